@@ -1,0 +1,377 @@
+package lexer
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ErrDisagree is wrapped by every CrossCheck failure.
+var ErrDisagree = errors.New("the two parsers disagree")
+
+// crossCheckVariants are the shell languages the second parser reads the command in. Bash is
+// what Claude Code runs on Linux; zsh is the default login shell on macOS.
+var crossCheckVariants = []syntax.LangVariant{syntax.LangBash, syntax.LangZsh}
+
+// CrossCheck parses src again with mvdan.cc/sh, a full shell parser written independently of
+// this one, in each of bash and zsh, and returns an error unless every parse has the same
+// structure as sc, with the same words (same values, same loop variables) for every command and
+// the same redirections. Any difference means one of the two misread the command, so it is
+// refused rather than explained.
+func CrossCheck(src string, sc *Script) error {
+	want := Shape(sc)
+	for _, lang := range crossCheckVariants {
+		f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
+		if err != nil {
+			return fmt.Errorf("%w: %s does not parse it: %v", ErrDisagree, lang, err)
+		}
+		got, err := mvdanShape(f)
+		if err != nil {
+			return fmt.Errorf("%w: %s reads %v", ErrDisagree, lang, err)
+		}
+		if got != want {
+			return fmt.Errorf("%w: %s reads it as %s, hookctl as %s", ErrDisagree, lang, clip(got), clip(want))
+		}
+	}
+	return nil
+}
+
+// Shape renders a parsed script's structure and words in the notation mvdanShape uses.
+func Shape(sc *Script) string {
+	var b strings.Builder
+	if sc.Cd != nil {
+		b.WriteString("cd ")
+		b.WriteString(strconv.Quote(sc.Cd.Value))
+		b.WriteString(" && ")
+	}
+	switch {
+	case sc.Pipeline != nil:
+		shapePipeline(&b, sc.Pipeline)
+	case sc.If != nil:
+		b.WriteString("if(")
+		shapePipeline(&b, sc.If.Cond)
+		b.WriteString(")then(")
+		shapeBody(&b, sc.If.Then)
+		b.WriteString(")")
+		if sc.If.Else != nil {
+			b.WriteString("else(")
+			shapeBody(&b, sc.If.Else)
+			b.WriteString(")")
+		}
+	case sc.For != nil:
+		b.WriteString("for " + sc.For.Var + " in(")
+		for i, w := range sc.For.Items {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			shapeWord(&b, w.Value, "")
+		}
+		b.WriteString(")do(")
+		shapeBody(&b, sc.For.Body)
+		b.WriteString(")")
+	}
+	return b.String()
+}
+
+func shapeBody(b *strings.Builder, body []*Pipeline) {
+	for i, pl := range body {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		shapePipeline(b, pl)
+	}
+}
+
+func shapePipeline(b *strings.Builder, pl *Pipeline) {
+	for i, c := range pl.Cmds {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		b.WriteString("[")
+		shapeWord(b, c.Name.Value, "")
+		for _, a := range c.Args {
+			b.WriteByte(' ')
+			shapeWord(b, a.Value, a.Var)
+		}
+		for _, r := range c.Redirs {
+			b.WriteByte(' ')
+			b.WriteString(r.String())
+		}
+		b.WriteString("]")
+	}
+}
+
+func shapeWord(b *strings.Builder, value, loopVar string) {
+	if loopVar != "" {
+		b.WriteString("$" + loopVar)
+		return
+	}
+	b.WriteString(strconv.Quote(value))
+}
+
+// mvdanShape renders mvdan's syntax tree in the same notation, or says what it holds that the
+// shapes do not.
+func mvdanShape(f *syntax.File) (string, error) {
+	if len(f.Stmts) != 1 {
+		return "", fmt.Errorf("%d commands", len(f.Stmts))
+	}
+	var b strings.Builder
+	st := f.Stmts[0]
+	if bin, ok := st.Cmd.(*syntax.BinaryCmd); ok && bin.Op == syntax.AndStmt {
+		if err := plainStmt(st); err != nil {
+			return "", err
+		}
+		call, ok := bin.X.Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) != 2 || len(call.Assigns) != 0 || len(bin.X.Redirs) != 0 {
+			return "", errors.New("an && that is not `cd DIR &&`")
+		}
+		if err := plainStmt(bin.X); err != nil {
+			return "", err
+		}
+		name, _, err := mvdanWord(call.Args[0])
+		if err != nil {
+			return "", err
+		}
+		dir, v, err := mvdanWord(call.Args[1])
+		if err != nil {
+			return "", err
+		}
+		if name != "cd" || v != "" {
+			return "", errors.New("an && that is not `cd DIR &&`")
+		}
+		b.WriteString("cd " + strconv.Quote(dir) + " && ")
+		st = bin.Y
+	}
+	if err := plainStmt(st); err != nil {
+		return "", err
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.IfClause:
+		if len(st.Redirs) != 0 {
+			return "", errors.New("a redirection on an if")
+		}
+		if len(c.Cond) != 1 {
+			return "", errors.New("an if condition that is not one pipeline")
+		}
+		b.WriteString("if(")
+		if err := mvdanPipeline(&b, c.Cond[0]); err != nil {
+			return "", err
+		}
+		b.WriteString(")then(")
+		if err := mvdanBody(&b, c.Then); err != nil {
+			return "", err
+		}
+		b.WriteString(")")
+		if c.Else != nil {
+			if len(c.Else.Cond) != 0 || c.Else.Else != nil {
+				return "", errors.New("an elif")
+			}
+			b.WriteString("else(")
+			if err := mvdanBody(&b, c.Else.Then); err != nil {
+				return "", err
+			}
+			b.WriteString(")")
+		}
+	case *syntax.ForClause:
+		if len(st.Redirs) != 0 {
+			return "", errors.New("a redirection on a for loop")
+		}
+		it, ok := c.Loop.(*syntax.WordIter)
+		if !ok || c.Select || c.Braces || !it.InPos.IsValid() {
+			return "", errors.New("a loop that is not `for NAME in WORDS; do …; done`")
+		}
+		b.WriteString("for " + it.Name.Value + " in(")
+		for i, w := range it.Items {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			s, v, err := mvdanWord(w)
+			if err != nil {
+				return "", err
+			}
+			if v != "" {
+				return "", errors.New("an expansion in a loop's word list")
+			}
+			shapeWord(&b, s, "")
+		}
+		b.WriteString(")do(")
+		if err := mvdanBody(&b, c.Do); err != nil {
+			return "", err
+		}
+		b.WriteString(")")
+	default:
+		if err := mvdanPipeline(&b, st); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+// plainStmt refuses the statement modifiers the shapes never produce.
+func plainStmt(st *syntax.Stmt) error {
+	switch {
+	case st.Negated:
+		return errors.New("a negation")
+	case st.Background || st.Coprocess || st.Disown:
+		return errors.New("a background job")
+	}
+	return nil
+}
+
+func mvdanBody(b *strings.Builder, stmts []*syntax.Stmt) error {
+	if len(stmts) == 0 {
+		return errors.New("an empty body")
+	}
+	for i, st := range stmts {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		if err := mvdanPipeline(b, st); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func mvdanPipeline(b *strings.Builder, st *syntax.Stmt) error {
+	var cmds []*syntax.Stmt
+	if err := flattenPipe(st, &cmds, 0); err != nil {
+		return err
+	}
+	for i, c := range cmds {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		if err := mvdanCall(b, c); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// flattenPipe lists the commands of a | pipeline in order. depth bounds the recursion; the lexer
+// has already capped the input, so the bound is never the reason for a refusal in practice.
+func flattenPipe(st *syntax.Stmt, out *[]*syntax.Stmt, depth int) error {
+	if depth > MaxLen {
+		return errors.New("a pipeline too deep")
+	}
+	if err := plainStmt(st); err != nil {
+		return err
+	}
+	bin, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok {
+		*out = append(*out, st)
+		return nil
+	}
+	if bin.Op != syntax.Pipe {
+		return fmt.Errorf("the operator %s", bin.Op)
+	}
+	if len(st.Redirs) != 0 {
+		return errors.New("a redirection on a pipeline")
+	}
+	if err := flattenPipe(bin.X, out, depth+1); err != nil {
+		return err
+	}
+	return flattenPipe(bin.Y, out, depth+1)
+}
+
+func mvdanCall(b *strings.Builder, st *syntax.Stmt) error {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok {
+		return fmt.Errorf("a compound command (%T) inside a pipeline or body", st.Cmd)
+	}
+	if len(call.Assigns) != 0 {
+		return errors.New("a variable assignment")
+	}
+	if len(call.Args) == 0 {
+		return errors.New("a command without a name")
+	}
+	b.WriteString("[")
+	for i, w := range call.Args {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		s, v, err := mvdanWord(w)
+		if err != nil {
+			return err
+		}
+		shapeWord(b, s, v)
+	}
+	for _, r := range st.Redirs {
+		s, err := mvdanRedirect(r)
+		if err != nil {
+			return err
+		}
+		b.WriteString(" " + s)
+	}
+	b.WriteString("]")
+	return nil
+}
+
+func mvdanRedirect(r *syntax.Redirect) (string, error) {
+	if r.N == nil || r.N.Value != "2" || r.Hdoc != nil || r.Word == nil {
+		return "", errors.New("a redirection other than 2>&1 or 2>/dev/null")
+	}
+	target, v, err := mvdanWord(r.Word)
+	if err != nil || v != "" {
+		return "", errors.New("a redirection other than 2>&1 or 2>/dev/null")
+	}
+	switch {
+	case r.Op == syntax.DplOut && target == "1":
+		return TokErrToOut.String(), nil
+	case r.Op == syntax.RdrOut && target == "/dev/null":
+		return TokErrToNull.String(), nil
+	}
+	return "", errors.New("a redirection other than 2>&1 or 2>/dev/null")
+}
+
+// mvdanWord returns a word's value, or the loop variable's name when the word is exactly "$NAME".
+func mvdanWord(w *syntax.Word) (value, loopVar string, err error) {
+	if len(w.Parts) == 1 {
+		if dq, ok := w.Parts[0].(*syntax.DblQuoted); ok && !dq.Dollar && len(dq.Parts) == 1 {
+			if pe, ok := dq.Parts[0].(*syntax.ParamExp); ok {
+				if !plainParam(pe) {
+					return "", "", errors.New("a parameter expansion with operators")
+				}
+				return "", pe.Param.Value, nil
+			}
+		}
+	}
+	var b strings.Builder
+	for _, part := range w.Parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return "", "", errors.New("a $'…' string")
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			if p.Dollar {
+				return "", "", errors.New(`a $"…" string`)
+			}
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", "", fmt.Errorf("an expansion (%T) inside double quotes", q)
+				}
+				b.WriteString(lit.Value)
+			}
+		default:
+			return "", "", fmt.Errorf("an expansion (%T)", part)
+		}
+	}
+	return b.String(), "", nil
+}
+
+// plainParam reports whether pe is exactly $NAME: no braces, operators, flags or subscripts.
+func plainParam(pe *syntax.ParamExp) bool {
+	return pe.Short && pe.Param != nil && pe.Flags == nil && !pe.Excl && !pe.Length && !pe.Width &&
+		!pe.IsSet && pe.Split == syntax.OptUnset && pe.GlobSubst == syntax.OptUnset &&
+		pe.RcExpand == syntax.OptUnset && pe.NestedParam == nil && pe.Index == nil &&
+		len(pe.Modifiers) == 0 && pe.Slice == nil && pe.Repl == nil && pe.Names == 0 && pe.Exp == nil
+}

@@ -1,0 +1,451 @@
+// Package lexer is hookctl's hand-written, fail-closed reader of the shell commands an agent asks
+// to run in read-only mode.
+//
+// It accepts a deliberately small subset of the shell: plain words, single- and double-quoted
+// text, pipes, and the few operators the shapes in parse.go need. Everything else — expansions,
+// substitutions, redirections other than 2>&1 and 2>/dev/null, globs, comments, subshells — is
+// refused with an error that says what was found and where. Refusing is always safe: the agent is
+// told what it can write instead.
+//
+// The scan is linear: Lex checks the length cap, then the alphabet, then makes one pass in which
+// every step either consumes at least one byte or stops the scan with an error. Lookahead is
+// bounded by the longest fixed token (2>/dev/null).
+//
+// Out of scope: what programs do with their arguments (package programs), and user shell aliases
+// or functions, which the gate cannot see (docs/threat-model.md).
+package lexer
+
+import (
+	"fmt"
+	"unicode/utf8"
+)
+
+// MaxLen is the longest command the lexer reads. Longer commands are refused before any scan.
+const MaxLen = 16 << 10
+
+// TokenKind says what a token is.
+type TokenKind uint8
+
+const (
+	TokWord      TokenKind = iota + 1
+	TokPipe                // |
+	TokSemi                // ;
+	TokNewline             // \n
+	TokAndAnd              // &&
+	TokErrToOut            // 2>&1
+	TokErrToNull           // 2>/dev/null
+	TokEOF
+)
+
+func (k TokenKind) String() string {
+	switch k {
+	case TokWord:
+		return "word"
+	case TokPipe:
+		return "|"
+	case TokSemi:
+		return ";"
+	case TokNewline:
+		return "newline"
+	case TokAndAnd:
+		return "&&"
+	case TokErrToOut:
+		return "2>&1"
+	case TokErrToNull:
+		return "2>/dev/null"
+	case TokEOF:
+		return "end of command"
+	}
+	return "unknown"
+}
+
+// Word is one shell word: its source text, the value a program receives, and how it was written.
+// How it was written matters: `"s"ed` and `/usr/bin/sed` run sed, but they are not the bare word
+// sed, and only bare words name programs.
+type Word struct {
+	Pos   int    // byte offset of the first character
+	Raw   string // the source text
+	Value string // the text after quote removal; for a loop variable, the empty string
+
+	Quoted bool // some part was in quotes
+	// Pattern is set when quoted text holds characters that mean something to a shell
+	// (< > & ( ) { } # ! | ; $ ` \ and the other kind of quote). They are literal inside quotes,
+	// but the gate accepts them only where a program reads the word as a pattern, filter or
+	// script (an rg regex, a jq filter, a sed -n script): anywhere else they serve only to
+	// confuse a reader or a second parser.
+	Pattern bool
+	// Var is the loop variable's name when the word is exactly "$NAME". It is the only
+	// expansion the lexer accepts; the shape parser decides where it may stand.
+	Var string
+	// Tilde is set for a bare word that starts with ~/ (home directory expansion). Only a for
+	// loop's word list may hold one.
+	Tilde bool
+}
+
+// IsBare reports whether the word was written with plain characters only.
+func (w Word) IsBare() bool { return !w.Quoted && w.Var == "" && !w.Tilde }
+
+// Token is one lexical token.
+type Token struct {
+	Kind TokenKind
+	Pos  int
+	Word Word // for TokWord
+}
+
+// Error is the first thing the lexer or shape parser refused.
+type Error struct {
+	Pos int    // byte offset in the command
+	Msg string // what was refused, for the agent to read
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("at byte %d: %s", e.Pos, e.Msg) }
+
+const eof = 0 // NUL is outside the alphabet, so it can mark the end of input.
+
+type scanner struct {
+	src  string
+	off  int  // offset of ch
+	ch   byte // current byte, or eof
+	err  *Error
+	toks []Token
+}
+
+// Lex splits a command into tokens, or returns the first thing it refuses.
+func Lex(src string) ([]Token, error) {
+	if len(src) > MaxLen {
+		return nil, &Error{Pos: MaxLen, Msg: fmt.Sprintf("command is %d bytes; the limit is %d", len(src), MaxLen)}
+	}
+	if err := checkAlphabet(src); err != nil {
+		return nil, err
+	}
+	s := &scanner{src: src, off: -1}
+	s.next()
+	s.scan()
+	if s.err != nil {
+		return nil, s.err
+	}
+	s.toks = append(s.toks, Token{Kind: TokEOF, Pos: len(src)})
+	return s.toks, nil
+}
+
+// checkAlphabet refuses every byte outside printable ASCII, space, tab and newline. That one rule
+// shuts out CR (which terminals hide), NUL, escape sequences, no-break and zero-width spaces, bidi
+// controls and every look-alike of a letter or an operator.
+func checkAlphabet(src string) error {
+	for i := 0; i < len(src); i++ {
+		c := src[i]
+		if c >= 0x20 && c < 0x7f || c == '\t' || c == '\n' {
+			continue
+		}
+		if c < 0x80 {
+			return &Error{Pos: i, Msg: fmt.Sprintf("control character %s is not allowed; write commands in printable ASCII", controlName(c))}
+		}
+		r, _ := utf8.DecodeRuneInString(src[i:])
+		if r == utf8.RuneError {
+			return &Error{Pos: i, Msg: fmt.Sprintf("byte 0x%02x is not valid text; write commands in printable ASCII", c)}
+		}
+		return &Error{Pos: i, Msg: fmt.Sprintf("non-ASCII character U+%04X is not allowed (it can hide or imitate shell syntax); write commands in printable ASCII", r)}
+	}
+	return nil
+}
+
+func controlName(c byte) string {
+	switch c {
+	case 0:
+		return "NUL"
+	case '\r':
+		return "CR (carriage return)"
+	case 0x0b:
+		return "vertical tab"
+	case 0x0c:
+		return "form feed"
+	case 0x1b:
+		return "ESC"
+	case 0x7f:
+		return "DEL"
+	}
+	return fmt.Sprintf("0x%02x", c)
+}
+
+// next moves to the following byte. It and skipN are the only code that moves the offset.
+func (s *scanner) next() {
+	s.off++
+	if s.off < len(s.src) {
+		s.ch = s.src[s.off]
+	} else {
+		s.off = len(s.src)
+		s.ch = eof
+	}
+}
+
+func (s *scanner) skipN(n int) {
+	for i := 0; i < n; i++ {
+		s.next()
+	}
+}
+
+func (s *scanner) peek() byte {
+	if s.off+1 < len(s.src) {
+		return s.src[s.off+1]
+	}
+	return eof
+}
+
+func (s *scanner) fail(pos int, format string, args ...any) {
+	if s.err == nil {
+		s.err = &Error{Pos: pos, Msg: fmt.Sprintf(format, args...)}
+	}
+}
+
+func (s *scanner) emit(k TokenKind, pos int) { s.toks = append(s.toks, Token{Kind: k, Pos: pos}) }
+
+// scan reads tokens until the end of input or the first error. Every case consumes at least one
+// byte or sets s.err, which ends the loop.
+func (s *scanner) scan() {
+	for s.ch != eof && s.err == nil {
+		pos := s.off
+		switch s.ch {
+		case ' ', '\t':
+			s.next() // consumes a blank
+		case '\n':
+			s.next()
+			s.emit(TokNewline, pos)
+		case '|':
+			s.next()
+			switch s.ch {
+			case '|':
+				s.fail(pos, "`||` is not allowed; run one command (or one if/for shape) at a time")
+			case '&':
+				s.fail(pos, "`|&` is not allowed; use `2>&1 |`")
+			default:
+				s.emit(TokPipe, pos)
+			}
+		case ';':
+			s.next()
+			if s.ch == ';' {
+				s.fail(pos, "`;;` is not allowed")
+			} else {
+				s.emit(TokSemi, pos)
+			}
+		case '&':
+			s.next()
+			if s.ch != '&' {
+				s.fail(pos, "`&` (background or redirection) is not allowed")
+			} else {
+				s.next()
+				s.emit(TokAndAnd, pos)
+			}
+		default:
+			if s.redirect() {
+				continue // consumed the redirect
+			}
+			s.word() // consumes at least one byte or fails
+		}
+	}
+}
+
+// isDelim reports whether c ends a word.
+func isDelim(c byte) bool {
+	return c == eof || c == ' ' || c == '\t' || c == '\n' || c == '|' || c == ';' || c == '&'
+}
+
+// redirect consumes one of the two permitted redirections, written exactly, at the start of a
+// word. Anything else that starts like a redirection falls through to word, which refuses `>`.
+func (s *scanner) redirect() bool {
+	if s.ch != '2' || s.peek() != '>' {
+		return false
+	}
+	rest := s.src[s.off:]
+	for _, r := range [...]struct {
+		text string
+		kind TokenKind
+	}{{"2>&1", TokErrToOut}, {"2>/dev/null", TokErrToNull}} {
+		n := len(r.text)
+		if len(rest) >= n && rest[:n] == r.text && (len(rest) == n || isDelim(rest[n])) {
+			pos := s.off
+			s.skipN(n)
+			s.emit(r.kind, pos)
+			return true
+		}
+	}
+	return false
+}
+
+// isBareChar reports whether c may appear unquoted in a word. The set is closed: letters,
+// digits and - _ . / : = , + @ %. Everything else needs quotes or is refused.
+func isBareChar(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	switch c {
+	case '-', '_', '.', '/', ':', '=', ',', '+', '@', '%':
+		return true
+	}
+	return false
+}
+
+// isPatternChar reports whether c, found inside quotes, marks the word as pattern text.
+func isPatternChar(c byte) bool {
+	switch c {
+	case '<', '>', '&', '(', ')', '{', '}', '#', '!', '|', ';', '$', '`', '\\', '\'', '"':
+		return true
+	}
+	return false
+}
+
+// bareRefusal explains why an unquoted character is refused.
+func bareRefusal(c byte) string {
+	switch c {
+	case '$':
+		return "`$` (variable, command or arithmetic expansion) is not allowed"
+	case '`':
+		return "backticks (command substitution) are not allowed"
+	case '\\':
+		return "a backslash outside single quotes is not allowed; quote the word with single quotes"
+	case '<', '>':
+		return fmt.Sprintf("`%c` (redirection) is not allowed; the only redirections allowed are 2>&1 and 2>/dev/null", c)
+	case '(', ')':
+		return fmt.Sprintf("`%c` (subshell, function or process substitution) is not allowed", c)
+	case '{', '}':
+		return fmt.Sprintf("`%c` (brace expansion or command group) is not allowed", c)
+	case '*', '?', '[', ']':
+		return fmt.Sprintf("unquoted glob character `%c` is not allowed; quote patterns, e.g. -name '*.go'", c)
+	case '#':
+		return "`#` (comment) is not allowed"
+	case '!':
+		return "`!` (negation or history expansion) is not allowed"
+	case '^':
+		return "unquoted `^` is not allowed (a glob in zsh, a pipe in old shells)"
+	case '~':
+		return "`~` (home directory expansion) is not allowed here; write the path out"
+	}
+	return fmt.Sprintf("unquoted `%c` is not allowed; quote the word", c)
+}
+
+// word consumes one word: a run of bare characters and quoted parts up to a delimiter.
+func (s *scanner) word() {
+	start := s.off
+	w := Word{Pos: start}
+	var val []byte
+	if s.ch == '"' && s.loopVar(&w) {
+		s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
+		return
+	}
+	if s.ch == '=' {
+		s.fail(s.off, "a word starting with `=` is not allowed (zsh expands it to a program path)")
+		return
+	}
+	if s.ch == '~' {
+		if s.peek() != '/' {
+			s.fail(s.off, "%s", bareRefusal('~'))
+			return
+		}
+		w.Tilde = true
+		val = append(val, '~')
+		s.next() // consumes ~; the / is a bare character
+	}
+	for !isDelim(s.ch) && s.err == nil {
+		switch {
+		case s.ch == '\'':
+			qpos := s.off
+			w.Quoted = true
+			s.next() // consumes the opening quote
+			for s.ch != '\'' && s.err == nil {
+				switch {
+				case s.ch == eof:
+					s.fail(qpos, "unterminated single quote")
+				case s.ch == '\n':
+					s.fail(s.off, "a newline inside quotes is not allowed")
+				default:
+					if isPatternChar(s.ch) {
+						w.Pattern = true
+					}
+					val = append(val, s.ch)
+					s.next() // consumes one quoted byte
+				}
+			}
+			if s.err == nil {
+				s.next() // consumes the closing quote
+			}
+		case s.ch == '"':
+			qpos := s.off
+			w.Quoted = true
+			s.next() // consumes the opening quote
+			for s.ch != '"' && s.err == nil {
+				switch s.ch {
+				case eof:
+					s.fail(qpos, "unterminated double quote")
+				case '\n':
+					s.fail(s.off, "a newline inside quotes is not allowed")
+				case '$':
+					s.fail(s.off, "`$` inside double quotes (expansion) is not allowed; the only expansion allowed is a for loop's \"$name\" as a whole word; use single quotes for literal text")
+				case '`':
+					s.fail(s.off, "backticks (command substitution) are not allowed")
+				case '\\':
+					s.fail(s.off, "a backslash inside double quotes is not allowed; use single quotes")
+				case '!':
+					s.fail(s.off, "`!` inside double quotes (history expansion) is not allowed; use single quotes")
+				default:
+					if isPatternChar(s.ch) {
+						w.Pattern = true
+					}
+					val = append(val, s.ch)
+					s.next() // consumes one quoted byte
+				}
+			}
+			if s.err == nil {
+				s.next() // consumes the closing quote
+			}
+		case isBareChar(s.ch):
+			val = append(val, s.ch)
+			s.next() // consumes one bare byte
+		case (s.ch == '~' || s.ch == '^') && len(val) > 0 && isRevChar(val[len(val)-1]) && !w.Quoted:
+			// git revision suffixes: HEAD~3, HEAD^2, main~2^. Mid-word the shells leave them
+			// alone (zsh's extended glob aside), and the canonical form quotes the word.
+			val = append(val, s.ch)
+			s.next() // consumes ~ or ^
+		default:
+			s.fail(s.off, "%s", bareRefusal(s.ch))
+		}
+	}
+	if s.err != nil {
+		return
+	}
+	w.Raw = s.src[start:s.off]
+	w.Value = string(val)
+	s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
+}
+
+// loopVar consumes a word that is exactly "$NAME" followed by a delimiter, the one expansion the
+// gate accepts. It consumes nothing and returns false for any other word starting with `"`.
+func (s *scanner) loopVar(w *Word) bool {
+	rest := s.src[s.off:]
+	if len(rest) < 4 || rest[1] != '$' || !isNameStart(rest[2]) {
+		return false
+	}
+	n := 3
+	for n < len(rest) && isNameChar(rest[n]) {
+		n++
+	}
+	if n >= len(rest) || rest[n] != '"' {
+		return false
+	}
+	n++ // closing quote
+	if n < len(rest) && !isDelim(rest[n]) {
+		return false
+	}
+	w.Raw = rest[:n]
+	w.Var = rest[2 : n-1]
+	w.Quoted = true
+	s.skipN(n)
+	return true
+}
+
+// isRevChar reports whether c may precede ~ or ^ in a git revision written bare.
+func isRevChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '~' || c == '^' || c == '_'
+}
+
+func isNameStart(c byte) bool { return 'a' <= c && c <= 'z' || c == '_' || 'A' <= c && c <= 'Z' }
+func isNameChar(c byte) bool  { return isNameStart(c) || '0' <= c && c <= '9' }

@@ -1,0 +1,143 @@
+package lexer
+
+import "strings"
+
+// Quote returns s written so that the shell reads it back as exactly one word with value s, in a
+// form this lexer also accepts: bare when every byte is a bare character (and it does not start
+// with `=` or `~`), otherwise in single quotes, with each `'` written as "'".
+func Quote(s string) string {
+	if s != "" && s[0] != '=' && s[0] != '~' && allBare(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	open := false
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\'' {
+			if open {
+				b.WriteByte('\'')
+				open = false
+			}
+			b.WriteString(`"'"`)
+			continue
+		}
+		if !open {
+			b.WriteByte('\'')
+			open = true
+		}
+		b.WriteByte(s[i])
+	}
+	if open {
+		b.WriteByte('\'')
+	}
+	if b.Len() == 0 {
+		return "''"
+	}
+	return b.String()
+}
+
+func allBare(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if !isBareChar(s[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// FormatWord writes one word the way the canonical form spells it.
+func FormatWord(w Word) string {
+	switch {
+	case w.Var != "":
+		return `"$` + w.Var + `"`
+	case w.Tilde:
+		// ~/ must stay unquoted for the shell to expand it; the rest is quoted as needed.
+		rest := w.Value[2:]
+		if rest == "" {
+			return "~/"
+		}
+		return "~/" + Quote(rest)
+	}
+	return Quote(w.Value)
+}
+
+// Printed is what the printer writes for one command: environment assignments the hook itself
+// adds (never the model's), then the words.
+type Printed struct {
+	Env   []string // NAME=value, already safe to print bare or quoted by Quote
+	Words []Word   // program name first
+}
+
+// Print writes the canonical form of a parsed script. each says how to print each command; nil
+// prints the command as parsed. The output is one line per pipeline in bodies and uses `; ` and
+// the shapes' keywords exactly as parse.go accepts them.
+func Print(sc *Script, each func(*Command) Printed) string {
+	if each == nil {
+		each = func(c *Command) Printed { return Printed{Words: append([]Word{c.Name}, c.Args...)} }
+	}
+	var b strings.Builder
+	if sc.Cd != nil {
+		b.WriteString("cd ")
+		b.WriteString(FormatWord(*sc.Cd))
+		b.WriteString(" && ")
+	}
+	switch {
+	case sc.Pipeline != nil:
+		printPipeline(&b, sc.Pipeline, each)
+	case sc.If != nil:
+		b.WriteString("if ")
+		printPipeline(&b, sc.If.Cond, each)
+		b.WriteString("; then ")
+		printBody(&b, sc.If.Then, each)
+		if sc.If.Else != nil {
+			b.WriteString(" else ")
+			printBody(&b, sc.If.Else, each)
+		}
+		b.WriteString(" fi")
+	case sc.For != nil:
+		b.WriteString("for ")
+		b.WriteString(sc.For.Var)
+		b.WriteString(" in")
+		for _, w := range sc.For.Items {
+			b.WriteByte(' ')
+			b.WriteString(FormatWord(w))
+		}
+		b.WriteString("; do ")
+		printBody(&b, sc.For.Body, each)
+		b.WriteString(" done")
+	}
+	return b.String()
+}
+
+func printBody(b *strings.Builder, body []*Pipeline, each func(*Command) Printed) {
+	for i, pl := range body {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		printPipeline(b, pl, each)
+		b.WriteByte(';')
+	}
+}
+
+func printPipeline(b *strings.Builder, pl *Pipeline, each func(*Command) Printed) {
+	for i, c := range pl.Cmds {
+		if i > 0 {
+			b.WriteString(" | ")
+		}
+		p := each(c)
+		for _, e := range p.Env {
+			b.WriteString(e)
+			b.WriteByte(' ')
+		}
+		for j, w := range p.Words {
+			if j > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(FormatWord(w))
+		}
+		for _, r := range c.Redirs {
+			b.WriteByte(' ')
+			b.WriteString(r.String())
+		}
+	}
+}
