@@ -1,0 +1,182 @@
+package programs
+
+// The programs in this file read files or file metadata and print to standard output. None of
+// them has an option that writes, except where the rule's comment names it.
+
+// cat prints files. GNU cat has no option that writes or runs anything.
+//
+// Refuses: every option not listed. Test: TestFilesRules (files_test.go).
+var catRule = &Program{
+	Name: "cat", Summary: "print files", Filter: true,
+	Opts: &Options{
+		Flags: "-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --number --squeeze-blank --show-ends --show-tabs --show-nonprinting",
+	},
+}
+
+// head prints the first lines of files.
+//
+// Refuses: every option not listed. Test: TestFilesRules.
+var headRule = &Program{
+	Name: "head", Summary: "print the first lines of files", Filter: true,
+	Opts: &Options{
+		Flags:  "-q -v -z --quiet --silent --verbose --zero-terminated",
+		Valued: "-n -c --lines --bytes",
+		Digits: true,
+	},
+}
+
+// tail prints the last lines of files, and must never follow one: `tail -f` never exits, so the
+// agent's call would hang until the client times it out.
+//
+// Refuses: -f, -F, --follow, --retry, -s/--sleep-interval, --pid, and the obsolete -5f form.
+// Test: TestTailNeverFollows (files_test.go).
+var tailRule = &Program{
+	Name: "tail", Summary: "print the last lines of files (never follow)", Filter: true,
+	Opts: &Options{
+		Flags:  "-q -v -z --quiet --silent --verbose --zero-terminated",
+		Valued: "-n -c --lines --bytes",
+		Digits: true,
+		Refused: map[string]string{
+			"-f": "follows the file and never exits", "-F": "follows the file and never exits",
+			"--follow": "follows the file and never exits", "--retry": "keeps retrying the file",
+			"-s": "only matters when following", "--sleep-interval": "only matters when following",
+			"--pid": "only matters when following",
+		},
+	},
+}
+
+// wc counts lines, words and bytes.
+//
+// Refuses: every option not listed. Test: TestFilesRules.
+var wcRule = &Program{
+	Name: "wc", Summary: "count lines, words and bytes", Filter: true,
+	Opts: &Options{
+		Flags:  "-c -m -l -L -w --bytes --chars --lines --max-line-length --words",
+		Valued: "--files0-from --total",
+	},
+}
+
+// ls lists directories. GNU ls has no writing option.
+//
+// Refuses: every option not listed. Test: TestFilesRules.
+var lsRule = &Program{
+	Name: "ls", Summary: "list directories",
+	Opts: &Options{
+		Flags: "-a -A -b -B -c -C -d -f -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -F " +
+			"--all --almost-all --escape --ignore-backups --directory --file-type --human-readable --si --dereference " +
+			"--dereference-command-line --inode --numeric-uid-gid --literal --hide-control-chars --show-control-chars " +
+			"--quote-name --reverse --recursive --size --full-time --group-directories-first --no-group --context --author",
+		Valued:   "-I -w -T --ignore --hide --sort --time --time-style --block-size --width --tabsize --format --quoting-style --indicator-style",
+		Optional: "--color --hyperlink --classify",
+	},
+}
+
+// tree lists a directory tree.
+//
+// Refuses: -o (writes the listing to a file), -R (with -H, writes an HTML file into every
+// directory). Test: TestTreeRefusesWrites (files_test.go).
+var treeRule = &Program{
+	Name: "tree", Summary: "list a directory tree (no -o, no -R)",
+	Opts: &Options{
+		Flags: "-a -d -l -f -x -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -A -S -J -X " +
+			"--noreport --dirsfirst --filesfirst --du --si --prune --gitignore --inodes --device --matchdirs --ignore-case --metafirst",
+		Valued:   "-L -P -I --filelimit --charset --sort --timefmt",
+		Patterns: "-P -I",
+		Refused:  map[string]string{"-o": "writes the listing to a file", "-R": "writes an HTML file into every directory"},
+	},
+}
+
+// stat prints file metadata.
+//
+// Refuses: every option not listed. Test: TestFilesRules.
+var statRule = &Program{
+	Name: "stat", Summary: "print file metadata",
+	Opts: &Options{
+		Flags:    "-L -f -t --dereference --file-system --terse",
+		Valued:   "-c --format --printf",
+		Patterns: "-c --format --printf",
+	},
+}
+
+// file guesses file types.
+//
+// Refuses: -C/--compile (writes a compiled magic file), -z/-Z/--uncompress (run decompressors),
+// -p/--preserve-date (changes file times). Test: TestFileRefusesWrites (files_test.go).
+var fileRule = &Program{
+	Name: "file", Summary: "guess file types (no -C, -z)",
+	Opts: &Options{
+		Flags: "-b -i -k -l -L -h -N -n -r -s -0 -E --brief --mime --mime-type --mime-encoding --keep-going " +
+			"--dereference --no-dereference --no-pad --no-buffer --special-files --extension --apple --print0 --raw",
+		Valued: "-m -e -F -f -P --magic-file --exclude --separator --files-from --parameter",
+		Refused: map[string]string{
+			"-C": "writes a compiled magic file", "--compile": "writes a compiled magic file",
+			"-z": "runs decompression programs", "-Z": "runs decompression programs",
+			"--uncompress": "runs decompression programs", "--uncompress-noreport": "runs decompression programs",
+			"-p": "changes file access times", "--preserve-date": "changes file access times",
+		},
+	},
+}
+
+// du reports disk usage.
+//
+// Refuses: every option not listed. Test: TestFilesRules.
+var duRule = &Program{
+	Name: "du", Summary: "report disk usage",
+	Opts: &Options{
+		Flags: "-a -b -c -h -H -k -L -l -m -P -s -S -x -0 --all --apparent-size --bytes --total --human-readable --si " +
+			"--summarize --separate-dirs --one-file-system --count-links --dereference --dereference-args --no-dereference --null --inodes",
+		Valued:   "-d -B -t -X --max-depth --block-size --threshold --exclude --exclude-from --files0-from --time-style",
+		Optional: "--time",
+	},
+}
+
+// df reports file system usage. (--output here selects columns, not a file.)
+//
+// Refuses: every option not listed, including --sync. Test: TestFilesRules.
+var dfRule = &Program{
+	Name: "df", Summary: "report file system usage",
+	Opts: &Options{
+		Flags:    "-a -h -H -i -k -l -P -T --all --human-readable --si --inodes --local --portability --print-type --total --no-sync",
+		Valued:   "-B -t -x --block-size --type --exclude-type",
+		Optional: "--output",
+	},
+}
+
+// basename strips directories from names. It reads nothing.
+//
+// Test: TestFilesRules.
+var basenameRule = &Program{
+	Name: "basename", Summary: "strip directories from names",
+	Opts: &Options{Flags: "-a -z --multiple --zero", Valued: "-s --suffix"},
+}
+
+// dirname strips the last component from names. It reads nothing.
+//
+// Test: TestFilesRules.
+var dirnameRule = &Program{
+	Name: "dirname", Summary: "strip the last part of names",
+	Opts: &Options{Flags: "-z --zero"},
+}
+
+// realpath resolves names to absolute paths.
+//
+// Test: TestFilesRules.
+var realpathRule = &Program{
+	Name: "realpath", Summary: "resolve paths",
+	Opts: &Options{
+		Flags: "-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet " +
+			"--strip --no-symlinks --zero",
+		Valued: "--relative-to --relative-base",
+	},
+}
+
+// readlink prints symbolic link targets.
+//
+// Test: TestFilesRules.
+var readlinkRule = &Program{
+	Name: "readlink", Summary: "print link targets",
+	Opts: &Options{
+		Flags: "-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing " +
+			"--no-newline --quiet --silent --verbose --zero",
+	},
+}

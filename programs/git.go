@@ -1,0 +1,653 @@
+package programs
+
+import (
+	"strings"
+)
+
+// git is allowed for its read subcommands only, each with its own option table.
+//
+// Why git needs the most care:
+//   - Options write files or run programs: --output (diff, log, show), -O/--open-files-in-pager
+//     (grep), --ext-diff and --textconv (run configured drivers), --upload-pack/-u and ext::
+//     remotes (run commands), --exec-path, -c and --config-env (set any configuration, such as
+//     core.pager or core.fsmonitor), --git-dir/--work-tree (point git at another repository),
+//     --attr-source and --shallow-file, and signature checks (--show-signature, %G? format
+//     placeholders) that run gpg.
+//   - git's option parser accepts unique abbreviations of long options (--outp is --output), so
+//     every long option is matched exactly against the tables and anything else is refused.
+//   - Options are judged past `--` too: after `--` no word may start with `-`.
+//   - Some subcommands write when given operands (git branch NAME, git tag NAME, git stash,
+//     git config NAME VALUE), so their tables accept operands only in listing forms.
+//   - A repository's own configuration runs code on plain reads: core.fsmonitor on status,
+//     diff.external and textconv drivers on diff, core.pager, gpg.program for log.showSignature.
+//     A repository committed inside a project (a bare one reached with -C or cd) brings its own
+//     config. The rewrite (gitRewrite) pins all of these off on every git command it emits.
+//
+// Refuses: every option above in every spelling, every subcommand not in gitSubcommands, and
+// listing forms given operands that would create or delete. Test: TestGitRefusesWrites,
+// TestGitAbbreviations, TestGitPastDoubleDash (git_test.go); TestHostileRepoConfig (hook).
+var gitRule = &Program{
+	Name: "git", Summary: "read a repository: status, log, diff, show, grep, blame, … (no writes, no --output, -c, -O, --ext-diff)",
+	Custom:  judgeGit,
+	Rewrite: gitRewrite,
+}
+
+// gitDangers are the long options that write, run programs, or change which repository or
+// configuration git uses. Any argument that is one of them or abbreviates one is refused, in any
+// position, before the tables are consulted.
+var gitDangers = map[string]string{
+	"--output":              "writes to a file",
+	"--output-directory":    "writes files",
+	"--open-files-in-pager": "runs a pager",
+	"--paginate":            "runs a pager",
+	"--upload-pack":         "runs a program",
+	"--receive-pack":        "runs a program",
+	"--exec":                "runs a program",
+	"--ext-diff":            "runs the configured external diff program",
+	"--textconv":            "runs the configured textconv program",
+	"--filters":             "runs the configured filter programs",
+	"--config-env":          "sets configuration",
+	"--exec-path":           "changes where git finds its programs",
+	"--git-dir":             "points git at another repository",
+	"--work-tree":           "points git at another work tree",
+	"--attr-source":         "changes where attributes come from",
+	"--shallow-file":        "changes the shallow-commit file",
+	"--show-signature":      "runs gpg",
+	"--template":            "copies hooks from a template directory",
+	"--separate-git-dir":    "moves the repository",
+	"--batch":               "reads object names from standard input",
+	"--batch-check":         "reads object names from standard input",
+	"--batch-command":       "reads commands from standard input",
+	"--in-place":            "edits files in place",
+	"--edit":                "runs an editor",
+	"--super-prefix":        "is internal to git",
+	"--list-cmds":           "is internal to git",
+	"--end-of-options":      "is not needed here",
+	"--no-replace-objects":  "is not needed here",
+}
+
+// gitGlobal are the global options (before the subcommand) git may take.
+var gitGlobal = &Options{
+	Flags:  "-P --no-pager --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --version",
+	Valued: "-C",
+	Refused: map[string]string{
+		"-c": "sets configuration (for example a pager or fsmonitor program)",
+		"-p": "runs a pager",
+	},
+}
+
+// Option sets shared by several subcommands.
+const (
+	gitDiffFlags = "-p -u -s --patch --no-patch --raw --patch-with-raw --patch-with-stat --numstat --shortstat " +
+		"--summary --name-only --name-status --compact-summary --full-index --binary -R -a --text -w -b " +
+		"--ignore-space-change --ignore-all-space --ignore-space-at-eol --ignore-blank-lines --ignore-cr-at-eol " +
+		"--minimal --patience --histogram --no-color --color-words --no-renames --find-copies-harder -D " +
+		"--irreversible-delete --check --exit-code --quiet --no-ext-diff --no-textconv --no-prefix --default-prefix " +
+		"--no-relative -z --indent-heuristic --no-indent-heuristic --no-color-moved --function-context " +
+		"-W --cumulative --pickaxe-all --pickaxe-regex --ita-invisible-in-index --ita-visible-in-index " +
+		"--merge --combined-all-paths"
+	gitDiffOptional = "-M -C -B --stat --dirstat --find-renames --find-copies --break-rewrites --color --color-moved " +
+		"--word-diff --submodule --abbrev --ignore-submodules --relative --dirstat-by-file --ws-error-highlight"
+	gitDiffValued = "-U -S -G -l -I --unified --inter-hunk-context --diff-filter --diff-algorithm --word-diff-regex " +
+		"--src-prefix --dst-prefix --line-prefix --find-object --anchored --ignore-matching-lines --stat-width " +
+		"--stat-name-width --stat-count --stat-graph-width --output-indicator-new --output-indicator-old " +
+		"--output-indicator-context --color-moved-ws --rotate-to --skip-to --orderfile"
+	gitDiffPatterns = "-S -G -I --word-diff-regex --ignore-matching-lines --anchored"
+
+	gitRevFlags = "--oneline --graph --no-decorate --all --first-parent " +
+		"--no-merges --merges --reverse --topo-order --date-order --author-date-order --abbrev-commit " +
+		"--no-abbrev-commit --full-history --simplify-merges --simplify-by-decoration --ancestry-path --boundary " +
+		"--left-right --cherry-pick --cherry-mark --cherry --left-only --right-only --follow --source --use-mailmap " +
+		"--mailmap --no-mailmap --relative-date --parents --children --walk-reflogs -g --no-walk --do-walk " +
+		"--not --invert-grep --all-match --regexp-ignore-case -i --basic-regexp --extended-regexp -E " +
+		"--fixed-strings -F --perl-regexp -P --count --clear-decorations --no-notes --show-linear-break " +
+		"--remove-empty --dense --sparse --in-commit-order --show-pulls --single-worktree --no-expand-tabs " +
+		"--exclude-first-parent-only -m -c --cc --dd --no-diff-merges --log-size --root --no-min-parents " +
+		"--no-max-parents --bisect --full-diff"
+	gitRevValued = "-n --max-count --skip --since --after --until --before --author --committer --grep " +
+		"--grep-reflog --date --decorate-refs --decorate-refs-exclude --exclude --min-parents --max-parents " +
+		"--encoding -L --since-as-filter"
+	gitRevOptional = "--pretty --format --notes --show-notes --expand-tabs --branches --tags --remotes --glob " +
+		"--diff-merges --decorate --show-notes-by-default"
+	gitRevPatterns = "--author --committer --grep --grep-reflog --pretty --format -L"
+)
+
+// gitSub is one subcommand's rule.
+type gitSub struct {
+	opts *Options
+	// check applies the subcommand's own rules after option parsing.
+	check func(c *Call) *Refusal
+	// inject are the options the rewrite adds right after the subcommand name, to turn off
+	// configured drivers the subcommand would otherwise run.
+	inject []string
+	// patternOperand: operand i is a pattern (git grep PATTERN).
+	patternOperand func(c *Call, i int) bool
+}
+
+var noDrivers = []string{"--no-ext-diff", "--no-textconv"}
+
+func join(parts ...string) string { return strings.Join(parts, " ") }
+
+// logLike are the options of log, show and shortlog: revision walking plus diff output.
+func logLike(extraFlags, extraValued string) *Options {
+	return &Options{
+		Flags:    join(gitRevFlags, gitDiffFlags, extraFlags),
+		Valued:   join(gitRevValued, gitDiffValued, extraValued),
+		Optional: join(gitRevOptional, gitDiffOptional),
+		Patterns: join(gitRevPatterns, gitDiffPatterns),
+		Digits:   true,
+		Refused:  gitDangers,
+	}
+}
+
+var gitSubcommands = map[string]*gitSub{
+	"status": {opts: &Options{
+		Flags: "-s --short -b --branch --long -v --verbose -z --column --no-column --ahead-behind --no-ahead-behind " +
+			"--renames --no-renames --show-stash --no-show-stash",
+		Optional: "--porcelain -u --untracked-files --ignored --ignore-submodules --find-renames",
+		Refused:  gitDangers,
+	}},
+	"log":  {opts: logLike("", ""), check: checkGitFormats, inject: noDrivers},
+	"show": {opts: logLike("", ""), check: checkGitFormats, inject: noDrivers},
+	"shortlog": {opts: &Options{
+		Flags: "-n -s -e -c --numbered --summary --email --committer --all --no-merges --merges --first-parent " +
+			"--reverse --use-mailmap --mailmap --no-mailmap",
+		Valued:   "--group --since --after --until --before --author --grep --max-count --skip",
+		Optional: "--format -w --branches --tags --remotes",
+		Patterns: "--author --grep --format",
+		Refused:  gitDangers,
+	}, check: checkGitFormats},
+	"diff": {opts: &Options{
+		Flags:    join(gitDiffFlags, "--cached --staged --merge-base --no-index"),
+		Valued:   gitDiffValued,
+		Optional: gitDiffOptional,
+		Patterns: gitDiffPatterns,
+		Refused:  gitDangers,
+	}, inject: noDrivers},
+	"diff-tree": {opts: &Options{
+		Flags:    join(gitDiffFlags, "-r -t -m -c --cc --root --no-commit-id --always --merge-base --full-diff"),
+		Valued:   gitDiffValued,
+		Optional: join(gitDiffOptional, "--pretty --format"),
+		Patterns: join(gitDiffPatterns, "--pretty --format"),
+		Refused:  gitDangers,
+	}, check: checkGitFormats, inject: noDrivers},
+	"grep": {opts: &Options{
+		Flags: "-n --line-number -i --ignore-case -w --word-regexp -v --invert-match -l --files-with-matches " +
+			"--name-only -L --files-without-match -c --count -h -H --full-name -E --extended-regexp -G --basic-regexp " +
+			"-F --fixed-strings -P --perl-regexp -I -a --text -o --only-matching -q --quiet --cached --untracked " +
+			"--no-index --break --heading -p --show-function -W --function-context --all-match --column --null -z " +
+			"--no-textconv --no-color --and --or --not --recurse-submodules --exclude-standard --no-exclude-standard " +
+			"-r --recursive --no-recursive",
+		Valued:   "-e -f -A -B -C -m --context --after-context --before-context --max-depth --max-count --threads",
+		Optional: "--color",
+		Patterns: "-e",
+		Digits:   true,
+		Refused: merge(gitDangers, map[string]string{
+			"-O": "runs a pager on the matching files",
+		}),
+	}, inject: []string{"--no-textconv"}, patternOperand: func(c *Call, i int) bool {
+		// The pattern is the first operand unless -e or -f gave it; boolean groups use quoted
+		// ( and ) operands.
+		v := c.Operands[i].Value
+		return (i == 0 && !c.Has("-e", "-f")) || v == "(" || v == ")"
+	}},
+	"blame": {opts: &Options{
+		Flags: "-l -t -p --porcelain --line-porcelain -c -s -e --show-email -f --show-name -n --show-number -w " +
+			"--incremental --root --show-stats --score-debug --reverse --first-parent --color-lines --color-by-age " +
+			"--no-progress --minimal --no-textconv",
+		Valued:   "-L --date --abbrev --ignore-rev --ignore-revs-file --contents --encoding",
+		Optional: "-M -C",
+		Patterns: "-L",
+		Refused:  merge(gitDangers, map[string]string{"-S": "reads revisions from a file git then walks"}),
+	}, inject: []string{"--no-textconv"}},
+	"rev-parse": {opts: &Options{
+		Flags: "--show-toplevel --show-prefix --show-cdup --git-dir --absolute-git-dir --git-common-dir " +
+			"--is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --verify -q --quiet " +
+			"--symbolic --symbolic-full-name --show-superproject-working-tree --show-object-format --all --branches " +
+			"--tags --remotes --local-env-vars --shared-index-path --sq --not --revs-only --no-revs --flags --no-flags",
+		Valued:   "--git-path --default --since --after --until --before --path-format --resolve-git-dir --prefix",
+		Optional: "--short --abbrev-ref --disambiguate --glob",
+		Refused:  merge(gitDangers, map[string]string{"--git-dir": ""}),
+	}},
+	"ls-files": {opts: &Options{
+		Flags: "-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged -k --killed " +
+			"-z -t -v -f --full-name --recurse-submodules --eol --deduplicate --directory --no-empty-directory " +
+			"--exclude-standard --error-unmatch --sparse --resolve-undo",
+		Valued:   "-x -X --exclude --exclude-from --exclude-per-directory --with-tree --format",
+		Optional: "--abbrev",
+		Patterns: "--format",
+		Refused:  gitDangers,
+	}},
+	"ls-tree": {opts: &Options{
+		Flags:    "-r -t -d -z -l --long --name-only --name-status --object-only --full-name --full-tree",
+		Valued:   "--format",
+		Optional: "--abbrev",
+		Patterns: "--format",
+		Refused:  gitDangers,
+	}},
+	"merge-base": {opts: &Options{Flags: "-a --all --octopus --independent --is-ancestor --fork-point", Refused: gitDangers}},
+	"describe": {opts: &Options{
+		Flags:    "--tags --all --long --always --exact-match --first-parent --contains --debug",
+		Valued:   "--candidates --match --exclude",
+		Optional: "--abbrev --dirty --broken",
+		Refused:  gitDangers,
+	}},
+	"cat-file": {opts: &Options{
+		Flags:   "-p -t -s -e --allow-unknown-type --use-mailmap --mailmap --no-use-mailmap",
+		Refused: merge(gitDangers, map[string]string{"--path": "applies filters or textconv to a path"}),
+	}, check: checkCatFile},
+	"branch": {opts: &Options{
+		Flags: "-a --all -r --remotes -v --verbose -l --list --show-current -i --ignore-case --no-color " +
+			"--column --no-column --no-abbrev --omit-empty",
+		Valued:         "--contains --no-contains --merged --no-merged --points-at --sort --format",
+		LastArgDefault: "--contains --no-contains --merged --no-merged",
+		Optional:       "--color --abbrev",
+		Patterns:       "--format",
+		Refused:        gitDangers,
+	}, check: listingOnly("branch", "creates a branch")},
+	"tag": {opts: &Options{
+		Flags:          "-l --list -i --ignore-case --no-color --column --no-column --omit-empty",
+		Valued:         "--contains --no-contains --merged --no-merged --points-at --sort --format",
+		LastArgDefault: "--contains --no-contains --merged --no-merged",
+		Optional:       "-n --color",
+		Patterns:       "--format",
+		Refused:        gitDangers,
+	}, check: listingOnly("tag", "creates a tag")},
+	"worktree": {opts: &Options{Flags: "--porcelain -v --verbose -z", Refused: gitDangers}, check: onlyVerbs("worktree", "list")},
+	"remote":   {opts: &Options{Flags: "-v --verbose --push --all", Refused: gitDangers}, check: checkRemote},
+	"reflog":   {opts: logLike("", ""), check: checkReflog, inject: noDrivers},
+	"stash":    {opts: logLike("--include-untracked --only-untracked", ""), check: checkStash, inject: noDrivers},
+	"rev-list": {opts: logLike("--objects --objects-edge --no-object-names --timestamp --header --disk-usage", ""),
+		check: checkGitFormats},
+	"for-each-ref": {opts: &Options{
+		Flags:    "--shell --perl --python --tcl --ignore-case --omit-empty",
+		Valued:   "--format --sort --count --points-at --merged --no-merged --contains --no-contains --exclude",
+		Patterns: "--format",
+		Refused:  gitDangers,
+	}, check: checkGitFormats},
+	"show-ref":      {opts: &Options{Flags: "--head --heads --tags --branches -d --dereference -s --verify -q --quiet --exists", Optional: "--hash --abbrev", Refused: gitDangers}},
+	"count-objects": {opts: &Options{Flags: "-v --verbose -H --human-readable", Refused: gitDangers}, check: noGitOperands("count-objects")},
+	"check-ignore":  {opts: &Options{Flags: "-q --quiet -v --verbose -n --non-matching --no-index -z", Refused: gitDangers}},
+	"check-attr":    {opts: &Options{Flags: "-a --all --cached -z", Refused: gitDangers}},
+	"name-rev":      {opts: &Options{Flags: "--name-only --tags --all --always --undefined --no-undefined", Valued: "--refs --exclude", Refused: gitDangers}},
+	"cherry":        {opts: &Options{Flags: "-v", Optional: "--abbrev", Refused: gitDangers}},
+	"config": {opts: &Options{
+		Flags: "--get --get-all --get-regexp --get-urlmatch -l --list --show-origin --show-scope --name-only -z --null " +
+			"--local --global --system --worktree --bool --int --bool-or-int --path --expiry-date --includes --no-includes " +
+			"--all --regexp",
+		Valued:  "--type --default",
+		Refused: gitDangers,
+	}, check: checkGitConfig},
+	"version": {opts: &Options{Flags: "--build-options", Refused: gitDangers}, check: noGitOperands("version")},
+}
+
+func merge(a, b map[string]string) map[string]string {
+	out := make(map[string]string, len(a)+len(b))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		if v == "" {
+			delete(out, k)
+			continue
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func judgeGit(args []Arg) *Refusal {
+	// Scan every word first: a dangerous option is refused wherever it stands, including after
+	// `--` and as the value of another option, so that no disagreement between this parser and
+	// git's can let one through.
+	sub := -1
+	if r := gitScanDangers(args); r != nil {
+		return r
+	}
+	// Global options, up to the subcommand.
+	i := 0
+	for i < len(args) {
+		v := args[i].Value
+		if !strings.HasPrefix(v, "-") {
+			sub = i
+			break
+		}
+		if args[i].Var {
+			sub = i // refused below: a loop variable may not be the subcommand
+			break
+		}
+		if v == "-C" {
+			if i+1 >= len(args) || strings.HasPrefix(args[i+1].Value, "-") || args[i+1].Pattern || args[i+1].Var {
+				return refuse("git", "`-C` needs a plain directory")
+			}
+			i += 2
+			continue
+		}
+		if v == "--version" {
+			if i+1 != len(args) {
+				return refuse("git", "`--version` takes nothing after it")
+			}
+			return nil
+		}
+		if _, r := gitGlobal.Parse("git", args[i:i+1]); r != nil {
+			return r
+		}
+		if args[i].Pattern {
+			return refuse("git", "shell syntax in `%s` is not allowed", clip(v))
+		}
+		i++
+	}
+	if sub < 0 {
+		return &Refusal{Program: "git", What: "needs a subcommand", Hint: "e.g. git status, git log --oneline -20, git diff"}
+	}
+	if args[sub].Var {
+		return refuse("git", "a loop variable may not be the subcommand")
+	}
+	name := args[sub].Value
+	rule, ok := gitSubcommands[name]
+	if !ok || args[sub].Pattern {
+		return &Refusal{Program: "git", What: "`git " + clip(name) + "` is not a read-only subcommand", Hint: "read-only git: " + gitSubcommandList()}
+	}
+	rest := args[sub+1:]
+	c, r := rule.opts.Parse("git "+name, rest)
+	if r != nil {
+		return r
+	}
+
+	if c.AfterEnd >= 0 {
+		for _, a := range c.Operands[c.AfterEnd:] {
+			if strings.HasPrefix(a.Value, "-") {
+				return refuse("git "+name, "a path after `--` may not start with `-`")
+			}
+		}
+	}
+	for i, a := range c.Operands {
+		if strings.Contains(a.Value, "ext::") {
+			return refuse("git "+name, "`ext::` remotes run commands")
+		}
+		pattern := rule.patternOperand != nil && rule.patternOperand(c, i)
+		if a.Pattern && !pattern {
+			return refuse("git "+name, "shell syntax in the argument `%s` is not allowed", clip(a.Value))
+		}
+		if a.Var && pattern {
+			return refuse("git "+name, "a loop variable may not be a pattern")
+		}
+	}
+	if rule.check != nil {
+		return rule.check(c)
+	}
+	return nil
+}
+
+// gitScanDangers refuses any word that is, or abbreviates, or sets a value for, a dangerous
+// long option.
+func gitScanDangers(args []Arg) *Refusal {
+	for i, a := range args {
+		v := a.Value
+		if strings.Contains(v, "ext::") {
+			return refuse("git", "`ext::` remotes run commands")
+		}
+		if !strings.HasPrefix(v, "--") || len(v) < 3 {
+			continue
+		}
+		name, _, _ := strings.Cut(v, "=")
+		for _, full := range sortedKeys(gitDangers) {
+			if name == full {
+				if full == "--git-dir" && i > 0 && isRevParse(args[:i]) {
+					continue // rev-parse --git-dir only prints the path
+				}
+				return &Refusal{Program: "git", What: "`" + full + "` " + gitDangers[full]}
+			}
+			if strings.HasPrefix(full, name) && len(name) > 2 && !gitExactAllowed(name) {
+				return &Refusal{Program: "git", What: "`" + name + "` abbreviates `" + full + "`, which " + gitDangers[full]}
+			}
+		}
+	}
+	return nil
+}
+
+// isRevParse reports whether the words before an argument select the rev-parse subcommand.
+func isRevParse(before []Arg) bool {
+	for i := 0; i < len(before); i++ {
+		v := before[i].Value
+		if v == "-C" {
+			i++
+			continue
+		}
+		if !strings.HasPrefix(v, "-") {
+			return v == "rev-parse"
+		}
+	}
+	return false
+}
+
+// gitExactAllowed reports whether some subcommand table lists name exactly, so that an allowed
+// option which happens to be a prefix of a dangerous one (there is none today; the table test
+// keeps it so) is not mistaken for an abbreviation.
+func gitExactAllowed(name string) bool {
+	for _, s := range gitSubcommands {
+		if _, ok := s.opts.table().kinds[name]; ok {
+			return true
+		}
+	}
+	_, ok := gitGlobal.table().kinds[name]
+	return ok
+}
+
+// checkGitFormats refuses pretty formats that run gpg (%G placeholders) and named formats that
+// could come from the repository's own configuration (pretty.<name>).
+func checkGitFormats(c *Call) *Refusal {
+	for _, o := range c.Opts {
+		if o.Name != "--pretty" && o.Name != "--format" || !o.HasValue {
+			continue
+		}
+		v := o.Value
+		if strings.Contains(v, "%G") {
+			return refuse("git", "the %%G format placeholders run gpg to check signatures")
+		}
+		if o.Name == "--pretty" && !strings.HasPrefix(v, "format:") && !strings.HasPrefix(v, "tformat:") && !strings.Contains(v, "%") {
+			if !gitBuiltinPretty[v] {
+				return refuse("git", "`--pretty=%s` is not a built-in format; use --format='…'", clip(v))
+			}
+		}
+		if o.Name == "--format" && !strings.Contains(v, "%") && !gitBuiltinPretty[v] {
+			return refuse("git", "`--format=%s` is not a built-in format", clip(v))
+		}
+	}
+	return nil
+}
+
+var gitBuiltinPretty = map[string]bool{
+	"oneline": true, "short": true, "medium": true, "full": true, "fuller": true, "reference": true,
+	"email": true, "mboxrd": true, "raw": true, "": true,
+}
+
+func checkCatFile(c *Call) *Refusal {
+	modes := 0
+	for _, o := range c.Opts {
+		switch o.Name {
+		case "-p", "-t", "-s", "-e":
+			modes++
+		}
+	}
+	switch {
+	case modes == 1 && len(c.Operands) == 1:
+		return nil
+	case modes == 0 && len(c.Operands) == 2 && gitObjectTypes[c.Operands[0].Value]:
+		return nil
+	}
+	return refuse("git cat-file", "use one of -p, -t, -s, -e with one object, or TYPE OBJECT")
+}
+
+var gitObjectTypes = map[string]bool{"blob": true, "tree": true, "commit": true, "tag": true}
+
+// listingOnly refuses operands unless the listing mode is explicit: without -l/--list, git
+// branch NAME and git tag NAME create.
+func listingOnly(sub, creates string) func(c *Call) *Refusal {
+	return func(c *Call) *Refusal {
+		if len(c.Operands) > 0 && !c.Has("-l", "--list") {
+			return &Refusal{Program: "git " + sub, What: "`git " + sub + " NAME` " + creates, Hint: "to list matching names use git " + sub + " --list PATTERN"}
+		}
+		return checkGitFormats(c)
+	}
+}
+
+func onlyVerbs(sub string, verbs ...string) func(c *Call) *Refusal {
+	return func(c *Call) *Refusal {
+		if len(c.Operands) != 1 {
+			return refuse("git "+sub, "only `git %s %s` is allowed", sub, strings.Join(verbs, "|"))
+		}
+		for _, v := range verbs {
+			if c.Operands[0].Value == v {
+				return nil
+			}
+		}
+		return refuse("git "+sub, "only `git %s %s` is allowed", sub, strings.Join(verbs, "|"))
+	}
+}
+
+func noGitOperands(sub string) func(c *Call) *Refusal {
+	return func(c *Call) *Refusal {
+		if len(c.Operands) > 0 {
+			return refuse("git "+sub, "takes no operands")
+		}
+		return nil
+	}
+}
+
+// checkRemote allows `git remote`, `git remote -v` and `git remote get-url NAME`. `git remote
+// show` contacts the remote; add, remove, rename and set-url write.
+func checkRemote(c *Call) *Refusal {
+	ops := c.Operands
+	switch {
+	case len(ops) == 0 && !c.Has("--push", "--all"):
+		return nil
+	case len(ops) == 2 && ops[0].Value == "get-url":
+		return nil
+	}
+	return refuse("git remote", "only `git remote -v` and `git remote get-url NAME` are allowed")
+}
+
+// checkReflog allows `git reflog [show] [REF]`; expire and delete write.
+func checkReflog(c *Call) *Refusal {
+	ops := c.Operands
+	if len(ops) > 0 && ops[0].Value == "show" {
+		ops = ops[1:]
+	}
+	for _, o := range ops {
+		switch o.Value {
+		case "expire", "delete", "drop", "write", "exists", "list":
+			return refuse("git reflog", "only `git reflog [show] [REF]` is allowed")
+		}
+	}
+	if len(ops) > 1 {
+		return refuse("git reflog", "takes at most one ref")
+	}
+	return checkGitFormats(c)
+}
+
+// checkStash allows `git stash list` and `git stash show [STASH]`; plain `git stash` saves and
+// resets the work tree.
+func checkStash(c *Call) *Refusal {
+	ops := c.Operands
+	switch {
+	case len(ops) == 1 && ops[0].Value == "list":
+		return checkGitFormats(c)
+	case len(ops) >= 1 && len(ops) <= 2 && ops[0].Value == "show" && !c.Has("--include-untracked", "--only-untracked") || false:
+		return checkGitFormats(c)
+	}
+	return &Refusal{Program: "git stash", What: "only `git stash list` and `git stash show` are allowed", Hint: "plain `git stash` changes the work tree"}
+}
+
+// checkGitConfig allows the reading forms only: --get, --get-all, --get-regexp, --get-urlmatch
+// and --list (and the git 2.46 `config get` and `config list` verbs). `git config NAME VALUE`
+// writes, and so do --add, --unset, --edit and the rest.
+func checkGitConfig(c *Call) *Refusal {
+	ops := c.Operands
+	actions := 0
+	for _, o := range c.Opts {
+		switch o.Name {
+		case "--get", "--get-all", "--get-regexp", "--get-urlmatch", "-l", "--list":
+			actions++
+		}
+	}
+	if actions == 0 && len(ops) > 0 && (ops[0].Value == "get" || ops[0].Value == "list") {
+		verb := ops[0].Value
+		ops = ops[1:]
+		if verb == "list" && len(ops) == 0 || verb == "get" && len(ops) == 1 {
+			return nil
+		}
+		return refuse("git config", "use `git config get NAME` or `git config list`")
+	}
+	if c.Has("--all", "--regexp") {
+		return refuse("git config", "--all and --regexp belong to `git config get`")
+	}
+	switch {
+	case actions != 1:
+	case c.Has("-l", "--list") && len(ops) == 0:
+		return nil
+	case !c.Has("-l", "--list") && len(ops) >= 1 && len(ops) <= 2:
+		return nil
+	}
+	return &Refusal{Program: "git config", What: "only reading forms are allowed", Hint: "git config --get NAME, git config --list"}
+}
+
+// gitRewrite returns what the hook runs instead of the agent's git command: the same command,
+// with configuration that could run code pinned off. The hook adds this prefix itself; the agent
+// can never pass -c.
+//
+//   - GIT_CONFIG_NOSYSTEM=1: ignore /etc/gitconfig.
+//   - --no-pager, core.pager=cat: never start a pager.
+//   - --no-optional-locks: git status must not rewrite the index in read-only mode.
+//   - core.fsmonitor=false: a repository's fsmonitor hook runs on status and diff.
+//   - core.hooksPath=/dev/null: no hook of the repository's runs.
+//   - safe.bareRepository=explicit: refuse bare repositories found by walking up from the
+//     directory (a bare repository committed inside a project carries its own config).
+//   - log.showSignature=false and every gpg program set to false: signature checks run gpg.
+//   - protocol.allow=never: nothing reaches a remote, not even a lazy fetch of a partial clone.
+//   - --no-ext-diff --no-textconv after diff-producing subcommands: configured diff drivers.
+func gitRewrite(args []string) (env, out []string) {
+	out = append(out, gitPinned...)
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if args[i] == "-C" {
+			i++
+		}
+		i++
+	}
+	if i > len(args) {
+		i = len(args)
+	}
+	out = append(out, args[:i]...)
+	if i < len(args) {
+		out = append(out, args[i])
+		if s := gitSubcommands[args[i]]; s != nil {
+			out = append(out, s.inject...)
+		}
+		out = append(out, args[i+1:]...)
+	}
+	return []string{"GIT_CONFIG_NOSYSTEM=1"}, out
+}
+
+var gitPinned = []string{
+	"--no-pager", "--no-optional-locks",
+	"-c", "core.fsmonitor=false",
+	"-c", "core.hooksPath=/dev/null",
+	"-c", "core.pager=cat",
+	"-c", "safe.bareRepository=explicit",
+	"-c", "log.showSignature=false",
+	"-c", "gpg.program=false",
+	"-c", "gpg.openpgp.program=false",
+	"-c", "gpg.x509.program=false",
+	"-c", "gpg.ssh.program=false",
+	"-c", "protocol.allow=never",
+}
+
+func gitSubcommandList() string {
+	names := make([]string, 0, len(gitSubcommands))
+	for n := range gitSubcommands {
+		names = append(names, n)
+	}
+	sortStrings(names)
+	return strings.Join(names, ", ")
+}

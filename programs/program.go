@@ -1,0 +1,381 @@
+// Package programs holds the read-only gate's allowlist: the programs an agent in read-only mode
+// may run, and for each one the options and operands that keep it a read.
+//
+// The rule is "name the reads, refuse the rest". Every program is a table of the options it may
+// take, split into flags and options with a value; any option not in the table is refused,
+// including every abbreviation of a long option (GNU getopt and git accept unique prefixes, so
+// `--out` would mean `--output`: only exact names are matched). Each rule's doc comment says why
+// the program is safe, which of its write and exec forms it refuses, and which tests prove it.
+//
+// Judging is a pure function of the words: no file is opened, no program is run.
+package programs
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Arg is one argument as the program will receive it.
+type Arg struct {
+	Value string
+	// Pattern marks quoted text holding shell-operator characters (see lexer.Word.Pattern). It
+	// is accepted only where the program reads the argument as a pattern, filter or script.
+	Pattern bool
+	// Var marks the loop variable ("$f"); Value is then one of the loop's words, and the
+	// command is judged once for each. A loop variable may only be an operand: never an
+	// option's value, a pattern, a script or a subcommand.
+	Var bool
+}
+
+// Refusal says why a command was refused, in words for the agent.
+type Refusal struct {
+	Program string // the program, or "" when the program itself is not allowed
+	What    string // what was refused and why, e.g. "`-i` edits files in place"
+	Hint    string // what the agent can do instead; may be empty
+}
+
+func (r *Refusal) Error() string {
+	s := r.What
+	if r.Program != "" {
+		s = r.Program + ": " + s
+	}
+	if r.Hint != "" {
+		s += "; " + r.Hint
+	}
+	return s
+}
+
+func refuse(prog, format string, args ...any) *Refusal {
+	return &Refusal{Program: prog, What: fmt.Sprintf(format, args...)}
+}
+
+// Program is the rule for one program.
+type Program struct {
+	Name    string
+	Summary string // what the program may do, for the allowlist reference and deny hints
+	// Filter marks a program that reads standard input, so it may stand after a |.
+	Filter bool
+	// Opts lists the options the program may take. Nil for programs that parse their own
+	// arguments (Judge).
+	Opts *Options
+	// PatternOperand reports whether operand i (counting from 0) is read as a pattern, filter or
+	// script, where shell-operator characters are data.
+	PatternOperand func(c *Call, i int) bool
+	// Check applies the program's own rules to the parsed call: operand counts, scripts, formats.
+	Check func(c *Call) *Refusal
+	// Custom replaces option parsing for programs with their own grammar (git, find).
+	Custom func(args []Arg) *Refusal
+	// Rewrite returns the environment assignments and arguments the hook runs instead of args,
+	// to pin off configuration that could run code. Nil: run args as given.
+	Rewrite func(args []string) (env, out []string)
+}
+
+// Options is a program's option table. Each field is a space-separated list of option names as
+// written on the command line: "-n" for a short option, "--count" for a long one.
+type Options struct {
+	Flags string // options without a value
+	// Valued options take a value: short ones attached (-n5) or in the next word (-n 5), long
+	// ones after = or in the next word.
+	Valued string
+	// Optional options take a value only when attached: -i.bak, --color=auto.
+	Optional string
+	// Patterns are the valued options whose value is a pattern, filter or format, where
+	// shell-operator characters are data.
+	Patterns string
+	// LastArgDefault are valued options whose value may be left out when they are the last
+	// argument (git's --merged and --contains default to HEAD there).
+	LastArgDefault string
+	// Digits accepts -NUM as a count (head -20).
+	Digits bool
+	// NoEnd: "--" is not an end-of-options marker for this program (it is an ordinary operand).
+	NoEnd bool
+	// Refused explains refused options by name, for precise deny reasons. Every long name here
+	// is also refused in abbreviated form.
+	Refused map[string]string
+
+	once   sync.Once
+	parsed *optionTable
+}
+
+type optKind uint8
+
+const (
+	optNone optKind = iota
+	optFlag
+	optValued
+	optOptional
+)
+
+type optionTable struct {
+	kinds    map[string]optKind
+	patterns map[string]bool
+	lastArg  map[string]bool
+}
+
+func (o *Options) table() *optionTable {
+	o.once.Do(o.build)
+	return o.parsed
+}
+
+// build turns the option lists into a table, once. A malformed table is a programming error
+// and panics; TestOptionTables builds every table, so it can never reach a user.
+func (o *Options) build() {
+	t := &optionTable{kinds: map[string]optKind{}, patterns: map[string]bool{}, lastArg: map[string]bool{}}
+	add := func(list string, k optKind) {
+		for _, n := range strings.Fields(list) {
+			if _, dup := t.kinds[n]; dup {
+				panic("programs: option listed twice: " + n)
+			}
+			if !strings.HasPrefix(n, "-") || n == "-" || n == "--" || (!strings.HasPrefix(n, "--") && len(n) != 2) {
+				panic("programs: malformed option name: " + n)
+			}
+			t.kinds[n] = k
+		}
+	}
+	add(o.Flags, optFlag)
+	add(o.Valued, optValued)
+	add(o.Optional, optOptional)
+	for _, n := range strings.Fields(o.Patterns) {
+		if k := t.kinds[n]; k != optValued && k != optOptional {
+			panic("programs: pattern option is not valued: " + n)
+		}
+		t.patterns[n] = true
+	}
+	for _, n := range strings.Fields(o.LastArgDefault) {
+		if t.kinds[n] != optValued {
+			panic("programs: last-argument default on an option that is not valued: " + n)
+		}
+		t.lastArg[n] = true
+	}
+	for n := range o.Refused {
+		if _, ok := t.kinds[n]; ok {
+			panic("programs: option both allowed and refused: " + n)
+		}
+	}
+	o.parsed = t
+}
+
+// Opt is one option as parsed.
+type Opt struct {
+	Name     string // as written, e.g. "-n" or "--max-count"
+	Value    string
+	HasValue bool
+}
+
+// Call is a command's arguments after option parsing.
+type Call struct {
+	Prog     *Program
+	Opts     []Opt
+	Operands []Arg
+	// AfterEnd is the index in Operands of the first operand after "--", or -1.
+	AfterEnd int
+}
+
+// Has reports whether any of the named options was given.
+func (c *Call) Has(names ...string) bool {
+	for _, o := range c.Opts {
+		for _, n := range names {
+			if o.Name == n {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// Values returns the values given to any of the named options, in order.
+func (c *Call) Values(names ...string) []string {
+	var out []string
+	for _, o := range c.Opts {
+		for _, n := range names {
+			if o.Name == n && o.HasValue {
+				out = append(out, o.Value)
+			}
+		}
+	}
+	return out
+}
+
+// Parse splits args by the option table, GNU style: options may follow operands, "--" ends
+// options, a separate value never starts with "-". Anything not in the table is refused.
+func (o *Options) Parse(prog string, args []Arg) (*Call, *Refusal) {
+	t := o.table()
+	c := &Call{AfterEnd: -1}
+	ended := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		v := a.Value
+		switch {
+		case ended || v == "-" || !strings.HasPrefix(v, "-"):
+			c.Operands = append(c.Operands, a)
+			continue
+		case v == "--" && !o.NoEnd:
+			ended = true
+			c.AfterEnd = len(c.Operands)
+			continue
+		case strings.HasPrefix(v, "--"):
+			name, val, hasVal := strings.Cut(v, "=")
+			opt := Opt{Name: name, Value: val, HasValue: hasVal}
+			switch t.kinds[name] {
+			case optFlag:
+				if hasVal {
+					return nil, refuse(prog, "option `%s` takes no value", name)
+				}
+			case optValued:
+				if !hasVal && i+1 == len(args) && t.lastArg[name] {
+					break // the program's default value
+				}
+				if !hasVal {
+					next, r := o.separateValue(prog, name, args, i)
+					if r != nil {
+						return nil, r
+					}
+					i++
+					opt.Value, opt.HasValue = next.Value, true
+					a = next
+				}
+			case optOptional:
+			default:
+				return nil, o.unknown(prog, name)
+			}
+			if a.Pattern && !t.patterns[name] {
+				return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
+			}
+			c.Opts = append(c.Opts, opt)
+		default:
+			if o.Digits && allDigits(v[1:]) {
+				c.Opts = append(c.Opts, Opt{Name: "-NUM", Value: v[1:], HasValue: true})
+				continue
+			}
+			// A cluster of short options: -abc, -n5, -e PATTERN.
+			for j := 1; j < len(v); j++ {
+				name := "-" + v[j:j+1]
+				switch t.kinds[name] {
+				case optFlag:
+					c.Opts = append(c.Opts, Opt{Name: name})
+					continue
+				case optValued:
+					opt := Opt{Name: name, Value: v[j+1:], HasValue: true}
+					src := a
+					if j+1 == len(v) {
+						next, r := o.separateValue(prog, name, args, i)
+						if r != nil {
+							return nil, r
+						}
+						i++
+						opt.Value = next.Value
+						src = next
+					}
+					if src.Pattern && !t.patterns[name] {
+						return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
+					}
+					c.Opts = append(c.Opts, opt)
+				case optOptional:
+					if a.Pattern && !t.patterns[name] {
+						return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
+					}
+					c.Opts = append(c.Opts, Opt{Name: name, Value: v[j+1:], HasValue: j+1 < len(v)})
+				default:
+					return nil, o.unknown(prog, name)
+				}
+				break // a valued option took the rest of the word
+			}
+		}
+	}
+	return c, nil
+}
+
+// separateValue returns the word after option name as its value. A value that starts with "-"
+// is refused: if this table and the program disagreed about whether name takes a value, the
+// program would read that word as an option the gate never judged.
+func (o *Options) separateValue(prog, name string, args []Arg, i int) (Arg, *Refusal) {
+	if i+1 >= len(args) {
+		return Arg{}, refuse(prog, "option `%s` needs a value", name)
+	}
+	next := args[i+1]
+	if strings.HasPrefix(next.Value, "-") {
+		return Arg{}, refuse(prog, "the value of `%s` may not start with `-`; attach it: %s=VALUE", name, name)
+	}
+	if next.Var {
+		return Arg{}, refuse(prog, "a loop variable may only be an operand, not the value of `%s`", name)
+	}
+	return next, nil
+}
+
+// unknown explains a refused option, naming the dangerous option it is or abbreviates.
+func (o *Options) unknown(prog, name string) *Refusal {
+	if why, ok := o.Refused[name]; ok {
+		return refuse(prog, "`%s` %s", name, why)
+	}
+	if strings.HasPrefix(name, "--") && len(name) > 2 {
+		for _, full := range sortedKeys(o.Refused) {
+			if strings.HasPrefix(full, "--") && strings.HasPrefix(full, name) {
+				return refuse(prog, "`%s` abbreviates `%s`, which %s", name, full, o.Refused[full])
+			}
+		}
+	}
+	return refuse(prog, "option `%s` is not on the read-only allowlist", name)
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+func allDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// Judge applies a program's rule to its arguments.
+func (p *Program) judge(args []Arg) *Refusal {
+	if p.Custom != nil {
+		return p.Custom(args)
+	}
+	c, r := p.Opts.Parse(p.Name, args)
+	if r != nil {
+		return r
+	}
+	c.Prog = p
+	for i, a := range c.Operands {
+		pattern := p.PatternOperand != nil && p.PatternOperand(c, i)
+		if a.Pattern && !pattern {
+			return refuse(p.Name, "shell syntax in the argument `%s` is not allowed; quote plain text only", clip(a.Value))
+		}
+		if a.Var && pattern {
+			return refuse(p.Name, "a loop variable may not be a pattern, filter or script")
+		}
+	}
+	if p.Check != nil {
+		return p.Check(c)
+	}
+	return nil
+}
+
+// firstOperandUnless is a PatternOperand for programs whose first operand is the pattern unless
+// one of the named options supplies it (grep PATTERN vs grep -e PATTERN).
+func firstOperandUnless(names ...string) func(c *Call, i int) bool {
+	return func(c *Call, i int) bool { return i == 0 && !c.Has(names...) }
+}
+
+// clip shortens text quoted back to the agent.
+func clip(s string) string {
+	const max = 40
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}

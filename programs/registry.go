@@ -1,0 +1,159 @@
+package programs
+
+import (
+	"sort"
+	"strings"
+)
+
+// all is the allowlist. A program not here is refused.
+var all = []*Program{
+	gitRule,
+	catRule, headRule, tailRule, wcRule, lsRule, treeRule, statRule, fileRule, duRule, dfRule,
+	basenameRule, dirnameRule, realpathRule, readlinkRule,
+	grepRule, rgRule, findRule, sedRule, sortRule, uniqRule, cutRule, trRule, diffRule, cmpRule, jqRule,
+	dateRule, echoRule, pwdRule, trueRule, falseRule, idRule, whoamiRule, unameRule, whichRule, nprocRule,
+}
+
+var byName = func() map[string]*Program {
+	m := make(map[string]*Program, len(all))
+	for _, p := range all {
+		if m[p.Name] != nil {
+			panic("programs: listed twice: " + p.Name)
+		}
+		if p.Opts == nil && p.Custom == nil {
+			panic("programs: no rule for " + p.Name)
+		}
+		m[p.Name] = p
+	}
+	return m
+}()
+
+// Lookup returns the rule for the named program, or nil if it is not on the allowlist.
+func Lookup(name string) *Program { return byName[name] }
+
+// All returns the allowlist, sorted by name.
+func All() []*Program {
+	out := append([]*Program(nil), all...)
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Names returns the allowed program names, sorted, for deny hints.
+func Names() []string {
+	out := make([]string, 0, len(all))
+	for _, p := range All() {
+		out = append(out, p.Name)
+	}
+	return out
+}
+
+// FilterNames returns the programs that may stand after a pipe.
+func FilterNames() []string {
+	var out []string
+	for _, p := range All() {
+		if p.Filter {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
+// Judge applies the program's rule to its arguments.
+func (p *Program) Judge(args []Arg) *Refusal { return p.judge(args) }
+
+// RewriteArgs returns the environment assignments and arguments to run in place of args.
+func (p *Program) RewriteArgs(args []string) (env, out []string) {
+	if p.Rewrite == nil {
+		return nil, args
+	}
+	return p.Rewrite(args)
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// Reference renders the allowlist as Markdown: the programs, what each may do, and its option
+// tables. docs/allowlist.md holds this text; a test keeps the two in sync.
+func Reference() string {
+	var b strings.Builder
+	b.WriteString("# Read-only allowlist\n\n")
+	b.WriteString("Generated from `programs/` by `go test ./programs -run TestReference -update`; do not edit by hand.\n")
+	b.WriteString("A program or option not listed here is refused. Long options match exactly (no abbreviations).\n")
+	for _, p := range All() {
+		b.WriteString("\n## " + p.Name + "\n\n" + p.Summary + ".")
+		if p.Filter {
+			b.WriteString(" May read a pipe.")
+		}
+		b.WriteString("\n")
+		if p.Name == "git" {
+			writeGitReference(&b)
+			continue
+		}
+		if p.Name == "find" {
+			writeFindReference(&b)
+			continue
+		}
+		if p.Opts != nil {
+			writeOptions(&b, p.Opts, true)
+		}
+	}
+	return b.String()
+}
+
+func writeOptions(b *strings.Builder, o *Options, refused bool) {
+	row := func(label, list string) {
+		if f := strings.Fields(list); len(f) > 0 {
+			b.WriteString("- " + label + ": `" + strings.Join(f, "` `") + "`\n")
+		}
+	}
+	b.WriteString("\n")
+	row("flags", o.Flags)
+	row("with a value", o.Valued)
+	row("with an attached value", o.Optional)
+	if o.Digits {
+		b.WriteString("- `-NUM` as a count\n")
+	}
+	if refused && len(o.Refused) > 0 {
+		var parts []string
+		for _, k := range sortedKeys(o.Refused) {
+			parts = append(parts, "`"+k+"` ("+o.Refused[k]+")")
+		}
+		b.WriteString("- refused: " + strings.Join(parts, ", ") + "\n")
+	}
+}
+
+func writeGitReference(b *strings.Builder) {
+	b.WriteString("\nGlobal options:\n")
+	writeOptions(b, gitGlobal, true)
+	names := make([]string, 0, len(gitSubcommands))
+	for n := range gitSubcommands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		b.WriteString("\n### git " + n + "\n")
+		s := gitSubcommands[n]
+		writeOptions(b, s.opts, false) // the danger list is the same for every subcommand; listed once below
+		if len(s.inject) > 0 {
+			b.WriteString("- the hook adds: `" + strings.Join(s.inject, "` `") + "`\n")
+		}
+	}
+	b.WriteString("\nRefused in every position, in full or abbreviated:\n\n")
+	for _, k := range sortedKeys(gitDangers) {
+		b.WriteString("- `" + k + "` " + gitDangers[k] + "\n")
+	}
+	b.WriteString("\nEvery git command runs as `GIT_CONFIG_NOSYSTEM=1 git " + strings.Join(gitPinned, " ") + " …`.\n")
+}
+
+func writeFindReference(b *strings.Builder) {
+	names := make([]string, 0, len(findPrimaries))
+	for n := range findPrimaries {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	b.WriteString("\n- primaries: `" + strings.Join(names, "` `") + "` and `-newerXY`\n")
+	var parts []string
+	for _, k := range sortedKeys(findRefused) {
+		parts = append(parts, "`"+k+"` ("+findRefused[k]+")")
+	}
+	b.WriteString("- refused: " + strings.Join(parts, ", ") + "\n")
+}

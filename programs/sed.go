@@ -1,0 +1,301 @@
+package programs
+
+import (
+	"fmt"
+	"strings"
+)
+
+// sed is allowed only as a printer: -n with a script made of addresses and print-only commands.
+// sed edits files in place with -i (also hidden in clusters such as -ni, or as --in-place and
+// its abbreviations), writes files with the w and W commands and the s///w flag, runs programs
+// with the e command and the s///e flag (GNU), and reads script files the gate cannot see with
+// -f. The script grammar below accepts only what it knows prints.
+//
+// Refuses: -i, --in-place (and abbreviations), -f/--file, a missing -n, the commands w W r R e
+// a i c v and every command not listed, the s flags w W e, and anything it cannot parse.
+// Test: TestSedRefusesWrites (sed_test.go).
+var sedRule = &Program{
+	Name: "sed", Summary: "print lines: sed -n with print-only scripts (p, =, l, q, s///p; no -i, w, e)", Filter: true,
+	Opts: &Options{
+		Flags:    "-n -E -r -s -u -z --quiet --silent --regexp-extended --separate --unbuffered --null-data --posix --debug --sandbox",
+		Valued:   "-e -l --expression --line-length",
+		Patterns: "-e --expression",
+		Refused: map[string]string{
+			"-i": "edits files in place", "--in-place": "edits files in place", "-I": "edits files in place (BSD)",
+			"-f": "reads a script from a file the gate cannot see", "--file": "reads a script from a file the gate cannot see",
+			"--follow-symlinks": "only matters with -i",
+		},
+	},
+	PatternOperand: firstOperandUnless("-e", "--expression"),
+	Check:          checkSed,
+}
+
+func checkSed(c *Call) *Refusal {
+	if !c.Has("-n", "--quiet", "--silent") {
+		return &Refusal{Program: "sed", What: "sed is allowed only with -n and a print-only script", Hint: "e.g. sed -n '10,40p' FILE"}
+	}
+	scripts := c.Values("-e", "--expression")
+	if len(scripts) == 0 {
+		if len(c.Operands) == 0 {
+			return refuse("sed", "needs a script")
+		}
+		scripts = []string{c.Operands[0].Value}
+	}
+	for _, s := range scripts {
+		if err := checkSedScript(s); err != nil {
+			return &Refusal{Program: "sed", What: err.Error(), Hint: "sed may only print: addresses with p, =, l, q, d, n, s///p"}
+		}
+	}
+	return nil
+}
+
+// sedPrintCommands are the one-letter commands that only print, move between lines, or stop.
+const sedPrintCommands = "pP=lqQdDnNgGhHxzF"
+
+// sedScript is a tiny recursive-descent reader of GNU sed's script syntax, restricted to the
+// print-only subset. Every step consumes input or fails.
+type sedScript struct {
+	s     string
+	i     int
+	depth int
+}
+
+func checkSedScript(s string) error {
+	p := &sedScript{s: s}
+	if err := p.list(false); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (p *sedScript) eof() bool { return p.i >= len(p.s) }
+func (p *sedScript) ch() byte {
+	if p.eof() {
+		return 0
+	}
+	return p.s[p.i]
+}
+
+func (p *sedScript) skipBlanks() {
+	for !p.eof() && (p.s[p.i] == ' ' || p.s[p.i] == '\t') {
+		p.i++
+	}
+}
+
+// list reads commands separated by ; until the end or, inside braces, a }.
+func (p *sedScript) list(inBraces bool) error {
+	for {
+		for !p.eof() && (p.ch() == ';' || p.ch() == ' ' || p.ch() == '\t') {
+			p.i++
+		}
+		if p.eof() {
+			if inBraces {
+				return fmt.Errorf("unclosed `{` in the sed script")
+			}
+			return nil
+		}
+		if p.ch() == '}' {
+			if !inBraces {
+				return fmt.Errorf("unexpected `}` in the sed script")
+			}
+			p.i++
+			return nil
+		}
+		if err := p.command(); err != nil {
+			return err
+		}
+	}
+}
+
+func (p *sedScript) command() error {
+	if p.ch() == '#' {
+		return fmt.Errorf("comments are not allowed in a sed script")
+	}
+	if err := p.address(false); err != nil {
+		return err
+	}
+	p.skipBlanks()
+	if p.ch() == ',' {
+		p.i++
+		p.skipBlanks()
+		if err := p.address(true); err != nil {
+			return err
+		}
+		p.skipBlanks()
+	}
+	if p.ch() == '!' {
+		p.i++
+		p.skipBlanks()
+	}
+	if p.eof() {
+		return fmt.Errorf("missing command in the sed script")
+	}
+	c := p.ch()
+	p.i++
+	switch {
+	case c == '{':
+		p.depth++
+		if p.depth > 16 {
+			return fmt.Errorf("sed braces nested too deep")
+		}
+		err := p.list(true)
+		p.depth--
+		return err
+	case c == 's':
+		return p.substitute()
+	case c == 'y':
+		return p.transliterate()
+	case c == 'q' || c == 'Q' || c == 'l':
+		p.skipBlanks()
+		for !p.eof() && p.ch() >= '0' && p.ch() <= '9' {
+			p.i++
+		}
+	case strings.IndexByte(sedPrintCommands, c) >= 0:
+	case strings.IndexByte("wWrReaicv", c) >= 0:
+		return fmt.Errorf("the sed command `%c` %s", c, sedCommandWhy(c))
+	default:
+		return fmt.Errorf("the sed command `%c` is not on the print-only list", c)
+	}
+	return p.end()
+}
+
+func sedCommandWhy(c byte) string {
+	switch c {
+	case 'w', 'W':
+		return "writes a file"
+	case 'r', 'R':
+		return "reads another file into the output"
+	case 'e':
+		return "runs a program"
+	}
+	return "is not on the print-only list"
+}
+
+// end requires a command to be followed by a separator, a closing brace or the end.
+func (p *sedScript) end() error {
+	p.skipBlanks()
+	switch {
+	case p.eof(), p.ch() == ';':
+		return nil
+	case p.ch() == '}':
+		return nil
+	}
+	return fmt.Errorf("unexpected `%c` after a sed command", p.ch())
+}
+
+// address reads an optional line address: N, N~M, $, /RE/ or \cREc with I/M flags; a second
+// address may also be +N or ~N.
+func (p *sedScript) address(second bool) error {
+	switch c := p.ch(); {
+	case c >= '0' && c <= '9':
+		p.digits()
+		if p.ch() == '~' {
+			p.i++
+			p.digits()
+		}
+	case c == '$':
+		p.i++
+	case second && (c == '+' || c == '~'):
+		p.i++
+		if !(p.ch() >= '0' && p.ch() <= '9') {
+			return fmt.Errorf("expected a number after `%c` in a sed address", c)
+		}
+		p.digits()
+	case c == '/':
+		p.i++
+		if err := p.delimited('/'); err != nil {
+			return err
+		}
+		p.regexFlags()
+	case c == '\\':
+		p.i++
+		if p.eof() || p.ch() == '\\' || p.ch() == '\n' {
+			return fmt.Errorf("bad delimiter in a sed address")
+		}
+		d := p.ch()
+		p.i++
+		if err := p.delimited(d); err != nil {
+			return err
+		}
+		p.regexFlags()
+	case second:
+		return fmt.Errorf("expected a second address after `,` in the sed script")
+	}
+	return nil
+}
+
+func (p *sedScript) digits() {
+	for !p.eof() && p.ch() >= '0' && p.ch() <= '9' {
+		p.i++
+	}
+}
+
+func (p *sedScript) regexFlags() {
+	for !p.eof() && (p.ch() == 'I' || p.ch() == 'M') {
+		p.i++
+	}
+}
+
+// delimited consumes text up to an unescaped delimiter d and the delimiter itself.
+func (p *sedScript) delimited(d byte) error {
+	for !p.eof() {
+		c := p.ch()
+		p.i++
+		switch c {
+		case '\\':
+			if p.eof() {
+				return fmt.Errorf("a sed script may not end with a backslash")
+			}
+			p.i++ // the escaped byte
+		case d:
+			return nil
+		}
+	}
+	return fmt.Errorf("unterminated regular expression or text in the sed script")
+}
+
+// substitute reads s/RE/REPLACEMENT/FLAGS after the s, allowing only flags that print or
+// change matching: g, p, i, I, m, M and a number.
+func (p *sedScript) substitute() error {
+	if p.eof() || p.ch() == '\\' || p.ch() == '\n' || p.ch() == ' ' {
+		return fmt.Errorf("bad delimiter after `s` in the sed script")
+	}
+	d := p.ch()
+	p.i++
+	if err := p.delimited(d); err != nil {
+		return err
+	}
+	if err := p.delimited(d); err != nil {
+		return err
+	}
+	for !p.eof() {
+		c := p.ch()
+		switch {
+		case strings.IndexByte("gpiImM0123456789", c) >= 0:
+			p.i++
+			continue
+		case c == 'w' || c == 'W':
+			return fmt.Errorf("the s///%c flag writes a file", c)
+		case c == 'e':
+			return fmt.Errorf("the s///e flag runs the pattern space as a command")
+		}
+		break
+	}
+	return p.end()
+}
+
+// transliterate reads y/SRC/DST/.
+func (p *sedScript) transliterate() error {
+	if p.eof() || p.ch() == '\\' || p.ch() == '\n' || p.ch() == ' ' {
+		return fmt.Errorf("bad delimiter after `y` in the sed script")
+	}
+	d := p.ch()
+	p.i++
+	if err := p.delimited(d); err != nil {
+		return err
+	}
+	if err := p.delimited(d); err != nil {
+		return err
+	}
+	return p.end()
+}

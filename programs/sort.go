@@ -1,0 +1,26 @@
+package programs
+
+// sort sorts lines. It has three ways to touch more than standard output, all refused: it can
+// write its result to a file, write temporary files, and run a compression program on them.
+// GNU sort accepts unique abbreviations of long options (--out, --compress-prog), which the
+// table refuses because it matches long names exactly.
+//
+// Refuses: -o/--output, -T/--temporary-directory, --compress-program, and every abbreviation
+// of them. Test: TestSortRefusesWrites (sort_test.go).
+var sortRule = &Program{
+	Name: "sort", Summary: "sort lines (no -o, -T, --compress-program)", Filter: true,
+	Opts: &Options{
+		Flags: "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z " +
+			"--ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting " +
+			"--month-sort --human-numeric-sort --numeric-sort --random-sort --reverse --version-sort --merge " +
+			"--stable --unique --zero-terminated --debug",
+		Valued:   "-k -t -S --key --field-separator --buffer-size --parallel --batch-size --files0-from --random-source",
+		Optional: "--sort --check",
+		Patterns: "-t --field-separator",
+		Refused: map[string]string{
+			"-o": "writes the result to a file", "--output": "writes the result to a file",
+			"-T": "writes temporary files", "--temporary-directory": "writes temporary files",
+			"--compress-program": "runs a program",
+		},
+	},
+}

@@ -1,0 +1,90 @@
+package programs
+
+import "strings"
+
+// date prints the date. Given an operand that is not a +FORMAT, or -s/--set, it sets the
+// system clock instead (GNU and BSD date both read `date MMDDhhmm` as "set").
+//
+// Refuses: -s/--set, any operand other than one +FORMAT. Test: TestDateNeverSets
+// (system_test.go).
+var dateRule = &Program{
+	Name: "date", Summary: "print the date (+FORMAT, -u, -d, -I, -R, -r; never set it)",
+	Opts: &Options{
+		Flags:    "-u -R --utc --universal --rfc-email",
+		Valued:   "-d -r -f --date --reference --file --rfc-3339",
+		Optional: "-I --iso-8601",
+		Refused:  map[string]string{"-s": "sets the system clock", "--set": "sets the system clock"},
+	},
+	Check: func(c *Call) *Refusal {
+		for i, a := range c.Operands {
+			if i > 0 || !strings.HasPrefix(a.Value, "+") {
+				return refuse("date", "an operand that is not one +FORMAT sets the system clock")
+			}
+		}
+		return nil
+	},
+}
+
+// echo prints its arguments. It reads and writes nothing else; every argument is text to it.
+//
+// Test: TestSystemRules (system_test.go).
+var echoRule = &Program{
+	Name: "echo", Summary: "print text",
+	Custom: func(args []Arg) *Refusal {
+		for _, a := range args {
+			if a.Pattern {
+				return refuse("echo", "shell syntax in the argument `%s` is not allowed; quote plain text only", clip(a.Value))
+			}
+		}
+		return nil
+	},
+}
+
+// noOperands is a Check for programs that take options only.
+func noOperands(prog string) func(c *Call) *Refusal {
+	return func(c *Call) *Refusal {
+		if len(c.Operands) > 0 {
+			return refuse(prog, "takes no operands")
+		}
+		return nil
+	}
+}
+
+// pwd, true, false, whoami, nproc and uname print facts about the process or machine.
+//
+// Test: TestSystemRules.
+var (
+	pwdRule    = &Program{Name: "pwd", Summary: "print the working directory", Opts: &Options{Flags: "-L -P"}, Check: noOperands("pwd")}
+	trueRule   = &Program{Name: "true", Summary: "succeed", Opts: &Options{}, Check: noOperands("true")}
+	falseRule  = &Program{Name: "false", Summary: "fail", Opts: &Options{}, Check: noOperands("false")}
+	whoamiRule = &Program{Name: "whoami", Summary: "print the user name", Opts: &Options{}, Check: noOperands("whoami")}
+	nprocRule  = &Program{Name: "nproc", Summary: "print the number of CPUs", Opts: &Options{Flags: "--all", Valued: "--ignore"}, Check: noOperands("nproc")}
+	unameRule  = &Program{
+		Name: "uname", Summary: "print system information",
+		Opts: &Options{Flags: "-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release " +
+			"--kernel-version --machine --processor --hardware-platform --operating-system"},
+		Check: noOperands("uname"),
+	}
+)
+
+// id prints user and group ids.
+//
+// Test: TestSystemRules.
+var idRule = &Program{
+	Name: "id", Summary: "print user and group ids",
+	Opts: &Options{Flags: "-u -g -G -n -r -z -a -Z --user --group --groups --name --real --zero --context"},
+	Check: func(c *Call) *Refusal {
+		if len(c.Operands) > 1 {
+			return refuse("id", "takes at most one user")
+		}
+		return nil
+	},
+}
+
+// which prints where programs are found on PATH.
+//
+// Test: TestSystemRules.
+var whichRule = &Program{
+	Name: "which", Summary: "locate programs",
+	Opts: &Options{Flags: "-a -s"},
+}

@@ -1,0 +1,177 @@
+package programs
+
+import (
+	"strings"
+)
+
+// cut prints selected fields or columns. Its delimiters may be any character, so they are
+// pattern slots (cut -d'|' -f2).
+//
+// Test: TestTextRules (text_test.go).
+var cutRule = &Program{
+	Name: "cut", Summary: "print selected fields", Filter: true,
+	Opts: &Options{
+		Flags:    "-n -s -z --complement --only-delimited --zero-terminated",
+		Valued:   "-b -c -f -d --bytes --characters --fields --delimiter --output-delimiter",
+		Patterns: "-d --delimiter --output-delimiter",
+	},
+}
+
+// tr translates characters from standard input. Its operands are character sets, never files.
+//
+// Test: TestTextRules.
+var trRule = &Program{
+	Name: "tr", Summary: "translate characters", Filter: true,
+	Opts:           &Options{Flags: "-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1"},
+	PatternOperand: func(*Call, int) bool { return true },
+	Check: func(c *Call) *Refusal {
+		if n := len(c.Operands); n < 1 || n > 2 {
+			return refuse("tr", "takes one or two character sets")
+		}
+		return nil
+	},
+}
+
+// uniq filters repeated lines. Its second operand is an output file it would write, so at most
+// one operand is allowed.
+//
+// Refuses: a second operand (uniq IN OUT writes OUT). Test: TestUniqRefusesOutputOperand
+// (text_test.go).
+var uniqRule = &Program{
+	Name: "uniq", Summary: "filter repeated lines (one input, no output file)", Filter: true,
+	Opts: &Options{
+		Flags:    "-c -d -D -i -u -z --count --repeated --ignore-case --unique --zero-terminated",
+		Valued:   "-f -s -w --skip-fields --skip-chars --check-chars",
+		Optional: "--all-repeated --group",
+	},
+	Check: func(c *Call) *Refusal {
+		if len(c.Operands) > 1 {
+			return refuse("uniq", "a second operand is an output file uniq would write; give at most one input file")
+		}
+		return nil
+	},
+}
+
+// diff compares files.
+//
+// Refuses: -l/--paginate (runs pr). Test: TestTextRules.
+var diffRule = &Program{
+	Name: "diff", Summary: "compare files",
+	Opts: &Options{
+		Flags: "-q -s -i -E -Z -b -w -B -a -r -N -u -c -y -t -T -p -d -e -n " +
+			"--brief --report-identical-files --ignore-case --ignore-tab-expansion --ignore-trailing-space " +
+			"--ignore-space-change --ignore-all-space --ignore-blank-lines --text --recursive --new-file " +
+			"--unidirectional-new-file --side-by-side --expand-tabs --initial-tab --show-c-function --minimal " +
+			"--speed-large-files --strip-trailing-cr --suppress-common-lines --left-column --suppress-blank-empty " +
+			"--no-dereference --normal --ed --rcs",
+		Valued: "-U -C -W -I -x -X -S -F --unified --context --width --ignore-matching-lines --exclude --exclude-from " +
+			"--starting-file --label --from-file --to-file --show-function-line --tabsize --horizon-lines",
+		Optional: "--color",
+		Patterns: "-I -F --ignore-matching-lines --show-function-line",
+		Refused:  map[string]string{"-l": "runs the pr program", "--paginate": "runs the pr program"},
+	},
+}
+
+// cmp compares files byte by byte.
+//
+// Test: TestTextRules.
+var cmpRule = &Program{
+	Name: "cmp", Summary: "compare files byte by byte",
+	Opts: &Options{
+		Flags:  "-b -l -s --print-bytes --verbose --quiet --silent",
+		Valued: "-i -n --ignore-initial --bytes",
+	},
+	Check: func(c *Call) *Refusal {
+		if len(c.Operands) > 4 {
+			return refuse("cmp", "takes at most two files and two offsets")
+		}
+		return nil
+	},
+}
+
+// jq filters JSON. Its filter language cannot write files or run programs; the rule also keeps
+// it from reading the environment (env, $ENV), where secrets live.
+//
+// Refuses: -f/--from-file and -L (filter code the gate cannot see), env and $ENV in filters.
+// Test: TestJqRules (text_test.go).
+var jqRule = &Program{
+	Name: "jq", Summary: "filter JSON", Filter: true,
+	Opts: jqOpts, Custom: judgeJq,
+}
+
+var jqOpts = &Options{
+	Flags: "-r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input " +
+		"--exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream " +
+		"--stream-errors --raw-output0 --unbuffered --args --jsonargs",
+	Valued: "--indent",
+	Refused: map[string]string{
+		"-f": "reads the filter from a file", "--from-file": "reads the filter from a file",
+		"-L": "loads filter modules from a directory",
+	},
+}
+
+// jqPairs are jq's options that take two values: a name and a value or file.
+var jqPairs = map[string]bool{"--arg": true, "--argjson": true, "--slurpfile": true, "--rawfile": true}
+
+func judgeJq(args []Arg) *Refusal {
+	var rest []Arg
+	for i := 0; i < len(args); i++ {
+		if args[i].Value == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if !jqPairs[args[i].Value] {
+			rest = append(rest, args[i])
+			continue
+		}
+		if i+2 >= len(args) {
+			return refuse("jq", "`%s` needs a name and a value", args[i].Value)
+		}
+		for _, v := range args[i+1 : i+3] {
+			if strings.HasPrefix(v.Value, "-") || v.Pattern || v.Var {
+				return refuse("jq", "the name and value of `%s` must be plain words not starting with `-`", args[i].Value)
+			}
+		}
+		i += 2
+	}
+	c, r := jqOpts.Parse("jq", rest)
+	if r != nil {
+		return r
+	}
+	for i, a := range c.Operands {
+		if a.Pattern && i != 0 {
+			return refuse("jq", "shell syntax in the file name `%s` is not allowed", clip(a.Value))
+		}
+		if a.Var && i == 0 {
+			return refuse("jq", "a loop variable may not be the filter")
+		}
+	}
+	if len(c.Operands) > 0 {
+		if name := jqEnvAccess(c.Operands[0].Value); name != "" {
+			return refuse("jq", "the filter reads the environment (`%s`), which may hold secrets", name)
+		}
+	}
+	return nil
+}
+
+// jqEnvAccess returns "env" or "$ENV" if the filter uses either as an identifier.
+func jqEnvAccess(filter string) string {
+	for i := 0; i < len(filter); i++ {
+		for _, id := range [...]string{"$ENV", "env"} {
+			if !strings.HasPrefix(filter[i:], id) {
+				continue
+			}
+			before := i == 0 || !isIdentChar(filter[i-1]) && filter[i-1] != '$' && filter[i-1] != '.'
+			end := i + len(id)
+			after := end == len(filter) || !isIdentChar(filter[end])
+			if before && after {
+				return id
+			}
+		}
+	}
+	return ""
+}
+
+func isIdentChar(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
