@@ -1,0 +1,248 @@
+// Package claude is hookctl's adapter for Claude Code: it reads Claude Code's hook payloads into
+// client-neutral events and writes decisions back in the exact JSON Claude Code honours.
+//
+// What the output must look like was verified against the real client (2.1.328,
+// ../shared/claude-code-facts.md and the recordings in fixtures/claude): stdout must hold exactly
+// one JSON object; a PreToolUse deny needs the hookSpecificOutput wrapper; updatedInput replaces
+// the whole tool input; non-JSON output with exit 0 lets the call run, so every failure prints a
+// deny and also exits 2, which the client treats as a block whatever stdout holds.
+package claude
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookctl/hookctl/hook"
+)
+
+// Adapter implements hook.Adapter for Claude Code.
+type Adapter struct{}
+
+// Tools maps Claude Code's tool names to what they do. A tool not listed is hook.KindUnknown,
+// which read-only mode refuses; every mcp__ tool is KindMutate (an external server can do
+// anything).
+//
+// Read-only mode lets through (KindRead, KindSession, KindAgent):
+//   - Read, Grep, Glob: read local files.
+//   - ToolSearch, ListAgents, CronList, TaskGet, TaskList: list the client's own tools, agents,
+//     schedules and tasks.
+//   - TodoWrite, TaskCreate, TaskUpdate: the session's own task list, kept by the client, not in
+//     the project.
+//   - AskUserQuestion, EnterPlanMode, ExitPlanMode: talk to the user or change the client's
+//     permission mode, which the gate does not depend on.
+//   - ReportFindings, SendMessage: a subagent reporting to its parent conversation.
+//   - Skill: loads a skill's instructions; whatever the skill asks for is judged as its own call.
+//   - Agent (and the older Task): starts a subagent, whose calls are judged in turn.
+//
+// It refuses (KindMutate): Write, Edit, MultiEdit, NotebookEdit (write files); PowerShell and
+// Monitor (run commands); Workflow, CronCreate, CronDelete, ScheduleWakeup, RemoteTrigger,
+// TaskStop (schedule, start or stop work); EnterWorktree, ExitWorktree (create or remove work
+// trees); Artifact, Projects, SendFile, SendUserFile, PushNotification, SendFeedback,
+// ClaudeDesign (publish or send content out); the MCP resource tools and every mcp__ tool.
+//
+// WebFetch and WebSearch are KindWeb: the quarantined retriever routes them in every mode.
+var Tools = map[string]hook.Kind{
+	"Bash": hook.KindShell,
+
+	"Read": hook.KindRead, "Grep": hook.KindRead, "Glob": hook.KindRead,
+	"ToolSearch": hook.KindSession, "ListAgents": hook.KindSession, "CronList": hook.KindSession,
+	"TaskGet": hook.KindSession, "TaskList": hook.KindSession, "TodoWrite": hook.KindSession,
+	"TaskCreate": hook.KindSession, "TaskUpdate": hook.KindSession, "AskUserQuestion": hook.KindSession,
+	"EnterPlanMode": hook.KindSession, "ExitPlanMode": hook.KindSession, "ReportFindings": hook.KindSession,
+	"SendMessage": hook.KindSession, "Skill": hook.KindSession,
+	"Agent": hook.KindAgent, "Task": hook.KindAgent,
+
+	"WebFetch": hook.KindWeb, "WebSearch": hook.KindWeb,
+
+	"Write": hook.KindMutate, "Edit": hook.KindMutate, "MultiEdit": hook.KindMutate, "NotebookEdit": hook.KindMutate,
+	"PowerShell": hook.KindMutate, "Monitor": hook.KindMutate, "Workflow": hook.KindMutate,
+	"CronCreate": hook.KindMutate, "CronDelete": hook.KindMutate, "ScheduleWakeup": hook.KindMutate,
+	"RemoteTrigger": hook.KindMutate, "TaskStop": hook.KindMutate, "EnterWorktree": hook.KindMutate,
+	"ExitWorktree": hook.KindMutate, "Artifact": hook.KindMutate, "Projects": hook.KindMutate,
+	"SendFile": hook.KindMutate, "SendUserFile": hook.KindMutate, "PushNotification": hook.KindMutate,
+	"SendFeedback": hook.KindMutate, "ClaudeDesign": hook.KindMutate,
+	"ListMcpResourcesTool": hook.KindMutate, "ReadMcpResourceTool": hook.KindMutate,
+	"ReadMcpResourceDirTool": hook.KindMutate, "RefreshMcpTools": hook.KindMutate,
+}
+
+// KindOf says what a Claude Code tool does.
+func KindOf(tool string) hook.Kind {
+	if strings.HasPrefix(tool, "mcp__") {
+		return hook.KindMutate
+	}
+	return Tools[tool]
+}
+
+// knownEvents are Claude Code's hook events. Those hookctl does not act on get no opinion;
+// an event name not listed here is refused, since hookctl cannot know what it means.
+var knownEvents = map[string]bool{
+	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "UserPromptSubmit": true,
+	"UserPromptExpansion": true, "SessionStart": true, "SessionEnd": true, "Stop": true,
+	"SubagentStart": true, "SubagentStop": true, "Notification": true, "PreCompact": true,
+	"PostCompact": true, "PermissionRequest": true, "PermissionDenied": true, "Setup": true,
+	"TeammateIdle": true, "TaskCreated": true, "TaskCompleted": true, "ConfigChange": true,
+	"WorktreeCreate": true, "WorktreeRemove": true, "InstructionsLoaded": true, "Elicitation": true,
+	"ElicitationResult": true, "StopFailure": true, "CwdChanged": true, "FileChanged": true,
+}
+
+// Decode reads a payload. Every field the policy relies on must be present with the right type.
+func (Adapter) Decode(payload []byte) (*hook.Event, error) {
+	if !gjson.ValidBytes(payload) {
+		return nil, fmt.Errorf("the payload is not valid JSON")
+	}
+	root := gjson.ParseBytes(payload)
+	if !root.IsObject() {
+		return nil, fmt.Errorf("the payload is not a JSON object")
+	}
+	name, err := str(root, "hook_event_name", true)
+	if err != nil {
+		return nil, err
+	}
+	if !knownEvents[name] {
+		return nil, fmt.Errorf("unknown hook event %q", clip(name))
+	}
+	ev := &hook.Event{Name: hook.EventName(name)}
+	if ev.Name != hook.EventPreToolUse {
+		return ev, nil
+	}
+	c := &hook.Call{}
+	if c.Session, err = str(root, "session_id", true); err != nil {
+		return nil, err
+	}
+	if c.Tool, err = str(root, "tool_name", true); err != nil {
+		return nil, err
+	}
+	if c.Cwd, err = str(root, "cwd", false); err != nil {
+		return nil, err
+	}
+	if c.AgentID, err = str(root, "agent_id", false); err != nil {
+		return nil, err
+	}
+	if c.AgentType, err = str(root, "agent_type", false); err != nil {
+		return nil, err
+	}
+	in := root.Get("tool_input")
+	if !in.IsObject() {
+		return nil, fmt.Errorf("tool_input is missing or not an object")
+	}
+	c.Input = json.RawMessage(in.Raw)
+	c.Kind = KindOf(c.Tool)
+	if c.Kind == hook.KindShell {
+		if c.Command, err = str(in, "command", true); err != nil {
+			return nil, fmt.Errorf("tool_input: %w", err)
+		}
+	}
+	ev.Call = c
+	return ev, nil
+}
+
+// str reads a string field; required fields must be present and non-empty.
+func str(obj gjson.Result, key string, required bool) (string, error) {
+	v := obj.Get(gjsonKey(key))
+	switch {
+	case !v.Exists() || v.Type == gjson.Null:
+		if required {
+			return "", fmt.Errorf("%s is missing", key)
+		}
+		return "", nil
+	case v.Type != gjson.String:
+		return "", fmt.Errorf("%s is not a string", key)
+	case required && v.Str == "":
+		return "", fmt.Errorf("%s is empty", key)
+	}
+	return v.Str, nil
+}
+
+// gjsonKey escapes the characters gjson treats as path syntax; hookctl's keys have none, but
+// the escape keeps a future key from being read as a path.
+func gjsonKey(k string) string {
+	return strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`).Replace(k)
+}
+
+type preToolUseOutput struct {
+	HookEventName            string          `json:"hookEventName"`
+	PermissionDecision       string          `json:"permissionDecision"`
+	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
+	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
+}
+
+// Encode writes a decision. No opinion is {}; allow and deny use the PreToolUse wrapper; an
+// allowed shell call carries updatedInput with every input field, the command replaced by the
+// canonical form the policy judged.
+func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
+	if ev.Name != hook.EventPreToolUse || d.Verdict == hook.Pass {
+		return []byte("{}\n"), nil
+	}
+	o := preToolUseOutput{HookEventName: "PreToolUse", PermissionDecisionReason: d.Reason}
+	switch d.Verdict {
+	case hook.Deny:
+		o.PermissionDecision = "deny"
+	case hook.Allow:
+		o.PermissionDecision = "allow"
+		if d.Command != "" {
+			in, err := replaceField(ev.Call.Input, "command", d.Command)
+			if err != nil {
+				return nil, err
+			}
+			o.UpdatedInput = in
+		}
+	default:
+		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
+	}
+	return marshalLine(map[string]any{"hookSpecificOutput": o})
+}
+
+// replaceField returns the JSON object in with one string field set.
+func replaceField(in json.RawMessage, key, value string) (json.RawMessage, error) {
+	var fields map[string]json.RawMessage
+	if err := json.Unmarshal(in, &fields); err != nil {
+		return nil, fmt.Errorf("failed to decode tool_input: %w", err)
+	}
+	v, err := json.Marshal(value)
+	if err != nil {
+		return nil, err
+	}
+	fields[key] = v
+	return json.Marshal(fields)
+}
+
+// Refuse writes a refusal for a payload that could not be decided. For a prompt it blocks the
+// prompt; for anything else — a tool call, or a payload too broken to tell — it writes both the
+// PreToolUse deny and the generic block, each of which Claude Code honours; the runner also exits
+// 2.
+func (Adapter) Refuse(payload []byte, reason string) []byte {
+	if gjson.GetBytes(payload, "hook_event_name").Str == "UserPromptSubmit" {
+		out, _ := marshalLine(map[string]any{"decision": "block", "reason": reason})
+		return out
+	}
+	out, _ := marshalLine(map[string]any{
+		"decision": "block",
+		"reason":   reason,
+		"hookSpecificOutput": preToolUseOutput{
+			HookEventName: "PreToolUse", PermissionDecision: "deny", PermissionDecisionReason: reason,
+		},
+	})
+	return out
+}
+
+func marshalLine(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func clip(s string) string {
+	const max = 40
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}

@@ -1,0 +1,210 @@
+package hook
+
+import (
+	"errors"
+	"strings"
+
+	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
+)
+
+// Refusal is a typed deny reason: what was refused and a hint, rendered in one place (render).
+type Refusal struct {
+	What string // what was refused and why
+	Hint string // what to do instead; may be empty
+
+	shape bool // the command's syntax or shape was refused
+	tool  bool // a whole tool was refused
+}
+
+func (r *Refusal) Error() string { return r.What }
+
+// shapesHint says in brief what the read-only shell accepts.
+const shapesHint = "Read-only shell accepts one pipeline of read-only programs (git status/log/diff/show/grep/blame, " +
+	"rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq, …), or `if CMD; then CMD; [else CMD;] fi`, " +
+	"or `for f in a b; do CMD \"$f\"; done`, optionally after one `cd DIR &&`; redirections only 2>&1 and 2>/dev/null."
+
+// render writes the reason the agent reads.
+func (r *Refusal) render(sc scope) string {
+	var b strings.Builder
+	b.WriteString("hookctl read-only: ")
+	b.WriteString(r.What)
+	if r.Hint != "" {
+		b.WriteString("; ")
+		b.WriteString(r.Hint)
+	}
+	b.WriteString(".")
+	if r.shape {
+		b.WriteString(" ")
+		b.WriteString(shapesHint)
+	}
+	switch sc {
+	case scopeAgent:
+		b.WriteString(" This agent type is read-only in every mode: read and report; leave changes to the main agent.")
+	default:
+		b.WriteString(" To change anything, ask the user to leave read-only mode (they type /readonly off).")
+	}
+	return b.String()
+}
+
+// JudgeReadOnly decides whether a shell command may run in read-only mode. On success it
+// returns the command to run instead: the canonical form of exactly what was parsed and judged,
+// with the hook's own pins for programs whose configuration can run code.
+//
+// A command is allowed only if the hand-written lexer and shape parser accept it, mvdan.cc/sh
+// parses it to the same structure and words in bash and zsh, every command is on the allowlist
+// with arguments its rule accepts, and every stage after a pipe is a filter.
+func JudgeReadOnly(cmd string, cfg *Config) (string, *Refusal) {
+	sc, err := lexer.Parse(cmd)
+	if err != nil {
+		var le *lexer.Error
+		if errors.As(err, &le) {
+			return "", &Refusal{What: le.Msg, shape: true}
+		}
+		return "", &Refusal{What: err.Error(), shape: true}
+	}
+	if err := lexer.CrossCheck(cmd, sc); err != nil {
+		return "", &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
+	}
+	var r *Refusal
+	visit(sc, func(pl *lexer.Pipeline, loop *lexer.For) bool {
+		r = judgePipeline(pl, loop, cfg)
+		return r == nil
+	})
+	if r != nil {
+		return "", r
+	}
+	return lexer.Print(sc, rewrite), nil
+}
+
+// visit calls f for every pipeline in the script, with the enclosing loop if any, until f
+// returns false.
+func visit(sc *lexer.Script, f func(*lexer.Pipeline, *lexer.For) bool) {
+	switch {
+	case sc.Pipeline != nil:
+		f(sc.Pipeline, nil)
+	case sc.If != nil:
+		if !f(sc.If.Cond, nil) {
+			return
+		}
+		for _, pl := range append(append([]*lexer.Pipeline(nil), sc.If.Then...), sc.If.Else...) {
+			if !f(pl, nil) {
+				return
+			}
+		}
+	case sc.For != nil:
+		for _, pl := range sc.For.Body {
+			if !f(pl, sc.For) {
+				return
+			}
+		}
+	}
+}
+
+func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config) *Refusal {
+	for i, c := range pl.Cmds {
+		name := c.Name.Value
+		prog := programs.Lookup(name)
+		if prog == nil || cfg.ProgramDenied(name) {
+			return &Refusal{What: "`" + lexerClip(name) + "` is not on the read-only allowlist", Hint: programHint(name), shape: true}
+		}
+		if i > 0 && !prog.Filter {
+			return &Refusal{What: "`" + name + "` cannot read a pipe", Hint: "after | use one of: " + strings.Join(programs.FilterNames(), " ")}
+		}
+		if r := judgeCommand(prog, c, loop); r != nil {
+			what := r.What
+			if r.Program != "" {
+				what = r.Program + ": " + what
+			}
+			hint := r.Hint
+			if hint == "" {
+				hint = name + " is allowed to " + prog.Summary
+			}
+			return &Refusal{What: what, Hint: hint}
+		}
+	}
+	return nil
+}
+
+// judgeCommand judges one command; inside a loop, once for each of the loop's words.
+func judgeCommand(prog *programs.Program, c *lexer.Command, loop *lexer.For) *programs.Refusal {
+	args := make([]programs.Arg, len(c.Args))
+	usesVar := false
+	for i, w := range c.Args {
+		args[i] = programs.Arg{Value: w.Value, Pattern: w.Pattern, Var: w.Var != ""}
+		usesVar = usesVar || w.Var != ""
+	}
+	if !usesVar {
+		return prog.Judge(args)
+	}
+	seen := make(map[string]bool, len(loop.Items))
+	for _, item := range loop.Items {
+		if seen[item.Value] {
+			continue
+		}
+		seen[item.Value] = true
+		for i, w := range c.Args {
+			if w.Var != "" {
+				args[i].Value = item.Value
+			}
+		}
+		if r := prog.Judge(args); r != nil {
+			r.What += " (with " + loop.Var + "=" + lexerClip(item.Value) + ")"
+			return r
+		}
+	}
+	return nil
+}
+
+// programHint suggests what to use instead of a refused program.
+func programHint(name string) string {
+	switch name {
+	case "curl", "wget", "http", "https", "gh":
+		return "network access goes through the quarantined retriever, not the shell"
+	case "rm", "mv", "cp", "touch", "mkdir", "tee", "chmod", "chown", "ln", "dd", "truncate", "install", "patch":
+		return "it changes files"
+	case "bash", "sh", "zsh", "dash", "python", "python3", "node", "perl", "ruby", "awk", "gawk", "env", "xargs",
+		"command", "exec", "eval", "sudo", "nice", "timeout", "nohup", "time", "stdbuf", "builtin", "source", ".":
+		return "interpreters and wrappers can run anything"
+	case "less", "more", "man", "vi", "vim", "nano", "emacs", "ed", "ex":
+		return "pagers and editors are interactive and can run commands; use cat, head or sed -n"
+	}
+	return "allowed programs: " + strings.Join(programs.Names(), " ")
+}
+
+// rewrite prints each command as judged, with the program's configuration pins.
+func rewrite(c *lexer.Command) lexer.Printed {
+	prog := programs.Lookup(c.Name.Value)
+	args := make([]string, len(c.Args))
+	vars := map[string]lexer.Word{}
+	for i, w := range c.Args {
+		if w.Var != "" {
+			// A placeholder no real argument can contain (the lexer refuses NUL), mapped back
+			// to the loop variable after the program's rewrite.
+			key := "\x00" + w.Var
+			vars[key] = w
+			args[i] = key
+			continue
+		}
+		args[i] = w.Value
+	}
+	env, out := prog.RewriteArgs(args)
+	words := make([]lexer.Word, 0, len(out)+1)
+	words = append(words, c.Name)
+	for _, a := range out {
+		if w, ok := vars[a]; ok {
+			words = append(words, w)
+			continue
+		}
+		words = append(words, lexer.Word{Value: a})
+	}
+	return lexer.Printed{Env: env, Words: words}
+}
+
+func lexerClip(s string) string {
+	const max = 40
+	if len(s) > max {
+		return s[:max] + "…"
+	}
+	return s
+}

@@ -1,0 +1,121 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// MaxConfigSize caps the config file. A config larger than this is refused, not truncated.
+const MaxConfigSize = 256 << 10
+
+// DefaultReadOnlyAgents are the subagent types that are read-only in every mode. Config can add
+// to this list, never remove from it.
+var DefaultReadOnlyAgents = []string{"Explore", "Plan"}
+
+// Config is the user's configuration. It can only make the policy stricter: it adds read-only
+// agent types and removes programs from the allowlist.
+type Config struct {
+	// ReadOnlyAgents are agent types (matched exactly on the client's agent_type) that are
+	// read-only in every mode, in addition to DefaultReadOnlyAgents.
+	ReadOnlyAgents []string `toml:"read_only_agents"`
+	// DenyPrograms are removed from the read-only allowlist.
+	DenyPrograms []string `toml:"deny_programs"`
+
+	// Path is the file the config was read from, or "" for the defaults.
+	Path string `toml:"-"`
+}
+
+// Home returns hookctl's directory for config and state: $HOOKCTL_HOME, else
+// $XDG_CONFIG_HOME/hookctl, else ~/.config/hookctl.
+func Home() (string, error) {
+	if h := os.Getenv("HOOKCTL_HOME"); h != "" {
+		return h, nil
+	}
+	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
+		return filepath.Join(x, "hookctl"), nil
+	}
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("failed to find the home directory: %w", err)
+	}
+	return filepath.Join(home, ".config", "hookctl"), nil
+}
+
+// LoadConfig reads $HOME/config.toml. A missing file means the defaults. Any other problem —
+// unreadable, too large, bad TOML, an unknown key, a wrong type — is an error naming the file
+// (and the line, where the TOML decoder knows it): a broken config must never silently fall
+// back to defaults the user did not choose.
+func LoadConfig(home string) (*Config, error) {
+	path := filepath.Join(home, "config.toml")
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return &Config{}, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	defer f.Close()
+	buf, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	if len(buf) > MaxConfigSize {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxConfigSize)
+	}
+	return ParseConfig(path, string(buf))
+}
+
+// ParseConfig decodes config text; path names it in errors.
+func ParseConfig(path, text string) (*Config, error) {
+	var c Config
+	md, err := toml.Decode(text, &c)
+	if err != nil {
+		var perr toml.ParseError
+		if errors.As(err, &perr) {
+			return nil, fmt.Errorf("%s:%d: %s", path, perr.Position.Line, perr.Message)
+		}
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	if und := md.Undecoded(); len(und) > 0 {
+		key := und[0].String()
+		return nil, fmt.Errorf("%s:%d: unknown key %q", path, lineOfKey(text, und[0]), key)
+	}
+	for _, a := range c.ReadOnlyAgents {
+		if a == "" {
+			return nil, fmt.Errorf("%s: read_only_agents holds an empty name", path)
+		}
+	}
+	c.Path = path
+	return &c, nil
+}
+
+// lineOfKey finds the line where the last part of key is set, for error messages; 0 if unsure.
+func lineOfKey(text string, key toml.Key) int {
+	last := key[len(key)-1]
+	for i, line := range strings.Split(text, "\n") {
+		t := strings.TrimSpace(line)
+		if strings.HasPrefix(t, last) && strings.HasPrefix(strings.TrimSpace(t[len(last):]), "=") {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// ReadOnlyAgent reports whether an agent type is read-only in every mode.
+func (c *Config) ReadOnlyAgent(agentType string) bool {
+	if agentType == "" {
+		return false
+	}
+	return slices.Contains(DefaultReadOnlyAgents, agentType) || slices.Contains(c.ReadOnlyAgents, agentType)
+}
+
+// ProgramDenied reports whether the config removed a program from the allowlist.
+func (c *Config) ProgramDenied(name string) bool { return slices.Contains(c.DenyPrograms, name) }

@@ -1,0 +1,59 @@
+package hook
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/internal/corpus"
+)
+
+// TestCorpusAllowed judges every legitimate read in fixtures/corpus/allow: each must be allowed.
+func TestCorpusAllowed(t *testing.T) {
+	rows, err := corpus.Load("allow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 300 {
+		t.Errorf("only %d allowed rows; the issue asks for at least 300", len(rows))
+	}
+	misses := 0
+	for _, r := range rows {
+		if _, ref := JudgeReadOnly(r.Command, &Config{}); ref != nil {
+			misses++
+			t.Errorf("%s refused: %s", r, ref.What)
+		}
+	}
+	t.Logf("%d allowed rows, %d refused", len(rows), misses)
+}
+
+// TestCorpusRefused judges every hostile command in fixtures/corpus/deny: each must be refused.
+func TestCorpusRefused(t *testing.T) {
+	rows, err := corpus.Load("deny")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) < 400 {
+		t.Errorf("only %d hostile rows; the issue asks for at least 400", len(rows))
+	}
+	for _, r := range rows {
+		if cmd, ref := JudgeReadOnly(r.Command, &Config{}); ref == nil {
+			t.Errorf("%s ALLOWED (%s) as %s", r, r.Comment, cmd)
+		}
+	}
+	t.Logf("%d hostile rows", len(rows))
+}
+
+// TestCorpusRowsAreNotTrivial keeps both corpora honest: no row is empty.
+func TestCorpusRowsAreNotTrivial(t *testing.T) {
+	for _, v := range []string{"allow", "deny"} {
+		rows, err := corpus.Load(v)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rows {
+			if strings.TrimSpace(r.Command) == "" {
+				t.Errorf("%s: empty row", r)
+			}
+		}
+	}
+}
