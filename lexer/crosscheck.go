@@ -3,7 +3,6 @@ package lexer
 import (
 	"errors"
 	"fmt"
-	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -23,12 +22,13 @@ var crossCheckVariants = []syntax.LangVariant{syntax.LangBash, syntax.LangZsh}
 // refused rather than explained.
 func CrossCheck(src string, sc *Script) error {
 	want := Shape(sc)
+	size := len(want)
 	for _, lang := range crossCheckVariants {
 		f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
 		if err != nil {
 			return fmt.Errorf("%w: %s does not parse it: %v", ErrDisagree, lang, err)
 		}
-		got, err := mvdanShape(f)
+		got, err := mvdanShape(f, size)
 		if err != nil {
 			return fmt.Errorf("%w: %s reads %v", ErrDisagree, lang, err)
 		}
@@ -42,9 +42,10 @@ func CrossCheck(src string, sc *Script) error {
 // Shape renders a parsed script's structure and words in the notation mvdanShape uses.
 func Shape(sc *Script) string {
 	var b strings.Builder
+	b.Grow(256)
 	if sc.Cd != nil {
 		b.WriteString("cd ")
-		b.WriteString(strconv.Quote(sc.Cd.Value))
+		shapeWord(&b, sc.Cd.Value, "")
 		b.WriteString(" && ")
 	}
 	switch {
@@ -104,21 +105,32 @@ func shapePipeline(b *strings.Builder, pl *Pipeline) {
 	}
 }
 
+// shapeWord writes a word in double quotes, escaping " and \ so that words cannot run together.
+// Values are printable ASCII (the lexer's alphabet), so nothing else needs escaping.
 func shapeWord(b *strings.Builder, value, loopVar string) {
 	if loopVar != "" {
-		b.WriteString("$" + loopVar)
+		b.WriteByte('$')
+		b.WriteString(loopVar)
 		return
 	}
-	b.WriteString(strconv.Quote(value))
+	b.WriteByte('"')
+	for i := 0; i < len(value); i++ {
+		if c := value[i]; c == '"' || c == '\\' {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(value[i])
+	}
+	b.WriteByte('"')
 }
 
 // mvdanShape renders mvdan's syntax tree in the same notation, or says what it holds that the
 // shapes do not.
-func mvdanShape(f *syntax.File) (string, error) {
+func mvdanShape(f *syntax.File, size int) (string, error) {
 	if len(f.Stmts) != 1 {
 		return "", fmt.Errorf("%d commands", len(f.Stmts))
 	}
 	var b strings.Builder
+	b.Grow(size)
 	st := f.Stmts[0]
 	if bin, ok := st.Cmd.(*syntax.BinaryCmd); ok && bin.Op == syntax.AndStmt {
 		if err := plainStmt(st); err != nil {
@@ -142,7 +154,9 @@ func mvdanShape(f *syntax.File) (string, error) {
 		if name != "cd" || v != "" {
 			return "", errors.New("an && that is not `cd DIR &&`")
 		}
-		b.WriteString("cd " + strconv.Quote(dir) + " && ")
+		b.WriteString("cd ")
+		shapeWord(&b, dir, "")
+		b.WriteString(" && ")
 		st = bin.Y
 	}
 	if err := plainStmt(st); err != nil {

@@ -23,6 +23,10 @@ import (
 // MaxLen is the longest command the lexer reads. Longer commands are refused before any scan.
 const MaxLen = 16 << 10
 
+// MaxTokens caps the words and operators in one command. Real commands have tens; the cap keeps
+// the second parser's work and the judge's small for any input the lexer accepts.
+const MaxTokens = 2048
+
 // TokenKind says what a token is.
 type TokenKind uint8
 
@@ -119,6 +123,7 @@ func Lex(src string) ([]Token, error) {
 		return nil, err
 	}
 	s := &scanner{src: src, off: -1}
+	s.toks = make([]Token, 0, min(maxTokens(src), MaxTokens+1))
 	s.next()
 	s.scan()
 	if s.err != nil {
@@ -126,6 +131,19 @@ func Lex(src string) ([]Token, error) {
 	}
 	s.toks = append(s.toks, Token{Kind: TokEOF, Pos: len(src)})
 	return s.toks, nil
+}
+
+// maxTokens bounds the number of tokens in src: every token but the last ends at a delimiter.
+// Sizing the slice once keeps a command of thousands of words from copying it over and over.
+func maxTokens(src string) int {
+	n := 2
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case ' ', '\t', '\n', '|', ';', '&':
+			n++
+		}
+	}
+	return n
 }
 
 // checkAlphabet refuses every byte outside printable ASCII, space, tab and newline. That one rule
@@ -204,6 +222,10 @@ func (s *scanner) emit(k TokenKind, pos int) { s.toks = append(s.toks, Token{Kin
 func (s *scanner) scan() {
 	for s.ch != eof && s.err == nil {
 		pos := s.off
+		if len(s.toks) >= MaxTokens {
+			s.fail(pos, "a command may hold at most %d words and operators", MaxTokens)
+			return
+		}
 		switch s.ch {
 		case ' ', '\t':
 			s.next() // consumes a blank
@@ -413,7 +435,11 @@ func (s *scanner) word() {
 		return
 	}
 	w.Raw = s.src[start:s.off]
-	w.Value = string(val)
+	if w.Quoted {
+		w.Value = string(val)
+	} else {
+		w.Value = w.Raw // a bare word is its own value; no copy
+	}
 	s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
 }
 

@@ -66,7 +66,7 @@ var reserved = map[string]bool{
 // all its iterations, so that judging a loop stays cheap.
 const (
 	MaxLoopItems = 256
-	MaxLoopWork  = 2048
+	MaxLoopWork  = 512
 )
 
 // Parse lexes and parses a command into one of the accepted shapes.
@@ -149,7 +149,13 @@ func (p *parser) script() *Script {
 	default:
 		sc.Pipeline = p.pipeline()
 	}
-	p.skipNewlines()
+	if p.err == nil && p.tok().Kind == TokNewline {
+		nl := p.tok().Pos
+		p.skipNewlines()
+		if p.tok().Kind != TokEOF {
+			p.fail(nl, "a list of commands is not allowed; run one command (or one if/for shape) at a time")
+		}
+	}
 	if p.err == nil && p.tok().Kind != TokEOF {
 		p.refuseAfter()
 	}
@@ -228,7 +234,7 @@ func (p *parser) command() *Command {
 	switch {
 	case name.Var != "":
 		p.fail(t.Pos, "a loop variable cannot be run as a command")
-	case name.Quoted || name.Tilde:
+	case name.Quoted || name.Tilde || !allBare(name.Value):
 		p.fail(t.Pos, "a program name must be written as a plain word (found %s)", p.describe())
 	case reserved[name.Value]:
 		p.fail(t.Pos, "the shell keyword `%s` is not allowed here; the shapes allowed are a pipeline, `if …; then …; fi` and `for NAME in …; do …; done`, not nested", name.Value)
@@ -240,6 +246,9 @@ func (p *parser) command() *Command {
 	}
 	cmd := &Command{Name: name}
 	p.advance()
+	if n := p.wordsAhead(); n > 0 {
+		cmd.Args = make([]Word, 0, n)
+	}
 	for p.err == nil {
 		t := p.tok()
 		switch t.Kind {
@@ -260,6 +269,19 @@ func (p *parser) command() *Command {
 		}
 	}
 	return cmd
+}
+
+// wordsAhead counts the word tokens from the current one to the next operator, to size a
+// command's argument slice once.
+func (p *parser) wordsAhead() int {
+	n := 0
+	for _, t := range p.toks[p.i:] {
+		if t.Kind != TokWord {
+			break
+		}
+		n++
+	}
+	return n
 }
 
 func (p *parser) checkVar(t Token) {
