@@ -66,6 +66,9 @@ var gitDangers = map[string]string{
 	"--no-replace-objects":  "is not needed here",
 }
 
+// gitDangerNames lists gitDangers' keys in a fixed order, so that messages are stable.
+var gitDangerNames = sortedKeys(gitDangers)
+
 // gitGlobal are the global options (before the subcommand) git may take.
 var gitGlobal = &Options{
 	Flags:  "-P --no-pager --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --version",
@@ -391,7 +394,7 @@ func gitScanDangers(args []Arg) *Refusal {
 			continue
 		}
 		name, _, _ := strings.Cut(v, "=")
-		for _, full := range sortedKeys(gitDangers) {
+		for _, full := range gitDangerNames {
 			if name == full {
 				if full == "--git-dir" && i > 0 && isRevParse(args[:i]) {
 					continue // rev-parse --git-dir only prints the path

@@ -79,7 +79,7 @@ func Reference() string {
 	b.WriteString("Generated from `programs/` by `go test ./programs -run TestReference -update`; do not edit by hand.\n")
 	b.WriteString("A program or option not listed here is refused. Long options match exactly (no abbreviations).\n")
 	for _, p := range All() {
-		b.WriteString("\n## " + p.Name + "\n\n" + p.Summary + ".")
+		b.WriteString("\n## " + p.Name + "\n\n" + strings.ToUpper(p.Summary[:1]) + p.Summary[1:] + ".")
 		if p.Filter {
 			b.WriteString(" May read a pipe.")
 		}
