@@ -86,7 +86,10 @@ func ParseConfig(path, text string) (*Config, error) {
 	}
 	if und := md.Undecoded(); len(und) > 0 {
 		key := und[0].String()
-		return nil, fmt.Errorf("%s:%d: unknown key %q", path, lineOfKey(text, und[0]), key)
+		if line := lineOfKey(text, und[0]); line > 0 {
+			return nil, fmt.Errorf("%s:%d: unknown key %q", path, line, key)
+		}
+		return nil, fmt.Errorf("%s: unknown key %q", path, key)
 	}
 	for _, a := range c.ReadOnlyAgents {
 		if a == "" {
@@ -102,7 +105,8 @@ func lineOfKey(text string, key toml.Key) int {
 	last := key[len(key)-1]
 	for i, line := range strings.Split(text, "\n") {
 		t := strings.TrimSpace(line)
-		if strings.HasPrefix(t, last) && strings.HasPrefix(strings.TrimSpace(t[len(last):]), "=") {
+		if strings.HasPrefix(t, last) && strings.HasPrefix(strings.TrimSpace(t[len(last):]), "=") ||
+			t == "["+key.String()+"]" || t == "[["+key.String()+"]]" {
 			return i + 1
 		}
 	}
