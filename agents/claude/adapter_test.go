@@ -1,0 +1,274 @@
+package claude
+
+import (
+	"bufio"
+	"bytes"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/hook"
+)
+
+// output is Claude Code's hook output, as far as the tests read it.
+type output struct {
+	Decision           string `json:"decision"`
+	Reason             string `json:"reason"`
+	HookSpecificOutput *struct {
+		HookEventName            string          `json:"hookEventName"`
+		PermissionDecision       string          `json:"permissionDecision"`
+		PermissionDecisionReason string          `json:"permissionDecisionReason"`
+		UpdatedInput             json.RawMessage `json:"updatedInput"`
+	} `json:"hookSpecificOutput"`
+}
+
+// verdict reads the decision Claude Code would take from the output: deny, allow or pass.
+func (o output) verdict() string {
+	if o.HookSpecificOutput != nil && o.HookSpecificOutput.PermissionDecision != "" {
+		return o.HookSpecificOutput.PermissionDecision
+	}
+	if o.Decision == "block" {
+		return "deny"
+	}
+	return "pass"
+}
+
+type runResult struct {
+	code   int
+	out    output
+	raw    string
+	stderr string
+}
+
+// runHook runs the hook the way `hookctl hook` does, in memory.
+func runHook(t *testing.T, stdin io.Reader, cfg func() (*hook.Config, error), modes hook.Modes, deadline time.Duration) runResult {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	if cfg == nil {
+		cfg = func() (*hook.Config, error) { return &hook.Config{}, nil }
+	}
+	if modes == nil {
+		modes = hook.FixedMode(hook.ModeEdit)
+	}
+	r := &hook.Runner{Stdin: stdin, Stdout: &stdout, Stderr: &stderr, Adapter: Adapter{}, LoadConfig: cfg, Modes: modes, Deadline: deadline}
+	code := r.Run()
+	res := runResult{code: code, raw: stdout.String(), stderr: stderr.String()}
+	// The one rule Claude Code imposes on stdout: exactly one JSON object.
+	dec := json.NewDecoder(strings.NewReader(res.raw))
+	if err := dec.Decode(&res.out); err != nil {
+		t.Fatalf("stdout is not JSON: %q (%v)", res.raw, err)
+	}
+	if dec.More() {
+		t.Fatalf("stdout holds more than one JSON value: %q", res.raw)
+	}
+	return res
+}
+
+// TestRecordedFixtures runs every payload recorded from Claude Code 2.1.328 through the hook and
+// compares the decision with fixtures/claude/decisions.txt.
+func TestRecordedFixtures(t *testing.T) {
+	dir := filepath.Join("..", "..", "fixtures", "claude")
+	f, err := os.Open(filepath.Join(dir, "decisions.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	listed := map[string]bool{}
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fields := strings.Fields(sc.Text())
+		if len(fields) != 2 {
+			continue
+		}
+		name, want := fields[0], fields[1]
+		listed[name] = true
+		payload, err := os.ReadFile(filepath.Join(dir, name))
+		if err != nil {
+			t.Error(err)
+			continue
+		}
+		res := runHook(t, bytes.NewReader(payload), nil, nil, 0)
+		if got := res.out.verdict(); got != want || res.code != hook.ExitDecided {
+			t.Errorf("%s: %s (exit %d), want %s: %s", name, got, res.code, want, res.raw)
+		}
+	}
+	files, _ := filepath.Glob(filepath.Join(dir, "*.json"))
+	for _, p := range files {
+		if !listed[filepath.Base(p)] {
+			t.Errorf("%s has no expected decision in decisions.txt", filepath.Base(p))
+		}
+	}
+	if len(files) < 20 {
+		t.Errorf("only %d recorded payloads", len(files))
+	}
+}
+
+// TestAllowRewritesOnlyTheCommand: an allowed Bash call is answered with updatedInput holding
+// every input field, the command replaced by its canonical form.
+func TestAllowRewritesOnlyTheCommand(t *testing.T) {
+	payload := `{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","agent_type":"Explore","agent_id":"a",
+		"tool_name":"Bash","tool_input":{"command":"git log   --oneline","description":"log","timeout":5000,"run_in_background":false}}`
+	res := runHook(t, strings.NewReader(payload), nil, nil, 0)
+	if res.out.verdict() != "allow" {
+		t.Fatalf("verdict %s: %s", res.out.verdict(), res.raw)
+	}
+	var in map[string]any
+	if err := json.Unmarshal(res.out.HookSpecificOutput.UpdatedInput, &in); err != nil {
+		t.Fatal(err)
+	}
+	cmd, _ := in["command"].(string)
+	if !strings.HasPrefix(cmd, "GIT_CONFIG_NOSYSTEM=1 git --no-pager") || !strings.HasSuffix(cmd, " log --no-ext-diff --no-textconv --oneline") {
+		t.Errorf("command = %q", cmd)
+	}
+	if in["description"] != "log" || in["timeout"] != float64(5000) || in["run_in_background"] != false || len(in) != 4 {
+		t.Errorf("other fields changed: %v", in)
+	}
+}
+
+// TestFailClosed: every way a payload can be wrong yields a deny on stdout (and exit 2), never
+// a crash, a hang, an empty answer or an allow.
+func TestFailClosed(t *testing.T) {
+	bash := func(extra string) string {
+		return `{"session_id":"s","hook_event_name":"PreToolUse","agent_type":"Explore","tool_name":"Bash","tool_input":{"command":"ls"}` + extra + `}`
+	}
+	for _, c := range []struct {
+		name, payload, want string
+	}{
+		{"empty", "", "not valid JSON"},
+		{"not JSON", "ls -la", "not valid JSON"},
+		{"truncated", bash("")[:40], "not valid JSON"},
+		{"array", `[1,2]`, "not a JSON object"},
+		{"two objects", bash("") + bash(""), "not valid JSON"},
+		{"no event", `{"session_id":"s","tool_name":"Bash","tool_input":{"command":"ls"}}`, "hook_event_name is missing"},
+		{"event not a string", `{"hook_event_name":7}`, "hook_event_name is not a string"},
+		{"unknown event", `{"hook_event_name":"PreToolUseX","session_id":"s"}`, "unknown hook event"},
+		{"no session", `{"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`, "session_id is missing"},
+		{"no tool", `{"hook_event_name":"PreToolUse","session_id":"s","tool_input":{}}`, "tool_name is missing"},
+		{"tool not a string", `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":["Bash"],"tool_input":{}}`, "tool_name is not a string"},
+		{"input not an object", `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":"ls"}`, "tool_input is missing or not an object"},
+		{"command missing", `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{}}`, "command is missing"},
+		{"command not a string", `{"hook_event_name":"PreToolUse","session_id":"s","tool_name":"Bash","tool_input":{"command":["rm","-rf","/"]}}`, "command is not a string"},
+		{"agent_type mistyped", `{"hook_event_name":"PreToolUse","session_id":"s","agent_type":{"x":1},"tool_name":"Bash","tool_input":{"command":"ls"}}`, "agent_type is not a string"},
+		{"oversized", bash(`,"pad":"` + strings.Repeat("a", hook.MaxPayload) + `"`), "over 1048576 bytes"},
+	} {
+		res := runHook(t, strings.NewReader(c.payload), nil, nil, 0)
+		if res.out.verdict() != "deny" || res.code != hook.ExitFailed || !strings.Contains(res.raw, c.want) {
+			t.Errorf("%s: exit %d %s, want a deny containing %q", c.name, res.code, res.raw, c.want)
+		}
+	}
+}
+
+// TestFailClosedOnDuplicateKeys: a payload that names the command twice is refused by one of the
+// gates, never judged on the first and run on the second. gjson reads the first value; the
+// client (and encoding/json) the last.
+func TestDuplicateKeysAreNotTrusted(t *testing.T) {
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","agent_type":"Explore","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf /"}}`
+	res := runHook(t, strings.NewReader(payload), nil, nil, 0)
+	if v := res.out.verdict(); v == "pass" {
+		t.Fatalf("verdict pass for a duplicate command key: %s", res.raw)
+	}
+	if res.out.verdict() == "allow" {
+		var in map[string]any
+		json.Unmarshal(res.out.HookSpecificOutput.UpdatedInput, &in)
+		if strings.Contains(in["command"].(string), "rm") {
+			t.Fatalf("allowed a rewrite that still runs rm: %s", res.raw)
+		}
+	}
+}
+
+type blockingReader struct{}
+
+func (blockingReader) Read([]byte) (int, error) { select {} }
+
+// TestDeadline: a payload that never finishes arriving is refused when the deadline passes.
+func TestDeadline(t *testing.T) {
+	start := time.Now()
+	res := runHook(t, blockingReader{}, nil, nil, 50*time.Millisecond)
+	if res.out.verdict() != "deny" || res.code != hook.ExitFailed || !strings.Contains(res.raw, "did not decide within") {
+		t.Errorf("exit %d %s", res.code, res.raw)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+type panicModes struct{}
+
+func (panicModes) Mode(string) (hook.Mode, error) { panic("state exploded") }
+
+// TestPanicIsADeny: a panic anywhere in deciding prints a deny.
+func TestPanicIsADeny(t *testing.T) {
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/x","content":""}}`
+	res := runHook(t, strings.NewReader(payload), nil, panicModes{}, 0)
+	if res.out.verdict() != "deny" || res.code != hook.ExitFailed || !strings.Contains(res.raw, "internal error: state exploded") {
+		t.Errorf("exit %d %s", res.code, res.raw)
+	}
+}
+
+type errReader struct{}
+
+func (errReader) Read([]byte) (int, error) { return 0, errors.New("broken pipe") }
+
+func TestReadErrorIsADeny(t *testing.T) {
+	res := runHook(t, errReader{}, nil, nil, 0)
+	if res.out.verdict() != "deny" || !strings.Contains(res.raw, "broken pipe") {
+		t.Errorf("%s", res.raw)
+	}
+}
+
+// TestBrokenConfigDeniesEverything: even a tool read-only mode would pass is refused, with the
+// config error (file and line) in the reason.
+func TestBrokenConfigDeniesEverything(t *testing.T) {
+	cfg := func() (*hook.Config, error) {
+		return hook.ParseConfig("/home/u/.config/hookctl/config.toml", "read_only_agents = [\n")
+	}
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`
+	res := runHook(t, strings.NewReader(payload), cfg, nil, 0)
+	if res.out.verdict() != "deny" || !strings.Contains(res.raw, "config.toml:") {
+		t.Errorf("%s", res.raw)
+	}
+	if res.code != hook.ExitDecided {
+		t.Errorf("exit %d: a config error is a decision, not a crash", res.code)
+	}
+}
+
+// TestRefuseOutputsAreHonoured checks the shapes of Refuse's output for each event family.
+func TestRefuseOutputs(t *testing.T) {
+	var o output
+	json.Unmarshal(Adapter{}.Refuse([]byte(`{"hook_event_name":"UserPromptSubmit"}`), "r"), &o)
+	if o.Decision != "block" || o.HookSpecificOutput != nil {
+		t.Errorf("prompt refusal: %+v", o)
+	}
+	o = output{}
+	json.Unmarshal(Adapter{}.Refuse([]byte(`garbage`), "r"), &o)
+	if o.Decision != "block" || o.HookSpecificOutput == nil || o.HookSpecificOutput.PermissionDecision != "deny" ||
+		o.HookSpecificOutput.HookEventName != "PreToolUse" {
+		t.Errorf("unknown payload refusal: %+v", o)
+	}
+}
+
+// TestToolKinds: the tools read-only mode refuses and lets through, as the issue lists them.
+func TestToolKinds(t *testing.T) {
+	for _, name := range []string{"Write", "Edit", "NotebookEdit", "MultiEdit", "PowerShell", "Monitor", "Workflow",
+		"CronCreate", "EnterWorktree", "ExitWorktree", "Artifact", "Projects", "SendFile", "SendUserFile",
+		"RemoteTrigger", "mcp__github__create_issue", "mcp__x__read", "SomeFutureTool", ""} {
+		if k := KindOf(name); k != hook.KindMutate && k != hook.KindUnknown {
+			t.Errorf("%q is %v, want it refused in read-only", name, k)
+		}
+	}
+	for _, name := range []string{"Read", "Grep", "Glob", "ToolSearch", "ListAgents", "TodoWrite"} {
+		if k := KindOf(name); k != hook.KindRead && k != hook.KindSession {
+			t.Errorf("%q is %v, want it passed in read-only", name, k)
+		}
+	}
+	for _, name := range []string{"WebFetch", "WebSearch"} {
+		if KindOf(name) != hook.KindWeb {
+			t.Errorf("%q is not KindWeb", name)
+		}
+	}
+}

@@ -1,0 +1,152 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// runCLI runs hookctl in memory with HOOKCTL_HOME set to home.
+func runCLI(t *testing.T, home, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	t.Setenv("HOOKCTL_HOME", home)
+	var out, errb bytes.Buffer
+	s := &streams{in: strings.NewReader(stdin), out: &out, err: &errb}
+	root := newRootCmd(s)
+	root.SetArgs(args)
+	err := root.Execute()
+	code = exitOK
+	if err != nil {
+		if c, ok := err.(exitCode); ok {
+			code = int(c)
+		} else {
+			errb.WriteString(err.Error())
+			code = exitError
+		}
+	}
+	return code, out.String(), errb.String()
+}
+
+func TestCheckVerdicts(t *testing.T) {
+	home := t.TempDir()
+	for _, c := range []struct {
+		cmd      string
+		code     int
+		contains string
+	}{
+		{"sed -i s/a/b/ f", exitDenied, "`-i` edits files in place"},
+		{"git log --oneline -3", exitOK, "runs: GIT_CONFIG_NOSYSTEM=1 git --no-pager"},
+		{"echo x > f", exitDenied, "redirection"},
+		{"rg --pre cat x", exitDenied, "--pre"},
+		{"ls -la 2>/dev/null", exitOK, "runs: ls -la 2>/dev/null"},
+	} {
+		code, out, _ := runCLI(t, home, "", "check", "--", c.cmd)
+		if code != c.code || !strings.Contains(out, c.contains) {
+			t.Errorf("check %q: exit %d, %q; want exit %d containing %q", c.cmd, code, out, c.code, c.contains)
+		}
+	}
+}
+
+func TestCheckJSON(t *testing.T) {
+	code, out, _ := runCLI(t, t.TempDir(), "", "check", "--json", "--", "find . -delete")
+	var r checkResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitDenied || r.Verdict != "deny" || !strings.Contains(r.Reason, "-delete") {
+		t.Errorf("exit %d %q (%v)", code, out, err)
+	}
+}
+
+func TestCheckPayload(t *testing.T) {
+	fixture := filepath.Join("..", "..", "fixtures", "claude", "explore-bash-sed-i.json")
+	code, out, _ := runCLI(t, t.TempDir(), "", "check", "--payload", fixture)
+	if code != exitDenied || !strings.Contains(out, "This agent type is read-only") {
+		t.Errorf("exit %d %q", code, out)
+	}
+	b, _ := os.ReadFile(filepath.Join("..", "..", "fixtures", "claude", "explore-read.json"))
+	code, out, _ = runCLI(t, t.TempDir(), string(b), "check", "--payload", "-")
+	if code != exitOK || !strings.HasPrefix(out, "pass") {
+		t.Errorf("stdin payload: exit %d %q", code, out)
+	}
+}
+
+func TestCheckUsage(t *testing.T) {
+	for _, args := range [][]string{{"check"}, {"check", "--", "a", "b"}, {"check", "--payload", "x", "--", "ls"}} {
+		if code, _, errOut := runCLI(t, t.TempDir(), "", args...); code != exitError || errOut == "" {
+			t.Errorf("%v: exit %d, stderr %q", args, code, errOut)
+		}
+	}
+}
+
+func TestCheckBrokenConfig(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("read_only_agents = [\"x\"]\nbogus = 1\n"), 0o600)
+	code, _, errOut := runCLI(t, home, "", "check", "--", "ls")
+	if code != exitError || !strings.Contains(errOut, "config.toml:2: unknown key \"bogus\"") {
+		t.Errorf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+// TestConfigOnlyTightens: deny_programs removes a program; read_only_agents adds a type.
+func TestConfigOnlyTightens(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("deny_programs = [\"jq\"]\nread_only_agents = [\"reviewer\"]\n"), 0o600)
+	if code, out, _ := runCLI(t, home, "", "check", "--", "jq . f.json"); code != exitDenied {
+		t.Errorf("jq after deny_programs: exit %d %q", code, out)
+	}
+	payload := `{"session_id":"s","hook_event_name":"PreToolUse","agent_type":"reviewer","tool_name":"Write","tool_input":{"file_path":"/x","content":""}}`
+	if code, out, _ := runCLI(t, home, payload, "check", "--payload", "-"); code != exitDenied {
+		t.Errorf("Write by a configured read-only agent: exit %d %q", code, out)
+	}
+}
+
+func TestVersion(t *testing.T) {
+	if code, out, _ := runCLI(t, t.TempDir(), "", "version"); code != exitOK || !strings.HasPrefix(out, "hookctl ") {
+		t.Errorf("exit %d %q", code, out)
+	}
+}
+
+// TestHookProcessFailsClosed runs the real binary: a payload that never ends is refused at the
+// hook's own deadline with a deny on stdout and exit 2, well inside the client's timeout; a
+// broken config file is reported with its line.
+func TestHookProcessFailsClosed(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := filepath.Join(t.TempDir(), "hookctl")
+	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	home := t.TempDir()
+	cmd := exec.Command(bin, "hook")
+	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
+	w, err := cmd.StdinPipe() // kept open: the payload never ends
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	start := time.Now()
+	err = cmd.Run()
+	elapsed := time.Since(start)
+	ee, _ := err.(*exec.ExitError)
+	if ee == nil || ee.ExitCode() != 2 || !strings.Contains(out.String(), `"permissionDecision":"deny"`) {
+		t.Errorf("err %v, stdout %q", err, out.String())
+	}
+	if elapsed < time.Second || elapsed > 4*time.Second {
+		t.Errorf("decided after %v, want about 2s", elapsed)
+	}
+
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("read_only_agents = 3\n"), 0o600)
+	cmd = exec.Command(bin, "hook")
+	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
+	cmd.Stdin = strings.NewReader(`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`)
+	b, err := cmd.Output()
+	if err != nil || !strings.Contains(string(b), `"permissionDecision":"deny"`) || !strings.Contains(string(b), "config.toml") {
+		t.Errorf("broken config: err %v, stdout %q", err, b)
+	}
+}
