@@ -1,0 +1,64 @@
+# hookctl — see README.md. `make install` builds and installs; `make test` runs every test.
+
+GO        ?= go
+PREFIX    ?= $(HOME)/.local
+BIN       := bin/hookctl
+FUZZTIME  ?= 60s
+
+# The Claude Code release the end-to-end tests drive, installed under .cache (gitignored).
+CLAUDE_CODE_VERSION := 2.1.328
+CLAUDE_DIR          := .cache/claude-code
+CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
+
+FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential
+
+.PHONY: build install test fuzz bench e2e-deps docs clean
+
+build:
+	$(GO) build -trimpath -o $(BIN) ./cmd/hookctl
+
+install: build
+	install -d "$(PREFIX)/bin"
+	install -m 0755 $(BIN) "$(PREFIX)/bin/hookctl"
+	@echo "installed $(PREFIX)/bin/hookctl"
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH";; esac
+
+# Every test: unit, corpus, shell differential, hostile repository, real Claude Code end to end,
+# and a few seconds of each fuzzer.
+test: e2e-deps
+	$(GO) vet ./...
+	$(GO) test ./...
+	$(MAKE) --no-print-directory fuzz FUZZTIME=3s
+
+fuzz:
+	@set -e; for t in $(FUZZ_TARGETS); do \
+		pkg=$${t%%:*}; name=$${t##*:}; \
+		echo "fuzz $$name ($(FUZZTIME))"; \
+		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME); \
+	done
+
+# Go benchmarks of the judge and the lexer, then whole-process latency beside a floor program.
+bench: build
+	$(GO) test ./hook -run '^$$' -bench 'Judge' -benchtime 2s
+	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
+	$(GO) build -trimpath -o bin/floor ./internal/latency/floor
+	$(GO) run ./internal/latency -hook $(BIN) -floor bin/floor -n 400 \
+		fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-bash-sed-i.json \
+		fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \
+		fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
+
+# The real Claude Code client for the end-to-end tests. Without npm they are skipped (and fail
+# under CI, which sets HOOKCTL_REQUIRE_E2E=1).
+e2e-deps:
+	@if [ -x "$(CLAUDE_BIN)" ]; then :; \
+	elif command -v npm >/dev/null 2>&1; then \
+		echo "installing @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION) into $(CLAUDE_DIR)"; \
+		npm install --silent --no-audit --no-fund --prefix $(CLAUDE_DIR) @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION); \
+	else echo "npm not found: the real-client tests will be skipped"; fi
+
+# Regenerate docs/allowlist.md from programs/.
+docs:
+	$(GO) test ./programs -run TestReference -update
+
+clean:
+	rm -rf bin

@@ -1,0 +1,83 @@
+// Command latency measures whole-process hook latency: it runs a hook binary once per payload,
+// many times, interleaved with a floor program that only reads stdin and prints a fixed
+// decision, and reports the median and 99th percentile of each and their ratio.
+//
+//	go run ./internal/latency -hook bin/hookctl -floor bin/floor -n 300 fixtures/claude/*.json
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"time"
+)
+
+func main() {
+	hookBin := flag.String("hook", "bin/hookctl", "hookctl binary")
+	floorBin := flag.String("floor", "bin/floor", "floor binary")
+	n := flag.Int("n", 300, "runs of each binary")
+	flag.Parse()
+	payloads := flag.Args()
+	if len(payloads) == 0 {
+		fmt.Fprintln(os.Stderr, "latency: give payload files")
+		os.Exit(2)
+	}
+	var inputs [][]byte
+	for _, p := range payloads {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "latency:", err)
+			os.Exit(2)
+		}
+		inputs = append(inputs, b)
+	}
+	env := append(os.Environ(), "HOOKCTL_HOME="+mustTemp())
+	var hook, floor []time.Duration
+	for i := 0; i < *n; i++ {
+		in := inputs[i%len(inputs)]
+		// Interleave so that machine noise hits both series alike.
+		floor = append(floor, runOnce(*floorBin, nil, env, in))
+		hook = append(hook, runOnce(*hookBin, []string{"hook"}, env, in))
+	}
+	h50, h99 := percentiles(hook)
+	f50, f99 := percentiles(floor)
+	fmt.Printf("runs: %d each, %d payloads\n", *n, len(inputs))
+	fmt.Printf("floor   p50 %7.3f ms  p99 %7.3f ms\n", ms(f50), ms(f99))
+	fmt.Printf("hookctl p50 %7.3f ms  p99 %7.3f ms\n", ms(h50), ms(h99))
+	fmt.Printf("ratio   p50 %.2fx  p99 %.2fx\n", float64(h50)/float64(f50), float64(h99)/float64(f99))
+}
+
+func runOnce(bin string, args, env []string, in []byte) time.Duration {
+	cmd := exec.Command(bin, args...)
+	cmd.Env = env
+	cmd.Stdin = bytes.NewReader(in)
+	var out bytes.Buffer
+	cmd.Stdout = &out
+	start := time.Now()
+	err := cmd.Run()
+	d := time.Since(start)
+	if err != nil || out.Len() == 0 {
+		fmt.Fprintf(os.Stderr, "latency: %s failed: %v\n", bin, err)
+		os.Exit(1)
+	}
+	return d
+}
+
+func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)*50/100], s[min(len(s)-1, len(s)*99/100)]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func mustTemp() string {
+	d, err := os.MkdirTemp("", "hookctl-latency")
+	if err != nil {
+		panic(err)
+	}
+	return d
+}
