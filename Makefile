@@ -15,7 +15,7 @@ FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJu
 .PHONY: build install test fuzz bench e2e-deps docs clean
 
 build:
-	$(GO) build -trimpath -o $(BIN) ./cmd/hookctl
+	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/hookctl
 
 install: build
 	install -d "$(PREFIX)/bin"
@@ -41,7 +41,7 @@ fuzz:
 bench: build
 	$(GO) test ./hook -run '^$$' -bench 'Judge' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
-	$(GO) build -trimpath -o bin/floor ./internal/latency/floor
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/floor ./internal/latency/floor
 	$(GO) run ./internal/latency -hook $(BIN) -floor bin/floor -n 400 \
 		fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-bash-sed-i.json \
 		fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \

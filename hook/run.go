@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
+	"sync"
 	"time"
 )
 
@@ -46,6 +48,8 @@ type Runner struct {
 	LoadConfig func() (*Config, error)
 	Modes      Modes
 	Deadline   time.Duration // zero means Deadline
+	// Exit ends the process when the deadline passes; nil means os.Exit.
+	Exit func(code int)
 }
 
 // Exit codes of Run. The decision itself is on stdout; a failure also exits 2, which Claude Code
@@ -63,37 +67,69 @@ type outcome struct {
 // Run reads one payload and writes exactly one decision. It never panics and never takes longer
 // than its deadline: a panic, a read error, an oversized or malformed payload, a config error
 // or the deadline all print a refusal.
+//
+// The work runs on the calling goroutine; the deadline is a timer that, if it fires first,
+// writes the refusal itself and calls Exit (os.Exit unless a test replaces it). Whichever
+// finishes first claims the one write.
 func (r *Runner) Run() int {
 	deadline := r.Deadline
 	if deadline == 0 {
 		deadline = Deadline
 	}
-	done := make(chan outcome, 1)
-	go func() {
-		var payload []byte // owned by this goroutine
-		defer func() {
-			if v := recover(); v != nil {
-				reason := fmt.Sprintf("hookctl failed (internal error: %v); the call is refused", v)
-				done <- outcome{out: r.Adapter.Refuse(payload, reason), failed: reason + "\n" + string(debug.Stack())}
-			}
-		}()
-		done <- r.decide(&payload)
-	}()
-	timer := time.NewTimer(deadline)
-	defer timer.Stop()
-	var o outcome
-	select {
-	case o = <-done:
-	case <-timer.C:
-		reason := fmt.Sprintf("hookctl did not decide within %s; the call is refused", deadline)
-		o = outcome{out: r.Adapter.Refuse(nil, reason), failed: reason}
+	var mu sync.Mutex
+	claimed := false
+	claim := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if claimed {
+			return false
+		}
+		claimed = true
+		return true
 	}
+	timer := time.AfterFunc(deadline, func() {
+		if !claim() {
+			return
+		}
+		reason := fmt.Sprintf("hookctl did not decide within %s; the call is refused", deadline)
+		r.write(outcome{out: r.Adapter.Refuse(nil, reason), failed: reason})
+		r.exit(ExitFailed)
+	})
+	o := r.decideSafely()
+	timer.Stop()
+	if !claim() {
+		select {} // the deadline fired and is exiting the process
+	}
+	return r.write(o)
+}
+
+func (r *Runner) exit(code int) {
+	if r.Exit != nil {
+		r.Exit(code)
+		return
+	}
+	os.Exit(code)
+}
+
+func (r *Runner) write(o outcome) int {
 	r.Stdout.Write(o.out)
 	if o.failed != "" {
 		fmt.Fprintln(r.Stderr, o.failed)
 		return ExitFailed
 	}
 	return ExitDecided
+}
+
+// decideSafely turns a panic anywhere in deciding into a refusal.
+func (r *Runner) decideSafely() (o outcome) {
+	var payload []byte
+	defer func() {
+		if v := recover(); v != nil {
+			reason := fmt.Sprintf("hookctl failed (internal error: %v); the call is refused", v)
+			o = outcome{out: r.Adapter.Refuse(payload, reason), failed: reason + "\n" + string(debug.Stack())}
+		}
+	}()
+	return r.decide(&payload)
 }
 
 func (r *Runner) decide(payloadOut *[]byte) outcome {

@@ -1,5 +1,7 @@
 package programs
 
+import "strings"
+
 // The programs in this file read files or file metadata and print to standard output. None of
 // them has an option that writes, except where the rule's comment names it.
 
@@ -28,7 +30,8 @@ var headRule = &Program{
 // tail prints the last lines of files, and must never follow one: `tail -f` never exits, so the
 // agent's call would hang until the client times it out.
 //
-// Refuses: -f, -F, --follow, --retry, -s/--sleep-interval, --pid, and the obsolete -5f form.
+// Refuses: -f, -F, --follow, --retry, -s/--sleep-interval, --pid, the obsolete -5f form, and an
+// operand starting with + (GNU reads `tail +5f FILE` as the obsolete form: it follows).
 // Test: TestTailNeverFollows (files_test.go).
 var tailRule = &Program{
 	Name: "tail", Summary: "print the last lines of files (never follow)", Filter: true,
@@ -42,6 +45,14 @@ var tailRule = &Program{
 			"-s": "only matters when following", "--sleep-interval": "only matters when following",
 			"--pid": "only matters when following",
 		},
+	},
+	Check: func(c *Call) *Refusal {
+		for _, a := range c.Operands {
+			if strings.HasPrefix(a.Value, "+") {
+				return refuse("tail", "`%s` is the obsolete +N form (with f it follows); write -n +N", clip(a.Value))
+			}
+		}
+		return nil
 	},
 }
 
@@ -71,18 +82,20 @@ var lsRule = &Program{
 	},
 }
 
-// tree lists a directory tree.
+// tree lists a directory tree. Its parser gives each valued letter of a cluster the next word
+// (-Lo 1 OUT is -L 1 -o OUT), which the table models, so -o cannot hide in a cluster.
 //
 // Refuses: -o (writes the listing to a file), -R (with -H, writes an HTML file into every
-// directory). Test: TestTreeRefusesWrites (files_test.go).
+// directory), in clusters too. Test: TestTreeRefusesWrites (files_test.go).
 var treeRule = &Program{
 	Name: "tree", Summary: "list a directory tree (no -o, no -R)",
 	Opts: &Options{
 		Flags: "-a -d -l -f -x -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -A -S -J -X " +
 			"--noreport --dirsfirst --filesfirst --du --si --prune --gitignore --inodes --device --matchdirs --ignore-case --metafirst",
-		Valued:   "-L -P -I --filelimit --charset --sort --timefmt",
-		Patterns: "-P -I",
-		Refused:  map[string]string{"-o": "writes the listing to a file", "-R": "writes an HTML file into every directory"},
+		Valued:         "-L -P -I --filelimit --charset --sort --timefmt",
+		Patterns:       "-P -I",
+		SeparateValues: true,
+		Refused:        map[string]string{"-o": "writes the listing to a file", "-R": "writes an HTML file into every directory"},
 	},
 }
 

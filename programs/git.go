@@ -1,6 +1,7 @@
 package programs
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -125,6 +126,10 @@ type gitSub struct {
 	inject []string
 	// patternOperand: operand i is a pattern (git grep PATTERN).
 	patternOperand func(c *Call, i int) bool
+	// verbs, when set, are the words that select a sub-subcommand (stash list). git reads such
+	// a word as the verb only right after the subcommand: `git stash -- show` stashes the file
+	// show. A verb anywhere else is refused.
+	verbs []string
 }
 
 var noDrivers = []string{"--no-ext-diff", "--no-textconv"}
@@ -256,11 +261,14 @@ var gitSubcommands = map[string]*gitSub{
 		Patterns:       "--format",
 		Refused:        gitDangers,
 	}, check: listingOnly("tag", "creates a tag")},
-	"worktree": {opts: &Options{Flags: "--porcelain -v --verbose -z", Refused: gitDangers}, check: onlyVerbs("worktree", "list")},
-	"remote":   {opts: &Options{Flags: "-v --verbose --push --all", Refused: gitDangers}, check: checkRemote},
-	"reflog":   {opts: logLike("", ""), check: checkReflog, inject: noDrivers},
-	"stash":    {opts: logLike("--include-untracked --only-untracked", ""), check: checkStash, inject: noDrivers},
-	"rev-list": {opts: logLike("--objects --objects-edge --no-object-names --timestamp --header --disk-usage", ""),
+	"worktree": {opts: &Options{Flags: "--porcelain -v --verbose -z", Refused: gitDangers}, check: onlyVerbs("worktree", "list"), verbs: []string{"list"}},
+	"remote": {opts: &Options{Flags: "-v --verbose --push --all", Refused: gitDangers}, check: checkRemote,
+		verbs: []string{"get-url", "show", "add", "remove", "rm", "rename", "set-url", "set-head", "set-branches", "prune", "update"}},
+	"reflog": {opts: logLike("", ""), check: checkReflog, inject: noDrivers,
+		verbs: []string{"show", "expire", "delete", "exists", "list", "drop", "write"}},
+	"stash": {opts: logLike("--include-untracked --only-untracked", ""), check: checkStash, inject: noDrivers,
+		verbs: []string{"list", "show"}},
+	"rev-list": {opts: logLike("--objects --objects-edge --no-object-names --timestamp --header --disk-usage", "--filter"),
 		check: checkGitFormats},
 	"for-each-ref": {opts: &Options{
 		Flags:    "--shell --perl --python --tcl --ignore-case --omit-empty",
@@ -280,7 +288,9 @@ var gitSubcommands = map[string]*gitSub{
 			"--all --regexp",
 		Valued:  "--type --default",
 		Refused: gitDangers,
-	}, check: checkGitConfig},
+	}, check: checkGitConfig, verbs: []string{"get", "list"}, patternOperand: func(c *Call, i int) bool {
+		return i == 0 && c.Has("--get-regexp")
+	}},
 	"version": {opts: &Options{Flags: "--build-options", Refused: gitDangers}, check: noGitOperands("version")},
 }
 
@@ -357,6 +367,16 @@ func judgeGit(args []Arg) *Refusal {
 		return r
 	}
 
+	if len(rule.verbs) > 0 && len(c.Operands) > 0 {
+		first := c.Operands[0].Value
+		isVerb := false
+		for _, v := range rule.verbs {
+			isVerb = isVerb || first == v
+		}
+		if isVerb && (sub+1 >= len(args) || args[sub+1].Value != first || c.AfterEnd == 0) {
+			return refuse("git "+name, "`%s` must come right after `git %s`; anywhere else git reads it as a path", first, name)
+		}
+	}
 	if c.AfterEnd >= 0 {
 		for _, a := range c.Operands[c.AfterEnd:] {
 			if strings.HasPrefix(a.Value, "-") {
@@ -369,7 +389,7 @@ func judgeGit(args []Arg) *Refusal {
 			return refuse("git "+name, "`ext::` remotes run commands")
 		}
 		pattern := rule.patternOperand != nil && rule.patternOperand(c, i)
-		if a.Pattern && !pattern {
+		if a.Pattern && !pattern && !gitRevOrPathspec(a.Value) {
 			return refuse("git "+name, "shell syntax in the argument `%s` is not allowed", clip(a.Value))
 		}
 		if a.Var && pattern {
@@ -380,6 +400,23 @@ func judgeGit(args []Arg) *Refusal {
 		return rule.check(c)
 	}
 	return nil
+}
+
+// gitRevOrPathspec reports whether quoted text holding shell-operator characters is a plain git
+// revision with a reflog suffix (HEAD@{1}, @{u}, main@{2.days.ago}) or a pathspec with exclude
+// magic (:!vendor, :(exclude)vendor): the braces, ! and parentheses are git's, not the shell's.
+func gitRevOrPathspec(v string) bool {
+	if strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":(exclude)") || strings.HasPrefix(v, ":(top)") {
+		rest := strings.TrimPrefix(strings.TrimPrefix(strings.TrimPrefix(v, ":!"), ":(exclude)"), ":(top)")
+		return !strings.ContainsAny(rest, "<>&(){}#!|;$`\\'\"")
+	}
+	at := strings.Index(v, "@{")
+	if at < 0 || !strings.HasSuffix(strings.TrimRight(v, "~^0123456789"), "}") {
+		return false
+	}
+	inner := strings.TrimRight(v, "~^0123456789")
+	inner = inner[at+2 : len(inner)-1]
+	return !strings.ContainsAny(v[:at], "<>&(){}#!|;$`\\'\"") && !strings.ContainsAny(inner, "<>&(){}#!|;$`\\'\"@")
 }
 
 // gitScanDangers refuses any word that is, or abbreviates, or sets a value for, a dangerous
@@ -437,15 +474,26 @@ func gitExactAllowed(name string) bool {
 	return ok
 }
 
-// checkGitFormats refuses pretty formats that run gpg (%G placeholders) and named formats that
-// could come from the repository's own configuration (pretty.<name>).
+// checkGitFormats refuses pretty formats that run gpg — the %G placeholders, with or without a
+// +, - or space modifier, and %(signature…) — and named formats that could come from the
+// repository's own configuration (pretty.<name>).
 func checkGitFormats(c *Call) *Refusal {
 	for _, o := range c.Opts {
-		if o.Name != "--pretty" && o.Name != "--format" || !o.HasValue {
+		if !o.HasValue {
+			continue
+		}
+		switch o.Name {
+		case "--pretty", "--format":
+		case "--sort":
+			if strings.Contains(o.Value, "signature") {
+				return refuse("git", "sorting by signature runs gpg")
+			}
+			continue
+		default:
 			continue
 		}
 		v := o.Value
-		if strings.Contains(v, "%G") {
+		if gitFormatRunsGPG(v) {
 			return refuse("git", "the %%G format placeholders run gpg to check signatures")
 		}
 		if o.Name == "--pretty" && !strings.HasPrefix(v, "format:") && !strings.HasPrefix(v, "tformat:") && !strings.Contains(v, "%") {
@@ -458,6 +506,28 @@ func checkGitFormats(c *Call) *Refusal {
 		}
 	}
 	return nil
+}
+
+// gitFormatRunsGPG reports whether a format uses a placeholder that checks a signature: %G…
+// after an optional +, - or space modifier, or %(signature…).
+func gitFormatRunsGPG(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if v[i] != '%' {
+			continue
+		}
+		j := i + 1
+		if j < len(v) && v[j] == '%' {
+			i = j // a literal %
+			continue
+		}
+		if j < len(v) && (v[j] == '+' || v[j] == '-' || v[j] == ' ') {
+			j++
+		}
+		if j < len(v) && v[j] == 'G' || strings.HasPrefix(v[j:], "(signature") {
+			return true
+		}
+	}
+	return false
 }
 
 var gitBuiltinPretty = map[string]bool{
@@ -556,15 +626,15 @@ func checkStash(c *Call) *Refusal {
 	switch {
 	case len(ops) == 1 && ops[0].Value == "list":
 		return checkGitFormats(c)
-	case len(ops) >= 1 && len(ops) <= 2 && ops[0].Value == "show" && !c.Has("--include-untracked", "--only-untracked") || false:
+	case len(ops) >= 1 && len(ops) <= 2 && ops[0].Value == "show" && !c.Has("--include-untracked", "--only-untracked"):
 		return checkGitFormats(c)
 	}
 	return &Refusal{Program: "git stash", What: "only `git stash list` and `git stash show` are allowed", Hint: "plain `git stash` changes the work tree"}
 }
 
-// checkGitConfig allows the reading forms only: --get, --get-all, --get-regexp, --get-urlmatch
-// and --list (and the git 2.46 `config get` and `config list` verbs). `git config NAME VALUE`
-// writes, and so do --add, --unset, --edit and the rest.
+// checkGitConfig allows the reading forms only: --get, --get-all, --get-regexp, --get-urlmatch,
+// --list, `git config NAME` (and the git 2.46 `config get` and `config list` verbs). `git
+// config NAME VALUE` writes, and so do --add, --unset, --edit and the rest.
 func checkGitConfig(c *Call) *Refusal {
 	ops := c.Operands
 	actions := 0
@@ -586,6 +656,10 @@ func checkGitConfig(c *Call) *Refusal {
 		return refuse("git config", "--all and --regexp belong to `git config get`")
 	}
 	switch {
+	case actions == 0 && len(ops) == 1 && strings.Contains(ops[0].Value, ".") && !strings.Contains(ops[0].Value, "="):
+		// git config SECTION.KEY reads; a second operand would write. A name without a dot
+		// is a verb in git 2.46 (edit opens an editor, set writes).
+		return nil
 	case actions != 1:
 	case c.Has("-l", "--list") && len(ops) == 0:
 		return nil
@@ -623,11 +697,19 @@ func gitRewrite(args []string) (env, out []string) {
 	}
 	out = append(out, args[:i]...)
 	if i < len(args) {
+		s := gitSubcommands[args[i]]
 		out = append(out, args[i])
-		if s := gitSubcommands[args[i]]; s != nil {
+		i++
+		// A verb (stash show, reflog show) must stay right after the subcommand: git stash
+		// reads a leading option as `stash push`.
+		if s != nil && i < len(args) && slices.Contains(s.verbs, args[i]) {
+			out = append(out, args[i])
+			i++
+		}
+		if s != nil {
 			out = append(out, s.inject...)
 		}
-		out = append(out, args[i+1:]...)
+		out = append(out, args[i:]...)
 	}
 	return []string{"GIT_CONFIG_NOSYSTEM=1"}, out
 }

@@ -91,6 +91,9 @@ type Options struct {
 	Digits bool
 	// NoEnd: "--" is not an end-of-options marker for this program (it is an ordinary operand).
 	NoEnd bool
+	// SeparateValues: a short option never takes an attached value; each valued letter in a
+	// cluster takes the next word (tree's parser: -Lo 1 OUT is -L 1 -o OUT).
+	SeparateValues bool
 	// Refused explains refused options by name, for precise deny reasons. Every long name here
 	// is also refused in abbreviated form.
 	Refused map[string]string
@@ -208,6 +211,8 @@ func (o *Options) Parse(prog string, args []Arg) (*Call, *Refusal) {
 		a := args[i]
 		v := a.Value
 		switch {
+		case a.Var && strings.HasPrefix(v, "-") && !ended:
+			return nil, refuse(prog, "a loop variable may only be an operand, and `%s` reads as an option", clip(v))
 		case ended || v == "-" || !strings.HasPrefix(v, "-"):
 			c.Operands = append(c.Operands, a)
 			continue
@@ -249,6 +254,10 @@ func (o *Options) Parse(prog string, args []Arg) (*Call, *Refusal) {
 				c.Opts = append(c.Opts, Opt{Name: "-NUM", Value: v[1:], HasValue: true})
 				continue
 			}
+			if o.Digits && v[1] >= '0' && v[1] <= '9' {
+				// The obsolete -5f, -5c forms: suffixes change the meaning (f follows).
+				return nil, refuse(prog, "`%s` is an obsolete form; write the count as -n N", clip(v))
+			}
 			// A cluster of short options: -abc, -n5, -e PATTERN.
 			for j := 1; j < len(v); j++ {
 				name := "-" + v[j:j+1]
@@ -257,6 +266,18 @@ func (o *Options) Parse(prog string, args []Arg) (*Call, *Refusal) {
 					c.Opts = append(c.Opts, Opt{Name: name})
 					continue
 				case optValued:
+					if o.SeparateValues {
+						next, r := o.separateValue(prog, name, args, i)
+						if r != nil {
+							return nil, r
+						}
+						i++
+						if next.Pattern && !t.patterns[name] {
+							return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
+						}
+						c.Opts = append(c.Opts, Opt{Name: name, Value: next.Value, HasValue: true})
+						continue
+					}
 					opt := Opt{Name: name, Value: v[j+1:], HasValue: true}
 					src := a
 					if j+1 == len(v) {

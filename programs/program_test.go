@@ -21,8 +21,9 @@ func allOptions() map[string]*Options {
 
 // exactOptions are real option names that happen to be prefixes of refused ones. Programs
 // match an exact name before trying abbreviations (git's parse-options and GNU getopt_long
-// both do), so these mean themselves: git's -a/--text, and --list of git branch, tag and config.
-var exactOptions = map[string]bool{"--text": true, "--list": true}
+// both do), so these mean themselves: git's -a/--text, --list of git branch, tag and config,
+// and rev-list's --filter.
+var exactOptions = map[string]bool{"--text": true, "--list": true, "--filter": true}
 
 // TestOptionTables builds every table (duplicates, malformed names and options both allowed and
 // refused panic) and checks that no allowed long option is a prefix of a refused one: such a

@@ -11,19 +11,26 @@ import (
 // with the e command and the s///e flag (GNU), and reads script files the gate cannot see with
 // -f. The script grammar below accepts only what it knows prints.
 //
-// Refuses: -i, --in-place (and abbreviations), -f/--file, a missing -n, the commands w W r R e
-// a i c v and every command not listed, the s flags w W e, and anything it cannot parse.
-// Test: TestSedRefusesWrites (sed_test.go).
+// The same script must mean the same thing to GNU sed and to BSD sed (macOS): -l is refused
+// (GNU gives it a value, BSD none, so BSD would run the next word as the script), and so is a
+// regular expression whose bracket expression holds the delimiter (BSD skips it inside [...],
+// GNU does not, so the two split s/[/]/…/ differently).
+//
+// Refuses: -i, --in-place (and abbreviations), -f/--file, -l, a missing -n, the commands w W r R
+// e a i c v and every command not listed, the s flags w W e, a delimiter inside [...], and
+// anything it cannot parse. Test: TestSedRefusesWrites (sed_test.go).
 var sedRule = &Program{
 	Name: "sed", Summary: "print lines: sed -n with print-only scripts (p, =, l, q, s///p; no -i, w, e)", Filter: true,
 	Opts: &Options{
 		Flags:    "-n -E -r -s -u -z --quiet --silent --regexp-extended --separate --unbuffered --null-data --posix --debug --sandbox",
-		Valued:   "-e -l --expression --line-length",
+		Valued:   "-e --expression",
 		Patterns: "-e --expression",
 		Refused: map[string]string{
 			"-i": "edits files in place", "--in-place": "edits files in place", "-I": "edits files in place (BSD)",
 			"-f": "reads a script from a file the gate cannot see", "--file": "reads a script from a file the gate cannot see",
 			"--follow-symlinks": "only matters with -i",
+			"-l":                "takes a value in GNU sed but none in BSD sed, which would read the next word as the script",
+			"--line-length":     "is not needed to print",
 		},
 	},
 	PatternOperand: firstOperandUnless("-e", "--expression"),
@@ -203,7 +210,7 @@ func (p *sedScript) address(second bool) error {
 		p.digits()
 	case c == '/':
 		p.i++
-		if err := p.delimited('/'); err != nil {
+		if err := p.regex('/'); err != nil {
 			return err
 		}
 		p.regexFlags()
@@ -214,7 +221,7 @@ func (p *sedScript) address(second bool) error {
 		}
 		d := p.ch()
 		p.i++
-		if err := p.delimited(d); err != nil {
+		if err := p.regex(d); err != nil {
 			return err
 		}
 		p.regexFlags()
@@ -254,6 +261,60 @@ func (p *sedScript) delimited(d byte) error {
 	return fmt.Errorf("unterminated regular expression or text in the sed script")
 }
 
+// regex consumes a regular expression up to an unescaped delimiter d, refusing one whose
+// bracket expression holds d: BSD sed reads [/] as a bracket holding /, GNU sed as the end of
+// the expression, so the rest of the script would differ between them.
+func (p *sedScript) regex(d byte) error {
+	for !p.eof() {
+		c := p.ch()
+		p.i++
+		switch c {
+		case '\\':
+			if p.eof() {
+				return fmt.Errorf("a sed script may not end with a backslash")
+			}
+			p.i++ // the escaped byte
+		case '[':
+			// A bracket expression, consumed whole: up to the first ] that is not its first
+			// character and not the end of a [:class:], [=equiv=] or [.coll.] inside it.
+			j := p.i
+			if j < len(p.s) && p.s[j] == '^' {
+				j++
+			}
+			if j < len(p.s) && p.s[j] == ']' {
+				j++
+			}
+			for {
+				if j >= len(p.s) {
+					return fmt.Errorf("unterminated [...] in the sed script")
+				}
+				if p.s[j] == ']' {
+					break
+				}
+				if p.s[j] == d {
+					return fmt.Errorf("the delimiter `%c` inside [...] is read differently by GNU and BSD sed", d)
+				}
+				if p.s[j] == '[' && j+1 < len(p.s) && strings.IndexByte(":=.", p.s[j+1]) >= 0 {
+					end := strings.Index(p.s[j+2:], string(p.s[j+1])+"]")
+					if end < 0 {
+						return fmt.Errorf("unterminated [%c…%c] in the sed script", p.s[j+1], p.s[j+1])
+					}
+					if k := strings.IndexByte(p.s[j+2:j+2+end], d); k >= 0 {
+						return fmt.Errorf("the delimiter `%c` inside [...] is read differently by GNU and BSD sed", d)
+					}
+					j += 2 + end + 2
+					continue
+				}
+				j++
+			}
+			p.i = j + 1 // consumes the bracket expression
+		case d:
+			return nil
+		}
+	}
+	return fmt.Errorf("unterminated regular expression in the sed script")
+}
+
 // substitute reads s/RE/REPLACEMENT/FLAGS after the s, allowing only flags that print or
 // change matching: g, p, i, I, m, M and a number.
 func (p *sedScript) substitute() error {
@@ -262,7 +323,7 @@ func (p *sedScript) substitute() error {
 	}
 	d := p.ch()
 	p.i++
-	if err := p.delimited(d); err != nil {
+	if err := p.regex(d); err != nil {
 		return err
 	}
 	if err := p.delimited(d); err != nil {

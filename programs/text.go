@@ -90,10 +90,11 @@ var cmpRule = &Program{
 }
 
 // jq filters JSON. Its filter language cannot write files or run programs; the rule also keeps
-// it from reading the environment (env, $ENV), where secrets live.
+// it from reading the environment (env, $ENV), where secrets live, and from loading filter code
+// the gate cannot see.
 //
-// Refuses: -f/--from-file and -L (filter code the gate cannot see), env and $ENV in filters.
-// Test: TestJqRules (text_test.go).
+// Refuses: -f/--from-file and -L, and in filters env, $ENV (also `$ ENV`), include, import and
+// modulemeta. Test: TestJqRules (text_test.go).
 var jqRule = &Program{
 	Name: "jq", Summary: "filter JSON", Filter: true,
 	Opts: jqOpts, Custom: judgeJq,
@@ -147,27 +148,45 @@ func judgeJq(args []Arg) *Refusal {
 		}
 	}
 	if len(c.Operands) > 0 {
-		if name := jqEnvAccess(c.Operands[0].Value); name != "" {
-			return refuse("jq", "the filter reads the environment (`%s`), which may hold secrets", name)
+		switch id := jqForbidden(c.Operands[0].Value); id {
+		case "":
+		case "env", "$ENV":
+			return refuse("jq", "the filter reads the environment (`%s`), which may hold secrets", id)
+		default:
+			return refuse("jq", "the filter loads filter code from a file (`%s`), which the gate cannot see", id)
 		}
 	}
 	return nil
 }
 
-// jqEnvAccess returns "env" or "$ENV" if the filter uses either as an identifier.
-func jqEnvAccess(filter string) string {
+// jqForbidden returns the first thing in a filter that reads the environment or loads filter
+// code from a file: the env builtin, $ENV (jq 1.6 allows a space after $), include, import and
+// modulemeta. It errs towards refusing: the words are refused even inside string literals.
+func jqForbidden(filter string) string {
 	for i := 0; i < len(filter); i++ {
-		for _, id := range [...]string{"$ENV", "env"} {
-			if !strings.HasPrefix(filter[i:], id) {
-				continue
+		c := filter[i]
+		if c == '$' {
+			j := i + 1
+			for j < len(filter) && (filter[j] == ' ' || filter[j] == '\t') {
+				j++
 			}
-			before := i == 0 || !isIdentChar(filter[i-1]) && filter[i-1] != '$' && filter[i-1] != '.'
-			end := i + len(id)
-			after := end == len(filter) || !isIdentChar(filter[end])
-			if before && after {
-				return id
+			if strings.HasPrefix(filter[j:], "ENV") && (j+3 == len(filter) || !isIdentChar(filter[j+3])) {
+				return "$ENV"
 			}
+			continue
 		}
+		if !isIdentChar(c) || i > 0 && (isIdentChar(filter[i-1]) || filter[i-1] == '.' || filter[i-1] == '$') {
+			continue
+		}
+		end := i
+		for end < len(filter) && isIdentChar(filter[end]) {
+			end++
+		}
+		switch id := filter[i:end]; id {
+		case "env", "include", "import", "modulemeta", "get_search_list":
+			return id
+		}
+		i = end - 1
 	}
 	return ""
 }

@@ -8,7 +8,9 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -55,8 +57,14 @@ func runHook(t *testing.T, stdin io.Reader, cfg func() (*hook.Config, error), mo
 	if modes == nil {
 		modes = hook.FixedMode(hook.ModeEdit)
 	}
-	r := &hook.Runner{Stdin: stdin, Stdout: &stdout, Stderr: &stderr, Adapter: Adapter{}, LoadConfig: cfg, Modes: modes, Deadline: deadline}
-	code := r.Run()
+	// The deadline path ends the process; here it ends the run instead, leaving the blocked
+	// reader behind.
+	exited := make(chan int, 1)
+	r := &hook.Runner{Stdin: stdin, Stdout: &lockedBuffer{b: &stdout}, Stderr: &lockedBuffer{b: &stderr}, Adapter: Adapter{},
+		LoadConfig: cfg, Modes: modes, Deadline: deadline,
+		Exit: func(code int) { exited <- code; runtime.Goexit() }}
+	go func() { exited <- r.Run() }()
+	code := <-exited
 	res := runResult{code: code, raw: stdout.String(), stderr: stderr.String()}
 	// The one rule Claude Code imposes on stdout: exactly one JSON object.
 	dec := json.NewDecoder(strings.NewReader(res.raw))
@@ -179,6 +187,18 @@ func TestDuplicateKeysAreNotTrusted(t *testing.T) {
 			t.Fatalf("allowed a rewrite that still runs rm: %s", res.raw)
 		}
 	}
+}
+
+// lockedBuffer lets the test read what the run wrote while a blocked reader is left behind.
+type lockedBuffer struct {
+	mu sync.Mutex
+	b  *bytes.Buffer
+}
+
+func (l *lockedBuffer) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
 }
 
 type blockingReader struct{}

@@ -16,20 +16,25 @@ It is what the Claude Code settings run; it prints nothing but the decision on s
 and on any failure it refuses the call.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			r := &hook.Runner{
-				Stdin: s.in, Stdout: s.out, Stderr: s.err,
-				Adapter:    claude.Adapter{},
-				LoadConfig: loadConfig,
-				// Session modes arrive with session state; until then only read-only agent
-				// types are read-only.
-				Modes: hook.FixedMode(hook.ModeEdit),
-			}
-			if code := r.Run(); code != hook.ExitDecided {
+			if code := runHook(s); code != hook.ExitDecided {
 				return exitCode(code)
 			}
 			return nil
 		},
 	}
+}
+
+// runHook answers one hook call and returns the exit code.
+func runHook(s *streams) int {
+	r := &hook.Runner{
+		Stdin: s.in, Stdout: s.out, Stderr: s.err,
+		Adapter:    claude.Adapter{},
+		LoadConfig: loadConfig,
+		// Session modes arrive with session state; until then only read-only agent types are
+		// read-only.
+		Modes: hook.FixedMode(hook.ModeEdit),
+	}
+	return r.Run()
 }
 
 func loadConfig() (*hook.Config, error) {

@@ -7,5 +7,10 @@ import (
 )
 
 func main() {
-	os.Exit(run(os.Args[1:]))
+	args := os.Args[1:]
+	// The hook runs on every tool call: skip building the command tree for it.
+	if len(args) == 1 && args[0] == "hook" {
+		os.Exit(runHook(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+	}
+	os.Exit(run(args))
 }

@@ -1,0 +1,64 @@
+package programs
+
+import "testing"
+
+// TestFindRefusesExecAndWrites: find may test and print; -exec, -execdir, -ok, -okdir run
+// programs, -delete deletes and -fprint* and -fls write, and so are refused anywhere in the
+// expression, as is every primary not on the list and the loop variable anywhere but a
+// starting point.
+func TestFindRefusesExecAndWrites(t *testing.T) {
+	check(t, true,
+		r("find"),
+		r("find", "."),
+		r("find", ".", "-name", "*.go"),
+		r("find", ".", "-type", "f", "-name", "*.go"),
+		r("find", "src", "-maxdepth", "2", "-type", "d"),
+		r("find", ".", pat("("), "-name", "*.go", "-o", "-name", "*.md", pat(")"), "-print"),
+		r("find", ".", "-newermt", "2024-01-01"),
+		r("find", ".", "-mtime", "-7"),
+		r("find", ".", "-size", "+1M"),
+		r("find", ".", "-path", "./vendor", "-prune", "-o", "-print"),
+		r("find", "-L", ".", "-name", "x"),
+		r("find", ".", "-printf", pat("%p\\n")),
+		r("find", loopVar("src"), "-name", "*.go"),
+		r("find", ".", pat("!"), "-name", "*.go"),
+		r("find", ".", "-not", "-name", "x"),
+		r("find", ".", "-regex", pat(".*\\.(go|md)")),
+		r("find", "a", "b", "-empty"),
+		r("find", ".", "-perm", "-u+x", "-type", "f"),
+		r("find", ".", "-newer", "go.mod"),
+		r("find", ".", "-name", "-exec"),
+		r("find", ".", "-type", "f", "-print0"),
+		r("find", ".", "-ls"),
+		r("find", "-H", "-L", "."),
+		r("find", ".", "-user", "me", "-quit"),
+	)
+	check(t, false,
+		r("find", ".", "-exec", "rm", pat("{}"), pat(";")).because("runs a program"),                     // -exec CMD {} ;
+		r("find", ".", "-name", "*.go", "-exec", "cat", pat("{}"), "+").because("runs a program"),        // -exec CMD {} +
+		r("find", ".", "-execdir", "sh", "-c", "x", pat(";")).because("runs a program"),                  // -execdir
+		r("find", ".", "-ok", "rm", pat("{}"), pat(";")).because("runs a program"),                       // -ok
+		r("find", ".", "-okdir", "rm", pat("{}"), pat(";")).because("runs a program"),                    // -okdir
+		r("find", ".", pat("("), "-exec", "rm", pat("{}"), pat(";"), pat(")")).because("runs a program"), // -exec inside a group
+		r("find", ".", "-name", "x", "-o", "-exec", "id", pat(";")).because("runs a program"),            // -exec after -o
+		r("find", ".", "-delete").because("deletes files"),                                               // -delete
+		r("find", ".", "-name", "*.tmp", "-delete").because("deletes files"),                             // -delete after a test
+		r("find", loopVar("-delete")).because("deletes files"),                                           // a loop word that is a primary
+		r("find", ".", "-fprint", "out").because("writes to a file"),                                     // -fprint
+		r("find", ".", "-fprint0", "out").because("writes to a file"),                                    // -fprint0
+		r("find", ".", "-fprintf", "out", pat("%p\\n")).because("writes to a file"),                      // -fprintf
+		r("find", ".", "-fls", "out").because("writes to a file"),                                        // -fls
+		r("find", "-D", "exec", ".").because("not on the read-only allowlist"),                           // -D debug options
+		r("find", "-O3", ".").because("not on the read-only allowlist"),                                  // -O optimisation level
+		r("find", ".", "-files0-from", "x").because("not on the read-only allowlist"),                    // an unknown primary
+		r("find", ".", "-exe", "x").because("not on the read-only allowlist"),                            // find has no abbreviations
+		r("find", ".", "-newerXY", "x").because("not on the read-only allowlist"),                        // not a -newerXY pair
+		r("find", ".", "-name", loopVar("x")).because("loop variable may only be a starting point"),      // the loop variable as a value
+		r("find", ".", loopVar("-name"), "x").because("loop variable may only be a starting point"),      // the loop variable as a primary
+		r("find", ".", "-name", "x", loopVar("y")).because("a starting point must come before"),          // a loop word after the expression
+		r("find", ".", "-type", pat("f|d")).because("shell syntax in the value"),                         // -type is not a pattern slot
+		r("find", pat("a;b"), "-name", "x").because("shell syntax in the starting point"),                // pattern text as a starting point
+		r("find", ".", "-name").because("needs a value"),                                                 // a primary cut short
+		r("find", ".", "-printf", loopVar("%p")).because("loop variable"),                                // the loop variable as a format
+	)
+}

@@ -1,0 +1,31 @@
+package programs
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestReferenceListsGitAndFindRules is a sanity check of the generated allowlist reference
+// beyond TestReference (which checks a section per program): every git subcommand has a
+// subsection, and every refused git option and find primary is listed with its reason.
+func TestReferenceListsGitAndFindRules(t *testing.T) {
+	ref := Reference()
+	for name := range gitSubcommands {
+		if !strings.Contains(ref, "\n### git "+name+"\n") {
+			t.Errorf("Reference has no section for git %s", name)
+		}
+	}
+	for opt := range gitDangers {
+		if !strings.Contains(ref, "`"+opt+"` "+gitDangers[opt]) {
+			t.Errorf("Reference does not list the refused git option %s", opt)
+		}
+	}
+	for primary := range findRefused {
+		if !strings.Contains(ref, "`"+primary+"` (") {
+			t.Errorf("Reference does not list the refused find primary %s", primary)
+		}
+	}
+	if n := len(Names()); n != len(all) {
+		t.Errorf("Names lists %d programs, the allowlist has %d", n, len(all))
+	}
+}

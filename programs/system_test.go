@@ -1,0 +1,87 @@
+package programs
+
+import "testing"
+
+// TestDateNeverSets: date -s/--set (and abbreviations) and any operand other than one +FORMAT
+// set the system clock, and are refused.
+func TestDateNeverSets(t *testing.T) {
+	check(t, true,
+		r("date"),
+		r("date", "-u"),
+		r("date", "+%Y-%m-%d"),
+		r("date", "+%H:%M"),
+		r("date", "-d", "yesterday", "+%F"),
+		r("date", "-r", "go.mod"),
+		r("date", "-I"),
+		r("date", "-Iseconds"),
+		r("date", "--iso-8601=seconds"),
+		r("date", "-R"),
+		r("date", "--rfc-3339=seconds"),
+		r("date", "-u", "+%s"),
+		r("date", "--date=@0"),
+		r("date", "+%s", "-u"),
+	)
+	check(t, false,
+		r("date", "-s", "2020-01-01").because("sets the system clock"),   // -s DATE
+		r("date", "--set=2020-01-01").because("sets the system clock"),   // --set=DATE
+		r("date", "--set", "tomorrow").because("sets the system clock"),  // --set DATE
+		r("date", "--se=x").because("abbreviates `--set`"),               // GNU abbreviation
+		r("date", "-us", "x").because("sets the system clock"),           // -s hidden in a cluster
+		r("date", "0101000020").because("sets the system clock"),         // MMDDhhmm[[CC]YY]
+		r("date", "1200").because("sets the system clock"),               // hhmm (BSD)
+		r("date", "-u", "010203042020").because("sets the system clock"), // after an option
+		r("date", "+%s", "0101").because("sets the system clock"),        // a second operand (BSD takes either order)
+		r("date", "+%s", "+%F").because("sets the system clock"),         // two formats: not one +FORMAT
+		r("date", loopVar("0101")).because("sets the system clock"),      // a loop word that is a date
+		r("date", "-d", loopVar("now")).because("loop variable"),         // the loop variable as an option value
+		r("date", "-d", "-1day").because("may not start with `-`"),       // a separate value that looks like an option
+	)
+}
+
+// TestSystemRules: echo, pwd, true, false, whoami, nproc, uname, id and which print facts; they
+// take the listed options and, where the rule says so, no operands.
+func TestSystemRules(t *testing.T) {
+	check(t, true,
+		r("echo"),
+		r("echo", "hello", "world"),
+		r("echo", "-n", "x"),
+		r("echo", loopVar("a.go")),
+		r("echo", "--", "x"),
+		r("echo", "a b"),
+		r("pwd"),
+		r("pwd", "-P"),
+		r("true"),
+		r("false"),
+		r("whoami"),
+		r("nproc"),
+		r("nproc", "--all"),
+		r("nproc", "--ignore=1"),
+		r("uname", "-a"),
+		r("uname", "-srm"),
+		r("uname", "--kernel-release"),
+		r("id"),
+		r("id", "-u"),
+		r("id", "-un"),
+		r("id", "root"),
+		r("which", "go"),
+		r("which", "-a", "go", "git"),
+	)
+	check(t, false,
+		r("echo", pat("$HOME")).because("shell syntax"),                            // quoted expansion text
+		r("echo", pat("a;b")).because("shell syntax"),                              // quoted operator text
+		r("pwd", "x").because("takes no operands"),                                 // an operand
+		r("pwd", "--help").because("not on the read-only allowlist"),               // an option not in the table
+		r("true", "x").because("takes no operands"),                                // an operand
+		r("false", "--version").because("not on the read-only allowlist"),          // an option not in the table
+		r("whoami", "x").because("takes no operands"),                              // an operand
+		r("nproc", "2").because("takes no operands"),                               // an operand
+		r("nproc", "--ignore", "-1").because("may not start with `-`"),             // a separate value that looks like an option
+		r("uname", "x").because("takes no operands"),                               // an operand
+		r("uname", "-x").because("not on the read-only allowlist"),                 // an option not in the table
+		r("id", "a", "b").because("at most one user"),                              // two users
+		r("id", pat("a|b")).because("shell syntax"),                                // pattern text as a user
+		r("which", "-x", "go").because("not on the read-only allowlist"),           // an option not in the table
+		r("which", pat("go;x")).because("shell syntax"),                            // pattern text as a name
+		r("which", "--skip-alias", "go").because("not on the read-only allowlist"), // GNU which option not in the table
+	)
+}
