@@ -36,15 +36,10 @@ var headRule = &Program{
 var tailRule = &Program{
 	Name: "tail", Summary: "print the last lines of files (never follow)", Filter: true,
 	Opts: &Options{
-		Flags:  "-q -v -z --quiet --silent --verbose --zero-terminated",
-		Valued: "-n -c --lines --bytes",
-		Digits: true,
-		Refused: map[string]string{
-			"-f": "follows the file and never exits", "-F": "follows the file and never exits",
-			"--follow": "follows the file and never exits", "--retry": "keeps retrying the file",
-			"-s": "only matters when following", "--sleep-interval": "only matters when following",
-			"--pid": "only matters when following",
-		},
+		Flags:   "-q -v -z --quiet --silent --verbose --zero-terminated",
+		Valued:  "-n -c --lines --bytes",
+		Digits:  true,
+		Refused: Refusals{{"-f", "follows the file and never exits"}, {"-F", "follows the file and never exits"}, {"--follow", "follows the file and never exits"}, {"--retry", "keeps retrying the file"}, {"-s", "only matters when following"}, {"--sleep-interval", "only matters when following"}, {"--pid", "only matters when following"}},
 	},
 	Check: func(c *Call) *Refusal {
 		for _, a := range c.Operands {
@@ -95,7 +90,7 @@ var treeRule = &Program{
 		Valued:         "-L -P -I --filelimit --charset --sort --timefmt",
 		Patterns:       "-P -I",
 		SeparateValues: true,
-		Refused:        map[string]string{"-o": "writes the listing to a file", "-R": "writes an HTML file into every directory"},
+		Refused:        Refusals{{"-o", "writes the listing to a file"}, {"-R", "writes an HTML file into every directory"}},
 	},
 }
 
@@ -120,13 +115,8 @@ var fileRule = &Program{
 	Opts: &Options{
 		Flags: "-b -i -k -l -L -h -N -n -r -s -0 -E --brief --mime --mime-type --mime-encoding --keep-going " +
 			"--dereference --no-dereference --no-pad --no-buffer --special-files --extension --apple --print0 --raw",
-		Valued: "-m -e -F -f -P --magic-file --exclude --separator --files-from --parameter",
-		Refused: map[string]string{
-			"-C": "writes a compiled magic file", "--compile": "writes a compiled magic file",
-			"-z": "runs decompression programs", "-Z": "runs decompression programs",
-			"--uncompress": "runs decompression programs", "--uncompress-noreport": "runs decompression programs",
-			"-p": "changes file access times", "--preserve-date": "changes file access times",
-		},
+		Valued:  "-m -e -F -f -P --magic-file --exclude --separator --files-from --parameter",
+		Refused: Refusals{{"-C", "writes a compiled magic file"}, {"--compile", "writes a compiled magic file"}, {"-z", "runs decompression programs"}, {"-Z", "runs decompression programs"}, {"--uncompress", "runs decompression programs"}, {"--uncompress-noreport", "runs decompression programs"}, {"-p", "changes file access times"}, {"--preserve-date", "changes file access times"}},
 	},
 }
 

@@ -1,6 +1,7 @@
 package programs
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -17,43 +18,49 @@ var findRule = &Program{
 	Custom: judgeFind,
 }
 
-// findPrimaries maps each allowed primary to the number of values it takes.
-var findPrimaries = map[string]int{
+// findPrimaries lists each allowed primary with the number of values it takes.
+var findPrimaries = []struct {
+	name  string
+	arity int
+}{
 	// tests
-	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1,
-	"-regex": 1, "-iregex": 1, "-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1, "-size": 1,
-	"-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1, "-newer": 1,
-	"-anewer": 1, "-cnewer": 1, "-perm": 1, "-user": 1, "-group": 1, "-uid": 1, "-gid": 1,
-	"-links": 1, "-inum": 1, "-samefile": 1, "-used": 1, "-fstype": 1,
-	"-empty": 0, "-readable": 0, "-writable": 0, "-executable": 0, "-nouser": 0, "-nogroup": 0,
-	"-true": 0, "-false": 0,
+	{"-name", 1}, {"-iname", 1}, {"-path", 1}, {"-ipath", 1}, {"-wholename", 1}, {"-iwholename", 1},
+	{"-regex", 1}, {"-iregex", 1}, {"-lname", 1}, {"-ilname", 1}, {"-type", 1}, {"-xtype", 1}, {"-size", 1},
+	{"-mtime", 1}, {"-mmin", 1}, {"-atime", 1}, {"-amin", 1}, {"-ctime", 1}, {"-cmin", 1}, {"-newer", 1},
+	{"-anewer", 1}, {"-cnewer", 1}, {"-perm", 1}, {"-user", 1}, {"-group", 1}, {"-uid", 1}, {"-gid", 1},
+	{"-links", 1}, {"-inum", 1}, {"-samefile", 1}, {"-used", 1}, {"-fstype", 1},
+	{"-empty", 0}, {"-readable", 0}, {"-writable", 0}, {"-executable", 0}, {"-nouser", 0}, {"-nogroup", 0},
+	{"-true", 0}, {"-false", 0},
 	// options
-	"-maxdepth": 1, "-mindepth": 1, "-regextype": 1, "-depth": 0, "-xdev": 0, "-mount": 0,
-	"-follow": 0, "-noleaf": 0, "-daystart": 0, "-ignore_readdir_race": 0, "-noignore_readdir_race": 0,
+	{"-maxdepth", 1}, {"-mindepth", 1}, {"-regextype", 1}, {"-depth", 0}, {"-xdev", 0}, {"-mount", 0},
+	{"-follow", 0}, {"-noleaf", 0}, {"-daystart", 0}, {"-ignore_readdir_race", 0}, {"-noignore_readdir_race", 0},
 	// actions that print to standard output
-	"-print": 0, "-print0": 0, "-printf": 1, "-ls": 0, "-prune": 0, "-quit": 0,
+	{"-print", 0}, {"-print0", 0}, {"-printf", 1}, {"-ls", 0}, {"-prune", 0}, {"-quit", 0},
 	// operators
-	"-not": 0, "-a": 0, "-o": 0, "-and": 0, "-or": 0, "(": 0, ")": 0, "!": 0, ",": 0,
+	{"-not", 0}, {"-a", 0}, {"-o", 0}, {"-and", 0}, {"-or", 0}, {"(", 0}, {")", 0}, {"!", 0}, {",", 0},
 }
 
 // findPatternValues are the primaries whose value is a pattern or format.
-var findPatternValues = map[string]bool{
-	"-name": true, "-iname": true, "-path": true, "-ipath": true, "-wholename": true, "-iwholename": true,
-	"-regex": true, "-iregex": true, "-lname": true, "-ilname": true, "-printf": true,
-}
+var findPatternValues = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-printf"}
 
-var findRefused = map[string]string{
-	"-exec": "runs a program", "-execdir": "runs a program", "-ok": "runs a program", "-okdir": "runs a program",
-	"-delete": "deletes files", "-fprint": "writes to a file", "-fprint0": "writes to a file",
-	"-fprintf": "writes to a file", "-fls": "writes to a file",
-}
+var findRefused = Refusals{{"-exec", "runs a program"}, {"-execdir", "runs a program"}, {"-ok", "runs a program"}, {"-okdir", "runs a program"}, {"-delete", "deletes files"}, {"-fprint", "writes to a file"}, {"-fprint0", "writes to a file"}, {"-fprintf", "writes to a file"}, {"-fls", "writes to a file"}}
 
 // findOptions are the options before the starting points (GNU and BSD).
-var findOptions = map[string]bool{"-H": true, "-L": true, "-P": true, "-E": true, "-x": true, "-s": true}
+var findOptions = []string{"-H", "-L", "-P", "-E", "-x", "-s"}
+
+// findArity returns how many values an allowed primary takes.
+func findArity(name string) (int, bool) {
+	for _, p := range findPrimaries {
+		if p.name == name {
+			return p.arity, true
+		}
+	}
+	return 0, false
+}
 
 func judgeFind(args []Arg) *Refusal {
 	i := 0
-	for i < len(args) && findOptions[args[i].Value] {
+	for i < len(args) && slices.Contains(findOptions, args[i].Value) {
 		i++
 	}
 	if i < len(args) && (args[i].Value == "-D" || args[i].Value == "-O" || strings.HasPrefix(args[i].Value, "-O")) {
@@ -72,10 +79,10 @@ func judgeFind(args []Arg) *Refusal {
 	for ; i < len(args); i++ {
 		a := args[i]
 		name := a.Value
-		if why, ok := findRefused[name]; ok {
+		if why, ok := findRefused.why(name); ok {
 			return &Refusal{Program: "find", What: "`" + name + "` " + why, Hint: "find may only test and print; run one read command per file instead"}
 		}
-		n, ok := findPrimaries[name]
+		n, ok := findArity(name)
 		if !ok {
 			if len(name) == len("-newerXY") && strings.HasPrefix(name, "-newer") &&
 				strings.IndexByte("aBcm", name[6]) >= 0 && strings.IndexByte("aBcmt", name[7]) >= 0 {
@@ -104,7 +111,7 @@ func judgeFind(args []Arg) *Refusal {
 		if args[i].Var {
 			return refuse("find", "a loop variable may only be a starting point, not the value of `%s`", name)
 		}
-		if args[i].Pattern && !findPatternValues[name] {
+		if args[i].Pattern && !slices.Contains(findPatternValues, name) {
 			return refuse("find", "shell syntax in the value of `%s` is not allowed", name)
 		}
 	}

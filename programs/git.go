@@ -36,48 +36,42 @@ var gitRule = &Program{
 // gitDangers are the long options that write, run programs, or change which repository or
 // configuration git uses. Any argument that is one of them or abbreviates one is refused, in any
 // position, before the tables are consulted.
-var gitDangers = map[string]string{
-	"--output":              "writes to a file",
-	"--output-directory":    "writes files",
-	"--open-files-in-pager": "runs a pager",
-	"--paginate":            "runs a pager",
-	"--upload-pack":         "runs a program",
-	"--receive-pack":        "runs a program",
-	"--exec":                "runs a program",
-	"--ext-diff":            "runs the configured external diff program",
-	"--textconv":            "runs the configured textconv program",
-	"--filters":             "runs the configured filter programs",
-	"--config-env":          "sets configuration",
-	"--exec-path":           "changes where git finds its programs",
-	"--git-dir":             "points git at another repository",
-	"--work-tree":           "points git at another work tree",
-	"--attr-source":         "changes where attributes come from",
-	"--shallow-file":        "changes the shallow-commit file",
-	"--show-signature":      "runs gpg",
-	"--template":            "copies hooks from a template directory",
-	"--separate-git-dir":    "moves the repository",
-	"--batch":               "reads object names from standard input",
-	"--batch-check":         "reads object names from standard input",
-	"--batch-command":       "reads commands from standard input",
-	"--in-place":            "edits files in place",
-	"--edit":                "runs an editor",
-	"--super-prefix":        "is internal to git",
-	"--list-cmds":           "is internal to git",
-	"--end-of-options":      "is not needed here",
-	"--no-replace-objects":  "is not needed here",
+var gitDangers = Refusals{ // sorted by name, so messages are stable (TestGitDangersSorted)
+	{"--attr-source", "changes where attributes come from"},
+	{"--batch", "reads object names from standard input"},
+	{"--batch-check", "reads object names from standard input"},
+	{"--batch-command", "reads commands from standard input"},
+	{"--config-env", "sets configuration"},
+	{"--edit", "runs an editor"},
+	{"--end-of-options", "is not needed here"},
+	{"--exec", "runs a program"},
+	{"--exec-path", "changes where git finds its programs"},
+	{"--ext-diff", "runs the configured external diff program"},
+	{"--filters", "runs the configured filter programs"},
+	{"--git-dir", "points git at another repository"},
+	{"--in-place", "edits files in place"},
+	{"--list-cmds", "is internal to git"},
+	{"--no-replace-objects", "is not needed here"},
+	{"--open-files-in-pager", "runs a pager"},
+	{"--output", "writes to a file"},
+	{"--output-directory", "writes files"},
+	{"--paginate", "runs a pager"},
+	{"--receive-pack", "runs a program"},
+	{"--separate-git-dir", "moves the repository"},
+	{"--shallow-file", "changes the shallow-commit file"},
+	{"--show-signature", "runs gpg"},
+	{"--super-prefix", "is internal to git"},
+	{"--template", "copies hooks from a template directory"},
+	{"--textconv", "runs the configured textconv program"},
+	{"--upload-pack", "runs a program"},
+	{"--work-tree", "points git at another work tree"},
 }
-
-// gitDangerNames lists gitDangers' keys in a fixed order, so that messages are stable.
-var gitDangerNames = sortedKeys(gitDangers)
 
 // gitGlobal are the global options (before the subcommand) git may take.
 var gitGlobal = &Options{
-	Flags:  "-P --no-pager --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --version",
-	Valued: "-C",
-	Refused: map[string]string{
-		"-c": "sets configuration (for example a pager or fsmonitor program)",
-		"-p": "runs a pager",
-	},
+	Flags:   "-P --no-pager --no-optional-locks --literal-pathspecs --glob-pathspecs --noglob-pathspecs --icase-pathspecs --version",
+	Valued:  "-C",
+	Refused: Refusals{{"-c", "sets configuration (for example a pager or fsmonitor program)"}, {"-p", "runs a pager"}},
 }
 
 // Option sets shared by several subcommands.
@@ -134,50 +128,58 @@ type gitSub struct {
 
 var noDrivers = []string{"--no-ext-diff", "--no-textconv"}
 
-func join(parts ...string) string { return strings.Join(parts, " ") }
-
-// logLike are the options of log, show and shortlog: revision walking plus diff output.
-func logLike(extraFlags, extraValued string) *Options {
-	return &Options{
-		Flags:    join(gitRevFlags, gitDiffFlags, extraFlags),
-		Valued:   join(gitRevValued, gitDiffValued, extraValued),
-		Optional: join(gitRevOptional, gitDiffOptional),
-		Patterns: join(gitRevPatterns, gitDiffPatterns),
+// The option tables of log, show and reflog (one table), and of stash and rev-list: revision
+// walking plus diff output. Written as constant expressions so the compiler lays them out.
+var (
+	gitLogOptions = &Options{
+		Flags:    gitRevFlags + " " + gitDiffFlags,
+		Valued:   gitRevValued + " " + gitDiffValued,
+		Optional: gitRevOptional + " " + gitDiffOptional,
+		Patterns: gitRevPatterns + " " + gitDiffPatterns,
 		Digits:   true,
-		Refused:  gitDangers,
 	}
-}
+	gitStashOptions = &Options{
+		Flags:    gitRevFlags + " " + gitDiffFlags + " --include-untracked --only-untracked",
+		Valued:   gitRevValued + " " + gitDiffValued,
+		Optional: gitRevOptional + " " + gitDiffOptional,
+		Patterns: gitRevPatterns + " " + gitDiffPatterns,
+		Digits:   true,
+	}
+	gitRevListOptions = &Options{
+		Flags:    gitRevFlags + " " + gitDiffFlags + " --objects --objects-edge --no-object-names --timestamp --header --disk-usage",
+		Valued:   gitRevValued + " " + gitDiffValued + " --filter",
+		Optional: gitRevOptional + " " + gitDiffOptional,
+		Patterns: gitRevPatterns + " " + gitDiffPatterns,
+		Digits:   true,
+	}
+)
 
 var gitSubcommands = map[string]*gitSub{
 	"status": {opts: &Options{
 		Flags: "-s --short -b --branch --long -v --verbose -z --column --no-column --ahead-behind --no-ahead-behind " +
 			"--renames --no-renames --show-stash --no-show-stash",
 		Optional: "--porcelain -u --untracked-files --ignored --ignore-submodules --find-renames",
-		Refused:  gitDangers,
 	}},
-	"log":  {opts: logLike("", ""), check: checkGitFormats, inject: noDrivers},
-	"show": {opts: logLike("", ""), check: checkGitFormats, inject: noDrivers},
+	"log":  {opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},
+	"show": {opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},
 	"shortlog": {opts: &Options{
 		Flags: "-n -s -e -c --numbered --summary --email --committer --all --no-merges --merges --first-parent " +
 			"--reverse --use-mailmap --mailmap --no-mailmap",
 		Valued:   "--group --since --after --until --before --author --grep --max-count --skip",
 		Optional: "--format -w --branches --tags --remotes",
 		Patterns: "--author --grep --format",
-		Refused:  gitDangers,
 	}, check: checkGitFormats},
 	"diff": {opts: &Options{
-		Flags:    join(gitDiffFlags, "--cached --staged --merge-base --no-index"),
+		Flags:    gitDiffFlags + " --cached --staged --merge-base --no-index",
 		Valued:   gitDiffValued,
 		Optional: gitDiffOptional,
 		Patterns: gitDiffPatterns,
-		Refused:  gitDangers,
 	}, inject: noDrivers},
 	"diff-tree": {opts: &Options{
-		Flags:    join(gitDiffFlags, "-r -t -m -c --cc --root --no-commit-id --always --merge-base --full-diff"),
+		Flags:    gitDiffFlags + " -r -t -m -c --cc --root --no-commit-id --always --merge-base --full-diff",
 		Valued:   gitDiffValued,
-		Optional: join(gitDiffOptional, "--pretty --format"),
-		Patterns: join(gitDiffPatterns, "--pretty --format"),
-		Refused:  gitDangers,
+		Optional: gitDiffOptional + " --pretty --format",
+		Patterns: gitDiffPatterns + " --pretty --format",
 	}, check: checkGitFormats, inject: noDrivers},
 	"grep": {opts: &Options{
 		Flags: "-n --line-number -i --ignore-case -w --word-regexp -v --invert-match -l --files-with-matches " +
@@ -190,9 +192,7 @@ var gitSubcommands = map[string]*gitSub{
 		Optional: "--color",
 		Patterns: "-e",
 		Digits:   true,
-		Refused: merge(gitDangers, map[string]string{
-			"-O": "runs a pager on the matching files",
-		}),
+		Refused:  Refusals{{"-O", "runs a pager on the matching files"}},
 	}, inject: []string{"--no-textconv"}, patternOperand: func(c *Call, i int) bool {
 		// The pattern is the first operand unless -e or -f gave it; boolean groups use quoted
 		// ( and ) operands.
@@ -206,7 +206,7 @@ var gitSubcommands = map[string]*gitSub{
 		Valued:   "-L --date --abbrev --ignore-rev --ignore-revs-file --contents --encoding",
 		Optional: "-M -C",
 		Patterns: "-L",
-		Refused:  merge(gitDangers, map[string]string{"-S": "reads revisions from a file git then walks"}),
+		Refused:  Refusals{{"-S", "reads revisions from a file git then walks"}},
 	}, inject: []string{"--no-textconv"}},
 	"rev-parse": {opts: &Options{
 		Flags: "--show-toplevel --show-prefix --show-cdup --git-dir --absolute-git-dir --git-common-dir " +
@@ -215,7 +215,6 @@ var gitSubcommands = map[string]*gitSub{
 			"--tags --remotes --local-env-vars --shared-index-path --sq --not --revs-only --no-revs --flags --no-flags",
 		Valued:   "--git-path --default --since --after --until --before --path-format --resolve-git-dir --prefix",
 		Optional: "--short --abbrev-ref --disambiguate --glob",
-		Refused:  merge(gitDangers, map[string]string{"--git-dir": ""}),
 	}},
 	"ls-files": {opts: &Options{
 		Flags: "-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged -k --killed " +
@@ -224,25 +223,22 @@ var gitSubcommands = map[string]*gitSub{
 		Valued:   "-x -X --exclude --exclude-from --exclude-per-directory --with-tree --format",
 		Optional: "--abbrev",
 		Patterns: "--format",
-		Refused:  gitDangers,
 	}},
 	"ls-tree": {opts: &Options{
 		Flags:    "-r -t -d -z -l --long --name-only --name-status --object-only --full-name --full-tree",
 		Valued:   "--format",
 		Optional: "--abbrev",
 		Patterns: "--format",
-		Refused:  gitDangers,
 	}},
-	"merge-base": {opts: &Options{Flags: "-a --all --octopus --independent --is-ancestor --fork-point", Refused: gitDangers}},
+	"merge-base": {opts: &Options{Flags: "-a --all --octopus --independent --is-ancestor --fork-point"}},
 	"describe": {opts: &Options{
 		Flags:    "--tags --all --long --always --exact-match --first-parent --contains --debug",
 		Valued:   "--candidates --match --exclude",
 		Optional: "--abbrev --dirty --broken",
-		Refused:  gitDangers,
 	}},
 	"cat-file": {opts: &Options{
 		Flags:   "-p -t -s -e --allow-unknown-type --use-mailmap --mailmap --no-use-mailmap",
-		Refused: merge(gitDangers, map[string]string{"--path": "applies filters or textconv to a path"}),
+		Refused: Refusals{{"--path", "applies filters or textconv to a path"}},
 	}, check: checkCatFile},
 	"branch": {opts: &Options{
 		Flags: "-a --all -r --remotes -v --verbose -l --list --show-current -i --ignore-case --no-color " +
@@ -251,7 +247,6 @@ var gitSubcommands = map[string]*gitSub{
 		LastArgDefault: "--contains --no-contains --merged --no-merged",
 		Optional:       "--color --abbrev",
 		Patterns:       "--format",
-		Refused:        gitDangers,
 	}, check: listingOnly("branch", "creates a branch")},
 	"tag": {opts: &Options{
 		Flags:          "-l --list -i --ignore-case --no-color --column --no-column --omit-empty",
@@ -259,54 +254,36 @@ var gitSubcommands = map[string]*gitSub{
 		LastArgDefault: "--contains --no-contains --merged --no-merged",
 		Optional:       "-n --color",
 		Patterns:       "--format",
-		Refused:        gitDangers,
 	}, check: listingOnly("tag", "creates a tag")},
-	"worktree": {opts: &Options{Flags: "--porcelain -v --verbose -z", Refused: gitDangers}, check: onlyVerbs("worktree", "list"), verbs: []string{"list"}},
-	"remote": {opts: &Options{Flags: "-v --verbose --push --all", Refused: gitDangers}, check: checkRemote,
+	"worktree": {opts: &Options{Flags: "--porcelain -v --verbose -z"}, check: onlyVerbs("worktree", "list"), verbs: []string{"list"}},
+	"remote": {opts: &Options{Flags: "-v --verbose --push --all"}, check: checkRemote,
 		verbs: []string{"get-url", "show", "add", "remove", "rm", "rename", "set-url", "set-head", "set-branches", "prune", "update"}},
-	"reflog": {opts: logLike("", ""), check: checkReflog, inject: noDrivers,
+	"reflog": {opts: gitLogOptions, check: checkReflog, inject: noDrivers,
 		verbs: []string{"show", "expire", "delete", "exists", "list", "drop", "write"}},
-	"stash": {opts: logLike("--include-untracked --only-untracked", ""), check: checkStash, inject: noDrivers,
+	"stash": {opts: gitStashOptions, check: checkStash, inject: noDrivers,
 		verbs: []string{"list", "show"}},
-	"rev-list": {opts: logLike("--objects --objects-edge --no-object-names --timestamp --header --disk-usage", "--filter"),
+	"rev-list": {opts: gitRevListOptions,
 		check: checkGitFormats},
 	"for-each-ref": {opts: &Options{
 		Flags:    "--shell --perl --python --tcl --ignore-case --omit-empty",
 		Valued:   "--format --sort --count --points-at --merged --no-merged --contains --no-contains --exclude",
 		Patterns: "--format",
-		Refused:  gitDangers,
 	}, check: checkGitFormats},
-	"show-ref":      {opts: &Options{Flags: "--head --heads --tags --branches -d --dereference -s --verify -q --quiet --exists", Optional: "--hash --abbrev", Refused: gitDangers}},
-	"count-objects": {opts: &Options{Flags: "-v --verbose -H --human-readable", Refused: gitDangers}, check: noGitOperands("count-objects")},
-	"check-ignore":  {opts: &Options{Flags: "-q --quiet -v --verbose -n --non-matching --no-index -z", Refused: gitDangers}},
-	"check-attr":    {opts: &Options{Flags: "-a --all --cached -z", Refused: gitDangers}},
-	"name-rev":      {opts: &Options{Flags: "--name-only --tags --all --always --undefined --no-undefined", Valued: "--refs --exclude", Refused: gitDangers}},
-	"cherry":        {opts: &Options{Flags: "-v", Optional: "--abbrev", Refused: gitDangers}},
+	"show-ref":      {opts: &Options{Flags: "--head --heads --tags --branches -d --dereference -s --verify -q --quiet --exists", Optional: "--hash --abbrev"}},
+	"count-objects": {opts: &Options{Flags: "-v --verbose -H --human-readable"}, check: noGitOperands("count-objects")},
+	"check-ignore":  {opts: &Options{Flags: "-q --quiet -v --verbose -n --non-matching --no-index -z"}},
+	"check-attr":    {opts: &Options{Flags: "-a --all --cached -z"}},
+	"name-rev":      {opts: &Options{Flags: "--name-only --tags --all --always --undefined --no-undefined", Valued: "--refs --exclude"}},
+	"cherry":        {opts: &Options{Flags: "-v", Optional: "--abbrev"}},
 	"config": {opts: &Options{
 		Flags: "--get --get-all --get-regexp --get-urlmatch -l --list --show-origin --show-scope --name-only -z --null " +
 			"--local --global --system --worktree --bool --int --bool-or-int --path --expiry-date --includes --no-includes " +
 			"--all --regexp",
-		Valued:  "--type --default",
-		Refused: gitDangers,
+		Valued: "--type --default",
 	}, check: checkGitConfig, verbs: []string{"get", "list"}, patternOperand: func(c *Call, i int) bool {
 		return i == 0 && c.Has("--get-regexp")
 	}},
-	"version": {opts: &Options{Flags: "--build-options", Refused: gitDangers}, check: noGitOperands("version")},
-}
-
-func merge(a, b map[string]string) map[string]string {
-	out := make(map[string]string, len(a)+len(b))
-	for k, v := range a {
-		out[k] = v
-	}
-	for k, v := range b {
-		if v == "" {
-			delete(out, k)
-			continue
-		}
-		out[k] = v
-	}
-	return out
+	"version": {opts: &Options{Flags: "--build-options"}, check: noGitOperands("version")},
 }
 
 func judgeGit(args []Arg) *Refusal {
@@ -431,15 +408,15 @@ func gitScanDangers(args []Arg) *Refusal {
 			continue
 		}
 		name, _, _ := strings.Cut(v, "=")
-		for _, full := range gitDangerNames {
-			if name == full {
-				if full == "--git-dir" && i > 0 && isRevParse(args[:i]) {
+		for _, d := range gitDangers {
+			if name == d.Name {
+				if d.Name == "--git-dir" && i > 0 && isRevParse(args[:i]) {
 					continue // rev-parse --git-dir only prints the path
 				}
-				return &Refusal{Program: "git", What: "`" + full + "` " + gitDangers[full]}
+				return &Refusal{Program: "git", What: "`" + d.Name + "` " + d.Why}
 			}
-			if strings.HasPrefix(full, name) && len(name) > 2 && !gitExactAllowed(name) {
-				return &Refusal{Program: "git", What: "`" + name + "` abbreviates `" + full + "`, which " + gitDangers[full]}
+			if strings.HasPrefix(d.Name, name) && len(name) > 2 && !gitExactAllowed(name) {
+				return &Refusal{Program: "git", What: "`" + name + "` abbreviates `" + d.Name + "`, which " + d.Why}
 			}
 		}
 	}

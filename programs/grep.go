@@ -47,11 +47,7 @@ var rgRule = &Program{
 			"--max-filesize --threads --sort --sortr --color --colors --replace --encoding --engine --path-separator " +
 			"--context-separator --field-match-separator --field-context-separator --ignore-file",
 		Patterns: "-e --regexp -g --glob --iglob -r --replace --type-add --context-separator",
-		Refused: map[string]string{
-			"--pre": "runs a program on every file searched", "--pre-glob": "chooses files for --pre",
-			"--hostname-bin": "runs a program", "-z": "runs decompression programs",
-			"--search-zip": "runs decompression programs",
-		},
+		Refused:  Refusals{{"--pre", "runs a program on every file searched"}, {"--pre-glob", "chooses files for --pre"}, {"--hostname-bin", "runs a program"}, {"-z", "runs decompression programs"}, {"--search-zip", "runs decompression programs"}},
 	},
 	PatternOperand: firstOperandUnless("-e", "--regexp", "-f", "--file", "--files", "--type-list"),
 	Rewrite: func(args []string) ([]string, []string) {

@@ -12,7 +12,6 @@ package programs
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 )
@@ -96,10 +95,41 @@ type Options struct {
 	SeparateValues bool
 	// Refused explains refused options by name, for precise deny reasons. Every long name here
 	// is also refused in abbreviated form.
-	Refused map[string]string
+	Refused Refusals
 
 	once   sync.Once
 	parsed *optionTable
+}
+
+// Refusals pairs refused options with why they are refused. It is a slice, not a map, so that
+// the tables are laid out by the compiler rather than built when the program starts: the hook
+// starts on every tool call.
+type Refusals []RefusedOption
+
+// RefusedOption is one refused option and what it would do.
+type RefusedOption struct{ Name, Why string }
+
+// why returns the reason an option is refused, if it is listed.
+func (rs Refusals) why(name string) (string, bool) {
+	for _, r := range rs {
+		if r.Name == name {
+			return r.Why, true
+		}
+	}
+	return "", false
+}
+
+// abbreviated returns the listed long option that name abbreviates, if any.
+func (rs Refusals) abbreviated(name string) (RefusedOption, bool) {
+	if !strings.HasPrefix(name, "--") || len(name) <= 2 {
+		return RefusedOption{}, false
+	}
+	for _, r := range rs {
+		if strings.HasPrefix(r.Name, "--") && strings.HasPrefix(r.Name, name) {
+			return r, true
+		}
+	}
+	return RefusedOption{}, false
 }
 
 type optKind uint8
@@ -152,9 +182,9 @@ func (o *Options) build() {
 		}
 		t.lastArg[n] = true
 	}
-	for n := range o.Refused {
-		if _, ok := t.kinds[n]; ok {
-			panic("programs: option both allowed and refused: " + n)
+	for _, r := range o.Refused {
+		if _, ok := t.kinds[r.Name]; ok {
+			panic("programs: option both allowed and refused: " + r.Name)
 		}
 	}
 	o.parsed = t
@@ -327,26 +357,13 @@ func (o *Options) separateValue(prog, name string, args []Arg, i int) (Arg, *Ref
 
 // unknown explains a refused option, naming the dangerous option it is or abbreviates.
 func (o *Options) unknown(prog, name string) *Refusal {
-	if why, ok := o.Refused[name]; ok {
+	if why, ok := o.Refused.why(name); ok {
 		return refuse(prog, "`%s` %s", name, why)
 	}
-	if strings.HasPrefix(name, "--") && len(name) > 2 {
-		for _, full := range sortedKeys(o.Refused) {
-			if strings.HasPrefix(full, "--") && strings.HasPrefix(full, name) {
-				return refuse(prog, "`%s` abbreviates `%s`, which %s", name, full, o.Refused[full])
-			}
-		}
+	if full, ok := o.Refused.abbreviated(name); ok {
+		return refuse(prog, "`%s` abbreviates `%s`, which %s", name, full.Name, full.Why)
 	}
 	return refuse(prog, "option `%s` is not on the read-only allowlist", name)
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 func allDigits(s string) bool {

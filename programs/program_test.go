@@ -39,18 +39,58 @@ func TestOptionTables(t *testing.T) {
 			tab := o.table()
 			dangers := o.Refused
 			if strings.HasPrefix(name, "git") {
-				dangers = merge(gitDangers, o.Refused)
+				dangers = append(append(Refusals(nil), gitDangers...), o.Refused...)
 			}
 			for opt := range tab.kinds {
-				for bad := range dangers {
+				for _, bad := range dangers {
 					if exactOptions[opt] {
 						continue
 					}
-					if strings.HasPrefix(opt, "--") && opt != bad && strings.HasPrefix(bad, opt) {
-						t.Errorf("%s: allowed %s abbreviates refused %s", name, opt, bad)
+					if strings.HasPrefix(opt, "--") && opt != bad.Name && strings.HasPrefix(bad.Name, opt) {
+						t.Errorf("%s: allowed %s abbreviates refused %s", name, opt, bad.Name)
+					}
+					if opt == bad.Name && !(name == "git rev-parse" && opt == "--git-dir") { // rev-parse --git-dir prints a path
+						t.Errorf("%s: %s is both allowed and refused", name, opt)
 					}
 				}
 			}
 		}()
+	}
+}
+
+// TestGitDangersSorted: the danger list is in name order, so that the abbreviation named in a
+// refusal is the first in that order.
+func TestGitDangersSorted(t *testing.T) {
+	for i := 1; i < len(gitDangers); i++ {
+		if gitDangers[i-1].Name >= gitDangers[i].Name {
+			t.Errorf("gitDangers: %s before %s", gitDangers[i-1].Name, gitDangers[i].Name)
+		}
+	}
+}
+
+// TestAllowlistWellFormed: every program is listed once and has a rule.
+func TestAllowlistWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, p := range all {
+		if seen[p.Name] {
+			t.Errorf("%s is listed twice", p.Name)
+		}
+		seen[p.Name] = true
+		if p.Opts == nil && p.Custom == nil {
+			t.Errorf("%s has no rule", p.Name)
+		}
+		if Lookup(p.Name) != p {
+			t.Errorf("Lookup(%s) does not find it", p.Name)
+		}
+	}
+	if Lookup("rm") != nil || Lookup("") != nil {
+		t.Error("Lookup finds a program that is not listed")
+	}
+	seen = map[string]bool{}
+	for _, p := range findPrimaries {
+		if seen[p.name] {
+			t.Errorf("find primary %s is listed twice", p.name)
+		}
+		seen[p.name] = true
 	}
 }

@@ -14,22 +14,17 @@ var all = []*Program{
 	dateRule, echoRule, pwdRule, trueRule, falseRule, idRule, whoamiRule, unameRule, whichRule, nprocRule,
 }
 
-var byName = func() map[string]*Program {
-	m := make(map[string]*Program, len(all))
+// Lookup returns the rule for the named program, or nil if it is not on the allowlist. A linear
+// search of a short list costs less than building a map on every hook start.
+// TestAllowlistWellFormed checks that no program is listed twice.
+func Lookup(name string) *Program {
 	for _, p := range all {
-		if m[p.Name] != nil {
-			panic("programs: listed twice: " + p.Name)
+		if p.Name == name {
+			return p
 		}
-		if p.Opts == nil && p.Custom == nil {
-			panic("programs: no rule for " + p.Name)
-		}
-		m[p.Name] = p
 	}
-	return m
-}()
-
-// Lookup returns the rule for the named program, or nil if it is not on the allowlist.
-func Lookup(name string) *Program { return byName[name] }
+	return nil
+}
 
 // All returns the allowlist, sorted by name.
 func All() []*Program {
@@ -114,8 +109,8 @@ func writeOptions(b *strings.Builder, o *Options, refused bool) {
 	}
 	if refused && len(o.Refused) > 0 {
 		var parts []string
-		for _, k := range sortedKeys(o.Refused) {
-			parts = append(parts, "`"+k+"` ("+o.Refused[k]+")")
+		for _, r := range o.Refused {
+			parts = append(parts, "`"+r.Name+"` ("+r.Why+")")
 		}
 		b.WriteString("- refused: " + strings.Join(parts, ", ") + "\n")
 	}
@@ -138,22 +133,22 @@ func writeGitReference(b *strings.Builder) {
 		}
 	}
 	b.WriteString("\nRefused in every position, in full or abbreviated:\n\n")
-	for _, k := range sortedKeys(gitDangers) {
-		b.WriteString("- `" + k + "` " + gitDangers[k] + "\n")
+	for _, r := range gitDangers {
+		b.WriteString("- `" + r.Name + "` " + r.Why + "\n")
 	}
 	b.WriteString("\nEvery git command runs as `GIT_CONFIG_NOSYSTEM=1 git " + strings.Join(gitPinned, " ") + " …`.\n")
 }
 
 func writeFindReference(b *strings.Builder) {
 	names := make([]string, 0, len(findPrimaries))
-	for n := range findPrimaries {
-		names = append(names, n)
+	for _, p := range findPrimaries {
+		names = append(names, p.name)
 	}
 	sort.Strings(names)
 	b.WriteString("\n- primaries: `" + strings.Join(names, "` `") + "` and `-newerXY`\n")
 	var parts []string
-	for _, k := range sortedKeys(findRefused) {
-		parts = append(parts, "`"+k+"` ("+findRefused[k]+")")
+	for _, r := range findRefused {
+		parts = append(parts, "`"+r.Name+"` ("+r.Why+")")
 	}
 	b.WriteString("- refused: " + strings.Join(parts, ", ") + "\n")
 }

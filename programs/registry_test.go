@@ -15,14 +15,14 @@ func TestReferenceListsGitAndFindRules(t *testing.T) {
 			t.Errorf("Reference has no section for git %s", name)
 		}
 	}
-	for opt := range gitDangers {
-		if !strings.Contains(ref, "`"+opt+"` "+gitDangers[opt]) {
-			t.Errorf("Reference does not list the refused git option %s", opt)
+	for _, d := range gitDangers {
+		if !strings.Contains(ref, "`"+d.Name+"` "+d.Why) {
+			t.Errorf("Reference does not list the refused git option %s", d.Name)
 		}
 	}
-	for primary := range findRefused {
-		if !strings.Contains(ref, "`"+primary+"` (") {
-			t.Errorf("Reference does not list the refused find primary %s", primary)
+	for _, f := range findRefused {
+		if !strings.Contains(ref, "`"+f.Name+"` (") {
+			t.Errorf("Reference does not list the refused find primary %s", f.Name)
 		}
 	}
 	if n := len(Names()); n != len(all) {

@@ -17,10 +17,6 @@ var sortRule = &Program{
 		Valued:   "-k -t -S --key --field-separator --buffer-size --parallel --batch-size --files0-from --random-source",
 		Optional: "--sort --check",
 		Patterns: "-t --field-separator",
-		Refused: map[string]string{
-			"-o": "writes the result to a file", "--output": "writes the result to a file",
-			"-T": "writes temporary files", "--temporary-directory": "writes temporary files",
-			"--compress-program": "runs a program",
-		},
+		Refused:  Refusals{{"-o", "writes the result to a file"}, {"--output", "writes the result to a file"}, {"-T", "writes temporary files"}, {"--temporary-directory", "writes temporary files"}, {"--compress-program", "runs a program"}},
 	},
 }

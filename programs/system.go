@@ -13,7 +13,7 @@ var dateRule = &Program{
 		Flags:    "-u -R --utc --universal --rfc-email",
 		Valued:   "-d -r -f --date --reference --file --rfc-3339",
 		Optional: "-I --iso-8601",
-		Refused:  map[string]string{"-s": "sets the system clock", "--set": "sets the system clock"},
+		Refused:  Refusals{{"-s", "sets the system clock"}, {"--set", "sets the system clock"}},
 	},
 	Check: func(c *Call) *Refusal {
 		for i, a := range c.Operands {

@@ -68,7 +68,7 @@ var diffRule = &Program{
 			"--starting-file --label --from-file --to-file --show-function-line --tabsize --horizon-lines",
 		Optional: "--color",
 		Patterns: "-I -F --ignore-matching-lines --show-function-line",
-		Refused:  map[string]string{"-l": "runs the pr program", "--paginate": "runs the pr program"},
+		Refused:  Refusals{{"-l", "runs the pr program"}, {"--paginate", "runs the pr program"}},
 	},
 }
 
@@ -104,11 +104,8 @@ var jqOpts = &Options{
 	Flags: "-r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input " +
 		"--exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream " +
 		"--stream-errors --raw-output0 --unbuffered --args --jsonargs",
-	Valued: "--indent",
-	Refused: map[string]string{
-		"-f": "reads the filter from a file", "--from-file": "reads the filter from a file",
-		"-L": "loads filter modules from a directory",
-	},
+	Valued:  "--indent",
+	Refused: Refusals{{"-f", "reads the filter from a file"}, {"--from-file", "reads the filter from a file"}, {"-L", "loads filter modules from a directory"}},
 }
 
 // jqPairs are jq's options that take two values: a name and a value or file.

@@ -45,9 +45,17 @@ func main() {
 	h50, h99 := percentiles(hook)
 	f50, f99 := percentiles(floor)
 	fmt.Printf("runs: %d each, %d payloads\n", *n, len(inputs))
-	fmt.Printf("floor   p50 %7.3f ms  p99 %7.3f ms\n", ms(f50), ms(f99))
-	fmt.Printf("hookctl p50 %7.3f ms  p99 %7.3f ms\n", ms(h50), ms(h99))
+	fmt.Printf("floor   p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", ms(f50), ms(pct(floor, 90)), ms(f99))
+	fmt.Printf("hookctl p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", ms(h50), ms(pct(hook, 90)), ms(h99))
 	fmt.Printf("ratio   p50 %.2fx  p99 %.2fx\n", float64(h50)/float64(f50), float64(h99)/float64(f99))
+	for i, p := range payloads {
+		var hs []time.Duration
+		for j := i; j < len(hook); j += len(inputs) {
+			hs = append(hs, hook[j])
+		}
+		a, b := percentiles(hs)
+		fmt.Printf("  %-50s p50 %7.3f ms  p99 %7.3f ms\n", p, ms(a), ms(b))
+	}
 }
 
 func runOnce(bin string, args, env []string, in []byte) time.Duration {
@@ -70,6 +78,12 @@ func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
 	s := append([]time.Duration(nil), ds...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)*50/100], s[min(len(s)-1, len(s)*99/100)]
+}
+
+func pct(ds []time.Duration, p int) time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[min(len(s)-1, len(s)*p/100)]
 }
 
 func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
