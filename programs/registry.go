@@ -12,6 +12,7 @@ var all = []*Program{
 	basenameRule, dirnameRule, realpathRule, readlinkRule,
 	grepRule, rgRule, findRule, sedRule, sortRule, uniqRule, cutRule, trRule, diffRule, cmpRule, jqRule,
 	dateRule, echoRule, pwdRule, trueRule, falseRule, idRule, whoamiRule, unameRule, whichRule, nprocRule,
+	hookctlReadOnlyRule,
 }
 
 // Lookup returns the rule for the named program, or nil if it is not on the allowlist. A linear
