@@ -1,0 +1,662 @@
+package claude
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Entry is one hook group hookctl registers: under hooks.<Event>, a group
+// {"matcher": Matcher, "hooks": [{"type": "command", "command": BIN, "args": ["hook"],
+// "timeout": Timeout, "onFailure": OnFailure}]}, with matcher and onFailure left out when "".
+type Entry struct {
+	Event     string
+	Matcher   string
+	Timeout   int // seconds
+	OnFailure string
+}
+
+// Entries is everything install registers, in the order it adds them.
+//
+// onFailure "block" makes the client refuse the call or prompt when hookctl crashes, times out
+// or is missing; without it those failures let everything through (claude-code-facts.md).
+// SessionStart only adds context, so a failure there need not stop the session.
+var Entries = []Entry{
+	{Event: "PreToolUse", Matcher: "*", Timeout: 10, OnFailure: "block"},
+	{Event: "UserPromptSubmit", Timeout: 10, OnFailure: "block"},
+	{Event: "UserPromptExpansion", Timeout: 10, OnFailure: "block"},
+	{Event: "SessionStart", Timeout: 10},
+}
+
+// hookArg is the first argument of every hook entry hookctl writes; with the program's base
+// name it is how uninstall recognises hookctl's entries.
+const hookArg = "hook"
+
+// Registration is what hookctl adds to one settings file.
+type Registration struct {
+	Binary string // absolute path of the hookctl binary
+	// StatusLine: also install hookctl's status line, wrapping any existing one.
+	StatusLine bool
+	// AllowJSONC lets Install edit a file holding comments or trailing commas. Claude Code
+	// 2.1.328 ignores such a file entirely, hooks and all (seen live), so by default Install
+	// refuses it: the registration would never run.
+	AllowJSONC bool
+}
+
+// ErrIgnoredByClient is wrapped by Install's error for a file with comments or trailing commas.
+var ErrIgnoredByClient = errors.New("Claude Code ignores a settings file with comments or trailing commas")
+
+func (r Registration) check() error {
+	switch b := r.Binary; {
+	case b == "" || !filepath.IsAbs(b):
+		return fmt.Errorf("failed to register: the hookctl path %q is not absolute", b)
+	case !utf8.ValidString(b) || strings.ContainsFunc(b, func(c rune) bool { return c < 0x20 || c == 0x7f }):
+		return fmt.Errorf("failed to register: the hookctl path %q holds control characters or invalid UTF-8", b)
+	}
+	return nil
+}
+
+// statusCommand is the status line hookctl installs: shell form, since Claude Code runs the
+// status line command through a shell.
+func statusCommand(binary string) string { return shellQuote(binary) + " statusline" }
+
+// statusRefresh is how often (seconds) the client re-runs the status line. It re-runs it after
+// each reply anyway, but not after a prompt the hook blocked — and /readonly is such a prompt,
+// so without a refresh the badge would show the old mode until the next reply (seen live).
+const statusRefresh = 2
+
+// statusValue is the statusLine setting install writes.
+func statusValue(binary string) jsonObj {
+	return jsonObj{{"type", "command"}, {"command", statusCommand(binary)}, {"refreshInterval", statusRefresh}}
+}
+
+func shellQuote(s string) string {
+	if s != "" && !strings.ContainsFunc(s, func(c rune) bool {
+		return !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || strings.ContainsRune("/._-", c))
+	}) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// Install returns text with hookctl registered. It is idempotent: text that already holds
+// exactly this registration comes back unchanged with changed=false. prevStatusLine is the raw
+// JSON text of the statusLine value it replaced ("" if none, or if it was already hookctl's);
+// the caller stores it so that uninstall can restore it and `hookctl statusline` can run it.
+//
+// Empty or blank text is an empty settings file: the result is a new file. hookctl entries
+// that differ from r (another path, other settings, an event no longer in Entries) are
+// replaced; everything else keeps its bytes. With r.StatusLine false an existing statusLine is
+// left alone, even hookctl's.
+func Install(text []byte, r Registration) (out []byte, changed bool, prevStatusLine string, err error) {
+	if err := r.check(); err != nil {
+		return nil, false, "", err
+	}
+	if isBlank(text) {
+		out, _, _, err := Install([]byte("{}"), r)
+		if err != nil {
+			return nil, false, "", err
+		}
+		return append(out, '\n'), true, "", nil
+	}
+	ed, err := newSettingsEditor(text, r.Binary)
+	if err != nil {
+		return nil, false, "", err
+	}
+	if j := ed.v.d.jsonc; j >= 0 && !r.AllowJSONC {
+		return nil, false, "", fmt.Errorf("failed to install: %w: %w", ErrIgnoredByClient, errorAt(text, j, "comment or trailing comma"))
+	}
+	if ed.v.installed(r) {
+		return text, false, "", nil
+	}
+	before := ed.v
+
+	// Take out every hookctl entry that is not exactly right, keeping the arrays of the
+	// events about to be filled again.
+	wanted := map[string]bool{}
+	for _, e := range Entries {
+		wanted[e.Event] = true
+	}
+	err = ed.apply(ed.v.removal(func(ev *settingsEvent) bool { return !wanted[ev.name] || !ev.exact(r) }, wanted, false))
+	if err != nil {
+		return nil, false, "", err
+	}
+
+	for _, e := range Entries {
+		v := ed.v
+		var edits []textEdit
+		ev := v.event(e.Event)
+		switch {
+		case ev != nil && ev.exact(r):
+			continue
+		case v.hooks == nil:
+			events := jsonObj{}
+			for _, e := range Entries {
+				events = append(events, jsonField{e.Event, []any{e.group(r.Binary)}})
+			}
+			edits = v.d.appendChild(v.d.root, "hooks", events)
+		case ev == nil:
+			edits = v.d.appendChild(v.hooks.val, e.Event, []any{e.group(r.Binary)})
+		default:
+			edits = v.d.appendChild(ev.m.val, "", e.group(r.Binary))
+		}
+		if err := ed.apply(edits); err != nil {
+			return nil, false, "", err
+		}
+	}
+
+	if r.StatusLine {
+		v := ed.v
+		want := statusValue(r.Binary)
+		switch {
+		case v.status == nil:
+			err = ed.apply(v.d.appendChild(v.d.root, "statusLine", want))
+		case v.statusExact(r.Binary):
+		default:
+			if !v.statusIsOurs() {
+				prevStatusLine = string(v.d.src[v.status.val.start:v.status.val.end])
+			}
+			old := v.status.val
+			pretty := hasLineBreak(v.d.src[old.start:old.end])
+			err = ed.apply([]textEdit{replaceValue(old, v.d.style().render(want, pretty, lineIndent(v.d.src, old.start)))})
+		}
+		if err != nil {
+			return nil, false, "", err
+		}
+	}
+
+	// Fail closed on a bug above: the result must hold exactly r, and apart from hookctl's
+	// entries (and the status line, when it was asked for) the same values as before.
+	if !ed.v.installed(r) {
+		return nil, false, "", errors.New("failed to install: the edited file does not hold the registration")
+	}
+	if before.sansHookctl(r.StatusLine) != ed.v.sansHookctl(r.StatusLine) {
+		return nil, false, "", errors.New("failed to install: the edit would change settings that are not hookctl's")
+	}
+	return ed.text, true, prevStatusLine, nil
+}
+
+// Uninstall removes every hook entry whose command is hookctl (the same Binary path, or any
+// path whose base name is "hookctl", with args starting with "hook"), removes matcher groups
+// and event arrays left empty by that, removes the hooks object if left empty, and, if
+// statusLine is hookctl's, replaces it with prevStatusLine (or removes it when prevStatusLine
+// is "").
+//
+// Containers that were empty before are kept; but install cannot tell an empty "hooks" or
+// event array it filled from one it made, so after install and uninstall those are gone.
+func Uninstall(text []byte, binary string, prevStatusLine string) (out []byte, changed bool, err error) {
+	if isBlank(text) {
+		return text, false, nil
+	}
+	ed, err := newSettingsEditor(text, binary)
+	if err != nil {
+		return nil, false, err
+	}
+	before := ed.v
+	ours := before.status != nil && before.statusIsOurs()
+	if ours {
+		if prevStatusLine != "" {
+			prev, err := parseSettings([]byte(prevStatusLine))
+			if err != nil {
+				return nil, false, fmt.Errorf("failed to restore the status line: %w", err)
+			}
+			// Install stores the value's own bytes; anything around them (a // comment) could
+			// swallow what follows it in the file.
+			if prev.root.start != 0 || prev.root.end != len(prevStatusLine) {
+				return nil, false, errors.New("failed to restore the status line: the stored value is not one bare JSON value")
+			}
+			// A stored value that is hookctl's own would keep hookctl installed: drop it.
+			if (&settingsView{d: prev, binary: binary}).isOurStatusValue(prev.root) {
+				prevStatusLine = ""
+			}
+		}
+		if prevStatusLine == "" {
+			err = ed.apply(ed.v.d.removeChildren(ed.v.d.root, dropOnly(len(ed.v.d.root.kids), ed.v.statusIndex)))
+		} else {
+			err = ed.apply([]textEdit{replaceValue(ed.v.status.val, prevStatusLine)})
+		}
+		if err != nil {
+			return nil, false, err
+		}
+	}
+	if err := ed.apply(ed.v.removal(func(*settingsEvent) bool { return true }, nil, true)); err != nil {
+		return nil, false, err
+	}
+
+	after := ed.v
+	switch {
+	case after.holdsHookctl():
+		return nil, false, errors.New("failed to uninstall: hookctl entries remain after the edit")
+	case ours && after.status != nil && after.statusIsOurs():
+		return nil, false, errors.New("failed to uninstall: hookctl's status line remains after the edit")
+	case ours && prevStatusLine != "" && (after.status == nil ||
+		string(after.d.src[after.status.val.start:after.status.val.end]) != prevStatusLine):
+		return nil, false, errors.New("failed to uninstall: the status line was not restored")
+	case before.sansHookctl(ours) != after.sansHookctl(ours):
+		return nil, false, errors.New("failed to uninstall: the edit would change settings that are not hookctl's")
+	}
+	return ed.text, !bytes.Equal(ed.text, text), nil
+}
+
+// isBlank says whether text is empty apart from JSON whitespace and a byte order mark: Claude
+// Code reads such a file as {}. Other blank characters go to the parser, which refuses them.
+func isBlank(text []byte) bool {
+	return len(bytes.Trim(bytes.TrimPrefix(text, utf8BOM), " \t\r\n")) == 0
+}
+
+func dropOnly(n, i int) []bool {
+	drop := make([]bool, n)
+	drop[i] = true
+	return drop
+}
+
+// group is the hook group e registers for binary.
+func (e Entry) group(binary string) jsonObj {
+	h := jsonObj{{"type", "command"}, {"command", binary}, {"args", []any{hookArg}}, {"timeout", e.Timeout}}
+	if e.OnFailure != "" {
+		h = append(h, jsonField{"onFailure", e.OnFailure})
+	}
+	g := jsonObj{}
+	if e.Matcher != "" {
+		g = append(g, jsonField{"matcher", e.Matcher})
+	}
+	return append(g, jsonField{"hooks", []any{h}})
+}
+
+// settingsEditor holds the text being edited and its view; apply re-parses after every edit.
+type settingsEditor struct {
+	text   []byte
+	v      *settingsView
+	binary string
+}
+
+func newSettingsEditor(text []byte, binary string) (*settingsEditor, error) {
+	ed := &settingsEditor{text: text, binary: binary}
+	d, err := parseSettings(text)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read settings: %w", err)
+	}
+	if ed.v, err = readSettingsView(d, binary); err != nil {
+		return nil, fmt.Errorf("failed to read settings: %w", err)
+	}
+	return ed, nil
+}
+
+func (ed *settingsEditor) apply(edits []textEdit) error {
+	if len(edits) == 0 {
+		return nil
+	}
+	out, err := splice(ed.text, edits)
+	if err != nil {
+		return err
+	}
+	d, err := parseSettings(out)
+	if err != nil {
+		return fmt.Errorf("failed to edit settings: the result does not parse: %w", err)
+	}
+	v, err := readSettingsView(d, ed.binary)
+	if err != nil {
+		return fmt.Errorf("failed to edit settings: %w", err)
+	}
+	ed.text, ed.v = out, v
+	return nil
+}
+
+// settingsView is the part of a settings file hookctl reads: the hooks and the status line.
+type settingsView struct {
+	d           *settingsDoc
+	binary      string
+	hooks       *jsonChild // the root's "hooks" member, or nil
+	status      *jsonChild // the root's "statusLine" member, or nil
+	statusIndex int
+	events      []settingsEvent
+}
+
+// settingsEvent is one member of "hooks": an event and its matcher groups.
+type settingsEvent struct {
+	name   string
+	m      *jsonChild
+	groups []settingsGroup
+	ours   int // hookctl entries in all its groups
+	v      *settingsView
+}
+
+// settingsGroup is one matcher group and which of its hook entries are hookctl's.
+type settingsGroup struct {
+	n       *jsonNode // the group object
+	entries *jsonNode // its "hooks" array
+	ours    []bool
+	nOurs   int
+}
+
+// readSettingsView checks the shape Claude Code requires of "hooks" (an object of arrays of
+// groups, each an object with a "hooks" array of objects) and finds hookctl's entries.
+func readSettingsView(d *settingsDoc, binary string) (*settingsView, error) {
+	v := &settingsView{d: d, binary: binary}
+	root := d.root
+	if root.kind != kindObject {
+		return nil, errorAt(d.src, root.start, "the settings are not a JSON object")
+	}
+	if i := root.member("statusLine"); i >= 0 {
+		v.status, v.statusIndex = &root.kids[i], i
+	}
+	i := root.member("hooks")
+	if i < 0 {
+		return v, nil
+	}
+	v.hooks = &root.kids[i]
+	if v.hooks.val.kind != kindObject {
+		return nil, errorAt(d.src, v.hooks.val.start, `"hooks" is not an object`)
+	}
+	for j := range v.hooks.val.kids {
+		m := &v.hooks.val.kids[j]
+		ev := settingsEvent{name: m.key, m: m, v: v}
+		if m.val.kind != kindArray {
+			return nil, errorAt(d.src, m.val.start, "hooks event %s is not an array", clipKey(m.key))
+		}
+		for _, g := range m.val.kids {
+			if g.val.kind != kindObject {
+				return nil, errorAt(d.src, g.val.start, "a hook group of %s is not an object", clipKey(m.key))
+			}
+			entries := g.val.get("hooks")
+			if entries == nil || entries.kind != kindArray {
+				return nil, errorAt(d.src, g.val.start, `a hook group of %s has no "hooks" array`, clipKey(m.key))
+			}
+			sg := settingsGroup{n: g.val, entries: entries, ours: make([]bool, len(entries.kids))}
+			for k, h := range entries.kids {
+				if h.val.kind != kindObject {
+					return nil, errorAt(d.src, h.val.start, "a hook of %s is not an object", clipKey(m.key))
+				}
+				if v.isOurs(h.val) {
+					sg.ours[k] = true
+					sg.nOurs++
+				}
+			}
+			ev.ours += sg.nOurs
+			ev.groups = append(ev.groups, sg)
+		}
+		v.events = append(v.events, ev)
+	}
+	return v, nil
+}
+
+// isOurs says whether a hook entry runs hookctl: the command is the binary, or any program
+// called hookctl, and the first argument is "hook".
+func (v *settingsView) isOurs(h *jsonNode) bool {
+	cmd, args := h.get("command"), h.get("args")
+	if cmd == nil || cmd.kind != kindString || args == nil || args.kind != kindArray || len(args.kids) == 0 {
+		return false
+	}
+	first := args.kids[0].val
+	return (cmd.str == v.binary && v.binary != "" || path.Base(cmd.str) == "hookctl") &&
+		first.kind == kindString && first.str == hookArg
+}
+
+func (v *settingsView) event(name string) *settingsEvent {
+	for i := range v.events {
+		if v.events[i].name == name {
+			return &v.events[i]
+		}
+	}
+	return nil
+}
+
+func (v *settingsView) holdsHookctl() bool {
+	for _, ev := range v.events {
+		if ev.ours > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// installed says whether the file holds exactly r and no other hookctl entry.
+func (v *settingsView) installed(r Registration) bool {
+	n := 0
+	for _, e := range Entries {
+		ev := v.event(e.Event)
+		if ev == nil || !ev.exact(r) {
+			return false
+		}
+		n++
+	}
+	total := 0
+	for _, ev := range v.events {
+		total += ev.ours
+	}
+	return total == n && (!r.StatusLine || v.statusExact(r.Binary))
+}
+
+// exact says whether the event holds one hookctl entry, alone in a group that is exactly the
+// one Entries gives for it.
+func (ev *settingsEvent) exact(r Registration) bool {
+	i := entryIndex(ev.name)
+	if i < 0 || ev.ours != 1 {
+		return false
+	}
+	for _, g := range ev.groups {
+		if g.nOurs == 1 {
+			return sameValue(ev.v.d.src, g.n, Entries[i].group(r.Binary))
+		}
+	}
+	return false
+}
+
+func entryIndex(event string) int {
+	for i, e := range Entries {
+		if e.Event == event {
+			return i
+		}
+	}
+	return -1
+}
+
+// sameValue compares a parsed value with one install would write: the same keys (in any
+// order) and values; numbers by their digits.
+func sameValue(src []byte, n *jsonNode, want any) bool {
+	switch w := want.(type) {
+	case string:
+		return n.kind == kindString && n.str == w
+	case int:
+		return n.kind == kindNumber && string(src[n.start:n.end]) == strconv.Itoa(w)
+	case []any:
+		if n.kind != kindArray || len(n.kids) != len(w) {
+			return false
+		}
+		for i := range w {
+			if !sameValue(src, n.kids[i].val, w[i]) {
+				return false
+			}
+		}
+		return true
+	case jsonObj:
+		if n.kind != kindObject || len(n.kids) != len(w) {
+			return false
+		}
+		for _, f := range w {
+			if m := n.get(f.key); m == nil || !sameValue(src, m, f.val) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
+}
+
+func (v *settingsView) statusExact(binary string) bool {
+	return v.status != nil && sameValue(v.d.src, v.status.val, statusValue(binary))
+}
+
+func (v *settingsView) statusIsOurs() bool { return v.isOurStatusValue(v.status.val) }
+
+// isOurStatusValue says whether a statusLine value runs hookctl's status line: its command is
+// the one install writes for this binary, or any program called hookctl with the single
+// argument statusline.
+func (v *settingsView) isOurStatusValue(n *jsonNode) bool {
+	cmd := n.get("command")
+	if cmd == nil || cmd.kind != kindString {
+		return false
+	}
+	if v.binary != "" && cmd.str == statusCommand(v.binary) {
+		return true
+	}
+	prog, rest, ok := firstShellWord(cmd.str)
+	return ok && path.Base(prog) == "hookctl" && rest == " statusline"
+}
+
+// firstShellWord splits off the first word of a command in the two spellings shellQuote
+// writes: bare, or single-quoted with a quote inside spelled quote, backslash, quote, quote.
+// Anything else is not hookctl's.
+func firstShellWord(cmd string) (word, rest string, ok bool) {
+	if !strings.HasPrefix(cmd, "'") {
+		i := strings.IndexByte(cmd, ' ')
+		if i < 0 {
+			i = len(cmd)
+		}
+		if strings.ContainsAny(cmd[:i], `'"\$`+"`") {
+			return "", "", false
+		}
+		return cmd[:i], cmd[i:], true
+	}
+	var b strings.Builder
+	for s := cmd; ; {
+		end := strings.IndexByte(s[1:], '\'')
+		if end < 0 {
+			return "", "", false
+		}
+		b.WriteString(s[1 : 1+end])
+		s = s[end+2:]
+		if !strings.HasPrefix(s, `\''`) {
+			return b.String(), s, true
+		}
+		b.WriteByte('\'')
+		s = s[2:]
+	}
+}
+
+// removal returns the edits that take hookctl's entries out of the events chosen by which.
+// Groups left empty by that go. Events left empty go unless keep names them; and when every
+// event goes and dropHooks is set, the whole "hooks" member goes.
+func (v *settingsView) removal(which func(*settingsEvent) bool, keep map[string]bool, dropHooks bool) []textEdit {
+	if v.hooks == nil {
+		return nil
+	}
+	var edits []textEdit
+	dropEvent := make([]bool, len(v.events))
+	dropped := 0
+	for i := range v.events {
+		ev := &v.events[i]
+		if ev.ours == 0 || !which(ev) {
+			continue
+		}
+		var inner []textEdit
+		dropGroup := make([]bool, len(ev.groups))
+		emptied := true
+		for j, g := range ev.groups {
+			switch {
+			case g.nOurs == 0:
+				emptied = false
+			case g.nOurs == len(g.entries.kids):
+				dropGroup[j] = true
+			default:
+				emptied = false
+				inner = append(inner, v.d.removeChildren(g.entries, g.ours)...)
+			}
+		}
+		if emptied && !keep[ev.name] {
+			dropEvent[i] = true
+			dropped++
+			continue
+		}
+		edits = append(edits, inner...)
+		edits = append(edits, v.d.removeChildren(ev.m.val, dropGroup)...)
+	}
+	if dropped == 0 {
+		return edits
+	}
+	if dropHooks && dropped == len(v.events) {
+		return v.d.removeChildren(v.d.root, dropOnly(len(v.d.root.kids), v.d.root.member("hooks")))
+	}
+	return append(edits, v.d.removeChildren(v.hooks.val, dropEvent)...)
+}
+
+// sansHookctl renders the file's values without hookctl's entries, and without the status
+// line when skipStatus is set, so that an edit can be checked to have touched nothing else.
+// Groups, events and "hooks" with no other entries are left out, whoever emptied them.
+func (v *settingsView) sansHookctl(skipStatus bool) string {
+	src := v.d.src
+	var b strings.Builder
+	b.WriteByte('{')
+	for i, m := range v.d.root.kids {
+		switch {
+		case skipStatus && v.status != nil && i == v.statusIndex:
+		case v.hooks != nil && m.key == "hooks":
+			var hooks strings.Builder
+			for _, ev := range v.events {
+				var groups strings.Builder
+				for _, g := range ev.groups {
+					var entries strings.Builder
+					for k, h := range g.entries.kids {
+						if !g.ours[k] {
+							writeCanonical(&entries, src, h.val)
+							entries.WriteByte(',')
+						}
+					}
+					if entries.Len() == 0 {
+						continue
+					}
+					groups.WriteByte('{')
+					for _, gm := range g.n.kids {
+						groups.WriteString(strconv.Quote(gm.key) + ":")
+						if gm.val == g.entries {
+							groups.WriteString("[" + entries.String() + "]")
+						} else {
+							writeCanonical(&groups, src, gm.val)
+						}
+						groups.WriteByte(',')
+					}
+					groups.WriteString("},")
+				}
+				if groups.Len() > 0 {
+					hooks.WriteString(strconv.Quote(ev.name) + ":[" + groups.String() + "],")
+				}
+			}
+			if hooks.Len() > 0 {
+				b.WriteString(`"hooks":{` + hooks.String() + "},")
+			}
+		default:
+			b.WriteString(strconv.Quote(m.key) + ":")
+			writeCanonical(&b, src, m.val)
+			b.WriteByte(',')
+		}
+	}
+	b.WriteByte('}')
+	return b.String()
+}
+
+// writeCanonical writes n without whitespace or comments; scalars keep their source bytes.
+func writeCanonical(b *strings.Builder, src []byte, n *jsonNode) {
+	switch n.kind {
+	case kindObject, kindArray:
+		open, close := byte('['), byte(']')
+		if n.kind == kindObject {
+			open, close = '{', '}'
+		}
+		b.WriteByte(open)
+		for _, c := range n.kids {
+			if n.kind == kindObject {
+				b.WriteString(strconv.Quote(c.key) + ":")
+			}
+			writeCanonical(b, src, c.val)
+			b.WriteByte(',')
+		}
+		b.WriteByte(close)
+	default:
+		b.Write(src[n.start:n.end])
+	}
+}
