@@ -44,15 +44,26 @@ func (k Kind) String() string {
 type EventName string
 
 const (
-	EventPreToolUse   EventName = "PreToolUse"
-	EventSessionStart EventName = "SessionStart"
-	EventPromptSubmit EventName = "UserPromptSubmit"
+	EventPreToolUse      EventName = "PreToolUse"
+	EventSessionStart    EventName = "SessionStart"
+	EventPromptSubmit    EventName = "UserPromptSubmit"
+	EventPromptExpansion EventName = "UserPromptExpansion"
 )
 
 // Event is one hook invocation.
 type Event struct {
-	Name EventName
-	Call *Call // for EventPreToolUse
+	Name    EventName
+	Session string
+	Cwd     string
+	Call    *Call // for EventPreToolUse
+
+	// For prompts: the text the user submitted, its id, and for an expanded slash command
+	// its name, arguments and where it was defined ("userSettings", "projectSettings", …).
+	Prompt        string
+	PromptID      string
+	CommandName   string
+	CommandArgs   string
+	CommandSource string
 }
 
 // Call is a tool call, whatever client made it.
@@ -64,7 +75,12 @@ type Call struct {
 	Tool      string          // the client's tool name, for messages
 	Kind      Kind            // what the tool does
 	Input     json.RawMessage // the tool's input as the client sent it
-	Command   string          // for KindShell: the command line
+	Command   string          // the command line of a tool that runs one (Bash, Monitor)
+	Paths     []string        // the files a writing tool writes (Write, Edit, NotebookEdit)
+	// Prompt is the prompt a scheduling tool will submit later (CronCreate, ScheduleWakeup);
+	// Skill the skill or command a Skill call runs.
+	Prompt string
+	Skill  string
 }
 
 // Verdict is the policy's answer.
@@ -75,7 +91,8 @@ const (
 	Pass Verdict = iota
 	// Allow: run it, as rewritten in Decision.Command for a shell call.
 	Allow
-	// Deny: refuse, telling the agent Decision.Reason.
+	// Deny: refuse, telling the agent Decision.Reason (for a prompt: block it, telling the
+	// user).
 	Deny
 )
 
@@ -96,4 +113,7 @@ type Decision struct {
 	// Command, on Allow of a shell call, is the canonical form of exactly what was judged,
 	// with the hook's own configuration pins. The adapter sends it in place of the agent's.
 	Command string
+	// Context is text for the model (at session start); Message is text for the user.
+	Context string
+	Message string
 }

@@ -20,17 +20,39 @@ const MaxConfigSize = 256 << 10
 // to this list, never remove from it.
 var DefaultReadOnlyAgents = []string{"Explore", "Plan"}
 
-// Config is the user's configuration. It can only make the policy stricter: it adds read-only
-// agent types and removes programs from the allowlist.
+// Config is the configuration in force for one call: the user's global file, tightened by the
+// project's .hookctl.toml. It can only make the read-only gate stricter: it adds read-only agent
+// types and removes programs from the allowlist. The security settings (default_mode) are read
+// from the user's global file only; a project file that sets one is ignored for it, with a
+// warning, since a repository's author is not the user.
 type Config struct {
 	// ReadOnlyAgents are agent types (matched exactly on the client's agent_type) that are
 	// read-only in every mode, in addition to DefaultReadOnlyAgents.
 	ReadOnlyAgents []string `toml:"read_only_agents"`
 	// DenyPrograms are removed from the read-only allowlist.
 	DenyPrograms []string `toml:"deny_programs"`
+	// DefaultMode is the mode of a session hookctl has not seen: "read-only" (the default) or
+	// "edit". Global only.
+	DefaultMode string `toml:"default_mode"`
 
-	// Path is the file the config was read from, or "" for the defaults.
+	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
+	// Project is the project file merged in, or "".
+	Project string `toml:"-"`
+	// Warnings are problems that did not stop the config from loading, for the user.
+	Warnings []string `toml:"-"`
+}
+
+// ProjectConfigName is the project's own config file, found in the session's directory or
+// above it.
+const ProjectConfigName = ".hookctl.toml"
+
+// SessionDefault is the mode a session starts in.
+func (c *Config) SessionDefault() Mode {
+	if c.DefaultMode == "edit" {
+		return ModeEdit
+	}
+	return ModeReadOnly
 }
 
 // Home returns hookctl's directory for config and state: $HOOKCTL_HOME, else
@@ -49,28 +71,88 @@ func Home() (string, error) {
 	return filepath.Join(home, ".config", "hookctl"), nil
 }
 
-// LoadConfig reads $HOME/config.toml. A missing file means the defaults. Any other problem —
-// unreadable, too large, bad TOML, an unknown key, a wrong type — is an error naming the file
-// (and the line, where the TOML decoder knows it): a broken config must never silently fall
-// back to defaults the user did not choose.
+// LoadConfig reads the global file $home/config.toml. A missing file means the defaults. Any
+// other problem — unreadable, too large, bad TOML, an unknown key, a wrong type — is an error
+// naming the file (and the line, where the TOML decoder knows it): a broken config must never
+// silently fall back to defaults the user did not choose.
 func LoadConfig(home string) (*Config, error) {
 	path := filepath.Join(home, "config.toml")
-	f, err := os.Open(path)
+	text, err := readConfigFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &Config{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("failed to read %s: %w", path, err)
+		return nil, err
+	}
+	return ParseConfig(path, text)
+}
+
+// LoadConfigFor reads the global config and merges the project file nearest to dir (dir itself
+// or a parent, not above the user's home directory), which may only tighten it.
+func LoadConfigFor(home, dir string) (*Config, error) {
+	c, err := LoadConfig(home)
+	if err != nil {
+		return nil, err
+	}
+	path := findProjectConfig(dir)
+	if path == "" {
+		return c, nil
+	}
+	text, err := readConfigFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return c, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	p, err := ParseConfig(path, text)
+	if err != nil {
+		return nil, err
+	}
+	c.Project = path
+	c.ReadOnlyAgents = append(c.ReadOnlyAgents, p.ReadOnlyAgents...)
+	c.DenyPrograms = append(c.DenyPrograms, p.DenyPrograms...)
+	if p.DefaultMode != "" {
+		c.Warnings = append(c.Warnings, fmt.Sprintf("%s sets default_mode, which only your own config (%s) may set; ignored", path, filepath.Join(home, "config.toml")))
+	}
+	return c, nil
+}
+
+// findProjectConfig returns the nearest .hookctl.toml at or above dir, stopping below the
+// user's home directory and at the root.
+func findProjectConfig(dir string) string {
+	if dir == "" || !filepath.IsAbs(dir) {
+		return ""
+	}
+	home, _ := os.UserHomeDir()
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		if d == home || d == filepath.Dir(d) {
+			return ""
+		}
+		p := filepath.Join(d, ProjectConfigName)
+		if _, err := os.Lstat(p); err == nil {
+			return p
+		}
+	}
+}
+
+func readConfigFile(path string) (string, error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	if err != nil {
+		return "", fmt.Errorf("failed to read %s: %w", path, err)
 	}
 	defer f.Close()
 	buf, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
 	if err != nil {
-		return nil, fmt.Errorf("failed to read %s: %w", path, err)
+		return "", fmt.Errorf("failed to read %s: %w", path, err)
 	}
 	if len(buf) > MaxConfigSize {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, MaxConfigSize)
+		return "", fmt.Errorf("%s is larger than %d bytes", path, MaxConfigSize)
 	}
-	return ParseConfig(path, string(buf))
+	return string(buf), nil
 }
 
 // ParseConfig decodes config text; path names it in errors.
@@ -94,6 +176,11 @@ func ParseConfig(path, text string) (*Config, error) {
 	for _, a := range c.ReadOnlyAgents {
 		if a == "" {
 			return nil, fmt.Errorf("%s: read_only_agents holds an empty name", path)
+		}
+	}
+	if c.DefaultMode != "" {
+		if _, err := ParseMode(c.DefaultMode); err != nil {
+			return nil, fmt.Errorf("%s:%d: default_mode: %v", path, lineOfKey(text, toml.Key{"default_mode"}), err)
 		}
 	}
 	c.Path = path

@@ -15,7 +15,7 @@ func TestParseConfigErrorsNameFileAndLine(t *testing.T) {
 		{"# comment\nx = 1\n", `/c.toml:2: unknown key "x"`},
 		{"[table]\nkey = 1\n", `/c.toml:1: unknown key "table"`},
 		{"read_only_agents = [\"\"]\n", "empty name"},
-		{"default_mode = \"edit\"\n", `unknown key "default_mode"`}, // not a key yet: refused, never ignored
+		{"default_mode = \"yolo\"\n", `/c.toml:1: default_mode: unknown mode "yolo"`},
 	} {
 		_, err := ParseConfig("/c.toml", c.text)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "/c.toml") {

@@ -1,5 +1,12 @@
 package hook
 
+import (
+	"path/filepath"
+	"strings"
+
+	"github.com/hookctl/hookctl/programs"
+)
+
 // Mode is a session's mode.
 type Mode uint8
 
@@ -23,6 +30,22 @@ func (m Mode) String() string {
 // so no I/O failure can turn into an allow.
 type Policy struct {
 	Config *Config
+	// Protection lists what no agent may write, in any mode.
+	Protection Protection
+}
+
+// SessionState is a session's mode as the policy sees it. When the state could not be read,
+// Mode is read-only and Warning says why.
+type SessionState struct {
+	Mode    Mode
+	Warning string
+}
+
+// Protection is what no agent may write in any mode: hookctl's config, state and binary,
+// Claude Code's settings files, the readonly command file, shell start-up files.
+type Protection struct {
+	Home  string   // the user's home directory
+	Paths []string // absolute files and directories
 }
 
 // scope says why read-only rules bind a call, so the deny reason can say what to do.
@@ -33,22 +56,73 @@ const (
 	scopeAgent                    // the agent type is read-only in every mode
 )
 
-// Decide judges one tool call made in a session whose mode is sessionMode.
-func (p *Policy) Decide(c *Call, sessionMode Mode) Decision {
-	var sc scope
+// Decide judges one tool call made in a session in state st.
+func (p *Policy) Decide(c *Call, st SessionState) Decision {
+	if d, ok := modeChangeByModel(c); ok {
+		return d
+	}
 	switch {
 	case p.Config.ReadOnlyAgent(c.AgentType):
-		sc = scopeAgent
-	case sessionMode == ModeReadOnly:
-		sc = scopeSession
-	default:
-		return Decision{Verdict: Pass}
+		return p.readOnly(c, scopeAgent, "")
+	case st.Mode == ModeReadOnly:
+		return p.readOnly(c, scopeSession, st.Warning)
 	}
-	return p.readOnly(c, sc)
+	return p.edit(c)
 }
 
-// readOnly applies read-only rules to a call.
-func (p *Policy) readOnly(c *Call, sc scope) Decision {
+// modeChangeByModel refuses, in every mode, the ways an agent could make a /readonly command
+// reach the session as if the user had typed it: running the readonly command or skill itself,
+// or scheduling a prompt that starts with it.
+func modeChangeByModel(c *Call) (Decision, bool) {
+	refusal := func(what string) (Decision, bool) {
+		return Decision{Verdict: Deny, Reason: "hookctl: " + what + "; only the user may change the session's mode (they type /readonly)."}, true
+	}
+	if c.Skill != "" && strings.TrimPrefix(strings.TrimSpace(c.Skill), "/") == "readonly" {
+		return refusal("the readonly command is the user's")
+	}
+	if strings.HasPrefix(strings.TrimSpace(c.Prompt), "/readonly") {
+		return refusal("a scheduled /readonly would arrive as if the user typed it")
+	}
+	return Decision{}, false
+}
+
+// edit applies edit mode's accident guard: writes to protected paths, and the short exclude
+// list of destructive commands. Everything else is left to the client's own permissions.
+func (p *Policy) edit(c *Call) Decision {
+	ctx := &programs.EditContext{Project: c.Cwd, Home: p.Protection.Home, Protected: p.Protection.Paths}
+	for _, path := range c.Paths {
+		if programs.ProtectedPath(path, ctx) {
+			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clipReason(path) +
+				", which only the user may change (hookctl's own files and Claude Code's settings are protected in every mode)."}
+		}
+	}
+	if c.Command != "" && (c.Kind == KindShell || c.Kind == KindMutate) {
+		if r := programs.JudgeEdit(c.Command, ctx); r != nil {
+			what := r.What
+			if r.Program != "" {
+				what = r.Program + ": " + what
+			}
+			hint := r.Hint
+			if hint == "" {
+				hint = "if it is really wanted, ask the user to run it themselves"
+			}
+			return Decision{Verdict: Deny, Reason: "hookctl edit-mode guard: " + what + "; " + hint + "."}
+		}
+	}
+	return Decision{Verdict: Pass}
+}
+
+// readOnly applies read-only rules to a call. warning, if set, says why the session's state
+// could not be read; it is appended to every refusal.
+func (p *Policy) readOnly(c *Call, sc scope, warning string) Decision {
+	d := p.readOnlyRules(c, sc)
+	if d.Verdict == Deny && warning != "" {
+		d.Reason += " (hookctl could not read this session's state — " + warning + " — so it is treated as read-only.)"
+	}
+	return d
+}
+
+func (p *Policy) readOnlyRules(c *Call, sc scope) Decision {
 	switch c.Kind {
 	case KindRead, KindSession, KindAgent:
 		return Decision{Verdict: Pass}
@@ -66,4 +140,45 @@ func (p *Policy) readOnly(c *Call, sc scope) Decision {
 		return Decision{Verdict: Deny, Reason: (&Refusal{What: "`" + c.Tool + "` changes things", tool: true}).render(sc)}
 	}
 	return Decision{Verdict: Deny, Reason: (&Refusal{What: "`" + c.Tool + "` is not a tool hookctl knows to be read-only", tool: true}).render(sc)}
+}
+
+// ProtectedPaths lists what no agent may write, for a session whose project is cwd: hookctl's
+// own directory (config and state) and binary, the user's and every enclosing project's Claude
+// Code settings and readonly command, the managed settings files, and shell start-up files
+// (which run the next time the user opens a shell).
+func ProtectedPaths(hookctlHome, userHome, binary, cwd string) []string {
+	var out []string
+	add := func(p string) {
+		if p != "" && filepath.IsAbs(p) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	add(hookctlHome)
+	add(binary)
+	add("/etc/claude-code/managed-settings.json")
+	add("/Library/Application Support/ClaudeCode/managed-settings.json")
+	claudeDir := func(dir string) {
+		add(filepath.Join(dir, ".claude", "settings.json"))
+		add(filepath.Join(dir, ".claude", "settings.local.json"))
+		add(filepath.Join(dir, ".claude", "commands", "readonly.md"))
+		add(filepath.Join(dir, ".claude", "skills", "readonly"))
+	}
+	if userHome != "" {
+		claudeDir(userHome)
+		for _, rc := range []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
+			".zshenv", ".zlogin", ".config/fish/config.fish"} {
+			add(filepath.Join(userHome, rc))
+		}
+	}
+	if filepath.IsAbs(cwd) {
+		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+			if d != userHome {
+				claudeDir(d)
+			}
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	return out
 }

@@ -24,7 +24,7 @@ func TestPolicyScopes(t *testing.T) {
 		{write(""), ModeReadOnly, Deny},
 		{write("general-purpose"), ModeReadOnly, Deny},
 	} {
-		if got := p.Decide(c.call, c.mode).Verdict; got != c.want {
+		if got := p.Decide(c.call, SessionState{Mode: c.mode}).Verdict; got != c.want {
 			t.Errorf("%s by %q in %s: %s, want %s", c.call.Tool, c.call.AgentType, c.mode, got, c.want)
 		}
 	}
@@ -48,7 +48,7 @@ func TestPolicyKinds(t *testing.T) {
 		{&Call{Tool: "Bash", Kind: KindShell, Command: "rm -rf /"}, Deny},
 		{&Call{Tool: "Bash", Kind: KindShell, Command: ""}, Deny},
 	} {
-		d := p.Decide(c.call, ModeReadOnly)
+		d := p.Decide(c.call, SessionState{Mode: ModeReadOnly})
 		if d.Verdict != c.want {
 			t.Errorf("%s %q: %s (%s), want %s", c.call.Tool, c.call.Command, d.Verdict, d.Reason, c.want)
 		}
@@ -82,7 +82,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 			[]string{"`git` cannot read a pipe", "after | use one of"}},
 		{&Call{Tool: "Write", Kind: KindMutate}, ModeReadOnly, []string{"`Write` changes things", "/readonly off"}},
 	} {
-		d := p.Decide(c.call, c.mode)
+		d := p.Decide(c.call, SessionState{Mode: c.mode})
 		for _, w := range c.want {
 			if !strings.Contains(d.Reason, w) {
 				t.Errorf("%s %q: reason %q lacks %q", c.call.Tool, c.call.Command, d.Reason, w)
@@ -97,7 +97,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 // TestDenyReasonsQuoteLittle: a reason quotes at most a short prefix of what the model wrote.
 func TestDenyReasonsQuoteLittle(t *testing.T) {
 	secret := "sk-ant-" + strings.Repeat("x", 200)
-	d := (&Policy{Config: &Config{}}).Decide(&Call{Tool: "Bash", Kind: KindShell, Command: "cat " + secret + " | tee /tmp/x"}, ModeReadOnly)
+	d := (&Policy{Config: &Config{}}).Decide(&Call{Tool: "Bash", Kind: KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: ModeReadOnly})
 	if strings.Contains(d.Reason, secret) {
 		t.Errorf("the reason repeats the whole argument: %q", d.Reason)
 	}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"strings"
 	"sync"
 	"time"
 )
@@ -28,26 +29,24 @@ type Adapter interface {
 	Refuse(payload []byte, reason string) []byte
 }
 
-// Modes tells the policy a session's mode.
-type Modes interface {
-	Mode(session string) (Mode, error)
-}
-
-// FixedMode is a Modes that gives every session the same mode.
-type FixedMode Mode
-
-func (m FixedMode) Mode(string) (Mode, error) { return Mode(m), nil }
-
 // Runner runs one hook invocation. Its fields are the process's environment, so tests can run
 // it in memory.
 type Runner struct {
 	Stdin          io.Reader
 	Stdout, Stderr io.Writer
 	Adapter        Adapter
-	// LoadConfig reads the configuration; an error refuses every call.
-	LoadConfig func() (*Config, error)
+	// LoadConfig reads the configuration for a call from directory cwd; an error refuses every
+	// call.
+	LoadConfig func(cwd string) (*Config, error)
 	Modes      Modes
-	Deadline   time.Duration // zero means Deadline
+	// Store receives the human's /readonly toggles. Nil: toggles are refused.
+	Store *Store
+	// CommandCheck confirms that hookctl's readonly command is still the one install wrote
+	// (model invocation disabled) before a toggle is honoured. Nil: no check.
+	CommandCheck func() error
+	// Protect lists the paths no agent may write, for a session in project directory cwd.
+	Protect  func(cwd string) Protection
+	Deadline time.Duration // zero means Deadline
 	// Exit ends the process when the deadline passes; nil means os.Exit.
 	Exit func(code int)
 }
@@ -145,13 +144,14 @@ func (r *Runner) decide(payloadOut *[]byte) outcome {
 	if err != nil {
 		return r.fail(payload, "hookctl could not read the hook payload: "+err.Error()+"; the call is refused")
 	}
-	d := Decision{Verdict: Pass}
-	if ev.Name == EventPreToolUse {
-		d, err = r.decideCall(ev.Call)
-		if err != nil {
-			// A config or state error is a decision, not a crash: refuse with the reason.
-			d = Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
-		}
+	var d Decision
+	switch ev.Name {
+	case EventPreToolUse:
+		d = r.decideCall(ev.Call)
+	case EventSessionStart:
+		d = r.sessionStart(ev)
+	case EventPromptSubmit, EventPromptExpansion:
+		d = r.prompt(ev)
 	}
 	out, err := r.Adapter.Encode(ev, d)
 	if err != nil {
@@ -160,20 +160,126 @@ func (r *Runner) decide(payloadOut *[]byte) outcome {
 	return outcome{out: out}
 }
 
-func (r *Runner) decideCall(c *Call) (Decision, error) {
-	cfg, err := r.LoadConfig()
-	if err != nil {
-		return Decision{}, err
+// loadConfig loads the config in force in cwd; a broken one refuses, naming the file.
+func (r *Runner) loadConfig(cwd string) (*Config, error) {
+	cfg, err := r.LoadConfig(cwd)
+	if err == nil && cfg == nil {
+		err = errors.New("no configuration loaded")
 	}
-	if cfg == nil {
-		return Decision{}, errors.New("no configuration loaded")
-	}
-	mode, err := r.Modes.Mode(c.Session)
+	return cfg, err
+}
+
+// sessionState is the session's mode as the policy sees it: the mode, or read-only with the
+// reason the mode could not be read.
+func (r *Runner) sessionState(id, cwd string, cfg *Config) SessionState {
+	mode, err := r.Modes.ModeFor(id, cwd, cfg.SessionDefault())
 	if err != nil {
-		return Decision{}, err
+		return SessionState{Mode: ModeReadOnly, Warning: err.Error()}
+	}
+	return SessionState{Mode: mode}
+}
+
+func (r *Runner) decideCall(c *Call) Decision {
+	cfg, err := r.loadConfig(c.Cwd)
+	if err != nil {
+		// A config error is a decision, not a crash: refuse with the reason.
+		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
 	p := &Policy{Config: cfg}
-	return p.Decide(c, mode), nil
+	if r.Protect != nil {
+		p.Protection = r.Protect(c.Cwd)
+	}
+	return p.Decide(c, r.sessionState(c.Session, c.Cwd, cfg))
+}
+
+// sessionStart records the session and tells the model its mode.
+func (r *Runner) sessionStart(ev *Event) Decision {
+	cfg, err := r.loadConfig(ev.Cwd)
+	if err != nil {
+		return Decision{Verdict: Pass, Context: "hookctl: " + err.Error() + ". Every tool call is refused until the user fixes it.",
+			Message: "hookctl: " + err.Error()}
+	}
+	st := r.sessionState(ev.Session, ev.Cwd, cfg)
+	d := Decision{Verdict: Pass, Context: sessionContext(st)}
+	var msgs []string
+	msgs = append(msgs, "hookctl: this session is "+Badge(st.Mode)+" (type /readonly to switch)")
+	if st.Warning != "" {
+		msgs = append(msgs, "hookctl: "+st.Warning)
+	}
+	for _, w := range cfg.Warnings {
+		msgs = append(msgs, "hookctl: "+w)
+	}
+	d.Message = strings.Join(msgs, "\n")
+	return d
+}
+
+// sessionContext is what the model is told at the start of a session.
+func sessionContext(st SessionState) string {
+	if st.Mode == ModeReadOnly {
+		s := "hookctl: this session is in READ-ONLY mode. You can read files and run read-only commands " +
+			"(git status/log/diff/show, rg, grep, find, ls, cat, head, sed -n, …); writes, edits and other changes " +
+			"are refused. Only the user can change the mode, by typing /readonly off; do not try to change it yourself. " +
+			"If a task needs a change, say what you would change and ask the user."
+		if st.Warning != "" {
+			s += " (hookctl could not read this session's state: " + st.Warning + ")"
+		}
+		return s
+	}
+	return "hookctl: this session is in EDIT mode: you may change files. The user can return it to read-only " +
+		"mode at any time by typing /readonly on; only the user may change the mode. Destructive commands " +
+		"(rm -rf outside the project, git push --force, git reset --hard, sudo, …) and writes to hookctl's or " +
+		"Claude Code's settings are refused."
+}
+
+// prompt carries out the human's /readonly commands and blocks them, so the model never sees
+// them. Every other prompt passes.
+//
+// Only the expansion of hookctl's own command counts: the user-level command install writes,
+// which declares disable-model-invocation so that the model cannot run it through the Skill
+// tool. The submitted prompt text does not count, because a prompt the model scheduled
+// (CronCreate, ScheduleWakeup) arrives at UserPromptSubmit exactly as a typed one does; a
+// scheduled /readonly is not expanded for a command the model may not invoke. A command or skill
+// named readonly from anywhere else (a project's, which could shadow hookctl's) is blocked
+// without changing anything.
+func (r *Runner) prompt(ev *Event) Decision {
+	if ev.Name != EventPromptExpansion || ev.CommandName != "readonly" {
+		return Decision{Verdict: Pass}
+	}
+	t := ParseToggleArgs(ev.CommandArgs)
+	if t == NoToggle {
+		return Decision{Verdict: Deny, Reason: "hookctl: use /readonly, /readonly on or /readonly off; nothing changed"}
+	}
+	if ev.CommandSource != "userSettings" {
+		return Decision{Verdict: Deny, Reason: "hookctl: this /readonly comes from " + clipReason(ev.CommandSource) +
+			" (a project command or skill named readonly shadows hookctl's); the mode is unchanged. " +
+			"Remove it, or use `! hookctl readonly off`."}
+	}
+	if r.Store == nil {
+		return Decision{Verdict: Deny, Reason: "hookctl: this hook cannot change modes"}
+	}
+	if r.CommandCheck != nil {
+		if err := r.CommandCheck(); err != nil {
+			return Decision{Verdict: Deny, Reason: "hookctl: " + err.Error() + "; the mode is unchanged (run `hookctl install` to restore the command)"}
+		}
+	}
+	cfg, err := r.loadConfig(ev.Cwd)
+	if err != nil {
+		return Decision{Verdict: Deny, Reason: "hookctl: " + err.Error()}
+	}
+	from, to, err := r.Store.ApplyPrompt(t, ev.Session, ev.PromptID, ev.Cwd, cfg.SessionDefault())
+	if err != nil {
+		return Decision{Verdict: Deny, Reason: "hookctl could not change the mode: " + err.Error()}
+	}
+	reason := "hookctl: this session is now " + Badge(to)
+	if from == to {
+		reason = "hookctl: this session is already " + Badge(to)
+	}
+	if to == ModeReadOnly {
+		reason += ". The agent can only read; type /readonly off to let it edit."
+	} else {
+		reason += ". The agent may edit; type /readonly on to make it read-only again."
+	}
+	return Decision{Verdict: Deny, Reason: reason}
 }
 
 func (r *Runner) fail(payload []byte, reason string) outcome {

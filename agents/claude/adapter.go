@@ -106,9 +106,49 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 		return nil, fmt.Errorf("unknown hook event %q", clip(name))
 	}
 	ev := &hook.Event{Name: hook.EventName(name)}
-	if ev.Name != hook.EventPreToolUse {
+	switch ev.Name {
+	case hook.EventPreToolUse:
+		return decodeCall(root, ev)
+	case hook.EventSessionStart, hook.EventPromptSubmit, hook.EventPromptExpansion:
+	default:
 		return ev, nil
 	}
+	if ev.Session, err = str(root, "session_id", true); err != nil {
+		return nil, err
+	}
+	if ev.Cwd, err = str(root, "cwd", false); err != nil {
+		return nil, err
+	}
+	if ev.PromptID, err = str(root, "prompt_id", false); err != nil {
+		return nil, err
+	}
+	switch ev.Name {
+	case hook.EventPromptSubmit:
+		if ev.Prompt, err = str(root, "prompt", false); err != nil {
+			return nil, err
+		}
+	case hook.EventPromptExpansion:
+		if ev.Prompt, err = str(root, "prompt", false); err != nil {
+			return nil, err
+		}
+		if ev.CommandName, err = str(root, "command_name", false); err != nil {
+			return nil, err
+		}
+		if ev.CommandArgs, err = str(root, "command_args", false); err != nil {
+			return nil, err
+		}
+		if ev.CommandSource, err = str(root, "command_source", false); err != nil {
+			return nil, err
+		}
+	}
+	return ev, nil
+}
+
+// writtenPaths names the input field holding the file each writing tool writes.
+var writtenPaths = map[string]string{"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+
+func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
+	var err error
 	c := &hook.Call{}
 	if c.Session, err = str(root, "session_id", true); err != nil {
 		return nil, err
@@ -131,12 +171,27 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 	}
 	c.Input = json.RawMessage(in.Raw)
 	c.Kind = KindOf(c.Tool)
-	if c.Kind == hook.KindShell {
+	switch {
+	case c.Kind == hook.KindShell || c.Tool == "Monitor":
 		if c.Command, err = str(in, "command", true); err != nil {
 			return nil, fmt.Errorf("tool_input: %w", err)
 		}
+	case writtenPaths[c.Tool] != "":
+		p, err := str(in, writtenPaths[c.Tool], true)
+		if err != nil {
+			return nil, fmt.Errorf("tool_input: %w", err)
+		}
+		c.Paths = []string{p}
+	case c.Tool == "CronCreate" || c.Tool == "ScheduleWakeup":
+		if c.Prompt, err = str(in, "prompt", false); err != nil {
+			return nil, fmt.Errorf("tool_input: %w", err)
+		}
+	case c.Tool == "Skill":
+		if c.Skill, err = str(in, "skill", false); err != nil {
+			return nil, fmt.Errorf("tool_input: %w", err)
+		}
 	}
-	ev.Call = c
+	ev.Session, ev.Cwd, ev.Call = c.Session, c.Cwd, c
 	return ev, nil
 }
 
@@ -172,8 +227,25 @@ type preToolUseOutput struct {
 
 // Encode writes a decision. No opinion is {}; allow and deny use the PreToolUse wrapper; an
 // allowed shell call carries updatedInput with every input field, the command replaced by the
-// canonical form the policy judged.
+// canonical form the policy judged. A refused prompt is blocked; session start carries context
+// for the model and a message for the user.
 func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
+	switch ev.Name {
+	case hook.EventSessionStart:
+		out := map[string]any{}
+		if d.Context != "" {
+			out["hookSpecificOutput"] = map[string]string{"hookEventName": "SessionStart", "additionalContext": d.Context}
+		}
+		if d.Message != "" {
+			out["systemMessage"] = d.Message
+		}
+		return marshalLine(out)
+	case hook.EventPromptSubmit, hook.EventPromptExpansion:
+		if d.Verdict != hook.Deny {
+			return []byte("{}\n"), nil
+		}
+		return marshalLine(map[string]any{"decision": "block", "reason": d.Reason})
+	}
 	if ev.Name != hook.EventPreToolUse || d.Verdict == hook.Pass {
 		return []byte("{}\n"), nil
 	}
@@ -215,7 +287,7 @@ func replaceField(in json.RawMessage, key, value string) (json.RawMessage, error
 // PreToolUse deny and the generic block, each of which Claude Code honours; the runner also exits
 // 2.
 func (Adapter) Refuse(payload []byte, reason string) []byte {
-	if gjson.GetBytes(payload, "hook_event_name").Str == "UserPromptSubmit" {
+	if ev := gjson.GetBytes(payload, "hook_event_name").Str; ev == "UserPromptSubmit" || ev == "UserPromptExpansion" {
 		out, _ := marshalLine(map[string]any{"decision": "block", "reason": reason})
 		return out
 	}

@@ -61,7 +61,7 @@ func runHook(t *testing.T, stdin io.Reader, cfg func() (*hook.Config, error), mo
 	// reader behind.
 	exited := make(chan int, 1)
 	r := &hook.Runner{Stdin: stdin, Stdout: &lockedBuffer{b: &stdout}, Stderr: &lockedBuffer{b: &stderr}, Adapter: Adapter{},
-		LoadConfig: cfg, Modes: modes, Deadline: deadline,
+		LoadConfig: func(string) (*hook.Config, error) { return cfg() }, Modes: modes, Deadline: deadline,
 		Exit: func(code int) { exited <- code; runtime.Goexit() }}
 	go func() { exited <- r.Run() }()
 	code := <-exited
@@ -219,7 +219,7 @@ func TestDeadline(t *testing.T) {
 
 type panicModes struct{}
 
-func (panicModes) Mode(string) (hook.Mode, error) { panic("state exploded") }
+func (panicModes) ModeFor(string, string, hook.Mode) (hook.Mode, error) { panic("state exploded") }
 
 // TestPanicIsADeny: a panic anywhere in deciding prints a deny.
 func TestPanicIsADeny(t *testing.T) {

@@ -73,7 +73,7 @@ func checkRun(s *streams, opts *checkOptions) error {
 		}
 	}
 	p := &hook.Policy{Config: cfg}
-	d := p.Decide(call, hook.ModeReadOnly)
+	d := p.Decide(call, hook.SessionState{Mode: hook.ModeReadOnly})
 	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command}
 	if opts.JSON {
 		enc := json.NewEncoder(s.out)

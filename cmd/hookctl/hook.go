@@ -1,6 +1,9 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
@@ -26,15 +29,48 @@ and on any failure it refuses the call.`,
 
 // runHook answers one hook call and returns the exit code.
 func runHook(s *streams) int {
+	env := hookEnv()
 	r := &hook.Runner{
 		Stdin: s.in, Stdout: s.out, Stderr: s.err,
-		Adapter:    claude.Adapter{},
-		LoadConfig: loadConfig,
-		// Session modes arrive with session state; until then only read-only agent types are
-		// read-only.
-		Modes: hook.FixedMode(hook.ModeEdit),
+		Adapter: claude.Adapter{},
+		LoadConfig: func(cwd string) (*hook.Config, error) {
+			if env.err != nil {
+				return nil, env.err
+			}
+			return hook.LoadConfigFor(env.home, cwd)
+		},
+		Modes: hook.FixedMode(hook.ModeReadOnly),
+		Protect: func(cwd string) hook.Protection {
+			return hook.Protection{Home: env.userHome, Paths: hook.ProtectedPaths(env.home, env.userHome, env.binary, cwd)}
+		},
 	}
+	if env.err == nil {
+		r.Store = hook.NewStore(env.home)
+		r.Modes = hook.StoreModes{Store: r.Store}
+	}
+	r.CommandCheck = func() error { return claude.CheckReadonlyCommand(env.userHome) }
 	return r.Run()
+}
+
+// environment is where hookctl lives on this machine.
+type environment struct {
+	home     string // $HOOKCTL_HOME
+	userHome string
+	binary   string // this executable, symlinks resolved
+	err      error  // hookctl's home cannot be found: every call is refused
+}
+
+func hookEnv() environment {
+	var e environment
+	e.home, e.err = hook.Home()
+	e.userHome, _ = os.UserHomeDir()
+	if exe, err := os.Executable(); err == nil {
+		if real, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = real
+		}
+		e.binary = exe
+	}
+	return e
 }
 
 func loadConfig() (*hook.Config, error) {

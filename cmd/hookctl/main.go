@@ -8,9 +8,14 @@ import (
 
 func main() {
 	args := os.Args[1:]
-	// The hook runs on every tool call: skip building the command tree for it.
+	// The hook runs on every tool call and the status line on every message: skip building
+	// the command tree for them.
 	if len(args) == 1 && args[0] == "hook" {
 		os.Exit(runHook(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+	}
+	if len(args) == 1 && args[0] == "statusline" {
+		runStatusline(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})
+		return
 	}
 	os.Exit(run(args))
 }

@@ -1,0 +1,42 @@
+package claude
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+// ReadonlyCommandRel is where install puts the /readonly command, under the user's home. A
+// user-level command is what the hook trusts (command_source "userSettings"); a project's
+// command or skill of the same name is refused.
+const ReadonlyCommandRel = ".claude/commands/readonly.md"
+
+// ReadonlyCommand is the command file. disable-model-invocation keeps the model from running it
+// through the Skill tool, and keeps a /readonly prompt the model scheduled from being expanded:
+// only a /readonly the user types reaches the hook's UserPromptExpansion. The body is never
+// seen by the model: the hook blocks the expanded prompt.
+var ReadonlyCommand = []byte(`---
+description: Switch this session between read-only and edit mode (hookctl)
+argument-hint: "[on|off]"
+disable-model-invocation: true
+---
+hookctl handles /readonly before the model sees it; if you are reading this, the hookctl hook is not running.
+Arguments: $ARGUMENTS
+`)
+
+// ReadonlyCommandPath returns the command file's path for the user whose home is home.
+func ReadonlyCommandPath(home string) string { return filepath.Join(home, ReadonlyCommandRel) }
+
+// CheckReadonlyCommand confirms the command file is hookctl's, unchanged.
+func CheckReadonlyCommand(home string) error {
+	p := ReadonlyCommandPath(home)
+	b, err := os.ReadFile(p)
+	if err != nil {
+		return fmt.Errorf("the /readonly command %s cannot be read: %v", p, err)
+	}
+	if !bytes.Equal(b, ReadonlyCommand) {
+		return fmt.Errorf("the /readonly command %s is not the one hookctl installed", p)
+	}
+	return nil
+}

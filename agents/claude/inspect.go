@@ -1,0 +1,89 @@
+package claude
+
+import (
+	"fmt"
+	"path"
+	"strconv"
+)
+
+// Inspection is what one settings file says about hookctl, for hookctl doctor.
+type Inspection struct {
+	// Ignored is set when Claude Code ignores the whole file (a comment or trailing comma),
+	// naming where.
+	Ignored error
+	// DisableAllHooks is true when the file sets disableAllHooks: a project file that does
+	// silences the user's hooks, hookctl's among them.
+	DisableAllHooks bool
+	// Hooks are hookctl's entries, by event.
+	Hooks []InspectedHook
+	// StatusLineOurs is true when the status line is hookctl's.
+	StatusLineOurs bool
+}
+
+// InspectedHook is one hookctl hook entry.
+type InspectedHook struct {
+	Event     string
+	Command   string
+	Timeout   int // 0 when not set
+	OnFailure string
+}
+
+// Inspect reads a settings file's text. hookctl's entries are those running binary, or any
+// program named hookctl, with the argument hook. Blank text is an empty file.
+func Inspect(text []byte, binary string) (*Inspection, error) {
+	in := &Inspection{}
+	if isBlank(text) {
+		return in, nil
+	}
+	d, err := parseSettings(text)
+	if err != nil {
+		return nil, err
+	}
+	if d.jsonc >= 0 {
+		in.Ignored = fmt.Errorf("%w: %w", ErrIgnoredByClient, errorAt(text, d.jsonc, "comment or trailing comma"))
+	}
+	if n := d.root.get("disableAllHooks"); n != nil && n.kind == kindLiteral && string(text[n.start:n.end]) == "true" {
+		in.DisableAllHooks = true
+	}
+	v, err := readSettingsView(d, binary)
+	if err != nil {
+		return nil, err
+	}
+	for _, ev := range v.events {
+		for _, g := range ev.groups {
+			for k, h := range g.entries.kids {
+				if !g.ours[k] {
+					continue
+				}
+				ih := InspectedHook{Event: ev.name}
+				if c := h.val.get("command"); c != nil {
+					ih.Command = c.str
+				}
+				if t := h.val.get("timeout"); t != nil && t.kind == kindNumber {
+					ih.Timeout, _ = strconv.Atoi(string(text[t.start:t.end]))
+				}
+				if f := h.val.get("onFailure"); f != nil && f.kind == kindString {
+					ih.OnFailure = f.str
+				}
+				in.Hooks = append(in.Hooks, ih)
+			}
+		}
+	}
+	if v.status != nil {
+		in.StatusLineOurs = v.isOurStatusValue(v.status.val)
+	}
+	return in, nil
+}
+
+// Hook returns hookctl's entry for an event, if any.
+func (in *Inspection) Hook(event string) (InspectedHook, bool) {
+	for _, h := range in.Hooks {
+		if h.Event == event {
+			return h, true
+		}
+	}
+	return InspectedHook{}, false
+}
+
+// IsHookctl reports whether a command path names a hookctl binary.
+func IsHookctl(command string) bool { return path.Base(command) == "hookctl" }

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/hook"
+)
+
+// verifiedClaudeVersion is the Claude Code release whose hook protocol hookctl was verified
+// against, onFailure included.
+const verifiedClaudeVersion = "2.1.328"
+
+func newDoctorCmd(s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "doctor",
+		Short: "Check that hookctl is installed and will run",
+		Long: `doctor checks hookctl's installation: the binary, its registration in each settings
+scope, a project setting that silences hooks, the Claude Code version, the configuration, and
+the state directory. It prints each problem with its fix and exits 1 if there is any.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if doctorRun(s) > 0 {
+				return exitCode(exitDenied)
+			}
+			return nil
+		},
+	}
+}
+
+type doctor struct {
+	s        *streams
+	problems int
+}
+
+func (d *doctor) ok(format string, args ...any) { fmt.Fprintf(d.s.out, "✓ "+format+"\n", args...) }
+func (d *doctor) note(format string, args ...any) {
+	fmt.Fprintf(d.s.out, "• "+format+"\n", args...)
+}
+func (d *doctor) problem(fix, format string, args ...any) {
+	d.problems++
+	fmt.Fprintf(d.s.out, "✗ "+format+"\n    fix: %s\n", append(args, fix)...)
+}
+
+func doctorRun(s *streams) int {
+	d := &doctor{s: s}
+	env := hookEnv()
+	if env.err != nil {
+		d.problem("set HOME or HOOKCTL_HOME", "hookctl's home: %v", env.err)
+		return d.problems
+	}
+	cwd, _ := os.Getwd()
+
+	// The binary.
+	d.ok("hookctl %s at %s", versionString(), env.binary)
+	if p, err := exec.LookPath("hookctl"); err != nil {
+		d.note("hookctl is not on your PATH (the hooks use absolute paths, so that is fine)")
+	} else if real, _ := filepath.EvalSymlinks(p); real != env.binary {
+		d.note("the hookctl on your PATH is %s, not this one", p)
+	}
+
+	// Registration per scope.
+	registered := false
+	for _, sc := range []struct{ scope, path string }{
+		{"user", filepath.Join(env.userHome, ".claude", "settings.json")},
+		{"project", filepath.Join(cwd, ".claude", "settings.json")},
+		{"project (local)", filepath.Join(cwd, ".claude", "settings.local.json")},
+		{"managed", mustSettingsPath("managed", env.userHome, cwd)},
+	} {
+		registered = d.checkSettings(sc.scope, sc.path, env.binary) || registered
+	}
+	if !registered {
+		d.problem("run `hookctl install`", "hookctl is not registered as a PreToolUse hook in any settings file Claude Code reads")
+	}
+
+	// The /readonly command.
+	if err := claude.CheckReadonlyCommand(env.userHome); err != nil {
+		d.problem("run `hookctl install`", "%v: typing /readonly will not change the mode", err)
+	} else {
+		d.ok("the /readonly command is installed (%s)", claude.ReadonlyCommandPath(env.userHome))
+	}
+
+	// Claude Code's version.
+	d.checkClaudeVersion()
+
+	// Configuration.
+	if cfg, err := hook.LoadConfigFor(env.home, cwd); err != nil {
+		d.problem("correct the file; until then every tool call is refused", "configuration: %v", err)
+	} else {
+		d.ok("configuration: %s (new sessions start %s)", describeConfig(cfg), hook.Badge(cfg.SessionDefault()))
+		for _, w := range cfg.Warnings {
+			d.note("%s", w)
+		}
+	}
+
+	// State directory.
+	d.checkStateDir(filepath.Join(env.home, "sessions"))
+
+	if d.problems == 0 {
+		fmt.Fprintln(s.out, "no problems found")
+	} else {
+		fmt.Fprintf(s.out, "%d problem(s)\n", d.problems)
+	}
+	return d.problems
+}
+
+func mustSettingsPath(scope, home, cwd string) string {
+	p, _ := settingsPath(scope, home, cwd)
+	return p
+}
+
+// checkSettings reports one settings file and says whether it registers hookctl's PreToolUse.
+func (d *doctor) checkSettings(scope, path, binary string) bool {
+	text, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	if err != nil {
+		d.problem("make it readable", "%s settings %s: %v", scope, path, err)
+		return false
+	}
+	in, err := claude.Inspect(text, binary)
+	if err != nil {
+		d.problem("fix the file; Claude Code cannot read it either", "%s settings %s: %v", scope, path, err)
+		return false
+	}
+	if in.DisableAllHooks {
+		d.problem("remove disableAllHooks from "+path+", or install with --scope managed, which a project cannot switch off",
+			"%s settings %s set disableAllHooks: EVERY hook is off, hookctl's included — nothing is gated", scope, path)
+	}
+	if len(in.Hooks) == 0 {
+		return false
+	}
+	if in.Ignored != nil {
+		d.problem("remove the comments or trailing commas", "%s settings %s: %v — Claude Code ignores the whole file, hookctl's hooks included", scope, path, in.Ignored)
+		return false
+	}
+	pre, ok := in.Hook("PreToolUse")
+	if !ok {
+		d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s register hookctl without its PreToolUse hook", scope, path)
+		return false
+	}
+	good := true
+	if pre.Command != binary {
+		if fi, err := os.Stat(pre.Command); err != nil || fi.Mode()&0o111 == 0 {
+			d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s run %s, which is missing or not executable: Claude Code will block every tool call", scope, path, pre.Command)
+			good = false
+		} else {
+			d.note("%s settings %s run hookctl at %s, not this binary", scope, path, pre.Command)
+		}
+	}
+	if pre.OnFailure != "block" {
+		d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: the PreToolUse hook lacks \"onFailure\": \"block\", so a crashed or missing hook lets calls through", scope, path)
+		good = false
+	}
+	for _, ev := range []string{"UserPromptExpansion", "SessionStart"} {
+		if _, ok := in.Hook(ev); !ok {
+			d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: no %s hook (/readonly and the session-start notice need it)", scope, path, ev)
+			good = false
+		}
+	}
+	if good {
+		extra := ""
+		if in.StatusLineOurs {
+			extra = ", with the status line"
+		}
+		d.ok("registered in %s settings %s%s", scope, path, extra)
+	}
+	return pre.OnFailure == "block" || good
+}
+
+func firstWord(s string) string { return strings.Fields(s)[0] }
+
+func (d *doctor) checkClaudeVersion() {
+	p, err := exec.LookPath("claude")
+	if err != nil {
+		d.note("claude is not on your PATH; not checking its version")
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, p, "--version").Output()
+	if err != nil {
+		d.note("could not run `claude --version`: %v", err)
+		return
+	}
+	v := strings.Fields(string(out))
+	if len(v) == 0 {
+		d.note("could not read the Claude Code version from %q", out)
+		return
+	}
+	switch c := compareVersions(v[0], verifiedClaudeVersion); {
+	case c < 0:
+		d.problem("upgrade Claude Code (npm install -g @anthropic-ai/claude-code)",
+			"Claude Code %s is older than %s, the release hookctl was verified with; it may not honour \"onFailure\": \"block\" (hookctl still refuses on its own failures)", v[0], verifiedClaudeVersion)
+	case c > 0:
+		d.ok("Claude Code %s (hookctl was verified with %s)", v[0], verifiedClaudeVersion)
+	default:
+		d.ok("Claude Code %s", v[0])
+	}
+}
+
+// compareVersions compares dotted numeric versions.
+func compareVersions(a, b string) int {
+	as, bs := strings.Split(a, "."), strings.Split(b, ".")
+	for i := 0; i < max(len(as), len(bs)); i++ {
+		var x, y int
+		if i < len(as) {
+			x, _ = strconv.Atoi(as[i])
+		}
+		if i < len(bs) {
+			y, _ = strconv.Atoi(bs[i])
+		}
+		if x != y {
+			if x < y {
+				return -1
+			}
+			return 1
+		}
+	}
+	return 0
+}
+
+func (d *doctor) checkStateDir(dir string) {
+	fi, err := os.Stat(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		d.note("no session state yet (%s is created on the first hook call)", dir)
+		return
+	}
+	if err != nil {
+		d.problem("make it readable by you only", "state directory %s: %v", dir, err)
+		return
+	}
+	if !fi.IsDir() {
+		d.problem("remove it; hookctl recreates it", "state directory %s is not a directory: every session is treated as read-only", dir)
+		return
+	}
+	if fi.Mode().Perm()&0o022 != 0 {
+		d.problem("chmod 700 "+dir, "state directory %s is writable by others (%v): another user could change your sessions' modes", dir, fi.Mode().Perm())
+		return
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		d.problem("chown it to yourself", "state directory %s is owned by uid %d", dir, st.Uid)
+		return
+	}
+	d.ok("state directory %s", dir)
+}
+
+func describeConfig(c *hook.Config) string {
+	parts := []string{}
+	if c.Path != "" {
+		parts = append(parts, c.Path)
+	} else {
+		parts = append(parts, "defaults")
+	}
+	if c.Project != "" {
+		parts = append(parts, "+ "+c.Project)
+	}
+	return strings.Join(parts, " ")
+}

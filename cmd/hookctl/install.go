@@ -1,0 +1,352 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/agents/claude"
+)
+
+type installOptions struct {
+	Scope  string
+	DryRun bool
+	Remove bool // uninstall
+}
+
+func newInstallCmd(s *streams) *cobra.Command {
+	opts := &installOptions{}
+	cmd := &cobra.Command{
+		Use:   "install [--scope user|project|managed] [--dry-run]",
+		Short: "Register hookctl in Claude Code's settings",
+		Long: `install registers hookctl as Claude Code's PreToolUse, UserPromptSubmit,
+UserPromptExpansion and SessionStart hook and as its status line (wrapping the status line
+you had), and writes the /readonly command to ~/.claude/commands/readonly.md.
+
+It edits the settings file in place: every other key and hook is kept byte for byte, the old
+file is backed up next to it, and running it again changes nothing. A file Claude Code would
+not read (comments, trailing commas) or cannot parse is refused, never overwritten.
+
+Scopes: user (~/.claude/settings.json, the default), project (.claude/settings.json in the
+current directory), managed (the organization's managed-settings.json, which no project can
+switch off; needs root).`,
+		Example: `  hookctl install
+  hookctl install --dry-run
+  sudo hookctl install --scope managed`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return installRun(s, opts) },
+	}
+	cmd.Flags().StringVar(&opts.Scope, "scope", "user", "where to register: user, project or managed")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would change and write nothing")
+	return cmd
+}
+
+func newUninstallCmd(s *streams) *cobra.Command {
+	opts := &installOptions{Remove: true}
+	cmd := &cobra.Command{
+		Use:   "uninstall [--scope user|project|managed] [--dry-run]",
+		Short: "Remove what hookctl install added",
+		Long: `uninstall removes hookctl's hooks and status line from the settings file of the scope,
+restores the status line install replaced, and removes the /readonly command file if it is
+hookctl's. Everything else in the file is kept; the old file is backed up next to it.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error { return installRun(s, opts) },
+	}
+	cmd.Flags().StringVar(&opts.Scope, "scope", "user", "where to remove it from: user, project or managed")
+	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would change and write nothing")
+	return cmd
+}
+
+// settingsPath returns the settings file of a scope.
+func settingsPath(scope, userHome, cwd string) (string, error) {
+	switch scope {
+	case "user":
+		return filepath.Join(userHome, ".claude", "settings.json"), nil
+	case "project":
+		return filepath.Join(cwd, ".claude", "settings.json"), nil
+	case "managed":
+		if runtime.GOOS == "darwin" {
+			return "/Library/Application Support/ClaudeCode/managed-settings.json", nil
+		}
+		return "/etc/claude-code/managed-settings.json", nil
+	}
+	return "", fmt.Errorf("unknown scope %q: use user, project or managed", scope)
+}
+
+// savedStatusLines is hookctl's record of the status lines install replaced, per settings file.
+// Each is kept as the exact JSON text it had, in a string, so that uninstall puts back the same
+// bytes.
+type savedStatusLines struct {
+	// Previous is the one `hookctl statusline` runs after its badge: the last replaced.
+	Previous string `json:"previous,omitempty"`
+	// Files maps a settings file to the status line it had, for uninstall.
+	Files map[string]string `json:"files,omitempty"`
+}
+
+func loadSavedStatusLines(home string) (*savedStatusLines, error) {
+	var s savedStatusLines
+	b, err := os.ReadFile(filepath.Join(home, statusLineFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		return &savedStatusLines{Files: map[string]string{}}, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if err := json.Unmarshal(b, &s); err != nil {
+		return nil, fmt.Errorf("%s is damaged: %v", filepath.Join(home, statusLineFile), err)
+	}
+	if s.Files == nil {
+		s.Files = map[string]string{}
+	}
+	return &s, nil
+}
+
+func installRun(s *streams, opts *installOptions) error {
+	env := hookEnv()
+	if env.err != nil {
+		return env.err
+	}
+	if env.binary == "" || env.userHome == "" {
+		return errors.New("failed to find this binary's path or your home directory")
+	}
+	cwd, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	path, err := settingsPath(opts.Scope, env.userHome, cwd)
+	if err != nil {
+		return err
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		path = real // edit the file a symlinked settings.json points at, not the link
+	}
+	text, mode, existed, err := readSettingsFile(path)
+	if err != nil {
+		return err
+	}
+	saved, err := loadSavedStatusLines(env.home)
+	if err != nil {
+		return err
+	}
+	var out []byte
+	var changed bool
+	var prev string
+	if opts.Remove {
+		out, changed, err = claude.Uninstall(text, env.binary, saved.Files[path])
+	} else {
+		out, changed, prev, err = claude.Install(text, claude.Registration{Binary: env.binary, StatusLine: true})
+	}
+	if errors.Is(err, claude.ErrIgnoredByClient) {
+		return fmt.Errorf("%s: %v.\nClaude Code does not read this file at all, so hookctl would never run; remove the comments or trailing commas, then run hookctl install again", path, err)
+	}
+	if err != nil {
+		return fmt.Errorf("%s: %v (the file was not changed)", path, err)
+	}
+
+	cmdPath := claude.ReadonlyCommandPath(env.userHome)
+	cmdChange := readonlyCommandChange(cmdPath, opts.Remove)
+
+	if opts.DryRun {
+		if changed {
+			fmt.Fprintf(s.out, "would change %s:\n%s", path, lineDiff(string(text), string(out)))
+		} else {
+			fmt.Fprintf(s.out, "%s: nothing to change\n", path)
+		}
+		if cmdChange != "" {
+			fmt.Fprintf(s.out, "would %s %s\n", cmdChange, cmdPath)
+		}
+		fmt.Fprintln(s.out, "(dry run: nothing written)")
+		return nil
+	}
+
+	if changed {
+		backup := ""
+		if existed && len(text) > 0 {
+			backup = path + ".hookctl-backup-" + time.Now().Format("20060102-150405")
+			if err := writeFileAtomic(backup, text, mode); err != nil {
+				return fmt.Errorf("failed to back up %s: %v (nothing changed)", path, err)
+			}
+		}
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(path, out, mode); err != nil {
+			return err
+		}
+		verb := "registered hookctl in"
+		if opts.Remove {
+			verb = "removed hookctl from"
+		}
+		fmt.Fprintf(s.out, "%s %s", verb, path)
+		if backup != "" {
+			fmt.Fprintf(s.out, " (backup: %s)", backup)
+		}
+		fmt.Fprintln(s.out)
+	} else {
+		fmt.Fprintf(s.out, "%s: already up to date\n", path)
+	}
+
+	// Remember the status line install replaced, and forget it on uninstall.
+	_, hadSaved := saved.Files[path]
+	switch {
+	case !opts.Remove && prev != "":
+		saved.Previous = prev
+		saved.Files[path] = prev
+		fmt.Fprintf(s.out, "your status line now runs after hookctl's badge; uninstall restores it\n")
+	case opts.Remove && hadSaved:
+		delete(saved.Files, path)
+		saved.Previous = ""
+		for _, v := range saved.Files {
+			saved.Previous = v
+		}
+	}
+	if !opts.Remove && prev != "" || opts.Remove && hadSaved {
+		if err := os.MkdirAll(env.home, 0o700); err != nil {
+			return err
+		}
+		b, _ := json.MarshalIndent(saved, "", "  ")
+		if err := writeFileAtomic(filepath.Join(env.home, statusLineFile), append(b, '\n'), 0o600); err != nil {
+			return err
+		}
+	}
+
+	switch cmdChange {
+	case "write":
+		if err := os.MkdirAll(filepath.Dir(cmdPath), 0o755); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(cmdPath, claude.ReadonlyCommand, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "wrote the /readonly command to %s\n", cmdPath)
+	case "replace":
+		backup := cmdPath + ".hookctl-backup-" + time.Now().Format("20060102-150405")
+		if err := os.Rename(cmdPath, backup); err != nil {
+			return err
+		}
+		if err := writeFileAtomic(cmdPath, claude.ReadonlyCommand, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "replaced the /readonly command %s (yours is at %s)\n", cmdPath, backup)
+	case "remove":
+		if err := os.Remove(cmdPath); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "removed the /readonly command %s\n", cmdPath)
+	}
+	if !opts.Remove {
+		fmt.Fprintln(s.out, "new Claude Code sessions start 🔒 READ-ONLY; type /readonly off to let the agent edit")
+	}
+	return nil
+}
+
+// readonlyCommandChange says what install or uninstall does to the command file: "write" (it
+// is missing), "replace" (someone else's file is there), "remove" (uninstall, and it is ours),
+// or "" (nothing).
+func readonlyCommandChange(path string, remove bool) string {
+	b, err := os.ReadFile(path)
+	ours := err == nil && bytes.Equal(b, claude.ReadonlyCommand)
+	switch {
+	case remove && ours:
+		return "remove"
+	case remove, ours:
+		return ""
+	case errors.Is(err, fs.ErrNotExist):
+		return "write"
+	}
+	return "replace"
+}
+
+// readSettingsFile reads a settings file; a missing one is empty.
+func readSettingsFile(path string) (text []byte, mode os.FileMode, existed bool, err error) {
+	f, err := os.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0o644, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
+	}
+	text, err = io.ReadAll(io.LimitReader(f, 8<<20))
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	return text, fi.Mode().Perm(), true, nil
+}
+
+// writeFileAtomic writes data to path through a synced temporary file renamed over it.
+func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := tmp.Sync(); err != nil {
+		tmp.Close()
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := tmp.Close(); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
+	}
+	return nil
+}
+
+// lineDiff shows a change as the lines removed (-) and added (+), with the common lines at the
+// edges trimmed to a little context. Settings files are small; this is not a general diff.
+func lineDiff(a, b string) string {
+	al, bl := strings.SplitAfter(a, "\n"), strings.SplitAfter(b, "\n")
+	i := 0
+	for i < len(al) && i < len(bl) && al[i] == bl[i] {
+		i++
+	}
+	j := 0
+	for j < len(al)-i && j < len(bl)-i && al[len(al)-1-j] == bl[len(bl)-1-j] {
+		j++
+	}
+	var out strings.Builder
+	for _, l := range al[max(0, i-2):i] {
+		out.WriteString("  " + l)
+	}
+	for _, l := range al[i : len(al)-j] {
+		out.WriteString("- " + l)
+	}
+	for _, l := range bl[i : len(bl)-j] {
+		out.WriteString("+ " + l)
+	}
+	for _, l := range al[len(al)-j : min(len(al), len(al)-j+2)] {
+		out.WriteString("  " + l)
+	}
+	s := out.String()
+	if !strings.HasSuffix(s, "\n") {
+		s += "\n"
+	}
+	return s
+}

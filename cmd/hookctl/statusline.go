@@ -1,0 +1,102 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+	"github.com/tidwall/gjson"
+
+	"github.com/hookctl/hookctl/hook"
+)
+
+// statusLineFile keeps the status line command install replaced, which hookctl's status line
+// runs after its badge and uninstall puts back.
+const statusLineFile = "statusline.json"
+
+// wrappedTimeout bounds the user's own status line command.
+const wrappedTimeout = 2 * time.Second
+
+func newStatuslineCmd(s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:   "statusline",
+		Short: "Print the session's mode for Claude Code's status line",
+		Long: `statusline reads Claude Code's status line input on standard input and prints the
+session's mode (🔒 READ-ONLY or ✏ EDIT), followed by the output of the status line command
+that hookctl install replaced, if there was one.`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			runStatusline(s)
+			return nil
+		},
+	}
+}
+
+// runStatusline prints the badge. It runs on every assistant message, so it reads only the
+// session's state file and never fails loudly: a problem shows in the badge.
+func runStatusline(s *streams) {
+	in, _ := io.ReadAll(io.LimitReader(s.in, hook.MaxPayload))
+	id := gjson.GetBytes(in, "session_id").Str
+	badge := "🔒 READ-ONLY"
+	home, err := hook.Home()
+	if err == nil {
+		badge = statusBadge(home, id)
+	}
+	line := badge
+	if err == nil {
+		if out := runWrapped(home, in); out != "" {
+			line += "  " + out
+		}
+	}
+	io.WriteString(s.out, line+"\n")
+}
+
+func statusBadge(home, id string) string {
+	sess, err := hook.NewStore(home).Load(id)
+	switch {
+	case err == nil:
+		return hook.Badge(sess.Mode)
+	case errors.Is(err, hook.ErrNoSession):
+		cfg, err := hook.LoadConfig(home)
+		if err != nil {
+			return "⚠ hookctl config broken: every call refused"
+		}
+		return hook.Badge(cfg.SessionDefault())
+	}
+	return "🔒 READ-ONLY (⚠ state unreadable)"
+}
+
+// runWrapped runs the status line install replaced, with the same input, and returns its output.
+func runWrapped(home string, in []byte) string {
+	b, err := os.ReadFile(filepath.Join(home, statusLineFile))
+	if err != nil {
+		return ""
+	}
+	var saved struct {
+		Previous string `json:"previous"`
+	}
+	if json.Unmarshal(b, &saved) != nil {
+		return ""
+	}
+	command := gjson.Get(saved.Previous, "command").Str
+	if command == "" {
+		return ""
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), wrappedTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
+	cmd.Stdin = bytes.NewReader(in)
+	out, err := cmd.Output()
+	if err != nil && len(out) == 0 {
+		return ""
+	}
+	return strings.TrimRight(string(out), "\n")
+}

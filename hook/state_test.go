@@ -1,0 +1,236 @@
+package hook
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+)
+
+func TestValidSessionID(t *testing.T) {
+	for _, id := range []string{"ee10aba3-6a9e-4c0b-8d1e-1f2b3c4d5e6f", "a", "A_b.c-1"} {
+		if err := ValidSessionID(id); err != nil {
+			t.Errorf("%q: %v", id, err)
+		}
+	}
+	for _, id := range []string{"", ".", "..", "../x", "a/b", `a\b`, ".hidden", "a b", "a\x00", strings.Repeat("a", 129), "é"} {
+		if ValidSessionID(id) == nil {
+			t.Errorf("%q accepted", id)
+		}
+	}
+}
+
+func TestStoreNewSessionsStartInTheDefault(t *testing.T) {
+	s := NewStore(t.TempDir())
+	m := StoreModes{Store: s}
+	mode, err := m.ModeFor("s1", "/p", ModeReadOnly)
+	if err != nil || mode != ModeReadOnly {
+		t.Fatalf("new session: %v %v", mode, err)
+	}
+	mode, _ = m.ModeFor("s2", "/p", ModeEdit)
+	if mode != ModeEdit {
+		t.Errorf("default_mode=edit: %v", mode)
+	}
+	sess, err := s.Load("s1")
+	if err != nil || sess.Cwd != "/p" || len(sess.History) != 1 || sess.History[0].How != "new" {
+		t.Fatalf("recorded: %+v %v", sess, err)
+	}
+	// A known session keeps its mode whatever the default.
+	if mode, _ := m.ModeFor("s1", "/p", ModeEdit); mode != ModeReadOnly {
+		t.Errorf("known session took the default: %v", mode)
+	}
+	// The working directory follows the calls.
+	m.ModeFor("s1", "/p/sub", ModeReadOnly)
+	if sess, _ := s.Load("s1"); sess.Cwd != "/p/sub" {
+		t.Errorf("cwd not recorded: %q", sess.Cwd)
+	}
+}
+
+// TestDamagedStateIsReadOnly: a torn, invalid or foreign state file makes the session
+// read-only with a reason, and the hook leaves the file for the human; setting the mode repairs
+// it.
+func TestDamagedStateIsReadOnly(t *testing.T) {
+	for name, content := range map[string]string{
+		"torn":         `{"id":"s","mode":"ed`,
+		"not json":     "\x00\x01",
+		"unknown mode": `{"id":"s","mode":"yolo"}`,
+		"empty mode":   `{"id":"s","mode":""}`,
+		"other id":     `{"id":"t","mode":"edit"}`,
+		"array":        `["edit"]`,
+	} {
+		home := t.TempDir()
+		s := NewStore(home)
+		os.MkdirAll(s.Dir, 0o700)
+		p := filepath.Join(s.Dir, "s.json")
+		os.WriteFile(p, []byte(content), 0o600)
+		mode, err := StoreModes{Store: s}.ModeFor("s", "/p", ModeEdit)
+		if err == nil || mode != ModeReadOnly {
+			t.Errorf("%s: mode %v, error %v", name, mode, err)
+		}
+		if b, _ := os.ReadFile(p); string(b) != content {
+			t.Errorf("%s: the hook rewrote a damaged state file", name)
+		}
+		from, to, err := ToggleOff.Apply(s, "s", "cli", "/p", ModeEdit)
+		if err != nil || from != ModeReadOnly || to != ModeEdit {
+			t.Errorf("%s: repair: %v→%v %v", name, from, to, err)
+		}
+		if sess, err := s.Load("s"); err != nil || sess.Mode != ModeEdit {
+			t.Errorf("%s: after repair: %+v %v", name, sess, err)
+		}
+	}
+}
+
+func TestUnreadableStateDirIsAnError(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "sessions"), []byte("a file, not a directory"), 0o600)
+	mode, err := StoreModes{Store: NewStore(home)}.ModeFor("s", "/p", ModeEdit)
+	if err == nil || mode != ModeReadOnly {
+		t.Errorf("mode %v err %v", mode, err)
+	}
+}
+
+func TestParseToggle(t *testing.T) {
+	for in, want := range map[string]Toggle{
+		"/readonly": ToggleFlip, "/readonly on": ToggleOn, "/readonly off": ToggleOff, "  /readonly off\n": ToggleOff,
+		"/readonly  off": NoToggle, "/readonly of": NoToggle, "/readonlyoff": NoToggle, "/readonly off please": NoToggle,
+		"please /readonly off": NoToggle, "<task-notification>/readonly off</task-notification>": NoToggle,
+		"/READONLY OFF": NoToggle, "": NoToggle, "readonly off": NoToggle,
+	} {
+		if got := ParseToggle(in); got != want {
+			t.Errorf("ParseToggle(%q) = %v, want %v", in, got, want)
+		}
+	}
+	for in, want := range map[string]Toggle{"": ToggleFlip, "on": ToggleOn, " off ": ToggleOff, "off now": NoToggle, "of": NoToggle} {
+		if got := ParseToggleArgs(in); got != want {
+			t.Errorf("ParseToggleArgs(%q) = %v, want %v", in, got, want)
+		}
+	}
+}
+
+// TestPromptTogglesOnce: one prompt seen by two hook events (its id the same) flips once.
+func TestPromptTogglesOnce(t *testing.T) {
+	s := NewStore(t.TempDir())
+	s.Record("s", "/p", ModeReadOnly)
+	from, to, err := s.ApplyPrompt(ToggleFlip, "s", "prompt-1", "/p", ModeReadOnly)
+	if err != nil || from != ModeReadOnly || to != ModeEdit {
+		t.Fatalf("first: %v→%v %v", from, to, err)
+	}
+	from, to, _ = s.ApplyPrompt(ToggleFlip, "s", "prompt-1", "/p", ModeReadOnly)
+	if from != ModeEdit || to != ModeEdit {
+		t.Errorf("the same prompt flipped again: %v→%v", from, to)
+	}
+	_, to, _ = s.ApplyPrompt(ToggleFlip, "s", "prompt-2", "/p", ModeReadOnly)
+	if to != ModeReadOnly {
+		t.Errorf("a new prompt did not flip: %v", to)
+	}
+	sess, _ := s.Load("s")
+	if len(sess.History) != 3 { // new, two flips
+		t.Errorf("history: %+v", sess.History)
+	}
+}
+
+// TestStoreConcurrentWriters: many goroutines changing one session under the lock lose no
+// history entry, and readers never see a torn file.
+func TestStoreConcurrentWriters(t *testing.T) {
+	s := NewStore(t.TempDir())
+	s.Record("s", "/p", ModeReadOnly)
+	const writers, each = 8, 25
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	var torn error
+	var readerWG sync.WaitGroup
+	readerWG.Add(1)
+	go func() {
+		defer readerWG.Done()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			if _, err := s.Load("s"); err != nil && torn == nil {
+				torn = err
+			}
+		}
+	}()
+	for w := 0; w < writers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := 0; i < each; i++ {
+				if _, _, err := ToggleFlip.Apply(s, "s", "cli", "", ModeReadOnly); err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	readerWG.Wait()
+	if torn != nil {
+		t.Errorf("a reader saw: %v", torn)
+	}
+	sess, err := s.Load("s")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := len(sess.History); got != 1+writers*each {
+		t.Errorf("history has %d entries, want %d", got, 1+writers*each)
+	}
+	// writers*each flips from read-only: an even count ends read-only.
+	if sess.Mode != ModeReadOnly {
+		t.Errorf("mode %v after an even number of flips", sess.Mode)
+	}
+	for i := 1; i < len(sess.History); i++ {
+		if sess.History[i].From != sess.History[i-1].To {
+			t.Fatalf("history entry %d starts from %v, the one before ended at %v", i, sess.History[i].From, sess.History[i-1].To)
+		}
+	}
+	leftovers, _ := filepath.Glob(filepath.Join(s.Dir, "*.tmp"))
+	if len(leftovers) > 0 {
+		t.Errorf("temporary files left: %v", leftovers)
+	}
+}
+
+func TestMostRecentIn(t *testing.T) {
+	s := NewStore(t.TempDir())
+	s.Record("old", "/p", ModeReadOnly)
+	s.Record("other", "/q", ModeReadOnly)
+	s.Record("new", "/p", ModeReadOnly)
+	old := filepath.Join(s.Dir, "old.json")
+	past := mustStat(t, old).ModTime().Add(-60e9)
+	os.Chtimes(old, past, past)
+	sess, err := s.MostRecentIn("/p")
+	if err != nil || sess.ID != "new" {
+		t.Fatalf("%+v %v", sess, err)
+	}
+	s.Touch("old") // used just now
+	if sess, _ := s.MostRecentIn("/p/"); sess.ID != "old" {
+		t.Errorf("after Touch: %s", sess.ID)
+	}
+	if _, err := s.MostRecentIn("/nowhere"); err == nil || !strings.Contains(err.Error(), "--session") {
+		t.Errorf("no session: %v", err)
+	}
+}
+
+func mustStat(t *testing.T, p string) os.FileInfo {
+	t.Helper()
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fi
+}
+
+func TestModeJSON(t *testing.T) {
+	b, _ := json.Marshal(Session{ID: "s", Mode: ModeEdit})
+	if !strings.Contains(string(b), `"mode":"edit"`) {
+		t.Errorf("%s", b)
+	}
+	var m Mode
+	if err := json.Unmarshal([]byte(`"edit "`), &m); err == nil {
+		t.Error("a near miss decoded")
+	}
+}
