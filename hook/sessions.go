@@ -25,14 +25,14 @@ func (m FixedMode) ModeFor(string, string, Mode) (Mode, error) { return Mode(m),
 type StoreModes struct{ Store *Store }
 
 func (s StoreModes) ModeFor(id, cwd string, def Mode) (Mode, error) {
-	sess, err := s.Store.Load(id)
+	mode, seenCwd, err := s.Store.Peek(id)
 	switch {
 	case err == nil:
-		if cwd != "" && sess.Cwd != cwd {
+		if cwd != "" && seenCwd != cwd {
 			s.Store.Record(id, cwd, def) // best effort: only "most recent session" relies on it
 		}
 		s.Store.Touch(id)
-		return sess.Mode, nil
+		return mode, nil
 	case errors.Is(err, ErrNoSession):
 		sess, err := s.Store.Record(id, cwd, def)
 		if err != nil {
@@ -63,35 +63,47 @@ func (s *Store) Record(id, cwd string, def Mode) (*Session, error) {
 	})
 }
 
-// change sets a session's mode to next(current) and records the change in its history; how
-// says who did it ("prompt", "cli", "dashboard"). Setting a damaged session repairs it. def is
-// the mode of a session not seen before.
-func (s *Store) change(id string, next func(Mode) Mode, how, cwd string, def Mode) (Mode, *Session, error) {
-	var from Mode
-	sess, err := s.Update(id, func(old *Session, loadErr error) (*Session, error) {
+// apply sets a session's mode to next(current) under the session's lock and records the change
+// in its history; how says who did it ("prompt", "cli", "dashboard"). Setting the mode it
+// already has writes nothing. A session not seen before starts in def; a damaged one is
+// rebuilt, starting from read-only (which is how it was being treated). promptID, if set, is
+// remembered, and a prompt already applied changes nothing.
+func (s *Store) apply(id string, next func(Mode) Mode, how, cwd, promptID string, def Mode) (from, to Mode, err error) {
+	_, err = s.Update(id, func(old *Session, loadErr error) (*Session, error) {
 		now := time.Now().UTC()
-		if old == nil {
-			// New, or damaged: the human's choice rebuilds it. A damaged session was being
-			// treated as read-only, so that is where the change starts from.
+		fresh := old == nil
+		if fresh {
 			start := def
 			if !errors.Is(loadErr, ErrNoSession) {
 				start = ModeReadOnly
 			}
-			old = &Session{ID: id, Mode: start, Cwd: cwd, Started: now}
+			old = &Session{ID: id, Mode: start, Cwd: cwd, Started: now,
+				History: []Change{{Time: now, From: start, To: start, How: "new"}}}
 		}
-		from = old.Mode
-		to := next(from)
+		from, to = old.Mode, old.Mode
+		if promptID != "" && old.LastPrompt == promptID {
+			return nil, nil // this prompt was applied already
+		}
+		to = next(from)
+		if to == from && !fresh {
+			return nil, nil
+		}
 		old.Mode = to
+		if promptID != "" {
+			old.LastPrompt = promptID
+		}
 		if cwd != "" && old.Cwd == "" {
 			old.Cwd = cwd
 		}
-		old.History = append(old.History, Change{Time: now, From: from, To: to, How: how})
+		if to != from {
+			old.History = append(old.History, Change{Time: now, From: from, To: to, How: how})
+		}
 		return old, nil
 	})
 	if err != nil {
-		return ModeReadOnly, nil, err
+		return from, ModeReadOnly, err
 	}
-	return from, sess, nil
+	return from, to, nil
 }
 
 // Toggle is what a prompt asks of the session's mode.
@@ -144,11 +156,7 @@ func (t Toggle) Apply(s *Store, id, how, cwd string, def Mode) (from, to Mode, e
 	if t == NoToggle {
 		return 0, 0, fmt.Errorf("not a toggle")
 	}
-	from, sess, err := s.change(id, t.next, how, cwd, def)
-	if err != nil {
-		return from, ModeReadOnly, err
-	}
-	return from, sess.Mode, nil
+	return s.apply(id, t.next, how, cwd, "", def)
 }
 
 // ApplyPrompt performs a toggle typed as a prompt. A prompt id already applied changes nothing,
@@ -157,34 +165,7 @@ func (s *Store) ApplyPrompt(t Toggle, id, promptID, cwd string, def Mode) (from,
 	if t == NoToggle {
 		return 0, 0, fmt.Errorf("not a toggle")
 	}
-	sess, err := s.Update(id, func(old *Session, loadErr error) (*Session, error) {
-		now := time.Now().UTC()
-		if old == nil {
-			start := def
-			if !errors.Is(loadErr, ErrNoSession) {
-				start = ModeReadOnly
-			}
-			old = &Session{ID: id, Mode: start, Cwd: cwd, Started: now}
-		}
-		from = old.Mode
-		if promptID != "" && old.LastPrompt == promptID {
-			return nil, nil // already applied
-		}
-		old.Mode = t.next(from)
-		old.LastPrompt = promptID
-		if cwd != "" && old.Cwd == "" {
-			old.Cwd = cwd
-		}
-		old.History = append(old.History, Change{Time: now, From: from, To: old.Mode, How: "prompt"})
-		return old, nil
-	})
-	if err != nil {
-		return from, ModeReadOnly, err
-	}
-	if sess == nil {
-		return from, from, nil
-	}
-	return from, sess.Mode, nil
+	return s.apply(id, t.next, "prompt", cwd, promptID, def)
 }
 
 // Badge is how the status line and messages show a mode.

@@ -2,8 +2,10 @@ package hook
 
 import (
 	"encoding/json"
+
 	"errors"
 	"fmt"
+	"github.com/tidwall/gjson"
 	"io"
 	"io/fs"
 	"os"
@@ -123,6 +125,41 @@ func (s *Store) Load(id string) (*Session, error) {
 		return nil, fmt.Errorf("the state file %s names session %q", s.path(id), clipReason(sess.ID))
 	}
 	return &sess, nil
+}
+
+// Peek reads a session's mode and directory, as Load does but without decoding the history:
+// it is the hook's lookup on every call, and encoding/json's first use costs more than the
+// rest of the lookup together. The same damage is refused.
+func (s *Store) Peek(id string) (Mode, string, error) {
+	if err := ValidSessionID(id); err != nil {
+		return ModeReadOnly, "", err
+	}
+	b, err := readCapped(s.path(id), maxStateFile)
+	if errors.Is(err, fs.ErrNotExist) {
+		return ModeReadOnly, "", ErrNoSession
+	}
+	if err != nil {
+		return ModeReadOnly, "", fmt.Errorf("failed to read the state of session %s: %w", id, err)
+	}
+	if !gjson.ValidBytes(b) {
+		return ModeReadOnly, "", fmt.Errorf("the state file %s is damaged: not valid JSON", s.path(id))
+	}
+	root := gjson.ParseBytes(b)
+	if !root.IsObject() {
+		return ModeReadOnly, "", fmt.Errorf("the state file %s is damaged: not an object", s.path(id))
+	}
+	if got := root.Get("id"); got.Type != gjson.String || got.Str != id {
+		return ModeReadOnly, "", fmt.Errorf("the state file %s names session %q", s.path(id), clipReason(got.String()))
+	}
+	m := root.Get("mode")
+	if m.Type != gjson.String {
+		return ModeReadOnly, "", fmt.Errorf("the state file %s is damaged: no mode", s.path(id))
+	}
+	mode, err := ParseMode(m.Str)
+	if err != nil {
+		return ModeReadOnly, "", fmt.Errorf("the state file %s is damaged: %v", s.path(id), err)
+	}
+	return mode, root.Get("cwd").Str, nil
 }
 
 func readCapped(path string, max int64) ([]byte, error) {

@@ -234,3 +234,17 @@ func TestModeJSON(t *testing.T) {
 		t.Error("a near miss decoded")
 	}
 }
+
+// BenchmarkModeFor is the hook's state lookup on every call: read the session's file, check it,
+// mark it used.
+func BenchmarkModeFor(b *testing.B) {
+	s := NewStore(b.TempDir())
+	s.Record("s", "/p", ModeReadOnly)
+	m := StoreModes{Store: s}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := m.ModeFor("s", "/p", ModeReadOnly); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,86 @@
+//go:build unix
+
+package claude_test
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+	"time"
+
+	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/hook"
+)
+
+// TestRealTUIReadonlyToggle installs hookctl the way the README says (hookctl install, into the
+// user's settings), starts the interactive client in tmux, and types /readonly off and
+// /readonly on: the session's mode follows, the status line shows it, and the model is never
+// sent the command.
+func TestRealTUIReadonlyToggle(t *testing.T) {
+	ct.Binary(t)
+	ct.Tmux(t)
+	hookctl := buildHookctl(t)
+	s := ct.NewSession(t)
+	home := t.TempDir()
+	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
+
+	install := exec.Command(hookctl, "install")
+	install.Env = s.Environ()
+	install.Dir = s.Project
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("hookctl install: %v\n%s", err, out)
+	}
+
+	tui := s.StartTUI(110, 30)
+	tui.WaitFor("🔒 READ-ONLY", 20*time.Second)
+
+	store := hook.NewStore(home)
+	mode := func() hook.Mode {
+		list, err := store.List()
+		if err != nil || len(list) != 1 {
+			t.Fatalf("sessions: %v %v", list, err)
+		}
+		return list[0].Mode
+	}
+	if m := mode(); m != hook.ModeReadOnly {
+		t.Fatalf("a new session is %v", m)
+	}
+
+	tui.Submit("/readonly off")
+	tui.WaitFor("this session is now ✏ EDIT", 20*time.Second)
+	if m := mode(); m != hook.ModeEdit {
+		t.Fatalf("after /readonly off: %v", m)
+	}
+	// The status line follows within its refresh interval.
+	tui.WaitUntil("the ✏ EDIT badge in the status line", 20*time.Second, func(screen string) bool {
+		return strings.Contains(lastLines(screen, 4), "✏ EDIT")
+	})
+
+	tui.Submit("/readonly on")
+	tui.WaitFor("this session is now 🔒 READ-ONLY", 20*time.Second)
+	if m := mode(); m != hook.ModeReadOnly {
+		t.Fatalf("after /readonly on: %v", m)
+	}
+	tui.WaitUntil("the 🔒 READ-ONLY badge in the status line", 20*time.Second, func(screen string) bool {
+		return strings.Contains(lastLines(screen, 4), "🔒 READ-ONLY")
+	})
+	if s.API.Saw("/readonly") || s.API.Saw("readonly off") {
+		t.Error("the model was sent the /readonly command")
+	}
+}
+
+// lastLines returns the last n non-empty lines of a screen: the status line sits under the
+// input box at the bottom.
+func lastLines(screen string, n int) string {
+	var lines []string
+	for _, l := range strings.Split(screen, "\n") {
+		if strings.TrimSpace(l) != "" {
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) > n {
+		lines = lines[len(lines)-n:]
+	}
+	return strings.Join(lines, "\n")
+}
+

@@ -1,0 +1,216 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/hook"
+)
+
+// userEnv makes a temporary user: HOME with Claude Code's settings dir, and HOOKCTL_HOME.
+func userEnv(t *testing.T) (home, hookctlHome string) {
+	t.Helper()
+	home = t.TempDir()
+	hookctlHome = filepath.Join(home, ".config", "hookctl")
+	t.Setenv("HOME", home)
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
+	t.Chdir(t.TempDir())
+	return home, hookctlHome
+}
+
+func TestInstallUninstallRoundTrip(t *testing.T) {
+	home, hh := userEnv(t)
+	settings := filepath.Join(home, ".claude", "settings.json")
+	orig := "{\n  \"model\": \"opus\",\n  \"statusLine\": {\"type\": \"command\", \"command\": \"echo mine\"},\n  \"hooks\": {\"PreToolUse\": [{\"matcher\": \"Bash\", \"hooks\": [{\"type\": \"command\", \"command\": \"/other/tool\"}]}]}\n}\n"
+	os.WriteFile(settings, []byte(orig), 0o640)
+
+	code, out, errOut := runCLI(t, hh, "", "install")
+	if code != exitOK || !strings.Contains(out, "registered hookctl in "+settings) {
+		t.Fatalf("install: exit %d %q %q", code, out, errOut)
+	}
+	after, _ := os.ReadFile(settings)
+	exe, _ := os.Executable()
+	exe, _ = filepath.EvalSymlinks(exe)
+	in, err := claude.Inspect(after, exe)
+	if err != nil || len(in.Hooks) != len(claude.Entries) || !in.StatusLineOurs {
+		t.Fatalf("after install: %+v %v\n%s", in, err, after)
+	}
+	if !strings.Contains(string(after), `"command": "/other/tool"`) || !strings.Contains(string(after), `"model": "opus"`) {
+		t.Errorf("install lost the user's settings:\n%s", after)
+	}
+	if fi, _ := os.Stat(settings); fi.Mode().Perm() != 0o640 {
+		t.Errorf("mode changed to %v", fi.Mode().Perm())
+	}
+	backups, _ := filepath.Glob(settings + ".hookctl-backup-*")
+	if len(backups) != 1 {
+		t.Errorf("backups: %v", backups)
+	} else if b, _ := os.ReadFile(backups[0]); string(b) != orig {
+		t.Errorf("the backup is not the original")
+	}
+	if err := claude.CheckReadonlyCommand(home); err != nil {
+		t.Errorf("command file: %v", err)
+	}
+
+	// A second install changes nothing.
+	code, out, _ = runCLI(t, hh, "", "install")
+	again, _ := os.ReadFile(settings)
+	if code != exitOK || !strings.Contains(out, "already up to date") || string(again) != string(after) {
+		t.Errorf("second install: exit %d %q", code, out)
+	}
+
+	// The status line install replaced runs after the badge.
+	code, out, _ = runCLI(t, hh, `{"session_id":"s1"}`, "statusline")
+	if code != exitOK || out != "🔒 READ-ONLY  mine\n" {
+		t.Errorf("statusline: %q", out)
+	}
+
+	// Uninstall restores the original bytes and removes the command.
+	code, out, _ = runCLI(t, hh, "", "uninstall")
+	restored, _ := os.ReadFile(settings)
+	if code != exitOK || string(restored) != orig {
+		t.Errorf("uninstall: exit %d %q\n%s", code, out, restored)
+	}
+	if _, err := os.Stat(claude.ReadonlyCommandPath(home)); !os.IsNotExist(err) {
+		t.Errorf("the command file is still there: %v", err)
+	}
+	var saved savedStatusLines
+	b, _ := os.ReadFile(filepath.Join(hh, statusLineFile))
+	if json.Unmarshal(b, &saved); saved.Previous != "" || len(saved.Files) != 0 {
+		t.Errorf("saved status lines after uninstall: %s", b)
+	}
+}
+
+// TestInstallRefusesAndNeverOverwrites: a settings file install cannot read, or one Claude Code
+// would ignore, is left exactly as it was.
+func TestInstallRefusesAndNeverOverwrites(t *testing.T) {
+	for name, c := range map[string]struct{ text, want string }{
+		"malformed":      {"{\"hooks\": [}", "line 1"},
+		"hooks an array": {"{\"hooks\": []}", `"hooks" is not an object`},
+		"comments":       {"{\n  // mine\n  \"model\": \"opus\"\n}\n", "Claude Code does not read this file"},
+		"trailing comma": {"{\"model\": \"opus\",}", "Claude Code does not read this file"},
+	} {
+		home, hh := userEnv(t)
+		settings := filepath.Join(home, ".claude", "settings.json")
+		os.WriteFile(settings, []byte(c.text), 0o644)
+		code, _, errOut := runCLI(t, hh, "", "install")
+		if code != exitError || !strings.Contains(errOut, c.want) {
+			t.Errorf("%s: exit %d, stderr %q, want %q", name, code, errOut, c.want)
+		}
+		if b, _ := os.ReadFile(settings); string(b) != c.text {
+			t.Errorf("%s: the file changed", name)
+		}
+		if backups, _ := filepath.Glob(settings + ".hookctl-backup-*"); len(backups) != 0 {
+			t.Errorf("%s: backups %v", name, backups)
+		}
+	}
+}
+
+func TestInstallDryRunWritesNothing(t *testing.T) {
+	home, hh := userEnv(t)
+	code, out, _ := runCLI(t, hh, "", "install", "--dry-run")
+	if code != exitOK || !strings.Contains(out, "(dry run: nothing written)") || !strings.Contains(out, `+   "hooks": {`) {
+		t.Errorf("exit %d %q", code, out)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(home, ".claude")); len(entries) != 0 {
+		t.Errorf("dry run wrote %v", entries)
+	}
+}
+
+func TestInstallScopes(t *testing.T) {
+	_, hh := userEnv(t)
+	cwd, _ := os.Getwd()
+	if code, out, errOut := runCLI(t, hh, "", "install", "--scope", "project"); code != exitOK || !strings.Contains(out, filepath.Join(cwd, ".claude", "settings.json")) {
+		t.Errorf("project scope: exit %d %q %q", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, hh, "", "install", "--scope", "team"); code != exitError || !strings.Contains(errOut, "unknown scope") {
+		t.Errorf("bad scope: exit %d %q", code, errOut)
+	}
+}
+
+func TestReadonlyCommand(t *testing.T) {
+	_, hh := userEnv(t)
+	cwd, _ := os.Getwd()
+	store := hook.NewStore(hh)
+	store.Record("elsewhere", "/somewhere/else", hook.ModeReadOnly)
+	store.Record("here", cwd, hook.ModeReadOnly)
+
+	code, out, _ := runCLI(t, hh, "", "readonly", "status")
+	if code != exitOK || !strings.Contains(out, "session here") || !strings.Contains(out, "🔒 READ-ONLY") {
+		t.Errorf("status: exit %d %q", code, out)
+	}
+	code, out, _ = runCLI(t, hh, "", "readonly", "off")
+	if code != exitOK || !strings.Contains(out, "session here: 🔒 READ-ONLY → ✏ EDIT") {
+		t.Errorf("off: exit %d %q", code, out)
+	}
+	code, out, _ = runCLI(t, hh, "", "readonly", "off")
+	if !strings.Contains(out, "already ✏ EDIT") {
+		t.Errorf("off again: %q", out)
+	}
+	code, out, _ = runCLI(t, hh, "", "readonly", "toggle", "--session", "elsewhere")
+	if code != exitOK || !strings.Contains(out, "session elsewhere: 🔒 READ-ONLY → ✏ EDIT") {
+		t.Errorf("--session: exit %d %q", code, out)
+	}
+	code, out, _ = runCLI(t, hh, "", "readonly", "status", "--all")
+	if code != exitOK || strings.Count(out, "✏ EDIT") != 2 {
+		t.Errorf("--all: %q", out)
+	}
+	sess, _ := store.Load("here")
+	if n := len(sess.History); n != 2 || sess.History[1].How != "cli" {
+		t.Errorf("history: %+v", sess.History)
+	}
+	t.Chdir(t.TempDir())
+	if code, _, errOut := runCLI(t, hh, "", "readonly", "off"); code != exitError || !strings.Contains(errOut, "--session") {
+		t.Errorf("no session here: exit %d %q", code, errOut)
+	}
+	if code, _, _ := runCLI(t, hh, "", "readonly", "sideways"); code != exitError {
+		t.Errorf("bad verb: exit %d", code)
+	}
+}
+
+func TestStatuslineBadges(t *testing.T) {
+	_, hh := userEnv(t)
+	store := hook.NewStore(hh)
+	store.Record("ro", "/p", hook.ModeReadOnly)
+	store.Record("ed", "/p", hook.ModeEdit)
+	for id, want := range map[string]string{"ro": "🔒 READ-ONLY\n", "ed": "✏ EDIT\n", "new": "🔒 READ-ONLY\n"} {
+		if _, out, _ := runCLI(t, hh, `{"session_id":"`+id+`"}`, "statusline"); out != want {
+			t.Errorf("%s: %q, want %q", id, out, want)
+		}
+	}
+	os.WriteFile(filepath.Join(hh, "sessions", "ed.json"), []byte("{torn"), 0o600)
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); !strings.Contains(out, "READ-ONLY (⚠ state unreadable)") {
+		t.Errorf("damaged: %q", out)
+	}
+}
+
+func TestDoctorFindsProblems(t *testing.T) {
+	home, hh := userEnv(t)
+	t.Setenv("PATH", "") // no claude to ask for its version
+	code, out, _ := runCLI(t, hh, "", "doctor")
+	if code != exitDenied || !strings.Contains(out, "not registered") || !strings.Contains(out, "/readonly command") {
+		t.Errorf("before install: exit %d\n%s", code, out)
+	}
+	runCLI(t, hh, "", "install")
+	code, out, _ = runCLI(t, hh, "", "doctor")
+	if code != exitOK || !strings.Contains(out, "no problems found") {
+		t.Errorf("after install: exit %d\n%s", code, out)
+	}
+	cwd, _ := os.Getwd()
+	os.MkdirAll(filepath.Join(cwd, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(cwd, ".claude", "settings.local.json"), []byte(`{"disableAllHooks": true}`), 0o644)
+	code, out, _ = runCLI(t, hh, "", "doctor")
+	if code != exitDenied || !strings.Contains(out, "disableAllHooks") {
+		t.Errorf("disableAllHooks: exit %d\n%s", code, out)
+	}
+	os.Remove(filepath.Join(cwd, ".claude", "settings.local.json"))
+	os.MkdirAll(filepath.Join(hh, "sessions"), 0o777)
+	os.Chmod(filepath.Join(hh, "sessions"), 0o777)
+	if code, out, _ = runCLI(t, hh, "", "doctor"); code != exitDenied || !strings.Contains(out, "writable by others") {
+		t.Errorf("world-writable state: exit %d\n%s", code, out)
+	}
+	_ = home
+}
