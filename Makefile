@@ -10,18 +10,21 @@ CLAUDE_CODE_VERSION := 2.1.328
 CLAUDE_DIR          := .cache/claude-code
 CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
 
-FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential
+FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
+                ./programs:FuzzJudgeEdit ./agents/claude:FuzzSettings
 
 .PHONY: build install test fuzz bench e2e-deps docs clean
 
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/hookctl
 
+# Build, put the binary on the user's PATH, and register it in the user's Claude Code settings.
 install: build
 	install -d "$(PREFIX)/bin"
 	install -m 0755 $(BIN) "$(PREFIX)/bin/hookctl"
 	@echo "installed $(PREFIX)/bin/hookctl"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH";; esac
+	"$(PREFIX)/bin/hookctl" install --scope user
 
 # Every test: unit, corpus, shell differential, hostile repository, real Claude Code end to end,
 # and a few seconds of each fuzzer.
