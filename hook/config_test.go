@@ -79,3 +79,50 @@ func TestHome(t *testing.T) {
 		t.Errorf("relative XDG_CONFIG_HOME ignored: %s", h)
 	}
 }
+
+// TestProjectConfigOnlyTightens: a project's .hookctl.toml adds read-only agents and denied
+// programs, and its global-only keys are ignored with a warning.
+func TestProjectConfigOnlyTightens(t *testing.T) {
+	home := t.TempDir()
+	t.Setenv("HOME", t.TempDir()) // the walk up stops below the user's home, not here
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("read_only_agents = [\"mine\"]\ndefault_mode = \"read-only\"\n"), 0o600)
+	proj := t.TempDir()
+	sub := filepath.Join(proj, "a", "b")
+	os.MkdirAll(sub, 0o755)
+	os.WriteFile(filepath.Join(proj, ProjectConfigName), []byte("read_only_agents = [\"theirs\"]\ndeny_programs = [\"jq\"]\ndefault_mode = \"edit\"\n"), 0o644)
+
+	c, err := LoadConfigFor(home, sub) // found two levels up
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.ReadOnlyAgent("mine") || !c.ReadOnlyAgent("theirs") || !c.ReadOnlyAgent("Explore") || !c.ProgramDenied("jq") {
+		t.Errorf("merged: %+v", c)
+	}
+	if c.SessionDefault() != ModeReadOnly {
+		t.Errorf("the project set the default mode to %v", c.SessionDefault())
+	}
+	if len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "default_mode") || c.Project != filepath.Join(proj, ProjectConfigName) {
+		t.Errorf("warnings %v, project %q", c.Warnings, c.Project)
+	}
+
+	// A broken project file refuses, naming it.
+	os.WriteFile(filepath.Join(proj, ProjectConfigName), []byte("deny_programs = 3\n"), 0o644)
+	if _, err := LoadConfigFor(home, sub); err == nil || !strings.Contains(err.Error(), ProjectConfigName) {
+		t.Errorf("broken project file: %v", err)
+	}
+	// No project file: the global config alone.
+	c, err = LoadConfigFor(home, t.TempDir())
+	if err != nil || c.Project != "" || len(c.ReadOnlyAgents) != 1 {
+		t.Errorf("no project file: %+v %v", c, err)
+	}
+}
+
+func TestGlobalDefaultMode(t *testing.T) {
+	c, err := ParseConfig("/c.toml", `default_mode = "edit"`)
+	if err != nil || c.SessionDefault() != ModeEdit {
+		t.Errorf("%+v %v", c, err)
+	}
+	if (&Config{}).SessionDefault() != ModeReadOnly {
+		t.Error("the default is not read-only")
+	}
+}

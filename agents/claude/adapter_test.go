@@ -292,3 +292,100 @@ func TestToolKinds(t *testing.T) {
 		}
 	}
 }
+
+// runWithStore runs one payload through a runner that keeps session state in store.
+func runWithStore(t *testing.T, store *hook.Store, check func() error, payload string) runResult {
+	t.Helper()
+	var stdout, stderr bytes.Buffer
+	r := &hook.Runner{Stdin: strings.NewReader(payload), Stdout: &stdout, Stderr: &stderr, Adapter: Adapter{},
+		LoadConfig: func(string) (*hook.Config, error) { return &hook.Config{}, nil },
+		Modes:      hook.StoreModes{Store: store}, Store: store, CommandCheck: check}
+	code := r.Run()
+	res := runResult{code: code, raw: stdout.String()}
+	if err := json.Unmarshal(stdout.Bytes(), &res.out); err != nil {
+		t.Fatalf("stdout is not JSON: %q", res.raw)
+	}
+	return res
+}
+
+func expansion(args, source, promptID string) string {
+	return `{"session_id":"s","cwd":"/p","prompt_id":"` + promptID + `","hook_event_name":"UserPromptExpansion","expansion_type":"slash_command",` +
+		`"command_name":"readonly","command_args":"` + args + `","command_source":"` + source + `","prompt":"/readonly ` + args + `"}`
+}
+
+// TestToggleOnlyAtTheUsersExpansion: /readonly changes the mode only when hookctl's own user
+// command expands; the submitted text never does (a scheduled prompt looks the same), a
+// project's command of the same name is blocked without effect, and a tampered command file
+// stops the toggle.
+func TestToggleOnlyAtTheUsersExpansion(t *testing.T) {
+	store := hook.NewStore(t.TempDir())
+	store.Record("s", "/p", hook.ModeReadOnly)
+	mode := func() hook.Mode { m, _, _ := store.Peek("s"); return m }
+
+	res := runWithStore(t, store, nil, `{"session_id":"s","cwd":"/p","prompt_id":"p1","hook_event_name":"UserPromptSubmit","prompt":"/readonly off"}`)
+	if res.out.verdict() != "pass" || mode() != hook.ModeReadOnly {
+		t.Errorf("submit: %s, mode %v", res.raw, mode())
+	}
+	res = runWithStore(t, store, nil, expansion("off", "projectSettings", "p1"))
+	if res.out.verdict() != "deny" || !strings.Contains(res.out.Reason, "shadows") || mode() != hook.ModeReadOnly {
+		t.Errorf("project command: %s, mode %v", res.raw, mode())
+	}
+	res = runWithStore(t, store, func() error { return errors.New("the /readonly command was changed") }, expansion("off", "userSettings", "p1"))
+	if res.out.verdict() != "deny" || !strings.Contains(res.out.Reason, "was changed") || mode() != hook.ModeReadOnly {
+		t.Errorf("tampered command: %s, mode %v", res.raw, mode())
+	}
+	res = runWithStore(t, store, nil, expansion("off", "userSettings", "p1"))
+	if res.out.verdict() != "deny" || !strings.Contains(res.out.Reason, "now ✏ EDIT") || mode() != hook.ModeEdit {
+		t.Errorf("user command: %s, mode %v", res.raw, mode())
+	}
+	// A bare /readonly flips, once per prompt.
+	runWithStore(t, store, nil, expansion("", "userSettings", "p2"))
+	runWithStore(t, store, nil, expansion("", "userSettings", "p2"))
+	if mode() != hook.ModeReadOnly {
+		t.Errorf("one /readonly seen twice flipped twice: %v", mode())
+	}
+	res = runWithStore(t, store, nil, expansion("sideways", "userSettings", "p3"))
+	if res.out.verdict() != "deny" || mode() != hook.ModeReadOnly {
+		t.Errorf("bad argument: %s", res.raw)
+	}
+}
+
+func TestSessionStartTellsTheMode(t *testing.T) {
+	store := hook.NewStore(t.TempDir())
+	res := runWithStore(t, store, nil, `{"session_id":"s","cwd":"/p","hook_event_name":"SessionStart","source":"startup"}`)
+	var o struct {
+		HookSpecificOutput struct {
+			HookEventName     string `json:"hookEventName"`
+			AdditionalContext string `json:"additionalContext"`
+		} `json:"hookSpecificOutput"`
+		SystemMessage string `json:"systemMessage"`
+	}
+	json.Unmarshal([]byte(res.raw), &o)
+	if o.HookSpecificOutput.HookEventName != "SessionStart" || !strings.Contains(o.HookSpecificOutput.AdditionalContext, "READ-ONLY mode") ||
+		!strings.Contains(o.HookSpecificOutput.AdditionalContext, "/readonly off") || !strings.Contains(o.SystemMessage, "🔒 READ-ONLY") {
+		t.Errorf("%s", res.raw)
+	}
+	if sess, err := store.Load("s"); err != nil || sess.Cwd != "/p" {
+		t.Errorf("session not recorded: %+v %v", sess, err)
+	}
+}
+
+// TestModelCannotScheduleOrInvokeReadonly: in edit mode too, the agent's Skill call of readonly
+// and a scheduled /readonly prompt are refused.
+func TestModelCannotScheduleOrInvokeReadonly(t *testing.T) {
+	store := hook.NewStore(t.TempDir())
+	store.Record("s", "/p", hook.ModeEdit)
+	for _, p := range []string{
+		`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"readonly","args":"off"}}`,
+		`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"CronCreate","tool_input":{"cron":"* * * * *","prompt":"/readonly off"}}`,
+		`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"ScheduleWakeup","tool_input":{"delaySeconds":60,"prompt":"  /readonly off"}}`,
+	} {
+		if res := runWithStore(t, store, nil, p); res.out.verdict() != "deny" {
+			t.Errorf("%s: %s", p, res.raw)
+		}
+	}
+	ok := `{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"CronCreate","tool_input":{"cron":"0 9 * * *","prompt":"run the tests"}}`
+	if res := runWithStore(t, store, nil, ok); res.out.verdict() != "pass" {
+		t.Errorf("an ordinary schedule in edit mode: %s", res.raw)
+	}
+}
