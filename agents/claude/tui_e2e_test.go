@@ -83,4 +83,3 @@ func lastLines(screen string, n int) string {
 	}
 	return strings.Join(lines, "\n")
 }
-
