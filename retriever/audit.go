@@ -1,0 +1,270 @@
+package retriever
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rs/zerolog"
+)
+
+// AuditEntry is one retrieval, as the audit log records it.
+type AuditEntry struct {
+	ID          string    `json:"id"`
+	Time        time.Time `json:"time"`
+	Session     string    `json:"session,omitempty"`
+	AgentID     string    `json:"agent_id,omitempty"`
+	AgentType   string    `json:"agent_type,omitempty"`
+	Tool        string    `json:"tool,omitempty"` // WebFetch, WebSearch, Bash, cli
+	Kind        Kind      `json:"kind"`
+	URL         string    `json:"url,omitempty"`
+	Query       string    `json:"query,omitempty"`
+	GitHub      string    `json:"github,omitempty"` // the operation, e.g. "pr-diff cli/cli 123"
+	FinalURL    string    `json:"final_url,omitempty"`
+	Host        string    `json:"host,omitempty"`
+	IP          string    `json:"ip,omitempty"`
+	Status      int       `json:"status,omitempty"`
+	Bytes       int64     `json:"bytes,omitempty"`
+	ContentType string    `json:"content_type,omitempty"`
+	Distiller   string    `json:"distiller,omitempty"`
+	DurationMS  int64     `json:"duration_ms"`
+	Injection   []string  `json:"injection,omitempty"`
+	// Scrub is "clean" or the kind of secret that blocked the retrieval (never its value).
+	Scrub     string `json:"scrub"`
+	Isolation string `json:"isolation,omitempty"`
+	// Outcome is "answered", "refused" (scrubber, address, policy) or "failed".
+	Outcome string `json:"outcome"`
+	Error   string `json:"error,omitempty"`
+	// Direct marks a WebFetch or WebSearch let through unmediated because direct_fetch is on.
+	Direct bool `json:"direct,omitempty"`
+}
+
+// Transcript is what a retrieval was asked and answered; the raw content only when the user
+// set audit.keep_raw.
+type Transcript struct {
+	ID        string     `json:"id"`
+	Need      string     `json:"need"`
+	Answer    string     `json:"answer"`
+	Injection []string   `json:"injection,omitempty"`
+	Documents []Document `json:"documents,omitempty"` // with Text only under keep_raw
+}
+
+// Audit is the append-only log of retrievals under a directory: audit.jsonl (rotated to
+// audit.jsonl.1 … .N by size) and transcripts/<id>.json.
+type Audit struct {
+	Dir      string
+	MaxBytes int64 // rotate when the log would pass this; 0 means 10 MiB
+	Keep     int   // rotated files kept; 0 means 5
+}
+
+const (
+	auditFile    = "audit.jsonl"
+	auditLock    = "audit.lock"
+	auditMaxLine = 64 << 10
+)
+
+// NewID returns a new entry id: sortable by time, unguessable.
+func NewID(t time.Time) string {
+	var b [4]byte
+	rand.Read(b[:])
+	return t.UTC().Format("20060102T150405.000Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// Append writes one entry as one JSON line. Appends from concurrent processes never interleave:
+// each takes the log's lock, rotates if the file is full, and writes the line in one write.
+func (a *Audit) Append(e *AuditEntry) error {
+	line, err := encodeEntry(e)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(a.Dir, 0o700); err != nil {
+		return fmt.Errorf("failed to create the audit directory: %w", err)
+	}
+	unlock, err := lockPath(filepath.Join(a.Dir, auditLock))
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	path := filepath.Join(a.Dir, auditFile)
+	if fi, err := os.Stat(path); err == nil && fi.Size()+int64(len(line)) > a.maxBytes() {
+		if err := a.rotate(); err != nil {
+			return err
+		}
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("failed to open the audit log: %w", err)
+	}
+	defer f.Close()
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("failed to write the audit log: %w", err)
+	}
+	return f.Sync()
+}
+
+// encodeEntry renders an entry with zerolog as one line, capped.
+func encodeEntry(e *AuditEntry) ([]byte, error) {
+	var buf bytes.Buffer
+	logger := zerolog.New(&buf)
+	ev := logger.Log().
+		Str("id", e.ID).Str("time", e.Time.UTC().Format(time.RFC3339Nano)).
+		Str("session", e.Session).Str("agent_id", e.AgentID).Str("agent_type", e.AgentType).Str("tool", e.Tool).
+		Str("kind", string(e.Kind)).Str("url", e.URL).Str("query", e.Query).Str("github", e.GitHub).
+		Str("final_url", e.FinalURL).Str("host", e.Host).Str("ip", e.IP).Int("status", e.Status).
+		Int64("bytes", e.Bytes).Str("content_type", e.ContentType).Str("distiller", e.Distiller).
+		Int64("duration_ms", e.DurationMS).Strs("injection", e.Injection).Str("scrub", e.Scrub).
+		Str("isolation", e.Isolation).Str("outcome", e.Outcome).Str("error", e.Error).Bool("direct", e.Direct)
+	ev.Send()
+	line := buf.Bytes()
+	if len(line) > auditMaxLine {
+		return nil, fmt.Errorf("audit entry %s is %d bytes, over the %d-byte cap", e.ID, len(line), auditMaxLine)
+	}
+	return line, nil
+}
+
+func (a *Audit) maxBytes() int64 {
+	if a.MaxBytes > 0 {
+		return a.MaxBytes
+	}
+	return 10 << 20
+}
+
+func (a *Audit) keep() int {
+	if a.Keep > 0 {
+		return a.Keep
+	}
+	return 5
+}
+
+// rotate shifts audit.jsonl to .1, .1 to .2, …, dropping the oldest. Called under the lock.
+func (a *Audit) rotate() error {
+	base := filepath.Join(a.Dir, auditFile)
+	os.Remove(fmt.Sprintf("%s.%d", base, a.keep()))
+	for i := a.keep() - 1; i >= 1; i-- {
+		os.Rename(fmt.Sprintf("%s.%d", base, i), fmt.Sprintf("%s.%d", base, i+1))
+	}
+	if err := os.Rename(base, base+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("failed to rotate the audit log: %w", err)
+	}
+	return nil
+}
+
+// Entries reads every entry, oldest first. A line that does not parse is reported, not hidden.
+func (a *Audit) Entries() ([]AuditEntry, error) {
+	var out []AuditEntry
+	base := filepath.Join(a.Dir, auditFile)
+	for i := a.keep(); i >= 0; i-- {
+		path := base
+		if i > 0 {
+			path = fmt.Sprintf("%s.%d", base, i)
+		}
+		f, err := os.Open(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 64<<10), auditMaxLine+1)
+		n := 0
+		for sc.Scan() {
+			n++
+			var e AuditEntry
+			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+				f.Close()
+				return nil, fmt.Errorf("%s:%d: a damaged audit line: %v", path, n, err)
+			}
+			out = append(out, e)
+		}
+		err = sc.Err()
+		f.Close()
+		if err != nil {
+			return nil, err
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
+	return out, nil
+}
+
+// SaveTranscript stores a transcript, written atomically.
+func (a *Audit) SaveTranscript(t *Transcript) error {
+	if !validAuditID(t.ID) {
+		return fmt.Errorf("invalid audit id %q", t.ID)
+	}
+	dir := filepath.Join(a.Dir, "transcripts")
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	b, err := json.MarshalIndent(t, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(dir, t.ID+".*.tmp")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(b); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), filepath.Join(dir, t.ID+".json"))
+}
+
+// Transcript reads a stored transcript.
+func (a *Audit) Transcript(id string) (*Transcript, error) {
+	if !validAuditID(id) {
+		return nil, fmt.Errorf("invalid audit id %q", id)
+	}
+	f, err := os.Open(filepath.Join(a.Dir, "transcripts", id+".json"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var t Transcript
+	if err := json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&t); err != nil {
+		return nil, err
+	}
+	return &t, nil
+}
+
+func validAuditID(id string) bool {
+	if id == "" || len(id) > 64 {
+		return false
+	}
+	for _, c := range id {
+		if !(c >= '0' && c <= '9' || c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || strings.ContainsRune(".-", c)) {
+			return false
+		}
+	}
+	return true
+}
+
+// lockPath takes an exclusive flock on a lock file, blocking; closing the file releases it.
+func lockPath(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("failed to open %s: %w", path, err)
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("failed to lock %s: %w", path, err)
+	}
+	return func() { f.Close() }, nil
+}

@@ -1,0 +1,183 @@
+package retriever
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"time"
+)
+
+// WorkerInput is what the front sends the isolated worker on its standard input: everything it
+// needs, so that it reads no file.
+type WorkerInput struct {
+	Request Request `json:"request"`
+	Config  Config  `json:"config"`
+	KeepRaw bool    `json:"keep_raw"`
+}
+
+// WorkerResult is what the worker prints on its standard output.
+type WorkerResult struct {
+	Answer    *Answer    `json:"answer,omitempty"`
+	Documents []Document `json:"documents,omitempty"` // Text only with KeepRaw
+	Isolation string     `json:"isolation"`
+	// ContentInjection flags instruction-like text found in the raw content by heuristics,
+	// whatever the distiller said.
+	ContentInjection []string `json:"content_injection,omitempty"`
+	Refused          string   `json:"refused,omitempty"` // a policy refusal: blocked address, binary content
+	Error            string   `json:"error,omitempty"`
+}
+
+// Work runs in the isolated worker process: isolate, retrieve, distill. tmp is its empty
+// working directory. It never returns raw content unless the input asks for it (audit.keep_raw).
+func Work(ctx context.Context, in *WorkerInput, tmp string, environ []string) *WorkerResult {
+	res := &WorkerResult{}
+	paths := DefaultIsolationPaths(tmp)
+	paths.Execute = append(paths.Execute, executablesFor(&in.Config, environ)...)
+	iso, err := Isolate(paths)
+	if err != nil {
+		res.Isolation = "none: " + err.Error()
+		res.Error = "failed to isolate the retriever: " + err.Error()
+		return res
+	}
+	res.Isolation = iso
+
+	docs, ans, err := retrieve(ctx, in, environ)
+	if err != nil {
+		var pe *PolicyError
+		if errors.As(err, &pe) || errors.Is(err, ErrFetchRefused) || errors.Is(err, ErrGitHubHostNotAllowed) || errors.Is(err, ErrGitHubRefused) {
+			res.Refused = err.Error()
+		} else {
+			res.Error = err.Error()
+		}
+	}
+	for _, d := range docs {
+		res.ContentInjection = append(res.ContentInjection, DetectInjection(d.Text)...)
+	}
+	if ans != nil {
+		res.Answer = ans
+	}
+	for _, d := range docs {
+		if !in.KeepRaw {
+			d.Text = ""
+		}
+		res.Documents = append(res.Documents, d)
+	}
+	return res
+}
+
+// PolicyError is a refusal by the retriever's own rules (an address it will not reach, content
+// it will not read), as opposed to a failure.
+type PolicyError struct{ Reason string }
+
+func (e *PolicyError) Error() string { return e.Reason }
+
+func retrieve(ctx context.Context, in *WorkerInput, environ []string) ([]Document, *Answer, error) {
+	req := &in.Request
+	cfg := &in.Config
+	switch req.Kind {
+	case KindFetch:
+		f := &Fetcher{MaxBytes: min(cfg.MaxBytes, 32<<20), AllowPrivate: envValue(environ, LoopbackForTestsEnv) == "1"}
+		doc, err := f.Fetch(ctx, req.URL)
+		if err != nil {
+			return nil, nil, err
+		}
+		docs := []Document{*doc}
+		ans, err := distill(ctx, cfg, environ, req.Need, docs)
+		return docs, ans, err
+	case KindSearch:
+		searcher, sd, err := NewSearch(*cfg, environ)
+		if err != nil {
+			return nil, nil, err
+		}
+		if sd != nil {
+			ctx, cancel := context.WithTimeout(ctx, DistillTimeout)
+			defer cancel()
+			ans, docs, err := sd.SearchAndDistill(ctx, req.Query, req.Need)
+			return docs, ans, err
+		}
+		docs, err := searcher.Search(ctx, req.Query)
+		if err != nil {
+			return nil, nil, err
+		}
+		ans, err := distill(ctx, cfg, environ, req.Need, docs)
+		return docs, ans, err
+	case KindGitHub:
+		if req.GitHub == nil {
+			return nil, nil, fmt.Errorf("no GitHub operation")
+		}
+		g := &GitHub{Token: envValue(environ, "HOOKCTL_GITHUB_TOKEN"), EnterpriseHosts: cfg.GitHub.EnterpriseHosts,
+			HTTPClient: &http.Client{Timeout: TotalTimeout}}
+		docs, err := g.Do(ctx, req.GitHub)
+		if err != nil {
+			return nil, nil, err
+		}
+		ans, err := distill(ctx, cfg, environ, req.Need, docs)
+		return docs, ans, err
+	}
+	return nil, nil, fmt.Errorf("unknown retrieval kind %q", req.Kind)
+}
+
+func distill(ctx context.Context, cfg *Config, environ []string, need string, docs []Document) (*Answer, error) {
+	d, err := NewDistiller(*cfg, environ, exec.LookPath)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, DistillTimeout)
+	defer cancel()
+	return d.Distill(ctx, need, docs)
+}
+
+// executablesFor lists what a distiller backend must execute, for the isolation rules.
+func executablesFor(cfg *Config, environ []string) []string {
+	var out []string
+	add := func(prog string) {
+		if p, err := exec.LookPath(prog); err == nil {
+			out = append(out, p)
+		}
+	}
+	switch cfg.Distiller { // resolved by the front: never "auto" here
+	case "claude-cli":
+		if cfg.ClaudeCLI.Path != "" {
+			add(cfg.ClaudeCLI.Path)
+		} else {
+			add("claude")
+		}
+	case "command":
+		if len(cfg.Command.Argv) > 0 {
+			add(cfg.Command.Argv[0])
+		}
+	}
+	if len(out) > 0 {
+		// Programs need their libraries and the dynamic loader.
+		out = append(out, "/lib", "/lib64", "/usr/lib", "/usr/lib64")
+	}
+	return out
+}
+
+// RunWorker is the worker process's main: request on stdin, result on stdout.
+func RunWorker(stdin io.Reader, stdout io.Writer) int {
+	var in WorkerInput
+	if err := json.NewDecoder(io.LimitReader(stdin, 1<<20)).Decode(&in); err != nil {
+		json.NewEncoder(stdout).Encode(&WorkerResult{Error: "failed to read the request: " + err.Error()})
+		return 1
+	}
+	tmp, err := os.Getwd()
+	if err != nil {
+		json.NewEncoder(stdout).Encode(&WorkerResult{Error: err.Error()})
+		return 1
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), TotalTimeout+DistillTimeout)
+	defer cancel()
+	start := time.Now()
+	res := Work(ctx, &in, tmp, os.Environ())
+	_ = start
+	if err := json.NewEncoder(stdout).Encode(res); err != nil {
+		return 1
+	}
+	return 0
+}
