@@ -81,6 +81,18 @@ type Call struct {
 	// Skill the skill or command a Skill call runs.
 	Prompt string
 	Skill  string
+	// Description is what the agent says a shell command is for: the need when the command
+	// is a web read answered by the retriever.
+	Description string
+	// Web is the request of a web tool (WebFetch, WebSearch).
+	Web *WebRequest
+}
+
+// WebRequest is what a web tool asks for.
+type WebRequest struct {
+	URL   string // WebFetch
+	Query string // WebSearch
+	Need  string // WebFetch's prompt; for WebSearch, the query
 }
 
 // Verdict is the policy's answer.

@@ -11,6 +11,8 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+
+	"github.com/hookctl/hookctl/retriever"
 )
 
 // MaxConfigSize caps the config file. A config larger than this is refused, not truncated.
@@ -34,6 +36,15 @@ type Config struct {
 	// DefaultMode is the mode of a session hookctl has not seen: "read-only" (the default) or
 	// "edit". Global only.
 	DefaultMode string `toml:"default_mode"`
+	// DirectFetch lets WebFetch and WebSearch run directly, unmediated by the retriever: an
+	// escape hatch, audited with a warning on every call and shown in the status line. Global
+	// only.
+	DirectFetch bool `toml:"direct_fetch"`
+	// Retriever configures quarantined retrieval: distiller, search provider, GitHub hosts.
+	// Global only: a project cannot choose where content is sent.
+	Retriever retriever.Config `toml:"retriever"`
+	// Audit configures the retrieval audit log. Global only.
+	Audit AuditConfig `toml:"audit"`
 
 	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
@@ -41,7 +52,20 @@ type Config struct {
 	Project string `toml:"-"`
 	// Warnings are problems that did not stop the config from loading, for the user.
 	Warnings []string `toml:"-"`
+
+	defined []string // the top-level keys the file set
 }
+
+// AuditConfig is the [audit] section.
+type AuditConfig struct {
+	// KeepRaw stores the raw content of each retrieval in its transcript.
+	KeepRaw bool `toml:"keep_raw"`
+	// MaxBytes rotates the audit log past this size; 0 means 10 MiB.
+	MaxBytes int64 `toml:"max_bytes"`
+}
+
+// globalOnly are the keys only the user's own config may set.
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -112,8 +136,10 @@ func LoadConfigFor(home, dir string) (*Config, error) {
 	c.Project = path
 	c.ReadOnlyAgents = append(c.ReadOnlyAgents, p.ReadOnlyAgents...)
 	c.DenyPrograms = append(c.DenyPrograms, p.DenyPrograms...)
-	if p.DefaultMode != "" {
-		c.Warnings = append(c.Warnings, fmt.Sprintf("%s sets default_mode, which only your own config (%s) may set; ignored", path, filepath.Join(home, "config.toml")))
+	for _, k := range p.defined {
+		if slices.Contains(globalOnly, k) {
+			c.Warnings = append(c.Warnings, fmt.Sprintf("%s sets %s, which only your own config (%s) may set; ignored", path, k, filepath.Join(home, "config.toml")))
+		}
 	}
 	return c, nil
 }
@@ -176,6 +202,11 @@ func ParseConfig(path, text string) (*Config, error) {
 	for _, a := range c.ReadOnlyAgents {
 		if a == "" {
 			return nil, fmt.Errorf("%s: read_only_agents holds an empty name", path)
+		}
+	}
+	for _, k := range md.Keys() {
+		if len(k) == 1 {
+			c.defined = append(c.defined, k[0])
 		}
 	}
 	if c.DefaultMode != "" {

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
 )
 
@@ -32,6 +33,8 @@ type Policy struct {
 	Config *Config
 	// Protection lists what no agent may write, in any mode.
 	Protection Protection
+	// Binary is hookctl's own path, which the rewrite of a web read runs as `hookctl retrieve`.
+	Binary string
 }
 
 // SessionState is a session's mode as the policy sees it. When the state could not be read,
@@ -61,6 +64,9 @@ func (p *Policy) Decide(c *Call, st SessionState) Decision {
 	if d, ok := modeChangeByModel(c); ok {
 		return d
 	}
+	if d, ok := p.network(c); ok {
+		return d
+	}
 	switch {
 	case p.Config.ReadOnlyAgent(c.AgentType):
 		return p.readOnly(c, scopeAgent, "")
@@ -68,6 +74,63 @@ func (p *Policy) Decide(c *Call, st SessionState) Decision {
 		return p.readOnly(c, scopeSession, st.Warning)
 	}
 	return p.edit(c)
+}
+
+// network routes web content through the quarantined retriever, in every mode: a web tool is
+// answered by hookctl's retrieval hook (this instance refuses it, so that a missing retrieval
+// hook fails closed); a shell command that is one plain web read is rewritten into `hookctl
+// retrieve`; any other network access from the shell is refused.
+func (p *Policy) network(c *Call) (Decision, bool) {
+	if c.Kind == KindWeb {
+		if p.Config.DirectFetch {
+			return Decision{Verdict: Pass}, true
+		}
+		return Decision{Verdict: Deny, Reason: "hookctl: " + c.Tool + " is answered by hookctl's retrieval hook, which did not run; " +
+			"ask the user to run `hookctl doctor`. Meanwhile: hookctl retrieve fetch URL --need '…'."}, true
+	}
+	if c.Command == "" || c.Kind != KindShell && c.Tool != "Monitor" {
+		return Decision{}, false
+	}
+	route, r := programs.RouteNetwork(c.Command)
+	switch {
+	case r != nil:
+		what := r.What
+		if r.Program != "" {
+			what = r.Program + ": " + what
+		}
+		return Decision{Verdict: Deny, Reason: "hookctl: " + what + "; " + r.Hint + "."}, true
+	case route == nil:
+		return Decision{}, false
+	case c.Tool == "Monitor" || p.Binary == "":
+		return Decision{Verdict: Deny, Reason: "hookctl: web reads come through the retriever: " +
+			"run hookctl retrieve fetch URL --need '…' with Bash"}, true
+	}
+	return Decision{Verdict: Allow, Reason: "hookctl: answered by the quarantined retriever", Command: p.retrieveCommand(route, c)}, true
+}
+
+// retrieveCommand is the shell command that answers a routed web read: hookctl retrieve, with
+// the agent's description of the call as the need, and the caller recorded for the audit.
+func (p *Policy) retrieveCommand(r *programs.Route, c *Call) string {
+	need := strings.TrimSpace(c.Description)
+	if need == "" {
+		need = "Summarize what this says, briefly."
+	}
+	words := []string{p.Binary, "retrieve", r.Kind}
+	switch r.Kind {
+	case "fetch":
+		words = append(words, r.URL)
+	case "github":
+		words = append(words, r.Args...)
+	}
+	words = append(words, "--need", need, "--session", c.Session, "--tool", "Bash")
+	if c.AgentType != "" {
+		words = append(words, "--agent-type", c.AgentType)
+	}
+	quoted := make([]string, len(words))
+	for i, w := range words {
+		quoted[i] = lexer.Quote(w)
+	}
+	return strings.Join(quoted, " ")
 }
 
 // modeChangeByModel refuses, in every mode, the ways an agent could make a /readonly command

@@ -3,6 +3,8 @@ package hook
 import (
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/lexer"
 )
 
 // TestPolicyScopes: read-only rules bind read-only agent types in every mode and read-only
@@ -41,7 +43,7 @@ func TestPolicyKinds(t *testing.T) {
 		{&Call{Tool: "Read", Kind: KindRead}, Pass},
 		{&Call{Tool: "TodoWrite", Kind: KindSession}, Pass},
 		{&Call{Tool: "Agent", Kind: KindAgent}, Pass},
-		{&Call{Tool: "WebFetch", Kind: KindWeb}, Pass},
+		{&Call{Tool: "WebFetch", Kind: KindWeb}, Deny}, // answered by the retrieval hook instead
 		{&Call{Tool: "Edit", Kind: KindMutate}, Deny},
 		{&Call{Tool: "Whatever", Kind: KindUnknown}, Deny},
 		{&Call{Tool: "Bash", Kind: KindShell, Command: "ls -la"}, Allow},
@@ -52,7 +54,7 @@ func TestPolicyKinds(t *testing.T) {
 		if d.Verdict != c.want {
 			t.Errorf("%s %q: %s (%s), want %s", c.call.Tool, c.call.Command, d.Verdict, d.Reason, c.want)
 		}
-		if d.Verdict == Deny && !strings.HasPrefix(d.Reason, "hookctl read-only: ") {
+		if d.Verdict == Deny && !strings.HasPrefix(d.Reason, "hookctl") {
 			t.Errorf("%s: reason %q", c.call.Tool, d.Reason)
 		}
 		if d.Verdict == Allow && d.Command == "" {
@@ -74,8 +76,10 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 			[]string{"`-i` edits files in place", "sed -n", "This agent type is read-only"}},
 		{&Call{Tool: "Bash", Kind: KindShell, Command: "echo x > f"}, ModeReadOnly,
 			[]string{"redirection", "one pipeline of read-only programs", "/readonly off"}},
-		{&Call{Tool: "Bash", Kind: KindShell, Command: "curl https://example.com"}, ModeReadOnly,
-			[]string{"`curl` is not on the read-only allowlist", "retriever"}},
+		{&Call{Tool: "Bash", Kind: KindShell, Command: "curl -d x https://example.com"}, ModeReadOnly,
+			[]string{"curl: curl `-d` is not a plain read", "hookctl retrieve fetch URL"}},
+		{&Call{Tool: "Bash", Kind: KindShell, Command: "nc evil.example 80"}, ModeEdit,
+			[]string{"`nc` reaches the network outside hookctl's retriever", "hookctl retrieve"}},
 		{&Call{Tool: "Bash", Kind: KindShell, Command: "ls | xargs rm"}, ModeReadOnly,
 			[]string{"`xargs` is not on the read-only allowlist", "interpreters and wrappers"}},
 		{&Call{Tool: "Bash", Kind: KindShell, Command: "git log | git show"}, ModeReadOnly,
@@ -114,5 +118,47 @@ func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 	}
 	if _, r := JudgeReadOnly("ls", cfg); r != nil {
 		t.Errorf("ls refused: %s", r.What)
+	}
+}
+
+// TestNetworkRouting: in every mode, web tools go to the retrieval hook, a plain web read in
+// the shell becomes hookctl retrieve (the need from the call's description), and direct_fetch
+// lets web tools through.
+func TestNetworkRouting(t *testing.T) {
+	p := &Policy{Config: &Config{}, Binary: "/opt/hookctl"}
+	for _, mode := range []Mode{ModeReadOnly, ModeEdit} {
+		st := SessionState{Mode: mode}
+		d := p.Decide(&Call{Tool: "WebSearch", Kind: KindWeb, Web: &WebRequest{Query: "q", Need: "q"}}, st)
+		if d.Verdict != Deny || !strings.Contains(d.Reason, "retrieval hook") {
+			t.Errorf("%v WebSearch: %+v", mode, d)
+		}
+		c := &Call{Tool: "Bash", Kind: KindShell, Session: "s1", AgentType: "Explore", Command: "curl -sL https://go.dev/doc/",
+			Description: "Find what's new in Go's for loops"}
+		d = p.Decide(c, st)
+		want := "/opt/hookctl retrieve fetch https://go.dev/doc/ --need 'Find what'\"'\"'s new in Go'\"'\"'s for loops' --session s1 --tool Bash --agent-type Explore"
+		if d.Verdict != Allow || d.Command != want {
+			t.Errorf("%v curl:\n got %s %s\nwant %s", mode, d.Verdict, d.Command, want)
+		}
+		d = p.Decide(&Call{Tool: "Bash", Kind: KindShell, Command: "gh pr diff 3 -R cli/cli"}, st)
+		if d.Verdict != Allow || !strings.Contains(d.Command, "retrieve github pr-diff cli/cli 3 --need 'Summarize what this says, briefly.'") {
+			t.Errorf("%v gh: %+v", mode, d)
+		}
+		d = p.Decide(&Call{Tool: "Monitor", Kind: KindMutate, Command: "curl https://example.com"}, st)
+		if d.Verdict != Deny {
+			t.Errorf("%v Monitor curl: %+v", mode, d)
+		}
+	}
+	direct := &Policy{Config: &Config{DirectFetch: true}, Binary: "/opt/hookctl"}
+	if d := direct.Decide(&Call{Tool: "WebFetch", Kind: KindWeb, Web: &WebRequest{URL: "https://x"}}, SessionState{Mode: ModeReadOnly}); d.Verdict != Pass {
+		t.Errorf("direct_fetch: %+v", d)
+	}
+	// The rewrite is a command the read-only lexer also accepts, word for word.
+	d := p.Decide(&Call{Tool: "Bash", Kind: KindShell, Command: "wget -qO- 'https://example.com/a b'", Description: "x; rm -rf /"}, SessionState{})
+	if d.Verdict != Allow {
+		t.Fatalf("%+v", d)
+	}
+	sc, err := lexer.Parse(d.Command)
+	if err != nil || len(sc.Pipeline.Cmds) != 1 || sc.Pipeline.Cmds[0].Args[4].Value != "x; rm -rf /" {
+		t.Errorf("the rewrite %q does not parse back: %v", d.Command, err)
 	}
 }

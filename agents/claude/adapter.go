@@ -176,6 +176,25 @@ func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 		if c.Command, err = str(in, "command", true); err != nil {
 			return nil, fmt.Errorf("tool_input: %w", err)
 		}
+		if c.Description, err = str(in, "description", false); err != nil {
+			return nil, fmt.Errorf("tool_input: %w", err)
+		}
+	case c.Tool == "WebFetch":
+		w := &hook.WebRequest{}
+		if w.URL, err = str(in, "url", true); err != nil {
+			return nil, fmt.Errorf("tool_input: %w", err)
+		}
+		if w.Need, err = str(in, "prompt", false); err != nil {
+			return nil, fmt.Errorf("tool_input: %w", err)
+		}
+		c.Web = w
+	case c.Tool == "WebSearch":
+		w := &hook.WebRequest{}
+		if w.Query, err = str(in, "query", true); err != nil {
+			return nil, fmt.Errorf("tool_input: %w", err)
+		}
+		w.Need = w.Query
+		c.Web = w
 	case writtenPaths[c.Tool] != "":
 		p, err := str(in, writtenPaths[c.Tool], true)
 		if err != nil {

@@ -153,6 +153,7 @@ func buildHookctl(t *testing.T) string {
 	}
 	bin := filepath.Join(t.TempDir(), "hookctl")
 	cmd := exec.Command("go", "build", "-o", bin, "github.com/hookctl/hookctl/cmd/hookctl")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as released: the retriever's Landlock needs it
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("failed to build hookctl: %v\n%s", err, out)
 	}

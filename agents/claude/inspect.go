@@ -23,7 +23,9 @@ type Inspection struct {
 // InspectedHook is one hookctl hook entry.
 type InspectedHook struct {
 	Event     string
+	Matcher   string
 	Command   string
+	Args      []string
 	Timeout   int // 0 when not set
 	OnFailure string
 }
@@ -56,8 +58,16 @@ func Inspect(text []byte, binary string) (*Inspection, error) {
 					continue
 				}
 				ih := InspectedHook{Event: ev.name}
+				if m := g.n.get("matcher"); m != nil && m.kind == kindString {
+					ih.Matcher = m.str
+				}
 				if c := h.val.get("command"); c != nil {
 					ih.Command = c.str
+				}
+				if a := h.val.get("args"); a != nil && a.kind == kindArray {
+					for _, k := range a.kids {
+						ih.Args = append(ih.Args, k.val.str)
+					}
 				}
 				if t := h.val.get("timeout"); t != nil && t.kind == kindNumber {
 					ih.Timeout, _ = strconv.Atoi(string(text[t.start:t.end]))
@@ -75,10 +85,20 @@ func Inspect(text []byte, binary string) (*Inspection, error) {
 	return in, nil
 }
 
-// Hook returns hookctl's entry for an event, if any.
+// Hook returns hookctl's entry for an event (the main one: arguments exactly "hook"), if any.
 func (in *Inspection) Hook(event string) (InspectedHook, bool) {
 	for _, h := range in.Hooks {
-		if h.Event == event {
+		if h.Event == event && len(h.Args) == 1 {
+			return h, true
+		}
+	}
+	return InspectedHook{}, false
+}
+
+// RetrievalHook returns hookctl's retrieval hook entry (hook --retrieve), if any.
+func (in *Inspection) RetrievalHook() (InspectedHook, bool) {
+	for _, h := range in.Hooks {
+		if h.Event == "PreToolUse" && len(h.Args) == 2 && h.Args[1] == "--retrieve" {
 			return h, true
 		}
 	}

@@ -19,6 +19,18 @@ type Entry struct {
 	Matcher   string
 	Timeout   int // seconds
 	OnFailure string
+	Args      []string // nil means ["hook"]
+}
+
+func (e Entry) args() []any {
+	if e.Args == nil {
+		return []any{hookArg}
+	}
+	out := make([]any, len(e.Args))
+	for i, a := range e.Args {
+		out[i] = a
+	}
+	return out
 }
 
 // Entries is everything install registers, in the order it adds them.
@@ -26,8 +38,13 @@ type Entry struct {
 // onFailure "block" makes the client refuse the call or prompt when hookctl crashes, times out
 // or is missing; without it those failures let everything through (claude-code-facts.md).
 // SessionStart only adds context, so a failure there need not stop the session.
+//
+// The second PreToolUse entry is the retrieval hook: WebFetch and WebSearch are answered by the
+// quarantined retriever, which may take a minute, so it has its own long timeout; the first
+// entry refuses web tools at once, so that without the second they fail closed.
 var Entries = []Entry{
 	{Event: "PreToolUse", Matcher: "*", Timeout: 10, OnFailure: "block"},
+	{Event: "PreToolUse", Matcher: "WebFetch|WebSearch", Timeout: 120, OnFailure: "block", Args: []string{"hook", "--retrieve"}},
 	{Event: "UserPromptSubmit", Timeout: 10, OnFailure: "block"},
 	{Event: "UserPromptExpansion", Timeout: 10, OnFailure: "block"},
 	{Event: "SessionStart", Timeout: 10},
@@ -127,23 +144,28 @@ func Install(text []byte, r Registration) (out []byte, changed bool, prevStatusL
 		return nil, false, "", err
 	}
 
-	for _, e := range Entries {
+	for _, name := range entryEvents() {
 		v := ed.v
 		var edits []textEdit
-		ev := v.event(e.Event)
+		ev := v.event(name)
 		switch {
 		case ev != nil && ev.exact(r):
 			continue
 		case v.hooks == nil:
 			events := jsonObj{}
-			for _, e := range Entries {
-				events = append(events, jsonField{e.Event, []any{e.group(r.Binary)}})
+			for _, n := range entryEvents() {
+				events = append(events, jsonField{n, entryGroups(n, r.Binary)})
 			}
 			edits = v.d.appendChild(v.d.root, "hooks", events)
 		case ev == nil:
-			edits = v.d.appendChild(v.hooks.val, e.Event, []any{e.group(r.Binary)})
+			edits = v.d.appendChild(v.hooks.val, name, entryGroups(name, r.Binary))
 		default:
-			edits = v.d.appendChild(ev.m.val, "", e.group(r.Binary))
+			for _, g := range entryGroups(name, r.Binary) {
+				if err := ed.apply(ed.v.d.appendChild(ed.v.event(name).m.val, "", g)); err != nil {
+					return nil, false, "", err
+				}
+			}
+			continue
 		}
 		if err := ed.apply(edits); err != nil {
 			return nil, false, "", err
@@ -257,7 +279,7 @@ func dropOnly(n, i int) []bool {
 
 // group is the hook group e registers for binary.
 func (e Entry) group(binary string) jsonObj {
-	h := jsonObj{{"type", "command"}, {"command", binary}, {"args", []any{hookArg}}, {"timeout", e.Timeout}}
+	h := jsonObj{{"type", "command"}, {"command", binary}, {"args", e.args()}, {"timeout", e.Timeout}}
 	if e.OnFailure != "" {
 		h = append(h, jsonField{"onFailure", e.OnFailure})
 	}
@@ -418,12 +440,12 @@ func (v *settingsView) holdsHookctl() bool {
 // installed says whether the file holds exactly r and no other hookctl entry.
 func (v *settingsView) installed(r Registration) bool {
 	n := 0
-	for _, e := range Entries {
-		ev := v.event(e.Event)
+	for _, name := range entryEvents() {
+		ev := v.event(name)
 		if ev == nil || !ev.exact(r) {
 			return false
 		}
-		n++
+		n += len(entryGroups(name, r.Binary))
 	}
 	total := 0
 	for _, ev := range v.events {
@@ -432,28 +454,55 @@ func (v *settingsView) installed(r Registration) bool {
 	return total == n && (!r.StatusLine || v.statusExact(r.Binary))
 }
 
-// exact says whether the event holds one hookctl entry, alone in a group that is exactly the
-// one Entries gives for it.
+// exact says whether the event holds exactly the hookctl entries Entries gives for it, each
+// alone in its group, in Entries' order.
 func (ev *settingsEvent) exact(r Registration) bool {
-	i := entryIndex(ev.name)
-	if i < 0 || ev.ours != 1 {
+	want := entryGroups(ev.name, r.Binary)
+	if len(want) == 0 || ev.ours != len(want) {
 		return false
 	}
+	k := 0
 	for _, g := range ev.groups {
-		if g.nOurs == 1 {
-			return sameValue(ev.v.d.src, g.n, Entries[i].group(r.Binary))
+		if g.nOurs == 0 {
+			continue
+		}
+		if g.nOurs != 1 || len(g.entries.kids) != 1 || k >= len(want) || !sameValue(ev.v.d.src, g.n, want[k]) {
+			return false
+		}
+		k++
+	}
+	return k == len(want)
+}
+
+// entryEvents lists the events of Entries, each once, in order.
+func entryEvents() []string {
+	var out []string
+	for _, e := range Entries {
+		if len(out) == 0 || !containsString(out, e.Event) {
+			out = append(out, e.Event)
+		}
+	}
+	return out
+}
+
+// entryGroups returns the groups install writes under an event.
+func entryGroups(event, binary string) []any {
+	var out []any
+	for _, e := range Entries {
+		if e.Event == event {
+			out = append(out, e.group(binary))
+		}
+	}
+	return out
+}
+
+func containsString(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
 		}
 	}
 	return false
-}
-
-func entryIndex(event string) int {
-	for i, e := range Entries {
-		if e.Event == event {
-			return i
-		}
-	}
-	return -1
 }
 
 // sameValue compares a parsed value with one install would write: the same keys (in any

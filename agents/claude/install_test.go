@@ -177,7 +177,7 @@ func TestInstallGoldenFilesAreListed(t *testing.T) {
 }
 
 // checkRegistered reads an installed file with encoding/json, apart from the code under test,
-// and checks that every event of Entries holds exactly one hookctl group, the last, as given.
+// and checks that every event of Entries holds exactly its hookctl groups, last, in order, as given.
 func checkRegistered(t *testing.T, text []byte, r Registration) {
 	t.Helper()
 	var doc struct {
@@ -187,30 +187,40 @@ func checkRegistered(t *testing.T, text []byte, r Registration) {
 	if err := json.Unmarshal(stripJSONC(text), &doc); err != nil {
 		t.Fatalf("installed file does not decode: %v", err)
 	}
+	byEvent := map[string][]Entry{}
 	for _, e := range Entries {
-		groups := doc.Hooks[e.Event]
-		if len(groups) == 0 {
-			t.Errorf("%s: no groups", e.Event)
+		byEvent[e.Event] = append(byEvent[e.Event], e)
+	}
+	for event, entries := range byEvent {
+		groups := doc.Hooks[event]
+		if len(groups) < len(entries) {
+			t.Errorf("%s: %d groups, want at least %d", event, len(groups), len(entries))
 			continue
 		}
-		want := map[string]any{"hooks": []any{map[string]any{
-			"type": "command", "command": r.Binary, "args": []any{"hook"}, "timeout": float64(e.Timeout),
-		}}}
-		if e.Matcher != "" {
-			want["matcher"] = e.Matcher
-		}
-		if e.OnFailure != "" {
-			want["hooks"].([]any)[0].(map[string]any)["onFailure"] = e.OnFailure
-		}
-		if got := groups[len(groups)-1]; !reflect.DeepEqual(got, want) {
-			t.Errorf("%s: last group\n got %v\nwant %v", e.Event, got, want)
+		for i, e := range entries {
+			args := []any{}
+			for _, a := range e.args() {
+				args = append(args, a)
+			}
+			want := map[string]any{"hooks": []any{map[string]any{
+				"type": "command", "command": r.Binary, "args": args, "timeout": float64(e.Timeout),
+			}}}
+			if e.Matcher != "" {
+				want["matcher"] = e.Matcher
+			}
+			if e.OnFailure != "" {
+				want["hooks"].([]any)[0].(map[string]any)["onFailure"] = e.OnFailure
+			}
+			if got := groups[len(groups)-len(entries)+i]; !reflect.DeepEqual(got, want) {
+				t.Errorf("%s: group %d from the end\n got %v\nwant %v", event, len(entries)-i, got, want)
+			}
 		}
 		n := 0
 		for _, g := range groups {
 			n += strings.Count(mustMarshal(t, g), "hookctl")
 		}
-		if n != 1 {
-			t.Errorf("%s: %d mentions of hookctl, want 1", e.Event, n)
+		if n != len(entries) {
+			t.Errorf("%s: %d mentions of hookctl, want %d", event, n, len(entries))
 		}
 	}
 	if r.StatusLine {
@@ -232,10 +242,11 @@ func mustMarshal(t *testing.T, v any) string {
 func TestInstallEntriesTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, e := range Entries {
-		if e.Event == "" || seen[e.Event] || e.Timeout <= 0 {
+		key := e.Event + "\x00" + e.Matcher
+		if e.Event == "" || seen[key] || e.Timeout <= 0 || len(e.args()) == 0 || e.args()[0] != hookArg {
 			t.Errorf("bad entry %+v", e)
 		}
-		seen[e.Event] = true
+		seen[key], seen[e.Event] = true, true
 	}
 	if !seen["PreToolUse"] {
 		t.Error("PreToolUse is not registered")
@@ -478,7 +489,7 @@ func TestInstallReplacesOnlyWhatDiffers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	stale := bytes.Replace(first, []byte(`"timeout": 10,
+	stale := bytes.Replace(first, []byte(`"timeout": 120,
             "onFailure": "block"
           }
         ]

@@ -165,6 +165,13 @@ func (d *doctor) checkSettings(scope, path, binary string) bool {
 		d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: the PreToolUse hook lacks \"onFailure\": \"block\", so a crashed or missing hook lets calls through", scope, path)
 		good = false
 	}
+	if h, ok := in.RetrievalHook(); !ok {
+		d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: no retrieval hook, so WebFetch and WebSearch are refused instead of answered", scope, path)
+		good = false
+	} else if h.Timeout < 60 {
+		d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: the retrieval hook's timeout (%ds) is too short for a retrieval", scope, path, h.Timeout)
+		good = false
+	}
 	for _, ev := range []string{"UserPromptExpansion", "SessionStart"} {
 		if _, ok := in.Hook(ev); !ok {
 			d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: no %s hook (/readonly and the session-start notice need it)", scope, path, ev)

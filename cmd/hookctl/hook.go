@@ -11,26 +11,34 @@ import (
 )
 
 func newHookCmd(s *streams) *cobra.Command {
-	return &cobra.Command{
-		Use:   "hook",
+	web := false
+	cmd := &cobra.Command{
+		Use:   "hook [--retrieve]",
 		Short: "Answer one Claude Code hook call (payload on stdin, decision on stdout)",
 		Long: `hook reads one Claude Code hook payload on standard input and prints the decision.
 It is what the Claude Code settings run; it prints nothing but the decision on stdout,
-and on any failure it refuses the call.`,
+and on any failure it refuses the call. With --retrieve it is the retrieval hook, which
+answers WebFetch and WebSearch through the quarantined retriever.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := runHook(s); code != hook.ExitDecided {
+			if code := runHook(s, web); code != hook.ExitDecided {
 				return exitCode(code)
 			}
 			return nil
 		},
 	}
+	cmd.Flags().BoolVar(&web, "retrieve", false, "answer web tools through the retriever")
+	return cmd
 }
 
 // runHook answers one hook call and returns the exit code.
-func runHook(s *streams) int {
+func runHook(s *streams, web bool) int {
+	if os.Getenv(inRetrieverEnv) == "1" {
+		return runRetrieverGuard(s)
+	}
 	env := hookEnv()
 	r := &hook.Runner{
+		Web: web, Retrieve: hookRetrieve(env), Binary: env.binary,
 		Stdin: s.in, Stdout: s.out, Stderr: s.err,
 		Adapter: claude.Adapter{},
 		LoadConfig: func(cwd string) (*hook.Config, error) {
@@ -79,4 +87,18 @@ func loadConfig() (*hook.Config, error) {
 		return nil, err
 	}
 	return hook.LoadConfig(home)
+}
+
+// inRetrieverEnv marks the claude the retriever runs as a distiller (retriever.InRetrieverEnv).
+// Its flags keep hookctl's settings-file hooks from firing, but managed hooks always fire; if
+// this hook runs there, it refuses every tool call and leaves the rest alone, recording nothing.
+const inRetrieverEnv = "HOOKCTL_IN_RETRIEVER"
+
+func runRetrieverGuard(s *streams) int {
+	r := &hook.Runner{
+		Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: claude.Adapter{},
+		LoadConfig: func(string) (*hook.Config, error) { return &hook.Config{}, nil },
+		Modes:      hook.FixedMode(hook.ModeReadOnly),
+	}
+	return r.RunRetrieverGuard()
 }

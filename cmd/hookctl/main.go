@@ -11,7 +11,7 @@ func main() {
 	// The hook runs on every tool call and the status line on every message: skip building
 	// the command tree for them.
 	if len(args) == 1 && args[0] == "hook" {
-		os.Exit(runHook(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
+		os.Exit(runHook(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}, false))
 	}
 	if len(args) == 1 && args[0] == "statusline" {
 		runStatusline(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})

@@ -48,7 +48,7 @@ func runStatusline(s *streams) {
 	badge := "🔒 READ-ONLY"
 	home, err := hook.Home()
 	if err == nil {
-		badge = statusBadge(home, id)
+		badge = statusBadge(home, id) + directFetchBadge(home)
 	}
 	line := badge
 	if err == nil {
@@ -72,6 +72,15 @@ func statusBadge(home, id string) string {
 		return hook.Badge(cfg.SessionDefault())
 	}
 	return "🔒 READ-ONLY (⚠ state unreadable)"
+}
+
+// directFetchBadge is shown after the mode while direct_fetch is on.
+func directFetchBadge(home string) string {
+	cfg, err := hook.LoadConfig(home)
+	if err == nil && cfg.DirectFetch {
+		return " ⚠ DIRECT FETCH"
+	}
+	return ""
 }
 
 // runWrapped runs the status line install replaced, with the same input, and returns its output.

@@ -1,0 +1,157 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/retriever"
+)
+
+type auditOptions struct {
+	Session string
+	Since   time.Duration
+	JSON    bool
+}
+
+func newAuditCmd(s *streams) *cobra.Command {
+	opts := &auditOptions{}
+	cmd := &cobra.Command{
+		Use:   "audit [--session ID] [--since 2h] [--json] | audit show ID",
+		Short: "List the retrievals hookctl made (every URL, query and GitHub read)",
+		Long: `audit lists every retrieval: when, for which session and agent, what was fetched (URL,
+query or GitHub operation), where it resolved, the status, size, distiller, suspected
+injections, the secret scrubber's verdict and the isolation in force. Direct fetches
+(direct_fetch = true) are listed with a warning. audit show ID prints one entry and its
+transcript: the need and the distilled answer (and the raw content, with audit.keep_raw).`,
+		Example: `  hookctl audit
+  hookctl audit --since 2h --session 4f0c…
+  hookctl audit show 20261130T101500.123Z-8f2a9c1d`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 && args[0] == "show" {
+				return auditShow(s, args[1])
+			}
+			if len(args) > 0 {
+				return errors.New("use hookctl audit [flags] or hookctl audit show ID")
+			}
+			return auditList(s, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Session, "session", "", "only this session's retrievals")
+	cmd.Flags().DurationVar(&opts.Since, "since", 0, "only retrievals newer than this, e.g. 2h")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the entries as JSON lines")
+	return cmd
+}
+
+func openAudit() (*retriever.Audit, error) {
+	env := hookEnv()
+	if env.err != nil {
+		return nil, env.err
+	}
+	return &retriever.Audit{Dir: filepath.Join(env.home, "audit")}, nil
+}
+
+func auditList(s *streams, opts *auditOptions) error {
+	a, err := openAudit()
+	if err != nil {
+		return err
+	}
+	entries, err := a.Entries()
+	if err != nil {
+		return err
+	}
+	cutoff := time.Time{}
+	if opts.Since > 0 {
+		cutoff = time.Now().Add(-opts.Since)
+	}
+	n := 0
+	for _, e := range entries {
+		if opts.Session != "" && e.Session != opts.Session || e.Time.Before(cutoff) {
+			continue
+		}
+		n++
+		if opts.JSON {
+			b, _ := json.Marshal(e)
+			fmt.Fprintln(s.out, string(b))
+			continue
+		}
+		what := e.URL
+		switch {
+		case e.Query != "":
+			what = "search: " + e.Query
+		case e.GitHub != "":
+			what = "github: " + e.GitHub
+		}
+		flags := []string{}
+		if e.Direct {
+			flags = append(flags, "⚠ DIRECT (unmediated)")
+		}
+		if len(e.Injection) > 0 {
+			flags = append(flags, fmt.Sprintf("⚠ injection ×%d", len(e.Injection)))
+		}
+		if e.Scrub != "clean" && e.Scrub != "" && e.Scrub != "unchecked" {
+			flags = append(flags, "⚠ blocked: "+e.Scrub)
+		}
+		if e.Outcome != "answered" && e.Outcome != "direct" {
+			flags = append(flags, e.Outcome)
+		}
+		fmt.Fprintf(s.out, "%s  %s  %-8s %s  %s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
+			e.Tool, clipWhat(what), e.Distiller, strings.Join(flags, " "))
+		fmt.Fprintf(s.out, "    id %s  %s %s  status %d  %d bytes  isolation: %s\n", e.ID, e.Host, e.IP, e.Status, e.Bytes, e.Isolation)
+	}
+	if n == 0 && !opts.JSON {
+		fmt.Fprintln(s.out, "no retrievals recorded")
+	}
+	return nil
+}
+
+func auditShow(s *streams, id string) error {
+	a, err := openAudit()
+	if err != nil {
+		return err
+	}
+	entries, err := a.Entries()
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.ID != id {
+			continue
+		}
+		b, _ := json.MarshalIndent(e, "", "  ")
+		fmt.Fprintln(s.out, string(b))
+		if t, err := a.Transcript(id); err == nil {
+			fmt.Fprintf(s.out, "\nneed:\n%s\n\nanswer:\n%s\n", t.Need, t.Answer)
+			for _, d := range t.Documents {
+				if d.Text != "" {
+					fmt.Fprintf(s.out, "\nraw content of %s (%d bytes):\n%s\n", d.URL, d.Bytes, d.Text)
+				}
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("no audit entry %s", id)
+}
+
+func shortID(s string) string {
+	if len(s) > 8 {
+		return s[:8]
+	}
+	if s == "" {
+		return "-       "
+	}
+	return s
+}
+
+func clipWhat(s string) string {
+	if len(s) > 70 {
+		return s[:70] + "…"
+	}
+	return s
+}

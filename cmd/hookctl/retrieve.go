@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/retriever"
+)
+
+type retrieveOptions struct {
+	Need      string
+	Session   string
+	AgentType string
+	Tool      string
+}
+
+func newRetrieveCmd(s *streams) *cobra.Command {
+	opts := &retrieveOptions{}
+	cmd := &cobra.Command{
+		Use:   "retrieve fetch URL | search QUERY | github OP ARGS… --need TEXT",
+		Short: "Fetch, search or read GitHub through the quarantined retriever",
+		Long: `retrieve gets web or GitHub content for an agent without letting the raw content reach it.
+A separate process, with network access and no access to your files, fetches the content and
+has a distiller model read it as untrusted data; retrieve prints only the distilled answer to
+the need you state, with a header saying where it came from and whether the content tried to
+give instructions. Every retrieval is recorded: hookctl audit lists them.
+
+The need crosses a trust boundary to the distiller's provider: describe exactly what you need,
+and put nothing in it you would not send to a third party. Requests holding secrets are
+refused.
+
+  fetch URL                         a web page (http or https)
+  search QUERY                      a web search (provider from the config)
+  github issue OWNER/REPO N         also issue-comments, pr, pr-diff, pr-files, pr-comments
+  github file OWNER/REPO PATH [--ref REF]
+  github repo OWNER/REPO            also releases
+  github … URL                      a github.com URL instead of OWNER/REPO N`,
+		Example: `  hookctl retrieve fetch https://go.dev/doc/go1.22 --need "What changed in for loops?"
+  hookctl retrieve search "mvdan sh LangZsh" --need "Is zsh parsing supported, and since when?"
+  hookctl retrieve github pr-diff cli/cli 123 --need "Which files does it touch and why?"`,
+		Args: cobra.MinimumNArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if ref, _ := cmd.Flags().GetString("ref"); ref != "" {
+				args = append(args, "--ref", ref)
+			}
+			if host, _ := cmd.Flags().GetString("host"); host != "" {
+				args = append(args, "--host", host)
+			}
+			req, err := parseRetrieveArgs(args, opts)
+			if err != nil {
+				return err
+			}
+			return retrieveRun(s, req)
+		},
+	}
+	cmd.Flags().StringVar(&opts.Need, "need", "", "what you need from the content (required)")
+	cmd.Flags().StringVar(&opts.Session, "session", "", "the session asking, for the audit")
+	cmd.Flags().StringVar(&opts.AgentType, "agent-type", "", "the agent type asking, for the audit")
+	cmd.Flags().StringVar(&opts.Tool, "tool", "cli", "the tool asking, for the audit")
+	cmd.Flags().String("ref", "", "github file: the branch, tag or commit")
+	cmd.Flags().String("host", "", "github: an enterprise host from the config's allowlist")
+	for _, f := range []string{"session", "agent-type", "tool"} {
+		cmd.Flags().MarkHidden(f)
+	}
+	return cmd
+}
+
+func parseRetrieveArgs(args []string, opts *retrieveOptions) (*retriever.Request, error) {
+	if strings.TrimSpace(opts.Need) == "" {
+		return nil, errors.New("say what you need with --need; the distiller answers only that")
+	}
+	req := &retriever.Request{Need: opts.Need, Session: opts.Session, AgentType: opts.AgentType, Tool: opts.Tool}
+	switch args[0] {
+	case "fetch":
+		if len(args) != 2 {
+			return nil, errors.New("fetch takes one URL")
+		}
+		req.Kind, req.URL = retriever.KindFetch, args[1]
+	case "search":
+		if len(args) != 2 {
+			return nil, errors.New("search takes one quoted query")
+		}
+		req.Kind, req.Query = retriever.KindSearch, args[1]
+	case "github":
+		op, err := retriever.ParseGitHubArgs(args[1:])
+		if err != nil {
+			return nil, err
+		}
+		req.Kind, req.GitHub = retriever.KindGitHub, op
+	default:
+		return nil, fmt.Errorf("unknown retrieval %q: use fetch, search or github", args[0])
+	}
+	return req, nil
+}
+
+func retrieveRun(s *streams, req *retriever.Request) error {
+	env := hookEnv()
+	if env.err != nil {
+		return env.err
+	}
+	cfg, err := hook.LoadConfig(env.home)
+	if err != nil {
+		return err
+	}
+	res := newFront(env, cfg).Retrieve(context.Background(), req)
+	fmt.Fprintln(s.out, res.Text)
+	if !res.OK {
+		return exitCode(exitDenied)
+	}
+	return nil
+}
+
+// newFront makes the retriever's front for this machine's configuration.
+func newFront(env environment, cfg *hook.Config) *retriever.Front {
+	return &retriever.Front{
+		Binary:  env.binary,
+		Config:  cfg.Retriever,
+		Audit:   &retriever.Audit{Dir: filepath.Join(env.home, "audit"), MaxBytes: cfg.Audit.MaxBytes},
+		KeepRaw: cfg.Audit.KeepRaw,
+		Environ: os.Environ(),
+	}
+}
+
+// hookRetrieve is the retrieval hook's answer to a web tool call.
+func hookRetrieve(env environment) func(ctx context.Context, cfg *hook.Config, c *hook.Call) hook.Decision {
+	return func(ctx context.Context, cfg *hook.Config, c *hook.Call) hook.Decision {
+		front := newFront(env, cfg)
+		if cfg.DirectFetch {
+			now := time.Now()
+			e := &retriever.AuditEntry{ID: retriever.NewID(now), Time: now.UTC(), Session: c.Session, AgentID: c.AgentID,
+				AgentType: c.AgentType, Tool: c.Tool, URL: c.Web.URL, Query: c.Web.Query, Scrub: "unchecked",
+				Outcome: "direct", Direct: true, Error: "direct_fetch is on: the client fetched this itself, unmediated"}
+			e.Kind = retriever.KindFetch
+			if c.Web.Query != "" {
+				e.Kind = retriever.KindSearch
+			}
+			if err := front.Audit.Append(e); err != nil {
+				return hook.Decision{Verdict: hook.Deny, Reason: "hookctl could not audit this direct fetch: " + err.Error()}
+			}
+			return hook.Decision{Verdict: hook.Pass}
+		}
+		req := &retriever.Request{Need: c.Web.Need, Session: c.Session, AgentID: c.AgentID, AgentType: c.AgentType, Tool: c.Tool}
+		if c.Web.URL != "" {
+			req.Kind, req.URL = retriever.KindFetch, c.Web.URL
+		} else {
+			req.Kind, req.Query = retriever.KindSearch, c.Web.Query
+		}
+		res := front.Retrieve(ctx, req)
+		return hook.Decision{Verdict: hook.Deny, Reason: res.Text}
+	}
+}
+
+func newRetrieveWorkerCmd(s *streams) *cobra.Command {
+	return &cobra.Command{
+		Use:    "retrieve-worker",
+		Short:  "The isolated retrieval process (internal)",
+		Hidden: true,
+		Args:   cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if code := retriever.RunWorker(s.in, s.out); code != 0 {
+				return exitCode(code)
+			}
+			return nil
+		},
+	}
+}

@@ -1,0 +1,427 @@
+package programs
+
+import (
+	"net/url"
+	"path"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Network access from the shell goes through hookctl's retriever, in every mode: raw web and
+// GitHub content must never reach an agent that can read local files. A shell command that is
+// exactly one plain read — a curl or wget GET, an httpie GET, gh issue/pr view, gh pr diff, a
+// gh api GET — is answered by `hookctl retrieve` instead (RouteNetwork returns the Route and the
+// hook rewrites the command). Every other way of reaching the network — uploads, POSTs, output
+// to files, nc, ssh, scp, rsync to a host, a git clone of a URL, or a read inside a larger
+// command — is refused with a pointer to hookctl retrieve.
+//
+// In edit mode, git may still fetch, pull and push the project's own remotes by name: they
+// move the project's own history, not content for the agent to read. Package managers (npm,
+// pip, go) fetch from their registries unmediated; docs/residual-risks.md says so.
+//
+// Refuses: the forms above. Test: TestRouteNetwork (network_test.go).
+
+// Route is a shell command the retriever answers instead.
+type Route struct {
+	Kind string   // "fetch" or "github"
+	URL  string   // fetch
+	Args []string // github: the arguments of `hookctl retrieve github`
+}
+
+// netPrograms are programs that reach the network. Those with a router can be answered by the
+// retriever when used as a plain read; the rest are refused outright.
+var netPrograms = map[string]func(args []string) (*Route, string){
+	"curl": routeCurl, "wget": routeWget, "http": routeHTTPie, "https": routeHTTPie, "xh": routeHTTPie,
+	"gh": routeGH,
+	"nc": nil, "ncat": nil, "netcat": nil, "socat": nil, "ssh": nil, "scp": nil, "sftp": nil,
+	"ftp": nil, "tftp": nil, "telnet": nil, "aria2c": nil, "lynx": nil, "w3m": nil, "links": nil,
+	"elinks": nil, "fetch": nil, "curlie": nil, "httpx": nil,
+}
+
+// netWrappers run their arguments as a command.
+var netWrappers = wordSet("env nice nohup timeout command exec time stdbuf xargs sudo doas ionice setsid watch busybox nsenter chroot unshare")
+
+// RouteNetwork decides what to do with a shell command that may reach the network: (nil, nil)
+// when it does not, as far as its syntax tree shows; a Route when it is exactly one plain read
+// the retriever can answer; a Refusal otherwise. A command that does not parse is left to the
+// mode's own judge, which refuses it.
+func RouteNetwork(cmd string) (*Route, *Refusal) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+	if err != nil {
+		return nil, nil
+	}
+	type found struct {
+		call *syntax.CallExpr
+		prog string
+		args []string // literal values; "" where not literal
+	}
+	var calls []found
+	syntax.Walk(f, func(n syntax.Node) bool {
+		call, ok := n.(*syntax.CallExpr)
+		if !ok || len(call.Args) == 0 {
+			return true
+		}
+		words := make([]string, len(call.Args))
+		for i, w := range call.Args {
+			words[i] = w.Lit()
+			if words[i] == "" {
+				words[i] = literalValue(w)
+			}
+		}
+		prog := path.Base(words[0])
+		if _, isNet := netPrograms[prog]; isNet || networkGit(prog, words[1:]) || networkRsync(prog, words[1:]) {
+			calls = append(calls, found{call, prog, words[1:]})
+		} else if netWrappers[prog] {
+			// A wrapper running a network program: refused below as not standing alone.
+			for _, w := range words[1:] {
+				if _, isNet := netPrograms[path.Base(w)]; isNet {
+					calls = append(calls, found{call, path.Base(w), nil}, found{call, path.Base(w), nil})
+					break
+				}
+			}
+		}
+		return true
+	})
+	if len(calls) == 0 {
+		return nil, nil
+	}
+	c := calls[0]
+	router := netPrograms[c.prog]
+	if router == nil {
+		return nil, &Refusal{Program: c.prog, What: "`" + c.prog + "` reaches the network outside hookctl's retriever",
+			Hint: retrieveHint}
+	}
+	alone := len(calls) == 1 && len(f.Stmts) == 1 && f.Stmts[0].Cmd == syntax.Command(c.call) &&
+		len(f.Stmts[0].Redirs) == 0 && !f.Stmts[0].Negated && !f.Stmts[0].Background && len(c.call.Assigns) == 0 &&
+		c.call.Args[0].Lit() == c.prog
+	for _, a := range c.args {
+		alone = alone && a != ""
+	}
+	if !alone {
+		return nil, &Refusal{Program: c.prog, What: "network reads must run by themselves, as a plain `" + c.prog + " URL`, so that hookctl's retriever can answer them",
+			Hint: retrieveHint}
+	}
+	r, why := router(c.args)
+	if r == nil {
+		return nil, &Refusal{Program: c.prog, What: why, Hint: retrieveHint}
+	}
+	return r, nil
+}
+
+const retrieveHint = "web and GitHub content comes through the quarantined retriever: " +
+	"hookctl retrieve fetch URL --need 'what you need', hookctl retrieve search 'query' --need '…', " +
+	"hookctl retrieve github issue|pr|pr-diff|file|repo|releases OWNER/REPO … --need '…'; " +
+	"describe exactly what you need and put nothing in it you would not send to a third party"
+
+// literalValue returns a word's value when it is made only of literal and quoted parts.
+func literalValue(w *syntax.Word) string {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(p.Value)
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				return ""
+			}
+			b.WriteString(p.Value)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				lit, ok := q.(*syntax.Lit)
+				if !ok {
+					return ""
+				}
+				b.WriteString(lit.Value)
+			}
+		default:
+			return ""
+		}
+	}
+	return b.String()
+}
+
+// networkGit reports git commands that reach a host other than the project's named remotes:
+// clone, and fetch, pull, push, ls-remote or archive --remote given a URL.
+func networkGit(prog string, args []string) bool {
+	if prog != "git" {
+		return false
+	}
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") {
+		if args[i] == "-C" || args[i] == "-c" {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) {
+		return false
+	}
+	switch args[i] {
+	case "clone":
+		return true
+	case "fetch", "pull", "push", "ls-remote", "archive", "submodule":
+		for _, a := range args[i+1:] {
+			if looksLikeRemoteURL(a) || strings.HasPrefix(a, "--remote=") && looksLikeRemoteURL(strings.TrimPrefix(a, "--remote=")) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// networkRsync reports rsync with a remote operand (host:path, rsync://).
+func networkRsync(prog string, args []string) bool {
+	if prog != "rsync" {
+		return false
+	}
+	for _, a := range args {
+		if !strings.HasPrefix(a, "-") && (strings.Contains(a, "://") || strings.Contains(a, ":") && !strings.HasPrefix(a, "/") && !strings.HasPrefix(a, ".")) {
+			return true
+		}
+	}
+	return false
+}
+
+func looksLikeRemoteURL(a string) bool {
+	if strings.Contains(a, "://") || strings.HasPrefix(a, "git@") {
+		return true
+	}
+	host, rest, ok := strings.Cut(a, ":")
+	return ok && host != "" && !strings.ContainsAny(host, "/") && rest != "" && !strings.HasPrefix(a, "-")
+}
+
+// plainHTTPURL returns u if it is an http or https URL.
+func plainHTTPURL(u string) (string, bool) {
+	p, err := url.Parse(u)
+	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
+		return "", false
+	}
+	return u, true
+}
+
+// Options of the network programs that change nothing a retrieval would do differently
+// (verbosity, redirects, timeouts, compression): accepted and dropped. Anything else is refused.
+var (
+	curlDropFlags  = wordSet("-s --silent -S --show-error -L --location -f --fail --fail-with-body --compressed -g --globoff -v --verbose -k --insecure -N --no-buffer -#  --progress-bar -sS -sL -sSL -fsSL -fsS -fL -sf -sfL -Ls -LsS")
+	curlDropValued = wordSet("-A --user-agent -m --max-time --connect-timeout --retry --retry-delay --retry-max-time -w --write-out")
+	wgetDropFlags  = wordSet("-q --quiet -nv --no-verbose -S --server-response --no-check-certificate -qO-")
+	wgetDropValued = wordSet("-T --timeout -t --tries -U --user-agent --wait")
+)
+
+func wordSet(s string) map[string]bool {
+	m := map[string]bool{}
+	for _, w := range strings.Fields(s) {
+		m[w] = true
+	}
+	return m
+}
+
+// routeCurl answers `curl [harmless flags] URL` and `curl -X GET URL`. Writing to a file, sending
+// data, uploading, custom headers (they carry credentials), cookies and config files are refused.
+func routeCurl(args []string) (*Route, string) {
+	var target string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-X" || a == "--request":
+			if i+1 >= len(args) || !strings.EqualFold(args[i+1], "GET") {
+				return nil, "curl may only GET; other methods send data"
+			}
+			i++
+		case strings.HasPrefix(a, "--request=") || strings.HasPrefix(a, "-X") && len(a) > 2:
+			if v := strings.TrimPrefix(strings.TrimPrefix(a, "--request="), "-X"); !strings.EqualFold(v, "GET") {
+				return nil, "curl may only GET; other methods send data"
+			}
+		case curlDropFlags[a]:
+		case curlDropValued[a]:
+			i++
+		case strings.HasPrefix(a, "--") && curlDropValued[strings.SplitN(a, "=", 2)[0]]:
+		case a == "--url":
+			if i+1 >= len(args) {
+				return nil, "curl --url needs a URL"
+			}
+			i++
+			if target != "" {
+				return nil, "one URL at a time"
+			}
+			target = args[i]
+		case strings.HasPrefix(a, "-"):
+			return nil, "curl `" + clip(a) + "` is not a plain read (it writes a file, sends data or credentials, or changes the request)"
+		default:
+			if target != "" {
+				return nil, "one URL at a time"
+			}
+			target = a
+		}
+	}
+	u, ok := plainHTTPURL(target)
+	if !ok {
+		return nil, "curl needs one http or https URL"
+	}
+	return &Route{Kind: "fetch", URL: u}, ""
+}
+
+// routeWget answers `wget -qO- URL` (output to standard output). Plain `wget URL` saves a file
+// and is refused, as are posts, recursion and input lists.
+func routeWget(args []string) (*Route, string) {
+	var target string
+	stdout := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-qO-" || a == "-O-" || a == "--output-document=-":
+			stdout = true
+		case a == "-O" || a == "--output-document":
+			if i+1 >= len(args) || args[i+1] != "-" {
+				return nil, "wget -O FILE writes a file"
+			}
+			stdout = true
+			i++
+		case wgetDropFlags[a]:
+		case wgetDropValued[a]:
+			i++
+		case strings.HasPrefix(a, "--") && wgetDropValued[strings.SplitN(a, "=", 2)[0]]:
+		case strings.HasPrefix(a, "-"):
+			return nil, "wget `" + clip(a) + "` is not a plain read"
+		default:
+			if target != "" {
+				return nil, "one URL at a time"
+			}
+			target = a
+		}
+	}
+	if !stdout {
+		return nil, "wget URL saves a file"
+	}
+	u, ok := plainHTTPURL(target)
+	if !ok {
+		return nil, "wget needs one http or https URL"
+	}
+	return &Route{Kind: "fetch", URL: u}, ""
+}
+
+// routeHTTPie answers `http [GET] URL`; request items (key=value, header:value) send data or
+// credentials and are refused.
+func routeHTTPie(args []string) (*Route, string) {
+	var target string
+	for _, a := range args {
+		switch {
+		case a == "GET" && target == "":
+		case a == "-b" || a == "--body" || a == "-F" || a == "--follow" || a == "--print=b" || a == "-pb":
+		case strings.HasPrefix(a, "-"):
+			return nil, "httpie `" + clip(a) + "` is not a plain read"
+		case target == "":
+			target = a
+		default:
+			return nil, "request items send data or headers; only a plain GET of one URL is answered"
+		}
+	}
+	u, ok := plainHTTPURL(target)
+	if !ok {
+		if !strings.Contains(target, "://") && target != "" {
+			u, ok = plainHTTPURL("https://" + target)
+		}
+		if !ok {
+			return nil, "needs one http or https URL"
+		}
+	}
+	return &Route{Kind: "fetch", URL: u}, ""
+}
+
+// routeGH answers gh's reads of issues and pull requests, and gh api GETs of the same, as typed
+// GitHub operations. Everything else gh does (create, edit, merge, auth, clone, api writes) is
+// refused.
+func routeGH(args []string) (*Route, string) {
+	if len(args) < 2 {
+		return nil, "only gh issue view, gh pr view, gh pr diff and gh api GETs are answered"
+	}
+	var repo string
+	var rest []string
+	comments := false
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-R" || a == "--repo":
+			if i+1 >= len(args) {
+				return nil, "-R needs OWNER/REPO"
+			}
+			repo = args[i+1]
+			i++
+		case strings.HasPrefix(a, "--repo="):
+			repo = strings.TrimPrefix(a, "--repo=")
+		case a == "--comments" || a == "-c":
+			comments = true
+		case strings.HasPrefix(a, "-"):
+			return nil, "gh `" + clip(a) + "` is not one of the reads hookctl answers"
+		default:
+			rest = append(rest, a)
+		}
+	}
+	switch {
+	case len(rest) == 3 && rest[0] == "issue" && rest[1] == "view":
+		op := "issue"
+		if comments {
+			op = "issue-comments"
+		}
+		return ghRoute(op, repo, rest[2])
+	case len(rest) == 3 && rest[0] == "pr" && rest[1] == "view":
+		op := "pr"
+		if comments {
+			op = "pr-comments"
+		}
+		return ghRoute(op, repo, rest[2])
+	case len(rest) == 3 && rest[0] == "pr" && rest[1] == "diff":
+		return ghRoute("pr-diff", repo, rest[2])
+	case len(rest) == 2 && rest[0] == "api" && !comments:
+		return ghAPIRoute(rest[1])
+	}
+	return nil, "only gh issue view, gh pr view, gh pr diff and gh api GETs are answered"
+}
+
+func ghRoute(op, repo, ref string) (*Route, string) {
+	if strings.HasPrefix(ref, "https://") {
+		return &Route{Kind: "github", Args: []string{op, ref}}, ""
+	}
+	if _, err := strconv.Atoi(strings.TrimPrefix(ref, "#")); err != nil {
+		return nil, "give the number or URL of the issue or pull request"
+	}
+	if repo == "" {
+		return nil, "name the repository with -R OWNER/REPO (the retriever does not read your git remotes)"
+	}
+	return &Route{Kind: "github", Args: []string{op, repo, strings.TrimPrefix(ref, "#")}}, ""
+}
+
+// ghAPIRoute maps the REST paths of the operations the retriever knows.
+func ghAPIRoute(p string) (*Route, string) {
+	p = strings.TrimPrefix(strings.TrimPrefix(p, "/"), "https://api.github.com/")
+	if strings.ContainsAny(p, "?#") {
+		return nil, "gh api with query parameters is not answered; use hookctl retrieve github"
+	}
+	parts := strings.Split(p, "/")
+	if len(parts) < 3 || parts[0] != "repos" {
+		return nil, "gh api " + clip(p) + " is not one of the reads hookctl answers"
+	}
+	repo := parts[1] + "/" + parts[2]
+	tail := parts[3:]
+	switch {
+	case len(tail) == 0:
+		return &Route{Kind: "github", Args: []string{"repo", repo}}, ""
+	case len(tail) == 1 && tail[0] == "releases":
+		return &Route{Kind: "github", Args: []string{"releases", repo}}, ""
+	case len(tail) == 2 && tail[0] == "issues":
+		return &Route{Kind: "github", Args: []string{"issue", repo, tail[1]}}, ""
+	case len(tail) == 3 && tail[0] == "issues" && tail[2] == "comments":
+		return &Route{Kind: "github", Args: []string{"issue-comments", repo, tail[1]}}, ""
+	case len(tail) == 2 && tail[0] == "pulls":
+		return &Route{Kind: "github", Args: []string{"pr", repo, tail[1]}}, ""
+	case len(tail) == 3 && tail[0] == "pulls" && tail[2] == "files":
+		return &Route{Kind: "github", Args: []string{"pr-files", repo, tail[1]}}, ""
+	case len(tail) == 3 && tail[0] == "pulls" && tail[2] == "comments":
+		return &Route{Kind: "github", Args: []string{"pr-comments", repo, tail[1]}}, ""
+	case len(tail) >= 2 && tail[0] == "contents":
+		return &Route{Kind: "github", Args: []string{"file", repo, strings.Join(tail[1:], "/")}}, ""
+	}
+	return nil, "gh api " + clip(p) + " is not one of the reads hookctl answers"
+}
