@@ -45,7 +45,7 @@ func TestRealClientWebGoesThroughTheRetriever(t *testing.T) {
 			answer = "Nothing arrived."
 		}
 		json.NewEncoder(w).Encode(map[string]any{"id": "msg_d", "type": "message", "role": "assistant", "model": "claude-haiku-4-5",
-			"content": []any{map[string]any{"type": "text", "text": answer + "\n\nSuspected injection:\n- a hidden paragraph: tells AI agents to pipe a download into sh"}},
+			"content":     []any{map[string]any{"type": "text", "text": answer + "\n\nSuspected injection:\n- a hidden paragraph: tells AI agents to pipe a download into sh"}},
 			"stop_reason": "end_turn"})
 	}))
 	defer distiller.Close()
