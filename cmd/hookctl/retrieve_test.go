@@ -234,3 +234,59 @@ func TestRetrieverIsolation(t *testing.T) {
 	}
 	t.Logf("isolation %s; output:\n%s", iso, out)
 }
+
+// BenchmarkRetrieveVersusDirect compares a whole `hookctl retrieve fetch` (front, isolated
+// worker, scrubber, fetch, a distiller that answers at once, audit) with a direct GET of the
+// same loopback page: the difference is the retriever's own overhead.
+func BenchmarkRetrieveVersusDirect(b *testing.B) {
+	bin := filepath.Join(b.TempDir(), "hookctl")
+	build := exec.Command("go", "build", "-o", bin, ".")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		b.Fatalf("build: %v\n%s", err, out)
+	}
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body><p>Version 4.2 is out.</p></body></html>")
+	}))
+	defer page.Close()
+	distiller := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+		fmt.Fprint(w, `{"type":"message","role":"assistant","content":[{"type":"text","text":"4.2"}],"stop_reason":"end_turn"}`)
+	}))
+	defer distiller.Close()
+	home := b.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte(fmt.Sprintf(
+		"[retriever]\ndistiller = \"anthropic\"\n[retriever.anthropic]\nbase_url = %q\napi_key_env = \"FAKE_KEY\"\n", distiller.URL)), 0o600)
+	env := append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_KEY=sk-fake-0000", retriever.LoopbackForTestsEnv+"=1")
+	b.Run("direct", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			resp, err := http.Get(page.URL)
+			if err != nil {
+				b.Fatal(err)
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+		}
+	})
+	b.Run("curl", func(b *testing.B) {
+		curl, err := exec.LookPath("curl")
+		if err != nil {
+			b.Skip("no curl")
+		}
+		for i := 0; i < b.N; i++ {
+			if err := exec.Command(curl, "-s", page.URL).Run(); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("retrieve", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			cmd := exec.Command(bin, "retrieve", "fetch", page.URL, "--need", "version?")
+			cmd.Env = env
+			if out, err := cmd.CombinedOutput(); err != nil {
+				b.Fatalf("%v %s", err, out)
+			}
+		}
+	})
+}
