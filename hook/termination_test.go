@@ -41,12 +41,15 @@ func worstCases() map[string]string {
 }
 
 // TestJudgeTerminatesQuickly runs the whole judge on the worst cases. Each must be decided in
-// under 5 ms (best of 5 runs, so that the test measures the algorithm, not a noisy machine).
+// under 5 ms. The best of several runs counts, and the runs go on (for up to two seconds) while
+// they are over the bound: on a 2-core CI machine the other packages' tests can slow one run by
+// 20x, and this test measures the algorithm, not the neighbours.
 func TestJudgeTerminatesQuickly(t *testing.T) {
 	cfg := &Config{}
 	for name, in := range worstCases() {
 		best := time.Hour
-		for i := 0; i < 5; i++ {
+		deadline := time.Now().Add(2 * time.Second)
+		for i := 0; i < 5 || (best > 5*time.Millisecond && time.Now().Before(deadline)); i++ {
 			start := time.Now()
 			JudgeReadOnly(in, cfg)
 			if d := time.Since(start); d < best {
