@@ -6,14 +6,14 @@ import (
 	"errors"
 	"fmt"
 	"github.com/tidwall/gjson"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
-	"sync"
-	"syscall"
 	"time"
 )
 
@@ -190,7 +190,7 @@ func (s *Store) Update(id string, fn func(old *Session, loadErr error) (*Session
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("failed to create %s: %w", s.Dir, err)
 	}
-	unlock, err := lockFile(s.lockPath(id), lockWait)
+	unlock, err := fsutil.Lock(s.lockPath(id), lockWait)
 	if err != nil {
 		return nil, err
 	}
@@ -287,87 +287,13 @@ func (s *Store) List() ([]*Session, error) {
 	return out, nil
 }
 
-// writeAtomic replaces path with v's JSON: a temporary file in the same directory, synced,
-// renamed over path, and the directory synced, so that readers see the old or the new file and
-// a crash cannot leave a torn one.
+// writeAtomic replaces path with v's JSON (see fsutil.WriteAtomic).
 func writeAtomic(path string, v any) error {
 	b, err := json.MarshalIndent(v, "", "  ")
 	if err != nil {
 		return err
 	}
-	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name()) // after a successful rename this finds nothing
-	if _, err := tmp.Write(append(b, '\n')); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if d, err := os.Open(dir); err == nil {
-		d.Sync()
-		d.Close()
-	}
-	return nil
-}
-
-// lockFile takes an exclusive flock on path, waiting at most wait. Waiters block in the kernel,
-// which hands the lock over in turn, rather than polling and starving one another. Locks held by
-// a process die with it, so a crash never leaves a session locked.
-func lockFile(path string, wait time.Duration) (unlock func(), err error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("failed to open the lock %s: %w", path, err)
-	}
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
-		return func() { f.Close() }, nil // closing the file releases the lock
-	}
-	got := make(chan error, 1)
-	var mu sync.Mutex
-	abandoned := false
-	go func() {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		mu.Lock()
-		defer mu.Unlock()
-		if abandoned {
-			f.Close() // the caller gave up: release at once
-			return
-		}
-		got <- err
-	}()
-	timer := time.NewTimer(wait)
-	defer timer.Stop()
-	select {
-	case err := <-got:
-		if err != nil {
-			f.Close()
-			return nil, fmt.Errorf("failed to lock %s: %v", path, err)
-		}
-		return func() { f.Close() }, nil
-	case <-timer.C:
-		mu.Lock()
-		defer mu.Unlock()
-		select {
-		case err := <-got: // acquired just now
-			if err == nil {
-				return func() { f.Close() }, nil
-			}
-		default:
-		}
-		abandoned = true
-		return nil, fmt.Errorf("failed to lock %s: another hookctl held it for %v", path, wait)
-	}
+	return fsutil.WriteAtomic(path, append(b, '\n'), 0o600)
 }
 
 func clipReason(s string) string {

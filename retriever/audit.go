@@ -14,10 +14,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/rs/zerolog"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // AuditEntry is one retrieval, as the audit log records it.
@@ -92,7 +93,7 @@ func (a *Audit) Append(e *AuditEntry) error {
 	if err := os.MkdirAll(a.Dir, 0o700); err != nil {
 		return fmt.Errorf("failed to create the audit directory: %w", err)
 	}
-	unlock, err := lockPath(filepath.Join(a.Dir, auditLock))
+	unlock, err := fsutil.Lock(filepath.Join(a.Dir, auditLock), 0)
 	if err != nil {
 		return err
 	}
@@ -212,19 +213,7 @@ func (a *Audit) SaveTranscript(t *Transcript) error {
 	if err != nil {
 		return err
 	}
-	tmp, err := os.CreateTemp(dir, t.ID+".*.tmp")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(b); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), filepath.Join(dir, t.ID+".json"))
+	return fsutil.WriteAtomic(filepath.Join(dir, t.ID+".json"), b, 0o600)
 }
 
 // Transcript reads a stored transcript.
@@ -254,17 +243,4 @@ func validAuditID(id string) bool {
 		}
 	}
 	return true
-}
-
-// lockPath takes an exclusive flock on a lock file, blocking; closing the file releases it.
-func lockPath(path string) (func(), error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
-	if err != nil {
-		return nil, fmt.Errorf("failed to open %s: %w", path, err)
-	}
-	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("failed to lock %s: %w", path, err)
-	}
-	return func() { f.Close() }, nil
 }

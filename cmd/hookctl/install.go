@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 type installOptions struct {
@@ -173,14 +174,14 @@ func installRun(s *streams, opts *installOptions) error {
 		backup := ""
 		if existed && len(text) > 0 {
 			backup = path + ".hookctl-backup-" + time.Now().Format("20060102-150405")
-			if err := writeFileAtomic(backup, text, mode); err != nil {
+			if err := fsutil.WriteAtomic(backup, text, mode); err != nil {
 				return fmt.Errorf("failed to back up %s: %v (nothing changed)", path, err)
 			}
 		}
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(path, out, mode); err != nil {
+		if err := fsutil.WriteAtomic(path, out, mode); err != nil {
 			return err
 		}
 		verb := "registered hookctl in"
@@ -215,7 +216,7 @@ func installRun(s *streams, opts *installOptions) error {
 			return err
 		}
 		b, _ := json.MarshalIndent(saved, "", "  ")
-		if err := writeFileAtomic(filepath.Join(env.home, statusLineFile), append(b, '\n'), 0o600); err != nil {
+		if err := fsutil.WriteAtomic(filepath.Join(env.home, statusLineFile), append(b, '\n'), 0o600); err != nil {
 			return err
 		}
 	}
@@ -225,7 +226,7 @@ func installRun(s *streams, opts *installOptions) error {
 		if err := os.MkdirAll(filepath.Dir(cmdPath), 0o755); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(cmdPath, claude.ReadonlyCommand, 0o644); err != nil {
+		if err := fsutil.WriteAtomic(cmdPath, claude.ReadonlyCommand, 0o644); err != nil {
 			return err
 		}
 		fmt.Fprintf(s.out, "wrote the /readonly command to %s\n", cmdPath)
@@ -234,7 +235,7 @@ func installRun(s *streams, opts *installOptions) error {
 		if err := os.Rename(cmdPath, backup); err != nil {
 			return err
 		}
-		if err := writeFileAtomic(cmdPath, claude.ReadonlyCommand, 0o644); err != nil {
+		if err := fsutil.WriteAtomic(cmdPath, claude.ReadonlyCommand, 0o644); err != nil {
 			return err
 		}
 		fmt.Fprintf(s.out, "replaced the /readonly command %s (yours is at %s)\n", cmdPath, backup)
@@ -289,34 +290,6 @@ func readSettingsFile(path string) (text []byte, mode os.FileMode, existed bool,
 		return nil, 0, false, fmt.Errorf("failed to read %s: %w", path, err)
 	}
 	return text, fi.Mode().Perm(), true, nil
-}
-
-// writeFileAtomic writes data to path through a synced temporary file renamed over it.
-func writeFileAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
-	return nil
 }
 
 // lineDiff shows a change as the lines removed (-) and added (+), with the common lines at the
