@@ -47,7 +47,7 @@ func TestRealClientExploreStaysReadOnly(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := ct.NewSession(t)
-			setUpProject(t, s)
+			s.InitGitRepo(commitSubject)
 			if tc.agentFile != "" {
 				s.WriteFile(".claude/agents/explore.md", tc.agentFile)
 			}
@@ -158,24 +158,6 @@ func buildHookctl(t *testing.T) string {
 		t.Fatalf("failed to build hookctl: %v\n%s", err, out)
 	}
 	return bin
-}
-
-// setUpProject gives the project a file f holding "a" and a git repository with one commit.
-func setUpProject(t *testing.T, s *ct.Session) {
-	t.Helper()
-	s.WriteFile("f", "a\n")
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"add", "f"},
-		{"-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", commitSubject},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = s.Project
-		cmd.Env = s.Environ()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("failed to run git %v: %v\n%s", args, err, out)
-		}
-	}
 }
 
 // listFiles lists the files under dir outside .git, as slash paths, sorted.

@@ -20,7 +20,7 @@ func TestRealClientSessionModes(t *testing.T) {
 	ct.Binary(t)
 	hookctl := buildHookctl(t)
 	s := ct.NewSession(t)
-	setUpProject(t, s)
+	s.InitGitRepo(commitSubject)
 	home := t.TempDir()
 	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
 	for _, ev := range []string{"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart"} {

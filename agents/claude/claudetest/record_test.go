@@ -142,7 +142,7 @@ func record(t *testing.T, s *ct.Session, out string, mainCalls, subCalls []named
 	for _, c := range subCalls {
 		s.Script.Sub = append(s.Script.Sub, c.call)
 	}
-	setUpProject(t, s)
+	s.InitGitRepo(commitSubject)
 	s.WriteFile(".claude/skills/greet/SKILL.md", "---\nname: greet\ndescription: Say hello.\n---\nSay hello.\n")
 	s.WriteFile("nb.ipynb", notebook)
 
@@ -229,24 +229,6 @@ func normaliser(s *ct.Session) func(string) string {
 		s.Home, "/home/user",
 	)
 	return r.Replace
-}
-
-// setUpProject gives the project a file f holding "a" and a git repository with one commit.
-func setUpProject(t *testing.T, s *ct.Session) {
-	t.Helper()
-	s.WriteFile("f", "a\n")
-	for _, args := range [][]string{
-		{"init", "-q", "-b", "main"},
-		{"add", "f"},
-		{"-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", commitSubject},
-	} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = s.Project
-		cmd.Env = s.Environ()
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("failed to run git %v: %v\n%s", args, err, out)
-		}
-	}
 }
 
 const commitSubject = "initial commit of the fixture project"

@@ -208,6 +208,25 @@ func (s *Session) WriteFile(rel, content string) {
 	}
 }
 
+// InitGitRepo gives the project a file f holding "a" and a git repository with one commit
+// whose subject is subject.
+func (s *Session) InitGitRepo(subject string) {
+	s.t.Helper()
+	s.WriteFile("f", "a\n")
+	for _, args := range [][]string{
+		{"init", "-q", "-b", "main"},
+		{"add", "f"},
+		{"-c", "user.name=Test", "-c", "user.email=test@example.com", "commit", "-q", "-m", subject},
+	} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = s.Project
+		cmd.Env = s.Environ()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			s.t.Fatalf("failed to run git %v: %v\n%s", args, err, out)
+		}
+	}
+}
+
 // Environ is the client's whole environment. It is built from scratch, not inherited, so a
 // test run inside another Claude Code session (CLAUDECODE, ANTHROPIC_* …) behaves the same.
 func (s *Session) Environ() []string {
