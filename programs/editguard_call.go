@@ -1,0 +1,161 @@
+package programs
+
+// The edit guard (see editguard.go): simple commands.
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// editCall is one command to judge: the program's base name and its expanded arguments.
+type editCall struct {
+	prog string
+	args []editWord
+	st   *editState
+}
+
+func (j *editJudge) call(s *syntax.Stmt, c *syntax.CallExpr, st *editState) *Refusal {
+	for _, a := range c.Assigns {
+		if r := j.substs(a, st); r != nil {
+			return r
+		}
+	}
+	for _, w := range c.Args {
+		if r := j.substs(w, st); r != nil {
+			return r
+		}
+	}
+	if len(c.Args) == 0 {
+		for _, a := range c.Assigns {
+			j.assign(a, st)
+		}
+		return nil
+	}
+	var argv []editWord
+	for _, w := range c.Args {
+		argv = append(argv, j.expand(w, st)...)
+		if j.overflow != nil {
+			return j.overflow
+		}
+		if len(argv) > maxEditFields {
+			return &Refusal{What: "the command expands to too many words to judge", Hint: editHintAsk}
+		}
+	}
+	if r := j.tick(len(argv)); r != nil {
+		return r
+	}
+	if r := j.substDownload(s, c, argv, st); r != nil {
+		return r
+	}
+	if len(c.Assigns) > 0 {
+		// Assignments before a command are exported to it, and to any shell it starts.
+		inner := st.clone()
+		for _, a := range c.Assigns {
+			j.assign(a, inner)
+		}
+		r := j.argv(argv, inner)
+		st.dirs = inner.dirs
+		return r
+	}
+	return j.argv(argv, st)
+}
+
+// argv judges one command given as expanded words. Wrappers come back here with the command
+// they run.
+func (j *editJudge) argv(argv []editWord, st *editState) *Refusal {
+	if len(argv) == 0 {
+		return nil
+	}
+	if r := j.enter(); r != nil {
+		return r
+	}
+	defer j.leave()
+	name, ok := argv[0].base()
+	if !ok {
+		return j.dynamic(argv, st)
+	}
+	if f := j.funcs[name]; f != nil && !strings.Contains(argv[0].s, "/") {
+		if r := j.callFunc(name, f, st); r != nil {
+			return r
+		}
+	}
+	rule := lookupEditRule(name)
+	if rule == nil {
+		return nil
+	}
+	return rule.judge(j, &editCall{prog: name, args: argv[1:], st: st})
+}
+
+// callFunc judges a function's body again where it is called, if the directory differs from
+// where it was defined. A function that runs cd leaves the directory unknown.
+func (j *editJudge) callFunc(name string, f *editFunc, st *editState) *Refusal {
+	if !j.active[name] && !sameDirs(f.dirs, st.dirs) {
+		if j.active == nil {
+			j.active = map[string]bool{}
+		}
+		j.active[name] = true
+		r := j.stmt(f.body, st.child())
+		delete(j.active, name)
+		if r != nil {
+			return r
+		}
+	}
+	if f.changesDir {
+		st.dirs = nil
+	}
+	return nil
+}
+
+// dynamicRule: a program name that is not a literal.
+//
+// Why: `$x -rf /` runs whatever $x holds. Refusing every such command would refuse `"$@"` in a
+// function and `$EDITOR file`; allowing every one would let `$RM -rf ~` through.
+// What: the arguments are judged as if the program were each of rm, git and dd in turn; if any
+// of those would be refused (a recursive flag with a path outside the project, a protected
+// operand, a force push, of=/dev/sda) the command is refused, otherwise it is allowed.
+// Test: TestEditRecursion (dynamic rows).
+var dynamicProxies = []string{"rm", "git", "dd"}
+
+func (j *editJudge) dynamic(argv []editWord, st *editState) *Refusal {
+	for _, p := range dynamicProxies {
+		r := lookupEditRule(p).judge(j, &editCall{prog: p, args: argv[1:], st: st.clone()})
+		if r != nil {
+			return editRefuse("", r.Hint, "the program name `%s` is not a literal, and as `%s` the command would be refused: %s",
+				argv[0].show(), p, r.What)
+		}
+	}
+	return nil
+}
+
+// redirect judges a redirection: the substitutions in it, and the file it writes.
+func (j *editJudge) redirect(rd *syntax.Redirect, st *editState) *Refusal {
+	if r := j.substs(rd.Word, st); r != nil {
+		return r
+	}
+	if rd.Hdoc != nil {
+		if r := j.substs(rd.Hdoc, st); r != nil {
+			return r
+		}
+	}
+	switch rd.Op {
+	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob,
+		syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
+	case syntax.DplOut:
+		if v := rd.Word.Lit(); v == "-" || isDigits(v) {
+			return nil // >&2, >&-
+		}
+	default:
+		return nil
+	}
+	for _, w := range j.expand(rd.Word, st) {
+		if r := j.write("", "a redirection", w, st, false); r != nil {
+			return r
+		}
+	}
+	return j.overflow
+}
+
+func isDigits(s string) bool {
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}

@@ -1,0 +1,273 @@
+package programs
+
+// The edit guard (see editguard.go): downloads run as code.
+
+import (
+	"path"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// downloadExecRule: a download run as code, unread.
+//
+// Why: `curl … | sh` runs whatever the server sends, today; the agent never sees it.
+// What: a pipeline in which a stage runs curl, wget, fetch, http, https, xh or aria2c (anywhere
+// in it, wrappers peeled) and a later stage is a shell or interpreter reading its program from
+// standard input (sh, bash, zsh, dash, ksh, mksh, ash, fish, python*, pypy*, perl, ruby, node,
+// php with no script operand, or with -, /dev/stdin or a shell's -s; python -c and -m read their
+// program from the argument), or whose program name is not a literal, is refused. So is a shell,
+// interpreter, source, . or eval whose arguments or input redirections contain $(…) or <(…)
+// running a downloader: `bash <(curl …)`, `sh -c "$(curl …)"`, `source <(wget -O- …)`.
+// Test: TestEditDownloadExec.
+var downloaders = []string{"curl", "wget", "fetch", "http", "https", "xh", "aria2c"}
+
+// editInterp describes how an interpreter finds its program.
+type editInterp struct {
+	prefix string // name, or name prefix followed only by digits and dots (python3.12)
+	code   string // short options whose argument is the program: stdin is data
+	long   []string
+	valued string // short options taking the next word
+	stdin  string // short options that make it read the program from stdin
+}
+
+var editInterps = []editInterp{
+	{prefix: "sh", code: "c", valued: "oO", stdin: "s"},
+	{prefix: "bash", code: "c", valued: "oO", stdin: "s"},
+	{prefix: "zsh", code: "c", valued: "oO", stdin: "s"},
+	{prefix: "dash", code: "c", valued: "oO", stdin: "s"},
+	{prefix: "ksh", code: "c", valued: "oO", stdin: "s"},
+	{prefix: "mksh", code: "c", valued: "oO", stdin: "s"},
+	{prefix: "ash", code: "c", valued: "oO", stdin: "s"},
+	{prefix: "fish", code: "c", long: []string{"--command"}},
+	{prefix: "python", code: "cm", valued: "WX"},
+	{prefix: "pypy", code: "cm", valued: "WX"},
+	{prefix: "perl", code: "eE"},
+	{prefix: "ruby", code: "e", valued: "IrCE"},
+	{prefix: "node", code: "ep", long: []string{"--eval", "--print"}, valued: "r"},
+	{prefix: "nodejs", code: "ep", long: []string{"--eval", "--print"}, valued: "r"},
+	{prefix: "php", code: "rR", valued: "dcz"},
+}
+
+func lookupInterp(name string) *editInterp {
+	for i := range editInterps {
+		in := &editInterps[i]
+		if rest, ok := strings.CutPrefix(name, in.prefix); ok && strings.Trim(rest, "0123456789.") == "" {
+			return in
+		}
+	}
+	return nil
+}
+
+// readsProgram reports whether an interpreter called with args reads its program from stdin.
+func (in *editInterp) readsProgram(args []editWord) bool {
+	stdin := false
+	for i := 0; i < len(args); i++ {
+		v := args[i].s
+		switch {
+		case v == "-" || v == "/dev/stdin" || v == "/dev/fd/0":
+			return true
+		case v == "--":
+			if i+1 < len(args) {
+				v := args[i+1].s
+				return stdin || v == "-" || v == "/dev/stdin"
+			}
+			return true
+		case strings.HasPrefix(v, "--"):
+			name, _, _ := strings.Cut(v, "=")
+			if containsString(in.long, name) {
+				return false
+			}
+		case len(v) > 1 && (v[0] == '-' || (v[0] == '+' && in.stdin != "")):
+			for k := 1; k < len(v); k++ {
+				switch {
+				case strings.IndexByte(in.code, v[k]) >= 0:
+					return false
+				case strings.IndexByte(in.stdin, v[k]) >= 0:
+					stdin = true
+				case strings.IndexByte(in.valued, v[k]) >= 0:
+					if k == len(v)-1 {
+						i++
+					}
+					k = len(v)
+				}
+			}
+		default:
+			return stdin // a script file, or the -s arguments
+		}
+	}
+	return true
+}
+
+// peelAll returns the command at the heart of wrappers, as far as they can be peeled.
+func peelAll(argv []editWord) []editWord {
+	for n := 0; n < maxEditDepth && len(argv) > 0; n++ {
+		name, ok := argv[0].base()
+		if !ok {
+			return argv
+		}
+		w := lookupWrapper(name)
+		if w == nil {
+			return argv
+		}
+		_, inner, ok := w.peel(argv[1:])
+		if !ok {
+			return nil
+		}
+		argv = inner
+	}
+	return argv
+}
+
+// pipedDownload refuses a pipeline that feeds a download to an interpreter.
+func (j *editJudge) pipedDownload(stages []*syntax.Stmt, st *editState) *Refusal {
+	dl := ""
+	for _, s := range stages {
+		if dl != "" {
+			if name, ok := j.stdinInterpreter(s, st); ok {
+				return editRefuse("", "download the script to a file in the project, read it, and run it; or ask the user",
+					"pipes a download (`%s`) into `%s`, which runs it unread", dl, clip(name))
+			}
+		}
+		if dl == "" {
+			dl = runsDownloader(s)
+		}
+	}
+	return nil
+}
+
+// stdinInterpreter reports whether a pipeline stage runs an interpreter that reads its program
+// from its input, or a program whose name is not a literal.
+func (j *editJudge) stdinInterpreter(s *syntax.Stmt, st *editState) (string, bool) {
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		var argv []editWord
+		for _, w := range c.Args {
+			argv = append(argv, j.expand(w, st.clone())...)
+			if len(argv) > maxEditFields {
+				return "", false
+			}
+		}
+		argv = peelAll(argv)
+		if len(argv) == 0 {
+			return "", false
+		}
+		name, ok := argv[0].base()
+		if !ok {
+			return argv[0].show(), true
+		}
+		if containsString([]string{"xargs", "parallel"}, name) {
+			return "", false
+		}
+		if in := lookupInterp(name); in != nil && in.readsProgram(argv[1:]) {
+			return name, true
+		}
+		if name == "source" || name == "." || name == "eval" {
+			return name, true
+		}
+	case *syntax.Block:
+		for _, x := range c.Stmts {
+			if n, ok := j.stdinInterpreter(x, st); ok {
+				return n, true
+			}
+		}
+	case *syntax.Subshell:
+		for _, x := range c.Stmts {
+			if n, ok := j.stdinInterpreter(x, st); ok {
+				return n, true
+			}
+		}
+	}
+	return "", false
+}
+
+// runsDownloader returns the downloader a node runs anywhere inside it, or "".
+func runsDownloader(n syntax.Node) string {
+	found := ""
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if found != "" {
+			return false
+		}
+		c, ok := n.(*syntax.CallExpr)
+		if !ok {
+			return true
+		}
+		// The program, past wrappers and their options: the first word that is not an
+		// assignment, an option, a number or a wrapper.
+		for _, w := range c.Args {
+			v, ok := litValue(w)
+			if !ok {
+				break
+			}
+			b := path.Base(v)
+			if containsString(downloaders, b) {
+				found = b
+				return false
+			}
+			if lookupWrapper(b) != nil || strings.HasPrefix(v, "-") || strings.Contains(v, "=") || (v != "" && v[0] >= '0' && v[0] <= '9') {
+				continue
+			}
+			break
+		}
+		return true
+	})
+	return found
+}
+
+// substDownload refuses a shell, interpreter, source, . or eval whose words or input carry a
+// substitution that downloads.
+func (j *editJudge) substDownload(s *syntax.Stmt, c *syntax.CallExpr, argv []editWord, st *editState) *Refusal {
+	inner := peelAll(argv)
+	if len(inner) == 0 {
+		return nil
+	}
+	name, ok := inner[0].base()
+	if !ok || (lookupInterp(name) == nil && name != "source" && name != "." && name != "eval") {
+		return nil
+	}
+	check := func(n syntax.Node) *Refusal {
+		if n == nil {
+			return nil
+		}
+		var dl string
+		syntax.Walk(n, func(n syntax.Node) bool {
+			switch n := n.(type) {
+			case *syntax.CmdSubst:
+				if d := runsDownloader(n); d != "" {
+					dl = d
+				}
+				return false
+			case *syntax.ProcSubst:
+				if d := runsDownloader(n); d != "" {
+					dl = d
+				}
+				return false
+			}
+			return dl == ""
+		})
+		if dl != "" {
+			return editRefuse(name, "download the script to a file in the project, read it, and run it; or ask the user",
+				"`%s` runs a download (`%s`) unread", name, dl)
+		}
+		return nil
+	}
+	for _, w := range c.Args {
+		if r := check(w); r != nil {
+			return r
+		}
+	}
+	for _, rd := range s.Redirs {
+		if rd.Op == syntax.RdrIn || rd.Op == syntax.WordHdoc || rd.Op == syntax.Hdoc || rd.Op == syntax.DashHdoc ||
+			rd.Op == syntax.DplIn || rd.Op == syntax.RdrInOut {
+			if r := check(rd.Word); r != nil {
+				return r
+			}
+			if rd.Hdoc != nil {
+				if r := check(rd.Hdoc); r != nil {
+					return r
+				}
+			}
+		}
+	}
+	return nil
+}

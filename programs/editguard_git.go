@@ -1,0 +1,243 @@
+package programs
+
+// The edit guard (see editguard.go): the git commands that discard work or rewrite a shared branch.
+
+import "strings"
+
+// gitEditRule: git commands that discard work or rewrite a shared branch.
+//
+// Why: a force push overwrites teammates' commits; reset --hard, clean -f, checkout/restore of
+// the whole tree, branch -D and stash clear throw away work that was never committed or never
+// merged, and git has no undo for uncommitted changes.
+// What: after git's global options (-C, -c, --git-dir, --work-tree, --namespace, --config-env
+// and their = forms are skipped with their values), refused are: push with --force, -f in any
+// cluster, or a +refspec (--force-with-lease and --force-if-includes are allowed); reset --hard;
+// clean with -f or --force (unless -n); checkout with -f or a whole-tree pathspec (., :/, *, a
+// path that is the project or holds it) anywhere; restore of a whole-tree pathspec unless only
+// --staged; branch -D or --delete with --force; stash clear. `-c alias.NAME=!cmd` is refused;
+// `-c alias.NAME=cmd` is expanded when NAME is the subcommand. A subcommand that is not a
+// literal is judged as each of the above.
+// Test: TestEditGit.
+var gitEditRule = &editRule{
+	names: []string{"git"},
+	judge: judgeGitEdit,
+}
+
+// gitGlobalValued are git's global options that take the next word as their value.
+var gitGlobalValued = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
+	"--super-prefix", "--attr-source", "--list-cmds", "--exec-path"}
+
+func judgeGitEdit(j *editJudge, c *editCall) *Refusal {
+	args := c.args
+	aliases := map[string]string{}
+	i := 0
+global:
+	for i < len(args) {
+		a := args[i]
+		v := a.s
+		switch {
+		case a.startsUnknown():
+			break global
+		case v == "-c" || strings.HasPrefix(v, "--config-env"):
+			var cfg string
+			if v == "-c" || v == "--config-env" {
+				if i+1 >= len(args) {
+					return nil
+				}
+				cfg = args[i+1].s
+				i += 2
+			} else {
+				cfg = strings.TrimPrefix(v, "--config-env=")
+				i++
+			}
+			key, val, _ := strings.Cut(cfg, "=")
+			if name, ok := strings.CutPrefix(strings.ToLower(key), "alias."); ok {
+				if strings.HasPrefix(val, "!") || v != "-c" || strings.Contains(cfg, editUnknown) {
+					return editRefuse(c.prog, editHintAsk, "`-c alias.%s=…` defines an alias that runs a shell command, which the edit guard cannot judge", clip(name))
+				}
+				aliases[name] = val
+			}
+		case containsString(gitGlobalValued, v):
+			i += 2
+		case strings.HasPrefix(v, "-"):
+			if v == "-h" || v == "--help" || v == "--version" {
+				return nil
+			}
+			i++
+		default:
+			break global
+		}
+	}
+	if i >= len(args) {
+		return nil
+	}
+	sub := args[i]
+	rest := args[i+1:]
+	if al, ok := aliases[sub.s]; ok {
+		var words []editWord
+		for _, f := range strings.Fields(al) {
+			words = append(words, lit(f))
+		}
+		if len(words) == 0 {
+			return nil
+		}
+		sub, rest = words[0], append(words[1:], rest...)
+	}
+	for _, s := range gitSubRules {
+		if !sub.known() {
+			if r := s.judge(j, c, rest); r != nil {
+				return editRefuse(c.prog, r.Hint, "the subcommand `%s` is not a literal, and as `%s`: %s", sub.show(), s.name, r.What)
+			}
+		} else if s.name == sub.s {
+			return s.judge(j, c, rest)
+		}
+	}
+	return nil
+}
+
+// gitSubRules are the subcommands with a dangerous form.
+var gitSubRules = []struct {
+	name  string
+	judge func(j *editJudge, c *editCall, args []editWord) *Refusal
+}{
+	{"push", gitPush},
+	{"reset", gitReset},
+	{"clean", gitClean},
+	{"checkout", gitCheckout},
+	{"restore", gitRestore},
+	{"branch", gitBranch},
+	{"stash", gitStash},
+}
+
+func gitPush(j *editJudge, c *editCall, args []editWord) *Refusal {
+	p := (&editOpts{valued: "o", long: []string{"--repo", "--receive-pack", "--exec", "--push-option"}}).parse(args)
+	for _, o := range p.opts {
+		if o.name == "-f" || o.name == "--force" {
+			return editRefuse("git", "use --force-with-lease, or ask the user to run it",
+				"force push (`git push %s`) overwrites the remote branch and may destroy others' commits", o.name)
+		}
+	}
+	for _, a := range p.operands {
+		if strings.HasPrefix(a.s, "+") {
+			return editRefuse("git", "push without the + and use --force-with-lease if needed, or ask the user to run it",
+				"force push: the refspec `%s` overwrites the remote branch", a.show())
+		}
+	}
+	return nil
+}
+
+func gitReset(j *editJudge, c *editCall, args []editWord) *Refusal {
+	for _, a := range args {
+		if a.s == "--" {
+			break
+		}
+		if longIs(a.s, "--hard", 4) {
+			return editRefuse("git", "commit or stash the changes first, or ask the user to run it",
+				"`git reset --hard` discards uncommitted changes for good")
+		}
+	}
+	return nil
+}
+
+func gitClean(j *editJudge, c *editCall, args []editWord) *Refusal {
+	p := (&editOpts{valued: "e", long: []string{"--exclude"}}).parse(args)
+	force, dry := false, p.has("-n")
+	for _, o := range p.opts {
+		force = force || o.name == "-f" || longIs(o.name, "--force", 3)
+		dry = dry || longIs(o.name, "--dry-run", 3)
+	}
+	if force && !dry {
+		return editRefuse("git", "run `git clean -n` to list the files, then delete them by name or ask the user",
+			"`git clean -f` deletes untracked files, which git cannot bring back")
+	}
+	return nil
+}
+
+func gitCheckout(j *editJudge, c *editCall, args []editWord) *Refusal {
+	p := (&editOpts{valued: "bB", long: []string{"--orphan", "--conflict", "--pathspec-from-file"}}).parse(args)
+	for _, o := range p.opts {
+		if o.name == "-f" || o.name == "--force" {
+			return editRefuse("git", "commit or stash the changes first, or ask the user to run it",
+				"`git checkout %s` discards uncommitted changes", o.name)
+		}
+	}
+	for _, a := range p.operands {
+		if j.wholeTree(a, c.st) {
+			return editRefuse("git", "name the files to restore, or ask the user to run it",
+				"`git checkout %s` discards every uncommitted change under it", a.show())
+		}
+	}
+	return nil
+}
+
+func gitRestore(j *editJudge, c *editCall, args []editWord) *Refusal {
+	p := (&editOpts{valued: "s", long: []string{"--source", "--conflict", "--pathspec-from-file"}}).parse(args)
+	staged, worktree := p.has("-S"), p.has("-W")
+	for _, o := range p.opts {
+		staged = staged || longIs(o.name, "--staged", 4)
+		worktree = worktree || longIs(o.name, "--worktree", 3)
+	}
+	if staged && !worktree {
+		return nil // only the index
+	}
+	for _, a := range p.operands {
+		if j.wholeTree(a, c.st) {
+			return editRefuse("git", "name the files to restore, or ask the user to run it",
+				"`git restore %s` discards every uncommitted change under it", a.show())
+		}
+	}
+	return nil
+}
+
+// wholeTree reports whether a pathspec covers the whole work tree, or at least the directory the
+// command runs in: ., :/, *, a magic :(top) prefix, or a path that is the project or holds it.
+func (j *editJudge) wholeTree(a editWord, st *editState) bool {
+	v := a.s
+	if !a.known() {
+		return false
+	}
+	if strings.HasPrefix(v, ":(") {
+		if k := strings.IndexByte(v, ')'); k >= 0 {
+			v = v[k+1:]
+		}
+	} else if strings.HasPrefix(v, ":/") {
+		v = v[2:]
+	}
+	v = strings.TrimRight(v, "/")
+	if v == "" || v == "." || v == "*" || v == "**" || v == "./*" || v == "./**" {
+		return true
+	}
+	if paths, ok := j.resolve(lit(v), st); ok {
+		for _, p := range paths {
+			if k := j.classify(p); k == reachProject || k == reachParent {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func gitBranch(j *editJudge, c *editCall, args []editWord) *Refusal {
+	p := (&editOpts{valued: "u", long: []string{"--set-upstream-to", "--contains", "--no-contains", "--merged",
+		"--no-merged", "--points-at", "--format", "--sort", "--color", "--column"}}).parse(args)
+	del, force := false, false
+	for _, o := range p.opts {
+		if o.name == "-D" {
+			del, force = true, true
+		}
+		del = del || o.name == "-d" || o.name == "--delete"
+		force = force || o.name == "-f" || o.name == "--force"
+	}
+	if del && force {
+		return editRefuse("git", "delete merged branches with `git branch -d`, or ask the user to run it",
+			"`git branch -D` deletes a branch whether or not it is merged, and its commits with it")
+	}
+	return nil
+}
+
+func gitStash(j *editJudge, c *editCall, args []editWord) *Refusal {
+	if len(args) > 0 && args[0].s == "clear" {
+		return editRefuse("git", editHintAsk, "`git stash clear` deletes every stash for good")
+	}
+	return nil
+}

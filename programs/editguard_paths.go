@@ -1,0 +1,290 @@
+package programs
+
+// The edit guard (see editguard.go): paths.
+
+import (
+	"path"
+	"strings"
+)
+
+// editReach is how far a path reaches, for a recursive delete or permission change.
+type editReach uint8
+
+const (
+	reachInside  editReach = iota // strictly inside the project
+	reachGitDir                   // the project's .git
+	reachAll                      // a glob matching every entry of the project
+	reachProject                  // the project itself
+	reachParent                   // a directory holding the project
+	reachOutside                  // anywhere else
+	reachUnknown                  // cannot be resolved
+)
+
+var reachWords = [...]string{
+	reachInside:  "is inside the project",
+	reachGitDir:  "is the project's git history",
+	reachAll:     "matches everything in the project",
+	reachProject: "is the project itself",
+	reachParent:  "is a directory that holds the project",
+	reachOutside: "is outside the project",
+	reachUnknown: "cannot be resolved (a variable, a substitution or an unknown directory), so it may be outside the project",
+}
+
+// resolve returns the absolute, clean paths a word may name, one for each possible working
+// directory, or false when it cannot be known.
+func (j *editJudge) resolve(w editWord, st *editState) ([]string, bool) {
+	if !w.known() {
+		return nil, false
+	}
+	if path.IsAbs(w.s) {
+		return []string{path.Clean(w.s)}, true
+	}
+	if st.dirs == nil {
+		return nil, false
+	}
+	out := make([]string, 0, len(st.dirs))
+	for _, d := range st.dirs {
+		out = append(out, path.Join(d, w.s))
+	}
+	return out, true
+}
+
+// reach classifies the worst place a word may name.
+func (j *editJudge) reach(w editWord, st *editState) editReach {
+	if w.inside || w.s == editTemp {
+		return reachInside
+	}
+	paths, ok := j.resolve(w, st)
+	if !ok {
+		return reachUnknown
+	}
+	worst := reachInside
+	for _, p := range paths {
+		var k editReach
+		if w.glob >= 0 {
+			k = j.classifyGlob(p)
+		} else {
+			k = j.classify(p)
+		}
+		if k > worst {
+			worst = k
+		}
+	}
+	return worst
+}
+
+func (j *editJudge) classify(p string) editReach {
+	switch {
+	case p == j.project:
+		return reachProject
+	case p == path.Join(j.project, ".git"):
+		return reachGitDir
+	case within(p, j.project):
+		return reachInside
+	case within(j.project, p):
+		return reachParent
+	}
+	return reachOutside
+}
+
+// classifyGlob classifies a cleaned pattern by the directory before its first glob element:
+// the pattern can match anything in it.
+func (j *editJudge) classifyGlob(p string) editReach {
+	elems := strings.Split(p, "/")
+	i := 0
+	for i < len(elems) && !strings.ContainsAny(elems[i], "*?[") {
+		i++
+	}
+	if i == len(elems) {
+		return j.classify(p)
+	}
+	dir := strings.Join(elems[:i], "/")
+	if dir == "" {
+		dir = "/"
+	}
+	switch k := j.classify(dir); k {
+	case reachInside:
+		return reachInside
+	case reachProject:
+		if i == len(elems)-1 {
+			if matchesEverything(elems[i]) {
+				return reachAll
+			}
+			if ok, _ := path.Match(elems[i], ".git"); ok {
+				return reachGitDir
+			}
+		}
+		return reachInside
+	case reachGitDir:
+		return reachInside // inside .git, not all of it
+	default:
+		return reachOutside // a glob in or above a directory outside the project
+	}
+}
+
+// matchesEverything reports whether a glob element has no literal text but dots: *, .*, *.*, ?*,
+// [a-z]*.
+func matchesEverything(elem string) bool {
+	var b strings.Builder
+	for i := 0; i < len(elem); i++ {
+		if elem[i] == '[' {
+			if k := strings.IndexByte(elem[i+1:], ']'); k >= 0 {
+				b.WriteByte('?')
+				i += k + 1
+				continue
+			}
+		}
+		b.WriteByte(elem[i])
+	}
+	return strings.Trim(b.String(), "*?.") == ""
+}
+
+// write judges a write to w by prog (what: how it is written): protected paths and devices.
+// recursive marks a write that may reach inside w (cp -r into it, rm -r of it).
+//
+// An unresolvable target is allowed unless its known text names a protected file (a protected
+// path's base name, such as settings.json or .bashrc, as a whole path element), or its known
+// directory is protected or directly holds a protected file (`"$HOME/$x"`, `~/.claude/$f`).
+func (j *editJudge) write(prog, what string, w editWord, st *editState, recursive bool) *Refusal {
+	if w.inside {
+		if w.mayProtect {
+			return editRefuse(prog, editHintProtected, "%s may write a protected file: find's starting points hold one and its tests do not rule it out", what)
+		}
+		return nil
+	}
+	if w.s == editTemp {
+		return nil
+	}
+	if paths, ok := j.resolve(w, st); ok {
+		for _, p := range paths {
+			if w.glob >= 0 {
+				if q, hit := j.globProtected(p, recursive); hit {
+					return editRefuse(prog, editHintProtected, "%s writes `%s`, which matches `%s`, and that is protected (%s)", what, w.show(), clip(q), protectedWhat)
+				}
+			} else if ProtectedPath(p, j.ctx) || (recursive && j.holdsProtected(p)) {
+				return editRefuse(prog, editHintProtected, "%s writes `%s`, which is protected (%s)", what, w.show(), protectedWhat)
+			}
+			if deviceWrite(p) {
+				return editRefuse(prog, editHintAsk, "%s writes the device `%s`, which can destroy a disk", what, w.show())
+			}
+		}
+		return nil
+	}
+	if j.mayBeProtected(w, st) {
+		return editRefuse(prog, editHintProtected, "%s writes `%s`, which cannot be resolved and may be protected (%s)", what, w.show(), protectedWhat)
+	}
+	if deviceWrite(strings.NewReplacer(editUnknown, "x", editTemp, "x").Replace(w.s)) {
+		return editRefuse(prog, editHintAsk, "%s writes `%s`, which cannot be resolved and may be a disk device", what, w.show())
+	}
+	return nil
+}
+
+const protectedWhat = "hookctl's configuration, state or binary, Claude Code's settings, or a shell start-up file"
+
+// globProtected reports whether a pattern matches a protected path, or, for a recursive write,
+// a directory holding one.
+func (j *editJudge) globProtected(pattern string, recursive bool) (string, bool) {
+	for _, q := range j.ctx.Protected {
+		if q == "" {
+			continue
+		}
+		q = path.Clean(q)
+		for p := q; ; p = path.Dir(p) {
+			if ok, err := path.Match(pattern, p); ok || err != nil {
+				return q, true
+			}
+			if !recursive || p == "/" {
+				break
+			}
+		}
+		// A pattern naming a directory inside a protected one.
+		for dir := path.Dir(pattern); ; dir = path.Dir(dir) {
+			if !strings.ContainsAny(dir, "*?[") && within(dir, q) {
+				return q, true
+			}
+			if dir == "/" || dir == "." {
+				break
+			}
+		}
+	}
+	return "", false
+}
+
+func (j *editJudge) mayBeProtected(w editWord, st *editState) bool {
+	s := strings.ReplaceAll(w.s, editTemp, editUnknown)
+	for _, q := range j.ctx.Protected {
+		if q == "" {
+			continue
+		}
+		if mentions(s, path.Base(path.Clean(q))) {
+			return true
+		}
+	}
+	i := strings.Index(s, editUnknown)
+	if i <= 0 {
+		return false // begins with an unknown: could be anywhere
+	}
+	dir := "."
+	if k := strings.LastIndexByte(s[:i], '/'); k >= 0 {
+		dir = s[:k]
+		if dir == "" {
+			dir = "/"
+		}
+	}
+	paths, ok := j.resolve(lit(dir), st)
+	if !ok {
+		return false
+	}
+	for _, d := range paths {
+		if ProtectedPath(d, j.ctx) {
+			return true
+		}
+		for _, q := range j.ctx.Protected {
+			if q != "" && path.Dir(path.Clean(q)) == d {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// mentions reports whether name appears in s as a whole path element, where the unknown marker
+// also counts as a boundary.
+func mentions(s, name string) bool {
+	if name == "" || name == "/" || name == "." {
+		return false
+	}
+	for off := 0; ; {
+		i := strings.Index(s[off:], name)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(name)
+		before := i == 0 || s[i-1] == '/' || s[i-1] == 0
+		after := end == len(s) || s[end] == '/' || s[end] == 0
+		if before && after {
+			return true
+		}
+		off = i + 1
+	}
+}
+
+// deviceWrite reports whether writing p writes a device that holds data: a disk, a partition,
+// memory. The character devices programs write as a matter of course are not.
+func deviceWrite(p string) bool {
+	if !strings.HasPrefix(p, "/dev/") {
+		return false
+	}
+	switch p {
+	case "/dev/null", "/dev/zero", "/dev/full", "/dev/stdout", "/dev/stderr", "/dev/stdin",
+		"/dev/tty", "/dev/random", "/dev/urandom", "/dev/ptmx", "/dev/console":
+		return false
+	}
+	for _, ok := range []string{"/dev/fd/", "/dev/shm/", "/dev/pts/", "/dev/mqueue/", "/dev/tty"} {
+		if strings.HasPrefix(p, ok) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,603 @@
+package programs
+
+// The edit guard (see editguard.go): walking the syntax tree.
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// stmts judges a list run in order. A statement may fail, so a cd in it may or may not have
+// happened: the directories after it are those before it and those after it.
+func (j *editJudge) stmts(list []*syntax.Stmt, st *editState) *Refusal {
+	for _, s := range list {
+		before := st.dirs
+		if before != nil {
+			before = append([]string(nil), before...)
+		}
+		if r := j.stmt(s, st); r != nil {
+			return r
+		}
+		st.mergeDirs(before)
+	}
+	return nil
+}
+
+// stmt judges one statement; st is left as it is when the statement succeeds.
+func (j *editJudge) stmt(s *syntax.Stmt, st *editState) *Refusal {
+	if r := j.enter(); r != nil {
+		return r
+	}
+	defer j.leave()
+	// Redirections are opened before the command runs, in the directory it starts in.
+	for _, rd := range s.Redirs {
+		if r := j.redirect(rd, st); r != nil {
+			return r
+		}
+	}
+	if s.Background || s.Coprocess || s.Disown {
+		st = st.clone() // a background job runs in a subshell
+	}
+	return j.command(s, st)
+}
+
+func (j *editJudge) command(s *syntax.Stmt, st *editState) *Refusal {
+	switch c := s.Cmd.(type) {
+	case nil:
+		return nil
+	case *syntax.CallExpr:
+		return j.call(s, c, st)
+	case *syntax.BinaryCmd:
+		return j.binary(c, st)
+	case *syntax.Subshell:
+		return j.stmts(c.Stmts, st.clone())
+	case *syntax.Block:
+		return j.stmts(c.Stmts, st)
+	case *syntax.IfClause:
+		return j.ifClause(c, st)
+	case *syntax.WhileClause:
+		return j.whileClause(c, st)
+	case *syntax.ForClause:
+		return j.forClause(c, st)
+	case *syntax.CaseClause:
+		return j.caseClause(c, st)
+	case *syntax.FuncDecl:
+		return j.funcDecl(c, st)
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.LetClause:
+		return j.substs(c, st)
+	case *syntax.DeclClause:
+		return j.declClause(c, st)
+	case *syntax.TimeClause:
+		if c.Stmt == nil {
+			return nil
+		}
+		return j.stmt(c.Stmt, st)
+	case *syntax.CoprocClause:
+		if c.Name != nil {
+			if r := j.substs(c.Name, st); r != nil {
+				return r
+			}
+		}
+		return j.stmt(c.Stmt, st.clone())
+	case *syntax.TestDecl:
+		if r := j.substs(c.Description, st); r != nil {
+			return r
+		}
+		return j.stmt(c.Body, st.clone())
+	}
+	return &Refusal{What: "the command uses a shell construct the edit guard does not know", Hint: editHintAsk}
+}
+
+func (j *editJudge) binary(c *syntax.BinaryCmd, st *editState) *Refusal {
+	switch c.Op {
+	case syntax.Pipe, syntax.PipeAll:
+		stages, r := j.flattenPipe(c)
+		if r != nil {
+			return r
+		}
+		if r := j.pipedDownload(stages, st); r != nil {
+			return r
+		}
+		for _, s := range stages {
+			if r := j.stmt(s, st.clone()); r != nil { // each stage runs in a subshell
+				return r
+			}
+		}
+		return nil
+	case syntax.AndStmt, syntax.OrStmt:
+		return j.andOr(c, st)
+	}
+	return &Refusal{What: "the command uses an operator the edit guard does not know", Hint: editHintAsk}
+}
+
+// andOr judges a chain of && and || (parsed left-associated: ((a && b) || c) && d) without
+// recursing once per link.
+func (j *editJudge) andOr(c *syntax.BinaryCmd, st *editState) *Refusal {
+	spine := []*syntax.BinaryCmd{c}
+	for {
+		x := spine[len(spine)-1].X
+		b, ok := x.Cmd.(*syntax.BinaryCmd)
+		if !ok || (b.Op != syntax.AndStmt && b.Op != syntax.OrStmt) || len(x.Redirs) != 0 || x.Negated || x.Background || x.Coprocess || x.Disown {
+			break
+		}
+		spine = append(spine, b)
+		if r := j.tick(1); r != nil {
+			return r
+		}
+	}
+	// succ is what is known when everything so far succeeded, fail when it failed: a command
+	// that fails may have stopped before or after its cd.
+	before := st.clone()
+	first := spine[len(spine)-1].X
+	if r := j.stmt(first, st); r != nil {
+		return r
+	}
+	succ, fail := st.clone(), st.clone()
+	if !assignsOnly(first) {
+		fail.merge(before)
+	}
+	for i := len(spine) - 1; i >= 0; i-- {
+		b := spine[i]
+		if b.Op == syntax.AndStmt { // Y runs when what came before succeeded
+			y := succ.clone()
+			if r := j.stmt(b.Y, y); r != nil {
+				return r
+			}
+			fail.merge(succ)
+			fail.merge(y)
+			succ = y
+			continue
+		}
+		y := fail.clone() // Y runs when what came before failed
+		if r := j.stmt(b.Y, y); r != nil {
+			return r
+		}
+		succ.merge(y)
+		fail.merge(y)
+	}
+	*st = *succ
+	st.merge(fail)
+	return nil
+}
+
+// assignsOnly reports whether a statement only assigns variables: it cannot fail in a way that
+// leaves them unassigned.
+func assignsOnly(s *syntax.Stmt) bool {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	return ok && len(c.Args) == 0 && len(s.Redirs) == 0
+}
+
+// flattenPipe lists the stages of a pipeline in order, without recursing once per stage.
+func (j *editJudge) flattenPipe(c *syntax.BinaryCmd) ([]*syntax.Stmt, *Refusal) {
+	var out []*syntax.Stmt
+	todo := []*syntax.Stmt{c.Y, c.X} // a stack: the next stage to list is on top
+	for len(todo) > 0 {
+		s := todo[len(todo)-1]
+		todo = todo[:len(todo)-1]
+		if r := j.tick(1); r != nil {
+			return nil, r
+		}
+		if b, ok := s.Cmd.(*syntax.BinaryCmd); ok && (b.Op == syntax.Pipe || b.Op == syntax.PipeAll) &&
+			len(s.Redirs) == 0 && !s.Negated && !s.Background && !s.Coprocess && !s.Disown {
+			todo = append(todo, b.Y, b.X)
+			continue
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+func (j *editJudge) ifClause(c *syntax.IfClause, st *editState) *Refusal {
+	if r := j.stmts(c.Cond, st); r != nil {
+		return r
+	}
+	then := st.clone()
+	if r := j.stmts(c.Then, then); r != nil {
+		return r
+	}
+	if c.Else != nil {
+		if r := j.enter(); r != nil {
+			return r
+		}
+		r := j.ifClause(c.Else, st)
+		j.leave()
+		if r != nil {
+			return r
+		}
+	}
+	st.merge(then)
+	return nil
+}
+
+// loopEffects makes what a loop body may change unknown before the body is judged, because the
+// body may run many times: the directory if it runs cd, and every variable it assigns.
+func (j *editJudge) loopEffects(n syntax.Node, st *editState) {
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			if mayChangeDir(n) {
+				st.dirs = nil
+			}
+		case *syntax.Assign:
+			if n.Name != nil {
+				st.set(n.Name.Value, "", false)
+			}
+		case *syntax.WordIter:
+			st.set(n.Name.Value, "", false)
+		}
+		return true
+	})
+}
+
+// whileClause: an endless loop that starts background jobs is a fork bomb.
+func (j *editJudge) whileClause(c *syntax.WhileClause, st *editState) *Refusal {
+	if endless(c.Cond, c.Until) && spawns(c.Do, 0) {
+		return editRefuse("", editHintAsk, "an endless loop that starts background jobs is a fork bomb")
+	}
+	before := st.clone()
+	j.loopEffects(c, st)
+	if r := j.stmts(c.Cond, st); r != nil {
+		return r
+	}
+	if r := j.stmts(c.Do, st.clone()); r != nil {
+		return r
+	}
+	st.merge(before)
+	return nil
+}
+
+// endless reports whether a loop condition is literally always true (while) or false (until).
+func endless(cond []*syntax.Stmt, until bool) bool {
+	if len(cond) != 1 {
+		return false
+	}
+	switch c := cond[0].Cmd.(type) {
+	case *syntax.CallExpr:
+		if len(c.Args) == 0 {
+			return false
+		}
+		name := c.Args[0].Lit()
+		if until {
+			return name == "false"
+		}
+		return (name == "true" || name == ":") && len(c.Args) == 1
+	case *syntax.ArithmCmd:
+		w, ok := c.X.(*syntax.Word)
+		return ok && !until && w.Lit() != "" && w.Lit() != "0"
+	}
+	return false
+}
+
+// spawns reports whether a loop body starts a background job.
+func spawns(list []*syntax.Stmt, depth int) bool {
+	if depth > maxEditNesting {
+		return true
+	}
+	for _, s := range list {
+		if s.Background || s.Disown {
+			return true
+		}
+		switch c := s.Cmd.(type) {
+		case *syntax.Block:
+			if spawns(c.Stmts, depth+1) {
+				return true
+			}
+		case *syntax.Subshell:
+			if spawns(c.Stmts, depth+1) {
+				return true
+			}
+		case *syntax.BinaryCmd:
+			if spawns([]*syntax.Stmt{c.X, c.Y}, depth+1) {
+				return true
+			}
+		case *syntax.IfClause:
+			if spawns(c.Then, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (j *editJudge) forClause(c *syntax.ForClause, st *editState) *Refusal {
+	before := st.clone()
+	switch l := c.Loop.(type) {
+	case *syntax.CStyleLoop:
+		if l.Cond == nil && spawns(c.Do, 0) {
+			return editRefuse("", editHintAsk, "an endless loop that starts background jobs is a fork bomb")
+		}
+		if r := j.substs(l, st); r != nil {
+			return r
+		}
+	case *syntax.WordIter:
+		var words []editWord
+		literal := l.InPos.IsValid()
+		for _, w := range l.Items {
+			if r := j.substs(w, st); r != nil {
+				return r
+			}
+			ws := j.expand(w, st)
+			if j.overflow != nil {
+				return j.overflow
+			}
+			for _, x := range ws {
+				literal = literal && x.known() && x.glob < 0 // a glob names files, not itself
+			}
+			words = append(words, ws...)
+		}
+		j.loopEffects(c, st)
+		if literal && len(words) <= maxEditLoopWords {
+			// Judge the body once for each word, with the loop variable set to it, each time
+			// from what is known after the rounds before.
+			for _, w := range words {
+				it := st.clone()
+				it.set(l.Name.Value, w.s, true)
+				if r := j.stmts(c.Do, it); r != nil {
+					return r
+				}
+				st.merge(it)
+			}
+			st.merge(before)
+			return nil
+		}
+	}
+	if r := j.stmts(c.Do, st.clone()); r != nil {
+		return r
+	}
+	st.merge(before)
+	return nil
+}
+
+func (j *editJudge) caseClause(c *syntax.CaseClause, st *editState) *Refusal {
+	if r := j.substs(c.Word, st); r != nil {
+		return r
+	}
+	after := st.clone()
+	for _, it := range c.Items {
+		for _, p := range it.Patterns {
+			if r := j.substs(p, st); r != nil {
+				return r
+			}
+		}
+		b := st.clone()
+		if r := j.stmts(it.Stmts, b); r != nil {
+			return r
+		}
+		after.merge(b)
+	}
+	*st = *after
+	return nil
+}
+
+// forkBombRule: a function that calls itself in a pipeline or in the background.
+//
+// Why: `:(){ :|:& };:` and its spelled-out forms double the number of processes until the
+// machine stops responding; the only cure is a reboot.
+// What: a function definition whose body calls the function itself as a pipeline stage or a
+// background job is refused at the definition, as is `while true; do … & done` (see
+// whileClause).
+// Test: TestEditForkBomb.
+func (j *editJudge) funcDecl(c *syntax.FuncDecl, st *editState) *Refusal {
+	var names []string
+	if c.Name != nil {
+		names = append(names, c.Name.Value)
+	}
+	for _, n := range c.Names {
+		names = append(names, n.Value)
+	}
+	for _, name := range names {
+		if callsItself(name, c.Body, false, 0) {
+			return editRefuse("", editHintAsk, "defines a fork bomb: `%s` calls itself in a pipeline or in the background", clip(name))
+		}
+	}
+	if len(names) == 0 { // a zsh anonymous function runs at once
+		return j.stmt(c.Body, st)
+	}
+	if j.funcs == nil {
+		j.funcs = map[string]*editFunc{}
+	}
+	f := &editFunc{body: c.Body, dirs: append([]string(nil), st.dirs...), changesDir: changesDir(c.Body)}
+	for _, name := range names {
+		j.funcs[name] = f
+	}
+	// The body reads variables when it is called, not now: judge it knowing only HOME.
+	return j.stmt(c.Body, st.child())
+}
+
+func callsItself(name string, s *syntax.Stmt, spawned bool, depth int) bool {
+	if s == nil || depth > maxEditNesting {
+		return false
+	}
+	spawned = spawned || s.Background || s.Disown
+	switch c := s.Cmd.(type) {
+	case *syntax.CallExpr:
+		if !spawned || len(c.Args) == 0 {
+			return false
+		}
+		v, ok := litValue(c.Args[0])
+		return ok && v == name
+	case *syntax.BinaryCmd:
+		pipe := c.Op == syntax.Pipe || c.Op == syntax.PipeAll
+		return callsItself(name, c.X, spawned || pipe, depth+1) || callsItself(name, c.Y, spawned || pipe, depth+1)
+	case *syntax.Block:
+		return anyCallsItself(name, c.Stmts, spawned, depth)
+	case *syntax.Subshell:
+		return anyCallsItself(name, c.Stmts, spawned, depth)
+	case *syntax.IfClause:
+		return anyCallsItself(name, c.Then, spawned, depth)
+	case *syntax.WhileClause:
+		return anyCallsItself(name, c.Do, spawned, depth)
+	case *syntax.ForClause:
+		return anyCallsItself(name, c.Do, spawned, depth)
+	}
+	return false
+}
+
+func anyCallsItself(name string, list []*syntax.Stmt, spawned bool, depth int) bool {
+	for _, s := range list {
+		if callsItself(name, s, spawned, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+func changesDir(n syntax.Node) bool {
+	found := false
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok && mayChangeDir(c) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// mayChangeDir reports whether a command may change the directory: it names cd, pushd or popd
+// anywhere in its literal words (builtin cd, eval "cd .."), or its program is not a literal.
+func mayChangeDir(c *syntax.CallExpr) bool {
+	for i, w := range c.Args {
+		v, ok := litValue(w)
+		if !ok {
+			if i == 0 {
+				return true
+			}
+			continue
+		}
+		for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ';' || r == '&' || r == '\t' || r == '\n' }) {
+			if f == "cd" || f == "pushd" || f == "popd" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func (j *editJudge) declClause(c *syntax.DeclClause, st *editState) *Refusal {
+	for _, a := range c.Args {
+		if r := j.substs(a, st); r != nil {
+			return r
+		}
+	}
+	for _, a := range c.Args {
+		j.assign(a, st)
+	}
+	return nil
+}
+
+// substs judges every command substitution and process substitution inside n, each in a
+// subshell, and forgets the variables that arithmetic or ${x:=y} assigns.
+func (j *editJudge) substs(n syntax.Node, st *editState) *Refusal {
+	if n == nil {
+		return nil
+	}
+	var ref *Refusal
+	syntax.Walk(n, func(n syntax.Node) bool {
+		if ref != nil || n == nil {
+			return false
+		}
+		if ref = j.tick(1); ref != nil {
+			return false
+		}
+		switch n := n.(type) {
+		case *syntax.CmdSubst:
+			if ref = j.enter(); ref == nil {
+				ref = j.stmts(n.Stmts, st.clone())
+			}
+			j.leave()
+			return false
+		case *syntax.ProcSubst:
+			if ref = j.enter(); ref == nil {
+				ref = j.stmts(n.Stmts, st.clone())
+			}
+			j.leave()
+			return false
+		case *syntax.BinaryArithm:
+			if n.Op >= syntax.Assgn && n.Op <= syntax.PowAssgn {
+				forgetArithm(n.X, st)
+			}
+		case *syntax.UnaryArithm:
+			if n.Op == syntax.Inc || n.Op == syntax.Dec {
+				forgetArithm(n.X, st)
+			}
+		case *syntax.ParamExp:
+			if n.Exp != nil && (n.Exp.Op == syntax.AssignUnset || n.Exp.Op == syntax.AssignUnsetOrNull) && n.Param != nil {
+				st.set(n.Param.Value, "", false)
+			}
+		}
+		return true
+	})
+	return ref
+}
+
+func forgetArithm(x syntax.ArithmExpr, st *editState) {
+	if w, ok := x.(*syntax.Word); ok {
+		if name := w.Lit(); name != "" {
+			st.set(name, "", false)
+		}
+	}
+}
+
+// assign records an assignment to the shell: a literal value is remembered, anything else
+// makes the variable unknown. A variable assigned $(mktemp …) holds a fresh temporary path.
+func (j *editJudge) assign(a *syntax.Assign, st *editState) {
+	if a.Name == nil {
+		return
+	}
+	name := a.Name.Value
+	if a.Append || a.Array != nil || a.Index != nil || a.Naked {
+		if !a.Naked || a.Value == nil {
+			st.set(name, "", false)
+		}
+		return
+	}
+	if a.Value == nil {
+		st.set(name, "", true)
+		return
+	}
+	if isMktemp(a.Value) {
+		st.set(name, editTemp, true)
+		return
+	}
+	w, ok := j.expandAssign(a.Value, st)
+	st.set(name, w.s, ok && !strings.Contains(w.s, editUnknown))
+}
+
+// isPwd reports whether a substitution is exactly $(pwd): the working directory.
+func isPwd(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 {
+		return false
+	}
+	s := cs.Stmts[0]
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) != 1 || len(c.Assigns) != 0 || len(s.Redirs) != 0 || s.Background || s.Negated {
+		return false
+	}
+	v, ok := litValue(c.Args[0])
+	return ok && v == "pwd"
+}
+
+// isMktemp reports whether w is exactly $(mktemp …) or "$(mktemp …)".
+func isMktemp(w *syntax.Word) bool {
+	parts := w.Parts
+	if len(parts) == 1 {
+		if dq, ok := parts[0].(*syntax.DblQuoted); ok {
+			parts = dq.Parts
+		}
+	}
+	if len(parts) != 1 {
+		return false
+	}
+	cs, ok := parts[0].(*syntax.CmdSubst)
+	if !ok || len(cs.Stmts) != 1 {
+		return false
+	}
+	s := cs.Stmts[0]
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 || len(s.Redirs) != 0 || s.Background {
+		return false
+	}
+	v, ok := litValue(c.Args[0])
+	return ok && v == "mktemp"
+}

@@ -1,0 +1,440 @@
+package programs
+
+// The edit guard (see editguard.go): words.
+
+import (
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// editWord is one argument after the shell's expansions, as far as they can be known without
+// running anything.
+type editWord struct {
+	s    string // the value; each part that cannot be known is editUnknown
+	glob int    // offset of the first unquoted glob character in s, or -1
+	// inside marks a path known only to lie strictly inside the project (the {} of find -exec
+	// when every starting point is inside it).
+	inside bool
+	// mayProtect marks an inside path that could be a protected file.
+	mayProtect bool
+	// shown is the word for messages when it differs from s: unknown parts as written ($X,
+	// $(…), ~root).
+	shown string
+}
+
+func lit(s string) editWord { return editWord{s: s, glob: -1} }
+
+var unknownWord = editWord{s: editUnknown, glob: -1}
+
+func (w editWord) known() bool {
+	return !w.inside && !strings.Contains(w.s, editUnknown) && !strings.Contains(w.s, editTemp)
+}
+
+// startsUnknown reports whether the word may begin with anything, an option included.
+func (w editWord) startsUnknown() bool {
+	return w.inside || strings.HasPrefix(w.s, editUnknown)
+}
+
+// base returns the program name a command word runs: its last path element.
+func (w editWord) base() (string, bool) {
+	if w.inside {
+		return "", false
+	}
+	b := w.s[strings.LastIndexByte(w.s, '/')+1:]
+	if strings.Contains(b, editUnknown) || strings.Contains(b, editTemp) || (b == "" && w.s == "") {
+		return "", false
+	}
+	return b, true
+}
+
+// show renders a word for a message.
+func (w editWord) show() string {
+	if w.inside {
+		return "{}"
+	}
+	if w.shown != "" {
+		return clip(w.shown)
+	}
+	s := strings.ReplaceAll(w.s, editUnknown, "…")
+	return clip(strings.ReplaceAll(s, editTemp, "$(mktemp)"))
+}
+
+// litValue returns a word's value when it has no expansions at all.
+func litValue(w *syntax.Word) (string, bool) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			b.WriteString(unescapeBare(p.Value))
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				v, ok := decodeANSIC(p.Value)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(v)
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					return "", false
+				}
+				b.WriteString(unescapeDouble(l.Value))
+			}
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+func unescapeBare(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			i++
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+func unescapeDouble(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// decodeANSIC decodes the body of a $'…' string. It reports false for escapes it does not
+// know, so that the word is treated as unknown.
+func decodeANSIC(s string) (string, bool) {
+	if !strings.Contains(s, `\`) {
+		return s, true
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch e := s[i]; e {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case '\\', '\'', '"', '?':
+			b.WriteByte(e)
+		case 'x', 'u', 'U':
+			max := 2
+			if e == 'u' {
+				max = 4
+			} else if e == 'U' {
+				max = 8
+			}
+			k := i + 1
+			for k < len(s) && k-i-1 < max && strings.IndexByte("0123456789abcdefABCDEF", s[k]) >= 0 {
+				k++
+			}
+			if k == i+1 {
+				return "", false
+			}
+			n, err := strconv.ParseUint(s[i+1:k], 16, 32)
+			if err != nil {
+				return "", false
+			}
+			if e == 'x' {
+				b.WriteByte(byte(n))
+			} else {
+				b.WriteRune(rune(n))
+			}
+			i = k - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			k := i
+			for k < len(s) && k-i < 3 && s[k] >= '0' && s[k] <= '7' {
+				k++
+			}
+			n, _ := strconv.ParseUint(s[i:k], 8, 16)
+			b.WriteByte(byte(n))
+			i = k - 1
+		default:
+			return "", false
+		}
+	}
+	return b.String(), true
+}
+
+// simpleParam reports whether pe is $NAME or ${NAME} with no operators.
+func simpleParam(pe *syntax.ParamExp) bool {
+	return pe.Param != nil && pe.Flags == nil && !pe.Excl && !pe.Length && !pe.Width && !pe.IsSet &&
+		pe.Split == syntax.OptUnset && pe.GlobSubst == syntax.OptUnset && pe.RcExpand == syntax.OptUnset &&
+		pe.NestedParam == nil && pe.Index == nil && len(pe.Modifiers) == 0 && pe.Slice == nil &&
+		pe.Repl == nil && pe.Names == 0 && pe.Exp == nil
+}
+
+func (j *editJudge) param(pe *syntax.ParamExp, st *editState) (string, bool) {
+	if !simpleParam(pe) {
+		return "", false
+	}
+	return st.get(pe.Param.Value)
+}
+
+// editAlt is one word being built; brace expansion makes several.
+type editAlt struct {
+	s       []byte
+	shown   []byte // s with unknown parts as written; nil while they are the same
+	glob    int
+	started bool // text (even empty quotes) has been added, so a ~ is no longer at the start
+}
+
+func (a *editAlt) add(s string, quoted bool) {
+	a.addShown(s, s, quoted)
+}
+
+// addShown adds s, written in the command as shown. A word that would grow longer than a command
+// (a variable expanded many times over) gets an unknown part instead.
+func (a *editAlt) addShown(s, shown string, quoted bool) {
+	if len(a.s)+len(s) > maxEditLen {
+		s, shown, quoted = editUnknown, "…", true
+	}
+	if !quoted {
+		if i := strings.IndexAny(s, "*?["); i >= 0 && a.glob < 0 {
+			a.glob = len(a.s) + i
+		}
+	}
+	if a.shown == nil && shown != s {
+		a.shown = append(make([]byte, 0, len(a.s)+len(shown)), a.s...) // never nil
+	}
+	if a.shown != nil {
+		a.shown = append(a.shown, shown...)
+	}
+	a.s = append(a.s, s...)
+	a.started = true
+}
+
+func (a *editAlt) word() editWord {
+	w := editWord{s: string(a.s), glob: a.glob}
+	if a.shown != nil {
+		w.shown = string(a.shown)
+	}
+	return w
+}
+
+func (a editAlt) copy() editAlt {
+	c := editAlt{s: append([]byte(nil), a.s...), glob: a.glob, started: a.started}
+	if a.shown != nil {
+		c.shown = append(make([]byte, 0, len(a.shown)), a.shown...)
+	}
+	return c
+}
+
+// expand returns the words a shell word expands to: brace expansion, tilde, known variables,
+// quote removal, and field splitting of a whole-word unquoted variable. Substitutions are
+// editUnknown. Pathname expansion is not done; the word keeps its glob position instead.
+func (j *editJudge) expand(w *syntax.Word, st *editState) []editWord {
+	if w == nil {
+		return nil
+	}
+	if len(w.Parts) == 1 {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && simpleParam(pe) {
+			if v, ok := st.get(pe.Param.Value); ok {
+				var out []editWord
+				for _, f := range strings.Fields(v) {
+					x := lit(f)
+					x.glob = strings.IndexAny(f, "*?[")
+					out = append(out, x)
+				}
+				return out
+			}
+		}
+	}
+	// SplitBraces rewrites the word it is given, and syntax.Walk does not know the nodes it
+	// makes: split a shallow copy so that the tree can still be walked.
+	split := &syntax.Word{Parts: w.Parts}
+	syntax.SplitBraces(split)
+	alts := j.expandParts(split.Parts, []editAlt{{glob: -1}}, false, st)
+	out := make([]editWord, 0, len(alts))
+	for _, a := range alts {
+		out = append(out, a.word())
+	}
+	return out
+}
+
+// expandAssign expands the value of an assignment: no brace expansion, no field splitting.
+func (j *editJudge) expandAssign(w *syntax.Word, st *editState) (editWord, bool) {
+	alts := j.expandParts(w.Parts, []editAlt{{glob: -1}}, false, st)
+	if len(alts) != 1 {
+		return unknownWord, false
+	}
+	return alts[0].word(), true
+}
+
+func (j *editJudge) expandParts(parts []syntax.WordPart, alts []editAlt, quoted bool, st *editState) []editAlt {
+	for _, part := range parts {
+		switch p := part.(type) {
+		case *syntax.Lit:
+			for i := range alts {
+				j.addLit(&alts[i], p.Value, quoted, st)
+			}
+		case *syntax.SglQuoted:
+			v := p.Value
+			if p.Dollar {
+				var ok bool
+				if v, ok = decodeANSIC(v); !ok {
+					v = editUnknown
+				}
+			}
+			for i := range alts {
+				alts[i].addShown(v, strings.ReplaceAll(v, editUnknown, "$'…'"), true)
+			}
+		case *syntax.DblQuoted:
+			for i := range alts {
+				alts[i].started = true
+			}
+			alts = j.expandParts(p.Parts, alts, true, st)
+		case *syntax.ParamExp:
+			v, ok := j.param(p, st)
+			shown := v
+			if !ok {
+				v, shown = editUnknown, "${…}"
+				if simpleParam(p) {
+					shown = "$" + p.Param.Value
+				}
+			}
+			for i := range alts {
+				alts[i].addShown(v, shown, quoted)
+			}
+		case *syntax.ProcSubst:
+			for i := range alts {
+				alts[i].add("/dev/fd/63", true)
+			}
+		case *syntax.ExtGlob:
+			for i := range alts {
+				alts[i].add(p.Op.String()+p.Pattern.Value+")", quoted)
+				if !quoted && alts[i].glob < 0 {
+					alts[i].glob = len(alts[i].s) - len(p.Pattern.Value) - 3
+				}
+			}
+		case *syntax.BraceExp:
+			elems := p.Elems
+			if p.Sequence && len(elems) > 2 {
+				elems = elems[:2] // {1..100..5}: the ends stand for the sequence
+			}
+			var out []editAlt
+			for _, e := range elems {
+				c := make([]editAlt, len(alts))
+				for i, a := range alts {
+					c[i] = a.copy()
+				}
+				out = append(out, j.expandParts(e.Parts, c, quoted, st)...)
+				if len(out) > maxEditBraces {
+					j.overflow = &Refusal{What: "the command's brace expansion makes too many words to judge", Hint: editHintAsk}
+					return alts
+				}
+			}
+			alts = out
+		case *syntax.ArithmExp:
+			for i := range alts {
+				alts[i].addShown(editUnknown, "$((…))", true)
+			}
+		case *syntax.CmdSubst:
+			v, ok := "", false
+			if isPwd(p) {
+				v, ok = st.get("PWD")
+			}
+			for i := range alts {
+				if ok {
+					alts[i].addShown(v, "$(pwd)", quoted)
+				} else {
+					alts[i].addShown(editUnknown, "$(…)", true)
+				}
+			}
+		default: // judged separately; the value is unknown
+			for i := range alts {
+				alts[i].addShown(editUnknown, "$(…)", true)
+			}
+		}
+	}
+	return alts
+}
+
+// addLit adds literal text: backslash escapes are removed, and a ~ at the start of an unquoted
+// word is the home directory (from HOME as the script knows it), ~+ the working directory; any
+// other ~user is unknown.
+func (j *editJudge) addLit(a *editAlt, v string, quoted bool, st *editState) {
+	if quoted {
+		a.add(unescapeDouble(v), true)
+		return
+	}
+	if !a.started && strings.HasPrefix(v, "~") {
+		end := strings.IndexByte(v, '/')
+		if end < 0 {
+			end = len(v)
+		}
+		var home string
+		var ok bool
+		switch v[1:end] {
+		case "":
+			home, ok = st.get("HOME")
+		case "+":
+			home, ok = st.get("PWD")
+		}
+		if ok {
+			a.add(home, true)
+		} else {
+			a.addShown(editUnknown, v[:end], true)
+		}
+		v = v[end:]
+	}
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) {
+			i++
+			a.add(v[i:i+1], true)
+			continue
+		}
+		if (c == '*' || c == '?' || c == '[') && a.glob < 0 {
+			a.glob = len(a.s)
+		}
+		if len(a.s) > maxEditLen {
+			break
+		}
+		a.s = append(a.s, c)
+		if a.shown != nil {
+			a.shown = append(a.shown, c)
+		}
+	}
+	a.started = true
+}
