@@ -13,14 +13,12 @@ import (
 )
 
 func addCorpusSeeds(f *testing.F) {
-	for _, v := range []string{"allow", "deny"} {
-		rows, err := corpus.Load(v)
-		if err != nil {
-			f.Fatal(err)
-		}
-		for _, r := range rows {
-			f.Add(r.Command)
-		}
+	cmds, err := corpus.Commands("allow", "deny")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cmds {
+		f.Add(c)
 	}
 }
 

@@ -57,6 +57,22 @@ func Load(verdict string) ([]Row, error) {
 	return rows, nil
 }
 
+// Commands returns the commands of every row of the given verdicts, in order: the seed corpus
+// of the fuzzers and the mix of the benchmarks.
+func Commands(verdicts ...string) ([]string, error) {
+	var cmds []string
+	for _, v := range verdicts {
+		rows, err := Load(v)
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range rows {
+			cmds = append(cmds, r.Command)
+		}
+	}
+	return cmds, nil
+}
+
 func loadFile(path string) ([]Row, error) {
 	f, err := os.Open(path)
 	if err != nil {
