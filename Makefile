@@ -28,18 +28,34 @@ install: build
 	"$(PREFIX)/bin/hookctl" install --scope user
 
 # Every test: unit, corpus, shell differential, hostile repository, real Claude Code end to end,
-# and a few seconds of each fuzzer.
+# and 8,000 executions of each fuzzer.
 test: e2e-deps
 	$(GO) vet ./...
 	$(GO) test ./...
-	$(MAKE) --no-print-directory fuzz FUZZTIME=3s
+	$(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZSMOKE)
 
+# A count budget, not a duration, for the fuzz pass of `make test`: it has no wall-clock deadline
+# to race (golang/go#75804, unfixed before Go 1.27, fails a duration run with "context deadline
+# exceeded" and no crasher), and it still fuzzes on a slow machine, where 3 s did not even finish
+# some targets' seed baseline. The count includes the baseline (at most ~1,500 seeds per target).
+FUZZSMOKE := 8000x
+
+# A failing run writes its input under testdata/fuzz/<name>/. A duration run that fails without
+# writing one, saying only "context deadline exceeded", is the toolchain race above: reported,
+# not fatal.
 fuzz:
 	@set -e; for t in $(FUZZ_TARGETS); do \
-		pkg=$${t%%:*}; name=$${t##*:}; \
+		pkg=$${t%%:*}; name=$${t##*:}; dir=$$pkg/testdata/fuzz/$$name; \
+		before=$$(ls $$dir 2>/dev/null | wc -l); \
 		echo "fuzz $$name ($(FUZZTIME))"; \
-		$(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME); \
-	done
+		if ! $(GO) test $$pkg -run '^$$' -fuzz "^$$name\$$" -fuzztime $(FUZZTIME) >.fuzz.log 2>&1; then \
+			cat .fuzz.log; \
+			if [ "$$(ls $$dir 2>/dev/null | wc -l)" = "$$before" ] && \
+			   tail -4 .fuzz.log | grep -qx '    context deadline exceeded'; then \
+				echo "fuzz $$name: stopped by golang/go#75804 (no crasher written); continuing"; \
+			else rm -f .fuzz.log; exit 1; fi; \
+		else tail -3 .fuzz.log; fi; \
+	done; rm -f .fuzz.log
 
 # Go benchmarks of the judge and the lexer, then whole-process latency beside a floor program.
 bench: build
