@@ -309,14 +309,25 @@ func (p *sedScript) regex(d byte) error {
 	return fmt.Errorf("unterminated regular expression in the sed script")
 }
 
-// substitute reads s/RE/REPLACEMENT/FLAGS after the s, allowing only flags that print or
-// change matching: g, p, i, I, m, M and a number.
-func (p *sedScript) substitute() error {
+// delimiter consumes the character that delimits the s or y command's parts. Backslash, newline
+// and space are refused: GNU sed treats them specially or not at all, and the judge must not
+// guess which.
+func (p *sedScript) delimiter(cmd byte) (byte, error) {
 	if p.eof() || p.ch() == '\\' || p.ch() == '\n' || p.ch() == ' ' {
-		return fmt.Errorf("bad delimiter after `s` in the sed script")
+		return 0, fmt.Errorf("bad delimiter after `%c` in the sed script", cmd)
 	}
 	d := p.ch()
 	p.i++
+	return d, nil
+}
+
+// substitute reads s/RE/REPLACEMENT/FLAGS after the s, allowing only flags that print or
+// change matching: g, p, i, I, m, M and a number.
+func (p *sedScript) substitute() error {
+	d, err := p.delimiter('s')
+	if err != nil {
+		return err
+	}
 	if err := p.regex(d); err != nil {
 		return err
 	}
@@ -341,11 +352,10 @@ func (p *sedScript) substitute() error {
 
 // transliterate reads y/SRC/DST/.
 func (p *sedScript) transliterate() error {
-	if p.eof() || p.ch() == '\\' || p.ch() == '\n' || p.ch() == ' ' {
-		return fmt.Errorf("bad delimiter after `y` in the sed script")
+	d, err := p.delimiter('y')
+	if err != nil {
+		return err
 	}
-	d := p.ch()
-	p.i++
 	if err := p.delimited(d); err != nil {
 		return err
 	}

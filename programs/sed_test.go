@@ -72,6 +72,10 @@ func TestSedRefusesWrites(t *testing.T) {
 		r("sed", "-n", "s/a/b/gw out", "f").because("writes a file"),                                             // w after another flag
 		r("sed", "-n", "s/a/b/W out", "f").because("writes a file"),                                              // s///W
 		r("sed", "-n", "s/a/b/e", "f").because("runs the pattern space as a command"),                            // s///e
+		r("sed", "-n", "s a b p", "f").because("bad delimiter after `s`"),                                        // GNU sed takes a space delimiter; the judge will not guess
+		r("sed", "-n", pat(`s\a\b\p`), "f").because("bad delimiter after `s`"),                                   // backslash delimiter
+		r("sed", "-n", "y a b ", "f").because("bad delimiter after `y`"),                                         // y shares the delimiter rule
+		r("sed", "-n", "s", "f").because("bad delimiter after `s`"),                                              // s at the end of the script
 		r("sed", "-n", "s/a/b/2pe", "f").because("runs the pattern space as a command"),                          // e after other flags
 		r("sed", "-n", pat("p;w x"), "f").because("writes a file"),                                               // w after a print
 		r("sed", "-n", pat("{w x}"), "f").because("writes a file"),                                               // w inside braces
