@@ -523,8 +523,11 @@ var downloadRule = &editRule{
 // Why: hookctl's guards are the user's choice. An agent that runs `hookctl readonly off` or
 // `hookctl uninstall` has switched off its own guard; even `hookctl readonly on` is a decision
 // about the session that the user makes.
+// `hookctl audit show` is the user's too: a transcript quotes what the injection heuristics
+// matched, and with audit.keep_raw holds the raw page, which must not reach the agent.
 // What: hookctl (by any path) is allowed only with a read-only verb: check, readonly status,
-// audit, retrieve, version, statusline, doctor, help, --help, -h, --version, or no arguments.
+// audit (but not audit show, nor an argument that is not a literal), retrieve, version,
+// statusline, doctor, help, --help, -h, --version, or no arguments.
 // Test: TestEditHookctlAndClaude.
 var hookctlRule = &editRule{
 	names: []string{"hookctl"},
@@ -534,7 +537,15 @@ var hookctlRule = &editRule{
 		}
 		verb := c.args[0].s
 		switch verb {
-		case "check", "audit", "retrieve", "version", "statusline", "doctor", "help", "--help", "-h", "--version":
+		case "check", "retrieve", "version", "statusline", "doctor", "help", "--help", "-h", "--version":
+			return nil
+		case "audit":
+			for _, a := range c.args[1:] {
+				if a.s == "show" || strings.Contains(a.s, editUnknown) {
+					return editRefuse(c.prog, "ask the user to run `hookctl audit show` themselves; `hookctl audit` lists retrievals",
+						"`hookctl audit show` prints what a retrieved page tried to make its reader do, and with audit.keep_raw the page itself; it is the user's to read")
+				}
+			}
 			return nil
 		case "readonly":
 			if len(c.args) > 1 && c.args[1].s == "status" {
