@@ -129,7 +129,7 @@ func (a *anthropicDistiller) Distill(ctx context.Context, need string, docs []Do
 	if resp.StopReason == "max_tokens" {
 		out += "\n[the model's answer was cut at its token limit]"
 	}
-	return finishAnswer(a.String(), out, docs), nil
+	return finishAnswer(a.String(), out), nil
 }
 
 // SearchAndDistill asks the model to search with the server-side web_search tool and answer the
@@ -195,9 +195,7 @@ func (a *anthropicDistiller) SearchAndDistill(ctx context.Context, query, need s
 	if resp.StopReason == "max_tokens" {
 		out += "\n[the model's answer was cut at its token limit]"
 	}
-	// No heuristics over docs: they hold only titles and URLs, not the pages.
-	ans := finishAnswer(a.String()+"+web_search", out, nil)
-	return ans, docs, nil
+	return finishAnswer(a.String()+"+web_search", out), docs, nil
 }
 
 // searchSources collects the sources of the web_search_tool_result blocks, deduplicated, and the

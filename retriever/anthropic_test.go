@@ -138,8 +138,7 @@ func TestAnthropicDistill(t *testing.T) {
 	if ans.Text != "The latest release is v1.2.3." {
 		t.Errorf("Text = %q", ans.Text)
 	}
-	if len(ans.Injection) < 2 || !strings.HasPrefix(ans.Injection[0], "paragraph 2: tells the reader") ||
-		!strings.HasPrefix(ans.Injection[1], "heuristic: ignore-instructions") {
+	if len(ans.Injection) != 1 || !strings.HasPrefix(ans.Injection[0], "paragraph 2: tells the reader") {
 		t.Errorf("Injection = %q", ans.Injection)
 	}
 	if ans.Distiller != "anthropic:"+DefaultAnthropicModel || ans.Weak {

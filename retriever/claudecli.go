@@ -98,5 +98,5 @@ func (c *claudeCLIDistiller) Distill(ctx context.Context, need string, docs []Do
 	if strings.TrimSpace(out) == "" {
 		return nil, fmt.Errorf("failed to distill with claude -p: it printed nothing")
 	}
-	return finishAnswer(c.String(), out, docs), nil
+	return finishAnswer(c.String(), out), nil
 }

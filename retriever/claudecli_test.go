@@ -101,7 +101,7 @@ func TestClaudeCLIRealClient(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans.Text != "The latest release is v1.2.3." || len(ans.Injection) < 2 || !strings.HasPrefix(ans.Injection[0], "paragraph 2") ||
+	if ans.Text != "The latest release is v1.2.3." || len(ans.Injection) != 1 || !strings.HasPrefix(ans.Injection[0], "paragraph 2") ||
 		ans.Distiller != "claude-cli:haiku" {
 		t.Errorf("answer %+v", ans)
 	}

@@ -92,7 +92,7 @@ func (c *commandDistiller) Distill(ctx context.Context, need string, docs []Docu
 	if strings.TrimSpace(out) == "" {
 		return nil, fmt.Errorf("failed to distill with command %s: it printed nothing", filepath.Base(c.argv[0]))
 	}
-	return finishAnswer(c.String(), out, docs), nil
+	return finishAnswer(c.String(), out), nil
 }
 
 // runProgram runs argv (no shell) in a fresh temporary directory with env, stdin as its input,

@@ -44,7 +44,7 @@ printf 'The latest release is v1.2.3.\n\nSuspected injection:\n- paragraph 2: sa
 	if err != nil {
 		t.Fatal(err)
 	}
-	if ans.Text != "The latest release is v1.2.3." || len(ans.Injection) < 2 || ans.Distiller != "command:distill.sh" {
+	if ans.Text != "The latest release is v1.2.3." || len(ans.Injection) != 1 || ans.Distiller != "command:distill.sh" {
 		t.Errorf("answer %+v", ans)
 	}
 	stdin := readFile(t, filepath.Join(out, "stdin"))

@@ -7,7 +7,7 @@ import (
 )
 
 // The extract backend uses no model: the answer is the documents' own text, clipped, fenced and
-// labelled, with the heuristic injection flags. It is weaker than any distiller, since the raw
+// labelled; the worker's heuristic injection flags go in the header as for every backend. It is weaker than any distiller, since the raw
 // page reaches the caller, so it is never chosen automatically, and every answer says what it
 // is in its first line and in Answer.Weak.
 
@@ -48,15 +48,7 @@ func (extractDistiller) Distill(_ context.Context, need string, docs []Document)
 	}
 	return &Answer{
 		Text:      capAnswer(b.String()),
-		Injection: capInjection(heuristicFlags(docs)),
 		Distiller: BackendExtract,
 		Weak:      true,
 	}, nil
-}
-
-func capInjection(items []string) []string {
-	if len(items) > maxInjectionItems {
-		return items[:maxInjectionItems]
-	}
-	return items
 }

@@ -51,13 +51,8 @@ func TestExtractWeakLabelledFlagged(t *testing.T) {
 	if strings.Contains(ans.Text, long) || !strings.Contains(ans.Text, "(clipped to the first 8192 of 8292 bytes)") {
 		t.Error("a long document was not clipped at 8 KiB")
 	}
-	var rules []string
-	for _, f := range ans.Injection {
-		rules = append(rules, strings.SplitN(strings.TrimPrefix(f, "heuristic: "), ":", 2)[0])
-	}
-	want := "ignore-instructions role-marker fence-forgery"
-	if strings.Join(rules, " ") != want {
-		t.Errorf("flags %q, want rules %s", ans.Injection, want)
+	if len(ans.Injection) != 0 {
+		t.Errorf("the extract backend has no model to report injection, yet: %q", ans.Injection)
 	}
 }
 

@@ -80,7 +80,15 @@ func (f *Front) Retrieve(ctx context.Context, req *Request) *Result {
 		}
 		e.Bytes += d.Bytes
 	}
-	e.Injection = dedupe(append(append([]string(nil), res.ContentInjection...), answerInjection(res.Answer)...))
+	// The entry, which the agent's answer is rendered from, gets each flag's brief; the transcript,
+	// for the human, gets the quotes of what matched as well.
+	e.Injection = append([]string(nil), answerInjection(res.Answer)...)
+	flagged := append([]string(nil), e.Injection...)
+	for i := range res.Flags {
+		e.Injection = append(e.Injection, res.Flags[i].Brief())
+		flagged = append(flagged, res.Flags[i].Full())
+	}
+	e.Injection, flagged = dedupe(e.Injection), dedupe(flagged)
 	switch {
 	case res.Refused != "":
 		e.Outcome, e.Error = "refused", res.Refused
@@ -93,7 +101,7 @@ func (f *Front) Retrieve(ctx context.Context, req *Request) *Result {
 		return finish(&Result{Text: "hookctl could not retrieve this: the distiller gave no answer"})
 	}
 	e.Outcome, e.Distiller = "answered", res.Answer.Distiller
-	t := &Transcript{ID: e.ID, Need: req.Need, Answer: res.Answer.Text, Injection: e.Injection}
+	t := &Transcript{ID: e.ID, Need: req.Need, Answer: res.Answer.Text, Injection: flagged}
 	if f.KeepRaw {
 		t.Documents = res.Documents
 	}

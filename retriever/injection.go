@@ -10,8 +10,11 @@ import (
 // Prompt-injection heuristics. They flag content that talks to its reader as if the reader were an
 // AI with tools: it is shown in the answer's header so that a caller learns the page tried, even
 // when the distiller model missed it (and always for the extract backend, which has no model).
-// A flag blocks nothing; a miss proves nothing. The rules favour few false alarms on ordinary
-// documentation over catching paraphrases, which only a model can judge.
+// The caller sees only which rule fired and how often (InjectionFlag.Brief); the quote of the
+// matched text goes to the audit transcript, for the human, because the match is the attacker's
+// instruction itself, and a short one is a whole command. A flag blocks nothing; a miss proves
+// nothing. The rules favour few false alarms on ordinary documentation over catching
+// paraphrases, which only a model can judge.
 //
 // Matching runs on an ASCII-lowercased copy (same byte offsets as the original, so snippets are
 // cut from the original), with Go's RE2 regular expressions, which run in time linear in the
@@ -22,8 +25,8 @@ const (
 	// maxPromptContent bytes of all documents together, so text past this is never shown to any
 	// model; the cap also bounds the scan to well under a second.
 	maxInjectionScan = 512 << 10
-	// maxSnippet is the longest quote of the content in a finding: enough to recognise the
-	// attempt, too short to carry a working payload to the caller.
+	// maxSnippet is the longest quote of the content in a finding: enough for a person reading the
+	// audit to recognise the attempt.
 	maxSnippet = 60
 	// maxMatchesPerRule caps the count reported for one rule.
 	maxMatchesPerRule = 100
@@ -169,15 +172,74 @@ var injectionRules = []injectionRule{
 	},
 }
 
-// DetectInjection returns a short description of each kind of instruction-like text in text,
-// each with a quoted snippet of at most maxSnippet characters, or nil. It runs in time linear in
+// InjectionFlag is one kind of instruction-like text found in a document.
+type InjectionFlag struct {
+	Rule  string `json:"rule"`
+	What  string `json:"what"`
+	Count int    `json:"count"`
+	// Quote is the first match, clipped to maxSnippet runes, for the audit only.
+	Quote string `json:"quote,omitempty"`
+	// Doc numbers the document (from 1) among the N of a retrieval; Where is its URL or source,
+	// which a search result's author chose, so it is for the audit only.
+	Doc   int    `json:"doc,omitempty"`
+	N     int    `json:"n,omitempty"`
+	Where string `json:"where,omitempty"`
+}
+
+// Brief is what the caller is shown: the rule, what it means, how often, and in which
+// document by number. Every word of it is hookctl's own.
+func (f *InjectionFlag) Brief() string {
+	s := "heuristic: " + f.Rule + ": " + f.What
+	if f.Count > 1 {
+		s += fmt.Sprintf(" (%d times)", f.Count)
+	}
+	if f.N > 1 {
+		s += fmt.Sprintf(" (in document %d of %d)", f.Doc, f.N)
+	}
+	return s
+}
+
+// Full is what the audit transcript keeps: the brief with the quote and the document's source.
+func (f *InjectionFlag) Full() string {
+	s := fmt.Sprintf("heuristic: %s: %s: %q", f.Rule, f.What, f.Quote)
+	if f.Count > 1 {
+		s += fmt.Sprintf(" (%d times)", f.Count)
+	}
+	if f.Where != "" {
+		s += " (in " + f.Where + ")"
+	}
+	return s
+}
+
+// ScanDocuments runs DetectInjection over each document's title and text, keeping at most
+// maxInjectionItems flags (a hundred hostile issue comments would otherwise flood the audit).
+func ScanDocuments(docs []Document) []InjectionFlag {
+	var out []InjectionFlag
+	for i, d := range docs {
+		if len(out) >= maxInjectionItems {
+			break
+		}
+		where := oneLine(d.URL, 120)
+		if where == "" {
+			where = oneLine(d.Source, 120)
+		}
+		for _, f := range DetectInjection(d.Title + "\n" + d.Text) {
+			f.Doc, f.N, f.Where = i+1, len(docs), where
+			out = append(out, f)
+		}
+	}
+	return out[:min(len(out), maxInjectionItems)]
+}
+
+// DetectInjection returns a finding for each kind of instruction-like text in text, each with
+// a quote of at most maxSnippet characters, or nil. It runs in time linear in
 // min(len(text), maxInjectionScan).
-func DetectInjection(text string) []string {
+func DetectInjection(text string) []InjectionFlag {
 	if len(text) > maxInjectionScan {
 		text = clipUTF8Bytes(text, maxInjectionScan)
 	}
 	lower := lowerASCII(text)
-	var out []string
+	var out []InjectionFlag
 	for i := range injectionRules {
 		r := &injectionRules[i]
 		if !containsAnyOf(lower, r.needles) {
@@ -197,20 +259,12 @@ func DetectInjection(text string) []string {
 		if count == 0 {
 			continue
 		}
-		out = append(out, formatInjectionFinding(r.name, r.what, quoteSnippet(text, first, firstEnd), count))
+		out = append(out, InjectionFlag{Rule: r.name, What: r.what, Quote: quoteSnippet(text, first, firstEnd), Count: count})
 	}
-	if f := hiddenCharacterFinding(text); f != "" {
+	if f, ok := hiddenCharacterFinding(text); ok {
 		out = append(out, f)
 	}
 	return out
-}
-
-func formatInjectionFinding(name, what, quote string, count int) string {
-	s := fmt.Sprintf("%s: %s: %q", name, what, quote)
-	if count > 1 {
-		s += fmt.Sprintf(" (%d times)", count)
-	}
-	return s
 }
 
 // hiddenCharacterFinding reports invisible characters that can hide text from a human reviewer while a
@@ -218,7 +272,7 @@ func formatInjectionFinding(name, what, quote string, count int) string {
 // "Trojan Source" trick), and Unicode tag characters (ASCII smuggling). Zero-width joiners and
 // non-joiners between non-ASCII letters (emoji sequences, Persian, Indic scripts) and the tag
 // characters of a subdivision flag emoji are legitimate and not counted.
-func hiddenCharacterFinding(text string) string {
+func hiddenCharacterFinding(text string) (InjectionFlag, bool) {
 	zeroWidth, bidi, tags := 0, 0, 0
 	firstAt := -1
 	prev := rune(0)
@@ -256,7 +310,7 @@ func hiddenCharacterFinding(text string) string {
 		i += size // every iteration consumes one rune (or one invalid byte)
 	}
 	if zeroWidth+bidi+tags == 0 {
-		return ""
+		return InjectionFlag{}, false
 	}
 	var parts []string
 	if zeroWidth > 0 {
@@ -268,8 +322,8 @@ func hiddenCharacterFinding(text string) string {
 	if tags > 0 {
 		parts = append(parts, fmt.Sprintf("%d Unicode tag", tags))
 	}
-	return fmt.Sprintf("hidden-text: contains invisible characters (%s) that can hide text from a person: near %q",
-		strings.Join(parts, ", "), quoteSnippet(text, firstAt, firstAt))
+	return InjectionFlag{Rule: "hidden-text", Count: 1, Quote: quoteSnippet(text, firstAt, firstAt),
+		What: fmt.Sprintf("contains invisible characters (%s) that can hide text from a person", strings.Join(parts, ", "))}, true
 }
 
 func asciiVisible(r rune) bool { return r > ' ' && r < 0x7f }

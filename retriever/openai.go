@@ -102,7 +102,7 @@ func (o *openAIDistiller) Distill(ctx context.Context, need string, docs []Docum
 	if resp.Choices[0].FinishReason == "length" {
 		text += "\n[the model's answer was cut at its token limit]"
 	}
-	return finishAnswer(o.String(), text, docs), nil
+	return finishAnswer(o.String(), text), nil
 }
 
 // stripThinking drops a leading <think>…</think> block, which reasoning models served by Ollama

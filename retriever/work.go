@@ -25,11 +25,11 @@ type WorkerResult struct {
 	Answer    *Answer    `json:"answer,omitempty"`
 	Documents []Document `json:"documents,omitempty"` // Text only with KeepRaw
 	Isolation string     `json:"isolation"`
-	// ContentInjection flags instruction-like text found in the raw content by heuristics,
-	// whatever the distiller said.
-	ContentInjection []string `json:"content_injection,omitempty"`
-	Refused          string   `json:"refused,omitempty"` // a policy refusal: blocked address, binary content
-	Error            string   `json:"error,omitempty"`
+	// Flags mark instruction-like text the heuristics found in the raw content, whatever the
+	// distiller said.
+	Flags   []InjectionFlag `json:"flags,omitempty"`
+	Refused string          `json:"refused,omitempty"` // a policy refusal: blocked address, binary content
+	Error   string          `json:"error,omitempty"`
 }
 
 // Work runs in the isolated worker process: isolate, retrieve, distill. tmp is its empty
@@ -55,9 +55,7 @@ func Work(ctx context.Context, in *WorkerInput, tmp string, environ []string) *W
 			res.Error = err.Error()
 		}
 	}
-	for _, d := range docs {
-		res.ContentInjection = append(res.ContentInjection, DetectInjection(d.Text)...)
-	}
+	res.Flags = ScanDocuments(docs)
 	if ans != nil {
 		res.Answer = ans
 	}

@@ -28,7 +28,8 @@ func newAuditCmd(s *streams) *cobra.Command {
 query or GitHub operation), where it resolved, the status, size, distiller, suspected
 injections, the secret scrubber's verdict and the isolation in force. Direct fetches
 (direct_fetch = true) are listed with a warning. audit show ID prints one entry and its
-transcript: the need and the distilled answer (and the raw content, with audit.keep_raw).`,
+transcript: the need, the distilled answer, the suspected injections with what matched (the
+agent is shown only which rules fired), and the raw content, with audit.keep_raw.`,
 		Example: `  hookctl audit
   hookctl audit --since 2h --session 4f0c…
   hookctl audit show 20261130T101500.123Z-8f2a9c1d`,
@@ -128,6 +129,12 @@ func auditShow(s *streams, id string) error {
 		fmt.Fprintln(s.out, string(b))
 		if t, err := a.Transcript(id); err == nil {
 			fmt.Fprintf(s.out, "\nneed:\n%s\n\nanswer:\n%s\n", t.Need, t.Answer)
+			if len(t.Injection) > 0 {
+				fmt.Fprintf(s.out, "\nsuspected injection (with what the heuristics matched):\n")
+				for _, f := range t.Injection {
+					fmt.Fprintf(s.out, "- %s\n", f)
+				}
+			}
 			for _, d := range t.Documents {
 				if d.Text != "" {
 					fmt.Fprintf(s.out, "\nraw content of %s (%d bytes):\n%s\n", d.URL, d.Bytes, d.Text)
