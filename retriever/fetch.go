@@ -25,6 +25,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 	"unicode/utf8"
 )
@@ -38,14 +39,57 @@ const MaxURLBytes = 8 << 10
 var ErrFetchRefused = errors.New("refused")
 
 // fetchRefusal is a refused fetch. Its text names the host and the reason, never the URL's path
-// or query, which may hold secrets.
-type fetchRefusal struct{ why string }
+// or query, which may hold secrets. why is made of hookctl's words, the caller's own URL and
+// host names that passed fetchCheckHost, so the agent may be shown it; detail holds what the
+// server sent that explains the refusal (a header, a redirect's target), for the audit only.
+type fetchRefusal struct{ why, detail string }
 
-func (r *fetchRefusal) Error() string        { return "refused: " + r.why }
+func (r *fetchRefusal) Error() string {
+	if r.detail != "" {
+		return "refused: " + r.why + " (" + r.detail + ")"
+	}
+	return "refused: " + r.why
+}
 func (r *fetchRefusal) Is(target error) bool { return target == ErrFetchRefused }
+
+// Shown is the refusal as the agent may see it: without the server's words.
+func (r *fetchRefusal) Shown() string { return "refused: " + r.why }
 
 func fetchRefusef(format string, args ...any) error {
 	return &fetchRefusal{why: fmt.Sprintf(format, args...)}
+}
+
+// fetchRefuseSent is fetchRefusef with what the server sent, quoted, as the detail.
+func fetchRefuseSent(sent, format string, args ...any) error {
+	return &fetchRefusal{why: fmt.Sprintf(format, args...), detail: "the server sent " + strconv.Quote(fetchShort(sent))}
+}
+
+// fetchFailure is a fetch that failed on the network or in the protocol. Go's errors quote what
+// the server sent (a malformed status line, the names in a TLS certificate), so the agent is
+// shown only the kind of failure; the audit keeps the error.
+type fetchFailure struct {
+	where string // scheme://host of the request
+	kind  string // hookctl's words
+	err   error
+}
+
+func (f *fetchFailure) Error() string { return "failed to fetch " + f.where + ": " + f.err.Error() }
+func (f *fetchFailure) Unwrap() error { return f.err }
+
+// Shown is the failure as the agent may see it.
+func (f *fetchFailure) Shown() string {
+	return "failed to fetch " + f.where + ": " + f.kind + " (the details are in hookctl audit, for the user)"
+}
+
+// ShownError is err as the agent may see it: for a fetch, without anything the server sent.
+// Other errors come from the APIs the user configured (distiller, search, GitHub) and keep
+// their own messages.
+func ShownError(err error) string {
+	var s interface{ Shown() string }
+	if errors.As(err, &s) {
+		return s.Shown()
+	}
+	return err.Error()
 }
 
 // Resolver resolves host names; *net.Resolver satisfies it.
@@ -156,16 +200,16 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Document, error) {
 	}
 
 	if ce := resp.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
-		return nil, fetchRefusef("%s sent an unsupported content encoding %q", final.Host, fetchShort(ce))
+		return nil, fetchRefuseSent(ce, "%s sent a content encoding the retriever does not decode", final.Host)
 	}
 	ct := resp.Header.Get("Content-Type")
 	media, charset, err := fetchMediaType(ct)
 	if err != nil {
-		return nil, fetchRefusef("%s sent an unreadable content type %q", final.Host, fetchShort(ct))
+		return nil, fetchRefuseSent(ct, "%s sent an unreadable content type", final.Host)
 	}
 	if ct != "" {
 		if fetchClassify(media) == fetchBinary {
-			return nil, fetchRefusef("%s sent %s, which the retriever does not read", final.Host, media)
+			return nil, fetchRefuseSent(media, "%s sent %s, which the retriever does not read", final.Host, ShownMediaType(media))
 		}
 	}
 
@@ -177,7 +221,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Document, error) {
 	if ct == "" {
 		media, charset, _ = fetchMediaType(http.DetectContentType(body))
 		if fetchClassify(media) == fetchBinary {
-			return nil, fetchRefusef("%s sent no content type and the body looks like %s", final.Host, media)
+			return nil, fetchRefusef("%s sent no content type and the body looks like %s", final.Host, ShownMediaType(media))
 		}
 	}
 	doc.ContentType = media
@@ -185,11 +229,11 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Document, error) {
 		body = fetchTrimCutRune(body)
 	}
 	if bytes.IndexByte(body, 0) >= 0 {
-		return nil, fetchRefusef("%s sent %s that looks binary (a NUL byte)", final.Host, media)
+		return nil, fetchRefuseSent(media, "%s sent %s that looks binary (a NUL byte)", final.Host, ShownMediaType(media))
 	}
 	body = fetchDecode(body, charset)
 	if why := fetchLooksBinary(body); why != "" {
-		return nil, fetchRefusef("%s sent %s that looks binary (%s)", final.Host, media, why)
+		return nil, fetchRefuseSent(media, "%s sent %s that looks binary (%s)", final.Host, ShownMediaType(media), why)
 	}
 	if fetchClassify(media) == fetchHTML {
 		doc.Title, doc.Text = HTMLToText(body)
@@ -223,6 +267,12 @@ func (f *Fetcher) isBlocked(a netip.Addr) (bool, string) {
 	return BlockedAddr(a)
 }
 
+// fetchResolveError is a failure to resolve a host name.
+type fetchResolveError struct{ err error }
+
+func (e *fetchResolveError) Error() string { return e.err.Error() }
+func (e *fetchResolveError) Unwrap() error { return e.err }
+
 // resolve returns the addresses of host: an IP literal itself, a name through the Resolver.
 func (f *Fetcher) resolve(ctx context.Context, host string) ([]netip.Addr, error) {
 	if a, err := netip.ParseAddr(host); err == nil {
@@ -234,18 +284,18 @@ func (f *Fetcher) resolve(ctx context.Context, host string) ([]netip.Addr, error
 	}
 	ips, err := r.LookupIPAddr(ctx, host)
 	if err != nil {
-		return nil, fmt.Errorf("failed to resolve %s: %w", host, err)
+		return nil, &fetchResolveError{fmt.Errorf("failed to resolve %s: %w", host, err)}
 	}
 	var out []netip.Addr
 	for _, ip := range ips {
 		a, ok := netip.AddrFromSlice(ip.IP)
 		if !ok {
-			return nil, fmt.Errorf("failed to resolve %s: the resolver returned an invalid address", host)
+			return nil, &fetchResolveError{fmt.Errorf("failed to resolve %s: the resolver returned an invalid address", host)}
 		}
 		out = append(out, a.Unmap().WithZone(ip.Zone))
 	}
 	if len(out) == 0 {
-		return nil, fmt.Errorf("failed to resolve %s: no addresses", host)
+		return nil, &fetchResolveError{fmt.Errorf("failed to resolve %s: no addresses", host)}
 	}
 	return out, nil
 }
@@ -380,14 +430,16 @@ func fetchCanonicalAddr(u *url.URL) string {
 // it points is checked when it is dialed.
 func fetchCheckRedirect(req *http.Request, via []*http.Request) error {
 	if len(via) > MaxRedirects {
-		return fetchRefusef("more than %d redirects (the next to %s)", MaxRedirects, fetchShort(req.URL.Host))
+		return fetchRefuseSent(req.URL.Host, "more than %d redirects", MaxRedirects)
 	}
+	// The server wrote the redirect's target, and the host it names failed the check: the
+	// agent learns only that it was refused.
 	if err := fetchCheckURL(req.URL); err != nil {
 		why := err.Error()
 		if r, ok := err.(*fetchRefusal); ok {
 			why = r.why
 		}
-		return fetchRefusef("a redirect from %s: %s", fetchShort(via[len(via)-1].URL.Host), why)
+		return &fetchRefusal{why: fmt.Sprintf("a redirect from %s to a URL the fetcher does not accept", via[len(via)-1].URL.Host), detail: why}
 	}
 	return nil
 }
@@ -402,13 +454,50 @@ func fetchError(ctx context.Context, u *url.URL, total time.Duration, err error)
 	if ue, ok := err.(*url.Error); ok {
 		err = ue.Err
 		if ue.Timeout() && ctx.Err() != nil {
-			err = fmt.Errorf("timed out after %s", total)
+			err = fetchTimeout(total)
 		}
 	}
 	if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
-		err = fmt.Errorf("timed out after %s", total)
+		err = fetchTimeout(total)
 	}
-	return fmt.Errorf("failed to fetch %s://%s: %w", u.Scheme, u.Host, err)
+	return &fetchFailure{where: u.Scheme + "://" + u.Host, kind: fetchFailureKind(err), err: err}
+}
+
+// fetchTimeout is the whole fetch running out of time.
+type fetchTimeout time.Duration
+
+func (t fetchTimeout) Error() string { return fmt.Sprintf("timed out after %s", time.Duration(t)) }
+
+// fetchFailureKind names a network or protocol failure in hookctl's words.
+func fetchFailureKind(err error) string {
+	var (
+		dns      *net.DNSError
+		resolve  *fetchResolveError
+		cert     *tls.CertificateVerificationError
+		alert    tls.AlertError
+		record   tls.RecordHeaderError
+		netError net.Error
+		timeout  fetchTimeout
+	)
+	switch {
+	case errors.As(err, &timeout):
+		return timeout.Error()
+	case errors.As(err, &resolve), errors.As(err, &dns):
+		return "the host name did not resolve"
+	case errors.Is(err, syscall.ECONNREFUSED):
+		return "the connection was refused"
+	case errors.Is(err, syscall.ECONNRESET):
+		return "the connection was reset"
+	case errors.As(err, &cert):
+		return "the server's TLS certificate did not verify"
+	case errors.As(err, &alert), errors.As(err, &record):
+		return "the TLS handshake failed"
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		return "the server closed the connection early"
+	case errors.As(err, &netError) && netError.Timeout():
+		return "timed out"
+	}
+	return "a network or protocol error"
 }
 
 // fetchReadCapped reads at most max bytes of r and reports whether there was more. It never holds more
@@ -452,6 +541,29 @@ var fetchTextTypes = map[string]bool{
 	"application/x-javascript": true, "application/ecmascript": true, "application/yaml": true,
 	"application/x-yaml": true, "application/toml": true, "application/x-ndjson": true,
 	"application/x-sh": true, "application/sql": true, "application/graphql": true,
+}
+
+// fetchKnownMedia are the media types named to the agent. The server chooses the type, and
+// text/<anything> is read, so any other is shown only by its class.
+var fetchKnownMedia = map[string]bool{
+	"text/html": true, "text/plain": true, "text/markdown": true, "text/x-markdown": true, "text/csv": true,
+	"text/xml": true, "text/css": true, "text/javascript": true, "application/xhtml+xml": true,
+	"application/pdf": true, "application/octet-stream": true, "application/zip": true, "application/gzip": true,
+	"application/x-tar": true, "application/wasm": true, "application/msword": true,
+	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/svg+xml": true,
+	"image/x-icon": true, "audio/mpeg": true, "video/mp4": true, "font/woff2": true,
+}
+
+// ShownMediaType is a media type as the agent may see it: a well-known type by name, any other
+// only as "an unrecognised text type" or "an unrecognised type".
+func ShownMediaType(media string) string {
+	switch {
+	case fetchKnownMedia[media] || fetchTextTypes[media]:
+		return media
+	case fetchClassify(media) != fetchBinary:
+		return "an unrecognised text type"
+	}
+	return "an unrecognised type"
 }
 
 // fetchClassify says how a media type is read. The default denies.

@@ -92,10 +92,10 @@ func (f *Front) Retrieve(ctx context.Context, req *Request) *Result {
 	switch {
 	case res.Refused != "":
 		e.Outcome, e.Error = "refused", res.Refused
-		return finish(&Result{Text: "hookctl refused this retrieval: " + res.Refused})
+		return finish(&Result{Text: "hookctl refused this retrieval: " + res.shown(res.Refused)})
 	case res.Error != "":
 		e.Outcome, e.Error = "failed", res.Error
-		return finish(&Result{Text: "hookctl could not retrieve this: " + res.Error})
+		return finish(&Result{Text: "hookctl could not retrieve this: " + res.shown(res.Error)})
 	case res.Answer == nil:
 		e.Outcome, e.Error = "failed", "no answer"
 		return finish(&Result{Text: "hookctl could not retrieve this: the distiller gave no answer"})
@@ -188,7 +188,7 @@ func Format(req *Request, res *WorkerResult, e *AuditEntry) string {
 	}
 	fmt.Fprintf(&b, "hookctl retrieved %s", src)
 	if req.Kind == KindFetch {
-		fmt.Fprintf(&b, " (HTTP %d, %s, %d bytes)", e.Status, e.ContentType, e.Bytes)
+		fmt.Fprintf(&b, " (HTTP %d, %s, %d bytes)", e.Status, ShownMediaType(e.ContentType), e.Bytes)
 	} else if e.Bytes > 0 {
 		fmt.Fprintf(&b, " (%d bytes)", e.Bytes)
 	}

@@ -30,6 +30,9 @@ type WorkerResult struct {
 	Flags   []InjectionFlag `json:"flags,omitempty"`
 	Refused string          `json:"refused,omitempty"` // a policy refusal: blocked address, binary content
 	Error   string          `json:"error,omitempty"`
+	// Shown is the refusal or error as the agent may see it: a fetch's without what the server
+	// sent (Refused and Error keep that, for the audit).
+	Shown string `json:"shown,omitempty"`
 }
 
 // Work runs in the isolated worker process: isolate, retrieve, distill. tmp is its empty
@@ -54,6 +57,7 @@ func Work(ctx context.Context, in *WorkerInput, tmp string, environ []string) *W
 		} else {
 			res.Error = err.Error()
 		}
+		res.Shown = ShownError(err)
 	}
 	res.Flags = ScanDocuments(docs)
 	if ans != nil {
@@ -66,6 +70,15 @@ func Work(ctx context.Context, in *WorkerInput, tmp string, environ []string) *W
 		res.Documents = append(res.Documents, d)
 	}
 	return res
+}
+
+// shown is the failure text for the agent: Shown, or full when the worker set none (an older
+// worker; a failure before it ran).
+func (r *WorkerResult) shown(full string) string {
+	if r.Shown != "" {
+		return r.Shown
+	}
+	return full
 }
 
 // PolicyError is a refusal by the retriever's own rules (an address it will not reach, content
