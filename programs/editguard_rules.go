@@ -523,11 +523,11 @@ var downloadRule = &editRule{
 // Why: hookctl's guards are the user's choice. An agent that runs `hookctl readonly off` or
 // `hookctl uninstall` has switched off its own guard; even `hookctl readonly on` is a decision
 // about the session that the user makes.
-// `hookctl audit show` is the user's too: a transcript quotes what the injection heuristics
-// matched, and with audit.keep_raw holds the raw page, which must not reach the agent.
+// `hookctl audit` is the user's too: the audit keeps what servers sent (error text, what the
+// injection heuristics matched, and with audit.keep_raw the raw page), which the quarantine
+// keeps from the agent.
 // What: hookctl (by any path) is allowed only with a read-only verb: check, readonly status,
-// audit (but not audit show, nor an argument that is not a literal), retrieve, version,
-// statusline, doctor, help, --help, -h, --version, or no arguments.
+// retrieve, version, statusline, doctor, help, --help, -h, --version, or no arguments.
 // Test: TestEditHookctlAndClaude.
 var hookctlRule = &editRule{
 	names: []string{"hookctl"},
@@ -540,13 +540,8 @@ var hookctlRule = &editRule{
 		case "check", "retrieve", "version", "statusline", "doctor", "help", "--help", "-h", "--version":
 			return nil
 		case "audit":
-			for _, a := range c.args[1:] {
-				if a.s == "show" || strings.Contains(a.s, editUnknown) {
-					return editRefuse(c.prog, "ask the user to run `hookctl audit show` themselves; `hookctl audit` lists retrievals",
-						"`hookctl audit show` prints what a retrieved page tried to make its reader do, and with audit.keep_raw the page itself; it is the user's to read")
-				}
-			}
-			return nil
+			return editRefuse(c.prog, "ask the user to look at `hookctl audit` if it matters",
+				"`hookctl audit` shows what servers sent, which the quarantine keeps from the agent; it is the user's to read")
 		case "readonly":
 			if len(c.args) > 1 && c.args[1].s == "status" {
 				return nil
