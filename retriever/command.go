@@ -108,16 +108,16 @@ func runProgram(ctx context.Context, argv, env []string, stdin string, timeout t
 
 	ctx, cancel := context.WithTimeout(ctx, timeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, argv[0], argv[1:]...)
+	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
 	cmd.Stdin = strings.NewReader(stdin)
 	stdout := &cappedBuffer{max: maxOut, full: cancel}
 	stderr := &cappedBuffer{max: maxProgramStderr}
 	cmd.Stdout, cmd.Stderr = stdout, stderr
-	// A grandchild holding the pipes open must not keep us waiting past the deadline.
+	// A grandchild holding the pipes open must not keep us waiting past the program's exit.
 	cmd.WaitDelay = 2 * time.Second
-	runErr := cmd.Run()
+	runErr := runStopping(ctx, cmd)
 
 	out := stdout.String()
 	switch {

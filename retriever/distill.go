@@ -376,7 +376,9 @@ const configHelp = `Configure one in the [retriever] section of $HOOKCTL_HOME/co
   base_url = "http://127.0.0.1:11434/v1"
   model = "llama3.1"
 
-  # The Claude Code CLI, run as claude -p with no tools and no hooks:
+  # The Claude Code CLI, run as claude -p with no tools and no hooks. It runs without your
+  # home directory, so it needs a token in the environment: run claude setup-token and
+  # export what it prints as CLAUDE_CODE_OAUTH_TOKEN (or set ANTHROPIC_API_KEY).
   [retriever]
   distiller = "claude-cli"
   [retriever.claude_cli]
@@ -392,7 +394,8 @@ distiller = "extract" uses no model at all: answers are the pages' own text, mar
 
 // NewDistiller returns the distiller cfg.Distiller names. "auto" (or "") picks the first usable
 // of anthropic (its key variable is set), openai (openai.base_url is set), claude-cli
-// (claude_cli.path is set or claude is on PATH) and command (command.argv is set); extract is
+// (claude_cli.path is set or claude is on PATH, and a credential it can use without a home
+// directory is in the environment) and command (command.argv is set); extract is
 // never picked automatically, because it hands the page's own text to the caller. A named
 // backend that cannot work is an error that says why. environ is the environment the keys are
 // read from and programs are run with; lookPath finds programs (nil means exec.LookPath).
@@ -434,6 +437,10 @@ func NewDistiller(cfg Config, environ []string, lookPath func(string) (string, e
 }
 
 // backendConfigured reports whether backend b has what it needs, and if not, why.
+// ClaudeCLICredentialEnv are the variables claude -p authenticates with when it has no home
+// directory: the long-lived token of `claude setup-token`, an API key, a gateway's bearer token.
+var ClaudeCLICredentialEnv = []string{"CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"}
+
 func backendConfigured(b string, cfg Config, environ []string, lookPath func(string) (string, error)) (bool, string) {
 	switch b {
 	case BackendAnthropic:
@@ -446,11 +453,16 @@ func backendConfigured(b string, cfg Config, environ []string, lookPath func(str
 			return false, "openai.base_url is not set"
 		}
 	case BackendClaudeCLI:
-		if cfg.ClaudeCLI.Path != "" {
-			return true, ""
+		if cfg.ClaudeCLI.Path == "" {
+			if _, err := lookPath("claude"); err != nil {
+				return false, "claude is not on PATH and claude_cli.path is not set"
+			}
 		}
-		if _, err := lookPath("claude"); err != nil {
-			return false, "claude is not on PATH and claude_cli.path is not set"
+		// The worker runs claude without the user's home directory, so without the login it
+		// keeps there: only a credential in the environment reaches it.
+		if !slices.ContainsFunc(ClaudeCLICredentialEnv, func(k string) bool { return envValue(environ, k) != "" }) {
+			return false, "claude runs in the retriever's sandbox, without your home directory and its login; " +
+				"run `claude setup-token` and export the token it prints as CLAUDE_CODE_OAUTH_TOKEN (or set ANTHROPIC_API_KEY)"
 		}
 	case BackendCommand:
 		if len(cfg.Command.Argv) == 0 || cfg.Command.Argv[0] == "" {

@@ -8,7 +8,7 @@ import (
 	"io"
 	"net/url"
 	"os"
-	"os/exec"
+	"runtime"
 	"strings"
 	"time"
 )
@@ -125,14 +125,18 @@ func (f *Front) runWorker(ctx context.Context, req *Request, cfg Config) (*Worke
 	}
 	ctx, cancel := context.WithTimeout(ctx, TotalTimeout+DistillTimeout+10*time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, f.Binary, "retrieve-worker")
+	cmd := groupCommand(ctx, f.Binary, "retrieve-worker")
 	cmd.Dir = tmp
 	cmd.Env = WorkerEnviron(f.Environ, &cfg, req.Kind, tmp)
 	cmd.Stdin = bytes.NewReader(in)
 	var stdout, stderr capped
 	stdout.max, stderr.max = 16<<20, 64<<10
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	// The thread that starts the worker must outlive it: the worker's death signal (see
+	// proc.go) is tied to that thread, not to this process.
+	runtime.LockOSThread()
 	runErr := cmd.Run()
+	runtime.UnlockOSThread()
 	var res WorkerResult
 	if err := json.Unmarshal(stdout.b.Bytes(), &res); err != nil {
 		msg := strings.TrimSpace(stderr.b.String())
@@ -161,7 +165,10 @@ func WorkerEnviron(environ []string, cfg *Config, kind Kind, tmp string) []strin
 	}
 	keep["ANTHROPIC_API_KEY"], keep["OPENAI_API_KEY"], keep["BRAVE_API_KEY"] = true, true, true
 	if cfg.Distiller == "claude-cli" {
-		keep["CLAUDE_CODE_OAUTH_TOKEN"] = true
+		for _, k := range ClaudeCLICredentialEnv {
+			keep[k] = true
+		}
+		keep["ANTHROPIC_BASE_URL"] = true // a gateway the user's claude talks to
 	}
 	if kind == KindGitHub {
 		keep["HOOKCTL_GITHUB_TOKEN"] = true
