@@ -17,6 +17,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/retriever"
 )
 
 // verifiedClaudeVersion is the Claude Code release whose hook protocol hookctl was verified
@@ -103,6 +104,7 @@ func doctorRun(s *streams) int {
 		for _, w := range cfg.Warnings {
 			d.note("%s", w)
 		}
+		d.checkRetrieval(cfg.Retriever)
 	}
 
 	// State directory.
@@ -238,6 +240,35 @@ func compareVersions(a, b string) int {
 		}
 	}
 	return 0
+}
+
+// checkRetrieval says what WebFetch and WebSearch will be answered with. A missing distiller
+// or search provider is a note, not a problem: those calls then fail closed, saying how to
+// configure one, and nothing else depends on them.
+func (d *doctor) checkRetrieval(cfg retriever.Config) {
+	environ := os.Environ()
+	if dist, err := retriever.NewDistiller(cfg, environ, nil); err != nil {
+		d.note("web retrieval: WebFetch and Bash curl/wget/gh reads will be refused until a distiller is set up (docs/configuration.md):\n    %s",
+			strings.ReplaceAll(firstParagraph(err.Error()), "\n", "\n    "))
+	} else {
+		d.ok("web retrieval: the %s distiller answers WebFetch and Bash curl/wget/gh reads", dist.Name())
+	}
+	if s, sd, err := retriever.NewSearch(cfg, environ); err != nil {
+		d.note("web search: WebSearch will be refused: %v", err)
+	} else if s != nil {
+		d.ok("web search: %s", s.Name())
+	} else {
+		d.ok("web search: %s", sd.Name())
+	}
+}
+
+// firstParagraph is s up to its first blank line (the distiller error's reasons, without the
+// long configuration example after them).
+func firstParagraph(s string) string {
+	if i := strings.Index(s, "\n\n"); i >= 0 {
+		return s[:i]
+	}
+	return s
 }
 
 func (d *doctor) checkStateDir(dir string) {

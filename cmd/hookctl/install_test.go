@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/hookctl/hookctl/retriever"
 	"os"
 	"path/filepath"
 	"strings"
@@ -213,4 +214,37 @@ func TestDoctorFindsProblems(t *testing.T) {
 		t.Errorf("world-writable state: exit %d\n%s", code, out)
 	}
 	_ = home
+}
+
+// TestDoctorReportsRetrieval: doctor names the distiller WebFetch will get, or says why there is
+// none and how to set one up — for a subscription user, the setup-token step claude-cli needs
+// inside the sandbox — without counting it as a problem (retrieval then fails closed).
+func TestDoctorReportsRetrieval(t *testing.T) {
+	_, hh := userEnv(t)
+	bin := t.TempDir()
+	claude := filepath.Join(bin, "claude")
+	if err := os.WriteFile(claude, []byte("#!/bin/sh\necho 2.1.328 '(Claude Code)'\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	for _, k := range append(retriever.ClaudeCLICredentialEnv, "BRAVE_API_KEY", "OPENAI_API_KEY") {
+		t.Setenv(k, "")
+	}
+	runCLI(t, hh, "", "install")
+
+	code, out, _ := runCLI(t, hh, "", "doctor")
+	if code != exitOK || !strings.Contains(out, "• web retrieval: WebFetch and Bash curl/wget/gh reads will be refused") ||
+		!strings.Contains(out, "claude setup-token") || strings.Contains(out, "[retriever.openai]") {
+		t.Errorf("no credential: exit %d\n%s", code, out)
+	}
+	t.Setenv("CLAUDE_CODE_OAUTH_TOKEN", "sk-ant-oat01-test")
+	if _, out, _ = runCLI(t, hh, "", "doctor"); !strings.Contains(out, "✓ web retrieval: the claude-cli distiller") ||
+		!strings.Contains(out, "• web search: WebSearch will be refused") {
+		t.Errorf("with the setup token:\n%s", out)
+	}
+	t.Setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+	if _, out, _ = runCLI(t, hh, "", "doctor"); !strings.Contains(out, "✓ web retrieval: the anthropic distiller") ||
+		!strings.Contains(out, "✓ web search: anthropic") {
+		t.Errorf("with an API key:\n%s", out)
+	}
 }
