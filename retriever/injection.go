@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
@@ -44,133 +45,136 @@ type injectionRule struct {
 	reject func(text string, start, end int) bool
 }
 
-// injectionRules are checked in order; each reports at most one finding, with a count.
-var injectionRules = []injectionRule{
-	{
-		name:    "ignore-instructions",
-		what:    "tells the reader to ignore its instructions",
-		needles: []string{"ignore", "disregard", "forget", "override", "bypass"},
-		re: regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|my|these|those|every|everything|previous|prior)\s+){0,3}` +
-			`(previous|prior|above|earlier|preceding|foregoing|system|original|initial|safety|developer)\s+` +
-			`(instructions?|prompts?|directions?|directives?|rules|guidelines|guardrails|context|messages?|commands?|constraints)\b` +
-			`|\bdisregard\s+(?:everything|anything|all)\s+(?:above|before|else|previously|you\s+(?:were|have\s+been)\s+told)`),
-	},
-	{
-		name:    "role-reassignment",
-		what:    "tries to give the reader a new identity or mode",
-		needles: []string{"you are now", "from now on", "pretend", "jailbr", "developer mode", "dan mode", "you are no longer"},
-		re: regexp.MustCompile(`\byou\s+are\s+now\s+(?:an?\s+|the\s+|in\s+)?(?:ai|assistant|agent|model|chatbot|dan|jailbroken|unrestricted|unfiltered|uncensored|evil|developer\s+mode|god\s+mode|acting\s+as|operating\s+as)\b` +
-			`|\bfrom\s+now\s+on,?\s+you\s+(?:are\s+(?:an?|the|my|no\s+longer)|will\s+(?:act|respond|answer|only|obey|follow|ignore)|must\s+(?:act|respond|answer|only|obey|follow|ignore)|shall)\b` +
-			`|\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:an?\s+)?(?:ai|assistant|model|unrestricted|unfiltered|no\s+(?:rules|restrictions|limits|guidelines)|dan|jailbroken|evil|different)\b` +
-			`|\byou\s+are\s+no\s+longer\s+(?:an?\s+)?(?:ai|assistant|bound|restricted|claude|chatgpt)\b` +
-			`|\b(?:jailbreak|jailbroken|developer\s+mode|dan\s+mode)\s+(?:enabled|activated|on)\b`),
-	},
-	{
-		name:    "new-instructions",
-		what:    "announces new instructions or a new task",
-		needles: []string{"instruction", "task is", "goal is", "objective is", "job is", "purpose is"},
-		re: regexp.MustCompile(`\b(?:your|the\s+following|these|follow\s+(?:these|the|my))\s+(?:new|updated|real|actual|true|secret|hidden|revised)\s+instructions?\b` +
-			`|\bnew\s+instructions?\s*[:\-]` +
-			`|\b(?:important|urgent|critical)\s+instructions?\s+(?:for|to)\s+(?:the\s+)?(?:ai|assistant|model|agent|llm)\b` +
-			`|\byour\s+(?:new|real|actual|true|only|primary)\s+(?:task|goal|objective|job|purpose)\s+(?:is|now)\b`),
-	},
-	{
-		name:    "system-prompt",
-		what:    "refers to the reader's system prompt",
-		needles: []string{"system prompt", "system message", "system_prompt", "system override", "initial prompt"},
-		re: regexp.MustCompile(`\b(?:reveal|print|show|output|repeat|leak|disclose|display|recite|tell\s+me|what\s+is|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|original\s+|hidden\s+)?(?:system\s+prompt|system\s+message|initial\s+prompt|instructions)\b` +
-			`|\b(?:new|updated|override|replacement)\s+system\s+(?:prompt|message)\b` +
-			`|\bsystem\s+override\b` +
-			`|(?m:^[ \t>*#\[]*system[ _]prompt\s*\]?\s*:)`),
-	},
-	{
-		name:    "addresses-ai",
-		what:    "addresses an AI reader directly",
-		needles: []string{"ai", "assistant", "llm", "language model", "claude", "chatgpt", "gpt", "gemini", "copilot", "agent"},
-		re: regexp.MustCompile(`\bas\s+an\s+(?:ai|llm|a\.i\.)(?:\s+(?:language\s+model|assistant|model|agent))?\s*,\s*you\b` +
-			`|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?(?:ai|llm|large\s+language\s+model|language\s+model|ai\s+assistant|ai\s+agent|chatbot|bot)\b` +
-			`|\b(?:attention|note\s+to|message\s+(?:to|for)|instructions?\s+for|dear|hey|hello)\s*,?\s+(?:the\s+)?(?:ai|llm|assistant|claude|chatgpt|gpt|gemini|copilot|language\s+model|ai\s+(?:assistants?|agents?|models?)|llms|agents?)\b` +
-			`|\b(?:ai|llm)\s+(?:agents?|assistants?|models?|crawlers?)\s+(?:reading|processing|summari[sz]ing|parsing)\s+this\b`),
-		reject: func(text string, start, end int) bool {
-			// "Note to Copilot users", "Hello, agents team": people, not the reader.
-			rest := strings.TrimLeft(text[end:min(len(text), end+20)], " \t")
-			for _, w := range []string{"users", "user ", "customers", "developers", "team", "fans", "subscribers"} {
-				if strings.HasPrefix(rest, w) {
-					return true
+// injectionRules are checked in order; each reports at most one finding, with a count. They are
+// compiled on first use, like scrubRules.
+var injectionRules = sync.OnceValue(func() []injectionRule {
+	return []injectionRule{
+		{
+			name:    "ignore-instructions",
+			what:    "tells the reader to ignore its instructions",
+			needles: []string{"ignore", "disregard", "forget", "override", "bypass"},
+			re: regexp.MustCompile(`\b(ignore|disregard|forget|override|bypass)\s+(?:(?:all|any|the|your|of|my|these|those|every|everything|previous|prior)\s+){0,3}` +
+				`(previous|prior|above|earlier|preceding|foregoing|system|original|initial|safety|developer)\s+` +
+				`(instructions?|prompts?|directions?|directives?|rules|guidelines|guardrails|context|messages?|commands?|constraints)\b` +
+				`|\bdisregard\s+(?:everything|anything|all)\s+(?:above|before|else|previously|you\s+(?:were|have\s+been)\s+told)`),
+		},
+		{
+			name:    "role-reassignment",
+			what:    "tries to give the reader a new identity or mode",
+			needles: []string{"you are now", "from now on", "pretend", "jailbr", "developer mode", "dan mode", "you are no longer"},
+			re: regexp.MustCompile(`\byou\s+are\s+now\s+(?:an?\s+|the\s+|in\s+)?(?:ai|assistant|agent|model|chatbot|dan|jailbroken|unrestricted|unfiltered|uncensored|evil|developer\s+mode|god\s+mode|acting\s+as|operating\s+as)\b` +
+				`|\bfrom\s+now\s+on,?\s+you\s+(?:are\s+(?:an?|the|my|no\s+longer)|will\s+(?:act|respond|answer|only|obey|follow|ignore)|must\s+(?:act|respond|answer|only|obey|follow|ignore)|shall)\b` +
+				`|\bpretend\s+(?:that\s+)?you\s+(?:are|have)\s+(?:an?\s+)?(?:ai|assistant|model|unrestricted|unfiltered|no\s+(?:rules|restrictions|limits|guidelines)|dan|jailbroken|evil|different)\b` +
+				`|\byou\s+are\s+no\s+longer\s+(?:an?\s+)?(?:ai|assistant|bound|restricted|claude|chatgpt)\b` +
+				`|\b(?:jailbreak|jailbroken|developer\s+mode|dan\s+mode)\s+(?:enabled|activated|on)\b`),
+		},
+		{
+			name:    "new-instructions",
+			what:    "announces new instructions or a new task",
+			needles: []string{"instruction", "task is", "goal is", "objective is", "job is", "purpose is"},
+			re: regexp.MustCompile(`\b(?:your|the\s+following|these|follow\s+(?:these|the|my))\s+(?:new|updated|real|actual|true|secret|hidden|revised)\s+instructions?\b` +
+				`|\bnew\s+instructions?\s*[:\-]` +
+				`|\b(?:important|urgent|critical)\s+instructions?\s+(?:for|to)\s+(?:the\s+)?(?:ai|assistant|model|agent|llm)\b` +
+				`|\byour\s+(?:new|real|actual|true|only|primary)\s+(?:task|goal|objective|job|purpose)\s+(?:is|now)\b`),
+		},
+		{
+			name:    "system-prompt",
+			what:    "refers to the reader's system prompt",
+			needles: []string{"system prompt", "system message", "system_prompt", "system override", "initial prompt"},
+			re: regexp.MustCompile(`\b(?:reveal|print|show|output|repeat|leak|disclose|display|recite|tell\s+me|what\s+is|dump)\s+(?:me\s+)?(?:your|the)\s+(?:full\s+|entire\s+|original\s+|hidden\s+)?(?:system\s+prompt|system\s+message|initial\s+prompt|instructions)\b` +
+				`|\b(?:new|updated|override|replacement)\s+system\s+(?:prompt|message)\b` +
+				`|\bsystem\s+override\b` +
+				`|(?m:^[ \t>*#\[]*system[ _]prompt\s*\]?\s*:)`),
+		},
+		{
+			name:    "addresses-ai",
+			what:    "addresses an AI reader directly",
+			needles: []string{"ai", "assistant", "llm", "language model", "claude", "chatgpt", "gpt", "gemini", "copilot", "agent"},
+			re: regexp.MustCompile(`\bas\s+an\s+(?:ai|llm|a\.i\.)(?:\s+(?:language\s+model|assistant|model|agent))?\s*,\s*you\b` +
+				`|\bif\s+you\s+(?:are|'re)\s+(?:an?\s+)?(?:ai|llm|large\s+language\s+model|language\s+model|ai\s+assistant|ai\s+agent|chatbot|bot)\b` +
+				`|\b(?:attention|note\s+to|message\s+(?:to|for)|instructions?\s+for|dear|hey|hello)\s*,?\s+(?:the\s+)?(?:ai|llm|assistant|claude|chatgpt|gpt|gemini|copilot|language\s+model|ai\s+(?:assistants?|agents?|models?)|llms|agents?)\b` +
+				`|\b(?:ai|llm)\s+(?:agents?|assistants?|models?|crawlers?)\s+(?:reading|processing|summari[sz]ing|parsing)\s+this\b`),
+			reject: func(text string, start, end int) bool {
+				// "Note to Copilot users", "Hello, agents team": people, not the reader.
+				rest := strings.TrimLeft(text[end:min(len(text), end+20)], " \t")
+				for _, w := range []string{"users", "user ", "customers", "developers", "team", "fans", "subscribers"} {
+					if strings.HasPrefix(rest, w) {
+						return true
+					}
 				}
-			}
-			return false
+				return false
+			},
 		},
-	},
-	{
-		name: "role-marker",
-		what: "contains chat role markers that imitate a conversation turn",
-		needles: []string{"<|", "[inst]", "<<sys>>", "<start_of_turn>", "human:", "assistant:", "###", "<system",
-			"</system", "<instructions>", "[system]"},
-		re: regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id)\|>` +
-			`|\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>` +
-			`|(?m:^[ \t>*]*(?:human|assistant)\s*:)` +
-			`|(?m:^[ \t]*#{2,4}\s*(?:system|instruction|instructions|assistant|human|user)\s*:)` +
-			`|</?(?:system|system-reminder|system_prompt|sys|instructions)>|\[system\]`),
-	},
-	{
-		name: "tool-call",
-		what: "contains text shaped like a model's tool call",
-		needles: []string{"function_calls", "invoke", "tool_use", "tool_call", "function_call", "<parameter",
-			"tool_code"},
-		re: regexp.MustCompile(`</?(?:antml:)?(?:function_calls|invoke|tool_call|tool_use|tool_code|function_call)\b` +
-			`|<(?:antml:)?parameter\s+name=` +
-			`|"(?:tool_use|tool_calls|function_call)"`),
-	},
-	{
-		name:    "run-command",
-		what:    "asks for a command to be run",
-		needles: []string{"curl", "wget", "fetch", "rm -", "iex", "invoke-expression", "without", "run the following", "execute the following", "run this", "execute this"},
-		re: regexp.MustCompile(`\b(?:curl|wget|fetch)\b[^|\n]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b` +
-			"|\\brm\\s+-(?:rf|fr|r\\s+-f)\\s+(?:--no-preserve-root\\s+)?(?:/\\*?|~/?\\*?|\\$home/?\\*?|\\*|\\.\\./?)(?:\\s|$|[\"';&|`])" +
-			`|\b(?:iex|invoke-expression)\b[^\n]{0,40}(?:downloadstring|iwr|invoke-webrequest|irm)` +
-			`|\b(?:run|execute)\b[^.\n]{0,80}\bwithout\s+(?:asking|confirmation|confirming|telling|informing|notifying)\b` +
-			`|\b(?:you\s+(?:must|should|need\s+to)|now|immediately)\s+(?:run|execute)\s+(?:the\s+following|this)\s+(?:command|code|script)\s+(?:in|on|using)\s+(?:your|the\s+user'?s)\b`),
-	},
-	{
-		name: "exfiltration",
-		what: "asks for data to be sent somewhere",
-		needles: []string{"send", "post", "upload", "exfiltrat", "transmit", "forward", "leak", "email", "paste",
-			"id_rsa", "id_ed25519", ".ssh/", "credentials", ".env", "![", "contents of"},
-		re: regexp.MustCompile(`\b(?:send|post|exfiltrate|transmit|forward|leak|email|paste)\s+(?:\S+\s+){0,5}?` +
-			`(?:contents?|secrets?|tokens?|credentials?|passwords?|environment\s+variables|env\s+vars?|\.env|(?:api|private|secret|ssh)[_ -]?keys?|history|conversation|codebase|source\s+code)\b` +
-			`[^.\n]{0,80}?\b(?:to|at|into)\s+(?:https?://|[\w.+-]+@[\w-]+\.|the\s+(?:url|endpoint|server|webhook|address))` +
-			`|\bpost\s+the\s+contents\s+of\b` +
-			`|\b(?:cat|print|type|send|upload|exfiltrate)\s+[^\n]{0,40}?(?:\.ssh/id_\w+|id_rsa|id_ed25519|id_ecdsa|\.aws/credentials|\.netrc|\.git-credentials|/etc/shadow)` +
-			`|!\[[^\]\n]{0,100}\]\(https?://[^)\s]{0,300}[?&][\w-]+=(?:\{|\$|%7b|<)`),
-		reject: func(text string, start, end int) bool {
-			// "cat ~/.ssh/id_ed25519.pub": printing a public key is the documented way to add it.
-			return strings.HasPrefix(text[end:], ".pub")
+		{
+			name: "role-marker",
+			what: "contains chat role markers that imitate a conversation turn",
+			needles: []string{"<|", "[inst]", "<<sys>>", "<start_of_turn>", "human:", "assistant:", "###", "<system",
+				"</system", "<instructions>", "[system]"},
+			re: regexp.MustCompile(`<\|(?:im_start|im_end|system|user|assistant|endoftext|start_header_id|end_header_id|eot_id)\|>` +
+				`|\[/?inst\]|<</?sys>>|<start_of_turn>|<end_of_turn>` +
+				`|(?m:^[ \t>*]*(?:human|assistant)\s*:)` +
+				`|(?m:^[ \t]*#{2,4}\s*(?:system|instruction|instructions|assistant|human|user)\s*:)` +
+				`|</?(?:system|system-reminder|system_prompt|sys|instructions)>|\[system\]`),
 		},
-	},
-	{
-		name:    "hide-from-user",
-		what:    "asks the reader to hide something from the user",
-		needles: []string{"user", "human"},
-		re: regexp.MustCompile(`\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|show\s+(?:this|it)\s+to)\s+(?:the\s+)?(?:user|human|operator)\b` +
-			`|\bwithout\s+(?:telling|informing|alerting|notifying)\s+(?:the\s+)?(?:user|human|operator)\b` +
-			`|\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\s+(?:the\s+)?(?:user|human)\b`),
-	},
-	{
-		name:    "tool-request",
-		what:    "asks the reader to use tools or gain access",
-		needles: []string{"tool", "permission", "access", "sudo"},
-		re: regexp.MustCompile(`\b(?:use|call|invoke|enable|activate)\s+(?:your\s+|the\s+)?(?:bash|shell|terminal|webfetch|web_fetch|fetch|browser|computer|code\s+execution|write|edit)\s+tool\b` +
-			`|\b(?:grant|give)\s+(?:me|yourself|this\s+(?:page|site|document))\s+(?:full\s+|more\s+|root\s+|admin\s+)?(?:access|permissions?)\b` +
-			`|\brequest\s+(?:more|additional|elevated|full)\s+(?:access|permissions?|privileges)\b`),
-	},
-	{
-		name:    "fence-forgery",
-		what:    "imitates the retriever's untrusted-content fence",
-		needles: []string{"untrusted-content", "untrusted content"},
-		re:      regexp.MustCompile(`untrusted[- ]content`),
-	},
-}
+		{
+			name: "tool-call",
+			what: "contains text shaped like a model's tool call",
+			needles: []string{"function_calls", "invoke", "tool_use", "tool_call", "function_call", "<parameter",
+				"tool_code"},
+			re: regexp.MustCompile(`</?(?:antml:)?(?:function_calls|invoke|tool_call|tool_use|tool_code|function_call)\b` +
+				`|<(?:antml:)?parameter\s+name=` +
+				`|"(?:tool_use|tool_calls|function_call)"`),
+		},
+		{
+			name:    "run-command",
+			what:    "asks for a command to be run",
+			needles: []string{"curl", "wget", "fetch", "rm -", "iex", "invoke-expression", "without", "run the following", "execute the following", "run this", "execute this"},
+			re: regexp.MustCompile(`\b(?:curl|wget|fetch)\b[^|\n]{0,300}\|\s*(?:sudo\s+)?(?:ba|z|da|k)?sh\b` +
+				"|\\brm\\s+-(?:rf|fr|r\\s+-f)\\s+(?:--no-preserve-root\\s+)?(?:/\\*?|~/?\\*?|\\$home/?\\*?|\\*|\\.\\./?)(?:\\s|$|[\"';&|`])" +
+				`|\b(?:iex|invoke-expression)\b[^\n]{0,40}(?:downloadstring|iwr|invoke-webrequest|irm)` +
+				`|\b(?:run|execute)\b[^.\n]{0,80}\bwithout\s+(?:asking|confirmation|confirming|telling|informing|notifying)\b` +
+				`|\b(?:you\s+(?:must|should|need\s+to)|now|immediately)\s+(?:run|execute)\s+(?:the\s+following|this)\s+(?:command|code|script)\s+(?:in|on|using)\s+(?:your|the\s+user'?s)\b`),
+		},
+		{
+			name: "exfiltration",
+			what: "asks for data to be sent somewhere",
+			needles: []string{"send", "post", "upload", "exfiltrat", "transmit", "forward", "leak", "email", "paste",
+				"id_rsa", "id_ed25519", ".ssh/", "credentials", ".env", "![", "contents of"},
+			re: regexp.MustCompile(`\b(?:send|post|exfiltrate|transmit|forward|leak|email|paste)\s+(?:\S+\s+){0,5}?` +
+				`(?:contents?|secrets?|tokens?|credentials?|passwords?|environment\s+variables|env\s+vars?|\.env|(?:api|private|secret|ssh)[_ -]?keys?|history|conversation|codebase|source\s+code)\b` +
+				`[^.\n]{0,80}?\b(?:to|at|into)\s+(?:https?://|[\w.+-]+@[\w-]+\.|the\s+(?:url|endpoint|server|webhook|address))` +
+				`|\bpost\s+the\s+contents\s+of\b` +
+				`|\b(?:cat|print|type|send|upload|exfiltrate)\s+[^\n]{0,40}?(?:\.ssh/id_\w+|id_rsa|id_ed25519|id_ecdsa|\.aws/credentials|\.netrc|\.git-credentials|/etc/shadow)` +
+				`|!\[[^\]\n]{0,100}\]\(https?://[^)\s]{0,300}[?&][\w-]+=(?:\{|\$|%7b|<)`),
+			reject: func(text string, start, end int) bool {
+				// "cat ~/.ssh/id_ed25519.pub": printing a public key is the documented way to add it.
+				return strings.HasPrefix(text[end:], ".pub")
+			},
+		},
+		{
+			name:    "hide-from-user",
+			what:    "asks the reader to hide something from the user",
+			needles: []string{"user", "human"},
+			re: regexp.MustCompile(`\b(?:do\s+not|don't|never)\s+(?:tell|inform|alert|notify|mention\s+(?:this|it)\s+to|reveal\s+(?:this|it)\s+to|show\s+(?:this|it)\s+to)\s+(?:the\s+)?(?:user|human|operator)\b` +
+				`|\bwithout\s+(?:telling|informing|alerting|notifying)\s+(?:the\s+)?(?:user|human|operator)\b` +
+				`|\bkeep\s+(?:this|it)\s+(?:secret|hidden)\s+from\s+(?:the\s+)?(?:user|human)\b`),
+		},
+		{
+			name:    "tool-request",
+			what:    "asks the reader to use tools or gain access",
+			needles: []string{"tool", "permission", "access", "sudo"},
+			re: regexp.MustCompile(`\b(?:use|call|invoke|enable|activate)\s+(?:your\s+|the\s+)?(?:bash|shell|terminal|webfetch|web_fetch|fetch|browser|computer|code\s+execution|write|edit)\s+tool\b` +
+				`|\b(?:grant|give)\s+(?:me|yourself|this\s+(?:page|site|document))\s+(?:full\s+|more\s+|root\s+|admin\s+)?(?:access|permissions?)\b` +
+				`|\brequest\s+(?:more|additional|elevated|full)\s+(?:access|permissions?|privileges)\b`),
+		},
+		{
+			name:    "fence-forgery",
+			what:    "imitates the retriever's untrusted-content fence",
+			needles: []string{"untrusted-content", "untrusted content"},
+			re:      regexp.MustCompile(`untrusted[- ]content`),
+		},
+	}
+})
 
 // InjectionFlag is one kind of instruction-like text found in a document.
 type InjectionFlag struct {
@@ -240,8 +244,9 @@ func DetectInjection(text string) []InjectionFlag {
 	}
 	lower := lowerASCII(text)
 	var out []InjectionFlag
-	for i := range injectionRules {
-		r := &injectionRules[i]
+	rules := injectionRules()
+	for i := range rules {
+		r := &rules[i]
 		if !containsAnyOf(lower, r.needles) {
 			continue
 		}

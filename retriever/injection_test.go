@@ -227,7 +227,7 @@ func ownWords(f *InjectionFlag) bool {
 	if f.Rule == "hidden-text" {
 		return hiddenTextWhat.MatchString(f.What)
 	}
-	for _, r := range injectionRules {
+	for _, r := range injectionRules() {
 		if r.name == f.Rule {
 			return r.what == f.What
 		}

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -144,12 +145,12 @@ func searchResultDoc(query, title, rawURL, snippet string) (Document, bool) {
 	}, true
 }
 
-var snippetTag = regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9]*[^<>]{0,200}>`)
+var snippetTag = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`</?[a-zA-Z][a-zA-Z0-9]*[^<>]{0,200}>`) })
 
 // plainSnippet removes the highlighting tags (<strong>) and entities search APIs put in titles
 // and snippets.
 func plainSnippet(s string) string {
-	return html.UnescapeString(snippetTag.ReplaceAllString(s, ""))
+	return html.UnescapeString(snippetTag().ReplaceAllString(s, ""))
 }
 
 // getJSON GETs endpoint with headers and returns the body of a 2xx response, capped at
