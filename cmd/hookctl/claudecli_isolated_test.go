@@ -21,22 +21,9 @@ import (
 func TestRetrieveClaudeCLIIsolated(t *testing.T) {
 	claude := ct.Binary(t)
 	bin := buildStatic(t)
-	page := fixturePage(t)
 	api := ct.NewAPI(t, ct.Script{})
-	home := t.TempDir()
-	cfg := fmt.Sprintf("[retriever]\ndistiller = \"claude-cli\"\n[retriever.claude_cli]\npath = %q\n", claude)
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/notes", "--need", "Which version?")
 	// A subscription user's setup: the token of `claude setup-token`, no API key.
-	var env []string
-	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, "ANTHROPIC_") && !strings.HasPrefix(kv, "CLAUDE_CODE_") {
-			env = append(env, kv)
-		}
-	}
-	cmd.Env = append(env, "HOOKCTL_HOME="+home, retriever.LoopbackForTestsEnv+"=1",
+	cmd, home := retrieveWith(t, bin, fmt.Sprintf("distiller = \"claude-cli\"\n[retriever.claude_cli]\npath = %q\n", claude),
 		"ANTHROPIC_BASE_URL="+api.URL(), "CLAUDE_CODE_OAUTH_TOKEN=sk-ant-oat01-fake-token-for-tests")
 	out, err := cmd.CombinedOutput()
 	if err != nil || !strings.Contains(string(out), "The claude-cli:haiku distiller read the content") {
@@ -63,15 +50,8 @@ func TestRetrieveStopsARunawayDistiller(t *testing.T) {
 	}
 	runaway := buildRunaway(t)
 	bin := buildStatic(t)
-	page := fixturePage(t)
-	home := t.TempDir()
 	marker := fmt.Sprintf("runaway-%d", time.Now().UnixNano())
-	cfg := fmt.Sprintf("[retriever]\ndistiller = \"command\"\n[retriever.command]\nargv = [%q, %q]\n", runaway, marker)
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/notes", "--need", "x")
-	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home, retriever.LoopbackForTestsEnv+"=1")
+	cmd, home := retrieveWith(t, bin, fmt.Sprintf("distiller = \"command\"\n[retriever.command]\nargv = [%q, %q]\n", runaway, marker))
 	start := time.Now()
 	out, _ := cmd.CombinedOutput()
 	took := time.Since(start)
@@ -98,15 +78,8 @@ func TestRetrieveDiesWithItsCaller(t *testing.T) {
 	}
 	runaway := buildRunaway(t)
 	bin := buildStatic(t)
-	page := fixturePage(t)
-	home := t.TempDir()
 	marker := fmt.Sprintf("orphan-%d", time.Now().UnixNano())
-	cfg := fmt.Sprintf("[retriever]\ndistiller = \"command\"\n[retriever.command]\nargv = [%q, %q, \"quiet\"]\n", runaway, marker)
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/notes", "--need", "x")
-	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home, retriever.LoopbackForTestsEnv+"=1")
+	cmd, _ := retrieveWith(t, bin, fmt.Sprintf("distiller = \"command\"\n[retriever.command]\nargv = [%q, %q, \"quiet\"]\n", runaway, marker))
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -137,4 +110,26 @@ func buildRunaway(t *testing.T) string {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
 	return runaway
+}
+
+// retrieveWith is `hookctl retrieve fetch` of the fixture page, not yet started, with a fresh
+// HOOKCTL_HOME whose config.toml holds retrieverConfig in its [retriever] table, loopback
+// fetches allowed, and env added to an environment without the caller's Anthropic or Claude
+// Code variables. It returns the command and the HOOKCTL_HOME.
+func retrieveWith(t *testing.T, bin, retrieverConfig string, env ...string) (*exec.Cmd, string) {
+	t.Helper()
+	page := fixturePage(t)
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("[retriever]\n"+retrieverConfig), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	var base []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "ANTHROPIC_") && !strings.HasPrefix(kv, "CLAUDE_CODE_") {
+			base = append(base, kv)
+		}
+	}
+	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/notes", "--need", "Which version?")
+	cmd.Env = append(append(base, "HOOKCTL_HOME="+home, retriever.LoopbackForTestsEnv+"=1"), env...)
+	return cmd, home
 }
