@@ -22,6 +22,7 @@ import (
 	"net/http/httptrace"
 	"net/netip"
 	"net/url"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -42,7 +43,10 @@ var ErrFetchRefused = errors.New("refused")
 // or query, which may hold secrets. why is made of hookctl's words, the caller's own URL and
 // host names that passed fetchCheckHost, so the agent may be shown it; detail holds what the
 // server sent that explains the refusal (a header, a redirect's target), for the audit only.
-type fetchRefusal struct{ why, detail string }
+type fetchRefusal struct {
+	why, detail string
+	redirects   []string // hosts a server redirected to: their names are the server's words
+}
 
 func (r *fetchRefusal) Error() string {
 	if r.detail != "" {
@@ -53,7 +57,7 @@ func (r *fetchRefusal) Error() string {
 func (r *fetchRefusal) Is(target error) bool { return target == ErrFetchRefused }
 
 // Shown is the refusal as the agent may see it: without the server's words.
-func (r *fetchRefusal) Shown() string { return "refused: " + r.why }
+func (r *fetchRefusal) Shown() string { return unnameHosts("refused: "+r.why, r.redirects) }
 
 func fetchRefusef(format string, args ...any) error {
 	return &fetchRefusal{why: fmt.Sprintf(format, args...)}
@@ -68,9 +72,10 @@ func fetchRefuseSent(sent, format string, args ...any) error {
 // the server sent (a malformed status line, the names in a TLS certificate), so the agent is
 // shown only the kind of failure; the audit keeps the error.
 type fetchFailure struct {
-	where string // scheme://host of the request
-	kind  string // hookctl's words
-	err   error
+	where     string // scheme://host of the request
+	kind      string // hookctl's words
+	err       error
+	redirects []string // as in fetchRefusal
 }
 
 func (f *fetchFailure) Error() string { return "failed to fetch " + f.where + ": " + f.err.Error() }
@@ -78,7 +83,50 @@ func (f *fetchFailure) Unwrap() error { return f.err }
 
 // Shown is the failure as the agent may see it.
 func (f *fetchFailure) Shown() string {
-	return "failed to fetch " + f.where + ": " + f.kind + " (the details are in hookctl audit, for the user)"
+	return unnameHosts("failed to fetch "+f.where+": "+f.kind+" (the details are in hookctl audit, for the user)", f.redirects)
+}
+
+// unnameHosts replaces in s each host a server redirected to by a description. A host name is
+// valid DNS, yet "ignore-previous-instructions.evil.example" is one. A name inside the caller's
+// own host is left, since the caller wrote it (and replacing it would mangle that host).
+func unnameHosts(s string, redirects []string) string {
+	for _, h := range redirects {
+		s = strings.ReplaceAll(s, h, "the host it was redirected to")
+	}
+	return s
+}
+
+// withRedirects records in a fetch's error the hosts a server redirected it to, other than
+// origin, the caller's own host (with and without its port), longest first.
+func withRedirects(err error, origin string, hosts []string) error {
+	var names []string
+	for _, h := range hosts {
+		for _, n := range []string{h, fetchHostname(h)} {
+			if n != "" && !strings.Contains(origin, n) && !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	if len(names) == 0 {
+		return err
+	}
+	slices.SortFunc(names, func(a, b string) int { return len(b) - len(a) })
+	var r *fetchRefusal
+	var f *fetchFailure
+	switch {
+	case errors.As(err, &r):
+		r.redirects = names
+	case errors.As(err, &f):
+		f.redirects = names
+	}
+	return err
+}
+
+func fetchHostname(hostport string) string {
+	if h, _, err := net.SplitHostPort(hostport); err == nil {
+		return strings.Trim(h, "[]")
+	}
+	return hostport
 }
 
 // ShownError is err as the agent may see it: for a fetch, without anything the server sent.
@@ -141,11 +189,17 @@ const DefaultUserAgent = "hookctl-retriever/1 (+https://github.com/hookctl/hookc
 // differently. The proxy's address, which the user's environment chose, is not checked, and is
 // the Document's IP; a direct request to that same address is refused, so a proxy on loopback
 // does not open loopback.
-func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Document, error) {
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (doc *Document, err error) {
 	u, err := fetchParseURL(rawURL)
 	if err != nil {
 		return nil, err
 	}
+	var redirects []string // hosts the servers redirected to
+	defer func() {
+		if err != nil {
+			err = withRedirects(err, u.Host, redirects)
+		}
+	}()
 	total := f.totalTimeout
 	if total <= 0 {
 		total = TotalTimeout
@@ -163,7 +217,10 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Document, error) {
 		MaxResponseHeaderBytes: 64 << 10,
 	}
 	defer tr.CloseIdleConnections()
-	client := &http.Client{Transport: tr, CheckRedirect: fetchCheckRedirect}
+	client := &http.Client{Transport: tr, CheckRedirect: func(req *http.Request, via []*http.Request) error {
+		redirects = append(redirects, req.URL.Host)
+		return fetchCheckRedirect(req, via)
+	}}
 
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u.String(), nil)
 	if err != nil {
@@ -191,7 +248,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (*Document, error) {
 	}
 	defer resp.Body.Close()
 	final := resp.Request.URL
-	doc := &Document{
+	doc = &Document{
 		Source: rawURL,
 		URL:    final.String(),
 		Host:   final.Hostname(),
