@@ -2,7 +2,11 @@ package programs
 
 // The edit guard (see editguard.go): the git commands that discard work or rewrite a shared branch.
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
+)
 
 // gitEditRule: git commands that discard work or rewrite a shared branch.
 //
@@ -53,7 +57,7 @@ global:
 			key, val, _ := strings.Cut(cfg, "=")
 			if name, ok := strings.CutPrefix(strings.ToLower(key), "alias."); ok {
 				if strings.HasPrefix(val, "!") || v != "-c" || strings.Contains(cfg, editUnknown) {
-					return editRefuse(c.prog, editHintAsk, "`-c alias.%s=…` defines an alias that runs a shell command, which the edit guard cannot judge", clip(name))
+					return editRefuse(c.prog, editHintAsk, "`-c alias.%s=…` defines an alias that runs a shell command, which the edit guard cannot judge", clip.Short(name))
 				}
 				aliases[name] = val
 			}

@@ -5,6 +5,8 @@ package programs
 import (
 	"path"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // editReach is how far a path reaches, for a recursive delete or permission change.
@@ -159,7 +161,7 @@ func (j *editJudge) write(prog, what string, w editWord, st *editState, recursiv
 		for _, p := range paths {
 			if w.glob >= 0 {
 				if q, hit := j.globProtected(p, recursive); hit {
-					return editRefuse(prog, editHintProtected, "%s writes `%s`, which matches `%s`, and that is protected (%s)", what, w.show(), clip(q), protectedWhat)
+					return editRefuse(prog, editHintProtected, "%s writes `%s`, which matches `%s`, and that is protected (%s)", what, w.show(), clip.Short(q), protectedWhat)
 				}
 			} else if ProtectedPath(p, j.ctx) || (recursive && j.holdsProtected(p)) {
 				return editRefuse(prog, editHintProtected, "%s writes `%s`, which is protected (%s)", what, w.show(), protectedWhat)

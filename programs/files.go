@@ -1,6 +1,10 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
+)
 
 // The programs in this file read files or file metadata and print to standard output. None of
 // them has an option that writes, except where the rule's comment names it.
@@ -44,7 +48,7 @@ var tailRule = &Program{
 	Check: func(c *Call) *Refusal {
 		for _, a := range c.Operands {
 			if strings.HasPrefix(a.Value, "+") {
-				return refuse("tail", "`%s` is the obsolete +N form (with f it follows); write -n +N", clip(a.Value))
+				return refuse("tail", "`%s` is the obsolete +N form (with f it follows); write -n +N", clip.Short(a.Value))
 			}
 		}
 		return nil

@@ -3,6 +3,8 @@ package programs
 import (
 	"slices"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // find walks directory trees. Its expression language can run programs (-exec, -execdir, -ok,
@@ -64,7 +66,7 @@ func judgeFind(args []Arg) *Refusal {
 		i++
 	}
 	if i < len(args) && (args[i].Value == "-D" || args[i].Value == "-O" || strings.HasPrefix(args[i].Value, "-O")) {
-		return refuse("find", "`%s` is not on the read-only allowlist", clip(args[i].Value))
+		return refuse("find", "`%s` is not on the read-only allowlist", clip.Short(args[i].Value))
 	}
 	// Starting points: operands up to the first expression token.
 	for ; i < len(args); i++ {
@@ -73,7 +75,7 @@ func judgeFind(args []Arg) *Refusal {
 			break
 		}
 		if args[i].Pattern {
-			return refuse("find", "shell syntax in the starting point `%s` is not allowed", clip(v))
+			return refuse("find", "shell syntax in the starting point `%s` is not allowed", clip.Short(v))
 		}
 	}
 	for ; i < len(args); i++ {
@@ -91,15 +93,15 @@ func judgeFind(args []Arg) *Refusal {
 		}
 		if !ok {
 			if strings.HasPrefix(name, "-") {
-				return refuse("find", "`%s` is not on the read-only allowlist", clip(name))
+				return refuse("find", "`%s` is not on the read-only allowlist", clip.Short(name))
 			}
-			return refuse("find", "unexpected `%s` in the expression (a starting point must come before the expression)", clip(name))
+			return refuse("find", "unexpected `%s` in the expression (a starting point must come before the expression)", clip.Short(name))
 		}
 		if a.Var {
 			return refuse("find", "a loop variable may only be a starting point")
 		}
 		if a.Pattern && name != "(" && name != ")" && name != "!" {
-			return refuse("find", "shell syntax in `%s` is not allowed", clip(name))
+			return refuse("find", "shell syntax in `%s` is not allowed", clip.Short(name))
 		}
 		if n == 0 {
 			continue

@@ -3,6 +3,8 @@ package programs
 import (
 	"slices"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // git is allowed for its read subcommands only, each with its own option table.
@@ -323,7 +325,7 @@ func judgeGit(args []Arg) *Refusal {
 			return r
 		}
 		if args[i].Pattern {
-			return refuse("git", "shell syntax in `%s` is not allowed", clip(v))
+			return refuse("git", "shell syntax in `%s` is not allowed", clip.Short(v))
 		}
 		i++
 	}
@@ -336,7 +338,7 @@ func judgeGit(args []Arg) *Refusal {
 	name := args[sub].Value
 	rule, ok := gitSubcommands[name]
 	if !ok || args[sub].Pattern {
-		return &Refusal{Program: "git", What: "`git " + clip(name) + "` is not a read-only subcommand", Hint: "read-only git: " + gitSubcommandList()}
+		return &Refusal{Program: "git", What: "`git " + clip.Short(name) + "` is not a read-only subcommand", Hint: "read-only git: " + gitSubcommandList()}
 	}
 	rest := args[sub+1:]
 	c, r := rule.opts.Parse("git "+name, rest)
@@ -367,7 +369,7 @@ func judgeGit(args []Arg) *Refusal {
 		}
 		pattern := rule.patternOperand != nil && rule.patternOperand(c, i)
 		if a.Pattern && !pattern && !gitRevOrPathspec(a.Value) {
-			return refuse("git "+name, "shell syntax in the argument `%s` is not allowed", clip(a.Value))
+			return refuse("git "+name, "shell syntax in the argument `%s` is not allowed", clip.Short(a.Value))
 		}
 		if a.Var && pattern {
 			return refuse("git "+name, "a loop variable may not be a pattern")
@@ -475,11 +477,11 @@ func checkGitFormats(c *Call) *Refusal {
 		}
 		if o.Name == "--pretty" && !strings.HasPrefix(v, "format:") && !strings.HasPrefix(v, "tformat:") && !strings.Contains(v, "%") {
 			if !gitBuiltinPretty[v] {
-				return refuse("git", "`--pretty=%s` is not a built-in format; use --format='…'", clip(v))
+				return refuse("git", "`--pretty=%s` is not a built-in format; use --format='…'", clip.Short(v))
 			}
 		}
 		if o.Name == "--format" && !strings.Contains(v, "%") && !gitBuiltinPretty[v] {
-			return refuse("git", "`--format=%s` is not a built-in format", clip(v))
+			return refuse("git", "`--format=%s` is not a built-in format", clip.Short(v))
 		}
 	}
 	return nil

@@ -1,5 +1,7 @@
 package programs
 
+import "github.com/hookctl/hookctl/internal/clip"
+
 // hookctl itself, for its read-only verbs: the agent may judge a command with `hookctl check`
 // and read a session's mode with `hookctl readonly status`. Every verb that changes anything —
 // readonly on/off/toggle, install, uninstall — is the user's act and is refused, as is hook
@@ -53,10 +55,10 @@ func judgeHookctl(args []Arg) *Refusal {
 		}
 		for _, a := range c.Operands {
 			if a.Pattern {
-				return refuse("hookctl", "shell syntax in `%s` is not allowed", clip(a.Value))
+				return refuse("hookctl", "shell syntax in `%s` is not allowed", clip.Short(a.Value))
 			}
 		}
 		return nil
 	}
-	return &Refusal{Program: "hookctl", What: "`hookctl " + clip(verb) + "` is the user's to run", Hint: "the agent may run hookctl check and hookctl readonly status"}
+	return &Refusal{Program: "hookctl", What: "`hookctl " + clip.Short(verb) + "` is the user's to run", Hint: "the agent may run hookctl check and hookctl readonly status"}
 }

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // Arg is one argument as the program will receive it.
@@ -242,7 +244,7 @@ func (o *Options) Parse(prog string, args []Arg) (*Call, *Refusal) {
 		v := a.Value
 		switch {
 		case a.Var && strings.HasPrefix(v, "-") && !ended:
-			return nil, refuse(prog, "a loop variable may only be an operand, and `%s` reads as an option", clip(v))
+			return nil, refuse(prog, "a loop variable may only be an operand, and `%s` reads as an option", clip.Short(v))
 		case ended || v == "-" || !strings.HasPrefix(v, "-"):
 			c.Operands = append(c.Operands, a)
 			continue
@@ -286,7 +288,7 @@ func (o *Options) Parse(prog string, args []Arg) (*Call, *Refusal) {
 			}
 			if o.Digits && v[1] >= '0' && v[1] <= '9' {
 				// The obsolete -5f, -5c forms: suffixes change the meaning (f follows).
-				return nil, refuse(prog, "`%s` is an obsolete form; write the count as -n N", clip(v))
+				return nil, refuse(prog, "`%s` is an obsolete form; write the count as -n N", clip.Short(v))
 			}
 			// A cluster of short options: -abc, -n5, -e PATTERN.
 			for j := 1; j < len(v); j++ {
@@ -391,7 +393,7 @@ func (p *Program) judge(args []Arg) *Refusal {
 	for i, a := range c.Operands {
 		pattern := p.PatternOperand != nil && p.PatternOperand(c, i)
 		if a.Pattern && !pattern {
-			return refuse(p.Name, "shell syntax in the argument `%s` is not allowed; quote plain text only", clip(a.Value))
+			return refuse(p.Name, "shell syntax in the argument `%s` is not allowed; quote plain text only", clip.Short(a.Value))
 		}
 		if a.Var && pattern {
 			return refuse(p.Name, "a loop variable may not be a pattern, filter or script")
@@ -407,13 +409,4 @@ func (p *Program) judge(args []Arg) *Refusal {
 // one of the named options supplies it (grep PATTERN vs grep -e PATTERN).
 func firstOperandUnless(names ...string) func(c *Call, i int) bool {
 	return func(c *Call, i int) bool { return i == 0 && !c.Has(names...) }
-}
-
-// clip shortens text quoted back to the agent.
-func clip(s string) string {
-	const max = 40
-	if len(s) > max {
-		return s[:max] + "…"
-	}
-	return s
 }

@@ -1,6 +1,10 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
+)
 
 // date prints the date. Given an operand that is not a +FORMAT, or -s/--set, it sets the
 // system clock instead (GNU and BSD date both read `date MMDDhhmm` as "set").
@@ -33,7 +37,7 @@ var echoRule = &Program{
 	Custom: func(args []Arg) *Refusal {
 		for _, a := range args {
 			if a.Pattern {
-				return refuse("echo", "shell syntax in the argument `%s` is not allowed; quote plain text only", clip(a.Value))
+				return refuse("echo", "shell syntax in the argument `%s` is not allowed; quote plain text only", clip.Short(a.Value))
 			}
 		}
 		return nil

@@ -2,6 +2,8 @@ package programs
 
 import (
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // cut prints selected fields or columns. Its delimiters may be any character, so they are
@@ -138,7 +140,7 @@ func judgeJq(args []Arg) *Refusal {
 	}
 	for i, a := range c.Operands {
 		if a.Pattern && i != 0 {
-			return refuse("jq", "shell syntax in the file name `%s` is not allowed", clip(a.Value))
+			return refuse("jq", "shell syntax in the file name `%s` is not allowed", clip.Short(a.Value))
 		}
 		if a.Var && i == 0 {
 			return refuse("jq", "a loop variable may not be the filter")

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // A user's own program as the distiller: [retriever.command] argv, run without a shell.
@@ -167,7 +169,7 @@ func (c *cappedBuffer) Write(p []byte) (int, error) {
 func (c *cappedBuffer) String() string {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return clipUTF8Bytes(c.buf.String(), c.max)
+	return clip.Prefix(c.buf.String(), c.max)
 }
 
 func (c *cappedBuffer) overflow() bool {

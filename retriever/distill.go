@@ -12,6 +12,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // SystemPrompt is every distiller model's system prompt. The distiller reads adversarial content
@@ -73,7 +75,7 @@ func BuildPrompt(need string, docs []Document) string {
 
 // buildPrompt is BuildPrompt, also returning the nonce for tests.
 func buildPrompt(need string, docs []Document) (string, string) {
-	need = strings.TrimSpace(clipUTF8Bytes(need, maxNeedBytes))
+	need = strings.TrimSpace(clip.Prefix(need, maxNeedBytes))
 	nonce := newNonce(need, docs)
 	limits := contentLimits(docs, maxPromptContent)
 
@@ -110,7 +112,7 @@ func buildPrompt(need string, docs []Document) (string, string) {
 		if d.Title != "" {
 			content = "Title: " + d.Title + "\n\n" + d.Text
 		}
-		shown := clipUTF8Bytes(content, limits[i])
+		shown := clip.Prefix(content, limits[i])
 		b.WriteString(fenceOpen + nonce + fenceTail + "\n")
 		b.WriteString(defangFences(shown))
 		if !strings.HasSuffix(shown, "\n") {
@@ -217,7 +219,7 @@ func defangFences(s string) string {
 // oneLine makes a metadata value safe to print on one line: control and invisible characters
 // become spaces or go, and the value is clipped.
 func oneLine(s string, n int) string {
-	s = clipUTF8Bytes(s, n)
+	s = clip.Prefix(s, n)
 	var b strings.Builder
 	for _, r := range s {
 		switch {
@@ -334,7 +336,7 @@ func capAnswer(text string) string {
 		return text
 	}
 	note := fmt.Sprintf("\n[answer clipped at %d bytes]", MaxDistilledBytes)
-	return clipUTF8Bytes(text, MaxDistilledBytes-len(note)) + note
+	return clip.Prefix(text, MaxDistilledBytes-len(note)) + note
 }
 
 // Backend names.

@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // The extract backend uses no model: the answer is the documents' own text, clipped, fenced and
@@ -38,7 +40,7 @@ func (extractDistiller) Distill(_ context.Context, need string, docs []Document)
 		if t := oneLine(d.Title, maxMetaBytes); t != "" {
 			text = "Title: " + t + "\n\n" + text // written by the page, so inside the fence
 		}
-		shown := clipUTF8Bytes(text, maxExtractPerDoc)
+		shown := clip.Prefix(text, maxExtractPerDoc)
 		b.WriteString(fenceOpen + nonce + fenceTail + "\n")
 		b.WriteString(defangFences(cleanAnswerText(shown)))
 		b.WriteString("\n" + fenceClose + nonce + fenceTail + "\n")

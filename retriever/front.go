@@ -11,6 +11,8 @@ import (
 	"runtime"
 	"strings"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // Front runs a retrieval for a caller that has file access (the hook, or the agent's rewritten
@@ -141,7 +143,7 @@ func (f *Front) runWorker(ctx context.Context, req *Request, cfg Config) (*Worke
 	if err := json.Unmarshal(stdout.b.Bytes(), &res); err != nil {
 		msg := strings.TrimSpace(stderr.b.String())
 		if runErr != nil {
-			return nil, fmt.Errorf("the retriever process failed: %v %s", runErr, clipText(msg, 300))
+			return nil, fmt.Errorf("the retriever process failed: %v %s", runErr, clip.String(msg, 300))
 		}
 		return nil, fmt.Errorf("the retriever process gave no result: %v", err)
 	}
@@ -251,19 +253,12 @@ func clipAll(in []string, n, each int) []string {
 			out = append(out, fmt.Sprintf("and %d more", len(in)-n))
 			break
 		}
-		out = append(out, clipText(s, each))
+		out = append(out, clip.String(s, each))
 	}
 	return out
 }
 
-func clipText(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n] + "…"
-}
-
-func quoteShort(s string) string { return fmt.Sprintf("%q", clipText(s, 80)) }
+func quoteShort(s string) string { return fmt.Sprintf("%q", clip.String(s, 80)) }
 
 func describeGitHubOp(op *GitHubOp) string {
 	parts := []string{op.Op}

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"unicode/utf8"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // Prompt-injection heuristics. They flag content that talks to its reader as if the reader were an
@@ -240,7 +242,7 @@ func ScanDocuments(docs []Document) []InjectionFlag {
 // min(len(text), maxInjectionScan).
 func DetectInjection(text string) []InjectionFlag {
 	if len(text) > maxInjectionScan {
-		text = clipUTF8Bytes(text, maxInjectionScan)
+		text = clip.Prefix(text, maxInjectionScan)
 	}
 	lower := lowerASCII(text)
 	var out []InjectionFlag
@@ -384,15 +386,4 @@ func containsAnyOf(s string, needles []string) bool {
 		}
 	}
 	return false
-}
-
-// clipUTF8Bytes returns at most n bytes of s, cut at a rune boundary.
-func clipUTF8Bytes(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
-	}
-	return s[:n]
 }

@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
+
 	"github.com/tidwall/gjson"
 
 	"github.com/hookctl/hookctl/hook"
@@ -103,7 +105,7 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 		return nil, err
 	}
 	if !knownEvents[name] {
-		return nil, fmt.Errorf("unknown hook event %q", clip(name))
+		return nil, fmt.Errorf("unknown hook event %q", clip.Short(name))
 	}
 	ev := &hook.Event{Name: hook.EventName(name)}
 	switch ev.Name {
@@ -328,12 +330,4 @@ func marshalLine(v any) ([]byte, error) {
 		return nil, err
 	}
 	return b.Bytes(), nil
-}
-
-func clip(s string) string {
-	const max = 40
-	if len(s) > max {
-		return s[:max] + "…"
-	}
-	return s
 }

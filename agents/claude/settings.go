@@ -21,6 +21,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 const (
@@ -333,10 +335,7 @@ func (p *settingsParser) container(k jsonKind, closer byte) (*jsonNode, error) {
 // clipKey quotes a key for an error message, shortened: keys are not secrets, but a message
 // should stay one readable line.
 func clipKey(k string) string {
-	if r := []rune(k); len(r) > 40 {
-		k = string(r[:40]) + "…"
-	}
-	return strconv.Quote(k)
+	return strconv.Quote(clip.Short(k))
 }
 
 // str parses a JSON string at the opening quote and returns its decoded value.

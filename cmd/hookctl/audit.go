@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
 )
 
@@ -103,7 +104,7 @@ func auditList(s *streams, opts *auditOptions) error {
 			flags = append(flags, e.Outcome)
 		}
 		fmt.Fprintf(s.out, "%s  %s  %-8s %s  %s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
-			e.Tool, clipWhat(what), e.Distiller, strings.Join(flags, " "))
+			e.Tool, clip.String(what, 70), e.Distiller, strings.Join(flags, " "))
 		fmt.Fprintf(s.out, "    id %s  %s %s  status %d  %d bytes  isolation: %s\n", e.ID, e.Host, e.IP, e.Status, e.Bytes, e.Isolation)
 	}
 	if n == 0 && !opts.JSON {
@@ -152,13 +153,6 @@ func shortID(s string) string {
 	}
 	if s == "" {
 		return "-       "
-	}
-	return s
-}
-
-func clipWhat(s string) string {
-	if len(s) > 70 {
-		return s[:70] + "…"
 	}
 	return s
 }

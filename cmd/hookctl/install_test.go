@@ -2,11 +2,12 @@ package main
 
 import (
 	"encoding/json"
-	"github.com/hookctl/hookctl/retriever"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/retriever"
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
