@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
 )
@@ -54,16 +55,13 @@ func (r *Refusal) render(sc scope) string {
 // A command is allowed only if the hand-written lexer and shape parser accept it, mvdan.cc/sh
 // parses it to the same structure and words in bash and zsh, every command is on the allowlist
 // with arguments its rule accepts, and every stage after a pipe is a filter.
-func JudgeReadOnly(cmd string, cfg *Config) (string, *Refusal) {
-	sc, err := lexer.Parse(cmd)
+func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
+	sc, err := cl.Shape()
 	if err != nil {
 		var le *lexer.Error
 		if errors.As(err, &le) {
 			return "", &Refusal{What: le.Msg, shape: true}
 		}
-		return "", &Refusal{What: err.Error(), shape: true}
-	}
-	if err := lexer.CrossCheck(cmd, sc); err != nil {
 		return "", &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
 	}
 	var r *Refusal
@@ -106,7 +104,7 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config) *Refusal {
 		name := c.Name.Value
 		prog := programs.Lookup(name)
 		if prog == nil || cfg.ProgramDenied(name) {
-			return &Refusal{What: "`" + lexerClip(name) + "` is not on the read-only allowlist", Hint: programHint(name), shape: true}
+			return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name), shape: true}
 		}
 		if i > 0 && !prog.Filter {
 			return &Refusal{What: "`" + name + "` cannot read a pipe", Hint: "after | use one of: " + strings.Join(programs.FilterNames(), " ")}
@@ -127,7 +125,7 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config) *Refusal {
 }
 
 // judgeCommand judges one command; inside a loop, once for each of the loop's words.
-func judgeCommand(prog *programs.Program, c *lexer.Command, loop *lexer.For) *programs.Refusal {
+func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For) *programs.Refusal {
 	args := make([]programs.Arg, len(c.Args))
 	usesVar := false
 	for i, w := range c.Args {
@@ -149,7 +147,7 @@ func judgeCommand(prog *programs.Program, c *lexer.Command, loop *lexer.For) *pr
 			}
 		}
 		if r := prog.Judge(args); r != nil {
-			r.What += " (with " + loop.Var + "=" + lexerClip(item.Value) + ")"
+			r.What += " (with " + loop.Var + "=" + clip.Short(item.Value) + ")"
 			return r
 		}
 	}
@@ -173,7 +171,7 @@ func programHint(name string) string {
 }
 
 // rewrite prints each command as judged, with the program's configuration pins.
-func rewrite(c *lexer.Command) lexer.Printed {
+func rewrite(c *lexer.SimpleCommand) lexer.Printed {
 	prog := programs.Lookup(c.Name.Value)
 	args := make([]string, len(c.Args))
 	vars := map[string]lexer.Word{}
@@ -199,12 +197,4 @@ func rewrite(c *lexer.Command) lexer.Printed {
 		words = append(words, lexer.Word{Value: a})
 	}
 	return lexer.Printed{Env: env, Words: words}
-}
-
-func lexerClip(s string) string {
-	const max = 40
-	if len(s) > max {
-		return s[:max] + "…"
-	}
-	return s
 }

@@ -30,7 +30,7 @@ func BenchmarkJudge(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		JudgeReadOnly(mix[i%len(mix)], cfg)
+		judgeReadOnly(mix[i%len(mix)], cfg)
 	}
 }
 
@@ -45,7 +45,7 @@ func BenchmarkJudgeAllowed(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		JudgeReadOnly(allow[i%len(allow)].Command, cfg)
+		judgeReadOnly(allow[i%len(allow)].Command, cfg)
 	}
 }
 
@@ -64,7 +64,7 @@ func BenchmarkJudgeMedian(b *testing.B) {
 		for i, c := range mix {
 			start := time.Now()
 			for j := 0; j < reps; j++ {
-				JudgeReadOnly(c, cfg)
+				judgeReadOnly(c, cfg)
 			}
 			per[i] = float64(time.Since(start).Nanoseconds()) / reps
 		}

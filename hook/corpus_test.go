@@ -18,7 +18,7 @@ func TestCorpusAllowed(t *testing.T) {
 	}
 	misses := 0
 	for _, r := range rows {
-		if _, ref := JudgeReadOnly(r.Command, &Config{}); ref != nil {
+		if _, ref := judgeReadOnly(r.Command, &Config{}); ref != nil {
 			misses++
 			t.Errorf("%s refused: %s", r, ref.What)
 		}
@@ -36,7 +36,7 @@ func TestCorpusRefused(t *testing.T) {
 		t.Errorf("only %d hostile rows; the issue asks for at least 400", len(rows))
 	}
 	for _, r := range rows {
-		if cmd, ref := JudgeReadOnly(r.Command, &Config{}); ref == nil {
+		if cmd, ref := judgeReadOnly(r.Command, &Config{}); ref == nil {
 			t.Errorf("%s ALLOWED (%s) as %s", r, r.Comment, cmd)
 		}
 	}

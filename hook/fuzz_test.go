@@ -28,7 +28,7 @@ func FuzzJudge(f *testing.F) {
 	addCorpusSeeds(f)
 	cfg := &Config{}
 	f.Fuzz(func(t *testing.T, src string) {
-		out, r := JudgeReadOnly(src, cfg)
+		out, r := judgeReadOnly(src, cfg)
 		if r != nil {
 			if r.What == "" {
 				t.Fatalf("%q refused without a reason", src)
@@ -40,7 +40,7 @@ func FuzzJudge(f *testing.F) {
 			t.Fatalf("%q allowed but does not parse: %v", src, err)
 		}
 		canonical := lexer.Print(sc, nil)
-		again, r := JudgeReadOnly(canonical, cfg)
+		again, r := judgeReadOnly(canonical, cfg)
 		if r != nil {
 			t.Fatalf("%q allowed, its canonical form %q refused: %s", src, canonical, r.What)
 		}
@@ -57,7 +57,7 @@ func FuzzJudgeDifferential(f *testing.F) {
 	addCorpusSeeds(f)
 	cfg := &Config{}
 	f.Fuzz(func(t *testing.T, src string) {
-		out, r := JudgeReadOnly(src, cfg)
+		out, r := judgeReadOnly(src, cfg)
 		if r != nil {
 			return
 		}

@@ -170,7 +170,7 @@ func TestHostileRepoConfig(t *testing.T) {
 	}
 
 	for _, c := range hostileReads {
-		rewritten, r := JudgeReadOnly(c.cmd, &Config{})
+		rewritten, r := judgeReadOnly(c.cmd, &Config{})
 		if r != nil {
 			t.Fatalf("%q refused: %s", c.cmd, r.What)
 		}
@@ -206,7 +206,7 @@ func TestRewritePinsConfig(t *testing.T) {
 		t.Fatalf("control: rg did not run the configured --pre: %v", err)
 	}
 	os.Remove(marker)
-	rewritten, r := JudgeReadOnly("rg needle a.txt", &Config{})
+	rewritten, r := judgeReadOnly("rg needle a.txt", &Config{})
 	if r != nil {
 		t.Fatal(r.What)
 	}

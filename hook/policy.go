@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
 )
@@ -60,27 +61,33 @@ const (
 )
 
 // Decide judges one tool call made in a session in state st.
+//
+// A command is parsed once, here, and every judge reads that one parse (lexer.CommandLine).
 func (p *Policy) Decide(c *Call, st SessionState) Decision {
 	if d, ok := modeChangeByModel(c); ok {
 		return d
 	}
-	if d, ok := p.network(c); ok {
+	var cl *lexer.CommandLine
+	if c.Command != "" {
+		cl = lexer.NewCommandLine(c.Command)
+	}
+	if d, ok := p.network(c, cl); ok {
 		return d
 	}
 	switch {
 	case p.Config.ReadOnlyAgent(c.AgentType):
-		return p.readOnly(c, scopeAgent, "")
+		return p.readOnly(c, cl, scopeAgent, "")
 	case st.Mode == ModeReadOnly:
-		return p.readOnly(c, scopeSession, st.Warning)
+		return p.readOnly(c, cl, scopeSession, st.Warning)
 	}
-	return p.edit(c)
+	return p.edit(c, cl)
 }
 
 // network routes web content through the quarantined retriever, in every mode: a web tool is
 // answered by hookctl's retrieval hook (this instance refuses it, so that a missing retrieval
 // hook fails closed); a shell command that is one plain web read is rewritten into `hookctl
 // retrieve`; any other network access from the shell is refused.
-func (p *Policy) network(c *Call) (Decision, bool) {
+func (p *Policy) network(c *Call, cl *lexer.CommandLine) (Decision, bool) {
 	if c.Kind == KindWeb {
 		if p.Config.DirectFetch {
 			return Decision{Verdict: Pass}, true
@@ -91,7 +98,7 @@ func (p *Policy) network(c *Call) (Decision, bool) {
 	if c.Command == "" || c.Kind != KindShell && c.Tool != "Monitor" {
 		return Decision{}, false
 	}
-	route, r := programs.RouteNetwork(c.Command)
+	route, r := programs.RouteNetwork(cl)
 	switch {
 	case r != nil:
 		what := r.What
@@ -151,16 +158,16 @@ func modeChangeByModel(c *Call) (Decision, bool) {
 
 // edit applies edit mode's accident guard: writes to protected paths, and the short exclude
 // list of destructive commands. Everything else is left to the client's own permissions.
-func (p *Policy) edit(c *Call) Decision {
+func (p *Policy) edit(c *Call, cl *lexer.CommandLine) Decision {
 	ctx := &programs.EditContext{Project: c.Cwd, Home: p.Protection.Home, Protected: p.Protection.Paths}
 	for _, path := range c.Paths {
 		if programs.ProtectedPath(path, ctx) {
-			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clipReason(path) +
+			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) +
 				", which only the user may change (hookctl's own files and Claude Code's settings are protected in every mode)."}
 		}
 	}
 	if c.Command != "" && (c.Kind == KindShell || c.Kind == KindMutate) {
-		if r := programs.JudgeEdit(c.Command, ctx); r != nil {
+		if r := programs.JudgeEdit(cl, ctx); r != nil {
 			what := r.What
 			if r.Program != "" {
 				what = r.Program + ": " + what
@@ -177,15 +184,15 @@ func (p *Policy) edit(c *Call) Decision {
 
 // readOnly applies read-only rules to a call. warning, if set, says why the session's state
 // could not be read; it is appended to every refusal.
-func (p *Policy) readOnly(c *Call, sc scope, warning string) Decision {
-	d := p.readOnlyRules(c, sc)
+func (p *Policy) readOnly(c *Call, cl *lexer.CommandLine, sc scope, warning string) Decision {
+	d := p.readOnlyRules(c, cl, sc)
 	if d.Verdict == Deny && warning != "" {
 		d.Reason += " (hookctl could not read this session's state — " + warning + " — so it is treated as read-only.)"
 	}
 	return d
 }
 
-func (p *Policy) readOnlyRules(c *Call, sc scope) Decision {
+func (p *Policy) readOnlyRules(c *Call, cl *lexer.CommandLine, sc scope) Decision {
 	switch c.Kind {
 	case KindRead, KindSession, KindAgent:
 		return Decision{Verdict: Pass}
@@ -194,7 +201,10 @@ func (p *Policy) readOnlyRules(c *Call, sc scope) Decision {
 		// mode, by its own rule.
 		return Decision{Verdict: Pass}
 	case KindShell:
-		cmd, r := JudgeReadOnly(c.Command, p.Config)
+		if cl == nil {
+			return Decision{Verdict: Deny, Reason: (&Refusal{What: "`" + c.Tool + "` came with no command", tool: true}).render(sc)}
+		}
+		cmd, r := JudgeReadOnly(cl, p.Config)
 		if r != nil {
 			return Decision{Verdict: Deny, Reason: r.render(sc)}
 		}

@@ -110,13 +110,13 @@ func TestDenyReasonsQuoteLittle(t *testing.T) {
 // TestDenyProgramsRemovesFromAllowlist: the config can remove programs, never add them.
 func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 	cfg := &Config{DenyPrograms: []string{"find", "curl"}}
-	if _, r := JudgeReadOnly("find . -name x", cfg); r == nil {
+	if _, r := judgeReadOnly("find . -name x", cfg); r == nil {
 		t.Error("find allowed after deny_programs")
 	}
-	if _, r := JudgeReadOnly("curl x", cfg); r == nil {
+	if _, r := judgeReadOnly("curl x", cfg); r == nil {
 		t.Error("listing curl in deny_programs let it through")
 	}
-	if _, r := JudgeReadOnly("ls", cfg); r != nil {
+	if _, r := judgeReadOnly("ls", cfg); r != nil {
 		t.Errorf("ls refused: %s", r.What)
 	}
 }
@@ -161,4 +161,37 @@ func TestNetworkRouting(t *testing.T) {
 	if err != nil || len(sc.Pipeline.Cmds) != 1 || sc.Pipeline.Cmds[0].Args[4].Value != "x; rm -rf /" {
 		t.Errorf("the rewrite %q does not parse back: %v", d.Command, err)
 	}
+}
+
+// TestQuarantineSeesEverySpelling is the edit-mode hole of issue 7: the network router read
+// words with a reader of its own that neither undid `\x` escapes nor decoded $'…', so these
+// ran unmediated and raw web content reached an agent holding file access and write tools.
+// Every one must be answered by the retriever (or refused), in both modes.
+func TestQuarantineSeesEverySpelling(t *testing.T) {
+	p := &Policy{Config: &Config{}, Binary: "/opt/hookctl",
+		Protection: Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
+	for _, cmd := range []string{
+		`cu\rl https://example.com/x`,
+		`$'curl' -s https://example.com/x`,
+		`$'\x63url' -s https://example.com/x`,
+		`wg\et -qO- https://example.com/x`,
+		`"cu"rl https://example.com/x`,
+		`c''url https://example.com/x`,
+		"cu\\\nrl https://example.com/x",
+	} {
+		for _, mode := range []Mode{ModeEdit, ModeReadOnly} {
+			d := p.Decide(&Call{Tool: "Bash", Kind: KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: mode})
+			switch {
+			case d.Verdict == Allow && strings.HasPrefix(d.Command, "/opt/hookctl retrieve fetch https://example.com/x "):
+			case d.Verdict == Deny:
+			default:
+				t.Errorf("%s %q: %s %q — raw web content would reach the agent", mode, cmd, d.Verdict, d.Command)
+			}
+		}
+	}
+}
+
+// judgeReadOnly judges a command given as text, parsing it as the policy does.
+func judgeReadOnly(cmd string, cfg *Config) (string, *Refusal) {
+	return JudgeReadOnly(lexer.NewCommandLine(cmd), cfg)
 }

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // Limits of one hook run. The client's own timeout for the hook is longer (the install sets it);
@@ -344,7 +346,7 @@ func (r *Runner) prompt(ev *Event) Decision {
 		return Decision{Verdict: Deny, Reason: "hookctl: use /readonly, /readonly on or /readonly off; nothing changed"}
 	}
 	if ev.CommandSource != "userSettings" {
-		return Decision{Verdict: Deny, Reason: "hookctl: this /readonly comes from " + clipReason(ev.CommandSource) +
+		return Decision{Verdict: Deny, Reason: "hookctl: this /readonly comes from " + clip.Short(ev.CommandSource) +
 			" (a project command or skill named readonly shadows hookctl's); the mode is unchanged. " +
 			"Remove it, or use `! hookctl readonly off`."}
 	}

@@ -34,7 +34,7 @@ func stubs() string {
 // With rewrite, the words are those the hook's rewrite sends (its pins included).
 func expectedTrace(sc *lexer.Script, rewritten bool) []string {
 	var out []string
-	argv := func(c *lexer.Command, loopVar, item string) string {
+	argv := func(c *lexer.SimpleCommand, loopVar, item string) string {
 		words := append([]lexer.Word{c.Name}, c.Args...)
 		if rewritten {
 			words = rewrite(c).Words
@@ -128,7 +128,7 @@ func TestShellsRunWhatWasJudged(t *testing.T) {
 				if err != nil {
 					continue // TestCorpusAllowed reports it
 				}
-				rewritten, ref := JudgeReadOnly(r.Command, &Config{})
+				rewritten, ref := judgeReadOnly(r.Command, &Config{})
 				if ref != nil {
 					continue
 				}

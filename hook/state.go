@@ -5,9 +5,9 @@ import (
 
 	"errors"
 	"fmt"
+
 	"github.com/tidwall/gjson"
 
-	"github.com/hookctl/hookctl/internal/fsutil"
 	"io"
 	"io/fs"
 	"os"
@@ -15,6 +15,9 @@ import (
 	"sort"
 	"strings"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // Session is one Claude Code session's state: its mode and how it got there. Subagents share
@@ -59,7 +62,7 @@ func ParseMode(s string) (Mode, error) {
 	case "edit":
 		return ModeEdit, nil
 	}
-	return ModeReadOnly, fmt.Errorf("unknown mode %q (want read-only or edit)", clipReason(s))
+	return ModeReadOnly, fmt.Errorf("unknown mode %q (want read-only or edit)", clip.Short(s))
 }
 
 // Limits of the state store.
@@ -87,12 +90,12 @@ func NewStore(home string) *Store { return &Store{Dir: filepath.Join(home, sessi
 // not starting with '.', at most 128 bytes. Claude Code's ids are UUIDs.
 func ValidSessionID(id string) error {
 	if id == "" || len(id) > maxSessionID || id[0] == '.' {
-		return fmt.Errorf("invalid session id %q", clipReason(id))
+		return fmt.Errorf("invalid session id %q", clip.Short(id))
 	}
 	for i := 0; i < len(id); i++ {
 		c := id[i]
 		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.') {
-			return fmt.Errorf("invalid session id %q", clipReason(id))
+			return fmt.Errorf("invalid session id %q", clip.Short(id))
 		}
 	}
 	return nil
@@ -122,7 +125,7 @@ func (s *Store) Load(id string) (*Session, error) {
 		return nil, fmt.Errorf("the state file %s is damaged: %v", s.path(id), err)
 	}
 	if sess.ID != id {
-		return nil, fmt.Errorf("the state file %s names session %q", s.path(id), clipReason(sess.ID))
+		return nil, fmt.Errorf("the state file %s names session %q", s.path(id), clip.Short(sess.ID))
 	}
 	return &sess, nil
 }
@@ -149,7 +152,7 @@ func (s *Store) Peek(id string) (Mode, string, error) {
 		return ModeReadOnly, "", fmt.Errorf("the state file %s is damaged: not an object", s.path(id))
 	}
 	if got := root.Get("id"); got.Type != gjson.String || got.Str != id {
-		return ModeReadOnly, "", fmt.Errorf("the state file %s names session %q", s.path(id), clipReason(got.String()))
+		return ModeReadOnly, "", fmt.Errorf("the state file %s names session %q", s.path(id), clip.Short(got.String()))
 	}
 	m := root.Get("mode")
 	if m.Type != gjson.String {
@@ -294,12 +297,4 @@ func writeAtomic(path string, v any) error {
 		return err
 	}
 	return fsutil.WriteAtomic(path, append(b, '\n'), 0o600)
-}
-
-func clipReason(s string) string {
-	const max = 40
-	if len(s) > max {
-		return s[:max] + "…"
-	}
-	return s
 }

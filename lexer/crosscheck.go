@@ -5,36 +5,50 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // ErrDisagree is wrapped by every CrossCheck failure.
 var ErrDisagree = errors.New("the two parsers disagree")
 
-// crossCheckVariants are the shell languages the second parser reads the command in. Bash is
-// what Claude Code runs on Linux; zsh is the default login shell on macOS.
-var crossCheckVariants = []syntax.LangVariant{syntax.LangBash, syntax.LangZsh}
+// The second parser reads the command as bash, which Claude Code runs on Linux, and as zsh, the
+// default login shell on macOS.
 
-// CrossCheck parses src again with mvdan.cc/sh, a full shell parser written independently of
-// this one, in each of bash and zsh, and returns an error unless every parse has the same
-// structure as sc, with the same words (same values, same loop variables) for every command and
-// the same redirections. Any difference means one of the two misread the command, so it is
-// refused rather than explained.
+// CrossCheck parses src with mvdan.cc/sh, a full shell parser written independently of this
+// one, in each of bash and zsh, and returns an error unless every parse has the same structure
+// as sc, with the same words (same values, same loop variables) for every command and the same
+// redirections. Any difference means one of the two misread the command, so it is refused rather
+// than explained. CommandLine.Shape runs it on the tree the other judges read.
 func CrossCheck(src string, sc *Script) error {
+	tree, err := parseTree(src, syntax.LangBash)
+	if err != nil {
+		return fmt.Errorf("%w: bash does not parse it: %v", ErrDisagree, err)
+	}
+	return crossCheck(src, sc, tree)
+}
+
+// crossCheck compares sc with bash's tree, then with a zsh parse of src.
+func crossCheck(src string, sc *Script, bash *syntax.File) error {
 	want := Shape(sc)
-	size := len(want)
-	for _, lang := range crossCheckVariants {
-		f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
-		if err != nil {
-			return fmt.Errorf("%w: %s does not parse it: %v", ErrDisagree, lang, err)
-		}
-		got, err := mvdanShape(f, size)
-		if err != nil {
-			return fmt.Errorf("%w: %s reads %v", ErrDisagree, lang, err)
-		}
-		if got != want {
-			return fmt.Errorf("%w: %s reads it as %s, hookctl as %s", ErrDisagree, lang, clip(got), clip(want))
-		}
+	if err := sameShape(want, bash, syntax.LangBash); err != nil {
+		return err
+	}
+	zsh, err := parseTree(src, syntax.LangZsh)
+	if err != nil {
+		return fmt.Errorf("%w: zsh does not parse it: %v", ErrDisagree, err)
+	}
+	return sameShape(want, zsh, syntax.LangZsh)
+}
+
+func sameShape(want string, f *syntax.File, lang syntax.LangVariant) error {
+	got, err := mvdanShape(f, len(want))
+	if err != nil {
+		return fmt.Errorf("%w: %s reads %v", ErrDisagree, lang, err)
+	}
+	if got != want {
+		return fmt.Errorf("%w: %s reads it as %s, hookctl as %s", ErrDisagree, lang, clip.Short(got), clip.Short(want))
 	}
 	return nil
 }
@@ -342,44 +356,38 @@ func mvdanRedirect(r *syntax.Redirect) (string, error) {
 	return "", errors.New("a redirection other than 2>&1 or 2>/dev/null")
 }
 
-// mvdanWord returns a word's value, or the loop variable's name when the word is exactly "$NAME".
+// mvdanWord returns a word's value as Literal reads it, or the loop variable's name when the
+// word is exactly "$NAME". A bare ~/… word (a for loop's list may hold one) is read as written:
+// the hand lexer keeps it so, and both print it unquoted for the shell to expand.
 func mvdanWord(w *syntax.Word) (value, loopVar string, err error) {
 	if len(w.Parts) == 1 {
-		if dq, ok := w.Parts[0].(*syntax.DblQuoted); ok && !dq.Dollar && len(dq.Parts) == 1 {
-			if pe, ok := dq.Parts[0].(*syntax.ParamExp); ok {
+		switch p := w.Parts[0].(type) {
+		case *syntax.DblQuoted:
+			if pe, ok := soleParam(p); ok {
 				if !plainParam(pe) {
 					return "", "", errors.New("a parameter expansion with operators")
 				}
 				return "", pe.Param.Value, nil
 			}
-		}
-	}
-	var b strings.Builder
-	for _, part := range w.Parts {
-		switch p := part.(type) {
 		case *syntax.Lit:
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return "", "", errors.New("a $'…' string")
+			if rest, ok := strings.CutPrefix(p.Value, "~/"); ok && plainBare(rest) {
+				return p.Value, "", nil
 			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			if p.Dollar {
-				return "", "", errors.New(`a $"…" string`)
-			}
-			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", "", fmt.Errorf("an expansion (%T) inside double quotes", q)
-				}
-				b.WriteString(lit.Value)
-			}
-		default:
-			return "", "", fmt.Errorf("an expansion (%T)", part)
 		}
 	}
-	return b.String(), "", nil
+	v, ok := Literal(w)
+	if !ok {
+		return "", "", errors.New("a word that is not literal text")
+	}
+	return v, "", nil
+}
+
+func soleParam(dq *syntax.DblQuoted) (*syntax.ParamExp, bool) {
+	if dq.Dollar || len(dq.Parts) != 1 {
+		return nil, false
+	}
+	pe, ok := dq.Parts[0].(*syntax.ParamExp)
+	return pe, ok
 }
 
 // plainParam reports whether pe is exactly $NAME: no braces, operators, flags or subscripts.

@@ -3,6 +3,8 @@ package lexer
 import (
 	"fmt"
 	"slices"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // Script is a command the shape parser accepted. It has exactly one of three shapes, optionally
@@ -23,11 +25,11 @@ type Script struct {
 
 // Pipeline is one or more commands joined by |.
 type Pipeline struct {
-	Cmds []*Command
+	Cmds []*SimpleCommand
 }
 
-// Command is one simple command: a program name, its arguments and its redirections.
-type Command struct {
+// SimpleCommand is one simple command: a program name, its arguments and its redirections.
+type SimpleCommand struct {
 	Name   Word
 	Args   []Word
 	Redirs []TokenKind // TokErrToOut or TokErrToNull, in source order
@@ -129,7 +131,7 @@ func (p *parser) expectWord(w, where string) {
 func (p *parser) describe() string {
 	t := p.tok()
 	if t.Kind == TokWord {
-		return fmt.Sprintf("`%s`", clip(t.Word.Raw))
+		return fmt.Sprintf("`%s`", clip.Short(t.Word.Raw))
 	}
 	return fmt.Sprintf("`%s`", t.Kind)
 }
@@ -224,7 +226,7 @@ func (p *parser) pipeline() *Pipeline {
 
 // command parses one simple command: a bare program name, then words and redirections up to an
 // operator.
-func (p *parser) command() *Command {
+func (p *parser) command() *SimpleCommand {
 	t := p.tok()
 	if t.Kind != TokWord {
 		p.fail(t.Pos, "expected a command, found %s", p.describe())
@@ -244,7 +246,7 @@ func (p *parser) command() *Command {
 	if p.err != nil {
 		return nil
 	}
-	cmd := &Command{Name: name}
+	cmd := &SimpleCommand{Name: name}
 	p.advance()
 	if n := p.wordsAhead(); n > 0 {
 		cmd.Args = make([]Word, 0, n)
@@ -382,7 +384,7 @@ func (p *parser) forShape() *For {
 		return nil
 	}
 	if !slices.Contains(LoopNames, t.Word.Value) {
-		p.fail(t.Pos, "loop variable `%s` is not allowed; use one of: %s", clip(t.Word.Value), joinNames())
+		p.fail(t.Pos, "loop variable `%s` is not allowed; use one of: %s", clip.Short(t.Word.Value), joinNames())
 		return nil
 	}
 	n := &For{Var: t.Word.Value}
@@ -438,15 +440,6 @@ func joinNames() string {
 			s += " "
 		}
 		s += n
-	}
-	return s
-}
-
-// clip shortens text quoted back to the agent.
-func clip(s string) string {
-	const max = 40
-	if len(s) > max {
-		return s[:max] + "…"
 	}
 	return s
 }

@@ -71,9 +71,9 @@ type Printed struct {
 // Print writes the canonical form of a parsed script. each says how to print each command; nil
 // prints the command as parsed. The output is one line per pipeline in bodies and uses `; ` and
 // the shapes' keywords exactly as parse.go accepts them.
-func Print(sc *Script, each func(*Command) Printed) string {
+func Print(sc *Script, each func(*SimpleCommand) Printed) string {
 	if each == nil {
-		each = func(c *Command) Printed { return Printed{Words: append([]Word{c.Name}, c.Args...)} }
+		each = func(c *SimpleCommand) Printed { return Printed{Words: append([]Word{c.Name}, c.Args...)} }
 	}
 	var b strings.Builder
 	if sc.Cd != nil {
@@ -109,7 +109,7 @@ func Print(sc *Script, each func(*Command) Printed) string {
 	return b.String()
 }
 
-func printBody(b *strings.Builder, body []*Pipeline, each func(*Command) Printed) {
+func printBody(b *strings.Builder, body []*Pipeline, each func(*SimpleCommand) Printed) {
 	for i, pl := range body {
 		if i > 0 {
 			b.WriteByte(' ')
@@ -119,7 +119,7 @@ func printBody(b *strings.Builder, body []*Pipeline, each func(*Command) Printed
 	}
 }
 
-func printPipeline(b *strings.Builder, pl *Pipeline, each func(*Command) Printed) {
+func printPipeline(b *strings.Builder, pl *Pipeline, each func(*SimpleCommand) Printed) {
 	for i, c := range pl.Cmds {
 		if i > 0 {
 			b.WriteString(" | ")

@@ -33,6 +33,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/lexer"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -50,7 +53,7 @@ type EditContext struct {
 const (
 	// maxEditLen is the longest command judged. Longer than the read-only lexer's cap, because an
 	// edit-mode command may carry a here-document.
-	maxEditLen = 64 << 10
+	maxEditLen = lexer.MaxTreeLen
 	// maxEditDepth bounds nested re-parses: eval inside sh -c inside find -exec, ….
 	maxEditDepth = 8
 	// maxEditNesting bounds nested compound commands and wrappers within one parse.
@@ -97,7 +100,7 @@ const (
 // Test: TestEditRm, TestEditGit, TestEditPrivilegeAndDisk, TestEditDownloadExec,
 // TestEditForkBomb, TestEditProtectedWrites, TestEditHookctlAndClaude, TestEditRecursion,
 // TestEditLimits, TestEditTermination, TestEditCorpus, FuzzJudgeEdit.
-func JudgeEdit(cmd string, ctx *EditContext) (ref *Refusal) {
+func JudgeEdit(cl *lexer.CommandLine, ctx *EditContext) (ref *Refusal) {
 	defer func() {
 		if recover() != nil {
 			ref = &Refusal{What: "the edit guard failed on this command (internal error), so it is refused", Hint: editHintAsk}
@@ -106,14 +109,20 @@ func JudgeEdit(cmd string, ctx *EditContext) (ref *Refusal) {
 	if ctx == nil || !path.IsAbs(ctx.Project) {
 		return &Refusal{What: "the edit guard has no project directory", Hint: editHintAsk}
 	}
-	if len(cmd) > maxEditLen {
+	if len(cl.Src) > maxEditLen {
 		return &Refusal{What: "the command is too long to judge (more than " + strconv.Itoa(maxEditLen>>10) + " KiB)",
 			Hint: "write long file contents with the Write tool"}
 	}
 	j := &editJudge{ctx: ctx, project: path.Clean(ctx.Project)}
 	st := &editState{dirs: []string{j.project}}
 	st.set("HOME", path.Clean(ctx.Home), ctx.Home != "")
-	return j.script(cmd, st, syntax.LangBash)
+	f, err := cl.Tree()
+	if err != nil {
+		return &Refusal{What: "the command does not parse as bash: " + clip.Short(err.Error()), Hint: "fix the quoting"}
+	}
+	j.parsed += len(cl.Src)
+	j.depth++
+	return j.stmts(f.Stmts, st)
 }
 
 // ProtectedPath reports whether writing path (absolute, or relative to ctx.Project) would write a
@@ -334,7 +343,7 @@ func (j *editJudge) script(src string, st *editState, lang syntax.LangVariant) *
 	}
 	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
 	if err != nil {
-		return &Refusal{What: "the command does not parse as " + lang.String() + ": " + clip(err.Error()), Hint: "fix the quoting"}
+		return &Refusal{What: "the command does not parse as " + lang.String() + ": " + clip.Short(err.Error()), Hint: "fix the quoting"}
 	}
 	j.depth++
 	defer func() { j.depth-- }()

@@ -142,7 +142,7 @@ func (j *editJudge) redirect(rd *syntax.Redirect, st *editState) *Refusal {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob,
 		syntax.AppAll, syntax.AppAllClob, syntax.RdrInOut:
 	case syntax.DplOut:
-		if v := rd.Word.Lit(); v == "-" || isDigits(v) {
+		if v := literal(rd.Word); v == "-" || isDigits(v) {
 			return nil // >&2, >&-
 		}
 	default:

@@ -6,6 +6,9 @@ import (
 	"path"
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/lexer"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -126,7 +129,7 @@ func (j *editJudge) pipedDownload(stages []*syntax.Stmt, st *editState) *Refusal
 		if dl != "" {
 			if name, ok := j.stdinInterpreter(s, st); ok {
 				return editRefuse("", "download the script to a file in the project, read it, and run it; or ask the user",
-					"pipes a download (`%s`) into `%s`, which runs it unread", dl, clip(name))
+					"pipes a download (`%s`) into `%s`, which runs it unread", dl, clip.Short(name))
 			}
 		}
 		if dl == "" {
@@ -195,7 +198,7 @@ func runsDownloader(n syntax.Node) string {
 		// The program, past wrappers and their options: the first word that is not an
 		// assignment, an option, a number or a wrapper.
 		for _, w := range c.Args {
-			v, ok := litValue(w)
+			v, ok := lexer.Literal(w)
 			if !ok {
 				break
 			}

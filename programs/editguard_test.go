@@ -56,7 +56,7 @@ func checkEdit(t reporter, rows ...editRow) {
 			t.Errorf("duplicate row: %q", x.cmd)
 			continue
 		}
-		ref := JudgeEdit(x.cmd, testEditContext())
+		ref := judgeEdit(x.cmd, testEditContext())
 		switch {
 		case ref != nil && strings.Contains(ref.What, "internal error"):
 			t.Errorf("%q: the guard panicked", x.cmd)
@@ -579,16 +579,16 @@ func TestEditRecursion(t *testing.T) {
 func TestEditLimits(t *testing.T) {
 	ctx := testEditContext()
 	atCap := "echo " + strings.Repeat("a", maxEditLen-len("echo "))
-	if r := JudgeEdit(atCap, ctx); r != nil {
+	if r := judgeEdit(atCap, ctx); r != nil {
 		t.Errorf("a command of exactly %d bytes: refused (%s), want allowed", maxEditLen, r.Error())
 	}
-	if r := JudgeEdit(atCap+"a", ctx); r == nil || !strings.Contains(r.What, "too long") {
+	if r := judgeEdit(atCap+"a", ctx); r == nil || !strings.Contains(r.What, "too long") {
 		t.Errorf("a command one byte past the cap: %v, want refused as too long", r)
 	}
-	if r := JudgeEdit("ls", nil); r == nil {
+	if r := judgeEdit("ls", nil); r == nil {
 		t.Errorf("a nil context: allowed, want refused")
 	}
-	if r := JudgeEdit("ls", &EditContext{Project: "proj"}); r == nil {
+	if r := judgeEdit("ls", &EditContext{Project: "proj"}); r == nil {
 		t.Errorf("a relative project: allowed, want refused")
 	}
 	// Re-parse depth: eval of eval of …
@@ -596,38 +596,38 @@ func TestEditLimits(t *testing.T) {
 	for range maxEditDepth + 1 {
 		nested = "eval " + shellQuote(nested)
 	}
-	if r := JudgeEdit(nested, ctx); r == nil || !strings.Contains(r.What, "too deeply") {
+	if r := judgeEdit(nested, ctx); r == nil || !strings.Contains(r.What, "too deeply") {
 		t.Errorf("eval nested %d deep: %v, want refused as too deep", maxEditDepth+1, r)
 	}
 	shallow := "true"
 	for range maxEditDepth - 1 {
 		shallow = "eval " + shellQuote(shallow)
 	}
-	if r := JudgeEdit(shallow, ctx); r != nil {
+	if r := judgeEdit(shallow, ctx); r != nil {
 		t.Errorf("eval nested %d deep: refused (%s), want allowed", maxEditDepth-1, r.Error())
 	}
-	if r := JudgeEdit(strings.Repeat("( ", maxEditNesting)+"true"+strings.Repeat(" )", maxEditNesting), ctx); r == nil ||
+	if r := judgeEdit(strings.Repeat("( ", maxEditNesting)+"true"+strings.Repeat(" )", maxEditNesting), ctx); r == nil ||
 		!strings.Contains(r.What, "too deeply") {
 		t.Errorf("subshells nested %d deep: %v, want refused as too deep", maxEditNesting, r)
 	}
-	if r := JudgeEdit("echo "+strings.Repeat("{a,b}", 11), ctx); r == nil || !strings.Contains(r.What, "too many words") {
+	if r := judgeEdit("echo "+strings.Repeat("{a,b}", 11), ctx); r == nil || !strings.Contains(r.What, "too many words") {
 		t.Errorf("a brace expansion of %d words: %v, want refused", 1<<11, r)
 	}
-	if r := JudgeEdit("echo "+strings.Repeat("{a,b}", 10), ctx); r != nil {
+	if r := judgeEdit("echo "+strings.Repeat("{a,b}", 10), ctx); r != nil {
 		t.Errorf("a brace expansion of %d words: refused (%s), want allowed", maxEditBraces, r.Error())
 	}
 	long := "git add" + strings.Repeat(" f", 5000) + " && " + strings.Repeat("a && ", 1000) + "rm -rf build"
-	if r := JudgeEdit(long, ctx); r != nil {
+	if r := judgeEdit(long, ctx); r != nil {
 		t.Errorf("5000 operands and 1000 && links: refused (%s), want allowed", r.Error())
 	}
-	if r := JudgeEdit(strings.Repeat("a | ", 1000)+"rm -rf ~", ctx); r == nil || !strings.Contains(r.What, "holds the project") {
+	if r := judgeEdit(strings.Repeat("a | ", 1000)+"rm -rf ~", ctx); r == nil || !strings.Contains(r.What, "holds the project") {
 		t.Errorf("a 1000-stage pipeline ending in rm -rf ~: %v, want refused", r)
 	}
 	many := ""
 	for i := range 2 * maxEditVars {
 		many += "v" + strconv.Itoa(i) + "=x; "
 	}
-	if r := JudgeEdit(many+"d=/; rm -rf $d", ctx); r == nil {
+	if r := judgeEdit(many+"d=/; rm -rf $d", ctx); r == nil {
 		t.Errorf("rm -rf $d past the variable cap: allowed, want refused")
 	}
 }
@@ -674,7 +674,7 @@ func TestEditTermination(t *testing.T) {
 	ctx := testEditContext()
 	for _, in := range adversarialEdit() {
 		start := time.Now()
-		r := JudgeEdit(in, ctx)
+		r := judgeEdit(in, ctx)
 		if d := time.Since(start); d > 10*time.Second {
 			t.Errorf("%q…: took %v", in[:min(len(in), 40)], d)
 		}
@@ -758,12 +758,12 @@ func TestEditCorpus(t *testing.T) {
 		t.Errorf("corpus too small: %d allow rows (want ≥150), %d deny rows (want ≥200)", len(allow), len(deny))
 	}
 	for _, r := range allow {
-		if ref := JudgeEdit(r.Command, ctx); ref != nil {
+		if ref := judgeEdit(r.Command, ctx); ref != nil {
 			t.Errorf("%s: refused (%s), want allowed", r, ref.Error())
 		}
 	}
 	for _, r := range deny {
-		ref := JudgeEdit(r.Command, ctx)
+		ref := judgeEdit(r.Command, ctx)
 		switch {
 		case ref == nil:
 			t.Errorf("%s: ALLOWED, want refused (%s)", r, r.Comment)
@@ -792,7 +792,7 @@ func FuzzJudgeEdit(f *testing.F) {
 			return
 		}
 		start := time.Now()
-		r := JudgeEdit(cmd, ctx)
+		r := judgeEdit(cmd, ctx)
 		if r != nil && strings.Contains(r.What, "internal error") {
 			t.Fatalf("the guard panicked on %q", cmd)
 		}
@@ -812,6 +812,6 @@ func BenchmarkJudgeEdit(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		JudgeEdit(rows[i%len(rows)].Command, ctx)
+		judgeEdit(rows[i%len(rows)].Command, ctx)
 	}
 }

@@ -5,6 +5,9 @@ package programs
 import (
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/lexer"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -257,14 +260,14 @@ func endless(cond []*syntax.Stmt, until bool) bool {
 		if len(c.Args) == 0 {
 			return false
 		}
-		name := c.Args[0].Lit()
+		name := literal(c.Args[0])
 		if until {
 			return name == "false"
 		}
 		return (name == "true" || name == ":") && len(c.Args) == 1
 	case *syntax.ArithmCmd:
 		w, ok := c.X.(*syntax.Word)
-		return ok && !until && w.Lit() != "" && w.Lit() != "0"
+		return ok && !until && literal(w) != "" && literal(w) != "0"
 	}
 	return false
 }
@@ -388,7 +391,7 @@ func (j *editJudge) funcDecl(c *syntax.FuncDecl, st *editState) *Refusal {
 	}
 	for _, name := range names {
 		if callsItself(name, c.Body, false, 0) {
-			return editRefuse("", editHintAsk, "defines a fork bomb: `%s` calls itself in a pipeline or in the background", clip(name))
+			return editRefuse("", editHintAsk, "defines a fork bomb: `%s` calls itself in a pipeline or in the background", clip.Short(name))
 		}
 	}
 	if len(names) == 0 { // a zsh anonymous function runs at once
@@ -415,7 +418,7 @@ func callsItself(name string, s *syntax.Stmt, spawned bool, depth int) bool {
 		if !spawned || len(c.Args) == 0 {
 			return false
 		}
-		v, ok := litValue(c.Args[0])
+		v, ok := lexer.Literal(c.Args[0])
 		return ok && v == name
 	case *syntax.BinaryCmd:
 		pipe := c.Op == syntax.Pipe || c.Op == syntax.PipeAll
@@ -458,7 +461,7 @@ func changesDir(n syntax.Node) bool {
 // anywhere in its literal words (builtin cd, eval "cd .."), or its program is not a literal.
 func mayChangeDir(c *syntax.CallExpr) bool {
 	for i, w := range c.Args {
-		v, ok := litValue(w)
+		v, ok := lexer.Literal(w)
 		if !ok {
 			if i == 0 {
 				return true
@@ -533,7 +536,7 @@ func (j *editJudge) substs(n syntax.Node, st *editState) *Refusal {
 
 func forgetArithm(x syntax.ArithmExpr, st *editState) {
 	if w, ok := x.(*syntax.Word); ok {
-		if name := w.Lit(); name != "" {
+		if name := literal(w); name != "" {
 			st.set(name, "", false)
 		}
 	}
@@ -574,7 +577,7 @@ func isPwd(cs *syntax.CmdSubst) bool {
 	if !ok || len(c.Args) != 1 || len(c.Assigns) != 0 || len(s.Redirs) != 0 || s.Background || s.Negated {
 		return false
 	}
-	v, ok := litValue(c.Args[0])
+	v, ok := lexer.Literal(c.Args[0])
 	return ok && v == "pwd"
 }
 
@@ -598,6 +601,6 @@ func isMktemp(w *syntax.Word) bool {
 	if !ok || len(c.Args) == 0 || len(s.Redirs) != 0 || s.Background {
 		return false
 	}
-	v, ok := litValue(c.Args[0])
+	v, ok := lexer.Literal(c.Args[0])
 	return ok && v == "mktemp"
 }

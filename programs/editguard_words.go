@@ -3,8 +3,10 @@ package programs
 // The edit guard (see editguard.go): words.
 
 import (
-	"strconv"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/lexer"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -55,145 +57,17 @@ func (w editWord) show() string {
 		return "{}"
 	}
 	if w.shown != "" {
-		return clip(w.shown)
+		return clip.Short(w.shown)
 	}
 	s := strings.ReplaceAll(w.s, editUnknown, "…")
-	return clip(strings.ReplaceAll(s, editTemp, "$(mktemp)"))
+	return clip.Short(strings.ReplaceAll(s, editTemp, "$(mktemp)"))
 }
 
-// litValue returns a word's value when it has no expansions at all.
-func litValue(w *syntax.Word) (string, bool) {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(unescapeBare(p.Value))
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				v, ok := decodeANSIC(p.Value)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(v)
-			} else {
-				b.WriteString(p.Value)
-			}
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				l, ok := q.(*syntax.Lit)
-				if !ok {
-					return "", false
-				}
-				b.WriteString(unescapeDouble(l.Value))
-			}
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
-}
-
-func unescapeBare(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) {
-			i++
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-func unescapeDouble(s string) string {
-	if !strings.Contains(s, `\`) {
-		return s
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\"\\\n", s[i+1]) >= 0 {
-			i++
-			if s[i] == '\n' {
-				continue
-			}
-		}
-		b.WriteByte(s[i])
-	}
-	return b.String()
-}
-
-// decodeANSIC decodes the body of a $'…' string. It reports false for escapes it does not
-// know, so that the word is treated as unknown.
-func decodeANSIC(s string) (string, bool) {
-	if !strings.Contains(s, `\`) {
-		return s, true
-	}
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch e := s[i]; e {
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'e', 'E':
-			b.WriteByte(0x1b)
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte('\v')
-		case '\\', '\'', '"', '?':
-			b.WriteByte(e)
-		case 'x', 'u', 'U':
-			max := 2
-			if e == 'u' {
-				max = 4
-			} else if e == 'U' {
-				max = 8
-			}
-			k := i + 1
-			for k < len(s) && k-i-1 < max && strings.IndexByte("0123456789abcdefABCDEF", s[k]) >= 0 {
-				k++
-			}
-			if k == i+1 {
-				return "", false
-			}
-			n, err := strconv.ParseUint(s[i+1:k], 16, 32)
-			if err != nil {
-				return "", false
-			}
-			if e == 'x' {
-				b.WriteByte(byte(n))
-			} else {
-				b.WriteRune(rune(n))
-			}
-			i = k - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			k := i
-			for k < len(s) && k-i < 3 && s[k] >= '0' && s[k] <= '7' {
-				k++
-			}
-			n, _ := strconv.ParseUint(s[i:k], 8, 16)
-			b.WriteByte(byte(n))
-			i = k - 1
-		default:
-			return "", false
-		}
-	}
-	return b.String(), true
+// literal is a word's value as lexer.Literal reads it (the one word reader every judge shares),
+// or "" when the word is not literal.
+func literal(w *syntax.Word) string {
+	v, _ := lexer.Literal(w)
+	return v
 }
 
 // simpleParam reports whether pe is $NAME or ${NAME} with no operators.
@@ -312,7 +186,7 @@ func (j *editJudge) expandParts(parts []syntax.WordPart, alts []editAlt, quoted 
 			v := p.Value
 			if p.Dollar {
 				var ok bool
-				if v, ok = decodeANSIC(v); !ok {
+				if v, ok = lexer.DecodeANSIC(v); !ok {
 					v = editUnknown
 				}
 			}
@@ -395,7 +269,7 @@ func (j *editJudge) expandParts(parts []syntax.WordPart, alts []editAlt, quoted 
 // other ~user is unknown.
 func (j *editJudge) addLit(a *editAlt, v string, quoted bool, st *editState) {
 	if quoted {
-		a.add(unescapeDouble(v), true)
+		a.add(lexer.UnescapeDouble(v), true)
 		return
 	}
 	if !a.started && strings.HasPrefix(v, "~") {

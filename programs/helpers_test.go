@@ -6,6 +6,8 @@ import (
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hookctl/hookctl/lexer"
 )
 
 // row is one judged argument list: a program, its arguments as the program receives them, and
@@ -188,3 +190,10 @@ func TestCheckReportsMisses(t *testing.T) {
 		}
 	}
 }
+
+// judgeEdit and routeNetwork judge a command given as text, parsing it as the hook does.
+func judgeEdit(cmd string, ctx *EditContext) *Refusal {
+	return JudgeEdit(lexer.NewCommandLine(cmd), ctx)
+}
+
+func routeNetwork(cmd string) (*Route, *Refusal) { return RouteNetwork(lexer.NewCommandLine(cmd)) }

@@ -6,6 +6,9 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/lexer"
+
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -46,9 +49,10 @@ var netWrappers = wordSet("env nice nohup timeout command exec time stdbuf xargs
 // RouteNetwork decides what to do with a shell command that may reach the network: (nil, nil)
 // when it does not, as far as its syntax tree shows; a Route when it is exactly one plain read
 // the retriever can answer; a Refusal otherwise. A command that does not parse is left to the
-// mode's own judge, which refuses it.
-func RouteNetwork(cmd string) (*Route, *Refusal) {
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
+// mode's own judge, which refuses it. Words are read with lexer.Literal, as every judge reads
+// them: `cu\rl`, `"cu"rl` and `$'curl'` are curl here too.
+func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
+	f, err := cl.Tree()
 	if err != nil {
 		return nil, nil
 	}
@@ -56,6 +60,7 @@ func RouteNetwork(cmd string) (*Route, *Refusal) {
 		call *syntax.CallExpr
 		prog string
 		args []string // literal values; "" where not literal
+		ok   bool     // every argument is literal
 	}
 	var calls []found
 	syntax.Walk(f, func(n syntax.Node) bool {
@@ -64,20 +69,21 @@ func RouteNetwork(cmd string) (*Route, *Refusal) {
 			return true
 		}
 		words := make([]string, len(call.Args))
+		literal := true
 		for i, w := range call.Args {
-			words[i] = w.Lit()
-			if words[i] == "" {
-				words[i] = literalValue(w)
-			}
+			// The router runs none of these words: a plain read is rewritten into hookctl
+			// retrieve, with the URL quoted, so a ? in it is text, not a glob.
+			v, _, ok := lexer.Text(w)
+			words[i], literal = v, literal && ok
 		}
 		prog := path.Base(words[0])
 		if _, isNet := netPrograms[prog]; isNet || networkGit(prog, words[1:]) || networkRsync(prog, words[1:]) {
-			calls = append(calls, found{call, prog, words[1:]})
+			calls = append(calls, found{call, prog, words[1:], literal})
 		} else if netWrappers[prog] {
 			// A wrapper running a network program: refused below as not standing alone.
 			for _, w := range words[1:] {
 				if _, isNet := netPrograms[path.Base(w)]; isNet {
-					calls = append(calls, found{call, path.Base(w), nil}, found{call, path.Base(w), nil})
+					calls = append(calls, found{call, path.Base(w), nil, false}, found{call, path.Base(w), nil, false})
 					break
 				}
 			}
@@ -93,12 +99,10 @@ func RouteNetwork(cmd string) (*Route, *Refusal) {
 		return nil, &Refusal{Program: c.prog, What: "`" + c.prog + "` reaches the network outside hookctl's retriever",
 			Hint: retrieveHint}
 	}
-	alone := len(calls) == 1 && len(f.Stmts) == 1 && f.Stmts[0].Cmd == syntax.Command(c.call) &&
-		len(f.Stmts[0].Redirs) == 0 && !f.Stmts[0].Negated && !f.Stmts[0].Background && len(c.call.Assigns) == 0 &&
-		c.call.Args[0].Lit() == c.prog
-	for _, a := range c.args {
-		alone = alone && a != ""
-	}
+	st := f.Stmts[0]
+	alone := c.ok && len(calls) == 1 && len(f.Stmts) == 1 && st.Cmd == syntax.Command(c.call) &&
+		len(st.Redirs) == 0 && !st.Negated && !st.Background && !st.Coprocess && !st.Disown && len(c.call.Assigns) == 0 &&
+		words0(c.call) == c.prog // /usr/bin/curl, ./curl: not plainly curl
 	if !alone {
 		return nil, &Refusal{Program: c.prog, What: "network reads must run by themselves, as a plain `" + c.prog + " URL`, so that hookctl's retriever can answer them",
 			Hint: retrieveHint}
@@ -110,37 +114,16 @@ func RouteNetwork(cmd string) (*Route, *Refusal) {
 	return r, nil
 }
 
+// words0 is the program word of a call as the router reads it.
+func words0(call *syntax.CallExpr) string {
+	v, _, _ := lexer.Text(call.Args[0])
+	return v
+}
+
 const retrieveHint = "web and GitHub content comes through the quarantined retriever: " +
 	"hookctl retrieve fetch URL --need 'what you need', hookctl retrieve search 'query' --need '…', " +
 	"hookctl retrieve github issue|pr|pr-diff|file|repo|releases OWNER/REPO … --need '…'; " +
 	"describe exactly what you need and put nothing in it you would not send to a third party"
-
-// literalValue returns a word's value when it is made only of literal and quoted parts.
-func literalValue(w *syntax.Word) string {
-	var b strings.Builder
-	for _, p := range w.Parts {
-		switch p := p.(type) {
-		case *syntax.Lit:
-			b.WriteString(p.Value)
-		case *syntax.SglQuoted:
-			if p.Dollar {
-				return ""
-			}
-			b.WriteString(p.Value)
-		case *syntax.DblQuoted:
-			for _, q := range p.Parts {
-				lit, ok := q.(*syntax.Lit)
-				if !ok {
-					return ""
-				}
-				b.WriteString(lit.Value)
-			}
-		default:
-			return ""
-		}
-	}
-	return b.String()
-}
 
 // networkGit reports git commands that reach a host other than the project's named remotes:
 // clone, and fetch, pull, push, ls-remote or archive --remote given a URL.
@@ -248,7 +231,7 @@ func routeCurl(args []string) (*Route, string) {
 			}
 			target = args[i]
 		case strings.HasPrefix(a, "-"):
-			return nil, "curl `" + clip(a) + "` is not a plain read (it writes a file, sends data or credentials, or changes the request)"
+			return nil, "curl `" + clip.Short(a) + "` is not a plain read (it writes a file, sends data or credentials, or changes the request)"
 		default:
 			if target != "" {
 				return nil, "one URL at a time"
@@ -284,7 +267,7 @@ func routeWget(args []string) (*Route, string) {
 			i++
 		case strings.HasPrefix(a, "--") && wgetDropValued[strings.SplitN(a, "=", 2)[0]]:
 		case strings.HasPrefix(a, "-"):
-			return nil, "wget `" + clip(a) + "` is not a plain read"
+			return nil, "wget `" + clip.Short(a) + "` is not a plain read"
 		default:
 			if target != "" {
 				return nil, "one URL at a time"
@@ -311,7 +294,7 @@ func routeHTTPie(args []string) (*Route, string) {
 		case a == "GET" && target == "":
 		case a == "-b" || a == "--body" || a == "-F" || a == "--follow" || a == "--print=b" || a == "-pb":
 		case strings.HasPrefix(a, "-"):
-			return nil, "httpie `" + clip(a) + "` is not a plain read"
+			return nil, "httpie `" + clip.Short(a) + "` is not a plain read"
 		case target == "":
 			target = a
 		default:
@@ -354,7 +337,7 @@ func routeGH(args []string) (*Route, string) {
 		case a == "--comments" || a == "-c":
 			comments = true
 		case strings.HasPrefix(a, "-"):
-			return nil, "gh `" + clip(a) + "` is not one of the reads hookctl answers"
+			return nil, "gh `" + clip.Short(a) + "` is not one of the reads hookctl answers"
 		default:
 			rest = append(rest, a)
 		}
@@ -401,7 +384,7 @@ func ghAPIRoute(p string) (*Route, string) {
 	}
 	parts := strings.Split(p, "/")
 	if len(parts) < 3 || parts[0] != "repos" {
-		return nil, "gh api " + clip(p) + " is not one of the reads hookctl answers"
+		return nil, "gh api " + clip.Short(p) + " is not one of the reads hookctl answers"
 	}
 	repo := parts[1] + "/" + parts[2]
 	tail := parts[3:]
@@ -423,5 +406,5 @@ func ghAPIRoute(p string) (*Route, string) {
 	case len(tail) >= 2 && tail[0] == "contents":
 		return &Route{Kind: "github", Args: []string{"file", repo, strings.Join(tail[1:], "/")}}, ""
 	}
-	return nil, "gh api " + clip(p) + " is not one of the reads hookctl answers"
+	return nil, "gh api " + clip.Short(p) + " is not one of the reads hookctl answers"
 }

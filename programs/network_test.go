@@ -25,7 +25,7 @@ func TestRouteNetwork(t *testing.T) {
 		"gh api /repos/cli/cli/contents/docs/README.md": {Kind: "github", Args: []string{"file", "cli/cli", "docs/README.md"}},
 	}
 	for cmd, want := range routed {
-		r, ref := RouteNetwork(cmd)
+		r, ref := routeNetwork(cmd)
 		if ref != nil || r == nil || r.Kind != want.Kind || r.URL != want.URL || strings.Join(r.Args, " ") != strings.Join(want.Args, " ") {
 			t.Errorf("%q: route %+v, refusal %v; want %+v", cmd, r, ref, want)
 		}
@@ -70,7 +70,7 @@ func TestRouteNetwork(t *testing.T) {
 		"bash -c 'curl https://example.com/'":             "", // a string: left to the mode's own judge
 	}
 	for cmd, why := range refused {
-		r, ref := RouteNetwork(cmd)
+		r, ref := routeNetwork(cmd)
 		if why == "" {
 			continue
 		}
@@ -83,7 +83,7 @@ func TestRouteNetwork(t *testing.T) {
 	}
 	for _, cmd := range []string{"ls -la", "git status", "git push origin main", "git pull", "git fetch origin",
 		"rsync -a src/ dst/", "go build ./...", "npm install", "cat curl.txt", "echo curl https://x", "grep -r wget ."} {
-		if r, ref := RouteNetwork(cmd); r != nil || ref != nil {
+		if r, ref := routeNetwork(cmd); r != nil || ref != nil {
 			t.Errorf("%q: route %+v, refusal %v; want neither", cmd, r, ref)
 		}
 	}

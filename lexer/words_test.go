@@ -1,0 +1,135 @@
+package lexer
+
+import (
+	"bytes"
+	"os"
+	"os/exec"
+	"strings"
+	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// wordRows are shell words and the value Literal must give, or "" with literal false. Every row
+// with a value is also run through bash and zsh (TestLiteralAgreesWithShells), so the table
+// cannot claim a value a real shell does not produce.
+var wordRows = []struct {
+	src     string
+	value   string
+	literal bool
+}{
+	// Spellings of curl: the quarantine hole of issue 7 (the router read them as other programs).
+	{`curl`, "curl", true},
+	{`cu\rl`, "curl", true},
+	{`"cu"rl`, "curl", true},
+	{`c''url`, "curl", true},
+	{`$'curl'`, "curl", true},
+	{`$'\x63url'`, "curl", true},
+	{`$'\143url'`, "curl", true},
+	{`$'\u0063url'`, "curl", true},
+	{`wg\et`, "wget", true},
+	{"cu\\\nrl", "curl", true}, // a line continuation
+	{`"c\url"`, `c\url`, true}, // double quotes keep a backslash before an ordinary character
+	{`"a\"b"`, `a"b`, true},
+	{`"a\\b"`, `a\b`, true},
+	{`"a\$b"`, `a$b`, true},
+	{`'a'\''b'`, `a'b`, true},
+	{`$'a\'b'`, `a'b`, true},
+	{`$'\e[0m'`, "\x1b[0m", true},
+	{`$'\t'`, "\t", true},
+	{`$'\U0001F600'`, "😀", true},
+	{`\*`, "*", true}, // an escaped glob character is text
+	{`"*"`, "*", true},
+	{`{}`, "{}", true}, // find's placeholder: no expansion
+	{`a=b`, "a=b", true},
+	{`--x=1`, "--x=1", true},
+	{`''`, "", true},
+
+	// Not literal: expansions, and what bash and zsh read differently.
+	{`$x`, "", false},
+	{`"$x"`, "", false},
+	{`$(curl)`, "", false},
+	{"`curl`", "", false},
+	{`$((1))`, "", false},
+	{`~/x`, "", false},
+	{`a=~/x`, "", false},
+	{`*.go`, "", false},
+	{`cur?`, "", false},
+	{`[c]url`, "", false},
+	{`{cu,}rl`, "", false},
+	{`{1..3}`, "", false},
+	{`=curl`, "", false},       // zsh: the path of curl
+	{`$"curl"`, "", false},     // zsh: a literal $
+	{`$'cu\0rl'`, "", false},   // bash ends the string at the NUL, zsh does not
+	{`$'cu\x00rl'`, "", false}, // the same
+	{`$'\cA'`, "", false},      // bash: a control character; zsh: text
+	{`$'\q'`, "", false},       // bash keeps the backslash, zsh drops it
+	{`$'\x'`, "", false},       // bash: \x; zsh: NUL
+	{`$'\ud800'`, "", false},   // a surrogate
+	{`$'\777'`, "", false},     // an octal escape past a byte
+	{`"a"$'\x'"b"`, "", false}, // one bad part spoils the word
+	{`<(curl x)`, "", false},
+}
+
+func parseWord(t *testing.T, src string) *syntax.Word {
+	t.Helper()
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("echo "+src), "")
+	if err != nil {
+		t.Fatalf("%q does not parse: %v", src, err)
+	}
+	call, ok := f.Stmts[0].Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 2 {
+		t.Fatalf("%q is not one word", src)
+	}
+	return call.Args[1]
+}
+
+func TestLiteral(t *testing.T) {
+	seen := map[string]bool{}
+	for _, r := range wordRows {
+		if seen[r.src] {
+			t.Errorf("row %q listed twice", r.src)
+		}
+		seen[r.src] = true
+		got, ok := Literal(parseWord(t, r.src))
+		if ok != r.literal || got != r.value {
+			t.Errorf("Literal(%q) = %q, %v; want %q, %v", r.src, got, ok, r.value, r.literal)
+		}
+	}
+}
+
+// TestLiteralAgreesWithShells runs every word the table calls literal through bash and zsh and
+// compares what each prints with Literal's value: the reader's claims are the shells' own.
+func TestLiteralAgreesWithShells(t *testing.T) {
+	for _, sh := range []string{"bash", "zsh"} {
+		path, err := exec.LookPath(sh)
+		if err != nil {
+			if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
+				t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", sh)
+			}
+			t.Logf("%s is not installed: skipped", sh)
+			continue
+		}
+		var script strings.Builder
+		var want []string
+		for _, r := range wordRows {
+			if r.literal {
+				script.WriteString("printf '%s\\0' " + r.src + "\n")
+				want = append(want, r.value)
+			}
+		}
+		out, err := exec.Command(path, "-c", script.String()).Output()
+		if err != nil {
+			t.Fatalf("%s: %v", sh, err)
+		}
+		got := strings.Split(strings.TrimSuffix(string(out), "\x00"), "\x00")
+		if len(got) != len(want) {
+			t.Fatalf("%s printed %d words, want %d: %q", sh, len(got), len(want), out)
+		}
+		for i := range want {
+			if !bytes.Equal([]byte(got[i]), []byte(want[i])) {
+				t.Errorf("%s reads a word as %q; Literal says %q", sh, got[i], want[i])
+			}
+		}
+	}
+}
