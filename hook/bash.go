@@ -18,15 +18,13 @@ type Refusal struct {
 	tool  bool // a whole tool was refused
 }
 
-func (r *Refusal) Error() string { return r.What }
-
 // shapesHint says in brief what the read-only shell accepts.
 const shapesHint = "Read-only shell accepts one pipeline of read-only programs (git status/log/diff/show/grep/blame, " +
 	"rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq, …), or `if CMD; then CMD; [else CMD;] fi`, " +
 	"or `for f in a b; do CMD \"$f\"; done`, optionally after one `cd DIR &&`; redirections only 2>&1 and 2>/dev/null."
 
 // render writes the reason the agent reads.
-func (r *Refusal) render(sc scope) string {
+func (p *Policy) render(r *Refusal, sc scope) string {
 	var b strings.Builder
 	b.WriteString("hookctl read-only: ")
 	b.WriteString(r.What)
@@ -43,7 +41,7 @@ func (r *Refusal) render(sc scope) string {
 	case scopeAgent:
 		b.WriteString(" This agent type is read-only in every mode: read and report; leave changes to the main agent.")
 	default:
-		b.WriteString(" To change anything, ask the user to leave read-only mode (they type /readonly off).")
+		b.WriteString(" To change anything, ask the user to leave read-only mode (they " + p.Client.toEdit() + ").")
 	}
 	return b.String()
 }

@@ -1,9 +1,12 @@
-// Package hook turns a client-neutral tool call into a decision: the policy (read-only mode and
-// read-only agent types), the read-only Bash judge, configuration, and the fail-closed runner
-// that every client adapter uses.
+// Package hook is hookctl's client-neutral core: it turns a tool call into a decision. It holds
+// the policy (read-only mode, read-only agent types, the network quarantine, edit mode's guard),
+// the read-only shell judge, configuration, session state, and the one fail-closed runner every
+// client adapter runs its decider through.
 //
-// Nothing here knows any client's payload format; agents/<client> translates payloads into
-// Events and Decisions back into the client's output.
+// It runs in the hook process, which can read the user's files; it links no network code (a test
+// in internal/buildcheck keeps it so). Nothing here knows any client: agents/<client> translates
+// the client's payloads into Events, names the client's own files in a Client, and renders
+// Decisions as the client's output.
 package hook
 
 import "encoding/json"
@@ -13,19 +16,20 @@ import "encoding/json"
 type Kind uint8
 
 const (
-	KindUnknown Kind = iota // not known to the adapter
-	KindRead                // reads local files or the client's own state (Read, Grep, Glob)
-	KindSession             // changes only the client's own session state (todo lists, plan mode)
-	KindAgent               // starts a subagent, which is judged in turn
-	KindShell               // runs a shell command (Bash)
-	KindWeb                 // reaches the network for content (WebFetch, WebSearch)
-	KindMutate              // writes files, runs programs, schedules work, or calls external tools
+	KindUnknown   Kind = iota // not known to the adapter
+	KindFileRead              // reads local files (the client's read, grep and glob tools)
+	KindSession               // changes only the client's own session state (todo lists, plan mode)
+	KindAgent                 // starts a subagent, whose calls are judged in turn
+	KindShell                 // runs a shell command, which the client can take back rewritten
+	KindWeb                   // reaches the network for content (web fetch and search tools)
+	KindFileWrite             // writes the files in ToolCall.Paths
+	KindOther                 // anything else that changes things: runs programs, schedules work, publishes
 )
 
 func (k Kind) String() string {
 	switch k {
-	case KindRead:
-		return "read"
+	case KindFileRead:
+		return "file read"
 	case KindSession:
 		return "session"
 	case KindAgent:
@@ -34,65 +38,81 @@ func (k Kind) String() string {
 		return "shell"
 	case KindWeb:
 		return "web"
-	case KindMutate:
-		return "mutate"
+	case KindFileWrite:
+		return "file write"
+	case KindOther:
+		return "other"
 	}
 	return "unknown"
 }
 
-// EventName is a client-neutral hook event.
-type EventName string
+// EventName is what a hook invocation is about.
+type EventName uint8
 
 const (
-	EventPreToolUse      EventName = "PreToolUse"
-	EventSessionStart    EventName = "SessionStart"
-	EventPromptSubmit    EventName = "UserPromptSubmit"
-	EventPromptExpansion EventName = "UserPromptExpansion"
+	// EventOther is an event the gate has no opinion on (a tool's result, a stop, …).
+	EventOther EventName = iota
+	// EventToolCall asks whether a tool call may run.
+	EventToolCall
+	// EventSessionStart is a session starting or resuming: the gate records it and tells the
+	// model its mode.
+	EventSessionStart
+	// EventPrompt is a prompt the user submitted that is not a toggle.
+	EventPrompt
+	// EventToggle is the user's mode command (/readonly …), recognised by the adapter.
+	EventToggle
 )
 
-// Event is one hook invocation.
+// Event is one hook invocation, in neutral terms.
 type Event struct {
 	Name    EventName
 	Session string
 	Cwd     string
-	Call    *Call // for EventPreToolUse
-
-	// For prompts: the text the user submitted, its id, and for an expanded slash command
-	// its name, arguments and where it was defined ("userSettings", "projectSettings", …).
-	Prompt        string
-	PromptID      string
-	CommandName   string
-	CommandArgs   string
-	CommandSource string
+	Call    *ToolCall      // EventToolCall
+	Toggle  *ToggleRequest // EventToggle
 }
 
-// Call is a tool call, whatever client made it.
-type Call struct {
+// ToggleRequest is the user's mode command as the client delivered it.
+type ToggleRequest struct {
+	Args     string // what followed the command: "on", "off", "status", ""
+	PromptID string // the client's id of the prompt, so that one prompt toggles once
+	// Trusted is set by the adapter only when the command is hookctl's own, from a place only the
+	// user controls (Claude Code: the user-level command file install wrote, which the model may
+	// not invoke). Source names where an untrusted one came from, for the refusal.
+	Trusted bool
+	Source  string
+}
+
+// ToolCall is a tool call, whatever client made it.
+type ToolCall struct {
 	Session   string
 	AgentID   string // empty on the main thread
-	AgentType string // the subagent type, or the --agent of the main thread
+	AgentType string // the subagent type, or the agent of the main thread
 	Cwd       string
-	Tool      string          // the client's tool name, for messages
+	Tool      string          // the client's name for the tool, for messages and the audit
 	Kind      Kind            // what the tool does
 	Input     json.RawMessage // the tool's input as the client sent it
-	Command   string          // the command line of a tool that runs one (Bash, Monitor)
-	Paths     []string        // the files a writing tool writes (Write, Edit, NotebookEdit)
-	// Prompt is the prompt a scheduling tool will submit later (CronCreate, ScheduleWakeup);
-	// Skill the skill or command a Skill call runs.
+	Command   string          // the command line of a tool that runs one
+	// NoRewrite marks a tool that runs a command but cannot take it back rewritten (the client
+	// streams it, say): an allow that needs a rewrite is refused instead.
+	NoRewrite bool
+	Paths     []string // the files a writing tool writes
+	// Prompt is the prompt a scheduling tool will submit later; Skill the skill or command a
+	// call runs. Either could carry the user's toggle command.
 	Prompt string
 	Skill  string
-	// Description is what the agent says a shell command is for: the need when the command
-	// is a web read answered by the retriever.
+	// Description is what the agent says a shell command is for: the need when the command is a
+	// web read answered by the retriever.
 	Description string
-	// Web is the request of a web tool (WebFetch, WebSearch).
+	// Web is the request of a web tool.
 	Web *WebRequest
 }
 
 // WebRequest is what a web tool asks for.
 type WebRequest struct {
-	URL   string // WebFetch
-	Query string // WebSearch
-	Need  string // WebFetch's prompt; for WebSearch, the query
+	URL   string // a fetch
+	Query string // a search
+	Need  string // what the agent wants from it
 }
 
 // Verdict is the policy's answer.
@@ -128,4 +148,28 @@ type Decision struct {
 	// Context is text for the model (at session start); Message is text for the user.
 	Context string
 	Message string
+}
+
+// Client is what the gate must know of the agent it guards, supplied by its adapter: words for
+// messages, and the client's own files, which no agent may write.
+type Client struct {
+	Name string // "Claude Code"
+	// ToggleCommand is how the user switches modes in the client ("/readonly"); the gate refuses
+	// a tool call that would submit or run it as if the user had.
+	ToggleCommand string
+	// Settings lists the client's configuration files and directories that would change what
+	// the hook sees or whether it runs, for the user whose home is home and a session in cwd.
+	Settings func(home, cwd string) []string
+}
+
+// toEdit and toReadOnly tell the user and the model how the human switches: the client's own
+// command, or hookctl's, which works from any shell the user types in.
+func (c Client) toEdit() string     { return c.how("off") }
+func (c Client) toReadOnly() string { return c.how("on") }
+
+func (c Client) how(verb string) string {
+	if c.ToggleCommand == "" {
+		return "run `hookctl readonly " + verb + "`"
+	}
+	return "type " + c.ToggleCommand + " " + verb
 }

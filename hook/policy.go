@@ -13,12 +13,12 @@ import (
 type Mode uint8
 
 const (
-	// ModeEdit leaves tool calls to the client's own permission rules (and, later, an exclude
-	// list of destructive commands).
-	ModeEdit Mode = iota
 	// ModeReadOnly refuses every tool that is not a read, and every shell command that is not
-	// on the read-only allowlist.
-	ModeReadOnly
+	// on the read-only allowlist. It is the zero value, so that a mode nobody set is read-only.
+	ModeReadOnly Mode = iota
+	// ModeEdit leaves tool calls to the client's own permission rules, under the edit-mode
+	// accident guard and the protection of hookctl's and the client's own files.
+	ModeEdit
 )
 
 func (m Mode) String() string {
@@ -32,6 +32,8 @@ func (m Mode) String() string {
 // so no I/O failure can turn into an allow.
 type Policy struct {
 	Config *Config
+	// Client names the agent's client in messages and its toggle command.
+	Client Client
 	// Protection lists what no agent may write, in any mode.
 	Protection Protection
 	// Binary is hookctl's own path, which the rewrite of a web read runs as `hookctl retrieve`.
@@ -45,8 +47,8 @@ type SessionState struct {
 	Warning string
 }
 
-// Protection is what no agent may write in any mode: hookctl's config, state and binary,
-// Claude Code's settings files, the readonly command file, shell start-up files.
+// Protection is what no agent may write in any mode: hookctl's config, state and binary, the
+// client's settings files (Client.Settings), shell start-up files.
 type Protection struct {
 	Home  string   // the user's home directory
 	Paths []string // absolute files and directories
@@ -63,8 +65,8 @@ const (
 // Decide judges one tool call made in a session in state st.
 //
 // A command is parsed once, here, and every judge reads that one parse (lexer.CommandLine).
-func (p *Policy) Decide(c *Call, st SessionState) Decision {
-	if d, ok := modeChangeByModel(c); ok {
+func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
+	if d, ok := p.modeChangeByModel(c); ok {
 		return d
 	}
 	var cl *lexer.CommandLine
@@ -87,7 +89,7 @@ func (p *Policy) Decide(c *Call, st SessionState) Decision {
 // answered by hookctl's retrieval hook (this instance refuses it, so that a missing retrieval
 // hook fails closed); a shell command that is one plain web read is rewritten into `hookctl
 // retrieve`; any other network access from the shell is refused.
-func (p *Policy) network(c *Call, cl *lexer.CommandLine) (Decision, bool) {
+func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
 	if c.Kind == KindWeb {
 		if p.Config.DirectFetch {
 			return Decision{Verdict: Pass}, true
@@ -95,7 +97,7 @@ func (p *Policy) network(c *Call, cl *lexer.CommandLine) (Decision, bool) {
 		return Decision{Verdict: Deny, Reason: "hookctl: " + c.Tool + " is answered by hookctl's retrieval hook, which did not run; " +
 			"ask the user to run `hookctl doctor`. Meanwhile: hookctl retrieve fetch URL --need '…'."}, true
 	}
-	if c.Command == "" || c.Kind != KindShell && c.Tool != "Monitor" {
+	if cl == nil || c.Kind != KindShell && c.Kind != KindOther {
 		return Decision{}, false
 	}
 	route, r := programs.RouteNetwork(cl)
@@ -108,7 +110,7 @@ func (p *Policy) network(c *Call, cl *lexer.CommandLine) (Decision, bool) {
 		return Decision{Verdict: Deny, Reason: "hookctl: " + what + "; " + r.Hint + "."}, true
 	case route == nil:
 		return Decision{}, false
-	case c.Tool == "Monitor" || p.Binary == "":
+	case c.Kind != KindShell || c.NoRewrite || p.Binary == "":
 		return Decision{Verdict: Deny, Reason: "hookctl: web reads come through the retriever: " +
 			"run hookctl retrieve fetch URL --need '…' with Bash"}, true
 	}
@@ -117,7 +119,7 @@ func (p *Policy) network(c *Call, cl *lexer.CommandLine) (Decision, bool) {
 
 // retrieveCommand is the shell command that answers a routed web read: hookctl retrieve, with
 // the agent's description of the call as the need, and the caller recorded for the audit.
-func (p *Policy) retrieveCommand(r *programs.Route, c *Call) string {
+func (p *Policy) retrieveCommand(r *programs.Route, c *ToolCall) string {
 	need := strings.TrimSpace(c.Description)
 	if need == "" {
 		need = "Summarize what this says, briefly."
@@ -129,7 +131,7 @@ func (p *Policy) retrieveCommand(r *programs.Route, c *Call) string {
 	case "github":
 		words = append(words, r.Args...)
 	}
-	words = append(words, "--need", need, "--session", c.Session, "--tool", "Bash")
+	words = append(words, "--need", need, "--session", c.Session, "--tool", c.Tool)
 	if c.AgentType != "" {
 		words = append(words, "--agent-type", c.AgentType)
 	}
@@ -140,33 +142,37 @@ func (p *Policy) retrieveCommand(r *programs.Route, c *Call) string {
 	return strings.Join(quoted, " ")
 }
 
-// modeChangeByModel refuses, in every mode, the ways an agent could make a /readonly command
-// reach the session as if the user had typed it: running the readonly command or skill itself,
-// or scheduling a prompt that starts with it.
-func modeChangeByModel(c *Call) (Decision, bool) {
+// modeChangeByModel refuses, in every mode, the ways an agent could make the toggle command
+// reach the session as if the user had typed it: running the command or skill itself, or
+// scheduling a prompt that starts with it.
+func (p *Policy) modeChangeByModel(c *ToolCall) (Decision, bool) {
+	cmd := p.Client.ToggleCommand
+	if cmd == "" {
+		return Decision{}, false
+	}
 	refusal := func(what string) (Decision, bool) {
-		return Decision{Verdict: Deny, Reason: "hookctl: " + what + "; only the user may change the session's mode (they type /readonly)."}, true
+		return Decision{Verdict: Deny, Reason: "hookctl: " + what + "; only the user may change the session's mode (they type " + cmd + ")."}, true
 	}
-	if c.Skill != "" && strings.TrimPrefix(strings.TrimSpace(c.Skill), "/") == "readonly" {
-		return refusal("the readonly command is the user's")
+	if c.Skill != "" && strings.TrimPrefix(strings.TrimSpace(c.Skill), "/") == strings.TrimPrefix(cmd, "/") {
+		return refusal("the " + cmd + " command is the user's")
 	}
-	if strings.HasPrefix(strings.TrimSpace(c.Prompt), "/readonly") {
-		return refusal("a scheduled /readonly would arrive as if the user typed it")
+	if strings.HasPrefix(strings.TrimSpace(c.Prompt), cmd) {
+		return refusal("a scheduled " + cmd + " would arrive as if the user typed it")
 	}
 	return Decision{}, false
 }
 
 // edit applies edit mode's accident guard: writes to protected paths, and the short exclude
 // list of destructive commands. Everything else is left to the client's own permissions.
-func (p *Policy) edit(c *Call, cl *lexer.CommandLine) Decision {
+func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine) Decision {
 	ctx := &programs.EditContext{Project: c.Cwd, Home: p.Protection.Home, Protected: p.Protection.Paths}
 	for _, path := range c.Paths {
 		if programs.ProtectedPath(path, ctx) {
 			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) +
-				", which only the user may change (hookctl's own files and Claude Code's settings are protected in every mode)."}
+				", which only the user may change (hookctl's own files and " + p.clientName() + "'s settings are protected in every mode)."}
 		}
 	}
-	if c.Command != "" && (c.Kind == KindShell || c.Kind == KindMutate) {
+	if cl != nil && (c.Kind == KindShell || c.Kind == KindOther) {
 		if r := programs.JudgeEdit(cl, ctx); r != nil {
 			what := r.What
 			if r.Program != "" {
@@ -184,7 +190,7 @@ func (p *Policy) edit(c *Call, cl *lexer.CommandLine) Decision {
 
 // readOnly applies read-only rules to a call. warning, if set, says why the session's state
 // could not be read; it is appended to every refusal.
-func (p *Policy) readOnly(c *Call, cl *lexer.CommandLine, sc scope, warning string) Decision {
+func (p *Policy) readOnly(c *ToolCall, cl *lexer.CommandLine, sc scope, warning string) Decision {
 	d := p.readOnlyRules(c, cl, sc)
 	if d.Verdict == Deny && warning != "" {
 		d.Reason += " (hookctl could not read this session's state — " + warning + " — so it is treated as read-only.)"
@@ -192,9 +198,9 @@ func (p *Policy) readOnly(c *Call, cl *lexer.CommandLine, sc scope, warning stri
 	return d
 }
 
-func (p *Policy) readOnlyRules(c *Call, cl *lexer.CommandLine, sc scope) Decision {
+func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Decision {
 	switch c.Kind {
-	case KindRead, KindSession, KindAgent:
+	case KindFileRead, KindSession, KindAgent:
 		return Decision{Verdict: Pass}
 	case KindWeb:
 		// No opinion here: web content is routed through the quarantined retriever, in every
@@ -202,24 +208,31 @@ func (p *Policy) readOnlyRules(c *Call, cl *lexer.CommandLine, sc scope) Decisio
 		return Decision{Verdict: Pass}
 	case KindShell:
 		if cl == nil {
-			return Decision{Verdict: Deny, Reason: (&Refusal{What: "`" + c.Tool + "` came with no command", tool: true}).render(sc)}
+			return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` came with no command", tool: true}, sc)}
 		}
 		cmd, r := JudgeReadOnly(cl, p.Config)
 		if r != nil {
-			return Decision{Verdict: Deny, Reason: r.render(sc)}
+			return Decision{Verdict: Deny, Reason: p.render(r, sc)}
 		}
 		return Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: cmd}
-	case KindMutate:
-		return Decision{Verdict: Deny, Reason: (&Refusal{What: "`" + c.Tool + "` changes things", tool: true}).render(sc)}
+	case KindFileWrite, KindOther:
+		return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}
-	return Decision{Verdict: Deny, Reason: (&Refusal{What: "`" + c.Tool + "` is not a tool hookctl knows to be read-only", tool: true}).render(sc)}
+	return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` is not a tool hookctl knows to be read-only", tool: true}, sc)}
+}
+
+// clientName is the client's name for messages.
+func (p *Policy) clientName() string {
+	if p.Client.Name == "" {
+		return "the client"
+	}
+	return p.Client.Name
 }
 
 // ProtectedPaths lists what no agent may write, for a session whose project is cwd: hookctl's
-// own directory (config and state) and binary, the user's and every enclosing project's Claude
-// Code settings and readonly command, the managed settings files, and shell start-up files
-// (which run the next time the user opens a shell).
-func ProtectedPaths(hookctlHome, userHome, binary, cwd string) []string {
+// own directory (config and state) and binary, the shell start-up files (which run the next time
+// the user opens a shell), and the client's own settings (client.Settings).
+func ProtectedPaths(client Client, hookctlHome, userHome, binary, cwd string) []string {
 	var out []string
 	add := func(p string) {
 		if p != "" && filepath.IsAbs(p) {
@@ -228,29 +241,15 @@ func ProtectedPaths(hookctlHome, userHome, binary, cwd string) []string {
 	}
 	add(hookctlHome)
 	add(binary)
-	add("/etc/claude-code/managed-settings.json")
-	add("/Library/Application Support/ClaudeCode/managed-settings.json")
-	claudeDir := func(dir string) {
-		add(filepath.Join(dir, ".claude", "settings.json"))
-		add(filepath.Join(dir, ".claude", "settings.local.json"))
-		add(filepath.Join(dir, ".claude", "commands", "readonly.md"))
-		add(filepath.Join(dir, ".claude", "skills", "readonly"))
-	}
 	if userHome != "" {
-		claudeDir(userHome)
 		for _, rc := range []string{".bashrc", ".bash_profile", ".bash_login", ".profile", ".zshrc", ".zprofile",
 			".zshenv", ".zlogin", ".config/fish/config.fish"} {
 			add(filepath.Join(userHome, rc))
 		}
 	}
-	if filepath.IsAbs(cwd) {
-		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-			if d != userHome {
-				claudeDir(d)
-			}
-			if d == filepath.Dir(d) {
-				break
-			}
+	if client.Settings != nil {
+		for _, p := range client.Settings(userHome, cwd) {
+			add(p)
 		}
 	}
 	return out

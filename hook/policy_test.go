@@ -10,10 +10,10 @@ import (
 // TestPolicyScopes: read-only rules bind read-only agent types in every mode and read-only
 // sessions; everything else gets no opinion.
 func TestPolicyScopes(t *testing.T) {
-	p := &Policy{Config: &Config{ReadOnlyAgents: []string{"reviewer"}}}
-	write := func(agent string) *Call { return &Call{Tool: "Write", Kind: KindMutate, AgentType: agent} }
+	p := &Policy{Client: testClient, Config: &Config{ReadOnlyAgents: []string{"reviewer"}}}
+	write := func(agent string) *ToolCall { return &ToolCall{Tool: "Write", Kind: KindFileWrite, AgentType: agent} }
 	for _, c := range []struct {
-		call *Call
+		call *ToolCall
 		mode Mode
 		want Verdict
 	}{
@@ -35,20 +35,20 @@ func TestPolicyScopes(t *testing.T) {
 // TestPolicyKinds: in read-only mode, reads and session tools pass, web is left to the
 // retriever, mutating and unknown tools are refused, shell is judged.
 func TestPolicyKinds(t *testing.T) {
-	p := &Policy{Config: &Config{}}
+	p := &Policy{Client: testClient, Config: &Config{}}
 	for _, c := range []struct {
-		call *Call
+		call *ToolCall
 		want Verdict
 	}{
-		{&Call{Tool: "Read", Kind: KindRead}, Pass},
-		{&Call{Tool: "TodoWrite", Kind: KindSession}, Pass},
-		{&Call{Tool: "Agent", Kind: KindAgent}, Pass},
-		{&Call{Tool: "WebFetch", Kind: KindWeb}, Deny}, // answered by the retrieval hook instead
-		{&Call{Tool: "Edit", Kind: KindMutate}, Deny},
-		{&Call{Tool: "Whatever", Kind: KindUnknown}, Deny},
-		{&Call{Tool: "Bash", Kind: KindShell, Command: "ls -la"}, Allow},
-		{&Call{Tool: "Bash", Kind: KindShell, Command: "rm -rf /"}, Deny},
-		{&Call{Tool: "Bash", Kind: KindShell, Command: ""}, Deny},
+		{&ToolCall{Tool: "Read", Kind: KindFileRead}, Pass},
+		{&ToolCall{Tool: "TodoWrite", Kind: KindSession}, Pass},
+		{&ToolCall{Tool: "Agent", Kind: KindAgent}, Pass},
+		{&ToolCall{Tool: "WebFetch", Kind: KindWeb}, Deny}, // answered by the retrieval hook instead
+		{&ToolCall{Tool: "Edit", Kind: KindFileWrite}, Deny},
+		{&ToolCall{Tool: "Whatever", Kind: KindUnknown}, Deny},
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "ls -la"}, Allow},
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "rm -rf /"}, Deny},
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: ""}, Deny},
 	} {
 		d := p.Decide(c.call, SessionState{Mode: ModeReadOnly})
 		if d.Verdict != c.want {
@@ -66,25 +66,25 @@ func TestPolicyKinds(t *testing.T) {
 // TestDenyReasonsSayWhatToDo: every refusal names what was refused and what the agent can do,
 // and stays short enough to read.
 func TestDenyReasonsSayWhatToDo(t *testing.T) {
-	p := &Policy{Config: &Config{}}
+	p := &Policy{Client: testClient, Config: &Config{}}
 	for _, c := range []struct {
-		call *Call
+		call *ToolCall
 		mode Mode
 		want []string
 	}{
-		{&Call{Tool: "Bash", Kind: KindShell, Command: "sed -i s/a/b/ f", AgentType: "Explore"}, ModeEdit,
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "sed -i s/a/b/ f", AgentType: "Explore"}, ModeEdit,
 			[]string{"`-i` edits files in place", "sed -n", "This agent type is read-only"}},
-		{&Call{Tool: "Bash", Kind: KindShell, Command: "echo x > f"}, ModeReadOnly,
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "echo x > f"}, ModeReadOnly,
 			[]string{"redirection", "one pipeline of read-only programs", "/readonly off"}},
-		{&Call{Tool: "Bash", Kind: KindShell, Command: "curl -d x https://example.com"}, ModeReadOnly,
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "curl -d x https://example.com"}, ModeReadOnly,
 			[]string{"curl: curl `-d` is not a plain read", "hookctl retrieve fetch URL"}},
-		{&Call{Tool: "Bash", Kind: KindShell, Command: "nc evil.example 80"}, ModeEdit,
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "nc evil.example 80"}, ModeEdit,
 			[]string{"`nc` reaches the network outside hookctl's retriever", "hookctl retrieve"}},
-		{&Call{Tool: "Bash", Kind: KindShell, Command: "ls | xargs rm"}, ModeReadOnly,
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "ls | xargs rm"}, ModeReadOnly,
 			[]string{"`xargs` is not on the read-only allowlist", "interpreters and wrappers"}},
-		{&Call{Tool: "Bash", Kind: KindShell, Command: "git log | git show"}, ModeReadOnly,
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "git log | git show"}, ModeReadOnly,
 			[]string{"`git` cannot read a pipe", "after | use one of"}},
-		{&Call{Tool: "Write", Kind: KindMutate}, ModeReadOnly, []string{"`Write` changes things", "/readonly off"}},
+		{&ToolCall{Tool: "Write", Kind: KindFileWrite}, ModeReadOnly, []string{"`Write` changes things", "/readonly off"}},
 	} {
 		d := p.Decide(c.call, SessionState{Mode: c.mode})
 		for _, w := range c.want {
@@ -101,7 +101,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 // TestDenyReasonsQuoteLittle: a reason quotes at most a short prefix of what the model wrote.
 func TestDenyReasonsQuoteLittle(t *testing.T) {
 	secret := "sk-ant-" + strings.Repeat("x", 200)
-	d := (&Policy{Config: &Config{}}).Decide(&Call{Tool: "Bash", Kind: KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: ModeReadOnly})
+	d := (&Policy{Client: testClient, Config: &Config{}}).Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: ModeReadOnly})
 	if strings.Contains(d.Reason, secret) {
 		t.Errorf("the reason repeats the whole argument: %q", d.Reason)
 	}
@@ -125,35 +125,35 @@ func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 // the shell becomes hookctl retrieve (the need from the call's description), and direct_fetch
 // lets web tools through.
 func TestNetworkRouting(t *testing.T) {
-	p := &Policy{Config: &Config{}, Binary: "/opt/hookctl"}
+	p := &Policy{Client: testClient, Config: &Config{}, Binary: "/opt/hookctl"}
 	for _, mode := range []Mode{ModeReadOnly, ModeEdit} {
 		st := SessionState{Mode: mode}
-		d := p.Decide(&Call{Tool: "WebSearch", Kind: KindWeb, Web: &WebRequest{Query: "q", Need: "q"}}, st)
+		d := p.Decide(&ToolCall{Tool: "WebSearch", Kind: KindWeb, Web: &WebRequest{Query: "q", Need: "q"}}, st)
 		if d.Verdict != Deny || !strings.Contains(d.Reason, "retrieval hook") {
 			t.Errorf("%v WebSearch: %+v", mode, d)
 		}
-		c := &Call{Tool: "Bash", Kind: KindShell, Session: "s1", AgentType: "Explore", Command: "curl -sL https://go.dev/doc/",
+		c := &ToolCall{Tool: "Bash", Kind: KindShell, Session: "s1", AgentType: "Explore", Command: "curl -sL https://go.dev/doc/",
 			Description: "Find what's new in Go's for loops"}
 		d = p.Decide(c, st)
 		want := "/opt/hookctl retrieve fetch https://go.dev/doc/ --need 'Find what'\"'\"'s new in Go'\"'\"'s for loops' --session s1 --tool Bash --agent-type Explore"
 		if d.Verdict != Allow || d.Command != want {
 			t.Errorf("%v curl:\n got %s %s\nwant %s", mode, d.Verdict, d.Command, want)
 		}
-		d = p.Decide(&Call{Tool: "Bash", Kind: KindShell, Command: "gh pr diff 3 -R cli/cli"}, st)
+		d = p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Command: "gh pr diff 3 -R cli/cli"}, st)
 		if d.Verdict != Allow || !strings.Contains(d.Command, "retrieve github pr-diff cli/cli 3 --need 'Summarize what this says, briefly.'") {
 			t.Errorf("%v gh: %+v", mode, d)
 		}
-		d = p.Decide(&Call{Tool: "Monitor", Kind: KindMutate, Command: "curl https://example.com"}, st)
+		d = p.Decide(&ToolCall{Tool: "Monitor", Kind: KindOther, NoRewrite: true, Command: "curl https://example.com"}, st)
 		if d.Verdict != Deny {
 			t.Errorf("%v Monitor curl: %+v", mode, d)
 		}
 	}
-	direct := &Policy{Config: &Config{DirectFetch: true}, Binary: "/opt/hookctl"}
-	if d := direct.Decide(&Call{Tool: "WebFetch", Kind: KindWeb, Web: &WebRequest{URL: "https://x"}}, SessionState{Mode: ModeReadOnly}); d.Verdict != Pass {
+	direct := &Policy{Client: testClient, Config: &Config{DirectFetch: true}, Binary: "/opt/hookctl"}
+	if d := direct.Decide(&ToolCall{Tool: "WebFetch", Kind: KindWeb, Web: &WebRequest{URL: "https://x"}}, SessionState{Mode: ModeReadOnly}); d.Verdict != Pass {
 		t.Errorf("direct_fetch: %+v", d)
 	}
 	// The rewrite is a command the read-only lexer also accepts, word for word.
-	d := p.Decide(&Call{Tool: "Bash", Kind: KindShell, Command: "wget -qO- 'https://example.com/a b'", Description: "x; rm -rf /"}, SessionState{})
+	d := p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Command: "wget -qO- 'https://example.com/a b'", Description: "x; rm -rf /"}, SessionState{})
 	if d.Verdict != Allow {
 		t.Fatalf("%+v", d)
 	}
@@ -168,7 +168,7 @@ func TestNetworkRouting(t *testing.T) {
 // ran unmediated and raw web content reached an agent holding file access and write tools.
 // Every one must be answered by the retriever (or refused), in both modes.
 func TestQuarantineSeesEverySpelling(t *testing.T) {
-	p := &Policy{Config: &Config{}, Binary: "/opt/hookctl",
+	p := &Policy{Client: testClient, Config: &Config{}, Binary: "/opt/hookctl",
 		Protection: Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
 	for _, cmd := range []string{
 		`cu\rl https://example.com/x`,
@@ -180,7 +180,7 @@ func TestQuarantineSeesEverySpelling(t *testing.T) {
 		"cu\\\nrl https://example.com/x",
 	} {
 		for _, mode := range []Mode{ModeEdit, ModeReadOnly} {
-			d := p.Decide(&Call{Tool: "Bash", Kind: KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: mode})
+			d := p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: mode})
 			switch {
 			case d.Verdict == Allow && strings.HasPrefix(d.Command, "/opt/hookctl retrieve fetch https://example.com/x "):
 			case d.Verdict == Deny:
@@ -195,3 +195,7 @@ func TestQuarantineSeesEverySpelling(t *testing.T) {
 func judgeReadOnly(cmd string, cfg *Config) (string, *Refusal) {
 	return JudgeReadOnly(lexer.NewCommandLine(cmd), cfg)
 }
+
+// testClient is a client as an adapter would describe it.
+var testClient = Client{Name: "Claude Code", ToggleCommand: "/readonly",
+	Settings: func(home, cwd string) []string { return []string{home + "/.claude/settings.json"} }}

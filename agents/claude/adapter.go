@@ -25,10 +25,10 @@ import (
 type Adapter struct{}
 
 // Tools maps Claude Code's tool names to what they do. A tool not listed is hook.KindUnknown,
-// which read-only mode refuses; every mcp__ tool is KindMutate (an external server can do
+// which read-only mode refuses; every mcp__ tool is KindOther (an external server can do
 // anything).
 //
-// Read-only mode lets through (KindRead, KindSession, KindAgent):
+// Read-only mode lets through (KindFileRead, KindSession, KindAgent):
 //   - Read, Grep, Glob: read local files.
 //   - ToolSearch, ListAgents, CronList, TaskGet, TaskList: list the client's own tools, agents,
 //     schedules and tasks.
@@ -40,8 +40,9 @@ type Adapter struct{}
 //   - Skill: loads a skill's instructions; whatever the skill asks for is judged as its own call.
 //   - Agent (and the older Task): starts a subagent, whose calls are judged in turn.
 //
-// It refuses (KindMutate): Write, Edit, MultiEdit, NotebookEdit (write files); PowerShell and
-// Monitor (run commands); Workflow, CronCreate, CronDelete, ScheduleWakeup, RemoteTrigger,
+// It refuses Write, Edit, MultiEdit, NotebookEdit (KindFileWrite: they write files), and as
+// KindOther: PowerShell and Monitor (run commands; Monitor's command is judged in edit mode, but
+// it streams output and cannot take a rewritten command); Workflow, CronCreate, CronDelete, ScheduleWakeup, RemoteTrigger,
 // TaskStop (schedule, start or stop work); EnterWorktree, ExitWorktree (create or remove work
 // trees); Artifact, Projects, SendFile, SendUserFile, PushNotification, SendFeedback,
 // ClaudeDesign (publish or send content out); the MCP resource tools and every mcp__ tool.
@@ -50,7 +51,7 @@ type Adapter struct{}
 var Tools = map[string]hook.Kind{
 	"Bash": hook.KindShell,
 
-	"Read": hook.KindRead, "Grep": hook.KindRead, "Glob": hook.KindRead,
+	"Read": hook.KindFileRead, "Grep": hook.KindFileRead, "Glob": hook.KindFileRead,
 	"ToolSearch": hook.KindSession, "ListAgents": hook.KindSession, "CronList": hook.KindSession,
 	"TaskGet": hook.KindSession, "TaskList": hook.KindSession, "TodoWrite": hook.KindSession,
 	"TaskCreate": hook.KindSession, "TaskUpdate": hook.KindSession, "AskUserQuestion": hook.KindSession,
@@ -60,21 +61,22 @@ var Tools = map[string]hook.Kind{
 
 	"WebFetch": hook.KindWeb, "WebSearch": hook.KindWeb,
 
-	"Write": hook.KindMutate, "Edit": hook.KindMutate, "MultiEdit": hook.KindMutate, "NotebookEdit": hook.KindMutate,
-	"PowerShell": hook.KindMutate, "Monitor": hook.KindMutate, "Workflow": hook.KindMutate,
-	"CronCreate": hook.KindMutate, "CronDelete": hook.KindMutate, "ScheduleWakeup": hook.KindMutate,
-	"RemoteTrigger": hook.KindMutate, "TaskStop": hook.KindMutate, "EnterWorktree": hook.KindMutate,
-	"ExitWorktree": hook.KindMutate, "Artifact": hook.KindMutate, "Projects": hook.KindMutate,
-	"SendFile": hook.KindMutate, "SendUserFile": hook.KindMutate, "PushNotification": hook.KindMutate,
-	"SendFeedback": hook.KindMutate, "ClaudeDesign": hook.KindMutate,
-	"ListMcpResourcesTool": hook.KindMutate, "ReadMcpResourceTool": hook.KindMutate,
-	"ReadMcpResourceDirTool": hook.KindMutate, "RefreshMcpTools": hook.KindMutate,
+	"Write": hook.KindFileWrite, "Edit": hook.KindFileWrite, "MultiEdit": hook.KindFileWrite, "NotebookEdit": hook.KindFileWrite,
+
+	"PowerShell": hook.KindOther, "Monitor": hook.KindOther, "Workflow": hook.KindOther,
+	"CronCreate": hook.KindOther, "CronDelete": hook.KindOther, "ScheduleWakeup": hook.KindOther,
+	"RemoteTrigger": hook.KindOther, "TaskStop": hook.KindOther, "EnterWorktree": hook.KindOther,
+	"ExitWorktree": hook.KindOther, "Artifact": hook.KindOther, "Projects": hook.KindOther,
+	"SendFile": hook.KindOther, "SendUserFile": hook.KindOther, "PushNotification": hook.KindOther,
+	"SendFeedback": hook.KindOther, "ClaudeDesign": hook.KindOther,
+	"ListMcpResourcesTool": hook.KindOther, "ReadMcpResourceTool": hook.KindOther,
+	"ReadMcpResourceDirTool": hook.KindOther, "RefreshMcpTools": hook.KindOther,
 }
 
 // KindOf says what a Claude Code tool does.
 func KindOf(tool string) hook.Kind {
 	if strings.HasPrefix(tool, "mcp__") {
-		return hook.KindMutate
+		return hook.KindOther
 	}
 	return Tools[tool]
 }
@@ -91,7 +93,9 @@ var knownEvents = map[string]bool{
 	"ElicitationResult": true, "StopFailure": true, "CwdChanged": true, "FileChanged": true,
 }
 
-// Decode reads a payload. Every field the policy relies on must be present with the right type.
+// Decode reads a payload. Every field the policy relies on must be present with the right
+// type, and no key may appear twice anywhere: gjson would decide on the first value while the
+// client (and encoding/json) act on the last.
 func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 	if !gjson.ValidBytes(payload) {
 		return nil, fmt.Errorf("the payload is not valid JSON")
@@ -100,6 +104,9 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 	if !root.IsObject() {
 		return nil, fmt.Errorf("the payload is not a JSON object")
 	}
+	if dup := hook.DuplicateKey(root); dup != "" {
+		return nil, fmt.Errorf("the key %q appears twice", clip.Short(dup))
+	}
 	name, err := str(root, "hook_event_name", true)
 	if err != nil {
 		return nil, err
@@ -107,11 +114,15 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 	if !knownEvents[name] {
 		return nil, fmt.Errorf("unknown hook event %q", clip.Short(name))
 	}
-	ev := &hook.Event{Name: hook.EventName(name)}
-	switch ev.Name {
-	case hook.EventPreToolUse:
+	ev := &hook.Event{Name: hook.EventOther}
+	switch name {
+	case "PreToolUse":
+		ev.Name = hook.EventToolCall
 		return decodeCall(root, ev)
-	case hook.EventSessionStart, hook.EventPromptSubmit, hook.EventPromptExpansion:
+	case "SessionStart":
+		ev.Name = hook.EventSessionStart
+	case "UserPromptSubmit", "UserPromptExpansion":
+		ev.Name = hook.EventPrompt
 	default:
 		return ev, nil
 	}
@@ -121,27 +132,48 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 	if ev.Cwd, err = str(root, "cwd", false); err != nil {
 		return nil, err
 	}
-	if ev.PromptID, err = str(root, "prompt_id", false); err != nil {
+	if name == "UserPromptExpansion" {
+		return decodeExpansion(root, ev)
+	}
+	if _, err := str(root, "prompt", false); err != nil {
 		return nil, err
 	}
-	switch ev.Name {
-	case hook.EventPromptSubmit:
-		if ev.Prompt, err = str(root, "prompt", false); err != nil {
-			return nil, err
-		}
-	case hook.EventPromptExpansion:
-		if ev.Prompt, err = str(root, "prompt", false); err != nil {
-			return nil, err
-		}
-		if ev.CommandName, err = str(root, "command_name", false); err != nil {
-			return nil, err
-		}
-		if ev.CommandArgs, err = str(root, "command_args", false); err != nil {
-			return nil, err
-		}
-		if ev.CommandSource, err = str(root, "command_source", false); err != nil {
-			return nil, err
-		}
+	return ev, nil
+}
+
+// TrustedCommandSource is where the readonly command must come from for a toggle to count: the
+// user-level command file install writes, which declares disable-model-invocation, so the
+// model can neither run it through the Skill tool nor have a /readonly it scheduled expanded.
+//
+// The submitted prompt text never counts: a prompt the model scheduled (CronCreate,
+// ScheduleWakeup) arrives at UserPromptSubmit exactly as a typed one does. A command or skill
+// named readonly from anywhere else (a project's, which could shadow hookctl's) is a toggle
+// that is not trusted: blocked, changing nothing.
+const TrustedCommandSource = "userSettings"
+
+// decodeExpansion reads a slash command's expansion: hookctl's readonly command is a toggle,
+// every other command an ordinary prompt.
+func decodeExpansion(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
+	var cmd, args, source, promptID string
+	var err error
+	if cmd, err = str(root, "command_name", false); err != nil {
+		return nil, err
+	}
+	if args, err = str(root, "command_args", false); err != nil {
+		return nil, err
+	}
+	if source, err = str(root, "command_source", false); err != nil {
+		return nil, err
+	}
+	if promptID, err = str(root, "prompt_id", false); err != nil {
+		return nil, err
+	}
+	if _, err := str(root, "prompt", false); err != nil {
+		return nil, err
+	}
+	if cmd == "readonly" {
+		ev.Name = hook.EventToggle
+		ev.Toggle = &hook.ToggleRequest{Args: args, PromptID: promptID, Source: source, Trusted: source == TrustedCommandSource}
 	}
 	return ev, nil
 }
@@ -151,7 +183,7 @@ var writtenPaths = map[string]string{"Write": "file_path", "Edit": "file_path", 
 
 func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 	var err error
-	c := &hook.Call{}
+	c := &hook.ToolCall{}
 	if c.Session, err = str(root, "session_id", true); err != nil {
 		return nil, err
 	}
@@ -175,6 +207,7 @@ func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 	c.Kind = KindOf(c.Tool)
 	switch {
 	case c.Kind == hook.KindShell || c.Tool == "Monitor":
+		c.NoRewrite = c.Tool == "Monitor" // it streams the command's output; no updatedInput
 		if c.Command, err = str(in, "command", true); err != nil {
 			return nil, fmt.Errorf("tool_input: %w", err)
 		}
@@ -261,13 +294,13 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 			out["systemMessage"] = d.Message
 		}
 		return marshalLine(out)
-	case hook.EventPromptSubmit, hook.EventPromptExpansion:
+	case hook.EventPrompt, hook.EventToggle:
 		if d.Verdict != hook.Deny {
 			return []byte("{}\n"), nil
 		}
 		return marshalLine(map[string]any{"decision": "block", "reason": d.Reason})
 	}
-	if ev.Name != hook.EventPreToolUse || d.Verdict == hook.Pass {
+	if ev.Name != hook.EventToolCall || d.Verdict == hook.Pass {
 		return []byte("{}\n"), nil
 	}
 	o := preToolUseOutput{HookEventName: "PreToolUse", PermissionDecisionReason: d.Reason}

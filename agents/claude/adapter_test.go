@@ -61,9 +61,9 @@ func runHook(t *testing.T, stdin io.Reader, cfg func() (*hook.Config, error), mo
 	// reader behind.
 	exited := make(chan int, 1)
 	r := &hook.Runner{Stdin: stdin, Stdout: &lockedBuffer{b: &stdout}, Stderr: &lockedBuffer{b: &stderr}, Adapter: Adapter{},
-		LoadConfig: func(string) (*hook.Config, error) { return cfg() }, Modes: modes, Deadline: deadline,
-		Exit: func(code int) { exited <- code; runtime.Goexit() }}
-	go func() { exited <- r.Run() }()
+		Deadline: deadline, Exit: func(code int) { exited <- code; runtime.Goexit() }}
+	g := &hook.Gate{Client: Client, LoadConfig: func(string) (*hook.Config, error) { return cfg() }, Modes: modes}
+	go func() { exited <- r.Run(g) }()
 	code := <-exited
 	res := runResult{code: code, raw: stdout.String(), stderr: stderr.String()}
 	// The one rule Claude Code imposes on stdout: exactly one JSON object.
@@ -171,20 +171,21 @@ func TestFailClosed(t *testing.T) {
 	}
 }
 
-// TestFailClosedOnDuplicateKeys: a payload that names the command twice is refused by one of the
-// gates, never judged on the first and run on the second. gjson reads the first value; the
-// client (and encoding/json) the last.
-func TestDuplicateKeysAreNotTrusted(t *testing.T) {
-	payload := `{"session_id":"s","hook_event_name":"PreToolUse","agent_type":"Explore","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf /"}}`
-	res := runHook(t, strings.NewReader(payload), nil, nil, 0)
-	if v := res.out.verdict(); v == "pass" {
-		t.Fatalf("verdict pass for a duplicate command key: %s", res.raw)
-	}
-	if res.out.verdict() == "allow" {
-		var in map[string]any
-		json.Unmarshal(res.out.HookSpecificOutput.UpdatedInput, &in)
-		if strings.Contains(in["command"].(string), "rm") {
-			t.Fatalf("allowed a rewrite that still runs rm: %s", res.raw)
+// TestDuplicateKeysAreRefused is a hole of issue 7: a payload that names a deciding field twice
+// was decided on the first value (gjson) while the client acts on the last, so
+// `"tool_name":"Read","tool_name":"Write"` was judged as a Read. Any duplicate key is refused.
+func TestDuplicateKeysAreRefused(t *testing.T) {
+	for _, payload := range []string{
+		`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Read","tool_name":"Write","tool_input":{"file_path":"/p/x","content":"x"}}`,
+		`{"session_id":"s","hook_event_name":"PreToolUse","agent_type":"Explore","tool_name":"Bash","tool_input":{"command":"ls","command":"rm -rf /"}}`,
+		`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_input":{"command":"rm -rf /"}}`,
+		`{"session_id":"s","session_id":"t","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/p/x"}}`,
+		`{"session_id":"s","hook_event_name":"SessionStart","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		`{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Edit","tool_input":{"file_path":"/p/x","edits":[{"old":"a","old":"b"}]}}`,
+	} {
+		res := runHook(t, strings.NewReader(payload), nil, nil, 0)
+		if v := res.out.verdict(); v != "deny" || res.code != hook.ExitFailed || !strings.Contains(res.out.Reason, "appears twice") {
+			t.Errorf("%s: verdict %s, exit %d: %s", payload, v, res.code, res.raw)
 		}
 	}
 }
@@ -277,13 +278,13 @@ func TestToolKinds(t *testing.T) {
 	for _, name := range []string{"Write", "Edit", "NotebookEdit", "MultiEdit", "PowerShell", "Monitor", "Workflow",
 		"CronCreate", "EnterWorktree", "ExitWorktree", "Artifact", "Projects", "SendFile", "SendUserFile",
 		"RemoteTrigger", "mcp__github__create_issue", "mcp__x__read", "SomeFutureTool", ""} {
-		if k := KindOf(name); k != hook.KindMutate && k != hook.KindUnknown {
-			t.Errorf("%q is %v, want it refused in read-only", name, k)
+		if d := readOnly(name); d.Verdict != hook.Deny {
+			t.Errorf("%q (%v): %s in read-only, want it refused", name, KindOf(name), d.Verdict)
 		}
 	}
 	for _, name := range []string{"Read", "Grep", "Glob", "ToolSearch", "ListAgents", "TodoWrite"} {
-		if k := KindOf(name); k != hook.KindRead && k != hook.KindSession {
-			t.Errorf("%q is %v, want it passed in read-only", name, k)
+		if d := readOnly(name); d.Verdict != hook.Pass {
+			t.Errorf("%q (%v): %s in read-only, want it passed", name, KindOf(name), d.Verdict)
 		}
 	}
 	for _, name := range []string{"WebFetch", "WebSearch"} {
@@ -293,14 +294,19 @@ func TestToolKinds(t *testing.T) {
 	}
 }
 
+// readOnly is the policy's decision on a call of tool, with no input, in a read-only session.
+func readOnly(tool string) hook.Decision {
+	p := &hook.Policy{Config: &hook.Config{}, Client: Client}
+	return p.Decide(&hook.ToolCall{Tool: tool, Kind: KindOf(tool)}, hook.SessionState{Mode: hook.ModeReadOnly})
+}
+
 // runWithStore runs one payload through a runner that keeps session state in store.
 func runWithStore(t *testing.T, store *hook.Store, check func() error, payload string) runResult {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
-	r := &hook.Runner{Stdin: strings.NewReader(payload), Stdout: &stdout, Stderr: &stderr, Adapter: Adapter{},
-		LoadConfig: func(string) (*hook.Config, error) { return &hook.Config{}, nil },
-		Modes:      hook.StoreModes{Store: store}, Store: store, CommandCheck: check}
-	code := r.Run()
+	r := &hook.Runner{Stdin: strings.NewReader(payload), Stdout: &stdout, Stderr: &stderr, Adapter: Adapter{}}
+	code := r.Run(&hook.Gate{Client: Client, LoadConfig: func(string) (*hook.Config, error) { return &hook.Config{}, nil },
+		Modes: hook.StoreModes{Store: store}, Store: store, VerifyToggle: check})
 	res := runResult{code: code, raw: stdout.String()}
 	if err := json.Unmarshal(stdout.Bytes(), &res.out); err != nil {
 		t.Fatalf("stdout is not JSON: %q", res.raw)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -66,13 +65,13 @@ func checkRun(s *streams, opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	call := &hook.Call{Tool: "Bash", Kind: hook.KindShell, Command: opts.Command, AgentType: opts.AgentType, Input: json.RawMessage(`{}`)}
+	call := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: opts.Command, AgentType: opts.AgentType, Input: json.RawMessage(`{}`)}
 	if opts.Payload != "" {
 		if call, err = readPayload(s, opts.Payload); err != nil {
 			return err
 		}
 	}
-	p := &hook.Policy{Config: cfg}
+	p := &hook.Policy{Config: cfg, Client: claude.Client}
 	d := p.Decide(call, hook.SessionState{Mode: hook.ModeReadOnly})
 	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command}
 	if opts.JSON {
@@ -90,7 +89,7 @@ func checkRun(s *streams, opts *checkOptions) error {
 	return nil
 }
 
-func printCheck(w io.Writer, c *hook.Call, r checkResult) {
+func printCheck(w io.Writer, c *hook.ToolCall, r checkResult) {
 	switch {
 	case r.Verdict == "deny":
 		fmt.Fprintf(w, "deny: %s\n", r.Reason)
@@ -101,7 +100,7 @@ func printCheck(w io.Writer, c *hook.Call, r checkResult) {
 	}
 }
 
-func readPayload(s *streams, path string) (*hook.Call, error) {
+func readPayload(s *streams, path string) (*hook.ToolCall, error) {
 	var r io.Reader = s.in
 	if path != "-" {
 		f, err := os.Open(path)
@@ -123,7 +122,7 @@ func readPayload(s *streams, path string) (*hook.Call, error) {
 		return nil, fmt.Errorf("failed to read the payload: %w", err)
 	}
 	if ev.Call == nil {
-		return nil, fmt.Errorf("the payload is a %s event, not a tool call", strings.TrimSpace(string(ev.Name)))
+		return nil, errors.New("the payload is not a tool call (PreToolUse)")
 	}
 	return ev.Call, nil
 }

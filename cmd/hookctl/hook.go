@@ -31,33 +31,36 @@ answers WebFetch and WebSearch through the quarantined retriever.`,
 	return cmd
 }
 
-// runHook answers one hook call and returns the exit code.
+// runHook answers one hook call and returns the exit code: the one runner, with the decider of
+// the hook instance the client started.
 func runHook(s *streams, web bool) int {
+	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: claude.Adapter{}}
 	if os.Getenv(inRetrieverEnv) == "1" {
-		return runRetrieverGuard(s)
+		return r.Run(hook.RefuseTools)
 	}
 	env := hookEnv()
-	r := &hook.Runner{
-		Web: web, Retrieve: hookRetrieve(env), Binary: env.binary,
-		Stdin: s.in, Stdout: s.out, Stderr: s.err,
-		Adapter: claude.Adapter{},
-		LoadConfig: func(cwd string) (*hook.Config, error) {
-			if env.err != nil {
-				return nil, env.err
-			}
-			return hook.LoadConfigFor(env.home, cwd)
-		},
+	loadConfig := func(cwd string) (*hook.Config, error) {
+		if env.err != nil {
+			return nil, env.err
+		}
+		return hook.LoadConfigFor(env.home, cwd)
+	}
+	if web {
+		return r.Run(&hook.Retrieval{LoadConfig: loadConfig, Retrieve: hookRetrieve(env), MinAnswer: claude.RetrievalAnswerDelay})
+	}
+	g := &hook.Gate{
+		Client: claude.Client, LoadConfig: loadConfig, Binary: env.binary,
 		Modes: hook.FixedMode(hook.ModeReadOnly),
 		Protect: func(cwd string) hook.Protection {
-			return hook.Protection{Home: env.userHome, Paths: hook.ProtectedPaths(env.home, env.userHome, env.binary, cwd)}
+			return hook.Protection{Home: env.userHome, Paths: hook.ProtectedPaths(claude.Client, env.home, env.userHome, env.binary, cwd)}
 		},
+		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
 	}
 	if env.err == nil {
-		r.Store = hook.NewStore(env.home)
-		r.Modes = hook.StoreModes{Store: r.Store}
+		g.Store = hook.NewStore(env.home)
+		g.Modes = hook.StoreModes{Store: g.Store}
 	}
-	r.CommandCheck = func() error { return claude.CheckReadonlyCommand(env.userHome) }
-	return r.Run()
+	return r.Run(g)
 }
 
 // environment is where hookctl lives on this machine.
@@ -92,13 +95,5 @@ func loadConfig() (*hook.Config, error) {
 // inRetrieverEnv marks the claude the retriever runs as a distiller (retriever.InRetrieverEnv).
 // Its flags keep hookctl's settings-file hooks from firing, but managed hooks always fire; if
 // this hook runs there, it refuses every tool call and leaves the rest alone, recording nothing.
+// It can only tighten: a variable that turned a rule off could be set by the agent.
 const inRetrieverEnv = "HOOKCTL_IN_RETRIEVER"
-
-func runRetrieverGuard(s *streams) int {
-	r := &hook.Runner{
-		Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: claude.Adapter{},
-		LoadConfig: func(string) (*hook.Config, error) { return &hook.Config{}, nil },
-		Modes:      hook.FixedMode(hook.ModeReadOnly),
-	}
-	return r.RunRetrieverGuard()
-}
