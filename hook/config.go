@@ -3,7 +3,6 @@ package hook
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever"
 )
 
@@ -162,23 +162,22 @@ func findProjectConfig(dir string) string {
 	}
 }
 
+// readConfigFile reads a config file, following a symbolic link (dotfile managers link config
+// files) but never one that leads nowhere: a dangling link is an error, not "no config", since
+// the user meant a file to be there. It never blocks on a FIFO or a device.
 func readConfigFile(path string) (string, error) {
-	f, err := os.Open(path)
+	b, err := fsutil.ReadFile(path, MaxConfigSize, false)
 	if errors.Is(err, fs.ErrNotExist) {
+		if fi, lerr := os.Lstat(path); lerr == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			target, _ := os.Readlink(path)
+			return "", fmt.Errorf("%s is a symbolic link to %s, which does not exist", path, target)
+		}
 		return "", err
 	}
 	if err != nil {
 		return "", fmt.Errorf("failed to read %s: %w", path, err)
 	}
-	defer f.Close()
-	buf, err := io.ReadAll(io.LimitReader(f, MaxConfigSize+1))
-	if err != nil {
-		return "", fmt.Errorf("failed to read %s: %w", path, err)
-	}
-	if len(buf) > MaxConfigSize {
-		return "", fmt.Errorf("%s is larger than %d bytes", path, MaxConfigSize)
-	}
-	return string(buf), nil
+	return string(b), nil
 }
 
 // ParseConfig decodes config text; path names it in errors.
@@ -208,6 +207,12 @@ func ParseConfig(path, text string) (*Config, error) {
 		if len(k) == 1 {
 			c.defined = append(c.defined, k[0])
 		}
+	}
+	if c.Audit.MaxBytes < 0 {
+		return nil, fmt.Errorf("%s:%d: audit.max_bytes is negative", path, lineOfKey(text, toml.Key{"audit", "max_bytes"}))
+	}
+	if c.Retriever.MaxBytes < 0 {
+		return nil, fmt.Errorf("%s:%d: retriever.max_bytes is negative", path, lineOfKey(text, toml.Key{"retriever", "max_bytes"}))
 	}
 	if c.DefaultMode != "" {
 		if _, err := ParseMode(c.DefaultMode); err != nil {

@@ -20,17 +20,14 @@ type FixedMode Mode
 
 func (m FixedMode) ModeFor(string, string, Mode) (Mode, error) { return Mode(m), nil }
 
-// StoreModes is the Modes of the session store: it records new sessions and working
-// directories as the hook sees them.
+// StoreModes is the Modes of the session store: it records a session the first time the hook
+// sees it, and otherwise only reads.
 type StoreModes struct{ Store *Store }
 
 func (s StoreModes) ModeFor(id, cwd string, def Mode) (Mode, error) {
-	mode, seenCwd, err := s.Store.Peek(id)
+	mode, _, err := s.Store.Peek(id)
 	switch {
 	case err == nil:
-		if cwd != "" && seenCwd != cwd {
-			s.Store.Record(id, cwd, def) // best effort: only "most recent session" relies on it
-		}
 		s.Store.Touch(id)
 		return mode, nil
 	case errors.Is(err, ErrNoSession):
@@ -43,33 +40,13 @@ func (s StoreModes) ModeFor(id, cwd string, def Mode) (Mode, error) {
 	return ModeReadOnly, err
 }
 
-// Record notes a session and its working directory, creating it in mode def if new. It never
-// changes a mode, and it leaves a damaged state file for the human to see and repair.
-func (s *Store) Record(id, cwd string, def Mode) (*Session, error) {
-	return s.Update(id, func(old *Session, loadErr error) (*Session, error) {
-		switch {
-		case old != nil:
-			if cwd == "" || old.Cwd == cwd {
-				return nil, nil
-			}
-			old.Cwd = cwd
-			return old, nil
-		case errors.Is(loadErr, ErrNoSession):
-			now := time.Now().UTC()
-			return &Session{ID: id, Mode: def, Cwd: cwd, Started: now,
-				History: []Change{{Time: now, From: def, To: def, How: "new"}}}, nil
-		}
-		return nil, loadErr
-	})
-}
-
 // apply sets a session's mode to next(current) under the session's lock and records the change
 // in its history; how says who did it ("prompt", "cli", "dashboard"). Setting the mode it
 // already has writes nothing. A session not seen before starts in def; a damaged one is
 // rebuilt, starting from read-only (which is how it was being treated). promptID, if set, is
 // remembered, and a prompt already applied changes nothing.
 func (s *Store) apply(id string, next func(Mode) Mode, how, cwd, promptID string, def Mode) (from, to Mode, err error) {
-	_, err = s.Update(id, func(old *Session, loadErr error) (*Session, error) {
+	_, err = s.update(id, func(old *Session, loadErr error) (*Session, error) {
 		now := time.Now().UTC()
 		fresh := old == nil
 		if fresh {

@@ -2,13 +2,8 @@ package hook
 
 import (
 	"encoding/json"
-
 	"errors"
 	"fmt"
-
-	"github.com/tidwall/gjson"
-
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -16,20 +11,22 @@ import (
 	"strings"
 	"time"
 
+	"github.com/tidwall/gjson"
+
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
-// Session is one Claude Code session's state: its mode and how it got there. Subagents share
-// their session's id, and so its mode.
+// Session is one agent session's state: its mode and how it got there. Subagents share their
+// session's id, and so its mode.
 type Session struct {
 	ID      string    `json:"id"`
 	Mode    Mode      `json:"mode"`
-	Cwd     string    `json:"cwd"`
+	Cwd     string    `json:"cwd"` // where the session was first seen
 	Started time.Time `json:"started"`
 	History []Change  `json:"history"`
 	// LastPrompt is the id of the last prompt that changed the mode, so that a prompt seen by
-	// two hook events (expansion, then submission) toggles once.
+	// two hook events toggles once.
 	LastPrompt string `json:"last_prompt,omitempty"`
 }
 
@@ -67,18 +64,27 @@ func ParseMode(s string) (Mode, error) {
 
 // Limits of the state store.
 const (
-	maxStateFile   = 1 << 20
-	maxHistory     = 10000
-	lockWait       = 1500 * time.Millisecond
+	maxStateFile = 256 << 10
+	// maxHistory keeps a state file small: the hook reads and checks the whole file on every call.
+	maxHistory = 200
+	// ToggleLockWait is the longest a toggle waits for another writer of the same session. Only
+	// toggles hold the lock, for milliseconds; a holder past this is not hookctl (an agent can
+	// hold any file it can open), and the toggle goes ahead without it: the human's toggle must
+	// land, within a second, whatever else is running.
+	ToggleLockWait = 300 * time.Millisecond
 	maxSessionID   = 128
 	sessionsSubdir = "sessions"
 )
 
-// Store keeps sessions under a directory, one JSON file per session. Writers take an exclusive
-// lock on the session's lock file and replace the state file atomically (write a temporary file,
-// sync it, rename it over the old one, sync the directory); readers never lock and never see a
-// half-written file. A crash leaves either the old state or the new, and at worst a stray
-// temporary file.
+// Store keeps sessions under a directory, one JSON file per session.
+//
+// Who writes a session file: the hook creates it, once, for a session it has not seen (by
+// linking a complete file into place, which fails rather than overwrite one that exists), and
+// only the human's toggles ever rewrite it (replacing it atomically: temporary file, sync,
+// rename). Toggles take the session's lock to keep each other's history, but never wait on it
+// longer than ToggleLockWait. Readers never lock and never see a half-written file; every reader
+// — the hook, the status line, the toggles, `readonly status` — goes through the one strict
+// reader (readState), so none can see a mode another does not.
 type Store struct {
 	Dir string
 }
@@ -104,100 +110,224 @@ func ValidSessionID(id string) error {
 func (s *Store) path(id string) string     { return filepath.Join(s.Dir, id+".json") }
 func (s *Store) lockPath(id string) string { return filepath.Join(s.Dir, id+".lock") }
 
-// ErrNoSession is returned by Load for a session the store has not seen.
+// ErrNoSession is returned for a session the store has not seen.
 var ErrNoSession = errors.New("no such session")
 
-// Load reads a session without locking. A missing session is ErrNoSession; an unreadable or
-// damaged one is another error, which callers must treat as read-only.
-func (s *Store) Load(id string) (*Session, error) {
+// stateKeys are the keys a state file holds, and the JSON type of each.
+var stateKeys = map[string]gjson.Type{
+	"id": gjson.String, "mode": gjson.String, "cwd": gjson.String, "started": gjson.String,
+	"history": gjson.JSON, "last_prompt": gjson.String,
+}
+
+// readState reads and checks a session's state file: the one reader of state. A missing file
+// is ErrNoSession. Anything else that is not exactly a state file hookctl wrote — not a regular
+// file, a symbolic link, too large, not valid JSON, a duplicate key at any depth (two readers
+// would take different ones), an unknown key, a key of the wrong type, no mode, a mode that is
+// neither read-only nor edit, another session's id — is an error, and every caller treats the
+// session as read-only and says why.
+func (s *Store) readState(id string) (gjson.Result, []byte, error) {
 	if err := ValidSessionID(id); err != nil {
-		return nil, err
+		return gjson.Result{}, nil, err
 	}
-	b, err := readCapped(s.path(id), maxStateFile)
+	path := s.path(id)
+	b, err := fsutil.ReadFile(path, maxStateFile, true)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, ErrNoSession
+		return gjson.Result{}, nil, ErrNoSession
 	}
 	if err != nil {
-		return nil, fmt.Errorf("failed to read the state of session %s: %w", id, err)
+		return gjson.Result{}, nil, fmt.Errorf("failed to read the state of session %s: %w", id, err)
+	}
+	damaged := func(format string, args ...any) (gjson.Result, []byte, error) {
+		return gjson.Result{}, nil, fmt.Errorf("the state file %s is damaged: %s", path, fmt.Sprintf(format, args...))
+	}
+	if !gjson.ValidBytes(b) {
+		return damaged("not valid JSON")
+	}
+	root := gjson.ParseBytes(b)
+	if !root.IsObject() {
+		return damaged("not an object")
+	}
+	if dup := DuplicateKey(root); dup != "" {
+		return damaged("the key %q appears twice", clip.Short(dup))
+	}
+	var bad string
+	root.ForEach(func(k, v gjson.Result) bool {
+		want, ok := stateKeys[k.Str]
+		switch {
+		case !ok:
+			bad = fmt.Sprintf("unknown key %q", clip.Short(k.Str))
+		case want == gjson.JSON && !v.IsArray():
+			bad = fmt.Sprintf("%s is not a list", k.Str)
+		case want != gjson.JSON && v.Type != want:
+			bad = fmt.Sprintf("%s is not a string", k.Str)
+		}
+		return bad == ""
+	})
+	if bad != "" {
+		return damaged("%s", bad)
+	}
+	if got := root.Get("id"); got.Str != id {
+		return damaged("it names session %q", clip.Short(got.Str))
+	}
+	m := root.Get("mode")
+	if !m.Exists() {
+		return damaged("no mode")
+	}
+	if _, err := ParseMode(m.Str); err != nil {
+		return damaged("%v", err)
+	}
+	if st := root.Get("started"); st.Exists() && !validTime(st.Str) {
+		return damaged("started is not a time")
+	}
+	if bad := checkHistory(root.Get("history")); bad != "" {
+		return damaged("history: %s", bad)
+	}
+	return root, b, nil
+}
+
+// changeKeys are the keys of one history entry.
+var changeKeys = map[string]bool{"time": true, "from": true, "to": true, "how": true}
+
+// checkHistory checks what Load would decode of the history, so that Load and Peek can never
+// disagree about a file.
+func checkHistory(h gjson.Result) string {
+	var bad string
+	h.ForEach(func(_, c gjson.Result) bool {
+		if !c.IsObject() {
+			bad = "an entry is not an object"
+			return false
+		}
+		c.ForEach(func(k, v gjson.Result) bool {
+			switch {
+			case !changeKeys[k.Str]:
+				bad = fmt.Sprintf("unknown key %q", clip.Short(k.Str))
+			case v.Type != gjson.String:
+				bad = k.Str + " is not a string"
+			case k.Str == "time" && !validTime(v.Str):
+				bad = "a time is not a time"
+			case k.Str == "from" || k.Str == "to":
+				if _, err := ParseMode(v.Str); err != nil {
+					bad = err.Error()
+				}
+			}
+			return bad == ""
+		})
+		return bad == ""
+	})
+	return bad
+}
+
+func validTime(s string) bool {
+	_, err := time.Parse(time.RFC3339Nano, s)
+	return err == nil
+}
+
+// DuplicateKey returns a key that appears twice in one object anywhere in v, or "". Readers of
+// JSON disagree on which of two values counts (gjson takes the first, encoding/json the last),
+// so hookctl refuses such input rather than read it.
+func DuplicateKey(v gjson.Result) string {
+	return duplicateKey(v, 0)
+}
+
+func duplicateKey(v gjson.Result, depth int) string {
+	if depth > 64 {
+		return "(nested too deeply)"
+	}
+	var dup string
+	switch {
+	case v.IsObject():
+		var seen map[string]bool
+		v.ForEach(func(k, x gjson.Result) bool {
+			if seen == nil {
+				seen = make(map[string]bool, 8)
+			}
+			if seen[k.Str] {
+				dup = k.Str
+				return false
+			}
+			seen[k.Str] = true
+			if x.IsObject() || x.IsArray() {
+				dup = duplicateKey(x, depth+1)
+			}
+			return dup == ""
+		})
+	case v.IsArray():
+		v.ForEach(func(_, x gjson.Result) bool {
+			if x.IsObject() || x.IsArray() {
+				dup = duplicateKey(x, depth+1)
+			}
+			return dup == ""
+		})
+	}
+	return dup
+}
+
+// Load reads a session. A missing session is ErrNoSession; a damaged one is another error,
+// which callers must treat as read-only.
+func (s *Store) Load(id string) (*Session, error) {
+	_, b, err := s.readState(id)
+	if err != nil {
+		return nil, err
 	}
 	var sess Session
 	if err := json.Unmarshal(b, &sess); err != nil {
 		return nil, fmt.Errorf("the state file %s is damaged: %v", s.path(id), err)
 	}
-	if sess.ID != id {
-		return nil, fmt.Errorf("the state file %s names session %q", s.path(id), clip.Short(sess.ID))
-	}
 	return &sess, nil
 }
 
-// Peek reads a session's mode and directory, as Load does but without decoding the history:
-// it is the hook's lookup on every call, and encoding/json's first use costs more than the
-// rest of the lookup together. The same damage is refused.
+// Peek reads a session's mode and directory, as Load does but without decoding the history: it
+// is the hook's lookup on every call, and encoding/json's first use costs more than the rest of
+// the lookup together. It checks exactly what Load checks (readState).
 func (s *Store) Peek(id string) (Mode, string, error) {
-	if err := ValidSessionID(id); err != nil {
+	root, _, err := s.readState(id)
+	if err != nil {
 		return ModeReadOnly, "", err
 	}
-	b, err := readCapped(s.path(id), maxStateFile)
-	if errors.Is(err, fs.ErrNotExist) {
-		return ModeReadOnly, "", ErrNoSession
-	}
-	if err != nil {
-		return ModeReadOnly, "", fmt.Errorf("failed to read the state of session %s: %w", id, err)
-	}
-	if !gjson.ValidBytes(b) {
-		return ModeReadOnly, "", fmt.Errorf("the state file %s is damaged: not valid JSON", s.path(id))
-	}
-	root := gjson.ParseBytes(b)
-	if !root.IsObject() {
-		return ModeReadOnly, "", fmt.Errorf("the state file %s is damaged: not an object", s.path(id))
-	}
-	if got := root.Get("id"); got.Type != gjson.String || got.Str != id {
-		return ModeReadOnly, "", fmt.Errorf("the state file %s names session %q", s.path(id), clip.Short(got.String()))
-	}
-	m := root.Get("mode")
-	if m.Type != gjson.String {
-		return ModeReadOnly, "", fmt.Errorf("the state file %s is damaged: no mode", s.path(id))
-	}
-	mode, err := ParseMode(m.Str)
-	if err != nil {
-		return ModeReadOnly, "", fmt.Errorf("the state file %s is damaged: %v", s.path(id), err)
-	}
+	mode, _ := ParseMode(root.Get("mode").Str) // checked by readState
 	return mode, root.Get("cwd").Str, nil
 }
 
-func readCapped(path string, max int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
-	}
-	return b, nil
-}
-
-// Update runs fn on the session under its lock and writes what fn returns atomically (nil:
-// write nothing). fn receives the stored session, or nil and the reason there is none:
-// ErrNoSession for a session not seen before, another error for a damaged or unreadable file —
-// so that the human can always repair a session by setting its mode, while the hook leaves a
-// damaged file alone.
-func (s *Store) Update(id string, fn func(old *Session, loadErr error) (*Session, error)) (*Session, error) {
+// Record notes a session the hook has not seen, in mode def. It never changes an existing
+// session, damaged or not: the mode is the human's, and a damaged file stays for the human to
+// see and repair with a toggle.
+func (s *Store) Record(id, cwd string, def Mode) (*Session, error) {
 	if err := ValidSessionID(id); err != nil {
 		return nil, err
 	}
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("failed to create %s: %w", s.Dir, err)
 	}
-	unlock, err := fsutil.Lock(s.lockPath(id), lockWait)
+	now := time.Now().UTC()
+	sess := &Session{ID: id, Mode: def, Cwd: cwd, Started: now, History: []Change{{Time: now, From: def, To: def, How: "new"}}}
+	b, err := encodeState(sess)
 	if err != nil {
 		return nil, err
 	}
-	defer unlock()
+	switch err := fsutil.CreateExclusive(s.path(id), b, 0o600); {
+	case err == nil:
+		return sess, nil
+	case errors.Is(err, fs.ErrExist):
+		return s.Load(id) // another hook created it first
+	default:
+		return nil, err
+	}
+}
+
+// update rewrites a session: fn receives the stored session, or nil and the reason there is none
+// (ErrNoSession, or why the file is damaged), and returns what to write (nil: nothing). Only the
+// human's toggles call it. It takes the session's lock for at most ToggleLockWait and then goes
+// ahead without it; it never leaves the lock to decide whether the human's change lands.
+func (s *Store) update(id string, fn func(old *Session, loadErr error) (*Session, error)) (*Session, error) {
+	if err := ValidSessionID(id); err != nil {
+		return nil, err
+	}
+	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
+		return nil, fmt.Errorf("failed to create %s: %w", s.Dir, err)
+	}
+	if unlock, err := fsutil.Lock(s.lockPath(id), ToggleLockWait); err == nil {
+		defer unlock()
+	}
 	old, loadErr := s.Load(id)
 	next, err := fn(old, loadErr)
 	if err != nil || next == nil {
@@ -206,10 +336,25 @@ func (s *Store) Update(id string, fn func(old *Session, loadErr error) (*Session
 	if len(next.History) > maxHistory {
 		next.History = next.History[len(next.History)-maxHistory:]
 	}
-	if err := writeAtomic(s.path(id), next); err != nil {
+	b, err := encodeState(next)
+	if err != nil {
+		return nil, err
+	}
+	if err := fsutil.WriteAtomic(s.path(id), b, 0o600); err != nil {
 		return nil, err
 	}
 	return next, nil
+}
+
+func encodeState(sess *Session) ([]byte, error) {
+	if sess.History == nil {
+		sess.History = []Change{} // a list, as readState requires, never null
+	}
+	b, err := json.MarshalIndent(sess, "", "  ")
+	if err != nil {
+		return nil, err
+	}
+	return append(b, '\n'), nil
 }
 
 // Touch marks a session as used now, for "most recent session in this directory". It changes
@@ -221,34 +366,13 @@ func (s *Store) Touch(id string) {
 	}
 }
 
-// MostRecentIn returns the most recently used session whose working directory is dir.
+// MostRecentIn returns the most recently used session first seen in directory dir.
 func (s *Store) MostRecentIn(dir string) (*Session, error) {
-	entries, err := os.ReadDir(s.Dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
+	list, err := s.List()
+	if err != nil {
 		return nil, err
 	}
-	type cand struct {
-		id   string
-		used time.Time
-	}
-	var cands []cand
-	for _, e := range entries {
-		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || ValidSessionID(id) != nil {
-			continue
-		}
-		info, err := e.Info()
-		if err != nil {
-			continue
-		}
-		cands = append(cands, cand{id, info.ModTime()})
-	}
-	sort.Slice(cands, func(i, j int) bool { return cands[i].used.After(cands[j].used) })
-	for _, c := range cands {
-		sess, err := s.Load(c.id)
-		if err != nil {
-			continue
-		}
+	for _, sess := range list {
 		if filepath.Clean(sess.Cwd) == filepath.Clean(dir) {
 			return sess, nil
 		}
@@ -256,7 +380,8 @@ func (s *Store) MostRecentIn(dir string) (*Session, error) {
 	return nil, fmt.Errorf("no session hookctl has seen was started in %s; pass --session ID (hookctl readonly status --all lists them)", dir)
 }
 
-// List returns every session, most recently used first.
+// List returns every readable session, most recently used first. A damaged one is left out
+// here; `readonly status --session` names it and why.
 func (s *Store) List() ([]*Session, error) {
 	entries, err := os.ReadDir(s.Dir)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -272,11 +397,11 @@ func (s *Store) List() ([]*Session, error) {
 	var items []item
 	for _, e := range entries {
 		id, ok := strings.CutSuffix(e.Name(), ".json")
-		if !ok || ValidSessionID(id) != nil {
+		if !ok || ValidSessionID(id) != nil || !e.Type().IsRegular() {
 			continue
 		}
-		sess, err := s.Load(id)
 		info, ierr := e.Info()
+		sess, err := s.Load(id)
 		if err != nil || ierr != nil {
 			continue
 		}
@@ -288,13 +413,4 @@ func (s *Store) List() ([]*Session, error) {
 		out[i] = it.s
 	}
 	return out, nil
-}
-
-// writeAtomic replaces path with v's JSON (see fsutil.WriteAtomic).
-func writeAtomic(path string, v any) error {
-	b, err := json.MarshalIndent(v, "", "  ")
-	if err != nil {
-		return err
-	}
-	return fsutil.WriteAtomic(path, append(b, '\n'), 0o600)
 }

@@ -3,10 +3,15 @@ package hook
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 func TestValidSessionID(t *testing.T) {
@@ -41,10 +46,12 @@ func TestStoreNewSessionsStartInTheDefault(t *testing.T) {
 	if mode, _ := m.ModeFor("s1", "/p", ModeEdit); mode != ModeReadOnly {
 		t.Errorf("known session took the default: %v", mode)
 	}
-	// The working directory follows the calls.
-	m.ModeFor("s1", "/p/sub", ModeReadOnly)
-	if sess, _ := s.Load("s1"); sess.Cwd != "/p/sub" {
-		t.Errorf("cwd not recorded: %q", sess.Cwd)
+	// The hook never rewrites a session it has seen: only the human's toggles do, so nothing the
+	// hook does can race a toggle and put an old mode back.
+	before, _ := os.ReadFile(s.path("s1"))
+	m.ModeFor("s1", "/p/sub", ModeEdit)
+	if after, _ := os.ReadFile(s.path("s1")); string(after) != string(before) {
+		t.Errorf("the hook rewrote a known session:\n%s\n%s", before, after)
 	}
 }
 
@@ -59,6 +66,19 @@ func TestDamagedStateIsReadOnly(t *testing.T) {
 		"empty mode":   `{"id":"s","mode":""}`,
 		"other id":     `{"id":"t","mode":"edit"}`,
 		"array":        `["edit"]`,
+		// Issue 7: the hook read the first of two keys (gjson), the status line and the toggles the
+		// last (encoding/json), so display and enforcement disagreed.
+		"edit then read-only": `{"id":"s","mode":"edit","mode":"read-only"}`,
+		"read-only then edit": `{"id":"s","mode":"read-only","mode":"edit"}`,
+		"two ids":             `{"id":"t","id":"s","mode":"edit"}`,
+		"nested duplicate":    `{"id":"s","mode":"edit","history":[{"time":"2026-01-01T00:00:00Z","from":"edit","from":"edit","to":"edit","how":"new"}]}`,
+		// Issue 7: a file with no mode displayed as EDIT (the zero value of Mode was edit).
+		"no mode":           `{"id":"s"}`,
+		"mode not a string": `{"id":"s","mode":1}`,
+		"unknown key":       `{"id":"s","mode":"edit","mode_override":"edit"}`,
+		"bad history mode":  `{"id":"s","mode":"edit","history":[{"time":"2026-01-01T00:00:00Z","from":"x","to":"edit","how":"new"}]}`,
+		"bad started":       `{"id":"s","mode":"edit","started":"yesterday"}`,
+		"history not list":  `{"id":"s","mode":"edit","history":{}}`,
 	} {
 		home := t.TempDir()
 		s := NewStore(home)
@@ -68,6 +88,10 @@ func TestDamagedStateIsReadOnly(t *testing.T) {
 		mode, err := StoreModes{Store: s}.ModeFor("s", "/p", ModeEdit)
 		if err == nil || mode != ModeReadOnly {
 			t.Errorf("%s: mode %v, error %v", name, mode, err)
+		}
+		// One reader: what the status line and `readonly status` read (Load) is refused too.
+		if sess, err := s.Load("s"); err == nil {
+			t.Errorf("%s: Load accepted it: %+v", name, sess)
 		}
 		if b, _ := os.ReadFile(p); string(b) != content {
 			t.Errorf("%s: the hook rewrote a damaged state file", name)
@@ -79,6 +103,124 @@ func TestDamagedStateIsReadOnly(t *testing.T) {
 		if sess, err := s.Load("s"); err != nil || sess.Mode != ModeEdit {
 			t.Errorf("%s: after repair: %+v %v", name, sess, err)
 		}
+	}
+}
+
+// TestHostileStateFiles: a state file swapped for a symbolic link to an edit-mode file, or for a
+// FIFO that no one writes, is read-only at once (no hang), and a toggle replaces it.
+func TestHostileStateFiles(t *testing.T) {
+	for _, plant := range []struct {
+		name string
+		make func(p string) error
+	}{
+		{"symlink", func(p string) error {
+			target := p + ".elsewhere"
+			os.WriteFile(target, []byte(`{"id":"s","mode":"edit"}`), 0o600)
+			return os.Symlink(target, p)
+		}},
+		{"fifo", func(p string) error { return syscall.Mkfifo(p, 0o600) }},
+		{"directory", func(p string) error { return os.Mkdir(p, 0o700) }},
+	} {
+		s := NewStore(t.TempDir())
+		os.MkdirAll(s.Dir, 0o700)
+		if err := plant.make(s.path("s")); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			mode, err := StoreModes{Store: s}.ModeFor("s", "/p", ModeEdit)
+			if err == nil || mode != ModeReadOnly {
+				t.Errorf("%s: mode %v, error %v", plant.name, mode, err)
+			}
+			if _, err := s.Load("s"); err == nil {
+				t.Errorf("%s: Load accepted it", plant.name)
+			}
+		}()
+		select {
+		case <-done:
+		case <-time.After(2 * time.Second):
+			t.Fatalf("%s: reading the state hung", plant.name)
+		}
+		if plant.name == "directory" {
+			continue // a toggle cannot rename over a directory; the error says so
+		}
+		if _, to, err := ToggleOn.Apply(s, "s", "cli", "/p", ModeEdit); err != nil || to != ModeReadOnly {
+			t.Errorf("%s: repair: %v %v", plant.name, to, err)
+		}
+		if fi, err := os.Lstat(s.path("s")); err != nil || !fi.Mode().IsRegular() {
+			t.Errorf("%s: after repair the state is not a regular file: %v", plant.name, err)
+		}
+	}
+}
+
+// TestToggleLandsWhileTheLockIsHeld is the edit-mode hole of issue 7: `flock S.lock sleep 3600`
+// made /readonly on fail ("another hookctl held it too long"). A real flock(1) holds the lock in
+// another process; the human's toggle must still land within a second.
+func TestToggleLandsWhileTheLockIsHeld(t *testing.T) {
+	flock, err := exec.LookPath("flock")
+	if err != nil {
+		requireTool(t, "flock")
+	}
+	s := NewStore(t.TempDir())
+	s.Record("s", "/p", ModeEdit)
+	holder := exec.Command(flock, s.lockPath("s"), "sleep", "30")
+	if err := holder.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer holder.Process.Kill()
+	// Wait until the holder really holds it.
+	for i := 0; ; i++ {
+		if unlock, err := fsutil.Lock(s.lockPath("s"), 10*time.Millisecond); err != nil {
+			break
+		} else {
+			unlock()
+		}
+		if i > 200 {
+			t.Fatal("flock(1) never took the lock")
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	start := time.Now()
+	from, to, err := ToggleOn.Apply(s, "s", "cli", "/p", ModeEdit)
+	took := time.Since(start)
+	if err != nil || from != ModeEdit || to != ModeReadOnly {
+		t.Fatalf("toggle under a held lock: %v→%v %v", from, to, err)
+	}
+	if took > time.Second {
+		t.Errorf("the toggle took %v", took)
+	}
+	if m, _, _ := s.Peek("s"); m != ModeReadOnly {
+		t.Errorf("mode after the toggle: %v", m)
+	}
+}
+
+// TestKilledWritesLeaveNoTemporaryFiles: a write killed between creating its temporary file and
+// renaming it leaves the file behind; the next write of the same file removes it once stale.
+func TestKilledWritesLeaveNoTemporaryFiles(t *testing.T) {
+	s := NewStore(t.TempDir())
+	s.Record("s", "/p", ModeReadOnly)
+	stale := filepath.Join(s.Dir, ".s.json.123456.tmp")
+	fresh := filepath.Join(s.Dir, ".s.json.654321.tmp")
+	os.WriteFile(stale, []byte("{"), 0o600)
+	os.WriteFile(fresh, []byte("{"), 0o600)
+	old := time.Now().Add(-2 * time.Minute)
+	os.Chtimes(stale, old, old)
+	ToggleOff.Apply(s, "s", "cli", "/p", ModeReadOnly)
+	if _, err := os.Stat(stale); err == nil {
+		t.Error("a stale temporary file was left")
+	}
+	if _, err := os.Stat(fresh); err != nil {
+		t.Error("a fresh temporary file (a write in progress) was removed")
+	}
+}
+
+// TestModeZeroIsReadOnly: a Mode nobody set means read-only.
+func TestModeZeroIsReadOnly(t *testing.T) {
+	var m Mode
+	var st SessionState
+	if m != ModeReadOnly || st.Mode != ModeReadOnly {
+		t.Errorf("zero Mode is %v", m)
 	}
 }
 
@@ -136,7 +278,7 @@ func TestPromptTogglesOnce(t *testing.T) {
 func TestStoreConcurrentWriters(t *testing.T) {
 	s := NewStore(t.TempDir())
 	s.Record("s", "/p", ModeReadOnly)
-	const writers, each = 8, 25
+	const writers, each = 8, 20 // 161 entries: inside maxHistory
 	var wg sync.WaitGroup
 	stop := make(chan struct{})
 	var torn error

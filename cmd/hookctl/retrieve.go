@@ -130,8 +130,8 @@ func newFront(env environment, cfg *hook.Config) *retriever.Front {
 }
 
 // hookRetrieve is the retrieval hook's answer to a web tool call.
-func hookRetrieve(env environment) func(ctx context.Context, cfg *hook.Config, c *hook.Call) hook.Decision {
-	return func(ctx context.Context, cfg *hook.Config, c *hook.Call) hook.Decision {
+func hookRetrieve(env environment) func(ctx context.Context, cfg *hook.Config, c *hook.ToolCall) hook.Decision {
+	return func(ctx context.Context, cfg *hook.Config, c *hook.ToolCall) hook.Decision {
 		front := newFront(env, cfg)
 		if cfg.DirectFetch {
 			now := time.Now()

@@ -31,7 +31,12 @@ func run(args []string) int {
 	s := &streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}
 	root := newRootCmd(s)
 	root.SetArgs(args)
-	err := root.Execute()
+	var err error
+	if len(args) > 0 && boundedVerbs[args[0]] {
+		err = withDeadline(cliDeadline, root.Execute)
+	} else {
+		err = root.Execute()
+	}
 	var code exitCode
 	switch {
 	case err == nil:
@@ -43,6 +48,11 @@ func run(args []string) int {
 		return exitError
 	}
 }
+
+// boundedVerbs are the commands that only read hookctl's state and config, and so run under
+// cliDeadline. (retrieve, doctor and install have deadlines of their own; hook and statusline
+// are bounded where they run.)
+var boundedVerbs = map[string]bool{"readonly": true, "check": true, "audit": true, "version": true}
 
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -16,6 +15,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // statusLineFile keeps the status line command install replaced, which hookctl's status line
@@ -40,30 +40,44 @@ that hookctl install replaced, if there was one.`,
 	}
 }
 
+// statuslineDeadline bounds the status line, the wrapped command included (wrappedTimeout).
+const statuslineDeadline = wrappedTimeout + time.Second
+
 // runStatusline prints the badge. It runs on every assistant message, so it reads only the
-// session's state file and never fails loudly: a problem shows in the badge.
+// session's state file and never fails loudly: a problem shows in the badge, and if reading
+// stalls, the badge says read-only and why.
 func runStatusline(s *streams) {
-	in, _ := io.ReadAll(io.LimitReader(s.in, hook.MaxPayload))
+	line := make(chan string, 1)
+	go func() { line <- statusLine(s.in) }()
+	timer := time.NewTimer(statuslineDeadline)
+	defer timer.Stop()
+	select {
+	case l := <-line:
+		io.WriteString(s.out, l+"\n")
+	case <-timer.C:
+		io.WriteString(s.out, "🔒 READ-ONLY (⚠ hookctl timed out reading its state)\n")
+	}
+}
+
+func statusLine(stdin io.Reader) string {
+	in, _ := io.ReadAll(io.LimitReader(stdin, hook.MaxPayload))
 	id := gjson.GetBytes(in, "session_id").Str
-	badge := "🔒 READ-ONLY"
 	home, err := hook.Home()
-	if err == nil {
-		badge = statusBadge(home, id) + directFetchBadge(home)
+	if err != nil {
+		return "🔒 READ-ONLY (⚠ " + err.Error() + ")"
 	}
-	line := badge
-	if err == nil {
-		if out := runWrapped(home, in); out != "" {
-			line += "  " + out
-		}
+	line := statusBadge(home, id) + directFetchBadge(home)
+	if out := runWrapped(home, in); out != "" {
+		line += "  " + out
 	}
-	io.WriteString(s.out, line+"\n")
+	return line
 }
 
 func statusBadge(home, id string) string {
-	sess, err := hook.NewStore(home).Load(id)
+	mode, _, err := hook.NewStore(home).Peek(id)
 	switch {
 	case err == nil:
-		return hook.Badge(sess.Mode)
+		return hook.Badge(mode)
 	case errors.Is(err, hook.ErrNoSession):
 		cfg, err := hook.LoadConfig(home)
 		if err != nil {
@@ -85,7 +99,7 @@ func directFetchBadge(home string) string {
 
 // runWrapped runs the status line install replaced, with the same input, and returns its output.
 func runWrapped(home string, in []byte) string {
-	b, err := os.ReadFile(filepath.Join(home, statusLineFile))
+	b, err := fsutil.ReadFile(filepath.Join(home, statusLineFile), 64<<10, true)
 	if err != nil {
 		return ""
 	}
