@@ -4,7 +4,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 func TestParseConfigErrorsNameFileAndLine(t *testing.T) {
@@ -124,5 +126,45 @@ func TestGlobalDefaultMode(t *testing.T) {
 	}
 	if (&Config{}).SessionDefault() != ModeReadOnly {
 		t.Error("the default is not read-only")
+	}
+}
+
+// TestConfigFilesThatAreNotFiles: a dangling symbolic link is an error, not "no config" (the
+// user meant a file to be there); a FIFO is refused at once instead of blocking the hook.
+func TestConfigFilesThatAreNotFiles(t *testing.T) {
+	home := t.TempDir()
+	if err := os.Symlink(filepath.Join(home, "gone.toml"), filepath.Join(home, "config.toml")); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := LoadConfig(home); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("dangling symlink: %v", err)
+	}
+	// A link to a real file is followed: dotfile managers link config files.
+	os.WriteFile(filepath.Join(home, "gone.toml"), []byte(`deny_programs = ["jq"]`), 0o600)
+	if c, err := LoadConfig(home); err != nil || !c.ProgramDenied("jq") {
+		t.Errorf("linked config: %+v %v", c, err)
+	}
+	fifo := t.TempDir()
+	if err := syscall.Mkfifo(filepath.Join(fifo, "config.toml"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := LoadConfig(fifo); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "FIFO") {
+			t.Errorf("FIFO: %v", err)
+		}
+	case <-time.After(2 * time.Second):
+		t.Fatal("reading a FIFO config hung")
+	}
+}
+
+// TestNegativeSizesAreRefused: a negative size cap was accepted silently.
+func TestNegativeSizesAreRefused(t *testing.T) {
+	for _, text := range []string{"[audit]\nmax_bytes = -1\n", "[retriever]\nmax_bytes = -5\n"} {
+		if _, err := ParseConfig("/c.toml", text); err == nil || !strings.Contains(err.Error(), "negative") || !strings.Contains(err.Error(), ":2:") {
+			t.Errorf("%q: %v", text, err)
+		}
 	}
 }
