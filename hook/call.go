@@ -59,7 +59,7 @@ const (
 	EventSessionStart
 	// EventPrompt is a prompt the user submitted that is not a toggle.
 	EventPrompt
-	// EventToggle is the user's mode command (/readonly …), recognised by the adapter.
+	// EventToggle is the user's mode command, recognised by the adapter.
 	EventToggle
 )
 

@@ -36,7 +36,7 @@ type Config struct {
 	// DefaultMode is the mode of a session hookctl has not seen: "read-only" (the default) or
 	// "edit". Global only.
 	DefaultMode string `toml:"default_mode"`
-	// DirectFetch lets WebFetch and WebSearch run directly, unmediated by the retriever: an
+	// DirectFetch lets the client's web tools run directly, unmediated by the retriever: an
 	// escape hatch, audited with a warning on every call and shown in the status line. Global
 	// only.
 	DirectFetch bool `toml:"direct_fetch"`

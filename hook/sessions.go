@@ -93,24 +93,19 @@ const (
 	ToggleOff // read-only off: edit mode
 )
 
-// ParseToggle recognises the human's /readonly commands. It matches only when the whole prompt
-// is exactly the command (surrounding blanks aside): a client-made prompt that mentions it —
-// a task notification quoting "/readonly off" — toggles nothing.
-func ParseToggle(prompt string) Toggle {
-	switch strings.Trim(prompt, " \t\r\n") {
-	case "/readonly":
+// ParseToggleArgs recognises the arguments of the user's mode command: none, "on" or "off"
+// (blanks around them aside). Anything else toggles nothing: the command was mistyped, or is a
+// client-made prompt that only quotes it.
+func ParseToggleArgs(args string) Toggle {
+	switch strings.Trim(args, " \t\r\n") {
+	case "":
 		return ToggleFlip
-	case "/readonly on":
+	case "on":
 		return ToggleOn
-	case "/readonly off":
+	case "off":
 		return ToggleOff
 	}
 	return NoToggle
-}
-
-// ParseToggleArgs recognises the arguments of the expanded readonly command.
-func ParseToggleArgs(args string) Toggle {
-	return ParseToggle(strings.TrimSpace("/readonly " + strings.TrimSpace(args)))
 }
 
 // next returns the mode a toggle leads to from m.
@@ -137,7 +132,7 @@ func (t Toggle) Apply(s *Store, id, how, cwd string, def Mode) (from, to Mode, e
 }
 
 // ApplyPrompt performs a toggle typed as a prompt. A prompt id already applied changes nothing,
-// so that one /readonly seen by two hook events flips the mode once.
+// so that one mode command seen by two hook events flips the mode once.
 func (s *Store) ApplyPrompt(t Toggle, id, promptID, cwd string, def Mode) (from, to Mode, err error) {
 	if t == NoToggle {
 		return 0, 0, fmt.Errorf("not a toggle")
