@@ -78,7 +78,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 	}
 	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary}
 	if g.Protect != nil {
-		p.Protection = g.Protect(c.Cwd)
+		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}
 	return p.Decide(c, g.sessionState(c.Session, c.Cwd, cfg))
 }

@@ -34,8 +34,10 @@ type Policy struct {
 	Config *Config
 	// Client names the agent's client in messages and its toggle command.
 	Client Client
-	// Protection lists what no agent may write, in any mode.
+	// Protection lists what no agent may write, in any mode; if it is empty, Protect is asked for
+	// it when a call needs it (edit mode), since listing it costs more than judging a read.
 	Protection Protection
+	Protect    func() Protection
 	// Binary is hookctl's own path, which the rewrite of a web read runs as `hookctl retrieve`.
 	Binary string
 }
@@ -165,7 +167,8 @@ func (p *Policy) modeChangeByModel(c *ToolCall) (Decision, bool) {
 // edit applies edit mode's accident guard: writes to protected paths, and the short exclude
 // list of destructive commands. Everything else is left to the client's own permissions.
 func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine) Decision {
-	ctx := &programs.EditContext{Project: c.Cwd, Home: p.Protection.Home, Protected: p.Protection.Paths}
+	prot := p.protection()
+	ctx := &programs.EditContext{Project: c.Cwd, Home: prot.Home, Protected: prot.Paths}
 	for _, path := range c.Paths {
 		if programs.ProtectedPath(path, ctx) {
 			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) +
@@ -219,6 +222,14 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 		return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}
 	return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` is not a tool hookctl knows to be read-only", tool: true}, sc)}
+}
+
+// protection is what no agent may write, asked for once.
+func (p *Policy) protection() Protection {
+	if len(p.Protection.Paths) == 0 && p.Protect != nil {
+		p.Protection = p.Protect()
+	}
+	return p.Protection
 }
 
 // clientName is the client's name for messages.

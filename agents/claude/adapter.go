@@ -266,10 +266,20 @@ func str(obj gjson.Result, key string, required bool) (string, error) {
 	return v.Str, nil
 }
 
-// gjsonKey escapes the characters gjson treats as path syntax; hookctl's keys have none, but
-// the escape keeps a future key from being read as a path.
+// gjsonKey escapes the characters gjson treats as path syntax. hookctl's keys have none, so this
+// is almost always the key itself; the escape keeps a future key from being read as a path.
 func gjsonKey(k string) string {
-	return strings.NewReplacer(".", `\.`, "*", `\*`, "?", `\?`, "|", `\|`, "#", `\#`, "@", `\@`).Replace(k)
+	if !strings.ContainsAny(k, `.*?|#@\`) {
+		return k
+	}
+	var b strings.Builder
+	for i := 0; i < len(k); i++ {
+		if strings.IndexByte(`.*?|#@\`, k[i]) >= 0 {
+			b.WriteByte('\\')
+		}
+		b.WriteByte(k[i])
+	}
+	return b.String()
 }
 
 type preToolUseOutput struct {
