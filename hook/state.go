@@ -68,10 +68,12 @@ const (
 	// maxHistory keeps a state file small: the hook reads and checks the whole file on every call.
 	maxHistory = 200
 	// ToggleLockWait is the longest a toggle waits for another writer of the same session. Only
-	// toggles hold the lock, for milliseconds; a holder past this is not hookctl (an agent can
-	// hold any file it can open), and the toggle goes ahead without it: the human's toggle must
-	// land, within a second, whatever else is running.
-	ToggleLockWait = 300 * time.Millisecond
+	// toggles hold the lock, each for the few milliseconds of one write; a holder past this is
+	// not hookctl (an agent can hold any file it can open), and the toggle goes ahead without
+	// it: the human's toggle must land within a second whatever else is running. The cost is
+	// that toggles queued behind a writer stalled this long may lose each other's history entry;
+	// the mode set last still lands.
+	ToggleLockWait = 600 * time.Millisecond
 	maxSessionID   = 128
 	sessionsSubdir = "sessions"
 )
