@@ -2,7 +2,6 @@ package claude
 
 import (
 	"fmt"
-	"path"
 	"strconv"
 )
 
@@ -104,6 +103,3 @@ func (in *Inspection) RetrievalHook() (InspectedHook, bool) {
 	}
 	return InspectedHook{}, false
 }
-
-// IsHookctl reports whether a command path names a hookctl binary.
-func IsHookctl(command string) bool { return path.Base(command) == "hookctl" }

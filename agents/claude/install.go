@@ -9,6 +9,10 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookctl/hookctl/lexer"
 )
 
 // Entry is one hook group hookctl registers: under hooks.<Event>, a group
@@ -558,34 +562,32 @@ func (v *settingsView) isOurStatusValue(n *jsonNode) bool {
 	return ok && path.Base(prog) == "hookctl" && rest == " statusline"
 }
 
-// firstShellWord splits off the first word of a command in the two spellings shellQuote
-// writes: bare, or single-quoted with a quote inside spelled quote, backslash, quote, quote.
-// Anything else is not hookctl's.
+// firstShellWord splits off the first word of a status line command: its value, as the shell
+// gives it, and the text after it. The command is parsed by mvdan.cc/sh and the word read by
+// lexer.Literal, the project's one reader of shell words, so any spelling of hookctl's path
+// (shellQuote's, backslashes, $'…') reads alike here and in the judges. It fails unless the
+// command starts, at its first byte, with a plain call whose first word has a value fixed by
+// its text alone: an assignment, a redirection, an expansion (~, $HOME, *) or a command that
+// does not parse is not hookctl's.
 func firstShellWord(cmd string) (word, rest string, ok bool) {
-	if !strings.HasPrefix(cmd, "'") {
-		i := strings.IndexByte(cmd, ' ')
-		if i < 0 {
-			i = len(cmd)
-		}
-		if strings.ContainsAny(cmd[:i], `'"\$`+"`") {
-			return "", "", false
-		}
-		return cmd[:i], cmd[i:], true
+	f, err := lexer.NewCommandLine(cmd).Tree()
+	if err != nil || len(f.Stmts) == 0 {
+		return "", "", false
 	}
-	var b strings.Builder
-	for s := cmd; ; {
-		end := strings.IndexByte(s[1:], '\'')
-		if end < 0 {
-			return "", "", false
-		}
-		b.WriteString(s[1 : 1+end])
-		s = s[end+2:]
-		if !strings.HasPrefix(s, `\''`) {
-			return b.String(), s, true
-		}
-		b.WriteByte('\'')
-		s = s[2:]
+	st := f.Stmts[0]
+	call, isCall := st.Cmd.(*syntax.CallExpr)
+	if !isCall || len(call.Assigns) > 0 || len(st.Redirs) > 0 || st.Negated || len(call.Args) == 0 {
+		return "", "", false
 	}
+	first := call.Args[0]
+	if first.Pos().Offset() != 0 {
+		return "", "", false
+	}
+	word, ok = lexer.Literal(first)
+	if !ok {
+		return "", "", false
+	}
+	return word, cmd[first.End().Offset():], true
 }
 
 // removal returns the edits that take hookctl's entries out of the events chosen by which.

@@ -395,6 +395,11 @@ func TestUninstallStatusLine(t *testing.T) {
 		{"not ours: another argument", "{\"statusLine\": {\"command\": \"/x/hookctl statusline --x\"}}", "",
 			"{\"statusLine\": {\"command\": \"/x/hookctl statusline --x\"}}", false},
 		{"quoted path is ours", "{\"statusLine\": {\"command\": \"'/a b/it'\\\\''s/hookctl' statusline\"}}", "", "{}", false},
+		// Spellings install does not write but the shell reads as the same program.
+		{"backslash-escaped path is ours", `{"statusLine": {"command": "/a\\ b/hook\\ctl statusline"}}`, "", "{}", false},
+		{"ANSI-C quoted path is ours", `{"statusLine": {"command": "$'/x/hook\\x63tl' statusline"}}`, "", "{}", false},
+		{"not ours: a path the text does not fix", `{"statusLine": {"command": "$HOME/hookctl statusline"}}`, "",
+			`{"statusLine": {"command": "$HOME/hookctl statusline"}}`, false},
 	} {
 		out, _, err := Uninstall([]byte(tc.in), "/x/hookctl", tc.prev)
 		if (err != nil) != tc.err || string(out) != tc.want {
@@ -477,6 +482,64 @@ func TestInstallStatusLineQuoting(t *testing.T) {
 		word, rest, ok := firstShellWord(got)
 		if !ok || word != tc[0] || rest != " statusline" {
 			t.Errorf("firstShellWord(%q) = %q, %q, %v", got, word, rest, ok)
+		}
+	}
+}
+
+// firstShellWordRow is a status line command and the first word firstShellWord must read from
+// it; ok false means it must read none.
+type firstShellWordRow struct {
+	cmd, word, rest string
+	ok              bool
+}
+
+func shellWord(cmd, word, rest string) firstShellWordRow {
+	return firstShellWordRow{cmd, word, rest, true}
+}
+func noShellWord(cmd string) firstShellWordRow { return firstShellWordRow{cmd: cmd} }
+
+var firstShellWordRows = []firstShellWordRow{
+	shellWord("/x/hookctl statusline", "/x/hookctl", " statusline"),
+	shellWord("/x/hookctl", "/x/hookctl", ""),
+	shellWord(`'/a b/it'\''s/hookctl' statusline`, "/a b/it's/hookctl", " statusline"),
+	shellWord(`/a\ b/hook\ctl statusline`, "/a b/hookctl", " statusline"),
+	shellWord(`$'/x/hook\x63tl' statusline`, "/x/hookctl", " statusline"),
+	shellWord(`$'/it\'s/hookctl' statusline`, "/it's/hookctl", " statusline"),
+	shellWord(`"/x/hookctl" statusline`, "/x/hookctl", " statusline"),
+	shellWord(`/x/"hook"'ctl' statusline`, "/x/hookctl", " statusline"),
+	shellWord("/x/hookctl statusline; rm -rf ~", "/x/hookctl", " statusline; rm -rf ~"), // rest is compared whole by the caller
+	noShellWord(""),
+	noShellWord(" /x/hookctl statusline"),      // not at the first byte, as install never writes it
+	noShellWord("~/bin/hookctl statusline"),    // tilde expansion: the text does not fix the path
+	noShellWord("$HOME/hookctl statusline"),    // parameter expansion
+	noShellWord("/x/*/hookctl statusline"),     // pathname expansion
+	noShellWord("/x/{a,b}/hookctl statusline"), // brace expansion
+	noShellWord("$(which hookctl) statusline"),
+	noShellWord("`which hookctl` statusline"),
+	noShellWord(`$"/x/hookctl" statusline`),     // bash: translated; zsh: a literal $
+	noShellWord(`$'/x/hook\x00ctl' statusline`), // bash cuts at the NUL, zsh keeps it
+	noShellWord("A=1 /x/hookctl statusline"),
+	noShellWord(">/tmp/out /x/hookctl statusline"),
+	noShellWord("! /x/hookctl statusline"),
+	noShellWord("(/x/hookctl statusline)"),
+	noShellWord("'/x/hookctl statusline"), // does not parse
+}
+
+func init() {
+	seen := map[string]bool{}
+	for _, r := range firstShellWordRows {
+		if seen[r.cmd] {
+			panic("duplicate firstShellWord row " + r.cmd)
+		}
+		seen[r.cmd] = true
+	}
+}
+
+func TestFirstShellWord(t *testing.T) {
+	for _, r := range firstShellWordRows {
+		word, rest, ok := firstShellWord(r.cmd)
+		if ok != r.ok || word != r.word || rest != r.rest {
+			t.Errorf("firstShellWord(%q) = %q, %q, %v; want %q, %q, %v", r.cmd, word, rest, ok, r.word, r.rest, r.ok)
 		}
 	}
 }

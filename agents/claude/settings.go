@@ -7,8 +7,9 @@ package claude
 // Threat model: the file may have been written by the user, by another tool, or by a model
 // that was able to write files. The reader caps size and nesting, runs in linear time, and
 // refuses anything it does not fully understand (bad UTF-8, NUL, duplicate keys, ambiguous line
-// ends in comments), naming the line. A refused file is never written. Every edit is re-parsed
-// and, in install.go, checked to have changed nothing but hookctl's own entries.
+// ends in comments: U+2028, U+2029, a lone CR), naming the line. A refused file is never
+// written. Every edit is re-parsed and, in install.go, checked to have changed nothing but
+// hookctl's own entries.
 //
 // Out of scope: what the values mean to Claude Code, beyond the shape of "hooks".
 
@@ -199,11 +200,16 @@ func (p *settingsParser) space() error {
 		case c == '/' && p.peek(1) == '/':
 			// Consumes the comment up to, not including, its line break. U+2028 and U+2029 end a
 			// line in JavaScript but not in every JSONC reader, so a comment holding one is
-			// refused rather than guessed at.
+			// refused rather than guessed at; so is a carriage return without a line feed,
+			// which ends the comment for JavaScript and VS Code but not for JWCC readers such
+			// as github.com/tailscale/hujson, which would read what follows as comment.
 			p.markJSONC(p.off)
 			end := bytes.IndexAny(p.src[p.off:], "\r\n")
 			if end < 0 {
 				end = len(p.src) - p.off
+			}
+			if cr := p.off + end; cr < len(p.src) && p.src[cr] == '\r' && (cr+1 == len(p.src) || p.src[cr+1] != '\n') {
+				return errorAt(p.src, cr, "carriage return without a line feed after a comment")
 			}
 			comment := p.src[p.off : p.off+end]
 			if i := bytes.Index(comment, []byte("\u2028")); i >= 0 {

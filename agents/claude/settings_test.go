@@ -150,6 +150,10 @@ var settingsRefusals = []settingsRefusal{
 	refuse("duplicate deep down", `{"env": {"a": {"b": 1, "b": 2}}}`, `duplicate key "b"`),
 	refuse("line separator in a comment", "{ // a\u2028\"hooks\": 1\n}", "line 1 column 7: line separator U+2028 in a comment"),
 	refuse("paragraph separator in a comment", "{ // a\u2029\n}", "paragraph separator U+2029"),
+	// JavaScript and VS Code end the comment at the CR and read a "hooks" member; hujson runs
+	// the comment on to the LF and reads an empty object.
+	refuse("lone CR ends a comment", "{ // a\r\"hooks\": 1\n}", "line 1 column 7: carriage return without a line feed after a comment"),
+	refuse("lone CR at the end of the file", "{} // a\r", "carriage return without a line feed"),
 	refuse("BOM in the middle", "{}\ufeff", `unexpected '\ufeff'`),
 	refuse("two BOMs", "\ufeff\ufeff{}", `unexpected '\ufeff'`),
 	refuse("non-breaking space", "{\u00a0}", `unexpected '\u00a0'`),
