@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -171,5 +172,33 @@ func TestToggleLandsWhileAnotherProcessHoldsTheLock(t *testing.T) {
 	}
 	if out, _, _ := runBin(t, home, `{"session_id":"s"}`, "statusline"); strings.TrimSpace(out) != "🔒 READ-ONLY" {
 		t.Errorf("status line %q", out)
+	}
+}
+
+// TestWrappedStatusLineCannotNest: if the status line install saved is hookctl's own again (a
+// path install did not recognise as its own), running it must not start a chain of status
+// lines; and a saved command's children die with it at the timeout.
+func TestWrappedStatusLineCannotNest(t *testing.T) {
+	bin := hookctlBinary(t)
+	home := t.TempDir()
+	save := func(command string) {
+		prev, _ := json.Marshal(map[string]string{"type": "command", "command": command})
+		b, _ := json.Marshal(map[string]string{"previous": string(prev)})
+		os.WriteFile(filepath.Join(home, statusLineFile), b, 0o600)
+	}
+	save("HOOKCTL_HOME=" + home + " " + bin + " statusline")
+	out, _, took := runBin(t, home, `{"session_id":"s"}`, "statusline")
+	if strings.Count(out, "READ-ONLY") != 2 || took > 2*time.Second {
+		t.Errorf("nested status line: %q after %v (want the badge twice: once, and once from the saved command)", out, took)
+	}
+	marker := filepath.Join(t.TempDir(), "alive")
+	save("(sleep 4; touch " + marker + ") & sleep 10")
+	out, _, took = runBin(t, home, `{"session_id":"s"}`, "statusline")
+	if !strings.HasPrefix(out, "🔒 READ-ONLY") || took > wrappedTimeout+2*time.Second {
+		t.Errorf("slow saved command: %q after %v", out, took)
+	}
+	time.Sleep(3 * time.Second)
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("the saved command's child outlived the status line")
 	}
 }

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -21,6 +23,11 @@ import (
 // statusLineFile keeps the status line command install replaced, which hookctl's status line
 // runs after its badge and uninstall puts back.
 const statusLineFile = "statusline.json"
+
+// inWrappedEnv marks the environment of the status line command hookctl runs after its badge.
+// A hookctl status line that sees it runs no command of its own, so a saved command that is
+// hookctl's status line again cannot start a chain of them. It can only make the line shorter.
+const inWrappedEnv = "HOOKCTL_IN_STATUSLINE"
 
 // wrappedTimeout bounds the user's own status line command.
 const wrappedTimeout = 2 * time.Second
@@ -113,9 +120,18 @@ func runWrapped(home string, in []byte) string {
 	if command == "" {
 		return ""
 	}
+	if os.Getenv(inWrappedEnv) == "1" {
+		return "" // the saved command is hookctl's own status line again: never nest
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), wrappedTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "/bin/sh", "-c", command)
+	cmd.Env = append(os.Environ(), inWrappedEnv+"=1")
+	// The command leads a process group of its own, all of which the timeout kills: a command
+	// that starts children must not leave them running after the status line has printed.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = time.Second
 	cmd.Stdin = bytes.NewReader(in)
 	out, err := cmd.Output()
 	if err != nil && len(out) == 0 {
