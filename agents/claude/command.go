@@ -3,8 +3,9 @@ package claude
 import (
 	"bytes"
 	"fmt"
-	"os"
 	"path/filepath"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // ReadonlyCommandRel is where install puts the /readonly command, under the user's home. A
@@ -31,7 +32,7 @@ func ReadonlyCommandPath(home string) string { return filepath.Join(home, Readon
 // CheckReadonlyCommand confirms the command file is hookctl's, unchanged.
 func CheckReadonlyCommand(home string) error {
 	p := ReadonlyCommandPath(home)
-	b, err := os.ReadFile(p)
+	b, err := fsutil.ReadFile(p, 64<<10, false)
 	if err != nil {
 		return fmt.Errorf("the /readonly command %s cannot be read: %v", p, err)
 	}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever"
 )
 
@@ -125,7 +126,7 @@ func mustSettingsPath(scope, home, cwd string) string {
 
 // checkSettings reports one settings file and says whether it registers hookctl's PreToolUse.
 func (d *doctor) checkSettings(scope, path, binary string) bool {
-	text, err := os.ReadFile(path)
+	text, err := fsutil.ReadFile(path, 8<<20, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false
 	}

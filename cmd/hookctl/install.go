@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -96,7 +97,7 @@ type savedStatusLines struct {
 
 func loadSavedStatusLines(home string) (*savedStatusLines, error) {
 	var s savedStatusLines
-	b, err := os.ReadFile(filepath.Join(home, statusLineFile))
+	b, err := fsutil.ReadFile(filepath.Join(home, statusLineFile), 1<<20, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &savedStatusLines{Files: map[string]string{}}, nil
 	}
@@ -255,7 +256,7 @@ func installRun(s *streams, opts *installOptions) error {
 // is missing), "replace" (someone else's file is there), "remove" (uninstall, and it is ours),
 // or "" (nothing).
 func readonlyCommandChange(path string, remove bool) string {
-	b, err := os.ReadFile(path)
+	b, err := fsutil.ReadFile(path, 1<<20, false)
 	ours := err == nil && bytes.Equal(b, claude.ReadonlyCommand)
 	switch {
 	case remove && ours:
@@ -270,7 +271,8 @@ func readonlyCommandChange(path string, remove bool) string {
 
 // readSettingsFile reads a settings file; a missing one is empty.
 func readSettingsFile(path string) (text []byte, mode os.FileMode, existed bool, err error) {
-	f, err := os.Open(path)
+	// Non-blocking, so that a FIFO in place of a settings file is refused below, not waited on.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, 0o644, false, nil
 	}

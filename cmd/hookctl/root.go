@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -32,8 +33,8 @@ func run(args []string) int {
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	var err error
-	if len(args) > 0 && boundedVerbs[args[0]] {
-		err = withDeadline(cliDeadline, root.Execute)
+	if d, ok := verbDeadlines[firstArg(args)]; ok {
+		err = withDeadline(d, root.Execute)
 	} else {
 		err = root.Execute()
 	}
@@ -49,10 +50,20 @@ func run(args []string) int {
 	}
 }
 
-// boundedVerbs are the commands that only read hookctl's state and config, and so run under
-// cliDeadline. (retrieve, doctor and install have deadlines of their own; hook and statusline
-// are bounded where they run.)
-var boundedVerbs = map[string]bool{"readonly": true, "check": true, "audit": true, "version": true}
+// verbDeadlines bound every command a user runs by hand (hook and statusline are bounded where
+// they run; retrieve by the retriever's own timeouts): those that read state and config get
+// cliDeadline, doctor room for `claude --version` (10 s), install and uninstall room to write.
+var verbDeadlines = map[string]time.Duration{
+	"readonly": cliDeadline, "check": cliDeadline, "audit": cliDeadline, "version": cliDeadline,
+	"doctor": 20 * time.Second, "install": 10 * time.Second, "uninstall": 10 * time.Second,
+}
+
+func firstArg(args []string) string {
+	if len(args) == 0 {
+		return ""
+	}
+	return args[0]
+}
 
 func newRootCmd(s *streams) *cobra.Command {
 	root := &cobra.Command{

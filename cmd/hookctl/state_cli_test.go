@@ -202,3 +202,33 @@ func TestWrappedStatusLineCannotNest(t *testing.T) {
 		t.Error("the saved command's child outlived the status line")
 	}
 }
+
+// TestNoUserCommandHangsOnAFIFO: install and doctor read Claude Code's settings, and a toggle
+// reads the /readonly command file; a FIFO planted at either is refused at once.
+func TestNoUserCommandHangsOnAFIFO(t *testing.T) {
+	home, hh := t.TempDir(), t.TempDir()
+	os.MkdirAll(filepath.Join(home, ".claude", "commands"), 0o700)
+	syscall.Mkfifo(filepath.Join(home, ".claude", "settings.json"), 0o600)
+	syscall.Mkfifo(filepath.Join(home, ".claude", "commands", "readonly.md"), 0o600)
+	run := func(stdin string, args ...string) (string, time.Duration) {
+		cmd := exec.Command(hookctlBinary(t), args...)
+		cmd.Env = append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh)
+		cmd.Dir = home
+		cmd.Stdin = strings.NewReader(stdin)
+		start := time.Now()
+		b, _ := cmd.CombinedOutput()
+		return string(b), time.Since(start)
+	}
+	for _, args := range [][]string{{"install", "--scope", "user"}, {"doctor"}} {
+		out, took := run("", args...)
+		if took > 5*time.Second || !strings.Contains(out, "FIFO") {
+			t.Errorf("%v: took %v: %s", args, took, out)
+		}
+	}
+	toggle := `{"session_id":"s","cwd":"/tmp","prompt_id":"p","hook_event_name":"UserPromptExpansion","command_name":"readonly",` +
+		`"command_args":"off","command_source":"userSettings","prompt":"/readonly off"}`
+	out, took := run(toggle, "hook")
+	if took > time.Second || !strings.Contains(out, `"decision":"block"`) || !strings.Contains(out, "FIFO") {
+		t.Errorf("toggle with a FIFO command file: took %v: %s", took, out)
+	}
+}
