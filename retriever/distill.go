@@ -10,7 +10,6 @@ import (
 	"os/exec"
 	"slices"
 	"strings"
-	"time"
 	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/internal/clip"
@@ -639,12 +638,4 @@ func isLoopbackHost(h string) bool {
 	}
 	ip := net.ParseIP(h)
 	return ip != nil && ip.IsLoopback()
-}
-
-// timeoutOr is d, or def when d is zero.
-func timeoutOr(d, def time.Duration) time.Duration {
-	if d > 0 {
-		return d
-	}
-	return def
 }

@@ -558,25 +558,6 @@ func ghQuote(s string) string {
 	return strconv.Quote(s)
 }
 
-// githubOpArgs prints op as arguments ParseGitHubArgs reads back into the same operation.
-func githubOpArgs(op *GitHubOp) []string {
-	args := []string{op.Op}
-	if op.Host != "" {
-		args = append(args, "--host", op.Host)
-	}
-	if op.Ref != "" {
-		args = append(args, "--ref", op.Ref)
-	}
-	args = append(args, "--", op.Owner+"/"+op.Repo)
-	switch ghOps[op.Op].operands {
-	case ghNumbered:
-		args = append(args, strconv.Itoa(op.Number))
-	case ghFilePath:
-		args = append(args, op.Path)
-	}
-	return args
-}
-
 // githubSource names an operation for Document.Source and the audit, e.g.
 // "github issue-comments owner/repo#12" or "github file ghe.example.com:owner/repo:docs/a.md@v1".
 func githubSource(op *GitHubOp) string {

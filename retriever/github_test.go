@@ -942,3 +942,23 @@ func TestGitHubCutAndLine(t *testing.T) {
 		t.Errorf("ghLine = %q", got)
 	}
 }
+
+// githubOpArgs prints op as arguments ParseGitHubArgs reads back into the same operation, for
+// the round-trip tests; nothing else needs to print one.
+func githubOpArgs(op *GitHubOp) []string {
+	args := []string{op.Op}
+	if op.Host != "" {
+		args = append(args, "--host", op.Host)
+	}
+	if op.Ref != "" {
+		args = append(args, "--ref", op.Ref)
+	}
+	args = append(args, "--", op.Owner+"/"+op.Repo)
+	switch ghOps[op.Op].operands {
+	case ghNumbered:
+		args = append(args, strconv.Itoa(op.Number))
+	case ghFilePath:
+		args = append(args, op.Path)
+	}
+	return args
+}
