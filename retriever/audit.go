@@ -16,8 +16,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/rs/zerolog"
-
 	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
@@ -115,19 +113,15 @@ func (a *Audit) Append(e *AuditEntry) error {
 	return f.Sync()
 }
 
-// encodeEntry renders an entry with zerolog as one line, capped.
+// encodeEntry renders an entry as one JSON line, newline included, capped. (encoding/json, not
+// a logging library: zerolog links package net, and this code runs in the hook process.)
 func encodeEntry(e *AuditEntry) ([]byte, error) {
 	var buf bytes.Buffer
-	logger := zerolog.New(&buf)
-	ev := logger.Log().
-		Str("id", e.ID).Str("time", e.Time.UTC().Format(time.RFC3339Nano)).
-		Str("session", e.Session).Str("agent_id", e.AgentID).Str("agent_type", e.AgentType).Str("tool", e.Tool).
-		Str("kind", string(e.Kind)).Str("url", e.URL).Str("query", e.Query).Str("github", e.GitHub).
-		Str("final_url", e.FinalURL).Str("host", e.Host).Str("ip", e.IP).Int("status", e.Status).
-		Int64("bytes", e.Bytes).Str("content_type", e.ContentType).Str("distiller", e.Distiller).
-		Int64("duration_ms", e.DurationMS).Strs("injection", e.Injection).Str("scrub", e.Scrub).
-		Str("isolation", e.Isolation).Str("outcome", e.Outcome).Str("error", e.Error).Bool("direct", e.Direct)
-	ev.Send()
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false) // the log is read by people and by hookctl audit, never by a browser
+	if err := enc.Encode(e); err != nil {
+		return nil, fmt.Errorf("failed to encode audit entry %s: %w", e.ID, err)
+	}
 	line := buf.Bytes()
 	if len(line) > auditMaxLine {
 		return nil, fmt.Errorf("audit entry %s is %d bytes, over the %d-byte cap", e.ID, len(line), auditMaxLine)
