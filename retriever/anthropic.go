@@ -13,16 +13,14 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // The Anthropic Messages API as a distiller, and with its server-side web search tool as a
 // SearchDistiller. Non-streaming: the answer is small and a whole response is simpler to cap.
 
 const (
-	// DefaultAnthropicModel is a current small model: distilling is reading, not reasoning.
-	DefaultAnthropicModel   = "claude-haiku-4-5"
-	defaultAnthropicBaseURL = "https://api.anthropic.com"
-	anthropicVersion        = "2023-06-01"
+	anthropicVersion = "2023-06-01"
 	// distillMaxTokens bounds the model's answer; MaxDistilledBytes bounds it again after.
 	distillMaxTokens = 2048
 	// maxAPIResponse caps an API response body. An answer of distillMaxTokens tokens is a few
@@ -44,10 +42,10 @@ type anthropicDistiller struct {
 	timeout  time.Duration
 }
 
-func newAnthropic(cfg AnthropicConfig, environ []string) (*anthropicDistiller, error) {
+func newAnthropic(cfg settings.AnthropicConfig, environ []string) (*anthropicDistiller, error) {
 	env := cfg.APIKeyEnv
 	if env == "" {
-		env = defaultAnthropicKeyEnv
+		env = settings.DefaultAnthropicKeyEnv
 	}
 	key := envValue(environ, env)
 	if key == "" {
@@ -55,7 +53,7 @@ func newAnthropic(cfg AnthropicConfig, environ []string) (*anthropicDistiller, e
 	}
 	base := cfg.BaseURL
 	if base == "" {
-		base = defaultAnthropicBaseURL
+		base = settings.DefaultAnthropicBaseURL
 	}
 	u, err := checkEndpoint("anthropic.base_url", base, true)
 	if err != nil {
@@ -63,18 +61,18 @@ func newAnthropic(cfg AnthropicConfig, environ []string) (*anthropicDistiller, e
 	}
 	model := cfg.Model
 	if model == "" {
-		model = DefaultAnthropicModel
+		model = settings.DefaultAnthropicModel
 	}
 	return &anthropicDistiller{
 		endpoint: u.String() + "/v1/messages",
 		model:    model,
 		key:      newSecret(key),
 		client:   newAPIClient(),
-		timeout:  DistillTimeout,
+		timeout:  settings.DistillTimeout,
 	}, nil
 }
 
-func (a *anthropicDistiller) Name() string   { return BackendAnthropic }
+func (a *anthropicDistiller) Name() string   { return settings.BackendAnthropic }
 func (a *anthropicDistiller) String() string { return "anthropic:" + a.model }
 
 type anthropicRequest struct {
@@ -256,7 +254,7 @@ func (a *anthropicDistiller) call(ctx context.Context, req anthropicRequest) (*a
 // host, so a redirect would hand the key to whoever the API points at.
 func newAPIClient() *http.Client {
 	t := http.DefaultTransport.(*http.Transport).Clone()
-	t.ResponseHeaderTimeout = DistillTimeout
+	t.ResponseHeaderTimeout = settings.DistillTimeout
 	return &http.Client{
 		Transport: t,
 		CheckRedirect: func(*http.Request, []*http.Request) error {

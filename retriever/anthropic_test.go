@@ -11,6 +11,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 const testAnthropicKey = "sk-ant-test-9f8e7d6c5b4a"
@@ -70,7 +72,7 @@ func messagesReply(text string) map[string]any {
 
 func newTestAnthropic(t *testing.T, url string) *anthropicDistiller {
 	t.Helper()
-	d, err := NewDistiller(Config{Distiller: "anthropic", Anthropic: AnthropicConfig{BaseURL: url}},
+	d, err := NewDistiller(settings.Config{Distiller: "anthropic", Anthropic: settings.AnthropicConfig{BaseURL: url}},
 		[]string{"ANTHROPIC_API_KEY=" + testAnthropicKey}, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -124,7 +126,7 @@ func TestAnthropicDistill(t *testing.T) {
 	if err := json.Unmarshal(r.Body, &req); err != nil {
 		t.Fatal(err)
 	}
-	if req.Model != DefaultAnthropicModel || req.MaxTokens != distillMaxTokens || req.Stream || len(req.Tools) != 0 {
+	if req.Model != settings.DefaultAnthropicModel || req.MaxTokens != distillMaxTokens || req.Stream || len(req.Tools) != 0 {
 		t.Errorf("model %q max_tokens %d stream %v tools %v", req.Model, req.MaxTokens, req.Stream, req.Tools)
 	}
 	if req.System != SystemPrompt {
@@ -141,7 +143,7 @@ func TestAnthropicDistill(t *testing.T) {
 	if len(ans.Injection) != 1 || !strings.HasPrefix(ans.Injection[0], "paragraph 2: tells the reader") {
 		t.Errorf("Injection = %q", ans.Injection)
 	}
-	if ans.Distiller != "anthropic:"+DefaultAnthropicModel || ans.Weak {
+	if ans.Distiller != "anthropic:"+settings.DefaultAnthropicModel || ans.Weak {
 		t.Errorf("Distiller %q Weak %v", ans.Distiller, ans.Weak)
 	}
 }
@@ -259,13 +261,13 @@ func TestAnthropicResponseCap(t *testing.T) {
 
 func TestAnthropicAnswerCapped(t *testing.T) {
 	api := newFakeAPI(t, func(w http.ResponseWriter, r recordedRequest) {
-		writeJSONReply(w, 200, messagesReply(strings.Repeat("word ", MaxDistilledBytes)))
+		writeJSONReply(w, 200, messagesReply(strings.Repeat("word ", settings.MaxDistilledBytes)))
 	})
 	ans, err := newTestAnthropic(t, api.srv.URL).Distill(context.Background(), testNeed, testDocs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ans.Text) > MaxDistilledBytes || !strings.HasSuffix(ans.Text, "bytes]") {
+	if len(ans.Text) > settings.MaxDistilledBytes || !strings.HasSuffix(ans.Text, "bytes]") {
 		t.Errorf("answer of %d bytes", len(ans.Text))
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // The user's Claude Code CLI as the distiller: `claude -p`, reading the prompt on stdin, with no
@@ -42,9 +44,6 @@ import (
 // no keychain), which defeats the purpose of this backend, and it still offered Bash, Edit and
 // Read; it is not used.
 
-// DefaultClaudeCLIModel is the client's alias for its current small model.
-const DefaultClaudeCLIModel = "haiku"
-
 // claudeCLIArgs are the arguments of every distiller run, the prompt coming on stdin.
 func claudeCLIArgs(model string) []string {
 	return []string{
@@ -69,7 +68,7 @@ type claudeCLIDistiller struct {
 	timeout time.Duration
 }
 
-func newClaudeCLI(cfg ClaudeCLIConfig, environ []string, lookPath func(string) (string, error)) (*claudeCLIDistiller, error) {
+func newClaudeCLI(cfg settings.ClaudeCLIConfig, environ []string, lookPath func(string) (string, error)) (*claudeCLIDistiller, error) {
 	name := cfg.Path
 	if name == "" {
 		name = "claude"
@@ -80,18 +79,18 @@ func newClaudeCLI(cfg ClaudeCLIConfig, environ []string, lookPath func(string) (
 	}
 	model := cfg.Model
 	if model == "" {
-		model = DefaultClaudeCLIModel
+		model = settings.DefaultClaudeCLIModel
 	}
-	return &claudeCLIDistiller{path: path, model: model, environ: environ, timeout: DistillTimeout}, nil
+	return &claudeCLIDistiller{path: path, model: model, environ: environ, timeout: settings.DistillTimeout}, nil
 }
 
-func (c *claudeCLIDistiller) Name() string   { return BackendClaudeCLI }
+func (c *claudeCLIDistiller) Name() string   { return settings.BackendClaudeCLI }
 func (c *claudeCLIDistiller) String() string { return "claude-cli:" + c.model }
 
 func (c *claudeCLIDistiller) Distill(ctx context.Context, need string, docs []Document) (*Answer, error) {
 	argv := append([]string{c.path}, claudeCLIArgs(c.model)...)
 	env := withEnv(c.environ, InRetrieverEnv+"=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
-	out, err := runProgram(ctx, argv, env, BuildPrompt(need, docs), c.timeout, MaxDistilledBytes)
+	out, err := runProgram(ctx, argv, env, BuildPrompt(need, docs), c.timeout, settings.MaxDistilledBytes)
 	if err != nil {
 		return nil, fmt.Errorf("failed to distill with claude -p: %w", err)
 	}

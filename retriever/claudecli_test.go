@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 func TestClaudeCLIArgs(t *testing.T) {
@@ -71,7 +72,7 @@ func TestClaudeCLIRealClient(t *testing.T) {
 	}
 
 	// Control: a plain claude -p in the same setup runs hooks and is offered tools.
-	ctl, err := runProgram(context.Background(), []string{bin, "-p", "--output-format", "text"}, environ, "hello", 60*time.Second, MaxDistilledBytes)
+	ctl, err := runProgram(context.Background(), []string{bin, "-p", "--output-format", "text"}, environ, "hello", 60*time.Second, settings.MaxDistilledBytes)
 	if err != nil {
 		t.Fatalf("control run: %v", err)
 	}
@@ -93,7 +94,7 @@ func TestClaudeCLIRealClient(t *testing.T) {
 	api.reset()
 
 	// The distiller.
-	d, err := NewDistiller(Config{Distiller: "claude-cli", ClaudeCLI: ClaudeCLIConfig{Path: bin}}, environ, nil)
+	d, err := NewDistiller(settings.Config{Distiller: "claude-cli", ClaudeCLI: settings.ClaudeCLIConfig{Path: bin}}, environ, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

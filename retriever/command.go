@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // A user's own program as the distiller: [retriever.command] argv, run without a shell.
@@ -46,14 +48,14 @@ type commandDistiller struct {
 	timeout time.Duration
 }
 
-func newCommand(cfg CommandConfig, environ []string, lookPath func(string) (string, error)) (*commandDistiller, error) {
+func newCommand(cfg settings.CommandConfig, environ []string, lookPath func(string) (string, error)) (*commandDistiller, error) {
 	argv := append([]string(nil), cfg.Argv...)
 	path, err := resolveProgram("command.argv[0]", argv[0], lookPath)
 	if err != nil {
 		return nil, err
 	}
 	argv[0] = path
-	return &commandDistiller{argv: argv, environ: environ, timeout: DistillTimeout}, nil
+	return &commandDistiller{argv: argv, environ: environ, timeout: settings.DistillTimeout}, nil
 }
 
 // resolveProgram finds a program named in the config: an absolute path is used as is (it must
@@ -81,13 +83,13 @@ func resolveProgram(what, name string, lookPath func(string) (string, error)) (s
 	}
 }
 
-func (c *commandDistiller) Name() string   { return BackendCommand }
+func (c *commandDistiller) Name() string   { return settings.BackendCommand }
 func (c *commandDistiller) String() string { return "command:" + filepath.Base(c.argv[0]) }
 
 func (c *commandDistiller) Distill(ctx context.Context, need string, docs []Document) (*Answer, error) {
 	stdin := SystemPrompt + "\n\n" + CommandPromptSeparator + "\n\n" + BuildPrompt(need, docs)
 	env := withEnv(c.environ, InRetrieverEnv+"=1")
-	out, err := runProgram(ctx, c.argv, env, stdin, c.timeout, MaxDistilledBytes)
+	out, err := runProgram(ctx, c.argv, env, stdin, c.timeout, settings.MaxDistilledBytes)
 	if err != nil {
 		return nil, fmt.Errorf("failed to distill with command %s: %w", filepath.Base(c.argv[0]), err)
 	}

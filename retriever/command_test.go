@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // script writes an executable /bin/sh script for the command backend to run. The backend runs
@@ -28,7 +30,7 @@ func script(t *testing.T, body string) string {
 
 func newTestCommand(t *testing.T, argv []string, env []string) *commandDistiller {
 	t.Helper()
-	d, err := NewDistiller(Config{Distiller: "command", Command: CommandConfig{Argv: argv}}, env, nil)
+	d, err := NewDistiller(settings.Config{Distiller: "command", Command: settings.CommandConfig{Argv: argv}}, env, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -93,7 +95,7 @@ func TestCommandHugeOutputCapped(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ans.Text) > MaxDistilledBytes || !strings.Contains(ans.Text, "clipped at") {
+	if len(ans.Text) > settings.MaxDistilledBytes || !strings.Contains(ans.Text, "clipped at") {
 		t.Errorf("answer of %d bytes, ends %q", len(ans.Text), ans.Text[max(0, len(ans.Text)-80):])
 	}
 	if el := time.Since(start); el > 10*time.Second {
@@ -106,9 +108,9 @@ func TestCommandOutputAtCap(t *testing.T) {
 	for _, tc := range []struct {
 		n       int
 		clipped bool
-	}{{MaxDistilledBytes, false}, {MaxDistilledBytes + 1, true}} {
+	}{{settings.MaxDistilledBytes, false}, {settings.MaxDistilledBytes + 1, true}} {
 		out, err := runProgram(context.Background(),
-			[]string{script(t, "head -c "+strconv.Itoa(tc.n)+" /dev/zero | tr '\\0' a")}, []string{"PATH=/usr/bin:/bin"}, "", 10*time.Second, MaxDistilledBytes)
+			[]string{script(t, "head -c "+strconv.Itoa(tc.n)+" /dev/zero | tr '\\0' a")}, []string{"PATH=/usr/bin:/bin"}, "", 10*time.Second, settings.MaxDistilledBytes)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -13,6 +13,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // SystemPrompt is every distiller model's system prompt. The distiller reads adversarial content
@@ -331,34 +332,12 @@ func finishAnswer(distiller, raw string) *Answer {
 
 // capAnswer clips text to MaxDistilledBytes, note included.
 func capAnswer(text string) string {
-	if len(text) <= MaxDistilledBytes {
+	if len(text) <= settings.MaxDistilledBytes {
 		return text
 	}
-	note := fmt.Sprintf("\n[answer clipped at %d bytes]", MaxDistilledBytes)
-	return clip.Prefix(text, MaxDistilledBytes-len(note)) + note
+	note := fmt.Sprintf("\n[answer clipped at %d bytes]", settings.MaxDistilledBytes)
+	return clip.Prefix(text, settings.MaxDistilledBytes-len(note)) + note
 }
-
-// Backend names.
-const (
-	BackendAuto      = "auto"
-	BackendAnthropic = "anthropic"
-	BackendOpenAI    = "openai"
-	BackendClaudeCLI = "claude-cli"
-	BackendCommand   = "command"
-	BackendExtract   = "extract"
-)
-
-// Search provider names.
-const (
-	SearchAnthropic = "anthropic"
-	SearchSearXNG   = "searxng"
-	SearchBrave     = "brave"
-)
-
-const (
-	defaultAnthropicKeyEnv = "ANTHROPIC_API_KEY"
-	defaultBraveKeyEnv     = "BRAVE_API_KEY"
-)
 
 // configHelp is shown when no distiller can be chosen: every way to configure one.
 const configHelp = `Configure one in the [retriever] section of $HOOKCTL_HOME/config.toml (default ~/.config/hookctl/config.toml), for example:
@@ -368,7 +347,7 @@ const configHelp = `Configure one in the [retriever] section of $HOOKCTL_HOME/co
   distiller = "anthropic"
   [retriever.anthropic]
   api_key_env = "ANTHROPIC_API_KEY"   # the name of the variable, not the key
-  model = "` + DefaultAnthropicModel + `"
+  model = "` + settings.DefaultAnthropicModel + `"
 
   # A local chat-completions server (Ollama, llama.cpp, vLLM):
   [retriever]
@@ -400,18 +379,18 @@ distiller = "extract" uses no model at all: answers are the pages' own text, mar
 // never picked automatically, because it hands the page's own text to the caller. A named
 // backend that cannot work is an error that says why. environ is the environment the keys are
 // read from and programs are run with; lookPath finds programs (nil means exec.LookPath).
-func NewDistiller(cfg Config, environ []string, lookPath func(string) (string, error)) (Distiller, error) {
+func NewDistiller(cfg settings.Config, environ []string, lookPath func(string) (string, error)) (Distiller, error) {
 	if lookPath == nil {
 		lookPath = exec.LookPath
 	}
 	name := cfg.Distiller
 	if name == "" {
-		name = BackendAuto
+		name = settings.BackendAuto
 	}
 	switch name {
-	case BackendAuto:
+	case settings.BackendAuto:
 		var why []string
-		for _, b := range []string{BackendAnthropic, BackendOpenAI, BackendClaudeCLI, BackendCommand} {
+		for _, b := range []string{settings.BackendAnthropic, settings.BackendOpenAI, settings.BackendClaudeCLI, settings.BackendCommand} {
 			ok, reason := backendConfigured(b, cfg, environ, lookPath)
 			if ok {
 				d, err := newBackend(b, cfg, environ, lookPath)
@@ -423,7 +402,7 @@ func NewDistiller(cfg Config, environ []string, lookPath func(string) (string, e
 			why = append(why, "  "+b+": "+reason)
 		}
 		return nil, fmt.Errorf("failed to choose a distiller: none is available:\n%s\n\n%s", strings.Join(why, "\n"), configHelp)
-	case BackendAnthropic, BackendOpenAI, BackendClaudeCLI, BackendCommand, BackendExtract:
+	case settings.BackendAnthropic, settings.BackendOpenAI, settings.BackendClaudeCLI, settings.BackendCommand, settings.BackendExtract:
 		if ok, reason := backendConfigured(name, cfg, environ, lookPath); !ok {
 			return nil, fmt.Errorf("failed to set up the %s distiller: %s", name, reason)
 		}
@@ -442,18 +421,18 @@ func NewDistiller(cfg Config, environ []string, lookPath func(string) (string, e
 // directory: the long-lived token of `claude setup-token`, an API key, a gateway's bearer token.
 var ClaudeCLICredentialEnv = []string{"CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"}
 
-func backendConfigured(b string, cfg Config, environ []string, lookPath func(string) (string, error)) (bool, string) {
+func backendConfigured(b string, cfg settings.Config, environ []string, lookPath func(string) (string, error)) (bool, string) {
 	switch b {
-	case BackendAnthropic:
+	case settings.BackendAnthropic:
 		env := anthropicKeyEnv(cfg)
 		if envValue(environ, env) == "" {
 			return false, "$" + env + " is not set"
 		}
-	case BackendOpenAI:
+	case settings.BackendOpenAI:
 		if cfg.OpenAI.BaseURL == "" {
 			return false, "openai.base_url is not set"
 		}
-	case BackendClaudeCLI:
+	case settings.BackendClaudeCLI:
 		if cfg.ClaudeCLI.Path == "" {
 			if _, err := lookPath("claude"); err != nil {
 				return false, "claude is not on PATH and claude_cli.path is not set"
@@ -465,7 +444,7 @@ func backendConfigured(b string, cfg Config, environ []string, lookPath func(str
 			return false, "claude runs in the retriever's sandbox, without your home directory and its login; " +
 				"run `claude setup-token` and export the token it prints as CLAUDE_CODE_OAUTH_TOKEN (or set ANTHROPIC_API_KEY)"
 		}
-	case BackendCommand:
+	case settings.BackendCommand:
 		if len(cfg.Command.Argv) == 0 || cfg.Command.Argv[0] == "" {
 			return false, "command.argv is not set"
 		}
@@ -473,17 +452,17 @@ func backendConfigured(b string, cfg Config, environ []string, lookPath func(str
 	return true, ""
 }
 
-func newBackend(b string, cfg Config, environ []string, lookPath func(string) (string, error)) (Distiller, error) {
+func newBackend(b string, cfg settings.Config, environ []string, lookPath func(string) (string, error)) (Distiller, error) {
 	switch b {
-	case BackendAnthropic:
+	case settings.BackendAnthropic:
 		return newAnthropic(cfg.Anthropic, environ)
-	case BackendOpenAI:
+	case settings.BackendOpenAI:
 		return newOpenAI(cfg.OpenAI, environ)
-	case BackendClaudeCLI:
+	case settings.BackendClaudeCLI:
 		return newClaudeCLI(cfg.ClaudeCLI, environ, lookPath)
-	case BackendCommand:
+	case settings.BackendCommand:
 		return newCommand(cfg.Command, environ, lookPath)
-	case BackendExtract:
+	case settings.BackendExtract:
 		return extractDistiller{}, nil
 	}
 	return nil, fmt.Errorf("unknown distiller %q", b)
@@ -495,22 +474,22 @@ func newBackend(b string, cfg Config, environ []string, lookPath func(string) (s
 // distiller is Anthropic too (distiller = "anthropic", or "auto" with the key set). "searxng"
 // needs searxng.url; "brave" needs its key variable (default BRAVE_API_KEY). "" or "auto" picks
 // anthropic when the distiller is Anthropic, else searxng, else brave, whichever is configured.
-func NewSearch(cfg Config, environ []string) (Searcher, SearchDistiller, error) {
-	anthropicDistills := (cfg.Distiller == BackendAnthropic || cfg.Distiller == BackendAuto || cfg.Distiller == "") &&
+func NewSearch(cfg settings.Config, environ []string) (Searcher, SearchDistiller, error) {
+	anthropicDistills := (cfg.Distiller == settings.BackendAnthropic || cfg.Distiller == settings.BackendAuto || cfg.Distiller == "") &&
 		envValue(environ, anthropicKeyEnv(cfg)) != ""
 	braveEnv := cfg.Brave.APIKeyEnv
 	if braveEnv == "" {
-		braveEnv = defaultBraveKeyEnv
+		braveEnv = settings.DefaultBraveKeyEnv
 	}
 	name := cfg.Search
 	if name == "" || name == "auto" {
 		switch {
 		case anthropicDistills:
-			name = SearchAnthropic
+			name = settings.SearchAnthropic
 		case cfg.SearXNG.URL != "":
-			name = SearchSearXNG
+			name = settings.SearchSearXNG
 		case envValue(environ, braveEnv) != "":
-			name = SearchBrave
+			name = settings.SearchBrave
 		default:
 			return nil, nil, errors.New("failed to choose a search provider: none is configured. In the [retriever] section of config.toml set " +
 				"search = \"searxng\" with [retriever.searxng] url = \"http://127.0.0.1:8888\", or search = \"brave\" with the key in $" + braveEnv +
@@ -518,11 +497,11 @@ func NewSearch(cfg Config, environ []string) (Searcher, SearchDistiller, error) 
 		}
 	}
 	switch name {
-	case SearchAnthropic:
+	case settings.SearchAnthropic:
 		if !anthropicDistills {
 			d := cfg.Distiller
 			if d == "" {
-				d = BackendAuto
+				d = settings.BackendAuto
 			}
 			return nil, nil, fmt.Errorf("failed to set up search: search = \"anthropic\" searches and distills in one Anthropic API call, "+
 				"so it needs distiller = \"anthropic\" (or \"auto\") with $%s set; the distiller is %q", anthropicKeyEnv(cfg), d)
@@ -532,13 +511,13 @@ func NewSearch(cfg Config, environ []string) (Searcher, SearchDistiller, error) 
 			return nil, nil, fmt.Errorf("failed to set up search: %w", err)
 		}
 		return nil, a, nil
-	case SearchSearXNG:
+	case settings.SearchSearXNG:
 		s, err := newSearXNG(cfg.SearXNG.URL)
 		if err != nil {
 			return nil, nil, fmt.Errorf("failed to set up search: %w", err)
 		}
 		return s, nil, nil
-	case SearchBrave:
+	case settings.SearchBrave:
 		key := envValue(environ, braveEnv)
 		if key == "" {
 			return nil, nil, fmt.Errorf("failed to set up search: search = \"brave\" needs the API key in $%s, which is not set", braveEnv)
@@ -549,11 +528,11 @@ func NewSearch(cfg Config, environ []string) (Searcher, SearchDistiller, error) 
 	}
 }
 
-func anthropicKeyEnv(cfg Config) string {
+func anthropicKeyEnv(cfg settings.Config) string {
 	if cfg.Anthropic.APIKeyEnv != "" {
 		return cfg.Anthropic.APIKeyEnv
 	}
-	return defaultAnthropicKeyEnv
+	return settings.DefaultAnthropicKeyEnv
 }
 
 // envValue is the value of key in environ ("" if unset); the last entry wins, as in exec.

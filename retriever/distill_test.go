@@ -9,6 +9,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 var nonceLine = regexp.MustCompile(`(?m)^<<<UNTRUSTED-CONTENT ([0-9a-f]{32})>>>$`)
@@ -193,15 +195,15 @@ func TestDistillParseAnswer(t *testing.T) {
 }
 
 func TestDistillAnswerCap(t *testing.T) {
-	at := strings.Repeat("a", MaxDistilledBytes)
+	at := strings.Repeat("a", settings.MaxDistilledBytes)
 	if got := capAnswer(at); got != at {
 		t.Error("an answer exactly at the cap was changed")
 	}
 	over := capAnswer(at + "a")
-	if len(over) > MaxDistilledBytes || !strings.HasSuffix(over, "[answer clipped at 65536 bytes]") {
+	if len(over) > settings.MaxDistilledBytes || !strings.HasSuffix(over, "[answer clipped at 65536 bytes]") {
 		t.Errorf("an answer one byte over the cap: %d bytes, ends %q", len(over), over[len(over)-40:])
 	}
-	multi := capAnswer(strings.Repeat("é", MaxDistilledBytes))
+	multi := capAnswer(strings.Repeat("é", settings.MaxDistilledBytes))
 	if !strings.HasSuffix(multi, "bytes]") || strings.ContainsRune(multi, '\uFFFD') {
 		t.Error("the cap split a multi-byte character")
 	}
@@ -257,7 +259,7 @@ func TestScanDocuments(t *testing.T) {
 // the backend chosen or the error expected.
 type autoRow struct {
 	name    string
-	cfg     Config
+	cfg     settings.Config
 	env     []string
 	onPath  bool // claude is on PATH
 	want    string
@@ -269,36 +271,36 @@ func TestDistillAutoSelection(t *testing.T) {
 	argv := []string{fakeProgram(t, "distill")}
 	rows := []autoRow{
 		{name: "anthropic key wins", env: []string{"ANTHROPIC_API_KEY=k"}, onPath: true,
-			cfg: Config{OpenAI: OpenAIConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}, Command: CommandConfig{Argv: argv}}, want: "anthropic"},
+			cfg: settings.Config{OpenAI: settings.OpenAIConfig{BaseURL: "http://127.0.0.1:1/v1", Model: "m"}, Command: settings.CommandConfig{Argv: argv}}, want: "anthropic"},
 		{name: "empty key is unset", env: []string{"ANTHROPIC_API_KEY=", "CLAUDE_CODE_OAUTH_TOKEN=t"}, onPath: true, want: "claude-cli"},
-		{name: "custom key variable", env: []string{"MY_KEY=k"}, cfg: Config{Anthropic: AnthropicConfig{APIKeyEnv: "MY_KEY"}}, want: "anthropic"},
-		{name: "custom key variable unset", env: []string{"ANTHROPIC_API_KEY=k"}, cfg: Config{Anthropic: AnthropicConfig{APIKeyEnv: "MY_KEY"}},
+		{name: "custom key variable", env: []string{"MY_KEY=k"}, cfg: settings.Config{Anthropic: settings.AnthropicConfig{APIKeyEnv: "MY_KEY"}}, want: "anthropic"},
+		{name: "custom key variable unset", env: []string{"ANTHROPIC_API_KEY=k"}, cfg: settings.Config{Anthropic: settings.AnthropicConfig{APIKeyEnv: "MY_KEY"}},
 			wantErr: "$MY_KEY is not set"},
-		{name: "openai base url", onPath: true, cfg: Config{OpenAI: OpenAIConfig{BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.1"}}, want: "openai"},
-		{name: "openai without model", cfg: Config{OpenAI: OpenAIConfig{BaseURL: "http://127.0.0.1:11434/v1"}}, wantErr: "openai.model is not set"},
-		{name: "claude on PATH", onPath: true, env: []string{"CLAUDE_CODE_OAUTH_TOKEN=t"}, cfg: Config{Command: CommandConfig{Argv: argv}}, want: "claude-cli"},
-		{name: "claude on PATH without a credential", onPath: true, cfg: Config{Command: CommandConfig{Argv: argv}}, want: "command"},
-		{name: "claude path configured", env: []string{"CLAUDE_CODE_OAUTH_TOKEN=t"}, cfg: Config{ClaudeCLI: ClaudeCLIConfig{Path: claude}}, want: "claude-cli"},
-		{name: "claude path configured, gateway token", env: []string{"ANTHROPIC_AUTH_TOKEN=t"}, cfg: Config{ClaudeCLI: ClaudeCLIConfig{Path: claude}}, want: "claude-cli"},
+		{name: "openai base url", onPath: true, cfg: settings.Config{OpenAI: settings.OpenAIConfig{BaseURL: "http://127.0.0.1:11434/v1", Model: "llama3.1"}}, want: "openai"},
+		{name: "openai without model", cfg: settings.Config{OpenAI: settings.OpenAIConfig{BaseURL: "http://127.0.0.1:11434/v1"}}, wantErr: "openai.model is not set"},
+		{name: "claude on PATH", onPath: true, env: []string{"CLAUDE_CODE_OAUTH_TOKEN=t"}, cfg: settings.Config{Command: settings.CommandConfig{Argv: argv}}, want: "claude-cli"},
+		{name: "claude on PATH without a credential", onPath: true, cfg: settings.Config{Command: settings.CommandConfig{Argv: argv}}, want: "command"},
+		{name: "claude path configured", env: []string{"CLAUDE_CODE_OAUTH_TOKEN=t"}, cfg: settings.Config{ClaudeCLI: settings.ClaudeCLIConfig{Path: claude}}, want: "claude-cli"},
+		{name: "claude path configured, gateway token", env: []string{"ANTHROPIC_AUTH_TOKEN=t"}, cfg: settings.Config{ClaudeCLI: settings.ClaudeCLIConfig{Path: claude}}, want: "claude-cli"},
 		{name: "claude alone, no credential", onPath: true, wantErr: "claude-cli: claude runs in the retriever's sandbox"},
-		{name: "explicit claude-cli without a credential", onPath: true, cfg: Config{Distiller: "claude-cli"}, wantErr: "claude setup-token"},
-		{name: "command", cfg: Config{Command: CommandConfig{Argv: argv}}, want: "command"},
-		{name: "extract never automatic", cfg: Config{}, wantErr: "none is available"},
-		{name: "explicit extract", cfg: Config{Distiller: "extract"}, want: "extract"},
-		{name: "explicit anthropic without key", cfg: Config{Distiller: "anthropic"}, onPath: true, wantErr: "failed to set up the anthropic distiller: $ANTHROPIC_API_KEY is not set"},
-		{name: "explicit openai without url", cfg: Config{Distiller: "openai"}, wantErr: "openai.base_url is not set"},
-		{name: "explicit claude-cli missing", cfg: Config{Distiller: "claude-cli"}, wantErr: "claude is not on PATH"},
-		{name: "explicit claude-cli bad path", env: []string{"CLAUDE_CODE_OAUTH_TOKEN=t"}, cfg: Config{Distiller: "claude-cli", ClaudeCLI: ClaudeCLIConfig{Path: "/nonexistent/claude"}}, wantErr: "claude_cli.path /nonexistent/claude"},
-		{name: "explicit command missing", cfg: Config{Distiller: "command"}, wantErr: "command.argv is not set"},
-		{name: "command relative path", cfg: Config{Distiller: "command", Command: CommandConfig{Argv: []string{"./distill"}}}, wantErr: "is a relative path"},
-		{name: "explicit openai over the one in auto", cfg: Config{Distiller: "openai", OpenAI: OpenAIConfig{BaseURL: "https://api.example.com/v1", Model: "m"}},
+		{name: "explicit claude-cli without a credential", onPath: true, cfg: settings.Config{Distiller: "claude-cli"}, wantErr: "claude setup-token"},
+		{name: "command", cfg: settings.Config{Command: settings.CommandConfig{Argv: argv}}, want: "command"},
+		{name: "extract never automatic", cfg: settings.Config{}, wantErr: "none is available"},
+		{name: "explicit extract", cfg: settings.Config{Distiller: "extract"}, want: "extract"},
+		{name: "explicit anthropic without key", cfg: settings.Config{Distiller: "anthropic"}, onPath: true, wantErr: "failed to set up the anthropic distiller: $ANTHROPIC_API_KEY is not set"},
+		{name: "explicit openai without url", cfg: settings.Config{Distiller: "openai"}, wantErr: "openai.base_url is not set"},
+		{name: "explicit claude-cli missing", cfg: settings.Config{Distiller: "claude-cli"}, wantErr: "claude is not on PATH"},
+		{name: "explicit claude-cli bad path", env: []string{"CLAUDE_CODE_OAUTH_TOKEN=t"}, cfg: settings.Config{Distiller: "claude-cli", ClaudeCLI: settings.ClaudeCLIConfig{Path: "/nonexistent/claude"}}, wantErr: "claude_cli.path /nonexistent/claude"},
+		{name: "explicit command missing", cfg: settings.Config{Distiller: "command"}, wantErr: "command.argv is not set"},
+		{name: "command relative path", cfg: settings.Config{Distiller: "command", Command: settings.CommandConfig{Argv: []string{"./distill"}}}, wantErr: "is a relative path"},
+		{name: "explicit openai over the one in auto", cfg: settings.Config{Distiller: "openai", OpenAI: settings.OpenAIConfig{BaseURL: "https://api.example.com/v1", Model: "m"}},
 			env: []string{"ANTHROPIC_API_KEY=k"}, want: "openai"},
-		{name: "unknown name", cfg: Config{Distiller: "gpt"}, wantErr: `unknown distiller "gpt"`},
-		{name: "key over plain http", env: []string{"ANTHROPIC_API_KEY=k"}, cfg: Config{Anthropic: AnthropicConfig{BaseURL: "http://proxy.example"}},
+		{name: "unknown name", cfg: settings.Config{Distiller: "gpt"}, wantErr: `unknown distiller "gpt"`},
+		{name: "key over plain http", env: []string{"ANTHROPIC_API_KEY=k"}, cfg: settings.Config{Anthropic: settings.AnthropicConfig{BaseURL: "http://proxy.example"}},
 			wantErr: "the API key would travel unencrypted"},
-		{name: "key over loopback http", env: []string{"ANTHROPIC_API_KEY=k"}, cfg: Config{Anthropic: AnthropicConfig{BaseURL: "http://127.0.0.1:9"}}, want: "anthropic"},
-		{name: "credentials in url", cfg: Config{OpenAI: OpenAIConfig{BaseURL: "http://u:p@127.0.0.1/v1", Model: "m"}}, wantErr: "must not carry credentials"},
-		{name: "openai key variable unset", cfg: Config{OpenAI: OpenAIConfig{BaseURL: "https://api.openai.com/v1", Model: "m", APIKeyEnv: "OPENAI_API_KEY"}},
+		{name: "key over loopback http", env: []string{"ANTHROPIC_API_KEY=k"}, cfg: settings.Config{Anthropic: settings.AnthropicConfig{BaseURL: "http://127.0.0.1:9"}}, want: "anthropic"},
+		{name: "credentials in url", cfg: settings.Config{OpenAI: settings.OpenAIConfig{BaseURL: "http://u:p@127.0.0.1/v1", Model: "m"}}, wantErr: "must not carry credentials"},
+		{name: "openai key variable unset", cfg: settings.Config{OpenAI: settings.OpenAIConfig{BaseURL: "https://api.openai.com/v1", Model: "m", APIKeyEnv: "OPENAI_API_KEY"}},
 			wantErr: "$OPENAI_API_KEY, which is not set"},
 	}
 	for _, r := range rows {
@@ -323,7 +325,7 @@ func TestDistillAutoSelection(t *testing.T) {
 }
 
 func TestDistillNoBackendErrorShowsConfig(t *testing.T) {
-	_, err := NewDistiller(Config{}, nil, func(string) (string, error) { return "", errors.New("no") })
+	_, err := NewDistiller(settings.Config{}, nil, func(string) (string, error) { return "", errors.New("no") })
 	if err == nil {
 		t.Fatal("no error without any backend")
 	}
@@ -342,7 +344,7 @@ func TestDistillNoBackendErrorShowsConfig(t *testing.T) {
 
 func TestDistillKeyNeverPrinted(t *testing.T) {
 	const key = "sk-ant-secret-value-1234"
-	d, err := NewDistiller(Config{Distiller: "anthropic"}, []string{"ANTHROPIC_API_KEY=" + key}, nil)
+	d, err := NewDistiller(settings.Config{Distiller: "anthropic"}, []string{"ANTHROPIC_API_KEY=" + key}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -362,27 +364,27 @@ func TestDistillKeyNeverPrinted(t *testing.T) {
 func TestSearchSelection(t *testing.T) {
 	for _, r := range []struct {
 		name    string
-		cfg     Config
+		cfg     settings.Config
 		env     []string
 		want    string
 		wantErr string
 	}{
-		{name: "anthropic with anthropic distiller", cfg: Config{Search: "anthropic", Distiller: "anthropic"}, env: []string{"ANTHROPIC_API_KEY=k"}, want: "anthropic"},
-		{name: "anthropic with auto", cfg: Config{Search: "anthropic"}, env: []string{"ANTHROPIC_API_KEY=k"}, want: "anthropic"},
-		{name: "anthropic with another distiller", cfg: Config{Search: "anthropic", Distiller: "openai"}, env: []string{"ANTHROPIC_API_KEY=k"},
+		{name: "anthropic with anthropic distiller", cfg: settings.Config{Search: "anthropic", Distiller: "anthropic"}, env: []string{"ANTHROPIC_API_KEY=k"}, want: "anthropic"},
+		{name: "anthropic with auto", cfg: settings.Config{Search: "anthropic"}, env: []string{"ANTHROPIC_API_KEY=k"}, want: "anthropic"},
+		{name: "anthropic with another distiller", cfg: settings.Config{Search: "anthropic", Distiller: "openai"}, env: []string{"ANTHROPIC_API_KEY=k"},
 			wantErr: `needs distiller = "anthropic"`},
-		{name: "anthropic without key", cfg: Config{Search: "anthropic"}, wantErr: "$ANTHROPIC_API_KEY set"},
-		{name: "searxng", cfg: Config{Search: "searxng", SearXNG: SearXNGConfig{URL: "http://127.0.0.1:8888/"}}, want: "searxng"},
-		{name: "searxng without url", cfg: Config{Search: "searxng"}, wantErr: "needs [retriever.searxng] url"},
-		{name: "searxng bad url", cfg: Config{Search: "searxng", SearXNG: SearXNGConfig{URL: "file:///etc"}}, wantErr: "http or https"},
-		{name: "brave", cfg: Config{Search: "brave"}, env: []string{"BRAVE_API_KEY=b"}, want: "brave"},
-		{name: "brave custom variable", cfg: Config{Search: "brave", Brave: BraveConfig{APIKeyEnv: "B"}}, env: []string{"B=b"}, want: "brave"},
-		{name: "brave without key", cfg: Config{Search: "brave"}, wantErr: "$BRAVE_API_KEY, which is not set"},
-		{name: "auto prefers anthropic", env: []string{"ANTHROPIC_API_KEY=k", "BRAVE_API_KEY=b"}, cfg: Config{SearXNG: SearXNGConfig{URL: "http://127.0.0.1:8888"}}, want: "anthropic"},
-		{name: "auto searxng", env: []string{"BRAVE_API_KEY=b"}, cfg: Config{SearXNG: SearXNGConfig{URL: "http://127.0.0.1:8888"}}, want: "searxng"},
+		{name: "anthropic without key", cfg: settings.Config{Search: "anthropic"}, wantErr: "$ANTHROPIC_API_KEY set"},
+		{name: "searxng", cfg: settings.Config{Search: "searxng", SearXNG: settings.SearXNGConfig{URL: "http://127.0.0.1:8888/"}}, want: "searxng"},
+		{name: "searxng without url", cfg: settings.Config{Search: "searxng"}, wantErr: "needs [retriever.searxng] url"},
+		{name: "searxng bad url", cfg: settings.Config{Search: "searxng", SearXNG: settings.SearXNGConfig{URL: "file:///etc"}}, wantErr: "http or https"},
+		{name: "brave", cfg: settings.Config{Search: "brave"}, env: []string{"BRAVE_API_KEY=b"}, want: "brave"},
+		{name: "brave custom variable", cfg: settings.Config{Search: "brave", Brave: settings.BraveConfig{APIKeyEnv: "B"}}, env: []string{"B=b"}, want: "brave"},
+		{name: "brave without key", cfg: settings.Config{Search: "brave"}, wantErr: "$BRAVE_API_KEY, which is not set"},
+		{name: "auto prefers anthropic", env: []string{"ANTHROPIC_API_KEY=k", "BRAVE_API_KEY=b"}, cfg: settings.Config{SearXNG: settings.SearXNGConfig{URL: "http://127.0.0.1:8888"}}, want: "anthropic"},
+		{name: "auto searxng", env: []string{"BRAVE_API_KEY=b"}, cfg: settings.Config{SearXNG: settings.SearXNGConfig{URL: "http://127.0.0.1:8888"}}, want: "searxng"},
 		{name: "auto brave", env: []string{"BRAVE_API_KEY=b"}, want: "brave"},
 		{name: "auto none", wantErr: "failed to choose a search provider"},
-		{name: "unknown", cfg: Config{Search: "google"}, wantErr: `unknown search provider "google"`},
+		{name: "unknown", cfg: settings.Config{Search: "google"}, wantErr: `unknown search provider "google"`},
 	} {
 		s, sd, err := NewSearch(r.cfg, r.env)
 		if r.wantErr != "" {

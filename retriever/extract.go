@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // The extract backend uses no model: the answer is the documents' own text, clipped, fenced and
@@ -21,7 +22,7 @@ const maxExtractPerDoc = 8 << 10
 
 type extractDistiller struct{}
 
-func (extractDistiller) Name() string { return BackendExtract }
+func (extractDistiller) Name() string { return settings.BackendExtract }
 
 func (extractDistiller) Distill(_ context.Context, need string, docs []Document) (*Answer, error) {
 	nonce := newNonce(need, docs)
@@ -50,7 +51,7 @@ func (extractDistiller) Distill(_ context.Context, need string, docs []Document)
 	}
 	return &Answer{
 		Text:      capAnswer(b.String()),
-		Distiller: BackendExtract,
+		Distiller: settings.BackendExtract,
 		Weak:      true,
 	}, nil
 }

@@ -5,10 +5,12 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 func TestExtractWeakLabelledFlagged(t *testing.T) {
-	d, err := NewDistiller(Config{Distiller: "extract"}, nil, nil)
+	d, err := NewDistiller(settings.Config{Distiller: "extract"}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +59,7 @@ func TestExtractWeakLabelledFlagged(t *testing.T) {
 }
 
 func TestExtractNeverAutomatic(t *testing.T) {
-	if _, err := NewDistiller(Config{Distiller: "auto"}, nil, func(string) (string, error) { return "", errors.New("not found") }); err == nil {
+	if _, err := NewDistiller(settings.Config{Distiller: "auto"}, nil, func(string) (string, error) { return "", errors.New("not found") }); err == nil {
 		t.Error("auto fell back to extract")
 	}
 }

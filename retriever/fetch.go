@@ -29,6 +29,8 @@ import (
 	"syscall"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // MaxURLBytes caps the URL a fetch accepts.
@@ -202,7 +204,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (doc *Document, err 
 	}()
 	total := f.totalTimeout
 	if total <= 0 {
-		total = TotalTimeout
+		total = settings.TotalTimeout
 	}
 	ctx, cancel := context.WithTimeout(ctx, total)
 	defer cancel()
@@ -304,14 +306,14 @@ func (f *Fetcher) maxBytes() int64 {
 	if f.MaxBytes > 0 {
 		return f.MaxBytes
 	}
-	return DefaultMaxBytes
+	return settings.DefaultMaxBytes
 }
 
 func (f *Fetcher) connect() time.Duration {
 	if f.connectTimeout > 0 {
 		return f.connectTimeout
 	}
-	return ConnectTimeout
+	return settings.ConnectTimeout
 }
 
 func (f *Fetcher) isBlocked(a netip.Addr) (bool, string) {
@@ -486,8 +488,8 @@ func fetchCanonicalAddr(u *url.URL) string {
 // fetchCheckRedirect allows at most MaxRedirects redirects, each to a URL the fetcher accepts; where
 // it points is checked when it is dialed.
 func fetchCheckRedirect(req *http.Request, via []*http.Request) error {
-	if len(via) > MaxRedirects {
-		return fetchRefuseSent(req.URL.Host, "more than %d redirects", MaxRedirects)
+	if len(via) > settings.MaxRedirects {
+		return fetchRefuseSent(req.URL.Host, "more than %d redirects", settings.MaxRedirects)
 	}
 	// The server wrote the redirect's target, and the host it names failed the check: the
 	// agent learns only that it was refused.

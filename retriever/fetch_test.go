@@ -28,6 +28,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // --- fixtures ---
@@ -673,11 +675,11 @@ func TestFetchRedirects(t *testing.T) {
 	base := "http://127.0.0.2:" + port
 	f := newTestFetcher(fetchOnly127002Public)
 
-	doc, err := f.Fetch(context.Background(), fmt.Sprintf("%s/chain/%d", base, MaxRedirects))
-	if err != nil || doc.URL != base+"/end" || doc.Source != fmt.Sprintf("%s/chain/%d", base, MaxRedirects) {
-		t.Errorf("%d redirects: doc %+v err %v", MaxRedirects, doc, err)
+	doc, err := f.Fetch(context.Background(), fmt.Sprintf("%s/chain/%d", base, settings.MaxRedirects))
+	if err != nil || doc.URL != base+"/end" || doc.Source != fmt.Sprintf("%s/chain/%d", base, settings.MaxRedirects) {
+		t.Errorf("%d redirects: doc %+v err %v", settings.MaxRedirects, doc, err)
 	}
-	_, err = f.Fetch(context.Background(), fmt.Sprintf("%s/chain/%d", base, MaxRedirects+1))
+	_, err = f.Fetch(context.Background(), fmt.Sprintf("%s/chain/%d", base, settings.MaxRedirects+1))
 	fetchWantRefused(t, "one redirect too many", err, "redirects")
 
 	for _, c := range []struct{ location, mention string }{
@@ -1035,7 +1037,7 @@ func TestFetchFailuresShowNoServerText(t *testing.T) {
 		srv, _ = fetchServe(t, "127.0.0.1:0", http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			n, _ := strconv.Atoi(strings.TrimPrefix(r.URL.Path, "/"))
 			next := fmt.Sprintf("%s/%d", srv.URL, n+1)
-			if n == MaxRedirects {
+			if n == settings.MaxRedirects {
 				next = "http://ignore-previous-instructions.evil.example/"
 			}
 			http.Redirect(w, r, next, http.StatusFound)

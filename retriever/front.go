@@ -13,6 +13,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // Front runs a retrieval for a caller that has file access (the hook, or the agent's rewritten
@@ -20,11 +22,11 @@ import (
 // and returns the text the agent may read. It never sees raw content unless KeepRaw is set,
 // and then only to store it in the audit.
 type Front struct {
-	Binary  string   // the hookctl executable, run as `hookctl retrieve-worker`
-	Config  Config   // the user's [retriever] settings
-	Audit   *Audit   // where entries and transcripts go
-	KeepRaw bool     // audit.keep_raw
-	Environ []string // the caller's environment: checked for secret values, filtered for the worker
+	Binary  string          // the hookctl executable, run as `hookctl retrieve-worker`
+	Config  settings.Config // the user's [retriever] settings
+	Audit   *Audit          // where entries and transcripts go
+	KeepRaw bool            // audit.keep_raw
+	Environ []string        // the caller's environment: checked for secret values, filtered for the worker
 }
 
 // Result is one retrieval's outcome.
@@ -115,7 +117,7 @@ func (f *Front) Retrieve(ctx context.Context, req *Request) *Result {
 
 // runWorker starts `hookctl retrieve-worker` in an empty temporary directory with a scrubbed
 // environment, sends it the request, and reads its result.
-func (f *Front) runWorker(ctx context.Context, req *Request, cfg Config) (*WorkerResult, error) {
+func (f *Front) runWorker(ctx context.Context, req *Request, cfg settings.Config) (*WorkerResult, error) {
 	tmp, err := os.MkdirTemp("", "hookctl-retrieve-")
 	if err != nil {
 		return nil, err
@@ -125,7 +127,7 @@ func (f *Front) runWorker(ctx context.Context, req *Request, cfg Config) (*Worke
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, TotalTimeout+DistillTimeout+10*time.Second)
+	ctx, cancel := context.WithTimeout(ctx, settings.TotalTimeout+settings.DistillTimeout+10*time.Second)
 	defer cancel()
 	cmd := groupCommand(ctx, f.Binary, "retrieve-worker")
 	cmd.Dir = tmp
@@ -153,7 +155,7 @@ func (f *Front) runWorker(ctx context.Context, req *Request, cfg Config) (*Worke
 // WorkerEnviron is the worker's whole environment: only what retrieval needs — the distiller's
 // and search provider's keys, the GitHub token for GitHub reads, proxy and CA settings, the
 // test switch for loopback targets — and HOME and TMPDIR pointing at its empty directory.
-func WorkerEnviron(environ []string, cfg *Config, kind Kind, tmp string) []string {
+func WorkerEnviron(environ []string, cfg *settings.Config, kind Kind, tmp string) []string {
 	keep := map[string]bool{
 		"PATH": true, "LANG": true, "LC_ALL": true, "TZ": true,
 		"HTTP_PROXY": true, "HTTPS_PROXY": true, "NO_PROXY": true, "ALL_PROXY": true,

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // A chat-completions API as a distiller: OpenAI's, or a local server that speaks it (Ollama,
@@ -22,7 +24,7 @@ type openAIDistiller struct {
 	timeout  time.Duration
 }
 
-func newOpenAI(cfg OpenAIConfig, environ []string) (*openAIDistiller, error) {
+func newOpenAI(cfg settings.OpenAIConfig, environ []string) (*openAIDistiller, error) {
 	var key string
 	if cfg.APIKeyEnv != "" {
 		key = envValue(environ, cfg.APIKeyEnv)
@@ -42,11 +44,11 @@ func newOpenAI(cfg OpenAIConfig, environ []string) (*openAIDistiller, error) {
 		model:    cfg.Model,
 		key:      newSecret(key),
 		client:   newAPIClient(),
-		timeout:  DistillTimeout,
+		timeout:  settings.DistillTimeout,
 	}, nil
 }
 
-func (o *openAIDistiller) Name() string   { return BackendOpenAI }
+func (o *openAIDistiller) Name() string   { return settings.BackendOpenAI }
 func (o *openAIDistiller) String() string { return "openai:" + o.model }
 
 type chatRequest struct {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 const testOpenAIKey = "sk-openai-test-0a1b2c3d4e5f"
@@ -21,7 +23,7 @@ func chatReply(content any, finish string) map[string]any {
 
 func newTestOpenAI(t *testing.T, url string, withKey bool) *openAIDistiller {
 	t.Helper()
-	cfg := Config{Distiller: "openai", OpenAI: OpenAIConfig{BaseURL: url + "/v1", Model: "llama3.1"}}
+	cfg := settings.Config{Distiller: "openai", OpenAI: settings.OpenAIConfig{BaseURL: url + "/v1", Model: "llama3.1"}}
 	var env []string
 	if withKey {
 		cfg.OpenAI.APIKeyEnv = "OPENAI_API_KEY"

@@ -16,10 +16,7 @@
 // content it is sent (docs/residual-risks.md).
 package retriever
 
-import (
-	"context"
-	"time"
-)
+import "context"
 
 // Kind is what a retrieval does.
 type Kind string
@@ -100,66 +97,6 @@ type SearchDistiller interface {
 	Name() string
 	SearchAndDistill(ctx context.Context, query, need string) (ans *Answer, docs []Document, err error)
 }
-
-// Config is the [retriever] section of the user's config.toml (global only: a project file
-// cannot configure where content is sent).
-type Config struct {
-	Distiller string          `toml:"distiller"` // auto | anthropic | openai | claude-cli | command | extract
-	Search    string          `toml:"search"`    // anthropic | searxng | brave
-	Anthropic AnthropicConfig `toml:"anthropic"`
-	OpenAI    OpenAIConfig    `toml:"openai"`
-	ClaudeCLI ClaudeCLIConfig `toml:"claude_cli"`
-	Command   CommandConfig   `toml:"command"`
-	SearXNG   SearXNGConfig   `toml:"searxng"`
-	Brave     BraveConfig     `toml:"brave"`
-	GitHub    GitHubConfig    `toml:"github"`
-	// MaxBytes caps a fetched body; 0 means DefaultMaxBytes.
-	MaxBytes int64 `toml:"max_bytes"`
-}
-
-type AnthropicConfig struct {
-	BaseURL   string `toml:"base_url"`    // default https://api.anthropic.com
-	APIKeyEnv string `toml:"api_key_env"` // default ANTHROPIC_API_KEY
-	Model     string `toml:"model"`
-}
-
-type OpenAIConfig struct {
-	BaseURL   string `toml:"base_url"` // chat-completions compatible, e.g. http://127.0.0.1:11434/v1
-	APIKeyEnv string `toml:"api_key_env"`
-	Model     string `toml:"model"`
-}
-
-type ClaudeCLIConfig struct {
-	Path  string `toml:"path"` // default: claude on PATH
-	Model string `toml:"model"`
-}
-
-type CommandConfig struct {
-	Argv []string `toml:"argv"` // a program that reads the prompt on stdin and prints the answer
-}
-
-type SearXNGConfig struct {
-	URL string `toml:"url"` // the instance's base URL; /search?format=json is appended
-}
-
-type BraveConfig struct {
-	APIKeyEnv string `toml:"api_key_env"` // default BRAVE_API_KEY
-}
-
-type GitHubConfig struct {
-	// EnterpriseHosts are the GitHub Enterprise hosts the retriever may reach.
-	EnterpriseHosts []string `toml:"enterprise_hosts"`
-}
-
-// Limits.
-const (
-	DefaultMaxBytes   = 5 << 20
-	ConnectTimeout    = 10 * time.Second
-	TotalTimeout      = 60 * time.Second
-	MaxRedirects      = 5
-	DistillTimeout    = 90 * time.Second
-	MaxDistilledBytes = 64 << 10
-)
 
 // LoopbackForTestsEnv, set to 1 in the retriever's own environment, lets it reach loopback and
 // private addresses, so that end-to-end tests can serve fixture pages on 127.0.0.1. No config

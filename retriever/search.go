@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // Searchers for SearXNG and Brave. They talk to endpoints the user configured (a SearXNG
@@ -49,7 +51,7 @@ func newSearXNG(base string) (*searxngSearcher, error) {
 	return &searxngSearcher{endpoint: u.String() + "/search", client: newAPIClient(), timeout: searchTimeout}, nil
 }
 
-func (s *searxngSearcher) Name() string { return SearchSearXNG }
+func (s *searxngSearcher) Name() string { return settings.SearchSearXNG }
 
 func (s *searxngSearcher) Search(ctx context.Context, query string) ([]Document, error) {
 	q := url.Values{"q": {query}, "format": {"json"}}
@@ -93,7 +95,7 @@ func newBrave(key string) *braveSearcher {
 	return &braveSearcher{endpoint: braveEndpoint, key: newSecret(key), client: newAPIClient(), timeout: searchTimeout}
 }
 
-func (b *braveSearcher) Name() string { return SearchBrave }
+func (b *braveSearcher) Name() string { return settings.SearchBrave }
 
 func (b *braveSearcher) Search(ctx context.Context, query string) ([]Document, error) {
 	q := url.Values{"q": {query}, "count": {fmt.Sprint(maxSearchResults)}}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 func TestSearchSearXNG(t *testing.T) {
@@ -21,7 +23,7 @@ func TestSearchSearXNG(t *testing.T) {
 		results = append([]any{map[string]any{"title": "bad", "url": "javascript:alert(1)", "content": "x"}}, results...)
 		writeJSONReply(w, 200, map[string]any{"query": "q", "results": results})
 	})
-	s, _, err := NewSearch(Config{Search: "searxng", SearXNG: SearXNGConfig{URL: api.srv.URL + "/searx/"}}, nil)
+	s, _, err := NewSearch(settings.Config{Search: "searxng", SearXNG: settings.SearXNGConfig{URL: api.srv.URL + "/searx/"}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func TestSearchSearXNGJSONDisabled(t *testing.T) {
 		w.WriteHeader(403)
 		io.WriteString(w, "<html>Forbidden</html>")
 	})
-	s, _, _ := NewSearch(Config{Search: "searxng", SearXNG: SearXNGConfig{URL: api.srv.URL}}, nil)
+	s, _, _ := NewSearch(settings.Config{Search: "searxng", SearXNG: settings.SearXNGConfig{URL: api.srv.URL}}, nil)
 	_, err := s.Search(context.Background(), "q")
 	if err == nil || !strings.Contains(err.Error(), "HTTP 403") || !strings.Contains(err.Error(), "search.formats") {
 		t.Errorf("err = %v", err)
@@ -60,7 +62,7 @@ const testBraveKey = "BSA-test-key-5d4c3b2a"
 
 func newTestBrave(t *testing.T, url string) *braveSearcher {
 	t.Helper()
-	s, _, err := NewSearch(Config{Search: "brave"}, []string{"BRAVE_API_KEY=" + testBraveKey})
+	s, _, err := NewSearch(settings.Config{Search: "brave"}, []string{"BRAVE_API_KEY=" + testBraveKey})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +122,7 @@ func TestSearchTimeoutAndCap(t *testing.T) {
 	release := make(chan struct{})
 	slow := newFakeAPI(t, func(w http.ResponseWriter, r recordedRequest) { <-release })
 	defer close(release)
-	s, _, _ := NewSearch(Config{Search: "searxng", SearXNG: SearXNGConfig{URL: slow.srv.URL}}, nil)
+	s, _, _ := NewSearch(settings.Config{Search: "searxng", SearXNG: settings.SearXNGConfig{URL: slow.srv.URL}}, nil)
 	s.(*searxngSearcher).timeout = 200 * time.Millisecond
 	if _, err := s.Search(context.Background(), "q"); err == nil || !strings.Contains(err.Error(), "no answer from") {
 		t.Errorf("timeout: err = %v", err)
@@ -128,7 +130,7 @@ func TestSearchTimeoutAndCap(t *testing.T) {
 	big := newFakeAPI(t, func(w http.ResponseWriter, r recordedRequest) {
 		io.WriteString(w, `{"results":[{"title":"`+strings.Repeat("a", maxSearchResponse)+`"}]}`)
 	})
-	s, _, _ = NewSearch(Config{Search: "searxng", SearXNG: SearXNGConfig{URL: big.srv.URL}}, nil)
+	s, _, _ = NewSearch(settings.Config{Search: "searxng", SearXNG: settings.SearXNGConfig{URL: big.srv.URL}}, nil)
 	if _, err := s.Search(context.Background(), "q"); err == nil || !strings.Contains(err.Error(), "larger than") {
 		t.Errorf("cap: err = %v", err)
 	}

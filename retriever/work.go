@@ -10,14 +10,16 @@ import (
 	"os"
 	"os/exec"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // WorkerInput is what the front sends the isolated worker on its standard input: everything it
 // needs, so that it reads no file.
 type WorkerInput struct {
-	Request Request `json:"request"`
-	Config  Config  `json:"config"`
-	KeepRaw bool    `json:"keep_raw"`
+	Request Request         `json:"request"`
+	Config  settings.Config `json:"config"`
+	KeepRaw bool            `json:"keep_raw"`
 }
 
 // WorkerResult is what the worker prints on its standard output.
@@ -106,7 +108,7 @@ func retrieve(ctx context.Context, in *WorkerInput, environ []string) ([]Documen
 			return nil, nil, err
 		}
 		if sd != nil {
-			ctx, cancel := context.WithTimeout(ctx, DistillTimeout)
+			ctx, cancel := context.WithTimeout(ctx, settings.DistillTimeout)
 			defer cancel()
 			ans, docs, err := sd.SearchAndDistill(ctx, req.Query, req.Need)
 			return docs, ans, err
@@ -122,7 +124,7 @@ func retrieve(ctx context.Context, in *WorkerInput, environ []string) ([]Documen
 			return nil, nil, fmt.Errorf("no GitHub operation")
 		}
 		g := &GitHub{Token: envValue(environ, "HOOKCTL_GITHUB_TOKEN"), EnterpriseHosts: cfg.GitHub.EnterpriseHosts,
-			HTTPClient: &http.Client{Timeout: TotalTimeout}}
+			HTTPClient: &http.Client{Timeout: settings.TotalTimeout}}
 		docs, err := g.Do(ctx, req.GitHub)
 		if err != nil {
 			return nil, nil, err
@@ -133,18 +135,18 @@ func retrieve(ctx context.Context, in *WorkerInput, environ []string) ([]Documen
 	return nil, nil, fmt.Errorf("unknown retrieval kind %q", req.Kind)
 }
 
-func distill(ctx context.Context, cfg *Config, environ []string, need string, docs []Document) (*Answer, error) {
+func distill(ctx context.Context, cfg *settings.Config, environ []string, need string, docs []Document) (*Answer, error) {
 	d, err := NewDistiller(*cfg, environ, exec.LookPath)
 	if err != nil {
 		return nil, err
 	}
-	ctx, cancel := context.WithTimeout(ctx, DistillTimeout)
+	ctx, cancel := context.WithTimeout(ctx, settings.DistillTimeout)
 	defer cancel()
 	return d.Distill(ctx, need, docs)
 }
 
 // executablesFor lists what a distiller backend must execute, for the isolation rules.
-func executablesFor(cfg *Config, environ []string) []string {
+func executablesFor(cfg *settings.Config, environ []string) []string {
 	var out []string
 	add := func(prog string) {
 		if p, err := exec.LookPath(prog); err == nil {
@@ -182,7 +184,7 @@ func RunWorker(stdin io.Reader, stdout io.Writer) int {
 		json.NewEncoder(stdout).Encode(&WorkerResult{Error: err.Error()})
 		return 1
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), TotalTimeout+DistillTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), settings.TotalTimeout+settings.DistillTimeout)
 	defer cancel()
 	start := time.Now()
 	res := Work(ctx, &in, tmp, os.Environ())

@@ -18,6 +18,7 @@ import (
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // verifiedClaudeVersion is the Claude Code release whose hook protocol hookctl was verified
@@ -245,7 +246,7 @@ func compareVersions(a, b string) int {
 // checkRetrieval says what WebFetch and WebSearch will be answered with. A missing distiller
 // or search provider is a note, not a problem: those calls then fail closed, saying how to
 // configure one, and nothing else depends on them.
-func (d *doctor) checkRetrieval(cfg retriever.Config) {
+func (d *doctor) checkRetrieval(cfg settings.Config) {
 	environ := os.Environ()
 	if dist, err := retriever.NewDistiller(cfg, environ, nil); err != nil {
 		d.note("web retrieval: WebFetch and Bash curl/wget/gh reads will be refused until a distiller is set up (docs/configuration.md):\n    %s",
