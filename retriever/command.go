@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
-
+	"github.com/hookctl/hookctl/retriever/internal/proc"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -121,7 +121,7 @@ func runProgram(ctx context.Context, argv, env []string, stdin string, timeout t
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	// A grandchild holding the pipes open must not keep us waiting past the program's exit.
 	cmd.WaitDelay = 2 * time.Second
-	runErr := runStopping(ctx, cmd)
+	runErr := proc.RunStopping(ctx, cmd)
 
 	out := stdout.String()
 	switch {

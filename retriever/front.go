@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
-
+	"github.com/hookctl/hookctl/retriever/internal/proc"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -129,7 +129,7 @@ func (f *Front) runWorker(ctx context.Context, req *Request, cfg settings.Config
 	}
 	ctx, cancel := context.WithTimeout(ctx, settings.TotalTimeout+settings.DistillTimeout+10*time.Second)
 	defer cancel()
-	cmd := groupCommand(ctx, f.Binary, "retrieve-worker")
+	cmd := proc.GroupCommand(ctx, f.Binary, "retrieve-worker")
 	cmd.Dir = tmp
 	cmd.Env = WorkerEnviron(f.Environ, &cfg, req.Kind, tmp)
 	cmd.Stdin = bytes.NewReader(in)

@@ -42,7 +42,7 @@ func TestRetrieveClaudeCLIIsolated(t *testing.T) {
 // TestRetrieveStopsARunawayDistiller: a distiller that prints past the output cap and then
 // neither exits nor minds its closed pipe (testdata/runaway) is killed from inside the isolated
 // worker, and none of it is left running. Under Landlock the worker could not signal its own
-// child (each thread has its own domain, see retriever/proc.go): the retrieval hung until the
+// child (each thread has its own domain, see retriever/internal/proc): the retrieval hung until the
 // front's deadline, 160 s, and the front's kill of the worker orphaned the distiller.
 func TestRetrieveStopsARunawayDistiller(t *testing.T) {
 	if testing.Short() {
