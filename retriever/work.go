@@ -74,9 +74,9 @@ func Work(ctx context.Context, in *WorkerInput, tmp string, environ []string) *W
 	return res
 }
 
-// shown is the failure text for the agent: Shown, or full when the worker set none (an older
+// ForAgent is the failure text for the agent: Shown, or full when the worker set none (an older
 // worker; a failure before it ran).
-func (r *WorkerResult) shown(full string) string {
+func (r *WorkerResult) ForAgent(full string) string {
 	if r.Shown != "" {
 		return r.Shown
 	}

@@ -14,6 +14,7 @@ import (
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 const webCanary = "CANARY-0e77-web"
@@ -62,7 +63,7 @@ func TestRealClientWebGoesThroughTheRetriever(t *testing.T) {
 	if n := d.asked(); n != 2 {
 		t.Errorf("the distiller was asked %d times, want 2", n)
 	}
-	entries, err := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, err := front.AuditAt(home).Entries()
 	if err != nil || len(entries) != 2 {
 		t.Fatalf("audit: %+v %v", entries, err)
 	}
@@ -122,7 +123,7 @@ func TestRealClientWebSearchGoesThroughTheRetriever(t *testing.T) {
 	if n := d.asked(); n != 1 {
 		t.Errorf("the distiller was asked %d times, want 1", n)
 	}
-	entries, err := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, err := front.AuditAt(home).Entries()
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("audit: %+v %v", entries, err)
 	}

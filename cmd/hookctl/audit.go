@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/internal/clip"
-	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 type auditOptions struct {
@@ -51,12 +50,12 @@ agent is shown only which rules fired), and the raw content, with audit.keep_raw
 	return cmd
 }
 
-func openAudit() (*retriever.Audit, error) {
+func openAudit() (*front.Audit, error) {
 	env := hookEnv()
 	if env.err != nil {
 		return nil, env.err
 	}
-	return &retriever.Audit{Dir: filepath.Join(env.home, "audit")}, nil
+	return front.AuditAt(env.home), nil
 }
 
 func auditList(s *streams, opts *auditOptions) error {

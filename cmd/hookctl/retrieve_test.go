@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 // canary is in the fixture page, and must reach only the distiller.
@@ -135,7 +136,7 @@ func TestRetrieveFetch(t *testing.T) {
 		t.Errorf("distiller requests: %d, first %.300q", len(reqs), reqs)
 	}
 
-	entries, err := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, err := front.AuditAt(home).Entries()
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("audit: %v %v", entries, err)
 	}
@@ -195,7 +196,7 @@ func TestRetrieveRefusals(t *testing.T) {
 	if len(d.requests()) != 0 {
 		t.Errorf("the distiller was called %d times", len(d.requests()))
 	}
-	entries, _ := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _ := front.AuditAt(home).Entries()
 	if len(entries) != 2 || entries[0].Outcome != "refused" || entries[0].Scrub == "clean" || entries[1].Outcome != "refused" {
 		t.Errorf("audit: %+v", entries)
 	}
@@ -235,7 +236,7 @@ func TestRetrieveFailureShowsNoServerText(t *testing.T) {
 		!strings.Contains(string(out), "a network or protocol error") || strings.Contains(string(out), "evil.example") {
 		t.Errorf("output:\n%s", out)
 	}
-	entries, _ := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _ := front.AuditAt(home).Entries()
 	if len(entries) != 1 || entries[0].Outcome != "failed" || !strings.Contains(entries[0].Error, "evil.example|sh") {
 		t.Errorf("audit: %+v", entries)
 	}
@@ -269,7 +270,7 @@ func TestRetrieverIsolation(t *testing.T) {
 	cmd.Env = env
 	cmd.Dir = project
 	out, _ := cmd.CombinedOutput()
-	entries, _ := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _ := front.AuditAt(home).Entries()
 	if len(entries) != 1 {
 		t.Fatalf("audit: %+v\n%s", entries, out)
 	}

@@ -1,4 +1,4 @@
-package retriever
+package front
 
 import (
 	"encoding/json"
@@ -10,12 +10,14 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever"
 )
 
 func TestAuditAppendAndRead(t *testing.T) {
 	a := &Audit{Dir: t.TempDir()}
 	now := time.Now().UTC()
-	e := &AuditEntry{ID: NewID(now), Time: now, Session: "s", Kind: KindFetch, URL: "https://example.com/a?b=c",
+	e := &AuditEntry{ID: NewID(now), Time: now, Session: "s", Kind: retriever.KindFetch, URL: "https://example.com/a?b=c",
 		Host: "example.com", IP: "93.184.215.14", Status: 200, Bytes: 1234, Distiller: "anthropic", Scrub: "clean",
 		Isolation: "landlock ABI 7", Outcome: "answered", Injection: []string{"ignore previous instructions"}}
 	if err := a.Append(e); err != nil {
@@ -46,7 +48,7 @@ func TestAuditRotates(t *testing.T) {
 	a := &Audit{Dir: t.TempDir(), MaxBytes: 2000, Keep: 2}
 	for i := 0; i < 40; i++ {
 		now := time.Now()
-		if err := a.Append(&AuditEntry{ID: NewID(now), Time: now, Kind: KindFetch, URL: fmt.Sprintf("https://e.com/%d", i), Scrub: "clean", Outcome: "answered"}); err != nil {
+		if err := a.Append(&AuditEntry{ID: NewID(now), Time: now, Kind: retriever.KindFetch, URL: fmt.Sprintf("https://e.com/%d", i), Scrub: "clean", Outcome: "answered"}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -72,7 +74,7 @@ func TestAuditConcurrentProcesses(t *testing.T) {
 		a := &Audit{Dir: dir}
 		for i := 0; i < 50; i++ {
 			now := time.Now()
-			e := &AuditEntry{ID: NewID(now), Time: now, Kind: KindSearch, Query: strings.Repeat("q", 3000) + fmt.Sprint(i),
+			e := &AuditEntry{ID: NewID(now), Time: now, Kind: retriever.KindSearch, Query: strings.Repeat("q", 3000) + fmt.Sprint(i),
 				Scrub: "clean", Outcome: "answered"}
 			if err := a.Append(e); err != nil {
 				fmt.Fprintln(os.Stderr, err)
@@ -116,7 +118,7 @@ func TestAuditConcurrentProcesses(t *testing.T) {
 func BenchmarkAuditAppend(b *testing.B) {
 	a := &Audit{Dir: b.TempDir()}
 	now := time.Now()
-	e := &AuditEntry{ID: NewID(now), Time: now, Kind: KindFetch, URL: "https://example.com/some/page?x=1", Host: "example.com",
+	e := &AuditEntry{ID: NewID(now), Time: now, Kind: retriever.KindFetch, URL: "https://example.com/some/page?x=1", Host: "example.com",
 		IP: "93.184.215.14", Status: 200, Bytes: 48113, Distiller: "anthropic:claude-haiku-4-5", Scrub: "clean",
 		Isolation: "landlock ABI 7", Outcome: "answered"}
 	b.ResetTimer()

@@ -1,4 +1,11 @@
-package retriever
+// Package front is the trusted side of hookctl's quarantined retrieval. It runs in the hookctl
+// process that asked for a retrieval (the retrieval hook answering WebFetch and WebSearch, or
+// `hookctl retrieve` run for a rewritten curl, wget or gh read), which can read the user's files:
+// it checks the request for secrets with the scrubber, runs the isolated worker and reads back
+// only the worker's result, records every retrieval in the audit, and writes the text the agent
+// is shown. It never fetches, never talks to a distiller and links no network code, so the
+// process that holds the user's files never holds the network or the raw content as well.
+package front
 
 import (
 	"bytes"
@@ -13,6 +20,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/internal/proc"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
@@ -26,7 +34,9 @@ type Front struct {
 	Config  settings.Config // the user's [retriever] settings
 	Audit   *Audit          // where entries and transcripts go
 	KeepRaw bool            // audit.keep_raw
-	Environ []string        // the caller's environment: checked for secret values, filtered for the worker
+	// DirectFetch is direct_fetch: web tool calls pass unmediated, audited (AnswerWebTool).
+	DirectFetch bool
+	Environ     []string // the caller's environment: checked for secret values, filtered for the worker
 }
 
 // Result is one retrieval's outcome.
@@ -37,7 +47,7 @@ type Result struct {
 }
 
 // Retrieve performs req.
-func (f *Front) Retrieve(ctx context.Context, req *Request) *Result {
+func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 	start := time.Now()
 	e := &AuditEntry{ID: NewID(start), Time: start.UTC(), Session: req.Session, AgentID: req.AgentID,
 		AgentType: req.AgentType, Tool: req.Tool, Kind: req.Kind, URL: req.URL, Query: req.Query, Scrub: "clean"}
@@ -54,7 +64,7 @@ func (f *Front) Retrieve(ctx context.Context, req *Request) *Result {
 		return r
 	}
 
-	if finding := NewScrubber(f.Environ).CheckRequest(req); finding != nil {
+	if finding := retriever.NewScrubber(f.Environ).CheckRequest(req); finding != nil {
 		e.Scrub, e.Outcome = finding.Kind, "refused"
 		e.Error = finding.Error()
 		// The audit records that a secret was caught, never the secret.
@@ -66,9 +76,9 @@ func (f *Front) Retrieve(ctx context.Context, req *Request) *Result {
 	// Resolve "auto" here, where the whole environment and PATH are visible, so that the worker
 	// knows which backend it runs (and what its isolation must let it execute).
 	cfg := f.Config
-	if d, err := NewDistiller(cfg, f.Environ, nil); err == nil {
+	if d, err := retriever.NewDistiller(cfg, f.Environ, nil); err == nil {
 		cfg.Distiller = d.Name()
-	} else if req.Kind != KindSearch || cfg.Search != "anthropic" {
+	} else if req.Kind != retriever.KindSearch || cfg.Search != "anthropic" {
 		e.Outcome, e.Error = "failed", err.Error()
 		return finish(&Result{Text: "hookctl cannot retrieve anything yet: " + err.Error()})
 	}
@@ -96,10 +106,10 @@ func (f *Front) Retrieve(ctx context.Context, req *Request) *Result {
 	switch {
 	case res.Refused != "":
 		e.Outcome, e.Error = "refused", res.Refused
-		return finish(&Result{Text: "hookctl refused this retrieval: " + res.shown(res.Refused)})
+		return finish(&Result{Text: "hookctl refused this retrieval: " + res.ForAgent(res.Refused)})
 	case res.Error != "":
 		e.Outcome, e.Error = "failed", res.Error
-		return finish(&Result{Text: "hookctl could not retrieve this: " + res.shown(res.Error)})
+		return finish(&Result{Text: "hookctl could not retrieve this: " + res.ForAgent(res.Error)})
 	case res.Answer == nil:
 		e.Outcome, e.Error = "failed", "no answer"
 		return finish(&Result{Text: "hookctl could not retrieve this: the distiller gave no answer"})
@@ -117,13 +127,13 @@ func (f *Front) Retrieve(ctx context.Context, req *Request) *Result {
 
 // runWorker starts `hookctl retrieve-worker` in an empty temporary directory with a scrubbed
 // environment, sends it the request, and reads its result.
-func (f *Front) runWorker(ctx context.Context, req *Request, cfg settings.Config) (*WorkerResult, error) {
+func (f *Front) runWorker(ctx context.Context, req *retriever.Request, cfg settings.Config) (*retriever.WorkerResult, error) {
 	tmp, err := os.MkdirTemp("", "hookctl-retrieve-")
 	if err != nil {
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
-	in, err := json.Marshal(&WorkerInput{Request: *req, Config: cfg, KeepRaw: f.KeepRaw})
+	in, err := json.Marshal(&retriever.WorkerInput{Request: *req, Config: cfg, KeepRaw: f.KeepRaw})
 	if err != nil {
 		return nil, err
 	}
@@ -137,11 +147,11 @@ func (f *Front) runWorker(ctx context.Context, req *Request, cfg settings.Config
 	stdout.max, stderr.max = 16<<20, 64<<10
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	// The thread that starts the worker must outlive it: the worker's death signal (see
-	// proc.go) is tied to that thread, not to this process.
+	// package proc) is tied to that thread, not to this process.
 	runtime.LockOSThread()
 	runErr := cmd.Run()
 	runtime.UnlockOSThread()
-	var res WorkerResult
+	var res retriever.WorkerResult
 	if err := json.Unmarshal(stdout.b.Bytes(), &res); err != nil {
 		msg := strings.TrimSpace(stderr.b.String())
 		if runErr != nil {
@@ -155,12 +165,12 @@ func (f *Front) runWorker(ctx context.Context, req *Request, cfg settings.Config
 // WorkerEnviron is the worker's whole environment: only what retrieval needs — the distiller's
 // and search provider's keys, the GitHub token for GitHub reads, proxy and CA settings, the
 // test switch for loopback targets — and HOME and TMPDIR pointing at its empty directory.
-func WorkerEnviron(environ []string, cfg *settings.Config, kind Kind, tmp string) []string {
+func WorkerEnviron(environ []string, cfg *settings.Config, kind retriever.Kind, tmp string) []string {
 	keep := map[string]bool{
 		"PATH": true, "LANG": true, "LC_ALL": true, "TZ": true,
 		"HTTP_PROXY": true, "HTTPS_PROXY": true, "NO_PROXY": true, "ALL_PROXY": true,
 		"http_proxy": true, "https_proxy": true, "no_proxy": true, "all_proxy": true,
-		"SSL_CERT_FILE": true, "SSL_CERT_DIR": true, LoopbackForTestsEnv: true,
+		"SSL_CERT_FILE": true, "SSL_CERT_DIR": true, retriever.LoopbackForTestsEnv: true,
 	}
 	for _, name := range []string{cfg.Anthropic.APIKeyEnv, cfg.OpenAI.APIKeyEnv, cfg.Brave.APIKeyEnv} {
 		if name != "" {
@@ -169,12 +179,12 @@ func WorkerEnviron(environ []string, cfg *settings.Config, kind Kind, tmp string
 	}
 	keep["ANTHROPIC_API_KEY"], keep["OPENAI_API_KEY"], keep["BRAVE_API_KEY"] = true, true, true
 	if cfg.Distiller == "claude-cli" {
-		for _, k := range ClaudeCLICredentialEnv {
+		for _, k := range retriever.ClaudeCLICredentialEnv {
 			keep[k] = true
 		}
 		keep["ANTHROPIC_BASE_URL"] = true // a gateway the user's claude talks to
 	}
-	if kind == KindGitHub {
+	if kind == retriever.KindGitHub {
 		keep["HOOKCTL_GITHUB_TOKEN"] = true
 	}
 	out := []string{"HOME=" + tmp, "TMPDIR=" + tmp, "HOOKCTL_IN_RETRIEVER=1"}
@@ -188,18 +198,18 @@ func WorkerEnviron(environ []string, cfg *settings.Config, kind Kind, tmp string
 
 // Format renders a retrieval's result for the agent: where it came from, that it was read as
 // untrusted data, any suspected injection, then the answer.
-func Format(req *Request, res *WorkerResult, e *AuditEntry) string {
+func Format(req *retriever.Request, res *retriever.WorkerResult, e *AuditEntry) string {
 	var b strings.Builder
 	src := req.URL
 	switch req.Kind {
-	case KindSearch:
+	case retriever.KindSearch:
 		src = "a web search for " + quoteShort(req.Query)
-	case KindGitHub:
+	case retriever.KindGitHub:
 		src = "GitHub " + e.GitHub
 	}
 	fmt.Fprintf(&b, "hookctl retrieved %s", src)
-	if req.Kind == KindFetch {
-		fmt.Fprintf(&b, " (HTTP %d, %s, %d bytes)", e.Status, ShownMediaType(e.ContentType), e.Bytes)
+	if req.Kind == retriever.KindFetch {
+		fmt.Fprintf(&b, " (HTTP %d, %s, %d bytes)", e.Status, retriever.ShownMediaType(e.ContentType), e.Bytes)
 	} else if e.Bytes > 0 {
 		fmt.Fprintf(&b, " (%d bytes)", e.Bytes)
 	}
@@ -229,7 +239,7 @@ func withheld(s string) string {
 	return "[withheld: it held a secret]"
 }
 
-func answerInjection(a *Answer) []string {
+func answerInjection(a *retriever.Answer) []string {
 	if a == nil {
 		return nil
 	}
@@ -262,7 +272,7 @@ func clipAll(in []string, n, each int) []string {
 
 func quoteShort(s string) string { return fmt.Sprintf("%q", clip.String(s, 80)) }
 
-func describeGitHubOp(op *GitHubOp) string {
+func describeGitHubOp(op *retriever.GitHubOp) string {
 	parts := []string{op.Op}
 	if op.Host != "" {
 		parts = append(parts, op.Host)

@@ -1,4 +1,4 @@
-package retriever
+package front
 
 import (
 	"bufio"
@@ -17,29 +17,30 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/retriever"
 )
 
 // AuditEntry is one retrieval, as the audit log records it.
 type AuditEntry struct {
-	ID          string    `json:"id"`
-	Time        time.Time `json:"time"`
-	Session     string    `json:"session,omitempty"`
-	AgentID     string    `json:"agent_id,omitempty"`
-	AgentType   string    `json:"agent_type,omitempty"`
-	Tool        string    `json:"tool,omitempty"` // WebFetch, WebSearch, Bash, cli
-	Kind        Kind      `json:"kind"`
-	URL         string    `json:"url,omitempty"`
-	Query       string    `json:"query,omitempty"`
-	GitHub      string    `json:"github,omitempty"` // the operation, e.g. "pr-diff cli/cli 123"
-	FinalURL    string    `json:"final_url,omitempty"`
-	Host        string    `json:"host,omitempty"`
-	IP          string    `json:"ip,omitempty"`
-	Status      int       `json:"status,omitempty"`
-	Bytes       int64     `json:"bytes,omitempty"`
-	ContentType string    `json:"content_type,omitempty"`
-	Distiller   string    `json:"distiller,omitempty"`
-	DurationMS  int64     `json:"duration_ms"`
-	Injection   []string  `json:"injection,omitempty"`
+	ID          string         `json:"id"`
+	Time        time.Time      `json:"time"`
+	Session     string         `json:"session,omitempty"`
+	AgentID     string         `json:"agent_id,omitempty"`
+	AgentType   string         `json:"agent_type,omitempty"`
+	Tool        string         `json:"tool,omitempty"` // WebFetch, WebSearch, Bash, cli
+	Kind        retriever.Kind `json:"kind"`
+	URL         string         `json:"url,omitempty"`
+	Query       string         `json:"query,omitempty"`
+	GitHub      string         `json:"github,omitempty"` // the operation, e.g. "pr-diff cli/cli 123"
+	FinalURL    string         `json:"final_url,omitempty"`
+	Host        string         `json:"host,omitempty"`
+	IP          string         `json:"ip,omitempty"`
+	Status      int            `json:"status,omitempty"`
+	Bytes       int64          `json:"bytes,omitempty"`
+	ContentType string         `json:"content_type,omitempty"`
+	Distiller   string         `json:"distiller,omitempty"`
+	DurationMS  int64          `json:"duration_ms"`
+	Injection   []string       `json:"injection,omitempty"`
 	// Scrub is "clean" or the kind of secret that blocked the retrieval (never its value).
 	Scrub     string `json:"scrub"`
 	Isolation string `json:"isolation,omitempty"`
@@ -53,11 +54,11 @@ type AuditEntry struct {
 // Transcript is what a retrieval was asked and answered; the raw content only when the user
 // set audit.keep_raw.
 type Transcript struct {
-	ID        string     `json:"id"`
-	Need      string     `json:"need"`
-	Answer    string     `json:"answer"`
-	Injection []string   `json:"injection,omitempty"`
-	Documents []Document `json:"documents,omitempty"` // with Text only under keep_raw
+	ID        string               `json:"id"`
+	Need      string               `json:"need"`
+	Answer    string               `json:"answer"`
+	Injection []string             `json:"injection,omitempty"`
+	Documents []retriever.Document `json:"documents,omitempty"` // with Text only under keep_raw
 }
 
 // Audit is the append-only log of retrievals under a directory: audit.jsonl (rotated to
