@@ -12,7 +12,7 @@ CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
 
 FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
                 ./programs:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever:FuzzHTMLToText \
-                ./retriever:FuzzFetchParseURL ./retriever:FuzzScrub ./retriever:FuzzGitHubParseArgs \
+                ./retriever:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
                 ./retriever:FuzzDetectInjection ./retriever:FuzzPromptFence
 
 .PHONY: build install test fuzz bench e2e-deps docs clean

@@ -22,6 +22,7 @@ import (
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/internal/proc"
+	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -64,7 +65,7 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 		return r
 	}
 
-	if finding := retriever.NewScrubber(f.Environ).CheckRequest(req); finding != nil {
+	if finding := scrub.NewScrubber(f.Environ).CheckRequest(req); finding != nil {
 		e.Scrub, e.Outcome = finding.Kind, "refused"
 		e.Error = finding.Error()
 		// The audit records that a secret was caught, never the secret.

@@ -1,10 +1,12 @@
-package retriever
-
-// The outbound scrubber. Everything the retriever sends is chosen by an agent that may have read
-// the user's files and may be following instructions planted in them, so a URL, a search query,
-// a header set from the agent's text or the agent's need can carry a secret to whoever serves
-// the request, runs the search or hosts the distiller. The scrubber looks for secrets in that text
-// before anything is sent, and a hit refuses the whole retrieval.
+// Package scrub is the retriever's outbound secret scrubber. It runs in the front, the hookctl
+// process that asked for the retrieval, before the worker is started: nothing the agent chose
+// leaves the machine until it has passed.
+//
+// Everything the retriever sends is chosen by an agent that may have read the user's files and
+// may be following instructions planted in them, so a URL, a search query, a header set from the
+// agent's text or the agent's need can carry a secret to whoever serves the request, runs the
+// search or hosts the distiller. The scrubber looks for secrets in that text before anything is
+// sent, and a hit refuses the whole retrieval.
 //
 // What it finds: secrets in the documented formats of the issuers in the rules table below; the
 // values of the user's own secret environment variables, plain, URL-encoded or base64-encoded;
@@ -17,6 +19,10 @@ package retriever
 // catches secrets sent as they are and in the common encodings, not every way of writing them.
 // The process isolation is what keeps the retriever from reading the user's files; the scrubber
 // keeps the agent from mailing them out by accident or on a first naive attempt.
+//
+// The prompt-injection heuristics are not here but in package worker: they read the raw content,
+// which only the worker ever holds, while the scrubber reads only what the agent asked for.
+package scrub
 
 import (
 	"encoding/base64"
@@ -26,6 +32,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/hookctl/hookctl/retriever"
 )
 
 // MaxScrubBytes caps the text Check examines in one field. A longer field is refused whole
@@ -251,7 +259,7 @@ func scrubURLField(field, part string) string {
 // parameter and fragment value decoded), the search query (also for random-looking words: it is
 // sent as a URL parameter), the need, and the GitHub operation's strings. Who asked (Session and
 // the rest) stays local and is not checked.
-func (s *Scrubber) CheckRequest(r *Request) *Finding {
+func (s *Scrubber) CheckRequest(r *retriever.Request) *Finding {
 	if r == nil {
 		return nil
 	}

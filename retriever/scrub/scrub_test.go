@@ -1,4 +1,4 @@
-package retriever
+package scrub
 
 import (
 	"encoding/base64"
@@ -8,6 +8,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/retriever"
 )
 
 // Every secret below is fake: a fixed cycle of characters in the issuer's format, or seeded
@@ -90,15 +92,15 @@ func passes(field, text string) scrubRow { return scrubRow{field: field, text: t
 func (x scrubRow) run(s *Scrubber) *Finding {
 	switch x.field {
 	case "url":
-		return s.CheckRequest(&Request{Kind: KindFetch, URL: x.text})
+		return s.CheckRequest(&retriever.Request{Kind: retriever.KindFetch, URL: x.text})
 	case "query":
-		return s.CheckRequest(&Request{Kind: KindSearch, Query: x.text})
+		return s.CheckRequest(&retriever.Request{Kind: retriever.KindSearch, Query: x.text})
 	case "need":
-		return s.CheckRequest(&Request{Kind: KindFetch, Need: x.text})
+		return s.CheckRequest(&retriever.Request{Kind: retriever.KindFetch, Need: x.text})
 	case "github path":
-		return s.CheckRequest(&Request{Kind: KindGitHub, GitHub: &GitHubOp{Op: "file", Owner: "o", Repo: "r", Path: x.text}})
+		return s.CheckRequest(&retriever.Request{Kind: retriever.KindGitHub, GitHub: &retriever.GitHubOp{Op: "file", Owner: "o", Repo: "r", Path: x.text}})
 	case "github owner":
-		return s.CheckRequest(&Request{Kind: KindGitHub, GitHub: &GitHubOp{Op: "repo", Owner: x.text, Repo: "r"}})
+		return s.CheckRequest(&retriever.Request{Kind: retriever.KindGitHub, GitHub: &retriever.GitHubOp{Op: "repo", Owner: x.text, Repo: "r"}})
 	}
 	return s.Check(x.field, x.text)
 }
@@ -572,16 +574,16 @@ func TestScrubCap(t *testing.T) {
 		t.Errorf("secret at the end of a field at the cap: %v", f)
 	}
 	url := "https://example.com/?q=" + strings.Repeat("a", MaxScrubBytes-len("https://example.com/?q="))
-	if f := s.CheckRequest(&Request{URL: url}); f != nil {
+	if f := s.CheckRequest(&retriever.Request{URL: url}); f != nil {
 		t.Errorf("url at the cap: %v", f)
 	}
 	noScheme := "example.com/" + strings.Repeat("a", MaxScrubBytes-len("example.com/"))
-	if f := s.CheckRequest(&Request{URL: noScheme}); f != nil {
+	if f := s.CheckRequest(&retriever.Request{URL: noScheme}); f != nil {
 		t.Errorf("scheme-less url at the cap: %v", f)
 	}
-	for _, r := range []*Request{
+	for _, r := range []*retriever.Request{
 		{URL: url + "a"}, {Query: at + "c"}, {Need: at + "c"},
-		{GitHub: &GitHubOp{Op: "file", Path: at + "c"}},
+		{GitHub: &retriever.GitHubOp{Op: "file", Path: at + "c"}},
 	} {
 		if f := s.CheckRequest(r); f == nil || f.Kind != scrubKindTooLong {
 			t.Errorf("over the cap: %v", f)
@@ -594,25 +596,25 @@ func TestScrubRequestParts(t *testing.T) {
 	s := NewScrubber(nil)
 	tok := "ghp_" + fkA(36)
 	for _, c := range []struct {
-		r     *Request
+		r     *retriever.Request
 		field string
 	}{
-		{&Request{URL: "https://example.com/" + tok}, "url"},
-		{&Request{URL: "example.com/?access_token=abcdef123456"}, "url query"}, // no scheme
-		{&Request{Query: tok}, "query"},
-		{&Request{Need: tok}, "need"},
-		{&Request{GitHub: &GitHubOp{Op: tok}}, "github op"},
-		{&Request{GitHub: &GitHubOp{Host: tok}}, "github host"},
-		{&Request{GitHub: &GitHubOp{Owner: tok}}, "github owner"},
-		{&Request{GitHub: &GitHubOp{Repo: tok}}, "github repo"},
-		{&Request{GitHub: &GitHubOp{Path: tok}}, "github path"},
-		{&Request{GitHub: &GitHubOp{Ref: tok}}, "github ref"},
+		{&retriever.Request{URL: "https://example.com/" + tok}, "url"},
+		{&retriever.Request{URL: "example.com/?access_token=abcdef123456"}, "url query"}, // no scheme
+		{&retriever.Request{Query: tok}, "query"},
+		{&retriever.Request{Need: tok}, "need"},
+		{&retriever.Request{GitHub: &retriever.GitHubOp{Op: tok}}, "github op"},
+		{&retriever.Request{GitHub: &retriever.GitHubOp{Host: tok}}, "github host"},
+		{&retriever.Request{GitHub: &retriever.GitHubOp{Owner: tok}}, "github owner"},
+		{&retriever.Request{GitHub: &retriever.GitHubOp{Repo: tok}}, "github repo"},
+		{&retriever.Request{GitHub: &retriever.GitHubOp{Path: tok}}, "github path"},
+		{&retriever.Request{GitHub: &retriever.GitHubOp{Ref: tok}}, "github ref"},
 	} {
 		if f := s.CheckRequest(c.r); f == nil || f.Field != c.field {
 			t.Errorf("%+v: got %v, want a finding in %s", c.r, f, c.field)
 		}
 	}
-	local := &Request{Kind: KindFetch, URL: "https://example.com/", Session: tok, AgentID: tok, AgentType: tok, Tool: tok}
+	local := &retriever.Request{Kind: retriever.KindFetch, URL: "https://example.com/", Session: tok, AgentID: tok, AgentType: tok, Tool: tok}
 	if f := s.CheckRequest(local); f != nil {
 		t.Errorf("who asked is not sent, but: %v", f)
 	}
@@ -725,7 +727,7 @@ func TestScrubWorstCaseTime(t *testing.T) {
 	s := NewScrubber(scrubTestEnv)
 	for name, text := range scrubWorstCases() {
 		start := time.Now()
-		s.CheckRequest(&Request{URL: text, Query: text, Need: text})
+		s.CheckRequest(&retriever.Request{URL: text, Query: text, Need: text})
 		if d := time.Since(start); d > 5*time.Second {
 			t.Errorf("%s: %v", name, d)
 		} else {
@@ -752,7 +754,7 @@ func FuzzScrub(f *testing.F) {
 		start := time.Now()
 		for _, fd := range []*Finding{
 			s.Check("url", in),
-			s.CheckRequest(&Request{URL: in, Query: in, Need: in, GitHub: &GitHubOp{Path: in, Ref: in}}),
+			s.CheckRequest(&retriever.Request{URL: in, Query: in, Need: in, GitHub: &retriever.GitHubOp{Path: in, Ref: in}}),
 		} {
 			if fd == nil {
 				continue
@@ -780,7 +782,7 @@ func FuzzScrub(f *testing.F) {
 // BenchmarkScrubURL: the cost of checking a typical fetch.
 func BenchmarkScrubURL(b *testing.B) {
 	s := NewScrubber(scrubTestEnv)
-	r := &Request{Kind: KindFetch,
+	r := &retriever.Request{Kind: retriever.KindFetch,
 		URL:  "https://github.com/golang/go/issues?q=is%3Aissue+is%3Aopen+label%3ANeedsFix&page=2&utm_source=x",
 		Need: "which open issues mention the net/http client timeout, and what do the maintainers suggest?"}
 	for b.Loop() {
