@@ -11,9 +11,9 @@ CLAUDE_DIR          := .cache/claude-code
 CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
 
 FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
-                ./programs:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever:FuzzHTMLToText \
-                ./retriever:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
-                ./retriever:FuzzDetectInjection ./retriever:FuzzPromptFence
+                ./programs:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
+                ./retriever/worker:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
+                ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence
 
 .PHONY: build install test fuzz bench e2e-deps docs clean
 

@@ -248,18 +248,16 @@ func compareVersions(a, b string) int {
 // configure one, and nothing else depends on them.
 func (d *doctor) checkRetrieval(cfg settings.Config) {
 	environ := os.Environ()
-	if dist, err := retriever.NewDistiller(cfg, environ, nil); err != nil {
+	if dist, err := retriever.ChooseDistiller(&cfg, environ, nil); err != nil {
 		d.note("web retrieval: WebFetch and Bash curl/wget/gh reads will be refused until a distiller is set up (docs/configuration.md):\n    %s",
 			strings.ReplaceAll(firstParagraph(err.Error()), "\n", "\n    "))
 	} else {
-		d.ok("web retrieval: the %s distiller answers WebFetch and Bash curl/wget/gh reads", dist.Name())
+		d.ok("web retrieval: the %s distiller answers WebFetch and Bash curl/wget/gh reads", dist.Backend)
 	}
-	if s, sd, err := retriever.NewSearch(cfg, environ); err != nil {
+	if s, err := retriever.ChooseSearch(&cfg, environ); err != nil {
 		d.note("web search: WebSearch will be refused: %v", err)
-	} else if s != nil {
-		d.ok("web search: %s", s.Name())
 	} else {
-		d.ok("web search: %s", sd.Name())
+		d.ok("web search: %s", s.Provider)
 	}
 }
 

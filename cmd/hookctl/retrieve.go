@@ -10,6 +10,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/retriever/worker"
 )
 
 func newRetrieveCmd(s *streams) *cobra.Command {
@@ -94,7 +95,7 @@ func newRetrieveWorkerCmd(s *streams) *cobra.Command {
 		Hidden: true,
 		Args:   cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := retriever.RunWorker(s.in, s.out); code != 0 {
+			if code := worker.RunWorker(s.in, s.out); code != 0 {
 				return exitCode(code)
 			}
 			return nil

@@ -77,8 +77,8 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 	// Resolve "auto" here, where the whole environment and PATH are visible, so that the worker
 	// knows which backend it runs (and what its isolation must let it execute).
 	cfg := f.Config
-	if d, err := retriever.NewDistiller(cfg, f.Environ, nil); err == nil {
-		cfg.Distiller = d.Name()
+	if d, err := retriever.ChooseDistiller(&cfg, f.Environ, nil); err == nil {
+		cfg.Distiller = d.Backend
 	} else if req.Kind != retriever.KindSearch || cfg.Search != "anthropic" {
 		e.Outcome, e.Error = "failed", err.Error()
 		return finish(&Result{Text: "hookctl cannot retrieve anything yet: " + err.Error()})

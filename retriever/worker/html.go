@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 // HTML to readable text, by hand: a linear tokenizer and a small model of the browser's tree
 // builder, enough to know which text a human would see. The distiller should read what a person

@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/internal/proc"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
@@ -48,47 +49,16 @@ type commandDistiller struct {
 	timeout time.Duration
 }
 
-func newCommand(cfg settings.CommandConfig, environ []string, lookPath func(string) (string, error)) (*commandDistiller, error) {
-	argv := append([]string(nil), cfg.Argv...)
-	path, err := resolveProgram("command.argv[0]", argv[0], lookPath)
-	if err != nil {
-		return nil, err
-	}
-	argv[0] = path
-	return &commandDistiller{argv: argv, environ: environ, timeout: settings.DistillTimeout}, nil
-}
-
-// resolveProgram finds a program named in the config: an absolute path is used as is (it must
-// exist), a bare name is looked up on PATH, and a relative path is refused because the program
-// runs in a temporary directory.
-func resolveProgram(what, name string, lookPath func(string) (string, error)) (string, error) {
-	switch {
-	case filepath.IsAbs(name):
-		fi, err := os.Stat(name)
-		if err != nil {
-			return "", fmt.Errorf("%s %s: %w", what, name, err)
-		}
-		if fi.IsDir() || fi.Mode()&0o111 == 0 {
-			return "", fmt.Errorf("%s %s is not an executable file", what, name)
-		}
-		return name, nil
-	case strings.ContainsRune(name, filepath.Separator) || strings.ContainsRune(name, '/'):
-		return "", fmt.Errorf("%s %q is a relative path; give an absolute path or a program name on PATH", what, name)
-	default:
-		p, err := lookPath(name)
-		if err != nil {
-			return "", fmt.Errorf("%s %q is not on PATH", what, name)
-		}
-		return p, nil
-	}
+func newCommand(c *retriever.DistillerChoice, environ []string) *commandDistiller {
+	return &commandDistiller{argv: append([]string(nil), c.Argv...), environ: environ, timeout: settings.DistillTimeout}
 }
 
 func (c *commandDistiller) Name() string   { return settings.BackendCommand }
 func (c *commandDistiller) String() string { return "command:" + filepath.Base(c.argv[0]) }
 
-func (c *commandDistiller) Distill(ctx context.Context, need string, docs []Document) (*Answer, error) {
+func (c *commandDistiller) Distill(ctx context.Context, need string, docs []retriever.Document) (*retriever.Answer, error) {
 	stdin := SystemPrompt + "\n\n" + CommandPromptSeparator + "\n\n" + BuildPrompt(need, docs)
-	env := withEnv(c.environ, InRetrieverEnv+"=1")
+	env := withEnv(c.environ, retriever.InRetrieverEnv+"=1")
 	out, err := runProgram(ctx, c.argv, env, stdin, c.timeout, settings.MaxDistilledBytes)
 	if err != nil {
 		return nil, fmt.Errorf("failed to distill with command %s: %w", filepath.Base(c.argv[0]), err)

@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 // Typed, read-only GitHub reads (docs/decisions/0001-github-access.md).
 //
@@ -32,12 +32,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-github/v62/github"
-)
 
-// GitHubTokenEnv is the only environment variable a GitHub token is read from. GH_TOKEN and
-// GITHUB_TOKEN are deliberately ignored: they usually belong to the user's gh and git and carry
-// write scopes.
-const GitHubTokenEnv = "HOOKCTL_GITHUB_TOKEN"
+	"github.com/hookctl/hookctl/retriever"
+)
 
 // Caps on what one GitHub operation returns. Past a cap the result says what was left out.
 const (
@@ -86,502 +83,6 @@ type GitHub struct {
 	HTTPClient *http.Client
 }
 
-// ghOperands is what follows an operation's name.
-type ghOperands int
-
-const (
-	ghNumbered ghOperands = iota // OWNER/REPO NUMBER, OWNER/REPO#NUMBER or a URL
-	ghFilePath                   // OWNER/REPO PATH [--ref REF] or a /blob/ or /tree/ URL
-	ghRepoOnly                   // OWNER/REPO or a URL
-)
-
-// ghURLKind is the shape of a github.com web URL.
-type ghURLKind string
-
-const (
-	ghURLRepo     ghURLKind = "repo"     // /OWNER/REPO
-	ghURLIssue    ghURLKind = "issues"   // /OWNER/REPO/issues/N
-	ghURLPull     ghURLKind = "pull"     // /OWNER/REPO/pull/N[/files|/commits|/checks]
-	ghURLBlob     ghURLKind = "blob"     // /OWNER/REPO/blob/REF/PATH
-	ghURLTree     ghURLKind = "tree"     // /OWNER/REPO/tree/REF/PATH
-	ghURLReleases ghURLKind = "releases" // /OWNER/REPO/releases
-)
-
-// ghOpSpec says what an operation takes and which URLs name it.
-type ghOpSpec struct {
-	operands ghOperands
-	urls     []ghURLKind
-}
-
-// ghOps is every operation there is; anything else is refused. The issues API serves pull
-// requests too, so issue operations take /pull/ URLs; the pulls API does not serve issues.
-var ghOps = map[string]ghOpSpec{
-	"issue":          {ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
-	"issue-comments": {ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
-	"pr":             {ghNumbered, []ghURLKind{ghURLPull}},
-	"pr-diff":        {ghNumbered, []ghURLKind{ghURLPull}},
-	"pr-files":       {ghNumbered, []ghURLKind{ghURLPull}},
-	"pr-comments":    {ghNumbered, []ghURLKind{ghURLPull}},
-	"file":           {ghFilePath, []ghURLKind{ghURLBlob, ghURLTree}},
-	"repo":           {ghRepoOnly, []ghURLKind{ghURLRepo}},
-	"releases":       {ghRepoOnly, []ghURLKind{ghURLRepo, ghURLReleases}},
-}
-
-// ghOpNames lists the operations in the order the usage shows them.
-var ghOpNames = []string{"issue", "issue-comments", "pr", "pr-diff", "pr-files", "pr-comments", "file", "repo", "releases"}
-
-func init() {
-	if len(ghOpNames) != len(ghOps) {
-		panic("retriever: ghOpNames and ghOps disagree")
-	}
-	for _, n := range ghOpNames {
-		if _, ok := ghOps[n]; !ok {
-			panic("retriever: ghOpNames lists unknown operation " + n)
-		}
-	}
-}
-
-// githubUsage is the grammar, for error messages and the CLI's help.
-const githubUsage = `hookctl retrieve github OP ARGS [--host HOST]
-  issue|issue-comments|pr|pr-diff|pr-files|pr-comments  OWNER/REPO NUMBER | OWNER/REPO#NUMBER | URL
-  file      OWNER/REPO PATH [--ref REF] | https://github.com/OWNER/REPO/blob/REF/PATH
-  repo      OWNER/REPO | URL
-  releases  OWNER/REPO | URL`
-
-// ParseGitHubArgs reads `hookctl retrieve github` arguments into an operation:
-//
-//	issue OWNER/REPO NUMBER | issue-comments … | pr … | pr-diff … | pr-files … | pr-comments …
-//	file OWNER/REPO PATH [--ref REF] | repo OWNER/REPO | releases OWNER/REPO
-//
-// with `--host HOST` (or --host=HOST) for an enterprise host, and `--` ending the flags. A
-// github.com (or enterprise) https URL may stand for OWNER/REPO NUMBER, OWNER/REPO PATH or
-// OWNER/REPO; its query and fragment are ignored. In a /blob/ or /tree/ URL the segment after
-// blob or tree is the ref, so a branch name with a slash must be given with --ref instead.
-// Whether the host is allowed is decided by Do, which knows the config.
-func ParseGitHubArgs(args []string) (*GitHubOp, error) {
-	if len(args) == 0 {
-		return nil, fmt.Errorf("failed to parse github arguments: no operation\n%s", githubUsage)
-	}
-	name := args[0]
-	spec, ok := ghOps[name]
-	if !ok {
-		return nil, fmt.Errorf("failed to parse github arguments: unknown operation %s; one of %s",
-			ghQuote(name), strings.Join(ghOpNames, ", "))
-	}
-	var (
-		pos                []string
-		host, ref          string
-		hostSet, refSet    bool
-		onlyPositionalLeft bool
-	)
-	// Each iteration consumes one argument, or a flag and its value.
-	for i := 1; i < len(args); i++ {
-		a := args[i]
-		if onlyPositionalLeft || a == "" || a[0] != '-' {
-			pos = append(pos, a)
-			continue
-		}
-		if a == "--" {
-			onlyPositionalLeft = true
-			continue
-		}
-		flag, value, hasValue := strings.Cut(a, "=")
-		switch flag {
-		case "--host", "--ref":
-		default:
-			if ghAllDigits(strings.TrimLeft(a, "-")) {
-				return nil, fmt.Errorf("failed to parse github arguments: %s: a number must be positive", ghQuote(a))
-			}
-			return nil, fmt.Errorf("failed to parse github arguments: unknown flag %s", ghQuote(a))
-		}
-		if !hasValue {
-			if i+1 >= len(args) {
-				return nil, fmt.Errorf("failed to parse github arguments: %s needs a value", flag)
-			}
-			i++
-			value = args[i]
-		}
-		switch flag {
-		case "--host":
-			if hostSet {
-				return nil, errors.New("failed to parse github arguments: --host given twice")
-			}
-			hostSet, host = true, value
-		case "--ref":
-			if value == "" {
-				return nil, errors.New("failed to parse github arguments: --ref needs a value")
-			}
-			if spec.operands != ghFilePath {
-				return nil, fmt.Errorf("failed to parse github arguments: --ref applies to file only, not %s", name)
-			}
-			if refSet {
-				return nil, errors.New("failed to parse github arguments: --ref given twice")
-			}
-			refSet, ref = true, value
-		}
-	}
-
-	op := &GitHubOp{Op: name}
-	if hostSet {
-		h, err := ghNormalizeHost(host)
-		if err != nil {
-			return nil, fmt.Errorf("failed to parse github arguments: --host: %w", err)
-		}
-		op.Host = h
-	}
-	if err := ghFillOperands(op, spec, pos); err != nil {
-		return nil, fmt.Errorf("failed to parse github arguments: %w", err)
-	}
-	if refSet {
-		if op.Ref != "" {
-			return nil, errors.New("failed to parse github arguments: the URL already names a ref; drop --ref")
-		}
-		op.Ref = ref
-	}
-	if err := validateGitHubOp(op); err != nil {
-		return nil, fmt.Errorf("failed to parse github arguments: %w", err)
-	}
-	return op, nil
-}
-
-// ghFillOperands reads the positional arguments of op into it.
-func ghFillOperands(op *GitHubOp, spec ghOpSpec, pos []string) error {
-	if len(pos) == 0 {
-		return fmt.Errorf("%s needs arguments\n%s", op.Op, githubUsage)
-	}
-	if strings.Contains(pos[0], "://") {
-		if len(pos) > 1 {
-			return fmt.Errorf("unexpected argument %s after the URL", ghQuote(pos[1]))
-		}
-		return ghFillFromURL(op, spec, pos[0])
-	}
-	want := 2
-	if spec.operands == ghRepoOnly {
-		want = 1
-	}
-	slug := pos[0]
-	if spec.operands == ghNumbered && len(pos) == 1 {
-		// OWNER/REPO#NUMBER, as gh and GitHub's own text write it.
-		s, n, ok := strings.Cut(slug, "#")
-		if !ok {
-			return fmt.Errorf("%s needs OWNER/REPO NUMBER", op.Op)
-		}
-		slug, pos = s, []string{s, n}
-	}
-	if len(pos) < want {
-		if spec.operands == ghFilePath {
-			return errors.New("file needs OWNER/REPO PATH")
-		}
-		return fmt.Errorf("%s needs OWNER/REPO NUMBER", op.Op)
-	}
-	if len(pos) > want {
-		return fmt.Errorf("unexpected argument %s", ghQuote(pos[want]))
-	}
-	owner, repo, ok := strings.Cut(slug, "/")
-	if !ok {
-		return fmt.Errorf("%s is not OWNER/REPO", ghQuote(slug))
-	}
-	op.Owner, op.Repo = owner, repo
-	switch spec.operands {
-	case ghNumbered:
-		n, err := ghParseNumber(pos[1])
-		if err != nil {
-			return err
-		}
-		op.Number = n
-	case ghFilePath:
-		op.Path = pos[1]
-	}
-	return nil
-}
-
-// ghFillFromURL reads a web URL into op. The URL is only read, never fetched.
-func ghFillFromURL(op *GitHubOp, spec ghOpSpec, raw string) error {
-	if len(raw) > 4096 {
-		return errors.New("URL is too long")
-	}
-	u, err := url.Parse(raw)
-	if err != nil {
-		return fmt.Errorf("%s is not a URL", ghQuote(raw))
-	}
-	if u.Scheme != "https" {
-		return fmt.Errorf("%s: only https URLs", ghQuote(raw))
-	}
-	if u.User != nil || u.Opaque != "" || u.Host == "" {
-		return fmt.Errorf("%s is not a github URL", ghQuote(raw))
-	}
-	host := strings.ToLower(u.Host)
-	switch host {
-	case "github.com", "www.github.com":
-		host = ""
-	case "api.github.com":
-		return errors.New("an api.github.com URL: give the github.com web URL or OWNER/REPO")
-	default:
-		if host, err = ghNormalizeHost(host); err != nil {
-			return err
-		}
-	}
-	if op.Host != "" && op.Host != host {
-		return fmt.Errorf("--host %s disagrees with the URL's host", op.Host)
-	}
-	op.Host = host
-
-	p := strings.TrimSuffix(u.Path, "/")
-	if !strings.HasPrefix(p, "/") {
-		return fmt.Errorf("%s names no repository", ghQuote(raw))
-	}
-	segs := strings.Split(p[1:], "/")
-	if len(segs) < 2 {
-		return fmt.Errorf("%s names no repository", ghQuote(raw))
-	}
-	for _, s := range segs {
-		if s == "" {
-			return fmt.Errorf("%s has an empty path segment", ghQuote(raw))
-		}
-	}
-	op.Owner, op.Repo = segs[0], segs[1]
-
-	var kind ghURLKind
-	switch {
-	case len(segs) == 2:
-		kind = ghURLRepo
-		op.Repo = strings.TrimSuffix(op.Repo, ".git")
-	case segs[2] == "issues" && len(segs) == 4:
-		kind = ghURLIssue
-	case segs[2] == "pull" && (len(segs) == 4 ||
-		len(segs) == 5 && (segs[4] == "files" || segs[4] == "commits" || segs[4] == "checks")):
-		kind = ghURLPull
-	case (segs[2] == "blob" || segs[2] == "tree") && len(segs) >= 5:
-		kind = ghURLKind(segs[2])
-		op.Ref, op.Path = segs[3], strings.Join(segs[4:], "/")
-	case segs[2] == "releases" && len(segs) == 3:
-		kind = ghURLReleases
-	default:
-		return fmt.Errorf("%s is not a URL hookctl reads (issue, pull request, blob, tree, repository, releases)", ghQuote(raw))
-	}
-	accepted := false
-	for _, k := range spec.urls {
-		accepted = accepted || k == kind
-	}
-	if !accepted {
-		return fmt.Errorf("this URL (%s) does not name a %s", kind, op.Op)
-	}
-	if kind == ghURLIssue || kind == ghURLPull {
-		n, err := ghParseNumber(segs[3])
-		if err != nil {
-			return err
-		}
-		op.Number = n
-	}
-	return nil
-}
-
-// validateGitHubOp checks an operation completely. Do runs it again, because an operation may
-// arrive from another process rather than from ParseGitHubArgs.
-func validateGitHubOp(op *GitHubOp) error {
-	spec, ok := ghOps[op.Op]
-	if !ok {
-		return fmt.Errorf("unknown operation %s", ghQuote(op.Op))
-	}
-	if op.Host != "" {
-		h, err := ghNormalizeHost(op.Host)
-		if err != nil {
-			return err
-		}
-		if h != "" && h != op.Host {
-			return fmt.Errorf("host %s is not in canonical form", ghQuote(op.Host))
-		}
-	}
-	if err := ghCheckOwner(op.Owner); err != nil {
-		return err
-	}
-	if err := ghCheckRepo(op.Repo); err != nil {
-		return err
-	}
-	if spec.operands == ghNumbered {
-		if op.Number <= 0 || op.Number > ghMaxNumber {
-			return fmt.Errorf("number %d is not a positive issue or pull request number", op.Number)
-		}
-	} else if op.Number != 0 {
-		return fmt.Errorf("%s takes no number", op.Op)
-	}
-	if spec.operands == ghFilePath {
-		if err := ghCheckPath(op.Path); err != nil {
-			return err
-		}
-		if op.Ref != "" {
-			if err := ghCheckRef(op.Ref); err != nil {
-				return err
-			}
-		}
-	} else if op.Path != "" || op.Ref != "" {
-		return fmt.Errorf("%s takes no path or ref", op.Op)
-	}
-	return nil
-}
-
-// ghMaxNumber is the largest issue number GitHub can hand out (a 32-bit signed integer).
-const ghMaxNumber = 1<<31 - 1
-
-// ghParseNumber reads an issue or pull request number: decimal digits, no sign, no leading
-// zero, at most ghMaxNumber.
-func ghParseNumber(s string) (int, error) {
-	if s == "" || len(s) > 10 || !ghAllDigits(s) || s[0] == '0' {
-		return 0, fmt.Errorf("%s is not a positive issue or pull request number", ghQuote(s))
-	}
-	n, err := strconv.Atoi(s)
-	if err != nil || n > ghMaxNumber {
-		return 0, fmt.Errorf("%s is not a positive issue or pull request number", ghQuote(s))
-	}
-	return n, nil
-}
-
-func ghAllDigits(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '9' {
-			return false
-		}
-	}
-	return s != ""
-}
-
-// ghCheckOwner applies GitHub's account-name rule: 1 to 39 letters, digits and hyphens, not
-// starting with a hyphen. An underscore is also allowed, not first, for managed users
-// (name_shortcode) and enterprise servers.
-func ghCheckOwner(s string) error {
-	ok := len(s) >= 1 && len(s) <= 39 && ghIsAlnum(s[0])
-	for i := 0; ok && i < len(s); i++ {
-		ok = ghIsAlnum(s[i]) || s[i] == '-' || s[i] == '_'
-	}
-	if !ok {
-		return fmt.Errorf("%s is not a GitHub owner name", ghQuote(s))
-	}
-	return nil
-}
-
-// ghCheckRepo applies GitHub's repository-name rule: 1 to 100 letters, digits, '.', '-' and
-// '_', and not "." or "..", which would walk the API path.
-func ghCheckRepo(s string) error {
-	ok := len(s) >= 1 && len(s) <= 100 && s != "." && s != ".."
-	for i := 0; ok && i < len(s); i++ {
-		ok = ghIsAlnum(s[i]) || s[i] == '.' || s[i] == '-' || s[i] == '_'
-	}
-	if !ok {
-		return fmt.Errorf("%s is not a GitHub repository name", ghQuote(s))
-	}
-	return nil
-}
-
-func ghIsAlnum(c byte) bool {
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
-}
-
-// ghCheckPath accepts a repository path: relative, '/'-separated, no empty or "." segments, and
-// no "..", '\', '%', '?', '#' or control characters anywhere.
-// Why: the path ends up in a URL that go-github resolves against the API base, so a ".." segment
-// would walk out of /repos/OWNER/REPO/contents/ to any other endpoint; '%' could be decoded
-// twice on the way. Test: TestGitHubParseArgs (path rows), TestGitHubDoValidates.
-func ghCheckPath(p string) error {
-	if p == "" {
-		return errors.New("file needs a path")
-	}
-	if len(p) > 1024 || !utf8.ValidString(p) {
-		return fmt.Errorf("path %s is too long or not UTF-8", ghQuote(p))
-	}
-	if strings.Contains(p, "..") {
-		return fmt.Errorf("path %s contains \"..\"", ghQuote(p))
-	}
-	for _, seg := range strings.Split(p, "/") {
-		if seg == "" || seg == "." {
-			return fmt.Errorf("path %s has an empty or \".\" segment (or a leading or trailing /)", ghQuote(p))
-		}
-	}
-	for _, r := range p {
-		if r < 0x20 || r == 0x7f || unicode.IsControl(r) || strings.ContainsRune(`\%?#`, r) {
-			return fmt.Errorf("path %s contains a character hookctl does not send: \\ %% ? # or a control character", ghQuote(p))
-		}
-	}
-	return nil
-}
-
-// ghCheckRef applies git's ref-name rules (git check-ref-format) and refuses spaces, so that a
-// ref is a branch, tag or commit and nothing else.
-func ghCheckRef(r string) error {
-	bad := r == "" || len(r) > 255 || r == "@" || !utf8.ValidString(r) ||
-		strings.Contains(r, "..") || strings.Contains(r, "@{") || strings.Contains(r, "//") ||
-		strings.HasPrefix(r, "-") || strings.HasPrefix(r, "/") || strings.HasSuffix(r, "/") ||
-		strings.HasSuffix(r, ".") || strings.HasSuffix(r, ".lock") ||
-		strings.HasPrefix(r, ".") || strings.Contains(r, "/.")
-	for i := 0; !bad && i < len(r); i++ {
-		c := r[i]
-		bad = c <= ' ' || c == 0x7f || strings.IndexByte("~^:?*[\\", c) >= 0
-	}
-	if bad {
-		return fmt.Errorf("ref %s is not a valid branch, tag or commit name", ghQuote(r))
-	}
-	return nil
-}
-
-// ghNormalizeHost checks a bare host name, optionally with a port, and lowercases it;
-// github.com and its API and www names become "" (the default). Schemes, paths, user
-// information, IPv6 literals and anything else are refused.
-func ghNormalizeHost(h string) (string, error) {
-	h = strings.ToLower(h)
-	switch h {
-	case "github.com", "api.github.com", "www.github.com":
-		return "", nil
-	}
-	name, port, hasPort := strings.Cut(h, ":")
-	ok := len(h) <= 260 && name != "" && len(name) <= 253
-	if hasPort {
-		p, err := strconv.Atoi(port)
-		ok = ok && err == nil && ghAllDigits(port) && port[0] != '0' && p <= 65535
-	}
-	for _, label := range strings.Split(name, ".") {
-		ok = ok && label != "" && len(label) <= 63 && label[0] != '-' && label[len(label)-1] != '-'
-		for i := 0; ok && i < len(label); i++ {
-			ok = ghIsAlnum(label[i]) || label[i] == '-'
-		}
-	}
-	if !ok {
-		return "", fmt.Errorf("%s is not a host name (HOST or HOST:PORT, nothing else)", ghQuote(h))
-	}
-	return h, nil
-}
-
-// ghQuote quotes a short prefix of untrusted input for an error message.
-func ghQuote(s string) string {
-	const max = 60
-	if len(s) > max {
-		return strconv.Quote(ghCut(s, max)) + "…"
-	}
-	return strconv.Quote(s)
-}
-
-// githubSource names an operation for Document.Source and the audit, e.g.
-// "github issue-comments owner/repo#12" or "github file ghe.example.com:owner/repo:docs/a.md@v1".
-func githubSource(op *GitHubOp) string {
-	var b strings.Builder
-	b.WriteString("github ")
-	b.WriteString(op.Op)
-	b.WriteByte(' ')
-	if op.Host != "" {
-		b.WriteString(op.Host)
-		b.WriteByte(':')
-	}
-	b.WriteString(op.Owner + "/" + op.Repo)
-	switch ghOps[op.Op].operands {
-	case ghNumbered:
-		b.WriteString("#" + strconv.Itoa(op.Number))
-	case ghFilePath:
-		b.WriteString(":" + op.Path)
-		if op.Ref != "" {
-			b.WriteString("@" + op.Ref)
-		}
-	}
-	return b.String()
-}
-
 // Do performs an operation and returns documents for the distiller. Each Document holds one
 // item (the issue, one comment, one file, one release, the diff…); its Text is labelled lines
 // "field: value" (single-line values, control characters replaced by spaces) followed by at
@@ -591,20 +92,20 @@ func githubSource(op *GitHubOp) string {
 //
 // The host is checked against EnterpriseHosts before any request, and the operation is
 // validated again whatever its origin.
-func (g *GitHub) Do(ctx context.Context, op *GitHubOp) ([]Document, error) {
+func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Document, error) {
 	if op == nil {
 		return nil, errors.New("failed to read github: no operation")
 	}
-	if err := validateGitHubOp(op); err != nil {
+	if err := op.Validate(); err != nil {
 		return nil, fmt.Errorf("failed to read github: %w", err)
 	}
-	source := githubSource(op)
+	source := op.Source()
 	apiHost, base, err := g.apiBase(op.Host)
 	if err != nil {
 		return nil, fmt.Errorf("failed to read %s: %w", source, err)
 	}
 	if !ghTokenWellFormed(g.Token) {
-		return nil, fmt.Errorf("failed to read %s: %s is malformed (printable ASCII, no spaces)", source, GitHubTokenEnv)
+		return nil, fmt.Errorf("failed to read %s: %s is malformed (printable ASCII, no spaces)", source, retriever.GitHubTokenEnv)
 	}
 	if g.HTTPClient == nil {
 		return nil, fmt.Errorf("failed to read %s: no HTTP client", source)
@@ -623,7 +124,7 @@ func (g *GitHub) Do(ctx context.Context, op *GitHubOp) ([]Document, error) {
 	s.client.UserAgent = "hookctl-retriever"
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: s.gotConn})
 
-	var docs []Document
+	var docs []retriever.Document
 	switch op.Op {
 	case "issue":
 		docs, err = s.issue(ctx)
@@ -662,7 +163,7 @@ func (g *GitHub) apiBase(host string) (string, *url.URL, error) {
 	h := ""
 	if host != "" {
 		var err error
-		if h, err = ghNormalizeHost(host); err != nil {
+		if h, err = retriever.NormalizeGitHubHost(host); err != nil {
 			return "", nil, fmt.Errorf("%w: %w", ErrGitHubHostNotAllowed, err)
 		}
 	}
@@ -674,7 +175,7 @@ func (g *GitHub) apiBase(host string) (string, *url.URL, error) {
 			return h, &url.URL{Scheme: "https", Host: h, Path: "/api/v3/"}, nil
 		}
 	}
-	return "", nil, fmt.Errorf("%w: %s is not in [retriever.github] enterprise_hosts", ErrGitHubHostNotAllowed, ghQuote(h))
+	return "", nil, fmt.Errorf("%w: %s is not in [retriever.github] enterprise_hosts", ErrGitHubHostNotAllowed, retriever.Quote(h))
 }
 
 func ghTokenWellFormed(t string) bool {
@@ -752,7 +253,7 @@ func (b *ghCappedBody) Read(p []byte) (int, error) {
 // ghSession is one Do call.
 type ghSession struct {
 	g       *GitHub
-	op      *GitHubOp
+	op      *retriever.GitHubOp
 	source  string
 	apiHost string
 	client  *github.Client
@@ -787,7 +288,7 @@ func (s *ghSession) explain(err error) error {
 		errors.Is(err, ErrGitHubHostNotAllowed) || errors.Is(err, ErrGitHubRefused) {
 		return err
 	}
-	tokenHint := "a read-only token in " + GitHubTokenEnv + " raises the limit from 60 to 5,000 requests an hour"
+	tokenHint := "a read-only token in " + retriever.GitHubTokenEnv + " raises the limit from 60 to 5,000 requests an hour"
 	if s.g.Token != "" {
 		tokenHint = "the token's limit is 5,000 requests an hour"
 	}
@@ -811,14 +312,14 @@ func (s *ghSession) explain(err error) error {
 	switch code := er.Response.StatusCode; {
 	case code == http.StatusNotFound:
 		if s.g.Token == "" {
-			return fmt.Errorf("%w (or private: unauthenticated reads see public repositories only; set %s to a read-only token that can see it)", ErrGitHubNotFound, GitHubTokenEnv)
+			return fmt.Errorf("%w (or private: unauthenticated reads see public repositories only; set %s to a read-only token that can see it)", ErrGitHubNotFound, retriever.GitHubTokenEnv)
 		}
-		return fmt.Errorf("%w (or the token in %s cannot see it)", ErrGitHubNotFound, GitHubTokenEnv)
+		return fmt.Errorf("%w (or the token in %s cannot see it)", ErrGitHubNotFound, retriever.GitHubTokenEnv)
 	case code == http.StatusUnauthorized:
 		if s.g.Token == "" {
-			return fmt.Errorf("%w: %s requires a token; set %s", ErrGitHubUnauthorized, s.apiHost, GitHubTokenEnv)
+			return fmt.Errorf("%w: %s requires a token; set %s", ErrGitHubUnauthorized, s.apiHost, retriever.GitHubTokenEnv)
 		}
-		return fmt.Errorf("%w: the token in %s is expired, revoked or mistyped", ErrGitHubUnauthorized, GitHubTokenEnv)
+		return fmt.Errorf("%w: the token in %s is expired, revoked or mistyped", ErrGitHubUnauthorized, retriever.GitHubTokenEnv)
 	case code == http.StatusTooManyRequests:
 		when := "a minute or more"
 		if v, err := strconv.ParseInt(h.Get("Retry-After"), 10, 64); err == nil && v >= 0 {
@@ -834,7 +335,7 @@ func (s *ghSession) explain(err error) error {
 		if s.g.Token == "" {
 			return fmt.Errorf("%w: %s refused an unauthenticated read", ErrGitHubForbidden, s.apiHost)
 		}
-		return fmt.Errorf("%w: the token in %s lacks read access here (it needs Contents, Issues, Pull requests and Metadata: read)", ErrGitHubForbidden, GitHubTokenEnv)
+		return fmt.Errorf("%w: the token in %s lacks read access here (it needs Contents, Issues, Pull requests and Metadata: read)", ErrGitHubForbidden, retriever.GitHubTokenEnv)
 	case code == http.StatusNotAcceptable && s.op.Op == "pr-diff":
 		return fmt.Errorf("%w: GitHub does not serve a diff this large; use pr-files", ErrGitHubRefused)
 	case code == http.StatusGone:
@@ -884,12 +385,12 @@ func ghCollect[T any](max int, list func(github.ListOptions) ([]T, *github.Respo
 
 // ghDoc builds one Document's labelled text.
 type ghDoc struct {
-	d Document
+	d retriever.Document
 	b strings.Builder
 }
 
 func (s *ghSession) newDoc(resp *github.Response, title, contentType string) *ghDoc {
-	d := &ghDoc{d: Document{Source: s.source, Host: s.apiHost, Title: ghLine(title), ContentType: contentType}}
+	d := &ghDoc{d: retriever.Document{Source: s.source, Host: s.apiHost, Title: ghLine(title), ContentType: contentType}}
 	if resp != nil && resp.Response != nil {
 		d.d.Status = resp.StatusCode
 		if resp.Request != nil {
@@ -910,7 +411,7 @@ func (d *ghDoc) field(name, value string) {
 
 // body adds the one multi-line field and finishes the document. Past GitHubMaxText the value is
 // cut at a character boundary and a "truncated" field says so.
-func (d *ghDoc) body(name, value string) Document {
+func (d *ghDoc) body(name, value string) retriever.Document {
 	d.d.Bytes = int64(len(value))
 	if len(value) > GitHubMaxText {
 		value = ghCut(value, GitHubMaxText)
@@ -924,7 +425,7 @@ func (d *ghDoc) body(name, value string) Document {
 }
 
 // done finishes a document that has no multi-line field.
-func (d *ghDoc) done() Document {
+func (d *ghDoc) done() retriever.Document {
 	d.d.Text = d.b.String()
 	return d.d
 }
@@ -975,10 +476,10 @@ func ghTime(t *github.Timestamp) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func ghRepoName(op *GitHubOp) string { return op.Owner + "/" + op.Repo }
+func ghRepoName(op *retriever.GitHubOp) string { return op.Owner + "/" + op.Repo }
 
 // summary is the leading Document of a list operation.
-func (s *ghSession) summary(resp *github.Response, what string, shown, limit int, more bool) Document {
+func (s *ghSession) summary(resp *github.Response, what string, shown, limit int, more bool) retriever.Document {
 	d := s.newDoc(resp, fmt.Sprintf("%s %s", s.source, what), "text/plain")
 	d.field("items", fmt.Sprintf("%d %s follow, one per document", shown, what))
 	if more {
@@ -988,7 +489,7 @@ func (s *ghSession) summary(resp *github.Response, what string, shown, limit int
 	return d.done()
 }
 
-func (s *ghSession) issue(ctx context.Context) ([]Document, error) {
+func (s *ghSession) issue(ctx context.Context) ([]retriever.Document, error) {
 	is, resp, err := s.client.Issues.Get(ctx, s.op.Owner, s.op.Repo, s.op.Number)
 	if err != nil {
 		return nil, err
@@ -1012,7 +513,7 @@ func (s *ghSession) issue(ctx context.Context) ([]Document, error) {
 	d.field("labels", strings.Join(labels, ", "))
 	d.field("comments", strconv.Itoa(is.GetComments()))
 	d.field("url", is.GetHTMLURL())
-	return []Document{d.body("body", is.GetBody())}, nil
+	return []retriever.Document{d.body("body", is.GetBody())}, nil
 }
 
 // ghSuffix renders an optional qualifier as " (x)".
@@ -1023,14 +524,14 @@ func ghSuffix(s string) string {
 	return " (" + s + ")"
 }
 
-func (s *ghSession) issueCommentDocs(ctx context.Context, what string) ([]Document, error) {
+func (s *ghSession) issueCommentDocs(ctx context.Context, what string) ([]retriever.Document, error) {
 	comments, more, resp, err := ghCollect(GitHubMaxComments, func(lo github.ListOptions) ([]*github.IssueComment, *github.Response, error) {
 		return s.client.Issues.ListComments(ctx, s.op.Owner, s.op.Repo, s.op.Number, &github.IssueListCommentsOptions{ListOptions: lo})
 	})
 	if err != nil {
 		return nil, err
 	}
-	docs := []Document{s.summary(resp, what, len(comments), GitHubMaxComments, more)}
+	docs := []retriever.Document{s.summary(resp, what, len(comments), GitHubMaxComments, more)}
 	for i, c := range comments {
 		d := s.newDoc(resp, fmt.Sprintf("comment %d by %s on %s#%d", i+1, ghUser(c.GetUser()), ghRepoName(s.op), s.op.Number), "text/markdown")
 		d.field("item", fmt.Sprintf("comment %d of %d", i+1, len(comments)))
@@ -1045,11 +546,11 @@ func (s *ghSession) issueCommentDocs(ctx context.Context, what string) ([]Docume
 	return docs, nil
 }
 
-func (s *ghSession) issueComments(ctx context.Context) ([]Document, error) {
+func (s *ghSession) issueComments(ctx context.Context) ([]retriever.Document, error) {
 	return s.issueCommentDocs(ctx, "comments")
 }
 
-func (s *ghSession) pull(ctx context.Context) ([]Document, error) {
+func (s *ghSession) pull(ctx context.Context) ([]retriever.Document, error) {
 	pr, resp, err := s.client.PullRequests.Get(ctx, s.op.Owner, s.op.Repo, s.op.Number)
 	if err != nil {
 		return nil, err
@@ -1076,12 +577,12 @@ func (s *ghSession) pull(ctx context.Context) ([]Document, error) {
 	d.field("changes", fmt.Sprintf("%d files, +%d -%d, %d commits", pr.GetChangedFiles(), pr.GetAdditions(), pr.GetDeletions(), pr.GetCommits()))
 	d.field("comments", fmt.Sprintf("%d conversation, %d review", pr.GetComments(), pr.GetReviewComments()))
 	d.field("url", pr.GetHTMLURL())
-	return []Document{d.body("body", pr.GetBody())}, nil
+	return []retriever.Document{d.body("body", pr.GetBody())}, nil
 }
 
 // pullDiff reads the diff itself rather than through GetRaw, which would read any size into
 // memory; past GitHubMaxDiff the diff is cut at a line and marked truncated.
-func (s *ghSession) pullDiff(ctx context.Context) ([]Document, error) {
+func (s *ghSession) pullDiff(ctx context.Context) ([]retriever.Document, error) {
 	u := fmt.Sprintf("repos/%s/%s/pulls/%d", s.op.Owner, s.op.Repo, s.op.Number)
 	req, err := s.client.NewRequest(http.MethodGet, u, nil)
 	if err != nil {
@@ -1108,17 +609,17 @@ func (s *ghSession) pullDiff(ctx context.Context) ([]Document, error) {
 	}
 	doc := d.body("diff", diff)
 	doc.Bytes = int64(len(raw))
-	return []Document{doc}, nil
+	return []retriever.Document{doc}, nil
 }
 
-func (s *ghSession) pullFiles(ctx context.Context) ([]Document, error) {
+func (s *ghSession) pullFiles(ctx context.Context) ([]retriever.Document, error) {
 	files, more, resp, err := ghCollect(GitHubMaxFiles, func(lo github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
 		return s.client.PullRequests.ListFiles(ctx, s.op.Owner, s.op.Repo, s.op.Number, &lo)
 	})
 	if err != nil {
 		return nil, err
 	}
-	docs := []Document{s.summary(resp, "files", len(files), GitHubMaxFiles, more)}
+	docs := []retriever.Document{s.summary(resp, "files", len(files), GitHubMaxFiles, more)}
 	for i, f := range files {
 		d := s.newDoc(resp, fmt.Sprintf("file %s in pull request %s#%d", f.GetFilename(), ghRepoName(s.op), s.op.Number), "text/x-diff")
 		d.field("item", fmt.Sprintf("file %d of %d", i+1, len(files)))
@@ -1138,7 +639,7 @@ func (s *ghSession) pullFiles(ctx context.Context) ([]Document, error) {
 
 // pullComments reads the conversation (issue comments), the reviews that have a body, and the
 // inline review comments, each list capped on its own.
-func (s *ghSession) pullComments(ctx context.Context) ([]Document, error) {
+func (s *ghSession) pullComments(ctx context.Context) ([]retriever.Document, error) {
 	docs, err := s.issueCommentDocs(ctx, "conversation comments")
 	if err != nil {
 		return nil, err
@@ -1191,7 +692,7 @@ func (s *ghSession) pullComments(ctx context.Context) ([]Document, error) {
 // file reads a file through the contents API. A directory is listed (type, size, name) rather
 // than refused: the listing is what a caller needs to ask for the right file next. Binary
 // files and files over GitHubMaxFile are refused; a symlink or submodule is described.
-func (s *ghSession) file(ctx context.Context) ([]Document, error) {
+func (s *ghSession) file(ctx context.Context) ([]retriever.Document, error) {
 	var opts *github.RepositoryContentGetOptions
 	if s.op.Ref != "" {
 		opts = &github.RepositoryContentGetOptions{Ref: s.op.Ref}
@@ -1219,7 +720,7 @@ func (s *ghSession) file(ctx context.Context) ([]Document, error) {
 		for _, e := range dir[:n] {
 			fmt.Fprintf(&b, "%s\t%d\t%s\n", ghLine(e.GetType()), e.GetSize(), ghLine(e.GetName()))
 		}
-		return []Document{d.body("listing (type, size, name; one per line)", b.String())}, nil
+		return []retriever.Document{d.body("listing (type, size, name; one per line)", b.String())}, nil
 	}
 
 	d := s.newDoc(resp, fmt.Sprintf("file %s in %s", s.op.Path, ghRepoName(s.op)), "text/plain")
@@ -1232,14 +733,14 @@ func (s *ghSession) file(ctx context.Context) ([]Document, error) {
 	case "symlink":
 		d.field("kind", "symlink")
 		d.field("target", fc.GetTarget())
-		return []Document{d.done()}, nil
+		return []retriever.Document{d.done()}, nil
 	case "submodule":
 		d.field("kind", "submodule")
 		d.field("repository", fc.GetSubmoduleGitURL())
 		d.field("commit", fc.GetSHA())
-		return []Document{d.done()}, nil
+		return []retriever.Document{d.done()}, nil
 	default:
-		return nil, fmt.Errorf("%w: the path is a %s", ErrGitHubRefused, ghQuote(fc.GetType()))
+		return nil, fmt.Errorf("%w: the path is a %s", ErrGitHubRefused, retriever.Quote(fc.GetType()))
 	}
 	if fc.GetSize() > GitHubMaxFile {
 		return nil, fmt.Errorf("%w: the file is %d bytes, over the %d-byte cap", ErrGitHubRefused, fc.GetSize(), GitHubMaxFile)
@@ -1256,7 +757,7 @@ func (s *ghSession) file(ctx context.Context) ([]Document, error) {
 	}
 	d.field("kind", "file")
 	d.field("size", strconv.Itoa(len(content))+" bytes")
-	return []Document{d.body("content", content)}, nil
+	return []retriever.Document{d.body("content", content)}, nil
 }
 
 // ghLooksBinary says a file is binary as git does (a NUL byte in the first 8000 bytes), or when
@@ -1266,7 +767,7 @@ func ghLooksBinary(s string) bool {
 }
 
 // repo reads a repository's description and its README (if it has one).
-func (s *ghSession) repo(ctx context.Context) ([]Document, error) {
+func (s *ghSession) repo(ctx context.Context) ([]retriever.Document, error) {
 	r, resp, err := s.client.Repositories.Get(ctx, s.op.Owner, s.op.Repo)
 	if err != nil {
 		return nil, err
@@ -1296,7 +797,7 @@ func (s *ghSession) repo(ctx context.Context) ([]Document, error) {
 	d.field("created", ghTime(r.CreatedAt))
 	d.field("last push", ghTime(r.PushedAt))
 	d.field("url", r.GetHTMLURL())
-	docs := []Document{d.done()}
+	docs := []retriever.Document{d.done()}
 
 	readme, resp, err := s.client.Repositories.GetReadme(ctx, s.op.Owner, s.op.Repo, nil)
 	var er *github.ErrorResponse
@@ -1323,14 +824,14 @@ func (s *ghSession) repo(ctx context.Context) ([]Document, error) {
 	return docs, nil
 }
 
-func (s *ghSession) releases(ctx context.Context) ([]Document, error) {
+func (s *ghSession) releases(ctx context.Context) ([]retriever.Document, error) {
 	rels, more, resp, err := ghCollect(GitHubMaxReleases, func(lo github.ListOptions) ([]*github.RepositoryRelease, *github.Response, error) {
 		return s.client.Repositories.ListReleases(ctx, s.op.Owner, s.op.Repo, &lo)
 	})
 	if err != nil {
 		return nil, err
 	}
-	docs := []Document{s.summary(resp, "releases", len(rels), GitHubMaxReleases, more)}
+	docs := []retriever.Document{s.summary(resp, "releases", len(rels), GitHubMaxReleases, more)}
 	for i, r := range rels {
 		d := s.newDoc(resp, fmt.Sprintf("release %s of %s", r.GetTagName(), ghRepoName(s.op)), "text/markdown")
 		d.field("item", fmt.Sprintf("release %d of %d, newest first", i+1, len(rels)))

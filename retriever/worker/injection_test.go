@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"regexp"
@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hookctl/hookctl/retriever"
 )
 
 // injectionRow is one DetectInjection case: text, and the rule expected to fire ("" for none).
@@ -223,7 +225,7 @@ var hiddenTextWhat = regexp.MustCompile(`^contains invisible characters \(\d+ [a
 
 // ownWords reports whether a flag's brief is made only of hookctl's words: a rule from the
 // table with its own description, or the hidden-text rule's counts.
-func ownWords(f *InjectionFlag) bool {
+func ownWords(f *retriever.InjectionFlag) bool {
 	if f.Rule == "hidden-text" {
 		return hiddenTextWhat.MatchString(f.What)
 	}

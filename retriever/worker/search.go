@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"context"
@@ -12,6 +12,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -40,20 +41,14 @@ type searxngSearcher struct {
 	timeout  time.Duration
 }
 
-func newSearXNG(base string) (*searxngSearcher, error) {
-	if base == "" {
-		return nil, fmt.Errorf("search = \"searxng\" needs [retriever.searxng] url, e.g. url = \"http://127.0.0.1:8888\"")
-	}
-	u, err := checkEndpoint("searxng.url", base, false)
-	if err != nil {
-		return nil, err
-	}
-	return &searxngSearcher{endpoint: u.String() + "/search", client: newAPIClient(), timeout: searchTimeout}, nil
+// newSearXNG is a searcher for the instance at base (retriever.ChooseSearch checked it).
+func newSearXNG(base string) *searxngSearcher {
+	return &searxngSearcher{endpoint: base + "/search", client: newAPIClient(), timeout: searchTimeout}
 }
 
 func (s *searxngSearcher) Name() string { return settings.SearchSearXNG }
 
-func (s *searxngSearcher) Search(ctx context.Context, query string) ([]Document, error) {
+func (s *searxngSearcher) Search(ctx context.Context, query string) ([]retriever.Document, error) {
 	q := url.Values{"q": {query}, "format": {"json"}}
 	body, err := getJSON(ctx, s.client, s.endpoint+"?"+q.Encode(), nil, s.timeout, nil)
 	if err != nil {
@@ -72,7 +67,7 @@ func (s *searxngSearcher) Search(ctx context.Context, query string) ([]Document,
 	if err := json.Unmarshal(body, &resp); err != nil {
 		return nil, fmt.Errorf("failed to search with searxng: failed to decode the response: %w", err)
 	}
-	var docs []Document
+	var docs []retriever.Document
 	for _, r := range resp.Results {
 		if len(docs) == maxSearchResults {
 			break
@@ -97,7 +92,7 @@ func newBrave(key string) *braveSearcher {
 
 func (b *braveSearcher) Name() string { return settings.SearchBrave }
 
-func (b *braveSearcher) Search(ctx context.Context, query string) ([]Document, error) {
+func (b *braveSearcher) Search(ctx context.Context, query string) ([]retriever.Document, error) {
 	q := url.Values{"q": {query}, "count": {fmt.Sprint(maxSearchResults)}}
 	headers := map[string]string{"X-Subscription-Token": b.key.value()}
 	body, err := getJSON(ctx, b.client, b.endpoint+"?"+q.Encode(), headers, b.timeout, b.key)
@@ -116,7 +111,7 @@ func (b *braveSearcher) Search(ctx context.Context, query string) ([]Document, e
 	if err := json.Unmarshal(body, &resp); err != nil {
 		return nil, fmt.Errorf("failed to search with brave: failed to decode the response: %w", err)
 	}
-	var docs []Document
+	var docs []retriever.Document
 	for _, r := range resp.Web.Results {
 		if len(docs) == maxSearchResults {
 			break
@@ -130,15 +125,15 @@ func (b *braveSearcher) Search(ctx context.Context, query string) ([]Document, e
 
 // searchResultDoc makes a Document of one result: Text is "title\nurl\nsnippet". A result
 // without an http(s) URL is dropped.
-func searchResultDoc(query, title, rawURL, snippet string) (Document, bool) {
+func searchResultDoc(query, title, rawURL, snippet string) (retriever.Document, bool) {
 	u, err := url.Parse(rawURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return Document{}, false
+		return retriever.Document{}, false
 	}
 	title = oneLine(plainSnippet(title), maxSnippetBytes)
 	snippet = oneLine(plainSnippet(snippet), maxSnippetBytes)
 	link := oneLine(rawURL, maxMetaBytes)
-	return Document{
+	return retriever.Document{
 		Source: query,
 		URL:    link,
 		Host:   u.Hostname(),

@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -41,7 +42,7 @@ func TestCommandDistill(t *testing.T) {
 printf 'The latest release is v1.2.3.\n\nSuspected injection:\n- paragraph 2: says to ignore instructions\n'`)
 	// Arguments with shell syntax reach the program as they are: there is no shell in between.
 	argv := []string{prog, "$(touch pwned)", "; rm -rf ~", "a b"}
-	d := newTestCommand(t, argv, []string{"OUT=" + out, "PATH=/usr/bin:/bin", InRetrieverEnv + "=0"})
+	d := newTestCommand(t, argv, []string{"OUT=" + out, "PATH=/usr/bin:/bin", retriever.InRetrieverEnv + "=0"})
 	ans, err := d.Distill(context.Background(), testNeed, testDocs)
 	if err != nil {
 		t.Fatal(err)
@@ -59,8 +60,8 @@ printf 'The latest release is v1.2.3.\n\nSuspected injection:\n- paragraph 2: sa
 		t.Errorf("args = %q", args)
 	}
 	env := readFile(t, filepath.Join(out, "env"))
-	if !strings.Contains(env, "\n"+InRetrieverEnv+"=1\n") || strings.Contains(env, InRetrieverEnv+"=0") {
-		t.Errorf("environment lacks %s=1:\n%s", InRetrieverEnv, env)
+	if !strings.Contains(env, "\n"+retriever.InRetrieverEnv+"=1\n") || strings.Contains(env, retriever.InRetrieverEnv+"=0") {
+		t.Errorf("environment lacks %s=1:\n%s", retriever.InRetrieverEnv, env)
 	}
 	pwd := strings.TrimSpace(readFile(t, filepath.Join(out, "pwd")))
 	if !strings.Contains(filepath.Base(pwd), "hookctl-distill-") {

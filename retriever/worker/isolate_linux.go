@@ -1,6 +1,6 @@
 //go:build linux
 
-package retriever
+package worker
 
 import (
 	"errors"

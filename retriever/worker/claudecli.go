@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -68,28 +69,16 @@ type claudeCLIDistiller struct {
 	timeout time.Duration
 }
 
-func newClaudeCLI(cfg settings.ClaudeCLIConfig, environ []string, lookPath func(string) (string, error)) (*claudeCLIDistiller, error) {
-	name := cfg.Path
-	if name == "" {
-		name = "claude"
-	}
-	path, err := resolveProgram("claude_cli.path", name, lookPath)
-	if err != nil {
-		return nil, err
-	}
-	model := cfg.Model
-	if model == "" {
-		model = settings.DefaultClaudeCLIModel
-	}
-	return &claudeCLIDistiller{path: path, model: model, environ: environ, timeout: settings.DistillTimeout}, nil
+func newClaudeCLI(c *retriever.DistillerChoice, environ []string) *claudeCLIDistiller {
+	return &claudeCLIDistiller{path: c.Argv[0], model: c.Model, environ: environ, timeout: settings.DistillTimeout}
 }
 
 func (c *claudeCLIDistiller) Name() string   { return settings.BackendClaudeCLI }
 func (c *claudeCLIDistiller) String() string { return "claude-cli:" + c.model }
 
-func (c *claudeCLIDistiller) Distill(ctx context.Context, need string, docs []Document) (*Answer, error) {
+func (c *claudeCLIDistiller) Distill(ctx context.Context, need string, docs []retriever.Document) (*retriever.Answer, error) {
 	argv := append([]string{c.path}, claudeCLIArgs(c.model)...)
-	env := withEnv(c.environ, InRetrieverEnv+"=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+	env := withEnv(c.environ, retriever.InRetrieverEnv+"=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 	out, err := runProgram(ctx, argv, env, BuildPrompt(need, docs), c.timeout, settings.MaxDistilledBytes)
 	if err != nil {
 		return nil, fmt.Errorf("failed to distill with claude -p: %w", err)

@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -42,30 +43,15 @@ type anthropicDistiller struct {
 	timeout  time.Duration
 }
 
-func newAnthropic(cfg settings.AnthropicConfig, environ []string) (*anthropicDistiller, error) {
-	env := cfg.APIKeyEnv
-	if env == "" {
-		env = settings.DefaultAnthropicKeyEnv
-	}
-	key := envValue(environ, env)
+// newAnthropic builds the Messages API client c describes (retriever.ChooseDistiller checked it).
+func newAnthropic(c *retriever.DistillerChoice, environ []string) (*anthropicDistiller, error) {
+	key := retriever.EnvValue(environ, c.KeyEnv)
 	if key == "" {
-		return nil, fmt.Errorf("$%s is not set", env)
-	}
-	base := cfg.BaseURL
-	if base == "" {
-		base = settings.DefaultAnthropicBaseURL
-	}
-	u, err := checkEndpoint("anthropic.base_url", base, true)
-	if err != nil {
-		return nil, err
-	}
-	model := cfg.Model
-	if model == "" {
-		model = settings.DefaultAnthropicModel
+		return nil, fmt.Errorf("$%s is not set", c.KeyEnv)
 	}
 	return &anthropicDistiller{
-		endpoint: u.String() + "/v1/messages",
-		model:    model,
+		endpoint: c.Endpoint + "/v1/messages",
+		model:    c.Model,
 		key:      newSecret(key),
 		client:   newAPIClient(),
 		timeout:  settings.DistillTimeout,
@@ -106,7 +92,7 @@ type webSearchResult struct {
 	PageAge string `json:"page_age"`
 }
 
-func (a *anthropicDistiller) Distill(ctx context.Context, need string, docs []Document) (*Answer, error) {
+func (a *anthropicDistiller) Distill(ctx context.Context, need string, docs []retriever.Document) (*retriever.Answer, error) {
 	req := anthropicRequest{
 		Model: a.model, MaxTokens: distillMaxTokens, System: SystemPrompt,
 		Messages: []anthropicMessage{{Role: "user", Content: BuildPrompt(need, docs)}},
@@ -136,7 +122,7 @@ func (a *anthropicDistiller) Distill(ctx context.Context, need string, docs []Do
 // need from the results. The pages never pass through this process (Anthropic fetches them), so
 // only the model's own injection report is available, and docs lists the sources it cited as
 // results, each with only a title and a URL.
-func (a *anthropicDistiller) SearchAndDistill(ctx context.Context, query, need string) (*Answer, []Document, error) {
+func (a *anthropicDistiller) SearchAndDistill(ctx context.Context, query, need string) (*retriever.Answer, []retriever.Document, error) {
 	query = strings.TrimSpace(clip.Prefix(query, maxNeedBytes))
 	need = strings.TrimSpace(clip.Prefix(need, maxNeedBytes))
 	user := "The caller's need (answer this, and only this):\n" + need +
@@ -200,8 +186,8 @@ func (a *anthropicDistiller) SearchAndDistill(ctx context.Context, query, need s
 
 // searchSources collects the sources of the web_search_tool_result blocks, deduplicated, and the
 // first search error code.
-func searchSources(query string, blocks []anthropicBlock) ([]Document, string) {
-	var docs []Document
+func searchSources(query string, blocks []anthropicBlock) ([]retriever.Document, string) {
+	var docs []retriever.Document
 	seen := map[string]bool{}
 	searchErr := ""
 	for _, b := range blocks {
@@ -223,7 +209,7 @@ func searchSources(query string, blocks []anthropicBlock) ([]Document, string) {
 				continue
 			}
 			seen[r.URL] = true
-			d := Document{Source: query, URL: r.URL, Title: r.Title, Text: r.Title + "\n" + r.URL}
+			d := retriever.Document{Source: query, URL: r.URL, Title: r.Title, Text: r.Title + "\n" + r.URL}
 			if u, err := url.Parse(r.URL); err == nil {
 				d.Host = u.Hostname()
 			}

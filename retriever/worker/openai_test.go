@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"context"

@@ -1,18 +1,15 @@
-package retriever
+package worker
 
 import (
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
-	"net"
-	"net/url"
-	"os/exec"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -57,24 +54,19 @@ const (
 	fenceTail  = ">>>"
 )
 
-// InRetrieverEnv is set to 1 in the environment of every program a distiller backend runs
-// (claude -p, a command), so that a hookctl hook started by such a program knows it runs inside
-// the retriever and must not retrieve again.
-const InRetrieverEnv = "HOOKCTL_IN_RETRIEVER"
-
 // BuildPrompt is the user message a distiller model reads: the need, the documents each fenced
 // by a boundary that the content cannot forge, and the need again. The fence carries a random
 // 128-bit nonce chosen for this call and checked to occur nowhere in the content; metadata the
 // retriever wrote (source, URL, status, type, size) sits outside the fence, and everything the
 // page wrote (title, text) inside it. Document text beyond maxPromptContent in total is clipped,
 // and the prompt says so.
-func BuildPrompt(need string, docs []Document) string {
+func BuildPrompt(need string, docs []retriever.Document) string {
 	p, _ := buildPrompt(need, docs)
 	return p
 }
 
 // buildPrompt is BuildPrompt, also returning the nonce for tests.
-func buildPrompt(need string, docs []Document) (string, string) {
+func buildPrompt(need string, docs []retriever.Document) (string, string) {
 	need = strings.TrimSpace(clip.Prefix(need, maxNeedBytes))
 	nonce := newNonce(need, docs)
 	limits := contentLimits(docs, maxPromptContent)
@@ -142,7 +134,7 @@ func writeMeta(b *strings.Builder, key, value string) {
 // document, so no content can contain the closing fence. A collision is astronomically
 // unlikely; a page that quotes the nonce could only do so by chance, and is answered with a
 // fresh one.
-func newNonce(need string, docs []Document) string {
+func newNonce(need string, docs []retriever.Document) string {
 	for {
 		var raw [16]byte
 		_, _ = rand.Read(raw[:]) // crypto/rand.Read never fails (Go 1.24+)
@@ -153,7 +145,7 @@ func newNonce(need string, docs []Document) string {
 	}
 }
 
-func nonceOccurs(nonce, need string, docs []Document) bool {
+func nonceOccurs(nonce, need string, docs []retriever.Document) bool {
 	if strings.Contains(need, nonce) {
 		return true
 	}
@@ -167,7 +159,7 @@ func nonceOccurs(nonce, need string, docs []Document) bool {
 
 // contentLimits shares budget bytes among the documents' contents (title and text): every
 // document gets up to the same cap, and what short documents leave is shared by the long ones.
-func contentLimits(docs []Document, budget int) []int {
+func contentLimits(docs []retriever.Document, budget int) []int {
 	sizes := make([]int, len(docs))
 	total := 0
 	for i, d := range docs {
@@ -325,9 +317,9 @@ func cleanAnswerText(s string) string {
 
 // finishAnswer turns a model's raw answer into an Answer: the injection section split off and
 // the text capped at MaxDistilledBytes. (The heuristic flags are the worker's, per document.)
-func finishAnswer(distiller, raw string) *Answer {
+func finishAnswer(distiller, raw string) *retriever.Answer {
 	text, injection := parseAnswer(raw)
-	return &Answer{Text: capAnswer(text), Injection: injection, Distiller: distiller}
+	return &retriever.Answer{Text: capAnswer(text), Injection: injection, Distiller: distiller}
 }
 
 // capAnswer clips text to MaxDistilledBytes, note included.
@@ -337,213 +329,6 @@ func capAnswer(text string) string {
 	}
 	note := fmt.Sprintf("\n[answer clipped at %d bytes]", settings.MaxDistilledBytes)
 	return clip.Prefix(text, settings.MaxDistilledBytes-len(note)) + note
-}
-
-// configHelp is shown when no distiller can be chosen: every way to configure one.
-const configHelp = `Configure one in the [retriever] section of $HOOKCTL_HOME/config.toml (default ~/.config/hookctl/config.toml), for example:
-
-  # The Anthropic API, with the key in $ANTHROPIC_API_KEY:
-  [retriever]
-  distiller = "anthropic"
-  [retriever.anthropic]
-  api_key_env = "ANTHROPIC_API_KEY"   # the name of the variable, not the key
-  model = "` + settings.DefaultAnthropicModel + `"
-
-  # A local chat-completions server (Ollama, llama.cpp, vLLM):
-  [retriever]
-  distiller = "openai"
-  [retriever.openai]
-  base_url = "http://127.0.0.1:11434/v1"
-  model = "llama3.1"
-
-  # The Claude Code CLI, run as claude -p with no tools and no hooks. It runs without your
-  # home directory, so it needs a token in the environment: run claude setup-token and
-  # export what it prints as CLAUDE_CODE_OAUTH_TOKEN (or set ANTHROPIC_API_KEY).
-  [retriever]
-  distiller = "claude-cli"
-  [retriever.claude_cli]
-  path = "/usr/local/bin/claude"      # default: claude on PATH
-
-  # Any program that reads the prompt on stdin and prints the answer:
-  [retriever]
-  distiller = "command"
-  [retriever.command]
-  argv = ["ollama", "run", "llama3.1"]
-
-distiller = "extract" uses no model at all: answers are the pages' own text, marked untrusted.`
-
-// NewDistiller returns the distiller cfg.Distiller names. "auto" (or "") picks the first usable
-// of anthropic (its key variable is set), openai (openai.base_url is set), claude-cli
-// (claude_cli.path is set or claude is on PATH, and a credential it can use without a home
-// directory is in the environment) and command (command.argv is set); extract is
-// never picked automatically, because it hands the page's own text to the caller. A named
-// backend that cannot work is an error that says why. environ is the environment the keys are
-// read from and programs are run with; lookPath finds programs (nil means exec.LookPath).
-func NewDistiller(cfg settings.Config, environ []string, lookPath func(string) (string, error)) (Distiller, error) {
-	if lookPath == nil {
-		lookPath = exec.LookPath
-	}
-	name := cfg.Distiller
-	if name == "" {
-		name = settings.BackendAuto
-	}
-	switch name {
-	case settings.BackendAuto:
-		var why []string
-		for _, b := range []string{settings.BackendAnthropic, settings.BackendOpenAI, settings.BackendClaudeCLI, settings.BackendCommand} {
-			ok, reason := backendConfigured(b, cfg, environ, lookPath)
-			if ok {
-				d, err := newBackend(b, cfg, environ, lookPath)
-				if err != nil {
-					return nil, fmt.Errorf("failed to set up the %s distiller (chosen by distiller = \"auto\"): %w", b, err)
-				}
-				return d, nil
-			}
-			why = append(why, "  "+b+": "+reason)
-		}
-		return nil, fmt.Errorf("failed to choose a distiller: none is available:\n%s\n\n%s", strings.Join(why, "\n"), configHelp)
-	case settings.BackendAnthropic, settings.BackendOpenAI, settings.BackendClaudeCLI, settings.BackendCommand, settings.BackendExtract:
-		if ok, reason := backendConfigured(name, cfg, environ, lookPath); !ok {
-			return nil, fmt.Errorf("failed to set up the %s distiller: %s", name, reason)
-		}
-		d, err := newBackend(name, cfg, environ, lookPath)
-		if err != nil {
-			return nil, fmt.Errorf("failed to set up the %s distiller: %w", name, err)
-		}
-		return d, nil
-	default:
-		return nil, fmt.Errorf("failed to set up the distiller: unknown distiller %q (want auto, anthropic, openai, claude-cli, command or extract)", name)
-	}
-}
-
-// backendConfigured reports whether backend b has what it needs, and if not, why.
-// ClaudeCLICredentialEnv are the variables claude -p authenticates with when it has no home
-// directory: the long-lived token of `claude setup-token`, an API key, a gateway's bearer token.
-var ClaudeCLICredentialEnv = []string{"CLAUDE_CODE_OAUTH_TOKEN", "ANTHROPIC_API_KEY", "ANTHROPIC_AUTH_TOKEN"}
-
-func backendConfigured(b string, cfg settings.Config, environ []string, lookPath func(string) (string, error)) (bool, string) {
-	switch b {
-	case settings.BackendAnthropic:
-		env := anthropicKeyEnv(cfg)
-		if envValue(environ, env) == "" {
-			return false, "$" + env + " is not set"
-		}
-	case settings.BackendOpenAI:
-		if cfg.OpenAI.BaseURL == "" {
-			return false, "openai.base_url is not set"
-		}
-	case settings.BackendClaudeCLI:
-		if cfg.ClaudeCLI.Path == "" {
-			if _, err := lookPath("claude"); err != nil {
-				return false, "claude is not on PATH and claude_cli.path is not set"
-			}
-		}
-		// The worker runs claude without the user's home directory, so without the login it
-		// keeps there: only a credential in the environment reaches it.
-		if !slices.ContainsFunc(ClaudeCLICredentialEnv, func(k string) bool { return envValue(environ, k) != "" }) {
-			return false, "claude runs in the retriever's sandbox, without your home directory and its login; " +
-				"run `claude setup-token` and export the token it prints as CLAUDE_CODE_OAUTH_TOKEN (or set ANTHROPIC_API_KEY)"
-		}
-	case settings.BackendCommand:
-		if len(cfg.Command.Argv) == 0 || cfg.Command.Argv[0] == "" {
-			return false, "command.argv is not set"
-		}
-	}
-	return true, ""
-}
-
-func newBackend(b string, cfg settings.Config, environ []string, lookPath func(string) (string, error)) (Distiller, error) {
-	switch b {
-	case settings.BackendAnthropic:
-		return newAnthropic(cfg.Anthropic, environ)
-	case settings.BackendOpenAI:
-		return newOpenAI(cfg.OpenAI, environ)
-	case settings.BackendClaudeCLI:
-		return newClaudeCLI(cfg.ClaudeCLI, environ, lookPath)
-	case settings.BackendCommand:
-		return newCommand(cfg.Command, environ, lookPath)
-	case settings.BackendExtract:
-		return extractDistiller{}, nil
-	}
-	return nil, fmt.Errorf("unknown distiller %q", b)
-}
-
-// NewSearch returns the search provider cfg.Search names: exactly one of the results is non-nil.
-// "anthropic" searches and distills in one Messages API call (a SearchDistiller), so it sends the
-// results to Anthropic whatever distiller is configured; it is therefore allowed only when the
-// distiller is Anthropic too (distiller = "anthropic", or "auto" with the key set). "searxng"
-// needs searxng.url; "brave" needs its key variable (default BRAVE_API_KEY). "" or "auto" picks
-// anthropic when the distiller is Anthropic, else searxng, else brave, whichever is configured.
-func NewSearch(cfg settings.Config, environ []string) (Searcher, SearchDistiller, error) {
-	anthropicDistills := (cfg.Distiller == settings.BackendAnthropic || cfg.Distiller == settings.BackendAuto || cfg.Distiller == "") &&
-		envValue(environ, anthropicKeyEnv(cfg)) != ""
-	braveEnv := cfg.Brave.APIKeyEnv
-	if braveEnv == "" {
-		braveEnv = settings.DefaultBraveKeyEnv
-	}
-	name := cfg.Search
-	if name == "" || name == "auto" {
-		switch {
-		case anthropicDistills:
-			name = settings.SearchAnthropic
-		case cfg.SearXNG.URL != "":
-			name = settings.SearchSearXNG
-		case envValue(environ, braveEnv) != "":
-			name = settings.SearchBrave
-		default:
-			return nil, nil, errors.New("failed to choose a search provider: none is configured. In the [retriever] section of config.toml set " +
-				"search = \"searxng\" with [retriever.searxng] url = \"http://127.0.0.1:8888\", or search = \"brave\" with the key in $" + braveEnv +
-				", or search = \"anthropic\" with distiller = \"anthropic\" and $" + anthropicKeyEnv(cfg) + " set")
-		}
-	}
-	switch name {
-	case settings.SearchAnthropic:
-		if !anthropicDistills {
-			d := cfg.Distiller
-			if d == "" {
-				d = settings.BackendAuto
-			}
-			return nil, nil, fmt.Errorf("failed to set up search: search = \"anthropic\" searches and distills in one Anthropic API call, "+
-				"so it needs distiller = \"anthropic\" (or \"auto\") with $%s set; the distiller is %q", anthropicKeyEnv(cfg), d)
-		}
-		a, err := newAnthropic(cfg.Anthropic, environ)
-		if err != nil {
-			return nil, nil, fmt.Errorf("failed to set up search: %w", err)
-		}
-		return nil, a, nil
-	case settings.SearchSearXNG:
-		s, err := newSearXNG(cfg.SearXNG.URL)
-		if err != nil {
-			return nil, nil, fmt.Errorf("failed to set up search: %w", err)
-		}
-		return s, nil, nil
-	case settings.SearchBrave:
-		key := envValue(environ, braveEnv)
-		if key == "" {
-			return nil, nil, fmt.Errorf("failed to set up search: search = \"brave\" needs the API key in $%s, which is not set", braveEnv)
-		}
-		return newBrave(key), nil, nil
-	default:
-		return nil, nil, fmt.Errorf("failed to set up search: unknown search provider %q (want anthropic, searxng or brave)", name)
-	}
-}
-
-func anthropicKeyEnv(cfg settings.Config) string {
-	if cfg.Anthropic.APIKeyEnv != "" {
-		return cfg.Anthropic.APIKeyEnv
-	}
-	return settings.DefaultAnthropicKeyEnv
-}
-
-// envValue is the value of key in environ ("" if unset); the last entry wins, as in exec.
-func envValue(environ []string, key string) string {
-	v := ""
-	for _, kv := range environ {
-		if k, val, ok := strings.Cut(kv, "="); ok && k == key {
-			v = val
-		}
-	}
-	return v
 }
 
 // withEnv returns environ with each KEY=value of set replacing any earlier entry for KEY.
@@ -587,34 +372,4 @@ func (k *secret) redact(s string) string {
 		return s
 	}
 	return strings.ReplaceAll(s, k.v, "[redacted]")
-}
-
-// checkEndpoint validates a configured API base URL: http or https, a host, no credentials, no
-// query. A key is never sent over plain http except to a loopback address.
-func checkEndpoint(what, raw string, sendsKey bool) (*url.URL, error) {
-	u, err := url.Parse(strings.TrimRight(raw, "/"))
-	if err != nil {
-		return nil, fmt.Errorf("%s is not a URL: %w", what, err)
-	}
-	switch {
-	case u.Scheme != "http" && u.Scheme != "https":
-		return nil, fmt.Errorf("%s must be an http or https URL, not %q", what, oneLine(raw, 200))
-	case u.Host == "":
-		return nil, fmt.Errorf("%s has no host: %q", what, oneLine(raw, 200))
-	case u.User != nil:
-		return nil, fmt.Errorf("%s must not carry credentials; name an environment variable for the key instead", what)
-	case u.RawQuery != "" || u.Fragment != "":
-		return nil, fmt.Errorf("%s must not have a query or fragment", what)
-	case sendsKey && u.Scheme == "http" && !isLoopbackHost(u.Hostname()):
-		return nil, fmt.Errorf("%s is plain http to %s: the API key would travel unencrypted; use https", what, u.Hostname())
-	}
-	return u, nil
-}
-
-func isLoopbackHost(h string) bool {
-	if strings.EqualFold(h, "localhost") {
-		return true
-	}
-	ip := net.ParseIP(h)
-	return ip != nil && ip.IsLoopback()
 }

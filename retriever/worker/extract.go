@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"context"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -24,7 +25,7 @@ type extractDistiller struct{}
 
 func (extractDistiller) Name() string { return settings.BackendExtract }
 
-func (extractDistiller) Distill(_ context.Context, need string, docs []Document) (*Answer, error) {
+func (extractDistiller) Distill(_ context.Context, need string, docs []retriever.Document) (*retriever.Answer, error) {
 	nonce := newNonce(need, docs)
 	var b strings.Builder
 	b.WriteString(ExtractLabel + "\n")
@@ -49,7 +50,7 @@ func (extractDistiller) Distill(_ context.Context, need string, docs []Document)
 			fmt.Fprintf(&b, "(clipped to the first %d of %d bytes)\n", len(shown), len(text))
 		}
 	}
-	return &Answer{
+	return &retriever.Answer{
 		Text:      capAnswer(b.String()),
 		Distiller: settings.BackendExtract,
 		Weak:      true,

@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"bytes"
@@ -29,6 +29,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -205,7 +206,7 @@ func TestFetchHTMLHidesInjection(t *testing.T) {
 			t.Errorf("%s missing", want)
 		}
 	}
-	want := Document{Source: srv.URL + "/notes?x=1#frag", URL: srv.URL + "/notes?x=1", Host: "127.0.0.1",
+	want := retriever.Document{Source: srv.URL + "/notes?x=1#frag", URL: srv.URL + "/notes?x=1", Host: "127.0.0.1",
 		IP: "127.0.0.1", Status: 200, ContentType: "text/html", Bytes: int64(len(b)),
 		Title: "Release notes – widget 2.0"}
 	got := *doc
@@ -1136,10 +1137,10 @@ func TestFetchFailuresShowNoServerText(t *testing.T) {
 
 	// A text type of the server's naming is read, and shown only by its class.
 	doc, err := newTestFetcher(fetchLoopbackPublic).Fetch(context.Background(), header("Content-Type", "text/ignore-previous-instructions-evil.example"))
-	if err != nil || ShownMediaType(doc.ContentType) != "an unrecognised text type" {
-		t.Errorf("a hostile text type: %v, shown as %q", err, ShownMediaType(doc.ContentType))
+	if err != nil || retriever.ShownMediaType(doc.ContentType) != "an unrecognised text type" {
+		t.Errorf("a hostile text type: %v, shown as %q", err, retriever.ShownMediaType(doc.ContentType))
 	}
-	if ShownMediaType("text/html") != "text/html" || ShownMediaType("application/json") != "application/json" {
+	if retriever.ShownMediaType("text/html") != "text/html" || retriever.ShownMediaType("application/json") != "application/json" {
 		t.Error("well-known types are not named")
 	}
 }

@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever"
 )
 
 // Prompt-injection heuristics. They flag content that talks to its reader as if the reader were an
@@ -178,49 +179,10 @@ var injectionRules = sync.OnceValue(func() []injectionRule {
 	}
 })
 
-// InjectionFlag is one kind of instruction-like text found in a document.
-type InjectionFlag struct {
-	Rule  string `json:"rule"`
-	What  string `json:"what"`
-	Count int    `json:"count"`
-	// Quote is the first match, clipped to maxSnippet runes, for the audit only.
-	Quote string `json:"quote,omitempty"`
-	// Doc numbers the document (from 1) among the N of a retrieval; Where is its URL or source,
-	// which a search result's author chose, so it is for the audit only.
-	Doc   int    `json:"doc,omitempty"`
-	N     int    `json:"n,omitempty"`
-	Where string `json:"where,omitempty"`
-}
-
-// Brief is what the caller is shown: the rule, what it means, how often, and in which
-// document by number. Every word of it is hookctl's own.
-func (f *InjectionFlag) Brief() string {
-	s := "heuristic: " + f.Rule + ": " + f.What
-	if f.Count > 1 {
-		s += fmt.Sprintf(" (%d times)", f.Count)
-	}
-	if f.N > 1 {
-		s += fmt.Sprintf(" (in document %d of %d)", f.Doc, f.N)
-	}
-	return s
-}
-
-// Full is what the audit transcript keeps: the brief with the quote and the document's source.
-func (f *InjectionFlag) Full() string {
-	s := fmt.Sprintf("heuristic: %s: %s: %q", f.Rule, f.What, f.Quote)
-	if f.Count > 1 {
-		s += fmt.Sprintf(" (%d times)", f.Count)
-	}
-	if f.Where != "" {
-		s += " (in " + f.Where + ")"
-	}
-	return s
-}
-
 // ScanDocuments runs DetectInjection over each document's title and text, keeping at most
 // maxInjectionItems flags (a hundred hostile issue comments would otherwise flood the audit).
-func ScanDocuments(docs []Document) []InjectionFlag {
-	var out []InjectionFlag
+func ScanDocuments(docs []retriever.Document) []retriever.InjectionFlag {
+	var out []retriever.InjectionFlag
 	for i, d := range docs {
 		if len(out) >= maxInjectionItems {
 			break
@@ -240,12 +202,12 @@ func ScanDocuments(docs []Document) []InjectionFlag {
 // DetectInjection returns a finding for each kind of instruction-like text in text, each with
 // a quote of at most maxSnippet characters, or nil. It runs in time linear in
 // min(len(text), maxInjectionScan).
-func DetectInjection(text string) []InjectionFlag {
+func DetectInjection(text string) []retriever.InjectionFlag {
 	if len(text) > maxInjectionScan {
 		text = clip.Prefix(text, maxInjectionScan)
 	}
 	lower := lowerASCII(text)
-	var out []InjectionFlag
+	var out []retriever.InjectionFlag
 	rules := injectionRules()
 	for i := range rules {
 		r := &rules[i]
@@ -266,7 +228,7 @@ func DetectInjection(text string) []InjectionFlag {
 		if count == 0 {
 			continue
 		}
-		out = append(out, InjectionFlag{Rule: r.name, What: r.what, Quote: quoteSnippet(text, first, firstEnd), Count: count})
+		out = append(out, retriever.InjectionFlag{Rule: r.name, What: r.what, Quote: quoteSnippet(text, first, firstEnd), Count: count})
 	}
 	if f, ok := hiddenCharacterFinding(text); ok {
 		out = append(out, f)
@@ -279,7 +241,7 @@ func DetectInjection(text string) []InjectionFlag {
 // "Trojan Source" trick), and Unicode tag characters (ASCII smuggling). Zero-width joiners and
 // non-joiners between non-ASCII letters (emoji sequences, Persian, Indic scripts) and the tag
 // characters of a subdivision flag emoji are legitimate and not counted.
-func hiddenCharacterFinding(text string) (InjectionFlag, bool) {
+func hiddenCharacterFinding(text string) (retriever.InjectionFlag, bool) {
 	zeroWidth, bidi, tags := 0, 0, 0
 	firstAt := -1
 	prev := rune(0)
@@ -317,7 +279,7 @@ func hiddenCharacterFinding(text string) (InjectionFlag, bool) {
 		i += size // every iteration consumes one rune (or one invalid byte)
 	}
 	if zeroWidth+bidi+tags == 0 {
-		return InjectionFlag{}, false
+		return retriever.InjectionFlag{}, false
 	}
 	var parts []string
 	if zeroWidth > 0 {
@@ -329,7 +291,7 @@ func hiddenCharacterFinding(text string) (InjectionFlag, bool) {
 	if tags > 0 {
 		parts = append(parts, fmt.Sprintf("%d Unicode tag", tags))
 	}
-	return InjectionFlag{Rule: "hidden-text", Count: 1, Quote: quoteSnippet(text, firstAt, firstAt),
+	return retriever.InjectionFlag{Rule: "hidden-text", Count: 1, Quote: quoteSnippet(text, firstAt, firstAt),
 		What: fmt.Sprintf("contains invisible characters (%s) that can hide text from a person", strings.Join(parts, ", "))}, true
 }
 

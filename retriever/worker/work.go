@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"context"
@@ -11,36 +11,14 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
-// WorkerInput is what the front sends the isolated worker on its standard input: everything it
-// needs, so that it reads no file.
-type WorkerInput struct {
-	Request Request         `json:"request"`
-	Config  settings.Config `json:"config"`
-	KeepRaw bool            `json:"keep_raw"`
-}
-
-// WorkerResult is what the worker prints on its standard output.
-type WorkerResult struct {
-	Answer    *Answer    `json:"answer,omitempty"`
-	Documents []Document `json:"documents,omitempty"` // Text only with KeepRaw
-	Isolation string     `json:"isolation"`
-	// Flags mark instruction-like text the heuristics found in the raw content, whatever the
-	// distiller said.
-	Flags   []InjectionFlag `json:"flags,omitempty"`
-	Refused string          `json:"refused,omitempty"` // a policy refusal: blocked address, binary content
-	Error   string          `json:"error,omitempty"`
-	// Shown is the refusal or error as the agent may see it: a fetch's without what the server
-	// sent (Refused and Error keep that, for the audit).
-	Shown string `json:"shown,omitempty"`
-}
-
 // Work runs in the isolated worker process: isolate, retrieve, distill. tmp is its empty
 // working directory. It never returns raw content unless the input asks for it (audit.keep_raw).
-func Work(ctx context.Context, in *WorkerInput, tmp string, environ []string) *WorkerResult {
-	res := &WorkerResult{}
+func Work(ctx context.Context, in *retriever.WorkerInput, tmp string, environ []string) *retriever.WorkerResult {
+	res := &retriever.WorkerResult{}
 	paths := DefaultIsolationPaths(tmp)
 	paths.Execute = append(paths.Execute, executablesFor(&in.Config, environ)...)
 	iso, err := Isolate(paths)
@@ -74,35 +52,26 @@ func Work(ctx context.Context, in *WorkerInput, tmp string, environ []string) *W
 	return res
 }
 
-// ForAgent is the failure text for the agent: Shown, or full when the worker set none (an older
-// worker; a failure before it ran).
-func (r *WorkerResult) ForAgent(full string) string {
-	if r.Shown != "" {
-		return r.Shown
-	}
-	return full
-}
-
 // PolicyError is a refusal by the retriever's own rules (an address it will not reach, content
 // it will not read), as opposed to a failure.
 type PolicyError struct{ Reason string }
 
 func (e *PolicyError) Error() string { return e.Reason }
 
-func retrieve(ctx context.Context, in *WorkerInput, environ []string) ([]Document, *Answer, error) {
+func retrieve(ctx context.Context, in *retriever.WorkerInput, environ []string) ([]retriever.Document, *retriever.Answer, error) {
 	req := &in.Request
 	cfg := &in.Config
 	switch req.Kind {
-	case KindFetch:
-		f := &Fetcher{MaxBytes: min(cfg.MaxBytes, 32<<20), AllowPrivate: envValue(environ, LoopbackForTestsEnv) == "1"}
+	case retriever.KindFetch:
+		f := &Fetcher{MaxBytes: min(cfg.MaxBytes, 32<<20), AllowPrivate: retriever.EnvValue(environ, retriever.LoopbackForTestsEnv) == "1"}
 		doc, err := f.Fetch(ctx, req.URL)
 		if err != nil {
 			return nil, nil, err
 		}
-		docs := []Document{*doc}
+		docs := []retriever.Document{*doc}
 		ans, err := distill(ctx, cfg, environ, req.Need, docs)
 		return docs, ans, err
-	case KindSearch:
+	case retriever.KindSearch:
 		searcher, sd, err := NewSearch(*cfg, environ)
 		if err != nil {
 			return nil, nil, err
@@ -119,11 +88,11 @@ func retrieve(ctx context.Context, in *WorkerInput, environ []string) ([]Documen
 		}
 		ans, err := distill(ctx, cfg, environ, req.Need, docs)
 		return docs, ans, err
-	case KindGitHub:
+	case retriever.KindGitHub:
 		if req.GitHub == nil {
 			return nil, nil, fmt.Errorf("no GitHub operation")
 		}
-		g := &GitHub{Token: envValue(environ, "HOOKCTL_GITHUB_TOKEN"), EnterpriseHosts: cfg.GitHub.EnterpriseHosts,
+		g := &GitHub{Token: retriever.EnvValue(environ, "HOOKCTL_GITHUB_TOKEN"), EnterpriseHosts: cfg.GitHub.EnterpriseHosts,
 			HTTPClient: &http.Client{Timeout: settings.TotalTimeout}}
 		docs, err := g.Do(ctx, req.GitHub)
 		if err != nil {
@@ -135,7 +104,7 @@ func retrieve(ctx context.Context, in *WorkerInput, environ []string) ([]Documen
 	return nil, nil, fmt.Errorf("unknown retrieval kind %q", req.Kind)
 }
 
-func distill(ctx context.Context, cfg *settings.Config, environ []string, need string, docs []Document) (*Answer, error) {
+func distill(ctx context.Context, cfg *settings.Config, environ []string, need string, docs []retriever.Document) (*retriever.Answer, error) {
 	d, err := NewDistiller(*cfg, environ, exec.LookPath)
 	if err != nil {
 		return nil, err
@@ -174,14 +143,14 @@ func executablesFor(cfg *settings.Config, environ []string) []string {
 
 // RunWorker is the worker process's main: request on stdin, result on stdout.
 func RunWorker(stdin io.Reader, stdout io.Writer) int {
-	var in WorkerInput
+	var in retriever.WorkerInput
 	if err := json.NewDecoder(io.LimitReader(stdin, 1<<20)).Decode(&in); err != nil {
-		json.NewEncoder(stdout).Encode(&WorkerResult{Error: "failed to read the request: " + err.Error()})
+		json.NewEncoder(stdout).Encode(&retriever.WorkerResult{Error: "failed to read the request: " + err.Error()})
 		return 1
 	}
 	tmp, err := os.Getwd()
 	if err != nil {
-		json.NewEncoder(stdout).Encode(&WorkerResult{Error: err.Error()})
+		json.NewEncoder(stdout).Encode(&retriever.WorkerResult{Error: err.Error()})
 		return 1
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), settings.TotalTimeout+settings.DistillTimeout)

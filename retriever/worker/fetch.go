@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 // The fetcher is the retriever's only way onto the web, and the web decides where it goes next
 // (a redirect, a link the agent follows, a name whose DNS answer changes), so it is built to be
@@ -30,6 +30,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -191,7 +192,7 @@ const DefaultUserAgent = "hookctl-retriever/1 (+https://github.com/hookctl/hookc
 // differently. The proxy's address, which the user's environment chose, is not checked, and is
 // the Document's IP; a direct request to that same address is refused, so a proxy on loopback
 // does not open loopback.
-func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (doc *Document, err error) {
+func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (doc *retriever.Document, err error) {
 	u, err := fetchParseURL(rawURL)
 	if err != nil {
 		return nil, err
@@ -250,7 +251,7 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (doc *Document, err 
 	}
 	defer resp.Body.Close()
 	final := resp.Request.URL
-	doc = &Document{
+	doc = &retriever.Document{
 		Source: rawURL,
 		URL:    final.String(),
 		Host:   final.Hostname(),
@@ -267,8 +268,8 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (doc *Document, err 
 		return nil, fetchRefuseSent(ct, "%s sent an unreadable content type", final.Host)
 	}
 	if ct != "" {
-		if fetchClassify(media) == fetchBinary {
-			return nil, fetchRefuseSent(media, "%s sent %s, which the retriever does not read", final.Host, ShownMediaType(media))
+		if retriever.ClassifyMedia(media) == retriever.MediaBinary {
+			return nil, fetchRefuseSent(media, "%s sent %s, which the retriever does not read", final.Host, retriever.ShownMediaType(media))
 		}
 	}
 
@@ -279,8 +280,8 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (doc *Document, err 
 	doc.Bytes, doc.Truncated = int64(len(body)), truncated
 	if ct == "" {
 		media, charset, _ = fetchMediaType(http.DetectContentType(body))
-		if fetchClassify(media) == fetchBinary {
-			return nil, fetchRefusef("%s sent no content type and the body looks like %s", final.Host, ShownMediaType(media))
+		if retriever.ClassifyMedia(media) == retriever.MediaBinary {
+			return nil, fetchRefusef("%s sent no content type and the body looks like %s", final.Host, retriever.ShownMediaType(media))
 		}
 	}
 	doc.ContentType = media
@@ -288,13 +289,13 @@ func (f *Fetcher) Fetch(ctx context.Context, rawURL string) (doc *Document, err 
 		body = fetchTrimCutRune(body)
 	}
 	if bytes.IndexByte(body, 0) >= 0 {
-		return nil, fetchRefuseSent(media, "%s sent %s that looks binary (a NUL byte)", final.Host, ShownMediaType(media))
+		return nil, fetchRefuseSent(media, "%s sent %s that looks binary (a NUL byte)", final.Host, retriever.ShownMediaType(media))
 	}
 	body = fetchDecode(body, charset)
 	if why := fetchLooksBinary(body); why != "" {
-		return nil, fetchRefuseSent(media, "%s sent %s that looks binary (%s)", final.Host, ShownMediaType(media), why)
+		return nil, fetchRefuseSent(media, "%s sent %s that looks binary (%s)", final.Host, retriever.ShownMediaType(media), why)
 	}
-	if fetchClassify(media) == fetchHTML {
+	if retriever.ClassifyMedia(media) == retriever.MediaHTML {
 		doc.Title, doc.Text = HTMLToText(body)
 	} else {
 		doc.Text = htmlPlainText(body)
@@ -583,62 +584,6 @@ func fetchReadCapped(r io.Reader, max int64) (b []byte, truncated bool, err erro
 		return b[:max], true, nil
 	}
 	return b, false, nil
-}
-
-type fetchKind int
-
-const (
-	fetchBinary fetchKind = iota
-	fetchHTML
-	fetchText
-)
-
-// fetchTextTypes are the application/ types read as text. JavaScript is included: it is text a
-// reader may ask about, and the distiller reads every document as data, never as instructions.
-var fetchTextTypes = map[string]bool{
-	"application/json": true, "application/xml": true, "application/javascript": true,
-	"application/x-javascript": true, "application/ecmascript": true, "application/yaml": true,
-	"application/x-yaml": true, "application/toml": true, "application/x-ndjson": true,
-	"application/x-sh": true, "application/sql": true, "application/graphql": true,
-}
-
-// fetchKnownMedia are the media types named to the agent. The server chooses the type, and
-// text/<anything> is read, so any other is shown only by its class.
-var fetchKnownMedia = map[string]bool{
-	"text/html": true, "text/plain": true, "text/markdown": true, "text/x-markdown": true, "text/csv": true,
-	"text/xml": true, "text/css": true, "text/javascript": true, "application/xhtml+xml": true,
-	"application/pdf": true, "application/octet-stream": true, "application/zip": true, "application/gzip": true,
-	"application/x-tar": true, "application/wasm": true, "application/msword": true,
-	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/svg+xml": true,
-	"image/x-icon": true, "audio/mpeg": true, "video/mp4": true, "font/woff2": true,
-}
-
-// ShownMediaType is a media type as the agent may see it: a well-known type by name, any other
-// only as "an unrecognised text type" or "an unrecognised type".
-func ShownMediaType(media string) string {
-	switch {
-	case fetchKnownMedia[media] || fetchTextTypes[media]:
-		return media
-	case fetchClassify(media) != fetchBinary:
-		return "an unrecognised text type"
-	}
-	return "an unrecognised type"
-}
-
-// fetchClassify says how a media type is read. The default denies.
-func fetchClassify(media string) fetchKind {
-	switch {
-	case media == "text/html" || media == "application/xhtml+xml":
-		return fetchHTML
-	case strings.HasPrefix(media, "text/"):
-		return fetchText
-	case fetchTextTypes[media]:
-		return fetchText
-	case strings.HasPrefix(media, "application/") &&
-		(strings.HasSuffix(media, "+json") || strings.HasSuffix(media, "+xml")):
-		return fetchText
-	}
-	return fetchBinary
 }
 
 // fetchMediaType returns the lower-case media type and charset of a Content-Type value.

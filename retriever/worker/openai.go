@@ -1,4 +1,4 @@
-package retriever
+package worker
 
 import (
 	"context"
@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -24,24 +25,18 @@ type openAIDistiller struct {
 	timeout  time.Duration
 }
 
-func newOpenAI(cfg settings.OpenAIConfig, environ []string) (*openAIDistiller, error) {
+// newOpenAI builds the chat-completions client c describes (retriever.ChooseDistiller checked
+// it); a server that needs no key gets none.
+func newOpenAI(c *retriever.DistillerChoice, environ []string) (*openAIDistiller, error) {
 	var key string
-	if cfg.APIKeyEnv != "" {
-		key = envValue(environ, cfg.APIKeyEnv)
-		if key == "" {
-			return nil, fmt.Errorf("openai.api_key_env names $%s, which is not set", cfg.APIKeyEnv)
+	if c.KeyEnv != "" {
+		if key = retriever.EnvValue(environ, c.KeyEnv); key == "" {
+			return nil, fmt.Errorf("openai.api_key_env names $%s, which is not set", c.KeyEnv)
 		}
 	}
-	u, err := checkEndpoint("openai.base_url", cfg.BaseURL, key != "")
-	if err != nil {
-		return nil, err
-	}
-	if cfg.Model == "" {
-		return nil, errors.New("openai.model is not set (e.g. model = \"llama3.1\" for Ollama)")
-	}
 	return &openAIDistiller{
-		endpoint: u.String() + "/chat/completions",
-		model:    cfg.Model,
+		endpoint: c.Endpoint + "/chat/completions",
+		model:    c.Model,
 		key:      newSecret(key),
 		client:   newAPIClient(),
 		timeout:  settings.DistillTimeout,
@@ -72,7 +67,7 @@ type chatResponse struct {
 	} `json:"choices"`
 }
 
-func (o *openAIDistiller) Distill(ctx context.Context, need string, docs []Document) (*Answer, error) {
+func (o *openAIDistiller) Distill(ctx context.Context, need string, docs []retriever.Document) (*retriever.Answer, error) {
 	ctx, cancel := context.WithTimeout(ctx, o.timeout)
 	defer cancel()
 	req := chatRequest{

@@ -1,6 +1,6 @@
 //go:build !linux
 
-package retriever
+package worker
 
 // IsolationPaths is what the retriever process may touch once isolated.
 type IsolationPaths struct {
