@@ -16,7 +16,13 @@ type WorkerInput struct {
 	Request Request         `json:"request"`
 	Config  settings.Config `json:"config"`
 	KeepRaw bool            `json:"keep_raw"`
+	// Build is the sending hookctl's buildinfo.ID(); the worker refuses another build's.
+	Build string `json:"build"`
 }
+
+// WorkerExecutable is the worker's executable, installed next to hookctl's (make install): the
+// front runs it from the directory of its own executable, never from PATH.
+const WorkerExecutable = "hookctl-retrieve-worker"
 
 // WorkerResult is what the worker prints on its standard output.
 type WorkerResult struct {

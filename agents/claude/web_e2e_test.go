@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -25,7 +26,7 @@ const webCanary = "CANARY-0e77-web"
 // receives; the audit lists both retrievals.
 func TestRealClientWebGoesThroughTheRetriever(t *testing.T) {
 	ct.Binary(t)
-	hookctl := buildHookctl(t)
+	hookctl := buildRetrievingHookctl(t)
 
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -80,7 +81,7 @@ func TestRealClientWebGoesThroughTheRetriever(t *testing.T) {
 // the query.
 func TestRealClientWebSearchGoesThroughTheRetriever(t *testing.T) {
 	ct.Binary(t)
-	hookctl := buildHookctl(t)
+	hookctl := buildRetrievingHookctl(t)
 
 	const canary = "CANARY-51c3-search"
 	var queries []string
@@ -184,4 +185,23 @@ func retrievalSession(t *testing.T, hookctl string, d *fakeDistiller, extraConfi
 		{Matcher: "WebFetch|WebSearch", Command: hookctl, Args: []string{"hook", "--retrieve"}, Timeout: 120},
 	}
 	return s, home
+}
+
+// buildRetrievingHookctl is buildHookctl with the retriever's worker built beside hookctl, where
+// hookctl runs it from, with the go build flags given. HOOKCTL_E2E_HOOK names a ready-made
+// hookctl instead, whose worker is installed beside it.
+func buildRetrievingHookctl(t *testing.T, flags ...string) string {
+	t.Helper()
+	if p := os.Getenv("HOOKCTL_E2E_HOOK"); p != "" {
+		return p
+	}
+	dir := t.TempDir()
+	args := append(append([]string{"build"}, flags...), "-o", dir+"/",
+		"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-retrieve-worker")
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as released: the worker's Landlock needs it
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("failed to build hookctl and its worker: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "hookctl")
 }

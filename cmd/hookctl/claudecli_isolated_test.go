@@ -21,7 +21,7 @@ import (
 // ANTHROPIC_BASE_URL it went for the public API and hung; see TestRetrieveDiesWithItsCaller.)
 func TestRetrieveClaudeCLIIsolated(t *testing.T) {
 	claude := ct.Binary(t)
-	bin := buildStatic(t)
+	bin := buildPair(t)
 	api := ct.NewAPI(t, ct.Script{})
 	// A subscription user's setup: the token of `claude setup-token`, no API key.
 	cmd, home := retrieveWith(t, bin, fmt.Sprintf("distiller = \"claude-cli\"\n[retriever.claude_cli]\npath = %q\n", claude),
@@ -50,7 +50,7 @@ func TestRetrieveStopsARunawayDistiller(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	runaway := buildRunaway(t)
-	bin := buildStatic(t)
+	bin := buildPair(t)
 	marker := fmt.Sprintf("runaway-%d", time.Now().UnixNano())
 	cmd, home := retrieveWith(t, bin, fmt.Sprintf("distiller = \"command\"\n[retriever.command]\nargv = [%q, %q]\n", runaway, marker))
 	start := time.Now()
@@ -78,7 +78,7 @@ func TestRetrieveDiesWithItsCaller(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	runaway := buildRunaway(t)
-	bin := buildStatic(t)
+	bin := buildPair(t)
 	marker := fmt.Sprintf("orphan-%d", time.Now().UnixNano())
 	cmd, _ := retrieveWith(t, bin, fmt.Sprintf("distiller = \"command\"\n[retriever.command]\nargv = [%q, %q, \"quiet\"]\n", runaway, marker))
 	if err := cmd.Start(); err != nil {

@@ -10,7 +10,6 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
-	"github.com/hookctl/hookctl/retriever/worker"
 )
 
 func newRetrieveCmd(s *streams) *cobra.Command {
@@ -85,20 +84,5 @@ func retrieveRun(s *streams, req *retriever.Request) error {
 func hookRetrieve(env environment) func(ctx context.Context, cfg *hook.Config, c *hook.Call) hook.Decision {
 	return func(ctx context.Context, cfg *hook.Config, c *hook.Call) hook.Decision {
 		return front.New(env.binary, env.home, cfg, os.Environ()).AnswerWebTool(ctx, c)
-	}
-}
-
-func newRetrieveWorkerCmd(s *streams) *cobra.Command {
-	return &cobra.Command{
-		Use:    "retrieve-worker",
-		Short:  "The isolated retrieval process (internal)",
-		Hidden: true,
-		Args:   cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := worker.RunWorker(s.in, s.out); code != 0 {
-				return exitCode(code)
-			}
-			return nil
-		},
 	}
 }

@@ -83,15 +83,19 @@ func retrieveEnv(t *testing.T, d *fakeDistiller, extraConfig string) (home strin
 	return home, env
 }
 
-func buildStatic(t *testing.T) string {
+// buildPair builds hookctl and the retriever's worker side by side, as make install installs
+// them, static as released (Landlock needs a binary without cgo), with the go build flags
+// given, and returns hookctl's path.
+func buildPair(t testing.TB, flags ...string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hookctl")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as released: Landlock needs a binary without cgo
+	dir := t.TempDir()
+	args := append(append([]string{"build"}, flags...), "-o", dir+"/", ".", "../hookctl-retrieve-worker")
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	return bin
+	return filepath.Join(dir, "hookctl")
 }
 
 // TestRetrieveFetch runs `hookctl retrieve fetch` against a loopback page and a fake distiller:
@@ -102,7 +106,7 @@ func TestRetrieveFetch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildStatic(t)
+	bin := buildPair(t)
 	page := fixturePage(t)
 	d := newFakeDistiller(t)
 	home, env := retrieveEnv(t, d, "")
@@ -168,7 +172,7 @@ func TestRetrieveRefusals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildStatic(t)
+	bin := buildPair(t)
 	page := fixturePage(t)
 	d := newFakeDistiller(t)
 	home, env := retrieveEnv(t, d, "")
@@ -209,7 +213,7 @@ func TestRetrieveFailureShowsNoServerText(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildStatic(t)
+	bin := buildPair(t)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -249,7 +253,7 @@ func TestRetrieverIsolation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildStatic(t)
+	bin := buildPair(t)
 	page := fixturePage(t)
 	d := newFakeDistiller(t)
 	project := t.TempDir()
@@ -291,12 +295,7 @@ func TestRetrieverIsolation(t *testing.T) {
 // worker, scrubber, fetch, a distiller that answers at once, audit) with a direct GET of the
 // same loopback page: the difference is the retriever's own overhead.
 func BenchmarkRetrieveVersusDirect(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "hookctl")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildPair(b)
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<html><body><p>Version 4.2 is out.</p></body></html>")
@@ -341,4 +340,54 @@ func BenchmarkRetrieveVersusDirect(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestRetrieveNeedsTheWorkerOfItsBuild: hookctl runs the worker beside its own executable and
+// only one of its own build. A worker built with another stamp (as an upgrade that replaced only
+// hookctl would leave) refuses the request, and doctor says the pair does not match; a missing
+// worker fails the retrieval closed; the matching pair passes doctor's check.
+func TestRetrieveNeedsTheWorkerOfItsBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildPair(t)
+	page := fixturePage(t)
+	d := newFakeDistiller(t)
+	_, env := retrieveEnv(t, d, "")
+	env = append(env, "HOME="+t.TempDir(), "PATH=") // doctor: no settings, no claude to ask
+	run := func(args ...string) string {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	if out := run("doctor"); !strings.Contains(out, "✓ the retriever's worker "+filepath.Dir(bin)+"/hookctl-retrieve-worker, of the same build") {
+		t.Errorf("doctor, matching pair:\n%s", out)
+	}
+
+	other := exec.Command("go", "build", "-ldflags", "-X github.com/hookctl/hookctl/internal/buildinfo.stamp=another-build",
+		"-o", filepath.Dir(bin)+"/", "../hookctl-retrieve-worker")
+	other.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := other.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	if out := run("retrieve", "fetch", page.URL, "--need", "x"); !strings.Contains(out, "hookctl-retrieve-worker is from another build") ||
+		strings.Contains(out, "The page announces") {
+		t.Errorf("retrieve, mismatched worker:\n%s", out)
+	}
+	if out := run("doctor"); !strings.Contains(out, "✗ the retriever's worker") || !strings.Contains(out, "stamp another-build") {
+		t.Errorf("doctor, mismatched worker:\n%s", out)
+	}
+
+	os.Remove(filepath.Join(filepath.Dir(bin), "hookctl-retrieve-worker"))
+	if out := run("retrieve", "fetch", page.URL, "--need", "x"); !strings.Contains(out, "failed to start the retriever") ||
+		!strings.Contains(out, "hookctl-retrieve-worker is missing") {
+		t.Errorf("retrieve, no worker:\n%s", out)
+	}
+	if out := run("doctor"); !strings.Contains(out, "• web retrieval: hookctl-retrieve-worker is not beside hookctl") {
+		t.Errorf("doctor, no worker:\n%s", out)
+	}
+	if n := len(d.requests()); n != 0 {
+		t.Errorf("the distiller was asked %d times", n)
+	}
 }

@@ -11,14 +11,18 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
+	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/internal/proc"
@@ -31,7 +35,8 @@ import (
 // and returns the text the agent may read. It never sees raw content unless KeepRaw is set,
 // and then only to store it in the audit.
 type Front struct {
-	Binary  string          // the hookctl executable, run as `hookctl retrieve-worker`
+	// Worker is the worker's executable, an absolute path: WorkerPath of hookctl's own.
+	Worker  string
 	Config  settings.Config // the user's [retriever] settings
 	Audit   *Audit          // where entries and transcripts go
 	KeepRaw bool            // audit.keep_raw
@@ -126,21 +131,24 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 	return finish(&Result{Text: Format(req, res, e), OK: true})
 }
 
-// runWorker starts `hookctl retrieve-worker` in an empty temporary directory with a scrubbed
+// runWorker starts the worker executable in an empty temporary directory with a scrubbed
 // environment, sends it the request, and reads its result.
 func (f *Front) runWorker(ctx context.Context, req *retriever.Request, cfg settings.Config) (*retriever.WorkerResult, error) {
-	tmp, err := os.MkdirTemp("", "hookctl-retrieve-")
-	if err != nil {
+	if err := checkWorker(f.Worker); err != nil {
 		return nil, err
 	}
-	defer os.RemoveAll(tmp)
-	in, err := json.Marshal(&retriever.WorkerInput{Request: *req, Config: cfg, KeepRaw: f.KeepRaw})
+	tmp, err := os.MkdirTemp("", "hookctl-retrieve-")
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("failed to create the retriever's directory: %w", err)
+	}
+	defer os.RemoveAll(tmp)
+	in, err := json.Marshal(&retriever.WorkerInput{Request: *req, Config: cfg, KeepRaw: f.KeepRaw, Build: buildinfo.ID()})
+	if err != nil {
+		return nil, fmt.Errorf("failed to encode the request: %w", err)
 	}
 	ctx, cancel := context.WithTimeout(ctx, settings.TotalTimeout+settings.DistillTimeout+10*time.Second)
 	defer cancel()
-	cmd := proc.GroupCommand(ctx, f.Binary, "retrieve-worker")
+	cmd := proc.GroupCommand(ctx, f.Worker)
 	cmd.Dir = tmp
 	cmd.Env = WorkerEnviron(f.Environ, &cfg, req.Kind, tmp)
 	cmd.Stdin = bytes.NewReader(in)
@@ -156,11 +164,39 @@ func (f *Front) runWorker(ctx context.Context, req *retriever.Request, cfg setti
 	if err := json.Unmarshal(stdout.b.Bytes(), &res); err != nil {
 		msg := strings.TrimSpace(stderr.b.String())
 		if runErr != nil {
-			return nil, fmt.Errorf("the retriever process failed: %v %s", runErr, clip.String(msg, 300))
+			return nil, fmt.Errorf("failed to run the retriever: %w %s", runErr, clip.String(msg, 300))
 		}
-		return nil, fmt.Errorf("the retriever process gave no result: %v", err)
+		return nil, fmt.Errorf("failed to read the retriever's result: %w", err)
 	}
 	return &res, nil
+}
+
+// WorkerPath is where the worker's executable is for hookctl's own executable binary (its
+// symlinks resolved): beside it, so that the pair make install put in one directory is the
+// pair that runs. Neither PATH nor any variable can point the front at another program.
+func WorkerPath(binary string) string {
+	if binary == "" || !filepath.IsAbs(binary) {
+		return ""
+	}
+	return filepath.Join(filepath.Dir(binary), retriever.WorkerExecutable)
+}
+
+// checkWorker says, in the user's terms, why the worker at path cannot be run.
+func checkWorker(path string) error {
+	if path == "" {
+		return errors.New("failed to start the retriever: hookctl cannot find its own executable, next to which " +
+			retriever.WorkerExecutable + " is installed")
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("failed to start the retriever: %s is missing; it is installed next to hookctl (make install)", path)
+	case err != nil:
+		return fmt.Errorf("failed to start the retriever: %w", err)
+	case !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0:
+		return fmt.Errorf("failed to start the retriever: %s is not an executable file", path)
+	}
+	return nil
 }
 
 // WorkerEnviron is the worker's whole environment: only what retrieval needs — the distiller's

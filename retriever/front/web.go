@@ -17,7 +17,7 @@ import (
 // environment.
 func New(binary, home string, cfg *hook.Config, environ []string) *Front {
 	return &Front{
-		Binary:      binary,
+		Worker:      WorkerPath(binary),
 		Config:      cfg.Retriever,
 		Audit:       &Audit{Dir: filepath.Join(home, "audit"), MaxBytes: cfg.Audit.MaxBytes},
 		KeepRaw:     cfg.Audit.KeepRaw,

@@ -9,8 +9,9 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
-	"time"
 
+	"github.com/hookctl/hookctl/internal/buildinfo"
+	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
@@ -141,25 +142,32 @@ func executablesFor(cfg *settings.Config, environ []string) []string {
 	return out
 }
 
-// RunWorker is the worker process's main: request on stdin, result on stdout.
-func RunWorker(stdin io.Reader, stdout io.Writer) int {
+// Main is the worker process's main: the request on stdin, the result on stdout. It refuses
+// the request of a hookctl from another build, whose input it might read differently.
+func Main(stdin io.Reader, stdout io.Writer) int {
 	var in retriever.WorkerInput
 	if err := json.NewDecoder(io.LimitReader(stdin, 1<<20)).Decode(&in); err != nil {
-		json.NewEncoder(stdout).Encode(&retriever.WorkerResult{Error: "failed to read the request: " + err.Error()})
-		return 1
+		return reply(stdout, &retriever.WorkerResult{Error: "failed to read the request: " + err.Error()})
+	}
+	if in.Build != buildinfo.ID() {
+		return reply(stdout, &retriever.WorkerResult{Error: fmt.Sprintf("failed to start the retriever: %s is from another build "+
+			"than the hookctl that ran it (worker: %s; hookctl: %s); install both from one build (make install)",
+			retriever.WorkerExecutable, buildinfo.ID(), clip.String(in.Build, 200))})
 	}
 	tmp, err := os.Getwd()
 	if err != nil {
-		json.NewEncoder(stdout).Encode(&retriever.WorkerResult{Error: err.Error()})
-		return 1
+		return reply(stdout, &retriever.WorkerResult{Error: "failed to find the working directory: " + err.Error()})
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), settings.TotalTimeout+settings.DistillTimeout)
 	defer cancel()
-	start := time.Now()
-	res := Work(ctx, &in, tmp, os.Environ())
-	_ = start
-	if err := json.NewEncoder(stdout).Encode(res); err != nil {
+	if err := json.NewEncoder(stdout).Encode(Work(ctx, &in, tmp, os.Environ())); err != nil {
 		return 1
 	}
 	return 0
+}
+
+// reply writes a result that ends the worker before any retrieval, and returns its exit code.
+func reply(stdout io.Writer, res *retriever.WorkerResult) int {
+	json.NewEncoder(stdout).Encode(res)
+	return 1
 }

@@ -1,11 +1,13 @@
 package worker
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -67,5 +69,28 @@ func TestNewSearchBuildsTheChoice(t *testing.T) {
 		if e := s.(*searxngSearcher).endpoint; e != "http://127.0.0.1:8888/search" {
 			t.Errorf("searxng endpoint %q", e)
 		}
+	}
+}
+
+// TestMainRefusesAnotherBuild: the worker reads a request only from a hookctl of its own build,
+// before it does anything else (it would isolate this process otherwise).
+func TestMainRefusesAnotherBuild(t *testing.T) {
+	for _, in := range []string{
+		`{"request":{"Kind":"fetch","URL":"https://example.com/"},"build":"hookctl 0.9, stamp old"}`,
+		`{"request":{"Kind":"fetch","URL":"https://example.com/"}}`,
+	} {
+		var out strings.Builder
+		if code := Main(strings.NewReader(in), &out); code != 1 {
+			t.Errorf("%s: exit %d", in, code)
+		}
+		var res retriever.WorkerResult
+		if err := json.Unmarshal([]byte(out.String()), &res); err != nil || !strings.Contains(res.Error, "hookctl-retrieve-worker is from another build") ||
+			res.Isolation != "" || len(res.Documents) != 0 {
+			t.Errorf("%s: %+v %v", in, res, err)
+		}
+	}
+	var out strings.Builder
+	if code := Main(strings.NewReader("{"), &out); code != 1 || !strings.Contains(out.String(), "failed to read the request") {
+		t.Errorf("truncated input: exit %d %s", code, out.String())
 	}
 }
