@@ -74,8 +74,3 @@ type Answer struct {
 	// every result says so.
 	Weak bool
 }
-
-// LoopbackForTestsEnv, set to 1 in the retriever's own environment, lets it reach loopback and
-// private addresses, so that end-to-end tests can serve fixture pages on 127.0.0.1. No config
-// file can turn it on.
-const LoopbackForTestsEnv = "HOOKCTL_ALLOW_LOOPBACK_FOR_TESTS"

@@ -14,7 +14,6 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
 )
 
@@ -26,7 +25,7 @@ const webCanary = "CANARY-0e77-web"
 // receives; the audit lists both retrievals.
 func TestRealClientWebGoesThroughTheRetriever(t *testing.T) {
 	ct.Binary(t)
-	hookctl := buildRetrievingHookctl(t)
+	hookctl := buildRetrievingHookctl(t, "-tags", "hookctl_testseams") // the page is on loopback
 
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -168,7 +167,7 @@ func (d *fakeDistiller) asked() int {
 }
 
 // retrievalSession is a real-client session with hookctl installed as the two PreToolUse hooks
-// `hookctl install` registers, the fake distiller configured, and loopback fetches allowed.
+// `hookctl install` registers and the fake distiller configured.
 // extraConfig is appended to the [retriever] table. It returns the session and HOOKCTL_HOME.
 func retrievalSession(t *testing.T, hookctl string, d *fakeDistiller, extraConfig string) (*ct.Session, string) {
 	s := ct.NewSession(t)
@@ -178,8 +177,7 @@ func retrievalSession(t *testing.T, hookctl string, d *fakeDistiller, extraConfi
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "FAKE_DISTILLER_KEY=sk-fake-distiller-0000",
-		retriever.LoopbackForTestsEnv+"=1")
+	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "FAKE_DISTILLER_KEY=sk-fake-distiller-0000")
 	s.Hooks = []ct.Hook{
 		{Matcher: "*", Command: hookctl, Args: []string{"hook"}},
 		{Matcher: "WebFetch|WebSearch", Command: hookctl, Args: []string{"hook", "--retrieve"}, Timeout: 120},
@@ -189,10 +187,11 @@ func retrievalSession(t *testing.T, hookctl string, d *fakeDistiller, extraConfi
 
 // buildRetrievingHookctl is buildHookctl with the retriever's worker built beside hookctl, where
 // hookctl runs it from, with the go build flags given. HOOKCTL_E2E_HOOK names a ready-made
-// hookctl instead, whose worker is installed beside it.
+// hookctl instead, whose worker is installed beside it, unless the flags ask for a test build
+// (a release cannot fetch the fixture pages on loopback).
 func buildRetrievingHookctl(t *testing.T, flags ...string) string {
 	t.Helper()
-	if p := os.Getenv("HOOKCTL_E2E_HOOK"); p != "" {
+	if p := os.Getenv("HOOKCTL_E2E_HOOK"); p != "" && len(flags) == 0 {
 		return p
 	}
 	dir := t.TempDir()

@@ -10,7 +10,6 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
 )
 
@@ -21,7 +20,7 @@ import (
 // ANTHROPIC_BASE_URL it went for the public API and hung; see TestRetrieveDiesWithItsCaller.)
 func TestRetrieveClaudeCLIIsolated(t *testing.T) {
 	claude := ct.Binary(t)
-	bin := buildPair(t)
+	bin := buildPair(t, testSeams...)
 	api := ct.NewAPI(t, ct.Script{})
 	// A subscription user's setup: the token of `claude setup-token`, no API key.
 	cmd, home := retrieveWith(t, bin, fmt.Sprintf("distiller = \"claude-cli\"\n[retriever.claude_cli]\npath = %q\n", claude),
@@ -50,7 +49,7 @@ func TestRetrieveStopsARunawayDistiller(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	runaway := buildRunaway(t)
-	bin := buildPair(t)
+	bin := buildPair(t, testSeams...)
 	marker := fmt.Sprintf("runaway-%d", time.Now().UnixNano())
 	cmd, home := retrieveWith(t, bin, fmt.Sprintf("distiller = \"command\"\n[retriever.command]\nargv = [%q, %q]\n", runaway, marker))
 	start := time.Now()
@@ -78,7 +77,7 @@ func TestRetrieveDiesWithItsCaller(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	runaway := buildRunaway(t)
-	bin := buildPair(t)
+	bin := buildPair(t, testSeams...)
 	marker := fmt.Sprintf("orphan-%d", time.Now().UnixNano())
 	cmd, _ := retrieveWith(t, bin, fmt.Sprintf("distiller = \"command\"\n[retriever.command]\nargv = [%q, %q, \"quiet\"]\n", runaway, marker))
 	if err := cmd.Start(); err != nil {
@@ -113,9 +112,9 @@ func buildRunaway(t *testing.T) string {
 	return runaway
 }
 
-// retrieveWith is `hookctl retrieve fetch` of the fixture page, not yet started, with a fresh
-// HOOKCTL_HOME whose config.toml holds retrieverConfig in its [retriever] table, loopback
-// fetches allowed, and env added to an environment without the caller's Anthropic or Claude
+// retrieveWith is `hookctl retrieve fetch` of the fixture page (bin must be a testSeams pair to
+// reach it), not yet started, with a fresh
+// HOOKCTL_HOME whose config.toml holds retrieverConfig in its [retriever] table, and env added to an environment without the caller's Anthropic or Claude
 // Code variables. It returns the command and the HOOKCTL_HOME.
 func retrieveWith(t *testing.T, bin, retrieverConfig string, env ...string) (*exec.Cmd, string) {
 	t.Helper()
@@ -131,6 +130,6 @@ func retrieveWith(t *testing.T, bin, retrieverConfig string, env ...string) (*ex
 		}
 	}
 	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/notes", "--need", "Which version?")
-	cmd.Env = append(append(base, "HOOKCTL_HOME="+home, retriever.LoopbackForTestsEnv+"=1"), env...)
+	cmd.Env = append(append(base, "HOOKCTL_HOME="+home), env...)
 	return cmd, home
 }

@@ -15,7 +15,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
 )
 
@@ -71,17 +70,20 @@ func (d *fakeDistiller) requests() []string {
 }
 
 // retrieveEnv writes a config that uses the fake distiller and returns the environment for
-// hookctl: the fake's key, and the test switch that lets the retriever reach loopback pages.
+// hookctl, with the fake's key. (Only a pair built with testSeams reaches the loopback pages.)
 func retrieveEnv(t *testing.T, d *fakeDistiller, extraConfig string) (home string, env []string) {
 	home = t.TempDir()
 	cfg := fmt.Sprintf("[retriever]\ndistiller = \"anthropic\"\n[retriever.anthropic]\nbase_url = %q\napi_key_env = \"FAKE_DISTILLER_KEY\"\n%s", d.srv.URL, extraConfig)
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env = append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_DISTILLER_KEY=sk-fake-distiller-key-0000",
-		retriever.LoopbackForTestsEnv+"=1")
+	env = append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_DISTILLER_KEY=sk-fake-distiller-key-0000")
 	return home, env
 }
+
+// testSeams are the build flags of a test pair, whose worker reaches fixture servers on
+// loopback (internal/buildinfo.TestSeams). A shipped build has no such switch.
+var testSeams = []string{"-tags", "hookctl_testseams"}
 
 // buildPair builds hookctl and the retriever's worker side by side, as make install installs
 // them, static as released (Landlock needs a binary without cgo), with the go build flags
@@ -106,7 +108,7 @@ func TestRetrieveFetch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildPair(t)
+	bin := buildPair(t, testSeams...)
 	page := fixturePage(t)
 	d := newFakeDistiller(t)
 	home, env := retrieveEnv(t, d, "")
@@ -166,8 +168,10 @@ func TestRetrieveFetch(t *testing.T) {
 	}
 }
 
-// TestRetrieveRefusals: a secret in the request blocks it before anything is sent; a private
-// address is refused without the test switch.
+// TestRetrieveRefusals: a secret in the request blocks it before anything is sent; a loopback
+// address is refused by a normally built worker even with HOOKCTL_ALLOW_LOOPBACK_FOR_TESTS=1 in
+// the environment, which an agent can set and which once opened loopback, private and metadata
+// addresses to every shipped binary.
 func TestRetrieveRefusals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -176,6 +180,7 @@ func TestRetrieveRefusals(t *testing.T) {
 	page := fixturePage(t)
 	d := newFakeDistiller(t)
 	home, env := retrieveEnv(t, d, "")
+	env = append(env, "HOOKCTL_ALLOW_LOOPBACK_FOR_TESTS=1")
 
 	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/?token=ghp_"+strings.Repeat("a1B2", 9), "--need", "x")
 	cmd.Env = env
@@ -185,24 +190,55 @@ func TestRetrieveRefusals(t *testing.T) {
 		t.Errorf("secret: %v\n%s", err, out)
 	}
 
-	var noLoopback []string
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, retriever.LoopbackForTestsEnv+"=") {
-			noLoopback = append(noLoopback, kv)
+	for _, u := range []string{page.URL, strings.Replace(page.URL, "127.0.0.1", "localhost", 1)} {
+		cmd = exec.Command(bin, "retrieve", "fetch", u, "--need", "x")
+		cmd.Env = env
+		out, err = cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "hookctl refused this retrieval: refused:") ||
+			!strings.Contains(string(out), "a loopback address") || strings.Contains(string(out), "The page announces") {
+			t.Errorf("%s with the old test variable set: %v\n%s", u, err, out)
 		}
-	}
-	cmd = exec.Command(bin, "retrieve", "fetch", page.URL, "--need", "x")
-	cmd.Env = noLoopback
-	out, err = cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "refused") {
-		t.Errorf("loopback without the test switch: %v\n%s", err, out)
 	}
 	if len(d.requests()) != 0 {
 		t.Errorf("the distiller was called %d times", len(d.requests()))
 	}
 	entries, _ := front.AuditAt(home).Entries()
-	if len(entries) != 2 || entries[0].Outcome != "refused" || entries[0].Scrub == "clean" || entries[1].Outcome != "refused" {
+	if len(entries) != 3 || entries[0].Outcome != "refused" || entries[0].Scrub == "clean" || entries[1].Outcome != "refused" ||
+		entries[2].Outcome != "refused" {
 		t.Errorf("audit: %+v", entries)
+	}
+}
+
+// TestRetrieveTestSeamsReachOnlyLoopback: a test build says what it is, in hookctl version and
+// as a doctor problem, and its worker reaches loopback only: private and metadata addresses
+// stay refused.
+func TestRetrieveTestSeamsReachOnlyLoopback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildPair(t, testSeams...)
+	d := newFakeDistiller(t)
+	_, env := retrieveEnv(t, d, "")
+	env = append(env, "HOME="+t.TempDir(), "PATH=")
+	run := func(args ...string) string {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	if out := run("version"); !strings.Contains(out, "test seams") || !strings.Contains(out, "Never install it") {
+		t.Errorf("version:\n%s", out)
+	}
+	if out := run("doctor"); !strings.Contains(out, "✗ ⚠ built with the hookctl_testseams tag") {
+		t.Errorf("doctor:\n%s", out)
+	}
+	for _, u := range []string{"http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://[fd00:ec2::254]/"} {
+		if out := run("retrieve", "fetch", u, "--need", "x"); !strings.Contains(out, "hookctl refused this retrieval: refused:") {
+			t.Errorf("%s:\n%s", u, out)
+		}
+	}
+	if len(d.requests()) != 0 {
+		t.Errorf("the distiller was called %d times", len(d.requests()))
 	}
 }
 
@@ -213,7 +249,7 @@ func TestRetrieveFailureShowsNoServerText(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildPair(t)
+	bin := buildPair(t, testSeams...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -253,7 +289,7 @@ func TestRetrieverIsolation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildPair(t)
+	bin := buildPair(t, testSeams...)
 	page := fixturePage(t)
 	d := newFakeDistiller(t)
 	project := t.TempDir()
@@ -295,7 +331,7 @@ func TestRetrieverIsolation(t *testing.T) {
 // worker, scrubber, fetch, a distiller that answers at once, audit) with a direct GET of the
 // same loopback page: the difference is the retriever's own overhead.
 func BenchmarkRetrieveVersusDirect(b *testing.B) {
-	bin := buildPair(b)
+	bin := buildPair(b, testSeams...)
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<html><body><p>Version 4.2 is out.</p></body></html>")
@@ -309,7 +345,7 @@ func BenchmarkRetrieveVersusDirect(b *testing.B) {
 	home := b.TempDir()
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte(fmt.Sprintf(
 		"[retriever]\ndistiller = \"anthropic\"\n[retriever.anthropic]\nbase_url = %q\napi_key_env = \"FAKE_KEY\"\n", distiller.URL)), 0o600)
-	env := append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_KEY=sk-fake-0000", retriever.LoopbackForTestsEnv+"=1")
+	env := append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_KEY=sk-fake-0000")
 	b.Run("direct", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			resp, err := http.Get(page.URL)

@@ -200,14 +200,14 @@ func checkWorker(path string) error {
 }
 
 // WorkerEnviron is the worker's whole environment: only what retrieval needs — the distiller's
-// and search provider's keys, the GitHub token for GitHub reads, proxy and CA settings, the
-// test switch for loopback targets — and HOME and TMPDIR pointing at its empty directory.
+// and search provider's keys, the GitHub token for GitHub reads, proxy and CA settings — and
+// HOME and TMPDIR pointing at its empty directory. No variable relaxes the worker's rules.
 func WorkerEnviron(environ []string, cfg *settings.Config, kind retriever.Kind, tmp string) []string {
 	keep := map[string]bool{
 		"PATH": true, "LANG": true, "LC_ALL": true, "TZ": true,
 		"HTTP_PROXY": true, "HTTPS_PROXY": true, "NO_PROXY": true, "ALL_PROXY": true,
 		"http_proxy": true, "https_proxy": true, "no_proxy": true, "all_proxy": true,
-		"SSL_CERT_FILE": true, "SSL_CERT_DIR": true, retriever.LoopbackForTestsEnv: true,
+		"SSL_CERT_FILE": true, "SSL_CERT_DIR": true,
 	}
 	for _, name := range []string{cfg.Anthropic.APIKeyEnv, cfg.OpenAI.APIKeyEnv, cfg.Brave.APIKeyEnv} {
 		if name != "" {

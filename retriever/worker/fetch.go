@@ -163,15 +163,11 @@ type Resolver interface {
 //
 // A Fetcher is safe for concurrent use; it holds no connections between fetches.
 type Fetcher struct {
-	MaxBytes int64 // 0 = DefaultMaxBytes
-	// AllowPrivate lets the fetcher reach loopback and private addresses. The CLI sets it only
-	// when HOOKCTL_ALLOW_LOOPBACK_FOR_TESTS=1 is in its environment; no config can. With it set,
-	// BlockedAddr is not consulted at all.
-	AllowPrivate bool
-	Resolver     Resolver // nil = net.DefaultResolver
-	UserAgent    string   // "" = DefaultUserAgent
+	MaxBytes  int64    // 0 = DefaultMaxBytes
+	Resolver  Resolver // nil = net.DefaultResolver
+	UserAgent string   // "" = DefaultUserAgent
 
-	// Test hooks, settable only from this package's tests.
+	// Settable only from this package: by its tests, and blocked by fetchAddrPolicy.
 	blocked        func(netip.Addr) (bool, string)       // nil = BlockedAddr
 	proxy          func(*http.Request) (*url.URL, error) // nil = http.ProxyFromEnvironment
 	connectTimeout time.Duration                         // 0 = ConnectTimeout
@@ -318,9 +314,6 @@ func (f *Fetcher) connect() time.Duration {
 }
 
 func (f *Fetcher) isBlocked(a netip.Addr) (bool, string) {
-	if f.AllowPrivate {
-		return false, ""
-	}
 	if f.blocked != nil {
 		return f.blocked(a)
 	}

@@ -579,11 +579,6 @@ func TestFetchRefusesLoopbackByDefault(t *testing.T) {
 	if n := ln.n.Load(); n != 0 {
 		t.Errorf("the private server accepted %d connections", n)
 	}
-	// The loopback permission for end-to-end tests opens it.
-	f.AllowPrivate = true
-	if doc, err := f.Fetch(context.Background(), srv.URL); err != nil || doc.Text != "private" {
-		t.Errorf("AllowPrivate: %v", err)
-	}
 }
 
 // TestFetchRebinding: a name that answers "public" when checked and "private" afterwards never

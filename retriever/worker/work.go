@@ -64,7 +64,7 @@ func retrieve(ctx context.Context, in *retriever.WorkerInput, environ []string) 
 	cfg := &in.Config
 	switch req.Kind {
 	case retriever.KindFetch:
-		f := &Fetcher{MaxBytes: min(cfg.MaxBytes, 32<<20), AllowPrivate: retriever.EnvValue(environ, retriever.LoopbackForTestsEnv) == "1"}
+		f := &Fetcher{MaxBytes: min(cfg.MaxBytes, 32<<20), blocked: fetchAddrPolicy()}
 		doc, err := f.Fetch(ctx, req.URL)
 		if err != nil {
 			return nil, nil, err
