@@ -63,7 +63,7 @@ func auditList(s *streams, opts *auditOptions) error {
 	if err != nil {
 		return err
 	}
-	entries, err := a.Entries()
+	entries, err := readAudit(s, a)
 	if err != nil {
 		return err
 	}
@@ -117,7 +117,7 @@ func auditShow(s *streams, id string) error {
 	if err != nil {
 		return err
 	}
-	entries, err := a.Entries()
+	entries, err := readAudit(s, a)
 	if err != nil {
 		return err
 	}
@@ -144,6 +144,15 @@ func auditShow(s *streams, id string) error {
 		return nil
 	}
 	return fmt.Errorf("no audit entry %s", id)
+}
+
+// readAudit reads the log, warning on stderr of each damaged line it skipped.
+func readAudit(s *streams, a *front.Audit) ([]front.AuditEntry, error) {
+	entries, damaged, err := a.Entries()
+	for _, d := range damaged {
+		fmt.Fprintf(s.err, "hookctl audit: warning: skipped a damaged line, %s\n", d)
+	}
+	return entries, err
 }
 
 func shortID(s string) string {

@@ -83,7 +83,10 @@ func NewID(t time.Time) string {
 }
 
 // Append writes one entry as one JSON line. Appends from concurrent processes never interleave:
-// each takes the log's lock, rotates if the file is full, and writes the line in one write.
+// each takes the log's lock, rotates if the file is full, and
+// writes the whole line, newline included, in one write to a file opened O_APPEND. A write that
+// fails part way (a full disk, a file size limit) is cut back off, so the log never ends in part
+// of a line; a log that does (a crash) gets the line after a newline of its own.
 func (a *Audit) Append(e *AuditEntry) error {
 	line, err := encodeEntry(e)
 	if err != nil {
@@ -103,15 +106,34 @@ func (a *Audit) Append(e *AuditEntry) error {
 			return err
 		}
 	}
-	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return fmt.Errorf("failed to open the audit log: %w", err)
 	}
 	defer f.Close()
-	if _, err := f.Write(line); err != nil {
+	fi, err := f.Stat()
+	if err != nil {
+		return fmt.Errorf("failed to open the audit log: %w", err)
+	}
+	// A log cut off inside a line (a crash) would glue this entry onto that line's remains.
+	if last := make([]byte, 1); fi.Size() > 0 {
+		if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
+			return fmt.Errorf("failed to read the audit log: %w", err)
+		}
+		if last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	if n, err := f.Write(line); err != nil {
+		if n > 0 {
+			f.Truncate(fi.Size()) // under the lock: the end of the file is this line's part
+		}
 		return fmt.Errorf("failed to write the audit log: %w", err)
 	}
-	return f.Sync()
+	if err := f.Sync(); err != nil {
+		return fmt.Errorf("failed to write the audit log: %w", err)
+	}
+	return nil
 }
 
 // encodeEntry renders an entry as one JSON line, newline included, capped. (encoding/json, not
@@ -130,6 +152,8 @@ func encodeEntry(e *AuditEntry) ([]byte, error) {
 	return line, nil
 }
 
+// maxBytes is MaxBytes, or 10 MiB when it is zero or negative: the config's validation is the
+// config's, and a bad value must not make every append rotate, or none.
 func (a *Audit) maxBytes() int64 {
 	if a.MaxBytes > 0 {
 		return a.MaxBytes
@@ -157,9 +181,20 @@ func (a *Audit) rotate() error {
 	return nil
 }
 
-// Entries reads every entry, oldest first. A line that does not parse is reported, not hidden.
-func (a *Audit) Entries() ([]AuditEntry, error) {
-	var out []AuditEntry
+// DamagedLine is an audit line that could not be read: cut short by a crash or a full disk
+// before appends were cut back, or edited. Entries skips it and says where it is.
+type DamagedLine struct {
+	File string
+	Line int // from 1
+	Why  string
+}
+
+func (d DamagedLine) String() string { return fmt.Sprintf("%s:%d: %s", d.File, d.Line, d.Why) }
+
+// Entries reads every entry, oldest first. A line that does not parse is skipped and listed in
+// damaged, so that one bad line cannot hide the rest of the log; an error is a file that cannot
+// be read at all.
+func (a *Audit) Entries() (entries []AuditEntry, damaged []DamagedLine, err error) {
 	base := filepath.Join(a.Dir, auditFile)
 	for i := a.keep(); i >= 0; i-- {
 		path := base
@@ -171,28 +206,52 @@ func (a *Audit) Entries() ([]AuditEntry, error) {
 			continue
 		}
 		if err != nil {
-			return nil, err
+			return nil, nil, fmt.Errorf("failed to read the audit log: %w", err)
 		}
-		sc := bufio.NewScanner(f)
-		sc.Buffer(make([]byte, 64<<10), auditMaxLine+1)
-		n := 0
-		for sc.Scan() {
-			n++
-			var e AuditEntry
-			if err := json.Unmarshal(sc.Bytes(), &e); err != nil {
+		r := bufio.NewReaderSize(f, 64<<10)
+		for n := 1; ; n++ {
+			line, tooLong, err := readAuditLine(r)
+			if err != nil && !errors.Is(err, io.EOF) {
 				f.Close()
-				return nil, fmt.Errorf("%s:%d: a damaged audit line: %v", path, n, err)
+				return nil, nil, fmt.Errorf("failed to read the audit log %s: %w", path, err)
 			}
-			out = append(out, e)
+			if errors.Is(err, io.EOF) && len(line) == 0 && !tooLong {
+				break
+			}
+			var e AuditEntry
+			switch {
+			case tooLong:
+				damaged = append(damaged, DamagedLine{path, n, fmt.Sprintf("longer than the %d-byte cap", auditMaxLine)})
+			case json.Unmarshal(line, &e) != nil:
+				damaged = append(damaged, DamagedLine{path, n, "not a whole entry (cut short or edited)"})
+			default:
+				entries = append(entries, e)
+			}
+			if errors.Is(err, io.EOF) {
+				break
+			}
 		}
-		err = sc.Err()
 		f.Close()
-		if err != nil {
-			return nil, err
-		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Time.Before(out[j].Time) })
-	return out, nil
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Time.Before(entries[j].Time) })
+	return entries, damaged, nil
+}
+
+// readAuditLine reads one line without its newline, keeping at most auditMaxLine bytes of it:
+// tooLong reports that it was longer. err is io.EOF for the last line, newline or not.
+func readAuditLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
+	for {
+		chunk, err := r.ReadSlice('\n')
+		if len(line)+len(chunk) <= auditMaxLine+1 {
+			line = append(line, chunk...)
+		} else {
+			tooLong = true
+		}
+		if errors.Is(err, bufio.ErrBufferFull) {
+			continue // the rest of a long line
+		}
+		return bytes.TrimSuffix(line, []byte("\n")), tooLong, err
+	}
 }
 
 // SaveTranscript stores a transcript, written atomically.

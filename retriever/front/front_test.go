@@ -43,7 +43,7 @@ func TestRetrieveWithoutAWorker(t *testing.T) {
 		if res.OK || !strings.Contains(res.Text, "failed to start the retriever") || !strings.Contains(res.Text, want) {
 			t.Errorf("worker %q: %q", worker, res.Text)
 		}
-		if entries, _ := f.Audit.Entries(); len(entries) != 1 || entries[0].Outcome != "failed" {
+		if entries, _, _ := f.Audit.Entries(); len(entries) != 1 || entries[0].Outcome != "failed" {
 			t.Errorf("worker %q: audit %+v", worker, entries)
 		}
 	}
