@@ -82,8 +82,13 @@ func NewID(t time.Time) string {
 	return t.UTC().Format("20060102T150405.000Z") + "-" + hex.EncodeToString(b[:])
 }
 
+// auditLockWait bounds how long an append waits for another process's. An append takes
+// milliseconds; a lock held longer belongs to a stuck or hostile process, and waiting for it
+// would stall the retrieval, and with it the agent's tool call, without end.
+const auditLockWait = 2 * time.Second
+
 // Append writes one entry as one JSON line. Appends from concurrent processes never interleave:
-// each takes the log's lock, rotates if the file is full, and
+// each takes the log's lock (waiting at most auditLockWait), rotates if the file is full, and
 // writes the whole line, newline included, in one write to a file opened O_APPEND. A write that
 // fails part way (a full disk, a file size limit) is cut back off, so the log never ends in part
 // of a line; a log that does (a crash) gets the line after a newline of its own.
@@ -95,7 +100,7 @@ func (a *Audit) Append(e *AuditEntry) error {
 	if err := os.MkdirAll(a.Dir, 0o700); err != nil {
 		return fmt.Errorf("failed to create the audit directory: %w", err)
 	}
-	unlock, err := fsutil.Lock(filepath.Join(a.Dir, auditLock), 0)
+	unlock, err := fsutil.Lock(filepath.Join(a.Dir, auditLock), auditLockWait)
 	if err != nil {
 		return err
 	}

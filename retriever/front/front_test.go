@@ -6,7 +6,10 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
@@ -46,5 +49,50 @@ func TestRetrieveWithoutAWorker(t *testing.T) {
 		if entries, _, _ := f.Audit.Entries(); len(entries) != 1 || entries[0].Outcome != "failed" {
 			t.Errorf("worker %q: audit %+v", worker, entries)
 		}
+	}
+}
+
+// TestRetrieveAuditLockBounded: a lock on the audit that another process holds and never lets
+// go (here another open file, which flock treats alike) withholds the retrieval's result after
+// auditLockWait, saying why, instead of stalling the agent's tool call for ever; so does a
+// direct_fetch call, which is refused.
+func TestRetrieveAuditLockBounded(t *testing.T) {
+	dir := t.TempDir()
+	unlock, err := fsutil.Lock(filepath.Join(dir, auditLock), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlock()
+	f := &Front{Config: settings.Config{Distiller: "extract"}, Audit: &Audit{Dir: dir}}
+	within := func(what string, do func() string) string {
+		start := time.Now()
+		done := make(chan string, 1)
+		go func() { done <- do() }()
+		select {
+		case text := <-done:
+			if d := time.Since(start); d < auditLockWait-100*time.Millisecond || d > auditLockWait+2*time.Second {
+				t.Errorf("%s: returned after %v, want about %v", what, d, auditLockWait)
+			}
+			return text
+		case <-time.After(auditLockWait + 10*time.Second):
+			t.Fatalf("%s: still waiting for the audit lock after %v", what, time.Since(start))
+		}
+		return ""
+	}
+	text := within("retrieve", func() string {
+		return f.Retrieve(context.Background(), &retriever.Request{Kind: retriever.KindFetch, URL: "https://example.com/", Need: "x"}).Text
+	})
+	if !strings.Contains(text, "could not record the retrieval in its audit log") || !strings.Contains(text, "so its result is withheld") ||
+		!strings.Contains(text, "held it too long") {
+		t.Errorf("retrieve: %q", text)
+	}
+	f.DirectFetch = true
+	d := hook.Decision{}
+	within("direct fetch", func() string {
+		d = f.AnswerWebTool(context.Background(), &hook.Call{Tool: "WebFetch", Web: &hook.WebRequest{URL: "https://example.com/"}})
+		return d.Reason
+	})
+	if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "could not audit this direct fetch") {
+		t.Errorf("direct fetch: %+v", d)
 	}
 }
