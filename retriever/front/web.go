@@ -10,6 +10,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/scrub"
 )
 
 // New makes the front for this machine: binary is hookctl's own executable (symlinks
@@ -58,6 +59,8 @@ func (f *Front) auditDirect(c *hook.Call) error {
 	if c.Web.Query != "" {
 		e.Kind = retriever.KindSearch
 	}
+	// Unchecked, since nothing is withheld from the client; but the audit records no secret.
+	redactEntry(e, scrub.NewScrubber(f.Environ))
 	return f.Audit.Append(e)
 }
 
