@@ -32,8 +32,7 @@ func Work(ctx context.Context, in *retriever.WorkerInput, tmp string, environ []
 
 	docs, ans, err := retrieve(ctx, in, environ)
 	if err != nil {
-		var pe *PolicyError
-		if errors.As(err, &pe) || errors.Is(err, ErrFetchRefused) || errors.Is(err, ErrGitHubHostNotAllowed) || errors.Is(err, ErrGitHubRefused) {
+		if errors.Is(err, ErrFetchRefused) || errors.Is(err, ErrGitHubHostNotAllowed) || errors.Is(err, ErrGitHubRefused) {
 			res.Refused = err.Error()
 		} else {
 			res.Error = err.Error()
@@ -52,12 +51,6 @@ func Work(ctx context.Context, in *retriever.WorkerInput, tmp string, environ []
 	}
 	return res
 }
-
-// PolicyError is a refusal by the retriever's own rules (an address it will not reach, content
-// it will not read), as opposed to a failure.
-type PolicyError struct{ Reason string }
-
-func (e *PolicyError) Error() string { return e.Reason }
 
 func retrieve(ctx context.Context, in *retriever.WorkerInput, environ []string) ([]retriever.Document, *retriever.Answer, error) {
 	req := &in.Request
