@@ -30,6 +30,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
@@ -643,13 +644,9 @@ func fetchDecode(body []byte, charset string) []byte {
 	return body
 }
 
-// fetchShort quotes at most 64 bytes of a header value in an error.
-func fetchShort(s string) string {
-	if len(s) > 64 {
-		return s[:64] + "…"
-	}
-	return s
-}
+// fetchShort is at most 64 bytes of a header value or URL part, for an error; never cut inside
+// a UTF-8 sequence, since the agent may be shown it.
+func fetchShort(s string) string { return clip.String(s, 64) }
 
 // --- URL validation ---
 

@@ -28,6 +28,7 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
@@ -1143,4 +1144,14 @@ func TestFetchFailuresShowNoServerText(t *testing.T) {
 func leaksHostile(s string) bool {
 	s = strings.ToLower(s)
 	return strings.Contains(s, "ignore") || strings.Contains(s, "evil") || strings.Contains(s, "curl")
+}
+
+// TestFetchShortNeverSplitsACharacter: the part of a host or header a refusal quotes is cut on
+// a character boundary, since the agent is shown it (a byte cut once put invalid UTF-8 there).
+func TestFetchShortNeverSplitsACharacter(t *testing.T) {
+	host := strings.Repeat("a", 63) + "é.example"
+	_, err := fetchParseURL("https://" + host + "/")
+	if err == nil || !utf8.ValidString(err.Error()) || !strings.Contains(err.Error(), strings.Repeat("a", 63)+"…") {
+		t.Errorf("%v", err)
+	}
 }
