@@ -3,7 +3,13 @@
 GO        ?= go
 PREFIX    ?= $(HOME)/.local
 BIN       := bin/hookctl
+WORKER    := bin/hookctl-retrieve-worker
 FUZZTIME  ?= 60s
+
+# One stamp for both executables of a build: the retriever's worker refuses a hookctl from
+# another build, and hookctl doctor reports a mismatched pair.
+BUILD_STAMP := $(shell date -u +%Y%m%dT%H%M%SZ)-$(shell od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
+LDFLAGS     := -X github.com/hookctl/hookctl/internal/buildinfo.stamp=$(BUILD_STAMP)
 
 # The Claude Code release the end-to-end tests drive, installed under .cache (gitignored).
 CLAUDE_CODE_VERSION := 2.1.328
@@ -11,20 +17,24 @@ CLAUDE_DIR          := .cache/claude-code
 CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
 
 FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
-                ./programs:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever:FuzzHTMLToText \
-                ./retriever:FuzzFetchParseURL ./retriever:FuzzScrub ./retriever:FuzzGitHubParseArgs \
-                ./retriever:FuzzDetectInjection ./retriever:FuzzPromptFence
+                ./programs:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
+                ./retriever/worker:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
+                ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence
 
 .PHONY: build install test fuzz bench e2e-deps docs clean
 
+# hookctl (the gate, which links no network code) and the retriever's worker, which hookctl runs
+# from its own directory. Without cgo: Landlock needs it.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -o $(BIN) ./cmd/hookctl
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/hookctl ./cmd/hookctl-retrieve-worker
 
-# Build, put the binary on the user's PATH, and register it in the user's Claude Code settings.
+# Build, put both executables on the user's PATH, and register hookctl in the user's Claude
+# Code settings.
 install: build
 	install -d "$(PREFIX)/bin"
+	install -m 0755 $(WORKER) "$(PREFIX)/bin/hookctl-retrieve-worker"
 	install -m 0755 $(BIN) "$(PREFIX)/bin/hookctl"
-	@echo "installed $(PREFIX)/bin/hookctl"
+	@echo "installed $(PREFIX)/bin/hookctl and $(PREFIX)/bin/hookctl-retrieve-worker"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH";; esac
 	"$(PREFIX)/bin/hookctl" install --scope user
 

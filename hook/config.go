@@ -12,7 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/hookctl/hookctl/internal/fsutil"
-	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // MaxConfigSize caps the config file. A config larger than this is refused, not truncated.
@@ -42,7 +42,7 @@ type Config struct {
 	DirectFetch bool `toml:"direct_fetch"`
 	// Retriever configures quarantined retrieval: distiller, search provider, GitHub hosts.
 	// Global only: a project cannot choose where content is sent.
-	Retriever retriever.Config `toml:"retriever"`
+	Retriever settings.Config `toml:"retriever"`
 	// Audit configures the retrieval audit log. Global only.
 	Audit AuditConfig `toml:"audit"`
 

@@ -1,25 +1,18 @@
-// Package retriever is hookctl's quarantined retrieval. Raw web and GitHub content never enters an
-// agent that can read local files: the agent states what it needs, and a separate process — with
-// network access and no access to the user's files — fetches the content, has a distiller model
-// read it as untrusted data, and returns only the distilled answer. This is the dual-LLM or
-// privilege-separation pattern (Willison 2023; CaMeL, arXiv:2503.18813): no single process holds
-// local file access, raw untrusted content and network egress at once.
+// Package retriever is hookctl's quarantined retrieval: raw web and GitHub content never enters
+// an agent that can read local files. The agent states what it needs; the front (package
+// front, in the hookctl process that asked, which can read the user's files) checks the request
+// for secrets (package scrub) and starts the worker (package worker, the hookctl-retrieve-worker
+// executable: network access, no access to the user's files), which fetches the content, has a
+// distiller model read it as untrusted data and returns only the distilled answer; the front
+// audits every retrieval. This is the dual-LLM or privilege-separation pattern (Willison 2023;
+// CaMeL, arXiv:2503.18813): no single process holds local file access, raw untrusted content and
+// network egress at once.
 //
-// The pieces: Fetcher (GET only, http and https only, no private or loopback addresses, checked on
-// the resolved IP at every connection and redirect, capped and timed), HTML to text, the outbound
-// scrubber (no secret leaves in a URL, query, header or need), Searchers and Distillers behind
-// small interfaces, typed GitHub reads, isolation of the process (Landlock on Linux), and an
-// append-only audit of every retrieval.
-//
-// Out of scope: the integrity of the distilled answer (a distiller can be fooled into a wrong
-// summary; it cannot be made to act), and what the user's distiller provider does with the
-// content it is sent (docs/residual-risks.md).
+// This package is the vocabulary both processes share: the request, the documents and the
+// answer, what passes between the front and the worker, GitHub operations and how they are
+// parsed, media types, and which distiller and search provider a config chooses. It links no
+// network code; the [retriever] config itself is in package settings.
 package retriever
-
-import (
-	"context"
-	"time"
-)
 
 // Kind is what a retrieval does.
 type Kind string
@@ -44,7 +37,8 @@ type Request struct {
 	Session, AgentID, AgentType, Tool string
 }
 
-// GitHubOp is one typed, read-only GitHub operation (see github.go).
+// GitHubOp is one typed, read-only GitHub operation (githubop.go parses and checks it; the
+// worker reads it).
 type GitHubOp struct {
 	Op     string // issue, issue-comments, pr, pr-diff, pr-files, pr-comments, file, repo, releases
 	Host   string // "" for github.com; an enterprise host must be on the config's allowlist
@@ -80,88 +74,3 @@ type Answer struct {
 	// every result says so.
 	Weak bool
 }
-
-// Distiller answers a need from documents, treating them as adversarial data.
-type Distiller interface {
-	Name() string
-	Distill(ctx context.Context, need string, docs []Document) (*Answer, error)
-}
-
-// Searcher finds documents for a query. Each result is a Document whose Text holds the title,
-// URL and snippet the provider returned.
-type Searcher interface {
-	Name() string
-	Search(ctx context.Context, query string) ([]Document, error)
-}
-
-// SearchDistiller searches and distills in one call, as the Anthropic Messages API does with
-// its server-side web search tool. docs lists the sources it reports.
-type SearchDistiller interface {
-	Name() string
-	SearchAndDistill(ctx context.Context, query, need string) (ans *Answer, docs []Document, err error)
-}
-
-// Config is the [retriever] section of the user's config.toml (global only: a project file
-// cannot configure where content is sent).
-type Config struct {
-	Distiller string          `toml:"distiller"` // auto | anthropic | openai | claude-cli | command | extract
-	Search    string          `toml:"search"`    // anthropic | searxng | brave
-	Anthropic AnthropicConfig `toml:"anthropic"`
-	OpenAI    OpenAIConfig    `toml:"openai"`
-	ClaudeCLI ClaudeCLIConfig `toml:"claude_cli"`
-	Command   CommandConfig   `toml:"command"`
-	SearXNG   SearXNGConfig   `toml:"searxng"`
-	Brave     BraveConfig     `toml:"brave"`
-	GitHub    GitHubConfig    `toml:"github"`
-	// MaxBytes caps a fetched body; 0 means DefaultMaxBytes.
-	MaxBytes int64 `toml:"max_bytes"`
-}
-
-type AnthropicConfig struct {
-	BaseURL   string `toml:"base_url"`    // default https://api.anthropic.com
-	APIKeyEnv string `toml:"api_key_env"` // default ANTHROPIC_API_KEY
-	Model     string `toml:"model"`
-}
-
-type OpenAIConfig struct {
-	BaseURL   string `toml:"base_url"` // chat-completions compatible, e.g. http://127.0.0.1:11434/v1
-	APIKeyEnv string `toml:"api_key_env"`
-	Model     string `toml:"model"`
-}
-
-type ClaudeCLIConfig struct {
-	Path  string `toml:"path"` // default: claude on PATH
-	Model string `toml:"model"`
-}
-
-type CommandConfig struct {
-	Argv []string `toml:"argv"` // a program that reads the prompt on stdin and prints the answer
-}
-
-type SearXNGConfig struct {
-	URL string `toml:"url"` // the instance's base URL; /search?format=json is appended
-}
-
-type BraveConfig struct {
-	APIKeyEnv string `toml:"api_key_env"` // default BRAVE_API_KEY
-}
-
-type GitHubConfig struct {
-	// EnterpriseHosts are the GitHub Enterprise hosts the retriever may reach.
-	EnterpriseHosts []string `toml:"enterprise_hosts"`
-}
-
-// Limits.
-const (
-	DefaultMaxBytes   = 5 << 20
-	ConnectTimeout    = 10 * time.Second
-	TotalTimeout      = 60 * time.Second
-	MaxRedirects      = 5
-	DistillTimeout    = 90 * time.Second
-	MaxDistilledBytes = 64 << 10
-)
-
-// LoopbackForTestsEnv, set to 1 in the retriever's own environment, lets it reach loopback and
-// private addresses, so that end-to-end tests can serve fixture pages on 127.0.0.1. No config
-// file can turn it on.
-const LoopbackForTestsEnv = "HOOKCTL_ALLOW_LOOPBACK_FOR_TESTS"

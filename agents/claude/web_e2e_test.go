@@ -7,13 +7,14 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 const webCanary = "CANARY-0e77-web"
@@ -24,7 +25,7 @@ const webCanary = "CANARY-0e77-web"
 // receives; the audit lists both retrievals.
 func TestRealClientWebGoesThroughTheRetriever(t *testing.T) {
 	ct.Binary(t)
-	hookctl := buildHookctl(t)
+	hookctl := buildRetrievingHookctl(t, "-tags", "hookctl_testseams") // the page is on loopback
 
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html; charset=utf-8")
@@ -62,7 +63,7 @@ func TestRealClientWebGoesThroughTheRetriever(t *testing.T) {
 	if n := d.asked(); n != 2 {
 		t.Errorf("the distiller was asked %d times, want 2", n)
 	}
-	entries, err := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _, err := front.AuditAt(home).Entries()
 	if err != nil || len(entries) != 2 {
 		t.Fatalf("audit: %+v %v", entries, err)
 	}
@@ -79,7 +80,7 @@ func TestRealClientWebGoesThroughTheRetriever(t *testing.T) {
 // the query.
 func TestRealClientWebSearchGoesThroughTheRetriever(t *testing.T) {
 	ct.Binary(t)
-	hookctl := buildHookctl(t)
+	hookctl := buildRetrievingHookctl(t)
 
 	const canary = "CANARY-51c3-search"
 	var queries []string
@@ -122,7 +123,7 @@ func TestRealClientWebSearchGoesThroughTheRetriever(t *testing.T) {
 	if n := d.asked(); n != 1 {
 		t.Errorf("the distiller was asked %d times, want 1", n)
 	}
-	entries, err := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _, err := front.AuditAt(home).Entries()
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("audit: %+v %v", entries, err)
 	}
@@ -166,7 +167,7 @@ func (d *fakeDistiller) asked() int {
 }
 
 // retrievalSession is a real-client session with hookctl installed as the two PreToolUse hooks
-// `hookctl install` registers, the fake distiller configured, and loopback fetches allowed.
+// `hookctl install` registers and the fake distiller configured.
 // extraConfig is appended to the [retriever] table. It returns the session and HOOKCTL_HOME.
 func retrievalSession(t *testing.T, hookctl string, d *fakeDistiller, extraConfig string) (*ct.Session, string) {
 	s := ct.NewSession(t)
@@ -176,11 +177,30 @@ func retrievalSession(t *testing.T, hookctl string, d *fakeDistiller, extraConfi
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(config), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "FAKE_DISTILLER_KEY=sk-fake-distiller-0000",
-		retriever.LoopbackForTestsEnv+"=1")
+	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "FAKE_DISTILLER_KEY=sk-fake-distiller-0000")
 	s.Hooks = []ct.Hook{
 		{Matcher: "*", Command: hookctl, Args: []string{"hook"}},
 		{Matcher: "WebFetch|WebSearch", Command: hookctl, Args: []string{"hook", "--retrieve"}, Timeout: 120},
 	}
 	return s, home
+}
+
+// buildRetrievingHookctl is buildHookctl with the retriever's worker built beside hookctl, where
+// hookctl runs it from, with the go build flags given. HOOKCTL_E2E_HOOK names a ready-made
+// hookctl instead, whose worker is installed beside it, unless the flags ask for a test build
+// (a release cannot fetch the fixture pages on loopback).
+func buildRetrievingHookctl(t *testing.T, flags ...string) string {
+	t.Helper()
+	if p := os.Getenv("HOOKCTL_E2E_HOOK"); p != "" && len(flags) == 0 {
+		return p
+	}
+	dir := t.TempDir()
+	args := append(append([]string{"build"}, flags...), "-o", dir+"/",
+		"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-retrieve-worker")
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as released: the worker's Landlock needs it
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("failed to build hookctl and its worker: %v\n%s", err, out)
+	}
+	return filepath.Join(dir, "hookctl")
 }

@@ -4,14 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/internal/clip"
-	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 type auditOptions struct {
@@ -51,12 +50,12 @@ agent is shown only which rules fired), and the raw content, with audit.keep_raw
 	return cmd
 }
 
-func openAudit() (*retriever.Audit, error) {
+func openAudit() (*front.Audit, error) {
 	env := hookEnv()
 	if env.err != nil {
 		return nil, env.err
 	}
-	return &retriever.Audit{Dir: filepath.Join(env.home, "audit")}, nil
+	return front.AuditAt(env.home), nil
 }
 
 func auditList(s *streams, opts *auditOptions) error {
@@ -64,7 +63,7 @@ func auditList(s *streams, opts *auditOptions) error {
 	if err != nil {
 		return err
 	}
-	entries, err := a.Entries()
+	entries, err := readAudit(s, a)
 	if err != nil {
 		return err
 	}
@@ -118,7 +117,7 @@ func auditShow(s *streams, id string) error {
 	if err != nil {
 		return err
 	}
-	entries, err := a.Entries()
+	entries, err := readAudit(s, a)
 	if err != nil {
 		return err
 	}
@@ -145,6 +144,15 @@ func auditShow(s *streams, id string) error {
 		return nil
 	}
 	return fmt.Errorf("no audit entry %s", id)
+}
+
+// readAudit reads the log, warning on stderr of each damaged line it skipped.
+func readAudit(s *streams, a *front.Audit) ([]front.AuditEntry, error) {
+	entries, damaged, err := a.Entries()
+	for _, d := range damaged {
+		fmt.Fprintf(s.err, "hookctl audit: warning: skipped a damaged line, %s\n", d)
+	}
+	return entries, err
 }
 
 func shortID(s string) string {

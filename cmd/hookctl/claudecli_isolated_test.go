@@ -10,7 +10,7 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 // TestRetrieveClaudeCLIIsolated: the claude-cli distiller works inside the isolated worker (a
@@ -20,7 +20,7 @@ import (
 // ANTHROPIC_BASE_URL it went for the public API and hung; see TestRetrieveDiesWithItsCaller.)
 func TestRetrieveClaudeCLIIsolated(t *testing.T) {
 	claude := ct.Binary(t)
-	bin := buildStatic(t)
+	bin := buildPair(t, testSeams...)
 	api := ct.NewAPI(t, ct.Script{})
 	// A subscription user's setup: the token of `claude setup-token`, no API key.
 	cmd, home := retrieveWith(t, bin, fmt.Sprintf("distiller = \"claude-cli\"\n[retriever.claude_cli]\npath = %q\n", claude),
@@ -32,7 +32,7 @@ func TestRetrieveClaudeCLIIsolated(t *testing.T) {
 	if !api.Saw(canary) {
 		t.Error("the page did not reach the model through claude -p")
 	}
-	entries, _ := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _, _ := front.AuditAt(home).Entries()
 	if len(entries) != 1 || entries[0].Outcome != "answered" || entries[0].Distiller != "claude-cli:haiku" {
 		t.Fatalf("audit: %+v", entries)
 	}
@@ -42,14 +42,14 @@ func TestRetrieveClaudeCLIIsolated(t *testing.T) {
 // TestRetrieveStopsARunawayDistiller: a distiller that prints past the output cap and then
 // neither exits nor minds its closed pipe (testdata/runaway) is killed from inside the isolated
 // worker, and none of it is left running. Under Landlock the worker could not signal its own
-// child (each thread has its own domain, see retriever/proc.go): the retrieval hung until the
+// child (each thread has its own domain, see retriever/internal/proc): the retrieval hung until the
 // front's deadline, 160 s, and the front's kill of the worker orphaned the distiller.
 func TestRetrieveStopsARunawayDistiller(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
 	runaway := buildRunaway(t)
-	bin := buildStatic(t)
+	bin := buildPair(t, testSeams...)
 	marker := fmt.Sprintf("runaway-%d", time.Now().UnixNano())
 	cmd, home := retrieveWith(t, bin, fmt.Sprintf("distiller = \"command\"\n[retriever.command]\nargv = [%q, %q]\n", runaway, marker))
 	start := time.Now()
@@ -62,7 +62,7 @@ func TestRetrieveStopsARunawayDistiller(t *testing.T) {
 		exec.Command("pkill", "-f", marker).Run()
 		t.Errorf("the distiller is still running: pids %s", left)
 	}
-	entries, _ := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _, _ := front.AuditAt(home).Entries()
 	if len(entries) != 1 || !strings.HasPrefix(entries[0].Isolation, "landlock") && !strings.HasPrefix(entries[0].Isolation, "none: the kernel") {
 		t.Errorf("audit: %+v", entries)
 	}
@@ -77,7 +77,7 @@ func TestRetrieveDiesWithItsCaller(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	runaway := buildRunaway(t)
-	bin := buildStatic(t)
+	bin := buildPair(t, testSeams...)
 	marker := fmt.Sprintf("orphan-%d", time.Now().UnixNano())
 	cmd, _ := retrieveWith(t, bin, fmt.Sprintf("distiller = \"command\"\n[retriever.command]\nargv = [%q, %q, \"quiet\"]\n", runaway, marker))
 	if err := cmd.Start(); err != nil {
@@ -112,9 +112,9 @@ func buildRunaway(t *testing.T) string {
 	return runaway
 }
 
-// retrieveWith is `hookctl retrieve fetch` of the fixture page, not yet started, with a fresh
-// HOOKCTL_HOME whose config.toml holds retrieverConfig in its [retriever] table, loopback
-// fetches allowed, and env added to an environment without the caller's Anthropic or Claude
+// retrieveWith is `hookctl retrieve fetch` of the fixture page (bin must be a testSeams pair to
+// reach it), not yet started, with a fresh
+// HOOKCTL_HOME whose config.toml holds retrieverConfig in its [retriever] table, and env added to an environment without the caller's Anthropic or Claude
 // Code variables. It returns the command and the HOOKCTL_HOME.
 func retrieveWith(t *testing.T, bin, retrieverConfig string, env ...string) (*exec.Cmd, string) {
 	t.Helper()
@@ -130,6 +130,6 @@ func retrieveWith(t *testing.T, bin, retrieverConfig string, env ...string) (*ex
 		}
 	}
 	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/notes", "--need", "Which version?")
-	cmd.Env = append(append(base, "HOOKCTL_HOME="+home, retriever.LoopbackForTestsEnv+"=1"), env...)
+	cmd.Env = append(append(base, "HOOKCTL_HOME="+home), env...)
 	return cmd, home
 }

@@ -17,8 +17,12 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/buildinfo"
+	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // verifiedClaudeVersion is the Claude Code release whose hook protocol hookctl was verified
@@ -72,6 +76,7 @@ func doctorRun(s *streams) int {
 	} else if real, _ := filepath.EvalSymlinks(p); real != env.binary {
 		d.note("the hookctl on your PATH is %s, not this one", p)
 	}
+	d.checkWorker(env.binary)
 
 	// Registration per scope.
 	registered := false
@@ -246,21 +251,59 @@ func compareVersions(a, b string) int {
 // checkRetrieval says what WebFetch and WebSearch will be answered with. A missing distiller
 // or search provider is a note, not a problem: those calls then fail closed, saying how to
 // configure one, and nothing else depends on them.
-func (d *doctor) checkRetrieval(cfg retriever.Config) {
+func (d *doctor) checkRetrieval(cfg settings.Config) {
 	environ := os.Environ()
-	if dist, err := retriever.NewDistiller(cfg, environ, nil); err != nil {
+	if dist, err := retriever.ChooseDistiller(&cfg, environ, nil); err != nil {
 		d.note("web retrieval: WebFetch and Bash curl/wget/gh reads will be refused until a distiller is set up (docs/configuration.md):\n    %s",
 			strings.ReplaceAll(firstParagraph(err.Error()), "\n", "\n    "))
 	} else {
-		d.ok("web retrieval: the %s distiller answers WebFetch and Bash curl/wget/gh reads", dist.Name())
+		d.ok("web retrieval: the %s distiller answers WebFetch and Bash curl/wget/gh reads", dist.Backend)
 	}
-	if s, sd, err := retriever.NewSearch(cfg, environ); err != nil {
+	if s, err := retriever.ChooseSearch(&cfg, environ); err != nil {
 		d.note("web search: WebSearch will be refused: %v", err)
-	} else if s != nil {
-		d.ok("web search: %s", s.Name())
 	} else {
-		d.ok("web search: %s", sd.Name())
+		d.ok("web search: %s", s.Provider)
 	}
+}
+
+// checkWorker checks the retriever's worker beside this binary: there, executable, and of the
+// same build, which it must be for any retrieval to run. A missing one is a note, like a missing
+// distiller: web reads then fail closed and nothing else depends on it.
+func (d *doctor) checkWorker(binary string) {
+	if buildinfo.TestSeams {
+		d.problem("install a build made without the hookctl_testseams tag (make install)", "%s", buildinfo.TestSeamsWarning)
+	}
+	path := front.WorkerPath(binary)
+	if path == "" {
+		d.note("not checking the retriever's worker: this binary's path is unknown")
+		return
+	}
+	fi, err := os.Stat(path)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		d.note("web retrieval: %s is not beside hookctl in %s, so WebFetch, WebSearch and Bash web reads will be refused (make install puts both there)",
+			retriever.WorkerExecutable, filepath.Dir(path))
+		return
+	case err != nil:
+		d.problem("make it readable", "the retriever's worker %s: %v", path, err)
+		return
+	case !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0:
+		d.problem("run make install", "the retriever's worker %s is not an executable file: every retrieval will fail", path)
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "version").Output()
+	if err != nil {
+		d.problem("run make install", "the retriever's worker %s does not run (%v): every retrieval will fail", path, err)
+		return
+	}
+	if want := buildinfo.Describe(retriever.WorkerExecutable); string(out) != want {
+		d.problem("install both from one build (make install)", "the retriever's worker %s is from another build, so it refuses every retrieval:\n    it says:  %s\n    hookctl:  %s",
+			path, strings.ReplaceAll(strings.TrimSpace(clip.String(string(out), 400)), "\n", "\n              "), strings.ReplaceAll(strings.TrimSpace(want), "\n", "\n              "))
+		return
+	}
+	d.ok("the retriever's worker %s, of the same build", path)
 }
 
 // firstParagraph is s up to its first blank line (the distiller error's reasons, without the

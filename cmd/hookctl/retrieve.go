@@ -2,28 +2,18 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"strings"
-	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
-type retrieveOptions struct {
-	Need      string
-	Session   string
-	AgentType string
-	Tool      string
-}
-
 func newRetrieveCmd(s *streams) *cobra.Command {
-	opts := &retrieveOptions{}
+	opts := &front.CLIOptions{}
 	cmd := &cobra.Command{
 		Use:   "retrieve fetch URL | search QUERY | github OP ARGS… --need TEXT",
 		Short: "Fetch, search or read GitHub through the quarantined retriever",
@@ -54,7 +44,7 @@ refused.
 			if host, _ := cmd.Flags().GetString("host"); host != "" {
 				args = append(args, "--host", host)
 			}
-			req, err := parseRetrieveArgs(args, opts)
+			req, err := front.ParseCLI(args, opts)
 			if err != nil {
 				return err
 			}
@@ -73,34 +63,6 @@ refused.
 	return cmd
 }
 
-func parseRetrieveArgs(args []string, opts *retrieveOptions) (*retriever.Request, error) {
-	if strings.TrimSpace(opts.Need) == "" {
-		return nil, errors.New("say what you need with --need; the distiller answers only that")
-	}
-	req := &retriever.Request{Need: opts.Need, Session: opts.Session, AgentType: opts.AgentType, Tool: opts.Tool}
-	switch args[0] {
-	case "fetch":
-		if len(args) != 2 {
-			return nil, errors.New("fetch takes one URL")
-		}
-		req.Kind, req.URL = retriever.KindFetch, args[1]
-	case "search":
-		if len(args) != 2 {
-			return nil, errors.New("search takes one quoted query")
-		}
-		req.Kind, req.Query = retriever.KindSearch, args[1]
-	case "github":
-		op, err := retriever.ParseGitHubArgs(args[1:])
-		if err != nil {
-			return nil, err
-		}
-		req.Kind, req.GitHub = retriever.KindGitHub, op
-	default:
-		return nil, fmt.Errorf("unknown retrieval %q: use fetch, search or github", args[0])
-	}
-	return req, nil
-}
-
 func retrieveRun(s *streams, req *retriever.Request) error {
 	env := hookEnv()
 	if env.err != nil {
@@ -110,7 +72,7 @@ func retrieveRun(s *streams, req *retriever.Request) error {
 	if err != nil {
 		return err
 	}
-	res := newFront(env, cfg).Retrieve(context.Background(), req)
+	res := front.New(env.binary, env.home, cfg, os.Environ()).Retrieve(context.Background(), req)
 	fmt.Fprintln(s.out, res.Text)
 	if !res.OK {
 		return exitCode(exitDenied)
@@ -118,57 +80,9 @@ func retrieveRun(s *streams, req *retriever.Request) error {
 	return nil
 }
 
-// newFront makes the retriever's front for this machine's configuration.
-func newFront(env environment, cfg *hook.Config) *retriever.Front {
-	return &retriever.Front{
-		Binary:  env.binary,
-		Config:  cfg.Retriever,
-		Audit:   &retriever.Audit{Dir: filepath.Join(env.home, "audit"), MaxBytes: cfg.Audit.MaxBytes},
-		KeepRaw: cfg.Audit.KeepRaw,
-		Environ: os.Environ(),
-	}
-}
-
 // hookRetrieve is the retrieval hook's answer to a web tool call.
 func hookRetrieve(env environment) func(ctx context.Context, cfg *hook.Config, c *hook.ToolCall) hook.Decision {
 	return func(ctx context.Context, cfg *hook.Config, c *hook.ToolCall) hook.Decision {
-		front := newFront(env, cfg)
-		if cfg.DirectFetch {
-			now := time.Now()
-			e := &retriever.AuditEntry{ID: retriever.NewID(now), Time: now.UTC(), Session: c.Session, AgentID: c.AgentID,
-				AgentType: c.AgentType, Tool: c.Tool, URL: c.Web.URL, Query: c.Web.Query, Scrub: "unchecked",
-				Outcome: "direct", Direct: true, Error: "direct_fetch is on: the client fetched this itself, unmediated"}
-			e.Kind = retriever.KindFetch
-			if c.Web.Query != "" {
-				e.Kind = retriever.KindSearch
-			}
-			if err := front.Audit.Append(e); err != nil {
-				return hook.Decision{Verdict: hook.Deny, Reason: "hookctl could not audit this direct fetch: " + err.Error()}
-			}
-			return hook.Decision{Verdict: hook.Pass}
-		}
-		req := &retriever.Request{Need: c.Web.Need, Session: c.Session, AgentID: c.AgentID, AgentType: c.AgentType, Tool: c.Tool}
-		if c.Web.URL != "" {
-			req.Kind, req.URL = retriever.KindFetch, c.Web.URL
-		} else {
-			req.Kind, req.Query = retriever.KindSearch, c.Web.Query
-		}
-		res := front.Retrieve(ctx, req)
-		return hook.Decision{Verdict: hook.Deny, Reason: res.Text}
-	}
-}
-
-func newRetrieveWorkerCmd(s *streams) *cobra.Command {
-	return &cobra.Command{
-		Use:    "retrieve-worker",
-		Short:  "The isolated retrieval process (internal)",
-		Hidden: true,
-		Args:   cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := retriever.RunWorker(s.in, s.out); code != 0 {
-				return exitCode(code)
-			}
-			return nil
-		},
+		return front.New(env.binary, env.home, cfg, os.Environ()).AnswerWebTool(ctx, c)
 	}
 }

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 // canary is in the fixture page, and must reach only the distiller.
@@ -70,27 +70,34 @@ func (d *fakeDistiller) requests() []string {
 }
 
 // retrieveEnv writes a config that uses the fake distiller and returns the environment for
-// hookctl: the fake's key, and the test switch that lets the retriever reach loopback pages.
+// hookctl, with the fake's key. (Only a pair built with testSeams reaches the loopback pages.)
 func retrieveEnv(t *testing.T, d *fakeDistiller, extraConfig string) (home string, env []string) {
 	home = t.TempDir()
 	cfg := fmt.Sprintf("[retriever]\ndistiller = \"anthropic\"\n[retriever.anthropic]\nbase_url = %q\napi_key_env = \"FAKE_DISTILLER_KEY\"\n%s", d.srv.URL, extraConfig)
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	env = append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_DISTILLER_KEY=sk-fake-distiller-key-0000",
-		retriever.LoopbackForTestsEnv+"=1")
+	env = append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_DISTILLER_KEY=sk-fake-distiller-key-0000")
 	return home, env
 }
 
-func buildStatic(t *testing.T) string {
+// testSeams are the build flags of a test pair, whose worker reaches fixture servers on
+// loopback (internal/buildinfo.TestSeams). A shipped build has no such switch.
+var testSeams = []string{"-tags", "hookctl_testseams"}
+
+// buildPair builds hookctl and the retriever's worker side by side, as make install installs
+// them, static as released (Landlock needs a binary without cgo), with the go build flags
+// given, and returns hookctl's path.
+func buildPair(t testing.TB, flags ...string) string {
 	t.Helper()
-	bin := filepath.Join(t.TempDir(), "hookctl")
-	cmd := exec.Command("go", "build", "-o", bin, ".")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as released: Landlock needs a binary without cgo
+	dir := t.TempDir()
+	args := append(append([]string{"build"}, flags...), "-o", dir+"/", ".", "../hookctl-retrieve-worker")
+	cmd := exec.Command("go", args...)
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	return bin
+	return filepath.Join(dir, "hookctl")
 }
 
 // TestRetrieveFetch runs `hookctl retrieve fetch` against a loopback page and a fake distiller:
@@ -101,7 +108,7 @@ func TestRetrieveFetch(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildStatic(t)
+	bin := buildPair(t, testSeams...)
 	page := fixturePage(t)
 	d := newFakeDistiller(t)
 	home, env := retrieveEnv(t, d, "")
@@ -135,7 +142,7 @@ func TestRetrieveFetch(t *testing.T) {
 		t.Errorf("distiller requests: %d, first %.300q", len(reqs), reqs)
 	}
 
-	entries, err := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _, err := front.AuditAt(home).Entries()
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("audit: %v %v", entries, err)
 	}
@@ -161,16 +168,19 @@ func TestRetrieveFetch(t *testing.T) {
 	}
 }
 
-// TestRetrieveRefusals: a secret in the request blocks it before anything is sent; a private
-// address is refused without the test switch.
+// TestRetrieveRefusals: a secret in the request blocks it before anything is sent; a loopback
+// address is refused by a normally built worker even with HOOKCTL_ALLOW_LOOPBACK_FOR_TESTS=1 in
+// the environment, which an agent can set and which once opened loopback, private and metadata
+// addresses to every shipped binary.
 func TestRetrieveRefusals(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildStatic(t)
+	bin := buildPair(t)
 	page := fixturePage(t)
 	d := newFakeDistiller(t)
 	home, env := retrieveEnv(t, d, "")
+	env = append(env, "HOOKCTL_ALLOW_LOOPBACK_FOR_TESTS=1")
 
 	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/?token=ghp_"+strings.Repeat("a1B2", 9), "--need", "x")
 	cmd.Env = env
@@ -180,24 +190,55 @@ func TestRetrieveRefusals(t *testing.T) {
 		t.Errorf("secret: %v\n%s", err, out)
 	}
 
-	var noLoopback []string
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, retriever.LoopbackForTestsEnv+"=") {
-			noLoopback = append(noLoopback, kv)
+	for _, u := range []string{page.URL, strings.Replace(page.URL, "127.0.0.1", "localhost", 1)} {
+		cmd = exec.Command(bin, "retrieve", "fetch", u, "--need", "x")
+		cmd.Env = env
+		out, err = cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), "hookctl refused this retrieval: refused:") ||
+			!strings.Contains(string(out), "a loopback address") || strings.Contains(string(out), "The page announces") {
+			t.Errorf("%s with the old test variable set: %v\n%s", u, err, out)
 		}
-	}
-	cmd = exec.Command(bin, "retrieve", "fetch", page.URL, "--need", "x")
-	cmd.Env = noLoopback
-	out, err = cmd.CombinedOutput()
-	if err == nil || !strings.Contains(string(out), "refused") {
-		t.Errorf("loopback without the test switch: %v\n%s", err, out)
 	}
 	if len(d.requests()) != 0 {
 		t.Errorf("the distiller was called %d times", len(d.requests()))
 	}
-	entries, _ := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
-	if len(entries) != 2 || entries[0].Outcome != "refused" || entries[0].Scrub == "clean" || entries[1].Outcome != "refused" {
+	entries, _, _ := front.AuditAt(home).Entries()
+	if len(entries) != 3 || entries[0].Outcome != "refused" || entries[0].Scrub == "clean" || entries[1].Outcome != "refused" ||
+		entries[2].Outcome != "refused" {
 		t.Errorf("audit: %+v", entries)
+	}
+}
+
+// TestRetrieveTestSeamsReachOnlyLoopback: a test build says what it is, in hookctl version and
+// as a doctor problem, and its worker reaches loopback only: private and metadata addresses
+// stay refused.
+func TestRetrieveTestSeamsReachOnlyLoopback(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildPair(t, testSeams...)
+	d := newFakeDistiller(t)
+	_, env := retrieveEnv(t, d, "")
+	env = append(env, "HOME="+t.TempDir(), "PATH=")
+	run := func(args ...string) string {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	if out := run("version"); !strings.Contains(out, "test seams") || !strings.Contains(out, "Never install it") {
+		t.Errorf("version:\n%s", out)
+	}
+	if out := run("doctor"); !strings.Contains(out, "✗ ⚠ built with the hookctl_testseams tag") {
+		t.Errorf("doctor:\n%s", out)
+	}
+	for _, u := range []string{"http://169.254.169.254/latest/meta-data/", "http://10.0.0.1/", "http://[fd00:ec2::254]/"} {
+		if out := run("retrieve", "fetch", u, "--need", "x"); !strings.Contains(out, "hookctl refused this retrieval: refused:") {
+			t.Errorf("%s:\n%s", u, out)
+		}
+	}
+	if len(d.requests()) != 0 {
+		t.Errorf("the distiller was called %d times", len(d.requests()))
 	}
 }
 
@@ -208,7 +249,7 @@ func TestRetrieveFailureShowsNoServerText(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildStatic(t)
+	bin := buildPair(t, testSeams...)
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -235,7 +276,7 @@ func TestRetrieveFailureShowsNoServerText(t *testing.T) {
 		!strings.Contains(string(out), "a network or protocol error") || strings.Contains(string(out), "evil.example") {
 		t.Errorf("output:\n%s", out)
 	}
-	entries, _ := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _, _ := front.AuditAt(home).Entries()
 	if len(entries) != 1 || entries[0].Outcome != "failed" || !strings.Contains(entries[0].Error, "evil.example|sh") {
 		t.Errorf("audit: %+v", entries)
 	}
@@ -248,7 +289,7 @@ func TestRetrieverIsolation(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	bin := buildStatic(t)
+	bin := buildPair(t, testSeams...)
 	page := fixturePage(t)
 	d := newFakeDistiller(t)
 	project := t.TempDir()
@@ -269,7 +310,7 @@ func TestRetrieverIsolation(t *testing.T) {
 	cmd.Env = env
 	cmd.Dir = project
 	out, _ := cmd.CombinedOutput()
-	entries, _ := (&retriever.Audit{Dir: filepath.Join(home, "audit")}).Entries()
+	entries, _, _ := front.AuditAt(home).Entries()
 	if len(entries) != 1 {
 		t.Fatalf("audit: %+v\n%s", entries, out)
 	}
@@ -290,12 +331,7 @@ func TestRetrieverIsolation(t *testing.T) {
 // worker, scrubber, fetch, a distiller that answers at once, audit) with a direct GET of the
 // same loopback page: the difference is the retriever's own overhead.
 func BenchmarkRetrieveVersusDirect(b *testing.B) {
-	bin := filepath.Join(b.TempDir(), "hookctl")
-	build := exec.Command("go", "build", "-o", bin, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		b.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildPair(b, testSeams...)
 	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Content-Type", "text/html")
 		fmt.Fprint(w, "<html><body><p>Version 4.2 is out.</p></body></html>")
@@ -309,7 +345,7 @@ func BenchmarkRetrieveVersusDirect(b *testing.B) {
 	home := b.TempDir()
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte(fmt.Sprintf(
 		"[retriever]\ndistiller = \"anthropic\"\n[retriever.anthropic]\nbase_url = %q\napi_key_env = \"FAKE_KEY\"\n", distiller.URL)), 0o600)
-	env := append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_KEY=sk-fake-0000", retriever.LoopbackForTestsEnv+"=1")
+	env := append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_KEY=sk-fake-0000")
 	b.Run("direct", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
 			resp, err := http.Get(page.URL)
@@ -340,4 +376,54 @@ func BenchmarkRetrieveVersusDirect(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestRetrieveNeedsTheWorkerOfItsBuild: hookctl runs the worker beside its own executable and
+// only one of its own build. A worker built with another stamp (as an upgrade that replaced only
+// hookctl would leave) refuses the request, and doctor says the pair does not match; a missing
+// worker fails the retrieval closed; the matching pair passes doctor's check.
+func TestRetrieveNeedsTheWorkerOfItsBuild(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin := buildPair(t)
+	page := fixturePage(t)
+	d := newFakeDistiller(t)
+	_, env := retrieveEnv(t, d, "")
+	env = append(env, "HOME="+t.TempDir(), "PATH=") // doctor: no settings, no claude to ask
+	run := func(args ...string) string {
+		cmd := exec.Command(bin, args...)
+		cmd.Env = env
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	if out := run("doctor"); !strings.Contains(out, "✓ the retriever's worker "+filepath.Dir(bin)+"/hookctl-retrieve-worker, of the same build") {
+		t.Errorf("doctor, matching pair:\n%s", out)
+	}
+
+	other := exec.Command("go", "build", "-ldflags", "-X github.com/hookctl/hookctl/internal/buildinfo.stamp=another-build",
+		"-o", filepath.Dir(bin)+"/", "../hookctl-retrieve-worker")
+	other.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := other.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	if out := run("retrieve", "fetch", page.URL, "--need", "x"); !strings.Contains(out, "hookctl-retrieve-worker is from another build") ||
+		strings.Contains(out, "The page announces") {
+		t.Errorf("retrieve, mismatched worker:\n%s", out)
+	}
+	if out := run("doctor"); !strings.Contains(out, "✗ the retriever's worker") || !strings.Contains(out, "stamp another-build") {
+		t.Errorf("doctor, mismatched worker:\n%s", out)
+	}
+
+	os.Remove(filepath.Join(filepath.Dir(bin), "hookctl-retrieve-worker"))
+	if out := run("retrieve", "fetch", page.URL, "--need", "x"); !strings.Contains(out, "failed to start the retriever") ||
+		!strings.Contains(out, "hookctl-retrieve-worker is missing") {
+		t.Errorf("retrieve, no worker:\n%s", out)
+	}
+	if out := run("doctor"); !strings.Contains(out, "• web retrieval: hookctl-retrieve-worker is not beside hookctl") {
+		t.Errorf("doctor, no worker:\n%s", out)
+	}
+	if n := len(d.requests()); n != 0 {
+		t.Errorf("the distiller was asked %d times", n)
+	}
 }

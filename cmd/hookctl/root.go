@@ -75,7 +75,7 @@ func newRootCmd(s *streams) *cobra.Command {
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
-	root.AddCommand(newHookCmd(s), newCheckCmd(s), newReadonlyCmd(s), newRetrieveCmd(s), newRetrieveWorkerCmd(s),
+	root.AddCommand(newHookCmd(s), newCheckCmd(s), newReadonlyCmd(s), newRetrieveCmd(s),
 		newAuditCmd(s), newInstallCmd(s), newUninstallCmd(s), newDoctorCmd(s), newStatuslineCmd(s), newVersionCmd(s))
 	return root
 }

@@ -2,23 +2,15 @@ package main
 
 import (
 	"fmt"
-	"runtime/debug"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/internal/buildinfo"
 )
 
-// version is set at build time with -ldflags "-X main.version=…"; otherwise the module version.
-var version = ""
-
-func versionString() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
-}
+// versionString is hookctl's version, set at build time with -ldflags
+// "-X github.com/hookctl/hookctl/internal/buildinfo.version=…" (its worker shares it).
+func versionString() string { return buildinfo.Version() }
 
 func newVersionCmd(s *streams) *cobra.Command {
 	return &cobra.Command{
@@ -26,7 +18,7 @@ func newVersionCmd(s *streams) *cobra.Command {
 		Short: "Print hookctl's version",
 		Args:  cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintf(s.out, "hookctl %s\n", versionString())
+			_, err := fmt.Fprint(s.out, buildinfo.Describe("hookctl"))
 			return err
 		},
 	}

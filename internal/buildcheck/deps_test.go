@@ -1,0 +1,111 @@
+package buildcheck
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// gateRoots are the packages of the hook process, which runs on every tool call and can read the
+// user's files: the hookctl executable, the gate, the judges, the lexer, the client adapters, and
+// the retriever's front and what it shares with the worker. agents/claude/claudetest is left
+// out: it is a test harness (a fake Messages API on httptest) that only tests link.
+var gateRoots = []string{
+	"./cmd/hookctl", "./hook/...", "./programs/...", "./lexer/...", "./agents/...",
+	"./retriever", "./retriever/front", "./retriever/scrub", "./retriever/settings",
+}
+
+const testHarness = "github.com/hookctl/hookctl/agents/claude/claudetest"
+
+// networkPackages are what the hook process must not link: an HTTP client or server, TLS, a
+// GitHub client, or the socket package. (net/url and net/netip only parse.)
+var networkPackages = []string{"net", "net/http", "crypto/tls", "github.com/google/go-github/"}
+
+// netImporters are the only packages allowed to bring the socket package into the gate:
+// cobra's flag library imports net for its IP-address flag types (it opens no socket). Nothing
+// else may, so the exception cannot grow unseen.
+var netImporters = []string{"github.com/spf13/pflag"}
+
+func isNetworkPackage(p string) bool {
+	for _, n := range networkPackages {
+		if p == n || strings.HasSuffix(n, "/") && strings.HasPrefix(p, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// goList runs `go list` in the module root with the toolchain that runs the tests, and returns
+// its lines.
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	if _, err := os.Stat(gobin); err != nil {
+		if gobin, err = exec.LookPath("go"); err != nil {
+			t.Fatalf("no go command: %v", err)
+		}
+	}
+	cmd := exec.Command(gobin, append([]string{"list"}, args...)...)
+	cmd.Dir = filepath.Join("..", "..")
+	out, err := cmd.Output()
+	if err != nil {
+		msg := ""
+		if ee, ok := err.(*exec.ExitError); ok {
+			msg = string(ee.Stderr)
+		}
+		t.Fatalf("go list %q: %v\n%s", args, err, msg)
+	}
+	return strings.Split(strings.TrimSpace(string(out)), "\n")
+}
+
+// TestGateLinksNoNetworkCode: no package of the hook process depends on net/http, crypto/tls or
+// go-github, and only netImporters bring in net; the retriever's worker, which is its own
+// executable, is where the network code is. (The gate once linked all of it through
+// hook/config.go's import of the retriever for its Config type.)
+func TestGateLinksNoNetworkCode(t *testing.T) {
+	// Each root with its transitive dependencies: which root drags a package in.
+	roots := goList(t, append([]string{"-f", "{{.ImportPath}} {{join .Deps \" \"}}"}, gateRoots...)...)
+	if len(roots) < 8 {
+		t.Fatalf("go list found %d packages: %q", len(roots), roots)
+	}
+	for _, l := range roots {
+		f := strings.Fields(l)
+		if f[0] == testHarness {
+			continue
+		}
+		for _, dep := range f[1:] {
+			if isNetworkPackage(dep) && dep != "net" {
+				t.Errorf("%s depends on %s", f[0], dep)
+			}
+		}
+	}
+	// Who imports net, among everything the roots link.
+	var pkgs []string
+	for _, l := range roots {
+		if f := strings.Fields(l); f[0] != testHarness {
+			pkgs = append(pkgs, f[0])
+		}
+	}
+	graph := goList(t, append([]string{"-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}"}, pkgs...)...)
+	for _, l := range graph {
+		f := strings.Fields(l)
+		if slices.Contains(f[1:], "net") && !slices.Contains(netImporters, f[0]) {
+			t.Errorf("%s imports net, which only %q may bring into the gate", f[0], netImporters)
+		}
+	}
+	if len(graph) < 50 {
+		t.Errorf("the gate's import graph has only %d packages, so this test proves little", len(graph))
+	}
+
+	// The check finds network code where it is.
+	worker := strings.Fields(goList(t, "-f", "{{join .Deps \" \"}}", "./cmd/hookctl-retrieve-worker")[0])
+	for _, want := range []string{"net", "net/http", "crypto/tls", "github.com/google/go-github/v62/github"} {
+		if !slices.Contains(worker, want) {
+			t.Errorf("the worker does not depend on %s, so this test cannot see it", want)
+		}
+	}
+}

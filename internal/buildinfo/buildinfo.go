@@ -1,0 +1,70 @@
+// Package buildinfo identifies a build of hookctl: its version, the identity the front and the
+// retriever's worker compare before a retrieval, and whether it was built with the test seams.
+// Both executables link it (hookctl, in every process, and hookctl-retrieve-worker); it links
+// no network code.
+package buildinfo
+
+import (
+	"runtime"
+	"runtime/debug"
+	"strings"
+)
+
+// version is set at build time with
+// -ldflags "-X github.com/hookctl/hookctl/internal/buildinfo.version=…"; otherwise it is the
+// module version, or "devel".
+var version = ""
+
+// stamp is set at build time, by make, to one value for both executables of one build
+// (-X github.com/hookctl/hookctl/internal/buildinfo.stamp=…), so that a worker left over from
+// another build is told apart even when the version is the same.
+var stamp = ""
+
+// Version is hookctl's version.
+func Version() string {
+	if version != "" {
+		return version
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+		return bi.Main.Version
+	}
+	return "devel"
+}
+
+// ID identifies this build for the check that hookctl and its worker come from the same one:
+// the version, make's stamp, the source revision when Go recorded it, the toolchain, the
+// platform, and the test seams.
+func ID() string {
+	parts := []string{Version()}
+	if stamp != "" {
+		parts = append(parts, "stamp "+stamp)
+	}
+	if bi, ok := debug.ReadBuildInfo(); ok {
+		for _, s := range bi.Settings {
+			switch {
+			case s.Key == "vcs.revision":
+				parts = append(parts, "rev "+s.Value)
+			case s.Key == "vcs.modified" && s.Value == "true":
+				parts = append(parts, "modified")
+			}
+		}
+	}
+	parts = append(parts, runtime.Version(), runtime.GOOS+"/"+runtime.GOARCH)
+	if TestSeams {
+		parts = append(parts, "test seams")
+	}
+	return strings.Join(parts, ", ")
+}
+
+// Describe is what a program of this build prints for its version: its name and version, the
+// build's identity, and, for a test build, a warning.
+func Describe(program string) string {
+	s := program + " " + Version() + "\nbuild: " + ID() + "\n"
+	if TestSeams {
+		s += TestSeamsWarning + "\n"
+	}
+	return s
+}
+
+// TestSeamsWarning is how a test build says what it is.
+const TestSeamsWarning = "⚠ built with the hookctl_testseams tag, for tests: its retriever reaches loopback and private addresses. Never install it."

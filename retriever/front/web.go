@@ -1,0 +1,106 @@
+package front
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/scrub"
+)
+
+// New makes the front for this machine: binary is hookctl's own executable (symlinks
+// resolved), home is $HOOKCTL_HOME, cfg the loaded configuration and environ the caller's
+// environment.
+func New(binary, home string, cfg *hook.Config, environ []string) *Front {
+	return &Front{
+		Worker:      WorkerPath(binary),
+		Config:      cfg.Retriever,
+		Audit:       &Audit{Dir: filepath.Join(home, "audit"), MaxBytes: cfg.Audit.MaxBytes},
+		KeepRaw:     cfg.Audit.KeepRaw,
+		DirectFetch: cfg.DirectFetch,
+		Environ:     environ,
+	}
+}
+
+// AuditAt is the audit under hookctl's home, for reading it.
+func AuditAt(home string) *Audit { return &Audit{Dir: filepath.Join(home, "audit")} }
+
+// AnswerWebTool is the retrieval hook's answer to a WebFetch or WebSearch call: the retrieval's
+// text as the refusal, so that the client shows the agent the distilled answer instead of
+// fetching; or, with direct_fetch on, a pass, audited.
+func (f *Front) AnswerWebTool(ctx context.Context, c *hook.ToolCall) hook.Decision {
+	if f.DirectFetch {
+		if err := f.auditDirect(c); err != nil {
+			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl could not audit this direct fetch: " + err.Error()}
+		}
+		return hook.Decision{Verdict: hook.Pass}
+	}
+	req := &retriever.Request{Need: c.Web.Need, Session: c.Session, AgentID: c.AgentID, AgentType: c.AgentType, Tool: c.Tool}
+	if c.Web.URL != "" {
+		req.Kind, req.URL = retriever.KindFetch, c.Web.URL
+	} else {
+		req.Kind, req.Query = retriever.KindSearch, c.Web.Query
+	}
+	return hook.Decision{Verdict: hook.Deny, Reason: f.Retrieve(ctx, req).Text}
+}
+
+// auditDirect records a web call that direct_fetch lets the client make itself.
+func (f *Front) auditDirect(c *hook.ToolCall) error {
+	now := time.Now()
+	e := &AuditEntry{ID: NewID(now), Time: now.UTC(), Session: c.Session, AgentID: c.AgentID,
+		AgentType: c.AgentType, Tool: c.Tool, URL: c.Web.URL, Query: c.Web.Query, Scrub: "unchecked",
+		Outcome: "direct", Direct: true, Error: "direct_fetch is on: the client fetched this itself, unmediated"}
+	e.Kind = retriever.KindFetch
+	if c.Web.Query != "" {
+		e.Kind = retriever.KindSearch
+	}
+	// Unchecked, since nothing is withheld from the client; but the audit records no secret.
+	redactEntry(e, scrub.NewScrubber(f.Environ))
+	return f.Audit.Append(e)
+}
+
+// CLIOptions are the flags of `hookctl retrieve` besides the operation's own.
+type CLIOptions struct {
+	Need      string // what the caller needs from the content (required)
+	Session   string // who asked, for the audit
+	AgentType string
+	Tool      string
+}
+
+// ParseCLI reads `hookctl retrieve` arguments (fetch URL, search QUERY, github OP ARGS…) into a
+// request.
+func ParseCLI(args []string, opts *CLIOptions) (*retriever.Request, error) {
+	if strings.TrimSpace(opts.Need) == "" {
+		return nil, errors.New("say what you need with --need; the distiller answers only that")
+	}
+	if len(args) == 0 {
+		return nil, errors.New("say what to retrieve: fetch URL, search QUERY or github OP ARGS")
+	}
+	req := &retriever.Request{Need: opts.Need, Session: opts.Session, AgentType: opts.AgentType, Tool: opts.Tool}
+	switch args[0] {
+	case "fetch":
+		if len(args) != 2 {
+			return nil, errors.New("fetch takes one URL")
+		}
+		req.Kind, req.URL = retriever.KindFetch, args[1]
+	case "search":
+		if len(args) != 2 {
+			return nil, errors.New("search takes one quoted query")
+		}
+		req.Kind, req.Query = retriever.KindSearch, args[1]
+	case "github":
+		op, err := retriever.ParseGitHubArgs(args[1:])
+		if err != nil {
+			return nil, err
+		}
+		req.Kind, req.GitHub = retriever.KindGitHub, op
+	default:
+		return nil, fmt.Errorf("unknown retrieval %q: use fetch, search or github", args[0])
+	}
+	return req, nil
+}

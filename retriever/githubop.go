@@ -1,0 +1,514 @@
+package retriever
+
+import (
+	"errors"
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/hookctl/hookctl/internal/clip"
+)
+
+// Parsing and checking a GitHub operation. The operation comes from the agent, so it is
+// validated strictly (names, numbers, paths, refs, host): by the front when it parses
+// `hookctl retrieve github` arguments, and by the worker again before any request, since its
+// input arrives from another process (docs/decisions/0001-github-access.md).
+
+// ghOperands is what follows an operation's name.
+type ghOperands int
+
+const (
+	ghNumbered ghOperands = iota // OWNER/REPO NUMBER, OWNER/REPO#NUMBER or a URL
+	ghFilePath                   // OWNER/REPO PATH [--ref REF] or a /blob/ or /tree/ URL
+	ghRepoOnly                   // OWNER/REPO or a URL
+)
+
+// ghURLKind is the shape of a github.com web URL.
+type ghURLKind string
+
+const (
+	ghURLRepo     ghURLKind = "repo"     // /OWNER/REPO
+	ghURLIssue    ghURLKind = "issues"   // /OWNER/REPO/issues/N
+	ghURLPull     ghURLKind = "pull"     // /OWNER/REPO/pull/N[/files|/commits|/checks]
+	ghURLBlob     ghURLKind = "blob"     // /OWNER/REPO/blob/REF/PATH
+	ghURLTree     ghURLKind = "tree"     // /OWNER/REPO/tree/REF/PATH
+	ghURLReleases ghURLKind = "releases" // /OWNER/REPO/releases
+)
+
+// ghOpSpec says what an operation takes and which URLs name it.
+type ghOpSpec struct {
+	operands ghOperands
+	urls     []ghURLKind
+}
+
+// ghOps is every operation there is; anything else is refused. The issues API serves pull
+// requests too, so issue operations take /pull/ URLs; the pulls API does not serve issues.
+var ghOps = map[string]ghOpSpec{
+	"issue":          {ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
+	"issue-comments": {ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
+	"pr":             {ghNumbered, []ghURLKind{ghURLPull}},
+	"pr-diff":        {ghNumbered, []ghURLKind{ghURLPull}},
+	"pr-files":       {ghNumbered, []ghURLKind{ghURLPull}},
+	"pr-comments":    {ghNumbered, []ghURLKind{ghURLPull}},
+	"file":           {ghFilePath, []ghURLKind{ghURLBlob, ghURLTree}},
+	"repo":           {ghRepoOnly, []ghURLKind{ghURLRepo}},
+	"releases":       {ghRepoOnly, []ghURLKind{ghURLRepo, ghURLReleases}},
+}
+
+// ghOpNames lists the operations in the order the usage shows them.
+var ghOpNames = []string{"issue", "issue-comments", "pr", "pr-diff", "pr-files", "pr-comments", "file", "repo", "releases"}
+
+func init() {
+	if len(ghOpNames) != len(ghOps) {
+		panic("retriever: ghOpNames and ghOps disagree")
+	}
+	for _, n := range ghOpNames {
+		if _, ok := ghOps[n]; !ok {
+			panic("retriever: ghOpNames lists unknown operation " + n)
+		}
+	}
+}
+
+// githubUsage is the grammar, for error messages and the CLI's help.
+const githubUsage = `hookctl retrieve github OP ARGS [--host HOST]
+  issue|issue-comments|pr|pr-diff|pr-files|pr-comments  OWNER/REPO NUMBER | OWNER/REPO#NUMBER | URL
+  file      OWNER/REPO PATH [--ref REF] | https://github.com/OWNER/REPO/blob/REF/PATH
+  repo      OWNER/REPO | URL
+  releases  OWNER/REPO | URL`
+
+// ParseGitHubArgs reads `hookctl retrieve github` arguments into an operation:
+//
+//	issue OWNER/REPO NUMBER | issue-comments … | pr … | pr-diff … | pr-files … | pr-comments …
+//	file OWNER/REPO PATH [--ref REF] | repo OWNER/REPO | releases OWNER/REPO
+//
+// with `--host HOST` (or --host=HOST) for an enterprise host, and `--` ending the flags. A
+// github.com (or enterprise) https URL may stand for OWNER/REPO NUMBER, OWNER/REPO PATH or
+// OWNER/REPO; its query and fragment are ignored. In a /blob/ or /tree/ URL the segment after
+// blob or tree is the ref, so a branch name with a slash must be given with --ref instead.
+// Whether the host is allowed is decided by the worker, which knows the config.
+func ParseGitHubArgs(args []string) (*GitHubOp, error) {
+	if len(args) == 0 {
+		return nil, fmt.Errorf("failed to parse github arguments: no operation\n%s", githubUsage)
+	}
+	name := args[0]
+	spec, ok := ghOps[name]
+	if !ok {
+		return nil, fmt.Errorf("failed to parse github arguments: unknown operation %s; one of %s",
+			Quote(name), strings.Join(ghOpNames, ", "))
+	}
+	var (
+		pos                []string
+		host, ref          string
+		hostSet, refSet    bool
+		onlyPositionalLeft bool
+	)
+	// Each iteration consumes one argument, or a flag and its value.
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if onlyPositionalLeft || a == "" || a[0] != '-' {
+			pos = append(pos, a)
+			continue
+		}
+		if a == "--" {
+			onlyPositionalLeft = true
+			continue
+		}
+		flag, value, hasValue := strings.Cut(a, "=")
+		switch flag {
+		case "--host", "--ref":
+		default:
+			if ghAllDigits(strings.TrimLeft(a, "-")) {
+				return nil, fmt.Errorf("failed to parse github arguments: %s: a number must be positive", Quote(a))
+			}
+			return nil, fmt.Errorf("failed to parse github arguments: unknown flag %s", Quote(a))
+		}
+		if !hasValue {
+			if i+1 >= len(args) {
+				return nil, fmt.Errorf("failed to parse github arguments: %s needs a value", flag)
+			}
+			i++
+			value = args[i]
+		}
+		switch flag {
+		case "--host":
+			if hostSet {
+				return nil, errors.New("failed to parse github arguments: --host given twice")
+			}
+			hostSet, host = true, value
+		case "--ref":
+			if value == "" {
+				return nil, errors.New("failed to parse github arguments: --ref needs a value")
+			}
+			if spec.operands != ghFilePath {
+				return nil, fmt.Errorf("failed to parse github arguments: --ref applies to file only, not %s", name)
+			}
+			if refSet {
+				return nil, errors.New("failed to parse github arguments: --ref given twice")
+			}
+			refSet, ref = true, value
+		}
+	}
+
+	op := &GitHubOp{Op: name}
+	if hostSet {
+		h, err := NormalizeGitHubHost(host)
+		if err != nil {
+			return nil, fmt.Errorf("failed to parse github arguments: --host: %w", err)
+		}
+		op.Host = h
+	}
+	if err := ghFillOperands(op, spec, pos); err != nil {
+		return nil, fmt.Errorf("failed to parse github arguments: %w", err)
+	}
+	if refSet {
+		if op.Ref != "" {
+			return nil, errors.New("failed to parse github arguments: the URL already names a ref; drop --ref")
+		}
+		op.Ref = ref
+	}
+	if err := op.Validate(); err != nil {
+		return nil, fmt.Errorf("failed to parse github arguments: %w", err)
+	}
+	return op, nil
+}
+
+// ghFillOperands reads the positional arguments of op into it.
+func ghFillOperands(op *GitHubOp, spec ghOpSpec, pos []string) error {
+	if len(pos) == 0 {
+		return fmt.Errorf("%s needs arguments\n%s", op.Op, githubUsage)
+	}
+	if strings.Contains(pos[0], "://") {
+		if len(pos) > 1 {
+			return fmt.Errorf("unexpected argument %s after the URL", Quote(pos[1]))
+		}
+		return ghFillFromURL(op, spec, pos[0])
+	}
+	want := 2
+	if spec.operands == ghRepoOnly {
+		want = 1
+	}
+	slug := pos[0]
+	if spec.operands == ghNumbered && len(pos) == 1 {
+		// OWNER/REPO#NUMBER, as gh and GitHub's own text write it.
+		s, n, ok := strings.Cut(slug, "#")
+		if !ok {
+			return fmt.Errorf("%s needs OWNER/REPO NUMBER", op.Op)
+		}
+		slug, pos = s, []string{s, n}
+	}
+	if len(pos) < want {
+		if spec.operands == ghFilePath {
+			return errors.New("file needs OWNER/REPO PATH")
+		}
+		return fmt.Errorf("%s needs OWNER/REPO NUMBER", op.Op)
+	}
+	if len(pos) > want {
+		return fmt.Errorf("unexpected argument %s", Quote(pos[want]))
+	}
+	owner, repo, ok := strings.Cut(slug, "/")
+	if !ok {
+		return fmt.Errorf("%s is not OWNER/REPO", Quote(slug))
+	}
+	op.Owner, op.Repo = owner, repo
+	switch spec.operands {
+	case ghNumbered:
+		n, err := ghParseNumber(pos[1])
+		if err != nil {
+			return err
+		}
+		op.Number = n
+	case ghFilePath:
+		op.Path = pos[1]
+	}
+	return nil
+}
+
+// ghFillFromURL reads a web URL into op. The URL is only read, never fetched.
+func ghFillFromURL(op *GitHubOp, spec ghOpSpec, raw string) error {
+	if len(raw) > 4096 {
+		return errors.New("URL is too long")
+	}
+	u, err := url.Parse(raw)
+	if err != nil {
+		return fmt.Errorf("%s is not a URL", Quote(raw))
+	}
+	if u.Scheme != "https" {
+		return fmt.Errorf("%s: only https URLs", Quote(raw))
+	}
+	if u.User != nil || u.Opaque != "" || u.Host == "" {
+		return fmt.Errorf("%s is not a github URL", Quote(raw))
+	}
+	host := strings.ToLower(u.Host)
+	switch host {
+	case "github.com", "www.github.com":
+		host = ""
+	case "api.github.com":
+		return errors.New("an api.github.com URL: give the github.com web URL or OWNER/REPO")
+	default:
+		if host, err = NormalizeGitHubHost(host); err != nil {
+			return err
+		}
+	}
+	if op.Host != "" && op.Host != host {
+		return fmt.Errorf("--host %s disagrees with the URL's host", op.Host)
+	}
+	op.Host = host
+
+	p := strings.TrimSuffix(u.Path, "/")
+	if !strings.HasPrefix(p, "/") {
+		return fmt.Errorf("%s names no repository", Quote(raw))
+	}
+	segs := strings.Split(p[1:], "/")
+	if len(segs) < 2 {
+		return fmt.Errorf("%s names no repository", Quote(raw))
+	}
+	for _, s := range segs {
+		if s == "" {
+			return fmt.Errorf("%s has an empty path segment", Quote(raw))
+		}
+	}
+	op.Owner, op.Repo = segs[0], segs[1]
+
+	var kind ghURLKind
+	switch {
+	case len(segs) == 2:
+		kind = ghURLRepo
+		op.Repo = strings.TrimSuffix(op.Repo, ".git")
+	case segs[2] == "issues" && len(segs) == 4:
+		kind = ghURLIssue
+	case segs[2] == "pull" && (len(segs) == 4 ||
+		len(segs) == 5 && (segs[4] == "files" || segs[4] == "commits" || segs[4] == "checks")):
+		kind = ghURLPull
+	case (segs[2] == "blob" || segs[2] == "tree") && len(segs) >= 5:
+		kind = ghURLKind(segs[2])
+		op.Ref, op.Path = segs[3], strings.Join(segs[4:], "/")
+	case segs[2] == "releases" && len(segs) == 3:
+		kind = ghURLReleases
+	default:
+		return fmt.Errorf("%s is not a URL hookctl reads (issue, pull request, blob, tree, repository, releases)", Quote(raw))
+	}
+	accepted := false
+	for _, k := range spec.urls {
+		accepted = accepted || k == kind
+	}
+	if !accepted {
+		return fmt.Errorf("this URL (%s) does not name a %s", kind, op.Op)
+	}
+	if kind == ghURLIssue || kind == ghURLPull {
+		n, err := ghParseNumber(segs[3])
+		if err != nil {
+			return err
+		}
+		op.Number = n
+	}
+	return nil
+}
+
+// Validate checks an operation completely. The worker runs it again, because an operation
+// arrives there from another process rather than from ParseGitHubArgs.
+func (op *GitHubOp) Validate() error {
+	spec, ok := ghOps[op.Op]
+	if !ok {
+		return fmt.Errorf("unknown operation %s", Quote(op.Op))
+	}
+	if op.Host != "" {
+		h, err := NormalizeGitHubHost(op.Host)
+		if err != nil {
+			return err
+		}
+		if h != "" && h != op.Host {
+			return fmt.Errorf("host %s is not in canonical form", Quote(op.Host))
+		}
+	}
+	if err := ghCheckOwner(op.Owner); err != nil {
+		return err
+	}
+	if err := ghCheckRepo(op.Repo); err != nil {
+		return err
+	}
+	if spec.operands == ghNumbered {
+		if op.Number <= 0 || op.Number > ghMaxNumber {
+			return fmt.Errorf("number %d is not a positive issue or pull request number", op.Number)
+		}
+	} else if op.Number != 0 {
+		return fmt.Errorf("%s takes no number", op.Op)
+	}
+	if spec.operands == ghFilePath {
+		if err := ghCheckPath(op.Path); err != nil {
+			return err
+		}
+		if op.Ref != "" {
+			if err := ghCheckRef(op.Ref); err != nil {
+				return err
+			}
+		}
+	} else if op.Path != "" || op.Ref != "" {
+		return fmt.Errorf("%s takes no path or ref", op.Op)
+	}
+	return nil
+}
+
+// ghMaxNumber is the largest issue number GitHub can hand out (a 32-bit signed integer).
+const ghMaxNumber = 1<<31 - 1
+
+// ghParseNumber reads an issue or pull request number: decimal digits, no sign, no leading
+// zero, at most ghMaxNumber.
+func ghParseNumber(s string) (int, error) {
+	if s == "" || len(s) > 10 || !ghAllDigits(s) || s[0] == '0' {
+		return 0, fmt.Errorf("%s is not a positive issue or pull request number", Quote(s))
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n > ghMaxNumber {
+		return 0, fmt.Errorf("%s is not a positive issue or pull request number", Quote(s))
+	}
+	return n, nil
+}
+
+func ghAllDigits(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return s != ""
+}
+
+// ghCheckOwner applies GitHub's account-name rule: 1 to 39 letters, digits and hyphens, not
+// starting with a hyphen. An underscore is also allowed, not first, for managed users
+// (name_shortcode) and enterprise servers.
+func ghCheckOwner(s string) error {
+	ok := len(s) >= 1 && len(s) <= 39 && ghIsAlnum(s[0])
+	for i := 0; ok && i < len(s); i++ {
+		ok = ghIsAlnum(s[i]) || s[i] == '-' || s[i] == '_'
+	}
+	if !ok {
+		return fmt.Errorf("%s is not a GitHub owner name", Quote(s))
+	}
+	return nil
+}
+
+// ghCheckRepo applies GitHub's repository-name rule: 1 to 100 letters, digits, '.', '-' and
+// '_', and not "." or "..", which would walk the API path.
+func ghCheckRepo(s string) error {
+	ok := len(s) >= 1 && len(s) <= 100 && s != "." && s != ".."
+	for i := 0; ok && i < len(s); i++ {
+		ok = ghIsAlnum(s[i]) || s[i] == '.' || s[i] == '-' || s[i] == '_'
+	}
+	if !ok {
+		return fmt.Errorf("%s is not a GitHub repository name", Quote(s))
+	}
+	return nil
+}
+
+func ghIsAlnum(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9'
+}
+
+// ghCheckPath accepts a repository path: relative, '/'-separated, no empty or "." segments, and
+// no "..", '\', '%', '?', '#' or control characters anywhere.
+// Why: the path ends up in a URL that go-github resolves against the API base, so a ".." segment
+// would walk out of /repos/OWNER/REPO/contents/ to any other endpoint; '%' could be decoded
+// twice on the way. Test: TestGitHubParseArgs (path rows), TestGitHubDoValidates.
+func ghCheckPath(p string) error {
+	if p == "" {
+		return errors.New("file needs a path")
+	}
+	if len(p) > 1024 || !utf8.ValidString(p) {
+		return fmt.Errorf("path %s is too long or not UTF-8", Quote(p))
+	}
+	if strings.Contains(p, "..") {
+		return fmt.Errorf("path %s contains \"..\"", Quote(p))
+	}
+	for _, seg := range strings.Split(p, "/") {
+		if seg == "" || seg == "." {
+			return fmt.Errorf("path %s has an empty or \".\" segment (or a leading or trailing /)", Quote(p))
+		}
+	}
+	for _, r := range p {
+		if r < 0x20 || r == 0x7f || unicode.IsControl(r) || strings.ContainsRune(`\%?#`, r) {
+			return fmt.Errorf("path %s contains a character hookctl does not send: \\ %% ? # or a control character", Quote(p))
+		}
+	}
+	return nil
+}
+
+// ghCheckRef applies git's ref-name rules (git check-ref-format) and refuses spaces, so that a
+// ref is a branch, tag or commit and nothing else.
+func ghCheckRef(r string) error {
+	bad := r == "" || len(r) > 255 || r == "@" || !utf8.ValidString(r) ||
+		strings.Contains(r, "..") || strings.Contains(r, "@{") || strings.Contains(r, "//") ||
+		strings.HasPrefix(r, "-") || strings.HasPrefix(r, "/") || strings.HasSuffix(r, "/") ||
+		strings.HasSuffix(r, ".") || strings.HasSuffix(r, ".lock") ||
+		strings.HasPrefix(r, ".") || strings.Contains(r, "/.")
+	for i := 0; !bad && i < len(r); i++ {
+		c := r[i]
+		bad = c <= ' ' || c == 0x7f || strings.IndexByte("~^:?*[\\", c) >= 0
+	}
+	if bad {
+		return fmt.Errorf("ref %s is not a valid branch, tag or commit name", Quote(r))
+	}
+	return nil
+}
+
+// NormalizeGitHubHost checks a bare host name, optionally with a port, and lowercases it;
+// github.com and its API and www names become "" (the default). Schemes, paths, user
+// information, IPv6 literals and anything else are refused.
+func NormalizeGitHubHost(h string) (string, error) {
+	h = strings.ToLower(h)
+	switch h {
+	case "github.com", "api.github.com", "www.github.com":
+		return "", nil
+	}
+	name, port, hasPort := strings.Cut(h, ":")
+	ok := len(h) <= 260 && name != "" && len(name) <= 253
+	if hasPort {
+		p, err := strconv.Atoi(port)
+		ok = ok && err == nil && ghAllDigits(port) && port[0] != '0' && p <= 65535
+	}
+	for _, label := range strings.Split(name, ".") {
+		ok = ok && label != "" && len(label) <= 63 && label[0] != '-' && label[len(label)-1] != '-'
+		for i := 0; ok && i < len(label); i++ {
+			ok = ghIsAlnum(label[i]) || label[i] == '-'
+		}
+	}
+	if !ok {
+		return "", fmt.Errorf("%s is not a host name (HOST or HOST:PORT, nothing else)", Quote(h))
+	}
+	return h, nil
+}
+
+// Quote quotes a short prefix of untrusted input for an error message.
+func Quote(s string) string {
+	const max = 60
+	if len(s) > max {
+		return strconv.Quote(clip.Prefix(s, max)) + "…"
+	}
+	return strconv.Quote(s)
+}
+
+// Source names an operation for Document.Source and the audit, e.g.
+// "github issue-comments owner/repo#12" or "github file ghe.example.com:owner/repo:docs/a.md@v1".
+func (op *GitHubOp) Source() string {
+	var b strings.Builder
+	b.WriteString("github ")
+	b.WriteString(op.Op)
+	b.WriteByte(' ')
+	if op.Host != "" {
+		b.WriteString(op.Host)
+		b.WriteByte(':')
+	}
+	b.WriteString(op.Owner + "/" + op.Repo)
+	switch ghOps[op.Op].operands {
+	case ghNumbered:
+		b.WriteString("#" + strconv.Itoa(op.Number))
+	case ghFilePath:
+		b.WriteString(":" + op.Path)
+		if op.Ref != "" {
+			b.WriteString("@" + op.Ref)
+		}
+	}
+	return b.String()
+}

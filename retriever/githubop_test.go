@@ -1,0 +1,218 @@
+package retriever
+
+import (
+	"fmt"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// ---- ParseGitHubArgs ----
+
+type ghArgsRow struct {
+	args []string
+	want *GitHubOp // nil: an error containing err
+	err  string
+	why  string
+}
+
+func ghGood(why string, want GitHubOp, args ...string) ghArgsRow {
+	return ghArgsRow{args: args, want: &want, why: why}
+}
+
+func ghBad(why, err string, args ...string) ghArgsRow {
+	return ghArgsRow{args: args, err: err, why: why}
+}
+
+type ghO = GitHubOp
+
+var ghArgsRows = []ghArgsRow{
+	// Good: the positional forms.
+	ghGood("issue", ghO{Op: "issue", Owner: "octo-org", Repo: "widget", Number: 12}, "issue", "octo-org/widget", "12"),
+	ghGood("issue comments", ghO{Op: "issue-comments", Owner: "o", Repo: "r", Number: 1}, "issue-comments", "o/r", "1"),
+	ghGood("pr", ghO{Op: "pr", Owner: "o", Repo: "r.go", Number: 3}, "pr", "o/r.go", "3"),
+	ghGood("pr-diff", ghO{Op: "pr-diff", Owner: "o", Repo: "r", Number: 3}, "pr-diff", "o/r", "3"),
+	ghGood("pr-files", ghO{Op: "pr-files", Owner: "o", Repo: "r", Number: 3}, "pr-files", "o/r", "3"),
+	ghGood("pr-comments", ghO{Op: "pr-comments", Owner: "o", Repo: "r", Number: 3}, "pr-comments", "o/r", "3"),
+	ghGood("largest issue number", ghO{Op: "issue", Owner: "o", Repo: "r", Number: 2147483647}, "issue", "o/r", "2147483647"),
+	ghGood("OWNER/REPO#N as gh writes it", ghO{Op: "issue", Owner: "o", Repo: "r", Number: 7}, "issue", "o/r#7"),
+	ghGood("file", ghO{Op: "file", Owner: "o", Repo: "r", Path: "docs/README.md"}, "file", "o/r", "docs/README.md"),
+	ghGood("file with --ref", ghO{Op: "file", Owner: "o", Repo: "r", Path: "a.go", Ref: "v1.2.0"}, "file", "o/r", "a.go", "--ref", "v1.2.0"),
+	ghGood("file with --ref= before operands", ghO{Op: "file", Owner: "o", Repo: "r", Path: "a.go", Ref: "feature/x"}, "file", "--ref=feature/x", "o/r", "a.go"),
+	ghGood("file path starting with - after --", ghO{Op: "file", Owner: "o", Repo: "r", Path: "-x.txt"}, "file", "--", "o/r", "-x.txt"),
+	ghGood("repo named .github", ghO{Op: "repo", Owner: "o", Repo: ".github"}, "repo", "o/.github"),
+	ghGood("releases", ghO{Op: "releases", Owner: "Octo-Org", Repo: "Widget_2"}, "releases", "Octo-Org/Widget_2"),
+	ghGood("managed-user owner", ghO{Op: "repo", Owner: "mona_octoinc", Repo: "r"}, "repo", "mona_octoinc/r"),
+	ghGood("enterprise host", ghO{Op: "issue", Host: "ghe.example.com", Owner: "o", Repo: "r", Number: 1}, "issue", "--host", "GHE.example.com", "o/r", "1"),
+	ghGood("enterprise host with port", ghO{Op: "repo", Host: "ghe.example.com:8443", Owner: "o", Repo: "r"}, "repo", "o/r", "--host=ghe.example.com:8443"),
+	ghGood("--host github.com is the default", ghO{Op: "repo", Owner: "o", Repo: "r"}, "repo", "--host", "github.com", "o/r"),
+	// Good: URLs.
+	ghGood("issue URL", ghO{Op: "issue", Owner: "o", Repo: "r", Number: 12}, "issue", "https://github.com/o/r/issues/12"),
+	ghGood("issue op on a pull URL: the issues API serves PRs", ghO{Op: "issue-comments", Owner: "o", Repo: "r", Number: 3}, "issue-comments", "https://github.com/o/r/pull/3"),
+	ghGood("pull URL with fragment", ghO{Op: "pr", Owner: "o", Repo: "r", Number: 3}, "pr", "https://github.com/o/r/pull/3#issuecomment-99"),
+	ghGood("pull files URL", ghO{Op: "pr-files", Owner: "o", Repo: "r", Number: 3}, "pr-files", "https://www.github.com/o/r/pull/3/files?w=1"),
+	ghGood("pull URL trailing slash", ghO{Op: "pr-diff", Owner: "o", Repo: "r", Number: 3}, "pr-diff", "https://github.com/o/r/pull/3/"),
+	ghGood("blob URL", ghO{Op: "file", Owner: "o", Repo: "r", Ref: "main", Path: "cmd/x/main.go"}, "file", "https://github.com/o/r/blob/main/cmd/x/main.go#L10"),
+	ghGood("tree URL lists a directory", ghO{Op: "file", Owner: "o", Repo: "r", Ref: "v1", Path: "docs"}, "file", "https://github.com/o/r/tree/v1/docs"),
+	ghGood("repo URL with .git", ghO{Op: "repo", Owner: "o", Repo: "r"}, "repo", "https://github.com/o/r.git"),
+	ghGood("releases URL", ghO{Op: "releases", Owner: "o", Repo: "r"}, "releases", "https://github.com/o/r/releases"),
+	ghGood("enterprise URL", ghO{Op: "pr", Host: "ghe.corp.example", Owner: "team", Repo: "svc", Number: 5}, "pr", "https://ghe.corp.example/team/svc/pull/5"),
+	ghGood("look-alike host: parsed, then refused by Do unless listed", ghO{Op: "repo", Host: "github.com.evil.example", Owner: "o", Repo: "r"}, "repo", "https://github.com.evil.example/o/r"),
+	ghGood("enterprise URL agreeing with --host", ghO{Op: "repo", Host: "ghe.corp.example", Owner: "t", Repo: "s"}, "repo", "--host", "ghe.corp.example", "https://ghe.corp.example/t/s"),
+
+	// Bad: operations and flags.
+	ghBad("no arguments", "no operation"),
+	ghBad("unknown op", "unknown operation", "issues", "o/r", "1"),
+	ghBad("write op", "unknown operation", "pr-merge", "o/r", "1"),
+	ghBad("gh-style subcommand", "unknown operation", "api", "repos/o/r"),
+	ghBad("unknown flag", "unknown flag", "issue", "o/r", "1", "--jq", ".body"),
+	ghBad("--ref on an issue", "--ref applies to file only", "issue", "o/r", "1", "--ref", "main"),
+	ghBad("--host without a value", "needs a value", "repo", "o/r", "--host"),
+	ghBad("--host twice", "--host given twice", "repo", "--host", "a.example", "--host", "b.example", "o/r"),
+	ghBad("extra argument", "unexpected argument", "issue", "o/r", "1", "2"),
+	ghBad("extra argument to repo", "unexpected argument", "repo", "o/r", "README.md"),
+	ghBad("missing number", "needs OWNER/REPO NUMBER", "pr", "o/r"),
+	ghBad("missing path", "file needs OWNER/REPO PATH", "file", "o/r"),
+	ghBad("nothing after the op", "needs arguments", "releases"),
+	// Bad: numbers.
+	ghBad("negative number", "must be positive", "issue", "o/r", "-3"),
+	ghBad("zero", "not a positive", "issue", "o/r", "0"),
+	ghBad("leading zero", "not a positive", "issue", "o/r", "012"),
+	ghBad("plus sign", "not a positive", "issue", "o/r", "+3"),
+	ghBad("past int32", "not a positive", "issue", "o/r", "2147483648"),
+	ghBad("hex", "not a positive", "pr", "o/r", "0x10"),
+	ghBad("number in URL is a word", "not a positive", "issue", "https://github.com/o/r/issues/new"),
+	// Bad: names.
+	ghBad("owner with a dot", "not a GitHub owner name", "repo", "o.x/r"),
+	ghBad("owner starting with a hyphen", "not a GitHub owner name", "repo", "--", "-o/r"),
+	ghBad("owner-looking flag", "unknown flag", "repo", "-o/r"),
+	ghBad("owner too long (40)", "not a GitHub owner name", "repo", strings.Repeat("a", 40)+"/r"),
+	ghBad("repo ..: would walk the API path", "not a GitHub repository name", "repo", "o/.."),
+	ghBad("repo with a slash", "not a GitHub repository name", "repo", "o/r/x"),
+	ghBad("repo with a query", "not a GitHub repository name", "repo", "o/r?x=1"),
+	ghBad("no slash", "not OWNER/REPO", "repo", "widget"),
+	ghBad("repo too long (101)", "not a GitHub repository name", "repo", "o/"+strings.Repeat("r", 101)),
+	// Bad: paths and refs.
+	ghBad("path traversal", "contains \"..\"", "file", "o/r", "../../user"),
+	ghBad("path traversal in the middle", "contains \"..\"", "file", "o/r", "docs/../../../orgs/x"),
+	ghBad("absolute path", "empty or \".\" segment", "file", "o/r", "/etc/passwd"),
+	ghBad("dot segment", "empty or \".\" segment", "file", "o/r", "./a"),
+	ghBad("percent-encoded traversal", "character hookctl does not send", "file", "o/r", "%2e%2e/x"),
+	ghBad("backslash", "character hookctl does not send", "file", "o/r", `a\b`),
+	ghBad("query in path", "character hookctl does not send", "file", "o/r", "a?ref=evil"),
+	ghBad("newline in path", "character hookctl does not send", "file", "o/r", "a\nb"),
+	ghBad("ref with ..", "not a valid branch", "file", "o/r", "a", "--ref", "main..evil"),
+	ghBad("ref with a space", "not a valid branch", "file", "o/r", "a", "--ref", "my branch"),
+	ghBad("ref starting with -", "not a valid branch", "file", "o/r", "a", "--ref=-x"),
+	ghBad("empty --ref", "--ref needs a value", "file", "o/r", "a", "--ref="),
+	ghBad("ref with @{", "not a valid branch", "file", "o/r", "a", "--ref", "HEAD@{1}"),
+	ghBad("ref twice: URL and flag", "already names a ref", "file", "https://github.com/o/r/blob/main/a", "--ref", "v1"),
+	// Bad: hosts and URLs.
+	ghBad("host with a path", "not a host name", "repo", "--host", "ghe.example/api", "o/r"),
+	ghBad("host with a scheme", "not a host name", "repo", "--host", "https://ghe.example", "o/r"),
+	ghBad("host with userinfo", "not a host name", "repo", "--host", "u@ghe.example", "o/r"),
+	ghBad("host with a bad port", "not a host name", "repo", "--host", "ghe.example:99999", "o/r"),
+	ghBad("IPv6 literal", "not a host name", "repo", "--host", "[::1]", "o/r"),
+	ghBad("http URL", "only https", "issue", "http://github.com/o/r/issues/1"),
+	ghBad("javascript URL", "only https", "issue", "javascript://github.com/o/r/issues/1"),
+	ghBad("URL with userinfo", "not a github URL", "issue", "https://user:pw@github.com/o/r/issues/1"),
+	ghBad("api URL", "api.github.com URL", "repo", "https://api.github.com/repos/o/r"),
+	ghBad("URL traversal, encoded", "contains \"..\"", "file", "https://github.com/o/r/blob/main/%2e%2e/%2e%2e/user"),
+	ghBad("URL with an empty segment", "empty path segment", "issue", "https://github.com/o//r/issues/1"),
+	ghBad("pr op on an issue URL", "does not name a pr", "pr", "https://github.com/o/r/issues/1"),
+	ghBad("URL of another kind", "not a URL hookctl reads", "issue", "https://github.com/o/r/actions/runs/1"),
+	ghBad("pull URL too deep", "not a URL hookctl reads", "pr", "https://github.com/o/r/pull/3/files/x"),
+	ghBad("blob URL without a path", "not a URL hookctl reads", "file", "https://github.com/o/r/blob/main"),
+	ghBad("URL then an extra argument", "after the URL", "issue", "https://github.com/o/r/issues/1", "2"),
+	ghBad("URL host disagrees with --host", "disagrees", "repo", "--host", "ghe.example", "https://github.com/o/r"),
+	ghBad("URL host with a backslash trick", "is not a URL", "repo", "https://ghe.example\\@evil.example/o/r"),
+	ghBad("URL host with a bad port", "not a host name", "repo", "https://ghe.example:0/o/r"),
+}
+
+// init rejects duplicate rows, which would hide a missing case behind a repeated one.
+func init() {
+	seen := map[string]string{}
+	for _, r := range ghArgsRows {
+		k := strings.Join(r.args, "\x00")
+		if prev, ok := seen[k]; ok {
+			panic(fmt.Sprintf("ghArgsRows: %q duplicates %q", r.why, prev))
+		}
+		seen[k] = r.why
+	}
+}
+
+func TestGitHubParseArgs(t *testing.T) {
+	if len(ghArgsRows) < 30 {
+		t.Fatalf("only %d rows", len(ghArgsRows))
+	}
+	for _, r := range ghArgsRows {
+		got, err := ParseGitHubArgs(r.args)
+		switch {
+		case r.want != nil && err != nil:
+			t.Errorf("%s: %q: unexpected error %v", r.why, r.args, err)
+		case r.want != nil && !reflect.DeepEqual(got, r.want):
+			t.Errorf("%s: %q: got %+v, want %+v", r.why, r.args, *got, *r.want)
+		case r.want == nil && err == nil:
+			t.Errorf("%s: %q: accepted as %+v", r.why, r.args, *got)
+		case r.want == nil && !strings.Contains(err.Error(), r.err):
+			t.Errorf("%s: %q: error %q, want it to contain %q", r.why, r.args, err, r.err)
+		}
+	}
+}
+
+// TestGitHubParseArgsRoundTrip: every good row prints to arguments that parse to the same op.
+func TestGitHubParseArgsRoundTrip(t *testing.T) {
+	for _, r := range ghArgsRows {
+		if r.want == nil {
+			continue
+		}
+		args := githubOpArgs(r.want)
+		got, err := ParseGitHubArgs(args)
+		if err != nil || !reflect.DeepEqual(got, r.want) {
+			t.Errorf("%s: %q reparsed to %+v, %v", r.why, args, got, err)
+		}
+	}
+}
+
+func FuzzGitHubParseArgs(f *testing.F) {
+	for _, r := range ghArgsRows {
+		f.Add(strings.Join(r.args, "\x00"))
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		op, err := ParseGitHubArgs(strings.Split(s, "\x00"))
+		if err != nil {
+			return
+		}
+		if err := op.Validate(); err != nil {
+			t.Fatalf("parsed %q to an invalid op %+v: %v", s, *op, err)
+		}
+		again, err := ParseGitHubArgs(githubOpArgs(op))
+		if err != nil || !reflect.DeepEqual(again, op) {
+			t.Fatalf("%q: %+v printed as %q reparsed to %+v, %v", s, *op, githubOpArgs(op), again, err)
+		}
+		if strings.Contains(op.Path, "..") || strings.Contains(op.Ref, "..") {
+			t.Fatalf("%q: traversal accepted: %+v", s, *op)
+		}
+	})
+}
+
+// githubOpArgs prints op as arguments ParseGitHubArgs reads back into the same operation, for
+// the round-trip tests; nothing else needs to print one.
+func githubOpArgs(op *GitHubOp) []string {
+	args := []string{op.Op}
+	if op.Host != "" {
+		args = append(args, "--host", op.Host)
+	}
+	if op.Ref != "" {
+		args = append(args, "--ref", op.Ref)
+	}
+	args = append(args, "--", op.Owner+"/"+op.Repo)
+	switch ghOps[op.Op].operands {
+	case ghNumbered:
+		args = append(args, strconv.Itoa(op.Number))
+	case ghFilePath:
+		args = append(args, op.Path)
+	}
+	return args
+}
