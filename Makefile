@@ -11,7 +11,7 @@ CLAUDE_DIR          := .cache/claude-code
 CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
 
 FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
-                ./programs:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever:FuzzHTMLToText \
+                ./programs/editguard:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever:FuzzHTMLToText \
                 ./retriever:FuzzFetchParseURL ./retriever:FuzzScrub ./retriever:FuzzGitHubParseArgs \
                 ./retriever:FuzzDetectInjection ./retriever:FuzzPromptFence
 

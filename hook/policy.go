@@ -7,6 +7,7 @@ import (
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/programs/editguard"
 )
 
 // Mode is a session's mode.
@@ -159,15 +160,15 @@ func modeChangeByModel(c *Call) (Decision, bool) {
 // edit applies edit mode's accident guard: writes to protected paths, and the short exclude
 // list of destructive commands. Everything else is left to the client's own permissions.
 func (p *Policy) edit(c *Call, cl *lexer.CommandLine) Decision {
-	ctx := &programs.EditContext{Project: c.Cwd, Home: p.Protection.Home, Protected: p.Protection.Paths}
+	ctx := &editguard.Context{Project: c.Cwd, Home: p.Protection.Home, Protected: p.Protection.Paths}
 	for _, path := range c.Paths {
-		if programs.ProtectedPath(path, ctx) {
+		if editguard.ProtectedPath(path, ctx) {
 			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) +
 				", which only the user may change (hookctl's own files and Claude Code's settings are protected in every mode)."}
 		}
 	}
 	if c.Command != "" && (c.Kind == KindShell || c.Kind == KindMutate) {
-		if r := programs.JudgeEdit(cl, ctx); r != nil {
+		if r := editguard.Judge(cl, ctx); r != nil {
 			what := r.What
 			if r.Program != "" {
 				what = r.Program + ": " + what

@@ -1,21 +1,22 @@
-package programs
+package editguard
 
-// The edit guard (see editguard.go): simple commands.
+// The edit guard (see doc.go): simple commands.
 
 import (
 	"strings"
 
+	"github.com/hookctl/hookctl/programs"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// editCall is one command to judge: the program's base name and its expanded arguments.
-type editCall struct {
+// invocation is one command to judge: the program's base name and its expanded arguments.
+type invocation struct {
 	prog string
-	args []editWord
-	st   *editState
+	args []word
+	st   *state
 }
 
-func (j *editJudge) call(s *syntax.Stmt, c *syntax.CallExpr, st *editState) *Refusal {
+func (j *judge) call(s *syntax.Stmt, c *syntax.CallExpr, st *state) *programs.Refusal {
 	for _, a := range c.Assigns {
 		if r := j.substs(a, st); r != nil {
 			return r
@@ -32,14 +33,14 @@ func (j *editJudge) call(s *syntax.Stmt, c *syntax.CallExpr, st *editState) *Ref
 		}
 		return nil
 	}
-	var argv []editWord
+	var argv []word
 	for _, w := range c.Args {
 		argv = append(argv, j.expand(w, st)...)
 		if j.overflow != nil {
 			return j.overflow
 		}
-		if len(argv) > maxEditFields {
-			return &Refusal{What: "the command expands to too many words to judge", Hint: editHintAsk}
+		if len(argv) > maxFields {
+			return &programs.Refusal{What: "the command expands to too many words to judge", Hint: hintAsk}
 		}
 	}
 	if r := j.tick(len(argv)); r != nil {
@@ -63,7 +64,7 @@ func (j *editJudge) call(s *syntax.Stmt, c *syntax.CallExpr, st *editState) *Ref
 
 // argv judges one command given as expanded words. Wrappers come back here with the command
 // they run.
-func (j *editJudge) argv(argv []editWord, st *editState) *Refusal {
+func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 	if len(argv) == 0 {
 		return nil
 	}
@@ -80,16 +81,16 @@ func (j *editJudge) argv(argv []editWord, st *editState) *Refusal {
 			return r
 		}
 	}
-	rule := lookupEditRule(name)
+	rule := lookupRule(name)
 	if rule == nil {
 		return nil
 	}
-	return rule.judge(j, &editCall{prog: name, args: argv[1:], st: st})
+	return rule.judge(j, &invocation{prog: name, args: argv[1:], st: st})
 }
 
 // callFunc judges a function's body again where it is called, if the directory differs from
 // where it was defined. A function that runs cd leaves the directory unknown.
-func (j *editJudge) callFunc(name string, f *editFunc, st *editState) *Refusal {
+func (j *judge) callFunc(name string, f *function, st *state) *programs.Refusal {
 	if !j.active[name] && !sameDirs(f.dirs, st.dirs) {
 		if j.active == nil {
 			j.active = map[string]bool{}
@@ -114,14 +115,14 @@ func (j *editJudge) callFunc(name string, f *editFunc, st *editState) *Refusal {
 // What: the arguments are judged as if the program were each of rm, git and dd in turn; if any
 // of those would be refused (a recursive flag with a path outside the project, a protected
 // operand, a force push, of=/dev/sda) the command is refused, otherwise it is allowed.
-// Test: TestEditRecursion (dynamic rows).
+// Test: TestRecursion (dynamic rows).
 var dynamicProxies = []string{"rm", "git", "dd"}
 
-func (j *editJudge) dynamic(argv []editWord, st *editState) *Refusal {
+func (j *judge) dynamic(argv []word, st *state) *programs.Refusal {
 	for _, p := range dynamicProxies {
-		r := lookupEditRule(p).judge(j, &editCall{prog: p, args: argv[1:], st: st.clone()})
+		r := lookupRule(p).judge(j, &invocation{prog: p, args: argv[1:], st: st.clone()})
 		if r != nil {
-			return editRefuse("", r.Hint, "the program name `%s` is not a literal, and as `%s` the command would be refused: %s",
+			return refuse("", r.Hint, "the program name `%s` is not a literal, and as `%s` the command would be refused: %s",
 				argv[0].show(), p, r.What)
 		}
 	}
@@ -129,7 +130,7 @@ func (j *editJudge) dynamic(argv []editWord, st *editState) *Refusal {
 }
 
 // redirect judges a redirection: the substitutions in it, and the file it writes.
-func (j *editJudge) redirect(rd *syntax.Redirect, st *editState) *Refusal {
+func (j *judge) redirect(rd *syntax.Redirect, st *state) *programs.Refusal {
 	if r := j.substs(rd.Word, st); r != nil {
 		return r
 	}

@@ -1,11 +1,12 @@
-package programs
+package editguard
 
-// The edit guard (see editguard.go): wrappers: programs that run their operands as a command.
+// The edit guard (see doc.go): wrappers: programs that run their operands as a command.
 
 import (
 	"path"
 	"strings"
 
+	"github.com/hookctl/hookctl/programs"
 	"mvdan.cc/sh/v3/syntax"
 )
 
@@ -13,25 +14,25 @@ import (
 // options that mean no command is run.
 type editWrapper struct {
 	names   []string
-	opts    *editOpts
+	opts    *optionSpec
 	skip    int      // operands before the command (timeout's DURATION)
 	assigns bool     // NAME=VALUE words come before the command (env)
 	noRun   []string // options after which the operands are not a command (command -v, ionice -p)
 }
 
 var editWrappers = []*editWrapper{
-	{names: []string{"env"}, opts: &editOpts{valued: "uCSP", long: []string{"--unset", "--chdir", "--split-string"}, posix: true}, assigns: true},
-	{names: []string{"nice"}, opts: &editOpts{valued: "n", long: []string{"--adjustment"}, posix: true}},
-	{names: []string{"nohup", "builtin", "busybox", "toybox"}, opts: &editOpts{posix: true}},
-	{names: []string{"timeout"}, opts: &editOpts{valued: "sk", long: []string{"--signal", "--kill-after"}, posix: true}, skip: 1},
-	{names: []string{"time"}, opts: &editOpts{valued: "of", long: []string{"--output", "--format"}, posix: true}},
-	{names: []string{"command"}, opts: &editOpts{posix: true}, noRun: []string{"-v", "-V"}},
-	{names: []string{"exec"}, opts: &editOpts{valued: "a", posix: true}},
-	{names: []string{"stdbuf"}, opts: &editOpts{valued: "ioe", long: []string{"--input", "--output", "--error"}, posix: true}},
-	{names: []string{"ionice"}, opts: &editOpts{valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}, posix: true},
+	{names: []string{"env"}, opts: &optionSpec{valued: "uCSP", long: []string{"--unset", "--chdir", "--split-string"}, posix: true}, assigns: true},
+	{names: []string{"nice"}, opts: &optionSpec{valued: "n", long: []string{"--adjustment"}, posix: true}},
+	{names: []string{"nohup", "builtin", "busybox", "toybox"}, opts: &optionSpec{posix: true}},
+	{names: []string{"timeout"}, opts: &optionSpec{valued: "sk", long: []string{"--signal", "--kill-after"}, posix: true}, skip: 1},
+	{names: []string{"time"}, opts: &optionSpec{valued: "of", long: []string{"--output", "--format"}, posix: true}},
+	{names: []string{"command"}, opts: &optionSpec{posix: true}, noRun: []string{"-v", "-V"}},
+	{names: []string{"exec"}, opts: &optionSpec{valued: "a", posix: true}},
+	{names: []string{"stdbuf"}, opts: &optionSpec{valued: "ioe", long: []string{"--input", "--output", "--error"}, posix: true}},
+	{names: []string{"ionice"}, opts: &optionSpec{valued: "cnpPu", long: []string{"--class", "--classdata", "--pid", "--pgid", "--uid"}, posix: true},
 		noRun: []string{"-p", "-P", "-u", "--pid", "--pgid", "--uid"}},
-	{names: []string{"setsid"}, opts: &editOpts{posix: true}},
-	{names: []string{"sudo", "doas"}, opts: &editOpts{valued: "ugCDhpRrtTU", long: []string{"--user", "--group", "--chdir"}, posix: true}},
+	{names: []string{"setsid"}, opts: &optionSpec{posix: true}},
+	{names: []string{"sudo", "doas"}, opts: &optionSpec{valued: "ugCDhpRrtTU", long: []string{"--user", "--group", "--chdir"}, posix: true}},
 }
 
 func lookupWrapper(name string) *editWrapper {
@@ -44,7 +45,7 @@ func lookupWrapper(name string) *editWrapper {
 }
 
 // peel returns the command a wrapper runs, or false when it runs none.
-func (w *editWrapper) peel(args []editWord) (editParsed, []editWord, bool) {
+func (w *editWrapper) peel(args []word) (parsedArgs, []word, bool) {
 	p := w.opts.parse(args)
 	if p.has(w.noRun...) {
 		return p, nil, false
@@ -71,10 +72,10 @@ func (w *editWrapper) peel(args []editWord) (editParsed, []editWord, bool) {
 // What: the wrapper's options (with their values) are skipped, and env's NAME=VALUE words and
 // timeout's DURATION; the command that remains is judged as if written alone. env -C DIR moves
 // the directory; env -S STRING is parsed as a command line; time -o FILE is a write.
-// Test: TestEditRecursion.
-var wrapperRule = &editRule{
+// Test: TestRecursion.
+var wrapperRule = &rule{
 	names: []string{"env", "nice", "nohup", "timeout", "time", "command", "exec", "builtin", "stdbuf", "ionice", "setsid", "busybox", "toybox"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
 		w := lookupWrapper(c.prog)
 		p, inner, ok := w.peel(c.args)
 		st := c.st
@@ -96,7 +97,7 @@ var wrapperRule = &editRule{
 			}
 			for _, s := range p.values("-S", "--split-string") {
 				if !s.known() {
-					return editRefuse(c.prog, editHintLiteral, "`env -S` with a string that is not a literal cannot be judged")
+					return refuse(c.prog, hintLiteral, "`env -S` with a string that is not a literal cannot be judged")
 				}
 				line := s.s
 				for _, a := range inner {
@@ -118,15 +119,15 @@ var wrapperRule = &editRule{
 // What: xargs' options are skipped and the command (echo by default) is judged with one more
 // operand that cannot be resolved, or, with -I/-i/--replace, with each word holding the
 // replacement string unknown.
-// Test: TestEditRecursion.
-var xargsRule = &editRule{
+// Test: TestRecursion.
+var xargsRule = &rule{
 	names: []string{"xargs"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		p := (&editOpts{valued: "adEILnPs", optional: "eil", posix: true, long: []string{"--arg-file", "--delimiter",
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		p := (&optionSpec{valued: "adEILnPs", optional: "eil", posix: true, long: []string{"--arg-file", "--delimiter",
 			"--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}}).parse(c.args)
 		inner := c.args[len(c.args)-len(p.operands):]
 		if len(p.operands) == 0 {
-			inner = []editWord{lit("echo")}
+			inner = []word{lit("echo")}
 		}
 		repl := ""
 		for _, o := range p.opts {
@@ -140,11 +141,11 @@ var xargsRule = &editRule{
 				}
 			}
 		}
-		cmd := append([]editWord(nil), inner...)
+		cmd := append([]word(nil), inner...)
 		if repl != "" {
 			for i := 1; i < len(cmd); i++ {
 				if strings.Contains(cmd[i].s, repl) {
-					cmd[i] = editWord{s: strings.ReplaceAll(cmd[i].s, repl, editUnknown), glob: -1}
+					cmd[i] = word{s: strings.ReplaceAll(cmd[i].s, repl, unknown), glob: -1}
 				}
 			}
 		} else {
@@ -154,7 +155,7 @@ var xargsRule = &editRule{
 	},
 }
 
-// findEditRule: find -exec, -execdir, -ok, -okdir and -delete.
+// findRule: find -exec, -execdir, -ok, -okdir and -delete.
 //
 // Why: `find / -name x -delete` and `find ~ -exec rm -rf {} +` delete outside the project.
 // What: each -exec/-execdir/-ok/-okdir COMMAND … ; or + is judged with {} standing for a path
@@ -164,10 +165,10 @@ var xargsRule = &editRule{
 // project with a test in the expression. When a starting point holds a protected path and the
 // -name/-path tests do not rule it out, {} and -delete may reach it and a write or delete is
 // refused. -fprint, -fprint0, -fprintf and -fls write their file.
-// Test: TestEditRecursion (find rows).
-var findEditRule = &editRule{
+// Test: TestRecursion (find rows).
+var findRule = &rule{
 	names: []string{"find"},
-	judge: judgeFindEdit,
+	judge: judgeFind,
 }
 
 // findValued are find's primaries that take one value.
@@ -184,7 +185,7 @@ var findNoTest = []string{"-delete", "-depth", "-print", "-print0", "-printf", "
 	"-daystart", "-maxdepth", "-regextype", "-warn", "-nowarn", "-true", "-exec", "-execdir", "-ok", "-okdir",
 	"-prune", "-quit"}
 
-func judgeFindEdit(j *editJudge, c *editCall) *Refusal {
+func judgeFind(j *judge, c *invocation) *programs.Refusal {
 	args := c.args
 	i := 0
 	for i < len(args) && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P" || strings.HasPrefix(args[i].s, "-O") || args[i].s == "-D") {
@@ -193,7 +194,7 @@ func judgeFindEdit(j *editJudge, c *editCall) *Refusal {
 		}
 		i++
 	}
-	var starts []editWord
+	var starts []word
 	for i < len(args) {
 		v := args[i].s
 		if strings.HasPrefix(v, "-") || v == "(" || v == "!" || v == ")" || v == "," {
@@ -203,7 +204,7 @@ func judgeFindEdit(j *editJudge, c *editCall) *Refusal {
 		i++
 	}
 	if len(starts) == 0 {
-		starts = []editWord{lit(".")}
+		starts = []word{lit(".")}
 	}
 	expr := args[i:]
 	// Which tests does the expression have, and which name patterns?
@@ -250,7 +251,7 @@ func judgeFindEdit(j *editJudge, c *editCall) *Refusal {
 	}
 	inside, mayProtect := true, false
 	for _, s := range starts {
-		switch k := j.reach(s, c.st); {
+		switch k := j.howFar(s, c.st); {
 		case k == reachInside || (k == reachProject && hasTest):
 		default:
 			inside = false
@@ -265,17 +266,17 @@ func judgeFindEdit(j *editJudge, c *editCall) *Refusal {
 	}
 	found := unknownWord
 	if inside {
-		found = editWord{s: editUnknown, glob: -1, inside: true, mayProtect: mayProtect}
+		found = word{s: unknown, glob: -1, inside: true, mayProtect: mayProtect}
 	}
 	for k := 0; k < len(expr); k++ {
 		v := expr[k].s
 		switch v {
 		case "-delete":
 			if !inside {
-				return editRefuse(c.prog, editHintRm, "`find -delete` from `%s`: a starting point is outside the project, is the project with no test, or cannot be resolved", starts[0].show())
+				return refuse(c.prog, hintRm, "`find -delete` from `%s`: a starting point is outside the project, is the project with no test, or cannot be resolved", starts[0].show())
 			}
 			if mayProtect {
-				return editRefuse(c.prog, editHintProtected, "`find -delete` may delete a protected file: a starting point holds one and the tests do not rule it out")
+				return refuse(c.prog, hintProtected, "`find -delete` may delete a protected file: a starting point holds one and the tests do not rule it out")
 			}
 		case "-fprint", "-fprint0", "-fprintf", "-fls":
 			if k+1 < len(expr) {
@@ -284,7 +285,7 @@ func judgeFindEdit(j *editJudge, c *editCall) *Refusal {
 				}
 			}
 		case "-exec", "-execdir", "-ok", "-okdir":
-			var cmd []editWord
+			var cmd []word
 			k++
 			for k < len(expr) && expr[k].s != ";" && !(expr[k].s == "+" && expr[k-1].s == "{}") {
 				w := expr[k]
@@ -308,7 +309,7 @@ func judgeFindEdit(j *editJudge, c *editCall) *Refusal {
 
 // findMayReachProtected reports whether find from start may name a protected path or a
 // directory holding one, given its -name and -path patterns (no patterns: it may).
-func (j *editJudge) findMayReachProtected(start, written string, names, paths []string) bool {
+func (j *judge) findMayReachProtected(start, written string, names, paths []string) bool {
 	for _, q := range j.ctx.Protected {
 		if q == "" {
 			continue
@@ -347,11 +348,11 @@ func (j *editJudge) findMayReachProtected(start, written string, names, paths []
 // What: best effort: the words before ::: (after parallel's options) are joined into a command
 // line with each replacement string ({}, {.}, {/}, {//}, {/.}, {#}, {%}, {1}, …) unknown, or an
 // unknown operand appended when there is none, and judged as a shell command.
-// Test: TestEditRecursion.
-var parallelRule = &editRule{
+// Test: TestRecursion.
+var parallelRule = &rule{
 	names: []string{"parallel"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		p := (&editOpts{valued: "jPnNaIdSElCX", posix: true, long: []string{"--jobs", "--max-args", "--arg-file", "--delimiter",
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		p := (&optionSpec{valued: "jPnNaIdSElCX", posix: true, long: []string{"--jobs", "--max-args", "--arg-file", "--delimiter",
 			"--sshlogin", "--joblog", "--results", "--colsep", "--tmpdir", "--workdir", "--timeout", "--delay", "--retries",
 			"--halt", "--memfree", "--load", "--tagstring", "--basefile", "--return"}}).parse(c.args)
 		inner := c.args[len(c.args)-len(p.operands):]
@@ -369,7 +370,7 @@ var parallelRule = &editRule{
 				replaced = true
 				s = replaceParallel(s)
 			}
-			parts = append(parts, strings.ReplaceAll(s, editUnknown, "$__hookctl_arg"))
+			parts = append(parts, strings.ReplaceAll(s, unknown, "$__hookctl_arg"))
 		}
 		if !replaced {
 			parts = append(parts, "$__hookctl_arg")
@@ -398,11 +399,11 @@ func replaceParallel(s string) string {
 // Why: `watch -n1 'rm -rf /tmp/x'` is a delete on a timer.
 // What: watch's options are skipped; with -x or --exec the rest is judged as a command, otherwise
 // it is joined with spaces and judged as a shell command line.
-// Test: TestEditRecursion.
-var watchRule = &editRule{
+// Test: TestRecursion.
+var watchRule = &rule{
 	names: []string{"watch"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		p := (&editOpts{valued: "nq", optional: "d", posix: true, long: []string{"--interval", "--equexit"}}).parse(c.args)
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		p := (&optionSpec{valued: "nq", optional: "d", posix: true, long: []string{"--interval", "--equexit"}}).parse(c.args)
 		inner := c.args[len(c.args)-len(p.operands):]
 		if len(p.operands) == 0 {
 			return nil
@@ -412,7 +413,7 @@ var watchRule = &editRule{
 		}
 		parts := make([]string, 0, len(inner))
 		for _, a := range inner {
-			parts = append(parts, strings.ReplaceAll(a.s, editUnknown, "$__hookctl_arg"))
+			parts = append(parts, strings.ReplaceAll(a.s, unknown, "$__hookctl_arg"))
 		}
 		return j.script(strings.Join(parts, " "), c.st.child(), syntax.LangBash)
 	},

@@ -1,6 +1,6 @@
-package programs
+package editguard
 
-// The edit guard (see editguard.go): downloads run as code.
+// The edit guard (see doc.go): downloads run as code.
 
 import (
 	"path"
@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -22,11 +23,11 @@ import (
 // program from the argument), or whose program name is not a literal, is refused. So is a shell,
 // interpreter, source, . or eval whose arguments or input redirections contain $(…) or <(…)
 // running a downloader: `bash <(curl …)`, `sh -c "$(curl …)"`, `source <(wget -O- …)`.
-// Test: TestEditDownloadExec.
+// Test: TestDownloadExec.
 var downloaders = []string{"curl", "wget", "fetch", "http", "https", "xh", "aria2c"}
 
-// editInterp describes how an interpreter finds its program.
-type editInterp struct {
+// interpreter describes how an interpreter finds its program.
+type interpreter struct {
 	prefix string // name, or name prefix followed only by digits and dots (python3.12)
 	code   string // short options whose argument is the program: stdin is data
 	long   []string
@@ -34,7 +35,7 @@ type editInterp struct {
 	stdin  string // short options that make it read the program from stdin
 }
 
-var editInterps = []editInterp{
+var interpreters = []interpreter{
 	{prefix: "sh", code: "c", valued: "oO", stdin: "s"},
 	{prefix: "bash", code: "c", valued: "oO", stdin: "s"},
 	{prefix: "zsh", code: "c", valued: "oO", stdin: "s"},
@@ -52,9 +53,9 @@ var editInterps = []editInterp{
 	{prefix: "php", code: "rR", valued: "dcz"},
 }
 
-func lookupInterp(name string) *editInterp {
-	for i := range editInterps {
-		in := &editInterps[i]
+func lookupInterp(name string) *interpreter {
+	for i := range interpreters {
+		in := &interpreters[i]
 		if rest, ok := strings.CutPrefix(name, in.prefix); ok && strings.Trim(rest, "0123456789.") == "" {
 			return in
 		}
@@ -63,7 +64,7 @@ func lookupInterp(name string) *editInterp {
 }
 
 // readsProgram reports whether an interpreter called with args reads its program from stdin.
-func (in *editInterp) readsProgram(args []editWord) bool {
+func (in *interpreter) readsProgram(args []word) bool {
 	stdin := false
 	for i := 0; i < len(args); i++ {
 		v := args[i].s
@@ -103,8 +104,8 @@ func (in *editInterp) readsProgram(args []editWord) bool {
 }
 
 // peelAll returns the command at the heart of wrappers, as far as they can be peeled.
-func peelAll(argv []editWord) []editWord {
-	for n := 0; n < maxEditDepth && len(argv) > 0; n++ {
+func peelAll(argv []word) []word {
+	for n := 0; n < maxDepth && len(argv) > 0; n++ {
 		name, ok := argv[0].base()
 		if !ok {
 			return argv
@@ -123,12 +124,12 @@ func peelAll(argv []editWord) []editWord {
 }
 
 // pipedDownload refuses a pipeline that feeds a download to an interpreter.
-func (j *editJudge) pipedDownload(stages []*syntax.Stmt, st *editState) *Refusal {
+func (j *judge) pipedDownload(stages []*syntax.Stmt, st *state) *programs.Refusal {
 	dl := ""
 	for _, s := range stages {
 		if dl != "" {
 			if name, ok := j.stdinInterpreter(s, st); ok {
-				return editRefuse("", "download the script to a file in the project, read it, and run it; or ask the user",
+				return refuse("", "download the script to a file in the project, read it, and run it; or ask the user",
 					"pipes a download (`%s`) into `%s`, which runs it unread", dl, clip.Short(name))
 			}
 		}
@@ -141,13 +142,13 @@ func (j *editJudge) pipedDownload(stages []*syntax.Stmt, st *editState) *Refusal
 
 // stdinInterpreter reports whether a pipeline stage runs an interpreter that reads its program
 // from its input, or a program whose name is not a literal.
-func (j *editJudge) stdinInterpreter(s *syntax.Stmt, st *editState) (string, bool) {
+func (j *judge) stdinInterpreter(s *syntax.Stmt, st *state) (string, bool) {
 	switch c := s.Cmd.(type) {
 	case *syntax.CallExpr:
-		var argv []editWord
+		var argv []word
 		for _, w := range c.Args {
 			argv = append(argv, j.expand(w, st.clone())...)
-			if len(argv) > maxEditFields {
+			if len(argv) > maxFields {
 				return "", false
 			}
 		}
@@ -219,7 +220,7 @@ func runsDownloader(n syntax.Node) string {
 
 // substDownload refuses a shell, interpreter, source, . or eval whose words or input carry a
 // substitution that downloads.
-func (j *editJudge) substDownload(s *syntax.Stmt, c *syntax.CallExpr, argv []editWord, st *editState) *Refusal {
+func (j *judge) substDownload(s *syntax.Stmt, c *syntax.CallExpr, argv []word, st *state) *programs.Refusal {
 	inner := peelAll(argv)
 	if len(inner) == 0 {
 		return nil
@@ -228,7 +229,7 @@ func (j *editJudge) substDownload(s *syntax.Stmt, c *syntax.CallExpr, argv []edi
 	if !ok || (lookupInterp(name) == nil && name != "source" && name != "." && name != "eval") {
 		return nil
 	}
-	check := func(n syntax.Node) *Refusal {
+	check := func(n syntax.Node) *programs.Refusal {
 		if n == nil {
 			return nil
 		}
@@ -249,7 +250,7 @@ func (j *editJudge) substDownload(s *syntax.Stmt, c *syntax.CallExpr, argv []edi
 			return dl == ""
 		})
 		if dl != "" {
-			return editRefuse(name, "download the script to a file in the project, read it, and run it; or ask the user",
+			return refuse(name, "download the script to a file in the project, read it, and run it; or ask the user",
 				"`%s` runs a download (`%s`) unread", name, dl)
 		}
 		return nil
