@@ -103,22 +103,24 @@ func (in *interpreter) readsProgram(args []word) bool {
 	return true
 }
 
-// peelAll returns the command at the heart of wrappers, as far as they can be peeled.
+// peelAll returns the command at the heart of wrappers, as far as the wrapper table places it;
+// nil when a wrapper runs none, and the wrapper itself when it runs a shell line or a language
+// of its own.
 func peelAll(argv []word) []word {
 	for n := 0; n < maxDepth && len(argv) > 0; n++ {
 		name, ok := argv[0].base()
 		if !ok {
 			return argv
 		}
-		w := lookupWrapper(name)
-		if w == nil {
+		w := programs.LookupWrapper(name)
+		if w == nil || w.Language != "" || w.Joined || w.JoinedIf != "" || len(w.Subcommands) > 0 {
 			return argv
 		}
-		_, inner, ok := w.peel(argv[1:])
-		if !ok {
+		p := w.Peel(wrapperArgs(argv[1:]))
+		if p.NoRun || len(p.Command) == 0 {
 			return nil
 		}
-		argv = inner
+		argv = pick(argv[1:], p.Command)
 	}
 	return argv
 }
@@ -208,7 +210,7 @@ func runsDownloader(n syntax.Node) string {
 				found = b
 				return false
 			}
-			if lookupWrapper(b) != nil || strings.HasPrefix(v, "-") || strings.Contains(v, "=") || (v != "" && v[0] >= '0' && v[0] <= '9') {
+			if programs.LookupWrapper(b) != nil || strings.HasPrefix(v, "-") || strings.Contains(v, "=") || (v != "" && v[0] >= '0' && v[0] <= '9') {
 				continue
 			}
 			break

@@ -157,6 +157,7 @@ type judge struct {
 	// overflow latches the first limit hit while expanding words, where no refusal can be
 	// returned directly.
 	overflow *programs.Refusal
+	parseErr error // why the last parse failed
 	funcs    map[string]*function
 	active   map[string]bool // functions being judged at a call site
 }
@@ -306,17 +307,45 @@ func (j *judge) tick(n int) *programs.Refusal {
 
 // script parses src and judges it in st. Every re-parse (eval, sh -c, …) comes through here.
 func (j *judge) script(src string, st *state, lang syntax.LangVariant) *programs.Refusal {
+	f, r := j.parse(src, lang)
+	if r != nil {
+		return r
+	}
+	if f == nil {
+		return &programs.Refusal{What: "the command does not parse as " + lang.String() + ": " + clip.Short(j.parseErr.Error()), Hint: "fix the quoting"}
+	}
+	return j.judgeFile(f, st)
+}
+
+// scriptIfParses is script for text that may not be shell code at all (a reading a wrapper may
+// not take, keys typed into a terminal): text that does not parse runs nothing and is allowed.
+func (j *judge) scriptIfParses(src string, st *state, lang syntax.LangVariant) *programs.Refusal {
+	f, r := j.parse(src, lang)
+	if r != nil || f == nil {
+		return r
+	}
+	return j.judgeFile(f, st)
+}
+
+// parse parses src within the limits: a refusal at a limit, or a nil tree (and j.parseErr)
+// when src does not parse.
+func (j *judge) parse(src string, lang syntax.LangVariant) (*syntax.File, *programs.Refusal) {
 	if j.depth >= maxDepth {
-		return &programs.Refusal{What: "the command nests eval, sh -c and wrappers too deeply to judge", Hint: hintAsk}
+		return nil, &programs.Refusal{What: "the command nests eval, sh -c and wrappers too deeply to judge", Hint: hintAsk}
 	}
 	j.parsed += len(src)
 	if j.parsed > maxParsed {
-		return &programs.Refusal{What: "the command is too complex to judge", Hint: hintAsk}
+		return nil, &programs.Refusal{What: "the command is too complex to judge", Hint: hintAsk}
 	}
 	f, err := syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
 	if err != nil {
-		return &programs.Refusal{What: "the command does not parse as " + lang.String() + ": " + clip.Short(err.Error()), Hint: "fix the quoting"}
+		j.parseErr = err
+		return nil, nil
 	}
+	return f, nil
+}
+
+func (j *judge) judgeFile(f *syntax.File, st *state) *programs.Refusal {
 	j.depth++
 	defer func() { j.depth-- }()
 	return j.stmts(f.Stmts, st)

@@ -10,8 +10,6 @@ type optionSpec struct {
 	valued   string   // short options taking a value, attached or in the next word
 	optional string   // short options taking a value only when attached (sed -i.bak)
 	long     []string // long options taking a value, after = or in the next word
-	// posix: options end at the first operand (the wrappers: what follows is a command).
-	posix bool
 }
 
 type option struct {
@@ -67,9 +65,6 @@ func (o *optionSpec) parse(args []word) parsedArgs {
 				p.maybeOpt = true
 			}
 			p.operands = append(p.operands, a)
-			if o.posix {
-				ended = true
-			}
 		case v == "--":
 			ended = true
 		case strings.HasPrefix(v, "--"):

@@ -27,8 +27,9 @@ func init() {
 		rmRule, permissionsRule, fileWritesRule, copyRule, teeRule, sortRule, goBuildRule, inPlaceRule, downloadRule,
 		gitRule, hookctlRule, claudeRule,
 		shellRule, evalRule, trapRule, cdRule, varsRule,
-		wrapperRule, xargsRule, findRule, parallelRule, watchRule,
+		findRule, tmuxRule, screenRule, wrapperRule,
 	}
+	wrapperRule.names = wrapperNames()
 }
 
 // lookupRule finds the rule for a program. A linear search of a short table costs less than
@@ -47,10 +48,11 @@ func lookupRule(name string) *rule {
 // privilegeRule: programs that run a command as another user.
 //
 // Why: an agent with root can do anything, and a password prompt would hang the session.
-// What: sudo, doas, su, pkexec and run0 are refused whatever their arguments.
+// What: sudo, doas, su, runuser, pkexec and run0 are refused whatever their arguments, and so
+// is any wrapper the wrapper table marks privileged.
 // Test: TestPrivilegeAndDisk.
 var privilegeRule = &rule{
-	names: []string{"sudo", "doas", "su", "pkexec", "run0"},
+	names: []string{"sudo", "doas", "su", "runuser", "pkexec", "run0"},
 	judge: func(j *judge, c *invocation) *programs.Refusal {
 		return refuse(c.prog, hintAsk, "`%s` runs a command with other privileges", c.prog)
 	},
