@@ -222,7 +222,18 @@ func runsDownloader(n syntax.Node) string {
 
 // substDownload refuses a shell, interpreter, source, . or eval whose words or input carry a
 // substitution that downloads.
-func (j *judge) substDownload(s *syntax.Stmt, c *syntax.CallExpr, argv []word, st *state) *programs.Refusal {
+func (j *judge) substDownload(s *syntax.Stmt, c *syntax.CallExpr) *programs.Refusal {
+	if !hasSubst(c) && len(s.Redirs) == 0 {
+		return nil
+	}
+	argv := make([]word, 0, len(c.Args))
+	for _, w := range c.Args {
+		if v, ok := lexer.Literal(w); ok {
+			argv = append(argv, lit(v))
+		} else {
+			argv = append(argv, unknownWord)
+		}
+	}
 	inner := peelAll(argv)
 	if len(inner) == 0 {
 		return nil
@@ -276,4 +287,19 @@ func (j *judge) substDownload(s *syntax.Stmt, c *syntax.CallExpr, argv []word, s
 		}
 	}
 	return nil
+}
+
+// hasSubst reports whether a command's words hold a command or process substitution.
+func hasSubst(c *syntax.CallExpr) bool {
+	found := false
+	for _, w := range c.Args {
+		syntax.Walk(w, func(n syntax.Node) bool {
+			switch n.(type) {
+			case *syntax.CmdSubst, *syntax.ProcSubst:
+				found = true
+			}
+			return !found
+		})
+	}
+	return found
 }

@@ -88,6 +88,16 @@ global:
 		}
 		sub, rest = words[0], append(words[1:], rest...)
 	}
+	if networkArgs("git", append([]word{sub}, rest...)) {
+		return networkRefusal("git", "git "+sub.show())
+	}
+	if !sub.known() {
+		for _, a := range rest {
+			if programs.LooksLikeURL(a.s) {
+				return networkRefusal("git", "git "+sub.show()+" "+a.show())
+			}
+		}
+	}
 	for _, s := range gitSubRules {
 		if !sub.known() {
 			if r := s.judge(j, c, rest); r != nil {

@@ -13,6 +13,21 @@ func judgeText(cmd string, ctx *Context) *programs.Refusal {
 	return Judge(lexer.NewCommandLine(cmd), ctx)
 }
 
+// judgeAsHook judges a command as the hook does in edit mode: a command that is exactly one
+// network command is the router's (a plain read is answered by hookctl retrieve, anything
+// else refused), every other command the edit guard's.
+func judgeAsHook(cmd string, ctx *Context) *programs.Refusal {
+	cl := lexer.NewCommandLine(cmd)
+	route, r := programs.RouteNetwork(cl)
+	switch {
+	case r != nil:
+		return r
+	case route != nil:
+		return nil
+	}
+	return Judge(cl, ctx)
+}
+
 // reporter is the part of *testing.T that check uses, so that its own test can record misses.
 type reporter interface {
 	Helper()

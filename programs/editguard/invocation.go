@@ -46,9 +46,6 @@ func (j *judge) call(s *syntax.Stmt, c *syntax.CallExpr, st *state) *programs.Re
 	if r := j.tick(len(argv)); r != nil {
 		return r
 	}
-	if r := j.substDownload(s, c, argv, st); r != nil {
-		return r
-	}
 	if len(c.Assigns) > 0 {
 		// Assignments before a command are exported to it, and to any shell it starts.
 		inner := st.clone()
@@ -114,11 +111,19 @@ func (j *judge) callFunc(name string, f *function, st *state) *programs.Refusal 
 // function and `$EDITOR file`; allowing every one would let `$RM -rf ~` through.
 // What: the arguments are judged as if the program were each of rm, git and dd in turn; if any
 // of those would be refused (a recursive flag with a path outside the project, a protected
-// operand, a force push, of=/dev/sda) the command is refused, otherwise it is allowed.
-// Test: TestRecursion (dynamic rows).
+// operand, a force push, of=/dev/sda) the command is refused. So is one with an argument that
+// looks like a URL (scheme://…, git@host:…): `$X https://…` and `"$(echo curl)" URL` may reach
+// the network outside hookctl's retriever (issue 7). Otherwise it is allowed.
+// Test: TestRecursion (dynamic rows), TestNetwork.
 var dynamicProxies = []string{"rm", "git", "dd"}
 
 func (j *judge) dynamic(argv []word, st *state) *programs.Refusal {
+	for _, a := range argv[1:] {
+		if programs.LooksLikeURL(a.s) {
+			return refuse("", programs.RetrieveHint, "the program name `%s` is not a literal, and `%s` looks like a URL: it may reach the network outside hookctl's retriever",
+				argv[0].show(), a.show())
+		}
+	}
 	for _, p := range dynamicProxies {
 		r := lookupRule(p).judge(j, &invocation{prog: p, args: argv[1:], st: st.clone()})
 		if r != nil {

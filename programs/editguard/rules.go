@@ -24,7 +24,7 @@ var rules []*rule
 func init() {
 	rules = []*rule{
 		privilegeRule, diskRule, ddRule,
-		rmRule, permissionsRule, fileWritesRule, copyRule, teeRule, sortRule, goBuildRule, inPlaceRule, downloadRule,
+		rmRule, permissionsRule, fileWritesRule, copyRule, teeRule, sortRule, goBuildRule, inPlaceRule, networkRule,
 		gitRule, hookctlRule, claudeRule,
 		shellRule, evalRule, trapRule, cdRule, varsRule,
 		findRule, tmuxRule, screenRule, wrapperRule,
@@ -266,6 +266,9 @@ var rsyncOpts = &optionSpec{valued: "eTfBM@", long: []string{"--rsh", "--rsync-p
 	"--protocol", "--address", "--stop-after", "--stop-at", "--max-alloc", "--copy-as"}}
 
 func judgeCopy(j *judge, c *invocation) *programs.Refusal {
+	if c.prog == "rsync" && networkArgs(c.prog, c.args) {
+		return networkRefusal(c.prog, "rsync to or from a host")
+	}
 	p := copyOpts(c.prog).parse(c.args)
 	what := "`" + c.prog + "`"
 	recursive := p.has("-r", "-R", "-a")
@@ -469,56 +472,54 @@ var inPlaceRule = &rule{
 	},
 }
 
-// downloadRule: curl and wget writing a file.
+// downloadWrites: curl and wget writing a file (networkRule refuses them anyway; a write to a
+// protected file is named first, as what matters more).
 //
 // Why: `curl -o ~/.claude/settings.json URL` replaces the settings with whatever the URL serves.
 // What: curl's -o, --output, -D, --dump-header, -c, --cookie-jar, --trace, --trace-ascii,
 // --stderr, --libcurl and --etag-save, curl's --output-dir, and wget's -O, -o, -a, -P and their
 // long forms, naming a protected path (or a protected directory) are refused.
 // Test: TestProtectedWrites.
-var downloadRule = &rule{
-	names: []string{"curl", "wget"},
-	judge: func(j *judge, c *invocation) *programs.Refusal {
-		var p parsedArgs
-		var files, dirs []word
-		if c.prog == "curl" {
-			p = (&optionSpec{valued: "AbcCdDeEFHKmoPQrtTuUwxXyYz", long: []string{"--output", "--dump-header", "--cookie-jar",
-				"--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--output-dir", "--data", "--data-raw",
-				"--data-binary", "--data-urlencode", "--header", "--user-agent", "--user", "--url", "--cookie", "--form",
-				"--request", "--config", "--max-time", "--connect-timeout", "--proxy", "--referer", "--range",
-				"--upload-file", "--write-out", "--retry", "--cacert", "--cert", "--key", "--resolve", "--json"}}).parse(c.args)
-			files = p.values("-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
-				"--stderr", "--libcurl", "--etag-save")
-			dirs = p.values("--output-dir")
-		} else {
-			p = (&optionSpec{valued: "OoaPeDRAIXiBtTwQUYl", long: []string{"--output-document", "--output-file",
-				"--append-output", "--directory-prefix", "--save-cookies", "--execute", "--input-file", "--user-agent",
-				"--header", "--tries", "--timeout", "--wait", "--user", "--password"}}).parse(c.args)
-			files = p.values("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies")
-			dirs = p.values("-P", "--directory-prefix")
+func downloadWrites(j *judge, c *invocation) *programs.Refusal {
+	var p parsedArgs
+	var files, dirs []word
+	if c.prog == "curl" {
+		p = (&optionSpec{valued: "AbcCdDeEFHKmoPQrtTuUwxXyYz", long: []string{"--output", "--dump-header", "--cookie-jar",
+			"--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--output-dir", "--data", "--data-raw",
+			"--data-binary", "--data-urlencode", "--header", "--user-agent", "--user", "--url", "--cookie", "--form",
+			"--request", "--config", "--max-time", "--connect-timeout", "--proxy", "--referer", "--range",
+			"--upload-file", "--write-out", "--retry", "--cacert", "--cert", "--key", "--resolve", "--json"}}).parse(c.args)
+		files = p.values("-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
+			"--stderr", "--libcurl", "--etag-save")
+		dirs = p.values("--output-dir")
+	} else {
+		p = (&optionSpec{valued: "OoaPeDRAIXiBtTwQUYl", long: []string{"--output-document", "--output-file",
+			"--append-output", "--directory-prefix", "--save-cookies", "--execute", "--input-file", "--user-agent",
+			"--header", "--tries", "--timeout", "--wait", "--user", "--password"}}).parse(c.args)
+		files = p.values("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies")
+		dirs = p.values("-P", "--directory-prefix")
+	}
+	for _, f := range files {
+		if f.s == "-" {
+			continue
 		}
-		for _, f := range files {
-			if f.s == "-" {
-				continue
-			}
-			if r := j.write(c.prog, "`"+c.prog+"`", f, c.st, false); r != nil {
-				return r
-			}
+		if r := j.write(c.prog, "`"+c.prog+"`", f, c.st, false); r != nil {
+			return r
 		}
-		for _, d := range dirs {
-			if r := j.write(c.prog, "`"+c.prog+"`", joinName(d, lit(unknown), false), c.st, false); r != nil {
-				return r
-			}
-			if paths, ok := j.resolve(d, c.st); ok {
-				for _, x := range paths {
-					if ProtectedPath(x, j.ctx) {
-						return refuse(c.prog, hintProtected, "`%s` writes into `%s`, which is protected (%s)", c.prog, d.show(), protectedWhat)
-					}
+	}
+	for _, d := range dirs {
+		if r := j.write(c.prog, "`"+c.prog+"`", joinName(d, lit(unknown), false), c.st, false); r != nil {
+			return r
+		}
+		if paths, ok := j.resolve(d, c.st); ok {
+			for _, x := range paths {
+				if ProtectedPath(x, j.ctx) {
+					return refuse(c.prog, hintProtected, "`%s` writes into `%s`, which is protected (%s)", c.prog, d.show(), protectedWhat)
 				}
 			}
 		}
-		return nil
-	},
+	}
+	return nil
 }
 
 // hookctlRule: hookctl itself.

@@ -34,6 +34,13 @@ func (j *judge) stmt(s *syntax.Stmt, st *state) *programs.Refusal {
 		return r
 	}
 	defer j.leave()
+	// A download run as code is named as such before the substitutions and redirections are
+	// judged (where the network rule would refuse the download inside without saying so).
+	if c, ok := s.Cmd.(*syntax.CallExpr); ok {
+		if r := j.substDownload(s, c); r != nil {
+			return r
+		}
+	}
 	// Redirections are opened before the command runs, in the directory it starts in.
 	for _, rd := range s.Redirs {
 		if r := j.redirect(rd, st); r != nil {
