@@ -26,83 +26,6 @@ import (
 // Test: TestDownloadExec.
 var downloaders = []string{"curl", "wget", "fetch", "http", "https", "xh", "aria2c"}
 
-// interpreter describes how an interpreter finds its program.
-type interpreter struct {
-	prefix string // name, or name prefix followed only by digits and dots (python3.12)
-	code   string // short options whose argument is the program: stdin is data
-	long   []string
-	valued string // short options taking the next word
-	stdin  string // short options that make it read the program from stdin
-}
-
-var interpreters = []interpreter{
-	{prefix: "sh", code: "c", valued: "oO", stdin: "s"},
-	{prefix: "bash", code: "c", valued: "oO", stdin: "s"},
-	{prefix: "zsh", code: "c", valued: "oO", stdin: "s"},
-	{prefix: "dash", code: "c", valued: "oO", stdin: "s"},
-	{prefix: "ksh", code: "c", valued: "oO", stdin: "s"},
-	{prefix: "mksh", code: "c", valued: "oO", stdin: "s"},
-	{prefix: "ash", code: "c", valued: "oO", stdin: "s"},
-	{prefix: "fish", code: "c", long: []string{"--command"}},
-	{prefix: "python", code: "cm", valued: "WX"},
-	{prefix: "pypy", code: "cm", valued: "WX"},
-	{prefix: "perl", code: "eE"},
-	{prefix: "ruby", code: "e", valued: "IrCE"},
-	{prefix: "node", code: "ep", long: []string{"--eval", "--print"}, valued: "r"},
-	{prefix: "nodejs", code: "ep", long: []string{"--eval", "--print"}, valued: "r"},
-	{prefix: "php", code: "rR", valued: "dcz"},
-}
-
-func lookupInterp(name string) *interpreter {
-	for i := range interpreters {
-		in := &interpreters[i]
-		if rest, ok := strings.CutPrefix(name, in.prefix); ok && strings.Trim(rest, "0123456789.") == "" {
-			return in
-		}
-	}
-	return nil
-}
-
-// readsProgram reports whether an interpreter called with args reads its program from stdin.
-func (in *interpreter) readsProgram(args []word) bool {
-	stdin := false
-	for i := 0; i < len(args); i++ {
-		v := args[i].s
-		switch {
-		case v == "-" || v == "/dev/stdin" || v == "/dev/fd/0":
-			return true
-		case v == "--":
-			if i+1 < len(args) {
-				v := args[i+1].s
-				return stdin || v == "-" || v == "/dev/stdin"
-			}
-			return true
-		case strings.HasPrefix(v, "--"):
-			name, _, _ := strings.Cut(v, "=")
-			if containsString(in.long, name) {
-				return false
-			}
-		case len(v) > 1 && (v[0] == '-' || (v[0] == '+' && in.stdin != "")):
-			for k := 1; k < len(v); k++ {
-				switch {
-				case strings.IndexByte(in.code, v[k]) >= 0:
-					return false
-				case strings.IndexByte(in.stdin, v[k]) >= 0:
-					stdin = true
-				case strings.IndexByte(in.valued, v[k]) >= 0:
-					if k == len(v)-1 {
-						i++
-					}
-					k = len(v)
-				}
-			}
-		default:
-			return stdin // a script file, or the -s arguments
-		}
-	}
-	return true
-}
-
 // peelAll returns the command at the heart of wrappers, as far as the wrapper table places it;
 // nil when a wrapper runs none, and the wrapper itself when it runs a shell line or a language
 // of its own.
@@ -165,7 +88,7 @@ func (j *judge) stdinInterpreter(s *syntax.Stmt, st *state) (string, bool) {
 		if containsString([]string{"xargs", "parallel"}, name) {
 			return "", false
 		}
-		if in := lookupInterp(name); in != nil && in.readsProgram(argv[1:]) {
+		if in := programs.LookupInterpreter(name); in != nil && in.ReadsProgram(values(argv[1:])) {
 			return name, true
 		}
 		if name == "source" || name == "." || name == "eval" {
@@ -239,7 +162,7 @@ func (j *judge) substDownload(s *syntax.Stmt, c *syntax.CallExpr) *programs.Refu
 		return nil
 	}
 	name, ok := inner[0].base()
-	if !ok || (lookupInterp(name) == nil && name != "source" && name != "." && name != "eval") {
+	if !ok || (programs.LookupInterpreter(name) == nil && name != "source" && name != "." && name != "eval") {
 		return nil
 	}
 	check := func(n syntax.Node) *programs.Refusal {
@@ -302,4 +225,13 @@ func hasSubst(c *syntax.CallExpr) bool {
 		})
 	}
 	return found
+}
+
+// values returns the words' texts.
+func values(words []word) []string {
+	out := make([]string, len(words))
+	for i, w := range words {
+		out[i] = w.s
+	}
+	return out
 }

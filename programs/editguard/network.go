@@ -42,9 +42,5 @@ func networkRefusal(prog, what string) *programs.Refusal {
 // networkArgs reports whether a command reaches the network by programs' tables, reading the
 // words it knows.
 func networkArgs(prog string, args []word) bool {
-	lits := make([]string, len(args))
-	for i, a := range args {
-		lits[i] = a.s
-	}
-	return programs.NetworkUse(prog, lits)
+	return programs.NetworkUse(prog, values(args))
 }
