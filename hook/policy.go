@@ -160,7 +160,7 @@ func modeChangeByModel(c *Call) (Decision, bool) {
 // edit applies edit mode's accident guard: writes to protected paths, and the short exclude
 // list of destructive commands. Everything else is left to the client's own permissions.
 func (p *Policy) edit(c *Call, cl *lexer.CommandLine) Decision {
-	ctx := &editguard.Context{Project: c.Cwd, Home: p.Protection.Home, Protected: p.Protection.Paths}
+	ctx := &editguard.Context{Project: c.Cwd, Home: p.Protection.Home, Protected: p.Protection.Paths, Binary: p.Binary}
 	for _, path := range c.Paths {
 		if editguard.ProtectedPath(path, ctx) {
 			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) +

@@ -59,3 +59,52 @@ func TestBothModesRefuseNetworkInsideCommands(t *testing.T) {
 		}
 	}
 }
+
+// TestEditModeCannotSwitchHookctlOff (issue 7): the ways a parser can see of switching hookctl
+// off from an edit-mode session, judged as the hook judges them, with the policy's own binary
+// path. Every row was allowed in edit mode on the base commit (c3c535a); read-only mode refused
+// them all already, and still must.
+func TestEditModeCannotSwitchHookctlOff(t *testing.T) {
+	p := selfProtectPolicy()
+	for _, cmd := range []string{
+		"script -qc 'hookctl readonly off --session victim' /dev/null",
+		"flock /tmp/l hookctl readonly off",
+		"flock /tmp/l -c 'hookctl uninstall'",
+		"chronic hookctl uninstall",
+		"tmux new -d 'hookctl uninstall'",
+		"$(which hookctl) uninstall",
+		"`which hookctl` readonly off",
+		"\"$(command -v hookctl)\" uninstall",
+		"cp \"$(which hookctl)\" /tmp/x",
+		"ln -s ~/.local/bin/hookctl /tmp/h",
+		"cat /home/u/.local/bin/hookctl > /tmp/x",
+		"python3 -c \"import subprocess; subprocess.run(['hookctl','readonly','off'])\"",
+		"perl -e 'system(\"hookctl uninstall\")'",
+		"echo 'import os; os.system(\"hookctl uninstall\")' | python3",
+		"python3 -c 'open(\"/home/u/.claude/settings.json\", \"w\")'",
+		"HOOKCTL_HOME=/tmp/h hookctl retrieve fetch https://example.com/",
+		"export HOOKCTL_HOME=/tmp/h",
+		"env -u HOOKCTL_HOME make",
+		"HOME=/tmp hookctl version",
+		"CLAUDE_CONFIG_DIR=/tmp/c claude -p hi",
+	} {
+		for _, mode := range []Mode{ModeEdit, ModeReadOnly} {
+			if d := decideBash(p, cmd, mode); d.Verdict != Deny {
+				t.Errorf("%s %q: %s — hookctl switched off", mode, cmd, d.Verdict)
+			}
+		}
+	}
+	// The policy tells the guard which binary is hookctl's: a user's own name for it counts.
+	renamed := &Policy{Config: &Config{}, Binary: "/opt/tools/hk",
+		Protection: Protection{Home: "/home/u", Paths: ProtectedPaths("/home/u/.config/hookctl", "/home/u", "/opt/tools/hk", "/home/u/proj")}}
+	for _, cmd := range []string{"hk uninstall", "cp /opt/tools/hk /tmp/x", "timeout 5 hk readonly off"} {
+		if d := decideBash(renamed, cmd, ModeEdit); d.Verdict != Deny {
+			t.Errorf("hookctl installed as /opt/tools/hk: %q %s", cmd, d.Verdict)
+		}
+	}
+	for _, cmd := range []string{"go test ./...", "timeout 60 go test ./...", "python3 -c 'print(1)'", "hookctl check ls"} {
+		if d := decideBash(p, cmd, ModeEdit); d.Verdict == Deny {
+			t.Errorf("edit mode %q: refused (%s)", cmd, d.Reason)
+		}
+	}
+}

@@ -277,8 +277,9 @@ type TmuxCommand struct {
 	// Runs says what the operands are: "shell" (a shell command: one operand is a line for
 	// sh -c, several an argv run directly), "keys" (keys typed into the pane), "tmux" (from
 	// operand At on, a tmux command), "line" (operand At is a tmux command line), "if" (a shell
-	// command, then tmux command lines), "none" (nothing runs), "" (not modelled: may run
-	// something).
+	// command, then tmux command lines), "env" (operand 0 is a variable set in the server's
+	// environment), "none" (nothing runs), "" (not modelled: may run something). Shell
+	// commands' -e NAME=VALUE sets their environment.
 	Runs string
 	At   int
 }
@@ -342,7 +343,8 @@ var TmuxCommands = []TmuxCommand{
 	{Names: []string{"unlink-window", "unlinkw"}}, {Names: []string{"send-prefix"}},
 	{Names: []string{"unbind-key", "unbind"}}, {Names: []string{"set-option", "set"}},
 	{Names: []string{"set-window-option", "setw"}}, {Names: []string{"show-window-options", "showw"}},
-	{Names: []string{"show-hooks"}}, {Names: []string{"set-environment", "setenv"}},
+	{Names: []string{"show-hooks"}},
+	{Names: []string{"set-environment", "setenv"}, Flags: "Fhgru", Valued: "t", Runs: "env"},
 	{Names: []string{"show-environment", "showenv"}}, {Names: []string{"clear-prompt-history", "clearphist"}},
 	{Names: []string{"display-menu", "menu"}}, {Names: []string{"display-message", "display"}},
 	{Names: []string{"show-prompt-history", "showphist"}}, {Names: []string{"clear-history", "clearhist"}},

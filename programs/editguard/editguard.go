@@ -21,6 +21,9 @@ type Context struct {
 	// and binary, .claude/settings*.json, the managed settings file, the registered readonly
 	// command file, shell rc files.
 	Protected []string
+	// Binary is hookctl's own executable, symbolic links resolved: running it by any name is
+	// running hookctl, and copying it makes a hookctl no rule knows by name.
+	Binary string
 }
 
 // Limits. Every input is capped; beyond a cap the command is refused, never allowed.
@@ -95,8 +98,10 @@ func Judge(cl *lexer.CommandLine, ctx *Context) (ref *programs.Refusal) {
 		return &programs.Refusal{What: "the command does not parse as bash: " + clip.Short(err.Error()), Hint: "fix the quoting"}
 	}
 	j.parsed += len(cl.Src)
-	j.depth++
-	return j.stmts(f.Stmts, st)
+	if r := j.judgeFile(f, st); r != nil {
+		return r
+	}
+	return j.movedHomeRefusal()
 }
 
 // ProtectedPath reports whether writing path (absolute, or relative to ctx.Project) would write a
@@ -158,8 +163,16 @@ type judge struct {
 	// returned directly.
 	overflow *programs.Refusal
 	parseErr error // why the last parse failed
-	funcs    map[string]*function
-	active   map[string]bool // functions being judged at a call site
+	// input is the text on standard input of the command being judged, where the text fixes
+	// it (a here-document, a here-string, an echo piped in); nil when it cannot be known.
+	input *string
+	// runsGuard is set when the command runs hookctl or claude anywhere; movedHome names the
+	// first of HOME, XDG_CONFIG_HOME and CLAUDE_CONFIG_DIR it assigns (envRule).
+	runsGuard bool
+	movedHome string
+	spellings []string // protectedSpellings, once
+	funcs     map[string]*function
+	active    map[string]bool // functions being judged at a call site
 }
 
 // function is a function defined in the script.
@@ -346,6 +359,9 @@ func (j *judge) parse(src string, lang syntax.LangVariant) (*syntax.File, *progr
 }
 
 func (j *judge) judgeFile(f *syntax.File, st *state) *programs.Refusal {
+	if r := j.treeVariables(f); r != nil {
+		return r
+	}
 	j.depth++
 	defer func() { j.depth-- }()
 	return j.stmts(f.Stmts, st)

@@ -29,6 +29,7 @@ func testContext() *Context {
 			"/home/user/.bash_profile",
 			"/home/user/.local/bin/hookctl",
 		},
+		Binary: "/home/user/.local/bin/hookctl",
 	}
 }
 

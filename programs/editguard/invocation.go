@@ -78,11 +78,23 @@ func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 			return r
 		}
 	}
-	rule := lookupRule(name)
-	if rule == nil {
-		return nil
+	if j.isHookctl(argv[0]) {
+		name = "hookctl" // the user's binary, whatever its name
 	}
-	return rule.judge(j, &invocation{prog: name, args: argv[1:], st: st})
+	if in := programs.LookupInterpreter(name); in != nil {
+		if r := j.interpreterCode(name, in, argv[1:], st); r != nil {
+			return r
+		}
+	}
+	if rule := lookupRule(name); rule != nil {
+		if r := rule.judge(j, &invocation{prog: name, args: argv[1:], st: st}); r != nil {
+			return r
+		}
+	}
+	if containsString(binaryReaders, name) {
+		return j.copiesBinary(name, argv[1:])
+	}
+	return nil
 }
 
 // callFunc judges a function's body again where it is called, if the directory differs from

@@ -111,14 +111,23 @@ func (j *judge) tmuxCommand(argv []word, st *state) *programs.Refusal {
 	case tc.Runs == "":
 		return j.tmuxLoose(argv[1:], st)
 	}
-	opts, ops, sure := tmuxOptions(tc, argv[1:])
+	opts, vals, ops, sure := tmuxOptions(tc, argv[1:])
 	if !sure {
 		if r := j.tmuxLoose(argv[1:], st); r != nil {
 			return r
 		}
 	}
 	what := "`tmux " + tc.Names[0] + "`"
+	for _, v := range vals['e'] {
+		if r := j.setsVariable(wordName(v), what+" -e of"); r != nil {
+			return r
+		}
+	}
 	switch tc.Runs {
+	case "env":
+		if len(ops) > 0 {
+			return j.setsVariable(wordName(ops[0]), what+" of")
+		}
 	case "shell":
 		switch {
 		case len(ops) == 0:
@@ -156,11 +165,13 @@ func (j *judge) tmuxCommand(argv []word, st *state) *programs.Refusal {
 	return nil
 }
 
-// tmuxOptions splits a tmux command's arguments into its option letters and operands, as
-// tmux's parser does: options up to the first operand or `--`. sure is false for an option the
-// table does not know, or a word that may begin with `-` (read as the first operand).
-func tmuxOptions(tc *programs.TmuxCommand, args []word) (opts string, ops []word, sure bool) {
+// tmuxOptions splits a tmux command's arguments into its option letters, their values and its
+// operands, as tmux's parser does: options up to the first operand or `--`. sure is false for
+// an option the table does not know, or a word that may begin with `-` (read as the first
+// operand).
+func tmuxOptions(tc *programs.TmuxCommand, args []word) (opts string, vals map[byte][]word, ops []word, sure bool) {
 	sure = true
+	vals = map[byte][]word{}
 	i := 0
 scan:
 	for ; i < len(args); i++ {
@@ -182,8 +193,11 @@ scan:
 				opts += v[k : k+1]
 			case strings.IndexByte(tc.Valued, v[k]) >= 0:
 				opts += v[k : k+1]
-				if k == len(v)-1 {
+				if k < len(v)-1 {
+					vals[v[k]] = append(vals[v[k]], lit(v[k+1:]))
+				} else if i+1 < len(args) {
 					i++ // the value is the next word
+					vals[v[k]] = append(vals[v[k]], args[i])
 				}
 				k = len(v)
 			default:
@@ -192,9 +206,9 @@ scan:
 		}
 	}
 	if i >= len(args) {
-		return opts, nil, sure
+		return opts, vals, nil, sure
 	}
-	return opts, args[i:], sure
+	return opts, vals, args[i:], sure
 }
 
 // tmuxLine judges a tmux command line given as one word (set-hook's command, if-shell's): it is
@@ -417,9 +431,17 @@ func screenText(s string) string {
 
 func isOctal(s string) bool { return len(s) == 3 && strings.Trim(s, "01234567") == "" }
 
-// typed judges text typed into a terminal's shell (tmux send-keys, screen stuff): each line that
-// parses is judged as shell code; text that does not parse runs nothing.
+// typed judges text a shell reads as a script (keys typed into a terminal by tmux send-keys or
+// screen stuff, a here-document on bash's input): the whole, or where it does not parse, each
+// line that does, is judged as shell code; text that does not parse runs nothing.
+//
+// Text typed in pieces (`send-keys hook ctl`) or code the guard cannot parse is also scanned
+// (scanCode) for what it names.
 func (j *judge) typed(prog, what, text string, st *state) *programs.Refusal {
+	if r := j.scanCode(prog, what, text); r != nil {
+		return r
+	}
+	text = shellText(text)
 	f, r := j.parse(text, syntax.LangBash)
 	if r != nil {
 		return r

@@ -26,7 +26,7 @@ func init() {
 		privilegeRule, diskRule, ddRule,
 		rmRule, permissionsRule, fileWritesRule, copyRule, teeRule, sortRule, goBuildRule, inPlaceRule, networkRule,
 		gitRule, hookctlRule, claudeRule,
-		shellRule, evalRule, trapRule, cdRule, varsRule,
+		shellRule, evalRule, trapRule, cdRule, varsRule, declRule,
 		findRule, tmuxRule, screenRule, wrapperRule,
 	}
 	wrapperRule.names = wrapperNames()
@@ -536,20 +536,14 @@ func downloadWrites(j *judge, c *invocation) *programs.Refusal {
 var hookctlRule = &rule{
 	names: []string{"hookctl"},
 	judge: func(j *judge, c *invocation) *programs.Refusal {
-		if len(c.args) == 0 {
+		j.runsGuard = true
+		if readOnlyVerb(values(c.args)) {
 			return nil
 		}
 		verb := c.args[0].s
-		switch verb {
-		case "check", "retrieve", "version", "statusline", "doctor", "help", "--help", "-h", "--version":
-			return nil
-		case "audit":
+		if verb == "audit" {
 			return refuse(c.prog, "ask the user to look at `hookctl audit` if it matters",
 				"`hookctl audit` shows what servers sent, which the quarantine keeps from the agent; it is the user's to read")
-		case "readonly":
-			if len(c.args) > 1 && c.args[1].s == "status" {
-				return nil
-			}
 		}
 		shown := c.args[0].show()
 		if verb == "readonly" && len(c.args) > 1 {
@@ -572,12 +566,13 @@ var hookctlRule = &rule{
 var claudeRule = &rule{
 	names: []string{"claude"},
 	judge: func(j *judge, c *invocation) *programs.Refusal {
+		j.runsGuard = true
 		for i, a := range c.args {
 			name, val, has := strings.Cut(a.s, "=")
-			switch name {
-			case "--bare", "--safe-mode", "--settings", "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions":
+			switch {
+			case containsString(claudeUnsafe, name):
 				return refuse(c.prog, hintAsk, "`claude %s` starts Claude Code without the user's settings or permission checks", name)
-			case "--permission-mode":
+			case name == "--permission-mode":
 				v := word{s: val, glob: -1}
 				if !has && i+1 < len(c.args) {
 					v = c.args[i+1]
@@ -726,18 +721,46 @@ var cdRule = &rule{
 	},
 }
 
-// varsRule: builtins that assign variables from input.
+// varsRule: builtins that assign or unset variables.
 //
-// Why: `d=build; read d; rm -rf $d` must not judge $d as build.
-// What: the names read, mapfile, readarray, printf -v and getopts assign become unknown. Never
-// refuses.
-// Test: TestRecursion.
+// Why: `d=build; read d; rm -rf $d` must not judge $d as build; `unset HOOKCTL_HOME`,
+// `read HOOKCTL_HOME` and `printf -v HOOKCTL_X` change hookctl's variables (envRule).
+// What: the names read, mapfile, readarray, printf -v, getopts and unset assign or unset become
+// unknown, and each is judged by envRule: read's operands and -a's value, mapfile's and
+// readarray's array, printf's -v value, getopts' second operand, unset's operands (not with -f).
+// Test: TestRecursion, TestEnvironment.
 var varsRule = &rule{
 	names: []string{"read", "mapfile", "readarray", "printf", "getopts", "unset"},
 	judge: func(j *judge, c *invocation) *programs.Refusal {
-		for _, a := range c.args {
-			if a.known() && isName(a.s) {
-				c.st.set(a.s, "", false)
+		var names []word
+		switch c.prog {
+		case "read":
+			p := (&optionSpec{valued: "adinNptu"}).parse(c.args)
+			names = append(p.values("-a"), p.operands...)
+		case "mapfile", "readarray":
+			p := (&optionSpec{valued: "dnOsuCc"}).parse(c.args)
+			names = p.operands
+		case "printf":
+			p := (&optionSpec{valued: "v"}).parse(c.args)
+			names = p.values("-v")
+		case "getopts":
+			if p := (&optionSpec{}).parse(c.args); len(p.operands) > 1 {
+				names = p.operands[1:2]
+			}
+		case "unset":
+			p := (&optionSpec{}).parse(c.args)
+			if !p.has("-f") {
+				names = p.operands
+			}
+		}
+		for _, a := range names {
+			name := wordName(a)
+			if name == "" {
+				continue
+			}
+			c.st.set(name, "", false)
+			if r := j.setsVariable(name, "`"+c.prog+"` of"); r != nil {
+				return r
 			}
 		}
 		return nil

@@ -50,6 +50,11 @@ func (j *judge) stmt(s *syntax.Stmt, st *state) *programs.Refusal {
 	if s.Background || s.Coprocess || s.Disown {
 		st = st.clone() // a background job runs in a subshell
 	}
+	if in, redirected := j.stdinText(s, st); redirected {
+		saved := j.input
+		j.input = in
+		defer func() { j.input = saved }()
+	}
 	return j.command(s, st)
 }
 
@@ -110,7 +115,12 @@ func (j *judge) binary(c *syntax.BinaryCmd, st *state) *programs.Refusal {
 		if r := j.pipedDownload(stages, st); r != nil {
 			return r
 		}
-		for _, s := range stages {
+		saved := j.input
+		defer func() { j.input = saved }()
+		for i, s := range stages {
+			if i > 0 { // a stage reads what the one before it writes
+				j.input = j.producedText(stages[i-1], st)
+			}
 			if r := j.stmt(s, st.clone()); r != nil { // each stage runs in a subshell
 				return r
 			}
@@ -525,7 +535,7 @@ func (j *judge) substs(n syntax.Node, st *state) *programs.Refusal {
 			j.leave()
 			return false
 		case *syntax.BinaryArithm:
-			if n.Op >= syntax.Assgn && n.Op <= syntax.PowAssgn {
+			if isArithmAssign(n.Op) {
 				forgetArithm(n.X, st)
 			}
 		case *syntax.UnaryArithm:
@@ -540,6 +550,12 @@ func (j *judge) substs(n syntax.Node, st *state) *programs.Refusal {
 		return true
 	})
 	return ref
+}
+
+// isArithmAssign reports an arithmetic assignment operator: = and the compound ones. (mvdan
+// numbers = after them, so they are not one range.)
+func isArithmAssign(op syntax.BinAritOperator) bool {
+	return op == syntax.Assgn || op >= syntax.AddAssgn && op <= syntax.PowAssgn
 }
 
 func forgetArithm(x syntax.ArithmExpr, st *state) {
@@ -572,21 +588,7 @@ func (j *judge) assign(a *syntax.Assign, st *state) {
 		return
 	}
 	w, ok := j.expandAssign(a.Value, st)
-	st.set(name, w.s, ok && !strings.Contains(w.s, unknown))
-}
-
-// isPwd reports whether a substitution is exactly $(pwd): the working directory.
-func isPwd(cs *syntax.CmdSubst) bool {
-	if len(cs.Stmts) != 1 {
-		return false
-	}
-	s := cs.Stmts[0]
-	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) != 1 || len(c.Assigns) != 0 || len(s.Redirs) != 0 || s.Background || s.Negated {
-		return false
-	}
-	v, ok := lexer.Literal(c.Args[0])
-	return ok && v == "pwd"
+	st.set(name, w.s, ok && (!strings.Contains(w.s, unknown) || resolvedProgram(w.s)))
 }
 
 // isMktemp reports whether w is exactly $(mktemp …) or "$(mktemp …)".

@@ -143,6 +143,11 @@ func (j *judge) expand(w *syntax.Word, st *state) []word {
 		return nil
 	}
 	if len(w.Parts) == 1 {
+		if cs, ok := w.Parts[0].(*syntax.CmdSubst); ok {
+			if v, _, ok := j.substOutput(cs, st); ok && strings.ContainsAny(v, " \t\n") {
+				return splitFields(v) // an unquoted substitution is split into fields
+			}
+		}
 		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && simpleParam(pe) {
 			if v, ok := st.get(pe.Param.Value); ok {
 				var out []word
@@ -245,13 +250,13 @@ func (j *judge) expandParts(parts []syntax.WordPart, alts []alternative, quoted 
 				alts[i].addShown(unknown, "$((…))", true)
 			}
 		case *syntax.CmdSubst:
-			v, ok := "", false
-			if isPwd(p) {
-				v, ok = st.get("PWD")
+			v, shown, ok := j.substOutput(p, st)
+			if ok && !quoted && strings.ContainsAny(v, " \t\n") {
+				ok = false // split into fields: only a whole-word substitution is (expand)
 			}
 			for i := range alts {
 				if ok {
-					alts[i].addShown(v, "$(pwd)", quoted)
+					alts[i].addShown(v, shown, quoted)
 				} else {
 					alts[i].addShown(unknown, "$(…)", true)
 				}

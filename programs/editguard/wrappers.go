@@ -85,6 +85,19 @@ func (j *judge) wrapped(w *programs.Wrapper, prog string, args []word, st *state
 		return privilegeRule.judge(j, &invocation{prog: prog, args: args, st: st})
 	}
 	p := w.Peel(wrapperArgs(args))
+	// The environment it gives the command.
+	for _, i := range p.Assigns {
+		if r := j.setsVariable(wordName(args[i]), "`"+prog+"` setting"); r != nil {
+			return r
+		}
+	}
+	for _, o := range p.Option(w.Env + " " + w.Unset) {
+		if vs := optionValues(args, o); len(vs) > 0 {
+			if r := j.setsVariable(wordName(vs[0]), "`"+prog+" "+o.Name+"` of"); r != nil {
+				return r
+			}
+		}
+	}
 	// What the wrapper itself writes and runs.
 	for _, o := range p.Option(w.Writes) {
 		for _, v := range optionValues(args, o) {
