@@ -16,6 +16,53 @@ type invocation struct {
 	st   *state
 }
 
+// observeCall, when set, is told every simple command and declaration the walker judges: its
+// words as mvdan parsed them, the words the walker expanded them to, and the depth of re-parses
+// it sits at (1 for the command as written). Only tests set it (TestReadersAgree): no judgement
+// depends on it.
+var observeCall func(depth int, words []*syntax.Word, argv []word)
+
+// observeDecl tells observeCall of a declaration (export A=1, local x), as the words a simple
+// command would have: the variant, then each NAME=VALUE, NAME or option.
+func (j *judge) observeDecl(c *syntax.DeclClause, st *state) {
+	words := []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: c.Variant.Value}}}}
+	argv := []word{lit(c.Variant.Value)}
+	for _, a := range c.Args {
+		switch {
+		case a.Array != nil || a.Index != nil:
+			return // not a word a simple command could hold
+		case a.Naked && a.Name != nil:
+			words = append(words, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: a.Name.Value}}})
+			argv = append(argv, lit(a.Name.Value))
+		case a.Naked:
+			ws := j.expand(a.Value, st.clone())
+			if len(ws) != 1 {
+				return
+			}
+			words = append(words, a.Value)
+			argv = append(argv, ws[0])
+		default:
+			prefix := a.Name.Value + "="
+			if a.Append {
+				prefix = a.Name.Value + "+="
+			}
+			w := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: prefix}}}
+			v := lit(prefix)
+			if a.Value != nil {
+				w.Parts = append(w.Parts, a.Value.Parts...)
+				x, ok := j.expandAssign(a.Value, st.clone())
+				if !ok {
+					return
+				}
+				v.s += x.s
+			}
+			words = append(words, w)
+			argv = append(argv, v)
+		}
+	}
+	observeCall(j.depth, words, argv)
+}
+
 func (j *judge) call(s *syntax.Stmt, c *syntax.CallExpr, st *state) *programs.Refusal {
 	for _, a := range c.Assigns {
 		if r := j.substs(a, st); r != nil {
@@ -45,6 +92,9 @@ func (j *judge) call(s *syntax.Stmt, c *syntax.CallExpr, st *state) *programs.Re
 	}
 	if r := j.tick(len(argv)); r != nil {
 		return r
+	}
+	if observeCall != nil {
+		observeCall(j.depth, c.Args, argv)
 	}
 	if len(c.Assigns) > 0 {
 		// Assignments before a command are exported to it, and to any shell it starts.

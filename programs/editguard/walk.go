@@ -501,6 +501,9 @@ func (j *judge) declClause(c *syntax.DeclClause, st *state) *programs.Refusal {
 			return r
 		}
 	}
+	if observeCall != nil {
+		j.observeDecl(c, st)
+	}
 	for _, a := range c.Args {
 		j.assign(a, st)
 	}
