@@ -562,17 +562,30 @@ func (w *Wrapper) build() {
 	w.table = t
 }
 
+// containsField reports whether name is one of list's space-separated fields, without
+// splitting list: Peel asks it for every word.
 func containsField(list, name string) bool {
-	for _, f := range strings.Fields(list) {
-		if f == name {
+	if name == "" {
+		return false
+	}
+	for off := 0; off+len(name) <= len(list); {
+		i := strings.Index(list[off:], name)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(name)
+		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
 			return true
 		}
+		off = i + 1
 	}
 	return false
 }
 
-// Has reports whether list (one of the Wrapper's option lists) names the option.
-func Has(list, name string) bool { return containsField(list, name) }
+// InList reports whether name is one of the space-separated names of list (one of a Wrapper's
+// option or word lists).
+func InList(list, name string) bool { return containsField(list, name) }
 
 // WrapperArg is one word of a wrapper's arguments as a judge knows it.
 type WrapperArg struct {

@@ -13,19 +13,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// downloadExecRule: a download run as code, unread.
-//
-// Why: `curl … | sh` runs whatever the server sends, today; the agent never sees it.
-// What: a pipeline in which a stage runs curl, wget, fetch, http, https, xh or aria2c (anywhere
-// in it, wrappers peeled) and a later stage is a shell or interpreter reading its program from
-// standard input (sh, bash, zsh, dash, ksh, mksh, ash, fish, python*, pypy*, perl, ruby, node,
-// php with no script operand, or with -, /dev/stdin or a shell's -s; python -c and -m read their
-// program from the argument), or whose program name is not a literal, is refused. So is a shell,
-// interpreter, source, . or eval whose arguments or input redirections contain $(…) or <(…)
-// running a downloader: `bash <(curl …)`, `sh -c "$(curl …)"`, `source <(wget -O- …)`.
-// Test: TestDownloadExec.
-var downloaders = []string{"curl", "wget", "fetch", "http", "https", "xh", "aria2c"}
-
 // peelAll returns the command at the heart of wrappers, as far as the wrapper table places it;
 // nil when a wrapper runs none, and the wrapper itself when it runs a shell line or a language
 // of its own.
@@ -48,7 +35,19 @@ func peelAll(argv []word) []word {
 	return argv
 }
 
-// pipedDownload refuses a pipeline that feeds a download to an interpreter.
+// downloadExecRule: a download run as code, unread.
+//
+// Why: `curl … | sh` runs whatever the server sends, today; the agent never sees it.
+// What: a pipeline in which a stage runs a network program (programs.NetworkProgram: curl,
+// wget, fetch, httpie, aria2c, nc, ssh, …; anywhere in it, wrappers peeled) and a later stage is
+// an interpreter reading its program from standard input (programs.Interpreter.ReadsProgram:
+// a shell with no script operand or with -s, python with no -c or -m, perl, node, …), or whose
+// program name is not a literal, is refused. So is a shell, interpreter, source, . or eval whose
+// arguments or input redirections contain $(…) or <(…) running a network program:
+// `bash <(curl …)`, `sh -c "$(curl …)"`, `source <(wget -O- …)`.
+// (The network rule refuses any such download anyway; this rule names what the command does
+// with it.)
+// Test: TestDownloadExec.
 func (j *judge) pipedDownload(stages []*syntax.Stmt, st *state) *programs.Refusal {
 	dl := ""
 	for _, s := range stages {
@@ -129,7 +128,7 @@ func runsDownloader(n syntax.Node) string {
 				break
 			}
 			b := path.Base(v)
-			if containsString(downloaders, b) {
+			if isNet, _ := programs.NetworkProgram(b); isNet {
 				found = b
 				return false
 			}
@@ -146,6 +145,15 @@ func runsDownloader(n syntax.Node) string {
 // substDownload refuses a shell, interpreter, source, . or eval whose words or input carry a
 // substitution that downloads.
 func (j *judge) substDownload(s *syntax.Stmt, c *syntax.CallExpr) *programs.Refusal {
+	if len(c.Args) == 0 {
+		return nil
+	}
+	if v, ok := lexer.Literal(c.Args[0]); ok {
+		b := path.Base(v)
+		if programs.LookupWrapper(b) == nil && programs.LookupInterpreter(b) == nil && b != "source" && b != "." && b != "eval" {
+			return nil // cheaply: most commands run no interpreter at all
+		}
+	}
 	if !hasSubst(c) && len(s.Redirs) == 0 {
 		return nil
 	}

@@ -74,9 +74,10 @@ const (
 // Judge returns nil if the shell command may run in edit mode, or a *programs.Refusal (Program = the
 // program found, What = what was refused and why, Hint = what to do instead).
 //
-// Test: TestRm, TestGit, TestPrivilegeAndDisk, TestDownloadExec,
-// TestForkBomb, TestProtectedWrites, TestHookctlAndClaude, TestRecursion,
-// TestLimits, TestTermination, TestCorpus, FuzzJudgeEdit.
+// Test: TestRm, TestGit, TestPrivilegeAndDisk, TestDownloadExec, TestForkBomb,
+// TestProtectedWrites, TestHookctlAndClaude, TestRecursion, TestWrappers, TestMultiplexers,
+// TestNetwork, TestSelfProtection, TestInterpreterCode, TestEnvironment, TestKnownGaps,
+// TestReadersAgree, TestLimits, TestTermination, TestCorpus, FuzzJudgeEdit.
 func Judge(cl *lexer.CommandLine, ctx *Context) (ref *programs.Refusal) {
 	defer func() {
 		if recover() != nil {
@@ -98,7 +99,7 @@ func Judge(cl *lexer.CommandLine, ctx *Context) (ref *programs.Refusal) {
 		return &programs.Refusal{What: "the command does not parse as bash: " + clip.Short(err.Error()), Hint: "fix the quoting"}
 	}
 	j.parsed += len(cl.Src)
-	if r := j.judgeFile(f, st); r != nil {
+	if r := j.judgeFile(f, cl.Src, st); r != nil {
 		return r
 	}
 	return j.movedHomeRefusal()
@@ -327,7 +328,7 @@ func (j *judge) script(src string, st *state, lang syntax.LangVariant) *programs
 	if f == nil {
 		return &programs.Refusal{What: "the command does not parse as " + lang.String() + ": " + clip.Short(j.parseErr.Error()), Hint: "fix the quoting"}
 	}
-	return j.judgeFile(f, st)
+	return j.judgeFile(f, src, st)
 }
 
 // scriptIfParses is script for text that may not be shell code at all (a reading a wrapper may
@@ -337,7 +338,7 @@ func (j *judge) scriptIfParses(src string, st *state, lang syntax.LangVariant) *
 	if r != nil || f == nil {
 		return r
 	}
-	return j.judgeFile(f, st)
+	return j.judgeFile(f, src, st)
 }
 
 // parse parses src within the limits: a refusal at a limit, or a nil tree (and j.parseErr)
@@ -358,9 +359,12 @@ func (j *judge) parse(src string, lang syntax.LangVariant) (*syntax.File, *progr
 	return f, nil
 }
 
-func (j *judge) judgeFile(f *syntax.File, st *state) *programs.Refusal {
-	if r := j.treeVariables(f); r != nil {
-		return r
+// judgeFile judges a parsed script; src is its text.
+func (j *judge) judgeFile(f *syntax.File, src string, st *state) *programs.Refusal {
+	if mayAssign(src) {
+		if r := j.treeVariables(f); r != nil {
+			return r
+		}
 	}
 	j.depth++
 	defer func() { j.depth-- }()

@@ -652,6 +652,11 @@ func adversarial() []string {
 		fill("{a,b}"), fill("eval "), fill("bash -c "), fill("x=$x$x; "), fill("\\"), fill("'a'"),
 		fill("if a; then "), fill("$((1+"), fill("f(){ "), fill("<(a) "), fill("cd a && "),
 		fill("rm -rf a/"), fill("find . -exec "), fill("xargs "), fill("env "), fill("~"),
+		// Wrappers the table cannot place, judged from every word; nested shell lines.
+		fill("env --x "), fill("timeout $T "), fill("env $X "), fill("xargs -I{} "), fill("perf sched "),
+		fill("find . -exec timeout --x "), fill("watch --x "), fill("sg g "), fill("script -c 'script -c x' "),
+		fill("tmux "), fill("tmux bind x "), fill("tmux set x 'a b' "), "tmux " + fill("'a;b' "),
+		fill("python3 -c 'hookctl' "), fill("bash <<< 'x' "), fill("x=$(which hookctl); $x "),
 		loops, calls,
 		strings.Repeat("for a in 1 2 3 4 5 6 7 8; do ", 500) + "x" + strings.Repeat("; done", 500),
 		"x=\"" + fill("$x") + "\"",

@@ -111,6 +111,21 @@ func (j *judge) treeVariables(f *syntax.File) *programs.Refusal {
 	return ref
 }
 
+// mayAssign reports whether a script's text can hold an assignment the syntax shows, so that
+// most commands skip treeVariables' walk: each form needs an `=`, ++ or --, or a keyword the
+// parser only recognises when it is written out plainly (a quoted or escaped `export` is a
+// command, judged by declRule).
+func mayAssign(src string) bool {
+	for _, s := range assignMarks {
+		if strings.Contains(src, s) {
+			return true
+		}
+	}
+	return false
+}
+
+var assignMarks = []string{"=", "++", "--", "for", "select", "export", "declare", "typeset", "local", "readonly", "nameref"}
+
 // declName is the variable an assignment names: NAME=…, or a declaration's literal NAME or
 // "NAME=…" word.
 func declName(a *syntax.Assign) string {

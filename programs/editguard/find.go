@@ -95,7 +95,7 @@ func judgeFind(j *judge, c *invocation) *programs.Refusal {
 		if v == "-fprintf" {
 			k++
 		}
-		if programs.Has(findExprs, v) {
+		if programs.InList(findExprs, v) {
 			for k+1 < len(expr) && expr[k+1].s != ";" && !(expr[k+1].s == "+" && expr[k].s == "{}") {
 				k++
 			}
@@ -142,7 +142,7 @@ func judgeFind(j *judge, c *invocation) *programs.Refusal {
 				}
 			}
 		default:
-			if !programs.Has(findExprs, v) {
+			if !programs.InList(findExprs, v) {
 				if containsString(findValued, v) {
 					k++
 				}

@@ -180,6 +180,9 @@ func (j *judge) callFunc(name string, f *function, st *state) *programs.Refusal 
 var dynamicProxies = []string{"rm", "git", "dd"}
 
 func (j *judge) dynamic(argv []word, st *state) *programs.Refusal {
+	if r := j.tick(len(argv) * len(dynamicProxies)); r != nil { // each proxy reads every word
+		return r
+	}
 	for _, a := range argv[1:] {
 		if programs.LooksLikeURL(a.s) {
 			return refuse("", programs.RetrieveHint, "the program name `%s` is not a literal, and `%s` looks like a URL: it may reach the network outside hookctl's retriever",

@@ -447,7 +447,7 @@ func (j *judge) typed(prog, what, text string, st *state) *programs.Refusal {
 		return r
 	}
 	if f != nil {
-		return j.judgeFile(f, st.child())
+		return j.judgeFile(f, text, st.child())
 	}
 	for _, l := range strings.Split(text, "\n") {
 		if r := j.scriptIfParses(l, st.child(), syntax.LangBash); r != nil {

@@ -84,6 +84,9 @@ func (j *judge) wrapped(w *programs.Wrapper, prog string, args []word, st *state
 	if w.Privileged {
 		return privilegeRule.judge(j, &invocation{prog: prog, args: args, st: st})
 	}
+	if r := j.tick(len(args)); r != nil { // peeling reads every word
+		return r
+	}
 	p := w.Peel(wrapperArgs(args))
 	// The environment it gives the command.
 	for _, i := range p.Assigns {
@@ -250,11 +253,11 @@ func withInput(w *programs.Wrapper, p programs.Peeled, args, cmd []word) []word 
 	repl, replacing := "", false
 	for _, o := range p.Options {
 		switch {
-		case programs.Has(w.Replace, o.Name):
+		case programs.InList(w.Replace, o.Name):
 			if v := optionValues(args, o); len(v) > 0 {
 				repl, replacing = v[0].s, true
 			}
-		case programs.Has(w.ReplaceBraces, o.Name):
+		case programs.InList(w.ReplaceBraces, o.Name):
 			repl, replacing = "{}", true
 			if o.HasAttached && o.Attached != "" {
 				repl = o.Attached
@@ -284,7 +287,7 @@ func (j *judge) joinedLine(prog string, w *programs.Wrapper, cmd []word, st *sta
 	parts := make([]string, 0, len(cmd)+1)
 	replaced := false
 	for _, a := range cmd {
-		if w.Separators != "" && programs.Has(w.Separators, a.s) {
+		if w.Separators != "" && programs.InList(w.Separators, a.s) {
 			break
 		}
 		s := a.s
