@@ -142,7 +142,7 @@ func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 		}
 	}
 	if containsString(binaryReaders, name) {
-		return j.copiesBinary(name, argv[1:])
+		return j.copiesBinary(name, argv[1:], st)
 	}
 	return nil
 }

@@ -121,7 +121,7 @@ var binaryReaders = []string{"cp", "ln", "link", "install", "rsync", "mv", "dd",
 	"base64", "base32", "xxd", "od", "hexdump", "gzip", "bzip2", "xz", "zstd", "lz4", "tar", "zip", "7z", "cpio",
 	"split", "objcopy", "pv"}
 
-func (j *judge) copiesBinary(prog string, args []word) *programs.Refusal {
+func (j *judge) copiesBinary(prog string, args []word, st *state) *programs.Refusal {
 	ended := false
 	for _, a := range args {
 		v := a.s
@@ -138,13 +138,25 @@ func (j *judge) copiesBinary(prog string, args []word) *programs.Refusal {
 		case !ended && strings.HasPrefix(v, "-"):
 			continue
 		}
-		if a.inside || a.s == "" {
+		if a.inside || a.s == "" || !j.isHookctl(a) {
 			continue
 		}
-		if j.isHookctl(a) {
-			return refuse(prog, hintAsk, "`%s` copies hookctl's own binary (`%s`): a copy under another name would run hookctl where no rule recognises it",
-				prog, a.show())
+		if paths, ok := j.resolve(a, st); ok && !j.isBinary(paths) {
+			continue // hookctl's configuration directory, say: another rule's
 		}
+		return refuse(prog, hintAsk, "`%s` copies hookctl's own binary (`%s`): a copy under another name would run hookctl where no rule recognises it",
+			prog, a.show())
 	}
 	return nil
+}
+
+// isBinary reports whether one of paths is hookctl's binary, or may be a copy of it: a path
+// with hookctl's name that is not one of the protected files that are not the binary.
+func (j *judge) isBinary(paths []string) bool {
+	for _, p := range paths {
+		if j.ctx.Binary != "" && p == path.Clean(j.ctx.Binary) || !ProtectedPath(p, j.ctx) {
+			return true
+		}
+	}
+	return false
 }

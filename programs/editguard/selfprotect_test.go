@@ -52,6 +52,7 @@ func TestSelfProtection(t *testing.T) {
 		allow("file \"$(which hookctl)\""),
 		allow("sha256sum ~/.local/bin/hookctl"),
 		allow("go build -o bin/hookctl ./cmd/hookctl"),
+		allow("cp -r ~/.config/hookctl /tmp/hookctl-config-backup"), // its configuration, not its binary
 	)
 }
 
