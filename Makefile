@@ -17,7 +17,7 @@ CLAUDE_DIR          := .cache/claude-code
 CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
 
 FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
-                ./programs:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
+                ./programs/editguard:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
                 ./retriever/worker:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
                 ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence
 

@@ -7,6 +7,7 @@ import (
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/programs/editguard"
 )
 
 // Mode is a session's mode.
@@ -168,15 +169,15 @@ func (p *Policy) modeChangeByModel(c *ToolCall) (Decision, bool) {
 // list of destructive commands. Everything else is left to the client's own permissions.
 func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine) Decision {
 	prot := p.protection()
-	ctx := &programs.EditContext{Project: c.Cwd, Home: prot.Home, Protected: prot.Paths}
+	ctx := &editguard.Context{Project: c.Cwd, Home: prot.Home, Protected: prot.Paths, Binary: p.Binary}
 	for _, path := range c.Paths {
-		if programs.ProtectedPath(path, ctx) {
+		if editguard.ProtectedPath(path, ctx) {
 			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) +
 				", which only the user may change (hookctl's own files and " + p.clientName() + "'s settings are protected in every mode)."}
 		}
 	}
 	if cl != nil && (c.Kind == KindShell || c.Kind == KindOther) {
-		if r := programs.JudgeEdit(cl, ctx); r != nil {
+		if r := editguard.Judge(cl, ctx); r != nil {
 			what := r.What
 			if r.Program != "" {
 				what = r.Program + ": " + what

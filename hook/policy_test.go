@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -196,6 +197,18 @@ func judgeReadOnly(cmd string, cfg *Config) (string, *Refusal) {
 	return JudgeReadOnly(lexer.NewCommandLine(cmd), cfg)
 }
 
-// testClient is a client as an adapter would describe it.
+// testClient is a client as an adapter would describe it, with settings where Claude Code keeps
+// them (agents/claude.SettingsPaths, which this package cannot import): the user's and every
+// enclosing directory's .claude files.
 var testClient = Client{Name: "Claude Code", ToggleCommand: "/readonly",
-	Settings: func(home, cwd string) []string { return []string{home + "/.claude/settings.json"} }}
+	Settings: func(home, cwd string) []string {
+		out := []string{"/etc/claude-code/managed-settings.json"}
+		for d := cwd; ; d = filepath.Dir(d) {
+			out = append(out, filepath.Join(d, ".claude", "settings.json"), filepath.Join(d, ".claude", "settings.local.json"),
+				filepath.Join(d, ".claude", "commands", "readonly.md"))
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+		return append(out, filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude", "commands", "readonly.md"))
+	}}

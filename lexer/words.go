@@ -205,6 +205,27 @@ func UnescapeDouble(s string) string {
 	return b.String()
 }
 
+// UnescapeHeredoc removes the backslashes the body of a here-document with an unquoted
+// delimiter honours: before $ ` \ and newline (a line continuation). Unlike double quotes, a
+// backslash before `"` is kept.
+func UnescapeHeredoc(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) && strings.IndexByte("$`\\\n", s[i+1]) >= 0 {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
 // DecodeANSIC decodes the body of a $'…' string. It reports false where bash and zsh decode it
 // differently or where the result holds a NUL (bash ends the string there, zsh keeps it): an
 // unknown escape, `\c`, `\x` without digits, and any escape that makes a NUL.

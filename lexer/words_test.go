@@ -133,3 +133,29 @@ func TestLiteralAgreesWithShells(t *testing.T) {
 		}
 	}
 }
+
+// TestUnescapeHeredocAgreesWithShells: the body of a here-document with an unquoted delimiter,
+// as bash and zsh print it, is what UnescapeHeredoc gives (the edit guard reads code piped into
+// an interpreter this way).
+func TestUnescapeHeredocAgreesWithShells(t *testing.T) {
+	bodies := []string{`plain`, `a\$b`, "a\\`b", `a\\b`, `a\"b`, `a\zb`, "line\\\ncontinued", `'single' "double"`, `tab\	x`}
+	for _, sh := range []string{"bash", "zsh"} {
+		path, err := exec.LookPath(sh)
+		if err != nil {
+			if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
+				t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", sh)
+			}
+			t.Logf("%s is not installed: skipped", sh)
+			continue
+		}
+		for _, b := range bodies {
+			out, err := exec.Command(path, "-c", "cat <<EOF\n"+b+"\nEOF\n").Output()
+			if err != nil {
+				t.Fatalf("%s: %v", sh, err)
+			}
+			if got, want := strings.TrimSuffix(string(out), "\n"), UnescapeHeredoc(b); got != want {
+				t.Errorf("%s prints the here-document body %q as %q; UnescapeHeredoc says %q", sh, b, got, want)
+			}
+		}
+	}
+}

@@ -191,9 +191,5 @@ func TestCheckReportsMisses(t *testing.T) {
 	}
 }
 
-// judgeEdit and routeNetwork judge a command given as text, parsing it as the hook does.
-func judgeEdit(cmd string, ctx *EditContext) *Refusal {
-	return JudgeEdit(lexer.NewCommandLine(cmd), ctx)
-}
-
+// routeNetwork judges a command given as text, parsing it as the hook does.
 func routeNetwork(cmd string) (*Route, *Refusal) { return RouteNetwork(lexer.NewCommandLine(cmd)) }

@@ -17,14 +17,17 @@ import (
 // exactly one plain read — a curl or wget GET, an httpie GET, gh issue/pr view, gh pr diff, a
 // gh api GET — is answered by `hookctl retrieve` instead (RouteNetwork returns the Route and the
 // hook rewrites the command). Every other way of reaching the network — uploads, POSTs, output
-// to files, nc, ssh, scp, rsync to a host, a git clone of a URL, or a read inside a larger
-// command — is refused with a pointer to hookctl retrieve.
+// to files, nc, ssh, scp, rsync to a host, a git clone of a URL — is refused with a pointer to
+// hookctl retrieve: by RouteNetwork when it is the whole command, and, when it is part of a
+// larger one (a pipeline, a substitution, a function, a wrapper, a `sh -c` string), by the
+// read-only allowlist, which names no network program, or by the edit guard's network rule
+// (programs/editguard), which reads the tables below.
 //
 // In edit mode, git may still fetch, pull and push the project's own remotes by name: they
 // move the project's own history, not content for the agent to read. Package managers (npm,
 // pip, go) fetch from their registries unmediated; docs/residual-risks.md says so.
 //
-// Refuses: the forms above. Test: TestRouteNetwork (network_test.go).
+// Refuses: the forms above. Test: TestRouteNetwork (network_test.go); editguard's TestNetwork.
 
 // Route is a shell command the retriever answers instead.
 type Route struct {
@@ -40,87 +43,85 @@ var netPrograms = map[string]func(args []string) (*Route, string){
 	"gh": routeGH,
 	"nc": nil, "ncat": nil, "netcat": nil, "socat": nil, "ssh": nil, "scp": nil, "sftp": nil,
 	"ftp": nil, "tftp": nil, "telnet": nil, "aria2c": nil, "lynx": nil, "w3m": nil, "links": nil,
-	"elinks": nil, "fetch": nil, "curlie": nil, "httpx": nil,
+	"elinks": nil, "fetch": nil, "curlie": nil, "httpx": nil, "wget2": nil, "lftp": nil,
 }
 
-// netWrappers run their arguments as a command.
-var netWrappers = wordSet("env nice nohup timeout command exec time stdbuf xargs sudo doas ionice setsid watch busybox nsenter chroot unshare")
+// NetworkProgram reports whether a program (by base name) reaches the network, and whether
+// hookctl's retriever answers a plain read made with it standing alone.
+func NetworkProgram(name string) (isNet, routed bool) {
+	r, ok := netPrograms[name]
+	return ok, r != nil
+}
 
-// RouteNetwork decides what to do with a shell command that may reach the network: (nil, nil)
-// when it does not, as far as its syntax tree shows; a Route when it is exactly one plain read
-// the retriever can answer; a Refusal otherwise. A command that does not parse is left to the
-// mode's own judge, which refuses it. Words are read with lexer.Literal, as every judge reads
-// them: `cu\rl`, `"cu"rl` and `$'curl'` are curl here too.
+// NetworkPrograms lists the network programs, sorted.
+func NetworkPrograms() []string {
+	out := make([]string, 0, len(netPrograms))
+	for n := range netPrograms {
+		out = append(out, n)
+	}
+	sortStrings(out)
+	return out
+}
+
+// NetworkUse reports whether a command reaches the network, judged from its program's base
+// name and literal arguments: a network program, git reaching a host that is not one of the
+// project's named remotes, or rsync to or from a host.
+func NetworkUse(prog string, args []string) bool {
+	isNet, _ := NetworkProgram(prog)
+	return isNet || networkGit(prog, args) || networkRsync(prog, args)
+}
+
+// RouteNetwork decides what to do with a shell command that is exactly one network command:
+// one statement, one simple command, no redirection, no NAME=VALUE prefix. (nil, nil) for
+// anything else; a Route when it is a plain read the retriever can answer; a Refusal otherwise.
+// Network use inside a larger command is the mode's own judge's: the read-only allowlist names
+// no network program, and the edit guard refuses it. Words are read with lexer.Text, as every
+// judge reads them: `cu\rl`, `"cu"rl` and `$'curl'` are curl here too.
 func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
 	f, err := cl.Tree()
-	if err != nil {
+	if err != nil || len(f.Stmts) != 1 {
 		return nil, nil
-	}
-	type found struct {
-		call *syntax.CallExpr
-		prog string
-		args []string // literal values; "" where not literal
-		ok   bool     // every argument is literal
-	}
-	var calls []found
-	syntax.Walk(f, func(n syntax.Node) bool {
-		call, ok := n.(*syntax.CallExpr)
-		if !ok || len(call.Args) == 0 {
-			return true
-		}
-		words := make([]string, len(call.Args))
-		literal := true
-		for i, w := range call.Args {
-			// The router runs none of these words: a plain read is rewritten into hookctl
-			// retrieve, with the URL quoted, so a ? in it is text, not a glob.
-			v, _, ok := lexer.Text(w)
-			words[i], literal = v, literal && ok
-		}
-		prog := path.Base(words[0])
-		if _, isNet := netPrograms[prog]; isNet || networkGit(prog, words[1:]) || networkRsync(prog, words[1:]) {
-			calls = append(calls, found{call, prog, words[1:], literal})
-		} else if netWrappers[prog] {
-			// A wrapper running a network program: refused below as not standing alone.
-			for _, w := range words[1:] {
-				if _, isNet := netPrograms[path.Base(w)]; isNet {
-					calls = append(calls, found{call, path.Base(w), nil, false}, found{call, path.Base(w), nil, false})
-					break
-				}
-			}
-		}
-		return true
-	})
-	if len(calls) == 0 {
-		return nil, nil
-	}
-	c := calls[0]
-	router := netPrograms[c.prog]
-	if router == nil {
-		return nil, &Refusal{Program: c.prog, What: "`" + c.prog + "` reaches the network outside hookctl's retriever",
-			Hint: retrieveHint}
 	}
 	st := f.Stmts[0]
-	alone := c.ok && len(calls) == 1 && len(f.Stmts) == 1 && st.Cmd == syntax.Command(c.call) &&
-		len(st.Redirs) == 0 && !st.Negated && !st.Background && !st.Coprocess && !st.Disown && len(c.call.Assigns) == 0 &&
-		words0(c.call) == c.prog // /usr/bin/curl, ./curl: not plainly curl
-	if !alone {
-		return nil, &Refusal{Program: c.prog, What: "network reads must run by themselves, as a plain `" + c.prog + " URL`, so that hookctl's retriever can answer them",
-			Hint: retrieveHint}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return nil, nil
 	}
-	r, why := router(c.args)
+	words := make([]string, len(call.Args))
+	literal := true
+	for i, w := range call.Args {
+		// The router runs none of these words: a plain read is rewritten into hookctl
+		// retrieve, with the URL quoted, so a ? in it is text, not a glob.
+		v, _, ok := lexer.Text(w)
+		if i == 0 && !ok {
+			return nil, nil // a program name that is not a literal: the mode's judge decides
+		}
+		words[i], literal = v, literal && ok
+	}
+	prog := path.Base(words[0])
+	if !NetworkUse(prog, words[1:]) {
+		return nil, nil
+	}
+	router := netPrograms[prog]
+	if router == nil {
+		return nil, &Refusal{Program: prog, What: "`" + prog + "` reaches the network outside hookctl's retriever",
+			Hint: RetrieveHint}
+	}
+	alone := literal && len(st.Redirs) == 0 && !st.Negated && !st.Background && !st.Coprocess && !st.Disown &&
+		len(call.Assigns) == 0 && words[0] == prog // /usr/bin/curl, ./curl: not plainly curl
+	if !alone {
+		return nil, &Refusal{Program: prog, What: "network reads must run by themselves, as a plain `" + prog + " URL`, so that hookctl's retriever can answer them",
+			Hint: RetrieveHint}
+	}
+	r, why := router(words[1:])
 	if r == nil {
-		return nil, &Refusal{Program: c.prog, What: why, Hint: retrieveHint}
+		return nil, &Refusal{Program: prog, What: why, Hint: RetrieveHint}
 	}
 	return r, nil
 }
 
-// words0 is the program word of a call as the router reads it.
-func words0(call *syntax.CallExpr) string {
-	v, _, _ := lexer.Text(call.Args[0])
-	return v
-}
-
-const retrieveHint = "web and GitHub content comes through the quarantined retriever: " +
+// RetrieveHint tells the agent how to reach the web through hookctl instead.
+const RetrieveHint = "web and GitHub content comes through the quarantined retriever: " +
 	"hookctl retrieve fetch URL --need 'what you need', hookctl retrieve search 'query' --need '…', " +
 	"hookctl retrieve github issue|pr|pr-diff|file|repo|releases OWNER/REPO … --need '…'; " +
 	"describe exactly what you need and put nothing in it you would not send to a third party"
@@ -133,7 +134,8 @@ func networkGit(prog string, args []string) bool {
 	}
 	i := 0
 	for i < len(args) && strings.HasPrefix(args[i], "-") {
-		if args[i] == "-C" || args[i] == "-c" {
+		switch args[i] {
+		case "-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env", "--super-prefix", "--exec-path":
 			i++
 		}
 		i++
@@ -141,13 +143,36 @@ func networkGit(prog string, args []string) bool {
 	if i >= len(args) {
 		return false
 	}
+	rest := args[i+1:]
 	switch args[i] {
 	case "clone":
 		return true
 	case "fetch", "pull", "push", "ls-remote", "archive", "submodule":
-		for _, a := range args[i+1:] {
-			if looksLikeRemoteURL(a) || strings.HasPrefix(a, "--remote=") && looksLikeRemoteURL(strings.TrimPrefix(a, "--remote=")) {
+		// The repository is the first operand, and may be written host:path; the refspecs
+		// after it (src:dst, +ref) may hold a colon too, so only a scheme://… or git@… there
+		// counts. An option's separate value may be read as the repository: that fails closed.
+		first := true
+		for k := 0; k < len(rest); k++ {
+			a := rest[k]
+			switch {
+			case a == "--":
+				first = false
+				if k+1 < len(rest) && looksLikeRemoteURL(rest[k+1]) {
+					return true
+				}
+			case strings.HasPrefix(a, "--repo=") || strings.HasPrefix(a, "--remote="):
+				if _, v, _ := strings.Cut(a, "="); looksLikeRemoteURL(v) {
+					return true
+				}
+			case a == "--repo" || a == "--remote":
+				if k+1 < len(rest) && looksLikeRemoteURL(rest[k+1]) {
+					return true
+				}
+			case strings.HasPrefix(a, "-"), args[i] == "submodule" && first && a == "add":
+			case LooksLikeURL(a) || first && looksLikeRemoteURL(a):
 				return true
+			default:
+				first = false
 			}
 		}
 	}
@@ -165,6 +190,24 @@ func networkRsync(prog string, args []string) bool {
 		}
 	}
 	return false
+}
+
+// LooksLikeURL reports whether a word names a resource on another host: scheme://…, or
+// git@host:path.
+func LooksLikeURL(a string) bool {
+	if strings.HasPrefix(a, "git@") && strings.Contains(a, ":") {
+		return true
+	}
+	scheme, rest, ok := strings.Cut(a, "://")
+	if !ok || scheme == "" || rest == "" {
+		return false
+	}
+	for _, c := range scheme {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '+' || c == '.' || c == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 func looksLikeRemoteURL(a string) bool {

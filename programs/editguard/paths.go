@@ -1,25 +1,26 @@
-package programs
+package editguard
 
-// The edit guard (see editguard.go): paths.
+// The edit guard (see doc.go): paths.
 
 import (
 	"path"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/programs"
 )
 
-// editReach is how far a path reaches, for a recursive delete or permission change.
-type editReach uint8
+// reach is how far a path reaches, for a recursive delete or permission change.
+type reach uint8
 
 const (
-	reachInside  editReach = iota // strictly inside the project
-	reachGitDir                   // the project's .git
-	reachAll                      // a glob matching every entry of the project
-	reachProject                  // the project itself
-	reachParent                   // a directory holding the project
-	reachOutside                  // anywhere else
-	reachUnknown                  // cannot be resolved
+	reachInside  reach = iota // strictly inside the project
+	reachGitDir               // the project's .git
+	reachAll                  // a glob matching every entry of the project
+	reachProject              // the project itself
+	reachParent               // a directory holding the project
+	reachOutside              // anywhere else
+	reachUnknown              // cannot be resolved
 )
 
 var reachWords = [...]string{
@@ -34,7 +35,7 @@ var reachWords = [...]string{
 
 // resolve returns the absolute, clean paths a word may name, one for each possible working
 // directory, or false when it cannot be known.
-func (j *editJudge) resolve(w editWord, st *editState) ([]string, bool) {
+func (j *judge) resolve(w word, st *state) ([]string, bool) {
 	if !w.known() {
 		return nil, false
 	}
@@ -52,8 +53,8 @@ func (j *editJudge) resolve(w editWord, st *editState) ([]string, bool) {
 }
 
 // reach classifies the worst place a word may name.
-func (j *editJudge) reach(w editWord, st *editState) editReach {
-	if w.inside || w.s == editTemp {
+func (j *judge) howFar(w word, st *state) reach {
+	if w.inside || w.s == tempPath {
 		return reachInside
 	}
 	paths, ok := j.resolve(w, st)
@@ -62,7 +63,7 @@ func (j *editJudge) reach(w editWord, st *editState) editReach {
 	}
 	worst := reachInside
 	for _, p := range paths {
-		var k editReach
+		var k reach
 		if w.glob >= 0 {
 			k = j.classifyGlob(p)
 		} else {
@@ -75,7 +76,7 @@ func (j *editJudge) reach(w editWord, st *editState) editReach {
 	return worst
 }
 
-func (j *editJudge) classify(p string) editReach {
+func (j *judge) classify(p string) reach {
 	switch {
 	case p == j.project:
 		return reachProject
@@ -91,7 +92,7 @@ func (j *editJudge) classify(p string) editReach {
 
 // classifyGlob classifies a cleaned pattern by the directory before its first glob element:
 // the pattern can match anything in it.
-func (j *editJudge) classifyGlob(p string) editReach {
+func (j *judge) classifyGlob(p string) reach {
 	elems := strings.Split(p, "/")
 	i := 0
 	for i < len(elems) && !strings.ContainsAny(elems[i], "*?[") {
@@ -147,36 +148,36 @@ func matchesEverything(elem string) bool {
 // An unresolvable target is allowed unless its known text names a protected file (a protected
 // path's base name, such as settings.json or .bashrc, as a whole path element), or its known
 // directory is protected or directly holds a protected file (`"$HOME/$x"`, `~/.claude/$f`).
-func (j *editJudge) write(prog, what string, w editWord, st *editState, recursive bool) *Refusal {
+func (j *judge) write(prog, what string, w word, st *state, recursive bool) *programs.Refusal {
 	if w.inside {
 		if w.mayProtect {
-			return editRefuse(prog, editHintProtected, "%s may write a protected file: find's starting points hold one and its tests do not rule it out", what)
+			return refuse(prog, hintProtected, "%s may write a protected file: find's starting points hold one and its tests do not rule it out", what)
 		}
 		return nil
 	}
-	if w.s == editTemp {
+	if w.s == tempPath {
 		return nil
 	}
 	if paths, ok := j.resolve(w, st); ok {
 		for _, p := range paths {
 			if w.glob >= 0 {
 				if q, hit := j.globProtected(p, recursive); hit {
-					return editRefuse(prog, editHintProtected, "%s writes `%s`, which matches `%s`, and that is protected (%s)", what, w.show(), clip.Short(q), protectedWhat)
+					return refuse(prog, hintProtected, "%s writes `%s`, which matches `%s`, and that is protected (%s)", what, w.show(), clip.Short(q), protectedWhat)
 				}
 			} else if ProtectedPath(p, j.ctx) || (recursive && j.holdsProtected(p)) {
-				return editRefuse(prog, editHintProtected, "%s writes `%s`, which is protected (%s)", what, w.show(), protectedWhat)
+				return refuse(prog, hintProtected, "%s writes `%s`, which is protected (%s)", what, w.show(), protectedWhat)
 			}
 			if deviceWrite(p) {
-				return editRefuse(prog, editHintAsk, "%s writes the device `%s`, which can destroy a disk", what, w.show())
+				return refuse(prog, hintAsk, "%s writes the device `%s`, which can destroy a disk", what, w.show())
 			}
 		}
 		return nil
 	}
 	if j.mayBeProtected(w, st) {
-		return editRefuse(prog, editHintProtected, "%s writes `%s`, which cannot be resolved and may be protected (%s)", what, w.show(), protectedWhat)
+		return refuse(prog, hintProtected, "%s writes `%s`, which cannot be resolved and may be protected (%s)", what, w.show(), protectedWhat)
 	}
-	if deviceWrite(strings.NewReplacer(editUnknown, "x", editTemp, "x").Replace(w.s)) {
-		return editRefuse(prog, editHintAsk, "%s writes `%s`, which cannot be resolved and may be a disk device", what, w.show())
+	if deviceWrite(strings.NewReplacer(unknown, "x", tempPath, "x").Replace(w.s)) {
+		return refuse(prog, hintAsk, "%s writes `%s`, which cannot be resolved and may be a disk device", what, w.show())
 	}
 	return nil
 }
@@ -185,7 +186,7 @@ const protectedWhat = "hookctl's configuration, state or binary, Claude Code's s
 
 // globProtected reports whether a pattern matches a protected path, or, for a recursive write,
 // a directory holding one.
-func (j *editJudge) globProtected(pattern string, recursive bool) (string, bool) {
+func (j *judge) globProtected(pattern string, recursive bool) (string, bool) {
 	for _, q := range j.ctx.Protected {
 		if q == "" {
 			continue
@@ -212,8 +213,8 @@ func (j *editJudge) globProtected(pattern string, recursive bool) (string, bool)
 	return "", false
 }
 
-func (j *editJudge) mayBeProtected(w editWord, st *editState) bool {
-	s := strings.ReplaceAll(w.s, editTemp, editUnknown)
+func (j *judge) mayBeProtected(w word, st *state) bool {
+	s := strings.ReplaceAll(w.s, tempPath, unknown)
 	for _, q := range j.ctx.Protected {
 		if q == "" {
 			continue
@@ -222,7 +223,7 @@ func (j *editJudge) mayBeProtected(w editWord, st *editState) bool {
 			return true
 		}
 	}
-	i := strings.Index(s, editUnknown)
+	i := strings.Index(s, unknown)
 	if i <= 0 {
 		return false // begins with an unknown: could be anywhere
 	}

@@ -1,14 +1,15 @@
-package programs
+package editguard
 
-// The edit guard (see editguard.go): the git commands that discard work or rewrite a shared branch.
+// The edit guard (see doc.go): the git commands that discard work or rewrite a shared branch.
 
 import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/programs"
 )
 
-// gitEditRule: git commands that discard work or rewrite a shared branch.
+// gitRule: git commands that discard work or rewrite a shared branch.
 //
 // Why: a force push overwrites teammates' commits; reset --hard, clean -f, checkout/restore of
 // the whole tree, branch -D and stash clear throw away work that was never committed or never
@@ -21,17 +22,17 @@ import (
 // --staged; branch -D or --delete with --force; stash clear. `-c alias.NAME=!cmd` is refused;
 // `-c alias.NAME=cmd` is expanded when NAME is the subcommand. A subcommand that is not a
 // literal is judged as each of the above.
-// Test: TestEditGit.
-var gitEditRule = &editRule{
+// Test: TestGit.
+var gitRule = &rule{
 	names: []string{"git"},
-	judge: judgeGitEdit,
+	judge: judgeGit,
 }
 
 // gitGlobalValued are git's global options that take the next word as their value.
 var gitGlobalValued = []string{"-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
 	"--super-prefix", "--attr-source", "--list-cmds", "--exec-path"}
 
-func judgeGitEdit(j *editJudge, c *editCall) *Refusal {
+func judgeGit(j *judge, c *invocation) *programs.Refusal {
 	args := c.args
 	aliases := map[string]string{}
 	i := 0
@@ -56,8 +57,8 @@ global:
 			}
 			key, val, _ := strings.Cut(cfg, "=")
 			if name, ok := strings.CutPrefix(strings.ToLower(key), "alias."); ok {
-				if strings.HasPrefix(val, "!") || v != "-c" || strings.Contains(cfg, editUnknown) {
-					return editRefuse(c.prog, editHintAsk, "`-c alias.%s=…` defines an alias that runs a shell command, which the edit guard cannot judge", clip.Short(name))
+				if strings.HasPrefix(val, "!") || v != "-c" || strings.Contains(cfg, unknown) {
+					return refuse(c.prog, hintAsk, "`-c alias.%s=…` defines an alias that runs a shell command, which the edit guard cannot judge", clip.Short(name))
 				}
 				aliases[name] = val
 			}
@@ -78,7 +79,7 @@ global:
 	sub := args[i]
 	rest := args[i+1:]
 	if al, ok := aliases[sub.s]; ok {
-		var words []editWord
+		var words []word
 		for _, f := range strings.Fields(al) {
 			words = append(words, lit(f))
 		}
@@ -87,10 +88,20 @@ global:
 		}
 		sub, rest = words[0], append(words[1:], rest...)
 	}
+	if networkArgs("git", append([]word{sub}, rest...)) {
+		return networkRefusal("git", "git "+sub.show())
+	}
+	if !sub.known() {
+		for _, a := range rest {
+			if programs.LooksLikeURL(a.s) {
+				return networkRefusal("git", "git "+sub.show()+" "+a.show())
+			}
+		}
+	}
 	for _, s := range gitSubRules {
 		if !sub.known() {
 			if r := s.judge(j, c, rest); r != nil {
-				return editRefuse(c.prog, r.Hint, "the subcommand `%s` is not a literal, and as `%s`: %s", sub.show(), s.name, r.What)
+				return refuse(c.prog, r.Hint, "the subcommand `%s` is not a literal, and as `%s`: %s", sub.show(), s.name, r.What)
 			}
 		} else if s.name == sub.s {
 			return s.judge(j, c, rest)
@@ -102,7 +113,7 @@ global:
 // gitSubRules are the subcommands with a dangerous form.
 var gitSubRules = []struct {
 	name  string
-	judge func(j *editJudge, c *editCall, args []editWord) *Refusal
+	judge func(j *judge, c *invocation, args []word) *programs.Refusal
 }{
 	{"push", gitPush},
 	{"reset", gitReset},
@@ -113,69 +124,69 @@ var gitSubRules = []struct {
 	{"stash", gitStash},
 }
 
-func gitPush(j *editJudge, c *editCall, args []editWord) *Refusal {
-	p := (&editOpts{valued: "o", long: []string{"--repo", "--receive-pack", "--exec", "--push-option"}}).parse(args)
+func gitPush(j *judge, c *invocation, args []word) *programs.Refusal {
+	p := (&optionSpec{valued: "o", long: []string{"--repo", "--receive-pack", "--exec", "--push-option"}}).parse(args)
 	for _, o := range p.opts {
 		if o.name == "-f" || o.name == "--force" {
-			return editRefuse("git", "use --force-with-lease, or ask the user to run it",
+			return refuse("git", "use --force-with-lease, or ask the user to run it",
 				"force push (`git push %s`) overwrites the remote branch and may destroy others' commits", o.name)
 		}
 	}
 	for _, a := range p.operands {
 		if strings.HasPrefix(a.s, "+") {
-			return editRefuse("git", "push without the + and use --force-with-lease if needed, or ask the user to run it",
+			return refuse("git", "push without the + and use --force-with-lease if needed, or ask the user to run it",
 				"force push: the refspec `%s` overwrites the remote branch", a.show())
 		}
 	}
 	return nil
 }
 
-func gitReset(j *editJudge, c *editCall, args []editWord) *Refusal {
+func gitReset(j *judge, c *invocation, args []word) *programs.Refusal {
 	for _, a := range args {
 		if a.s == "--" {
 			break
 		}
 		if longIs(a.s, "--hard", 4) {
-			return editRefuse("git", "commit or stash the changes first, or ask the user to run it",
+			return refuse("git", "commit or stash the changes first, or ask the user to run it",
 				"`git reset --hard` discards uncommitted changes for good")
 		}
 	}
 	return nil
 }
 
-func gitClean(j *editJudge, c *editCall, args []editWord) *Refusal {
-	p := (&editOpts{valued: "e", long: []string{"--exclude"}}).parse(args)
+func gitClean(j *judge, c *invocation, args []word) *programs.Refusal {
+	p := (&optionSpec{valued: "e", long: []string{"--exclude"}}).parse(args)
 	force, dry := false, p.has("-n")
 	for _, o := range p.opts {
 		force = force || o.name == "-f" || longIs(o.name, "--force", 3)
 		dry = dry || longIs(o.name, "--dry-run", 3)
 	}
 	if force && !dry {
-		return editRefuse("git", "run `git clean -n` to list the files, then delete them by name or ask the user",
+		return refuse("git", "run `git clean -n` to list the files, then delete them by name or ask the user",
 			"`git clean -f` deletes untracked files, which git cannot bring back")
 	}
 	return nil
 }
 
-func gitCheckout(j *editJudge, c *editCall, args []editWord) *Refusal {
-	p := (&editOpts{valued: "bB", long: []string{"--orphan", "--conflict", "--pathspec-from-file"}}).parse(args)
+func gitCheckout(j *judge, c *invocation, args []word) *programs.Refusal {
+	p := (&optionSpec{valued: "bB", long: []string{"--orphan", "--conflict", "--pathspec-from-file"}}).parse(args)
 	for _, o := range p.opts {
 		if o.name == "-f" || o.name == "--force" {
-			return editRefuse("git", "commit or stash the changes first, or ask the user to run it",
+			return refuse("git", "commit or stash the changes first, or ask the user to run it",
 				"`git checkout %s` discards uncommitted changes", o.name)
 		}
 	}
 	for _, a := range p.operands {
 		if j.wholeTree(a, c.st) {
-			return editRefuse("git", "name the files to restore, or ask the user to run it",
+			return refuse("git", "name the files to restore, or ask the user to run it",
 				"`git checkout %s` discards every uncommitted change under it", a.show())
 		}
 	}
 	return nil
 }
 
-func gitRestore(j *editJudge, c *editCall, args []editWord) *Refusal {
-	p := (&editOpts{valued: "s", long: []string{"--source", "--conflict", "--pathspec-from-file"}}).parse(args)
+func gitRestore(j *judge, c *invocation, args []word) *programs.Refusal {
+	p := (&optionSpec{valued: "s", long: []string{"--source", "--conflict", "--pathspec-from-file"}}).parse(args)
 	staged, worktree := p.has("-S"), p.has("-W")
 	for _, o := range p.opts {
 		staged = staged || longIs(o.name, "--staged", 4)
@@ -186,7 +197,7 @@ func gitRestore(j *editJudge, c *editCall, args []editWord) *Refusal {
 	}
 	for _, a := range p.operands {
 		if j.wholeTree(a, c.st) {
-			return editRefuse("git", "name the files to restore, or ask the user to run it",
+			return refuse("git", "name the files to restore, or ask the user to run it",
 				"`git restore %s` discards every uncommitted change under it", a.show())
 		}
 	}
@@ -195,7 +206,7 @@ func gitRestore(j *editJudge, c *editCall, args []editWord) *Refusal {
 
 // wholeTree reports whether a pathspec covers the whole work tree, or at least the directory the
 // command runs in: ., :/, *, a magic :(top) prefix, or a path that is the project or holds it.
-func (j *editJudge) wholeTree(a editWord, st *editState) bool {
+func (j *judge) wholeTree(a word, st *state) bool {
 	v := a.s
 	if !a.known() {
 		return false
@@ -221,8 +232,8 @@ func (j *editJudge) wholeTree(a editWord, st *editState) bool {
 	return false
 }
 
-func gitBranch(j *editJudge, c *editCall, args []editWord) *Refusal {
-	p := (&editOpts{valued: "u", long: []string{"--set-upstream-to", "--contains", "--no-contains", "--merged",
+func gitBranch(j *judge, c *invocation, args []word) *programs.Refusal {
+	p := (&optionSpec{valued: "u", long: []string{"--set-upstream-to", "--contains", "--no-contains", "--merged",
 		"--no-merged", "--points-at", "--format", "--sort", "--color", "--column"}}).parse(args)
 	del, force := false, false
 	for _, o := range p.opts {
@@ -233,15 +244,15 @@ func gitBranch(j *editJudge, c *editCall, args []editWord) *Refusal {
 		force = force || o.name == "-f" || o.name == "--force"
 	}
 	if del && force {
-		return editRefuse("git", "delete merged branches with `git branch -d`, or ask the user to run it",
+		return refuse("git", "delete merged branches with `git branch -d`, or ask the user to run it",
 			"`git branch -D` deletes a branch whether or not it is merged, and its commits with it")
 	}
 	return nil
 }
 
-func gitStash(j *editJudge, c *editCall, args []editWord) *Refusal {
+func gitStash(j *judge, c *invocation, args []word) *programs.Refusal {
 	if len(args) > 0 && args[0].s == "clear" {
-		return editRefuse("git", editHintAsk, "`git stash clear` deletes every stash for good")
+		return refuse("git", hintAsk, "`git stash clear` deletes every stash for good")
 	}
 	return nil
 }

@@ -1,20 +1,21 @@
-package programs
+package editguard
 
-// The edit guard (see editguard.go): words.
+// The edit guard (see doc.go): words.
 
 import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// editWord is one argument after the shell's expansions, as far as they can be known without
+// word is one argument after the shell's expansions, as far as they can be known without
 // running anything.
-type editWord struct {
-	s    string // the value; each part that cannot be known is editUnknown
+type word struct {
+	s    string // the value; each part that cannot be known is unknown
 	glob int    // offset of the first unquoted glob character in s, or -1
 	// inside marks a path known only to lie strictly inside the project (the {} of find -exec
 	// when every starting point is inside it).
@@ -26,41 +27,41 @@ type editWord struct {
 	shown string
 }
 
-func lit(s string) editWord { return editWord{s: s, glob: -1} }
+func lit(s string) word { return word{s: s, glob: -1} }
 
-var unknownWord = editWord{s: editUnknown, glob: -1}
+var unknownWord = word{s: unknown, glob: -1}
 
-func (w editWord) known() bool {
-	return !w.inside && !strings.Contains(w.s, editUnknown) && !strings.Contains(w.s, editTemp)
+func (w word) known() bool {
+	return !w.inside && !strings.Contains(w.s, unknown) && !strings.Contains(w.s, tempPath)
 }
 
 // startsUnknown reports whether the word may begin with anything, an option included.
-func (w editWord) startsUnknown() bool {
-	return w.inside || strings.HasPrefix(w.s, editUnknown)
+func (w word) startsUnknown() bool {
+	return w.inside || strings.HasPrefix(w.s, unknown)
 }
 
 // base returns the program name a command word runs: its last path element.
-func (w editWord) base() (string, bool) {
+func (w word) base() (string, bool) {
 	if w.inside {
 		return "", false
 	}
 	b := w.s[strings.LastIndexByte(w.s, '/')+1:]
-	if strings.Contains(b, editUnknown) || strings.Contains(b, editTemp) || (b == "" && w.s == "") {
+	if strings.Contains(b, unknown) || strings.Contains(b, tempPath) || (b == "" && w.s == "") {
 		return "", false
 	}
 	return b, true
 }
 
 // show renders a word for a message.
-func (w editWord) show() string {
+func (w word) show() string {
 	if w.inside {
 		return "{}"
 	}
 	if w.shown != "" {
 		return clip.Short(w.shown)
 	}
-	s := strings.ReplaceAll(w.s, editUnknown, "…")
-	return clip.Short(strings.ReplaceAll(s, editTemp, "$(mktemp)"))
+	s := strings.ReplaceAll(w.s, unknown, "…")
+	return clip.Short(strings.ReplaceAll(s, tempPath, "$(mktemp)"))
 }
 
 // literal is a word's value as lexer.Literal reads it (the one word reader every judge shares),
@@ -78,30 +79,30 @@ func simpleParam(pe *syntax.ParamExp) bool {
 		pe.Repl == nil && pe.Names == 0 && pe.Exp == nil
 }
 
-func (j *editJudge) param(pe *syntax.ParamExp, st *editState) (string, bool) {
+func (j *judge) param(pe *syntax.ParamExp, st *state) (string, bool) {
 	if !simpleParam(pe) {
 		return "", false
 	}
 	return st.get(pe.Param.Value)
 }
 
-// editAlt is one word being built; brace expansion makes several.
-type editAlt struct {
+// alternative is one word being built; brace expansion makes several.
+type alternative struct {
 	s       []byte
 	shown   []byte // s with unknown parts as written; nil while they are the same
 	glob    int
 	started bool // text (even empty quotes) has been added, so a ~ is no longer at the start
 }
 
-func (a *editAlt) add(s string, quoted bool) {
+func (a *alternative) add(s string, quoted bool) {
 	a.addShown(s, s, quoted)
 }
 
 // addShown adds s, written in the command as shown. A word that would grow longer than a command
 // (a variable expanded many times over) gets an unknown part instead.
-func (a *editAlt) addShown(s, shown string, quoted bool) {
-	if len(a.s)+len(s) > maxEditLen {
-		s, shown, quoted = editUnknown, "…", true
+func (a *alternative) addShown(s, shown string, quoted bool) {
+	if len(a.s)+len(s) > maxLen {
+		s, shown, quoted = unknown, "…", true
 	}
 	if !quoted {
 		if i := strings.IndexAny(s, "*?["); i >= 0 && a.glob < 0 {
@@ -118,16 +119,16 @@ func (a *editAlt) addShown(s, shown string, quoted bool) {
 	a.started = true
 }
 
-func (a *editAlt) word() editWord {
-	w := editWord{s: string(a.s), glob: a.glob}
+func (a *alternative) word() word {
+	w := word{s: string(a.s), glob: a.glob}
 	if a.shown != nil {
 		w.shown = string(a.shown)
 	}
 	return w
 }
 
-func (a editAlt) copy() editAlt {
-	c := editAlt{s: append([]byte(nil), a.s...), glob: a.glob, started: a.started}
+func (a alternative) copy() alternative {
+	c := alternative{s: append([]byte(nil), a.s...), glob: a.glob, started: a.started}
 	if a.shown != nil {
 		c.shown = append(make([]byte, 0, len(a.shown)), a.shown...)
 	}
@@ -136,15 +137,20 @@ func (a editAlt) copy() editAlt {
 
 // expand returns the words a shell word expands to: brace expansion, tilde, known variables,
 // quote removal, and field splitting of a whole-word unquoted variable. Substitutions are
-// editUnknown. Pathname expansion is not done; the word keeps its glob position instead.
-func (j *editJudge) expand(w *syntax.Word, st *editState) []editWord {
+// unknown. Pathname expansion is not done; the word keeps its glob position instead.
+func (j *judge) expand(w *syntax.Word, st *state) []word {
 	if w == nil {
 		return nil
 	}
 	if len(w.Parts) == 1 {
+		if cs, ok := w.Parts[0].(*syntax.CmdSubst); ok {
+			if v, _, ok := j.substOutput(cs, st); ok && strings.ContainsAny(v, " \t\n") {
+				return splitFields(v) // an unquoted substitution is split into fields
+			}
+		}
 		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && simpleParam(pe) {
 			if v, ok := st.get(pe.Param.Value); ok {
-				var out []editWord
+				var out []word
 				for _, f := range strings.Fields(v) {
 					x := lit(f)
 					x.glob = strings.IndexAny(f, "*?[")
@@ -158,8 +164,8 @@ func (j *editJudge) expand(w *syntax.Word, st *editState) []editWord {
 	// makes: split a shallow copy so that the tree can still be walked.
 	split := &syntax.Word{Parts: w.Parts}
 	syntax.SplitBraces(split)
-	alts := j.expandParts(split.Parts, []editAlt{{glob: -1}}, false, st)
-	out := make([]editWord, 0, len(alts))
+	alts := j.expandParts(split.Parts, []alternative{{glob: -1}}, false, st)
+	out := make([]word, 0, len(alts))
 	for _, a := range alts {
 		out = append(out, a.word())
 	}
@@ -167,15 +173,15 @@ func (j *editJudge) expand(w *syntax.Word, st *editState) []editWord {
 }
 
 // expandAssign expands the value of an assignment: no brace expansion, no field splitting.
-func (j *editJudge) expandAssign(w *syntax.Word, st *editState) (editWord, bool) {
-	alts := j.expandParts(w.Parts, []editAlt{{glob: -1}}, false, st)
+func (j *judge) expandAssign(w *syntax.Word, st *state) (word, bool) {
+	alts := j.expandParts(w.Parts, []alternative{{glob: -1}}, false, st)
 	if len(alts) != 1 {
 		return unknownWord, false
 	}
 	return alts[0].word(), true
 }
 
-func (j *editJudge) expandParts(parts []syntax.WordPart, alts []editAlt, quoted bool, st *editState) []editAlt {
+func (j *judge) expandParts(parts []syntax.WordPart, alts []alternative, quoted bool, st *state) []alternative {
 	for _, part := range parts {
 		switch p := part.(type) {
 		case *syntax.Lit:
@@ -187,11 +193,11 @@ func (j *editJudge) expandParts(parts []syntax.WordPart, alts []editAlt, quoted 
 			if p.Dollar {
 				var ok bool
 				if v, ok = lexer.DecodeANSIC(v); !ok {
-					v = editUnknown
+					v = unknown
 				}
 			}
 			for i := range alts {
-				alts[i].addShown(v, strings.ReplaceAll(v, editUnknown, "$'…'"), true)
+				alts[i].addShown(v, strings.ReplaceAll(v, unknown, "$'…'"), true)
 			}
 		case *syntax.DblQuoted:
 			for i := range alts {
@@ -202,7 +208,7 @@ func (j *editJudge) expandParts(parts []syntax.WordPart, alts []editAlt, quoted 
 			v, ok := j.param(p, st)
 			shown := v
 			if !ok {
-				v, shown = editUnknown, "${…}"
+				v, shown = unknown, "${…}"
 				if simpleParam(p) {
 					shown = "$" + p.Param.Value
 				}
@@ -226,38 +232,38 @@ func (j *editJudge) expandParts(parts []syntax.WordPart, alts []editAlt, quoted 
 			if p.Sequence && len(elems) > 2 {
 				elems = elems[:2] // {1..100..5}: the ends stand for the sequence
 			}
-			var out []editAlt
+			var out []alternative
 			for _, e := range elems {
-				c := make([]editAlt, len(alts))
+				c := make([]alternative, len(alts))
 				for i, a := range alts {
 					c[i] = a.copy()
 				}
 				out = append(out, j.expandParts(e.Parts, c, quoted, st)...)
-				if len(out) > maxEditBraces {
-					j.overflow = &Refusal{What: "the command's brace expansion makes too many words to judge", Hint: editHintAsk}
+				if len(out) > maxBraces {
+					j.overflow = &programs.Refusal{What: "the command's brace expansion makes too many words to judge", Hint: hintAsk}
 					return alts
 				}
 			}
 			alts = out
 		case *syntax.ArithmExp:
 			for i := range alts {
-				alts[i].addShown(editUnknown, "$((…))", true)
+				alts[i].addShown(unknown, "$((…))", true)
 			}
 		case *syntax.CmdSubst:
-			v, ok := "", false
-			if isPwd(p) {
-				v, ok = st.get("PWD")
+			v, shown, ok := j.substOutput(p, st)
+			if ok && !quoted && strings.ContainsAny(v, " \t\n") {
+				ok = false // split into fields: only a whole-word substitution is (expand)
 			}
 			for i := range alts {
 				if ok {
-					alts[i].addShown(v, "$(pwd)", quoted)
+					alts[i].addShown(v, shown, quoted)
 				} else {
-					alts[i].addShown(editUnknown, "$(…)", true)
+					alts[i].addShown(unknown, "$(…)", true)
 				}
 			}
 		default: // judged separately; the value is unknown
 			for i := range alts {
-				alts[i].addShown(editUnknown, "$(…)", true)
+				alts[i].addShown(unknown, "$(…)", true)
 			}
 		}
 	}
@@ -267,7 +273,7 @@ func (j *editJudge) expandParts(parts []syntax.WordPart, alts []editAlt, quoted 
 // addLit adds literal text: backslash escapes are removed, and a ~ at the start of an unquoted
 // word is the home directory (from HOME as the script knows it), ~+ the working directory; any
 // other ~user is unknown.
-func (j *editJudge) addLit(a *editAlt, v string, quoted bool, st *editState) {
+func (j *judge) addLit(a *alternative, v string, quoted bool, st *state) {
 	if quoted {
 		a.add(lexer.UnescapeDouble(v), true)
 		return
@@ -288,7 +294,7 @@ func (j *editJudge) addLit(a *editAlt, v string, quoted bool, st *editState) {
 		if ok {
 			a.add(home, true)
 		} else {
-			a.addShown(editUnknown, v[:end], true)
+			a.addShown(unknown, v[:end], true)
 		}
 		v = v[end:]
 	}
@@ -302,7 +308,7 @@ func (j *editJudge) addLit(a *editAlt, v string, quoted bool, st *editState) {
 		if (c == '*' || c == '?' || c == '[') && a.glob < 0 {
 			a.glob = len(a.s)
 		}
-		if len(a.s) > maxEditLen {
+		if len(a.s) > maxLen {
 			break
 		}
 		a.s = append(a.s, c)

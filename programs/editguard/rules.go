@@ -1,39 +1,41 @@
-package programs
+package editguard
 
-// The edit guard (see editguard.go): the rules.
+// The edit guard (see doc.go): the rules.
 
 import (
 	"strings"
 
+	"github.com/hookctl/hookctl/programs"
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// editRule is the edit guard's rule for one family of programs.
-type editRule struct {
+// rule is the edit guard's rule for one family of programs.
+type rule struct {
 	// names are the program names (base names) the rule is for; a name ending in "." matches
 	// every name with that prefix (mkfs. matches mkfs.ext4).
 	names []string
-	judge func(j *editJudge, c *editCall) *Refusal
+	judge func(j *judge, c *invocation) *programs.Refusal
 }
 
-// editRules is the exclude list's table: program → rule. A program not here runs. It is set in
+// rules is the exclude list's table: program → rule. A program not here runs. It is set in
 // init because the rules that re-judge a command (sh -c, eval, the wrappers) refer back to it.
-var editRules []*editRule
+var rules []*rule
 
 func init() {
-	editRules = []*editRule{
+	rules = []*rule{
 		privilegeRule, diskRule, ddRule,
-		rmRule, permissionsRule, fileWritesRule, copyRule, teeRule, sortEditRule, goBuildRule, inPlaceRule, downloadRule,
-		gitEditRule, hookctlRule, claudeRule,
-		shellRule, evalRule, trapRule, cdRule, varsRule,
-		wrapperRule, xargsRule, findEditRule, parallelRule, watchRule,
+		rmRule, permissionsRule, fileWritesRule, copyRule, teeRule, sortRule, goBuildRule, inPlaceRule, networkRule,
+		gitRule, hookctlRule, claudeRule,
+		shellRule, evalRule, trapRule, cdRule, varsRule, declRule,
+		findRule, tmuxRule, screenRule, wrapperRule,
 	}
+	wrapperRule.names = wrapperNames()
 }
 
-// lookupEditRule finds the rule for a program. A linear search of a short table costs less than
+// lookupRule finds the rule for a program. A linear search of a short table costs less than
 // building a map on every hook start.
-func lookupEditRule(name string) *editRule {
-	for _, r := range editRules {
+func lookupRule(name string) *rule {
+	for _, r := range rules {
 		for _, n := range r.names {
 			if n == name || (strings.HasSuffix(n, ".") && strings.HasPrefix(name, n)) {
 				return r
@@ -46,12 +48,13 @@ func lookupEditRule(name string) *editRule {
 // privilegeRule: programs that run a command as another user.
 //
 // Why: an agent with root can do anything, and a password prompt would hang the session.
-// What: sudo, doas, su, pkexec and run0 are refused whatever their arguments.
-// Test: TestEditPrivilegeAndDisk.
-var privilegeRule = &editRule{
-	names: []string{"sudo", "doas", "su", "pkexec", "run0"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		return editRefuse(c.prog, editHintAsk, "`%s` runs a command with other privileges", c.prog)
+// What: sudo, doas, su, runuser, pkexec and run0 are refused whatever their arguments, and so
+// is any wrapper the wrapper table marks privileged.
+// Test: TestPrivilegeAndDisk.
+var privilegeRule = &rule{
+	names: []string{"sudo", "doas", "su", "runuser", "pkexec", "run0"},
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		return refuse(c.prog, hintAsk, "`%s` runs a command with other privileges", c.prog)
 	},
 }
 
@@ -61,12 +64,12 @@ var privilegeRule = &editRule{
 // What: mkfs and every mkfs.*, mke2fs, mkswap, mkdosfs, mkntfs, wipefs, shred, blkdiscard,
 // fdisk, sfdisk, cfdisk, gdisk, sgdisk and parted are refused whatever their arguments (their
 // read-only forms, such as fdisk -l, are the user's to run too).
-// Test: TestEditPrivilegeAndDisk.
-var diskRule = &editRule{
+// Test: TestPrivilegeAndDisk.
+var diskRule = &rule{
 	names: []string{"mkfs", "mkfs.", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "wipefs", "shred", "blkdiscard",
 		"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		return editRefuse(c.prog, editHintAsk, "`%s` formats, wipes or repartitions a disk, or destroys a file", c.prog)
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		return refuse(c.prog, hintAsk, "`%s` formats, wipes or repartitions a disk, or destroys a file", c.prog)
 	},
 }
 
@@ -75,10 +78,10 @@ var diskRule = &editRule{
 // Why: `dd if=image of=/dev/sda` overwrites a disk; dd of=~/.bashrc overwrites a protected file.
 // What: of= naming a device (any /dev path but null, zero, the std streams, ttys, fd/ and shm/)
 // or a protected path is refused; ~ and $HOME in it are resolved.
-// Test: TestEditPrivilegeAndDisk, TestEditProtectedWrites.
-var ddRule = &editRule{
+// Test: TestPrivilegeAndDisk, TestProtectedWrites.
+var ddRule = &rule{
 	names: []string{"dd"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
 		for _, a := range c.args {
 			v, ok := strings.CutPrefix(a.s, "of=")
 			if !ok {
@@ -93,7 +96,7 @@ var ddRule = &editRule{
 				if h, ok := c.st.get("HOME"); ok {
 					w.s = h + v[1:]
 				} else {
-					w.s = editUnknown + v[1:]
+					w.s = unknown + v[1:]
 				}
 			}
 			if r := j.write(c.prog, "`dd of=`", w, c.st, false); r != nil {
@@ -116,11 +119,11 @@ var ddRule = &editRule{
 // to -r makes the command recursive for targets known to be outside. Any rm, recursive or not,
 // of a protected path (or, recursive, of a directory holding one) is refused. A variable
 // assigned $(mktemp …) may be deleted.
-// Test: TestEditRm.
-var rmRule = &editRule{
+// Test: TestRm.
+var rmRule = &rule{
 	names: []string{"rm"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		p := (&editOpts{}).parse(c.args)
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		p := (&optionSpec{}).parse(c.args)
 		recursive := false
 		for _, o := range p.opts {
 			if o.name == "-r" || o.name == "-R" || longIs(o.name, "--recursive", 3) {
@@ -132,13 +135,13 @@ var rmRule = &editRule{
 				continue // rm "" fails harmlessly
 			}
 			if recursive || p.maybeOpt {
-				k := j.reach(t, c.st)
+				k := j.howFar(t, c.st)
 				if k != reachInside && (recursive || k != reachUnknown) {
 					flag := "-r"
 					if !recursive {
 						flag = "with a word that may be -r"
 					}
-					return editRefuse(c.prog, editHintRm, "recursive rm (`rm %s`) of `%s`: the path %s", flag, t.show(), reachWords[k])
+					return refuse(c.prog, hintRm, "recursive rm (`rm %s`) of `%s`: the path %s", flag, t.show(), reachWords[k])
 				}
 			}
 			if r := j.write(c.prog, "`rm`", t, c.st, recursive); r != nil {
@@ -156,14 +159,14 @@ var rmRule = &editRule{
 // What: chmod, chown and chgrp with -R or --recursive on a target outside the project, a
 // directory holding it, or a path that cannot be resolved are refused; the project itself and
 // paths inside it are allowed. Any of them on a protected path is refused.
-// Test: TestEditRm (chmod rows), TestEditProtectedWrites.
-var permissionsRule = &editRule{
+// Test: TestRm (chmod rows), TestProtectedWrites.
+var permissionsRule = &rule{
 	names: []string{"chmod", "chown", "chgrp"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
 		args := c.args
 		if c.prog == "chmod" {
 			// -w, -x, -rwx are modes, not options.
-			args = make([]editWord, 0, len(c.args))
+			args = make([]word, 0, len(c.args))
 			for _, a := range c.args {
 				if len(a.s) > 1 && a.s[0] == '-' && strings.Trim(a.s[1:], "rwxXst") == "" {
 					a.s = "=" + a.s // an operand now; the value is not used
@@ -171,7 +174,7 @@ var permissionsRule = &editRule{
 				args = append(args, a)
 			}
 		}
-		p := (&editOpts{long: []string{"--reference"}}).parse(args)
+		p := (&optionSpec{long: []string{"--reference"}}).parse(args)
 		recursive := p.has("-R")
 		for _, o := range p.opts {
 			recursive = recursive || longIs(o.name, "--recursive", 5)
@@ -182,9 +185,9 @@ var permissionsRule = &editRule{
 		}
 		for _, t := range targets {
 			if recursive {
-				switch k := j.reach(t, c.st); k {
+				switch k := j.howFar(t, c.st); k {
 				case reachParent, reachOutside, reachUnknown:
-					return editRefuse(c.prog, editHintAsk, "recursive `%s -R` of `%s`: the path %s", c.prog, t.show(), reachWords[k])
+					return refuse(c.prog, hintAsk, "recursive `%s -R` of `%s`: the path %s", c.prog, t.show(), reachWords[k])
 				}
 			}
 			if r := j.write(c.prog, "`"+c.prog+"`", t, c.st, recursive); r != nil {
@@ -201,10 +204,10 @@ var permissionsRule = &editRule{
 // each changes a file the agent may never write.
 // What: a protected operand (after the options with values are skipped) is refused for unlink,
 // truncate, touch, mkdir, rmdir and mkfifo.
-// Test: TestEditProtectedWrites.
-var fileWritesRule = &editRule{
+// Test: TestProtectedWrites.
+var fileWritesRule = &rule{
 	names: []string{"unlink", "truncate", "touch", "mkdir", "rmdir", "mkfifo"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
 		p := fileWriteOpts(c.prog).parse(c.args)
 		for _, t := range p.operands {
 			if r := j.write(c.prog, "`"+c.prog+"`", t, c.st, false); r != nil {
@@ -215,16 +218,16 @@ var fileWritesRule = &editRule{
 	},
 }
 
-func fileWriteOpts(prog string) *editOpts {
+func fileWriteOpts(prog string) *optionSpec {
 	switch prog {
 	case "truncate":
-		return &editOpts{valued: "sr", long: []string{"--size", "--reference"}}
+		return &optionSpec{valued: "sr", long: []string{"--size", "--reference"}}
 	case "touch":
-		return &editOpts{valued: "drt", long: []string{"--date", "--reference", "--time"}}
+		return &optionSpec{valued: "drt", long: []string{"--date", "--reference", "--time"}}
 	case "mkdir", "mkfifo":
-		return &editOpts{valued: "m", long: []string{"--mode"}}
+		return &optionSpec{valued: "m", long: []string{"--mode"}}
 	}
-	return &editOpts{}
+	return &optionSpec{}
 }
 
 // copyRule: programs that write a destination named by their operands.
@@ -237,23 +240,23 @@ func fileWriteOpts(prog string) *editOpts {
 // directory that holds a protected path. mv (and rsync --remove-source-files) also removes its
 // sources, so a protected source or a source holding one is refused. rsync remote paths are
 // skipped.
-// Test: TestEditProtectedWrites.
-var copyRule = &editRule{
+// Test: TestProtectedWrites.
+var copyRule = &rule{
 	names: []string{"cp", "mv", "install", "ln", "rsync"},
 	judge: judgeCopy,
 }
 
-func copyOpts(prog string) *editOpts {
+func copyOpts(prog string) *optionSpec {
 	switch prog {
 	case "install":
-		return &editOpts{valued: "mogSt", long: []string{"--mode", "--owner", "--group", "--suffix", "--target-directory", "--strip-program"}}
+		return &optionSpec{valued: "mogSt", long: []string{"--mode", "--owner", "--group", "--suffix", "--target-directory", "--strip-program"}}
 	case "rsync":
 		return rsyncOpts
 	}
-	return &editOpts{valued: "St", long: []string{"--suffix", "--target-directory"}}
+	return &optionSpec{valued: "St", long: []string{"--suffix", "--target-directory"}}
 }
 
-var rsyncOpts = &editOpts{valued: "eTfBM@", long: []string{"--rsh", "--rsync-path", "--filter", "--exclude", "--include",
+var rsyncOpts = &optionSpec{valued: "eTfBM@", long: []string{"--rsh", "--rsync-path", "--filter", "--exclude", "--include",
 	"--exclude-from", "--include-from", "--files-from", "--temp-dir", "--partial-dir", "--backup-dir", "--suffix",
 	"--compare-dest", "--copy-dest", "--link-dest", "--log-file", "--log-file-format", "--out-format",
 	"--password-file", "--port", "--sockopts", "--bwlimit", "--timeout", "--contimeout", "--chmod", "--chown",
@@ -262,7 +265,10 @@ var rsyncOpts = &editOpts{valued: "eTfBM@", long: []string{"--rsh", "--rsync-pat
 	"--debug", "--outbuf", "--remote-option", "--write-batch", "--only-write-batch", "--read-batch",
 	"--protocol", "--address", "--stop-after", "--stop-at", "--max-alloc", "--copy-as"}}
 
-func judgeCopy(j *editJudge, c *editCall) *Refusal {
+func judgeCopy(j *judge, c *invocation) *programs.Refusal {
+	if c.prog == "rsync" && networkArgs(c.prog, c.args) {
+		return networkRefusal(c.prog, "rsync to or from a host")
+	}
 	p := copyOpts(c.prog).parse(c.args)
 	what := "`" + c.prog + "`"
 	recursive := p.has("-r", "-R", "-a")
@@ -299,8 +305,8 @@ func judgeCopy(j *editJudge, c *editCall) *Refusal {
 		}
 		return nil
 	}
-	var dest editWord
-	var srcs []editWord
+	var dest word
+	var srcs []word
 	if td := p.values("-t", "--target-directory"); len(td) > 0 {
 		dest, srcs = td[len(td)-1], ops
 	} else if len(ops) >= 2 {
@@ -341,16 +347,16 @@ func remotePath(s string) bool {
 
 // joinName returns the path a copy of src into the directory dest writes: dest/name-of-src.
 // For rsync a source ending in / copies its contents, so the path is dest itself.
-func joinName(dest, src editWord, contents bool) editWord {
+func joinName(dest, src word, contents bool) word {
 	s := strings.TrimRight(src.s, "/")
 	name := s[strings.LastIndexByte(s, '/')+1:]
 	if (contents && strings.HasSuffix(src.s, "/")) || name == "." || s == "" {
 		return dest
 	}
 	if src.inside {
-		name = editUnknown
+		name = unknown
 	}
-	out := editWord{s: strings.TrimRight(dest.s, "/") + "/" + name, glob: -1}
+	out := word{s: strings.TrimRight(dest.s, "/") + "/" + name, glob: -1}
 	if dest.glob >= 0 {
 		out.glob = dest.glob
 	} else if src.glob >= 0 && strings.ContainsAny(name, "*?[") {
@@ -363,11 +369,11 @@ func joinName(dest, src editWord, contents bool) editWord {
 //
 // Why: `echo x | tee -a ~/.bashrc` is the usual way to append to a file from a pipeline.
 // What: a protected or device operand of tee or sponge is refused.
-// Test: TestEditProtectedWrites.
-var teeRule = &editRule{
+// Test: TestProtectedWrites.
+var teeRule = &rule{
 	names: []string{"tee", "sponge"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		p := (&editOpts{}).parse(c.args)
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		p := (&optionSpec{}).parse(c.args)
 		for _, t := range p.operands {
 			if r := j.write(c.prog, "`"+c.prog+"`", t, c.st, false); r != nil {
 				return r
@@ -377,15 +383,15 @@ var teeRule = &editRule{
 	},
 }
 
-// sortEditRule: sort -o writes a file.
+// sortRule: sort -o writes a file.
 //
 // Why: `sort -o ~/.zshrc ~/.zshrc` rewrites a protected file.
 // What: a protected value of -o or --output is refused.
-// Test: TestEditProtectedWrites.
-var sortEditRule = &editRule{
+// Test: TestProtectedWrites.
+var sortRule = &rule{
 	names: []string{"sort"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		p := (&editOpts{valued: "kotST", long: []string{"--key", "--output", "--field-separator",
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		p := (&optionSpec{valued: "kotST", long: []string{"--key", "--output", "--field-separator",
 			"--temporary-directory", "--buffer-size", "--compress-program", "--files0-from", "--parallel", "--batch-size",
 			"--random-source"}}).parse(c.args)
 		for _, o := range p.values("-o", "--output") {
@@ -401,10 +407,10 @@ var sortEditRule = &editRule{
 //
 // Why: `go build -o ~/.local/bin/hookctl ./cmd/hookctl` replaces the installed hook.
 // What: a protected value of -o (either form, one or two dashes) is refused.
-// Test: TestEditProtectedWrites.
-var goBuildRule = &editRule{
+// Test: TestProtectedWrites.
+var goBuildRule = &rule{
 	names: []string{"go"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
 		for i, a := range c.args {
 			if !strings.HasPrefix(a.s, "-") {
 				continue
@@ -433,17 +439,17 @@ var goBuildRule = &editRule{
 // Why: `sed -i '/hookctl/d' ~/.bashrc` removes the hook from a protected file.
 // What: with -i (attached suffix or cluster included) or --in-place, a protected file operand
 // is refused. sed's script is the first operand unless -e, -f or their long forms give it.
-// Test: TestEditProtectedWrites.
-var inPlaceRule = &editRule{
+// Test: TestProtectedWrites.
+var inPlaceRule = &rule{
 	names: []string{"sed", "perl"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		var p editParsed
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		var p parsedArgs
 		var scripted bool
 		if c.prog == "sed" {
-			p = (&editOpts{valued: "efl", optional: "i", long: []string{"--expression", "--file", "--line-length"}}).parse(c.args)
+			p = (&optionSpec{valued: "efl", optional: "i", long: []string{"--expression", "--file", "--line-length"}}).parse(c.args)
 			scripted = p.has("-e", "-f", "--expression", "--file")
 		} else {
-			p = (&editOpts{valued: "eE", optional: "iIMmlx0CdDF"}).parse(c.args)
+			p = (&optionSpec{valued: "eE", optional: "iIMmlx0CdDF"}).parse(c.args)
 			scripted = p.has("-e", "-E")
 		}
 		inPlace := p.has("-i")
@@ -466,56 +472,54 @@ var inPlaceRule = &editRule{
 	},
 }
 
-// downloadRule: curl and wget writing a file.
+// downloadWrites: curl and wget writing a file (networkRule refuses them anyway; a write to a
+// protected file is named first, as what matters more).
 //
 // Why: `curl -o ~/.claude/settings.json URL` replaces the settings with whatever the URL serves.
 // What: curl's -o, --output, -D, --dump-header, -c, --cookie-jar, --trace, --trace-ascii,
 // --stderr, --libcurl and --etag-save, curl's --output-dir, and wget's -O, -o, -a, -P and their
 // long forms, naming a protected path (or a protected directory) are refused.
-// Test: TestEditProtectedWrites.
-var downloadRule = &editRule{
-	names: []string{"curl", "wget"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		var p editParsed
-		var files, dirs []editWord
-		if c.prog == "curl" {
-			p = (&editOpts{valued: "AbcCdDeEFHKmoPQrtTuUwxXyYz", long: []string{"--output", "--dump-header", "--cookie-jar",
-				"--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--output-dir", "--data", "--data-raw",
-				"--data-binary", "--data-urlencode", "--header", "--user-agent", "--user", "--url", "--cookie", "--form",
-				"--request", "--config", "--max-time", "--connect-timeout", "--proxy", "--referer", "--range",
-				"--upload-file", "--write-out", "--retry", "--cacert", "--cert", "--key", "--resolve", "--json"}}).parse(c.args)
-			files = p.values("-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
-				"--stderr", "--libcurl", "--etag-save")
-			dirs = p.values("--output-dir")
-		} else {
-			p = (&editOpts{valued: "OoaPeDRAIXiBtTwQUYl", long: []string{"--output-document", "--output-file",
-				"--append-output", "--directory-prefix", "--save-cookies", "--execute", "--input-file", "--user-agent",
-				"--header", "--tries", "--timeout", "--wait", "--user", "--password"}}).parse(c.args)
-			files = p.values("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies")
-			dirs = p.values("-P", "--directory-prefix")
+// Test: TestProtectedWrites.
+func downloadWrites(j *judge, c *invocation) *programs.Refusal {
+	var p parsedArgs
+	var files, dirs []word
+	if c.prog == "curl" {
+		p = (&optionSpec{valued: "AbcCdDeEFHKmoPQrtTuUwxXyYz", long: []string{"--output", "--dump-header", "--cookie-jar",
+			"--trace", "--trace-ascii", "--stderr", "--libcurl", "--etag-save", "--output-dir", "--data", "--data-raw",
+			"--data-binary", "--data-urlencode", "--header", "--user-agent", "--user", "--url", "--cookie", "--form",
+			"--request", "--config", "--max-time", "--connect-timeout", "--proxy", "--referer", "--range",
+			"--upload-file", "--write-out", "--retry", "--cacert", "--cert", "--key", "--resolve", "--json"}}).parse(c.args)
+		files = p.values("-o", "--output", "-D", "--dump-header", "-c", "--cookie-jar", "--trace", "--trace-ascii",
+			"--stderr", "--libcurl", "--etag-save")
+		dirs = p.values("--output-dir")
+	} else {
+		p = (&optionSpec{valued: "OoaPeDRAIXiBtTwQUYl", long: []string{"--output-document", "--output-file",
+			"--append-output", "--directory-prefix", "--save-cookies", "--execute", "--input-file", "--user-agent",
+			"--header", "--tries", "--timeout", "--wait", "--user", "--password"}}).parse(c.args)
+		files = p.values("-O", "--output-document", "-o", "--output-file", "-a", "--append-output", "--save-cookies")
+		dirs = p.values("-P", "--directory-prefix")
+	}
+	for _, f := range files {
+		if f.s == "-" {
+			continue
 		}
-		for _, f := range files {
-			if f.s == "-" {
-				continue
-			}
-			if r := j.write(c.prog, "`"+c.prog+"`", f, c.st, false); r != nil {
-				return r
-			}
+		if r := j.write(c.prog, "`"+c.prog+"`", f, c.st, false); r != nil {
+			return r
 		}
-		for _, d := range dirs {
-			if r := j.write(c.prog, "`"+c.prog+"`", joinName(d, lit(editUnknown), false), c.st, false); r != nil {
-				return r
-			}
-			if paths, ok := j.resolve(d, c.st); ok {
-				for _, x := range paths {
-					if ProtectedPath(x, j.ctx) {
-						return editRefuse(c.prog, editHintProtected, "`%s` writes into `%s`, which is protected (%s)", c.prog, d.show(), protectedWhat)
-					}
+	}
+	for _, d := range dirs {
+		if r := j.write(c.prog, "`"+c.prog+"`", joinName(d, lit(unknown), false), c.st, false); r != nil {
+			return r
+		}
+		if paths, ok := j.resolve(d, c.st); ok {
+			for _, x := range paths {
+				if ProtectedPath(x, j.ctx) {
+					return refuse(c.prog, hintProtected, "`%s` writes into `%s`, which is protected (%s)", c.prog, d.show(), protectedWhat)
 				}
 			}
 		}
-		return nil
-	},
+	}
+	return nil
 }
 
 // hookctlRule: hookctl itself.
@@ -528,30 +532,24 @@ var downloadRule = &editRule{
 // keeps from the agent.
 // What: hookctl (by any path) is allowed only with a read-only verb: check, readonly status,
 // retrieve, version, statusline, doctor, help, --help, -h, --version, or no arguments.
-// Test: TestEditHookctlAndClaude.
-var hookctlRule = &editRule{
+// Test: TestHookctlAndClaude.
+var hookctlRule = &rule{
 	names: []string{"hookctl"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		if len(c.args) == 0 {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		j.runsGuard = true
+		if readOnlyVerb(values(c.args)) {
 			return nil
 		}
 		verb := c.args[0].s
-		switch verb {
-		case "check", "retrieve", "version", "statusline", "doctor", "help", "--help", "-h", "--version":
-			return nil
-		case "audit":
-			return editRefuse(c.prog, "ask the user to look at `hookctl audit` if it matters",
+		if verb == "audit" {
+			return refuse(c.prog, "ask the user to look at `hookctl audit` if it matters",
 				"`hookctl audit` shows what servers sent, which the quarantine keeps from the agent; it is the user's to read")
-		case "readonly":
-			if len(c.args) > 1 && c.args[1].s == "status" {
-				return nil
-			}
 		}
 		shown := c.args[0].show()
 		if verb == "readonly" && len(c.args) > 1 {
 			shown += " " + c.args[1].show()
 		}
-		return editRefuse(c.prog, "ask the user to run `hookctl "+shown+"`",
+		return refuse(c.prog, "ask the user to run `hookctl "+shown+"`",
 			"`hookctl %s` changes hookctl's guard or installation; only the user may run it", shown)
 	},
 }
@@ -564,22 +562,23 @@ var hookctlRule = &editRule{
 // What: claude with --bare, --safe-mode, --settings (either form), --dangerously-skip-permissions,
 // --allow-dangerously-skip-permissions, or --permission-mode bypassPermissions (either form, or
 // a value that is not a literal) is refused.
-// Test: TestEditHookctlAndClaude.
-var claudeRule = &editRule{
+// Test: TestHookctlAndClaude.
+var claudeRule = &rule{
 	names: []string{"claude"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		j.runsGuard = true
 		for i, a := range c.args {
 			name, val, has := strings.Cut(a.s, "=")
-			switch name {
-			case "--bare", "--safe-mode", "--settings", "--dangerously-skip-permissions", "--allow-dangerously-skip-permissions":
-				return editRefuse(c.prog, editHintAsk, "`claude %s` starts Claude Code without the user's settings or permission checks", name)
-			case "--permission-mode":
-				v := editWord{s: val, glob: -1}
+			switch {
+			case containsString(claudeUnsafe, name):
+				return refuse(c.prog, hintAsk, "`claude %s` starts Claude Code without the user's settings or permission checks", name)
+			case name == "--permission-mode":
+				v := word{s: val, glob: -1}
 				if !has && i+1 < len(c.args) {
 					v = c.args[i+1]
 				}
 				if strings.EqualFold(v.s, "bypassPermissions") || !v.known() {
-					return editRefuse(c.prog, editHintAsk, "`claude --permission-mode %s` starts Claude Code without permission checks", v.show())
+					return refuse(c.prog, hintAsk, "`claude --permission-mode %s` starts Claude Code without permission checks", v.show())
 				}
 			}
 		}
@@ -593,10 +592,10 @@ var claudeRule = &editRule{
 // What: for sh, bash, zsh, dash, ksh, mksh, ash and fish with -c (alone or in a cluster such as
 // -lc, -ec), the first operand is parsed (as zsh for zsh, bash otherwise) and judged in a new
 // shell; a string that is not a literal is refused. A script file operand is not opened.
-// Test: TestEditRecursion.
-var shellRule = &editRule{
+// Test: TestRecursion.
+var shellRule = &rule{
 	names: shellNames,
-	judge: func(j *editJudge, c *editCall) *Refusal {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
 		code := false
 		for i := 0; i < len(c.args); i++ {
 			a := c.args[i]
@@ -625,7 +624,7 @@ var shellRule = &editRule{
 					return nil // a script file
 				}
 				if !a.known() {
-					return editRefuse(c.prog, editHintLiteral, "`%s -c` runs a string that is not a literal (`%s`), so it cannot be judged", c.prog, a.show())
+					return refuse(c.prog, hintLiteral, "`%s -c` runs a string that is not a literal (`%s`), so it cannot be judged", c.prog, a.show())
 				}
 				lang := syntax.LangBash
 				if c.prog == "zsh" {
@@ -646,14 +645,14 @@ var shellNames = []string{"sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "fi
 // What: eval's literal arguments are joined with spaces, parsed and judged in the current
 // shell's state; eval of anything that is not a literal (`eval "$(curl …)"`, `eval $cmd`) is
 // refused.
-// Test: TestEditRecursion.
-var evalRule = &editRule{
+// Test: TestRecursion.
+var evalRule = &rule{
 	names: []string{"eval"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
 		parts := make([]string, 0, len(c.args))
 		for _, a := range c.args {
 			if !a.known() {
-				return editRefuse(c.prog, editHintLiteral, "`eval` of a string that is not a literal (`%s`) cannot be judged", a.show())
+				return refuse(c.prog, hintLiteral, "`eval` of a string that is not a literal (`%s`) cannot be judged", a.show())
 			}
 			parts = append(parts, a.s)
 		}
@@ -665,16 +664,16 @@ var evalRule = &editRule{
 //
 // Why: `trap 'rm -rf ~' EXIT` runs the delete when the script ends.
 // What: a literal action is parsed and judged; an action that is not a literal is refused.
-// Test: TestEditRecursion.
-var trapRule = &editRule{
+// Test: TestRecursion.
+var trapRule = &rule{
 	names: []string{"trap"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
+	judge: func(j *judge, c *invocation) *programs.Refusal {
 		if len(c.args) < 2 || strings.HasPrefix(c.args[0].s, "-") {
 			return nil // trap -p, trap -l, trap SIG (reset)
 		}
 		a := c.args[0]
 		if !a.known() {
-			return editRefuse(c.prog, editHintLiteral, "`trap` with an action that is not a literal (`%s`) cannot be judged", a.show())
+			return refuse(c.prog, hintLiteral, "`trap` with an action that is not a literal (`%s`) cannot be judged", a.show())
 		}
 		return j.script(a.s, c.st.clone(), syntax.LangBash)
 	},
@@ -687,12 +686,12 @@ var trapRule = &editRule{
 // operand goes home; cd -, popd, pushd without a directory and any operand that cannot be
 // resolved make it unknown, so that a later recursive rm of a relative path is refused. CDPATH is
 // not consulted. Never refuses by itself.
-// Test: TestEditRm (cd rows).
-var cdRule = &editRule{
+// Test: TestRm (cd rows).
+var cdRule = &rule{
 	names: []string{"cd", "pushd", "popd"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		p := (&editOpts{}).parse(c.args)
-		var target editWord
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		p := (&optionSpec{}).parse(c.args)
+		var target word
 		switch {
 		case c.prog == "popd":
 			c.st.dirs = nil
@@ -722,18 +721,46 @@ var cdRule = &editRule{
 	},
 }
 
-// varsRule: builtins that assign variables from input.
+// varsRule: builtins that assign or unset variables.
 //
-// Why: `d=build; read d; rm -rf $d` must not judge $d as build.
-// What: the names read, mapfile, readarray, printf -v and getopts assign become unknown. Never
-// refuses.
-// Test: TestEditRecursion.
-var varsRule = &editRule{
+// Why: `d=build; read d; rm -rf $d` must not judge $d as build; `unset HOOKCTL_HOME`,
+// `read HOOKCTL_HOME` and `printf -v HOOKCTL_X` change hookctl's variables (envRule).
+// What: the names read, mapfile, readarray, printf -v, getopts and unset assign or unset become
+// unknown, and each is judged by envRule: read's operands and -a's value, mapfile's and
+// readarray's array, printf's -v value, getopts' second operand, unset's operands (not with -f).
+// Test: TestRecursion, TestEnvironment.
+var varsRule = &rule{
 	names: []string{"read", "mapfile", "readarray", "printf", "getopts", "unset"},
-	judge: func(j *editJudge, c *editCall) *Refusal {
-		for _, a := range c.args {
-			if a.known() && isName(a.s) {
-				c.st.set(a.s, "", false)
+	judge: func(j *judge, c *invocation) *programs.Refusal {
+		var names []word
+		switch c.prog {
+		case "read":
+			p := (&optionSpec{valued: "adinNptu"}).parse(c.args)
+			names = append(p.values("-a"), p.operands...)
+		case "mapfile", "readarray":
+			p := (&optionSpec{valued: "dnOsuCc"}).parse(c.args)
+			names = p.operands
+		case "printf":
+			p := (&optionSpec{valued: "v"}).parse(c.args)
+			names = p.values("-v")
+		case "getopts":
+			if p := (&optionSpec{}).parse(c.args); len(p.operands) > 1 {
+				names = p.operands[1:2]
+			}
+		case "unset":
+			p := (&optionSpec{}).parse(c.args)
+			if !p.has("-f") {
+				names = p.operands
+			}
+		}
+		for _, a := range names {
+			name := wordName(a)
+			if name == "" {
+				continue
+			}
+			c.st.set(name, "", false)
+			if r := j.setsVariable(name, "`"+c.prog+"` of"); r != nil {
+				return r
 			}
 		}
 		return nil

@@ -1,19 +1,20 @@
-package programs
+package editguard
 
-// The edit guard (see editguard.go): walking the syntax tree.
+// The edit guard (see doc.go): walking the syntax tree.
 
 import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
 // stmts judges a list run in order. A statement may fail, so a cd in it may or may not have
 // happened: the directories after it are those before it and those after it.
-func (j *editJudge) stmts(list []*syntax.Stmt, st *editState) *Refusal {
+func (j *judge) stmts(list []*syntax.Stmt, st *state) *programs.Refusal {
 	for _, s := range list {
 		before := st.dirs
 		if before != nil {
@@ -28,11 +29,18 @@ func (j *editJudge) stmts(list []*syntax.Stmt, st *editState) *Refusal {
 }
 
 // stmt judges one statement; st is left as it is when the statement succeeds.
-func (j *editJudge) stmt(s *syntax.Stmt, st *editState) *Refusal {
+func (j *judge) stmt(s *syntax.Stmt, st *state) *programs.Refusal {
 	if r := j.enter(); r != nil {
 		return r
 	}
 	defer j.leave()
+	// A download run as code is named as such before the substitutions and redirections are
+	// judged (where the network rule would refuse the download inside without saying so).
+	if c, ok := s.Cmd.(*syntax.CallExpr); ok {
+		if r := j.substDownload(s, c); r != nil {
+			return r
+		}
+	}
 	// Redirections are opened before the command runs, in the directory it starts in.
 	for _, rd := range s.Redirs {
 		if r := j.redirect(rd, st); r != nil {
@@ -42,10 +50,15 @@ func (j *editJudge) stmt(s *syntax.Stmt, st *editState) *Refusal {
 	if s.Background || s.Coprocess || s.Disown {
 		st = st.clone() // a background job runs in a subshell
 	}
+	if in, redirected := j.stdinText(s, st); redirected {
+		saved := j.input
+		j.input = in
+		defer func() { j.input = saved }()
+	}
 	return j.command(s, st)
 }
 
-func (j *editJudge) command(s *syntax.Stmt, st *editState) *Refusal {
+func (j *judge) command(s *syntax.Stmt, st *state) *programs.Refusal {
 	switch c := s.Cmd.(type) {
 	case nil:
 		return nil
@@ -89,10 +102,10 @@ func (j *editJudge) command(s *syntax.Stmt, st *editState) *Refusal {
 		}
 		return j.stmt(c.Body, st.clone())
 	}
-	return &Refusal{What: "the command uses a shell construct the edit guard does not know", Hint: editHintAsk}
+	return &programs.Refusal{What: "the command uses a shell construct the edit guard does not know", Hint: hintAsk}
 }
 
-func (j *editJudge) binary(c *syntax.BinaryCmd, st *editState) *Refusal {
+func (j *judge) binary(c *syntax.BinaryCmd, st *state) *programs.Refusal {
 	switch c.Op {
 	case syntax.Pipe, syntax.PipeAll:
 		stages, r := j.flattenPipe(c)
@@ -102,7 +115,12 @@ func (j *editJudge) binary(c *syntax.BinaryCmd, st *editState) *Refusal {
 		if r := j.pipedDownload(stages, st); r != nil {
 			return r
 		}
-		for _, s := range stages {
+		saved := j.input
+		defer func() { j.input = saved }()
+		for i, s := range stages {
+			if i > 0 { // a stage reads what the one before it writes
+				j.input = j.producedText(stages[i-1], st)
+			}
 			if r := j.stmt(s, st.clone()); r != nil { // each stage runs in a subshell
 				return r
 			}
@@ -111,12 +129,12 @@ func (j *editJudge) binary(c *syntax.BinaryCmd, st *editState) *Refusal {
 	case syntax.AndStmt, syntax.OrStmt:
 		return j.andOr(c, st)
 	}
-	return &Refusal{What: "the command uses an operator the edit guard does not know", Hint: editHintAsk}
+	return &programs.Refusal{What: "the command uses an operator the edit guard does not know", Hint: hintAsk}
 }
 
 // andOr judges a chain of && and || (parsed left-associated: ((a && b) || c) && d) without
 // recursing once per link.
-func (j *editJudge) andOr(c *syntax.BinaryCmd, st *editState) *Refusal {
+func (j *judge) andOr(c *syntax.BinaryCmd, st *state) *programs.Refusal {
 	spine := []*syntax.BinaryCmd{c}
 	for {
 		x := spine[len(spine)-1].X
@@ -172,7 +190,7 @@ func assignsOnly(s *syntax.Stmt) bool {
 }
 
 // flattenPipe lists the stages of a pipeline in order, without recursing once per stage.
-func (j *editJudge) flattenPipe(c *syntax.BinaryCmd) ([]*syntax.Stmt, *Refusal) {
+func (j *judge) flattenPipe(c *syntax.BinaryCmd) ([]*syntax.Stmt, *programs.Refusal) {
 	var out []*syntax.Stmt
 	todo := []*syntax.Stmt{c.Y, c.X} // a stack: the next stage to list is on top
 	for len(todo) > 0 {
@@ -191,7 +209,7 @@ func (j *editJudge) flattenPipe(c *syntax.BinaryCmd) ([]*syntax.Stmt, *Refusal) 
 	return out, nil
 }
 
-func (j *editJudge) ifClause(c *syntax.IfClause, st *editState) *Refusal {
+func (j *judge) ifClause(c *syntax.IfClause, st *state) *programs.Refusal {
 	if r := j.stmts(c.Cond, st); r != nil {
 		return r
 	}
@@ -215,7 +233,7 @@ func (j *editJudge) ifClause(c *syntax.IfClause, st *editState) *Refusal {
 
 // loopEffects makes what a loop body may change unknown before the body is judged, because the
 // body may run many times: the directory if it runs cd, and every variable it assigns.
-func (j *editJudge) loopEffects(n syntax.Node, st *editState) {
+func (j *judge) loopEffects(n syntax.Node, st *state) {
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.CallExpr:
@@ -234,9 +252,9 @@ func (j *editJudge) loopEffects(n syntax.Node, st *editState) {
 }
 
 // whileClause: an endless loop that starts background jobs is a fork bomb.
-func (j *editJudge) whileClause(c *syntax.WhileClause, st *editState) *Refusal {
+func (j *judge) whileClause(c *syntax.WhileClause, st *state) *programs.Refusal {
 	if endless(c.Cond, c.Until) && spawns(c.Do, 0) {
-		return editRefuse("", editHintAsk, "an endless loop that starts background jobs is a fork bomb")
+		return refuse("", hintAsk, "an endless loop that starts background jobs is a fork bomb")
 	}
 	before := st.clone()
 	j.loopEffects(c, st)
@@ -274,7 +292,7 @@ func endless(cond []*syntax.Stmt, until bool) bool {
 
 // spawns reports whether a loop body starts a background job.
 func spawns(list []*syntax.Stmt, depth int) bool {
-	if depth > maxEditNesting {
+	if depth > maxNesting {
 		return true
 	}
 	for _, s := range list {
@@ -303,18 +321,18 @@ func spawns(list []*syntax.Stmt, depth int) bool {
 	return false
 }
 
-func (j *editJudge) forClause(c *syntax.ForClause, st *editState) *Refusal {
+func (j *judge) forClause(c *syntax.ForClause, st *state) *programs.Refusal {
 	before := st.clone()
 	switch l := c.Loop.(type) {
 	case *syntax.CStyleLoop:
 		if l.Cond == nil && spawns(c.Do, 0) {
-			return editRefuse("", editHintAsk, "an endless loop that starts background jobs is a fork bomb")
+			return refuse("", hintAsk, "an endless loop that starts background jobs is a fork bomb")
 		}
 		if r := j.substs(l, st); r != nil {
 			return r
 		}
 	case *syntax.WordIter:
-		var words []editWord
+		var words []word
 		literal := l.InPos.IsValid()
 		for _, w := range l.Items {
 			if r := j.substs(w, st); r != nil {
@@ -330,7 +348,7 @@ func (j *editJudge) forClause(c *syntax.ForClause, st *editState) *Refusal {
 			words = append(words, ws...)
 		}
 		j.loopEffects(c, st)
-		if literal && len(words) <= maxEditLoopWords {
+		if literal && len(words) <= maxLoopWords {
 			// Judge the body once for each word, with the loop variable set to it, each time
 			// from what is known after the rounds before.
 			for _, w := range words {
@@ -352,7 +370,7 @@ func (j *editJudge) forClause(c *syntax.ForClause, st *editState) *Refusal {
 	return nil
 }
 
-func (j *editJudge) caseClause(c *syntax.CaseClause, st *editState) *Refusal {
+func (j *judge) caseClause(c *syntax.CaseClause, st *state) *programs.Refusal {
 	if r := j.substs(c.Word, st); r != nil {
 		return r
 	}
@@ -380,8 +398,8 @@ func (j *editJudge) caseClause(c *syntax.CaseClause, st *editState) *Refusal {
 // What: a function definition whose body calls the function itself as a pipeline stage or a
 // background job is refused at the definition, as is `while true; do … & done` (see
 // whileClause).
-// Test: TestEditForkBomb.
-func (j *editJudge) funcDecl(c *syntax.FuncDecl, st *editState) *Refusal {
+// Test: TestForkBomb.
+func (j *judge) funcDecl(c *syntax.FuncDecl, st *state) *programs.Refusal {
 	var names []string
 	if c.Name != nil {
 		names = append(names, c.Name.Value)
@@ -391,16 +409,16 @@ func (j *editJudge) funcDecl(c *syntax.FuncDecl, st *editState) *Refusal {
 	}
 	for _, name := range names {
 		if callsItself(name, c.Body, false, 0) {
-			return editRefuse("", editHintAsk, "defines a fork bomb: `%s` calls itself in a pipeline or in the background", clip.Short(name))
+			return refuse("", hintAsk, "defines a fork bomb: `%s` calls itself in a pipeline or in the background", clip.Short(name))
 		}
 	}
 	if len(names) == 0 { // a zsh anonymous function runs at once
 		return j.stmt(c.Body, st)
 	}
 	if j.funcs == nil {
-		j.funcs = map[string]*editFunc{}
+		j.funcs = map[string]*function{}
 	}
-	f := &editFunc{body: c.Body, dirs: append([]string(nil), st.dirs...), changesDir: changesDir(c.Body)}
+	f := &function{body: c.Body, dirs: append([]string(nil), st.dirs...), changesDir: changesDir(c.Body)}
 	for _, name := range names {
 		j.funcs[name] = f
 	}
@@ -409,7 +427,7 @@ func (j *editJudge) funcDecl(c *syntax.FuncDecl, st *editState) *Refusal {
 }
 
 func callsItself(name string, s *syntax.Stmt, spawned bool, depth int) bool {
-	if s == nil || depth > maxEditNesting {
+	if s == nil || depth > maxNesting {
 		return false
 	}
 	spawned = spawned || s.Background || s.Disown
@@ -477,11 +495,14 @@ func mayChangeDir(c *syntax.CallExpr) bool {
 	return false
 }
 
-func (j *editJudge) declClause(c *syntax.DeclClause, st *editState) *Refusal {
+func (j *judge) declClause(c *syntax.DeclClause, st *state) *programs.Refusal {
 	for _, a := range c.Args {
 		if r := j.substs(a, st); r != nil {
 			return r
 		}
+	}
+	if observeCall != nil {
+		j.observeDecl(c, st)
 	}
 	for _, a := range c.Args {
 		j.assign(a, st)
@@ -491,11 +512,11 @@ func (j *editJudge) declClause(c *syntax.DeclClause, st *editState) *Refusal {
 
 // substs judges every command substitution and process substitution inside n, each in a
 // subshell, and forgets the variables that arithmetic or ${x:=y} assigns.
-func (j *editJudge) substs(n syntax.Node, st *editState) *Refusal {
+func (j *judge) substs(n syntax.Node, st *state) *programs.Refusal {
 	if n == nil {
 		return nil
 	}
-	var ref *Refusal
+	var ref *programs.Refusal
 	syntax.Walk(n, func(n syntax.Node) bool {
 		if ref != nil || n == nil {
 			return false
@@ -517,7 +538,7 @@ func (j *editJudge) substs(n syntax.Node, st *editState) *Refusal {
 			j.leave()
 			return false
 		case *syntax.BinaryArithm:
-			if n.Op >= syntax.Assgn && n.Op <= syntax.PowAssgn {
+			if isArithmAssign(n.Op) {
 				forgetArithm(n.X, st)
 			}
 		case *syntax.UnaryArithm:
@@ -534,7 +555,13 @@ func (j *editJudge) substs(n syntax.Node, st *editState) *Refusal {
 	return ref
 }
 
-func forgetArithm(x syntax.ArithmExpr, st *editState) {
+// isArithmAssign reports an arithmetic assignment operator: = and the compound ones. (mvdan
+// numbers = after them, so they are not one range.)
+func isArithmAssign(op syntax.BinAritOperator) bool {
+	return op == syntax.Assgn || op >= syntax.AddAssgn && op <= syntax.PowAssgn
+}
+
+func forgetArithm(x syntax.ArithmExpr, st *state) {
 	if w, ok := x.(*syntax.Word); ok {
 		if name := literal(w); name != "" {
 			st.set(name, "", false)
@@ -544,7 +571,7 @@ func forgetArithm(x syntax.ArithmExpr, st *editState) {
 
 // assign records an assignment to the shell: a literal value is remembered, anything else
 // makes the variable unknown. A variable assigned $(mktemp …) holds a fresh temporary path.
-func (j *editJudge) assign(a *syntax.Assign, st *editState) {
+func (j *judge) assign(a *syntax.Assign, st *state) {
 	if a.Name == nil {
 		return
 	}
@@ -560,25 +587,11 @@ func (j *editJudge) assign(a *syntax.Assign, st *editState) {
 		return
 	}
 	if isMktemp(a.Value) {
-		st.set(name, editTemp, true)
+		st.set(name, tempPath, true)
 		return
 	}
 	w, ok := j.expandAssign(a.Value, st)
-	st.set(name, w.s, ok && !strings.Contains(w.s, editUnknown))
-}
-
-// isPwd reports whether a substitution is exactly $(pwd): the working directory.
-func isPwd(cs *syntax.CmdSubst) bool {
-	if len(cs.Stmts) != 1 {
-		return false
-	}
-	s := cs.Stmts[0]
-	c, ok := s.Cmd.(*syntax.CallExpr)
-	if !ok || len(c.Args) != 1 || len(c.Assigns) != 0 || len(s.Redirs) != 0 || s.Background || s.Negated {
-		return false
-	}
-	v, ok := lexer.Literal(c.Args[0])
-	return ok && v == "pwd"
+	st.set(name, w.s, ok && (!strings.Contains(w.s, unknown) || resolvedProgram(w.s)))
 }
 
 // isMktemp reports whether w is exactly $(mktemp …) or "$(mktemp …)".

@@ -1,32 +1,30 @@
-package programs
+package editguard
 
-// The edit guard (see editguard.go): option parsing.
+// The edit guard (see doc.go): option parsing.
 
 import "strings"
 
-// editOpts describes a program's options as far as the edit guard needs: which take a value,
+// optionSpec describes a program's options as far as the edit guard needs: which take a value,
 // so that operands are found. Every option not listed is a flag.
-type editOpts struct {
+type optionSpec struct {
 	valued   string   // short options taking a value, attached or in the next word
 	optional string   // short options taking a value only when attached (sed -i.bak)
 	long     []string // long options taking a value, after = or in the next word
-	// posix: options end at the first operand (the wrappers: what follows is a command).
-	posix bool
 }
 
-type editOpt struct {
+type option struct {
 	name  string
-	value editWord
+	value word
 }
 
-type editParsed struct {
-	opts     []editOpt
-	operands []editWord
+type parsedArgs struct {
+	opts     []option
+	operands []word
 	// maybeOpt: a word that may begin with anything stood where an option could: it may be -r.
 	maybeOpt bool
 }
 
-func (p *editParsed) has(names ...string) bool {
+func (p *parsedArgs) has(names ...string) bool {
 	for _, o := range p.opts {
 		for _, n := range names {
 			if o.name == n {
@@ -37,8 +35,8 @@ func (p *editParsed) has(names ...string) bool {
 	return false
 }
 
-func (p *editParsed) values(names ...string) []editWord {
-	var out []editWord
+func (p *parsedArgs) values(names ...string) []word {
+	var out []word
 	for _, o := range p.opts {
 		for _, n := range names {
 			if o.name == n {
@@ -55,8 +53,8 @@ func longIs(name, full string, min int) bool {
 	return name == full || (len(name) >= min && strings.HasPrefix(full, name))
 }
 
-func (o *editOpts) parse(args []editWord) editParsed {
-	var p editParsed
+func (o *optionSpec) parse(args []word) parsedArgs {
+	var p parsedArgs
 	ended := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -67,14 +65,11 @@ func (o *editOpts) parse(args []editWord) editParsed {
 				p.maybeOpt = true
 			}
 			p.operands = append(p.operands, a)
-			if o.posix {
-				ended = true
-			}
 		case v == "--":
 			ended = true
 		case strings.HasPrefix(v, "--"):
 			name, val, has := strings.Cut(v, "=")
-			opt := editOpt{name: name}
+			opt := option{name: name}
 			if has {
 				opt.value = lit(val)
 			} else if containsString(o.long, name) && i+1 < len(args) {
@@ -87,7 +82,7 @@ func (o *editOpts) parse(args []editWord) editParsed {
 				name := "-" + v[k:k+1]
 				switch {
 				case strings.IndexByte(o.valued, v[k]) >= 0:
-					opt := editOpt{name: name}
+					opt := option{name: name}
 					if k+1 < len(v) {
 						opt.value = lit(v[k+1:])
 					} else if i+1 < len(args) {
@@ -97,10 +92,10 @@ func (o *editOpts) parse(args []editWord) editParsed {
 					p.opts = append(p.opts, opt)
 					k = len(v)
 				case strings.IndexByte(o.optional, v[k]) >= 0:
-					p.opts = append(p.opts, editOpt{name: name, value: lit(v[k+1:])})
+					p.opts = append(p.opts, option{name: name, value: lit(v[k+1:])})
 					k = len(v)
 				default:
-					p.opts = append(p.opts, editOpt{name: name})
+					p.opts = append(p.opts, option{name: name})
 				}
 			}
 		}
