@@ -45,7 +45,7 @@ var tailRule = &Program{
 		Digits:  true,
 		Refused: Refusals{{"-f", "follows the file and never exits"}, {"-F", "follows the file and never exits"}, {"--follow", "follows the file and never exits"}, {"--retry", "keeps retrying the file"}, {"-s", "only matters when following"}, {"--sleep-interval", "only matters when following"}, {"--pid", "only matters when following"}},
 	},
-	Check: func(c *Call) *Refusal {
+	Check: func(c *ParsedArgs) *Refusal {
 		for _, a := range c.Operands {
 			if strings.HasPrefix(a.Value, "+") {
 				return refuse("tail", "`%s` is the obsolete +N form (with f it follows); write -n +N", clip.Short(a.Value))

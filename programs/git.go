@@ -116,12 +116,12 @@ const (
 type gitSub struct {
 	opts *Options
 	// check applies the subcommand's own rules after option parsing.
-	check func(c *Call) *Refusal
+	check func(c *ParsedArgs) *Refusal
 	// inject are the options the rewrite adds right after the subcommand name, to turn off
 	// configured drivers the subcommand would otherwise run.
 	inject []string
 	// patternOperand: operand i is a pattern (git grep PATTERN).
-	patternOperand func(c *Call, i int) bool
+	patternOperand func(c *ParsedArgs, i int) bool
 	// verbs, when set, are the words that select a sub-subcommand (stash list). git reads such
 	// a word as the verb only right after the subcommand: `git stash -- show` stashes the file
 	// show. A verb anywhere else is refused.
@@ -195,7 +195,7 @@ var gitSubcommands = map[string]*gitSub{
 		Patterns: "-e",
 		Digits:   true,
 		Refused:  Refusals{{"-O", "runs a pager on the matching files"}},
-	}, inject: []string{"--no-textconv"}, patternOperand: func(c *Call, i int) bool {
+	}, inject: []string{"--no-textconv"}, patternOperand: func(c *ParsedArgs, i int) bool {
 		// The pattern is the first operand unless -e or -f gave it; boolean groups use quoted
 		// ( and ) operands.
 		v := c.Operands[i].Value
@@ -282,7 +282,7 @@ var gitSubcommands = map[string]*gitSub{
 			"--local --global --system --worktree --bool --int --bool-or-int --path --expiry-date --includes --no-includes " +
 			"--all --regexp",
 		Valued: "--type --default",
-	}, check: checkGitConfig, verbs: []string{"get", "list"}, patternOperand: func(c *Call, i int) bool {
+	}, check: checkGitConfig, verbs: []string{"get", "list"}, patternOperand: func(c *ParsedArgs, i int) bool {
 		return i == 0 && c.Has("--get-regexp")
 	}},
 	"version": {opts: &Options{Flags: "--build-options"}, check: noGitOperands("version")},
@@ -456,7 +456,7 @@ func gitExactAllowed(name string) bool {
 // checkGitFormats refuses pretty formats that run gpg — the %G placeholders, with or without a
 // +, - or space modifier, and %(signature…) — and named formats that could come from the
 // repository's own configuration (pretty.<name>).
-func checkGitFormats(c *Call) *Refusal {
+func checkGitFormats(c *ParsedArgs) *Refusal {
 	for _, o := range c.Opts {
 		if !o.HasValue {
 			continue
@@ -514,7 +514,7 @@ var gitBuiltinPretty = map[string]bool{
 	"email": true, "mboxrd": true, "raw": true, "": true,
 }
 
-func checkCatFile(c *Call) *Refusal {
+func checkCatFile(c *ParsedArgs) *Refusal {
 	modes := 0
 	for _, o := range c.Opts {
 		switch o.Name {
@@ -535,8 +535,8 @@ var gitObjectTypes = map[string]bool{"blob": true, "tree": true, "commit": true,
 
 // listingOnly refuses operands unless the listing mode is explicit: without -l/--list, git
 // branch NAME and git tag NAME create.
-func listingOnly(sub, creates string) func(c *Call) *Refusal {
-	return func(c *Call) *Refusal {
+func listingOnly(sub, creates string) func(c *ParsedArgs) *Refusal {
+	return func(c *ParsedArgs) *Refusal {
 		if len(c.Operands) > 0 && !c.Has("-l", "--list") {
 			return &Refusal{Program: "git " + sub, What: "`git " + sub + " NAME` " + creates, Hint: "to list matching names use git " + sub + " --list PATTERN"}
 		}
@@ -544,8 +544,8 @@ func listingOnly(sub, creates string) func(c *Call) *Refusal {
 	}
 }
 
-func onlyVerbs(sub string, verbs ...string) func(c *Call) *Refusal {
-	return func(c *Call) *Refusal {
+func onlyVerbs(sub string, verbs ...string) func(c *ParsedArgs) *Refusal {
+	return func(c *ParsedArgs) *Refusal {
 		if len(c.Operands) != 1 {
 			return refuse("git "+sub, "only `git %s %s` is allowed", sub, strings.Join(verbs, "|"))
 		}
@@ -558,8 +558,8 @@ func onlyVerbs(sub string, verbs ...string) func(c *Call) *Refusal {
 	}
 }
 
-func noGitOperands(sub string) func(c *Call) *Refusal {
-	return func(c *Call) *Refusal {
+func noGitOperands(sub string) func(c *ParsedArgs) *Refusal {
+	return func(c *ParsedArgs) *Refusal {
 		if len(c.Operands) > 0 {
 			return refuse("git "+sub, "takes no operands")
 		}
@@ -569,7 +569,7 @@ func noGitOperands(sub string) func(c *Call) *Refusal {
 
 // checkRemote allows `git remote`, `git remote -v` and `git remote get-url NAME`. `git remote
 // show` contacts the remote; add, remove, rename and set-url write.
-func checkRemote(c *Call) *Refusal {
+func checkRemote(c *ParsedArgs) *Refusal {
 	ops := c.Operands
 	switch {
 	case len(ops) == 0 && !c.Has("--push", "--all"):
@@ -581,7 +581,7 @@ func checkRemote(c *Call) *Refusal {
 }
 
 // checkReflog allows `git reflog [show] [REF]`; expire and delete write.
-func checkReflog(c *Call) *Refusal {
+func checkReflog(c *ParsedArgs) *Refusal {
 	ops := c.Operands
 	if len(ops) > 0 && ops[0].Value == "show" {
 		ops = ops[1:]
@@ -600,7 +600,7 @@ func checkReflog(c *Call) *Refusal {
 
 // checkStash allows `git stash list` and `git stash show [STASH]`; plain `git stash` saves and
 // resets the work tree.
-func checkStash(c *Call) *Refusal {
+func checkStash(c *ParsedArgs) *Refusal {
 	ops := c.Operands
 	switch {
 	case len(ops) == 1 && ops[0].Value == "list":
@@ -614,7 +614,7 @@ func checkStash(c *Call) *Refusal {
 // checkGitConfig allows the reading forms only: --get, --get-all, --get-regexp, --get-urlmatch,
 // --list, `git config NAME` (and the git 2.46 `config get` and `config list` verbs). `git
 // config NAME VALUE` writes, and so do --add, --unset, --edit and the rest.
-func checkGitConfig(c *Call) *Refusal {
+func checkGitConfig(c *ParsedArgs) *Refusal {
 	ops := c.Operands
 	actions := 0
 	for _, o := range c.Opts {

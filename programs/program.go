@@ -63,9 +63,9 @@ type Program struct {
 	Opts *Options
 	// PatternOperand reports whether operand i (counting from 0) is read as a pattern, filter or
 	// script, where shell-operator characters are data.
-	PatternOperand func(c *Call, i int) bool
+	PatternOperand func(c *ParsedArgs, i int) bool
 	// Check applies the program's own rules to the parsed call: operand counts, scripts, formats.
-	Check func(c *Call) *Refusal
+	Check func(c *ParsedArgs) *Refusal
 	// Custom replaces option parsing for programs with their own grammar (git, find).
 	Custom func(args []Arg) *Refusal
 	// Rewrite returns the environment assignments and arguments the hook runs instead of args,
@@ -199,8 +199,8 @@ type Opt struct {
 	HasValue bool
 }
 
-// Call is a command's arguments after option parsing.
-type Call struct {
+// ParsedArgs is a command's arguments after option parsing.
+type ParsedArgs struct {
 	Prog     *Program
 	Opts     []Opt
 	Operands []Arg
@@ -209,7 +209,7 @@ type Call struct {
 }
 
 // Has reports whether any of the named options was given.
-func (c *Call) Has(names ...string) bool {
+func (c *ParsedArgs) Has(names ...string) bool {
 	for _, o := range c.Opts {
 		for _, n := range names {
 			if o.Name == n {
@@ -221,7 +221,7 @@ func (c *Call) Has(names ...string) bool {
 }
 
 // Values returns the values given to any of the named options, in order.
-func (c *Call) Values(names ...string) []string {
+func (c *ParsedArgs) Values(names ...string) []string {
 	var out []string
 	for _, o := range c.Opts {
 		for _, n := range names {
@@ -235,9 +235,9 @@ func (c *Call) Values(names ...string) []string {
 
 // Parse splits args by the option table, GNU style: options may follow operands, "--" ends
 // options, a separate value never starts with "-". Anything not in the table is refused.
-func (o *Options) Parse(prog string, args []Arg) (*Call, *Refusal) {
+func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 	t := o.table()
-	c := &Call{AfterEnd: -1}
+	c := &ParsedArgs{AfterEnd: -1}
 	ended := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -407,6 +407,6 @@ func (p *Program) judge(args []Arg) *Refusal {
 
 // firstOperandUnless is a PatternOperand for programs whose first operand is the pattern unless
 // one of the named options supplies it (grep PATTERN vs grep -e PATTERN).
-func firstOperandUnless(names ...string) func(c *Call, i int) bool {
-	return func(c *Call, i int) bool { return i == 0 && !c.Has(names...) }
+func firstOperandUnless(names ...string) func(c *ParsedArgs, i int) bool {
+	return func(c *ParsedArgs, i int) bool { return i == 0 && !c.Has(names...) }
 }

@@ -31,7 +31,7 @@ var sedRule = &Program{
 	Check:          checkSed,
 }
 
-func checkSed(c *Call) *Refusal {
+func checkSed(c *ParsedArgs) *Refusal {
 	if !c.Has("-n", "--quiet", "--silent") {
 		return &Refusal{Program: "sed", What: "sed is allowed only with -n and a print-only script", Hint: "e.g. sed -n '10,40p' FILE"}
 	}

@@ -19,7 +19,7 @@ var dateRule = &Program{
 		Optional: "-I --iso-8601",
 		Refused:  Refusals{{"-s", "sets the system clock"}, {"--set", "sets the system clock"}},
 	},
-	Check: func(c *Call) *Refusal {
+	Check: func(c *ParsedArgs) *Refusal {
 		for i, a := range c.Operands {
 			if i > 0 || !strings.HasPrefix(a.Value, "+") {
 				return refuse("date", "an operand that is not one +FORMAT sets the system clock")
@@ -45,8 +45,8 @@ var echoRule = &Program{
 }
 
 // noOperands is a Check for programs that take options only.
-func noOperands(prog string) func(c *Call) *Refusal {
-	return func(c *Call) *Refusal {
+func noOperands(prog string) func(c *ParsedArgs) *Refusal {
+	return func(c *ParsedArgs) *Refusal {
 		if len(c.Operands) > 0 {
 			return refuse(prog, "takes no operands")
 		}
@@ -77,7 +77,7 @@ var (
 var idRule = &Program{
 	Name: "id", Summary: "print user and group ids",
 	Opts: &Options{Flags: "-u -g -G -n -r -z -a -Z --user --group --groups --name --real --zero --context"},
-	Check: func(c *Call) *Refusal {
+	Check: func(c *ParsedArgs) *Refusal {
 		if len(c.Operands) > 1 {
 			return refuse("id", "takes at most one user")
 		}

@@ -25,8 +25,8 @@ var cutRule = &Program{
 var trRule = &Program{
 	Name: "tr", Summary: "translate characters", Filter: true,
 	Opts:           &Options{Flags: "-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1"},
-	PatternOperand: func(*Call, int) bool { return true },
-	Check: func(c *Call) *Refusal {
+	PatternOperand: func(*ParsedArgs, int) bool { return true },
+	Check: func(c *ParsedArgs) *Refusal {
 		if n := len(c.Operands); n < 1 || n > 2 {
 			return refuse("tr", "takes one or two character sets")
 		}
@@ -46,7 +46,7 @@ var uniqRule = &Program{
 		Valued:   "-f -s -w --skip-fields --skip-chars --check-chars",
 		Optional: "--all-repeated --group",
 	},
-	Check: func(c *Call) *Refusal {
+	Check: func(c *ParsedArgs) *Refusal {
 		if len(c.Operands) > 1 {
 			return refuse("uniq", "a second operand is an output file uniq would write; give at most one input file")
 		}
@@ -83,7 +83,7 @@ var cmpRule = &Program{
 		Flags:  "-b -l -s --print-bytes --verbose --quiet --silent",
 		Valued: "-i -n --ignore-initial --bytes",
 	},
-	Check: func(c *Call) *Refusal {
+	Check: func(c *ParsedArgs) *Refusal {
 		if len(c.Operands) > 4 {
 			return refuse("cmp", "takes at most two files and two offsets")
 		}
