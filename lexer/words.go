@@ -63,16 +63,6 @@ func Text(w *syntax.Word) (value string, glob, ok bool) {
 	return b.String(), glob, true
 }
 
-// LiteralPart returns the value of one part of a word, as Literal reads it; first says whether
-// the part starts the word (where `~` and `=` expand). A part that expands is not literal.
-func LiteralPart(part syntax.WordPart, first bool) (string, bool) {
-	v, glob, ok := textPart(part, first)
-	if !ok || glob {
-		return "", false
-	}
-	return v, true
-}
-
 func textPart(part syntax.WordPart, first bool) (value string, glob, ok bool) {
 	switch p := part.(type) {
 	case *syntax.Lit:

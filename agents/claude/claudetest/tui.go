@@ -287,12 +287,6 @@ func (u *TUI) Submit(text string) {
 	u.Enter()
 }
 
-// Capture returns the visible screen as plain text, lines wrapped by the terminal joined back.
-func (u *TUI) Capture() string {
-	u.t.Helper()
-	return u.capture()
-}
-
 func (u *TUI) capture() string {
 	out, err := u.run("capture-pane", "-p", "-J", "-t", "claude")
 	if err != nil {
