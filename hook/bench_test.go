@@ -75,3 +75,46 @@ func BenchmarkJudgeMedian(b *testing.B) {
 	b.ReportMetric(per[len(per)*9/10]/1000, "p90-µs/cmd")
 	b.ReportMetric(0, "ns/op")
 }
+
+// BenchmarkDecideMedian is the judgement the hook makes of a Bash call, every judge included
+// (the network router, then the read-only judge or the edit-mode guard), over the read-only mix
+// in a read-only session and the edit-mode corpus in an edit session: the median and 90th
+// percentile per command.
+func BenchmarkDecideMedian(b *testing.B) {
+	for _, m := range []struct {
+		name    string
+		mode    Mode
+		corpora []string
+	}{
+		{"read-only", ModeReadOnly, []string{"allow", "deny"}},
+		{"edit", ModeEdit, []string{"edit-allow", "edit-deny"}},
+	} {
+		b.Run(m.name, func(b *testing.B) {
+			mix, err := corpus.Commands(m.corpora...)
+			if err != nil {
+				b.Fatal(err)
+			}
+			p := &Policy{Client: testClient, Config: &Config{}, Binary: "/opt/hookctl",
+				Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
+			st := SessionState{Mode: m.mode}
+			per := make([]float64, len(mix))
+			const reps = 10
+			b.ResetTimer()
+			for n := 0; n < b.N; n++ {
+				for i, c := range mix {
+					call := &ToolCall{Tool: "Bash", Kind: KindShell, Cwd: "/home/u/proj", Command: c}
+					start := time.Now()
+					for j := 0; j < reps; j++ {
+						p.Decide(call, st)
+					}
+					per[i] = float64(time.Since(start).Nanoseconds()) / reps
+				}
+			}
+			b.StopTimer()
+			sort.Float64s(per)
+			b.ReportMetric(per[len(per)/2]/1000, "median-µs/cmd")
+			b.ReportMetric(per[len(per)*9/10]/1000, "p90-µs/cmd")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
+}

@@ -26,16 +26,16 @@ func CrossCheck(src string, sc *Script) error {
 	if err != nil {
 		return fmt.Errorf("%w: bash does not parse it: %v", ErrDisagree, err)
 	}
-	return crossCheck(src, sc, tree)
+	return crossCheck(src, sc, tree, func(lang syntax.LangVariant) (*syntax.File, error) { return parseTree(src, lang) })
 }
 
-// crossCheck compares sc with bash's tree, then with a zsh parse of src.
-func crossCheck(src string, sc *Script, bash *syntax.File) error {
+// crossCheck compares sc with bash's tree, then with a zsh parse of src made by parse.
+func crossCheck(src string, sc *Script, bash *syntax.File, parse func(syntax.LangVariant) (*syntax.File, error)) error {
 	want := Shape(sc)
 	if err := sameShape(want, bash, syntax.LangBash); err != nil {
 		return err
 	}
-	zsh, err := parseTree(src, syntax.LangZsh)
+	zsh, err := parse(syntax.LangZsh)
 	if err != nil {
 		return fmt.Errorf("%w: zsh does not parse it: %v", ErrDisagree, err)
 	}

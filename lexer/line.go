@@ -26,6 +26,11 @@ type CommandLine struct {
 	shape     *Script
 	shapeErr  error
 	shapeDone bool
+
+	// parser is reused for the zsh parse of the cross-check: a Parser is reusable once a parse
+	// is done (each parse allocates its own nodes), and allocating one costs as much as a
+	// short parse.
+	parser *syntax.Parser
 }
 
 // NewCommandLine returns src, not yet parsed.
@@ -35,7 +40,7 @@ func NewCommandLine(src string) *CommandLine { return &CommandLine{Src: src} }
 func (c *CommandLine) Tree() (*syntax.File, error) {
 	if !c.treeDone {
 		c.treeDone = true
-		c.tree, c.treeErr = parseTree(c.Src, syntax.LangBash)
+		c.tree, c.treeErr = c.parse(syntax.LangBash)
 	}
 	return c.tree, c.treeErr
 }
@@ -60,10 +65,22 @@ func (c *CommandLine) parseShape() (*Script, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%w: bash does not parse it: %v", ErrDisagree, err)
 	}
-	if err := crossCheck(c.Src, sc, tree); err != nil {
+	if err := crossCheck(c.Src, sc, tree, c.parse); err != nil {
 		return nil, err
 	}
 	return sc, nil
+}
+
+// parse parses the command in lang with the command line's one parser.
+func (c *CommandLine) parse(lang syntax.LangVariant) (*syntax.File, error) {
+	if len(c.Src) > MaxTreeLen {
+		return nil, fmt.Errorf("the command is %d bytes; the limit is %d", len(c.Src), MaxTreeLen)
+	}
+	if c.parser == nil {
+		c.parser = syntax.NewParser()
+	}
+	syntax.Variant(lang)(c.parser)
+	return c.parser.Parse(strings.NewReader(c.Src), "")
 }
 
 func parseTree(src string, lang syntax.LangVariant) (*syntax.File, error) {
