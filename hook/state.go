@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // Session is one agent session's state: its mode and how it got there. Subagents share their
@@ -115,10 +116,15 @@ func (s *Store) lockPath(id string) string { return filepath.Join(s.Dir, id+".lo
 // ErrNoSession is returned for a session the store has not seen.
 var ErrNoSession = errors.New("no such session")
 
-// stateKeys are the keys a state file holds, and the JSON type of each.
-var stateKeys = map[string]gjson.Type{
-	"id": gjson.String, "mode": gjson.String, "cwd": gjson.String, "started": gjson.String,
-	"history": gjson.JSON, "last_prompt": gjson.String,
+// stateKey returns the JSON type of a key a state file may hold.
+func stateKey(k string) (gjson.Type, bool) {
+	switch k {
+	case "id", "mode", "cwd", "started", "last_prompt":
+		return gjson.String, true
+	case "history":
+		return gjson.JSON, true
+	}
+	return 0, false
 }
 
 // readState reads and checks a session's state file: the one reader of state. A missing file
@@ -154,7 +160,7 @@ func (s *Store) readState(id string) (gjson.Result, []byte, error) {
 	}
 	var bad string
 	root.ForEach(func(k, v gjson.Result) bool {
-		want, ok := stateKeys[k.Str]
+		want, ok := stateKey(k.Str)
 		switch {
 		case !ok:
 			bad = fmt.Sprintf("unknown key %q", clip.Short(k.Str))
@@ -188,7 +194,7 @@ func (s *Store) readState(id string) (gjson.Result, []byte, error) {
 }
 
 // changeKeys are the keys of one history entry.
-var changeKeys = map[string]bool{"time": true, "from": true, "to": true, "how": true}
+const changeKeys = "time from to how"
 
 // checkHistory checks what Load would decode of the history, so that Load and Peek can never
 // disagree about a file.
@@ -201,7 +207,7 @@ func checkHistory(h gjson.Result) string {
 		}
 		c.ForEach(func(k, v gjson.Result) bool {
 			switch {
-			case !changeKeys[k.Str]:
+			case !wordlist.Has(changeKeys, k.Str):
 				bad = fmt.Sprintf("unknown key %q", clip.Short(k.Str))
 			case v.Type != gjson.String:
 				bad = k.Str + " is not a string"

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // Script is a command the shape parser accepted. It has exactly one of three shapes, optionally
@@ -56,13 +57,8 @@ var LoopNames = []string{"f", "file", "d", "dir", "i", "n", "x", "item", "name",
 
 // reserved are the shell's reserved words. In command position each one either starts a shape
 // the parser handles or is refused by name.
-var reserved = map[string]bool{
-	"if": true, "then": true, "else": true, "elif": true, "fi": true,
-	"for": true, "in": true, "do": true, "done": true,
-	"while": true, "until": true, "case": true, "esac": true, "select": true,
-	"function": true, "time": true, "coproc": true, "repeat": true, "foreach": true, "end": true,
-	"nocorrect": true, "noglob": true,
-}
+const reserved = "if then else elif fi for in do done while until case esac select function time coproc " +
+	"repeat foreach end nocorrect noglob"
 
 // MaxLoopItems caps a for loop's word list, and MaxLoopWork the number of commands judged over
 // all its iterations, so that judging a loop stays cheap.
@@ -238,7 +234,7 @@ func (p *parser) command() *SimpleCommand {
 		p.fail(t.Pos, "a loop variable cannot be run as a command")
 	case name.Quoted || name.Tilde || !allBare(name.Value):
 		p.fail(t.Pos, "a program name must be written as a plain word (found %s)", p.describe())
-	case reserved[name.Value]:
+	case wordlist.Has(reserved, name.Value):
 		p.fail(t.Pos, "the shell keyword `%s` is not allowed here; the shapes allowed are a pipeline, `if …; then …; fi` and `for NAME in …; do …; done`, not nested", name.Value)
 	case isAssignment(name.Value):
 		p.fail(t.Pos, "a variable assignment before or instead of a command is not allowed")

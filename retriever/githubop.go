@@ -40,36 +40,44 @@ const (
 
 // ghOpSpec says what an operation takes and which URLs name it.
 type ghOpSpec struct {
+	name     string
 	operands ghOperands
 	urls     []ghURLKind
 }
 
-// ghOps is every operation there is; anything else is refused. The issues API serves pull
-// requests too, so issue operations take /pull/ URLs; the pulls API does not serve issues.
-var ghOps = map[string]ghOpSpec{
-	"issue":          {ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
-	"issue-comments": {ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
-	"pr":             {ghNumbered, []ghURLKind{ghURLPull}},
-	"pr-diff":        {ghNumbered, []ghURLKind{ghURLPull}},
-	"pr-files":       {ghNumbered, []ghURLKind{ghURLPull}},
-	"pr-comments":    {ghNumbered, []ghURLKind{ghURLPull}},
-	"file":           {ghFilePath, []ghURLKind{ghURLBlob, ghURLTree}},
-	"repo":           {ghRepoOnly, []ghURLKind{ghURLRepo}},
-	"releases":       {ghRepoOnly, []ghURLKind{ghURLRepo, ghURLReleases}},
+// ghOps is every operation there is, in the order the usage shows them; anything else is
+// refused. The issues API serves pull requests too, so issue operations take /pull/ URLs; the
+// pulls API does not serve issues. A slice, not a map: a map literal is built on every start of
+// the hook process, which links this package.
+var ghOps = []ghOpSpec{
+	{"issue", ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
+	{"issue-comments", ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
+	{"pr", ghNumbered, []ghURLKind{ghURLPull}},
+	{"pr-diff", ghNumbered, []ghURLKind{ghURLPull}},
+	{"pr-files", ghNumbered, []ghURLKind{ghURLPull}},
+	{"pr-comments", ghNumbered, []ghURLKind{ghURLPull}},
+	{"file", ghFilePath, []ghURLKind{ghURLBlob, ghURLTree}},
+	{"repo", ghRepoOnly, []ghURLKind{ghURLRepo}},
+	{"releases", ghRepoOnly, []ghURLKind{ghURLRepo, ghURLReleases}},
 }
 
-// ghOpNames lists the operations in the order the usage shows them.
-var ghOpNames = []string{"issue", "issue-comments", "pr", "pr-diff", "pr-files", "pr-comments", "file", "repo", "releases"}
-
-func init() {
-	if len(ghOpNames) != len(ghOps) {
-		panic("retriever: ghOpNames and ghOps disagree")
+// ghOpNamesList lists the operations' names, in order.
+func ghOpNamesList() []string {
+	names := make([]string, len(ghOps))
+	for i, op := range ghOps {
+		names[i] = op.name
 	}
-	for _, n := range ghOpNames {
-		if _, ok := ghOps[n]; !ok {
-			panic("retriever: ghOpNames lists unknown operation " + n)
+	return names
+}
+
+// ghOp returns the operation named name.
+func ghOp(name string) (ghOpSpec, bool) {
+	for _, op := range ghOps {
+		if op.name == name {
+			return op, true
 		}
 	}
+	return ghOpSpec{}, false
 }
 
 // githubUsage is the grammar, for error messages and the CLI's help.
@@ -94,10 +102,10 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 		return nil, fmt.Errorf("failed to parse github arguments: no operation\n%s", githubUsage)
 	}
 	name := args[0]
-	spec, ok := ghOps[name]
+	spec, ok := ghOp(name)
 	if !ok {
 		return nil, fmt.Errorf("failed to parse github arguments: unknown operation %s; one of %s",
-			Quote(name), strings.Join(ghOpNames, ", "))
+			Quote(name), strings.Join(ghOpNamesList(), ", "))
 	}
 	var (
 		pos                []string
@@ -310,7 +318,7 @@ func ghFillFromURL(op *GitHubOp, spec ghOpSpec, raw string) error {
 // Validate checks an operation completely. The worker runs it again, because an operation
 // arrives there from another process rather than from ParseGitHubArgs.
 func (op *GitHubOp) Validate() error {
-	spec, ok := ghOps[op.Op]
+	spec, ok := ghOp(op.Op)
 	if !ok {
 		return fmt.Errorf("unknown operation %s", Quote(op.Op))
 	}
@@ -501,7 +509,8 @@ func (op *GitHubOp) Source() string {
 		b.WriteByte(':')
 	}
 	b.WriteString(op.Owner + "/" + op.Repo)
-	switch ghOps[op.Op].operands {
+	spec, _ := ghOp(op.Op)
+	switch spec.operands {
 	case ghNumbered:
 		b.WriteString("#" + strconv.Itoa(op.Number))
 	case ghFilePath:

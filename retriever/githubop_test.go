@@ -208,7 +208,8 @@ func githubOpArgs(op *GitHubOp) []string {
 		args = append(args, "--ref", op.Ref)
 	}
 	args = append(args, "--", op.Owner+"/"+op.Repo)
-	switch ghOps[op.Op].operands {
+	spec, _ := ghOp(op.Op)
+	switch spec.operands {
 	case ghNumbered:
 		args = append(args, strconv.Itoa(op.Number))
 	case ghFilePath:

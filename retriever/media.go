@@ -1,6 +1,10 @@
 package retriever
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/hookctl/hookctl/internal/wordlist"
+)
 
 // How the retriever reads a media type. The worker reads content by it; the front names a type
 // to the agent only through ShownMediaType, since the server chose it.
@@ -14,31 +18,20 @@ const (
 	MediaText                    // read as text
 )
 
-// mediaTextTypes are the application/ types read as text. JavaScript is included: it is text a
+// mediaTextTypes are the application/ types read as text, space-separated (a string, not a
+// map: a map literal is built on every start of the hook process, which links this package). JavaScript is included: it is text a
 // reader may ask about, and the distiller reads every document as data, never as instructions.
-var mediaTextTypes = map[string]bool{
-	"application/json": true, "application/xml": true, "application/javascript": true,
-	"application/x-javascript": true, "application/ecmascript": true, "application/yaml": true,
-	"application/x-yaml": true, "application/toml": true, "application/x-ndjson": true,
-	"application/x-sh": true, "application/sql": true, "application/graphql": true,
-}
+var mediaTextTypes = "application/json application/xml application/javascript application/x-javascript application/ecmascript application/yaml application/x-yaml application/toml application/x-ndjson application/x-sh application/sql application/graphql"
 
 // mediaKnownTypes are the media types named to the agent. The server chooses the type, and
 // text/<anything> is read, so any other is shown only by its class.
-var mediaKnownTypes = map[string]bool{
-	"text/html": true, "text/plain": true, "text/markdown": true, "text/x-markdown": true, "text/csv": true,
-	"text/xml": true, "text/css": true, "text/javascript": true, "application/xhtml+xml": true,
-	"application/pdf": true, "application/octet-stream": true, "application/zip": true, "application/gzip": true,
-	"application/x-tar": true, "application/wasm": true, "application/msword": true,
-	"image/png": true, "image/jpeg": true, "image/gif": true, "image/webp": true, "image/svg+xml": true,
-	"image/x-icon": true, "audio/mpeg": true, "video/mp4": true, "font/woff2": true,
-}
+var mediaKnownTypes = "text/html text/plain text/markdown text/x-markdown text/csv text/xml text/css text/javascript application/xhtml+xml application/pdf application/octet-stream application/zip application/gzip application/x-tar application/wasm application/msword image/png image/jpeg image/gif image/webp image/svg+xml image/x-icon audio/mpeg video/mp4 font/woff2"
 
 // ShownMediaType is a media type as the agent may see it: a well-known type by name, any other
 // only as "an unrecognised text type" or "an unrecognised type".
 func ShownMediaType(media string) string {
 	switch {
-	case mediaKnownTypes[media] || mediaTextTypes[media]:
+	case wordlist.Has(mediaKnownTypes, media) || wordlist.Has(mediaTextTypes, media):
 		return media
 	case ClassifyMedia(media) != MediaBinary:
 		return "an unrecognised text type"
@@ -53,7 +46,7 @@ func ClassifyMedia(media string) MediaKind {
 		return MediaHTML
 	case strings.HasPrefix(media, "text/"):
 		return MediaText
-	case mediaTextTypes[media]:
+	case wordlist.Has(mediaTextTypes, media):
 		return MediaText
 	case strings.HasPrefix(media, "application/") &&
 		(strings.HasSuffix(media, "+json") || strings.HasSuffix(media, "+xml")):

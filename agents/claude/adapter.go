@@ -9,12 +9,12 @@
 package claude
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
 
 	"github.com/tidwall/gjson"
 
@@ -48,29 +48,41 @@ type Adapter struct{}
 // ClaudeDesign (publish or send content out); the MCP resource tools and every mcp__ tool.
 //
 // WebFetch and WebSearch are KindWeb: the quarantined retriever routes them in every mode.
-var Tools = map[string]hook.Kind{
-	"Bash": hook.KindShell,
+var Tools = []Tool{
+	{"Bash", hook.KindShell},
 
-	"Read": hook.KindFileRead, "Grep": hook.KindFileRead, "Glob": hook.KindFileRead,
-	"ToolSearch": hook.KindSession, "ListAgents": hook.KindSession, "CronList": hook.KindSession,
-	"TaskGet": hook.KindSession, "TaskList": hook.KindSession, "TodoWrite": hook.KindSession,
-	"TaskCreate": hook.KindSession, "TaskUpdate": hook.KindSession, "AskUserQuestion": hook.KindSession,
-	"EnterPlanMode": hook.KindSession, "ExitPlanMode": hook.KindSession, "ReportFindings": hook.KindSession,
-	"SendMessage": hook.KindSession, "Skill": hook.KindSession,
-	"Agent": hook.KindAgent, "Task": hook.KindAgent,
+	{"Read", hook.KindFileRead}, {"Grep", hook.KindFileRead}, {"Glob", hook.KindFileRead},
 
-	"WebFetch": hook.KindWeb, "WebSearch": hook.KindWeb,
+	{"ToolSearch", hook.KindSession}, {"ListAgents", hook.KindSession},
+	{"CronList", hook.KindSession}, {"TaskGet", hook.KindSession}, {"TaskList", hook.KindSession},
+	{"TodoWrite", hook.KindSession}, {"TaskCreate", hook.KindSession},
+	{"TaskUpdate", hook.KindSession}, {"AskUserQuestion", hook.KindSession},
+	{"EnterPlanMode", hook.KindSession}, {"ExitPlanMode", hook.KindSession},
+	{"ReportFindings", hook.KindSession}, {"SendMessage", hook.KindSession},
+	{"Skill", hook.KindSession},
 
-	"Write": hook.KindFileWrite, "Edit": hook.KindFileWrite, "MultiEdit": hook.KindFileWrite, "NotebookEdit": hook.KindFileWrite,
+	{"Agent", hook.KindAgent}, {"Task", hook.KindAgent},
 
-	"PowerShell": hook.KindOther, "Monitor": hook.KindOther, "Workflow": hook.KindOther,
-	"CronCreate": hook.KindOther, "CronDelete": hook.KindOther, "ScheduleWakeup": hook.KindOther,
-	"RemoteTrigger": hook.KindOther, "TaskStop": hook.KindOther, "EnterWorktree": hook.KindOther,
-	"ExitWorktree": hook.KindOther, "Artifact": hook.KindOther, "Projects": hook.KindOther,
-	"SendFile": hook.KindOther, "SendUserFile": hook.KindOther, "PushNotification": hook.KindOther,
-	"SendFeedback": hook.KindOther, "ClaudeDesign": hook.KindOther,
-	"ListMcpResourcesTool": hook.KindOther, "ReadMcpResourceTool": hook.KindOther,
-	"ReadMcpResourceDirTool": hook.KindOther, "RefreshMcpTools": hook.KindOther,
+	{"WebFetch", hook.KindWeb}, {"WebSearch", hook.KindWeb},
+
+	{"Write", hook.KindFileWrite}, {"Edit", hook.KindFileWrite}, {"MultiEdit", hook.KindFileWrite},
+	{"NotebookEdit", hook.KindFileWrite},
+
+	{"PowerShell", hook.KindOther}, {"Monitor", hook.KindOther}, {"Workflow", hook.KindOther},
+	{"CronCreate", hook.KindOther}, {"CronDelete", hook.KindOther},
+	{"ScheduleWakeup", hook.KindOther}, {"RemoteTrigger", hook.KindOther},
+	{"TaskStop", hook.KindOther}, {"EnterWorktree", hook.KindOther}, {"ExitWorktree", hook.KindOther},
+	{"Artifact", hook.KindOther}, {"Projects", hook.KindOther}, {"SendFile", hook.KindOther},
+	{"SendUserFile", hook.KindOther}, {"PushNotification", hook.KindOther},
+	{"SendFeedback", hook.KindOther}, {"ClaudeDesign", hook.KindOther},
+	{"ListMcpResourcesTool", hook.KindOther}, {"ReadMcpResourceTool", hook.KindOther},
+	{"ReadMcpResourceDirTool", hook.KindOther}, {"RefreshMcpTools", hook.KindOther},
+}
+
+// Tool is one of Claude Code's tools and what it does.
+type Tool struct {
+	Name string
+	Kind hook.Kind
 }
 
 // KindOf says what a Claude Code tool does.
@@ -78,20 +90,17 @@ func KindOf(tool string) hook.Kind {
 	if strings.HasPrefix(tool, "mcp__") {
 		return hook.KindOther
 	}
-	return Tools[tool]
+	for _, t := range Tools { // a slice, not a map: a map literal is built on every hook start
+		if t.Name == tool {
+			return t.Kind
+		}
+	}
+	return hook.KindUnknown
 }
 
-// knownEvents are Claude Code's hook events. Those hookctl does not act on get no opinion;
+// knownEvents are Claude Code's hook events, space-separated. Those hookctl does not act on get no opinion;
 // an event name not listed here is refused, since hookctl cannot know what it means.
-var knownEvents = map[string]bool{
-	"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "UserPromptSubmit": true,
-	"UserPromptExpansion": true, "SessionStart": true, "SessionEnd": true, "Stop": true,
-	"SubagentStart": true, "SubagentStop": true, "Notification": true, "PreCompact": true,
-	"PostCompact": true, "PermissionRequest": true, "PermissionDenied": true, "Setup": true,
-	"TeammateIdle": true, "TaskCreated": true, "TaskCompleted": true, "ConfigChange": true,
-	"WorktreeCreate": true, "WorktreeRemove": true, "InstructionsLoaded": true, "Elicitation": true,
-	"ElicitationResult": true, "StopFailure": true, "CwdChanged": true, "FileChanged": true,
-}
+var knownEvents = "PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit UserPromptExpansion SessionStart SessionEnd Stop SubagentStart SubagentStop Notification PreCompact PostCompact PermissionRequest PermissionDenied Setup TeammateIdle TaskCreated TaskCompleted ConfigChange WorktreeCreate WorktreeRemove InstructionsLoaded Elicitation ElicitationResult StopFailure CwdChanged FileChanged"
 
 // Decode reads a payload. Every field the policy relies on must be present with the right
 // type, and no key may appear twice anywhere: gjson would decide on the first value while the
@@ -111,7 +120,7 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !knownEvents[name] {
+	if !wordlist.Has(knownEvents, name) {
 		return nil, fmt.Errorf("unknown hook event %q", clip.Short(name))
 	}
 	ev := &hook.Event{Name: hook.EventOther}
@@ -178,8 +187,16 @@ func decodeExpansion(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 	return ev, nil
 }
 
-// writtenPaths names the input field holding the file each writing tool writes.
-var writtenPaths = map[string]string{"Write": "file_path", "Edit": "file_path", "MultiEdit": "file_path", "NotebookEdit": "notebook_path"}
+// writtenPath names the input field holding the file a writing tool writes, or "".
+func writtenPath(tool string) string {
+	switch tool {
+	case "Write", "Edit", "MultiEdit":
+		return "file_path"
+	case "NotebookEdit":
+		return "notebook_path"
+	}
+	return ""
+}
 
 func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 	var err error
@@ -230,8 +247,8 @@ func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 		}
 		w.Need = w.Query
 		c.Web = w
-	case writtenPaths[c.Tool] != "":
-		p, err := str(in, writtenPaths[c.Tool], true)
+	case writtenPath(c.Tool) != "":
+		p, err := str(in, writtenPath(c.Tool), true)
 		if err != nil {
 			return nil, fmt.Errorf("tool_input: %w", err)
 		}
@@ -282,68 +299,75 @@ func gjsonKey(k string) string {
 	return b.String()
 }
 
-type preToolUseOutput struct {
-	HookEventName            string          `json:"hookEventName"`
-	PermissionDecision       string          `json:"permissionDecision"`
-	PermissionDecisionReason string          `json:"permissionDecisionReason,omitempty"`
-	UpdatedInput             json.RawMessage `json:"updatedInput,omitempty"`
-}
-
 // Encode writes a decision. No opinion is {}; allow and deny use the PreToolUse wrapper; an
 // allowed shell call carries updatedInput with every input field, the command replaced by the
 // canonical form the policy judged. A refused prompt is blocked; session start carries context
 // for the model and a message for the user.
+//
+// The output is written by hand (output.go), not by encoding/json: it is a handful of fixed
+// shapes, and reflection's first use cost more than the rest of a hook call's encoding.
 func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
+	var o object
 	switch ev.Name {
 	case hook.EventSessionStart:
-		out := map[string]any{}
 		if d.Context != "" {
-			out["hookSpecificOutput"] = map[string]string{"hookEventName": "SessionStart", "additionalContext": d.Context}
+			var h object
+			h.str("hookEventName", "SessionStart")
+			h.str("additionalContext", d.Context)
+			o.obj("hookSpecificOutput", h)
 		}
 		if d.Message != "" {
-			out["systemMessage"] = d.Message
+			o.str("systemMessage", d.Message)
 		}
-		return marshalLine(out)
+		return o.line(), nil
 	case hook.EventPrompt, hook.EventToggle:
-		if d.Verdict != hook.Deny {
-			return []byte("{}\n"), nil
+		if d.Verdict == hook.Deny {
+			o.str("decision", "block")
+			o.str("reason", d.Reason)
 		}
-		return marshalLine(map[string]any{"decision": "block", "reason": d.Reason})
+		return o.line(), nil
 	}
 	if ev.Name != hook.EventToolCall || d.Verdict == hook.Pass {
-		return []byte("{}\n"), nil
+		return o.line(), nil
 	}
-	o := preToolUseOutput{HookEventName: "PreToolUse", PermissionDecisionReason: d.Reason}
+	var h object
+	h.str("hookEventName", "PreToolUse")
 	switch d.Verdict {
 	case hook.Deny:
-		o.PermissionDecision = "deny"
+		h.str("permissionDecision", "deny")
 	case hook.Allow:
-		o.PermissionDecision = "allow"
-		if d.Command != "" {
-			in, err := replaceField(ev.Call.Input, "command", d.Command)
-			if err != nil {
-				return nil, err
-			}
-			o.UpdatedInput = in
-		}
+		h.str("permissionDecision", "allow")
 	default:
 		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
 	}
-	return marshalLine(map[string]any{"hookSpecificOutput": o})
+	if d.Reason != "" {
+		h.str("permissionDecisionReason", d.Reason)
+	}
+	if d.Verdict == hook.Allow && d.Command != "" {
+		in, err := replaceCommand(ev.Call.Input, d.Command)
+		if err != nil {
+			return nil, err
+		}
+		h.raw("updatedInput", in)
+	}
+	o.obj("hookSpecificOutput", h)
+	return o.line(), nil
 }
 
-// replaceField returns the JSON object in with one string field set.
-func replaceField(in json.RawMessage, key, value string) (json.RawMessage, error) {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(in, &fields); err != nil {
-		return nil, fmt.Errorf("failed to decode tool_input: %w", err)
+// replaceCommand returns the tool input with its command replaced: the new command spliced in
+// where the old one's value stood, every other byte as the client sent it. The member replaced
+// is the one Decode read (gjson's, and Decode refused a duplicate key), so the command judged is
+// the command the client runs.
+func replaceCommand(in json.RawMessage, command string) (json.RawMessage, error) {
+	old := gjson.GetBytes(in, "command")
+	if old.Type != gjson.String || old.Index <= 0 || old.Index+len(old.Raw) > len(in) || string(in[old.Index:old.Index+len(old.Raw)]) != old.Raw {
+		return nil, fmt.Errorf("failed to find the command in tool_input")
 	}
-	v, err := json.Marshal(value)
-	if err != nil {
-		return nil, err
-	}
-	fields[key] = v
-	return json.Marshal(fields)
+	out := make([]byte, 0, len(in)+len(command)+16)
+	out = append(out, in[:old.Index]...)
+	out = appendString(out, command)
+	out = append(out, in[old.Index+len(old.Raw):]...)
+	return out, nil
 }
 
 // Refuse writes a refusal for a payload that could not be decided. For a prompt it blocks the
@@ -351,26 +375,16 @@ func replaceField(in json.RawMessage, key, value string) (json.RawMessage, error
 // PreToolUse deny and the generic block, each of which Claude Code honours; the runner also exits
 // 2.
 func (Adapter) Refuse(payload []byte, reason string) []byte {
+	var o object
+	o.str("decision", "block")
+	o.str("reason", reason)
 	if ev := gjson.GetBytes(payload, "hook_event_name").Str; ev == "UserPromptSubmit" || ev == "UserPromptExpansion" {
-		out, _ := marshalLine(map[string]any{"decision": "block", "reason": reason})
-		return out
+		return o.line()
 	}
-	out, _ := marshalLine(map[string]any{
-		"decision": "block",
-		"reason":   reason,
-		"hookSpecificOutput": preToolUseOutput{
-			HookEventName: "PreToolUse", PermissionDecision: "deny", PermissionDecisionReason: reason,
-		},
-	})
-	return out
-}
-
-func marshalLine(v any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return b.Bytes(), nil
+	var h object
+	h.str("hookEventName", "PreToolUse")
+	h.str("permissionDecision", "deny")
+	h.str("permissionDecisionReason", reason)
+	o.obj("hookSpecificOutput", h)
+	return o.line()
 }

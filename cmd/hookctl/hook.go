@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 
 	"github.com/spf13/cobra"
 
@@ -76,8 +77,12 @@ func hookEnv() environment {
 	e.home, e.err = hook.Home()
 	e.userHome, _ = os.UserHomeDir()
 	if exe, err := os.Executable(); err == nil {
-		if real, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = real
+		// Linux answers from /proc/self/exe, which the kernel has resolved already; elsewhere the
+		// path may be the link the process was started through.
+		if runtime.GOOS != "linux" {
+			if real, err := filepath.EvalSymlinks(exe); err == nil {
+				exe = real
+			}
 		}
 		e.binary = exe
 	}

@@ -33,7 +33,7 @@ func run(args []string) int {
 	root := newRootCmd(s)
 	root.SetArgs(args)
 	var err error
-	if d, ok := verbDeadlines[firstArg(args)]; ok {
+	if d, ok := verbDeadline(firstArg(args)); ok {
 		err = withDeadline(d, root.Execute)
 	} else {
 		err = root.Execute()
@@ -50,12 +50,19 @@ func run(args []string) int {
 	}
 }
 
-// verbDeadlines bound every command a user runs by hand (hook and statusline are bounded where
+// verbDeadline bounds every command a user runs by hand (hook and statusline are bounded where
 // they run; retrieve by the retriever's own timeouts): those that read state and config get
 // cliDeadline, doctor room for `claude --version` (10 s), install and uninstall room to write.
-var verbDeadlines = map[string]time.Duration{
-	"readonly": cliDeadline, "check": cliDeadline, "audit": cliDeadline, "version": cliDeadline,
-	"doctor": 20 * time.Second, "install": 10 * time.Second, "uninstall": 10 * time.Second,
+func verbDeadline(verb string) (time.Duration, bool) {
+	switch verb {
+	case "readonly", "check", "audit", "version":
+		return cliDeadline, true
+	case "doctor":
+		return 20 * time.Second, true
+	case "install", "uninstall":
+		return 10 * time.Second, true
+	}
+	return 0, false
 }
 
 func firstArg(args []string) string {

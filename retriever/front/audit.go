@@ -3,7 +3,6 @@ package front
 import (
 	"bufio"
 	"bytes"
-	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
@@ -75,11 +74,29 @@ const (
 	auditMaxLine = 64 << 10
 )
 
-// NewID returns a new entry id: sortable by time, unguessable.
+// NewID returns a new entry id: sortable by time, and unique: the time, then four bytes from the
+// kernel's random source. It names a transcript file, so it must not collide; it guards nothing
+// (the audit's directory is listable by whoever can read it). The bytes come from /dev/urandom
+// rather than crypto/rand, which this package would bring into the hook binary, and with it the
+// FIPS module's initialisation on every tool call; if it cannot be read, the process id and the
+// nanoseconds stand in.
 func NewID(t time.Time) string {
 	var b [4]byte
-	rand.Read(b[:])
+	if f, err := os.Open("/dev/urandom"); err == nil {
+		_, err = io.ReadFull(f, b[:])
+		f.Close()
+		if err != nil {
+			b = fallbackIDBytes(t)
+		}
+	} else {
+		b = fallbackIDBytes(t)
+	}
 	return t.UTC().Format("20060102T150405.000Z") + "-" + hex.EncodeToString(b[:])
+}
+
+func fallbackIDBytes(t time.Time) [4]byte {
+	n := uint32(os.Getpid())<<16 ^ uint32(t.Nanosecond())
+	return [4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}
 }
 
 // auditLockWait bounds how long an append waits for another process's. An append takes
