@@ -1,23 +1,36 @@
 package programs
 
-import "github.com/hookctl/hookctl/internal/clip"
+import (
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
+)
 
-// hookctl itself, for its read-only verbs: the agent may judge a command with `hookctl check`
-// and read a session's mode with `hookctl readonly status`. Every verb that changes anything —
-// readonly on/off/toggle, install, uninstall — is the user's act and is refused, as is hook
-// (it would judge a payload the agent wrote, to no purpose) and doctor (it runs claude).
+// hookctl itself, for its read-only verbs: the agent may judge a command with `hookctl check`,
+// read a session's mode with `hookctl readonly status`, and ask the quarantined retriever with
+// `hookctl retrieve` — the command every refused web read points it to, and what the hook
+// rewrites a plain `curl URL` into: the agent receives a distilled answer, never raw content, and
+// the retrieval writes nothing but hookctl's own audit. The attribution flags the rewrite adds
+// (--session, --tool, --agent-type) are hookctl's, not the agent's. Every verb that changes
+// anything — readonly on/off/toggle, install, uninstall — is the user's act and is refused, as
+// is hook (it would judge a payload the agent wrote, to no purpose), doctor (it runs claude) and
+// audit (it shows what servers sent, which the quarantine keeps from the agent).
 //
-// Refuses: every verb but check, readonly status, version and help. Test: TestHookctlRule
-// (hookctl_test.go).
+// Refuses: every verb but check, readonly status, retrieve, version and help. Test:
+// TestHookctlRule (hookctl_test.go).
 var hookctlReadOnlyRule = &Program{
-	Name: "hookctl", Summary: "judge a command (check) or show a session's mode (readonly status); never change it",
+	Name: "hookctl", Summary: "judge a command (check), show a session's mode (readonly status) or ask the quarantined retriever (retrieve); never change the mode",
 	Custom: judgeHookctl,
 }
 
 var (
 	hookctlCheckOpts    = &Options{Flags: "--json -h --help", Valued: "--agent-type --payload"}
 	hookctlReadonlyOpts = &Options{Flags: "--all -h --help", Valued: "--session"}
-	hookctlPlainOpts    = &Options{Flags: "-h --help"}
+	// The need is text for the distiller, quoted however the agent likes; no shell reads it.
+	hookctlRetrieveOpts = &Options{Flags: "-h --help", Valued: "--need --ref --host", Patterns: "--need",
+		Refused: Refusals{{"--session", "attributes the retrieval to a session; hookctl sets it"},
+			{"--tool", "attributes the retrieval to a tool; hookctl sets it"},
+			{"--agent-type", "attributes the retrieval to an agent type; hookctl sets it"}}}
+	hookctlPlainOpts = &Options{Flags: "-h --help"}
 )
 
 func judgeHookctl(args []Arg) *Refusal {
@@ -48,6 +61,18 @@ func judgeHookctl(args []Arg) *Refusal {
 				Hint: "ask the user; they type /readonly off in Claude Code"}
 		}
 		return nil
+	case "retrieve":
+		c, r := hookctlRetrieveOpts.Parse("hookctl retrieve", rest)
+		if r != nil {
+			return r
+		}
+		if len(c.Operands) < 2 || c.Operands[0].Var || !wordlist.Has("fetch search github", c.Operands[0].Value) {
+			return refuse("hookctl retrieve", "takes fetch URL, search 'QUERY' or github OP ARGS…")
+		}
+		if len(c.Values("--need")) != 1 {
+			return refuse("hookctl retrieve", "needs one --need 'what you need from it'")
+		}
+		return nil // the operands are a URL, a query or GitHub names: data for the retriever
 	case "version", "help", "-h", "--help":
 		c, r := hookctlPlainOpts.Parse("hookctl "+verb, rest)
 		if r != nil {
@@ -60,5 +85,5 @@ func judgeHookctl(args []Arg) *Refusal {
 		}
 		return nil
 	}
-	return &Refusal{Program: "hookctl", What: "`hookctl " + clip.Short(verb) + "` is the user's to run", Hint: "the agent may run hookctl check and hookctl readonly status"}
+	return &Refusal{Program: "hookctl", What: "`hookctl " + clip.Short(verb) + "` is the user's to run", Hint: "the agent may run hookctl check, hookctl readonly status and hookctl retrieve"}
 }
