@@ -115,7 +115,7 @@ func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
 		return Decision{}, false
 	case c.Kind != KindShell || c.NoRewrite || p.Binary == "":
 		return Decision{Verdict: Deny, Reason: "hookctl: web reads come through the retriever: " +
-			"run hookctl retrieve fetch URL --need '…' with Bash"}, true
+			"run hookctl retrieve fetch URL --need '…' in the shell"}, true
 	}
 	return Decision{Verdict: Allow, Reason: "hookctl: answered by the quarantined retriever", Command: p.retrieveCommand(route, c)}, true
 }
