@@ -192,6 +192,29 @@ func (o *Options) build() {
 	o.parsed = t
 }
 
+// listed reports whether name is one of the space-separated names of list, without splitting
+// list or allocating. A name holding a space is never listed, even where it would match
+// neighbours in the list ("-a -b"): the program receives it as one argument, which is no option
+// of its own.
+func listed(list, name string) bool {
+	if name == "" || strings.IndexByte(name, ' ') >= 0 {
+		return false
+	}
+	for off := 0; off+len(name) <= len(list); {
+		i := strings.Index(list[off:], name)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(name)
+		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
+			return true
+		}
+		off = i + 1
+	}
+	return false
+}
+
 // Opt is one option as parsed.
 type Opt struct {
 	Name     string // as written, e.g. "-n" or "--max-count"
@@ -405,8 +428,10 @@ func (p *Program) judge(args []Arg) *Refusal {
 	return nil
 }
 
-// firstOperandUnless is a PatternOperand for programs whose first operand is the pattern unless
-// one of the named options supplies it (grep PATTERN vs grep -e PATTERN).
-func firstOperandUnless(names ...string) func(c *ParsedArgs, i int) bool {
-	return func(c *ParsedArgs, i int) bool { return i == 0 && !c.Has(names...) }
+// firstOperandUnless reports whether operand i is the pattern of a program whose first operand is
+// the pattern unless one of the named options supplies it (grep PATTERN vs grep -e PATTERN).
+// Rules call it from a function literal naming the options, which the compiler lays out: a
+// closure over the names would be allocated when the package starts, in every hook process.
+func firstOperandUnless(c *ParsedArgs, i int, names ...string) bool {
+	return i == 0 && !c.Has(names...)
 }

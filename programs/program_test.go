@@ -13,8 +13,8 @@ func allOptions() map[string]*Options {
 			m[p.Name] = p.Opts
 		}
 	}
-	for n, s := range gitSubcommands {
-		m["git "+n] = s.opts
+	for _, s := range gitSubcommands {
+		m["git "+s.name] = s.opts
 	}
 	return m
 }
@@ -93,4 +93,68 @@ func TestAllowlistWellFormed(t *testing.T) {
 		}
 		seen[p.name] = true
 	}
+}
+
+// TestGitSubcommandsWellFormed: every git subcommand is listed once, so that lookupGitSub's
+// linear search finds the only rule there is.
+func TestGitSubcommandsWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range gitSubcommands {
+		if seen[s.name] || s.name == "" || s.opts == nil {
+			t.Errorf("git subcommand %q is listed twice or has no option table", s.name)
+		}
+		seen[s.name] = true
+		if lookupGitSub(s.name) == nil || lookupGitSub(s.name).name != s.name {
+			t.Errorf("lookupGitSub(%s) does not find it", s.name)
+		}
+	}
+	if lookupGitSub("push") != nil || lookupGitSub("") != nil {
+		t.Error("lookupGitSub finds a subcommand that is not listed")
+	}
+}
+
+// TestWordLists: the space-separated lists read with listed hold names separated by spaces only
+// (listed splits on nothing else), and listed finds each of their names and nothing that merely
+// overlaps one (-n in -nv, -s in -sS, two neighbours joined by a space).
+func TestWordLists(t *testing.T) {
+	for name, list := range map[string]string{
+		"curlDropFlags": curlDropFlags, "curlDropValued": curlDropValued,
+		"wgetDropFlags": wgetDropFlags, "wgetDropValued": wgetDropValued, "jqPairs": jqPairs,
+	} {
+		words := strings.Fields(list)
+		var split []string
+		for _, w := range strings.Split(list, " ") {
+			if w != "" {
+				split = append(split, w)
+			}
+		}
+		if strings.Join(words, " ") != strings.Join(split, " ") {
+			t.Errorf("%s is separated by something other than spaces", name)
+		}
+		for i, w := range words {
+			if !listed(list, w) {
+				t.Errorf("listed(%s, %q) = false", name, w)
+			}
+			for _, near := range []string{w[:len(w)-1], w + "x", w + " ", " " + w, "x" + w} {
+				if listed(list, near) != containsWord(words, near) {
+					t.Errorf("listed(%s, %q) = %v", name, near, !containsWord(words, near))
+				}
+			}
+			if i+1 < len(words) && listed(list, w+" "+words[i+1]) {
+				t.Errorf("listed(%s, %q) = true", name, w+" "+words[i+1])
+			}
+		}
+	}
+	if listed("-nv --no-verbose", "-n") || !listed("-n -nv", "-nv") || listed("", "") || listed("-a", "") {
+		t.Error("listed matches a substring or the empty name")
+	}
+}
+
+func containsWord(words []string, w string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
 }
