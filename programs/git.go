@@ -455,18 +455,17 @@ func isRevParse(before []Arg) bool {
 	return false
 }
 
-// gitExactAllowed reports whether some subcommand table lists name exactly, so that an allowed
-// option which happens to be a prefix of a dangerous one (there is none today; the table test
-// keeps it so) is not mistaken for an abbreviation.
-func gitExactAllowed(name string) bool {
-	for _, s := range gitSubcommands {
-		if _, ok := s.opts.table().kinds[name]; ok {
-			return true
-		}
-	}
-	_, ok := gitGlobal.table().kinds[name]
-	return ok
-}
+// gitExactOptions are the options some table allows that are also prefixes of a dangerous one:
+// --text (of --textconv), --list of branch, tag and config (of --list-cmds), and rev-list's
+// --filter (of --filters). git matches an exact name before it tries abbreviations, so these
+// mean themselves. They are listed, not found by searching every table for the name, which
+// would scan some twenty kilobytes on each such command (git branch --list);
+// TestGitExactOptions keeps the list equal to what the tables allow.
+const gitExactOptions = "--text --list --filter"
+
+// gitExactAllowed reports whether name, a prefix of a dangerous option, is one that some table
+// allows exactly, so that it is not mistaken for an abbreviation.
+func gitExactAllowed(name string) bool { return listed(gitExactOptions, name) }
 
 // checkGitFormats refuses pretty formats that run gpg — the %G placeholders, with or without a
 // +, - or space modifier, and %(signature…) — and named formats that could come from the
