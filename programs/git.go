@@ -114,6 +114,7 @@ const (
 
 // gitSub is one subcommand's rule.
 type gitSub struct {
+	name string
 	opts *Options
 	// check applies the subcommand's own rules after option parsing.
 	check func(c *ParsedArgs) *Refusal
@@ -156,34 +157,38 @@ var (
 	}
 )
 
-var gitSubcommands = map[string]*gitSub{
-	"status": {opts: &Options{
+// gitSubcommands are the subcommands git may run, each with its rule. It is a slice, not a map,
+// so that the compiler lays it out rather than the hook building it on every start; a linear
+// search of thirty names costs less than that build (lookupGitSub). TestGitSubcommandsWellFormed
+// checks that no name is listed twice.
+var gitSubcommands = []gitSub{
+	{name: "status", opts: &Options{
 		Flags: "-s --short -b --branch --long -v --verbose -z --column --no-column --ahead-behind --no-ahead-behind " +
 			"--renames --no-renames --show-stash --no-show-stash",
 		Optional: "--porcelain -u --untracked-files --ignored --ignore-submodules --find-renames",
 	}},
-	"log":  {opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},
-	"show": {opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},
-	"shortlog": {opts: &Options{
+	{name: "log", opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},
+	{name: "show", opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},
+	{name: "shortlog", opts: &Options{
 		Flags: "-n -s -e -c --numbered --summary --email --committer --all --no-merges --merges --first-parent " +
 			"--reverse --use-mailmap --mailmap --no-mailmap",
 		Valued:   "--group --since --after --until --before --author --grep --max-count --skip",
 		Optional: "--format -w --branches --tags --remotes",
 		Patterns: "--author --grep --format",
 	}, check: checkGitFormats},
-	"diff": {opts: &Options{
+	{name: "diff", opts: &Options{
 		Flags:    gitDiffFlags + " --cached --staged --merge-base --no-index",
 		Valued:   gitDiffValued,
 		Optional: gitDiffOptional,
 		Patterns: gitDiffPatterns,
 	}, inject: noDrivers},
-	"diff-tree": {opts: &Options{
+	{name: "diff-tree", opts: &Options{
 		Flags:    gitDiffFlags + " -r -t -m -c --cc --root --no-commit-id --always --merge-base --full-diff",
 		Valued:   gitDiffValued,
 		Optional: gitDiffOptional + " --pretty --format",
 		Patterns: gitDiffPatterns + " --pretty --format",
 	}, check: checkGitFormats, inject: noDrivers},
-	"grep": {opts: &Options{
+	{name: "grep", opts: &Options{
 		Flags: "-n --line-number -i --ignore-case -w --word-regexp -v --invert-match -l --files-with-matches " +
 			"--name-only -L --files-without-match -c --count -h -H --full-name -E --extended-regexp -G --basic-regexp " +
 			"-F --fixed-strings -P --perl-regexp -I -a --text -o --only-matching -q --quiet --cached --untracked " +
@@ -201,7 +206,7 @@ var gitSubcommands = map[string]*gitSub{
 		v := c.Operands[i].Value
 		return (i == 0 && !c.Has("-e", "-f")) || v == "(" || v == ")"
 	}},
-	"blame": {opts: &Options{
+	{name: "blame", opts: &Options{
 		Flags: "-l -t -p --porcelain --line-porcelain -c -s -e --show-email -f --show-name -n --show-number -w " +
 			"--incremental --root --show-stats --score-debug --reverse --first-parent --color-lines --color-by-age " +
 			"--no-progress --minimal --no-textconv",
@@ -210,7 +215,7 @@ var gitSubcommands = map[string]*gitSub{
 		Patterns: "-L",
 		Refused:  Refusals{{"-S", "reads revisions from a file git then walks"}},
 	}, inject: []string{"--no-textconv"}},
-	"rev-parse": {opts: &Options{
+	{name: "rev-parse", opts: &Options{
 		Flags: "--show-toplevel --show-prefix --show-cdup --git-dir --absolute-git-dir --git-common-dir " +
 			"--is-inside-work-tree --is-inside-git-dir --is-bare-repository --is-shallow-repository --verify -q --quiet " +
 			"--symbolic --symbolic-full-name --show-superproject-working-tree --show-object-format --all --branches " +
@@ -218,7 +223,7 @@ var gitSubcommands = map[string]*gitSub{
 		Valued:   "--git-path --default --since --after --until --before --path-format --resolve-git-dir --prefix",
 		Optional: "--short --abbrev-ref --disambiguate --glob",
 	}},
-	"ls-files": {opts: &Options{
+	{name: "ls-files", opts: &Options{
 		Flags: "-c --cached -d --deleted -m --modified -o --others -i --ignored -s --stage -u --unmerged -k --killed " +
 			"-z -t -v -f --full-name --recurse-submodules --eol --deduplicate --directory --no-empty-directory " +
 			"--exclude-standard --error-unmatch --sparse --resolve-undo",
@@ -226,58 +231,58 @@ var gitSubcommands = map[string]*gitSub{
 		Optional: "--abbrev",
 		Patterns: "--format",
 	}},
-	"ls-tree": {opts: &Options{
+	{name: "ls-tree", opts: &Options{
 		Flags:    "-r -t -d -z -l --long --name-only --name-status --object-only --full-name --full-tree",
 		Valued:   "--format",
 		Optional: "--abbrev",
 		Patterns: "--format",
 	}},
-	"merge-base": {opts: &Options{Flags: "-a --all --octopus --independent --is-ancestor --fork-point"}},
-	"describe": {opts: &Options{
+	{name: "merge-base", opts: &Options{Flags: "-a --all --octopus --independent --is-ancestor --fork-point"}},
+	{name: "describe", opts: &Options{
 		Flags:    "--tags --all --long --always --exact-match --first-parent --contains --debug",
 		Valued:   "--candidates --match --exclude",
 		Optional: "--abbrev --dirty --broken",
 	}},
-	"cat-file": {opts: &Options{
+	{name: "cat-file", opts: &Options{
 		Flags:   "-p -t -s -e --allow-unknown-type --use-mailmap --mailmap --no-use-mailmap",
 		Refused: Refusals{{"--path", "applies filters or textconv to a path"}},
 	}, check: checkCatFile},
-	"branch": {opts: &Options{
+	{name: "branch", opts: &Options{
 		Flags: "-a --all -r --remotes -v --verbose -l --list --show-current -i --ignore-case --no-color " +
 			"--column --no-column --no-abbrev --omit-empty",
 		Valued:         "--contains --no-contains --merged --no-merged --points-at --sort --format",
 		LastArgDefault: "--contains --no-contains --merged --no-merged",
 		Optional:       "--color --abbrev",
 		Patterns:       "--format",
-	}, check: listingOnly("branch", "creates a branch")},
-	"tag": {opts: &Options{
+	}, check: func(c *ParsedArgs) *Refusal { return listingOnly(c, "branch", "creates a branch") }},
+	{name: "tag", opts: &Options{
 		Flags:          "-l --list -i --ignore-case --no-color --column --no-column --omit-empty",
 		Valued:         "--contains --no-contains --merged --no-merged --points-at --sort --format",
 		LastArgDefault: "--contains --no-contains --merged --no-merged",
 		Optional:       "-n --color",
 		Patterns:       "--format",
-	}, check: listingOnly("tag", "creates a tag")},
-	"worktree": {opts: &Options{Flags: "--porcelain -v --verbose -z"}, check: onlyVerbs("worktree", "list"), verbs: []string{"list"}},
-	"remote": {opts: &Options{Flags: "-v --verbose --push --all"}, check: checkRemote,
+	}, check: func(c *ParsedArgs) *Refusal { return listingOnly(c, "tag", "creates a tag") }},
+	{name: "worktree", opts: &Options{Flags: "--porcelain -v --verbose -z"}, check: func(c *ParsedArgs) *Refusal { return onlyVerbs(c, "worktree", "list") }, verbs: []string{"list"}},
+	{name: "remote", opts: &Options{Flags: "-v --verbose --push --all"}, check: checkRemote,
 		verbs: []string{"get-url", "show", "add", "remove", "rm", "rename", "set-url", "set-head", "set-branches", "prune", "update"}},
-	"reflog": {opts: gitLogOptions, check: checkReflog, inject: noDrivers,
+	{name: "reflog", opts: gitLogOptions, check: checkReflog, inject: noDrivers,
 		verbs: []string{"show", "expire", "delete", "exists", "list", "drop", "write"}},
-	"stash": {opts: gitStashOptions, check: checkStash, inject: noDrivers,
+	{name: "stash", opts: gitStashOptions, check: checkStash, inject: noDrivers,
 		verbs: []string{"list", "show"}},
-	"rev-list": {opts: gitRevListOptions,
+	{name: "rev-list", opts: gitRevListOptions,
 		check: checkGitFormats},
-	"for-each-ref": {opts: &Options{
+	{name: "for-each-ref", opts: &Options{
 		Flags:    "--shell --perl --python --tcl --ignore-case --omit-empty",
 		Valued:   "--format --sort --count --points-at --merged --no-merged --contains --no-contains --exclude",
 		Patterns: "--format",
 	}, check: checkGitFormats},
-	"show-ref":      {opts: &Options{Flags: "--head --heads --tags --branches -d --dereference -s --verify -q --quiet --exists", Optional: "--hash --abbrev"}},
-	"count-objects": {opts: &Options{Flags: "-v --verbose -H --human-readable"}, check: noGitOperands("count-objects")},
-	"check-ignore":  {opts: &Options{Flags: "-q --quiet -v --verbose -n --non-matching --no-index -z"}},
-	"check-attr":    {opts: &Options{Flags: "-a --all --cached -z"}},
-	"name-rev":      {opts: &Options{Flags: "--name-only --tags --all --always --undefined --no-undefined", Valued: "--refs --exclude"}},
-	"cherry":        {opts: &Options{Flags: "-v", Optional: "--abbrev"}},
-	"config": {opts: &Options{
+	{name: "show-ref", opts: &Options{Flags: "--head --heads --tags --branches -d --dereference -s --verify -q --quiet --exists", Optional: "--hash --abbrev"}},
+	{name: "count-objects", opts: &Options{Flags: "-v --verbose -H --human-readable"}, check: func(c *ParsedArgs) *Refusal { return noGitOperands(c, "count-objects") }},
+	{name: "check-ignore", opts: &Options{Flags: "-q --quiet -v --verbose -n --non-matching --no-index -z"}},
+	{name: "check-attr", opts: &Options{Flags: "-a --all --cached -z"}},
+	{name: "name-rev", opts: &Options{Flags: "--name-only --tags --all --always --undefined --no-undefined", Valued: "--refs --exclude"}},
+	{name: "cherry", opts: &Options{Flags: "-v", Optional: "--abbrev"}},
+	{name: "config", opts: &Options{
 		Flags: "--get --get-all --get-regexp --get-urlmatch -l --list --show-origin --show-scope --name-only -z --null " +
 			"--local --global --system --worktree --bool --int --bool-or-int --path --expiry-date --includes --no-includes " +
 			"--all --regexp",
@@ -285,7 +290,17 @@ var gitSubcommands = map[string]*gitSub{
 	}, check: checkGitConfig, verbs: []string{"get", "list"}, patternOperand: func(c *ParsedArgs, i int) bool {
 		return i == 0 && c.Has("--get-regexp")
 	}},
-	"version": {opts: &Options{Flags: "--build-options"}, check: noGitOperands("version")},
+	{name: "version", opts: &Options{Flags: "--build-options"}, check: func(c *ParsedArgs) *Refusal { return noGitOperands(c, "version") }},
+}
+
+// lookupGitSub returns the rule for a git subcommand, or nil if git may not run it.
+func lookupGitSub(name string) *gitSub {
+	for i := range gitSubcommands {
+		if gitSubcommands[i].name == name {
+			return &gitSubcommands[i]
+		}
+	}
+	return nil
 }
 
 func judgeGit(args []Arg) *Refusal {
@@ -336,8 +351,8 @@ func judgeGit(args []Arg) *Refusal {
 		return refuse("git", "a loop variable may not be the subcommand")
 	}
 	name := args[sub].Value
-	rule, ok := gitSubcommands[name]
-	if !ok || args[sub].Pattern {
+	rule := lookupGitSub(name)
+	if rule == nil || args[sub].Pattern {
 		return &Refusal{Program: "git", What: "`git " + clip.Short(name) + "` is not a read-only subcommand", Hint: "read-only git: " + gitSubcommandList()}
 	}
 	rest := args[sub+1:]
@@ -440,18 +455,17 @@ func isRevParse(before []Arg) bool {
 	return false
 }
 
-// gitExactAllowed reports whether some subcommand table lists name exactly, so that an allowed
-// option which happens to be a prefix of a dangerous one (there is none today; the table test
-// keeps it so) is not mistaken for an abbreviation.
-func gitExactAllowed(name string) bool {
-	for _, s := range gitSubcommands {
-		if _, ok := s.opts.table().kinds[name]; ok {
-			return true
-		}
-	}
-	_, ok := gitGlobal.table().kinds[name]
-	return ok
-}
+// gitExactOptions are the options some table allows that are also prefixes of a dangerous one:
+// --text (of --textconv), --list of branch, tag and config (of --list-cmds), and rev-list's
+// --filter (of --filters). git matches an exact name before it tries abbreviations, so these
+// mean themselves. They are listed, not found by searching every table for the name, which
+// would scan some twenty kilobytes on each such command (git branch --list);
+// TestGitExactOptions keeps the list equal to what the tables allow.
+const gitExactOptions = "--text --list --filter"
+
+// gitExactAllowed reports whether name, a prefix of a dangerous option, is one that some table
+// allows exactly, so that it is not mistaken for an abbreviation.
+func gitExactAllowed(name string) bool { return listed(gitExactOptions, name) }
 
 // checkGitFormats refuses pretty formats that run gpg — the %G placeholders, with or without a
 // +, - or space modifier, and %(signature…) — and named formats that could come from the
@@ -476,11 +490,11 @@ func checkGitFormats(c *ParsedArgs) *Refusal {
 			return refuse("git", "the %%G format placeholders run gpg to check signatures")
 		}
 		if o.Name == "--pretty" && !strings.HasPrefix(v, "format:") && !strings.HasPrefix(v, "tformat:") && !strings.Contains(v, "%") {
-			if !gitBuiltinPretty[v] {
+			if !slices.Contains(gitBuiltinPretty, v) {
 				return refuse("git", "`--pretty=%s` is not a built-in format; use --format='…'", clip.Short(v))
 			}
 		}
-		if o.Name == "--format" && !strings.Contains(v, "%") && !gitBuiltinPretty[v] {
+		if o.Name == "--format" && !strings.Contains(v, "%") && !slices.Contains(gitBuiltinPretty, v) {
 			return refuse("git", "`--format=%s` is not a built-in format", clip.Short(v))
 		}
 	}
@@ -509,10 +523,8 @@ func gitFormatRunsGPG(v string) bool {
 	return false
 }
 
-var gitBuiltinPretty = map[string]bool{
-	"oneline": true, "short": true, "medium": true, "full": true, "fuller": true, "reference": true,
-	"email": true, "mboxrd": true, "raw": true, "": true,
-}
+// gitBuiltinPretty are git's built-in pretty formats; "" is the default one.
+var gitBuiltinPretty = []string{"oneline", "short", "medium", "full", "fuller", "reference", "email", "mboxrd", "raw", ""}
 
 func checkCatFile(c *ParsedArgs) *Refusal {
 	modes := 0
@@ -525,46 +537,42 @@ func checkCatFile(c *ParsedArgs) *Refusal {
 	switch {
 	case modes == 1 && len(c.Operands) == 1:
 		return nil
-	case modes == 0 && len(c.Operands) == 2 && gitObjectTypes[c.Operands[0].Value]:
+	case modes == 0 && len(c.Operands) == 2 && slices.Contains(gitObjectTypes, c.Operands[0].Value):
 		return nil
 	}
 	return refuse("git cat-file", "use one of -p, -t, -s, -e with one object, or TYPE OBJECT")
 }
 
-var gitObjectTypes = map[string]bool{"blob": true, "tree": true, "commit": true, "tag": true}
+var gitObjectTypes = []string{"blob", "tree", "commit", "tag"}
 
 // listingOnly refuses operands unless the listing mode is explicit: without -l/--list, git
-// branch NAME and git tag NAME create.
-func listingOnly(sub, creates string) func(c *ParsedArgs) *Refusal {
-	return func(c *ParsedArgs) *Refusal {
-		if len(c.Operands) > 0 && !c.Has("-l", "--list") {
-			return &Refusal{Program: "git " + sub, What: "`git " + sub + " NAME` " + creates, Hint: "to list matching names use git " + sub + " --list PATTERN"}
-		}
-		return checkGitFormats(c)
+// branch NAME and git tag NAME create. It and the checks below take the subcommand as an
+// argument, from a function literal in the table, rather than returning a closure: a closure
+// over its arguments is allocated when the package starts, in every hook process.
+func listingOnly(c *ParsedArgs, sub, creates string) *Refusal {
+	if len(c.Operands) > 0 && !c.Has("-l", "--list") {
+		return &Refusal{Program: "git " + sub, What: "`git " + sub + " NAME` " + creates, Hint: "to list matching names use git " + sub + " --list PATTERN"}
 	}
+	return checkGitFormats(c)
 }
 
-func onlyVerbs(sub string, verbs ...string) func(c *ParsedArgs) *Refusal {
-	return func(c *ParsedArgs) *Refusal {
-		if len(c.Operands) != 1 {
-			return refuse("git "+sub, "only `git %s %s` is allowed", sub, strings.Join(verbs, "|"))
-		}
-		for _, v := range verbs {
-			if c.Operands[0].Value == v {
-				return nil
-			}
-		}
+func onlyVerbs(c *ParsedArgs, sub string, verbs ...string) *Refusal {
+	if len(c.Operands) != 1 {
 		return refuse("git "+sub, "only `git %s %s` is allowed", sub, strings.Join(verbs, "|"))
 	}
+	for _, v := range verbs {
+		if c.Operands[0].Value == v {
+			return nil
+		}
+	}
+	return refuse("git "+sub, "only `git %s %s` is allowed", sub, strings.Join(verbs, "|"))
 }
 
-func noGitOperands(sub string) func(c *ParsedArgs) *Refusal {
-	return func(c *ParsedArgs) *Refusal {
-		if len(c.Operands) > 0 {
-			return refuse("git "+sub, "takes no operands")
-		}
-		return nil
+func noGitOperands(c *ParsedArgs, sub string) *Refusal {
+	if len(c.Operands) > 0 {
+		return refuse("git "+sub, "takes no operands")
 	}
+	return nil
 }
 
 // checkRemote allows `git remote`, `git remote -v` and `git remote get-url NAME`. `git remote
@@ -676,7 +684,7 @@ func gitRewrite(args []string) (env, out []string) {
 	}
 	out = append(out, args[:i]...)
 	if i < len(args) {
-		s := gitSubcommands[args[i]]
+		s := lookupGitSub(args[i])
 		out = append(out, args[i])
 		i++
 		// A verb (stash show, reflog show) must stay right after the subcommand: git stash
@@ -709,8 +717,8 @@ var gitPinned = []string{
 
 func gitSubcommandList() string {
 	names := make([]string, 0, len(gitSubcommands))
-	for n := range gitSubcommands {
-		names = append(names, n)
+	for _, s := range gitSubcommands {
+		names = append(names, s.name)
 	}
 	sortStrings(names)
 	return strings.Join(names, ", ")

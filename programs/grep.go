@@ -19,7 +19,7 @@ var grepRule = &Program{
 		Patterns: "-e --regexp --include --exclude --exclude-dir",
 		Digits:   true,
 	},
-	PatternOperand: firstOperandUnless("-e", "--regexp", "-f", "--file"),
+	PatternOperand: func(c *ParsedArgs, i int) bool { return firstOperandUnless(c, i, "-e", "--regexp", "-f", "--file") },
 }
 
 // rg (ripgrep) searches files. It can run programs three ways, all refused: --pre runs a
@@ -49,7 +49,9 @@ var rgRule = &Program{
 		Patterns: "-e --regexp -g --glob --iglob -r --replace --type-add --context-separator",
 		Refused:  Refusals{{"--pre", "runs a program on every file searched"}, {"--pre-glob", "chooses files for --pre"}, {"--hostname-bin", "runs a program"}, {"-z", "runs decompression programs"}, {"--search-zip", "runs decompression programs"}},
 	},
-	PatternOperand: firstOperandUnless("-e", "--regexp", "-f", "--file", "--files", "--type-list"),
+	PatternOperand: func(c *ParsedArgs, i int) bool {
+		return firstOperandUnless(c, i, "-e", "--regexp", "-f", "--file", "--files", "--type-list")
+	},
 	Rewrite: func(args []string) ([]string, []string) {
 		return []string{"RIPGREP_CONFIG_PATH="}, append([]string{"--no-config"}, args...)
 	},

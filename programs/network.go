@@ -37,27 +37,43 @@ type Route struct {
 }
 
 // netPrograms are programs that reach the network. Those with a router can be answered by the
-// retriever when used as a plain read; the rest are refused outright.
-var netPrograms = map[string]func(args []string) (*Route, string){
-	"curl": routeCurl, "wget": routeWget, "http": routeHTTPie, "https": routeHTTPie, "xh": routeHTTPie,
-	"gh": routeGH,
-	"nc": nil, "ncat": nil, "netcat": nil, "socat": nil, "ssh": nil, "scp": nil, "sftp": nil,
-	"ftp": nil, "tftp": nil, "telnet": nil, "aria2c": nil, "lynx": nil, "w3m": nil, "links": nil,
-	"elinks": nil, "fetch": nil, "curlie": nil, "httpx": nil, "wget2": nil, "lftp": nil,
+// retriever when used as a plain read; the rest are refused outright. It is a slice, not a map,
+// so that the compiler lays it out rather than every hook process building it at start-up;
+// lookupNetProgram searches it. TestNetProgramsListedOnce checks that no name is listed twice.
+var netPrograms = []struct {
+	name  string
+	route func(args []string) (*Route, string)
+}{
+	{"curl", routeCurl}, {"wget", routeWget}, {"http", routeHTTPie}, {"https", routeHTTPie}, {"xh", routeHTTPie},
+	{"gh", routeGH},
+	{"nc", nil}, {"ncat", nil}, {"netcat", nil}, {"socat", nil}, {"ssh", nil}, {"scp", nil}, {"sftp", nil},
+	{"ftp", nil}, {"tftp", nil}, {"telnet", nil}, {"aria2c", nil}, {"lynx", nil}, {"w3m", nil}, {"links", nil},
+	{"elinks", nil}, {"fetch", nil}, {"curlie", nil}, {"httpx", nil}, {"wget2", nil}, {"lftp", nil},
+}
+
+// lookupNetProgram returns a network program's router (nil for one the retriever does not
+// answer), and whether the program is a network program at all.
+func lookupNetProgram(name string) (route func(args []string) (*Route, string), ok bool) {
+	for _, p := range netPrograms {
+		if p.name == name {
+			return p.route, true
+		}
+	}
+	return nil, false
 }
 
 // NetworkProgram reports whether a program (by base name) reaches the network, and whether
 // hookctl's retriever answers a plain read made with it standing alone.
 func NetworkProgram(name string) (isNet, routed bool) {
-	r, ok := netPrograms[name]
+	r, ok := lookupNetProgram(name)
 	return ok, r != nil
 }
 
 // NetworkPrograms lists the network programs, sorted.
 func NetworkPrograms() []string {
 	out := make([]string, 0, len(netPrograms))
-	for n := range netPrograms {
-		out = append(out, n)
+	for _, p := range netPrograms {
+		out = append(out, p.name)
 	}
 	sortStrings(out)
 	return out
@@ -102,7 +118,7 @@ func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
 	if !NetworkUse(prog, words[1:]) {
 		return nil, nil
 	}
-	router := netPrograms[prog]
+	router, _ := lookupNetProgram(prog)
 	if router == nil {
 		return nil, &Refusal{Program: prog, What: "`" + prog + "` reaches the network outside hookctl's retriever",
 			Hint: RetrieveHint}
@@ -229,20 +245,13 @@ func plainHTTPURL(u string) (string, bool) {
 
 // Options of the network programs that change nothing a retrieval would do differently
 // (verbosity, redirects, timeouts, compression): accepted and dropped. Anything else is refused.
-var (
-	curlDropFlags  = wordSet("-s --silent -S --show-error -L --location -f --fail --fail-with-body --compressed -g --globoff -v --verbose -k --insecure -N --no-buffer -#  --progress-bar -sS -sL -sSL -fsSL -fsS -fL -sf -sfL -Ls -LsS")
-	curlDropValued = wordSet("-A --user-agent -m --max-time --connect-timeout --retry --retry-delay --retry-max-time -w --write-out")
-	wgetDropFlags  = wordSet("-q --quiet -nv --no-verbose -S --server-response --no-check-certificate -qO-")
-	wgetDropValued = wordSet("-T --timeout -t --tries -U --user-agent --wait")
+// Space-separated lists, read with listed, so that nothing is built when the hook starts.
+const (
+	curlDropFlags  = "-s --silent -S --show-error -L --location -f --fail --fail-with-body --compressed -g --globoff -v --verbose -k --insecure -N --no-buffer -#  --progress-bar -sS -sL -sSL -fsSL -fsS -fL -sf -sfL -Ls -LsS"
+	curlDropValued = "-A --user-agent -m --max-time --connect-timeout --retry --retry-delay --retry-max-time -w --write-out"
+	wgetDropFlags  = "-q --quiet -nv --no-verbose -S --server-response --no-check-certificate -qO-"
+	wgetDropValued = "-T --timeout -t --tries -U --user-agent --wait"
 )
-
-func wordSet(s string) map[string]bool {
-	m := map[string]bool{}
-	for _, w := range strings.Fields(s) {
-		m[w] = true
-	}
-	return m
-}
 
 // routeCurl answers `curl [harmless flags] URL` and `curl -X GET URL`. Writing to a file, sending
 // data, uploading, custom headers (they carry credentials), cookies and config files are refused.
@@ -260,10 +269,10 @@ func routeCurl(args []string) (*Route, string) {
 			if v := strings.TrimPrefix(strings.TrimPrefix(a, "--request="), "-X"); !strings.EqualFold(v, "GET") {
 				return nil, "curl may only GET; other methods send data"
 			}
-		case curlDropFlags[a]:
-		case curlDropValued[a]:
+		case listed(curlDropFlags, a):
+		case listed(curlDropValued, a):
 			i++
-		case strings.HasPrefix(a, "--") && curlDropValued[strings.SplitN(a, "=", 2)[0]]:
+		case strings.HasPrefix(a, "--") && listed(curlDropValued, strings.SplitN(a, "=", 2)[0]):
 		case a == "--url":
 			if i+1 >= len(args) {
 				return nil, "curl --url needs a URL"
@@ -305,10 +314,10 @@ func routeWget(args []string) (*Route, string) {
 			}
 			stdout = true
 			i++
-		case wgetDropFlags[a]:
-		case wgetDropValued[a]:
+		case listed(wgetDropFlags, a):
+		case listed(wgetDropValued, a):
 			i++
-		case strings.HasPrefix(a, "--") && wgetDropValued[strings.SplitN(a, "=", 2)[0]]:
+		case strings.HasPrefix(a, "--") && listed(wgetDropValued, strings.SplitN(a, "=", 2)[0]):
 		case strings.HasPrefix(a, "-"):
 			return nil, "wget `" + clip.Short(a) + "` is not a plain read"
 		default:

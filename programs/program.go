@@ -13,7 +13,7 @@ package programs
 import (
 	"fmt"
 	"strings"
-	"sync"
+	"unicode"
 
 	"github.com/hookctl/hookctl/internal/clip"
 )
@@ -98,9 +98,6 @@ type Options struct {
 	// Refused explains refused options by name, for precise deny reasons. Every long name here
 	// is also refused in abbreviated form.
 	Refused Refusals
-
-	once   sync.Once
-	parsed *optionTable
 }
 
 // Refusals pairs refused options with why they are refused. It is a slice, not a map, so that
@@ -143,53 +140,86 @@ const (
 	optOptional
 )
 
-type optionTable struct {
-	kinds    map[string]optKind
-	patterns map[string]bool
-	lastArg  map[string]bool
+// kind says how the table lists an option name. It scans the lists in place rather than building
+// a map of them: a hook process judges one command and exits, so a map would be built to be read
+// a few times (building them was about 1% of a hook's CPU). validate keeps every name in at most
+// one list, so the order of the scans does not matter; flags, the commonest, come first.
+func (o *Options) kind(name string) optKind {
+	switch {
+	case listed(o.Flags, name):
+		return optFlag
+	case listed(o.Valued, name):
+		return optValued
+	case listed(o.Optional, name):
+		return optOptional
+	}
+	return optNone
 }
 
-func (o *Options) table() *optionTable {
-	o.once.Do(o.build)
-	return o.parsed
+// listed reports whether name is one of the space-separated names of list, without splitting
+// list or allocating. A name holding a space is never listed, even where it would match
+// neighbours in the list ("-a -b"): the program receives it as one argument, which is no option
+// of its own.
+func listed(list, name string) bool {
+	if name == "" || strings.IndexByte(name, ' ') >= 0 {
+		return false
+	}
+	for off := 0; off+len(name) <= len(list); {
+		i := strings.Index(list[off:], name)
+		if i < 0 {
+			return false
+		}
+		i += off
+		end := i + len(name)
+		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
+			return true
+		}
+		off = i + 1
+	}
+	return false
 }
 
-// build turns the option lists into a table, once. A malformed table is a programming error
-// and panics; TestOptionTables builds every table, so it can never reach a user.
-func (o *Options) build() {
-	t := &optionTable{kinds: map[string]optKind{}, patterns: map[string]bool{}, lastArg: map[string]bool{}}
-	add := func(list string, k optKind) {
-		for _, n := range strings.Fields(list) {
-			if _, dup := t.kinds[n]; dup {
-				panic("programs: option listed twice: " + n)
+// validate reports the first malformed entry of the table: a name listed twice, a name that is
+// not an option, a pattern or last-argument default on an option without a value, an option both
+// allowed and refused, or a list separated by anything but spaces (listed splits on spaces
+// only). A malformed table is a programming error; TestOptionTables validates every table, so
+// one can never reach a user.
+func (o *Options) validate() error {
+	seen := map[string]optKind{}
+	for _, l := range []struct {
+		list string
+		kind optKind
+	}{{o.Flags, optFlag}, {o.Valued, optValued}, {o.Optional, optOptional}} {
+		for _, n := range strings.Split(l.list, " ") {
+			if n == "" {
+				continue
 			}
-			if !strings.HasPrefix(n, "-") || n == "-" || n == "--" || (!strings.HasPrefix(n, "--") && len(n) != 2) {
-				panic("programs: malformed option name: " + n)
+			if _, dup := seen[n]; dup {
+				return fmt.Errorf("option listed twice: %q", n)
 			}
-			t.kinds[n] = k
+			if strings.ContainsFunc(n, unicode.IsSpace) || !strings.HasPrefix(n, "-") || n == "-" || n == "--" ||
+				(!strings.HasPrefix(n, "--") && len(n) != 2) {
+				return fmt.Errorf("malformed option name: %q", n)
+			}
+			seen[n] = l.kind
 		}
 	}
-	add(o.Flags, optFlag)
-	add(o.Valued, optValued)
-	add(o.Optional, optOptional)
-	for _, n := range strings.Fields(o.Patterns) {
-		if k := t.kinds[n]; k != optValued && k != optOptional {
-			panic("programs: pattern option is not valued: " + n)
+	for _, n := range strings.Split(o.Patterns, " ") {
+		if k := seen[n]; n != "" && k != optValued && k != optOptional {
+			return fmt.Errorf("pattern option is not valued: %q", n)
 		}
-		t.patterns[n] = true
 	}
-	for _, n := range strings.Fields(o.LastArgDefault) {
-		if t.kinds[n] != optValued {
-			panic("programs: last-argument default on an option that is not valued: " + n)
+	for _, n := range strings.Split(o.LastArgDefault, " ") {
+		if n != "" && seen[n] != optValued {
+			return fmt.Errorf("last-argument default on an option that is not valued: %q", n)
 		}
-		t.lastArg[n] = true
 	}
 	for _, r := range o.Refused {
-		if _, ok := t.kinds[r.Name]; ok {
-			panic("programs: option both allowed and refused: " + r.Name)
+		if _, ok := seen[r.Name]; ok {
+			return fmt.Errorf("option both allowed and refused: %q", r.Name)
 		}
 	}
-	o.parsed = t
+	return nil
 }
 
 // Opt is one option as parsed.
@@ -236,7 +266,6 @@ func (c *ParsedArgs) Values(names ...string) []string {
 // Parse splits args by the option table, GNU style: options may follow operands, "--" ends
 // options, a separate value never starts with "-". Anything not in the table is refused.
 func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
-	t := o.table()
 	c := &ParsedArgs{AfterEnd: -1}
 	ended := false
 	for i := 0; i < len(args); i++ {
@@ -255,13 +284,13 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 		case strings.HasPrefix(v, "--"):
 			name, val, hasVal := strings.Cut(v, "=")
 			opt := Opt{Name: name, Value: val, HasValue: hasVal}
-			switch t.kinds[name] {
+			switch o.kind(name) {
 			case optFlag:
 				if hasVal {
 					return nil, refuse(prog, "option `%s` takes no value", name)
 				}
 			case optValued:
-				if !hasVal && i+1 == len(args) && t.lastArg[name] {
+				if !hasVal && i+1 == len(args) && listed(o.LastArgDefault, name) {
 					break // the program's default value
 				}
 				if !hasVal {
@@ -277,7 +306,7 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 			default:
 				return nil, o.unknown(prog, name)
 			}
-			if a.Pattern && !t.patterns[name] {
+			if a.Pattern && !listed(o.Patterns, name) {
 				return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
 			}
 			c.Opts = append(c.Opts, opt)
@@ -293,7 +322,7 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 			// A cluster of short options: -abc, -n5, -e PATTERN.
 			for j := 1; j < len(v); j++ {
 				name := "-" + v[j:j+1]
-				switch t.kinds[name] {
+				switch o.kind(name) {
 				case optFlag:
 					c.Opts = append(c.Opts, Opt{Name: name})
 					continue
@@ -304,7 +333,7 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 							return nil, r
 						}
 						i++
-						if next.Pattern && !t.patterns[name] {
+						if next.Pattern && !listed(o.Patterns, name) {
 							return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
 						}
 						c.Opts = append(c.Opts, Opt{Name: name, Value: next.Value, HasValue: true})
@@ -321,12 +350,12 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 						opt.Value = next.Value
 						src = next
 					}
-					if src.Pattern && !t.patterns[name] {
+					if src.Pattern && !listed(o.Patterns, name) {
 						return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
 					}
 					c.Opts = append(c.Opts, opt)
 				case optOptional:
-					if a.Pattern && !t.patterns[name] {
+					if a.Pattern && !listed(o.Patterns, name) {
 						return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
 					}
 					c.Opts = append(c.Opts, Opt{Name: name, Value: v[j+1:], HasValue: j+1 < len(v)})
@@ -405,8 +434,10 @@ func (p *Program) judge(args []Arg) *Refusal {
 	return nil
 }
 
-// firstOperandUnless is a PatternOperand for programs whose first operand is the pattern unless
-// one of the named options supplies it (grep PATTERN vs grep -e PATTERN).
-func firstOperandUnless(names ...string) func(c *ParsedArgs, i int) bool {
-	return func(c *ParsedArgs, i int) bool { return i == 0 && !c.Has(names...) }
+// firstOperandUnless reports whether operand i is the pattern of a program whose first operand is
+// the pattern unless one of the named options supplies it (grep PATTERN vs grep -e PATTERN).
+// Rules call it from a function literal naming the options, which the compiler lays out: a
+// closure over the names would be allocated when the package starts, in every hook process.
+func firstOperandUnless(c *ParsedArgs, i int, names ...string) bool {
+	return i == 0 && !c.Has(names...)
 }

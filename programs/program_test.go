@@ -1,22 +1,143 @@
 package programs
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"strings"
 	"testing"
 )
 
 // allOptions lists every option table, so a malformed one fails here and never in a hook run.
+// TestAllOptionsListed keeps the list complete.
 func allOptions() map[string]*Options {
-	m := map[string]*Options{"git (global)": gitGlobal}
+	m := map[string]*Options{
+		"git (global)":     gitGlobal,
+		"hookctl check":    hookctlCheckOpts,
+		"hookctl readonly": hookctlReadonlyOpts,
+		"hookctl (plain)":  hookctlPlainOpts,
+	}
 	for _, p := range all {
 		if p.Opts != nil {
 			m[p.Name] = p.Opts
 		}
 	}
-	for n, s := range gitSubcommands {
-		m["git "+n] = s.opts
+	for _, s := range gitSubcommands {
+		m["git "+s.name] = s.opts
 	}
 	return m
+}
+
+// TestAllOptionsListed: allOptions reaches every option table the package's source writes. Parse
+// trusts its tables (nothing validates them at run time), so a table TestOptionTables did not
+// see could reach a user malformed.
+func TestAllOptionsListed(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	written := 0
+	fset := token.NewFileSet()
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if lit, ok := n.(*ast.CompositeLit); ok {
+				if id, ok := lit.Type.(*ast.Ident); ok && id.Name == "Options" {
+					written++
+				}
+			}
+			return true
+		})
+	}
+	distinct := map[*Options]bool{}
+	for _, o := range allOptions() {
+		distinct[o] = true
+	}
+	if written < 10 || len(distinct) != written {
+		t.Errorf("the source writes %d option tables; allOptions reaches %d: add the missing ones", written, len(distinct))
+	}
+}
+
+// TestOptionsValidate: validate finds each kind of malformed table.
+func TestOptionsValidate(t *testing.T) {
+	for _, c := range []struct {
+		o    Options
+		want string
+	}{
+		{Options{Flags: "-a -b", Valued: "--count"}, ""},
+		{Options{Flags: "-a  -b "}, ""}, // runs of spaces separate too
+		{Options{Flags: "-a -b -a"}, "listed twice"},
+		{Options{Flags: "-a", Optional: "-a"}, "listed twice"},
+		{Options{Flags: "-ab"}, "malformed"},
+		{Options{Flags: "count"}, "malformed"},
+		{Options{Flags: "- --"}, "malformed"},
+		{Options{Flags: "-a\t-b"}, "malformed"}, // listed splits on spaces only
+		{Options{Flags: "-a\n--all"}, "malformed"},
+		{Options{Flags: "-e", Patterns: "-e"}, "pattern option is not valued"},
+		{Options{Valued: "-e", Patterns: "-f"}, "pattern option is not valued"},
+		{Options{Optional: "--merged", LastArgDefault: "--merged"}, "last-argument default"},
+		{Options{Flags: "-i", Refused: Refusals{{"-i", "edits files in place"}}}, "both allowed and refused"},
+	} {
+		err := c.o.validate()
+		switch {
+		case c.want == "" && err != nil:
+			t.Errorf("%+v: %v", c.o, err)
+		case c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)):
+			t.Errorf("%+v: got %v, want an error saying %q", c.o, err, c.want)
+		}
+	}
+}
+
+// TestOptionKindIsFieldMembership: Options.kind, which scans the lists in place, says what a set
+// of each list's fields would: for every listed name, and for words a scan could mistake for one
+// — a name's prefixes and extensions (-n inside -nv, --all inside --all-match), neighbours joined
+// by a space ("-a -b" is one argument, no option), and names with a space at either end.
+func TestOptionKindIsFieldMembership(t *testing.T) {
+	for table, o := range allOptions() {
+		want := map[string]optKind{}
+		for _, l := range []struct {
+			list string
+			kind optKind
+		}{{o.Flags, optFlag}, {o.Valued, optValued}, {o.Optional, optOptional}} {
+			for _, n := range strings.Fields(l.list) {
+				want[n] = l.kind
+			}
+		}
+		probes := []string{"", " ", "-", "--", "-NUM"}
+		for _, list := range []string{o.Flags, o.Valued, o.Optional, o.Patterns, o.LastArgDefault} {
+			f := strings.Fields(list)
+			for i, n := range f {
+				probes = append(probes, n, n[:len(n)-1], n+"x", n+" ", " "+n, n+"=")
+				if i+1 < len(f) {
+					probes = append(probes, n+" "+f[i+1], n+f[i+1])
+				}
+			}
+		}
+		for _, p := range probes {
+			if got := o.kind(p); got != want[p] {
+				t.Errorf("%s: kind(%q) = %d, want %d", table, p, got, want[p])
+			}
+			if got, want := listed(o.Patterns, p), containsWord(strings.Fields(o.Patterns), p); got != want {
+				t.Errorf("%s: listed(Patterns, %q) = %v, want %v", table, p, got, want)
+			}
+		}
+	}
+}
+
+func containsWord(words []string, w string) bool {
+	for _, x := range words {
+		if x == w {
+			return true
+		}
+	}
+	return false
 }
 
 // exactOptions are real option names that happen to be prefixes of refused ones. Programs
@@ -25,36 +146,32 @@ func allOptions() map[string]*Options {
 // and rev-list's --filter.
 var exactOptions = map[string]bool{"--text": true, "--list": true, "--filter": true}
 
-// TestOptionTables builds every table (duplicates, malformed names and options both allowed and
-// refused panic) and checks that no allowed long option is a prefix of a refused one: such a
-// name would be an abbreviation the program resolves to the refused option.
+// TestOptionTables validates every table (duplicates, malformed names, options both allowed and
+// refused) and checks that no allowed long option is a prefix of a refused one: such a name would
+// be an abbreviation the program resolves to the refused option.
 func TestOptionTables(t *testing.T) {
 	for name, o := range allOptions() {
-		func() {
-			defer func() {
-				if r := recover(); r != nil {
-					t.Errorf("%s: %v", name, r)
+		if err := o.validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		dangers := o.Refused
+		if strings.HasPrefix(name, "git") {
+			dangers = append(append(Refusals(nil), gitDangers...), o.Refused...)
+		}
+		for _, opt := range strings.Fields(o.Flags + " " + o.Valued + " " + o.Optional) {
+			for _, bad := range dangers {
+				if exactOptions[opt] {
+					continue
 				}
-			}()
-			tab := o.table()
-			dangers := o.Refused
-			if strings.HasPrefix(name, "git") {
-				dangers = append(append(Refusals(nil), gitDangers...), o.Refused...)
-			}
-			for opt := range tab.kinds {
-				for _, bad := range dangers {
-					if exactOptions[opt] {
-						continue
-					}
-					if strings.HasPrefix(opt, "--") && opt != bad.Name && strings.HasPrefix(bad.Name, opt) {
-						t.Errorf("%s: allowed %s abbreviates refused %s", name, opt, bad.Name)
-					}
-					if opt == bad.Name && !(name == "git rev-parse" && opt == "--git-dir") { // rev-parse --git-dir prints a path
-						t.Errorf("%s: %s is both allowed and refused", name, opt)
-					}
+				if strings.HasPrefix(opt, "--") && opt != bad.Name && strings.HasPrefix(bad.Name, opt) {
+					t.Errorf("%s: allowed %s abbreviates refused %s", name, opt, bad.Name)
+				}
+				if opt == bad.Name && !(name == "git rev-parse" && opt == "--git-dir") { // rev-parse --git-dir prints a path
+					t.Errorf("%s: %s is both allowed and refused", name, opt)
 				}
 			}
-		}()
+		}
 	}
 }
 
@@ -92,5 +209,94 @@ func TestAllowlistWellFormed(t *testing.T) {
 			t.Errorf("find primary %s is listed twice", p.name)
 		}
 		seen[p.name] = true
+	}
+}
+
+// TestGitSubcommandsWellFormed: every git subcommand is listed once, so that lookupGitSub's
+// linear search finds the only rule there is.
+func TestGitSubcommandsWellFormed(t *testing.T) {
+	seen := map[string]bool{}
+	for _, s := range gitSubcommands {
+		if seen[s.name] || s.name == "" || s.opts == nil {
+			t.Errorf("git subcommand %q is listed twice or has no option table", s.name)
+		}
+		seen[s.name] = true
+		if lookupGitSub(s.name) == nil || lookupGitSub(s.name).name != s.name {
+			t.Errorf("lookupGitSub(%s) does not find it", s.name)
+		}
+	}
+	if lookupGitSub("push") != nil || lookupGitSub("") != nil {
+		t.Error("lookupGitSub finds a subcommand that is not listed")
+	}
+}
+
+// TestWordLists: the space-separated lists read with listed hold names separated by spaces only
+// (listed splits on nothing else), and listed finds each of their names and nothing that merely
+// overlaps one (-n in -nv, -s in -sS, two neighbours joined by a space).
+func TestWordLists(t *testing.T) {
+	for name, list := range map[string]string{
+		"curlDropFlags": curlDropFlags, "curlDropValued": curlDropValued,
+		"wgetDropFlags": wgetDropFlags, "wgetDropValued": wgetDropValued, "jqPairs": jqPairs,
+	} {
+		words := strings.Fields(list)
+		var split []string
+		for _, w := range strings.Split(list, " ") {
+			if w != "" {
+				split = append(split, w)
+			}
+		}
+		if strings.Join(words, " ") != strings.Join(split, " ") {
+			t.Errorf("%s is separated by something other than spaces", name)
+		}
+		for i, w := range words {
+			if !listed(list, w) {
+				t.Errorf("listed(%s, %q) = false", name, w)
+			}
+			for _, near := range []string{w[:len(w)-1], w + "x", w + " ", " " + w, "x" + w} {
+				if listed(list, near) != containsWord(words, near) {
+					t.Errorf("listed(%s, %q) = %v", name, near, !containsWord(words, near))
+				}
+			}
+			if i+1 < len(words) && listed(list, w+" "+words[i+1]) {
+				t.Errorf("listed(%s, %q) = true", name, w+" "+words[i+1])
+			}
+		}
+	}
+	if listed("-nv --no-verbose", "-n") || !listed("-n -nv", "-nv") || listed("", "") || listed("-a", "") {
+		t.Error("listed matches a substring or the empty name")
+	}
+}
+
+// TestGitExactOptions: gitExactOptions lists exactly the names a git table allows that are
+// proper prefixes of a dangerous option, which gitScanDangers would otherwise refuse as
+// abbreviations.
+func TestGitExactOptions(t *testing.T) {
+	want := map[string]bool{}
+	tables := []*Options{gitGlobal}
+	for _, s := range gitSubcommands {
+		tables = append(tables, s.opts)
+	}
+	for _, o := range tables {
+		for _, n := range strings.Fields(o.Flags + " " + o.Valued + " " + o.Optional) {
+			for _, d := range gitDangers {
+				if len(n) > 2 && n != d.Name && strings.HasPrefix(d.Name, n) {
+					want[n] = true
+				}
+			}
+		}
+	}
+	got := map[string]bool{}
+	for _, n := range strings.Fields(gitExactOptions) {
+		got[n] = true
+	}
+	for n := range want {
+		if !got[n] {
+			t.Errorf("a git table allows %s, a prefix of a dangerous option: add it to gitExactOptions", n)
+		}
+	}
+	for n := range got {
+		if !want[n] {
+			t.Errorf("gitExactOptions lists %s, which no git table allows as a prefix of a dangerous option", n)
+		}
 	}
 }

@@ -121,13 +121,13 @@ func writeGitReference(b *strings.Builder) {
 	b.WriteString("\nGlobal options:\n")
 	writeOptions(b, gitGlobal, true)
 	names := make([]string, 0, len(gitSubcommands))
-	for n := range gitSubcommands {
-		names = append(names, n)
+	for _, s := range gitSubcommands {
+		names = append(names, s.name)
 	}
 	sort.Strings(names)
 	for _, n := range names {
 		b.WriteString("\n### git " + n + "\n")
-		s := gitSubcommands[n]
+		s := lookupGitSub(n)
 		writeOptions(b, s.opts, false) // the danger list is the same for every subcommand; listed once below
 		if len(s.inject) > 0 {
 			b.WriteString("- the hook adds: `" + strings.Join(s.inject, "` `") + "`\n")

@@ -10,9 +10,9 @@ import (
 // subsection, and every refused git option and find primary is listed with its reason.
 func TestReferenceListsGitAndFindRules(t *testing.T) {
 	ref := Reference()
-	for name := range gitSubcommands {
-		if !strings.Contains(ref, "\n### git "+name+"\n") {
-			t.Errorf("Reference has no section for git %s", name)
+	for _, s := range gitSubcommands {
+		if !strings.Contains(ref, "\n### git "+s.name+"\n") {
+			t.Errorf("Reference has no section for git %s", s.name)
 		}
 	}
 	for _, d := range gitDangers {

@@ -27,7 +27,7 @@ var sedRule = &Program{
 		Patterns: "-e --expression",
 		Refused:  Refusals{{"-i", "edits files in place"}, {"--in-place", "edits files in place"}, {"-I", "edits files in place (BSD)"}, {"-f", "reads a script from a file the gate cannot see"}, {"--file", "reads a script from a file the gate cannot see"}, {"--follow-symlinks", "only matters with -i"}, {"-l", "takes a value in GNU sed but none in BSD sed, which would read the next word as the script"}, {"--line-length", "is not needed to print"}},
 	},
-	PatternOperand: firstOperandUnless("-e", "--expression"),
+	PatternOperand: func(c *ParsedArgs, i int) bool { return firstOperandUnless(c, i, "-e", "--expression") },
 	Check:          checkSed,
 }
 

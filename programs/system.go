@@ -44,30 +44,30 @@ var echoRule = &Program{
 	},
 }
 
-// noOperands is a Check for programs that take options only.
-func noOperands(prog string) func(c *ParsedArgs) *Refusal {
-	return func(c *ParsedArgs) *Refusal {
-		if len(c.Operands) > 0 {
-			return refuse(prog, "takes no operands")
-		}
-		return nil
+// noOperands is a Check for programs that take options only. It names the program from the
+// parsed call rather than closing over the name: a closure per program would be allocated when
+// the package starts, in every hook process.
+func noOperands(c *ParsedArgs) *Refusal {
+	if len(c.Operands) > 0 {
+		return refuse(c.Prog.Name, "takes no operands")
 	}
+	return nil
 }
 
 // pwd, true, false, whoami, nproc and uname print facts about the process or machine.
 //
 // Test: TestSystemRules.
 var (
-	pwdRule    = &Program{Name: "pwd", Summary: "print the working directory", Opts: &Options{Flags: "-L -P"}, Check: noOperands("pwd")}
-	trueRule   = &Program{Name: "true", Summary: "succeed", Opts: &Options{}, Check: noOperands("true")}
-	falseRule  = &Program{Name: "false", Summary: "fail", Opts: &Options{}, Check: noOperands("false")}
-	whoamiRule = &Program{Name: "whoami", Summary: "print the user name", Opts: &Options{}, Check: noOperands("whoami")}
-	nprocRule  = &Program{Name: "nproc", Summary: "print the number of CPUs", Opts: &Options{Flags: "--all", Valued: "--ignore"}, Check: noOperands("nproc")}
+	pwdRule    = &Program{Name: "pwd", Summary: "print the working directory", Opts: &Options{Flags: "-L -P"}, Check: noOperands}
+	trueRule   = &Program{Name: "true", Summary: "succeed", Opts: &Options{}, Check: noOperands}
+	falseRule  = &Program{Name: "false", Summary: "fail", Opts: &Options{}, Check: noOperands}
+	whoamiRule = &Program{Name: "whoami", Summary: "print the user name", Opts: &Options{}, Check: noOperands}
+	nprocRule  = &Program{Name: "nproc", Summary: "print the number of CPUs", Opts: &Options{Flags: "--all", Valued: "--ignore"}, Check: noOperands}
 	unameRule  = &Program{
 		Name: "uname", Summary: "print system information",
 		Opts: &Options{Flags: "-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release " +
 			"--kernel-version --machine --processor --hardware-platform --operating-system"},
-		Check: noOperands("uname"),
+		Check: noOperands,
 	}
 )
 

@@ -110,8 +110,9 @@ var jqOpts = &Options{
 	Refused: Refusals{{"-f", "reads the filter from a file"}, {"--from-file", "reads the filter from a file"}, {"-L", "loads filter modules from a directory"}},
 }
 
-// jqPairs are jq's options that take two values: a name and a value or file.
-var jqPairs = map[string]bool{"--arg": true, "--argjson": true, "--slurpfile": true, "--rawfile": true}
+// jqPairs are jq's options that take two values: a name and a value or file. A space-separated
+// list, read with listed, so that nothing is built when the hook starts.
+const jqPairs = "--arg --argjson --slurpfile --rawfile"
 
 func judgeJq(args []Arg) *Refusal {
 	var rest []Arg
@@ -120,7 +121,7 @@ func judgeJq(args []Arg) *Refusal {
 			rest = append(rest, args[i:]...)
 			break
 		}
-		if !jqPairs[args[i].Value] {
+		if !listed(jqPairs, args[i].Value) {
 			rest = append(rest, args[i])
 			continue
 		}

@@ -25,9 +25,6 @@ var findRule = &rule{
 	judge: judgeFind,
 }
 
-// findExprs are the primaries that run a command, from programs' wrapper table.
-var findExprs = programs.LookupWrapper("find").Exprs
-
 // findValued are find's primaries that take one value.
 var findValued = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
 	"-type", "-xtype", "-user", "-group", "-uid", "-gid", "-perm", "-size", "-mtime", "-atime", "-ctime", "-mmin",
@@ -43,6 +40,9 @@ var findNoTest = []string{"-delete", "-depth", "-print", "-print0", "-printf", "
 	"-prune", "-quit"}
 
 func judgeFind(j *judge, c *invocation) *programs.Refusal {
+	// The primaries that run a command, from programs' wrapper table: looked up here, not in a
+	// package variable, which every hook process would initialise.
+	findExprs := programs.LookupWrapper("find").Exprs
 	args := c.args
 	i := 0
 	for i < len(args) && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P" || strings.HasPrefix(args[i].s, "-O") || args[i].s == "-D") {

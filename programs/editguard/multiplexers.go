@@ -317,16 +317,18 @@ func tmuxKey(k string) string {
 	case "Tab", "C-i":
 		return "\t"
 	}
-	if len(k) > 2 && (k[1] == '-' && strings.IndexByte("CMS", k[0]) >= 0) || tmuxKeyNames[k] {
+	if len(k) > 2 && (k[1] == '-' && strings.IndexByte("CMS", k[0]) >= 0) || containsString(tmuxKeyNames, k) {
 		return "\n" // Enter, C-m, C-c, Up, …: the line ends, or is abandoned
 	}
 	return k
 }
 
-var tmuxKeyNames = map[string]bool{
-	"Enter": true, "KPEnter": true, "Escape": true, "BSpace": true, "Up": true, "Down": true, "Left": true,
-	"Right": true, "Home": true, "End": true, "NPage": true, "PPage": true, "PageUp": true, "PageDown": true,
-	"IC": true, "DC": true, "Insert": true, "Delete": true, "BTab": true,
+// tmuxKeyNames are the key names send-keys types as keys that end or abandon the line. A slice,
+// not a map, so that nothing is built when the hook starts.
+var tmuxKeyNames = []string{
+	"Enter", "KPEnter", "Escape", "BSpace", "Up", "Down", "Left",
+	"Right", "Home", "End", "NPage", "PPage", "PageUp", "PageDown",
+	"IC", "DC", "Insert", "Delete", "BTab",
 }
 
 // screenRule: screen runs a command in a new window, and commands of its own.

@@ -20,7 +20,7 @@ import (
 // (copyRule). curl or wget writing a protected file is refused as that write first.
 // Test: TestNetwork.
 var networkRule = &rule{
-	names: programs.NetworkPrograms(),
+	match: func(name string) bool { isNet, _ := programs.NetworkProgram(name); return isNet },
 	judge: func(j *judge, c *invocation) *programs.Refusal {
 		if c.prog == "curl" || c.prog == "wget" {
 			if r := downloadWrites(j, c); r != nil {

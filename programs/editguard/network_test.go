@@ -1,6 +1,10 @@
 package editguard
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/hookctl/hookctl/programs"
+)
 
 // TestNetwork: network use anywhere the guard reaches is refused; only a plain read standing
 // alone reaches the network, rewritten by the router into hookctl retrieve (programs'
@@ -61,4 +65,14 @@ func TestNetwork(t *testing.T) {
 		allow("$EDITOR notes.md"),
 		allow("rsync -a src/ dst/"),
 	)
+}
+
+// TestNetworkRuleNames: the network rule judges every network program; no rule that stands
+// before it in the table claims one.
+func TestNetworkRuleNames(t *testing.T) {
+	for _, n := range programs.NetworkPrograms() {
+		if r := lookupRule(n); r != networkRule {
+			t.Errorf("%s is judged by another rule than the network rule", n)
+		}
+	}
 }

@@ -14,28 +14,37 @@ type rule struct {
 	// names are the program names (base names) the rule is for; a name ending in "." matches
 	// every name with that prefix (mkfs. matches mkfs.ext4).
 	names []string
+	// match, when set, says instead which programs the rule is for, from a table package
+	// programs keeps (the network programs, the wrappers): a copy of its names would be made
+	// when the package starts, in every hook process.
+	match func(name string) bool
 	judge func(j *judge, c *invocation) *programs.Refusal
 }
 
-// rules is the exclude list's table: program → rule. A program not here runs. It is set in
-// init because the rules that re-judge a command (sh -c, eval, the wrappers) refer back to it.
+// ruleTable is the exclude list's table: program → rule. A program not here runs. It is an array
+// the compiler lays out; lookupRule reads it through rules.
+var ruleTable = [...]*rule{
+	privilegeRule, diskRule, ddRule,
+	rmRule, permissionsRule, fileWritesRule, copyRule, teeRule, sortRule, goBuildRule, inPlaceRule, networkRule,
+	gitRule, hookctlRule, claudeRule,
+	shellRule, evalRule, trapRule, cdRule, varsRule, declRule,
+	findRule, tmuxRule, screenRule, wrapperRule,
+}
+
+// rules is ruleTable, set in init because the rules that re-judge a command (sh -c, eval, the
+// wrappers) refer back to lookupRule: initialised from the table, it would depend on itself.
+// Slicing the array allocates nothing.
 var rules []*rule
 
-func init() {
-	rules = []*rule{
-		privilegeRule, diskRule, ddRule,
-		rmRule, permissionsRule, fileWritesRule, copyRule, teeRule, sortRule, goBuildRule, inPlaceRule, networkRule,
-		gitRule, hookctlRule, claudeRule,
-		shellRule, evalRule, trapRule, cdRule, varsRule, declRule,
-		findRule, tmuxRule, screenRule, wrapperRule,
-	}
-	wrapperRule.names = wrapperNames()
-}
+func init() { rules = ruleTable[:] }
 
 // lookupRule finds the rule for a program. A linear search of a short table costs less than
 // building a map on every hook start.
 func lookupRule(name string) *rule {
 	for _, r := range rules {
+		if r.match != nil && r.match(name) {
+			return r
+		}
 		for _, n := range r.names {
 			if n == name || (strings.HasSuffix(n, ".") && strings.HasPrefix(name, n)) {
 				return r

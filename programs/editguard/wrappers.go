@@ -34,19 +34,16 @@ import (
 // permutes its options (GNU getopt), the command as a parser that does not permute reads it is
 // judged too. sudo, doas, su and runuser are the privilege rule's.
 // Test: TestWrappers, TestRecursion.
-var wrapperRule = &rule{judge: func(j *judge, c *invocation) *programs.Refusal {
+var wrapperRule = &rule{match: plainWrapper, judge: func(j *judge, c *invocation) *programs.Refusal {
 	return j.wrapped(programs.LookupWrapper(c.prog), c.prog, c.args, c.st)
 }}
 
-// wrapperNames lists the wrappers wrapperRule judges: those without a language of their own.
-func wrapperNames() []string {
-	var out []string
-	for _, w := range programs.Wrappers() {
-		if w.Language == "" {
-			out = append(out, w.Names...)
-		}
-	}
-	return out
+// plainWrapper reports whether a program is one of the wrappers wrapperRule judges: those
+// without a language of their own. Each name stands in one wrapper of the table
+// (TestPlainWrapper), so the one LookupWrapper finds is the only one.
+func plainWrapper(name string) bool {
+	w := programs.LookupWrapper(name)
+	return w != nil && w.Language == ""
 }
 
 // wrapperArgs is how the wrapper table sees words: a word that starts with an unknown part may

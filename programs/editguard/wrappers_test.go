@@ -1,6 +1,7 @@
 package editguard
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/hookctl/hookctl/programs"
@@ -194,6 +195,33 @@ func TestWrapperRulesCoverTheTable(t *testing.T) {
 			if lookupRule(n) == nil {
 				t.Errorf("%s is in the wrapper table but no rule judges it", n)
 			}
+		}
+	}
+}
+
+// TestPlainWrapper: plainWrapper, which asks programs' table by name, says what a list of the
+// table's names would: yes for every name of a wrapper without a language of its own, no for
+// the others (find, tmux, screen) and for names the table lacks. It holds because no name stands
+// in two wrappers, which this test also checks.
+func TestPlainWrapper(t *testing.T) {
+	seen := map[string]bool{}
+	for _, w := range programs.Wrappers() {
+		for _, n := range w.Names {
+			if seen[n] {
+				t.Errorf("%s stands in two wrappers of the table", n)
+			}
+			if strings.HasSuffix(n, ".") {
+				t.Errorf("%s ends in a dot, which in a rule's names matches by prefix, and plainWrapper does not", n)
+			}
+			seen[n] = true
+			if got := plainWrapper(n); got != (w.Language == "") {
+				t.Errorf("plainWrapper(%s) = %v, but its wrapper's language is %q", n, got, w.Language)
+			}
+		}
+	}
+	for _, n := range []string{"", "ls", "rm", "git", "curl"} {
+		if plainWrapper(n) {
+			t.Errorf("plainWrapper(%q) = true", n)
 		}
 	}
 }

@@ -129,7 +129,7 @@ func NewScrubber(environ []string) *Scrubber {
 // Test: TestScrubEnvNames.
 func secretEnvName(name string) bool {
 	up := strings.ToUpper(name)
-	if secretEnvNames[up] {
+	if slices.Contains(secretEnvNames, up) {
 		return true
 	}
 	for _, suf := range secretEnvSuffixes {
@@ -140,9 +140,12 @@ func secretEnvName(name string) bool {
 	return false
 }
 
-var secretEnvNames = map[string]bool{
-	"PASSWORD": true, "PASSWD": true, "SECRET": true, "TOKEN": true, "APIKEY": true, "API_KEY": true,
-	"CREDENTIALS": true, "PASSPHRASE": true,
+// secretEnvNames are the names that say they hold a secret on their own, in upper case. They and
+// the name tables below are slices, not maps, so that the compiler lays them out rather than
+// every hookctl process building them at start-up; none holds more than thirty names.
+var secretEnvNames = []string{
+	"PASSWORD", "PASSWD", "SECRET", "TOKEN", "APIKEY", "API_KEY",
+	"CREDENTIALS", "PASSPHRASE",
 }
 
 var secretEnvSuffixes = []string{
@@ -423,8 +426,25 @@ func ruleKeywords(k ...string) []string { return k }
 // chose to be greppable (ghp_, glpat-, xoxb-, sk_live_…) are matched on their own; formats
 // without a prefix (AWS secret keys, legacy Heroku keys) only next to their name. They are
 // compiled on first use: every hookctl process links this package, most never retrieve, and
-// compiling these and the injection rules at init cost each hook call about 4.8 ms.
-var scrubRules = sync.OnceValue(func() []scrubRule {
+// compiling these and the injection rules at init cost each hook call about 4.8 ms. A sync.Once
+// rather than sync.OnceValue, whose call at package level allocated when the hook started. If
+// compiling panicked, every later call panics too, as with OnceValue: the scrubber never runs
+// with no rules.
+func scrubRules() []scrubRule {
+	scrubRulesOnce.Do(func() { scrubRulesCompiled = compileScrubRules() })
+	if scrubRulesCompiled == nil {
+		panic("scrub: the secret rules did not compile")
+	}
+	return scrubRulesCompiled
+}
+
+var (
+	scrubRulesOnce     sync.Once
+	scrubRulesCompiled []scrubRule
+)
+
+// compileScrubRules builds the table scrubRules returns; only scrubRules calls it.
+func compileScrubRules() []scrubRule {
 	return []scrubRule{
 		// AWS access key IDs: a four-letter prefix for the kind of principal (AKIA long-term user
 		// key, ASIA temporary STS key, AGPA group, AIDA user, AROA role, ANPA/ANVA policies, AIPA
@@ -688,10 +708,10 @@ var scrubRules = sync.OnceValue(func() []scrubRule {
 					start--
 				}
 				name := text[start:m[3]]
-				return !paginationNames[normalizeParamName(name)] && credentialLike(ruleGroup(text, m, 2))
+				return !slices.Contains(paginationNames, normalizeParamName(name)) && credentialLike(ruleGroup(text, m, 2))
 			}},
 	}
-})
+}
 
 // notAWSExample rejects AWS's documentation examples, which end in EXAMPLE or EXAMPLEKEY.
 func notAWSExample(text string, m []int) bool {
@@ -776,7 +796,7 @@ func isPlaceholder(v string) bool {
 		return true
 	}
 	lower := strings.ToLower(v)
-	if scrubPlaceholderWords[lower] {
+	if slices.Contains(scrubPlaceholderWords, lower) {
 		return true
 	}
 	for _, w := range []string{"your", "placeholder", "redacted", "changeme", "example", "dummy", "xxxx", "****"} {
@@ -820,11 +840,11 @@ func placeholderName(s string) bool {
 	return true
 }
 
-var scrubPlaceholderWords = map[string]bool{
-	"password": true, "passwd": true, "pass": true, "secret": true, "token": true, "apikey": true,
-	"api_key": true, "api-key": true, "true": true, "false": true, "null": true, "none": true,
-	"nil": true, "undefined": true, "hidden": true, "masked": true, "sample": true, "test": true,
-	"enabled": true, "disabled": true, "default": true, "required": true, "optional": true,
+var scrubPlaceholderWords = []string{
+	"password", "passwd", "pass", "secret", "token", "apikey",
+	"api_key", "api-key", "true", "false", "null", "none",
+	"nil", "undefined", "hidden", "masked", "sample", "test",
+	"enabled", "disabled", "default", "required", "optional",
 }
 
 // scrubCharClasses counts the classes present in v: lower case, upper case, digits, other.
@@ -989,8 +1009,8 @@ func scrubHostName(auth string) string {
 // Test: TestScrubRows (the url rows), TestScrubEntropyCalibration.
 func scrubParams(host, params string, depth int) string {
 	var site []string // the host's exempt names, looked up once
-	for _, sp := range siteParams {
-		if sp.on(host) {
+	for i := range siteParams {
+		if sp := &siteParams[i]; sp.on(host) {
 			site = append(site, sp.params...)
 		}
 	}
@@ -1011,7 +1031,7 @@ func scrubParams(host, params string, depth int) string {
 		switch {
 		case secretParam(norm) && !trivialParamValue(value):
 			return secretParamKind(name)
-		case weakSecretParamNames[norm] && (hasRandomRun(value, minWeakRandomLen) || longestHexRun(value) >= 32):
+		case slices.Contains(weakSecretParamNames, norm) && (hasRandomRun(value, minWeakRandomLen) || longestHexRun(value) >= 32):
 			return secretParamKind(name)
 		case exemptParam(site, name):
 		case hasRandomRun(value, minRandomLen):
@@ -1060,10 +1080,10 @@ func normalizeParamName(name string) string {
 
 // secretParam reports whether a normalized parameter name says it holds a credential.
 func secretParam(norm string) bool {
-	if secretParamNames[norm] {
+	if slices.Contains(secretParamNames, norm) {
 		return true
 	}
-	if paginationNames[norm] {
+	if slices.Contains(paginationNames, norm) {
 		return false
 	}
 	for _, suf := range secretParamSuffixes {
@@ -1077,14 +1097,14 @@ func secretParam(norm string) bool {
 // secretParamNames are parameter names (normalized) that hold credentials: OAuth and API
 // tokens, API keys, passwords, signatures of signed URLs (AWS SigV4 X-Amz-Signature, Azure SAS
 // sig is weak below), session identifiers.
-var secretParamNames = map[string]bool{
-	"token": true, "apikey": true, "xapikey": true, "apisecret": true, "secret": true,
-	"clientsecret": true, "appsecret": true, "secretkey": true, "accesskey": true,
-	"accesskeyid": true, "awsaccesskeyid": true, "privatekey": true, "password": true,
-	"passwd": true, "pwd": true, "passphrase": true, "signature": true, "credential": true,
-	"credentials": true, "xamzcredential": true, "authorization": true, "jwt": true,
-	"sessionid": true, "jsessionid": true, "phpsessid": true, "sessid": true, "subscriptionkey": true,
-	"ocpapimsubscriptionkey": true, "otp": true, "bearer": true,
+var secretParamNames = []string{
+	"token", "apikey", "xapikey", "apisecret", "secret",
+	"clientsecret", "appsecret", "secretkey", "accesskey",
+	"accesskeyid", "awsaccesskeyid", "privatekey", "password",
+	"passwd", "pwd", "passphrase", "signature", "credential",
+	"credentials", "xamzcredential", "authorization", "jwt",
+	"sessionid", "jsessionid", "phpsessid", "sessid", "subscriptionkey",
+	"ocpapimsubscriptionkey", "otp", "bearer",
 }
 
 // secretParamSuffixes: a normalized name ending in one of these holds a credential too
@@ -1093,17 +1113,15 @@ var secretParamSuffixes = []string{"token", "secret", "password", "passwd", "api
 	"sessionid", "privatekey", "secretkey", "accesskey"}
 
 // paginationNames end in "token" but hold a position in a list, not a credential.
-var paginationNames = map[string]bool{
-	"pagetoken": true, "nextpagetoken": true, "nexttoken": true, "prevtoken": true,
-	"previoustoken": true, "continuationtoken": true, "synctoken": true, "paginationtoken": true,
-	"resumptiontoken": true, "cursortoken": true,
+var paginationNames = []string{
+	"pagetoken", "nextpagetoken", "nexttoken", "prevtoken",
+	"previoustoken", "continuationtoken", "synctoken", "paginationtoken",
+	"resumptiontoken", "cursortoken",
 }
 
 // weakSecretParamNames name credentials in some APIs and ordinary things in others
 // (?key=PROJ-1, ?session=keynote): their values must also look random.
-var weakSecretParamNames = map[string]bool{
-	"key": true, "auth": true, "session": true, "sig": true, "sid": true, "pass": true,
-}
+var weakSecretParamNames = []string{"key", "auth", "session", "sig", "sid", "pass"}
 
 // trivialParamValue reports whether a secret-named parameter's value is too short or too plainly a
 // placeholder to be a secret: ?token=, ?key=value, ?api_key=YOUR_API_KEY.
@@ -1124,78 +1142,88 @@ func trivialParamValue(v string) bool {
 // Test: the youtube, google, fbclid and x.com rows of TestScrubRows.
 func exemptParam(site []string, name string) bool {
 	n := strings.ToLower(name)
-	return trackingParams[n] || strings.HasPrefix(n, "utm_") || slices.Contains(site, n)
+	return slices.Contains(trackingParams, n) || strings.HasPrefix(n, "utm_") || slices.Contains(site, n)
 }
 
 // trackingParams are click identifiers added to links by ad and mail platforms.
-var trackingParams = map[string]bool{
-	"fbclid": true, "gclid": true, "gclsrc": true, "gbraid": true, "wbraid": true, "dclid": true,
-	"msclkid": true, "yclid": true, "twclid": true, "ttclid": true, "li_fat_id": true,
-	"mc_cid": true, "mc_eid": true, "_ga": true, "_gl": true, "igshid": true, "igsh": true,
-	"srsltid": true, "_hsenc": true, "_hsmi": true, "mkt_tok": true, "oly_anon_id": true,
-	"oly_enc_id": true, "vero_id": true, "ref_src": true, "s_cid": true, "epik": true, "rdt": true,
+var trackingParams = []string{
+	"fbclid", "gclid", "gclsrc", "gbraid", "wbraid", "dclid",
+	"msclkid", "yclid", "twclid", "ttclid", "li_fat_id",
+	"mc_cid", "mc_eid", "_ga", "_gl", "igshid", "igsh",
+	"srsltid", "_hsenc", "_hsmi", "mkt_tok", "oly_anon_id",
+	"oly_enc_id", "vero_id", "ref_src", "s_cid", "epik", "rdt",
 }
 
 // siteParams are public identifiers of one site's pages and searches.
-var siteParams = []struct {
-	on     func(host string) bool
-	params []string
-}{
+var siteParams = []siteParam{
 	// Google search: session, result and suggestion identifiers.
-	{siteBrand("google"), []string{"ved", "ei", "sca_esv", "sca_upv", "gs_lcrp", "gs_lp", "gs_ssp",
+	{brand: "google", params: []string{"ved", "ei", "sca_esv", "sca_upv", "gs_lcrp", "gs_lp", "gs_ssp",
 		"sxsrf", "uact", "iflsig", "aqs", "sclient", "rlz", "sa", "source", "sourceid", "oq", "fbs",
 		"bih", "biw", "dpr", "client", "ictx", "usg", "opi", "stick", "csui"}},
 	// YouTube: playlist, share, channel and position identifiers.
-	{siteDomain("youtube.com", "youtu.be"), []string{"list", "si", "pp", "feature", "ab_channel",
+	{domains: []string{"youtube.com", "youtu.be"}, params: []string{"list", "si", "pp", "feature", "ab_channel",
 		"index", "t", "start_radio"}},
 	// X (Twitter): share source and tracking.
-	{siteDomain("x.com", "twitter.com"), []string{"s", "t"}},
+	{domains: []string{"x.com", "twitter.com"}, params: []string{"s", "t"}},
 	// Amazon: recommendation and search tracking.
-	{siteBrand("amazon"), []string{"pd_rd_r", "pd_rd_w", "pd_rd_wg", "pd_rd_i", "pf_rd_r", "pf_rd_p",
+	{brand: "amazon", params: []string{"pd_rd_r", "pd_rd_w", "pd_rd_wg", "pd_rd_i", "pf_rd_r", "pf_rd_p",
 		"pf_rd_s", "pf_rd_t", "pf_rd_i", "pf_rd_m", "dib", "dib_tag", "crid", "sprefix", "qid",
 		"content-id", "ref_", "psc", "th"}},
 	// Bing search: conversation and form identifiers.
-	{siteDomain("bing.com"), []string{"form", "cvid", "sp", "ghc", "qs", "pq", "sc", "sk", "ghsh",
+	{domains: []string{"bing.com"}, params: []string{"form", "cvid", "sp", "ghc", "qs", "pq", "sc", "sk", "ghsh",
 		"ghacc", "ghpl"}},
 	// LinkedIn: tracking.
-	{siteDomain("linkedin.com"), []string{"trk", "trackingid", "refid", "lipi"}},
+	{domains: []string{"linkedin.com"}, params: []string{"trk", "trackingid", "refid", "lipi"}},
 	// Spotify, Instagram, Reddit: share identifiers.
-	{siteDomain("spotify.com"), []string{"si"}},
-	{siteDomain("instagram.com"), []string{"igsh"}},
-	{siteDomain("reddit.com"), []string{"share_id"}},
+	{domains: []string{"spotify.com"}, params: []string{"si"}},
+	{domains: []string{"instagram.com"}, params: []string{"igsh"}},
+	{domains: []string{"reddit.com"}, params: []string{"share_id"}},
+}
+
+// siteParam is one site's exempt names. The site is data (domains or a brand) rather than a
+// matching closure, so that the compiler lays the table out: closures over their arguments
+// were allocated when every hookctl process started.
+type siteParam struct {
+	domains []string // matched with their subdomains (siteDomain)
+	brand   string   // when set, matched under any country suffix instead (siteBrand)
+	params  []string
+}
+
+// on reports whether host is the site's.
+func (sp *siteParam) on(host string) bool {
+	if sp.brand != "" {
+		return siteBrand(sp.brand, host)
+	}
+	return siteDomain(sp.domains, host)
 }
 
 // siteDomain matches the named domains and their subdomains.
-func siteDomain(names ...string) func(string) bool {
-	return func(host string) bool {
-		for _, d := range names {
-			if host == d || strings.HasSuffix(host, "."+d) {
-				return true
-			}
+func siteDomain(names []string, host string) bool {
+	for _, d := range names {
+		if host == d || strings.HasSuffix(host, "."+d) {
+			return true
 		}
-		return false
 	}
+	return false
 }
 
 // siteBrand matches a company's domains under any country suffix: google.com, www.google.co.uk,
 // amazon.de. The label must sit directly on a public suffix of one or two labels, so
 // google.evil.example is not Google.
-func siteBrand(label string) func(string) bool {
-	return func(host string) bool {
-		labels := strings.Split(host, ".")
-		for i, l := range labels {
-			if l != label {
-				continue
-			}
-			switch rest := labels[i+1:]; len(rest) {
-			case 1:
-				return rest[0] != ""
-			case 2:
-				return (rest[0] == "co" || rest[0] == "com") && len(rest[1]) == 2
-			}
+func siteBrand(label, host string) bool {
+	labels := strings.Split(host, ".")
+	for i, l := range labels {
+		if l != label {
+			continue
 		}
-		return false
+		switch rest := labels[i+1:]; len(rest) {
+		case 1:
+			return rest[0] != ""
+		case 2:
+			return (rest[0] == "co" || rest[0] == "com") && len(rest[1]) == 2
+		}
 	}
+	return false
 }
 
 // The randomness rule.
