@@ -16,6 +16,7 @@ import (
 	"unicode"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // Arg is one argument as the program will receive it.
@@ -156,28 +157,9 @@ func (o *Options) kind(name string) optKind {
 	return optNone
 }
 
-// listed reports whether name is one of the space-separated names of list, without splitting
-// list or allocating. A name holding a space is never listed, even where it would match
-// neighbours in the list ("-a -b"): the program receives it as one argument, which is no option
-// of its own.
-func listed(list, name string) bool {
-	if name == "" || strings.IndexByte(name, ' ') >= 0 {
-		return false
-	}
-	for off := 0; off+len(name) <= len(list); {
-		i := strings.Index(list[off:], name)
-		if i < 0 {
-			return false
-		}
-		i += off
-		end := i + len(name)
-		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
-			return true
-		}
-		off = i + 1
-	}
-	return false
-}
+// listed reports whether name is one of the space-separated names of list (wordlist.Has): a
+// name holding a space is never listed, even where it would match neighbours in the list.
+func listed(list, name string) bool { return wordlist.Has(list, name) }
 
 // validate reports the first malformed entry of the table: a name listed twice, a name that is
 // not an option, a pattern or last-argument default on an option without a value, an option both

@@ -17,6 +17,7 @@ func allOptions() map[string]*Options {
 		"hookctl check":    hookctlCheckOpts,
 		"hookctl readonly": hookctlReadonlyOpts,
 		"hookctl (plain)":  hookctlPlainOpts,
+		"hookctl retrieve": hookctlRetrieveOpts,
 	}
 	for _, p := range all {
 		if p.Opts != nil {

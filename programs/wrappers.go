@@ -3,6 +3,8 @@ package programs
 import (
 	"strings"
 	"sync"
+
+	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // The programs that run another command, as data: how each one parses its arguments, as far as
@@ -562,30 +564,12 @@ func (w *Wrapper) build() {
 	w.table = t
 }
 
-// containsField reports whether name is one of list's space-separated fields, without
-// splitting list: Peel asks it for every word.
-func containsField(list, name string) bool {
-	if name == "" {
-		return false
-	}
-	for off := 0; off+len(name) <= len(list); {
-		i := strings.Index(list[off:], name)
-		if i < 0 {
-			return false
-		}
-		i += off
-		end := i + len(name)
-		if (i == 0 || list[i-1] == ' ') && (end == len(list) || list[end] == ' ') {
-			return true
-		}
-		off = i + 1
-	}
-	return false
-}
+// containsField reports whether name is one of list's space-separated fields (wordlist.Has).
+func containsField(list, name string) bool { return wordlist.Has(list, name) }
 
 // InList reports whether name is one of the space-separated names of list (one of a Wrapper's
-// option or word lists).
-func InList(list, name string) bool { return containsField(list, name) }
+// option or word lists). A name holding a space is never in a list.
+func InList(list, name string) bool { return wordlist.Has(list, name) }
 
 // WrapperArg is one word of a wrapper's arguments as a judge knows it.
 type WrapperArg struct {

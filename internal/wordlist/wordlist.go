@@ -7,9 +7,11 @@ package wordlist
 
 import "strings"
 
-// Has reports whether w is one of the space-separated words of list. It never allocates.
+// Has reports whether w is one of the space-separated words of list. It never allocates. A w
+// holding a space is never in the list, even where it would match neighbours ("-a -b" in
+// "-a -b -c"): a program receives such a word as one argument, which is none of its names.
 func Has(list, w string) bool {
-	if w == "" {
+	if w == "" || strings.IndexByte(w, ' ') >= 0 {
 		return false
 	}
 	for len(list) > 0 {

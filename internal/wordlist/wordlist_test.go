@@ -10,6 +10,7 @@ func TestHas(t *testing.T) {
 	for w, want := range map[string]bool{
 		"-n": true, "-nv": true, "--max-count": true, "-e": true,
 		"": false, "-": false, "n": false, "-nv ": false, "--max": false, "count": false, "-e -n": false, "x": false,
+		"-n -nv": false, // neighbours, but one argument: no program takes it as either
 	} {
 		if got := Has(list, w); got != want {
 			t.Errorf("Has(%q) = %v, want %v", w, got, want)
