@@ -70,7 +70,7 @@ fuzz:
 
 # Go benchmarks of the judge and the lexer, then whole-process latency beside a floor program.
 bench: build
-	$(GO) test ./hook -run '^$$' -bench 'Judge' -benchtime 2s
+	$(GO) test ./hook -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/floor ./internal/latency/floor
 	$(GO) run ./internal/latency -hook $(BIN) -floor bin/floor -n 400 \
