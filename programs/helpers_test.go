@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 
+	"github.com/hookctl/hookctl/internal/testrows"
 	"github.com/hookctl/hookctl/lexer"
 )
 
@@ -68,48 +68,17 @@ func (x row) String() string {
 	return strings.Join(parts, " ")
 }
 
-// reporter is the part of *testing.T that check uses, so that its own test can record misses.
-type reporter interface {
-	Helper()
-	Errorf(format string, args ...any)
-	Cleanup(func())
-}
-
-// seen holds the rows each running test has judged, to reject duplicates.
-var (
-	seenMu sync.Mutex
-	seen   = map[reporter]map[string]bool{}
-)
-
-func seenRows(t reporter) map[string]bool {
-	seenMu.Lock()
-	defer seenMu.Unlock()
-	m := seen[t]
-	if m == nil {
-		m = map[string]bool{}
-		seen[t] = m
-		t.Cleanup(func() {
-			seenMu.Lock()
-			delete(seen, t)
-			seenMu.Unlock()
-		})
-	}
-	return m
-}
+// reporter is the part of *testing.T that check uses (testrows.Reporter).
+type reporter = testrows.Reporter
 
 // check judges every row with Lookup(prog).Judge and reports every miss, not only the first.
 // An allowed row must be allowed; a refused row must be refused by its own program's rule with a
 // What that contains the row's phrase. A row judged twice in one test is an error.
 func check(t reporter, wantAllow bool, rows ...row) {
 	t.Helper()
-	dup := seenRows(t)
 	for _, x := range rows {
 		key := x.String()
-		seenMu.Lock()
-		twice := dup[key]
-		dup[key] = true
-		seenMu.Unlock()
-		if twice {
+		if testrows.Twice(t, key) {
 			t.Errorf("duplicate row: %s", key)
 			continue
 		}
@@ -180,13 +149,6 @@ func TestCheckReportsMisses(t *testing.T) {
 		rec.finish()
 		if len(rec.errors) != c.want {
 			t.Errorf("%s: check reported %d misses, want %d: %q", c.name, len(rec.errors), c.want, rec.errors)
-		}
-	}
-	seenMu.Lock()
-	defer seenMu.Unlock()
-	for k := range seen {
-		if _, ok := k.(*recorder); ok {
-			t.Errorf("a recorder's rows were kept after its cleanup")
 		}
 	}
 }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 // testContext is the session the edit-mode tests judge in: the lead's corpus test uses the
@@ -46,14 +47,8 @@ func deny(cmd, why string) row { return row{cmd: cmd, why: why} }
 // refused for its own reason; a row judged twice in one test is an error.
 func check(t reporter, rows ...row) {
 	t.Helper()
-	dup := seenRows(t)
 	for _, x := range rows {
-		key := "edit\x00" + x.cmd
-		seenMu.Lock()
-		twice := dup[key]
-		dup[key] = true
-		seenMu.Unlock()
-		if twice {
+		if testrows.Twice(t, "edit\x00"+x.cmd) {
 			t.Errorf("duplicate row: %q", x.cmd)
 			continue
 		}

@@ -2,8 +2,8 @@ package editguard
 
 import (
 	"fmt"
-	"sync"
 
+	"github.com/hookctl/hookctl/internal/testrows"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
 )
@@ -28,34 +28,8 @@ func judgeAsHook(cmd string, ctx *Context) *programs.Refusal {
 	return Judge(cl, ctx)
 }
 
-// reporter is the part of *testing.T that check uses, so that its own test can record misses.
-type reporter interface {
-	Helper()
-	Errorf(format string, args ...any)
-	Cleanup(func())
-}
-
-// seen holds the rows each running test has judged, to reject duplicates.
-var (
-	seenMu sync.Mutex
-	seen   = map[reporter]map[string]bool{}
-)
-
-func seenRows(t reporter) map[string]bool {
-	seenMu.Lock()
-	defer seenMu.Unlock()
-	m := seen[t]
-	if m == nil {
-		m = map[string]bool{}
-		seen[t] = m
-		t.Cleanup(func() {
-			seenMu.Lock()
-			delete(seen, t)
-			seenMu.Unlock()
-		})
-	}
-	return m
-}
+// reporter is the part of *testing.T that check uses (testrows.Reporter).
+type reporter = testrows.Reporter
 
 // recorder is a reporter that counts errors instead of failing the test.
 type recorder struct {

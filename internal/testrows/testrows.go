@@ -1,0 +1,38 @@
+// Package testrows keeps the row tables of hookctl's rule tests honest: a row listed twice in
+// one test is a copy-paste that tests nothing new, and is reported. It is imported by tests only.
+package testrows
+
+import "sync"
+
+// Reporter is the part of *testing.T the table checks use, so that a check's own test can
+// record misses instead of failing.
+type Reporter interface {
+	Helper()
+	Errorf(format string, args ...any)
+	Cleanup(func())
+}
+
+var (
+	mu   sync.Mutex
+	seen = map[Reporter]map[string]bool{}
+)
+
+// Twice reports whether the running test t has already judged the row key, and records it.
+// What t has seen is forgotten when t ends.
+func Twice(t Reporter, key string) bool {
+	mu.Lock()
+	defer mu.Unlock()
+	m := seen[t]
+	if m == nil {
+		m = map[string]bool{}
+		seen[t] = m
+		t.Cleanup(func() {
+			mu.Lock()
+			delete(seen, t)
+			mu.Unlock()
+		})
+	}
+	twice := m[key]
+	m[key] = true
+	return twice
+}
