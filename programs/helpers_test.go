@@ -106,23 +106,6 @@ func check(t reporter, wantAllow bool, rows ...row) {
 	}
 }
 
-// recorder is a reporter that counts errors instead of failing the test.
-type recorder struct {
-	errors   []string
-	cleanups []func()
-}
-
-func (*recorder) Helper() {}
-func (c *recorder) Errorf(format string, args ...any) {
-	c.errors = append(c.errors, fmt.Sprintf(format, args...))
-}
-func (c *recorder) Cleanup(f func()) { c.cleanups = append(c.cleanups, f) }
-func (c *recorder) finish() {
-	for _, f := range c.cleanups {
-		f()
-	}
-}
-
 // TestCheckReportsMisses keeps the helper honest: it must report a row judged the wrong way, a
 // refusal for another reason, a hostile row without a phrase, an unknown program and a
 // duplicate, and it must report every miss rather than stop at the first.
@@ -144,11 +127,11 @@ func TestCheckReportsMisses(t *testing.T) {
 		{"every miss", true, []row{r("sort", "-o", "a"), r("sort", "-T", "b"), r("sort", "-n")}, 2},
 	}
 	for _, c := range cases {
-		rec := &recorder{}
+		rec := &testrows.Recorder{}
 		check(rec, c.allow, c.rows...)
-		rec.finish()
-		if len(rec.errors) != c.want {
-			t.Errorf("%s: check reported %d misses, want %d: %q", c.name, len(rec.errors), c.want, rec.errors)
+		rec.Finish()
+		if len(rec.Errors) != c.want {
+			t.Errorf("%s: check reported %d misses, want %d: %q", c.name, len(rec.Errors), c.want, rec.Errors)
 		}
 	}
 }

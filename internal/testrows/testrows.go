@@ -2,7 +2,10 @@
 // one test is a copy-paste that tests nothing new, and is reported. It is imported by tests only.
 package testrows
 
-import "sync"
+import (
+	"fmt"
+	"sync"
+)
 
 // Reporter is the part of *testing.T the table checks use, so that a check's own test can
 // record misses instead of failing.
@@ -35,4 +38,26 @@ func Twice(t Reporter, key string) bool {
 	twice := m[key]
 	m[key] = true
 	return twice
+}
+
+// Recorder is a Reporter that keeps errors instead of failing the test, so that a table check's
+// own test can count the misses it reports.
+type Recorder struct {
+	Errors   []string
+	cleanups []func()
+}
+
+func (*Recorder) Helper() {}
+
+func (r *Recorder) Errorf(format string, args ...any) {
+	r.Errors = append(r.Errors, fmt.Sprintf(format, args...))
+}
+
+func (r *Recorder) Cleanup(f func()) { r.cleanups = append(r.cleanups, f) }
+
+// Finish runs the cleanups, as the end of a test would.
+func (r *Recorder) Finish() {
+	for _, f := range r.cleanups {
+		f()
+	}
 }

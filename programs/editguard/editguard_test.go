@@ -83,11 +83,11 @@ func TestCheckReportsMisses(t *testing.T) {
 		{"right", []row{allow("ls"), deny("sudo ls", "privileges")}, 0},
 	}
 	for _, c := range cases {
-		rec := &recorder{}
+		rec := &testrows.Recorder{}
 		check(rec, c.rows...)
-		rec.finish()
-		if len(rec.errors) != c.want {
-			t.Errorf("%s: check reported %d misses, want %d: %q", c.name, len(rec.errors), c.want, rec.errors)
+		rec.Finish()
+		if len(rec.Errors) != c.want {
+			t.Errorf("%s: check reported %d misses, want %d: %q", c.name, len(rec.Errors), c.want, rec.Errors)
 		}
 	}
 }

@@ -1,8 +1,6 @@
 package editguard
 
 import (
-	"fmt"
-
 	"github.com/hookctl/hookctl/internal/testrows"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
@@ -30,20 +28,3 @@ func judgeAsHook(cmd string, ctx *Context) *programs.Refusal {
 
 // reporter is the part of *testing.T that check uses (testrows.Reporter).
 type reporter = testrows.Reporter
-
-// recorder is a reporter that counts errors instead of failing the test.
-type recorder struct {
-	errors   []string
-	cleanups []func()
-}
-
-func (*recorder) Helper() {}
-func (c *recorder) Errorf(format string, args ...any) {
-	c.errors = append(c.errors, fmt.Sprintf(format, args...))
-}
-func (c *recorder) Cleanup(f func()) { c.cleanups = append(c.cleanups, f) }
-func (c *recorder) finish() {
-	for _, f := range c.cleanups {
-		f()
-	}
-}
