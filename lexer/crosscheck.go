@@ -22,11 +22,12 @@ var ErrDisagree = errors.New("the two parsers disagree")
 // redirections. Any difference means one of the two misread the command, so it is refused rather
 // than explained. CommandLine.Shape runs it on the tree the other judges read.
 func CrossCheck(src string, sc *Script) error {
-	tree, err := parseTree(src, syntax.LangBash)
+	cl := NewCommandLine(src)
+	tree, err := cl.Tree()
 	if err != nil {
 		return fmt.Errorf("%w: bash does not parse it: %v", ErrDisagree, err)
 	}
-	return crossCheck(src, sc, tree, func(lang syntax.LangVariant) (*syntax.File, error) { return parseTree(src, lang) })
+	return crossCheck(src, sc, tree, cl.parse)
 }
 
 // crossCheck compares sc with bash's tree, then with a zsh parse of src made by parse.

@@ -82,10 +82,3 @@ func (c *CommandLine) parse(lang syntax.LangVariant) (*syntax.File, error) {
 	syntax.Variant(lang)(c.parser)
 	return c.parser.Parse(strings.NewReader(c.Src), "")
 }
-
-func parseTree(src string, lang syntax.LangVariant) (*syntax.File, error) {
-	if len(src) > MaxTreeLen {
-		return nil, fmt.Errorf("the command is %d bytes; the limit is %d", len(src), MaxTreeLen)
-	}
-	return syntax.NewParser(syntax.Variant(lang)).Parse(strings.NewReader(src), "")
-}

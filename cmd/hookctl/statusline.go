@@ -73,35 +73,30 @@ func statusLine(stdin io.Reader) string {
 	if err != nil {
 		return "🔒 READ-ONLY (⚠ " + err.Error() + ")"
 	}
-	line := statusBadge(home, id) + directFetchBadge(home)
+	cfg, cfgErr := hook.LoadConfig(home)
+	line := statusBadge(home, id, cfg, cfgErr)
+	if cfgErr == nil && cfg.DirectFetch {
+		line += " ⚠ DIRECT FETCH" // shown after the mode while direct_fetch is on
+	}
 	if out := runWrapped(home, in); out != "" {
 		line += "  " + out
 	}
 	return line
 }
 
-func statusBadge(home, id string) string {
+// statusBadge is the session's mode; a session not seen yet shows the mode it will start in.
+func statusBadge(home, id string, cfg *hook.Config, cfgErr error) string {
 	mode, _, err := hook.NewStore(home).Peek(id)
 	switch {
 	case err == nil:
 		return hook.Badge(mode)
 	case errors.Is(err, hook.ErrNoSession):
-		cfg, err := hook.LoadConfig(home)
-		if err != nil {
+		if cfgErr != nil {
 			return "⚠ hookctl config broken: every call refused"
 		}
 		return hook.Badge(cfg.SessionDefault())
 	}
 	return "🔒 READ-ONLY (⚠ state unreadable)"
-}
-
-// directFetchBadge is shown after the mode while direct_fetch is on.
-func directFetchBadge(home string) string {
-	cfg, err := hook.LoadConfig(home)
-	if err == nil && cfg.DirectFetch {
-		return " ⚠ DIRECT FETCH"
-	}
-	return ""
 }
 
 // runWrapped runs the status line install replaced, with the same input, and returns its output.
