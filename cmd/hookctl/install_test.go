@@ -183,6 +183,15 @@ func TestStatuslineBadges(t *testing.T) {
 			t.Errorf("%s: %q, want %q", id, out, want)
 		}
 	}
+	os.WriteFile(filepath.Join(hh, "config.toml"), []byte("direct_fetch = true\n"), 0o600)
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT ⚠ DIRECT FETCH\n" {
+		t.Errorf("direct_fetch: %q", out)
+	}
+	os.WriteFile(filepath.Join(hh, "config.toml"), []byte("direct_fetch = 3\n"), 0o600)
+	if _, out, _ := runCLI(t, hh, `{"session_id":"new"}`, "statusline"); !strings.Contains(out, "config broken") {
+		t.Errorf("broken config: %q", out)
+	}
+	os.Remove(filepath.Join(hh, "config.toml"))
 	os.WriteFile(filepath.Join(hh, "sessions", "ed.json"), []byte("{torn"), 0o600)
 	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); !strings.Contains(out, "READ-ONLY (⚠ state unreadable)") {
 		t.Errorf("damaged: %q", out)
