@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // git is allowed for its read subcommands only, each with its own option table.
@@ -465,7 +466,7 @@ const gitExactOptions = "--text --list --filter"
 
 // gitExactAllowed reports whether name, a prefix of a dangerous option, is one that some table
 // allows exactly, so that it is not mistaken for an abbreviation.
-func gitExactAllowed(name string) bool { return listed(gitExactOptions, name) }
+func gitExactAllowed(name string) bool { return wordlist.Has(gitExactOptions, name) }
 
 // checkGitFormats refuses pretty formats that run gpg — the %G placeholders, with or without a
 // +, - or space modifier, and %(signature…) — and named formats that could come from the

@@ -1,6 +1,10 @@
 package programs
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/hookctl/hookctl/internal/wordlist"
+)
 
 // The programs that run code given to them, as data: where each one finds its code. The edit
 // guard reads the code where it is written out (an option's value, awk's program, a
@@ -92,7 +96,7 @@ func (in *Interpreter) CodeArgs(args []string) (code []Code, stdin bool) {
 			ended = true
 		case !ended && strings.HasPrefix(v, "--"):
 			name, val, has := strings.Cut(v, "=")
-			if containsField(in.CodeLong, name) {
+			if wordlist.Has(in.CodeLong, name) {
 				given = true
 				if has {
 					code = append(code, Code{Arg: i, Text: val})

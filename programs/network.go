@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
 	"github.com/hookctl/hookctl/lexer"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -269,10 +270,10 @@ func routeCurl(args []string) (*Route, string) {
 			if v := strings.TrimPrefix(strings.TrimPrefix(a, "--request="), "-X"); !strings.EqualFold(v, "GET") {
 				return nil, "curl may only GET; other methods send data"
 			}
-		case listed(curlDropFlags, a):
-		case listed(curlDropValued, a):
+		case wordlist.Has(curlDropFlags, a):
+		case wordlist.Has(curlDropValued, a):
 			i++
-		case strings.HasPrefix(a, "--") && listed(curlDropValued, strings.SplitN(a, "=", 2)[0]):
+		case strings.HasPrefix(a, "--") && wordlist.Has(curlDropValued, strings.SplitN(a, "=", 2)[0]):
 		case a == "--url":
 			if i+1 >= len(args) {
 				return nil, "curl --url needs a URL"
@@ -314,10 +315,10 @@ func routeWget(args []string) (*Route, string) {
 			}
 			stdout = true
 			i++
-		case listed(wgetDropFlags, a):
-		case listed(wgetDropValued, a):
+		case wordlist.Has(wgetDropFlags, a):
+		case wordlist.Has(wgetDropValued, a):
 			i++
-		case strings.HasPrefix(a, "--") && listed(wgetDropValued, strings.SplitN(a, "=", 2)[0]):
+		case strings.HasPrefix(a, "--") && wordlist.Has(wgetDropValued, strings.SplitN(a, "=", 2)[0]):
 		case strings.HasPrefix(a, "-"):
 			return nil, "wget `" + clip.Short(a) + "` is not a plain read"
 		default:

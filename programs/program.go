@@ -147,19 +147,15 @@ const (
 // one list, so the order of the scans does not matter; flags, the commonest, come first.
 func (o *Options) kind(name string) optKind {
 	switch {
-	case listed(o.Flags, name):
+	case wordlist.Has(o.Flags, name):
 		return optFlag
-	case listed(o.Valued, name):
+	case wordlist.Has(o.Valued, name):
 		return optValued
-	case listed(o.Optional, name):
+	case wordlist.Has(o.Optional, name):
 		return optOptional
 	}
 	return optNone
 }
-
-// listed reports whether name is one of the space-separated names of list (wordlist.Has): a
-// name holding a space is never listed, even where it would match neighbours in the list.
-func listed(list, name string) bool { return wordlist.Has(list, name) }
 
 // validate reports the first malformed entry of the table: a name listed twice, a name that is
 // not an option, a pattern or last-argument default on an option without a value, an option both
@@ -272,7 +268,7 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 					return nil, refuse(prog, "option `%s` takes no value", name)
 				}
 			case optValued:
-				if !hasVal && i+1 == len(args) && listed(o.LastArgDefault, name) {
+				if !hasVal && i+1 == len(args) && wordlist.Has(o.LastArgDefault, name) {
 					break // the program's default value
 				}
 				if !hasVal {
@@ -288,7 +284,7 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 			default:
 				return nil, o.unknown(prog, name)
 			}
-			if a.Pattern && !listed(o.Patterns, name) {
+			if a.Pattern && !wordlist.Has(o.Patterns, name) {
 				return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
 			}
 			c.Opts = append(c.Opts, opt)
@@ -315,7 +311,7 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 							return nil, r
 						}
 						i++
-						if next.Pattern && !listed(o.Patterns, name) {
+						if next.Pattern && !wordlist.Has(o.Patterns, name) {
 							return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
 						}
 						c.Opts = append(c.Opts, Opt{Name: name, Value: next.Value, HasValue: true})
@@ -332,12 +328,12 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 						opt.Value = next.Value
 						src = next
 					}
-					if src.Pattern && !listed(o.Patterns, name) {
+					if src.Pattern && !wordlist.Has(o.Patterns, name) {
 						return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
 					}
 					c.Opts = append(c.Opts, opt)
 				case optOptional:
-					if a.Pattern && !listed(o.Patterns, name) {
+					if a.Pattern && !wordlist.Has(o.Patterns, name) {
 						return nil, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)
 					}
 					c.Opts = append(c.Opts, Opt{Name: name, Value: v[j+1:], HasValue: j+1 < len(v)})

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // allOptions lists every option table, so a malformed one fails here and never in a hook run.
@@ -125,8 +127,8 @@ func TestOptionKindIsFieldMembership(t *testing.T) {
 			if got := o.kind(p); got != want[p] {
 				t.Errorf("%s: kind(%q) = %d, want %d", table, p, got, want[p])
 			}
-			if got, want := listed(o.Patterns, p), containsWord(strings.Fields(o.Patterns), p); got != want {
-				t.Errorf("%s: listed(Patterns, %q) = %v, want %v", table, p, got, want)
+			if got, want := wordlist.Has(o.Patterns, p), containsWord(strings.Fields(o.Patterns), p); got != want {
+				t.Errorf("%s: wordlist.Has(Patterns, %q) = %v, want %v", table, p, got, want)
 			}
 		}
 	}
@@ -250,20 +252,20 @@ func TestWordLists(t *testing.T) {
 			t.Errorf("%s is separated by something other than spaces", name)
 		}
 		for i, w := range words {
-			if !listed(list, w) {
-				t.Errorf("listed(%s, %q) = false", name, w)
+			if !wordlist.Has(list, w) {
+				t.Errorf("wordlist.Has(%s, %q) = false", name, w)
 			}
 			for _, near := range []string{w[:len(w)-1], w + "x", w + " ", " " + w, "x" + w} {
-				if listed(list, near) != containsWord(words, near) {
-					t.Errorf("listed(%s, %q) = %v", name, near, !containsWord(words, near))
+				if wordlist.Has(list, near) != containsWord(words, near) {
+					t.Errorf("wordlist.Has(%s, %q) = %v", name, near, !containsWord(words, near))
 				}
 			}
-			if i+1 < len(words) && listed(list, w+" "+words[i+1]) {
-				t.Errorf("listed(%s, %q) = true", name, w+" "+words[i+1])
+			if i+1 < len(words) && wordlist.Has(list, w+" "+words[i+1]) {
+				t.Errorf("wordlist.Has(%s, %q) = true", name, w+" "+words[i+1])
 			}
 		}
 	}
-	if listed("-nv --no-verbose", "-n") || !listed("-n -nv", "-nv") || listed("", "") || listed("-a", "") {
+	if wordlist.Has("-nv --no-verbose", "-n") || !wordlist.Has("-n -nv", "-nv") || wordlist.Has("", "") || wordlist.Has("-a", "") {
 		t.Error("listed matches a substring or the empty name")
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // cut prints selected fields or columns. Its delimiters may be any character, so they are
@@ -121,7 +122,7 @@ func judgeJq(args []Arg) *Refusal {
 			rest = append(rest, args[i:]...)
 			break
 		}
-		if !listed(jqPairs, args[i].Value) {
+		if !wordlist.Has(jqPairs, args[i].Value) {
 			rest = append(rest, args[i])
 			continue
 		}

@@ -556,20 +556,13 @@ func (w *Wrapper) build() {
 	for _, list := range []string{w.NoRun, w.Shell, w.Exec, w.JoinedIf, w.Replace, w.ReplaceBraces,
 		w.Writes, w.Chdir, w.ElsewhereUnless, w.Env, w.Unset, w.Split, w.ExecProperties, w.Unknowable} {
 		for _, n := range strings.Fields(list) {
-			if _, ok := t.kinds[n]; !ok && !containsField(w.Words, n) && !containsField(w.WordsValued, n) {
+			if _, ok := t.kinds[n]; !ok && !wordlist.Has(w.Words, n) && !wordlist.Has(w.WordsValued, n) {
 				panic("programs: wrapper option used but not listed: " + w.Names[0] + " " + n)
 			}
 		}
 	}
 	w.table = t
 }
-
-// containsField reports whether name is one of list's space-separated fields (wordlist.Has).
-func containsField(list, name string) bool { return wordlist.Has(list, name) }
-
-// InList reports whether name is one of the space-separated names of list (one of a Wrapper's
-// option or word lists). A name holding a space is never in a list.
-func InList(list, name string) bool { return wordlist.Has(list, name) }
 
 // WrapperArg is one word of a wrapper's arguments as a judge knows it.
 type WrapperArg struct {
@@ -625,7 +618,7 @@ type PeeledOption struct {
 func (p *Peeled) Option(list string) []PeeledOption {
 	var out []PeeledOption
 	for _, o := range p.Options {
-		if containsField(list, o.Name) {
+		if wordlist.Has(list, o.Name) {
 			out = append(out, o)
 		}
 	}
@@ -692,7 +685,7 @@ func (w *Wrapper) Peel(args []WrapperArg) Peeled {
 		}
 	}
 	for _, o := range p.Options {
-		if containsField(w.NoRun, o.Name) {
+		if wordlist.Has(w.NoRun, o.Name) {
 			p.NoRun = true
 		}
 	}
@@ -711,11 +704,11 @@ func (w *Wrapper) Peel(args []WrapperArg) Peeled {
 	n := min(w.Operands, len(rest))
 	p.Operands = rest[:n]
 	rest = rest[n:]
-	if len(rest) >= 2 && !args[rest[0]].Open && containsField(w.Then, args[rest[0]].Value) {
+	if len(rest) >= 2 && !args[rest[0]].Open && wordlist.Has(w.Then, args[rest[0]].Value) {
 		p.Then = rest[1]
 		return p
 	}
-	if len(rest) == 1 && !args[rest[0]].Open && containsField(w.Then, args[rest[0]].Value) {
+	if len(rest) == 1 && !args[rest[0]].Open && wordlist.Has(w.Then, args[rest[0]].Value) {
 		return p // `flock FILE -c` with no command: flock fails
 	}
 	p.Command = rest
@@ -751,11 +744,11 @@ func (w *Wrapper) option(t *wrapperTable, args []WrapperArg, i int, p *Peeled) (
 		p.Options = append(p.Options, o)
 		return i
 	}
-	if containsField(w.Words, v) {
+	if wordlist.Has(w.Words, v) {
 		p.Options = append(p.Options, PeeledOption{Name: v, At: i})
 		return i, true
 	}
-	if containsField(w.WordsValued, v) {
+	if wordlist.Has(w.WordsValued, v) {
 		return take(PeeledOption{Name: v, At: i}, wrapValued), true
 	}
 	if w.Digits && isOptionNumber(v) {

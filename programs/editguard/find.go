@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/wordlist"
 	"github.com/hookctl/hookctl/programs"
 )
 
@@ -95,7 +96,7 @@ func judgeFind(j *judge, c *invocation) *programs.Refusal {
 		if v == "-fprintf" {
 			k++
 		}
-		if programs.InList(findExprs, v) {
+		if wordlist.Has(findExprs, v) {
 			for k+1 < len(expr) && expr[k+1].s != ";" && !(expr[k+1].s == "+" && expr[k].s == "{}") {
 				k++
 			}
@@ -142,7 +143,7 @@ func judgeFind(j *judge, c *invocation) *programs.Refusal {
 				}
 			}
 		default:
-			if !programs.InList(findExprs, v) {
+			if !wordlist.Has(findExprs, v) {
 				if containsString(findValued, v) {
 					k++
 				}

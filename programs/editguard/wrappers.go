@@ -7,6 +7,7 @@ package editguard
 import (
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/wordlist"
 	"github.com/hookctl/hookctl/programs"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -250,11 +251,11 @@ func withInput(w *programs.Wrapper, p programs.Peeled, args, cmd []word) []word 
 	repl, replacing := "", false
 	for _, o := range p.Options {
 		switch {
-		case programs.InList(w.Replace, o.Name):
+		case wordlist.Has(w.Replace, o.Name):
 			if v := optionValues(args, o); len(v) > 0 {
 				repl, replacing = v[0].s, true
 			}
-		case programs.InList(w.ReplaceBraces, o.Name):
+		case wordlist.Has(w.ReplaceBraces, o.Name):
 			repl, replacing = "{}", true
 			if o.HasAttached && o.Attached != "" {
 				repl = o.Attached
@@ -284,7 +285,7 @@ func (j *judge) joinedLine(prog string, w *programs.Wrapper, cmd []word, st *sta
 	parts := make([]string, 0, len(cmd)+1)
 	replaced := false
 	for _, a := range cmd {
-		if w.Separators != "" && programs.InList(w.Separators, a.s) {
+		if w.Separators != "" && wordlist.Has(w.Separators, a.s) {
 			break
 		}
 		s := a.s
