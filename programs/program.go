@@ -159,7 +159,7 @@ func (o *Options) kind(name string) optKind {
 
 // validate reports the first malformed entry of the table: a name listed twice, a name that is
 // not an option, a pattern or last-argument default on an option without a value, an option both
-// allowed and refused, or a list separated by anything but spaces (listed splits on spaces
+// allowed and refused, or a list separated by anything but spaces (wordlist.Has splits on spaces
 // only). A malformed table is a programming error; TestOptionTables validates every table, so
 // one can never reach a user.
 func (o *Options) validate() error {
