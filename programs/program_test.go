@@ -233,7 +233,7 @@ func TestGitSubcommandsWellFormed(t *testing.T) {
 	}
 }
 
-// TestWordLists: the space-separated lists read with listed hold names separated by spaces only
+// TestWordLists: the space-separated lists read with wordlist.Has hold names separated by spaces only
 // (wordlist.Has splits on nothing else), and wordlist.Has finds each of their names and nothing that merely
 // overlaps one (-n in -nv, -s in -sS, two neighbours joined by a space).
 func TestWordLists(t *testing.T) {
