@@ -16,7 +16,8 @@ import (
 // audit (it shows what servers sent, which the quarantine keeps from the agent).
 //
 // Refuses: every verb but check, readonly status, retrieve, version and help. Test:
-// TestHookctlRule (hookctl_test.go).
+// TestHookctlRule (hookctl_test.go); TestAdmittedRetrieveRunsForReal (cmd/hookctl) runs the
+// admitted retrieve from a hostile project and finds nothing changed but hookctl's audit.
 var hookctlReadOnlyRule = &Program{
 	Name: "hookctl", Summary: "judge a command (check), show a session's mode (readonly status) or ask the quarantined retriever (retrieve); never change the mode",
 	Custom: judgeHookctl,
