@@ -29,6 +29,12 @@ type Gate struct {
 	Binary string
 }
 
+// PolicyOnly tells the user what holds the modes on this machine: hookctl's policy, with no OS
+// sandbox under it yet (issue 8). The session's start message and hookctl doctor say it, so a
+// missing guarantee is never silent.
+const PolicyOnly = "enforced by hookctl's policy alone: no OS sandbox runs the commands it admits yet, " +
+	"so read-only rests on its per-program rules, and edit mode's self-protection on what a parser can see (docs/threat-model.md)"
+
 // Decide implements Decider.
 func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 	switch ev.Name {
@@ -92,7 +98,7 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	}
 	st := g.sessionState(ev.Session, ev.Cwd, cfg)
 	d := Decision{Verdict: Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
-	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch)"}
+	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch), " + PolicyOnly}
 	if cfg.DirectFetch {
 		msgs = append(msgs, "hookctl: ⚠ DIRECT FETCH is on: web tools bypass the quarantined retriever (direct_fetch in your config)")
 	}

@@ -368,7 +368,8 @@ func TestSessionStartTellsTheMode(t *testing.T) {
 	}
 	json.Unmarshal([]byte(res.raw), &o)
 	if o.HookSpecificOutput.HookEventName != "SessionStart" || !strings.Contains(o.HookSpecificOutput.AdditionalContext, "READ-ONLY mode") ||
-		!strings.Contains(o.HookSpecificOutput.AdditionalContext, "/readonly off") || !strings.Contains(o.SystemMessage, "🔒 READ-ONLY") {
+		!strings.Contains(o.HookSpecificOutput.AdditionalContext, "/readonly off") || !strings.Contains(o.SystemMessage, "🔒 READ-ONLY") ||
+		!strings.Contains(o.SystemMessage, "no OS sandbox") {
 		t.Errorf("%s", res.raw)
 	}
 	if sess, err := store.Load("s"); err != nil || sess.Cwd != "/p" {

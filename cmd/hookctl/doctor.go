@@ -77,6 +77,7 @@ func doctorRun(s *streams) int {
 		d.note("the hookctl on your PATH is %s, not this one", p)
 	}
 	d.checkWorker(env.binary)
+	d.note("modes are %s", hook.PolicyOnly)
 
 	// Registration per scope.
 	registered := false

@@ -210,6 +210,9 @@ func TestDoctorFindsProblems(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "no problems found") {
 		t.Errorf("after install: exit %d\n%s", code, out)
 	}
+	if !strings.Contains(out, "no OS sandbox") { // a missing guarantee is never silent
+		t.Errorf("doctor does not say the modes are policy only:\n%s", out)
+	}
 	cwd, _ := os.Getwd()
 	os.MkdirAll(filepath.Join(cwd, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(cwd, ".claude", "settings.local.json"), []byte(`{"disableAllHooks": true}`), 0o644)
