@@ -54,13 +54,22 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // parses it to the same structure and words in bash and zsh, every command is on the allowlist
 // with arguments its rule accepts, and every stage after a pipe is a filter.
 func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
+	sc, r := judgeScript(cl, cfg)
+	if r != nil {
+		return "", r
+	}
+	return lexer.Print(sc, rewrite), nil
+}
+
+// judgeScript is JudgeReadOnly before printing: the admitted script, or why not.
+func judgeScript(cl *lexer.CommandLine, cfg *Config) (*lexer.Script, *Refusal) {
 	sc, err := cl.Shape()
 	if err != nil {
 		var le *lexer.Error
 		if errors.As(err, &le) {
-			return "", &Refusal{What: le.Msg, shape: true}
+			return nil, &Refusal{What: le.Msg, shape: true}
 		}
-		return "", &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
+		return nil, &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
 	}
 	var r *Refusal
 	visit(sc, func(pl *lexer.Pipeline, loop *lexer.For) bool {
@@ -68,9 +77,9 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
 		return r == nil
 	})
 	if r != nil {
-		return "", r
+		return nil, r
 	}
-	return lexer.Print(sc, rewrite), nil
+	return sc, nil
 }
 
 // visit calls f for every pipeline in the script, with the enclosing loop if any, until f

@@ -145,6 +145,9 @@ type Decision struct {
 	// Command, on Allow of a shell call, is the canonical form of exactly what was judged,
 	// with the hook's own configuration pins. The adapter sends it in place of the agent's.
 	Command string
+	// Isolation, on Allow of a shell call, says what holds the command besides the policy: the
+	// OS sandbox, or "policy only: " and why there is none. For the decision log.
+	Isolation string
 	// Context is text for the model (at session start); Message is text for the user.
 	Context string
 	Message string

@@ -45,6 +45,11 @@ type Config struct {
 	Retriever settings.Config `toml:"retriever"`
 	// Audit configures the retrieval audit log. Global only.
 	Audit AuditConfig `toml:"audit"`
+	// Sandbox is "auto" (the default: admitted commands run in the OS sandbox where the machine
+	// has one, on the policy alone where not, and the status line says which) or "require"
+	// (every shell command the sandbox cannot hold is refused). A project file may set
+	// "require", never relax it.
+	Sandbox string `toml:"sandbox"`
 
 	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
@@ -136,6 +141,9 @@ func LoadConfigFor(home, dir string) (*Config, error) {
 	c.Project = path
 	c.ReadOnlyAgents = append(c.ReadOnlyAgents, p.ReadOnlyAgents...)
 	c.DenyPrograms = append(c.DenyPrograms, p.DenyPrograms...)
+	if p.Sandbox == SandboxRequire {
+		c.Sandbox = SandboxRequire
+	}
 	for _, k := range p.defined {
 		if slices.Contains(globalOnly, k) {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s sets %s, which only your own config (%s) may set; ignored", path, k, filepath.Join(home, "config.toml")))
@@ -213,6 +221,11 @@ func ParseConfig(path, text string) (*Config, error) {
 	}
 	if c.Retriever.MaxBytes < 0 {
 		return nil, fmt.Errorf("%s:%d: retriever.max_bytes is negative", path, lineOfKey(text, toml.Key{"retriever", "max_bytes"}))
+	}
+	switch c.Sandbox {
+	case "", SandboxAuto, SandboxRequire:
+	default:
+		return nil, fmt.Errorf("%s:%d: sandbox must be %q or %q, not %q", path, lineOfKey(text, toml.Key{"sandbox"}), SandboxAuto, SandboxRequire, c.Sandbox)
 	}
 	if c.DefaultMode != "" {
 		if _, err := ParseMode(c.DefaultMode); err != nil {

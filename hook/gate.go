@@ -25,15 +25,29 @@ type Gate struct {
 	VerifyToggle func() error
 	// Protect lists the paths no agent may write, for a session in project directory cwd.
 	Protect func(cwd string) Protection
-	// Binary is hookctl's own path, for the rewrite of web reads into hookctl retrieve.
+	// Binary is hookctl's own path, for the rewrite of web reads into hookctl retrieve and of
+	// admitted commands into hookctl sandbox.
 	Binary string
+	// Sandbox says whether this machine can run admitted commands in the OS sandbox (the
+	// probe's cached result). Nil: it cannot.
+	Sandbox func() Isolation
 }
 
-// PolicyOnly tells the user what holds the modes on this machine: hookctl's policy, with no OS
-// sandbox under it yet (issue 8). The session's start message and hookctl doctor say it, so a
-// missing guarantee is never silent.
-const PolicyOnly = "enforced by hookctl's policy alone: no OS sandbox runs the commands it admits yet, " +
-	"so read-only rests on its per-program rules, and edit mode's self-protection on what a parser can see (docs/threat-model.md)"
+// EditPolicyOnly tells the user what holds edit mode's self-protection: what a parser can see,
+// with no OS sandbox under it yet (issue 9).
+const EditPolicyOnly = "edit mode's protection of hookctl's and the client's files rests on what hookctl's parser can see (docs/threat-model.md)"
+
+// Enforcement says in one sentence what holds read-only mode on this machine, for the session's
+// start message and hookctl doctor: a missing guarantee is never silent.
+func Enforcement(iso Isolation, cfg *Config) string {
+	switch {
+	case iso.Available:
+		return "read-only commands run in hookctl's OS sandbox (" + iso.Describe + "): no writes, no network"
+	case cfg != nil && cfg.Sandbox == SandboxRequire:
+		return "⚠ no OS sandbox here (" + iso.Reason + "), and your config requires one: every shell command is refused"
+	}
+	return "⚠ no OS sandbox here (" + iso.Reason + "): read-only rests on hookctl's per-program rules alone " + PolicyOnlyBadge
+}
 
 // Decide implements Decider.
 func (g *Gate) Decide(ev *Event, _ *Run) Decision {
@@ -82,7 +96,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}
@@ -98,7 +112,8 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	}
 	st := g.sessionState(ev.Session, ev.Cwd, cfg)
 	d := Decision{Verdict: Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
-	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch), " + PolicyOnly}
+	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch); " +
+		Enforcement(g.isolation(), cfg) + "; " + EditPolicyOnly}
 	if cfg.DirectFetch {
 		msgs = append(msgs, "hookctl: ⚠ DIRECT FETCH is on: web tools bypass the quarantined retriever (direct_fetch in your config)")
 	}
@@ -110,6 +125,13 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	}
 	d.Message = strings.Join(msgs, "\n")
 	return d
+}
+
+func (g *Gate) isolation() Isolation {
+	if g.Sandbox == nil {
+		return Isolation{Reason: "hookctl has no sandbox here"}
+	}
+	return g.Sandbox()
 }
 
 // retrievalContext tells the model how web content reaches it.

@@ -39,8 +39,12 @@ type Policy struct {
 	// it when a call needs it (edit mode), since listing it costs more than judging a read.
 	Protection Protection
 	Protect    func() Protection
-	// Binary is hookctl's own path, which the rewrite of a web read runs as `hookctl retrieve`.
+	// Binary is hookctl's own path, which the rewrite of a web read runs as `hookctl retrieve`,
+	// and an admitted command as `hookctl sandbox`.
 	Binary string
+	// Sandbox says whether admitted commands can run in the OS sandbox; asked only when one is
+	// admitted. Nil: they cannot, and run on the policy alone.
+	Sandbox func() Isolation
 }
 
 // SessionState is a session's mode as the policy sees it. When the state could not be read,
@@ -214,11 +218,11 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 		if cl == nil {
 			return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` came with no command", tool: true}, sc)}
 		}
-		cmd, r := JudgeReadOnly(cl, p.Config)
+		script, r := judgeScript(cl, p.Config)
 		if r != nil {
 			return Decision{Verdict: Deny, Reason: p.render(r, sc)}
 		}
-		return Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: cmd}
+		return p.contain(c, script, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewrite)})
 	case KindFileWrite, KindOther:
 		return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}

@@ -58,6 +58,8 @@ type checkResult struct {
 	Reason  string `json:"reason,omitempty"`
 	// Command is what the hook runs instead of the agent's command, on allow.
 	Command string `json:"command,omitempty"`
+	// Isolation says what holds the command besides the policy (the sandbox, or policy only).
+	Isolation string `json:"isolation,omitempty"`
 }
 
 func checkRun(s *streams, opts *checkOptions) error {
@@ -71,9 +73,11 @@ func checkRun(s *streams, opts *checkOptions) error {
 			return err
 		}
 	}
-	p := &hook.Policy{Config: cfg, Client: claude.Client}
+	env := hookEnv()
+	p := &hook.Policy{Config: cfg, Client: claude.Client, Binary: env.binary,
+		Sandbox: func() hook.Isolation { return isolation(env) }}
 	d := p.Decide(call, hook.SessionState{Mode: hook.ModeReadOnly})
-	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command}
+	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command, Isolation: d.Isolation}
 	if opts.JSON {
 		enc := json.NewEncoder(s.out)
 		enc.SetEscapeHTML(false)
@@ -95,6 +99,9 @@ func printCheck(w io.Writer, c *hook.ToolCall, r checkResult) {
 		fmt.Fprintf(w, "deny: %s\n", r.Reason)
 	case r.Command != "":
 		fmt.Fprintf(w, "allow\nruns: %s\n", r.Command)
+		if r.Isolation != "" {
+			fmt.Fprintf(w, "under: %s\n", r.Isolation)
+		}
 	default:
 		fmt.Fprintf(w, "pass: read-only mode has no objection to %s\n", c.Tool)
 	}

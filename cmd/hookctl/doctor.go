@@ -23,6 +23,7 @@ import (
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/retriever/settings"
+	"github.com/hookctl/hookctl/sandbox"
 )
 
 // verifiedClaudeVersion is the Claude Code release whose hook protocol hookctl was verified
@@ -77,7 +78,7 @@ func doctorRun(s *streams) int {
 		d.note("the hookctl on your PATH is %s, not this one", p)
 	}
 	d.checkWorker(env.binary)
-	d.note("modes are %s", hook.PolicyOnly)
+	d.checkSandbox(env)
 
 	// Registration per scope.
 	registered := false
@@ -270,6 +271,36 @@ func (d *doctor) checkRetrieval(cfg settings.Config) {
 // checkWorker checks the retriever's worker beside this binary: there, executable, and of the
 // same build, which it must be for any retrieval to run. A missing one is a note, like a missing
 // distiller: web reads then fail closed and nothing else depends on it.
+// checkSandbox probes the sandbox afresh (and caches the result for the hook): what holds
+// read-only mode here, and what to do where the answer is the policy alone.
+func (d *doctor) checkSandbox(env environment) {
+	cfg, _ := hook.LoadConfig(env.home)
+	st := sandbox.Refresh(env.home, env.binary)
+	iso := hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation}
+	switch {
+	case st.Available:
+		d.ok("%s", hook.Enforcement(iso, cfg))
+	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
+		d.problem(sandboxFix(st), "%s", hook.Enforcement(iso, cfg))
+	default:
+		d.note("%s\n    to get it: %s", hook.Enforcement(iso, cfg), sandboxFix(st))
+	}
+	d.note("%s", hook.EditPolicyOnly)
+}
+
+// sandboxFix says how to get the sandbox, from why the probe failed.
+func sandboxFix(st sandbox.Status) string {
+	switch {
+	case !sandbox.Supported:
+		return "none yet on this platform; hookctl's rules still hold"
+	case strings.Contains(st.Reason, "no Landlock"):
+		return "run a kernel with Landlock (Linux 5.13 or later, with landlock in its lsm= list; `cat /sys/kernel/security/lsm` shows it)"
+	case strings.Contains(st.Reason, "not permitted"):
+		return "a container or security policy forbids Landlock or seccomp here; allow the landlock_* and seccomp system calls, or run hookctl outside the container"
+	}
+	return "run `hookctl sandbox --probe` to see which check fails"
+}
+
 func (d *doctor) checkWorker(binary string) {
 	if buildinfo.TestSeams {
 		d.problem("install a build made without the hookctl_testseams tag (make install)", "%s", buildinfo.TestSeamsWarning)

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/sandbox"
 )
 
 func newHookCmd(s *streams) *cobra.Command {
@@ -56,6 +57,7 @@ func runHook(s *streams, web bool) int {
 			return hook.Protection{Home: env.userHome, Paths: hook.ProtectedPaths(claude.Client, env.home, env.userHome, env.binary, cwd)}
 		},
 		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
+		Sandbox:      func() hook.Isolation { return isolation(env) },
 	}
 	if env.err == nil {
 		g.Store = hook.NewStore(env.home)
@@ -87,6 +89,16 @@ func hookEnv() environment {
 		e.binary = exe
 	}
 	return e
+}
+
+// isolation is the sandbox probe's result for this machine, cached in hookctl's home per boot
+// and build: reading it costs the hook two small files.
+func isolation(env environment) hook.Isolation {
+	if env.err != nil || env.binary == "" {
+		return hook.Isolation{Reason: "hookctl does not know its own path"}
+	}
+	st := sandbox.Current(env.home, env.binary)
+	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation}
 }
 
 func loadConfig() (*hook.Config, error) {

@@ -37,6 +37,7 @@ func TestAdmittedRetrieveRunsForReal(t *testing.T) {
 	check.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
 	out, err := check.Output()
 	runs, ok := strings.CutPrefix(strings.TrimPrefix(string(out), "allow\n"), "runs: ")
+	runs, _, _ = strings.Cut(runs, "\n")
 	if err != nil || !strings.HasPrefix(string(out), "allow\n") || !ok {
 		t.Fatalf("not admitted: %v %s", err, out)
 	}

@@ -75,6 +75,9 @@ func statusLine(stdin io.Reader) string {
 	}
 	cfg, cfgErr := hook.LoadConfig(home)
 	line := statusBadge(home, id, cfg, cfgErr)
+	if strings.HasPrefix(line, hook.Badge(hook.ModeReadOnly)) && line == hook.Badge(hook.ModeReadOnly) {
+		line += sandboxBadge(cfg)
+	}
 	if cfgErr == nil && cfg.DirectFetch {
 		line += " ⚠ DIRECT FETCH" // shown after the mode while direct_fetch is on
 	}
@@ -97,6 +100,20 @@ func statusBadge(home, id string, cfg *hook.Config, cfgErr error) string {
 		return hook.Badge(cfg.SessionDefault())
 	}
 	return "🔒 READ-ONLY (⚠ state unreadable)"
+}
+
+// sandboxBadge is what the read-only badge adds where admitted commands cannot run in the OS
+// sandbox: policy only, or, when the config requires the sandbox, that the shell is refused.
+func sandboxBadge(cfg *hook.Config) string {
+	env := hookEnv()
+	iso := isolation(env)
+	switch {
+	case iso.Available:
+		return ""
+	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
+		return " (⚠ no sandbox: shell refused)"
+	}
+	return " " + hook.PolicyOnlyBadge
 }
 
 // runWrapped runs the status line install replaced, with the same input, and returns its output.

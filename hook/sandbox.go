@@ -1,0 +1,87 @@
+package hook
+
+import (
+	"strings"
+
+	"github.com/hookctl/hookctl/lexer"
+)
+
+// Isolation is how the commands the policy admits run on this machine.
+type Isolation struct {
+	// Available: admitted read-only commands run in hookctl's OS sandbox.
+	Available bool
+	// Reason says why not, in the user's terms.
+	Reason string
+	// Describe names the sandbox's mechanisms ("landlock ABI 7, seccomp, no capabilities").
+	Describe string
+}
+
+// Sandbox settings (the config's sandbox key).
+const (
+	// SandboxAuto runs admitted commands in the sandbox where the machine has one, and on the
+	// policy alone where it has not, saying so.
+	SandboxAuto = "auto"
+	// SandboxRequire refuses every shell command that cannot run in the sandbox.
+	SandboxRequire = "require"
+)
+
+// PolicyOnlyBadge is what the status line adds where commands run on the policy alone.
+const PolicyOnlyBadge = "(policy only)"
+
+// contain rewrites an admitted read-only command to run in the sandbox: hookctl's launcher
+// applies the read-only profile to itself and execs a clean shell on exactly the judged
+// command. A leading `cd DIR &&` stays outside, so that the client's shell keeps the
+// directory for the session's next command as it would have without the sandbox.
+//
+// Where the sandbox cannot apply, the command runs as judged, on the policy alone, unless the
+// user's config requires the sandbox. A lone hookctl read (check, readonly status) runs
+// outside: it reads hookctl's own directory, which the sandbox hides.
+func (p *Policy) contain(c *ToolCall, sc *lexer.Script, d Decision) Decision {
+	if hookctlOnly(sc) && p.Binary != "" {
+		d.Command = lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
+			pr := rewrite(c)
+			pr.Words[0] = lexer.Word{Value: p.Binary}
+			return pr
+		})
+		d.Isolation = "hookctl's own read, outside the sandbox"
+		return d
+	}
+	iso := Isolation{Reason: "hookctl has no sandbox here"}
+	switch {
+	case c.NoRewrite:
+		iso = Isolation{Reason: "the client runs " + c.Tool + " commands as it received them (no rewrite)"}
+	case p.Binary == "":
+		iso = Isolation{Reason: "hookctl does not know its own path"}
+	case p.Sandbox != nil:
+		iso = p.Sandbox()
+	}
+	if !iso.Available {
+		if p.Config.Sandbox == SandboxRequire {
+			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
+				"and it cannot apply: " + iso.Reason + ". No command runs until it can; ask the user to run `hookctl doctor`."}
+		}
+		d.Isolation = "policy only: " + iso.Reason
+		return d
+	}
+	body := *sc
+	body.Cd = nil
+	var b strings.Builder
+	if sc.Cd != nil {
+		b.WriteString("cd ")
+		b.WriteString(lexer.FormatWord(*sc.Cd))
+		b.WriteString(" && ")
+	}
+	b.WriteString(lexer.Quote(p.Binary))
+	b.WriteString(" sandbox --session ")
+	b.WriteString(lexer.Quote(c.Session))
+	b.WriteString(" -- bash --noprofile --norc -c ")
+	b.WriteString(lexer.Quote(lexer.Print(&body, rewrite)))
+	d.Command = b.String()
+	d.Isolation = "sandbox: " + iso.Describe
+	return d
+}
+
+// hookctlOnly says whether the script is one hookctl command and nothing else.
+func hookctlOnly(sc *lexer.Script) bool {
+	return sc.Cd == nil && sc.Pipeline != nil && len(sc.Pipeline.Cmds) == 1 && sc.Pipeline.Cmds[0].Name.Value == "hookctl"
+}

@@ -1,0 +1,23 @@
+//go:build linux
+
+package sandbox
+
+import (
+	"syscall"
+
+	"github.com/hookctl/hookctl/internal/seccomp"
+)
+
+const (
+	nrProcessVMReadv  = syscall.SYS_PROCESS_VM_READV
+	nrProcessVMWritev = syscall.SYS_PROCESS_VM_WRITEV
+	nrSetns           = syscall.SYS_SETNS
+	nrFinitModule     = syscall.SYS_FINIT_MODULE
+	nrClockAdjtime    = syscall.SYS_CLOCK_ADJTIME
+	nrBPF             = syscall.SYS_BPF
+)
+
+var filterArch = seccomp.Arch{Audit: 0xc00000b7}
+
+// arm64 has only the *at forms of the metadata calls.
+var legacyMetadata []sys

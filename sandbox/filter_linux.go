@@ -1,0 +1,152 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"syscall"
+
+	"github.com/hookctl/hookctl/internal/seccomp"
+)
+
+// Numbers the syscall package does not name; since Linux 5.1 new system calls have one number
+// on every architecture.
+const (
+	nrIoUringSetup    = 425
+	nrIoUringEnter    = 426
+	nrIoUringRegister = 427
+	nrOpenTree        = 428
+	nrMoveMount       = 429
+	nrFsopen          = 430
+	nrFsconfig        = 431
+	nrFsmount         = 432
+	nrFspick          = 433
+	nrClone3          = 435
+	nrPidfdGetfd      = 438
+	nrProcessMadvise  = 440
+	nrMountSetattr    = 442
+	nrFchmodat2       = 452
+	nrSetxattrat      = 463
+	nrRemovexattrat   = 466
+)
+
+const (
+	afUnix        = 1
+	sockStream    = 1
+	sockSeqpacket = 5
+	sockTypeMask  = 0xf // SOCK_NONBLOCK and SOCK_CLOEXEC share the word
+
+	tiocsti         = 0x5412
+	tioclinux       = 0x541c
+	fsIocSetflags   = 0x40086602
+	fsIoc32Setflags = 0x40046602
+	fsIocFssetxattr = 0x401c5820
+	cloneNewMask    = 0x7e020080 // CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|NEWUSER|NEWPID|NEWNET|NEWTIME
+)
+
+// sys names a system call by its number on this architecture.
+type sys struct {
+	name string
+	nr   int
+}
+
+// readOnlyRules is the read-only profile's seccomp filter: what Landlock does not cover on
+// every kernel. Each group says why. EPERM unless said otherwise.
+func readOnlyRules() []seccomp.Rule {
+	var rules []seccomp.Rule
+	deny := func(errno syscall.Errno, calls []sys) {
+		for _, c := range calls {
+			rules = append(rules, seccomp.Rule{Name: c.name, Nr: c.nr, Errno: errno})
+		}
+	}
+	// The network. Landlock restricts TCP from ABI 4, UDP from ABI 10 and pathname unix sockets
+	// from ABI 9; refusing every socket but a local unix stream, and every connect, covers all
+	// of them on any kernel. A socketpair of datagrams is refused too: unix datagram sendmsg
+	// honours an address even on a connected pair.
+	for _, nr := range []struct {
+		name string
+		nr   int
+	}{{"socket", syscall.SYS_SOCKET}, {"socketpair", syscall.SYS_SOCKETPAIR}} {
+		rules = append(rules,
+			seccomp.Rule{Name: nr.name + " (family)", Nr: nr.nr, Errno: syscall.EPERM,
+				When: []seccomp.Cond{{Arg: 0, Op: seccomp.NotIn, Values: []uint32{afUnix}}}},
+			seccomp.Rule{Name: nr.name + " (type)", Nr: nr.nr, Errno: syscall.EPERM,
+				When: []seccomp.Cond{{Arg: 1, Op: seccomp.NotIn, Mask: sockTypeMask, Values: []uint32{sockStream, sockSeqpacket}}}})
+	}
+	deny(syscall.EPERM, []sys{
+		{"connect", syscall.SYS_CONNECT}, {"bind", syscall.SYS_BIND}, {"listen", syscall.SYS_LISTEN},
+		{"accept", syscall.SYS_ACCEPT}, {"accept4", syscall.SYS_ACCEPT4},
+	})
+	rules = append(rules, seccomp.Rule{Name: "sendto (an address)", Nr: syscall.SYS_SENDTO, Errno: syscall.EPERM,
+		When: []seccomp.Cond{{Arg: 4, Op: seccomp.NonZero64}}})
+
+	// Metadata: Landlock controls the contents and names of files, not their modes, owners,
+	// times or extended attributes, and truncate(2) by path only from ABI 3.
+	deny(syscall.EPERM, []sys{
+		{"fchmod", syscall.SYS_FCHMOD}, {"fchmodat", syscall.SYS_FCHMODAT}, {"fchmodat2", nrFchmodat2},
+		{"fchown", syscall.SYS_FCHOWN}, {"fchownat", syscall.SYS_FCHOWNAT},
+		{"utimensat", syscall.SYS_UTIMENSAT}, {"setxattr", syscall.SYS_SETXATTR},
+		{"lsetxattr", syscall.SYS_LSETXATTR}, {"fsetxattr", syscall.SYS_FSETXATTR},
+		{"removexattr", syscall.SYS_REMOVEXATTR}, {"lremovexattr", syscall.SYS_LREMOVEXATTR},
+		{"fremovexattr", syscall.SYS_FREMOVEXATTR}, {"setxattrat", nrSetxattrat},
+		{"removexattrat", nrRemovexattrat}, {"truncate", syscall.SYS_TRUNCATE},
+	})
+	deny(syscall.EPERM, legacyMetadata)
+	rules = append(rules, seccomp.Rule{Name: "ioctl (inject input, set inode flags)", Nr: syscall.SYS_IOCTL, Errno: syscall.EPERM,
+		When: []seccomp.Cond{{Arg: 1, Op: seccomp.In, Values: []uint32{tiocsti, tioclinux, fsIocSetflags, fsIoc32Setflags, fsIocFssetxattr}}}})
+
+	// Other processes' memory and state, and kernel objects outside the filesystem: System V
+	// IPC, POSIX message queues, keyrings.
+	deny(syscall.EPERM, []sys{
+		{"ptrace", syscall.SYS_PTRACE}, {"process_vm_readv", nrProcessVMReadv},
+		{"process_vm_writev", nrProcessVMWritev}, {"pidfd_getfd", nrPidfdGetfd},
+		{"process_madvise", nrProcessMadvise}, {"shmget", syscall.SYS_SHMGET},
+		{"shmat", syscall.SYS_SHMAT}, {"shmctl", syscall.SYS_SHMCTL}, {"msgget", syscall.SYS_MSGGET},
+		{"msgsnd", syscall.SYS_MSGSND}, {"msgrcv", syscall.SYS_MSGRCV}, {"msgctl", syscall.SYS_MSGCTL},
+		{"semget", syscall.SYS_SEMGET}, {"semop", syscall.SYS_SEMOP},
+		{"semtimedop", syscall.SYS_SEMTIMEDOP}, {"semctl", syscall.SYS_SEMCTL},
+		{"mq_open", syscall.SYS_MQ_OPEN}, {"mq_unlink", syscall.SYS_MQ_UNLINK},
+		{"mq_timedsend", syscall.SYS_MQ_TIMEDSEND}, {"mq_timedreceive", syscall.SYS_MQ_TIMEDRECEIVE},
+		{"mq_notify", syscall.SYS_MQ_NOTIFY}, {"mq_getsetattr", syscall.SYS_MQ_GETSETATTR},
+		{"add_key", syscall.SYS_ADD_KEY}, {"keyctl", syscall.SYS_KEYCTL},
+		{"request_key", syscall.SYS_REQUEST_KEY},
+	})
+	rules = append(rules, seccomp.Rule{Name: "prlimit64 (another process)", Nr: syscall.SYS_PRLIMIT64, Errno: syscall.EPERM,
+		When: []seccomp.Cond{{Arg: 0, Op: seccomp.NonZero}, {Arg: 2, Op: seccomp.NonZero64}}})
+
+	// io_uring performs network and file operations no filter sees; ENOSYS, so that libraries
+	// fall back to plain system calls.
+	deny(syscall.ENOSYS, []sys{
+		{"io_uring_setup", nrIoUringSetup}, {"io_uring_enter", nrIoUringEnter},
+		{"io_uring_register", nrIoUringRegister},
+	})
+
+	// Namespaces and mounts: Landlock already forbids mount topology changes and capabilities
+	// are gone; refusing them outright keeps that kernel surface out of reach. clone3 passes its
+	// flags in memory a filter cannot read: ENOSYS makes the C library fall back to clone.
+	deny(syscall.EPERM, []sys{
+		{"unshare", syscall.SYS_UNSHARE}, {"setns", nrSetns}, {"mount", syscall.SYS_MOUNT},
+		{"umount2", syscall.SYS_UMOUNT2}, {"pivot_root", syscall.SYS_PIVOT_ROOT},
+		{"chroot", syscall.SYS_CHROOT}, {"open_tree", nrOpenTree}, {"move_mount", nrMoveMount},
+		{"fsopen", nrFsopen}, {"fsconfig", nrFsconfig}, {"fsmount", nrFsmount}, {"fspick", nrFspick},
+		{"mount_setattr", nrMountSetattr},
+	})
+	deny(syscall.ENOSYS, []sys{{"clone3", nrClone3}})
+	rules = append(rules, seccomp.Rule{Name: "clone (new namespaces)", Nr: syscall.SYS_CLONE, Errno: syscall.EPERM,
+		When: []seccomp.Cond{{Arg: 0, Op: seccomp.NonZero, Mask: cloneNewMask}}})
+
+	// The machine itself: capabilities are dropped, so these fail anyway; refused here too, so
+	// that a root user whose capabilities could not be dropped is still held.
+	deny(syscall.EPERM, []sys{
+		{"reboot", syscall.SYS_REBOOT}, {"kexec_load", syscall.SYS_KEXEC_LOAD},
+		{"init_module", syscall.SYS_INIT_MODULE}, {"finit_module", nrFinitModule},
+		{"delete_module", syscall.SYS_DELETE_MODULE}, {"swapon", syscall.SYS_SWAPON},
+		{"swapoff", syscall.SYS_SWAPOFF}, {"settimeofday", syscall.SYS_SETTIMEOFDAY},
+		{"clock_settime", syscall.SYS_CLOCK_SETTIME}, {"clock_adjtime", nrClockAdjtime},
+		{"adjtimex", syscall.SYS_ADJTIMEX}, {"sethostname", syscall.SYS_SETHOSTNAME},
+		{"setdomainname", syscall.SYS_SETDOMAINNAME}, {"acct", syscall.SYS_ACCT},
+		{"quotactl", syscall.SYS_QUOTACTL}, {"bpf", nrBPF},
+		{"perf_event_open", syscall.SYS_PERF_EVENT_OPEN},
+	})
+	sortRules(rules)
+	return rules
+}

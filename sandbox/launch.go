@@ -1,0 +1,40 @@
+package sandbox
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"syscall"
+)
+
+// Exec applies p to this process and replaces it with argv, run with env (see Environ). It
+// returns only on failure, and then nothing has run: a sandbox that cannot be applied is never
+// replaced by running the command without one.
+func Exec(p *Profile, argv, env []string) error {
+	if len(argv) == 0 {
+		return fmt.Errorf("no command to run")
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return fmt.Errorf("cannot run %s: %v", argv[0], err)
+	}
+	// Every restriction binds the thread that applies it; the exec must come from that one.
+	runtime.LockOSThread()
+	if _, err := Apply(p); err != nil {
+		return fmt.Errorf("the sandbox could not be applied, so the command did not run: %w", err)
+	}
+	err = syscall.Exec(path, argv, p.Environ(env))
+	// The thread is restricted now; it must not go back to running other goroutines' work.
+	return fmt.Errorf("failed to run %s in the sandbox: %v", argv[0], err)
+}
+
+// HiddenDirs are the directories the read-only profile hides: hookctl's home as this process
+// sees it, and the default one (a command's environment may name another).
+func HiddenDirs(home string) []string {
+	dirs := []string{home}
+	if h, err := os.UserHomeDir(); err == nil {
+		dirs = append(dirs, h+"/.config/hookctl")
+	}
+	return dirs
+}

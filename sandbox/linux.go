@@ -1,0 +1,214 @@
+//go:build linux && (amd64 || arm64)
+
+package sandbox
+
+import (
+	"cmp"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"unsafe"
+
+	"github.com/hookctl/hookctl/internal/landlock"
+	"github.com/hookctl/hookctl/internal/seccomp"
+)
+
+// Supported says whether this build has a sandbox for this platform; the probe says whether the
+// machine lets it apply.
+const Supported = true
+
+func sortRules(rules []seccomp.Rule) {
+	slices.SortStableFunc(rules, func(a, b seccomp.Rule) int {
+		return cmp.Or(cmp.Compare(a.Nr, b.Nr), cmp.Compare(a.Name, b.Name))
+	})
+}
+
+// Applied says what held once Apply returned.
+type Applied struct {
+	LandlockABI int
+	Seccomp     bool
+	Caps        bool // capabilities were dropped (false: there were none to drop)
+}
+
+// Isolation describes a for the audit: "landlock ABI 7, seccomp".
+func (a Applied) Isolation() string {
+	return fmt.Sprintf("landlock ABI %d, seccomp", a.LandlockABI)
+}
+
+// Apply restricts the calling thread to p. The caller has locked the thread
+// (runtime.LockOSThread) and execs from it next: every restriction is per thread and inherited
+// across execve and by every child, and the other threads die with the exec. Any error means
+// the sandbox is not in force, and the caller must not run the command.
+func Apply(p *Profile) (Applied, error) {
+	var a Applied
+	if _, err := landlock.ABI(); err != nil {
+		return a, err
+	}
+	rules, err := landlockRules(p)
+	if err != nil {
+		return a, err
+	}
+	prog, err := seccomp.Assemble(filterArch, readOnlyRules())
+	if err != nil {
+		return a, err
+	}
+	if err := closeOnExec(); err != nil {
+		return a, err
+	}
+	if a.Caps, err = dropCapabilities(); err != nil {
+		return a, err
+	}
+	a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
+		Rules:   rules,
+		DenyNet: landlock.NetBindTCP | landlock.NetConnectTCP,
+		Scope:   landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
+	})
+	if err != nil {
+		return a, err
+	}
+	if err := seccomp.Install(prog); err != nil {
+		return a, err
+	}
+	a.Seccomp = true
+	return a, nil
+}
+
+// landlockRules grants read and execute on the whole tree but Hidden, write on Scratch and
+// WriteFiles.
+//
+// Landlock grants hierarchies and cannot carve a hidden directory out of a granted one, so the
+// tree is granted piece by piece: every entry of / is granted whole, except one that holds a
+// hidden directory, whose entries are granted the same way, down to the hidden directory,
+// which is skipped. Those ancestors themselves get ReadDir, so ls / and ls ~ work (and list
+// the hidden directory's names, not its contents). An entry that is a symbolic link is granted
+// as what it resolves to, and not at all if that is a hidden directory or holds one.
+func landlockRules(p *Profile) ([]landlock.Rule, error) {
+	hidden := make([]string, 0, len(p.Hidden))
+	for _, h := range p.Hidden {
+		if r, err := filepath.EvalSymlinks(h); err == nil {
+			hidden = append(hidden, r)
+		}
+		hidden = append(hidden, h) // not created yet, or reached without the link
+	}
+	const readExec = landlock.Read | landlock.Execute
+	rules := []landlock.Rule{}
+	var walk func(dir string) error
+	walk = func(dir string) error {
+		rules = append(rules, landlock.Rule{Path: dir, Access: landlock.ReadDir})
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			return fmt.Errorf("failed to list %s for the sandbox: %v", dir, err)
+		}
+		for _, e := range entries {
+			path := filepath.Join(dir, e.Name())
+			real := path
+			if e.Type()&os.ModeSymlink != 0 {
+				if real, err = filepath.EvalSymlinks(path); err != nil {
+					continue // dangling: nothing to read
+				}
+			}
+			switch {
+			case slices.ContainsFunc(hidden, func(h string) bool { return within(real, h) }):
+				// hidden, or inside a hidden directory (a link into one)
+			case slices.ContainsFunc(hidden, func(h string) bool { return within(h, real) }):
+				if real == path {
+					if err := walk(path); err != nil {
+						return err
+					}
+				} // a link to an ancestor: its real path is walked on its own
+			default:
+				rules = append(rules, landlock.Rule{Path: real, Access: readExec})
+			}
+		}
+		return nil
+	}
+	if len(hidden) == 0 {
+		rules = append(rules, landlock.Rule{Path: "/", Access: readExec})
+	} else if err := walk("/"); err != nil {
+		return nil, err
+	}
+	if p.Scratch != "" {
+		rules = append(rules, landlock.Rule{Path: p.Scratch, Access: readExec | landlock.Write})
+	}
+	for _, f := range p.WriteFiles {
+		rules = append(rules, landlock.Rule{Path: f, Access: landlock.Read | landlock.WriteFile | landlock.Truncate | landlock.IoctlDev})
+	}
+	return rules, nil
+}
+
+// within says whether path is dir or beneath it.
+func within(path, dir string) bool {
+	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+}
+
+// closeOnExec marks every descriptor above stderr close-on-exec, so that nothing the caller
+// had open (a socket, a lock, a directory) reaches the sandboxed command.
+func closeOnExec() error {
+	const sysCloseRange, closeRangeCloexec = 436, 4
+	if _, _, e := syscall.RawSyscall(sysCloseRange, 3, ^uintptr(0)>>32, closeRangeCloexec); e == 0 {
+		return nil
+	}
+	entries, err := os.ReadDir("/proc/self/fd")
+	if err != nil {
+		return fmt.Errorf("failed to list open descriptors: %v", err)
+	}
+	for _, e := range entries {
+		var fd int
+		if _, err := fmt.Sscan(e.Name(), &fd); err == nil && fd > 2 {
+			syscall.CloseOnExec(fd)
+		}
+	}
+	return nil
+}
+
+// Capabilities, for a process that has some (root): the bounding set is emptied, so that no
+// exec can grant any back (not even root's file-capability emulation), then the ambient,
+// effective, permitted and inheritable sets.
+const (
+	prCapbsetRead      = 23
+	prCapbsetDrop      = 24
+	prCapAmbient       = 47
+	prCapAmbientClrAll = 4
+	linuxCapVersion3   = 0x20080522
+	capLastCapAssumed  = 63
+)
+
+type capHeader struct {
+	version uint32
+	pid     int32
+}
+
+type capData struct{ effective, permitted, inheritable uint32 }
+
+func dropCapabilities() (bool, error) {
+	hdr := capHeader{version: linuxCapVersion3}
+	var data [2]capData
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPGET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
+		return false, fmt.Errorf("failed to read capabilities: %v", e)
+	}
+	had := data[0] != (capData{}) || data[1] != (capData{})
+	if !had && os.Geteuid() != 0 {
+		// Nothing to drop, and no exec can grant any under no_new_privs.
+		return false, nil
+	}
+	for c := 0; c <= capLastCapAssumed; c++ {
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetRead, uintptr(c), 0); e == syscall.EINVAL {
+			break // past the kernel's last capability
+		}
+		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0); e != 0 {
+			return false, fmt.Errorf("failed to drop capability %d from the bounding set: %v", c, e)
+		}
+	}
+	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClrAll, 0, 0, 0, 0); e != 0 && e != syscall.EINVAL {
+		return false, fmt.Errorf("failed to clear ambient capabilities: %v", e)
+	}
+	data = [2]capData{}
+	hdr = capHeader{version: linuxCapVersion3}
+	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
+		return false, fmt.Errorf("failed to drop capabilities: %v", e)
+	}
+	return true, nil
+}

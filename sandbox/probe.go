@@ -1,0 +1,207 @@
+package sandbox
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hookctl/hookctl/internal/buildinfo"
+	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/landlock"
+)
+
+// Status is what the probe found: whether commands can run sandboxed on this machine, and if
+// not, why. The hook rewrites admitted commands into the launcher only when Available.
+type Status struct {
+	Available bool    `json:"available"`
+	Reason    string  `json:"reason,omitempty"` // why not, in the user's terms
+	Isolation string  `json:"isolation,omitempty"`
+	Checks    []Check `json:"checks,omitempty"`
+	// The key: a probe holds for one boot of one kernel and one build of hookctl.
+	BootID string    `json:"boot_id"`
+	Build  string    `json:"build"`
+	Binary string    `json:"binary"`
+	Time   time.Time `json:"time"`
+}
+
+// Check is one attempt the probe made from inside the sandbox.
+type Check struct {
+	Name   string `json:"name"`
+	OK     bool   `json:"ok"`
+	Detail string `json:"detail,omitempty"`
+}
+
+// CacheName is the probe's cache file in hookctl's home (which sandboxed commands cannot read
+// or write, and edit mode protects).
+const CacheName = "sandbox.json"
+
+// ProbeTimeout bounds a probe: two execs of hookctl.
+const ProbeTimeout = 3 * time.Second
+
+// Current returns the probe's result for this boot and build, probing (and caching the result)
+// if no cached one matches. A cache that cannot be written costs a probe per call, nothing
+// else.
+func Current(home, binary string) Status {
+	boot := bootID()
+	if st, ok := Cached(home); ok && st.BootID == boot && st.Build == buildinfo.ID() && st.Binary == binary {
+		return st
+	}
+	return Refresh(home, binary)
+}
+
+// Refresh probes and caches the result.
+func Refresh(home, binary string) Status {
+	st := Probe(home, binary)
+	st.BootID = bootID()
+	if data, err := json.Marshal(st); err == nil {
+		if os.MkdirAll(home, 0o700) == nil {
+			fsutil.WriteAtomic(filepath.Join(home, CacheName), append(data, '\n'), 0o600)
+		}
+	}
+	return st
+}
+
+// Cached reads the probe's cache, whatever its key.
+func Cached(home string) (Status, bool) {
+	var st Status
+	data, err := fsutil.ReadFile(filepath.Join(home, CacheName), 64<<10, true)
+	if err != nil || json.Unmarshal(data, &st) != nil {
+		return Status{}, false
+	}
+	return st, true
+}
+
+// Forget removes the cache, so that the next hook probes again (the launcher calls it when a
+// sandbox the probe promised failed to apply).
+func Forget(home string) { os.Remove(filepath.Join(home, CacheName)) }
+
+func bootID() string {
+	b, _ := os.ReadFile("/proc/sys/kernel/random/boot_id")
+	return strings.TrimSpace(string(b))
+}
+
+// Probe runs a real restricted exec: binary's launcher applies the read-only profile and
+// execs binary again, which tries from inside what the profile must refuse (a write outside the
+// scratch directory, a read of hookctl's home, a socket, a chmod) and what it must allow (a
+// read, a write to the scratch directory). The sandbox is available only if every attempt went
+// as the profile says.
+func Probe(home, binary string) Status {
+	st := Status{Build: buildinfo.ID(), Binary: binary, Time: time.Now().UTC()}
+	if !Supported {
+		st.Reason = "hookctl has no sandbox for this platform yet"
+		return st
+	}
+	dir, err := os.MkdirTemp("", "hookctl-probe-")
+	if err != nil {
+		st.Reason = "the probe could not create a directory: " + err.Error()
+		return st
+	}
+	defer os.RemoveAll(dir)
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		st.Reason = "the probe could not create hookctl's directory: " + err.Error()
+		return st
+	}
+	marker, err := os.CreateTemp(home, ".probe-")
+	if err != nil {
+		st.Reason = "the probe could not write in hookctl's directory: " + err.Error()
+		return st
+	}
+	marker.Close()
+	defer os.Remove(marker.Name())
+	for _, d := range []string{"scratch", "outside"} {
+		os.Mkdir(filepath.Join(dir, d), 0o700)
+	}
+	os.WriteFile(filepath.Join(dir, "outside", "file"), []byte("x"), 0o600)
+
+	ctx, cancel := context.WithTimeout(context.Background(), ProbeTimeout)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, binary, "sandbox", "--scratch", filepath.Join(dir, "scratch"), "--",
+		binary, "sandbox", "--inside-check", dir, "--marker", marker.Name())
+	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	runErr := cmd.Run()
+	if json.Unmarshal(out.Bytes(), &st.Checks) != nil || len(st.Checks) == 0 {
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" && runErr != nil {
+			msg = runErr.Error()
+		}
+		st.Reason = "the sandbox could not be applied: " + firstLine(msg)
+		return st
+	}
+	for _, c := range st.Checks {
+		if !c.OK {
+			st.Reason = "the sandbox did not hold: " + c.Name + ": " + c.Detail
+			return st
+		}
+	}
+	st.Available = true
+	abi, _ := landlock.ABI()
+	st.Isolation = fmt.Sprintf("landlock ABI %d, seccomp, no capabilities", abi)
+	return st
+}
+
+func firstLine(s string) string {
+	s, _, _ = strings.Cut(s, "\n")
+	return s
+}
+
+// InsideCheck is the probe's other half, run inside the sandbox: dir is the probe's directory
+// (scratch/ is this sandbox's scratch, outside/ is not), marker a file in hookctl's home.
+func InsideCheck(dir, marker string) []Check {
+	var checks []Check
+	check := func(name string, ok bool, detail string) {
+		checks = append(checks, Check{Name: name, OK: ok, Detail: detail})
+	}
+	refused := func(name string, err error, want ...syscall.Errno) {
+		for _, e := range want {
+			if errors.Is(err, e) {
+				check(name, true, "")
+				return
+			}
+		}
+		check(name, false, fmt.Sprintf("got %v", err))
+	}
+	outside := filepath.Join(dir, "outside")
+	refused("write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES)
+	refused("make a directory outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES)
+	refused("remove a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES)
+	refused("change a mode", os.Chmod(filepath.Join(outside, "file"), 0o777), syscall.EPERM)
+	_, err := os.ReadFile(marker)
+	refused("read hookctl's home", err, syscall.EACCES)
+	refused("open an inet socket", socketErr(syscall.AF_INET, syscall.SOCK_STREAM), syscall.EPERM)
+	refused("open a UDP socket", socketErr(syscall.AF_INET6, syscall.SOCK_DGRAM), syscall.EPERM)
+	refused("open a unix datagram socket", socketErr(syscall.AF_UNIX, syscall.SOCK_DGRAM), syscall.EPERM)
+	refused("connect a unix socket", unixConnectErr(filepath.Join(outside, "sock")), syscall.EPERM)
+	err = os.WriteFile(filepath.Join(dir, "scratch", "ok"), []byte("x"), 0o600)
+	check("write the scratch directory", err == nil, fmt.Sprint(err))
+	_, err = os.ReadFile(filepath.Join(outside, "file"))
+	check("read a file", err == nil, fmt.Sprint(err))
+	return checks
+}
+
+func socketErr(family, typ int) error {
+	fd, err := syscall.Socket(family, typ, 0)
+	if err == nil {
+		syscall.Close(fd)
+		return errors.New("the socket opened")
+	}
+	return err
+}
+
+func unixConnectErr(path string) error {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	return syscall.Connect(fd, &syscall.SockaddrUnix{Name: path})
+}

@@ -1,0 +1,92 @@
+// Package sandbox runs a command the policy admitted under an OS sandbox, so that a rule that
+// misjudges a program still cannot write or reach the network.
+//
+// The policy decides first (hook, programs); this package only contains what it admitted. A
+// Profile is data, shared by every mechanism: on Linux it becomes a Landlock ruleset, a
+// seccomp filter and an empty capability set, applied by hookctl's launcher (`hookctl sandbox`)
+// to itself just before it execs a clean shell on the judged command; on macOS it becomes a
+// Seatbelt policy for sandbox-exec (generated and unit-tested as text; untested on a Mac).
+//
+// The read-only profile:
+//   - reads and executes anything, except Hidden (hookctl's own home: config, state, locks,
+//     audit), whose files can be neither read nor written — their names can still be listed,
+//     because listing / or ~ is granted to the whole tree beneath (Landlock grants
+//     hierarchies; nothing can be carved out of one);
+//   - writes only to the session's Scratch directory (TMPDIR points there) and to WriteFiles
+//     (/dev/null, /dev/tty);
+//   - no network: no socket of any family but a local unix stream pair, no connect, bind or
+//     listen (so no TCP or UDP to any address, loopback included, and no pathname or abstract
+//     unix socket), no sendto an address;
+//   - no metadata changes Landlock does not cover (chmod, chown, utimes, xattrs, inode flags),
+//     no System V or POSIX message queues and shared memory, no keyrings, no io_uring, no
+//     ptrace or cross-process memory access, no terminal input injection (TIOCSTI), no new
+//     namespaces, no mounts;
+//   - no signals or ptrace to processes outside the sandbox (Landlock scopes, ABI 6);
+//   - no capabilities and no new privileges, even when the user is root.
+package sandbox
+
+import (
+	"path/filepath"
+	"slices"
+)
+
+// Profile is what a sandboxed command may touch.
+type Profile struct {
+	Name string
+	// Hidden are directories neither readable nor writable inside the sandbox.
+	Hidden []string
+	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox.
+	Scratch string
+	// WriteFiles are files the command may open for writing (devices: /dev/null, the tty).
+	WriteFiles []string
+}
+
+// ReadOnlyName is the read-only profile's name, as `hookctl sandbox --profile` spells it.
+const ReadOnlyName = "read-only"
+
+// ReadOnly is the read-only profile for a session whose scratch directory is scratch, hiding
+// hidden (hookctl's home).
+func ReadOnly(hidden []string, scratch string) *Profile {
+	var h []string
+	for _, p := range hidden {
+		if filepath.IsAbs(p) {
+			h = append(h, filepath.Clean(p))
+		}
+	}
+	slices.Sort(h)
+	return &Profile{
+		Name:       ReadOnlyName,
+		Hidden:     slices.Compact(h),
+		Scratch:    filepath.Clean(scratch),
+		WriteFiles: []string{"/dev/null", "/dev/tty"},
+	}
+}
+
+// scrubbedEnv lists the environment variables the launcher removes before it execs the shell:
+// each makes a shell run or read something other than the judged command (a start-up file, an
+// exported function that shadows a program, options, a directory search path for cd).
+var scrubbedEnv = []string{"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "CDPATH", "GLOBIGNORE",
+	"PROMPT_COMMAND", "PS4", "IFS", "ZDOTDIR"}
+
+// Environ is env as the sandboxed shell gets it: scrubbedEnv and exported bash functions
+// (BASH_FUNC_name%%) removed, TMPDIR set to the scratch directory.
+func (p *Profile) Environ(env []string) []string {
+	out := make([]string, 0, len(env)+1)
+	for _, kv := range env {
+		name, _, ok := cut(kv)
+		if !ok || slices.Contains(scrubbedEnv, name) || name == "TMPDIR" || len(name) > 9 && name[:9] == "BASH_FUNC" {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return append(out, "TMPDIR="+p.Scratch)
+}
+
+func cut(kv string) (name, value string, ok bool) {
+	for i := 0; i < len(kv); i++ {
+		if kv[i] == '=' {
+			return kv[:i], kv[i+1:], i > 0
+		}
+	}
+	return "", "", false
+}
