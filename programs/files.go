@@ -25,7 +25,7 @@ var catRule = &Program{
 // Refuses: every option not listed. Test: TestFilesRules.
 var headRule = &Program{
 	Name: "head", Summary: "print the first lines of files", Filter: true,
-	BSD: &BSD{Getopt: "n:c:", Long: true, Note: "getopt_long `+n:c:` (and -NUM): options end at the first operand; later words are files to print"},
+	BSD: &BSD{Getopt: "n:c:qv", Long: true, Note: "getopt_long `+n:c:` (FreeBSD adds -q -v) and -NUM: options end at the first operand; later words are files to print"},
 	Opts: &Options{
 		Flags:  "-q -v -z --quiet --silent --verbose --zero-terminated",
 		Valued: "-n -c --lines --bytes",
