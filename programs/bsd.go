@@ -30,6 +30,10 @@ type BSD struct {
 	// FreeBSD builds: a letter followed by ':' takes a value, attached or the next word whatever
 	// it starts with; by '::' an attached value only.
 	Getopt string
+	// Lacks are the letters of the GNU table the BSD build does not have: there they are a
+	// usage error, which reads nothing. Every short option of the table is in Getopt or here
+	// (TestBSDTables), so a letter added to the table needs a BSD answer too.
+	Lacks string
 	// Long: the BSD build also takes long options (getopt_long), assumed to take values as the
 	// GNU table says. Without it "--name" is an unknown option and the build exits.
 	Long bool
@@ -92,19 +96,19 @@ func (b *BSD) kind(l byte) optKind {
 }
 
 // bsdCluster reads the short-option word args[i] as the BSD build's getopt(3) does and returns
-// how many following words it took as values. A letter the build does not know sets c.Usage;
-// one it knows but the table does not allow is refused, named as the table names it.
+// how many following words it took as values. A letter of the table the build lacks sets
+// c.Usage; any other letter the table does not allow is refused, named as the table names it.
 func (o *Options) bsdCluster(prog string, c *ParsedArgs, args []Arg, i int, b *BSD) (int, *Refusal) {
 	a := args[i]
 	v := a.Value
 	for j := 1; j < len(v); j++ {
 		name := "-" + v[j:j+1]
 		k := b.kind(v[j])
-		if k == optNone {
+		if k == optNone && strings.IndexByte(b.Lacks, v[j]) >= 0 {
 			c.Usage = true
 			return 0, nil
 		}
-		if o.kind(name) == optNone {
+		if k == optNone || o.kind(name) == optNone {
 			return 0, o.unknown(prog, name)
 		}
 		switch k {
@@ -139,8 +143,9 @@ func (o *Options) bsdCluster(prog string, c *ParsedArgs, args []Arg, i int, b *B
 	return 0, nil
 }
 
-// validate reports a malformed getopt string or a program without a BSD reading.
-func (b *BSD) validate() error {
+// validate reports a malformed getopt string, a BSD entry without a note, or a short option of
+// the table o that the entry neither parses nor lacks, or both.
+func (b *BSD) validate(o *Options) error {
 	if b.Note == "" {
 		return fmt.Errorf("no note")
 	}
@@ -160,6 +165,25 @@ func (b *BSD) validate() error {
 			return fmt.Errorf("getopt letter %q malformed or listed twice", l)
 		}
 		seen[l] = true
+	}
+	if o == nil || b.Same {
+		return nil
+	}
+	for _, list := range []string{o.Flags, o.Valued, o.Optional} {
+		for _, n := range strings.Fields(list) {
+			if len(n) != 2 {
+				continue
+			}
+			has, lacks := seen[n[1]], strings.IndexByte(b.Lacks, n[1]) >= 0
+			if has == lacks {
+				return fmt.Errorf("%s must be in exactly one of Getopt and Lacks", n)
+			}
+		}
+	}
+	for i := 0; i < len(b.Lacks); i++ {
+		if o.kind("-"+b.Lacks[i:i+1]) == optNone {
+			return fmt.Errorf("Lacks names -%c, which the table does not allow", b.Lacks[i])
+		}
 	}
 	return nil
 }

@@ -10,8 +10,8 @@ import (
 )
 
 // TestBSDTables: every program parsed by a table says how its BSD build reads the same words,
-// with a well-formed getopt string, so that no program is judged in the GNU reading only by
-// omission. (git is modelled in git.go; the other Custom judges read their words themselves.)
+// with a well-formed getopt string that, with Lacks, accounts for every short option of the
+// table, so that no program or letter is judged in the GNU reading only by omission. (git is modelled in git.go; the other Custom judges read their words themselves.)
 func TestBSDTables(t *testing.T) {
 	for _, p := range all {
 		switch {
@@ -19,9 +19,33 @@ func TestBSDTables(t *testing.T) {
 			t.Errorf("%s: no BSD reading", p.Name)
 		case p.BSD == nil:
 		default:
-			if err := p.BSD.validate(); err != nil {
+			if err := p.BSD.validate(p.Opts); err != nil {
 				t.Errorf("%s: %v", p.Name, err)
 			}
+		}
+	}
+}
+
+// TestBSDValidate: validate catches the table errors TestBSDTables relies on it to find.
+func TestBSDValidate(t *testing.T) {
+	o := &Options{Flags: "-a -b --long", Valued: "-c"}
+	cases := []struct {
+		name string
+		b    BSD
+		ok   bool
+	}{
+		{"every letter accounted for", BSD{Getopt: "ac:", Lacks: "b", Note: "n"}, true},
+		{"a letter neither parsed nor lacked", BSD{Getopt: "a", Lacks: "b", Note: "n"}, false},
+		{"a letter both parsed and lacked", BSD{Getopt: "abc:", Lacks: "b", Note: "n"}, false},
+		{"a lacked letter the table does not have", BSD{Getopt: "ac:", Lacks: "bz", Note: "n"}, false},
+		{"no note", BSD{Getopt: "abc:"}, false},
+		{"a letter listed twice", BSD{Getopt: "abca", Note: "n"}, false},
+		{"a leading colon", BSD{Getopt: ":abc", Note: "n"}, false},
+		{"the same program with a getopt string", BSD{Same: true, Getopt: "a", Note: "n"}, false},
+	}
+	for _, c := range cases {
+		if err := c.b.validate(o); (err == nil) != c.ok {
+			t.Errorf("%s: validate = %v, want ok %v", c.name, err, c.ok)
 		}
 	}
 }

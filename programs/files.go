@@ -14,7 +14,7 @@ import (
 // Refuses: every option not listed. Test: TestFilesRules (files_test.go).
 var catRule = &Program{
 	Name: "cat", Summary: "print files", Filter: true,
-	BSD: &BSD{Getopt: "belnstuv", Note: "getopt(3) `belnstuv`: options end at the first operand; later words are files to print"},
+	BSD: &BSD{Getopt: "belnstuv", Lacks: "AET", Note: "getopt(3) `belnstuv`: options end at the first operand; later words are files to print"},
 	Opts: &Options{
 		Flags: "-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --number --squeeze-blank --show-ends --show-tabs --show-nonprinting",
 	},
@@ -25,7 +25,7 @@ var catRule = &Program{
 // Refuses: every option not listed. Test: TestFilesRules.
 var headRule = &Program{
 	Name: "head", Summary: "print the first lines of files", Filter: true,
-	BSD: &BSD{Getopt: "n:c:qv", Long: true, Note: "getopt_long `+n:c:` (FreeBSD adds -q -v) and -NUM: options end at the first operand; later words are files to print"},
+	BSD: &BSD{Getopt: "n:c:qv", Lacks: "z", Long: true, Note: "getopt_long `+n:c:` (FreeBSD adds -q -v) and -NUM: options end at the first operand; later words are files to print"},
 	Opts: &Options{
 		Flags:  "-q -v -z --quiet --silent --verbose --zero-terminated",
 		Valued: "-n -c --lines --bytes",
@@ -41,7 +41,7 @@ var headRule = &Program{
 // Test: TestTailNeverFollows (files_test.go).
 var tailRule = &Program{
 	Name: "tail", Summary: "print the last lines of files (never follow)", Filter: true,
-	BSD: &BSD{Getopt: "Fb:c:fn:qrv", Long: true, Note: "getopt_long `+Fb:c:fn:qrv`: options end at the first operand, so a later -f is a file name; a leading +N or -N (with f it follows) is rewritten first, which the + operand rule covers"},
+	BSD: &BSD{Getopt: "Fb:c:fn:qrv", Lacks: "z", Long: true, Note: "getopt_long `+Fb:c:fn:qrv`: options end at the first operand, so a later -f is a file name; a leading +N or -N (with f it follows) is rewritten first, which the + operand rule covers"},
 	Opts: &Options{
 		Flags:   "-q -v -z --quiet --silent --verbose --zero-terminated",
 		Valued:  "-n -c --lines --bytes",
@@ -75,7 +75,7 @@ var wcRule = &Program{
 // Refuses: every option not listed. Test: TestFilesRules.
 var lsRule = &Program{
 	Name: "ls", Summary: "list directories",
-	BSD: &BSD{Getopt: "@1ABCD:FGHILOPRSTUWXZabcdefghiklmnopqrstuvwxy%,", Long: true, Note: "getopt_long `+@1ABCD:…`: options end at the first operand (`ls dir -la` lists dir and a file named -la); -I, -T and -w are flags there, -D takes a format; none writes"},
+	BSD: &BSD{Getopt: "@1ABCD:FGHILOPRSTUWXZabcdefghiklmnopqrstuvwxy%,", Lacks: "NQ", Long: true, Note: "getopt_long `+@1ABCD:…`: options end at the first operand (`ls dir -la` lists dir and a file named -la); -I, -T and -w are flags there, -D takes a format; none writes"},
 	Opts: &Options{
 		Flags: "-a -A -b -B -c -C -d -f -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -F " +
 			"--all --almost-all --escape --ignore-backups --directory --file-type --human-readable --si --dereference " +
@@ -109,7 +109,7 @@ var treeRule = &Program{
 // Refuses: every option not listed. Test: TestFilesRules.
 var statRule = &Program{
 	Name: "stat", Summary: "print file metadata",
-	BSD: &BSD{Getopt: "f:FHlLnqrst:x", Note: "getopt(3) `f:FHlLnqrst:x`: options end at the first operand; -f takes a format and -t a time format (GNU: flags), -c is unknown (usage)"},
+	BSD: &BSD{Getopt: "f:FHlLnqrst:x", Lacks: "c", Note: "getopt(3) `f:FHlLnqrst:x`: options end at the first operand; -f takes a format and -t a time format (GNU: flags), -c is unknown (usage)"},
 	Opts: &Options{
 		Flags:    "-L -f -t --dereference --file-system --terse",
 		Valued:   "-c --format --printf",
@@ -137,7 +137,7 @@ var fileRule = &Program{
 // Refuses: every option not listed. Test: TestFilesRules.
 var duRule = &Program{
 	Name: "du", Summary: "report disk usage",
-	BSD: &BSD{Getopt: "AB:HI:LPasd:cghklmnrt:x", Long: true, Note: "getopt_long `+AB:HI:LPasd:cghklmnrt:x`: options end at the first operand; later words are paths to measure"},
+	BSD: &BSD{Getopt: "AB:HI:LPasd:cghklmnrt:x", Lacks: "bS0X", Long: true, Note: "getopt_long `+AB:HI:LPasd:cghklmnrt:x`: options end at the first operand; later words are paths to measure"},
 	Opts: &Options{
 		Flags: "-a -b -c -h -H -k -L -l -m -P -s -S -x -0 --all --apparent-size --bytes --total --human-readable --si " +
 			"--summarize --separate-dirs --one-file-system --count-links --dereference --dereference-args --no-dereference --null --inodes",
@@ -151,7 +151,7 @@ var duRule = &Program{
 // Refuses: every option not listed, including --sync. Test: TestFilesRules.
 var dfRule = &Program{
 	Name: "df", Summary: "report file system usage",
-	BSD: &BSD{Getopt: "abcgHhIiklmnPt:T:Y,", Long: true, Note: "getopt_long `+abcgHhIiklmnPt:T:Y,`: options end at the first operand; -T takes a type list (GNU: a flag); macOS in UNIX 2003 mode reads -t as a flag, a read either way"},
+	BSD: &BSD{Getopt: "abcgHhIiklmnPt:T:Y,", Lacks: "Bx", Long: true, Note: "getopt_long `+abcgHhIiklmnPt:T:Y,`: options end at the first operand; -T takes a type list (GNU: a flag); macOS in UNIX 2003 mode reads -t as a flag, a read either way"},
 	Opts: &Options{
 		Flags:    "-a -h -H -i -k -l -P -T --all --human-readable --si --inodes --local --portability --print-type --total --no-sync",
 		Valued:   "-B -t -x --block-size --type --exclude-type",
@@ -164,7 +164,7 @@ var dfRule = &Program{
 // Test: TestFilesRules.
 var basenameRule = &Program{
 	Name: "basename", Summary: "strip directories from names",
-	BSD:  &BSD{Getopt: "as:", Note: "getopt(3) `as:`: options end at the first operand; it reads no file"},
+	BSD:  &BSD{Getopt: "as:", Lacks: "z", Note: "getopt(3) `as:`: options end at the first operand; it reads no file"},
 	Opts: &Options{Flags: "-a -z --multiple --zero", Valued: "-s --suffix"},
 }
 
@@ -173,7 +173,7 @@ var basenameRule = &Program{
 // Test: TestFilesRules.
 var dirnameRule = &Program{
 	Name: "dirname", Summary: "strip the last part of names",
-	BSD:  &BSD{Getopt: "", Note: "getopt(3) with no options: any option is a usage error; it reads no file"},
+	BSD:  &BSD{Getopt: "", Lacks: "z", Note: "getopt(3) with no options: any option is a usage error; it reads no file"},
 	Opts: &Options{Flags: "-z --zero"},
 }
 
@@ -182,7 +182,7 @@ var dirnameRule = &Program{
 // Test: TestFilesRules.
 var realpathRule = &Program{
 	Name: "realpath", Summary: "resolve paths",
-	BSD: &BSD{Getopt: "q", Note: "getopt(3) `q`: options end at the first operand; other options are a usage error"},
+	BSD: &BSD{Getopt: "q", Lacks: "emLPsz", Note: "getopt(3) `q`: options end at the first operand; other options are a usage error"},
 	Opts: &Options{
 		Flags: "-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet " +
 			"--strip --no-symlinks --zero",
@@ -195,7 +195,7 @@ var realpathRule = &Program{
 // Test: TestFilesRules.
 var readlinkRule = &Program{
 	Name: "readlink", Summary: "print link targets",
-	BSD: &BSD{Getopt: "fn", Note: "stat(1) as readlink, getopt(3) `fn`: options end at the first operand"},
+	BSD: &BSD{Getopt: "fn", Lacks: "emqsvz", Note: "stat(1) as readlink, getopt(3) `fn`: options end at the first operand"},
 	Opts: &Options{
 		Flags: "-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing " +
 			"--no-newline --quiet --silent --verbose --zero",

@@ -6,7 +6,7 @@ package programs
 // Refuses: every option not listed. Test: TestGrepRules (grep_test.go).
 var grepRule = &Program{
 	Name: "grep", Summary: "search files for a pattern", Filter: true,
-	BSD: &BSD{Getopt: "0123456789A:B:C:D:EFGHIJLMOPSRUVXZabcd:e:f:hilm:nopqrsuvwxyz", Long: true, Permute: true, Note: "getopt_long without `+`: permutes like GNU, and stops at the first operand under POSIXLY_CORRECT; -Z, -J, -X, -M decompress in the process; no option writes or runs a program"},
+	BSD: &BSD{Getopt: "0123456789A:B:C:D:EFGHIJLMOPSRUVXZabcd:e:f:hilm:nopqrsuvwxyz", Lacks: "T", Long: true, Permute: true, Note: "getopt_long without `+`: permutes like GNU, and stops at the first operand under POSIXLY_CORRECT; -Z, -J, -X, -M decompress in the process; no option writes or runs a program"},
 	Opts: &Options{
 		Flags: "-E -F -G -P -i -y -v -w -x -c -L -l -o -q -s -b -H -h -n -T -Z -z -a -I -r -R -U " +
 			"--extended-regexp --fixed-strings --basic-regexp --perl-regexp --ignore-case --no-ignore-case " +

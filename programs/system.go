@@ -15,7 +15,7 @@ import (
 // TestDateNeverSets, TestDateBSDReading (system_test.go).
 var dateRule = &Program{
 	Name: "date", Summary: "print the date (+FORMAT, -u, -d, -I, -R, -r; never set it)",
-	BSD: &BSD{Getopt: "f:I::jnRr:uv:z:", Note: "getopt(3) `f:I::jnRr:uv:z:`: options end at the first operand; after a +FORMAT the next operand sets the clock, -f FORMAT parses it (GNU: a file of dates), -r takes seconds, -d is unknown (usage)"},
+	BSD: &BSD{Getopt: "f:I::jnRr:uv:z:", Lacks: "d", Note: "getopt(3) `f:I::jnRr:uv:z:`: options end at the first operand; after a +FORMAT the next operand sets the clock, -f FORMAT parses it (GNU: a file of dates), -r takes seconds, -d is unknown (usage)"},
 	Opts: &Options{
 		Flags:    "-u -R --utc --universal --rfc-email",
 		Valued:   "-d -r -f --date --reference --file --rfc-3339",
@@ -81,7 +81,7 @@ var (
 // Test: TestSystemRules.
 var idRule = &Program{
 	Name: "id", Summary: "print user and group ids",
-	BSD:  &BSD{Getopt: "AFPGMacgnpru", Note: "getopt(3) `AFPGagnpru` (macOS) or `APGMacgnpru` (FreeBSD): options end at the first operand, so `id user -u` names two users"},
+	BSD:  &BSD{Getopt: "AFPGMacgnpru", Lacks: "zZ", Note: "getopt(3) `AFPGagnpru` (macOS) or `APGMacgnpru` (FreeBSD): options end at the first operand, so `id user -u` names two users"},
 	Opts: &Options{Flags: "-u -g -G -n -r -z -a -Z --user --group --groups --name --real --zero --context"},
 	Check: func(c *ParsedArgs) *Refusal {
 		if len(c.Operands) > 1 {
