@@ -16,12 +16,13 @@ import (
 // /tmp/x. And a BSD build's letters may take a value where GNU's take none (stat -f FORMAT).
 //
 // So a program's rule is applied to every reading of its words, and a call is admitted only if
-// each is a read. The BSD readings parse with the BSD build's getopt string: a letter it lacks
-// makes the program print its usage and exit before it reads anything, which is a read; a
-// letter it has must also be allowed by the program's table, so no BSD meaning the table has
-// not named is ever admitted.
+// each is a read. The BSD readings parse with the BSD build's getopt string: a letter of the
+// table it lacks makes the program print its usage and exit before it reads anything, which is
+// a read; a letter it has must also be allowed by the program's table, so no BSD meaning the
+// table has not named is ever admitted.
 //
-// Test: TestBSDReadings (bsd_test.go) and the BSD rows of each program's tests.
+// Test: TestBSDTables, TestBSDReadings, TestStopReadingIsReal (bsd_test.go) and the BSD rows
+// of each program's tests (TestSedBSDReading, TestFilesBSDReadings, …).
 
 // BSD is how a program's BSD build parses its words, checked against the macOS sources
 // (apple-oss-distributions text_cmds, file_cmds, shell_cmds) and FreeBSD's.
@@ -41,7 +42,7 @@ type BSD struct {
 	// permute as GNU does (unless POSIXLY_CORRECT is set): it is read both ways.
 	Permute bool
 	// Same: the BSD build is this same program with its own parser (ripgrep, tree, file, jq,
-	// git): the GNU reading is the only one.
+	// hookctl): the GNU reading is the only one.
 	Same bool
 	// Note says in a line how the BSD build reads its words, for the allowlist reference.
 	Note string
