@@ -110,6 +110,7 @@ func TestSedBSDReading(t *testing.T) {
 		r("sed", "-n", "1w /tmp/x", "-e", "1p", "f").because("writes a file"),         // the issue: GNU takes the script from -e, BSD runs 1w /tmp/x
 		r("sed", "-n", "1e id", "-e", "1p", "f").because("runs a program"),            // BSD runs the first operand's e command
 		r("sed", "-n", "s/a/b/w out", "--expression=p", "f").because("writes a file"), // BSD has no long options, but stops at the script before it
+		r("sed", "-n", "-s", "1w /tmp/x", "-e", "1p", "f").because("writes a file"),   // BSD stops at -s (usage), but GNU under POSIXLY_CORRECT runs 1w
 		r("sed", "1p", "f", "-n").because("only with -n"),                             // BSD reads -n after the first operand as a file, so sed runs without -n
 		r("sed", "-n", "r /etc/shadow", "-e", "p", "f").because("reads another file"), // BSD reads r FILE as the script
 	)
