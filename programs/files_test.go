@@ -182,3 +182,36 @@ func TestFileRefusesWrites(t *testing.T) {
 		r("file", "-m", loopVar("m"), "x").because("loop variable"),                       // the loop variable as an option value
 	)
 }
+
+// TestFilesBSDReadings: the file readers' BSD builds (macOS) stop reading options at the first
+// operand, where every later word is a file to read, and give some letters a value GNU's take
+// none (stat -f FORMAT, df -T TYPES), or none where GNU's take one (ls -I, -T, -w). Each row is
+// a read in every reading; a loop variable that a BSD letter would take as its value is not.
+func TestFilesBSDReadings(t *testing.T) {
+	check(t, true,
+		r("ls", "dir", "-la"),         // BSD: lists dir and a file named -la, which does not exist
+		r("ls", "-T", "4", "dir"),     // GNU: tab size 4; BSD: full times, of 4 and dir
+		r("ls", "-w", "80", "-C"),     // GNU: width 80; BSD: raw output, of 80 and a file -C
+		r("cat", "a", "-n"),           // BSD: files a and -n
+		r("head", "a", "-c", "10"),    // BSD: files a, -c and 10
+		r("tail", "log", "-n", "5"),   // BSD: files log, -n and 5
+		r("wc", "a", "-l"),            // BSD: files a and -l
+		r("stat", "-f", "%z", "f"),    // GNU: file-system status of %z and f; BSD: the size of f
+		r("stat", "-t", "%F", "f"),    // GNU: terse; BSD: a time format
+		r("stat", "-c", "%s", "f"),    // BSD has no -c: a usage error
+		r("du", ".", "-sh"),           // BSD: paths . and -sh
+		r("df", "/", "-h"),            // BSD: paths / and -h
+		r("basename", "a/b.go", "-a"), // BSD: -a is the suffix to strip
+		r("dirname", "a/b", "-z"),     // BSD: names a/b and -z
+		r("realpath", "x", "-m"),      // BSD: paths x and -m
+		r("readlink", "link", "-f"),   // BSD: links link and -f
+		r("tree", "src", "-a"),        // the same program everywhere
+		r("file", "x", "-b"),          // the same program everywhere
+	)
+	check(t, false,
+		r("stat", "-f", loopVar("%z"), "f").because("loop variable"), // BSD -f would take the loop word as its format
+		r("df", "-T", loopVar("apfs")).because("loop variable"),      // BSD -T would take the loop word as its type list
+		r("tail", "log", "-f").because("follows the file"),           // GNU permutes to -f; BSD would read a file -f: refused for GNU
+		r("ls", "-l", pat("a|b"), "-d").because("shell syntax"),      // pattern text is a file name in every reading
+	)
+}

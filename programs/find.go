@@ -17,6 +17,7 @@ import (
 // every primary not listed. Test: TestFindRefusesExecAndWrites (find_test.go).
 var findRule = &Program{
 	Name: "find", Summary: "walk directory trees (no -exec, -ok, -delete, -fprint*, -fls)",
+	BSD:    &BSD{Getopt: "EHLPXdf:sx", Note: "getopt(3) `EHLPXdf:sx` before the paths: only -E -H -L -P -s -x are admitted, each as its own word; -f PATH and -d are refused, and so is a number after -depth (BSD reads `-depth N` as a test)"},
 	Custom: judgeFind,
 }
 

@@ -62,3 +62,22 @@ func TestFindRefusesExecAndWrites(t *testing.T) {
 		r("find", ".", "-printf", loopVar("%p")).because("loop variable"),                                // the loop variable as a format
 	)
 }
+
+// TestFindBSDReadings: BSD find (macOS) reads getopt(3) options before the paths, -E -H -L -P -X
+// -d -f PATH -s -x, clustered or not, and its -depth takes a number when one follows. The judge
+// admits only -E -H -L -P -s -x, each as its own word, so -f PATH and -depth N are refused.
+func TestFindBSDReadings(t *testing.T) {
+	check(t, true,
+		r("find", "-E", ".", "-regex", pat(".*[.](go|md)")), // BSD extended regular expressions
+		r("find", "-s", ".", "-name", "*.go"),               // BSD sorted walk
+		r("find", "-x", ".", "-type", "f"),                  // BSD -x: do not cross mounts
+		r("find", ".", "-depth", "-name", "x"),              // -depth as the flag in both
+	)
+	check(t, false,
+		r("find", "-f", "/etc", "-name", "x").because("not on the read-only allowlist"), // BSD -f PATH: a path GNU reads as an expression
+		r("find", "-sx", ".").because("not on the read-only allowlist"),                 // a BSD cluster: refused, not modelled
+		r("find", "-d", ".", "-name", "x").because("not on the read-only allowlist"),    // BSD -d: depth first
+		r("find", ".", "-depth", "2", "-print").because("unexpected `2`"),               // BSD: -depth 2 is a test
+		r("find", "-X", ".").because("not on the read-only allowlist"),                  // BSD -X: xargs-safe warnings
+	)
+}

@@ -6,6 +6,7 @@ package programs
 // Refuses: every option not listed. Test: TestGrepRules (grep_test.go).
 var grepRule = &Program{
 	Name: "grep", Summary: "search files for a pattern", Filter: true,
+	BSD: &BSD{Getopt: "0123456789A:B:C:D:EFGHIJLMOPSRUVXZabcd:e:f:hilm:nopqrsuvwxyz", Lacks: "T", Long: true, Permute: true, Note: "getopt_long without `+`: permutes like GNU, and stops at the first operand under POSIXLY_CORRECT; -Z, -J, -X, -M decompress in the process; no option writes or runs a program"},
 	Opts: &Options{
 		Flags: "-E -F -G -P -i -y -v -w -x -c -L -l -o -q -s -b -H -h -n -T -Z -z -a -I -r -R -U " +
 			"--extended-regexp --fixed-strings --basic-regexp --perl-regexp --ignore-case --no-ignore-case " +
@@ -32,6 +33,7 @@ var grepRule = &Program{
 // TestRewritePinsConfig (hook).
 var rgRule = &Program{
 	Name: "rg", Summary: "search files for a pattern (no --pre, -z, --hostname-bin)", Filter: true,
+	BSD: &BSD{Same: true, Note: "the same program (ripgrep) everywhere, with its own parser"},
 	Opts: &Options{
 		Flags: "-i -s -S -v -w -x -F -c -l -n -N -H -I -o -q -u -L -a -U -P -0 -p -b " +
 			"--ignore-case --case-sensitive --smart-case --invert-match --word-regexp --line-regexp --fixed-strings " +

@@ -89,3 +89,19 @@ func TestRgRefusesExec(t *testing.T) {
 		r("rg", "-m", "-1", "x").because("may not start with `-`"),                      // a separate value that looks like an option
 	)
 }
+
+// TestGrepBSDReadings: BSD grep (macOS) permutes as GNU does, so options after the pattern mean
+// the same, but under POSIXLY_CORRECT either stops at the first operand, where the pattern is
+// the first operand unless an -e or -f came before it.
+func TestGrepBSDReadings(t *testing.T) {
+	check(t, true,
+		r("grep", "-n", "foo", "-r", "."),           // permuting: -r; stopping: a file named -r
+		r("grep", "foo", "-e", "bar", "f"),          // permuting: -e gives the pattern; stopping: foo is it
+		r("grep", "-Z", "foo", "f"),                 // GNU: NUL after names; BSD: decompress, in the process
+		r("grep", "--null", "-l", "foo", "-r", "."), // --null in both
+		r("rg", "foo", "src", "-n"),                 // ripgrep is the same program everywhere
+	)
+	check(t, false,
+		r("grep", loopVar("x"), "-e", "foo", "f").because("loop variable may not be a pattern"), // stopping, the loop word is the pattern
+	)
+}

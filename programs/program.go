@@ -72,6 +72,9 @@ type Program struct {
 	// Rewrite returns the environment assignments and arguments the hook runs instead of args,
 	// to pin off configuration that could run code. Nil: run args as given.
 	Rewrite func(args []string) (env, out []string)
+	// BSD says how the program's BSD build (macOS, FreeBSD) parses the same words (bsd.go).
+	// Every program parsed by a table has one (TestBSDTables); git's judge models its own.
+	BSD *BSD
 }
 
 // Options is a program's option table. Each field is a space-separated list of option names as
@@ -214,6 +217,9 @@ type ParsedArgs struct {
 	Operands []Arg
 	// AfterEnd is the index in Operands of the first operand after "--", or -1.
 	AfterEnd int
+	// Usage: the BSD build stops at an option it does not know, prints its usage and exits,
+	// so nothing after it is read and the rule's Check does not apply (bsd.go).
+	Usage bool
 }
 
 // Has reports whether any of the named options was given.
@@ -244,6 +250,14 @@ func (c *ParsedArgs) Values(names ...string) []string {
 // Parse splits args by the option table, GNU style: options may follow operands, "--" ends
 // options, a separate value never starts with "-". Anything not in the table is refused.
 func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
+	return o.parse(prog, args, gnuReading)
+}
+
+// parse splits args as one reading of the program does (bsd.go): the GNU table's letters or the
+// BSD build's, options after operands or not. A word the table does not allow is refused in
+// every reading; in a BSD reading, an option the BSD build does not know ends the reading with
+// Usage set, because the program prints its usage and exits before it reads anything.
+func (o *Options) parse(prog string, args []Arg, rd reading) (*ParsedArgs, *Refusal) {
 	c := &ParsedArgs{AfterEnd: -1}
 	ended := false
 	for i := 0; i < len(args); i++ {
@@ -254,12 +268,17 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 			return nil, refuse(prog, "a loop variable may only be an operand, and `%s` reads as an option", clip.Short(v))
 		case ended || v == "-" || !strings.HasPrefix(v, "-"):
 			c.Operands = append(c.Operands, a)
+			ended = ended || rd.stop // getopt(3) ends options at the first operand
 			continue
-		case v == "--" && !o.NoEnd:
+		case v == "--" && (!o.NoEnd || rd.bsd != nil):
 			ended = true
 			c.AfterEnd = len(c.Operands)
 			continue
 		case strings.HasPrefix(v, "--"):
+			if rd.bsd != nil && !rd.bsd.Long {
+				c.Usage = true // getopt(3) reads --name as the unknown option -
+				return c, nil
+			}
 			name, val, hasVal := strings.Cut(v, "=")
 			opt := Opt{Name: name, Value: val, HasValue: hasVal}
 			switch o.kind(name) {
@@ -296,6 +315,17 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 			if o.Digits && v[1] >= '0' && v[1] <= '9' {
 				// The obsolete -5f, -5c forms: suffixes change the meaning (f follows).
 				return nil, refuse(prog, "`%s` is an obsolete form; write the count as -n N", clip.Short(v))
+			}
+			if rd.bsd != nil {
+				n, r := o.bsdCluster(prog, c, args, i, rd.bsd)
+				if r != nil {
+					return nil, r
+				}
+				if c.Usage {
+					return c, nil
+				}
+				i += n
+				continue
 			}
 			// A cluster of short options: -abc, -n5, -e PATTERN.
 			for j := 1; j < len(v); j++ {
@@ -387,14 +417,32 @@ func allDigits(s string) bool {
 	return true
 }
 
-// Judge applies a program's rule to its arguments.
+// judge applies a program's rule to its arguments, once for each way a build of the program may
+// parse them (readings, bsd.go): the judge cannot know which build runs, so every reading must
+// be a read.
 func (p *Program) judge(args []Arg) *Refusal {
 	if p.Custom != nil {
 		return p.Custom(args)
 	}
-	c, r := p.Opts.Parse(p.Name, args)
+	for _, rd := range p.readings() {
+		if r := p.judgeReading(args, rd); r != nil {
+			if rd != gnuReading {
+				r.What += " (" + rd.says() + ")"
+			}
+			return r
+		}
+	}
+	return nil
+}
+
+// judgeReading applies the rule to one reading of the arguments.
+func (p *Program) judgeReading(args []Arg, rd reading) *Refusal {
+	c, r := p.Opts.parse(p.Name, args, rd)
 	if r != nil {
 		return r
+	}
+	if c.Usage {
+		return nil
 	}
 	c.Prog = p
 	for i, a := range c.Operands {

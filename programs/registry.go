@@ -80,6 +80,9 @@ func Reference() string {
 			b.WriteString(" May read a pipe.")
 		}
 		b.WriteString("\n")
+		if p.BSD != nil {
+			b.WriteString("\nBSD (macOS, FreeBSD): " + p.BSD.Note + ".\n")
+		}
 		if p.Name == "git" {
 			writeGitReference(&b)
 			continue
@@ -118,6 +121,7 @@ func writeOptions(b *strings.Builder, o *Options, refused bool) {
 }
 
 func writeGitReference(b *strings.Builder) {
+	b.WriteString("\nBSD (macOS, FreeBSD): the same program everywhere; it stops reading options at the first operand, as modelled here.\n")
 	b.WriteString("\nGlobal options:\n")
 	writeOptions(b, gitGlobal, true)
 	names := make([]string, 0, len(gitSubcommands))

@@ -14,13 +14,18 @@ import (
 // The same script must mean the same thing to GNU sed and to BSD sed (macOS): -l is refused
 // (GNU gives it a value, BSD none, so BSD would run the next word as the script), and so is a
 // regular expression whose bracket expression holds the delimiter (BSD skips it inside [...],
-// GNU does not, so the two split s/[/]/…/ differently).
+// GNU does not, so the two split s/[/]/…/ differently). BSD sed stops reading options at the
+// first operand, so without an -e before it the first operand is the script even when an -e
+// follows: `sed -n '1w /tmp/x' -e 1p f` is a print for GNU and a write for BSD. The script
+// check runs on both readings (bsd.go).
 //
 // Refuses: -i, --in-place (and abbreviations), -f/--file, -l, a missing -n, the commands w W r R
 // e a i c v and every command not listed, the s flags w W e, a delimiter inside [...], and
-// anything it cannot parse. Test: TestSedRefusesWrites (sed_test.go).
+// anything it cannot parse, in either reading. Test: TestSedRefusesWrites, TestSedBSDReading
+// (sed_test.go), TestStopReadingIsReal (bsd_test.go).
 var sedRule = &Program{
 	Name: "sed", Summary: "print lines: sed -n with print-only scripts (p, =, l, q, s///p; no -i, w, e)", Filter: true,
+	BSD: &BSD{Getopt: "EHI:ae:f:i:lnru", Lacks: "sz", Note: "getopt(3) `EHI:ae:f:i:lnru`: options end at the first operand, so without an -e before it the first operand is the script even if an -e follows (`sed -n '1w /tmp/x' -e 1p f` writes /tmp/x); -i and -I take an extension"},
 	Opts: &Options{
 		Flags:    "-n -E -r -s -u -z --quiet --silent --regexp-extended --separate --unbuffered --null-data --posix --debug --sandbox",
 		Valued:   "-e --expression",

@@ -19,7 +19,6 @@ func TestSedRefusesWrites(t *testing.T) {
 		r("sed", "-n", "1~2p", "f"),
 		r("sed", "-n", "-e", "1p", "-e", pat("$p"), "f"),
 		r("sed", "--quiet", "10p", "f"),
-		r("sed", "1p", "f", "-n"),
 		r("sed", "-nE", pat("s/(a+)/\\1/p"), "f"),
 		r("sed", "-n", pat("/foo/!p"), "f"),
 		r("sed", "-n", "l", "f"),
@@ -95,5 +94,24 @@ func TestSedRefusesWrites(t *testing.T) {
 		r("sed", "-n", pat(`s/[/]/g;\./w src/foo.h`), "f").because("read differently by GNU and BSD"),            // BSD skips / inside [...]: it sees a w flag
 		r("sed", "-n", "s/[[:alpha:]/]/x/p", "f").because("read differently by GNU and BSD"),                     // the delimiter after a [:class:] in a bracket
 		r("sed", loopVar("-n"), "1p", "f").because("reads as an option"),                                         // a loop word that would be an option
+	)
+}
+
+// TestSedBSDReading: BSD sed (macOS) and GNU sed under POSIXLY_CORRECT stop reading options at
+// the first operand, so without an -e before it the first operand is the script, whatever -e
+// follows; the script must be print-only in that reading too.
+func TestSedBSDReading(t *testing.T) {
+	check(t, true,
+		r("sed", "-n", "-e", "1p", "w out"),           // -e came first: in both readings "w out" is a file to read
+		r("sed", "-n", "-E", pat("s/(a)/\\1/p"), "f"), // -E means extended in both
+		r("sed", "-n", "1p", "a", "b"),                // later operands are files in both
+	)
+	check(t, false,
+		r("sed", "-n", "1w /tmp/x", "-e", "1p", "f").because("writes a file"),         // the issue: GNU takes the script from -e, BSD runs 1w /tmp/x
+		r("sed", "-n", "1e id", "-e", "1p", "f").because("runs a program"),            // BSD runs the first operand's e command
+		r("sed", "-n", "s/a/b/w out", "--expression=p", "f").because("writes a file"), // BSD has no long options, but stops at the script before it
+		r("sed", "-n", "-s", "1w /tmp/x", "-e", "1p", "f").because("writes a file"),   // BSD stops at -s (usage), but GNU under POSIXLY_CORRECT runs 1w
+		r("sed", "1p", "f", "-n").because("only with -n"),                             // BSD reads -n after the first operand as a file, so sed runs without -n
+		r("sed", "-n", "r /etc/shadow", "-e", "p", "f").because("reads another file"), // BSD reads r FILE as the script
 	)
 }

@@ -9,6 +9,7 @@ package programs
 // of them. Test: TestSortRefusesWrites (sort_test.go).
 var sortRule = &Program{
 	Name: "sort", Summary: "sort lines (no -o, -T, --compress-program)", Filter: true,
+	BSD: &BSD{Getopt: "bcCdfghik:Mmno:RrsS:t:T:uVz", Long: true, Permute: true, Note: "getopt_long without `+`: permutes like GNU (stops at the first operand under POSIXLY_CORRECT); -o, -T and --compress-program are the same writes as GNU's"},
 	Opts: &Options{
 		Flags: "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z " +
 			"--ignore-leading-blanks --dictionary-order --ignore-case --general-numeric-sort --ignore-nonprinting " +

@@ -52,3 +52,17 @@ func TestSortRefusesWrites(t *testing.T) {
 		r("sort", pat("a|b")).because("shell syntax"),                                      // pattern text as a file name
 	)
 }
+
+// TestSortBSDReadings: BSD sort (macOS) permutes as GNU does and writes with the same -o and -T;
+// stopping at the first operand (POSIXLY_CORRECT) every later word is a file to read.
+func TestSortBSDReadings(t *testing.T) {
+	check(t, true,
+		r("sort", "f", "-r"),      // permuting: -r; stopping: a file named -r
+		r("sort", "f", "-k", "2"), // stopping: files f, -k and 2
+		r("sort", "-t", ",", "-k2", "f", "-n"),
+	)
+	check(t, false,
+		r("sort", "f", "-o", "out").because("writes the result"), // permuting, in GNU and BSD alike
+		r("sort", "f", "-T", "/tmp").because("writes temporary files"),
+	)
+}

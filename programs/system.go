@@ -7,12 +7,15 @@ import (
 )
 
 // date prints the date. Given an operand that is not a +FORMAT, or -s/--set, it sets the
-// system clock instead (GNU and BSD date both read `date MMDDhhmm` as "set").
+// system clock instead (GNU and BSD date both read `date MMDDhhmm` as "set"). BSD date stops
+// reading options at the first operand and takes the operand after a +FORMAT as the time to
+// set, so `date +%s -u` sets the clock there.
 //
-// Refuses: -s/--set, any operand other than one +FORMAT. Test: TestDateNeverSets
-// (system_test.go).
+// Refuses: -s/--set, any operand other than one +FORMAT, in either reading. Test:
+// TestDateNeverSets, TestDateBSDReading (system_test.go).
 var dateRule = &Program{
 	Name: "date", Summary: "print the date (+FORMAT, -u, -d, -I, -R, -r; never set it)",
+	BSD: &BSD{Getopt: "f:I::jnRr:uv:z:", Lacks: "d", Note: "getopt(3) `f:I::jnRr:uv:z:`: options end at the first operand; after a +FORMAT the next operand sets the clock, -f FORMAT parses it (GNU: a file of dates), -r takes seconds, -d is unknown (usage)"},
 	Opts: &Options{
 		Flags:    "-u -R --utc --universal --rfc-email",
 		Valued:   "-d -r -f --date --reference --file --rfc-3339",
@@ -34,6 +37,7 @@ var dateRule = &Program{
 // Test: TestSystemRules (system_test.go).
 var echoRule = &Program{
 	Name: "echo", Summary: "print text",
+	BSD: &BSD{Same: true, Note: "takes only a leading -n; every other word is text to print"},
 	Custom: func(args []Arg) *Refusal {
 		for _, a := range args {
 			if a.Pattern {
@@ -58,13 +62,14 @@ func noOperands(c *ParsedArgs) *Refusal {
 //
 // Test: TestSystemRules.
 var (
-	pwdRule    = &Program{Name: "pwd", Summary: "print the working directory", Opts: &Options{Flags: "-L -P"}, Check: noOperands}
-	trueRule   = &Program{Name: "true", Summary: "succeed", Opts: &Options{}, Check: noOperands}
-	falseRule  = &Program{Name: "false", Summary: "fail", Opts: &Options{}, Check: noOperands}
-	whoamiRule = &Program{Name: "whoami", Summary: "print the user name", Opts: &Options{}, Check: noOperands}
-	nprocRule  = &Program{Name: "nproc", Summary: "print the number of CPUs", Opts: &Options{Flags: "--all", Valued: "--ignore"}, Check: noOperands}
+	pwdRule    = &Program{Name: "pwd", Summary: "print the working directory", Opts: &Options{Flags: "-L -P"}, Check: noOperands, BSD: &BSD{Getopt: "LP", Note: "getopt(3) `LP`"}}
+	trueRule   = &Program{Name: "true", Summary: "succeed", Opts: &Options{}, Check: noOperands, BSD: &BSD{Getopt: "", Note: "ignores its arguments"}}
+	falseRule  = &Program{Name: "false", Summary: "fail", Opts: &Options{}, Check: noOperands, BSD: &BSD{Getopt: "", Note: "ignores its arguments"}}
+	whoamiRule = &Program{Name: "whoami", Summary: "print the user name", Opts: &Options{}, Check: noOperands, BSD: &BSD{Getopt: "", Note: "id(1) as whoami takes no options"}}
+	nprocRule  = &Program{Name: "nproc", Summary: "print the number of CPUs", Opts: &Options{Flags: "--all", Valued: "--ignore"}, Check: noOperands, BSD: &BSD{Getopt: "", Long: true, Note: "FreeBSD nproc, getopt_long: --all and --ignore only (macOS has none)"}}
 	unameRule  = &Program{
 		Name: "uname", Summary: "print system information",
+		BSD: &BSD{Getopt: "abiKmnoprsUv", Note: "getopt(3) `amnoprsv` (macOS) or `abiKmnoprsUv` (FreeBSD); long options are a usage error"},
 		Opts: &Options{Flags: "-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release " +
 			"--kernel-version --machine --processor --hardware-platform --operating-system"},
 		Check: noOperands,
@@ -76,6 +81,7 @@ var (
 // Test: TestSystemRules.
 var idRule = &Program{
 	Name: "id", Summary: "print user and group ids",
+	BSD:  &BSD{Getopt: "AFPGMacgnpru", Lacks: "zZ", Note: "getopt(3) `AFPGagnpru` (macOS) or `APGMacgnpru` (FreeBSD): options end at the first operand, so `id user -u` names two users"},
 	Opts: &Options{Flags: "-u -g -G -n -r -z -a -Z --user --group --groups --name --real --zero --context"},
 	Check: func(c *ParsedArgs) *Refusal {
 		if len(c.Operands) > 1 {
@@ -90,5 +96,6 @@ var idRule = &Program{
 // Test: TestSystemRules.
 var whichRule = &Program{
 	Name: "which", Summary: "locate programs",
+	BSD:  &BSD{Getopt: "as", Note: "getopt(3) `as`: options end at the first operand"},
 	Opts: &Options{Flags: "-a -s"},
 }

@@ -19,7 +19,6 @@ func TestDateNeverSets(t *testing.T) {
 		r("date", "--rfc-3339=seconds"),
 		r("date", "-u", "+%s"),
 		r("date", "--date=@0"),
-		r("date", "+%s", "-u"),
 	)
 	check(t, false,
 		r("date", "-s", "2020-01-01").because("sets the system clock"),   // -s DATE
@@ -35,6 +34,24 @@ func TestDateNeverSets(t *testing.T) {
 		r("date", loopVar("0101")).because("sets the system clock"),      // a loop word that is a date
 		r("date", "-d", loopVar("now")).because("loop variable"),         // the loop variable as an option value
 		r("date", "-d", "-1day").because("may not start with `-`"),       // a separate value that looks like an option
+	)
+}
+
+// TestDateBSDReading: BSD date (macOS) stops reading options at the first operand, and after a
+// +FORMAT takes the next operand as the time to set; its -f parses that operand, its -r takes
+// seconds, and it has no -d (a usage error, which reads nothing).
+func TestDateBSDReading(t *testing.T) {
+	check(t, true,
+		r("date", "-r", "1700000000"),        // BSD: print that time; GNU: a reference file of that name
+		r("date", "-f", "%s", "+%Y"),         // BSD: -f without a time operand is a usage error; GNU: read dates from file %s
+		r("date", "-u", "-R"),                // options before any operand mean the same in both
+		r("date", "-d", "@1700000000", "-u"), // BSD: -d is unknown, usage; GNU: both options
+	)
+	check(t, false,
+		r("date", "+%s", "-u").because("sets the system clock"),           // BSD: -u after +FORMAT is the time to set
+		r("date", "+%s", "-s", "0101").because("sets the system clock"),   // GNU refuses -s; BSD reads -s and 0101 as operands
+		r("date", "+%F", "--", "0101").because("sets the system clock"),   // after the first operand -- is an operand too
+		r("date", "-j", "0101").because("not on the read-only allowlist"), // BSD -j (do not set) is not on the table: refused, not guessed
 	)
 }
 
@@ -83,5 +100,21 @@ func TestSystemRules(t *testing.T) {
 		r("which", "-x", "go").because("not on the read-only allowlist"),           // an option not in the table
 		r("which", pat("go;x")).because("shell syntax"),                            // pattern text as a name
 		r("which", "--skip-alias", "go").because("not on the read-only allowlist"), // GNU which option not in the table
+	)
+}
+
+// TestSystemBSDReadings: id, which, uname, pwd and nproc's BSD builds stop reading options at
+// the first operand or know none (a usage error); echo takes only a leading -n.
+func TestSystemBSDReadings(t *testing.T) {
+	check(t, true,
+		r("id", "-u", "root"),      // options first: the same in both
+		r("which", "go", "-a"),     // BSD: looks up go and a program named -a
+		r("uname", "--all"),        // BSD: a usage error
+		r("pwd", "-P"),             // the same in both
+		r("nproc", "--all"),        // FreeBSD nproc takes --all too
+		r("echo", "-n", "x", "-e"), // text to print, everywhere
+	)
+	check(t, false,
+		r("id", "root", "-u").because("at most one user"), // BSD reads -u as a second user
 	)
 }

@@ -13,6 +13,7 @@ import (
 // Test: TestTextRules (text_test.go).
 var cutRule = &Program{
 	Name: "cut", Summary: "print selected fields", Filter: true,
+	BSD: &BSD{Getopt: "b:c:d:f:snw", Lacks: "z", Note: "getopt(3) `b:c:d:f:snw`: options end at the first operand; later words are files"},
 	Opts: &Options{
 		Flags:    "-n -s -z --complement --only-delimited --zero-terminated",
 		Valued:   "-b -c -f -d --bytes --characters --fields --delimiter --output-delimiter",
@@ -25,6 +26,7 @@ var cutRule = &Program{
 // Test: TestTextRules.
 var trRule = &Program{
 	Name: "tr", Summary: "translate characters", Filter: true,
+	BSD:            &BSD{Getopt: "Ccdsu", Lacks: "t", Note: "getopt(3) `Ccdsu`: options end at the first operand, so a later -d is a third character set"},
 	Opts:           &Options{Flags: "-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1"},
 	PatternOperand: func(*ParsedArgs, int) bool { return true },
 	Check: func(c *ParsedArgs) *Refusal {
@@ -36,12 +38,14 @@ var trRule = &Program{
 }
 
 // uniq filters repeated lines. Its second operand is an output file it would write, so at most
-// one operand is allowed.
+// one operand is allowed. BSD uniq stops reading options at the first operand, so in `uniq IN -c`
+// the -c is that output file.
 //
-// Refuses: a second operand (uniq IN OUT writes OUT). Test: TestUniqRefusesOutputOperand
-// (text_test.go).
+// Refuses: a second operand (uniq IN OUT writes OUT), in either reading. Test:
+// TestUniqRefusesOutputOperand, TestTextBSDReadings (text_test.go), TestStopReadingIsReal.
 var uniqRule = &Program{
 	Name: "uniq", Summary: "filter repeated lines (one input, no output file)", Filter: true,
+	BSD: &BSD{Getopt: "D::cdif:s:u", Lacks: "zw", Long: true, Note: "getopt_long `+D::cdif:s:u`: options end at the first operand, so in `uniq in -c` the -c is the output file it would write"},
 	Opts: &Options{
 		Flags:    "-c -d -D -i -u -z --count --repeated --ignore-case --unique --zero-terminated",
 		Valued:   "-f -s -w --skip-fields --skip-chars --check-chars",
@@ -60,6 +64,7 @@ var uniqRule = &Program{
 // Refuses: -l/--paginate (runs pr). Test: TestTextRules.
 var diffRule = &Program{
 	Name: "diff", Summary: "compare files",
+	BSD: &BSD{Getopt: "0123456789aBbC:cdD:efF:HhI:iL:lnNPpqrS:sTtU:uwW:X:x:y", Lacks: "EZ", Long: true, Permute: true, Note: "FreeBSD diff (macOS 13 and later), getopt_long without `+`: permutes like GNU; -l runs pr there too"},
 	Opts: &Options{
 		Flags: "-q -s -i -E -Z -b -w -B -a -r -N -u -c -y -t -T -p -d -e -n " +
 			"--brief --report-identical-files --ignore-case --ignore-tab-expansion --ignore-trailing-space " +
@@ -80,6 +85,7 @@ var diffRule = &Program{
 // Test: TestTextRules.
 var cmpRule = &Program{
 	Name: "cmp", Summary: "compare files byte by byte",
+	BSD: &BSD{Getopt: "bhi:ln:sxz", Long: true, Note: "getopt_long `+bhi:ln:sxz`: options end at the first operand; later words are files and skip counts"},
 	Opts: &Options{
 		Flags:  "-b -l -s --print-bytes --verbose --quiet --silent",
 		Valued: "-i -n --ignore-initial --bytes",
@@ -100,6 +106,7 @@ var cmpRule = &Program{
 // modulemeta. Test: TestJqRules (text_test.go).
 var jqRule = &Program{
 	Name: "jq", Summary: "filter JSON", Filter: true,
+	BSD:  &BSD{Same: true, Note: "the same program everywhere, with its own parser"},
 	Opts: jqOpts, Custom: judgeJq,
 }
 

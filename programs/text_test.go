@@ -68,13 +68,13 @@ func TestUniqRefusesOutputOperand(t *testing.T) {
 		r("uniq", "--group=separate", "f"),
 		r("uniq", "-f", "1", "f"),
 		r("uniq", loopVar("a.txt")),
-		r("uniq", "f", "-c"),
 		r("uniq", "--all-repeated", "f"),
 	)
 	check(t, false,
 		r("uniq", "in", "out").because("output file"),            // uniq IN OUT
 		r("uniq", "-c", "in", "out").because("output file"),      // with an option first
 		r("uniq", "in", "-c", "out").because("output file"),      // options between the operands (GNU permutation)
+		r("uniq", "f", "-c").because("output file"),              // BSD stops at f: -c is the output file (was allowed, GNU-only)
 		r("uniq", "-", "out").because("output file"),             // standard input to a file
 		r("uniq", "in", loopVar("out")).because("output file"),   // the loop variable as the output file
 		r("uniq", "--", "in", "out").because("output file"),      // after --
@@ -131,5 +131,26 @@ func TestJqRules(t *testing.T) {
 		r("jq", "-n", pat(`include "./m"; x`)).because("loads filter code from a file"), // include loads a module file
 		r("jq", "-n", pat(`import "./m" as m; m::x`)).because("loads filter code"),      // import loads a module file
 		r("jq", "-n", "modulemeta").because("loads filter code"),                        // modulemeta reads module files
+	)
+}
+
+// TestTextBSDReadings: cut, tr, uniq and cmp's BSD builds stop reading options at the first
+// operand; FreeBSD diff permutes as GNU does; jq is the same program everywhere. Where a later
+// word would be an operand with a meaning (uniq's output file, tr's third set, cmp's offsets),
+// the BSD reading must hold too.
+func TestTextBSDReadings(t *testing.T) {
+	check(t, true,
+		r("cut", "-f1", "f", "-d,"),  // BSD: files f and -d,
+		r("diff", "a", "b", "-u"),    // FreeBSD diff permutes; stopping, -u is a third name (an error)
+		r("cmp", "a", "b", "-l"),     // BSD: -l is a skip count (an error)
+		r("tr", "-d", "x"),           // options first: the same in both
+		r("uniq", "-c", "-d", "in"),  // options first: one input in both
+		r("jq", ".", "f.json", "-r"), // jq's own parser, everywhere
+	)
+	check(t, false,
+		r("uniq", "in", "-c").because("output file"),                    // BSD (and GNU under POSIXLY_CORRECT) writes the file -c
+		r("uniq", "in", "-d", "-u").because("output file"),              // BSD: input in, output -d
+		r("tr", "a", "b", "-d").because("one or two character sets"),    // BSD reads -d as a third set
+		r("cmp", "a", "b", "1", "2", "-l").because("at most two files"), // BSD reads -l as a fifth operand
 	)
 }
