@@ -99,6 +99,10 @@ func Probe(home, binary string) Status {
 		st.Reason = "hookctl has no sandbox for this platform yet"
 		return st
 	}
+	if _, err := landlock.ABI(); err != nil {
+		st.Reason = err.Error()
+		return st
+	}
 	dir, err := os.MkdirTemp("", "hookctl-probe-")
 	if err != nil {
 		st.Reason = "the probe could not create a directory: " + err.Error()
@@ -134,7 +138,8 @@ func Probe(home, binary string) Status {
 		if msg == "" && runErr != nil {
 			msg = runErr.Error()
 		}
-		st.Reason = "the sandbox could not be applied: " + firstLine(msg)
+		msg = strings.TrimPrefix(firstLine(msg), "hookctl sandbox: ")
+		st.Reason = strings.TrimPrefix(msg, "the sandbox could not be applied, so the command did not run: ")
 		return st
 	}
 	for _, c := range st.Checks {

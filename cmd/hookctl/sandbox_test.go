@@ -1,0 +1,372 @@
+package main
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"io/fs"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// world lists every path under the roots with its type, mode, size, modification time, content
+// digest and link target: what a write of any kind changes.
+func world(t *testing.T, roots ...string) string {
+	t.Helper()
+	var lines []string
+	for _, root := range roots {
+		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				lines = append(lines, p+" unreadable: "+err.Error())
+				return nil
+			}
+			fi, err := os.Lstat(p)
+			if err != nil {
+				return nil
+			}
+			line := fmt.Sprintf("%s %v %d", p, fi.Mode(), fi.Size())
+			switch {
+			case fi.Mode()&fs.ModeSymlink != 0:
+				target, _ := os.Readlink(p)
+				line += " -> " + target
+			case fi.Mode().IsRegular():
+				b, _ := os.ReadFile(p)
+				line += fmt.Sprintf(" %x %d", sha256.Sum256(b), fi.ModTime().UnixNano())
+			}
+			lines = append(lines, line)
+			return nil
+		})
+	}
+	sort.Strings(lines)
+	return strings.Join(lines, "\n")
+}
+
+// sandboxWorld is a project, a home and hookctl's home for sandboxed commands to attack, and
+// listeners on every kind of socket that count what reaches them.
+type sandboxWorld struct {
+	bin, project, home, hookctlHome, outside  string
+	tcp, udp, unixStream, unixDgram, abstract string
+	reached                                   atomic.Int32
+	env                                       []string
+}
+
+func newSandboxWorld(t *testing.T) *sandboxWorld {
+	t.Helper()
+	requireTool(t, "bash")
+	requireTool(t, "python3")
+	w := &sandboxWorld{bin: hookctlBinary(t), project: t.TempDir(), home: t.TempDir(), outside: t.TempDir()}
+	w.hookctlHome = filepath.Join(w.home, ".config", "hookctl")
+	os.MkdirAll(filepath.Join(w.hookctlHome, "sessions"), 0o700)
+	os.WriteFile(filepath.Join(w.hookctlHome, "config.toml"), []byte("default_mode = \"read-only\"\n"), 0o600)
+	os.WriteFile(filepath.Join(w.hookctlHome, "sessions", "s.json"), []byte("{}\n"), 0o600)
+	os.WriteFile(filepath.Join(w.project, "existing"), []byte("data\n"), 0o644)
+	os.WriteFile(filepath.Join(w.home, ".bashrc"), []byte("# rc\n"), 0o644)
+	git := exec.Command("git", "init", "-q", w.project)
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+
+	count := func(c net.Conn) { w.reached.Add(1); c.Close() }
+	listen := func(network, addr string) string {
+		l, err := net.Listen(network, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { l.Close() })
+		go func() {
+			for {
+				c, err := l.Accept()
+				if err != nil {
+					return
+				}
+				count(c)
+			}
+		}()
+		return l.Addr().String()
+	}
+	packets := func(network, addr string) string {
+		c, err := net.ListenPacket(network, addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { c.Close() })
+		go func() {
+			buf := make([]byte, 64)
+			for {
+				if _, _, err := c.ReadFrom(buf); err != nil {
+					return
+				}
+				w.reached.Add(1)
+			}
+		}()
+		return c.LocalAddr().String()
+	}
+	w.tcp = listen("tcp", "127.0.0.1:0")
+	w.unixStream = listen("unix", filepath.Join(w.outside, "agent.sock"))
+	w.abstract = listen("unix", fmt.Sprintf("@hookctl-test-%d", os.Getpid()))
+	w.udp = packets("udp", "127.0.0.1:0")
+	w.unixDgram = packets("unixgram", filepath.Join(w.outside, "log.sock"))
+	w.env = append(os.Environ(), "HOME="+w.home, "HOOKCTL_HOME="+w.hookctlHome, "XDG_CONFIG_HOME=")
+	return w
+}
+
+// run runs script under hookctl sandbox, as the hook's rewrite does, in the project.
+func (w *sandboxWorld) run(t *testing.T, script string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(w.bin, "sandbox", "--session", "test", "--", "bash", "--noprofile", "--norc", "-c", script)
+	cmd.Dir = w.project
+	cmd.Env = w.env
+	done := make(chan struct{})
+	time.AfterFunc(10*time.Second, func() {
+		select {
+		case <-done:
+		default:
+			cmd.Process.Kill()
+		}
+	})
+	out, err := cmd.CombinedOutput()
+	close(done)
+	return string(out), err
+}
+
+// TestSandboxRefusesWritesAndNetwork runs writing and connecting commands directly under
+// hookctl sandbox: each must fail, the project, the home, hookctl's home and the outside
+// directory must be unchanged, and no listener reached.
+func TestSandboxRefusesWritesAndNetwork(t *testing.T) {
+	w := newSandboxWorld(t)
+	py := func(code string) string { return "python3 -c " + shellQuote(code) }
+	host, port, _ := net.SplitHostPort(w.tcp)
+	uhost, uport, _ := net.SplitHostPort(w.udp)
+	victim := exec.Command("sleep", "30")
+	if err := victim.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer victim.Process.Kill()
+
+	attempts := []string{
+		"touch new",
+		"echo x > new",
+		"echo x >> existing",
+		"mkdir dir",
+		"rm existing",
+		"mv existing moved",
+		"ln -s existing link",
+		"ln existing hardlink",
+		"cp existing copy",
+		"chmod 777 existing",
+		"touch -d 2001-01-01 existing",
+		"truncate -s 0 existing",
+		"mkfifo fifo",
+		py(`open("existing", "w")`),
+		py(`import os; os.utime("existing", (0, 0))`),
+		"git config user.name x",
+		"git -c user.name=x -c user.email=x@x commit -q --allow-empty -m x",
+		"echo > ~/.bashrc",
+		"echo x > " + w.outside + "/new",
+		"echo x > /dev/shm/hookctl-test",
+		"cat " + w.hookctlHome + "/config.toml",
+		"cat " + w.hookctlHome + "/sessions/s.json",
+		"echo x > " + w.hookctlHome + "/config.toml",
+		"rm " + w.hookctlHome + "/sessions/s.json",
+		py(fmt.Sprintf(`import socket; s=socket.socket(); s.connect(("%s", %s))`, host, port)),
+		"echo x > /dev/tcp/" + host + "/" + port,
+		py(fmt.Sprintf(`import socket; s=socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b"x", ("%s", %s))`, uhost, uport)),
+		"echo x > /dev/udp/" + uhost + "/" + uport,
+		py(fmt.Sprintf(`import socket; s=socket.socket(socket.AF_UNIX); s.connect("%s")`, w.unixStream)),
+		py(fmt.Sprintf(`import socket; s=socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM); s.sendto(b"x", "%s")`, w.unixDgram)),
+		py(fmt.Sprintf(`import socket; a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM); a.sendto(b"x", "%s")`, w.unixDgram)),
+		py(fmt.Sprintf(`import socket; s=socket.socket(socket.AF_UNIX); s.connect("\0%s")`, strings.TrimPrefix(w.abstract, "@"))),
+		py(`import socket; socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)`),
+		fmt.Sprintf("kill -TERM %d", victim.Process.Pid),
+		"date -s 2001-01-01",
+	}
+	if _, err := exec.LookPath("nc"); err == nil {
+		attempts = append(attempts, "echo x | nc -u -w1 "+uhost+" "+uport, "echo x | nc -w1 "+host+" "+port,
+			"echo x | nc -U "+w.unixStream)
+	}
+	before := world(t, w.project, w.home, w.outside)
+	for _, a := range attempts {
+		out, err := w.run(t, a)
+		if err == nil {
+			t.Errorf("%s: succeeded under the sandbox: %s", a, out)
+		}
+		if strings.Contains(out, "hookctl sandbox:") {
+			t.Errorf("%s: the sandbox did not apply: %s", a, out)
+		}
+		if after := world(t, w.project, w.home, w.outside); after != before {
+			t.Errorf("%s: changed the world:\n%s", a, diffLines(before, after))
+			before = after
+		}
+	}
+	if n := w.reached.Load(); n != 0 {
+		t.Errorf("%d connections or packets reached a listener", n)
+	}
+	if victim.ProcessState != nil || victim.Process.Signal(syscall.Signal(0)) != nil {
+		t.Error("a process outside the sandbox was signalled")
+	}
+	t.Logf("%d write and network attempts refused", len(attempts))
+}
+
+// TestSandboxAllowsReads: what read-only commands need still works inside.
+func TestSandboxAllowsReads(t *testing.T) {
+	w := newSandboxWorld(t)
+	before := world(t, w.project, w.home, w.outside)
+	for _, c := range []struct{ script, want string }{
+		{"cat existing", "data"},
+		{"ls -a ~", ".bashrc"},
+		{"ls /", "usr"},
+		{"ls " + w.hookctlHome, "config.toml"}, // names only; contents stay hidden
+		{"git status --short; echo ok", "ok"},
+		{"echo kept > \"$TMPDIR/f\" && cat \"$TMPDIR/f\"", "kept"},
+		{"ls /nonexistent 2>/dev/null; echo ok", "ok"},
+		{"cat <(echo substituted)", "substituted"},
+		{"cat <<'EOF'\nheredoc\nEOF", "heredoc"},
+		{"printf 'b\\na\\n' | sort | head -1", "a"},
+		{"echo \"$TMPDIR\"", filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-sandbox-%d", os.Getuid()), "test")},
+	} {
+		out, err := w.run(t, c.script)
+		if err != nil || !strings.Contains(out, c.want) {
+			t.Errorf("%q: %v\n%s\nwant %q", c.script, err, out, c.want)
+		}
+	}
+	if after := world(t, w.project, w.home, w.outside); after != before {
+		t.Errorf("reads changed the world:\n%s", diffLines(before, after))
+	}
+}
+
+// TestSandboxEnvironment: the shell starts clean: no start-up file from BASH_ENV, no exported
+// function standing in for a program.
+func TestSandboxEnvironment(t *testing.T) {
+	w := newSandboxWorld(t)
+	rc := filepath.Join(w.outside, "rc")
+	os.WriteFile(rc, []byte("echo RC-RAN\n"), 0o644)
+	w.env = append(w.env, "BASH_ENV="+rc, "ENV="+rc, "BASH_FUNC_ls%%=() { echo FUNCTION-RAN; }", "CDPATH=/")
+	out, err := w.run(t, "ls existing; cd usr 2>&1 || echo no-cdpath")
+	if err != nil || strings.Contains(out, "RC-RAN") || strings.Contains(out, "FUNCTION-RAN") || !strings.Contains(out, "no-cdpath") {
+		t.Errorf("%v: %s", err, out)
+	}
+}
+
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'" }
+
+func diffLines(a, b string) string {
+	in := map[string]bool{}
+	for _, l := range strings.Split(a, "\n") {
+		in[l] = true
+	}
+	var out []string
+	for _, l := range strings.Split(b, "\n") {
+		if !in[l] {
+			out = append(out, "+ "+l)
+		}
+		delete(in, l)
+	}
+	for l := range in {
+		out = append(out, "- "+l)
+	}
+	sort.Strings(out)
+	return strings.Join(out, "\n")
+}
+
+// requireTool skips a test that needs a program this machine lacks, unless every test must run
+// (HOOKCTL_REQUIRE_ALL=1, as in CI), when it fails.
+func requireTool(t *testing.T, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
+			t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", name)
+		}
+		t.Skipf("%s is not installed", name)
+	}
+}
+
+// TestPolicyOnlyMachine runs the shipped binary on a kernel without Landlock (see
+// withoutLandlock): the probe says so, admitted commands run as judged, and the user is told
+// in every place they look; with sandbox = "require" every command is refused instead.
+func TestPolicyOnlyMachine(t *testing.T) {
+	bin := hookctlBinary(t)
+	home := t.TempDir()
+	hh := filepath.Join(home, ".config", "hookctl")
+	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=")
+	run := func(stdin string, args ...string) (string, int) {
+		t.Helper()
+		cmd := withoutLandlock(t, append([]string{bin}, args...)...)
+		cmd.Env = env
+		cmd.Stdin = strings.NewReader(stdin)
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		return string(out), code
+	}
+	if out, code := run("", "sandbox", "--probe"); code != exitDenied || !strings.Contains(out, "no sandbox: the kernel has no Landlock (function not implemented)") {
+		t.Errorf("probe: exit %d\n%s", code, out)
+	}
+	if out, _ := run("", "check", "--", "ls -la"); !strings.Contains(out, "runs: ls -la\nunder: policy only: the kernel has no Landlock") {
+		t.Errorf("check: %s", out)
+	}
+	if out, _ := run(`{"session_id":"s1"}`, "statusline"); strings.TrimSpace(out) != "🔒 READ-ONLY (policy only)" {
+		t.Errorf("status line: %q", out)
+	}
+	start := `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup","cwd":"` + home + `"}`
+	if out, _ := run(start, "hook"); !strings.Contains(out, "no OS sandbox here") || !strings.Contains(out, "per-program rules alone") {
+		t.Errorf("session start: %s", out)
+	}
+	if out, _ := run("", "doctor"); !strings.Contains(out, "⚠ no OS sandbox here") || !strings.Contains(out, "to get it: run a kernel with Landlock") {
+		t.Errorf("doctor: %s", out)
+	}
+
+	os.WriteFile(filepath.Join(hh, "config.toml"), []byte("sandbox = \"require\"\n"), 0o600)
+	if out, code := run("", "check", "--", "ls -la"); code != exitDenied || !strings.Contains(out, `requires the sandbox (sandbox = "require")`) {
+		t.Errorf("check under require: exit %d %s", code, out)
+	}
+	if out, _ := run(`{"session_id":"s1"}`, "statusline"); strings.TrimSpace(out) != "🔒 READ-ONLY (⚠ no sandbox: shell refused)" {
+		t.Errorf("status line under require: %q", out)
+	}
+	if out, code := run("", "doctor"); code == exitOK || !strings.Contains(out, "every shell command is refused") {
+		t.Errorf("doctor under require: exit %d %s", code, out)
+	}
+}
+
+// TestSandboxFailingAtExecRefuses: the probe said yes on this machine, then the kernel says no
+// when the command runs (here: Landlock taken away). The launcher must not run the command
+// without the sandbox, and it forgets the probe so that the next hook asks again.
+func TestSandboxFailingAtExecRefuses(t *testing.T) {
+	bin := hookctlBinary(t)
+	home := t.TempDir()
+	hh := filepath.Join(home, ".config", "hookctl")
+	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=")
+	check := exec.Command(bin, "check", "--", "ls -la")
+	check.Env = env
+	out, _ := check.Output()
+	runs, ok := strings.CutPrefix(strings.TrimPrefix(string(out), "allow\n"), "runs: ")
+	runs, _, _ = strings.Cut(runs, "\n")
+	if !ok || !strings.Contains(runs, " sandbox --session") {
+		t.Fatalf("not sandboxed here: %s", out)
+	}
+	if _, err := os.Stat(filepath.Join(hh, "sandbox.json")); err != nil {
+		t.Fatalf("no probe cache: %v", err)
+	}
+	marker := filepath.Join(t.TempDir(), "ran")
+	sh := withoutLandlock(t, "bash", "--noprofile", "--norc", "-c", strings.Replace(runs, "ls -la", "ls -la; echo ran", 1)+" > "+marker)
+	sh.Env = env
+	got, err := sh.CombinedOutput()
+	ee, _ := err.(*exec.ExitError)
+	if ee == nil || ee.ExitCode() != exitSandboxFailed || !strings.Contains(string(got), "the sandbox could not be applied, so the command did not run") {
+		t.Errorf("exit %v: %s", err, got)
+	}
+	if b, _ := os.ReadFile(marker); len(b) != 0 {
+		t.Errorf("the command ran without the sandbox: %s", b)
+	}
+	if _, err := os.Stat(filepath.Join(hh, "sandbox.json")); err == nil {
+		t.Error("the probe's cache was kept after the sandbox failed")
+	}
+}

@@ -1,0 +1,127 @@
+package seccomp
+
+import (
+	"encoding/binary"
+	"syscall"
+	"testing"
+)
+
+// run interprets prog on one system call, as the kernel's classic BPF would, and returns the
+// action. The interpreter knows only the instructions Assemble emits; any other fails the test.
+func run(t *testing.T, prog []Instruction, arch uint32, nr int, args [6]uint64) uint32 {
+	t.Helper()
+	data := make([]byte, 64)
+	binary.LittleEndian.PutUint32(data[0:], uint32(nr))
+	binary.LittleEndian.PutUint32(data[4:], arch)
+	for i, a := range args {
+		binary.LittleEndian.PutUint64(data[16+8*i:], a)
+	}
+	var acc uint32
+	for pc := 0; pc < len(prog); pc++ {
+		in := prog[pc]
+		switch in.Code {
+		case ldAbsW:
+			acc = binary.LittleEndian.Uint32(data[in.K:])
+		case andK:
+			acc &= in.K
+		case jaK:
+			pc += int(in.K)
+		case jeqK, jgeK:
+			hit := acc == in.K
+			if in.Code == jgeK {
+				hit = acc >= in.K
+			}
+			if hit {
+				pc += int(in.JT)
+			} else {
+				pc += int(in.JF)
+			}
+		case retK:
+			return in.K
+		default:
+			t.Fatalf("instruction %d: unknown code %#x", pc, in.Code)
+		}
+	}
+	t.Fatal("the program ran off its end")
+	return 0
+}
+
+const testArch = 0xc000003e
+
+var testRules = []Rule{
+	{Name: "connect", Nr: 42, Errno: syscall.EPERM},
+	{Name: "socket family", Nr: 41, Errno: syscall.EPERM, When: []Cond{{Arg: 0, Op: NotIn, Values: []uint32{1}}}},
+	{Name: "socket type", Nr: 41, Errno: syscall.EPERM, When: []Cond{{Arg: 1, Op: NotIn, Mask: 0xf, Values: []uint32{1, 5}}}},
+	{Name: "sendto address", Nr: 44, Errno: syscall.EPERM, When: []Cond{{Arg: 4, Op: NonZero64}}},
+	{Name: "ioctl", Nr: 16, Errno: syscall.EPERM, When: []Cond{{Arg: 1, Op: In, Values: []uint32{0x5412, 0x541c}}}},
+	{Name: "prlimit other", Nr: 302, Errno: syscall.EPERM, When: []Cond{{Arg: 0, Op: NonZero}, {Arg: 2, Op: NonZero64}}},
+	{Name: "clone namespaces", Nr: 56, Errno: syscall.EPERM, When: []Cond{{Arg: 0, Op: NonZero, Mask: 0x10000000}}},
+	{Name: "io_uring", Nr: 425, Errno: syscall.ENOSYS},
+}
+
+func TestAssembledFilter(t *testing.T) {
+	prog, err := Assemble(Arch{Audit: testArch, MaxNr: 0x40000000}, testRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	eperm, enosys := uint32(retErrno|uint32(syscall.EPERM)), uint32(retErrno|uint32(syscall.ENOSYS))
+	for _, c := range []struct {
+		name string
+		arch uint32
+		nr   int
+		args [6]uint64
+		want uint32
+	}{
+		{"read passes", testArch, 0, [6]uint64{}, retAllow},
+		{"connect refused", testArch, 42, [6]uint64{}, eperm},
+		{"unix stream socket passes", testArch, 41, [6]uint64{1, 1}, retAllow},
+		{"unix stream with CLOEXEC|NONBLOCK passes", testArch, 41, [6]uint64{1, 1 | 0x80000 | 0x800}, retAllow},
+		{"unix seqpacket passes", testArch, 41, [6]uint64{1, 5}, retAllow},
+		{"unix datagram refused", testArch, 41, [6]uint64{1, 2}, eperm},
+		{"inet refused", testArch, 41, [6]uint64{2, 1}, eperm},
+		{"inet6 refused", testArch, 41, [6]uint64{10, 2}, eperm},
+		{"netlink refused", testArch, 41, [6]uint64{16, 3}, eperm},
+		// The kernel reads an int from the low word: high bits set on AF_UNIX are still AF_UNIX
+		// to it, so passing is right; high bits cannot disguise AF_INET.
+		{"inet with high bits refused", testArch, 41, [6]uint64{1<<32 | 2, 1}, eperm},
+		{"sendto without address passes", testArch, 44, [6]uint64{3, 0x1000, 10, 0, 0, 0}, retAllow},
+		{"sendto with an address refused", testArch, 44, [6]uint64{3, 0x1000, 10, 0, 0x7ff0, 16}, eperm},
+		{"sendto with an address above 4 GiB refused", testArch, 44, [6]uint64{3, 0, 0, 0, 1 << 40, 16}, eperm},
+		{"TIOCSTI refused", testArch, 16, [6]uint64{0, 0x5412}, eperm},
+		{"TIOCSTI with high bits refused", testArch, 16, [6]uint64{0, 0xffffffff00005412}, eperm},
+		{"TIOCLINUX refused", testArch, 16, [6]uint64{0, 0x541c}, eperm},
+		{"TCGETS passes", testArch, 16, [6]uint64{0, 0x5401}, retAllow},
+		{"own prlimit passes", testArch, 302, [6]uint64{0, 7, 0x1000, 0}, retAllow},
+		{"reading another's limit passes", testArch, 302, [6]uint64{1234, 7, 0, 0x1000}, retAllow},
+		{"setting another's limit refused", testArch, 302, [6]uint64{1234, 7, 0x1000, 0}, eperm},
+		{"plain clone passes", testArch, 56, [6]uint64{0x3d0f00}, retAllow},
+		{"clone of a new user namespace refused", testArch, 56, [6]uint64{0x10000000 | 0x11}, eperm},
+		{"io_uring ENOSYS", testArch, 425, [6]uint64{}, enosys},
+		{"x32 call refused", testArch, 0x40000000 | 42, [6]uint64{}, eperm},
+		{"x32 read refused", testArch, 0x40000000, [6]uint64{}, eperm},
+		{"a foreign ABI is killed", 0x40000003, 0, [6]uint64{}, retKillProcess},
+	} {
+		if got := run(t, prog, c.arch, c.nr, c.args); got != c.want {
+			t.Errorf("%s: action %#x, want %#x", c.name, got, c.want)
+		}
+	}
+}
+
+func TestAssembleRefusesBadRules(t *testing.T) {
+	for _, r := range []Rule{
+		{Name: "no errno", Nr: 1},
+		{Name: "bad arg", Nr: 1, Errno: syscall.EPERM, When: []Cond{{Arg: 6, Op: NonZero}}},
+		{Name: "bad op", Nr: 1, Errno: syscall.EPERM, When: []Cond{{Arg: 0}}},
+	} {
+		if _, err := Assemble(Arch{Audit: testArch}, []Rule{r}); err == nil {
+			t.Errorf("%s: assembled", r.Name)
+		}
+	}
+	many := make([]Rule, 0, 300)
+	for i := range 300 {
+		many = append(many, Rule{Name: "r", Nr: i, Errno: syscall.EPERM, When: []Cond{{Arg: 0, Op: In, Values: make([]uint32, 20)}}})
+	}
+	if _, err := Assemble(Arch{Audit: testArch}, many); err == nil {
+		t.Error("a program over 4096 instructions assembled")
+	}
+}
