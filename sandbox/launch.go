@@ -5,7 +5,6 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
-	"syscall"
 )
 
 // Exec applies p to this process and replaces it with argv, run with env (see Environ). It
@@ -19,14 +18,15 @@ func Exec(p *Profile, argv, env []string) error {
 	if err != nil {
 		return fmt.Errorf("cannot run %s: %v", argv[0], err)
 	}
-	// Every restriction binds the thread that applies it; the exec must come from that one.
+	// Every restriction binds the thread that applies it; the exec must come from that one,
+	// and the thread must never go back to running other goroutines' work.
 	runtime.LockOSThread()
-	if _, err := Apply(p); err != nil {
-		return fmt.Errorf("the sandbox could not be applied, so the command did not run: %w", err)
-	}
-	err = syscall.Exec(path, argv, p.Environ(env))
-	// The thread is restricted now; it must not go back to running other goroutines' work.
-	return fmt.Errorf("failed to run %s in the sandbox: %v", argv[0], err)
+	return execSandboxed(p, path, argv, p.Environ(env))
+}
+
+// errNotApplied wraps the reason a sandbox could not be applied.
+func errNotApplied(err error) error {
+	return fmt.Errorf("the sandbox could not be applied, so the command did not run: %w", err)
 }
 
 // HiddenDirs are the directories the read-only profile hides: hookctl's home as this process

@@ -26,6 +26,26 @@ func sortRules(rules []seccomp.Rule) {
 	})
 }
 
+// ready says whether the kernel has what Apply needs, before the probe tries it for real.
+func ready() error {
+	_, err := landlock.ABI()
+	return err
+}
+
+// describe names the mechanisms, for the probe's report.
+func describe() string {
+	abi, _ := landlock.ABI()
+	return fmt.Sprintf("landlock ABI %d, seccomp, no capabilities", abi)
+}
+
+func execSandboxed(p *Profile, path string, argv, env []string) error {
+	if _, err := Apply(p); err != nil {
+		return errNotApplied(err)
+	}
+	err := syscall.Exec(path, argv, env)
+	return fmt.Errorf("failed to run %s in the sandbox: %v", argv[0], err)
+}
+
 // Applied says what held once Apply returned.
 type Applied struct {
 	LandlockABI int

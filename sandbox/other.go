@@ -1,20 +1,15 @@
-//go:build !linux || !(amd64 || arm64)
+//go:build !darwin && !(linux && (amd64 || arm64))
 
 package sandbox
 
 import "errors"
 
-// Supported: this build has no sandbox for this platform (macOS's Seatbelt profile is generated
-// by Seatbelt but not applied yet).
+// Supported: this build has no sandbox for this platform.
 const Supported = false
 
-// Applied: see linux.go.
-type Applied struct{ LandlockABI int }
+var errUnsupported = errors.New("hookctl has no sandbox for this platform yet")
 
-// Isolation: see linux.go.
-func (Applied) Isolation() string { return "none" }
+func ready() error     { return errUnsupported }
+func describe() string { return "none" }
 
-// Apply always fails here.
-func Apply(*Profile) (Applied, error) {
-	return Applied{}, errors.New("hookctl has no sandbox for this platform yet")
-}
+func execSandboxed(*Profile, string, []string, []string) error { return errNotApplied(errUnsupported) }

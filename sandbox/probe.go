@@ -15,7 +15,6 @@ import (
 
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/fsutil"
-	"github.com/hookctl/hookctl/internal/landlock"
 )
 
 // Status is what the probe found: whether commands can run sandboxed on this machine, and if
@@ -99,7 +98,7 @@ func Probe(home, binary string) Status {
 		st.Reason = "hookctl has no sandbox for this platform yet"
 		return st
 	}
-	if _, err := landlock.ABI(); err != nil {
+	if err := ready(); err != nil {
 		st.Reason = err.Error()
 		return st
 	}
@@ -149,8 +148,7 @@ func Probe(home, binary string) Status {
 		}
 	}
 	st.Available = true
-	abi, _ := landlock.ABI()
-	st.Isolation = fmt.Sprintf("landlock ABI %d, seccomp, no capabilities", abi)
+	st.Isolation = describe()
 	return st
 }
 
@@ -176,12 +174,12 @@ func InsideCheck(dir, marker string) []Check {
 		check(name, false, fmt.Sprintf("got %v", err))
 	}
 	outside := filepath.Join(dir, "outside")
-	refused("write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES)
-	refused("make a directory outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES)
-	refused("remove a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES)
+	refused("write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
+	refused("make a directory outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES, syscall.EPERM)
+	refused("remove a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM)
 	refused("change a mode", os.Chmod(filepath.Join(outside, "file"), 0o777), syscall.EPERM)
 	_, err := os.ReadFile(marker)
-	refused("read hookctl's home", err, syscall.EACCES)
+	refused("read hookctl's home", err, syscall.EACCES, syscall.EPERM)
 	refused("open an inet socket", socketErr(syscall.AF_INET, syscall.SOCK_STREAM), syscall.EPERM)
 	refused("open a UDP socket", socketErr(syscall.AF_INET6, syscall.SOCK_DGRAM), syscall.EPERM)
 	refused("open a unix datagram socket", socketErr(syscall.AF_UNIX, syscall.SOCK_DGRAM), syscall.EPERM)
