@@ -22,14 +22,22 @@ import (
 //   - Options are judged past `--` too: after `--` no word may start with `-`.
 //   - Some subcommands write when given operands (git branch NAME, git tag NAME, git stash,
 //     git config NAME VALUE), so their tables accept operands only in listing forms.
+//   - Most subcommands permute (options may follow operands), as the tables do; git config and
+//     git grep stop reading options at the first operand, so after it a word that looks like
+//     an option is an operand: `git config core.hooksPath --get` sets core.hooksPath. Those
+//     subcommands are marked inOrder and refuse such words (gitOptionAfterOperand). Measured on
+//     git 2.39: rev-parse reads its words in order but every one of its options only prints, so
+//     position changes output, never writes; all the others permute.
 //   - A repository's own configuration runs code on plain reads: core.fsmonitor on status,
 //     diff.external and textconv drivers on diff, core.pager, gpg.program for log.showSignature.
 //     A repository committed inside a project (a bare one reached with -C or cd) brings its own
 //     config. The rewrite (gitRewrite) pins all of these off on every git command it emits.
 //
-// Refuses: every option above in every spelling, every subcommand not in gitSubcommands, and
-// listing forms given operands that would create or delete. Test: TestGitRefusesWrites,
-// TestGitAbbreviations, TestGitPastDoubleDash (git_test.go); TestHostileRepoConfig (hook).
+// Refuses: every option above in every spelling, every subcommand not in gitSubcommands,
+// listing forms given operands that would create or delete, and option-looking words after the
+// first operand of an in-order subcommand. Test: TestGitRefusesWrites, TestGitAbbreviations,
+// TestGitPastDoubleDash, TestGitInOrder (git_test.go); TestHostileRepoConfig,
+// TestGitInOrderRealGit (hook).
 var gitRule = &Program{
 	Name: "git", Summary: "read a repository: status, log, diff, show, grep, blame, … (no writes, no --output, -c, -O, --ext-diff)",
 	Custom:  judgeGit,
@@ -128,6 +136,10 @@ type gitSub struct {
 	// a word as the verb only right after the subcommand: `git stash -- show` stashes the file
 	// show. A verb anywhere else is refused.
 	verbs []string
+	// inOrder: git reads options only up to the first operand (parse-options with
+	// PARSE_OPT_STOP_AT_NON_OPTION); every later word is an operand, even one that looks like an
+	// option. The tables parse GNU-style, so such a word is refused (gitOptionAfterOperand).
+	inOrder bool
 }
 
 var noDrivers = []string{"--no-ext-diff", "--no-textconv"}
@@ -201,7 +213,7 @@ var gitSubcommands = []gitSub{
 		Patterns: "-e",
 		Digits:   true,
 		Refused:  Refusals{{"-O", "runs a pager on the matching files"}},
-	}, inject: []string{"--no-textconv"}, patternOperand: func(c *ParsedArgs, i int) bool {
+	}, inject: []string{"--no-textconv"}, inOrder: true, patternOperand: func(c *ParsedArgs, i int) bool {
 		// The pattern is the first operand unless -e or -f gave it; boolean groups use quoted
 		// ( and ) operands.
 		v := c.Operands[i].Value
@@ -288,7 +300,7 @@ var gitSubcommands = []gitSub{
 			"--local --global --system --worktree --bool --int --bool-or-int --path --expiry-date --includes --no-includes " +
 			"--all --regexp",
 		Valued: "--type --default",
-	}, check: checkGitConfig, verbs: []string{"get", "list"}, patternOperand: func(c *ParsedArgs, i int) bool {
+	}, check: checkGitConfig, verbs: []string{"get", "list"}, inOrder: true, patternOperand: func(c *ParsedArgs, i int) bool {
 		return i == 0 && c.Has("--get-regexp")
 	}},
 	{name: "version", opts: &Options{Flags: "--build-options"}, check: func(c *ParsedArgs) *Refusal { return noGitOperands(c, "version") }},
@@ -379,6 +391,11 @@ func judgeGit(args []Arg) *Refusal {
 			}
 		}
 	}
+	if rule.inOrder {
+		if r := gitOptionAfterOperand(rule, rest); r != nil {
+			return r
+		}
+	}
 	for i, a := range c.Operands {
 		if strings.Contains(a.Value, "ext::") {
 			return refuse("git "+name, "`ext::` remotes run commands")
@@ -395,6 +412,68 @@ func judgeGit(args []Arg) *Refusal {
 		return rule.check(c)
 	}
 	return nil
+}
+
+// gitOptionAfterOperand refuses a word that starts with `-` after the first operand of a
+// subcommand git parses in order: git reads it as an operand, while Options.Parse, which permutes,
+// would read it as an option. For git config that turns a read into a write: `git config
+// core.hooksPath --get` sets core.hooksPath to "--get". With no such word the two parses agree,
+// so the permuting parse that follows judges exactly what git runs. A leading verb (config get)
+// is skipped, since the verb's own options follow it; git grep keeps one `--` between its
+// revisions and paths. Test: TestGitInOrder (git_test.go), TestGitInOrderRealGit (hook).
+func gitOptionAfterOperand(rule *gitSub, args []Arg) *Refusal {
+	first := gitFirstOperand(rule, args, 0)
+	if first == 0 && first < len(args) && slices.Contains(rule.verbs, args[0].Value) {
+		first = gitFirstOperand(rule, args, 1)
+	}
+	dashDash := rule.name == "grep"
+	for _, a := range args[min(first+1, len(args)):] {
+		if a.Value == "--" && dashDash {
+			dashDash = false
+			continue
+		}
+		if strings.HasPrefix(a.Value, "-") {
+			return &Refusal{Program: "git " + rule.name,
+				What: "git reads `" + clip.Short(a.Value) + "` after `" + clip.Short(args[first].Value) + "` as an operand, not an option",
+				Hint: "put options before the first operand (git config NAME --get would set NAME)"}
+		}
+	}
+	return nil
+}
+
+// gitFirstOperand returns the index of the first word at or after from that git's parse-options
+// reads as an operand, skipping the values of valued options; len(args) if there is none, and
+// the index after `--`, which ends options. git grep's `(` and `)` are options without a dash.
+// It runs after Options.Parse accepted the words, so every option it meets is in the table.
+func gitFirstOperand(rule *gitSub, args []Arg, from int) int {
+	o := rule.opts
+	for i := from; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case rule.name == "grep" && (v == "(" || v == ")"):
+		case v == "--":
+			return i + 1
+		case v == "-" || !strings.HasPrefix(v, "-"):
+			return i
+		case strings.HasPrefix(v, "--"):
+			name, _, hasVal := strings.Cut(v, "=")
+			if !hasVal && o.kind(name) == optValued {
+				i++ // the value in the next word
+			}
+		default:
+			// A short cluster: the first valued letter takes the rest of the word, or the
+			// next word when it ends the word.
+			for j := 1; j < len(v); j++ {
+				if o.kind("-"+v[j:j+1]) == optValued {
+					if j+1 == len(v) {
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return len(args)
 }
 
 // gitRevOrPathspec reports whether quoted text holding shell-operator characters is a plain git
@@ -622,7 +701,9 @@ func checkStash(c *ParsedArgs) *Refusal {
 
 // checkGitConfig allows the reading forms only: --get, --get-all, --get-regexp, --get-urlmatch,
 // --list, `git config NAME` (and the git 2.46 `config get` and `config list` verbs). `git
-// config NAME VALUE` writes, and so do --add, --unset, --edit and the rest.
+// config NAME VALUE` writes, and so do --add, --unset, --edit and the rest. git config parses
+// in order (inOrder), so by here no operand looks like an option: `git config NAME --get` was
+// refused before it could be counted as --get plus NAME.
 func checkGitConfig(c *ParsedArgs) *Refusal {
 	ops := c.Operands
 	actions := 0
