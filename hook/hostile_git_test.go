@@ -137,3 +137,93 @@ func TestGitInOrderRealGit(t *testing.T) {
 		}
 	}
 }
+
+// markerSet returns the trap markers that fired, and removes them for the next command.
+func markerSet(markers string) []string {
+	fired := markersIn(markers)
+	for _, f := range fired {
+		os.Remove(filepath.Join(markers, f))
+	}
+	return fired
+}
+
+// rewriteOf returns the hook's rewrite of an allowed command, failing the test if it is refused.
+func rewriteOf(t *testing.T, cmd string) string {
+	t.Helper()
+	rewritten, r := judgeReadOnly(cmd, &Config{})
+	if r != nil {
+		t.Fatalf("%q refused: %s", cmd, r.What)
+	}
+	return rewritten
+}
+
+// TestGitLazyFetchRealGit builds a real partial clone (--filter=blob:none) in vendor/lazy whose
+// promisor remote is an ext:: command, with protocol.ext.allow=always in its own config, and a
+// second whose remote is a local path with a remote.origin.uploadpack trap. Reading a blob that
+// was filtered out fetches it lazily: run as written, and with the old -c protocol.allow=never
+// pin alone, the trap runs (the controls); run as the hook rewrites it, it does not, and no file
+// under .git changes.
+func TestGitLazyFetchRealGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		requireTool(t, "git")
+	}
+	project, markers := t.TempDir(), t.TempDir()
+	srv := filepath.Join(t.TempDir(), "srv")
+	os.Mkdir(srv, 0o755)
+	gitFixture(t, project, srv, "init", "-q")
+	os.WriteFile(filepath.Join(srv, "l.txt"), []byte("lazy\n"), 0o644)
+	gitFixture(t, project, srv, "add", ".")
+	gitFixture(t, project, srv, "commit", "-qm", "l")
+	gitFixture(t, project, srv, "config", "uploadpack.allowFilter", "true")
+	gitFixture(t, project, srv, "config", "uploadpack.allowAnySHA1InWant", "true")
+	ext := trapScript(t, markers, "ext", false)
+	lazy := filepath.Join(project, "vendor", "lazy")
+	clone := func(remote string) {
+		os.RemoveAll(lazy)
+		gitFixture(t, project, project, "clone", "-q", "--no-checkout", "--filter=blob:none", "file://"+srv, lazy)
+		switch remote {
+		case "ext":
+			gitFixture(t, project, lazy, "config", "remote.origin.url", "ext::"+ext+" %S")
+			gitFixture(t, project, lazy, "config", "protocol.ext.allow", "always")
+		case "uploadpack":
+			gitFixture(t, project, lazy, "config", "remote.origin.url", srv)
+			gitFixture(t, project, lazy, "config", "remote.origin.uploadpack", "touch "+filepath.Join(markers, "uploadpack")+"; git-upload-pack")
+			gitFixture(t, project, lazy, "config", "protocol.file.allow", "always")
+		}
+	}
+	reads := []string{
+		"git -C vendor/lazy show HEAD:l.txt",
+		"git -C vendor/lazy log -p -1",
+		"git -C vendor/lazy cat-file -p HEAD:l.txt",
+		"git -C vendor/lazy blame HEAD -- l.txt",
+		"git -C vendor/lazy grep lazy HEAD",
+		"git -C vendor/lazy diff HEAD~0 --stat",
+		"cd vendor/lazy && git show HEAD:l.txt",
+	}
+	for _, remote := range []string{"ext", "uploadpack"} {
+		for i, cmd := range reads {
+			rewritten := rewriteOf(t, cmd)
+			if i < 2 { // the controls, on two of the reads: the trap is live
+				clone(remote)
+				runShell(t, project, cmd)
+				if fired := markerSet(markers); len(fired) == 0 {
+					t.Errorf("control: %q with a %s promisor fetched nothing; the fixture is not hostile", cmd, remote)
+				}
+				clone(remote)
+				runShell(t, project, strings.Replace(cmd, "git ", "git -c protocol.allow=never ", 1))
+				if fired := markerSet(markers); len(fired) == 0 {
+					t.Errorf("control: protocol.allow=never stopped the %s promisor; the old pin was enough?", remote)
+				}
+			}
+			clone(remote)
+			before := repoState(t, project)
+			out := runShell(t, project, rewritten)
+			if fired := markerSet(markers); len(fired) > 0 {
+				t.Errorf("%q ran as %q and fired %v\n%s", cmd, rewritten, fired, out)
+			}
+			if d := stateDiff(before, repoState(t, project)); len(d) > 0 {
+				t.Errorf("%q ran as %q and changed %v", cmd, rewritten, d)
+			}
+		}
+	}
+}

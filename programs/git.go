@@ -750,7 +750,15 @@ func checkGitConfig(c *ParsedArgs) *Refusal {
 //   - safe.bareRepository=explicit: refuse bare repositories found by walking up from the
 //     directory (a bare repository committed inside a project carries its own config).
 //   - log.showSignature=false and every gpg program set to false: signature checks run gpg.
-//   - protocol.allow=never: nothing reaches a remote, not even a lazy fetch of a partial clone.
+//   - GIT_ALLOW_PROTOCOL= (empty) and GIT_NO_LAZY_FETCH=1: no transport at all. A partial
+//     clone fetches missing objects from its promisor remote on plain reads (show, log -p,
+//     cat-file, blame, grep), and the repository's own protocol.ext.allow=always beats the
+//     -c protocol.allow=never pin (measured on git 2.39: the ext:: command ran). An empty
+//     GIT_ALLOW_PROTOCOL allows only the empty-named protocol, overriding all configuration, so
+//     ext::, file (with its remote.*.uploadpack program) and ssh (core.sshCommand) are all
+//     refused; GIT_NO_LAZY_FETCH (documented from 2.44, honoured by 2.39) stops the fetch
+//     before a transport is chosen. Both are environment, so they reach every child git.
+//     protocol.allow=never stays for a git that ignores both. Test: TestGitLazyFetchRealGit.
 //   - --no-ext-diff --no-textconv after diff-producing subcommands: configured diff drivers.
 func gitRewrite(args []string) (env, out []string) {
 	out = append(out, gitPinned...)
@@ -780,8 +788,11 @@ func gitRewrite(args []string) (env, out []string) {
 		}
 		out = append(out, args[i:]...)
 	}
-	return []string{"GIT_CONFIG_NOSYSTEM=1"}, out
+	return gitEnv, out
 }
+
+// gitEnv are the environment pins of every git command the hook runs (gitRewrite).
+var gitEnv = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_ALLOW_PROTOCOL=", "GIT_NO_LAZY_FETCH=1"}
 
 var gitPinned = []string{
 	"--no-pager", "--no-optional-locks",
