@@ -227,3 +227,84 @@ func TestGitLazyFetchRealGit(t *testing.T) {
 		}
 	}
 }
+
+// submoduleRepo builds main/ with a submodule sm/ (a gitlink to an embedded repository) whose
+// own .git/config sets diff.external, a textconv driver selected by its .gitattributes and
+// core.fsmonitor, all traps; main sets diff.submodule=diff, its last commit moves the gitlink
+// and sm's work tree is modified, so diff, log -p, show and status all reach the submodule.
+func submoduleRepo(t *testing.T) (main, markers string) {
+	t.Helper()
+	home, markers := t.TempDir(), t.TempDir()
+	main = filepath.Join(t.TempDir(), "main")
+	sm := filepath.Join(main, "sm")
+	os.MkdirAll(sm, 0o755)
+	gitFixture(t, home, main, "init", "-q")
+	os.WriteFile(filepath.Join(main, "x"), []byte("x\n"), 0o644)
+	gitFixture(t, home, main, "add", "x")
+	gitFixture(t, home, main, "commit", "-qm", "x")
+	gitFixture(t, home, sm, "init", "-q")
+	os.WriteFile(filepath.Join(sm, "f.txt"), []byte("one\n"), 0o644)
+	os.WriteFile(filepath.Join(sm, ".gitattributes"), []byte("*.txt diff=conv\n"), 0o644)
+	gitFixture(t, home, sm, "add", ".")
+	gitFixture(t, home, sm, "commit", "-qm", "one")
+	gitFixture(t, home, main, "add", "sm")
+	gitFixture(t, home, main, "commit", "-qm", "sm one")
+	os.WriteFile(filepath.Join(sm, "f.txt"), []byte("two\n"), 0o644)
+	gitFixture(t, home, sm, "commit", "-qam", "two")
+	gitFixture(t, home, main, "add", "sm")
+	gitFixture(t, home, main, "commit", "-qm", "sm two")
+	os.WriteFile(filepath.Join(sm, "f.txt"), []byte("three\n"), 0o644)
+	gitFixture(t, home, sm, "config", "diff.external", trapScript(t, markers, "sm-external-diff", false))
+	gitFixture(t, home, sm, "config", "diff.conv.textconv", trapScript(t, markers, "sm-textconv", false))
+	gitFixture(t, home, sm, "config", "core.fsmonitor", trapScript(t, markers, "sm-fsmonitor", false))
+	gitFixture(t, home, main, "config", "diff.submodule", "diff")
+	return main, markers
+}
+
+// TestGitSubmoduleDiffRealGit: with diff.submodule=diff (the repository's) or --submodule=diff
+// (the agent's), git diff, log -p and show run a child `git diff` inside the submodule, which
+// gets the -c pins but not --no-ext-diff, so the submodule's diff.external runs. Run as written,
+// and as the rewrite of the plain command with --submodule=diff appended, the trap runs (the
+// controls); the judge refuses --submodule=diff; the rewrites fire nothing, and git status's
+// child status in the submodule runs no fsmonitor.
+func TestGitSubmoduleDiffRealGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		requireTool(t, "git")
+	}
+	main, markers := submoduleRepo(t)
+	reads := []struct{ cmd, want string }{
+		{"git diff", "Subproject commit"},
+		{"git diff HEAD~1 HEAD", "Subproject commit"},
+		{"git log -p -1", "Subproject commit"},
+		{"git show", "Subproject commit"},
+		{"git diff --submodule=log", "sm "},
+		{"git status", "modified:   sm"},
+	}
+	for _, c := range reads {
+		runShell(t, main, c.cmd)
+		if fired := markerSet(markers); len(fired) == 0 {
+			t.Errorf("control: %q as written ran no trap in the submodule; the fixture is not hostile", c.cmd)
+		}
+		rewritten := rewriteOf(t, c.cmd)
+		if !strings.Contains(c.cmd, "status") && !strings.Contains(c.cmd, "--submodule") {
+			runShell(t, main, rewritten+" --submodule=diff")
+			if fired := markerSet(markers); len(fired) == 0 {
+				t.Errorf("control: %q --submodule=diff ran no trap: the pins alone would do", rewritten)
+			}
+			if _, r := judgeReadOnly(c.cmd+" --submodule=diff", &Config{}); r == nil {
+				t.Errorf("%q --submodule=diff allowed", c.cmd)
+			}
+		}
+		before := repoState(t, main)
+		out := runShell(t, main, rewritten)
+		if fired := markerSet(markers); len(fired) > 0 {
+			t.Errorf("%q ran as %q and fired %v\n%s", c.cmd, rewritten, fired, out)
+		}
+		if !strings.Contains(out, c.want) {
+			t.Errorf("%q ran as %q and printed %q, want %q", c.cmd, rewritten, out, c.want)
+		}
+		if d := stateDiff(before, repoState(t, main)); len(d) > 0 {
+			t.Errorf("%q ran as %q and changed %v", c.cmd, rewritten, d)
+		}
+	}
+}

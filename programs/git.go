@@ -396,6 +396,15 @@ func judgeGit(args []Arg) *Refusal {
 			return r
 		}
 	}
+	for _, v := range c.Values("--submodule") {
+		if v == "diff" {
+			// git runs a child `git diff` in each changed submodule, and the child gets the
+			// -c pins (GIT_CONFIG_PARAMETERS) but not --no-ext-diff or --no-textconv, so the
+			// submodule's diff.external and textconv drivers run. Test:
+			// TestGitSubmoduleDiff (git_test.go), TestGitSubmoduleDiffRealGit (hook).
+			return refuse("git "+name, "`--submodule=diff` runs `git diff` inside each submodule with its own drivers; use --submodule=log")
+		}
+	}
 	for i, a := range c.Operands {
 		if strings.Contains(a.Value, "ext::") {
 			return refuse("git "+name, "`ext::` remotes run commands")
@@ -759,7 +768,15 @@ func checkGitConfig(c *ParsedArgs) *Refusal {
 //     refused; GIT_NO_LAZY_FETCH (documented from 2.44, honoured by 2.39) stops the fetch
 //     before a transport is chosen. Both are environment, so they reach every child git.
 //     protocol.allow=never stays for a git that ignores both. Test: TestGitLazyFetchRealGit.
+//   - diff.submodule=short: a repository's diff.submodule=diff makes diff, log -p and show run
+//     a child git diff in each submodule without --no-ext-diff (the agent's --submodule=diff is
+//     refused by judgeGit). Test: TestGitSubmoduleDiffRealGit.
+//   - status.submoduleSummary=false: no child summary walk in each submodule.
 //   - --no-ext-diff --no-textconv after diff-producing subcommands: configured diff drivers.
+//
+// The -c pins travel to child gits, submodules included, in GIT_CONFIG_PARAMETERS (measured:
+// a submodule's child diff used the pinned diff.external); command-line switches such as
+// --no-ext-diff do not, which is why the submodule forms above are pinned by configuration.
 func gitRewrite(args []string) (env, out []string) {
 	out = append(out, gitPinned...)
 	i := 0
@@ -806,6 +823,8 @@ var gitPinned = []string{
 	"-c", "gpg.x509.program=false",
 	"-c", "gpg.ssh.program=false",
 	"-c", "protocol.allow=never",
+	"-c", "diff.submodule=short",
+	"-c", "status.submoduleSummary=false",
 }
 
 func gitSubcommandList() string {

@@ -491,3 +491,23 @@ func TestGitInOrder(t *testing.T) {
 		r("git", "grep", "-n", "foo", "HEAD", "--", "*.go"),
 	)
 }
+
+// TestGitSubmoduleDiff: --submodule=diff runs a child git diff in each submodule without
+// --no-ext-diff or --no-textconv (TestGitSubmoduleDiffRealGit in hook runs it).
+func TestGitSubmoduleDiff(t *testing.T) {
+	const why = "inside each submodule"
+	check(t, false,
+		r("git", "diff", "--submodule=diff").because(why),
+		r("git", "diff", "--cached", "--submodule=diff").because(why),
+		r("git", "log", "-p", "--submodule=diff").because(why),
+		r("git", "show", "--submodule=diff").because(why),
+		r("git", "diff-tree", "-p", "--submodule=diff", "HEAD").because(why),
+		r("git", "stash", "show", "-p", "--submodule=diff").because(why),
+		r("git", "reflog", "-p", "--submodule=diff").because(why),
+	)
+	check(t, true,
+		r("git", "diff", "--submodule"),
+		r("git", "diff", "--submodule=log"),
+		r("git", "log", "-p", "--submodule=short"),
+	)
+}
