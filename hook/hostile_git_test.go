@@ -308,3 +308,39 @@ func TestGitSubmoduleDiffRealGit(t *testing.T) {
 		}
 	}
 }
+
+// TestGitStatusVerboseRealGit: git status -v runs a textconv driver on the staged diff, and the
+// pins cannot stop it (status takes no --no-textconv). The rewrite of `git status` with -v
+// appended fires the trap (the control); the judge refuses -v; git diff --cached, the
+// suggested replacement, shows the change and fires nothing.
+func TestGitStatusVerboseRealGit(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		requireTool(t, "git")
+	}
+	home, markers := t.TempDir(), t.TempDir()
+	repo := t.TempDir()
+	gitFixture(t, home, repo, "init", "-q")
+	os.WriteFile(filepath.Join(repo, "f.txt"), []byte("one\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, ".gitattributes"), []byte("*.txt diff=conv\n"), 0o644)
+	gitFixture(t, home, repo, "add", ".")
+	gitFixture(t, home, repo, "commit", "-qm", "one")
+	os.WriteFile(filepath.Join(repo, "f.txt"), []byte("two\n"), 0o644)
+	gitFixture(t, home, repo, "add", "f.txt")
+	gitFixture(t, home, repo, "config", "diff.conv.textconv", trapScript(t, markers, "textconv", false))
+	for _, v := range []string{" -v", " -vv", " --verbose"} {
+		runShell(t, repo, rewriteOf(t, "git status")+v)
+		if fired := markerSet(markers); !contains(fired, "textconv") {
+			t.Errorf("control: the rewrite of git status%s ran no textconv (fired %v); is -v safe now?", v, fired)
+		}
+		if _, r := judgeReadOnly("git status"+v, &Config{}); r == nil || !strings.Contains(r.What, "textconv") {
+			t.Errorf("git status%s: want refused for textconv, got %v", v, r)
+		}
+	}
+	rewritten := rewriteOf(t, "git diff --cached")
+	if out := runShell(t, repo, rewritten); !strings.Contains(out, "+two") {
+		t.Errorf("%q printed %q, want the staged change", rewritten, out)
+	}
+	if fired := markerSet(markers); len(fired) > 0 {
+		t.Errorf("%q fired %v", rewritten, fired)
+	}
+}

@@ -175,10 +175,18 @@ var (
 // search of thirty names costs less than that build (lookupGitSub). TestGitSubcommandsWellFormed
 // checks that no name is listed twice.
 var gitSubcommands = []gitSub{
+	// status -v prints the staged diff with textconv forced on, and status takes no
+	// --no-textconv to inject (measured on git 2.39: "unknown option"), so -v is refused;
+	// git diff --cached shows the same diff with drivers off. Test: TestGitStatusVerbose
+	// (git_test.go), TestGitStatusVerboseRealGit (hook).
 	{name: "status", opts: &Options{
-		Flags: "-s --short -b --branch --long -v --verbose -z --column --no-column --ahead-behind --no-ahead-behind " +
+		Flags: "-s --short -b --branch --long -z --column --no-column --ahead-behind --no-ahead-behind " +
 			"--renames --no-renames --show-stash --no-show-stash",
 		Optional: "--porcelain -u --untracked-files --ignored --ignore-submodules --find-renames",
+		Refused: Refusals{
+			{"--verbose", "runs the repository's textconv drivers on the staged diff; use git diff --cached"},
+			{"-v", "runs the repository's textconv drivers on the staged diff; use git diff --cached"},
+		},
 	}},
 	{name: "log", opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},
 	{name: "show", opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},

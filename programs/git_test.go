@@ -492,6 +492,20 @@ func TestGitInOrder(t *testing.T) {
 	)
 }
 
+// TestGitStatusVerbose: status -v prints the staged diff with textconv on, and status has no
+// --no-textconv to inject (TestGitStatusVerboseRealGit in hook runs it).
+func TestGitStatusVerbose(t *testing.T) {
+	const why = "textconv drivers"
+	check(t, false,
+		r("git", "status", "-v").because(why),              // runs diff.<driver>.textconv
+		r("git", "status", "-vv").because(why),             // and on the unstaged diff too
+		r("git", "status", "-sv").because(why),             // in a cluster
+		r("git", "status", "--verbose").because(why),       // long form
+		r("git", "status", "--verb").because(why),          // an abbreviation git accepts
+		r("git", "-C", "sub", "status", "-v").because(why), // in another repository
+	)
+}
+
 // TestGitSubmoduleDiff: --submodule=diff runs a child git diff in each submodule without
 // --no-ext-diff or --no-textconv (TestGitSubmoduleDiffRealGit in hook runs it).
 func TestGitSubmoduleDiff(t *testing.T) {
