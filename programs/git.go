@@ -259,10 +259,15 @@ var gitSubcommands = []gitSub{
 		Patterns: "--format",
 	}},
 	{name: "merge-base", opts: &Options{Flags: "-a --all --octopus --independent --is-ancestor --fork-point"}},
+	// describe --dirty refreshes the index and writes it back whatever the lock settings say
+	// (measured on git 2.39 with --no-optional-locks), so it is refused; --broken asks a child
+	// diff-index instead and writes nothing. Test: TestGitDescribeDirty (git_test.go),
+	// TestGitFilterDriversRealGit (hook).
 	{name: "describe", opts: &Options{
 		Flags:    "--tags --all --long --always --exact-match --first-parent --contains --debug",
 		Valued:   "--candidates --match --exclude",
-		Optional: "--abbrev --dirty --broken",
+		Optional: "--abbrev --broken",
+		Refused:  Refusals{{"--dirty", "rewrites .git/index; use --broken"}},
 	}},
 	{name: "cat-file", opts: &Options{
 		Flags:   "-p -t -s -e --allow-unknown-type --use-mailmap --mailmap --no-use-mailmap",
@@ -780,11 +785,25 @@ func checkGitConfig(c *ParsedArgs) *Refusal {
 //     a child git diff in each submodule without --no-ext-diff (the agent's --submodule=diff is
 //     refused by judgeGit). Test: TestGitSubmoduleDiffRealGit.
 //   - status.submoduleSummary=false: no child summary walk in each submodule.
+//   - diff.autoRefreshIndex=false: git diff rewrites .git/index to refresh stat data even with
+//     --no-optional-locks (measured on 2.39), in the repository, a submodule or a nested one.
+//   - core.untrackedCache=false: a repository that asks for an untracked cache gets one written
+//     into .git/index by any command that writes the index; --no-optional-locks already stops
+//     status writing, so this is depth for any path that still does. Test:
+//     TestGitFilterDriversRealGit.
 //   - --no-ext-diff --no-textconv after diff-producing subcommands: configured diff drivers.
 //
 // The -c pins travel to child gits, submodules included, in GIT_CONFIG_PARAMETERS (measured:
 // a submodule's child diff used the pinned diff.external); command-line switches such as
 // --no-ext-diff do not, which is why the submodule forms above are pinned by configuration.
+//
+// Not closed here: filter drivers (filter.<name>.clean and .process) run whenever git hashes a
+// work-tree file (status, diff, blame FILE, ls-files -m, diff --no-index, describe --broken), in
+// the main repository, its submodules and nested repositories. git has no switch that turns
+// off every filter, and -c filter.<name>.clean= needs the name, which only the repository's
+// attributes know; the policy does no I/O. The read-only sandbox contains them (no writes, no
+// network); on a machine with the policy alone they run. docs/residual-risks.md;
+// TestGitKnownGaps (hook) shows them running.
 func gitRewrite(args []string) (env, out []string) {
 	out = append(out, gitPinned...)
 	i := 0
@@ -833,6 +852,8 @@ var gitPinned = []string{
 	"-c", "protocol.allow=never",
 	"-c", "diff.submodule=short",
 	"-c", "status.submoduleSummary=false",
+	"-c", "diff.autoRefreshIndex=false",
+	"-c", "core.untrackedCache=false",
 }
 
 func gitSubcommandList() string {

@@ -506,6 +506,17 @@ func TestGitStatusVerbose(t *testing.T) {
 	)
 }
 
+// TestGitDescribeDirty: describe --dirty writes .git/index even with --no-optional-locks
+// (TestGitFilterDriversRealGit in hook measures it); --broken does not.
+func TestGitDescribeDirty(t *testing.T) {
+	check(t, false,
+		r("git", "describe", "--dirty").because("rewrites .git/index"),
+		r("git", "describe", "--always", "--dirty=-x").because("rewrites .git/index"),
+		r("git", "describe", "--dirt").because("rewrites .git/index"),
+	)
+	check(t, true, r("git", "describe", "--always", "--broken"))
+}
+
 // TestGitSubmoduleDiff: --submodule=diff runs a child git diff in each submodule without
 // --no-ext-diff or --no-textconv (TestGitSubmoduleDiffRealGit in hook runs it).
 func TestGitSubmoduleDiff(t *testing.T) {
