@@ -123,6 +123,9 @@ func TestGitInOrderRealGit(t *testing.T) {
 		"git config -z --get-all user.name",
 		"git config user.name",
 		"git -C sub config --get core.bare",
+		"git config get --all user.name", // git 2.46's verb; 2.39 reads "get" as a key and fails
+		"git config list --global",
+		"git config --default=x --get core.nonexistent",
 		"for name in user.name core.bare; do git config --get \"$name\"; done",
 	}
 	for _, cmd := range reads {

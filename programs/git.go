@@ -295,6 +295,10 @@ var gitSubcommands = []gitSub{
 		verbs: []string{"show", "expire", "delete", "exists", "list", "drop", "write"}},
 	{name: "stash", opts: gitStashOptions, check: checkStash, inject: noDrivers,
 		verbs: []string{"list", "show"}},
+	// rev-list parses the diff options (for -S, -G and path limiting) but never turns on
+	// textconv or the external diff, and cherry hashes raw blobs for its patch ids: neither
+	// ran a driver against a repository with both set (measured on git 2.39), so nothing is
+	// injected.
 	{name: "rev-list", opts: gitRevListOptions,
 		check: checkGitFormats},
 	{name: "for-each-ref", opts: &Options{
