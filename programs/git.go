@@ -22,14 +22,22 @@ import (
 //   - Options are judged past `--` too: after `--` no word may start with `-`.
 //   - Some subcommands write when given operands (git branch NAME, git tag NAME, git stash,
 //     git config NAME VALUE), so their tables accept operands only in listing forms.
+//   - Most subcommands permute (options may follow operands), as the tables do; git config and
+//     git grep stop reading options at the first operand, so after it a word that looks like
+//     an option is an operand: `git config core.hooksPath --get` sets core.hooksPath. Those
+//     subcommands are marked inOrder and refuse such words (gitOptionAfterOperand). Measured on
+//     git 2.39: rev-parse reads its words in order but every one of its options only prints, so
+//     position changes output, never writes; all the others permute.
 //   - A repository's own configuration runs code on plain reads: core.fsmonitor on status,
 //     diff.external and textconv drivers on diff, core.pager, gpg.program for log.showSignature.
 //     A repository committed inside a project (a bare one reached with -C or cd) brings its own
 //     config. The rewrite (gitRewrite) pins all of these off on every git command it emits.
 //
-// Refuses: every option above in every spelling, every subcommand not in gitSubcommands, and
-// listing forms given operands that would create or delete. Test: TestGitRefusesWrites,
-// TestGitAbbreviations, TestGitPastDoubleDash (git_test.go); TestHostileRepoConfig (hook).
+// Refuses: every option above in every spelling, every subcommand not in gitSubcommands,
+// listing forms given operands that would create or delete, and option-looking words after the
+// first operand of an in-order subcommand. Test: TestGitRefusesWrites, TestGitAbbreviations,
+// TestGitPastDoubleDash, TestGitInOrder (git_test.go); TestHostileRepoConfig,
+// TestGitInOrderRealGit (hook).
 var gitRule = &Program{
 	Name: "git", Summary: "read a repository: status, log, diff, show, grep, blame, … (no writes, no --output, -c, -O, --ext-diff)",
 	Custom:  judgeGit,
@@ -128,6 +136,10 @@ type gitSub struct {
 	// a word as the verb only right after the subcommand: `git stash -- show` stashes the file
 	// show. A verb anywhere else is refused.
 	verbs []string
+	// inOrder: git reads options only up to the first operand (parse-options with
+	// PARSE_OPT_STOP_AT_NON_OPTION); every later word is an operand, even one that looks like an
+	// option. The tables parse GNU-style, so such a word is refused (gitOptionAfterOperand).
+	inOrder bool
 }
 
 var noDrivers = []string{"--no-ext-diff", "--no-textconv"}
@@ -163,10 +175,18 @@ var (
 // search of thirty names costs less than that build (lookupGitSub). TestGitSubcommandsWellFormed
 // checks that no name is listed twice.
 var gitSubcommands = []gitSub{
+	// status -v prints the staged diff with textconv forced on, and status takes no
+	// --no-textconv to inject (measured on git 2.39: "unknown option"), so -v is refused;
+	// git diff --cached shows the same diff with drivers off. Test: TestGitStatusVerbose
+	// (git_test.go), TestGitStatusVerboseRealGit (hook).
 	{name: "status", opts: &Options{
-		Flags: "-s --short -b --branch --long -v --verbose -z --column --no-column --ahead-behind --no-ahead-behind " +
+		Flags: "-s --short -b --branch --long -z --column --no-column --ahead-behind --no-ahead-behind " +
 			"--renames --no-renames --show-stash --no-show-stash",
 		Optional: "--porcelain -u --untracked-files --ignored --ignore-submodules --find-renames",
+		Refused: Refusals{
+			{"--verbose", "runs the repository's textconv drivers on the staged diff; use git diff --cached"},
+			{"-v", "runs the repository's textconv drivers on the staged diff; use git diff --cached"},
+		},
 	}},
 	{name: "log", opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},
 	{name: "show", opts: gitLogOptions, check: checkGitFormats, inject: noDrivers},
@@ -201,7 +221,7 @@ var gitSubcommands = []gitSub{
 		Patterns: "-e",
 		Digits:   true,
 		Refused:  Refusals{{"-O", "runs a pager on the matching files"}},
-	}, inject: []string{"--no-textconv"}, patternOperand: func(c *ParsedArgs, i int) bool {
+	}, inject: []string{"--no-textconv"}, inOrder: true, patternOperand: func(c *ParsedArgs, i int) bool {
 		// The pattern is the first operand unless -e or -f gave it; boolean groups use quoted
 		// ( and ) operands.
 		v := c.Operands[i].Value
@@ -239,10 +259,15 @@ var gitSubcommands = []gitSub{
 		Patterns: "--format",
 	}},
 	{name: "merge-base", opts: &Options{Flags: "-a --all --octopus --independent --is-ancestor --fork-point"}},
+	// describe --dirty refreshes the index and writes it back whatever the lock settings say
+	// (measured on git 2.39 with --no-optional-locks), so it is refused; --broken asks a child
+	// diff-index instead and writes nothing. Test: TestGitDescribeDirty (git_test.go),
+	// TestGitFilterDriversRealGit (hook).
 	{name: "describe", opts: &Options{
 		Flags:    "--tags --all --long --always --exact-match --first-parent --contains --debug",
 		Valued:   "--candidates --match --exclude",
-		Optional: "--abbrev --dirty --broken",
+		Optional: "--abbrev --broken",
+		Refused:  Refusals{{"--dirty", "rewrites .git/index; use --broken"}},
 	}},
 	{name: "cat-file", opts: &Options{
 		Flags:   "-p -t -s -e --allow-unknown-type --use-mailmap --mailmap --no-use-mailmap",
@@ -270,6 +295,10 @@ var gitSubcommands = []gitSub{
 		verbs: []string{"show", "expire", "delete", "exists", "list", "drop", "write"}},
 	{name: "stash", opts: gitStashOptions, check: checkStash, inject: noDrivers,
 		verbs: []string{"list", "show"}},
+	// rev-list parses the diff options (for -S, -G and path limiting) but never turns on
+	// textconv or the external diff, and cherry hashes raw blobs for its patch ids: neither
+	// ran a driver against a repository with both set (measured on git 2.39), so nothing is
+	// injected.
 	{name: "rev-list", opts: gitRevListOptions,
 		check: checkGitFormats},
 	{name: "for-each-ref", opts: &Options{
@@ -288,7 +317,7 @@ var gitSubcommands = []gitSub{
 			"--local --global --system --worktree --bool --int --bool-or-int --path --expiry-date --includes --no-includes " +
 			"--all --regexp",
 		Valued: "--type --default",
-	}, check: checkGitConfig, verbs: []string{"get", "list"}, patternOperand: func(c *ParsedArgs, i int) bool {
+	}, check: checkGitConfig, verbs: []string{"get", "list"}, inOrder: true, patternOperand: func(c *ParsedArgs, i int) bool {
 		return i == 0 && c.Has("--get-regexp")
 	}},
 	{name: "version", opts: &Options{Flags: "--build-options"}, check: func(c *ParsedArgs) *Refusal { return noGitOperands(c, "version") }},
@@ -379,6 +408,20 @@ func judgeGit(args []Arg) *Refusal {
 			}
 		}
 	}
+	if rule.inOrder {
+		if r := gitOptionAfterOperand(rule, rest); r != nil {
+			return r
+		}
+	}
+	for _, v := range c.Values("--submodule") {
+		if v == "diff" {
+			// git runs a child `git diff` in each changed submodule, and the child gets the
+			// -c pins (GIT_CONFIG_PARAMETERS) but not --no-ext-diff or --no-textconv, so the
+			// submodule's diff.external and textconv drivers run. Test:
+			// TestGitSubmoduleDiff (git_test.go), TestGitSubmoduleDiffRealGit (hook).
+			return refuse("git "+name, "`--submodule=diff` runs `git diff` inside each submodule with its own drivers; use --submodule=log")
+		}
+	}
 	for i, a := range c.Operands {
 		if strings.Contains(a.Value, "ext::") {
 			return refuse("git "+name, "`ext::` remotes run commands")
@@ -395,6 +438,68 @@ func judgeGit(args []Arg) *Refusal {
 		return rule.check(c)
 	}
 	return nil
+}
+
+// gitOptionAfterOperand refuses a word that starts with `-` after the first operand of a
+// subcommand git parses in order: git reads it as an operand, while Options.Parse, which permutes,
+// would read it as an option. For git config that turns a read into a write: `git config
+// core.hooksPath --get` sets core.hooksPath to "--get". With no such word the two parses agree,
+// so the permuting parse that follows judges exactly what git runs. A leading verb (config get)
+// is skipped, since the verb's own options follow it; git grep keeps one `--` between its
+// revisions and paths. Test: TestGitInOrder (git_test.go), TestGitInOrderRealGit (hook).
+func gitOptionAfterOperand(rule *gitSub, args []Arg) *Refusal {
+	first := gitFirstOperand(rule, args, 0)
+	if first == 0 && first < len(args) && slices.Contains(rule.verbs, args[0].Value) {
+		first = gitFirstOperand(rule, args, 1)
+	}
+	dashDash := rule.name == "grep"
+	for _, a := range args[min(first+1, len(args)):] {
+		if a.Value == "--" && dashDash {
+			dashDash = false
+			continue
+		}
+		if strings.HasPrefix(a.Value, "-") {
+			return &Refusal{Program: "git " + rule.name,
+				What: "git reads `" + clip.Short(a.Value) + "` after `" + clip.Short(args[first].Value) + "` as an operand, not an option",
+				Hint: "put options before the first operand (git config NAME --get would set NAME)"}
+		}
+	}
+	return nil
+}
+
+// gitFirstOperand returns the index of the first word at or after from that git's parse-options
+// reads as an operand, skipping the values of valued options; len(args) if there is none, and
+// the index after `--`, which ends options. git grep's `(` and `)` are options without a dash.
+// It runs after Options.Parse accepted the words, so every option it meets is in the table.
+func gitFirstOperand(rule *gitSub, args []Arg, from int) int {
+	o := rule.opts
+	for i := from; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case rule.name == "grep" && (v == "(" || v == ")"):
+		case v == "--":
+			return i + 1
+		case v == "-" || !strings.HasPrefix(v, "-"):
+			return i
+		case strings.HasPrefix(v, "--"):
+			name, _, hasVal := strings.Cut(v, "=")
+			if !hasVal && o.kind(name) == optValued {
+				i++ // the value in the next word
+			}
+		default:
+			// A short cluster: the first valued letter takes the rest of the word, or the
+			// next word when it ends the word.
+			for j := 1; j < len(v); j++ {
+				if o.kind("-"+v[j:j+1]) == optValued {
+					if j+1 == len(v) {
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return len(args)
 }
 
 // gitRevOrPathspec reports whether quoted text holding shell-operator characters is a plain git
@@ -622,7 +727,9 @@ func checkStash(c *ParsedArgs) *Refusal {
 
 // checkGitConfig allows the reading forms only: --get, --get-all, --get-regexp, --get-urlmatch,
 // --list, `git config NAME` (and the git 2.46 `config get` and `config list` verbs). `git
-// config NAME VALUE` writes, and so do --add, --unset, --edit and the rest.
+// config NAME VALUE` writes, and so do --add, --unset, --edit and the rest. git config parses
+// in order (inOrder), so by here no operand looks like an option: `git config NAME --get` was
+// refused before it could be counted as --get plus NAME.
 func checkGitConfig(c *ParsedArgs) *Refusal {
 	ops := c.Operands
 	actions := 0
@@ -669,8 +776,38 @@ func checkGitConfig(c *ParsedArgs) *Refusal {
 //   - safe.bareRepository=explicit: refuse bare repositories found by walking up from the
 //     directory (a bare repository committed inside a project carries its own config).
 //   - log.showSignature=false and every gpg program set to false: signature checks run gpg.
-//   - protocol.allow=never: nothing reaches a remote, not even a lazy fetch of a partial clone.
+//   - GIT_ALLOW_PROTOCOL= (empty) and GIT_NO_LAZY_FETCH=1: no transport at all. A partial
+//     clone fetches missing objects from its promisor remote on plain reads (show, log -p,
+//     cat-file, blame, grep), and the repository's own protocol.ext.allow=always beats the
+//     -c protocol.allow=never pin (measured on git 2.39: the ext:: command ran). An empty
+//     GIT_ALLOW_PROTOCOL allows only the empty-named protocol, overriding all configuration, so
+//     ext::, file (with its remote.*.uploadpack program) and ssh (core.sshCommand) are all
+//     refused; GIT_NO_LAZY_FETCH (documented from 2.44, honoured by 2.39) stops the fetch
+//     before a transport is chosen. Both are environment, so they reach every child git.
+//     protocol.allow=never stays for a git that ignores both. Test: TestGitLazyFetchRealGit.
+//   - diff.submodule=short: a repository's diff.submodule=diff makes diff, log -p and show run
+//     a child git diff in each submodule without --no-ext-diff (the agent's --submodule=diff is
+//     refused by judgeGit). Test: TestGitSubmoduleDiffRealGit.
+//   - status.submoduleSummary=false: no child summary walk in each submodule.
+//   - diff.autoRefreshIndex=false: git diff rewrites .git/index to refresh stat data even with
+//     --no-optional-locks (measured on 2.39), in the repository, a submodule or a nested one.
+//   - core.untrackedCache=false: a repository that asks for an untracked cache gets one written
+//     into .git/index by any command that writes the index; --no-optional-locks already stops
+//     status writing, so this is depth for any path that still does. Test:
+//     TestGitFilterDriversRealGit.
 //   - --no-ext-diff --no-textconv after diff-producing subcommands: configured diff drivers.
+//
+// The -c pins travel to child gits, submodules included, in GIT_CONFIG_PARAMETERS (measured:
+// a submodule's child diff used the pinned diff.external); command-line switches such as
+// --no-ext-diff do not, which is why the submodule forms above are pinned by configuration.
+//
+// Not closed here: filter drivers (filter.<name>.clean and .process) run whenever git hashes a
+// work-tree file (status, diff, blame FILE, ls-files -m, diff --no-index, describe --broken), in
+// the main repository, its submodules and nested repositories. git has no switch that turns
+// off every filter, and -c filter.<name>.clean= needs the name, which only the repository's
+// attributes know; the policy does no I/O. The read-only sandbox contains them (no writes, no
+// network); on a machine with the policy alone they run. docs/residual-risks.md;
+// TestGitKnownGaps (hook) shows them running.
 func gitRewrite(args []string) (env, out []string) {
 	out = append(out, gitPinned...)
 	i := 0
@@ -699,8 +836,11 @@ func gitRewrite(args []string) (env, out []string) {
 		}
 		out = append(out, args[i:]...)
 	}
-	return []string{"GIT_CONFIG_NOSYSTEM=1"}, out
+	return gitEnv, out
 }
+
+// gitEnv are the environment pins of every git command the hook runs (gitRewrite).
+var gitEnv = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_ALLOW_PROTOCOL=", "GIT_NO_LAZY_FETCH=1"}
 
 var gitPinned = []string{
 	"--no-pager", "--no-optional-locks",
@@ -714,6 +854,10 @@ var gitPinned = []string{
 	"-c", "gpg.x509.program=false",
 	"-c", "gpg.ssh.program=false",
 	"-c", "protocol.allow=never",
+	"-c", "diff.submodule=short",
+	"-c", "status.submoduleSummary=false",
+	"-c", "diff.autoRefreshIndex=false",
+	"-c", "core.untrackedCache=false",
 }
 
 func gitSubcommandList() string {

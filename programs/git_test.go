@@ -447,3 +447,92 @@ func TestGitPatternSlots(t *testing.T) {
 		r("git", "branch", "--list", pat("a|b")).because("shell syntax"),                // branch patterns are globs, not pattern slots
 	)
 }
+
+// TestGitInOrder: git config and git grep read options only up to their first operand
+// (parse-options with PARSE_OPT_STOP_AT_NON_OPTION, measured on git 2.39); after it, a word that
+// looks like an option is an operand. For config the second operand is the VALUE, so these rows
+// write .git/config (TestGitInOrderRealGit in hook proves it and that the judge refuses them).
+func TestGitInOrder(t *testing.T) {
+	const why = "as an operand, not an option"
+	check(t, false,
+		r("git", "config", "core.hooksPath", "--get").because(why),                      // sets core.hooksPath=--get
+		r("git", "config", "core.hooksPath", "--get-all").because(why),                  // sets core.hooksPath=--get-all
+		r("git", "config", "core.hooksPath", "--get-regexp").because(why),               // sets core.hooksPath=--get-regexp
+		r("git", "config", "core.hooksPath", "--bool").because(why),                     // sets core.hooksPath=--bool
+		r("git", "config", "core.hooksPath", "--type=bool").because(why),                // sets core.hooksPath=--type=bool
+		r("git", "config", "core.hooksPath", "--default=x").because(why),                // sets core.hooksPath=--default=x
+		r("git", "config", "core.hooksPath", "-z").because(why),                         // sets core.hooksPath=-z
+		r("git", "config", "core.hooksPath", "-l").because(why),                         // sets core.hooksPath=-l
+		r("git", "config", "core.hooksPath", "--show-origin").because(why),              // sets core.hooksPath=--show-origin
+		r("git", "config", "core.hooksPath", "--global").because(why),                   // sets core.hooksPath=--global
+		r("git", "config", "core.hooksPath", "--worktree").because(why),                 // sets core.hooksPath=--worktree
+		r("git", "config", "core.hooksPath", "--").because(why),                         // sets core.hooksPath=--
+		r("git", "config", "--global", "core.hooksPath", "--get").because(why),          // writes ~/.gitconfig
+		r("git", "config", "--type", "bool", "core.bare", "--get").because(why),         // a separate --type value is skipped
+		r("git", "config", "--get", "core.x", "--global").because(why),                  // --global is a value-pattern, not a scope
+		r("git", "config", "--", "core.x", "--get").because("may not start with `-`"),   // after --, core.x is the name
+		r("git", "-C", "sub", "config", "core.hooksPath", "--get").because(why),         // -C sub: the same write in sub
+		r("git", "config", loopVar("core.hooksPath"), "--get").because(why),             // for k in …; do git config "$k" --get
+		r("git", "config", "core.hooksPath", loopVar("--get")).because("loop variable"), // the value from the loop
+		r("git", "config", "get", "core.x", "--all").because(why),                       // after the verb's name
+		r("git", "grep", "foo", "-n").because(why),                                      // git grep: fatal, must come before
+		r("git", "grep", "-e", "foo", "HEAD", "--cached").because(why),                  // -e's value is skipped
+	)
+	check(t, true,
+		r("git", "config", "--get", "core.hooksPath"),
+		r("git", "config", "--bool", "--get", "core.bare"),
+		r("git", "config", "--type", "bool", "--get", "core.filemode"),
+		r("git", "config", "-z", "--get-all", "remote.origin.fetch"),
+		r("git", "config", "--show-origin", "--get", "user.name"),
+		r("git", "config", "--worktree", "--get", "core.sparseCheckout"),
+		r("git", "config", "core.hooksPath"),
+		r("git", "config", "get", "--all", "core.hooksPath"),
+		r("git", "grep", "-n", "foo", "--", "x"),
+		r("git", "grep", "-n", "foo", "HEAD", "--", "*.go"),
+	)
+}
+
+// TestGitStatusVerbose: status -v prints the staged diff with textconv on, and status has no
+// --no-textconv to inject (TestGitStatusVerboseRealGit in hook runs it).
+func TestGitStatusVerbose(t *testing.T) {
+	const why = "textconv drivers"
+	check(t, false,
+		r("git", "status", "-v").because(why),              // runs diff.<driver>.textconv
+		r("git", "status", "-vv").because(why),             // and on the unstaged diff too
+		r("git", "status", "-sv").because(why),             // in a cluster
+		r("git", "status", "--verbose").because(why),       // long form
+		r("git", "status", "--verb").because(why),          // an abbreviation git accepts
+		r("git", "-C", "sub", "status", "-v").because(why), // in another repository
+	)
+}
+
+// TestGitDescribeDirty: describe --dirty writes .git/index even with --no-optional-locks
+// (TestGitFilterDriversRealGit in hook measures it); --broken does not.
+func TestGitDescribeDirty(t *testing.T) {
+	check(t, false,
+		r("git", "describe", "--dirty").because("rewrites .git/index"),
+		r("git", "describe", "--always", "--dirty=-x").because("rewrites .git/index"),
+		r("git", "describe", "--dirt").because("rewrites .git/index"),
+	)
+	check(t, true, r("git", "describe", "--always", "--broken"))
+}
+
+// TestGitSubmoduleDiff: --submodule=diff runs a child git diff in each submodule without
+// --no-ext-diff or --no-textconv (TestGitSubmoduleDiffRealGit in hook runs it).
+func TestGitSubmoduleDiff(t *testing.T) {
+	const why = "inside each submodule"
+	check(t, false,
+		r("git", "diff", "--submodule=diff").because(why),
+		r("git", "diff", "--cached", "--submodule=diff").because(why),
+		r("git", "log", "-p", "--submodule=diff").because(why),
+		r("git", "show", "--submodule=diff").because(why),
+		r("git", "diff-tree", "-p", "--submodule=diff", "HEAD").because(why),
+		r("git", "stash", "show", "-p", "--submodule=diff").because(why),
+		r("git", "reflog", "-p", "--submodule=diff").because(why),
+	)
+	check(t, true,
+		r("git", "diff", "--submodule"),
+		r("git", "diff", "--submodule=log"),
+		r("git", "log", "-p", "--submodule=short"),
+	)
+}

@@ -141,7 +141,7 @@ func writeGitReference(b *strings.Builder) {
 	for _, r := range gitDangers {
 		b.WriteString("- `" + r.Name + "` " + r.Why + "\n")
 	}
-	b.WriteString("\nEvery git command runs as `GIT_CONFIG_NOSYSTEM=1 git " + strings.Join(gitPinned, " ") + " …`.\n")
+	b.WriteString("\nEvery git command runs as `" + strings.Join(gitEnv, " ") + " git " + strings.Join(gitPinned, " ") + " …`.\n")
 }
 
 func writeFindReference(b *strings.Builder) {

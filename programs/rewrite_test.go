@@ -23,7 +23,7 @@ func TestGitRewrite(t *testing.T) {
 		"blame -L 1,2 f":     pins + " blame --no-textconv -L 1,2 f",
 	} {
 		env, out := gitRewrite(strings.Fields(in))
-		if strings.Join(env, " ") != "GIT_CONFIG_NOSYSTEM=1" || strings.Join(out, " ") != want {
+		if strings.Join(env, " ") != "GIT_CONFIG_NOSYSTEM=1 GIT_ALLOW_PROTOCOL= GIT_NO_LAZY_FETCH=1" || strings.Join(out, " ") != want {
 			t.Errorf("git %s:\n got  %v %s\n want %s", in, env, strings.Join(out, " "), want)
 		}
 	}

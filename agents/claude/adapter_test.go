@@ -130,7 +130,7 @@ func TestAllowRewritesOnlyTheCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	cmd, _ := in["command"].(string)
-	if !strings.HasPrefix(cmd, "GIT_CONFIG_NOSYSTEM=1 git --no-pager") || !strings.HasSuffix(cmd, " log --no-ext-diff --no-textconv --oneline") {
+	if !strings.HasPrefix(cmd, "GIT_CONFIG_NOSYSTEM=1 GIT_ALLOW_PROTOCOL= GIT_NO_LAZY_FETCH=1 git --no-pager") || !strings.HasSuffix(cmd, " log --no-ext-diff --no-textconv --oneline") {
 		t.Errorf("command = %q", cmd)
 	}
 	if in["description"] != "log" || in["timeout"] != float64(5000) || in["run_in_background"] != false || len(in) != 4 {

@@ -40,7 +40,7 @@ func TestCheckVerdicts(t *testing.T) {
 		contains string
 	}{
 		{"sed -i s/a/b/ f", exitDenied, "`-i` edits files in place"},
-		{"git log --oneline -3", exitOK, " -- bash --noprofile --norc -c 'GIT_CONFIG_NOSYSTEM=1 git --no-pager"},
+		{"git log --oneline -3", exitOK, " -- bash --noprofile --norc -c 'GIT_CONFIG_NOSYSTEM=1 GIT_ALLOW_PROTOCOL= GIT_NO_LAZY_FETCH=1 git --no-pager"},
 		{"echo x > f", exitDenied, "redirection"},
 		{"rg --pre cat x", exitDenied, "--pre"},
 		{"ls -la 2>/dev/null", exitOK, " sandbox --session '' -- bash --noprofile --norc -c 'ls -la 2>/dev/null'\nunder: sandbox: landlock ABI "},
