@@ -1,0 +1,76 @@
+package claude_test
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+)
+
+// TestRealClientRunsAdmittedCommandsSandboxed: the real client takes the hook's rewrite, so an
+// admitted command runs inside hookctl's sandbox. The project's repository sets a clean filter
+// driver, which git runs on `git status` and which the read-only rules cannot see
+// (docs/residual-risks.md); the driver tries to write a marker outside the project and to
+// rewrite a file in it. The same command run as judged, without the sandbox, fires it: the
+// control shows the trap is real.
+func TestRealClientRunsAdmittedCommandsSandboxed(t *testing.T) {
+	ct.Binary(t)
+	hookctl := buildHookctl(t)
+	s := ct.NewSession(t)
+	s.InitGitRepo(commitSubject)
+	markers := t.TempDir()
+	trap := filepath.Join(markers, "trap.sh")
+	os.WriteFile(trap, []byte("#!/bin/sh\ntouch "+markers+"/fired\necho pwned >> \"$GIT_DIR/../f\" 2>/dev/null\ncat\n"), 0o755)
+	s.WriteFile(".gitattributes", "f filter=trap\n")
+	git := func(args ...string) {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = s.Project, s.Environ()
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+	git("config", "filter.trap.clean", trap)
+	dirty := func() { // a stale stat makes git status hash f, through the filter
+		past := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+		os.Chtimes(filepath.Join(s.Project, "f"), past, past)
+	}
+	dirty()
+
+	s.Script = ct.Script{Main: []ct.Call{ct.Bash("git status --short")}}
+	s.Hooks = []ct.Hook{{Command: hookctl, Args: []string{"hook"}}}
+	hh := t.TempDir()
+	s.Env = append(s.Env, "HOOKCTL_HOME="+hh)
+	s.WriteSettings()
+	r := s.Run("What is the state of the repository?")
+	tr, ok := s.API.ResultFor(ct.Main, 0)
+	if !ok || tr.IsError {
+		r.Fatalf(t, "git status did not run: %v %q", ok, tr.Text)
+	}
+	if _, err := os.Stat(filepath.Join(markers, "fired")); err == nil {
+		r.Fatalf(t, "the filter driver wrote outside the project: the command did not run in the sandbox")
+	}
+	if b, _ := os.ReadFile(filepath.Join(s.Project, "f")); string(b) != "a\n" {
+		r.Fatalf(t, "f changed: %q", b)
+	}
+
+	// The control: the command as judged, run plainly, fires the trap.
+	dirty()
+	check := exec.Command(hookctl, "check", "--", "git status --short")
+	check.Env = append(s.Environ(), "HOOKCTL_HOME="+hh)
+	out, _ := check.Output()
+	runs, _, _ := strings.Cut(strings.TrimPrefix(string(out), "allow\nruns: "), "\n")
+	_, inner, found := strings.Cut(runs, " -- bash --noprofile --norc -c ")
+	if !found {
+		t.Fatalf("hookctl check did not sandbox: %s", out)
+	}
+	sh := exec.Command("bash", "--noprofile", "--norc", "-c", "eval "+inner)
+	sh.Dir, sh.Env = s.Project, s.Environ()
+	sh.Run()
+	if _, err := os.Stat(filepath.Join(markers, "fired")); err != nil {
+		t.Errorf("the control did not fire the filter driver, so the test proves nothing: %v", err)
+	}
+}
