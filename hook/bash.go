@@ -53,33 +53,45 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // A command is allowed only if the hand-written lexer and shape parser accept it, mvdan.cc/sh
 // parses it to the same structure and words in bash and zsh, every command is on the allowlist
 // with arguments its rule accepts, and every stage after a pipe is a filter.
+//
+// JudgeReadOnly never admits the user's read-only runners (Config.ReadOnlyRunners): they run
+// repository code, which only the sandbox can hold (Policy.Decide admits them under it).
 func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
-	sc, r := judgeScript(cl, cfg)
-	if r != nil {
+	sc, runner, r := judgeScript(cl, cfg)
+	switch {
+	case r != nil:
 		return "", r
+	case runner:
+		return "", &Refusal{What: "a read-only runner runs only in the sandbox"}
 	}
 	return lexer.Print(sc, rewrite), nil
 }
 
-// judgeScript is JudgeReadOnly before printing: the admitted script, or why not.
-func judgeScript(cl *lexer.CommandLine, cfg *Config) (*lexer.Script, *Refusal) {
+// judgeScript is JudgeReadOnly before printing: the admitted script, or why not, and whether it
+// starts one of the user's read-only runners.
+func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, runner bool, r *Refusal) {
 	sc, err := cl.Shape()
 	if err != nil {
 		var le *lexer.Error
 		if errors.As(err, &le) {
-			return nil, &Refusal{What: le.Msg, shape: true}
+			return nil, false, &Refusal{What: le.Msg, shape: true}
 		}
-		return nil, &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
+		return nil, false, &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
 	}
-	var r *Refusal
-	visit(sc, func(pl *lexer.Pipeline, loop *lexer.For) bool {
-		r = judgePipeline(pl, loop, cfg)
-		return r == nil
-	})
+	if sc.Pipeline != nil && cfg.runner(sc.Pipeline.Cmds[0]) {
+		// The runner is matched whole; the stages after it are judged as filters.
+		runner = true
+		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Pipeline.Cmds[1:]}, nil, cfg, 1)
+	} else {
+		visit(sc, func(pl *lexer.Pipeline, loop *lexer.For) bool {
+			r = judgePipeline(pl, loop, cfg, 0)
+			return r == nil
+		})
+	}
 	if r != nil {
-		return nil, r
+		return nil, false, r
 	}
-	return sc, nil
+	return sc, runner, nil
 }
 
 // visit calls f for every pipeline in the script, with the enclosing loop if any, until f
@@ -106,8 +118,11 @@ func visit(sc *lexer.Script, f func(*lexer.Pipeline, *lexer.For) bool) {
 	}
 }
 
-func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config) *Refusal {
-	for i, c := range pl.Cmds {
+// judgePipeline judges each command of pl; first is the position of pl's first command in
+// its pipeline (1 when a runner came before it).
+func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int) *Refusal {
+	for j, c := range pl.Cmds {
+		i := first + j
 		name := c.Name.Value
 		prog := programs.Lookup(name)
 		if prog == nil || cfg.ProgramDenied(name) {
@@ -179,9 +194,13 @@ func programHint(name string) string {
 	return "allowed programs: " + strings.Join(programs.Names(), " ")
 }
 
-// rewrite prints each command as judged, with the program's configuration pins.
+// rewrite prints each command as judged, with the program's configuration pins; a runner (no
+// program of the allowlist) exactly as written.
 func rewrite(c *lexer.SimpleCommand) lexer.Printed {
 	prog := programs.Lookup(c.Name.Value)
+	if prog == nil {
+		return lexer.Printed{Words: append([]lexer.Word{c.Name}, c.Args...)}
+	}
 	args := make([]string, len(c.Args))
 	vars := map[string]lexer.Word{}
 	for i, w := range c.Args {

@@ -50,6 +50,10 @@ type Config struct {
 	// (every shell command the sandbox cannot hold is refused). A project file may set
 	// "require", never relax it.
 	Sandbox string `toml:"sandbox"`
+	// ReadOnlyRunners are commands read-only mode admits although they run the repository's
+	// code (test runners: "go test ./...", "cargo test", "npm test"), matched on the whole
+	// argv, run only in the sandbox. Global only. See runners.go.
+	ReadOnlyRunners []string `toml:"read_only_runners"`
 
 	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
@@ -58,7 +62,8 @@ type Config struct {
 	// Warnings are problems that did not stop the config from loading, for the user.
 	Warnings []string `toml:"-"`
 
-	defined []string // the top-level keys the file set
+	defined []string      // the top-level keys the file set
+	runners []runnerEntry // ReadOnlyRunners, parsed
 }
 
 // AuditConfig is the [audit] section.
@@ -70,7 +75,7 @@ type AuditConfig struct {
 }
 
 // globalOnly are the keys only the user's own config may set.
-var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit"}
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -221,6 +226,13 @@ func ParseConfig(path, text string) (*Config, error) {
 	}
 	if c.Retriever.MaxBytes < 0 {
 		return nil, fmt.Errorf("%s:%d: retriever.max_bytes is negative", path, lineOfKey(text, toml.Key{"retriever", "max_bytes"}))
+	}
+	for _, e := range c.ReadOnlyRunners {
+		r, err := parseRunner(e)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, lineOfKey(text, toml.Key{"read_only_runners"}), err)
+		}
+		c.runners = append(c.runners, r)
 	}
 	switch c.Sandbox {
 	case "", SandboxAuto, SandboxRequire:

@@ -3,6 +3,7 @@ package hook
 import (
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
 )
 
@@ -36,8 +37,10 @@ const PolicyOnlyBadge = "(policy only)"
 // Where the sandbox cannot apply, the command runs as judged, on the policy alone, unless the
 // user's config requires the sandbox. A lone hookctl read (check, readonly status) runs
 // outside: it reads hookctl's own directory, which the sandbox hides.
-func (p *Policy) contain(c *ToolCall, sc *lexer.Script, d Decision) Decision {
-	if hookctlOnly(sc) && p.Binary != "" {
+//
+// A runner (Config.ReadOnlyRunners) runs only in the sandbox: it runs the repository's code.
+func (p *Policy) contain(c *ToolCall, sc *lexer.Script, runner bool, d Decision) Decision {
+	if !runner && hookctlOnly(sc) && p.Binary != "" {
 		d.Command = lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
 			pr := rewrite(c)
 			pr.Words[0] = lexer.Word{Value: p.Binary}
@@ -56,6 +59,11 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, d Decision) Decision {
 		iso = p.Sandbox()
 	}
 	if !iso.Available {
+		if runner {
+			return Decision{Verdict: Deny, Reason: "hookctl read-only: `" + clip.Short(lexer.Print(sc, nil)) + "` is one of your read_only_runners, " +
+				"which run the repository's code and so run only in the sandbox, and it cannot apply: " + iso.Reason +
+				". Ask the user to leave read-only mode to run it (they " + p.Client.toEdit() + ")."}
+		}
 		if p.Config.Sandbox == SandboxRequire {
 			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
 				"and it cannot apply: " + iso.Reason + ". No command runs until it can; ask the user to run `hookctl doctor`."}

@@ -149,3 +149,40 @@ func writeFile(t *testing.T, path, text string) {
 		t.Fatal(err)
 	}
 }
+
+func TestRunnerEntries(t *testing.T) {
+	for _, bad := range []string{`"go test; rm -rf x"`, `"make $T"`, `"make test > out"`, `"cd x && make"`, `""`, `"make 'a|b'"`} {
+		if _, err := ParseConfig("c.toml", "read_only_runners = ["+bad+"]"); err == nil {
+			t.Errorf("read_only_runners = [%s] accepted", bad)
+		}
+	}
+	cfg, err := ParseConfig("c.toml", `read_only_runners = ["go test ./...", "cargo test *"]`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := &Policy{Config: cfg, Binary: "/bin/hookctl", Sandbox: func() Isolation { return Isolation{Available: true} }}
+	for cmd, want := range map[string]Verdict{
+		"go test ./...":                      Allow,
+		"go test ./... 2>&1 | tail -20":      Allow,
+		"go test ./... | sh":                 Deny,
+		"go test":                            Deny,
+		"go test ./... -exec x":              Deny,
+		"cargo test":                         Allow,
+		"cargo test --release -- x":          Allow,
+		"cargo testx":                        Deny,
+		"for p in a; do go test ./...; done": Deny,
+	} {
+		if d := p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Command: cmd}, SessionState{}); d.Verdict != want {
+			t.Errorf("%q: %v (%s)", cmd, d.Verdict, d.Reason)
+		}
+	}
+	if _, r := judgeReadOnly("go test ./...", cfg); r == nil {
+		t.Error("JudgeReadOnly admitted a runner without the sandbox")
+	}
+	home, project := t.TempDir(), t.TempDir()
+	writeFile(t, home+"/config.toml", ``)
+	writeFile(t, project+"/"+ProjectConfigName, `read_only_runners = ["make"]`)
+	if c, err := LoadConfigFor(home, project); err != nil || len(c.runners) != 0 || len(c.Warnings) != 1 {
+		t.Errorf("a project named a runner: %+v %v", c, err)
+	}
+}

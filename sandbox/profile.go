@@ -28,6 +28,7 @@ package sandbox
 import (
 	"path/filepath"
 	"slices"
+	"strings"
 )
 
 // Profile is what a sandboxed command may touch.
@@ -68,18 +69,43 @@ func ReadOnly(hidden []string, scratch string) *Profile {
 var scrubbedEnv = []string{"BASH_ENV", "ENV", "SHELLOPTS", "BASHOPTS", "CDPATH", "GLOBIGNORE",
 	"PROMPT_COMMAND", "PS4", "IFS", "ZDOTDIR"}
 
+// cacheEnv points the caches of build tools and test runners into the scratch directory (a
+// read-only runner's tests would otherwise fail on their first cache write, or write bytecode
+// next to the sources): name, then the path beneath the scratch directory or, if it starts
+// with "=", the value.
+var cacheEnv = [][2]string{
+	{"TMPDIR", ""}, {"XDG_CACHE_HOME", "cache"}, {"GOCACHE", "go-build"}, {"CARGO_TARGET_DIR", "cargo-target"},
+	{"npm_config_cache", "npm"}, {"PYTHONPYCACHEPREFIX", "pycache"}, {"PYTHONDONTWRITEBYTECODE", "=1"},
+}
+
 // Environ is env as the sandboxed shell gets it: scrubbedEnv and exported bash functions
-// (BASH_FUNC_name%%) removed, TMPDIR set to the scratch directory.
+// (BASH_FUNC_name%%) removed, TMPDIR and the caches of cacheEnv in the scratch directory,
+// pytest's cache off.
 func (p *Profile) Environ(env []string) []string {
-	out := make([]string, 0, len(env)+1)
+	out := make([]string, 0, len(env)+len(cacheEnv)+1)
+	pytest := "-p no:cacheprovider"
 	for _, kv := range env {
-		name, _, ok := cut(kv)
-		if !ok || slices.Contains(scrubbedEnv, name) || name == "TMPDIR" || len(name) > 9 && name[:9] == "BASH_FUNC" {
+		name, value, ok := cut(kv)
+		switch {
+		case !ok || slices.Contains(scrubbedEnv, name) || len(name) > 9 && name[:9] == "BASH_FUNC":
+			continue
+		case slices.ContainsFunc(cacheEnv, func(c [2]string) bool { return c[0] == name }):
+			continue
+		case name == "PYTEST_ADDOPTS":
+			pytest = value + " " + pytest
 			continue
 		}
 		out = append(out, kv)
 	}
-	return append(out, "TMPDIR="+p.Scratch)
+	for _, c := range cacheEnv {
+		switch {
+		case strings.HasPrefix(c[1], "="):
+			out = append(out, c[0]+c[1])
+		default:
+			out = append(out, c[0]+"="+filepath.Join(p.Scratch, c[1]))
+		}
+	}
+	return append(out, "PYTEST_ADDOPTS="+pytest)
 }
 
 func cut(kv string) (name, value string, ok bool) {

@@ -370,3 +370,70 @@ func TestSandboxFailingAtExecRefuses(t *testing.T) {
 		t.Error("the probe's cache was kept after the sandbox failed")
 	}
 }
+
+// TestReadOnlyRunner: a runner the user's config names runs in read-only mode, in the sandbox,
+// with its caches in the scratch directory; a recipe that writes into the repository fails,
+// which is the point; the same command is refused where there is no sandbox, and a command
+// that only starts like the runner is refused everywhere. (make stands in for go test, cargo
+// test and the rest: the mechanism is the same, and it needs no compiler cache warmed.)
+func TestReadOnlyRunner(t *testing.T) {
+	requireTool(t, "make")
+	bin := hookctlBinary(t)
+	home := t.TempDir()
+	hh := filepath.Join(home, ".config", "hookctl")
+	os.MkdirAll(hh, 0o700)
+	os.WriteFile(filepath.Join(hh, "config.toml"), []byte(`read_only_runners = ["make test", "make check *"]`+"\n"), 0o600)
+	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=")
+	project := t.TempDir()
+	os.WriteFile(filepath.Join(project, "Makefile"), []byte("test:\n\t@cat data\n\t@echo \"cache=$$GOCACHE\"\n\techo x > written\n"+
+		"check:\n\t@echo checked $(T)\n"), 0o644)
+	os.WriteFile(filepath.Join(project, "data"), []byte("read-me\n"), 0o644)
+	check := func(env []string, command string) (string, string) {
+		t.Helper()
+		cmd := exec.Command(bin, "check", "--", command)
+		cmd.Env = env
+		out, _ := cmd.Output()
+		runs, _, _ := strings.Cut(strings.TrimPrefix(string(out), "allow\nruns: "), "\n")
+		return string(out), runs
+	}
+	check(env, "ls") // the probe writes its cache before the world is taken
+	before := world(t, project, home)
+	scratch := filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-sandbox-%d", os.Getuid()))
+	for _, c := range []struct {
+		command string
+		want    []string
+	}{
+		{"make test", []string{"read-me", "cache=" + scratch, "written: Permission denied"}},
+		{"make check T=one 2>&1 | head -1", []string{"checked one"}},
+	} {
+		out, runs := check(env, c.command)
+		if !strings.HasPrefix(out, "allow\n") || !strings.Contains(runs, " sandbox --session") {
+			t.Fatalf("%s: %s", c.command, out)
+		}
+		sh := exec.Command("bash", "--noprofile", "--norc", "-c", runs)
+		sh.Dir, sh.Env = project, env
+		got, _ := sh.CombinedOutput()
+		for _, w := range c.want {
+			if !strings.Contains(string(got), w) {
+				t.Errorf("%s: want %q in\n%s", c.command, w, got)
+			}
+		}
+	}
+	if after := world(t, project, home); after != before {
+		t.Errorf("the runner changed the world:\n%s", diffLines(before, after))
+	}
+	for _, refused := range []string{"make test -f other.mk", "make test; touch x", "make", "make test > out", "make tests"} {
+		if out, _ := check(env, refused); !strings.HasPrefix(out, "deny:") {
+			t.Errorf("%s: %s", refused, out)
+		}
+	}
+	// A machine without the sandbox (its own hookctl home: the probe is cached per machine).
+	other := filepath.Join(t.TempDir(), "hookctl")
+	os.MkdirAll(other, 0o700)
+	os.WriteFile(filepath.Join(other, "config.toml"), []byte(`read_only_runners = ["make test"]`+"\n"), 0o600)
+	cmd := withoutLandlock(t, bin, "check", "--", "make test")
+	cmd.Env = append(env, "HOOKCTL_HOME="+other)
+	if out, _ := cmd.Output(); !strings.Contains(string(out), "run only in the sandbox, and it cannot apply") {
+		t.Errorf("a runner on a machine without the sandbox: %s", out)
+	}
+}
