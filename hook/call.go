@@ -61,6 +61,8 @@ const (
 	EventPrompt
 	// EventToggle is the user's mode command, recognised by the adapter.
 	EventToggle
+	// EventSessionEnd is a session ending: its sandbox scratch directory goes.
+	EventSessionEnd
 )
 
 // Event is one hook invocation, in neutral terms.

@@ -31,6 +31,9 @@ type Gate struct {
 	// Sandbox says whether this machine can run admitted commands in the OS sandbox (the
 	// probe's cached result). Nil: it cannot.
 	Sandbox func() Isolation
+	// EndSession cleans up after a session that ended (its sandbox scratch directory). Nil:
+	// nothing to clean.
+	EndSession func(id string)
 }
 
 // EditPolicyOnly tells the user what holds edit mode's self-protection: what a parser can see,
@@ -58,6 +61,10 @@ func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 		return g.sessionStart(ev)
 	case EventToggle:
 		return g.toggle(ev)
+	case EventSessionEnd:
+		if g.EndSession != nil && ev.Session != "" {
+			g.EndSession(ev.Session)
+		}
 	}
 	return Decision{Verdict: Pass}
 }

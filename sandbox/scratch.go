@@ -76,6 +76,18 @@ func scratchName(session string) string {
 	return "session-" + hex.EncodeToString(sum[:12])
 }
 
+// RemoveScratch removes session's scratch directory, if it is a directory of this user's
+// beneath base (not a link to one elsewhere).
+func RemoveScratch(base, session string) {
+	if ownedPrivateDir(base) != nil {
+		return
+	}
+	dir := filepath.Join(base, scratchName(session))
+	if ownedPrivateDir(dir) == nil {
+		os.RemoveAll(dir)
+	}
+}
+
 // Sweep removes the scratch directories beneath base that no command has used for StaleAfter;
 // keep is spared whatever its age. Errors are ignored: a directory left behind is tried again
 // next time.

@@ -130,6 +130,13 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 		return decodeCall(root, ev)
 	case "SessionStart":
 		ev.Name = hook.EventSessionStart
+	case "SessionEnd":
+		ev.Name = hook.EventSessionEnd
+		ev.Session, err = str(root, "session_id", true)
+		if err != nil {
+			return nil, err
+		}
+		return ev, nil
 	case "UserPromptSubmit", "UserPromptExpansion":
 		ev.Name = hook.EventPrompt
 	default:

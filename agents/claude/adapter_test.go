@@ -396,3 +396,23 @@ func TestModelCannotScheduleOrInvokeReadonly(t *testing.T) {
 		t.Errorf("an ordinary schedule in edit mode: %s", res.raw)
 	}
 }
+
+// TestSessionEndCleansUp: SessionEnd reaches the gate's clean-up with the session's id, prints
+// no opinion, and a payload without an id is refused like any malformed one.
+func TestSessionEndCleansUp(t *testing.T) {
+	ev, err := Adapter{}.Decode([]byte(`{"session_id":"s9","cwd":"/p","hook_event_name":"SessionEnd","reason":"other"}`))
+	if err != nil || ev.Name != hook.EventSessionEnd || ev.Session != "s9" {
+		t.Fatalf("%+v %v", ev, err)
+	}
+	var ended []string
+	g := &hook.Gate{Client: Client, EndSession: func(id string) { ended = append(ended, id) }}
+	if d := g.Decide(ev, nil); d.Verdict != hook.Pass || len(ended) != 1 || ended[0] != "s9" {
+		t.Errorf("%+v, ended %v", d, ended)
+	}
+	if out, err := (Adapter{}).Encode(ev, hook.Decision{Verdict: hook.Pass}); err != nil || strings.TrimSpace(string(out)) != "{}" {
+		t.Errorf("%q %v", out, err)
+	}
+	if _, err := (Adapter{}).Decode([]byte(`{"hook_event_name":"SessionEnd"}`)); err == nil {
+		t.Error("a SessionEnd without a session id was accepted")
+	}
+}

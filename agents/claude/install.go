@@ -41,7 +41,8 @@ func (e Entry) args() []any {
 //
 // onFailure "block" makes the client refuse the call or prompt when hookctl crashes, times out
 // or is missing; without it those failures let everything through (claude-code-facts.md).
-// SessionStart only adds context, so a failure there need not stop the session.
+// SessionStart only adds context, and SessionEnd only removes the session's sandbox scratch
+// directory (a stale one goes a day later anyway), so a failure there need not stop anything.
 //
 // The second PreToolUse entry is the retrieval hook: WebFetch and WebSearch are answered by the
 // quarantined retriever, which may take a minute, so it has its own long timeout; the first
@@ -52,6 +53,7 @@ var Entries = []Entry{
 	{Event: "UserPromptSubmit", Timeout: 10, OnFailure: "block"},
 	{Event: "UserPromptExpansion", Timeout: 10, OnFailure: "block"},
 	{Event: "SessionStart", Timeout: 10},
+	{Event: "SessionEnd", Timeout: 10},
 }
 
 // hookArg is the first argument of every hook entry hookctl writes; with the program's base

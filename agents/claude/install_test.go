@@ -581,7 +581,7 @@ func TestInstallReplacesOnlyWhatDiffers(t *testing.T) {
 		events = append(events, m.key)
 	}
 	// PreToolUse's array stays where it was and is filled again.
-	if want := []string{"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart"}; !slices.Equal(events, want) {
+	if want := []string{"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart", "SessionEnd"}; !slices.Equal(events, want) {
 		t.Errorf("events %v, want %v", events, want)
 	}
 	if !bytes.Equal(out, first) {

@@ -1,6 +1,7 @@
 package claude_test
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -41,7 +42,7 @@ func TestRealClientRunsAdmittedCommandsSandboxed(t *testing.T) {
 	dirty()
 
 	s.Script = ct.Script{Main: []ct.Call{ct.Bash("git status --short")}}
-	s.Hooks = []ct.Hook{{Command: hookctl, Args: []string{"hook"}}}
+	s.Hooks = []ct.Hook{{Command: hookctl, Args: []string{"hook"}}, {Event: "SessionEnd", Command: hookctl, Args: []string{"hook"}}}
 	hh := t.TempDir()
 	s.Env = append(s.Env, "HOOKCTL_HOME="+hh)
 	s.WriteSettings()
@@ -55,6 +56,16 @@ func TestRealClientRunsAdmittedCommandsSandboxed(t *testing.T) {
 	}
 	if b, _ := os.ReadFile(filepath.Join(s.Project, "f")); string(b) != "a\n" {
 		r.Fatalf(t, "f changed: %q", b)
+	}
+	// The session ended with the run, and its SessionEnd hook removed its scratch directory.
+	sessions, _ := os.ReadDir(filepath.Join(hh, "sessions"))
+	if len(sessions) != 1 {
+		r.Fatalf(t, "want one session recorded, have %v", sessions)
+	}
+	id := strings.TrimSuffix(sessions[0].Name(), ".json")
+	scratch := filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-sandbox-%d", os.Getuid()), id)
+	if _, err := os.Stat(scratch); err == nil {
+		r.Fatalf(t, "the session's scratch directory %s outlived the session", scratch)
 	}
 
 	// The control: the command as judged, run plainly, fires the trap.

@@ -58,6 +58,7 @@ func runHook(s *streams, web bool) int {
 		},
 		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
 		Sandbox:      func() hook.Isolation { return isolation(env) },
+		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },
 	}
 	if env.err == nil {
 		g.Store = hook.NewStore(env.home)
