@@ -116,6 +116,9 @@ const execTimeout = 5 * time.Second
 // the hostile world (fixtures/hostile): a trap that ran, or any change to the project, its
 // repositories, HOME or TMPDIR, is a hole. Each variant must show exactly its known gaps.
 func TestExecuteAdmittedRows(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs some 1000 commands (20–45 s on 2 cores)")
+	}
 	for _, tool := range []string{"bash", "zsh", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
 			requireTool(t, tool)
