@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -115,6 +116,10 @@ const execTimeout = 5 * time.Second
 // and runs each command the policy admits, as rewritten, under bash and zsh, in a fresh copy of
 // the hostile world (fixtures/hostile): a trap that ran, or any change to the project, its
 // repositories, HOME or TMPDIR, is a hole. Each variant must show exactly its known gaps.
+//
+// Out of its sight: writes by absolute path outside the world (/tmp/x, /work/…) and network
+// connections other than through the world's trapped transports. The sandbox variant is what
+// will forbid those; rows naming this checkout's parent directory are not run at all.
 func TestExecuteAdmittedRows(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs some 1000 commands (20–45 s on 2 cores)")
@@ -126,6 +131,16 @@ func TestExecuteAdmittedRows(t *testing.T) {
 	}
 	rows := execRows(t)
 	tmpl := execTemplate(t)
+	// The control, in this test too: a raw read springs a trap in this world (a world on a
+	// noexec mount, say, would let every row pass).
+	w, err := tmpl.Copy(filepath.Join(filepath.Dir(tmpl.Root), "control"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f, out := runInWorld(w, execShells[0].argv, "git status"); !slices.Contains(f, "canary core.fsmonitor") {
+		t.Fatalf("control: a raw git status sprang no trap (%q); the world is not hostile\n%s", f, out)
+	}
+	os.RemoveAll(w.Root)
 	for _, v := range execVariants {
 		t.Run(v.name, func(t *testing.T) { runVariant(t, v, tmpl, rows) })
 	}
