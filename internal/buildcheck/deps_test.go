@@ -109,3 +109,23 @@ func TestGateLinksNoNetworkCode(t *testing.T) {
 		}
 	}
 }
+
+// testOnly are packages that only tests may link: fixtures that build hostile worlds.
+var testOnly = []string{"github.com/hookctl/hookctl/fixtures/hostile"}
+
+// TestFixturesStayInTests: no package of the module links a test-only fixture outside its
+// tests, so the shipped binaries carry none of it.
+func TestFixturesStayInTests(t *testing.T) {
+	for _, l := range goList(t, "-deps", "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...") {
+		f := strings.Fields(l)
+		for _, p := range testOnly {
+			if slices.Contains(f[1:], p) {
+				t.Errorf("%s imports %s, which only tests may", f[0], p)
+			}
+		}
+	}
+	// The check sees the fixture where it is: in the module.
+	if got := goList(t, append([]string{"-f", "{{.ImportPath}}"}, testOnly...)...); len(got) != len(testOnly) {
+		t.Errorf("go list %q: %q", testOnly, got)
+	}
+}
