@@ -30,45 +30,54 @@ type execVariant struct {
 	gaps map[string]string
 }
 
-// execVariants: today the policy alone. The sandbox variant will be
-//
-//	{name: "sandbox", policy: func(t *testing.T) *Policy {
-//		return &Policy{Client: testClient, Config: &Config{ /* sandbox on */ }, Binary: hookctlBinary(t)}
-//	}, gaps: nil},
-//
-// whose Decision.Command starts hookctl's sandbox launcher, and must leave the world unchanged.
+// execVariants: the policy alone, as on a machine without the OS sandbox, whose known gaps are
+// the rules' (policyOnlyGaps); and the policy with hookctl's sandbox, as the hook runs admitted
+// commands where the probe says it holds, which must leave the world unchanged.
 var execVariants = []execVariant{
 	{name: "policy-only", policy: func(*testing.T) *Policy { return &Policy{Client: testClient, Config: &Config{}} }, gaps: policyOnlyGaps},
+	{name: "sandbox", policy: sandboxPolicy, gaps: sandboxGaps},
+}
+
+// sandboxGaps: with the sandbox, nothing a sandboxed command runs changes the world. What is
+// left is hookctl's own bookkeeping, written by hookctl outside the sandbox by design: the
+// retriever's audit of the web reads it answers (which the routed rows run instead of the
+// sandbox), and the probe's cache written by a lone `hookctl check` (which reads hookctl's
+// directory, so it runs outside). Both go to hookctl's own directory only.
+var sandboxGaps = map[string]string{
+	"curl -s http://localhost:8080/health": retrieverAudit,                                                        // edit-allow/shell.txt:17
+	"curl https://example.com":             retrieverAudit,                                                        // deny/network.txt:3
+	"wget -qO- https://example.com/x":      retrieverAudit,                                                        // deny/network.txt:8
+	"gh api repos/hookctl/hookctl":         retrieverAudit,                                                        // deny/network.txt:10
+	"hookctl check \"ls -la\"":             "added home/.config/hookctl; added home/.config/hookctl/sandbox.json", // edit-allow/git.txt:55
+}
+
+const retrieverAudit = "added home/.config/hookctl; added home/.config/hookctl/audit; added home/.config/hookctl/audit/audit.jsonl; added home/.config/hookctl/audit/audit.lock"
+
+// sandboxPolicy is the policy with the real launcher, once the probe has shown it holds here.
+func sandboxPolicy(t *testing.T) *Policy {
+	bin := hookctlBinary(t)
+	probe := exec.Command(bin, "sandbox", "--probe")
+	probe.Env = append(os.Environ(), "HOOKCTL_HOME="+t.TempDir())
+	out, err := probe.CombinedOutput()
+	if err != nil {
+		if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
+			t.Fatalf("no sandbox on this machine (HOOKCTL_REQUIRE_ALL=1): %s", out)
+		}
+		t.Skipf("no sandbox on this machine: %s", out)
+	}
+	return &Policy{Client: testClient, Config: &Config{}, Binary: bin,
+		Sandbox: func() Isolation { return Isolation{Available: true, Describe: "probed"} }}
 }
 
 // policyOnlyGaps are the admitted rows that, run as the policy rewrites them in the hostile
-// world without the OS sandbox, still run a trap or change a file: the holes git rules must
-// close (or the sandbox contain). A row fixed must leave this list; a new one fails the test.
+// world without the OS sandbox, still run a trap: the holes the git rules cannot close, which
+// the sandbox contains (docs/residual-risks.md, "Filter drivers"). A row fixed must leave this
+// list; a new one fails the test.
 var policyOnlyGaps = map[string]string{
-	// A lazy fetch: two blobs of v0.1.0 are missing and extensions.partialClone names an ext::
-	// remote, which the repository's protocol.ext.allow=always lets past the pinned
-	// protocol.allow=never (a protocol's own setting wins); the fetch also rewrites .git/config.
-	// Rows diffing history need the missing blobs. git log -p shows the gitlinks' logs
-	// (diff.submodule=diff) by running git diff inside sub/ and vendor/nested, whose own
-	// diff.external the parent's --no-ext-diff does not reach.
-	"git log --stat -3":                                           "canary partial-clone.promisor; changed project/.git/config",                                                              // allow/git.txt:19
-	"git log --shortstat --oneline -5":                            "canary partial-clone.promisor; changed project/.git/config",                                                              // allow/git.txt:29
-	"git log -S'parseArgs' --oneline":                             "canary partial-clone.promisor; changed project/.git/config",                                                              // allow/git.txt:39
-	"git diff --stat HEAD~3":                                      "canary filter.process; canary partial-clone.promisor; changed project/.git/config",                                       // allow/git.txt:63
-	"git diff v0.1.0 v0.2.0 -- go.mod":                            "canary partial-clone.promisor; changed project/.git/config",                                                              // allow/git.txt:74
-	"git show v0.1.0 --stat":                                      "canary partial-clone.promisor; changed project/.git/config",                                                              // allow/git.txt:87
-	"for tag in v0.1.0 v0.2.0; do git show --stat \"$tag\"; done": "canary partial-clone.promisor; changed project/.git/config",                                                              // allow/shapes.txt:13
-	"git log -p -5 | sed -n '1,100p'":                             "canary nested.diff.external; canary partial-clone.promisor; canary submodule.diff.external; changed project/.git/config", // allow/shapes.txt:76
 	// filter.evil.clean (.gitattributes *.dat) runs when git re-reads data.dat, which has the
-	// size the index records but not its stat data; nothing pins filter.*. git diff with a
-	// pathspec, and describe --dirty, then rewrite the refreshed .git/index, which
-	// --no-optional-locks does not stop (git 2.39).
-	"git diff HEAD -- go.mod":                                 "canary filter.clean; changed project/.git/index", // allow/git.txt:65
-	"git diff --word-diff lexer/lexer.go":                     "canary filter.clean; changed project/.git/index", // allow/git.txt:67
-	"git diff --ignore-all-space -- programs":                 "canary filter.clean; changed project/.git/index", // allow/git.txt:72
-	"git describe --always --dirty":                           "canary filter.clean; changed project/.git/index", // allow/git.txt:152
-	"for i in hook lexer; do git diff --stat -- \"$i\"; done": "canary filter.clean; changed project/.git/index", // allow/shapes.txt:22
-	// filter.evil.clean again, from status and ls-files -m; status leaves the index alone.
+	// size the index records but not its stat data; nothing pins filter.*, whose names only the
+	// repository's attributes know. The index is no longer rewritten (diff.autoRefreshIndex=false,
+	// --no-optional-locks).
 	"git status":                                 "canary filter.clean", // allow/git.txt:4
 	"git status -s":                              "canary filter.clean", // allow/git.txt:5
 	"git status --short --branch":                "canary filter.clean", // allow/git.txt:6
@@ -82,23 +91,19 @@ var policyOnlyGaps = map[string]string{
 	"git status 2>&1":                                            "canary filter.clean", // allow/shapes.txt:103
 	// filter.proc.process (.gitattributes *.bin) starts when a whole-tree diff reads blob.bin;
 	// its failed handshake is fatal, so the diff stops there.
-	"git diff":                             "canary filter.process", // allow/git.txt:57
-	"git diff --stat":                      "canary filter.process", // allow/git.txt:58
-	"git diff --name-only":                 "canary filter.process", // allow/git.txt:61
-	"git diff --name-status main":          "canary filter.process", // allow/git.txt:62
-	"git diff --check":                     "canary filter.process", // allow/git.txt:68
-	"git diff --no-ext-diff --stat":        "canary filter.process", // allow/git.txt:69
-	"git diff --numstat":                   "canary filter.process", // allow/git.txt:70
-	"git diff --shortstat origin/main":     "canary filter.process", // allow/git.txt:71
-	"git diff -w --stat":                   "canary filter.process", // allow/git.txt:73
-	"git diff --name-only --diff-filter=M": "canary filter.process", // allow/git.txt:75
-	"git diff --color=never":               "canary filter.process", // allow/git.txt:76
-	"git --no-pager diff --stat":           "canary filter.process", // allow/git.txt:196
-	"if git diff --quiet; then echo clean; else echo dirty; fi":      "canary filter.process", // allow/shapes.txt:33
+	"git diff":                         "canary filter.process", // allow/git.txt:57
+	"git diff --stat":                  "canary filter.process", // allow/git.txt:58
+	"git diff --stat HEAD~3":           "canary filter.process", // allow/git.txt:63
+	"git diff --check":                 "canary filter.process", // allow/git.txt:68
+	"git diff --no-ext-diff --stat":    "canary filter.process", // allow/git.txt:69
+	"git diff --numstat":               "canary filter.process", // allow/git.txt:70
+	"git diff --shortstat origin/main": "canary filter.process", // allow/git.txt:71
+	"git diff -w --stat":               "canary filter.process", // allow/git.txt:73
+	"git diff --color=never":           "canary filter.process", // allow/git.txt:76
+	"git --no-pager diff --stat":       "canary filter.process", // allow/git.txt:196
 	"if git diff --quiet; then echo clean\nelse git diff --stat; fi": "canary filter.process", // allow/shapes.txt:45
-	"git diff --name-only | sort":                                    "canary filter.process", // allow/shapes.txt:72
-	"git diff | head -100":                                           "canary filter.process", // allow/shapes.txt:85
-	"git diff --stat | tail -1":                                      "canary filter.process", // edit-allow/git.txt:44
+	"git diff | head -100":      "canary filter.process", // allow/shapes.txt:85
+	"git diff --stat | tail -1": "canary filter.process", // edit-allow/git.txt:44
 }
 
 // execShells are the shells an admitted command runs under, without their start-up files.
@@ -118,8 +123,9 @@ const execTimeout = 5 * time.Second
 // repositories, HOME or TMPDIR, is a hole. Each variant must show exactly its known gaps.
 //
 // Out of its sight: writes by absolute path outside the world (/tmp/x, /work/…) and network
-// connections other than through the world's trapped transports. The sandbox variant is what
-// will forbid those; rows naming this checkout's parent directory are not run at all. It runs
+// connections other than through the world's trapped transports; the sandbox variant's kernel
+// rules forbid those too (cmd/hookctl TestSandboxRefusesWritesAndNetwork proves it for each
+// kind). Rows naming this checkout's parent directory are not run at all. It runs
 // some 1000 commands (20–45 s on 2 shared cores) and skips only when a shell or git is missing
 // and HOOKCTL_REQUIRE_ALL is unset, not under -short.
 func TestExecuteAdmittedRows(t *testing.T) {
@@ -365,6 +371,9 @@ func runInWorld(w *hostile.World, argv []string, command string) (findings []str
 		return append(findings, "snapshot failed: "+err.Error()), out.String()
 	}
 	for _, d := range hostile.Diff(before, after) {
+		if strings.Contains(d, w.Root+"/tmp/hookctl-sandbox-") {
+			continue // the session's scratch directory: the one place the sandbox lets a command write
+		}
 		if name, ok := strings.CutPrefix(d[strings.LastIndexByte(d, ' ')+1:], w.Canary+"/"); ok && strings.HasPrefix(d, "added ") {
 			findings = append(findings, "canary "+name)
 			continue
