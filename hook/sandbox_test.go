@@ -2,8 +2,13 @@ package hook
 
 import (
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/lexer"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -184,5 +189,58 @@ func TestRunnerEntries(t *testing.T) {
 	writeFile(t, project+"/"+ProjectConfigName, `read_only_runners = ["make"]`)
 	if c, err := LoadConfigFor(home, project); err != nil || len(c.runners) != 0 || len(c.Warnings) != 1 {
 		t.Errorf("a project named a runner: %+v %v", c, err)
+	}
+}
+
+// TestShellsRunTheLauncherOnWhatWasJudged: for every allowed corpus row, the sandboxed rewrite,
+// run by real bash and zsh (the shells a client may run it in), starts the launcher with exactly
+// the judged command as the sandboxed shell's script. The launcher is a stub at a path with a
+// space and a quote that records its argv.
+func TestShellsRunTheLauncherOnWhatWasJudged(t *testing.T) {
+	rows, err := corpus.Load("allow")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "it's a dir")
+	os.MkdirAll(dir, 0o755)
+	stub := filepath.Join(dir, "hookctl")
+	trace := filepath.Join(t.TempDir(), "trace")
+	writeFile(t, stub, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\037' \"$a\"; done >> \"$HOOKCTL_TRACE\"; printf '\\036' >> \"$HOOKCTL_TRACE\"\n")
+	os.Chmod(stub, 0o755)
+	p := &Policy{Config: &Config{}, Binary: stub, Sandbox: func() Isolation { return Isolation{Available: true} }}
+	for _, sh := range []struct {
+		name string
+		argv []string
+	}{{"bash", []string{"bash", "--noprofile", "--norc", "-c"}}, {"zsh", []string{"zsh", "-f", "-c"}}} {
+		if _, err := exec.LookPath(sh.name); err != nil {
+			requireTool(t, sh.name)
+		}
+		ran := 0
+		for _, r := range rows {
+			d := p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Command: r.Command, Session: "s'1 x"}, SessionState{})
+			if d.Verdict != Allow || !strings.Contains(d.Isolation, "sandbox") {
+				continue // routed to the retriever, or hookctl's own read
+			}
+			sc, _ := lexer.NewCommandLine(r.Command).Shape()
+			body := *sc
+			body.Cd = nil
+			want := strings.Join([]string{"sandbox", "--session", "s'1 x", "--", "bash", "--noprofile", "--norc", "-c", lexer.Print(&body, rewrite)}, "\x1f") + "\x1f"
+			os.Remove(trace)
+			cmd := exec.Command(sh.argv[0], append(sh.argv[1:], "cd() { :; }\n"+d.Command)...)
+			cmd.Env = append(os.Environ(), "HOOKCTL_TRACE="+trace)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				t.Errorf("%s: %s: %v %s", sh.name, r, err, out)
+				continue
+			}
+			got, _ := os.ReadFile(trace)
+			if string(got) != want+"\x1e" {
+				t.Errorf("%s: %s: the launcher got\n%q\nwant\n%q", sh.name, r, got, want)
+			}
+			ran++
+		}
+		t.Logf("%s: %d sandboxed rewrites started the launcher on what was judged", sh.name, ran)
+		if ran < 300 {
+			t.Errorf("%s: only %d rows ran", sh.name, ran)
+		}
 	}
 }
