@@ -1,51 +1,34 @@
 package main
 
 import (
-	"crypto/sha256"
 	"fmt"
-	"io/fs"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/fixtures/hostile"
 )
 
-// world lists every path under the roots with its type, mode, size, modification time, content
-// digest and link target: what a write of any kind changes.
-func world(t *testing.T, roots ...string) string {
+// world is a snapshot of everything under the roots (fixtures/hostile: names, types, modes,
+// contents, link targets, files' modification times).
+func world(t *testing.T, roots ...string) hostile.State {
 	t.Helper()
-	var lines []string
-	for _, root := range roots {
-		filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				lines = append(lines, p+" unreadable: "+err.Error())
-				return nil
-			}
-			fi, err := os.Lstat(p)
-			if err != nil {
-				return nil
-			}
-			line := fmt.Sprintf("%s %v %d", p, fi.Mode(), fi.Size())
-			switch {
-			case fi.Mode()&fs.ModeSymlink != 0:
-				target, _ := os.Readlink(p)
-				line += " -> " + target
-			case fi.Mode().IsRegular():
-				b, _ := os.ReadFile(p)
-				line += fmt.Sprintf(" %x %d", sha256.Sum256(b), fi.ModTime().UnixNano())
-			}
-			lines = append(lines, line)
-			return nil
-		})
+	st, err := hostile.Snapshot(roots...)
+	if err != nil {
+		t.Fatal(err)
 	}
-	sort.Strings(lines)
-	return strings.Join(lines, "\n")
+	return st
+}
+
+// changes lists what differs between two snapshots, or "" if nothing does.
+func changes(before, after hostile.State) string {
+	return strings.Join(hostile.Diff(before, after), "\n")
 }
 
 // sandboxWorld is a project, a home and hookctl's home for sandboxed commands to attack, and
@@ -203,8 +186,8 @@ func TestSandboxRefusesWritesAndNetwork(t *testing.T) {
 		if strings.Contains(out, "hookctl sandbox:") {
 			t.Errorf("%s: the sandbox did not apply: %s", a, out)
 		}
-		if after := world(t, w.project, w.home, w.outside); after != before {
-			t.Errorf("%s: changed the world:\n%s", a, diffLines(before, after))
+		if after := world(t, w.project, w.home, w.outside); changes(before, after) != "" {
+			t.Errorf("%s: changed the world:\n%s", a, changes(before, after))
 			before = after
 		}
 	}
@@ -239,8 +222,8 @@ func TestSandboxAllowsReads(t *testing.T) {
 			t.Errorf("%q: %v\n%s\nwant %q", c.script, err, out, c.want)
 		}
 	}
-	if after := world(t, w.project, w.home, w.outside); after != before {
-		t.Errorf("reads changed the world:\n%s", diffLines(before, after))
+	if d := changes(before, world(t, w.project, w.home, w.outside)); d != "" {
+		t.Errorf("reads changed the world:\n%s", d)
 	}
 }
 
@@ -258,25 +241,6 @@ func TestSandboxEnvironment(t *testing.T) {
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'" }
-
-func diffLines(a, b string) string {
-	in := map[string]bool{}
-	for _, l := range strings.Split(a, "\n") {
-		in[l] = true
-	}
-	var out []string
-	for _, l := range strings.Split(b, "\n") {
-		if !in[l] {
-			out = append(out, "+ "+l)
-		}
-		delete(in, l)
-	}
-	for l := range in {
-		out = append(out, "- "+l)
-	}
-	sort.Strings(out)
-	return strings.Join(out, "\n")
-}
 
 // requireTool skips a test that needs a program this machine lacks, unless every test must run
 // (HOOKCTL_REQUIRE_ALL=1, as in CI), when it fails.
@@ -422,8 +386,8 @@ func TestReadOnlyRunner(t *testing.T) {
 			}
 		}
 	}
-	if after := world(t, project, home); after != before {
-		t.Errorf("the runner changed the world:\n%s", diffLines(before, after))
+	if d := changes(before, world(t, project, home)); d != "" {
+		t.Errorf("the runner changed the world:\n%s", d)
 	}
 	for _, refused := range []string{"make test -f other.mk", "make test; touch x", "make", "make test > out", "make tests"} {
 		if out, _ := check(env, refused); !strings.HasPrefix(out, "deny:") {
