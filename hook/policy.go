@@ -121,7 +121,8 @@ func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
 		return Decision{Verdict: Deny, Reason: "hookctl: web reads come through the retriever: " +
 			"run hookctl retrieve fetch URL --need '…' in the shell"}, true
 	}
-	return Decision{Verdict: Allow, Reason: "hookctl: answered by the quarantined retriever", Command: p.retrieveCommand(route, c)}, true
+	return Decision{Verdict: Allow, Reason: "hookctl: answered by the quarantined retriever", Command: p.retrieveCommand(route, c),
+		Isolation: "the quarantined retriever (its own isolation)"}, true
 }
 
 // retrieveCommand is the shell command that answers a routed web read: hookctl retrieve, with
