@@ -68,7 +68,9 @@ fuzz:
 		else tail -3 .fuzz.log; fi; \
 	done; rm -f .fuzz.log
 
-# Go benchmarks of the judge and the lexer, then whole-process latency beside a floor program.
+# Go benchmarks of the judge and the lexer, then whole-process latency beside a floor program,
+# then what the sandbox adds: one system call under the seccomp filter, and whole commands run
+# through the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md).
 bench: build
 	$(GO) test ./hook -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
@@ -77,6 +79,8 @@ bench: build
 		fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-bash-sed-i.json \
 		fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \
 		fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
+	$(GO) test ./sandbox -run '^$$' -bench FilterSyscall -benchtime 300000x
+	$(GO) run ./internal/latency/sandboxed -hookctl $(BIN) -home bin -n 300 -heavy 21
 
 # The real Claude Code client for the end-to-end tests. Without npm they are skipped (and fail
 # under CI, which sets HOOKCTL_REQUIRE_E2E=1).

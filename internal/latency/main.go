@@ -1,6 +1,8 @@
 // Command latency measures whole-process hook latency: it runs a hook binary once per payload,
 // many times, interleaved with a floor program that only reads stdin and prints a fixed
-// decision, and reports the median and 99th percentile of each and their ratio.
+// decision, and reports the median and 99th percentile of each and their ratio. With -baseline
+// it runs a second hook binary (another build) in the same interleaving and reports the
+// difference, which is finer than comparing two runs' ratios to the floor.
 //
 //	go run ./internal/latency -hook bin/hookctl -floor bin/floor -n 300 fixtures/claude/*.json
 package main
@@ -18,6 +20,7 @@ import (
 func main() {
 	hookBin := flag.String("hook", "bin/hookctl", "hookctl binary")
 	floorBin := flag.String("floor", "bin/floor", "floor binary")
+	baseBin := flag.String("baseline", "", "another hookctl binary to interleave and compare")
 	n := flag.Int("n", 300, "runs of each binary")
 	flag.Parse()
 	payloads := flag.Args()
@@ -35,12 +38,15 @@ func main() {
 		inputs = append(inputs, b)
 	}
 	env := append(os.Environ(), "HOOKCTL_HOME="+mustTemp())
-	var hook, floor []time.Duration
+	var hook, floor, base []time.Duration
 	for i := 0; i < *n; i++ {
 		in := inputs[i%len(inputs)]
 		// Interleave so that machine noise hits both series alike.
 		floor = append(floor, runOnce(*floorBin, nil, env, in))
 		hook = append(hook, runOnce(*hookBin, []string{"hook"}, env, in))
+		if *baseBin != "" {
+			base = append(base, runOnce(*baseBin, []string{"hook"}, env, in))
+		}
 	}
 	h50, h99 := percentiles(hook)
 	f50, f99 := percentiles(floor)
@@ -48,6 +54,11 @@ func main() {
 	fmt.Printf("floor   p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", ms(f50), ms(pct(floor, 90)), ms(f99))
 	fmt.Printf("hookctl p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", ms(h50), ms(pct(hook, 90)), ms(h99))
 	fmt.Printf("ratio   p50 %.2fx  p99 %.2fx\n", float64(h50)/float64(f50), float64(h99)/float64(f99))
+	if *baseBin != "" {
+		b50, b99 := percentiles(base)
+		fmt.Printf("baseline p50 %7.3f ms  p99 %7.3f ms  ratio p50 %.2fx\n", ms(b50), ms(b99), float64(b50)/float64(f50))
+		fmt.Printf("hookctl - baseline  p50 %+.3f ms  p99 %+.3f ms\n", ms(h50-b50), ms(h99-b99))
+	}
 	for i, p := range payloads {
 		var hs []time.Duration
 		for j := i; j < len(hook); j += len(inputs) {

@@ -125,3 +125,74 @@ func TestAssembleRefusesBadRules(t *testing.T) {
 		t.Error("a program over 4096 instructions assembled")
 	}
 }
+
+// constAllow follows prog as the kernel does when it installs a filter (seccomp_is_const_allow,
+// Linux 5.11): with only the number and the architecture known, it says whether the filter
+// allows nr whatever the arguments. For such numbers the kernel caches the answer and never
+// runs the filter again, which is why the rules' layout costs nothing on most calls.
+func constAllow(t *testing.T, prog []Instruction, arch uint32, nr int) bool {
+	t.Helper()
+	var acc uint32
+	for pc := 0; pc < len(prog); pc++ {
+		in := prog[pc]
+		switch in.Code {
+		case ldAbsW:
+			switch in.K {
+			case offNr:
+				acc = uint32(nr)
+			case offArch:
+				acc = arch
+			default:
+				return false // an argument: not constant
+			}
+		case andK:
+			acc &= in.K
+		case jaK:
+			pc += int(in.K)
+		case jeqK, jgeK:
+			hit := acc == in.K
+			if in.Code == jgeK {
+				hit = acc >= in.K
+			}
+			if hit {
+				pc += int(in.JT)
+			} else {
+				pc += int(in.JF)
+			}
+		case retK:
+			return in.K == retAllow
+		default:
+			t.Fatalf("instruction %d: unknown code %#x", pc, in.Code)
+		}
+	}
+	t.Fatal("the program ran off its end")
+	return false
+}
+
+// TestFilterStaysCacheable: every number no rule names is allowed on the number alone, so the
+// kernel's cache skips the filter for read, openat, getdents64 and the rest; only the numbers
+// whose rules test arguments run it. Loading an argument (or the instruction pointer) before
+// the rule's number matched would send every call through the whole chain.
+func TestFilterStaysCacheable(t *testing.T) {
+	prog, err := Assemble(Arch{Audit: testArch, MaxNr: 0x40000000}, testRules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	conditional := map[int]bool{}
+	named := map[int]bool{}
+	for _, r := range testRules {
+		named[r.Nr] = true
+		if len(r.When) > 0 {
+			conditional[r.Nr] = true
+		}
+	}
+	for nr := range 500 {
+		got := constAllow(t, prog, testArch, nr)
+		if want := !named[nr]; got != want {
+			t.Errorf("number %d: constant allow %v, want %v (conditional %v)", nr, got, want, conditional[nr])
+		}
+	}
+	if constAllow(t, prog, 0x40000003, 0) {
+		t.Error("a foreign ABI's call is allowed on the number alone")
+	}
+}
