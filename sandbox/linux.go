@@ -108,10 +108,14 @@ func Apply(p *Profile) (Applied, error) {
 func landlockRules(p *Profile) ([]landlock.Rule, error) {
 	hidden := make([]string, 0, len(p.Hidden))
 	for _, h := range p.Hidden {
+		// A hidden directory that does not exist is left out: nothing inside the sandbox can
+		// create it, and walking its ancestors costs a rule per entry (docs/decisions/0005).
 		if r, err := filepath.EvalSymlinks(h); err == nil {
 			hidden = append(hidden, r)
+			if r != h {
+				hidden = append(hidden, h) // the link itself
+			}
 		}
-		hidden = append(hidden, h) // not created yet, or reached without the link
 	}
 	const readExec = landlock.Read | landlock.Execute
 	rules := []landlock.Rule{}
