@@ -404,3 +404,33 @@ func TestReadOnlyRunner(t *testing.T) {
 		t.Errorf("a runner on a machine without the sandbox: %s", out)
 	}
 }
+
+// TestProbeCache: the hook trusts the cached probe only for the machine and build it was made
+// on; a cache edited to say "no sandbox" downgrades visibly (policy only, with its reason), and
+// one from another kernel is probed again.
+func TestProbeCache(t *testing.T) {
+	bin := hookctlBinary(t)
+	hh := t.TempDir()
+	env := append(os.Environ(), "HOOKCTL_HOME="+hh)
+	check := func() string {
+		cmd := exec.Command(bin, "check", "--", "ls")
+		cmd.Env = env
+		out, _ := cmd.Output()
+		return string(out)
+	}
+	if out := check(); !strings.Contains(out, "under: sandbox:") {
+		t.Fatalf("no sandbox here: %s", out)
+	}
+	cache := filepath.Join(hh, "sandbox.json")
+	b, _ := os.ReadFile(cache)
+	edited := strings.Replace(string(b), `"available":true`, `"available":false,"reason":"edited by hand"`, 1)
+	os.WriteFile(cache, []byte(edited), 0o600)
+	if out := check(); !strings.Contains(out, "under: policy only: edited by hand") {
+		t.Errorf("an edited cache: %s", out)
+	}
+	other := strings.Replace(edited, `"machine":"`, `"machine":"another kernel `, 1)
+	os.WriteFile(cache, []byte(other), 0o600)
+	if out := check(); !strings.Contains(out, "under: sandbox:") {
+		t.Errorf("a cache from another machine was trusted: %s", out)
+	}
+}
