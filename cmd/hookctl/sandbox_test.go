@@ -350,7 +350,8 @@ func TestReadOnlyRunner(t *testing.T) {
 	hh := filepath.Join(home, ".config", "hookctl")
 	os.MkdirAll(hh, 0o700)
 	os.WriteFile(filepath.Join(hh, "config.toml"), []byte(`read_only_runners = ["make test", "make check *"]`+"\n"), 0o600)
-	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=")
+	// MAKEFLAGS and MAKELEVEL: make test runs this test, and an inner make would say where it is.
+	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=", "MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=")
 	project := t.TempDir()
 	os.WriteFile(filepath.Join(project, "Makefile"), []byte("test:\n\t@cat data\n\t@echo \"cache=$$GOCACHE\"\n\techo x > written\n"+
 		"check:\n\t@echo checked $(T)\n"), 0o644)
