@@ -168,6 +168,7 @@ func TestSandboxRefusesWritesAndNetwork(t *testing.T) {
 		py(fmt.Sprintf(`import socket; s=socket.socket(socket.AF_UNIX); s.connect("\0%s")`, strings.TrimPrefix(w.abstract, "@"))),
 		py(`import socket; socket.socket(socket.AF_NETLINK, socket.SOCK_RAW, 0)`),
 		fmt.Sprintf("kill -TERM %d", victim.Process.Pid),
+		py(fmt.Sprintf(`import ctypes, sys; sys.exit(0 if ctypes.CDLL(None).ptrace(16, %d, 0, 0) == 0 else 1)`, victim.Process.Pid)), // PTRACE_ATTACH
 		// Setting the clock to what it reads: refused inside, harmless if a broken sandbox let it
 		// through (this test must never damage the machine it runs on; it runs as root in CI).
 		py(`import time; time.clock_settime(time.CLOCK_REALTIME, time.clock_gettime(time.CLOCK_REALTIME))`),
@@ -216,6 +217,8 @@ func TestSandboxAllowsReads(t *testing.T) {
 		{"cat <<'EOF'\nheredoc\nEOF", "heredoc"},
 		{"printf 'b\\na\\n' | sort | head -1", "a"},
 		{"echo \"$TMPDIR\"", filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-sandbox-%d", os.Getuid()), "test")},
+		// No capabilities, even for root, none to regain, and no new privileges.
+		{"grep -E '^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs)' /proc/self/status | tr -s '\\t' ' '", "CapPrm: 0000000000000000\nCapEff: 0000000000000000\nCapBnd: 0000000000000000\nCapAmb: 0000000000000000\nNoNewPrivs: 1"},
 	} {
 		out, err := w.run(t, c.script)
 		if err != nil || !strings.Contains(out, c.want) {
