@@ -145,7 +145,9 @@ type Decision struct {
 	Verdict Verdict
 	Reason  string
 	// Command, on Allow of a shell call, is the canonical form of exactly what was judged,
-	// with the hook's own configuration pins. The adapter sends it in place of the agent's.
+	// with the hook's own configuration pins; on Pass (edit mode), the judged command wrapped
+	// in the edit sandbox, left to the client's own permission rules. The adapter sends it in
+	// place of the agent's.
 	Command string
 	// Isolation, on Allow of a shell call, says what holds the command besides the policy: the
 	// OS sandbox, or "policy only: " and why there is none. For the decision log.

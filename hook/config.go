@@ -54,6 +54,9 @@ type Config struct {
 	// code (test runners: "go test ./...", "cargo test", "npm test"), matched on the whole
 	// argv, run only in the sandbox. Global only. See runners.go.
 	ReadOnlyRunners []string `toml:"read_only_runners"`
+	// EditWritable are directories edit mode's sandbox lets commands write, besides the
+	// project, the temporary directories and the usual tool caches. Global only.
+	EditWritable []string `toml:"edit_writable"`
 
 	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
@@ -75,7 +78,7 @@ type AuditConfig struct {
 }
 
 // globalOnly are the keys only the user's own config may set.
-var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners"}
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -226,6 +229,11 @@ func ParseConfig(path, text string) (*Config, error) {
 	}
 	if c.Retriever.MaxBytes < 0 {
 		return nil, fmt.Errorf("%s:%d: retriever.max_bytes is negative", path, lineOfKey(text, toml.Key{"retriever", "max_bytes"}))
+	}
+	for _, w := range c.EditWritable {
+		if !filepath.IsAbs(w) {
+			return nil, fmt.Errorf("%s:%d: edit_writable entry %q is not an absolute path", path, lineOfKey(text, toml.Key{"edit_writable"}), w)
+		}
 	}
 	for _, e := range c.ReadOnlyRunners {
 		r, err := parseRunner(e)

@@ -87,6 +87,15 @@ func (g *Gate) sessionState(id, cwd string, cfg *Config) SessionState {
 	if g.Modes == nil {
 		return SessionState{Mode: ModeReadOnly, Warning: "hookctl has no session state here"}
 	}
+	if m, ok := g.Modes.(interface {
+		ModeAndProject(id, cwd string, def Mode) (Mode, string, error)
+	}); ok {
+		mode, project, err := m.ModeAndProject(id, cwd, cfg.SessionDefault())
+		if err != nil {
+			return SessionState{Mode: ModeReadOnly, Warning: err.Error()}
+		}
+		return SessionState{Mode: mode, Project: project}
+	}
 	mode, err := g.Modes.ModeFor(id, cwd, cfg.SessionDefault())
 	if err != nil {
 		return SessionState{Mode: ModeReadOnly, Warning: err.Error()}

@@ -52,6 +52,9 @@ type Policy struct {
 type SessionState struct {
 	Mode    Mode
 	Warning string
+	// Project is where the session was first seen, which edit mode's sandbox lets it write;
+	// empty if unknown (then the call's own directory).
+	Project string
 }
 
 // Protection is what no agent may write in any mode: hookctl's config, state and binary, the
@@ -89,7 +92,7 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	case st.Mode == ModeReadOnly:
 		return p.readOnly(c, cl, scopeSession, st.Warning)
 	}
-	return p.edit(c, cl)
+	return p.edit(c, cl, st)
 }
 
 // network routes web content through the quarantined retriever, in every mode: a web tool is
@@ -172,7 +175,7 @@ func (p *Policy) modeChangeByModel(c *ToolCall) (Decision, bool) {
 
 // edit applies edit mode's accident guard: writes to protected paths, and the short exclude
 // list of destructive commands. Everything else is left to the client's own permissions.
-func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine) Decision {
+func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine, st SessionState) Decision {
 	prot := p.protection()
 	ctx := &editguard.Context{Project: c.Cwd, Home: prot.Home, Protected: prot.Paths, Binary: p.Binary}
 	for _, path := range c.Paths {
@@ -192,6 +195,9 @@ func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine) Decision {
 				hint = "if it is really wanted, ask the user to run it themselves"
 			}
 			return Decision{Verdict: Deny, Reason: "hookctl edit-mode guard: " + what + "; " + hint + "."}
+		}
+		if c.Kind == KindShell {
+			return p.containEdit(c, cl, st)
 		}
 	}
 	return Decision{Verdict: Pass}

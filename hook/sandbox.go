@@ -3,6 +3,8 @@ package hook
 import (
 	"strings"
 
+	"mvdan.cc/sh/v3/syntax"
+
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
 )
@@ -15,6 +17,9 @@ type Isolation struct {
 	Reason string
 	// Describe names the sandbox's mechanisms ("landlock ABI 7, seccomp, no capabilities").
 	Describe string
+	// Edit: edit mode's commands run in the edit profile; EditReason says why not.
+	Edit       bool
+	EditReason string
 }
 
 // Sandbox settings (the config's sandbox key).
@@ -92,4 +97,77 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, runner bool, d Decision)
 // hookctlOnly says whether the script is one hookctl command and nothing else.
 func hookctlOnly(sc *lexer.Script) bool {
 	return sc.Cd == nil && sc.Pipeline != nil && len(sc.Pipeline.Cmds) == 1 && sc.Pipeline.Cmds[0].Name.Value == "hookctl"
+}
+
+// containEdit rewrites an edit-mode shell command, which the guard passed, to run in the edit
+// profile of the sandbox: it may write the session's project, the temporary directories and the
+// tool caches, but not hookctl's files or the client's settings, whatever spelling it finds.
+// The command is the agent's own text, unchanged (what the guard judged), run by a clean bash;
+// a leading `cd DIR &&` stays outside, so the directory carries over as before. The verdict
+// stays Pass: the client's own permission rules still decide (the adapter sends the rewrite
+// without a permission decision). Where the edit profile cannot apply, the command runs as
+// passed, unless the config requires the sandbox.
+func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState) Decision {
+	iso := Isolation{EditReason: "hookctl has no sandbox here"}
+	switch {
+	case c.NoRewrite:
+		iso.EditReason = "the client runs " + c.Tool + " commands as it received them (no rewrite)"
+	case p.Binary == "":
+		iso.EditReason = "hookctl does not know its own path"
+	case p.Sandbox != nil:
+		iso = p.Sandbox()
+	}
+	if !iso.Edit {
+		if p.Config.Sandbox == SandboxRequire {
+			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
+				"and edit mode's cannot apply: " + iso.EditReason + ". No command runs until it can; ask the user to run `hookctl doctor`."}
+		}
+		return Decision{Verdict: Pass, Isolation: "policy only: " + iso.EditReason}
+	}
+	project := st.Project
+	if project == "" {
+		project = c.Cwd
+	}
+	cd, rest := leadingCd(cl)
+	var b strings.Builder
+	if cd != "" {
+		b.WriteString(cd)
+		b.WriteString(" && ")
+	}
+	b.WriteString(lexer.Quote(p.Binary))
+	b.WriteString(" sandbox --profile edit --session ")
+	b.WriteString(lexer.Quote(c.Session))
+	b.WriteString(" --project ")
+	b.WriteString(lexer.Quote(project))
+	b.WriteString(" -- bash --noprofile --norc -c ")
+	b.WriteString(lexer.Quote(rest))
+	return Decision{Verdict: Pass, Command: b.String(), Isolation: "edit sandbox: " + iso.Describe}
+}
+
+// leadingCd splits `cd DIR && REST` into the cd, as written, and REST's own text, when DIR is
+// a literal the hand lexer reads alone; otherwise it returns "" and the whole command.
+func leadingCd(cl *lexer.CommandLine) (cd, rest string) {
+	f, err := cl.Tree()
+	if err != nil || len(f.Stmts) != 1 {
+		return "", cl.Src
+	}
+	s := f.Stmts[0]
+	bin, ok := s.Cmd.(*syntax.BinaryCmd)
+	if !ok || bin.Op != syntax.AndStmt || s.Negated || s.Background || len(s.Redirs) > 0 || len(bin.X.Redirs) > 0 || bin.X.Negated {
+		return "", cl.Src
+	}
+	call, ok := bin.X.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Assigns) > 0 || len(call.Args) != 2 {
+		return "", cl.Src
+	}
+	name, _ := lexer.Literal(call.Args[0])
+	dir, ok := lexer.Literal(call.Args[1])
+	if name != "cd" || !ok || dir == "" {
+		return "", cl.Src
+	}
+	end := int(bin.Y.End().Offset())
+	if end != len(strings.TrimRight(cl.Src, " \t\n;")) {
+		return "", cl.Src
+	}
+	return "cd " + lexer.Quote(dir), cl.Src[bin.Y.Pos().Offset():]
 }

@@ -25,19 +25,27 @@ func (m FixedMode) ModeFor(string, string, Mode) (Mode, error) { return Mode(m),
 type StoreModes struct{ Store *Store }
 
 func (s StoreModes) ModeFor(id, cwd string, def Mode) (Mode, error) {
-	mode, _, err := s.Store.Peek(id)
+	mode, _, err := s.ModeAndProject(id, cwd, def)
+	return mode, err
+}
+
+// ModeAndProject is ModeFor that also returns the session's project: the directory where it
+// was first seen, which edit mode's sandbox lets it write (not the directory of this call,
+// which the agent moves with cd).
+func (s StoreModes) ModeAndProject(id, cwd string, def Mode) (Mode, string, error) {
+	mode, project, err := s.Store.Peek(id)
 	switch {
 	case err == nil:
 		s.Store.Touch(id)
-		return mode, nil
+		return mode, project, nil
 	case errors.Is(err, ErrNoSession):
 		sess, err := s.Store.Record(id, cwd, def)
 		if err != nil {
-			return ModeReadOnly, err
+			return ModeReadOnly, "", err
 		}
-		return sess.Mode, nil
+		return sess.Mode, sess.Cwd, nil
 	}
-	return ModeReadOnly, err
+	return ModeReadOnly, "", err
 }
 
 // apply sets a session's mode to next(current) under the session's lock and records the change

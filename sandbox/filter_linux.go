@@ -150,3 +150,25 @@ func readOnlyRules() []seccomp.Rule {
 	sortRules(rules)
 	return rules
 }
+
+// editRules is the edit profile's filter: the network is the user's, files are Landlock's and
+// the mounts'; what stays refused is reaching into other processes, injecting terminal input,
+// new namespaces and mounts (which could undo the frozen paths), io_uring, and the machine.
+func editRules() []seccomp.Rule {
+	keep := map[string]bool{}
+	for _, n := range []string{"ptrace", "process_vm_readv", "process_vm_writev", "pidfd_getfd", "process_madvise",
+		"io_uring_setup", "io_uring_enter", "io_uring_register", "unshare", "setns", "mount", "umount2", "pivot_root",
+		"chroot", "open_tree", "move_mount", "fsopen", "fsconfig", "fsmount", "fspick", "mount_setattr", "clone3",
+		"clone (new namespaces)", "ioctl (inject input, set inode flags)", "reboot", "kexec_load", "init_module",
+		"finit_module", "delete_module", "swapon", "swapoff", "settimeofday", "clock_settime", "clock_adjtime",
+		"adjtimex", "sethostname", "setdomainname", "acct", "quotactl", "bpf", "iopl", "ioperm"} {
+		keep[n] = true
+	}
+	var rules []seccomp.Rule
+	for _, r := range readOnlyRules() {
+		if keep[r.Name] {
+			rules = append(rules, r)
+		}
+	}
+	return rules
+}

@@ -4,6 +4,7 @@ package sandbox
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -67,11 +68,19 @@ func Apply(p *Profile) (Applied, error) {
 	if _, err := landlock.ABI(); err != nil {
 		return a, err
 	}
-	rules, err := landlockRules(p)
-	if err != nil {
+	var rules []landlock.Rule
+	var err error
+	filter, denyNet := readOnlyRules, uint64(landlock.NetBindTCP|landlock.NetConnectTCP)
+	if p.Edit {
+		// Before the capabilities go: the mounts need them (or a user namespace's).
+		if err := privateMounts(p); err != nil {
+			return a, err
+		}
+		rules, filter, denyNet = editLandlockRules(p), editRules, 0
+	} else if rules, err = landlockRules(p); err != nil {
 		return a, err
 	}
-	prog, err := seccomp.Assemble(filterArch, readOnlyRules())
+	prog, err := seccomp.Assemble(filterArch, filter())
 	if err != nil {
 		return a, err
 	}
@@ -83,7 +92,7 @@ func Apply(p *Profile) (Applied, error) {
 	}
 	a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
 		Rules:   rules,
-		DenyNet: landlock.NetBindTCP | landlock.NetConnectTCP,
+		DenyNet: denyNet,
 		Scope:   landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
 	})
 	if err != nil {
@@ -161,6 +170,73 @@ func landlockRules(p *Profile) ([]landlock.Rule, error) {
 		rules = append(rules, landlock.Rule{Path: f, Access: landlock.Read | landlock.WriteFile | landlock.Truncate | landlock.IoctlDev})
 	}
 	return rules, nil
+}
+
+// editLandlockRules grants read and execute everywhere (Hidden is masked by privateMounts),
+// and write on Writable, the scratch directory and WriteFiles.
+func editLandlockRules(p *Profile) []landlock.Rule {
+	const readExec = landlock.Read | landlock.Execute
+	rules := []landlock.Rule{{Path: "/", Access: readExec}}
+	for _, w := range append(slices.Clone(p.Writable), p.Scratch) {
+		if w != "" {
+			rules = append(rules, landlock.Rule{Path: w, Access: readExec | landlock.Write})
+		}
+	}
+	for _, f := range p.WriteFiles {
+		rules = append(rules, landlock.Rule{Path: f, Access: landlock.Read | landlock.WriteFile | landlock.Truncate | landlock.IoctlDev})
+	}
+	return rules
+}
+
+// privateMounts gives the calling thread a mount namespace of its own, private (nothing mounted
+// here reaches the user's), in which Frozen paths are read-only bind mounts of themselves,
+// Masked sockets are /dev/null, and Hidden directories an empty, unreadable tmpfs. Create's
+// directories (the project's .claude) are made first where missing, empty, so that they cannot
+// be made inside with settings in them.
+func privateMounts(p *Profile) error {
+	if os.Geteuid() != 0 {
+		return errors.New("the edit sandbox needs a private mount namespace, which hookctl makes only as root so far")
+	}
+	if err := syscall.Unshare(syscall.CLONE_NEWNS); err != nil {
+		return fmt.Errorf("failed to make a mount namespace: %v", err)
+	}
+	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
+		return fmt.Errorf("failed to make the mounts private: %v", err)
+	}
+	for _, f := range p.Frozen {
+		real, err := filepath.EvalSymlinks(f)
+		if errors.Is(err, os.ErrNotExist) && slices.Contains(p.Create, f) {
+			if err = os.Mkdir(f, 0o755); err == nil {
+				real = f
+			}
+		}
+		if err != nil {
+			continue // missing: nothing to freeze (docs/residual-risks.md)
+		}
+		if err := syscall.Mount(real, real, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return fmt.Errorf("failed to freeze %s: %v", real, err)
+		}
+		if err := syscall.Mount("", real, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV, ""); err != nil {
+			return fmt.Errorf("failed to make %s read-only: %v", real, err)
+		}
+	}
+	for _, s := range p.Masked {
+		if fi, err := os.Lstat(s); err == nil && fi.Mode()&os.ModeSocket != 0 {
+			if err := syscall.Mount("/dev/null", s, "", syscall.MS_BIND, ""); err != nil {
+				return fmt.Errorf("failed to mask %s: %v", s, err)
+			}
+		}
+	}
+	for _, h := range p.Hidden {
+		real, err := filepath.EvalSymlinks(h)
+		if err != nil {
+			continue
+		}
+		if err := syscall.Mount("hookctl-hidden", real, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "mode=000,size=4k"); err != nil {
+			return fmt.Errorf("failed to hide %s: %v", real, err)
+		}
+	}
+	return nil
 }
 
 // within says whether path is dir or beneath it.

@@ -28,6 +28,11 @@ type Status struct {
 	Reason    string  `json:"reason,omitempty"` // why not, in the user's terms
 	Isolation string  `json:"isolation,omitempty"`
 	Checks    []Check `json:"checks,omitempty"`
+	// Edit: the edit profile holds too (it needs a private mount namespace); EditReason says
+	// why not.
+	Edit       bool    `json:"edit"`
+	EditReason string  `json:"edit_reason,omitempty"`
+	EditChecks []Check `json:"edit_checks,omitempty"`
 	// The key: a probe holds for one kernel, booted with Landlock at one ABI (or without it),
 	// and one build of hookctl at one path.
 	Machine string    `json:"machine"`
@@ -58,10 +63,10 @@ const ProbeTimeout = 3 * time.Second
 func Current(home, binary string) Status {
 	data, err := fsutil.ReadFile(filepath.Join(home, CacheName), 64<<10, true)
 	if err == nil {
-		f := gjson.GetManyBytes(data, "machine", "build", "binary", "available", "reason", "isolation")
+		f := gjson.GetManyBytes(data, "machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason")
 		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary {
 			return Status{Machine: f[0].Str, Build: f[1].Str, Binary: f[2].Str,
-				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str}
+				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str}
 		}
 	}
 	return Refresh(home, binary)
@@ -166,7 +171,45 @@ func Probe(home, binary string) Status {
 	}
 	st.Available = true
 	st.Isolation = describe()
+	st.EditChecks, st.EditReason = probeEdit(ctx, dir, binary, home, marker.Name())
+	st.Edit = st.EditReason == ""
 	return st
+}
+
+// probeEdit tries the edit profile for real: a project it may write, holding a .claude it may
+// not, beside a directory it may not write, and hookctl's home, which it may not read.
+func probeEdit(ctx context.Context, dir, binary, home, marker string) ([]Check, string) {
+	project := filepath.Join(dir, "project")
+	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("{}\n"), 0o644)
+	// The temporary directory is writable in edit mode; the directory that holds hookctl's
+	// home is not.
+	outside, err := os.MkdirTemp(filepath.Dir(home), ".hookctl-probe-")
+	if err != nil {
+		return nil, "the probe could not create a directory beside hookctl's: " + err.Error()
+	}
+	defer os.RemoveAll(outside)
+	cmd := exec.CommandContext(ctx, binary, "sandbox", "--profile", EditName, "--scratch", filepath.Join(dir, "scratch"),
+		"--project", project, "--", binary, "sandbox", "--inside-check-edit", dir, "--marker", marker, "--outside", outside)
+	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
+	var out, errb bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errb
+	runErr := cmd.Run()
+	var checks []Check
+	if json.Unmarshal(out.Bytes(), &checks) != nil || len(checks) == 0 {
+		msg := strings.TrimSpace(errb.String())
+		if msg == "" && runErr != nil {
+			msg = runErr.Error()
+		}
+		msg = strings.TrimPrefix(firstLine(msg), "hookctl sandbox: ")
+		return nil, strings.TrimPrefix(msg, "the sandbox could not be applied, so the command did not run: ")
+	}
+	for _, c := range checks {
+		if !c.OK {
+			return checks, "the edit sandbox did not hold: " + c.Name + ": " + c.Detail
+		}
+	}
+	return checks, ""
 }
 
 func firstLine(s string) string {
@@ -208,6 +251,31 @@ func InsideCheck(dir, marker string) []Check {
 	check("write the scratch directory", err == nil, fmt.Sprint(err))
 	_, err = os.ReadFile(filepath.Join(outside, "file"))
 	check("read a file", err == nil, fmt.Sprint(err))
+	return checks
+}
+
+// InsideCheckEdit is the edit probe's inside half (see probeEdit).
+func InsideCheckEdit(dir, marker, outside string) []Check {
+	var checks []Check
+	check := func(name string, err error, want ...syscall.Errno) {
+		c := Check{Name: name, OK: len(want) == 0 && err == nil}
+		for _, e := range want {
+			c.OK = c.OK || errors.Is(err, e)
+		}
+		if !c.OK {
+			c.Detail = fmt.Sprintf("got %v", err)
+		}
+		checks = append(checks, c)
+	}
+	project := filepath.Join(dir, "project")
+	check("write the project", os.WriteFile(filepath.Join(project, "new"), []byte("x"), 0o644))
+	check("write the project's .claude", os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("x"), 0o644),
+		syscall.EROFS, syscall.EACCES, syscall.EPERM)
+	check("move the project's .claude away", os.Rename(filepath.Join(project, ".claude"), filepath.Join(project, "moved")),
+		syscall.EBUSY, syscall.EROFS, syscall.EACCES, syscall.EPERM)
+	check("write outside the project", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
+	_, err := os.ReadFile(marker)
+	check("read hookctl's home", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
 	return checks
 }
 

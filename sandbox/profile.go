@@ -34,6 +34,19 @@ import (
 // Profile is what a sandboxed command may touch.
 type Profile struct {
 	Name string
+	// Edit is edit mode's profile: see Edit.
+	Edit bool
+	// Writable are directories the command may change (edit mode: the project, the temporary
+	// directories, tool caches).
+	Writable []string
+	// Frozen are files and directories that stay read-only whatever contains them (hookctl's
+	// binary, the client's settings, the shell's start-up files), and Masked are sockets that
+	// must be unreachable (a container engine's, which would run anything as root); edit mode
+	// enforces both with a private mount namespace.
+	Frozen, Masked []string
+	// Create are frozen directories to make, empty, where they are missing, so that they cannot
+	// be made inside the sandbox with settings in them: the project's own .claude.
+	Create []string
 	// Hidden are directories neither readable nor writable inside the sandbox.
 	Hidden []string
 	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox.
@@ -63,6 +76,39 @@ func ReadOnly(hidden []string, scratch string) *Profile {
 	}
 }
 
+// EditName is the edit profile's name, as `hookctl sandbox --profile` spells it.
+const EditName = "edit"
+
+// Edit is edit mode's profile: reads and executes anything but Hidden; writes the Writable
+// directories and the scratch directory, but never Frozen paths, even inside them (a
+// project's .claude, the client's settings, hookctl's binary); no container engine sockets;
+// the network as the user has it (no egress proxy yet: docs/decisions/0006); no ptrace, no
+// signals outside, no new privileges, no mounts. It needs a private mount namespace (root, or
+// a user namespace), because Landlock cannot carve a read-only path out of a writable tree.
+func Edit(hidden, frozen, writable []string, scratch, project string) *Profile {
+	p := ReadOnly(hidden, scratch)
+	p.Create = []string{filepath.Join(filepath.Clean(project), ".claude")}
+	frozen = append(frozen, p.Create...)
+	p.Name, p.Edit = EditName, true
+	p.Frozen = cleanAbs(frozen)
+	p.Writable = cleanAbs(writable)
+	p.Masked = []string{"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
+		"/run/podman/podman.sock", "/var/run/crio/crio.sock", "/run/k3s/containerd/containerd.sock"}
+	p.WriteFiles = append(p.WriteFiles, "/dev/ptmx", "/dev/pts")
+	return p
+}
+
+func cleanAbs(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if filepath.IsAbs(p) {
+			out = append(out, filepath.Clean(p))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
 // scrubbedEnv lists the environment variables the launcher removes before it execs the shell:
 // each makes a shell run or read something other than the judged command (a start-up file, an
 // exported function that shadows a program, options, a directory search path for cd).
@@ -81,7 +127,19 @@ var cacheEnv = [][2]string{
 // Environ is env as the sandboxed shell gets it: scrubbedEnv and exported bash functions
 // (BASH_FUNC_name%%) removed, TMPDIR and the caches of cacheEnv in the scratch directory,
 // pytest's cache off.
+//
+// The edit profile keeps TMPDIR and the caches where the user has them (it may write them).
 func (p *Profile) Environ(env []string) []string {
+	if p.Edit {
+		out := make([]string, 0, len(env))
+		for _, kv := range env {
+			name, _, ok := cut(kv)
+			if ok && !slices.Contains(scrubbedEnv, name) && !(len(name) > 9 && name[:9] == "BASH_FUNC") {
+				out = append(out, kv)
+			}
+		}
+		return out
+	}
 	out := make([]string, 0, len(env)+len(cacheEnv)+1)
 	pytest := "-p no:cacheprovider"
 	for _, kv := range env {

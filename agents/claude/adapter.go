@@ -334,12 +334,16 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 		}
 		return o.line(), nil
 	}
-	if ev.Name != hook.EventToolCall || d.Verdict == hook.Pass {
+	if ev.Name != hook.EventToolCall || d.Verdict == hook.Pass && d.Command == "" {
 		return o.line(), nil
 	}
 	var h object
 	h.str("hookEventName", "PreToolUse")
 	switch d.Verdict {
+	case hook.Pass:
+		// No opinion, but a rewrite: updatedInput without a permissionDecision runs the new
+		// command through the client's own permission flow (2.1.328, live: with Bash allowed it
+		// ran; with an ask rule it was asked, and denied in -p), which edit mode must keep.
 	case hook.Deny:
 		h.str("permissionDecision", "deny")
 	case hook.Allow:
@@ -350,7 +354,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	if d.Reason != "" {
 		h.str("permissionDecisionReason", d.Reason)
 	}
-	if d.Verdict == hook.Allow && d.Command != "" {
+	if d.Verdict != hook.Deny && d.Command != "" {
 		in, err := replaceCommand(ev.Call.Input, d.Command)
 		if err != nil {
 			return nil, err

@@ -99,7 +99,7 @@ func isolation(env environment) hook.Isolation {
 		return hook.Isolation{Reason: "hookctl does not know its own path"}
 	}
 	st := sandbox.Current(env.home, env.binary)
-	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation}
+	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason}
 }
 
 func loadConfig() (*hook.Config, error) {

@@ -5,10 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 )
 
@@ -16,11 +19,14 @@ type sandboxOptions struct {
 	Profile string
 	Session string
 	Scratch string // the probe's own scratch directory, instead of a session's
+	Project string // edit profile: the session's project, which it may write
 	Probe   bool
 	JSON    bool
 	// The probe's inside half.
-	InsideCheck string
-	Marker      string
+	InsideCheck     string
+	InsideCheckEdit string
+	Marker          string
+	Outside         string
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -45,10 +51,14 @@ With --probe it tries the sandbox for real and says whether this machine support
 			switch {
 			case opts.InsideCheck != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheck(opts.InsideCheck, opts.Marker))
+			case opts.InsideCheckEdit != "":
+				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEdit(opts.InsideCheckEdit, opts.Marker, opts.Outside))
 			case opts.Probe:
 				return sandboxProbe(s, opts)
-			case opts.Profile != sandbox.ReadOnlyName:
-				return fmt.Errorf("unknown profile %q: the only profile is %s", opts.Profile, sandbox.ReadOnlyName)
+			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName:
+				return fmt.Errorf("unknown profile %q: the profiles are %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName)
+			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
+				return errors.New("the edit profile needs --project DIR, an absolute path")
 			case len(args) == 0:
 				return errors.New("give the program after --, e.g. hookctl sandbox -- ls -la")
 			}
@@ -60,10 +70,15 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().StringVar(&opts.Profile, "profile", sandbox.ReadOnlyName, "the sandbox profile")
 	cmd.Flags().StringVar(&opts.Session, "session", "", "the session whose scratch directory is TMPDIR")
 	cmd.Flags().StringVar(&opts.Scratch, "scratch", "", "use `DIR` as the scratch directory")
+	cmd.Flags().StringVar(&opts.Project, "project", "", "edit profile: the project `DIR` it may write")
 	cmd.Flags().BoolVar(&opts.Probe, "probe", false, "try the sandbox and report whether it holds here")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "with --probe, print the result as JSON")
 	cmd.Flags().StringVar(&opts.InsideCheck, "inside-check", "", "")
+	cmd.Flags().StringVar(&opts.InsideCheckEdit, "inside-check-edit", "", "")
+	cmd.Flags().MarkHidden("inside-check-edit")
 	cmd.Flags().StringVar(&opts.Marker, "marker", "", "")
+	cmd.Flags().StringVar(&opts.Outside, "outside", "", "")
+	cmd.Flags().MarkHidden("outside")
 	cmd.Flags().MarkHidden("inside-check")
 	cmd.Flags().MarkHidden("marker")
 	cmd.Flags().SetInterspersed(false)
@@ -85,6 +100,9 @@ func sandboxExec(opts *sandboxOptions, args []string) error {
 		sandbox.Sweep(base, scratch)
 	}
 	p := sandbox.ReadOnly(sandbox.HiddenDirs(home), scratch)
+	if opts.Profile == sandbox.EditName {
+		p = editProfile(home, opts.Project, scratch)
+	}
 	err = sandbox.Exec(p, args, os.Environ())
 	// The probe promised a sandbox and the kernel refused it: the next hook probes again, so
 	// that the status line and doctor tell the user.
@@ -115,5 +133,54 @@ func sandboxProbe(s *streams, opts *sandboxOptions) error {
 		return exitCode(exitDenied)
 	}
 	fmt.Fprintln(s.out, "sandbox available:", st.Isolation)
+	for _, c := range st.EditChecks {
+		mark := "ok  "
+		if !c.OK {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(s.out, "%s edit: %s\n", mark, c.Name)
+	}
+	if !st.Edit {
+		fmt.Fprintln(s.out, "no edit sandbox:", st.EditReason)
+	} else {
+		fmt.Fprintln(s.out, "edit sandbox available")
+	}
 	return nil
+}
+
+// editWritable are the directories beneath the user's home that edit mode's commands may write
+// besides the project and the temporary directories: the caches and stores of package managers
+// and toolchains. The user's config adds to them (edit_writable).
+var editWritable = []string{".cache", ".npm", ".yarn", ".pnpm-store", ".bun", ".deno", ".cargo", ".rustup", "go",
+	".m2", ".gradle", ".nuget", ".local/share/pnpm"}
+
+// editProfile is the edit profile for a session whose project is project: it may write the
+// project, the temporary directories and the caches, never hookctl's files, the client's
+// settings (whole .claude directories, in the home and in the project and above) or the shell's
+// start-up files.
+func editProfile(home, project, scratch string) *sandbox.Profile {
+	userHome, _ := os.UserHomeDir()
+	binary := hookEnv().binary
+	frozen := hook.ProtectedPaths(claude.Client, home, userHome, binary, project)
+	frozen = append(frozen, binary, front.WorkerPath(binary))
+	if userHome != "" {
+		frozen = append(frozen, filepath.Join(userHome, ".claude"), filepath.Join(userHome, ".claude.json"))
+	}
+	for d := filepath.Clean(project); ; d = filepath.Dir(d) {
+		frozen = append(frozen, filepath.Join(d, ".claude"))
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	frozen = append(frozen, "/etc/claude-code")
+	writable := []string{project, "/tmp", "/var/tmp", "/dev/shm", os.TempDir()}
+	for _, d := range editWritable {
+		if userHome != "" {
+			writable = append(writable, filepath.Join(userHome, d))
+		}
+	}
+	if cfg, err := hook.LoadConfig(home); err == nil {
+		writable = append(writable, cfg.EditWritable...)
+	}
+	return sandbox.Edit(sandbox.HiddenDirs(home), frozen, writable, scratch, project)
 }
