@@ -36,9 +36,17 @@ type Gate struct {
 	EndSession func(id string)
 }
 
-// EditPolicyOnly tells the user what holds edit mode's self-protection: what a parser can see,
-// with no OS sandbox under it yet (issue 9).
-const EditPolicyOnly = "edit mode's protection of hookctl's and the client's files rests on what hookctl's parser can see (docs/threat-model.md)"
+// EditEnforcement says in one sentence what holds edit mode's self-protection on this machine.
+func EditEnforcement(iso Isolation, cfg *Config) string {
+	switch {
+	case iso.Edit:
+		return "edit mode's commands run in hookctl's edit sandbox: they cannot write hookctl's files, the client's settings " +
+			"or your shell's start-up files; they have the network as you do (no egress proxy yet)"
+	case cfg != nil && cfg.Sandbox == SandboxRequire:
+		return "⚠ no edit sandbox here (" + iso.EditReason + "), and your config requires one: every edit-mode shell command is refused"
+	}
+	return "⚠ no edit sandbox here (" + iso.EditReason + "): edit mode's protection of hookctl's and the client's files rests on what hookctl's parser can see " + PolicyOnlyBadge
+}
 
 // Enforcement says in one sentence what holds read-only mode on this machine, for the session's
 // start message and hookctl doctor: a missing guarantee is never silent.
@@ -129,7 +137,7 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	st := g.sessionState(ev.Session, ev.Cwd, cfg)
 	d := Decision{Verdict: Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
 	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch); " +
-		Enforcement(g.isolation(), cfg) + "; " + EditPolicyOnly}
+		Enforcement(g.isolation(), cfg) + "; " + EditEnforcement(g.isolation(), cfg)}
 	if cfg.DirectFetch {
 		msgs = append(msgs, "hookctl: ⚠ DIRECT FETCH is on: web tools bypass the quarantined retriever (direct_fetch in your config)")
 	}
@@ -145,7 +153,7 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 
 func (g *Gate) isolation() Isolation {
 	if g.Sandbox == nil {
-		return Isolation{Reason: "hookctl has no sandbox here"}
+		return Isolation{Reason: "hookctl has no sandbox here", EditReason: "hookctl has no sandbox here"}
 	}
 	return g.Sandbox()
 }

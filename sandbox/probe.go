@@ -182,14 +182,11 @@ func probeEdit(ctx context.Context, dir, binary, home, marker string) ([]Check, 
 	project := filepath.Join(dir, "project")
 	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("{}\n"), 0o644)
-	// The temporary directory is writable in edit mode; the directory that holds hookctl's
-	// home is not.
-	outside, err := os.MkdirTemp(filepath.Dir(home), ".hookctl-probe-")
-	if err != nil {
-		return nil, "the probe could not create a directory beside hookctl's: " + err.Error()
-	}
-	defer os.RemoveAll(outside)
-	cmd := exec.CommandContext(ctx, binary, "sandbox", "--profile", EditName, "--scratch", filepath.Join(dir, "scratch"),
+	// --probe-confine: the profile as edit mode has it, but with the project as its only
+	// writable directory, so that a directory beside it (in the temporary directory, which edit
+	// mode may write) shows whether writes outside are refused.
+	outside := filepath.Join(dir, "outside")
+	cmd := exec.CommandContext(ctx, binary, "sandbox", "--profile", EditName, "--probe-confine", "--scratch", filepath.Join(dir, "scratch"),
 		"--project", project, "--", binary, "sandbox", "--inside-check-edit", dir, "--marker", marker, "--outside", outside)
 	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
 	var out, errb bytes.Buffer

@@ -285,7 +285,11 @@ func (d *doctor) checkSandbox(env environment) {
 	default:
 		d.note("%s\n    to get it: %s", hook.Enforcement(iso, cfg), sandboxFix(st))
 	}
-	d.note("%s", hook.EditPolicyOnly)
+	if st.Edit {
+		d.ok("%s", hook.EditEnforcement(iso, cfg))
+	} else {
+		d.note("%s\n    to get it: run Claude Code as a user hookctl can give a private mount namespace (root, for now)", hook.EditEnforcement(iso, cfg))
+	}
 }
 
 // sandboxFix says how to get the sandbox, from why the probe failed.

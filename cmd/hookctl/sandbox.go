@@ -27,6 +27,7 @@ type sandboxOptions struct {
 	InsideCheckEdit string
 	Marker          string
 	Outside         string
+	ProbeConfine    bool
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -79,6 +80,8 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().StringVar(&opts.Marker, "marker", "", "")
 	cmd.Flags().StringVar(&opts.Outside, "outside", "", "")
 	cmd.Flags().MarkHidden("outside")
+	cmd.Flags().BoolVar(&opts.ProbeConfine, "probe-confine", false, "")
+	cmd.Flags().MarkHidden("probe-confine")
 	cmd.Flags().MarkHidden("inside-check")
 	cmd.Flags().MarkHidden("marker")
 	cmd.Flags().SetInterspersed(false)
@@ -101,7 +104,7 @@ func sandboxExec(opts *sandboxOptions, args []string) error {
 	}
 	p := sandbox.ReadOnly(sandbox.HiddenDirs(home), scratch)
 	if opts.Profile == sandbox.EditName {
-		p = editProfile(home, opts.Project, scratch)
+		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
 	}
 	err = sandbox.Exec(p, args, os.Environ())
 	// The probe promised a sandbox and the kernel refused it: the next hook probes again, so
@@ -158,7 +161,9 @@ var editWritable = []string{".cache", ".npm", ".yarn", ".pnpm-store", ".bun", ".
 // project, the temporary directories and the caches, never hookctl's files, the client's
 // settings (whole .claude directories, in the home and in the project and above) or the shell's
 // start-up files.
-func editProfile(home, project, scratch string) *sandbox.Profile {
+//
+// confine (the probe's) leaves the project as the only writable directory.
+func editProfile(home, project, scratch string, confine bool) *sandbox.Profile {
 	userHome, _ := os.UserHomeDir()
 	binary := hookEnv().binary
 	frozen := hook.ProtectedPaths(claude.Client, home, userHome, binary, project)
@@ -181,6 +186,9 @@ func editProfile(home, project, scratch string) *sandbox.Profile {
 	}
 	if cfg, err := hook.LoadConfig(home); err == nil {
 		writable = append(writable, cfg.EditWritable...)
+	}
+	if confine {
+		writable = []string{project}
 	}
 	return sandbox.Edit(sandbox.HiddenDirs(home), frozen, writable, scratch, project)
 }

@@ -75,8 +75,11 @@ func statusLine(stdin io.Reader) string {
 	}
 	cfg, cfgErr := hook.LoadConfig(home)
 	line := statusBadge(home, id, cfg, cfgErr)
-	if strings.HasPrefix(line, hook.Badge(hook.ModeReadOnly)) && line == hook.Badge(hook.ModeReadOnly) {
+	switch line {
+	case hook.Badge(hook.ModeReadOnly):
 		line += sandboxBadge(cfg)
+	case hook.Badge(hook.ModeEdit):
+		line += editSandboxBadge(cfg)
 	}
 	if cfgErr == nil && cfg.DirectFetch {
 		line += " ⚠ DIRECT FETCH" // shown after the mode while direct_fetch is on
@@ -109,6 +112,19 @@ func sandboxBadge(cfg *hook.Config) string {
 	iso := isolation(env)
 	switch {
 	case iso.Available:
+		return ""
+	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
+		return " (⚠ no sandbox: shell refused)"
+	}
+	return " " + hook.PolicyOnlyBadge
+}
+
+// editSandboxBadge is what the edit badge adds where edit mode's commands cannot run in the
+// edit sandbox.
+func editSandboxBadge(cfg *hook.Config) string {
+	iso := isolation(hookEnv())
+	switch {
+	case iso.Edit:
 		return ""
 	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
 		return " (⚠ no sandbox: shell refused)"
