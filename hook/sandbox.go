@@ -129,6 +129,11 @@ func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState
 		project = c.Cwd
 	}
 	cd, rest := leadingCd(cl)
+	if cd != "" && rest == "" {
+		// A lone cd is the shell's own builtin: nothing to contain, and it must move the
+		// client's shell, not a sandboxed one.
+		return Decision{Verdict: Pass, Isolation: "a cd, in the client's shell"}
+	}
 	var b strings.Builder
 	if cd != "" {
 		b.WriteString(cd)
@@ -145,13 +150,20 @@ func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState
 }
 
 // leadingCd splits `cd DIR && REST` into the cd, as written, and REST's own text, when DIR is
-// a literal the hand lexer reads alone; otherwise it returns "" and the whole command.
+// a literal the hand lexer reads alone; a lone `cd DIR` gives an empty REST; otherwise it
+// returns "" and the whole command.
 func leadingCd(cl *lexer.CommandLine) (cd, rest string) {
 	f, err := cl.Tree()
 	if err != nil || len(f.Stmts) != 1 {
 		return "", cl.Src
 	}
 	s := f.Stmts[0]
+	if call, ok := s.Cmd.(*syntax.CallExpr); ok && len(call.Args) == 2 && len(call.Assigns) == 0 && len(s.Redirs) == 0 && !s.Negated && !s.Background {
+		name, _ := lexer.Literal(call.Args[0])
+		if dir, ok := lexer.Literal(call.Args[1]); name == "cd" && ok && dir != "" {
+			return "cd " + lexer.Quote(dir), "" // the whole command is this cd
+		}
+	}
 	bin, ok := s.Cmd.(*syntax.BinaryCmd)
 	if !ok || bin.Op != syntax.AndStmt || s.Negated || s.Background || len(s.Redirs) > 0 || len(bin.X.Redirs) > 0 || bin.X.Negated {
 		return "", cl.Src

@@ -244,3 +244,50 @@ func TestShellsRunTheLauncherOnWhatWasJudged(t *testing.T) {
 		}
 	}
 }
+
+func TestContainEdit(t *testing.T) {
+	edit := func() Isolation { return Isolation{Available: true, Edit: true, Describe: "landlock"} }
+	noEdit := func() Isolation { return Isolation{Available: true, EditReason: "no mount namespace"} }
+	for _, c := range []struct {
+		name    string
+		sandbox func() Isolation
+		setting string
+		call    ToolCall
+		verdict Verdict
+		cd      string // the cd left outside
+		inner   string // what the sandboxed bash runs; "" when not rewritten
+	}{
+		{"a plain command", edit, "", ToolCall{Command: "go build ./... && ./app --flag 'x y'"}, Pass, "", "go build ./... && ./app --flag 'x y'"},
+		{"a leading cd stays outside", edit, "", ToolCall{Command: "cd 'sub dir' && make test"}, Pass, "sub dir", "make test"},
+		{"a cd that is not a literal stays inside", edit, "", ToolCall{Command: "cd $(git rev-parse --show-toplevel) && ls"}, Pass, "", "cd $(git rev-parse --show-toplevel) && ls"},
+		{"a cd not followed by && stays inside", edit, "", ToolCall{Command: "cd sub; ls"}, Pass, "", "cd sub; ls"},
+		{"a lone cd runs in the client's shell", edit, "", ToolCall{Command: "cd sub"}, Pass, "", ""},
+		{"a cd with more after stays inside", edit, "", ToolCall{Command: "cd sub && ls || echo no"}, Pass, "", "cd sub && ls || echo no"},
+		{"no edit sandbox: as passed", noEdit, "", ToolCall{Command: "make"}, Pass, "", ""},
+		{"no edit sandbox and require: refused", noEdit, SandboxRequire, ToolCall{Command: "make"}, Deny, "", ""},
+		{"the guard still refuses first", edit, "", ToolCall{Command: "rm -rf ~"}, Deny, "", ""},
+	} {
+		c.call.Tool, c.call.Kind, c.call.Session, c.call.Cwd = "Bash", KindShell, "s1", "/elsewhere"
+		p := &Policy{Config: &Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
+		d := p.Decide(&c.call, SessionState{Mode: ModeEdit, Project: "/home/u/proj"})
+		if d.Verdict != c.verdict {
+			t.Errorf("%s: %v %q", c.name, d.Verdict, d.Reason)
+			continue
+		}
+		if c.inner == "" {
+			if d.Command != "" {
+				t.Errorf("%s: rewritten to %q", c.name, d.Command)
+			}
+			continue
+		}
+		cmds := shellWords(t, d.Command)
+		launch := cmds[len(cmds)-1]
+		head := []string{"/bin/hookctl", "sandbox", "--profile", "edit", "--session", "s1", "--project", "/home/u/proj", "--", "bash", "--noprofile", "--norc", "-c"}
+		if strings.Join(launch[:min(len(head), len(launch))], "\x00") != strings.Join(head, "\x00") || launch[len(launch)-1] != c.inner {
+			t.Errorf("%s: %q runs %q", c.name, d.Command, launch)
+		}
+		if c.cd != "" && (len(cmds) != 2 || strings.Join(cmds[0], " ") != "cd "+c.cd) {
+			t.Errorf("%s: the cd: %q", c.name, d.Command)
+		}
+	}
+}

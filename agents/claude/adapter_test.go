@@ -416,3 +416,20 @@ func TestSessionEndCleansUp(t *testing.T) {
 		t.Error("a SessionEnd without a session id was accepted")
 	}
 }
+
+// TestPassWithRewrite: edit mode's rewrite goes out as updatedInput with no permission
+// decision, so the client's own permission rules still decide whether it runs.
+func TestPassWithRewrite(t *testing.T) {
+	ev, err := Adapter{}.Decode([]byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"make","description":"build","timeout":5000}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Adapter{}.Encode(ev, hook.Decision{Verdict: hook.Pass, Command: "/bin/hookctl sandbox -- bash -c make"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","updatedInput":{"command":"/bin/hookctl sandbox -- bash -c make","description":"build","timeout":5000}}}`
+	if strings.TrimSpace(string(out)) != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+}

@@ -85,3 +85,48 @@ func TestRealClientRunsAdmittedCommandsSandboxed(t *testing.T) {
 		t.Errorf("the control did not fire the filter driver, so the test proves nothing: %v", err)
 	}
 }
+
+// TestRealClientEditModeCannotUnregisterTheHook: in edit mode the real client runs the agent's
+// Bash through the edit sandbox. A write of the project's settings the guard cannot read
+// (the path is base64 inside python) fails at the kernel, so the hook stays registered, while
+// ordinary work in the project goes on; the control runs the same python plainly and it does
+// rewrite the file.
+func TestRealClientEditModeCannotUnregisterTheHook(t *testing.T) {
+	ct.Binary(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the edit sandbox needs root here so far")
+	}
+	hookctl := buildHookctl(t)
+	s := ct.NewSession(t)
+	s.InitGitRepo(commitSubject)
+	hh := t.TempDir()
+	os.WriteFile(filepath.Join(hh, "config.toml"), []byte("default_mode = \"edit\"\n"), 0o600)
+	s.Env = append(s.Env, "HOOKCTL_HOME="+hh)
+	s.Hooks = []ct.Hook{{Command: hookctl, Args: []string{"hook"}}}
+	// .claude/settings.json, base64: the guard sees no protected path in the code.
+	unregister := `python3 -c "import base64; open(base64.b64decode('LmNsYXVkZS9zZXR0aW5ncy5qc29u').decode(), 'w').write('{\"disableAllHooks\": true}')"`
+	s.Script = ct.Script{Main: []ct.Call{ct.Bash(unregister), ct.Bash("echo built > out.txt && cat out.txt")}}
+	s.WriteSettings()
+	settings := filepath.Join(s.Project, ".claude", "settings.json")
+	before, _ := os.ReadFile(settings)
+	r := s.Run("Build it.")
+	if tr, _ := s.API.ResultFor(ct.Main, 0); !strings.Contains(tr.Text, "Read-only file system") {
+		r.Fatalf(t, "the settings write did not fail at the kernel: is_error=%v %q", tr.IsError, tr.Text)
+	}
+	if after, _ := os.ReadFile(settings); string(after) != string(before) {
+		r.Fatalf(t, "the project's settings changed:\n%s", after)
+	}
+	if tr, _ := s.API.ResultFor(ct.Main, 1); tr.IsError || !strings.Contains(tr.Text, "built") {
+		r.Fatalf(t, "ordinary work failed: %q", tr.Text)
+	}
+	if b, _ := os.ReadFile(filepath.Join(s.Project, "out.txt")); string(b) != "built\n" {
+		t.Errorf("out.txt: %q", b)
+	}
+	// The control: the same command, run plainly, unregisters the hook.
+	sh := exec.Command("bash", "-c", unregister)
+	sh.Dir = s.Project
+	sh.Run()
+	if after, _ := os.ReadFile(settings); !strings.Contains(string(after), "disableAllHooks") {
+		t.Errorf("the control did not write the settings, so the test proves nothing: %s", after)
+	}
+}
