@@ -13,3 +13,8 @@ func ready() error     { return errUnsupported }
 func describe() string { return "none" }
 
 func execSandboxed(*Profile, string, []string, []string) error { return errNotApplied(errUnsupported) }
+
+// RunInUserNamespace: user namespaces are Linux's.
+func RunInUserNamespace([]string) (int, error) {
+	return 0, errNotApplied(errors.New("user namespaces are Linux's"))
+}

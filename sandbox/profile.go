@@ -44,6 +44,9 @@ type Profile struct {
 	// must be unreachable (a container engine's, which would run anything as root); edit mode
 	// enforces both with a private mount namespace.
 	Frozen, Masked []string
+	// InNamespace: the process already has a mount namespace of its own, in a user namespace
+	// that gives it the capabilities to mount (see RunInUserNamespace).
+	InNamespace bool
 	// Create are frozen directories to make, empty, where they are missing, so that they cannot
 	// be made inside the sandbox with settings in them: the project's own .claude.
 	Create []string

@@ -1,3 +1,5 @@
+//go:build linux
+
 package main
 
 import (
@@ -7,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,14 +22,19 @@ import (
 type editWorld struct {
 	bin, home, hh, project, outside, session string
 	env                                      []string
+	user                                     *syscall.Credential // nil: root, who runs the tests
 }
 
-func newEditWorld(t *testing.T) *editWorld {
+// nobody is the unprivileged user the edit sandbox is also tried as: its launcher makes its
+// mounts in a user namespace of its own.
+var nobody = &syscall.Credential{Uid: 65534, Gid: 65534}
+
+func newEditWorld(t *testing.T, user *syscall.Credential) *editWorld {
 	t.Helper()
 	requireTool(t, "bash")
 	requireTool(t, "python3")
 	if os.Geteuid() != 0 {
-		t.Skip("the edit sandbox needs root here so far")
+		t.Skip("the test makes its world outside the temporary directories, and switches users: it runs as root")
 	}
 	// Not under the temporary directory, which edit mode may write: a home and a directory
 	// there would be writable anyway.
@@ -40,7 +48,13 @@ func newEditWorld(t *testing.T) *editWorld {
 		os.MkdirAll(d, 0o755)
 		return d
 	}
-	w := &editWorld{bin: hookctlBinary(t), home: dir("home"), project: dir("project"), outside: dir("outside"), session: "0f7c2a11-edit"}
+	w := &editWorld{bin: hookctlBinary(t), home: dir("home"), project: dir("project"), outside: dir("outside"), session: "0f7c2a11-edit", user: user}
+	if user != nil {
+		// The user's own copy, which it can run (the build's directory is closed to it).
+		b, _ := os.ReadFile(w.bin)
+		w.bin = filepath.Join(dir("bin"), "hookctl")
+		os.WriteFile(w.bin, b, 0o755)
+	}
 	w.hh = filepath.Join(w.home, ".config", "hookctl")
 	w.env = append(os.Environ(), "HOME="+w.home, "HOOKCTL_HOME="+w.hh, "XDG_CONFIG_HOME=", "TMPDIR="+os.TempDir())
 	os.MkdirAll(filepath.Join(w.home, ".claude"), 0o755)
@@ -48,13 +62,21 @@ func newEditWorld(t *testing.T) *editWorld {
 	os.MkdirAll(filepath.Join(w.project, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(w.project, ".claude", "settings.json"), []byte("{}\n"), 0o644)
 	os.WriteFile(filepath.Join(w.project, "main.go"), []byte("package main\n"), 0o644)
+	if user != nil {
+		os.Chmod(root, 0o755)
+		filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, int(user.Uid), int(user.Gid)) })
+		os.Chown(w.bin, 0, 0) // hookctl's binary is not the agent's to change
+		os.Chown(filepath.Dir(w.bin), 0, 0)
+	}
 	install := exec.Command(w.bin, "install", "--scope", "user")
 	install.Env = w.env
+	install.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("install: %v %s", err, out)
 	}
 	start := exec.Command(w.bin, "hook")
 	start.Env = w.env
+	start.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
 	start.Stdin = strings.NewReader(`{"session_id":"` + w.session + `","cwd":"` + w.project + `","hook_event_name":"SessionStart","source":"startup"}`)
 	if out, err := start.CombinedOutput(); err != nil {
 		t.Fatalf("session start: %v %s", err, out)
@@ -68,6 +90,7 @@ func newEditWorld(t *testing.T) *editWorld {
 func (w *editWorld) cli(args ...string) (string, error) {
 	cmd := exec.Command(w.bin, args...)
 	cmd.Env = w.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
 	out, err := cmd.CombinedOutput()
 	return string(out), err
 }
@@ -78,6 +101,7 @@ func (w *editWorld) run(t *testing.T, script string) (string, error) {
 	cmd := exec.Command(w.bin, "sandbox", "--profile", "edit", "--session", w.session, "--project", w.project,
 		"--", "bash", "--noprofile", "--norc", "-c", script)
 	cmd.Dir, cmd.Env = w.project, w.env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
 	timer := time.AfterFunc(10*time.Second, func() { cmd.Process.Kill() })
 	defer timer.Stop()
 	out, err := cmd.CombinedOutput()
@@ -102,7 +126,15 @@ func (w *editWorld) protected(t *testing.T) hostile.State {
 // must fail, and hookctl's files, the client's settings and the shell's start-up file must be
 // byte for byte as they were; then the user's /readonly on must still land within a second.
 func TestEditSandboxCannotSwitchHookctlOff(t *testing.T) {
-	w := newEditWorld(t)
+	for _, u := range []struct {
+		name string
+		cred *syscall.Credential
+	}{{"root", nil}, {"unprivileged", nobody}} {
+		t.Run(u.name, func(t *testing.T) { cannotSwitchHookctlOff(t, newEditWorld(t, u.cred)) })
+	}
+}
+
+func cannotSwitchHookctlOff(t *testing.T, w *editWorld) {
 	state := filepath.Join(w.hh, "sessions", w.session+".json")
 	lock := filepath.Join(w.hh, "sessions", w.session+".lock")
 	userSettings := filepath.Join(w.home, ".claude", "settings.json")
@@ -157,6 +189,7 @@ func TestEditSandboxCannotSwitchHookctlOff(t *testing.T) {
 	hold := exec.Command(w.bin, "sandbox", "--profile", "edit", "--session", w.session, "--project", w.project,
 		"--", "bash", "--noprofile", "--norc", "-c", "flock "+lock+" sleep 3 || sleep 3")
 	hold.Env = w.env
+	hold.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
 	hold.Start()
 	defer hold.Process.Kill()
 	time.Sleep(200 * time.Millisecond)
@@ -171,7 +204,15 @@ func TestEditSandboxCannotSwitchHookctlOff(t *testing.T) {
 // TestEditSandboxLetsTheWorkHappen: what edit mode is for still works inside: writing and
 // building in the project, git, the temporary directory, the caches, chmod, the network.
 func TestEditSandboxLetsTheWorkHappen(t *testing.T) {
-	w := newEditWorld(t)
+	for _, u := range []struct {
+		name string
+		cred *syscall.Credential
+	}{{"root", nil}, {"unprivileged", nobody}} {
+		t.Run(u.name, func(t *testing.T) { letsTheWorkHappen(t, newEditWorld(t, u.cred)) })
+	}
+}
+
+func letsTheWorkHappen(t *testing.T, w *editWorld) {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		t.Fatal(err)
@@ -189,6 +230,9 @@ func TestEditSandboxLetsTheWorkHappen(t *testing.T) {
 	}()
 	host, port, _ := net.SplitHostPort(l.Addr().String())
 	os.MkdirAll(filepath.Join(w.home, ".cache"), 0o755)
+	if w.user != nil {
+		os.Chown(filepath.Join(w.home, ".cache"), int(w.user.Uid), int(w.user.Gid))
+	}
 	for _, c := range []struct{ script, want string }{
 		{"echo made > new.txt && cat new.txt", "made"},
 		{"mkdir -p pkg/sub && echo x > pkg/sub/f && rm -r pkg && echo removed", "removed"},

@@ -28,6 +28,7 @@ type sandboxOptions struct {
 	Marker          string
 	Outside         string
 	ProbeConfine    bool
+	InUserNS        bool
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -63,7 +64,10 @@ With --probe it tries the sandbox for real and says whether this machine support
 			case len(args) == 0:
 				return errors.New("give the program after --, e.g. hookctl sandbox -- ls -la")
 			}
-			err := sandboxExec(opts, args)
+			code, err := sandboxExec(opts, args)
+			if err == nil {
+				return exitCode(code)
+			}
 			fmt.Fprintln(s.err, "hookctl sandbox:", err)
 			return exitCode(exitSandboxFailed)
 		},
@@ -82,35 +86,47 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().MarkHidden("outside")
 	cmd.Flags().BoolVar(&opts.ProbeConfine, "probe-confine", false, "")
 	cmd.Flags().MarkHidden("probe-confine")
+	cmd.Flags().BoolVar(&opts.InUserNS, "in-user-namespace", false, "")
+	cmd.Flags().MarkHidden("in-user-namespace")
 	cmd.Flags().MarkHidden("inside-check")
 	cmd.Flags().MarkHidden("marker")
 	cmd.Flags().SetInterspersed(false)
 	return cmd
 }
 
-// sandboxExec applies the profile and execs args; it returns only on failure.
-func sandboxExec(opts *sandboxOptions, args []string) error {
+// sandboxExec applies the profile and execs args; it returns only on failure, or with the exit
+// status of the child an unprivileged edit profile runs in a user namespace.
+func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	home, err := hook.Home()
 	if err != nil {
-		return err
+		return 0, err
 	}
 	scratch := opts.Scratch
 	if scratch == "" {
 		base := sandbox.ScratchBase()
 		if scratch, err = sandbox.Scratch(base, opts.Session); err != nil {
-			return err
+			return 0, err
 		}
 		sandbox.Sweep(base, scratch)
+	}
+	if opts.Profile == sandbox.EditName && os.Geteuid() != 0 && !opts.InUserNS {
+		argv := []string{"hookctl", "sandbox", "--in-user-namespace", "--profile", sandbox.EditName, "--session", opts.Session,
+			"--project", opts.Project, "--scratch", scratch}
+		if opts.ProbeConfine {
+			argv = append(argv, "--probe-confine")
+		}
+		return sandbox.RunInUserNamespace(append(append(argv, "--"), args...))
 	}
 	p := sandbox.ReadOnly(sandbox.HiddenDirs(home), scratch)
 	if opts.Profile == sandbox.EditName {
 		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
+		p.InNamespace = opts.InUserNS
 	}
 	err = sandbox.Exec(p, args, os.Environ())
 	// The probe promised a sandbox and the kernel refused it: the next hook probes again, so
 	// that the status line and doctor tell the user.
 	sandbox.Forget(home)
-	return err
+	return 0, err
 }
 
 func sandboxProbe(s *streams, opts *sandboxOptions) error {

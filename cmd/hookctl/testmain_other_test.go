@@ -1,0 +1,7 @@
+//go:build !linux
+
+package main
+
+import "errors"
+
+func execWithoutLandlock([]string) error { return errors.New("Landlock is Linux's") }
