@@ -262,6 +262,7 @@ func TestContainEdit(t *testing.T) {
 		{"a cd that is not a literal stays inside", edit, "", ToolCall{Command: "cd $(git rev-parse --show-toplevel) && ls"}, Pass, "", "cd $(git rev-parse --show-toplevel) && ls"},
 		{"a cd not followed by && stays inside", edit, "", ToolCall{Command: "cd sub; ls"}, Pass, "", "cd sub; ls"},
 		{"a lone cd runs in the client's shell", edit, "", ToolCall{Command: "cd sub"}, Pass, "", ""},
+		{"hookctl retrieve runs outside, as hookctl", edit, "", ToolCall{Command: "hookctl retrieve fetch https://go.dev --need 'what'"}, Pass, "", "/bin/hookctl retrieve fetch https://go.dev --need what"},
 		{"a cd with more after stays inside", edit, "", ToolCall{Command: "cd sub && ls || echo no"}, Pass, "", "cd sub && ls || echo no"},
 		{"no edit sandbox: as passed", noEdit, "", ToolCall{Command: "make"}, Pass, "", ""},
 		{"no edit sandbox and require: refused", noEdit, SandboxRequire, ToolCall{Command: "make"}, Deny, "", ""},
@@ -282,6 +283,12 @@ func TestContainEdit(t *testing.T) {
 		}
 		cmds := shellWords(t, d.Command)
 		launch := cmds[len(cmds)-1]
+		if strings.HasPrefix(c.name, "hookctl retrieve") {
+			if strings.Join(launch, " ") != c.inner {
+				t.Errorf("%s: %q", c.name, d.Command)
+			}
+			continue
+		}
 		head := []string{"/bin/hookctl", "sandbox", "--profile", "edit", "--session", "s1", "--project", "/home/u/proj", "--", "bash", "--noprofile", "--norc", "-c"}
 		if strings.Join(launch[:min(len(head), len(launch))], "\x00") != strings.Join(head, "\x00") || launch[len(launch)-1] != c.inner {
 			t.Errorf("%s: %q runs %q", c.name, d.Command, launch)

@@ -243,7 +243,7 @@ func privateMounts(p *Profile) error {
 		if err != nil {
 			continue
 		}
-		if err := syscall.Mount("hookctl-hidden", real, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "mode=000,size=4k"); err != nil {
+		if err := syscall.Mount(hiddenSource, real, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "mode=000,size=4k"); err != nil {
 			return fmt.Errorf("failed to hide %s: %v", real, err)
 		}
 	}

@@ -26,6 +26,7 @@
 package sandbox
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -176,4 +177,16 @@ func cut(kv string) (name, value string, ok bool) {
 		}
 	}
 	return "", "", false
+}
+
+// hiddenSource names the tmpfs that masks hookctl's home in the edit profile; InsideEditSandbox
+// looks for it.
+const hiddenSource = "hookctl-hidden"
+
+// InsideEditSandbox says whether this process runs in the edit profile: its mount table holds
+// the tmpfs that masks hookctl's home. Nothing inside can mount or unmount, so a process there
+// cannot hide it; one outside that mounts such a tmpfs only makes hookctl refuse more.
+func InsideEditSandbox() bool {
+	b, err := os.ReadFile("/proc/self/mountinfo")
+	return err == nil && strings.Contains(string(b), " - tmpfs "+hiddenSource+" ")
 }

@@ -185,6 +185,16 @@ func cannotSwitchHookctlOff(t *testing.T, w *editWorld) {
 			before = w.protected(t)
 		}
 	}
+	// A retrieval from inside, with its audit moved where the sandbox lets it write, is refused
+	// before it fetches anything.
+	moved := filepath.Join(w.project, "moved-audit")
+	out, _ := w.run(t, "HOOKCTL_HOME="+moved+" "+w.bin+" retrieve fetch https://example.com/ --need 'x'")
+	if !strings.Contains(out, "does not run inside edit mode's sandbox") {
+		t.Errorf("a retrieval with a moved audit: %s", out)
+	}
+	if _, err := os.Stat(moved); err == nil {
+		t.Error("the retrieval wrote an audit where the agent chose")
+	}
 	// The user's toggle still lands, at once, while a sandboxed command tries to hold the lock.
 	hold := exec.Command(w.bin, "sandbox", "--profile", "edit", "--session", w.session, "--project", w.project,
 		"--", "bash", "--noprofile", "--norc", "-c", "flock "+lock+" sleep 3 || sleep 3")

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -10,6 +11,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/sandbox"
 )
 
 func newRetrieveCmd(s *streams) *cobra.Command {
@@ -43,6 +45,12 @@ refused.
 			}
 			if host, _ := cmd.Flags().GetString("host"); host != "" {
 				args = append(args, "--host", host)
+			}
+			if sandbox.InsideEditSandbox() {
+				// Its audit lives in hookctl's directory, which the sandbox hides; one written
+				// anywhere else (HOOKCTL_HOME=/tmp/h) would be a retrieval the user never sees.
+				return errors.New("hookctl retrieve does not run inside edit mode's sandbox, where it could not be audited; " +
+					"run it as a command of its own (hookctl retrieve fetch URL --need '…'), or use WebFetch")
 			}
 			req, err := front.ParseCLI(args, opts)
 			if err != nil {
