@@ -205,7 +205,7 @@ func privateMounts(p *Profile) error {
 			return errors.New("not in a namespace of its own")
 		}
 	case os.Geteuid() != 0:
-		return errors.New("the edit sandbox needs a private mount namespace: run it through RunInUserNamespace")
+		return errors.New("the edit sandbox needs a private mount namespace, which an unprivileged launcher makes in a user namespace of its own")
 	default:
 		if err := syscall.Unshare(syscall.CLONE_NEWNS); err != nil {
 			return fmt.Errorf("failed to make a mount namespace: %v", err)

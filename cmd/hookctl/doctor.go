@@ -288,7 +288,8 @@ func (d *doctor) checkSandbox(env environment) {
 	if st.Edit {
 		d.ok("%s", hook.EditEnforcement(iso, cfg))
 	} else {
-		d.note("%s\n    to get it: run Claude Code as a user hookctl can give a private mount namespace (root, for now)", hook.EditEnforcement(iso, cfg))
+		d.note("%s\n    to get it: allow unprivileged user namespaces (on Ubuntu 23.10+, an AppArmor profile granting userns to hookctl, "+
+			"or kernel.apparmor_restrict_unprivileged_userns=0), or run outside the container that forbids them", hook.EditEnforcement(iso, cfg))
 	}
 }
 
