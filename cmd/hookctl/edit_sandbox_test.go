@@ -171,6 +171,22 @@ func cannotSwitchHookctlOff(t *testing.T, w *editWorld) {
 		"CLAUDE_CONFIG_DIR=" + w.outside + " " + w.bin + " install --scope user",
 		"echo x > /proc/self/attr/current",
 	}
+	// Every protected file, by every way of writing one.
+	targets := []string{userSettings, filepath.Join(w.project, ".claude", "settings.json"),
+		filepath.Join(w.project, ".claude", "settings.local.json"), filepath.Join(w.home, ".claude.json"),
+		filepath.Join(w.hh, "config.toml"), state, w.bin, filepath.Join(w.home, ".bashrc")}
+	methods := []string{
+		"echo x > %s", "echo x >> %s", "printf x | tee %s", "cp /etc/hostname %s", "mv main.go %s",
+		"ln -sf /etc/hostname %s", "dd if=/etc/hostname of=%s", "sed -i s/a/b/ %s", "truncate -s 0 %s",
+		"chmod 000 %s", "rm -f %s", "touch -d 2001-01-01 %s", "install -m 644 /etc/hostname %s",
+		`python3 -c "import sys; open(sys.argv[1], 'w').write('x')" %s`,
+		`perl -e 'open(F, ">", $ARGV[0]); print F "x"' %s`,
+	}
+	for _, tgt := range targets {
+		for _, m := range methods {
+			attempts = append(attempts, fmt.Sprintf(m, shellQuote(tgt)))
+		}
+	}
 	before := w.protected(t)
 	for _, a := range attempts {
 		out, err := w.run(t, a)
@@ -208,7 +224,7 @@ func cannotSwitchHookctlOff(t *testing.T, w *editWorld) {
 	if took := time.Since(start); err != nil || took > time.Second || !strings.Contains(out, "READ-ONLY") {
 		t.Errorf("the user's readonly on: %v after %v: %s", err, took, out)
 	}
-	t.Logf("%d attempts to switch hookctl off refused", len(attempts))
+	t.Logf("%d attempts to switch hookctl off refused (%d as every write of every protected file)", len(attempts), len(targets)*len(methods))
 }
 
 // TestEditSandboxLetsTheWorkHappen: what edit mode is for still works inside: writing and
