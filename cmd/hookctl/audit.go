@@ -84,6 +84,15 @@ func auditList(s *streams, opts *auditOptions) error {
 		}
 		what := e.URL
 		switch {
+		case e.Kind == front.KindPublish:
+			// A review-mode publish decision: asked (the user confirmed or declined, which the
+			// hook does not see) or refused.
+			what = "publish: " + e.GitHub
+			if e.GitHub == "" {
+				what = "publish refused: " + e.Error
+			} else {
+				what += fmt.Sprintf(" (%d bytes, sha256 %.16s)", e.Bytes, e.BodySHA256)
+			}
 		case e.Query != "":
 			what = "search: " + e.Query
 		case e.GitHub != "":
