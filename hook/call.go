@@ -128,6 +128,10 @@ const (
 	// Deny: refuse, telling the agent Decision.Reason (for a prompt: block it, telling the
 	// user).
 	Deny
+	// Ask: the user decides, shown Decision.Reason and the call (with Decision.Command in place
+	// of the agent's, for a shell call). Where the client cannot ask (Claude Code's -p), it
+	// refuses the call. Only review mode's publishes are asked.
+	Ask
 )
 
 func (v Verdict) String() string {
@@ -136,6 +140,8 @@ func (v Verdict) String() string {
 		return "allow"
 	case Deny:
 		return "deny"
+	case Ask:
+		return "ask"
 	}
 	return "pass"
 }
@@ -155,6 +161,22 @@ type Decision struct {
 	// Context is text for the model (at session start); Message is text for the user.
 	Context string
 	Message string
+	// Publish, on a review-mode decision about a gh publish (asked or refused), is what the
+	// audit records of it. The gate refuses an Ask it cannot audit.
+	Publish *PublishRecord
+}
+
+// PublishRecord is one review-mode publish decision as the audit keeps it: never the text,
+// only its length and hash.
+type PublishRecord struct {
+	Repo       string // OWNER/REPO, or "inferred": gh takes it from the project's git remotes
+	PR         string // the pull request's number, if it was read
+	Verb       string // "review --comment", "review --approve", "review --request-changes", "comment"
+	BodyBytes  int
+	BodySHA256 string // hex
+	Scrub      string // "clean", the kind of secret found, or "" when not checked
+	Decision   Verdict
+	Refused    string // why, for a Deny (hookctl's words; never the text)
 }
 
 // Client is what the gate must know of the agent it guards, supplied by its adapter: words for

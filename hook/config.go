@@ -248,7 +248,11 @@ func ParseConfig(path, text string) (*Config, error) {
 		return nil, fmt.Errorf("%s:%d: sandbox must be %q or %q, not %q", path, lineOfKey(text, toml.Key{"sandbox"}), SandboxAuto, SandboxRequire, c.Sandbox)
 	}
 	if c.DefaultMode != "" {
-		if _, err := ParseMode(c.DefaultMode); err != nil {
+		// Review mode publishes, so it is chosen per session (/readonly review), never by default.
+		if m, err := ParseMode(c.DefaultMode); err != nil || m == ModeReview {
+			if err == nil {
+				err = errors.New(`"review" is chosen per session with /readonly review, not by default (want read-only or edit)`)
+			}
 			return nil, fmt.Errorf("%s:%d: default_mode: %v", path, lineOfKey(text, toml.Key{"default_mode"}), err)
 		}
 	}

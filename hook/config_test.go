@@ -18,6 +18,7 @@ func TestParseConfigErrorsNameFileAndLine(t *testing.T) {
 		{"[table]\nkey = 1\n", `/c.toml:1: unknown key "table"`},
 		{"read_only_agents = [\"\"]\n", "empty name"},
 		{"default_mode = \"yolo\"\n", `/c.toml:1: default_mode: unknown mode "yolo"`},
+		{"default_mode = \"review\"\n", `/c.toml:1: default_mode: "review" is chosen per session`}, // publishing is never a default
 	} {
 		_, err := ParseConfig("/c.toml", c.text)
 		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "/c.toml") {

@@ -7,6 +7,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/retriever/scrub"
 )
 
 // Gate is the decider of the main hook: tool calls (through Policy), session starts, and the
@@ -34,6 +36,13 @@ type Gate struct {
 	// EndSession cleans up after a session that ended (its sandbox scratch directory). Nil:
 	// nothing to clean.
 	EndSession func(id string)
+	// GH and Secrets are the policy's (Policy.GH, Policy.Secrets): how review mode finds gh and
+	// checks a publish's text. Nil: review mode publishes nothing.
+	GH      func() (string, error)
+	Secrets func() *scrub.Scrubber
+	// AuditPublish appends a review-mode publish decision to hookctl's audit, before the hook
+	// answers. A publish it cannot record is refused; nil refuses every publish.
+	AuditPublish func(c *ToolCall, r *PublishRecord) error
 }
 
 // EditEnforcement says in one sentence what holds edit mode's self-protection on this machine.
@@ -120,11 +129,29 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, GH: g.GH, Secrets: g.Secrets}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}
-	return p.Decide(c, g.sessionState(c.Session, c.Cwd, cfg))
+	return g.audited(c, p.Decide(c, g.sessionState(c.Session, c.Cwd, cfg)))
+}
+
+// audited records a publish decision in the audit before the hook answers. An ask that cannot be
+// recorded is refused: no publish goes unrecorded. A refusal stands whether or not it is.
+func (g *Gate) audited(c *ToolCall, d Decision) Decision {
+	if d.Publish == nil {
+		return d
+	}
+	var err error
+	if g.AuditPublish == nil {
+		err = errors.New("this hook has no audit")
+	} else {
+		err = g.AuditPublish(c, d.Publish)
+	}
+	if err != nil && d.Verdict == Ask {
+		return Decision{Verdict: Deny, Reason: "hookctl could not audit this publish, so it is refused: " + err.Error()}
+	}
+	return d
 }
 
 // sessionStart records the session and tells the model its mode.
@@ -138,6 +165,9 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	d := Decision{Verdict: Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
 	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch); " +
 		Enforcement(g.isolation(), cfg) + "; " + EditEnforcement(g.isolation(), cfg)}
+	if st.Mode == ModeReview {
+		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+PublishOutsideSandbox)
+	}
 	if cfg.DirectFetch {
 		msgs = append(msgs, "hookctl: ⚠ DIRECT FETCH is on: web tools bypass the quarantined retriever (direct_fetch in your config)")
 	}
@@ -172,6 +202,13 @@ func retrievalContext(cfg *Config) string {
 
 // sessionContext is what the model is told at the start of a session.
 func (g *Gate) sessionContext(st SessionState) string {
+	if st.Mode == ModeReview {
+		return "hookctl: this session is in REVIEW mode: read-only mode (read files, run read-only commands; writes, " +
+			"edits and other changes are refused), except that you may publish a review or comment on a pull request with " +
+			programs.PublishForms() + ". The user confirms each publish, shown the exact command; it runs outside " +
+			"hookctl's sandbox with the user's gh credentials. Publish only what the user asked you to. Only the user can " +
+			"change the mode (they " + g.Client.toEdit() + " or " + g.Client.toReadOnly() + "); do not try to change it yourself."
+	}
 	if st.Mode == ModeReadOnly {
 		s := "hookctl: this session is in READ-ONLY mode. You can read files and run read-only commands " +
 			"(git status/log/diff/show, rg, grep, find, ls, cat, head, sed -n, …); writes, edits and other changes " +
@@ -202,7 +239,7 @@ func (g *Gate) toggle(ev *Event) Decision {
 	}
 	t := ParseToggleArgs(tr.Args)
 	if t == NoToggle {
-		return Decision{Verdict: Deny, Reason: "hookctl: use " + cmd + ", " + cmd + " on or " + cmd + " off; nothing changed"}
+		return Decision{Verdict: Deny, Reason: "hookctl: use " + cmd + ", " + cmd + " on, " + cmd + " off or " + cmd + " review; nothing changed"}
 	}
 	if !tr.Trusted {
 		return Decision{Verdict: Deny, Reason: "hookctl: this " + cmd + " comes from " + clip.Short(tr.Source) +
@@ -229,9 +266,13 @@ func (g *Gate) toggle(ev *Event) Decision {
 	if from == to {
 		reason = "hookctl: this session is already " + Badge(to)
 	}
-	if to == ModeReadOnly {
+	switch to {
+	case ModeReadOnly:
 		reason += ". The agent can only read; " + g.Client.toEdit() + " to let it edit."
-	} else {
+	case ModeReview:
+		reason += ". The agent can only read, and publish a review or comment on a pull request, each of which you confirm; " +
+			PublishOutsideSandbox + "; " + g.Client.toReadOnly() + " to make it read-only again."
+	default:
 		reason += ". The agent may edit; " + g.Client.toReadOnly() + " to make it read-only again."
 	}
 	return Decision{Verdict: Deny, Reason: reason}

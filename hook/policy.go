@@ -8,6 +8,7 @@ import (
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/programs/editguard"
+	"github.com/hookctl/hookctl/retriever/scrub"
 )
 
 // Mode is a session's mode.
@@ -20,11 +21,17 @@ const (
 	// ModeEdit leaves tool calls to the client's own permission rules, under the edit-mode
 	// accident guard and the protection of hookctl's and the client's own files.
 	ModeEdit
+	// ModeReview is read-only mode plus review mode's publishing verbs (gh pr review, gh pr
+	// comment with the text inline), each confirmed by the user and audited (review.go).
+	ModeReview
 )
 
 func (m Mode) String() string {
-	if m == ModeReadOnly {
+	switch m {
+	case ModeReadOnly:
 		return "read-only"
+	case ModeReview:
+		return "review"
 	}
 	return "edit"
 }
@@ -45,6 +52,11 @@ type Policy struct {
 	// Sandbox says whether admitted commands can run in the OS sandbox; asked only when one is
 	// admitted. Nil: they cannot, and run on the policy alone.
 	Sandbox func() Isolation
+	// GH finds the gh executable a review-mode publish runs (an absolute path), and Secrets
+	// is the scrubber its text must pass; each asked only when a publish is judged. Nil: review
+	// mode publishes nothing.
+	GH      func() (string, error)
+	Secrets func() *scrub.Scrubber
 }
 
 // SessionState is a session's mode as the policy sees it. When the state could not be read,
@@ -70,6 +82,7 @@ type scope uint8
 const (
 	scopeSession scope = iota + 1 // the session is in read-only mode
 	scopeAgent                    // the agent type is read-only in every mode
+	scopeReview                   // the session is in review mode: read-only plus publishing
 )
 
 // Decide judges one tool call made in a session in state st.
@@ -83,6 +96,11 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	if c.Command != "" {
 		cl = lexer.NewCommandLine(c.Command)
 	}
+	if st.Mode == ModeReview && !p.Config.ReadOnlyAgent(c.AgentType) {
+		if d, ok := p.review(c, cl); ok {
+			return d
+		}
+	}
 	if d, ok := p.network(c, cl); ok {
 		return d
 	}
@@ -91,6 +109,8 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 		return p.readOnly(c, cl, scopeAgent, "")
 	case st.Mode == ModeReadOnly:
 		return p.readOnly(c, cl, scopeSession, st.Warning)
+	case st.Mode == ModeReview:
+		return p.readOnly(c, cl, scopeReview, st.Warning)
 	}
 	return p.edit(c, cl, st)
 }

@@ -97,12 +97,13 @@ type Toggle uint8
 const (
 	NoToggle Toggle = iota
 	ToggleFlip
-	ToggleOn  // read-only on
-	ToggleOff // read-only off: edit mode
+	ToggleOn     // read-only on
+	ToggleOff    // read-only off: edit mode
+	ToggleReview // review mode: read-only plus publishing, each publish confirmed
 )
 
-// ParseToggleArgs recognises the arguments of the user's mode command: none, "on" or "off"
-// (blanks around them aside). Anything else toggles nothing: the command was mistyped, or is a
+// ParseToggleArgs recognises the arguments of the user's mode command: none, "on", "off" or
+// "review" (blanks around them aside). Anything else toggles nothing: the command was mistyped, or is a
 // client-made prompt that only quotes it.
 func ParseToggleArgs(args string) Toggle {
 	switch strings.Trim(args, " \t\r\n") {
@@ -112,17 +113,22 @@ func ParseToggleArgs(args string) Toggle {
 		return ToggleOn
 	case "off":
 		return ToggleOff
+	case "review":
+		return ToggleReview
 	}
 	return NoToggle
 }
 
-// next returns the mode a toggle leads to from m.
+// next returns the mode a toggle leads to from m. A flip leads from read-only to edit and from
+// any other mode to read-only: from review mode, the nearer mode, not the wider one.
 func (t Toggle) next(m Mode) Mode {
 	switch t {
 	case ToggleOn:
 		return ModeReadOnly
 	case ToggleOff:
 		return ModeEdit
+	case ToggleReview:
+		return ModeReview
 	case ToggleFlip:
 		if m == ModeReadOnly {
 			return ModeEdit
@@ -150,8 +156,11 @@ func (s *Store) ApplyPrompt(t Toggle, id, promptID, cwd string, def Mode) (from,
 
 // Badge is how the status line and messages show a mode.
 func Badge(m Mode) string {
-	if m == ModeReadOnly {
+	switch m {
+	case ModeReadOnly:
 		return "🔒 READ-ONLY"
+	case ModeReview:
+		return "👁 REVIEW"
 	}
 	return "✏ EDIT"
 }

@@ -39,7 +39,7 @@ type Change struct {
 	How  string    `json:"how"` // "new" (first seen), "prompt", "cli", "dashboard"
 }
 
-// MarshalText writes a mode as "read-only" or "edit".
+// MarshalText writes a mode as "read-only", "edit" or "review".
 func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
 
 // UnmarshalText reads a mode; anything else is an error, so a damaged file cannot decode to edit.
@@ -52,15 +52,17 @@ func (m *Mode) UnmarshalText(b []byte) error {
 	return nil
 }
 
-// ParseMode reads "read-only" or "edit".
+// ParseMode reads "read-only", "edit" or "review".
 func ParseMode(s string) (Mode, error) {
 	switch s {
 	case "read-only":
 		return ModeReadOnly, nil
 	case "edit":
 		return ModeEdit, nil
+	case "review":
+		return ModeReview, nil
 	}
-	return ModeReadOnly, fmt.Errorf("unknown mode %q (want read-only or edit)", clip.Short(s))
+	return ModeReadOnly, fmt.Errorf("unknown mode %q (want read-only, edit or review)", clip.Short(s))
 }
 
 // Limits of the state store.
@@ -131,7 +133,7 @@ func stateKey(k string) (gjson.Type, bool) {
 // is ErrNoSession. Anything else that is not exactly a state file hookctl wrote — not a regular
 // file, a symbolic link, too large, not valid JSON, a duplicate key at any depth (two readers
 // would take different ones), an unknown key, a key of the wrong type, no mode, a mode that is
-// neither read-only nor edit, another session's id — is an error, and every caller treats the
+// not read-only, edit or review, another session's id — is an error, and every caller treats the
 // session as read-only and says why.
 func (s *Store) readState(id string) (gjson.Result, []byte, error) {
 	if err := ValidSessionID(id); err != nil {

@@ -234,7 +234,7 @@ func TestUnreadableStateDirIsAnError(t *testing.T) {
 }
 
 func TestParseToggle(t *testing.T) {
-	for in, want := range map[string]Toggle{"": ToggleFlip, "on": ToggleOn, " off ": ToggleOff, "off\n": ToggleOff, "off now": NoToggle, "of": NoToggle,
+	for in, want := range map[string]Toggle{"": ToggleFlip, "on": ToggleOn, " off ": ToggleOff, "off\n": ToggleOff, "review": ToggleReview, " review\n": ToggleReview, "Review": NoToggle, "review on": NoToggle, "off now": NoToggle, "of": NoToggle,
 		"OFF": NoToggle, "off please": NoToggle, "o ff": NoToggle, "<task-notification>off</task-notification>": NoToggle} {
 		if got := ParseToggleArgs(in); got != want {
 			t.Errorf("ParseToggleArgs(%q) = %v, want %v", in, got, want)
@@ -363,6 +363,9 @@ func TestModeJSON(t *testing.T) {
 		t.Errorf("%s", b)
 	}
 	var m Mode
+	if err := json.Unmarshal([]byte(`"review"`), &m); err != nil || m != ModeReview {
+		t.Errorf("review: %v %v", m, err)
+	}
 	if err := json.Unmarshal([]byte(`"edit "`), &m); err == nil {
 		t.Error("a near miss decoded")
 	}

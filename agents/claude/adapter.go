@@ -306,8 +306,8 @@ func gjsonKey(k string) string {
 	return b.String()
 }
 
-// Encode writes a decision. No opinion is {}; allow and deny use the PreToolUse wrapper; an
-// allowed shell call carries updatedInput with every input field, the command replaced by the
+// Encode writes a decision. No opinion is {}; allow, ask and deny use the PreToolUse wrapper; an
+// allowed or asked shell call carries updatedInput with every input field, the command replaced by the
 // canonical form the policy judged. A refused prompt is blocked; session start carries context
 // for the model and a message for the user.
 //
@@ -348,6 +348,11 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 		h.str("permissionDecision", "deny")
 	case hook.Allow:
 		h.str("permissionDecision", "allow")
+	case hook.Ask:
+		// The client shows the user the call, as rewritten in updatedInput, and the reason, and
+		// the user decides. Under -p it cannot ask: 2.1.328 refuses the call, records it in
+		// permission_denials and gives the model the reason (TestRealClientReviewPublishAsks).
+		h.str("permissionDecision", "ask")
 	default:
 		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
 	}

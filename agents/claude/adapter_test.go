@@ -433,3 +433,38 @@ func TestPassWithRewrite(t *testing.T) {
 		t.Errorf("got  %s\nwant %s", out, want)
 	}
 }
+
+// TestAskCarriesTheRewrite: an ask is permissionDecision "ask" with the reason and, for a shell
+// call, updatedInput holding the command the user is shown and that runs if they approve (the
+// client applies updatedInput to an ask: live, TestRealClientReviewPublishAsks), every other
+// input field as sent.
+func TestAskCarriesTheRewrite(t *testing.T) {
+	ev, err := Adapter{}.Decode([]byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Bash",` +
+		`"tool_input":{"command":"gh pr comment 7 -b x","description":"post","timeout":5000}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Adapter{}.Encode(ev, hook.Decision{Verdict: hook.Ask, Reason: "publish? #7", Command: "GH_PAGER=cat /usr/bin/gh pr comment 7 --body x"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"publish? #7",` +
+		`"updatedInput":{"command":"GH_PAGER=cat /usr/bin/gh pr comment 7 --body x","description":"post","timeout":5000}}}` + "\n"
+	if string(out) != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+	// A review toggle comes only from the user's own command; the model's Skill call of it is
+	// refused like any other mode change.
+	store := hook.NewStore(t.TempDir())
+	store.Record("s", "/p", hook.ModeReadOnly)
+	mode := func() hook.Mode { m, _, _ := store.Peek("s"); return m }
+	if res := runWithStore(t, store, nil, expansion("review", "projectSettings", "r1")); res.out.verdict() != "deny" || mode() != hook.ModeReadOnly {
+		t.Errorf("project /readonly review: %s, mode %v", res.raw, mode())
+	}
+	if res := runWithStore(t, store, nil, `{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"readonly","args":"review"}}`); res.out.verdict() != "deny" || mode() != hook.ModeReadOnly {
+		t.Errorf("Skill readonly review: %s", res.raw)
+	}
+	if res := runWithStore(t, store, nil, expansion("review", "userSettings", "r2")); !strings.Contains(res.out.Reason, "now 👁 REVIEW") || mode() != hook.ModeReview {
+		t.Errorf("user /readonly review: %s, mode %v", res.raw, mode())
+	}
+}

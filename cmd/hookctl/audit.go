@@ -23,11 +23,13 @@ func newAuditCmd(s *streams) *cobra.Command {
 	opts := &auditOptions{}
 	cmd := &cobra.Command{
 		Use:   "audit [--session ID] [--since 2h] [--json] | audit show ID",
-		Short: "List the retrievals hookctl made (every URL, query and GitHub read)",
+		Short: "List the retrievals hookctl made (every URL, query and GitHub read) and review-mode publishes",
 		Long: `audit lists every retrieval: when, for which session and agent, what was fetched (URL,
 query or GitHub operation), where it resolved, the status, size, distiller, suspected
 injections, the secret scrubber's verdict and the isolation in force. Direct fetches
-(direct_fetch = true) are listed with a warning. audit show ID prints one entry and its
+(direct_fetch = true) are listed with a warning. Review mode's publish decisions are listed
+too (publish: the verb, repository or "inferred", pull request, the text's size and hash, and
+asked or refused; never the text, and not whether you approved). audit show ID prints one entry and its
 transcript: the need, the distilled answer, the suspected injections with what matched (the
 agent is shown only which rules fired), and the raw content, with audit.keep_raw.`,
 		Example: `  hookctl audit
@@ -84,6 +86,15 @@ func auditList(s *streams, opts *auditOptions) error {
 		}
 		what := e.URL
 		switch {
+		case e.Kind == front.KindPublish:
+			// A review-mode publish decision: asked (the user confirmed or declined, which the
+			// hook does not see) or refused.
+			what = "publish: " + e.GitHub
+			if e.GitHub == "" {
+				what = "publish refused: " + e.Error
+			} else {
+				what += fmt.Sprintf(" (%d bytes, sha256 %.16s)", e.Bytes, e.BodySHA256)
+			}
 		case e.Query != "":
 			what = "search: " + e.Query
 		case e.GitHub != "":

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 
@@ -9,6 +10,8 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/sandbox"
 )
 
@@ -59,6 +62,21 @@ func runHook(s *streams, web bool) int {
 		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
 		Sandbox:      func() hook.Isolation { return isolation(env) },
 		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },
+		// gh is found on the PATH the client gave the hook, which its shell shares; an absolute
+		// path only (exec.LookPath refuses one relative to the working directory).
+		GH:      func() (string, error) { return exec.LookPath("gh") },
+		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
+	}
+	if env.err == nil {
+		g.AuditPublish = func(c *hook.ToolCall, r *hook.PublishRecord) error {
+			cfg, err := loadConfig(c.Cwd)
+			if err != nil {
+				return err
+			}
+			a := front.AuditAt(env.home)
+			a.MaxBytes = cfg.Audit.MaxBytes
+			return a.AppendPublish(c, r)
+		}
 	}
 	if env.err == nil {
 		g.Store = hook.NewStore(env.home)

@@ -168,6 +168,17 @@ func TestReadonlyCommand(t *testing.T) {
 	if code, _, errOut := runCLI(t, hh, "", "readonly", "off"); code != exitError || !strings.Contains(errOut, "--session") {
 		t.Errorf("no session here: exit %d %q", code, errOut)
 	}
+	code, out, _ = runCLI(t, hh, "", "readonly", "review", "--session", "elsewhere")
+	if code != exitOK || !strings.Contains(out, "session elsewhere: ✏ EDIT → 👁 REVIEW") || !strings.Contains(out, "outside hookctl's sandbox") {
+		t.Errorf("review: exit %d %q", code, out)
+	}
+	code, out, _ = runCLI(t, hh, "", "readonly", "on", "--session", "elsewhere")
+	if code != exitOK || !strings.Contains(out, "👁 REVIEW → 🔒 READ-ONLY") {
+		t.Errorf("review → on: exit %d %q", code, out)
+	}
+	if sess, _ := store.Load("elsewhere"); len(sess.History) != 4 || sess.History[2].To != hook.ModeReview || sess.History[2].How != "cli" {
+		t.Errorf("review history: %+v", sess.History)
+	}
 	if code, _, _ := runCLI(t, hh, "", "readonly", "sideways"); code != exitError {
 		t.Errorf("bad verb: exit %d", code)
 	}
@@ -178,7 +189,9 @@ func TestStatuslineBadges(t *testing.T) {
 	store := hook.NewStore(hh)
 	store.Record("ro", "/p", hook.ModeReadOnly)
 	store.Record("ed", "/p", hook.ModeEdit)
-	for id, want := range map[string]string{"ro": "🔒 READ-ONLY\n", "ed": "✏ EDIT\n", "new": "🔒 READ-ONLY\n"} {
+	store.Record("rv", "/p", hook.ModeReview)
+	for id, want := range map[string]string{"ro": "🔒 READ-ONLY\n", "ed": "✏ EDIT\n", "new": "🔒 READ-ONLY\n",
+		"rv": "👁 REVIEW (publish: unsandboxed)\n"} {
 		if _, out, _ := runCLI(t, hh, `{"session_id":"`+id+`"}`, "statusline"); out != want {
 			t.Errorf("%s: %q, want %q", id, out, want)
 		}

@@ -12,7 +12,7 @@ import (
 )
 
 type readonlyOptions struct {
-	Verb    string // on, off, toggle, status
+	Verb    string // on, off, review, toggle, status
 	Session string
 	All     bool
 	Dir     string // the directory whose most recent session is meant
@@ -21,27 +21,33 @@ type readonlyOptions struct {
 func newReadonlyCmd(s *streams) *cobra.Command {
 	opts := &readonlyOptions{}
 	cmd := &cobra.Command{
-		Use:   "readonly on|off|toggle|status [--session ID]",
-		Short: "Show or change a session's mode (read-only or edit)",
+		Use:   "readonly on|off|review|toggle|status [--session ID]",
+		Short: "Show or change a session's mode (read-only, edit or review)",
 		Long: `readonly shows or changes the mode of a Claude Code session. Without --session it acts on
 the most recent session started in the current directory, so that typing
   ! hookctl readonly off
 in Claude Code (a shell command the user runs, which no hook sees) switches the session
 you are in. Changing the mode is the user's act: the hook refuses it from the agent.
 
-In Claude Code you can also type /readonly, /readonly on or /readonly off.`,
+review is read-only mode plus publishing a review or comment on a pull request
+(gh pr review N --comment|--approve|--request-changes -b TEXT, gh pr comment N -b TEXT),
+each of which Claude Code asks you to confirm. An approved publish runs outside
+hookctl's sandbox, with your gh credentials.
+
+In Claude Code you can also type /readonly, /readonly on, /readonly off or /readonly review.`,
 		Example: `  hookctl readonly status
   hookctl readonly off
+  hookctl readonly review
   hookctl readonly on --session 0b6c…
   hookctl readonly status --all`,
-		ValidArgs: []string{"on", "off", "toggle", "status"},
+		ValidArgs: []string{"on", "off", "review", "toggle", "status"},
 		Args:      cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.Verb = args[0]
 			switch opts.Verb {
-			case "on", "off", "toggle", "status":
+			case "on", "off", "review", "toggle", "status":
 			default:
-				return fmt.Errorf("unknown verb %q: use on, off, toggle or status", args[0])
+				return fmt.Errorf("unknown verb %q: use on, off, review, toggle or status", args[0])
 			}
 			if opts.All && opts.Verb != "status" {
 				return errors.New("--all goes with status only")
@@ -110,7 +116,7 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		}
 		return nil
 	}
-	t := map[string]hook.Toggle{"on": hook.ToggleOn, "off": hook.ToggleOff, "toggle": hook.ToggleFlip}[opts.Verb]
+	t := map[string]hook.Toggle{"on": hook.ToggleOn, "off": hook.ToggleOff, "review": hook.ToggleReview, "toggle": hook.ToggleFlip}[opts.Verb]
 	from, to, err := t.Apply(store, id, "cli", cwd, cfg.SessionDefault())
 	if err != nil {
 		return err
@@ -120,5 +126,8 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		return nil
 	}
 	fmt.Fprintf(s.out, "session %s: %s → %s\n", id, hook.Badge(from), hook.Badge(to))
+	if to == hook.ModeReview {
+		fmt.Fprintf(s.out, "  each publish asks you first; %s\n", hook.PublishOutsideSandbox)
+	}
 	return nil
 }

@@ -37,7 +37,7 @@ func newStatuslineCmd(s *streams) *cobra.Command {
 		Use:   "statusline",
 		Short: "Print the session's mode for Claude Code's status line",
 		Long: `statusline reads Claude Code's status line input on standard input and prints the
-session's mode (🔒 READ-ONLY or ✏ EDIT), followed by the output of the status line command
+session's mode (🔒 READ-ONLY, 👁 REVIEW or ✏ EDIT), followed by the output of the status line command
 that hookctl install replaced, if there was one.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -80,6 +80,9 @@ func statusLine(stdin io.Reader) string {
 		line += sandboxBadge(cfg)
 	case hook.Badge(hook.ModeEdit):
 		line += editSandboxBadge(cfg)
+	case hook.Badge(hook.ModeReview):
+		// Review mode's reads are held as read-only mode's are; its publishes are not.
+		line += sandboxBadge(cfg) + " " + reviewPublishBadge
 	}
 	if cfgErr == nil && cfg.DirectFetch {
 		line += " ⚠ DIRECT FETCH" // shown after the mode while direct_fetch is on
@@ -89,6 +92,9 @@ func statusLine(stdin io.Reader) string {
 	}
 	return line
 }
+
+// reviewPublishBadge is what the review badge adds: an approved publish runs outside the sandbox.
+const reviewPublishBadge = "(publish: unsandboxed)"
 
 // statusBadge is the session's mode; a session not seen yet shows the mode it will start in.
 func statusBadge(home, id string, cfg *hook.Config, cfgErr error) string {

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever"
 )
@@ -43,11 +44,14 @@ type AuditEntry struct {
 	// Scrub is "clean" or the kind of secret that blocked the retrieval (never its value).
 	Scrub     string `json:"scrub"`
 	Isolation string `json:"isolation,omitempty"`
-	// Outcome is "answered", "refused" (scrubber, address, policy) or "failed".
+	// Outcome is "answered", "refused" (scrubber, address, policy) or "failed"; for a publish,
+	// "asked" (the user was asked to confirm it) or "refused".
 	Outcome string `json:"outcome"`
 	Error   string `json:"error,omitempty"`
 	// Direct marks a WebFetch or WebSearch let through unmediated because direct_fetch is on.
 	Direct bool `json:"direct,omitempty"`
+	// BodySHA256 is the hex SHA-256 of a publish's text (KindPublish; Bytes is its length).
+	BodySHA256 string `json:"body_sha256,omitempty"`
 }
 
 // Transcript is what a retrieval was asked and answered; the raw content only when the user
@@ -319,4 +323,29 @@ func validAuditID(id string) bool {
 		}
 	}
 	return true
+}
+
+// KindPublish marks an audit entry that records a review-mode publish decision, not a retrieval.
+const KindPublish retriever.Kind = "publish"
+
+// AppendPublish records a review-mode publish decision in the same log, at the time the hook
+// answers: the repository (or "inferred"), the pull request, the verb, the text's length and
+// hash (never the text), the scrubber's verdict, and whether the user was asked or the publish
+// refused. What happens after the user's answer is not seen here: a PreToolUse hook does not
+// learn whether the call ran (docs/threat-model.md).
+func (a *Audit) AppendPublish(c *hook.ToolCall, r *hook.PublishRecord) error {
+	now := time.Now()
+	e := &AuditEntry{ID: NewID(now), Time: now.UTC(), Session: c.Session, AgentID: c.AgentID, AgentType: c.AgentType,
+		Tool: c.Tool, Kind: KindPublish, Bytes: int64(r.BodyBytes), BodySHA256: r.BodySHA256, Scrub: r.Scrub,
+		Isolation: "none: runs outside hookctl's sandbox", Error: r.Refused}
+	if r.Verb != "" {
+		e.GitHub = "pr " + r.Verb + " " + r.Repo + " " + r.PR
+	}
+	switch r.Decision {
+	case hook.Ask:
+		e.Outcome = "asked"
+	default:
+		e.Outcome = "refused"
+	}
+	return a.Append(e)
 }

@@ -1,0 +1,118 @@
+package hook
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"strings"
+
+	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
+)
+
+// Review mode is read-only mode plus two publishing verbs: a review or a comment on a pull
+// request, with the text inline (programs.JudgePublish). Everything read-only mode refuses stays
+// refused, reads of issues, pull requests and diffs still come through the quarantined retriever,
+// and admitted read-only commands still run in the sandbox (contain). A publish is never
+// allowed outright: the hook answers ask, so that the client shows the user the exact command
+// and the user decides; the gate audits the decision before the hook answers.
+//
+// The publish itself runs outside hookctl's sandbox, in the client's shell, with the user's gh
+// credentials: it needs the network, and the sandbox that would let it reach only the GitHub API
+// (an egress proxy) is not built yet. What holds it meanwhile is the user's confirmation and the
+// rewrite's pins (publishEnv, an absolute gh). The session start message and the status line
+// say so.
+
+// publishEnv pins gh's environment for a publish. Each was read in gh's source (cli/cli
+// 44ee177, cli/go-gh v2): GH_PAGER and PAGER (the pager; GH_PAGER wins over the config's
+// pager), GH_BROWSER and BROWSER (go-gh's browser.resolveLauncher: GH_BROWSER, then the config,
+// then BROWSER), GH_PROMPT_DISABLED (any value: never prompt), GH_NO_UPDATE_NOTIFIER (any
+// value: no release check), GH_HOST (the host an OWNER/REPO resolves on: github.com, as the
+// confirmation says) and GH_REPO (empty: no repository from the environment; with -R absent gh
+// infers it from the git remotes, as the confirmation says).
+var publishEnv = []string{
+	"GH_PAGER=cat", "PAGER=cat", "BROWSER=false", "GH_BROWSER=false",
+	"GH_PROMPT_DISABLED=1", "GH_NO_UPDATE_NOTIFIER=1", "GH_HOST=github.com", "GH_REPO=",
+}
+
+// PublishOutsideSandbox tells the user where a confirmed publish runs, for the session start
+// message, the toggle's answer and the status line's docs.
+const PublishOutsideSandbox = "a publish you approve runs outside hookctl's sandbox, in the client's shell, with your gh credentials " +
+	"(the egress-limited sandbox for it is not built yet)"
+
+// review answers, in review mode, a shell command that runs gh and is not a read the retriever
+// answers: a publish for the user to confirm, or a refusal that says what review mode allows.
+// Anything else is not its business (false).
+func (p *Policy) review(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
+	if cl == nil || c.Kind != KindShell && c.Kind != KindOther {
+		return Decision{}, false
+	}
+	if route, _ := programs.RouteNetwork(cl); route != nil {
+		return Decision{}, false // a read: network() hands it to the retriever
+	}
+	if !programs.UsesGH(cl) {
+		return Decision{}, false
+	}
+	rec := &PublishRecord{Decision: Deny}
+	refuse := func(what string) (Decision, bool) {
+		rec.Refused = what
+		return Decision{Verdict: Deny, Reason: "hookctl review mode: " + what + ". Reads of issues, pull requests and diffs " +
+			"come through the quarantined retriever (gh pr view N -R OWNER/REPO, gh pr diff N -R OWNER/REPO, hookctl retrieve github …).",
+			Publish: rec}, true
+	}
+	pub, r := programs.JudgePublish(cl)
+	if r != nil {
+		return refuse(r.Error())
+	}
+	sum := sha256.Sum256([]byte(pub.Body))
+	rec.Repo, rec.PR, rec.Verb = pub.Repo, pub.PR, pub.Verb
+	if rec.Repo == "" {
+		rec.Repo = "inferred"
+	}
+	rec.BodyBytes, rec.BodySHA256 = len(pub.Body), hex.EncodeToString(sum[:])
+	switch {
+	case c.Kind != KindShell || c.NoRewrite:
+		return refuse("`" + c.Tool + "` cannot take back the command with hookctl's pins; publish with the shell tool")
+	case p.Secrets == nil:
+		return refuse("hookctl cannot check the text for secrets here, so it publishes nothing")
+	case p.GH == nil:
+		return refuse("hookctl cannot find gh here")
+	}
+	sc := p.Secrets()
+	if sc == nil {
+		return refuse("hookctl cannot check the text for secrets here, so it publishes nothing")
+	}
+	if f := sc.Check("body", pub.Body); f != nil {
+		rec.Scrub = f.Kind
+		return refuse("the text holds " + f.Error() + "; nothing is published (remove it and try again)")
+	}
+	rec.Scrub = "clean"
+	gh, err := p.GH()
+	if err != nil || !strings.HasPrefix(gh, "/") {
+		return refuse("hookctl cannot find gh as an absolute path on PATH, so it publishes nothing")
+	}
+	words := make([]string, 0, len(publishEnv)+8)
+	for _, kv := range publishEnv {
+		name, val, _ := strings.Cut(kv, "=")
+		words = append(words, name+"="+lexer.Quote(val))
+	}
+	words = append(words, lexer.Quote(gh))
+	for _, a := range pub.Args() {
+		words = append(words, lexer.Quote(a))
+	}
+	rec.Decision = Ask
+	return Decision{Verdict: Ask, Reason: askReason(pub, rec), Command: strings.Join(words, " "),
+		Isolation: "none: " + PublishOutsideSandbox, Publish: rec}, true
+}
+
+// askReason is what the user reads beside the command when asked: where it goes, what it is,
+// how long the text is and its hash (the audit's), and where it runs.
+func askReason(pub *programs.Publish, rec *PublishRecord) string {
+	where := "repository " + pub.Repo
+	if pub.Repo == "" {
+		where = "the repository gh infers from this project's git remotes (no -R given: check it)"
+	}
+	return fmt.Sprintf("hookctl review mode: publish to GitHub? gh pr %s on pull request #%s of %s; text %d bytes, sha256 %s. "+
+		"It runs outside hookctl's sandbox with your gh credentials. Approve only if the command shows what you want posted.",
+		pub.Verb, pub.PR, where, rec.BodyBytes, rec.BodySHA256[:16])
+}
