@@ -29,7 +29,11 @@ func testContext() *Context {
 			"/home/user/.profile",
 			"/home/user/.bash_profile",
 			"/home/user/.local/bin/hookctl",
+			"/home/user/.claude.json",
+			"/etc/claude-code",
+			"/home/user/.claude/plugins",
 		},
+		Names:  []string{".claude/settings.json", ".claude/settings.local.json", ".claude/commands/readonly.md", ".claude/skills/readonly"},
 		Binary: "/home/user/.local/bin/hookctl",
 	}
 }
@@ -349,7 +353,6 @@ func TestProtectedWrites(t *testing.T) {
 		allow("cp -r x ~/backup"),
 		allow("sed -n p ~/.bashrc"),
 		allow("sed 's/a/b/' ~/.zshrc > zshrc.new"),
-		allow("ln -s ~/.bashrc bashrc"),
 		allow("rsync -a ~/.claude/ backup/"),
 		allow("find . -name '*.tmp' -delete"), // its name test rules out the settings files
 	)
