@@ -11,7 +11,7 @@ import (
 // world is a home and a project in a temp dir, with hookctl's and Claude Code's files in place.
 type world struct{ root, home, proj, hookctl, bin string }
 
-func newWorld(t *testing.T) *world {
+func newWorld(t testing.TB) *world {
 	t.Helper()
 	root, err := filepath.EvalSymlinks(t.TempDir())
 	if err != nil {
@@ -28,7 +28,7 @@ func newWorld(t *testing.T) *world {
 	return w
 }
 
-func (w *world) file(t *testing.T, rel, body string) string {
+func (w *world) file(t testing.TB, rel, body string) string {
 	t.Helper()
 	p := filepath.Join(w.home, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -40,7 +40,7 @@ func (w *world) file(t *testing.T, rel, body string) string {
 	return p
 }
 
-func (w *world) symlink(t *testing.T, target, rel string) string {
+func (w *world) symlink(t testing.TB, target, rel string) string {
 	t.Helper()
 	p := filepath.Join(w.home, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -52,7 +52,7 @@ func (w *world) symlink(t *testing.T, target, rel string) string {
 	return p
 }
 
-func (w *world) hardlink(t *testing.T, target, rel string) string {
+func (w *world) hardlink(t testing.TB, target, rel string) string {
 	t.Helper()
 	p := filepath.Join(w.home, rel)
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -313,4 +313,15 @@ func TestResolveCost(t *testing.T) {
 		t.Errorf("the protected set took %d lookups", r.lookups)
 	}
 	_ = fs.ErrNotExist
+}
+
+// BenchmarkResolveTargets: one Write's resolution, the protected set included, as the hook does
+// it once per file-tool call (a cold memo each time).
+func BenchmarkResolveTargets(b *testing.B) {
+	w := newWorld(b)
+	prot := w.protection()
+	target := filepath.Join(w.proj, "src", "main.go")
+	for b.Loop() {
+		ResolveTargets([]string{target}, prot)
+	}
 }
