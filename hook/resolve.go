@@ -176,7 +176,8 @@ func (r *resolver) resolve(p string) (string, error) {
 }
 
 // hardLinkOf returns the protected file that fi is another name of: a listed file, or a file in
-// a listed directory (at most maxLinkedCompare of them).
+// a listed directory on the same device (at most maxLinkedCompare of them; a .git or
+// node_modules directory inside one is not searched).
 func (r *resolver) hardLinkOf(fi fs.FileInfo, lists ...[]string) (string, error) {
 	budget := maxLinkedCompare
 	for _, list := range lists {
@@ -190,8 +191,17 @@ func (r *resolver) hardLinkOf(fi fs.FileInfo, lists ...[]string) (string, error)
 					return q, nil
 				}
 			case qi.IsDir():
+				if dq, ok := device(qi); ok {
+					if df, ok := device(fi); ok && df != dq {
+						continue // a hard link never crosses devices
+					}
+				}
 				var found string
 				err := filepath.WalkDir(q, func(p string, d fs.DirEntry, err error) error {
+					if err == nil && d.IsDir() && (d.Name() == ".git" || d.Name() == "node_modules") {
+						// A plugin marketplace's clone: its objects and packages configure nothing.
+						return fs.SkipDir
+					}
 					if err != nil || !d.Type().IsRegular() {
 						return nil
 					}

@@ -14,3 +14,11 @@ func linkCount(fi fs.FileInfo) uint64 {
 	}
 	return 0
 }
+
+// device is the device a file is on.
+func device(fi fs.FileInfo) (uint64, bool) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return uint64(st.Dev), true // Dev is int32 on darwin
+	}
+	return 0, false
+}
