@@ -36,7 +36,8 @@ var gitGlobalValued = []string{"-C", "-c", "--git-dir", "--work-tree", "--namesp
 func judgeGit(j *judge, c *invocation) *programs.Refusal {
 	args := c.args
 	aliases := map[string]string{}
-	var dirs []word // -C: the directories pathspecs are read from
+	var dirs []word  // -C: the directories pathspecs are read from
+	var trees []word // --work-tree: a pathspec may be read from there too (a dotfiles repository's $HOME)
 	i := 0
 global:
 	for i < len(args) {
@@ -67,6 +68,14 @@ global:
 		case v == "-C" && i+1 < len(args):
 			dirs = append(dirs, args[i+1])
 			i += 2
+		case v == "--work-tree" && i+1 < len(args):
+			trees = append(trees, args[i+1])
+			i += 2
+		case strings.HasPrefix(v, "--work-tree="):
+			w := a
+			w.s = strings.TrimPrefix(v, "--work-tree=")
+			trees = append(trees, w)
+			i++
 		case containsString(gitGlobalValued, v):
 			i += 2
 		case strings.HasPrefix(v, "-"):
@@ -103,13 +112,21 @@ global:
 			}
 		}
 	}
-	if len(dirs) > 0 {
+	if len(dirs) > 0 || len(trees) > 0 {
 		st := c.st.clone()
 		for _, d := range dirs {
 			if paths, ok := j.resolve(d, st); ok {
 				st.dirs = paths
 			} else {
 				st.dirs = nil
+			}
+		}
+		for _, t := range trees {
+			paths, ok := j.resolve(t, st)
+			if !ok {
+				st.dirs = nil
+			} else if st.dirs != nil {
+				st.dirs = append(append([]string(nil), st.dirs...), paths...)
 			}
 		}
 		c = &invocation{prog: c.prog, args: c.args, st: st}

@@ -108,6 +108,9 @@ func TestGitPathspecs(t *testing.T) {
 		deny("git rm -q '*.json'", "matches"),
 		deny("git apply --unsafe-paths p.diff", "outside the work tree"),
 		deny("git -C ~ checkout -- .bashrc", "is protected"),
+		deny("git --git-dir=$HOME/.dotfiles --work-tree=$HOME checkout -- .bashrc", "is protected"), // the bare dotfiles repository
+		deny("git --work-tree ~ restore .zshrc", "is protected"),
+		deny("git --work-tree=\"$W\" checkout -- .bashrc", "may be protected"),
 		allow("git checkout main"),
 		allow("git checkout -b feature"),
 		allow("git checkout -- src/main.go"),
