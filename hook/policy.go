@@ -228,7 +228,14 @@ func (p *Policy) fileWrites(c *ToolCall, prot Protection, ctx *editguard.Context
 	if p.Resolve == nil {
 		return Decision{}, false
 	}
-	res := p.Resolve(c.Paths, prot)
+	abs := make([]string, len(c.Paths))
+	for i, path := range c.Paths {
+		abs[i] = path
+		if !filepath.IsAbs(path) && filepath.IsAbs(c.Cwd) {
+			abs[i] = c.Cwd + "/" + path // not Join, which would take `..` before the links
+		}
+	}
+	res := p.Resolve(abs, prot)
 	resolved := *ctx
 	resolved.Protected = append(append([]string(nil), ctx.Protected...), res.Protected...)
 	for _, t := range res.Targets {
@@ -237,14 +244,14 @@ func (p *Policy) fileWrites(c *ToolCall, prot Protection, ctx *editguard.Context
 		case t.Err != "":
 			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(t.Path) +
 				", and " + t.Err + ", so it may be a protected file; ask the user."}, true
-		case t.LinkOf != "":
-			return refuse(t.Path, " (a hard link to "+clip.Short(t.LinkOf)+")")
 		case protectedTarget(t, &resolved):
 			how := ""
 			if t.Resolved != t.Path {
 				how = " (through a link, it is " + clip.Short(t.Resolved) + ")"
 			}
 			return refuse(t.Path, how)
+		case t.LinkOf != "":
+			return refuse(t.Path, " (a hard link to "+clip.Short(t.LinkOf)+")")
 		}
 	}
 	return Decision{}, false

@@ -277,6 +277,16 @@ func TestFileToolsThroughLinks(t *testing.T) {
 			}
 		}
 	}
+	// A relative target is read from the session's directory, links included.
+	if d := w.write(p, "Write", "dot/settings.json"); d.Verdict != Deny {
+		t.Errorf("Write dot/settings.json (relative, through a link): %s, want deny", d.Verdict)
+	}
+	if d := w.write(p, "Write", "dot/../.bashrc"); d.Verdict != Deny {
+		t.Errorf("Write dot/../.bashrc (relative, .. after a link): %s, want deny", d.Verdict)
+	}
+	if d := w.write(p, "Write", "src/new.go"); d.Verdict == Deny {
+		t.Errorf("Write src/new.go (relative): refused (%s)", d.Reason)
+	}
 	w.symlink(t, filepath.Join(w.proj, "main.go"), "proj/alias.go")
 	w.symlink(t, filepath.Join(h, "notes"), "proj/notes")
 	w.file(t, "notes/todo.md", "x")
