@@ -189,6 +189,9 @@ type Client struct {
 	// Settings lists the client's configuration files and directories that would change what
 	// the hook sees or whether it runs, for the user whose home is home and a session in cwd.
 	Settings func(home, cwd string) []string
+	// SettingsNames are the client's files protected in every directory, as relative paths
+	// (".claude/settings.json"): a subdirectory's settings apply to a session started there.
+	SettingsNames []string
 }
 
 // toEdit and toReadOnly tell the user and the model how the human switches: the client's own

@@ -27,6 +27,9 @@ type Gate struct {
 	VerifyToggle func() error
 	// Protect lists the paths no agent may write, for a session in project directory cwd.
 	Protect func(cwd string) Protection
+	// Resolve resolves a file tool's targets and the protected set (ResolveTargets). Nil: paths
+	// are compared as written.
+	Resolve func(paths []string, prot Protection) Resolution
 	// Binary is hookctl's own path, for the rewrite of web reads into hookctl retrieve and of
 	// admitted commands into hookctl sandbox.
 	Binary string
@@ -129,7 +132,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, GH: g.GH, Secrets: g.Secrets}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}

@@ -46,6 +46,10 @@ type Policy struct {
 	// it when a call needs it (edit mode), since listing it costs more than judging a read.
 	Protection Protection
 	Protect    func() Protection
+	// Resolve resolves the paths a file tool writes, and the protected set, as the kernel will
+	// reach them (ResolveTargets), so that a link cannot carry a write past the comparison. Nil:
+	// paths are compared as written.
+	Resolve func(paths []string, prot Protection) Resolution
 	// Binary is hookctl's own path, which the rewrite of a web read runs as `hookctl retrieve`,
 	// and an admitted command as `hookctl sandbox`.
 	Binary string
@@ -74,6 +78,10 @@ type SessionState struct {
 type Protection struct {
 	Home  string   // the user's home directory
 	Paths []string // absolute files and directories
+	// Names are relative paths protected in every directory (Client.SettingsNames).
+	Names []string
+	// FoldCase says the home or project directory's file system ignores case (FoldsCase).
+	FoldCase bool
 }
 
 // scope says why read-only rules bind a call, so the deny reason can say what to do.
@@ -197,11 +205,11 @@ func (p *Policy) modeChangeByModel(c *ToolCall) (Decision, bool) {
 // list of destructive commands. Everything else is left to the client's own permissions.
 func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine, st SessionState) Decision {
 	prot := p.protection()
-	ctx := &editguard.Context{Project: c.Cwd, Home: prot.Home, Protected: prot.Paths, Binary: p.Binary}
-	for _, path := range c.Paths {
-		if editguard.ProtectedPath(path, ctx) {
-			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) +
-				", which only the user may change (hookctl's own files and " + p.clientName() + "'s settings are protected in every mode)."}
+	ctx := &editguard.Context{Project: c.Cwd, Home: prot.Home, Protected: prot.Paths, Names: prot.Names,
+		FoldCase: prot.FoldCase, Binary: p.Binary}
+	if len(c.Paths) > 0 {
+		if d, ok := p.fileWrites(c, prot, ctx); ok {
+			return d
 		}
 	}
 	if cl != nil && (c.Kind == KindShell || c.Kind == KindOther) {
@@ -221,6 +229,63 @@ func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine, st SessionState) Decis
 		}
 	}
 	return Decision{Verdict: Pass}
+}
+
+// fileWrites refuses a file tool's write to a protected path: as written, or as the kernel will
+// reach it through links (Policy.Resolve), or through another hard link to a protected file.
+//
+// Why: in edit mode 21 of 21 writes through a symbolic or hard link to a protected file got
+// through, and so did case variants on case-insensitive disks (issue 9).
+// What: each target is refused when the path as written or resolved is protected, compared with
+// the protected set as listed and as resolved, folding case where the target's directory or
+// the protected set's file system folds; when it is a hard link to a protected file; and when
+// it cannot be resolved.
+// Test: TestFileToolsThroughLinks, TestFileToolProtectedPaths.
+func (p *Policy) fileWrites(c *ToolCall, prot Protection, ctx *editguard.Context) (Decision, bool) {
+	refuse := func(path, how string) (Decision, bool) {
+		return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) + how +
+			", which only the user may change (hookctl's own files and " + p.clientName() + "'s settings are protected in every mode)."}, true
+	}
+	for _, path := range c.Paths {
+		if editguard.ProtectedPath(path, ctx) {
+			return refuse(path, "")
+		}
+	}
+	if p.Resolve == nil {
+		return Decision{}, false
+	}
+	abs := make([]string, len(c.Paths))
+	for i, path := range c.Paths {
+		abs[i] = path
+		if !filepath.IsAbs(path) && filepath.IsAbs(c.Cwd) {
+			abs[i] = c.Cwd + "/" + path // not Join, which would take `..` before the links
+		}
+	}
+	res := p.Resolve(abs, prot)
+	resolved := *ctx
+	resolved.Protected = append(append([]string(nil), ctx.Protected...), res.Protected...)
+	for _, t := range res.Targets {
+		resolved.FoldCase = ctx.FoldCase || t.FoldsCase
+		switch {
+		case t.Err != "":
+			return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(t.Path) +
+				", and " + t.Err + ", so it may be a protected file; ask the user."}, true
+		case protectedTarget(t, &resolved):
+			how := ""
+			if t.Resolved != t.Path {
+				how = " (through a link, it is " + clip.Short(t.Resolved) + ")"
+			}
+			return refuse(t.Path, how)
+		case t.LinkOf != "":
+			return refuse(t.Path, " (a hard link to "+clip.Short(t.LinkOf)+")")
+		}
+	}
+	return Decision{}, false
+}
+
+// protectedTarget reports whether a target is protected as written or as resolved.
+func protectedTarget(t Target, ctx *editguard.Context) bool {
+	return editguard.ProtectedPath(t.Path, ctx) || t.Resolved != "" && editguard.ProtectedPath(t.Resolved, ctx)
 }
 
 // readOnly applies read-only rules to a call. warning, if set, says why the session's state
@@ -270,6 +335,14 @@ func (p *Policy) clientName() string {
 		return "the client"
 	}
 	return p.Client.Name
+}
+
+// ProtectionFor is what no agent may write in a session whose project is cwd: ProtectedPaths,
+// the client's names protected in every directory, and whether the home or project directory's
+// file system folds case (two or three lookups: FoldsCase).
+func ProtectionFor(client Client, hookctlHome, userHome, binary, cwd string) Protection {
+	return Protection{Home: userHome, Paths: ProtectedPaths(client, hookctlHome, userHome, binary, cwd),
+		Names: client.SettingsNames, FoldCase: FoldsCase(userHome, cwd)}
 }
 
 // ProtectedPaths lists what no agent may write, for a session whose project is cwd: hookctl's

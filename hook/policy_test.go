@@ -202,7 +202,7 @@ func judgeReadOnly(cmd string, cfg *Config) (string, *Refusal) {
 // enclosing directory's .claude files.
 var testClient = Client{Name: "Claude Code", ToggleCommand: "/readonly",
 	Settings: func(home, cwd string) []string {
-		out := []string{"/etc/claude-code/managed-settings.json"}
+		out := []string{"/etc/claude-code"}
 		for d := cwd; ; d = filepath.Dir(d) {
 			out = append(out, filepath.Join(d, ".claude", "settings.json"), filepath.Join(d, ".claude", "settings.local.json"),
 				filepath.Join(d, ".claude", "commands", "readonly.md"))
@@ -210,5 +210,7 @@ var testClient = Client{Name: "Claude Code", ToggleCommand: "/readonly",
 				break
 			}
 		}
-		return append(out, filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude", "commands", "readonly.md"))
-	}}
+		return append(out, filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude", "commands", "readonly.md"),
+			filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", "plugins"))
+	},
+	SettingsNames: []string{".claude/settings.json", ".claude/settings.local.json", ".claude/commands/readonly.md", ".claude/skills/readonly"}}

@@ -9,8 +9,7 @@ import (
 // ~/.local/bin/hookctl, judging calls in the project ~/proj.
 func selfProtectPolicy() *Policy {
 	return &Policy{Client: testClient, Config: &Config{}, Binary: "/home/u/.local/bin/hookctl",
-		Protection: Protection{Home: "/home/u",
-			Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/home/u/.local/bin/hookctl", "/home/u/proj")}}
+		Protection: ProtectionFor(testClient, "/home/u/.config/hookctl", "/home/u", "/home/u/.local/bin/hookctl", "/home/u/proj")}
 }
 
 // decideBash judges a Bash call in the session's mode.

@@ -1,6 +1,7 @@
 package claude
 
 import (
+	"os"
 	"path/filepath"
 	"time"
 
@@ -13,20 +14,41 @@ import (
 var Client = hook.Client{
 	Name:          "Claude Code",
 	ToggleCommand: "/readonly",
-	Settings:      SettingsPaths,
+	Settings: func(home, cwd string) []string {
+		return SettingsPathsFor(home, os.Getenv("CLAUDE_CONFIG_DIR"), cwd)
+	},
+	SettingsNames: SettingsNames,
+}
+
+// SettingsNames are the files Claude Code reads from the .claude directory of whatever directory
+// a session starts in, protected wherever they are: a session started in a subdirectory reads
+// that subdirectory's settings (issue 9: a subdirectory's .claude/settings.json was writable).
+var SettingsNames = []string{
+	".claude/settings.json",
+	".claude/settings.local.json",
+	".claude/commands/readonly.md",
+	".claude/skills/readonly",
 }
 
 // SettingsPaths lists Claude Code's files that register or configure hooks, for the user whose
-// home is home and a session in directory cwd: the managed settings (an organisation's), the
-// user's and every enclosing project's settings.json and settings.local.json (a project file can
-// set disableAllHooks), and hookctl's /readonly command, with any skill that could shadow it.
+// home is home and a session in directory cwd: the managed settings directory (an organisation's
+// managed-settings.json and managed-settings.d/), the user's ~/.claude.json and installed
+// plugins (whose hooks/hooks.json registers hooks), the user's and every enclosing project's
+// settings.json and settings.local.json (a project file can set disableAllHooks), and hookctl's
+// /readonly command, with any skill that could shadow it.
 //
 // Test: TestSettingsPaths, and the hook's edit-mode tests of writes to each.
-func SettingsPaths(home, cwd string) []string {
+func SettingsPaths(home, cwd string) []string { return SettingsPathsFor(home, "", cwd) }
+
+// SettingsPathsFor is SettingsPaths for a client whose CLAUDE_CONFIG_DIR is configDir (empty:
+// unset). Claude Code is reported to read the user's settings, plugins and .claude.json from that
+// directory instead of ~/.claude when it is set (not verified live; see
+// /work/shared/claude-code-facts.md); both places are protected, since the variable the hook sees
+// may not be the one the next session starts with.
+func SettingsPathsFor(home, configDir, cwd string) []string {
 	out := []string{
-		"/etc/claude-code/managed-settings.json",
-		"/etc/claude-code/managed-settings.d",
-		"/Library/Application Support/ClaudeCode/managed-settings.json",
+		"/etc/claude-code",
+		"/Library/Application Support/ClaudeCode",
 	}
 	claudeDir := func(dir string) {
 		out = append(out,
@@ -37,6 +59,17 @@ func SettingsPaths(home, cwd string) []string {
 	}
 	if home != "" {
 		claudeDir(home)
+		out = append(out, filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", "plugins"))
+	}
+	if filepath.IsAbs(configDir) {
+		d := filepath.Clean(configDir)
+		out = append(out,
+			filepath.Join(d, "settings.json"),
+			filepath.Join(d, "settings.local.json"),
+			filepath.Join(d, "commands", "readonly.md"),
+			filepath.Join(d, "skills", "readonly"),
+			filepath.Join(d, "plugins"),
+			filepath.Join(d, ".claude.json"))
 	}
 	if filepath.IsAbs(cwd) {
 		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {

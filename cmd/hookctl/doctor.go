@@ -101,6 +101,9 @@ func doctorRun(s *streams) int {
 		d.ok("the /readonly command is installed (%s)", claude.ReadonlyCommandPath(env.userHome))
 	}
 
+	// What no agent may write.
+	d.checkProtection(env, cwd)
+
 	// Claude Code's version.
 	d.checkClaudeVersion()
 
@@ -124,6 +127,23 @@ func doctorRun(s *streams) int {
 		fmt.Fprintf(s.out, "%d problem(s)\n", d.problems)
 	}
 	return d.problems
+}
+
+// checkProtection says what no agent may write, as the hook reckons it for a session here: the
+// listed paths, the names protected in every directory, and how file tools' targets are
+// resolved (issue 9).
+func (d *doctor) checkProtection(env environment, cwd string) {
+	prot := hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
+	fold := "this file system is case-sensitive"
+	if prot.FoldCase {
+		fold = "this file system ignores case, so case variants are protected too"
+	}
+	d.ok("protected in every mode: %d paths (hookctl's files, shell start-up files, Claude Code's settings, ~/.claude.json, "+
+		"plugins, /etc/claude-code) and %s in every directory; Write/Edit targets are resolved through symbolic and hard "+
+		"links first; %s", len(prot.Paths), strings.Join(prot.Names, ", "), fold)
+	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
+		d.note("CLAUDE_CONFIG_DIR is %s: its settings, plugins and .claude.json are protected as well as ~/.claude's", dir)
+	}
 }
 
 func mustSettingsPath(scope, home, cwd string) string {

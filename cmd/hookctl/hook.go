@@ -57,8 +57,9 @@ func runHook(s *streams, web bool) int {
 		Client: claude.Client, LoadConfig: loadConfig, Binary: env.binary,
 		Modes: hook.FixedMode(hook.ModeReadOnly),
 		Protect: func(cwd string) hook.Protection {
-			return hook.Protection{Home: env.userHome, Paths: hook.ProtectedPaths(claude.Client, env.home, env.userHome, env.binary, cwd)}
+			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
 		},
+		Resolve:      hook.ResolveTargets,
 		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
 		Sandbox:      func() hook.Isolation { return isolation(env) },
 		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },

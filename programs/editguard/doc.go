@@ -17,8 +17,10 @@
 // agent that means harm has many ways round it that are out of scope here, left to the coming
 // edit-mode sandbox: a script it wrote and then runs, a sourced file, a Makefile or package.json
 // script, code that builds a name at run time ('hook' + 'ctl'), a git alias or hook in the
-// repository's own config, a symbolic link that makes a path inside the project point outside
-// it, `go run` of a program that does the same thing. TestKnownGaps lists them as allowed rows,
+// repository's own config, a symbolic link made earlier that makes a path inside the project
+// point outside it (the guard refuses making one to a protected file, and the hook resolves the
+// file tools' targets, but the shell judge reads text), what a patch, stash, branch or archive
+// holds, `go run` of a program that does the same thing. TestKnownGaps lists them as allowed rows,
 // so that they stay visible. Code written out on the command line is read: shell code is judged,
 // other languages are scanned for what they name (codeRule, scanCode).
 //

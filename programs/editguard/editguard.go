@@ -21,6 +21,13 @@ type Context struct {
 	// and binary, .claude/settings*.json, the managed settings file, the registered readonly
 	// command file, shell rc files.
 	Protected []string
+	// Names lists relative paths protected in every directory, matched on whole path elements
+	// at the end of a path (or as a directory holding it): ".claude/settings.json" protects
+	// every project's and subdirectory's settings without listing them.
+	Names []string
+	// FoldCase says the file systems the protected paths live on look names up without regard
+	// to case (macOS APFS, a Windows volume): ~/.Claude/Settings.json is then the settings.
+	FoldCase bool
 	// Binary is hookctl's own executable, symbolic links resolved: running it by any name is
 	// running hookctl, and copying it makes a hookctl no rule knows by name.
 	Binary string
@@ -106,9 +113,10 @@ func Judge(cl *lexer.CommandLine, ctx *Context) (ref *programs.Refusal) {
 }
 
 // ProtectedPath reports whether writing path (absolute, or relative to ctx.Project) would write a
-// protected file: it is one of ctx.Protected or inside a protected directory, after lexical
-// cleaning (no file-system access: the policy does no I/O). Comparison is byte for byte, as on
-// Linux. Used for Write/Edit tool calls too.
+// protected file: it is one of ctx.Protected or inside a protected directory, or it ends in one
+// of ctx.Names (or lies inside one), after lexical cleaning (no file-system access: the policy
+// does no I/O; the hook resolves a file tool's links before it asks). Comparison is byte for
+// byte, as on Linux, unless ctx.FoldCase. Used for Write/Edit tool calls too.
 //
 // Test: TestProtectedPath.
 func ProtectedPath(p string, ctx *Context) bool {
@@ -119,12 +127,49 @@ func ProtectedPath(p string, ctx *Context) bool {
 		p = path.Join(ctx.Project, p)
 	}
 	p = path.Clean(p)
+	if ctx.FoldCase {
+		p = fold(p)
+	}
 	for _, q := range ctx.Protected {
-		if q != "" && within(p, path.Clean(q)) {
+		if q == "" {
+			continue
+		}
+		q = path.Clean(q)
+		if ctx.FoldCase {
+			q = fold(q)
+		}
+		if within(p, q) {
+			return true
+		}
+	}
+	for _, n := range ctx.Names {
+		if ctx.FoldCase {
+			n = fold(n)
+		}
+		if n != "" && endsIn(p, n) {
 			return true
 		}
 	}
 	return false
+}
+
+// fold maps s to one case, the way case-insensitive file systems compare names: upper then
+// lower, so that the Kelvin sign is k and the long s is s.
+func fold(s string) string { return strings.ToLower(strings.ToUpper(s)) }
+
+// endsIn reports whether some directory d makes p equal to d/name or puts p inside d/name.
+func endsIn(p, name string) bool {
+	for off := 0; ; {
+		i := strings.Index(p[off:], "/"+name)
+		if i < 0 {
+			return false
+		}
+		end := off + i + 1 + len(name)
+		if end == len(p) || p[end] == '/' {
+			return true
+		}
+		off += i + 1
+	}
 }
 
 // within reports whether p is dir or inside it. Both are absolute and clean.

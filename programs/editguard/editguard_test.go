@@ -29,7 +29,11 @@ func testContext() *Context {
 			"/home/user/.profile",
 			"/home/user/.bash_profile",
 			"/home/user/.local/bin/hookctl",
+			"/home/user/.claude.json",
+			"/etc/claude-code",
+			"/home/user/.claude/plugins",
 		},
+		Names:  []string{".claude/settings.json", ".claude/settings.local.json", ".claude/commands/readonly.md", ".claude/skills/readonly"},
 		Binary: "/home/user/.local/bin/hookctl",
 	}
 }
@@ -349,7 +353,6 @@ func TestProtectedWrites(t *testing.T) {
 		allow("cp -r x ~/backup"),
 		allow("sed -n p ~/.bashrc"),
 		allow("sed 's/a/b/' ~/.zshrc > zshrc.new"),
-		allow("ln -s ~/.bashrc bashrc"),
 		allow("rsync -a ~/.claude/ backup/"),
 		allow("find . -name '*.tmp' -delete"), // its name test rules out the settings files
 	)
@@ -728,6 +731,36 @@ func TestProtectedPath(t *testing.T) {
 	}
 	if ProtectedPath("/a/bc", dirty) {
 		t.Errorf("ProtectedPath(%q) with unclean entries = true, want false", "/a/bc")
+	}
+	// Names are protected in every directory, on whole path elements (issue 9); FoldCase
+	// compares without regard to case, Unicode folds included.
+	named := &Context{Project: "/p", Protected: []string{"/h/.bashrc"}, Names: []string{".claude/settings.json", ".claude/skills/readonly"}}
+	folded := *named
+	folded.FoldCase = true
+	for _, c := range []struct {
+		path         string
+		exact, folds bool
+	}{
+		{"/p/sub/.claude/settings.json", true, true},
+		{"sub/deeper/.claude/settings.json", true, true},
+		{"/p/.claude/skills/readonly/SKILL.md", true, true},
+		{"/p/.claude/skills/readonly2", false, false},
+		{"/p/x.claude/settings.json", false, false},
+		{"/p/.claude/settings.json5", false, false},
+		{"/p/.Claude/Settings.json", false, true},
+		{"/H/.BASHRC", false, true},
+		{"/h/.bashrc", true, true},
+		{"/p/.claude/settings.\u212a", false, false},
+		{"/p/.claude/\u017fettings.json", false, true}, // the long s folds to s
+		{"/h/.bas\u0127rc", false, false},
+	} {
+		path, _ := strconv.Unquote(`"` + c.path + `"`)
+		if got := ProtectedPath(path, named); got != c.exact {
+			t.Errorf("ProtectedPath(%q) = %v, want %v", c.path, got, c.exact)
+		}
+		if got := ProtectedPath(path, &folded); got != c.folds {
+			t.Errorf("ProtectedPath(%q) folding case = %v, want %v", c.path, got, c.folds)
+		}
 	}
 }
 

@@ -3,6 +3,7 @@ package editguard
 // The edit guard (see doc.go): the git commands that discard work or rewrite a shared branch.
 
 import (
+	"path"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
@@ -35,6 +36,8 @@ var gitGlobalValued = []string{"-C", "-c", "--git-dir", "--work-tree", "--namesp
 func judgeGit(j *judge, c *invocation) *programs.Refusal {
 	args := c.args
 	aliases := map[string]string{}
+	var dirs []word  // -C: the directories pathspecs are read from
+	var trees []word // --work-tree: a pathspec may be read from there too (a dotfiles repository's $HOME)
 	i := 0
 global:
 	for i < len(args) {
@@ -62,6 +65,17 @@ global:
 				}
 				aliases[name] = val
 			}
+		case v == "-C" && i+1 < len(args):
+			dirs = append(dirs, args[i+1])
+			i += 2
+		case v == "--work-tree" && i+1 < len(args):
+			trees = append(trees, args[i+1])
+			i += 2
+		case strings.HasPrefix(v, "--work-tree="):
+			w := a
+			w.s = strings.TrimPrefix(v, "--work-tree=")
+			trees = append(trees, w)
+			i++
 		case containsString(gitGlobalValued, v):
 			i += 2
 		case strings.HasPrefix(v, "-"):
@@ -98,6 +112,25 @@ global:
 			}
 		}
 	}
+	if len(dirs) > 0 || len(trees) > 0 {
+		st := c.st.clone()
+		for _, d := range dirs {
+			if paths, ok := j.resolve(d, st); ok {
+				st.dirs = paths
+			} else {
+				st.dirs = nil
+			}
+		}
+		for _, t := range trees {
+			paths, ok := j.resolve(t, st)
+			if !ok {
+				st.dirs = nil
+			} else if st.dirs != nil {
+				st.dirs = append(append([]string(nil), st.dirs...), paths...)
+			}
+		}
+		c = &invocation{prog: c.prog, args: c.args, st: st}
+	}
 	for _, s := range gitSubRules {
 		if !sub.known() {
 			if r := s.judge(j, c, rest); r != nil {
@@ -122,6 +155,9 @@ var gitSubRules = []struct {
 	{"restore", gitRestore},
 	{"branch", gitBranch},
 	{"stash", gitStash},
+	{"mv", gitMv},
+	{"rm", gitRm},
+	{"apply", gitApply},
 }
 
 func gitPush(j *judge, c *invocation, args []word) *programs.Refusal {
@@ -182,6 +218,13 @@ func gitCheckout(j *judge, c *invocation, args []word) *programs.Refusal {
 				"`git checkout %s` discards every uncommitted change under it", a.show())
 		}
 	}
+	// A branch name is an operand too; one that names a protected path is not worth telling
+	// apart from the path.
+	for _, a := range p.operands {
+		if r := j.pathspec("`git checkout`", a, c.st, true); r != nil {
+			return r
+		}
+	}
 	return nil
 }
 
@@ -200,8 +243,194 @@ func gitRestore(j *judge, c *invocation, args []word) *programs.Refusal {
 			return refuse("git", "name the files to restore, or ask the user to run it",
 				"`git restore %s` discards every uncommitted change under it", a.show())
 		}
+		if r := j.pathspec("`git restore`", a, c.st, true); r != nil {
+			return r
+		}
 	}
 	return nil
+}
+
+// gitMv: git mv moves work-tree files, so both sides are written: each source, and the
+// destination (joined with each source's name, when it is a directory).
+func gitMv(j *judge, c *invocation, args []word) *programs.Refusal {
+	p := (&optionSpec{}).parse(args)
+	if len(p.operands) < 2 {
+		return nil
+	}
+	dest, srcs := p.operands[len(p.operands)-1], p.operands[:len(p.operands)-1]
+	if r := j.pathspec("`git mv`", dest, c.st, false); r != nil {
+		return r
+	}
+	for _, s := range srcs {
+		if r := j.pathspec("`git mv` (moving its source away)", s, c.st, true); r != nil {
+			return r
+		}
+		if r := j.pathspec("`git mv`", joinName(dest, s, false), c.st, false); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// gitRm: git rm deletes work-tree files unless --cached; with -r a directory's.
+func gitRm(j *judge, c *invocation, args []word) *programs.Refusal {
+	p := (&optionSpec{long: []string{"--pathspec-from-file"}}).parse(args)
+	recursive := p.has("-r")
+	for _, o := range p.opts {
+		if longIs(o.name, "--cached", 3) {
+			return nil // the index only
+		}
+		recursive = recursive || longIs(o.name, "--recursive", 3)
+	}
+	for _, a := range p.operands {
+		if r := j.pathspec("`git rm`", a, c.st, recursive); r != nil {
+			return r
+		}
+	}
+	return nil
+}
+
+// gitApply: git apply writes whatever files the patch names, which the command line does not
+// show (content-opaque: TestKnownGaps), but only inside the work tree unless --unsafe-paths.
+func gitApply(j *judge, c *invocation, args []word) *programs.Refusal {
+	for _, a := range args {
+		if a.s == "--unsafe-paths" {
+			return refuse("git", hintAsk, "`git apply --unsafe-paths` writes files outside the work tree, where hookctl's and the shell's files are")
+		}
+	}
+	return nil
+}
+
+// pathspec judges a git pathspec that git will write (checkout, restore, mv, rm) as a write of
+// the paths it names (recursive: a directory's files too); magic prefixes (:/, :(top)) are read from the project, the repository's
+// top as far as the guard knows; a glob, which git matches itself with * crossing /, is
+// refused when it can match a protected file in the work tree.
+//
+// Why: `git checkout -- .claude/settings.json`, `git restore`, `git mv a .claude/settings.json`
+// and `git rm` rewrote the project's settings in edit mode (issue 9).
+// Test: TestGitPathspecs.
+func (j *judge) pathspec(what string, a word, st *state, recursive bool) *programs.Refusal {
+	v := a.s
+	top := false
+	switch {
+	case strings.HasPrefix(v, ":("):
+		k := strings.IndexByte(v, ')')
+		if k < 0 {
+			return nil
+		}
+		magic := v[2:k]
+		top = strings.Contains(magic, "top")
+		if strings.Contains(magic, "exclude") {
+			return nil
+		}
+		v = v[k+1:]
+	case strings.HasPrefix(v, ":/"):
+		top, v = true, v[2:]
+	case strings.HasPrefix(v, ":!") || strings.HasPrefix(v, ":^"):
+		return nil // an exclusion writes nothing
+	}
+	if v == "" {
+		return nil
+	}
+	w := a
+	w.s = v
+	if top {
+		w.s = path.Join(j.project, v)
+	}
+	if strings.ContainsAny(v, "*?[") && w.known() {
+		if q, ok := j.gitGlobProtected(w.s, st); ok {
+			return refuse("git", hintProtected, "%s of the pathspec `%s`, which matches `%s`, writes a protected file (%s)", what, a.show(), clip.Short(q), protectedWhat)
+		}
+		return nil
+	}
+	return j.write("git", what, w, st, recursive)
+}
+
+// gitGlobProtected reports whether a git glob pathspec (relative to the directories st may be
+// in, or absolute) can match a protected path: a listed one under that directory, or one of
+// Context.Names under the pattern's literal directory or any directory below it.
+func (j *judge) gitGlobProtected(pattern string, st *state) (string, bool) {
+	var bases []string
+	if path.IsAbs(pattern) {
+		bases = []string{"/"}
+		pattern = strings.TrimPrefix(pattern, "/")
+	} else {
+		bases = st.dirs
+	}
+	if bases == nil {
+		bases = []string{j.project}
+	}
+	lit := pattern[:strings.IndexAny(pattern, "*?[")]
+	for _, d := range bases {
+		for _, q := range j.ctx.Protected {
+			q = path.Clean(q)
+			if d == "/" || within(q, d) && q != d {
+				rel := strings.TrimPrefix(strings.TrimPrefix(q, d), "/")
+				if gitMatch(pattern, rel) {
+					return q, true
+				}
+			}
+		}
+	}
+	for _, n := range j.ctx.Names {
+		for _, cand := range []string{n, lit + n, lit + "x/" + n} {
+			if gitMatch(pattern, cand) {
+				return n, true
+			}
+		}
+	}
+	return "", false
+}
+
+// gitMatch is git's wildmatch without FNM_PATHNAME, as pathspecs use it: * and ** match any
+// text, / included; ? one byte; [...] a class. It backtracks only to the last star, so it runs
+// in time proportional to the product of the lengths, whatever the pattern.
+func gitMatch(pat, s string) bool {
+	p, i := 0, 0
+	star, mark := -1, 0
+	for i < len(s) {
+		if p < len(pat) && pat[p] == '*' {
+			star, mark = p, i
+			p++
+			continue
+		}
+		if p < len(pat) {
+			if next, ok := matchOne(pat, p, s[i]); ok {
+				p, i = next, i+1
+				continue
+			}
+		}
+		if star < 0 {
+			return false
+		}
+		p, mark = star+1, mark+1
+		i = mark
+	}
+	for p < len(pat) && pat[p] == '*' {
+		p++
+	}
+	return p == len(pat)
+}
+
+// matchOne matches one pattern element at pat[p] (a byte, ?, or a [...] class) against c, and
+// returns where the next element starts.
+func matchOne(pat string, p int, c byte) (int, bool) {
+	switch pat[p] {
+	case '?':
+		return p + 1, true
+	case '[':
+		k := strings.IndexByte(pat[p+1:], ']')
+		if k < 0 {
+			return 0, false
+		}
+		class := pat[p : p+k+2]
+		if strings.HasPrefix(class, "[!") {
+			class = "[^" + class[2:] // git negates with ! or ^, path.Match with ^
+		}
+		ok, err := path.Match(class, string(c))
+		return p + k + 2, ok && err == nil
+	}
+	return p + 1, pat[p] == c
 }
 
 // wholeTree reports whether a pathspec covers the whole work tree, or at least the directory the

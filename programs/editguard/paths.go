@@ -149,6 +149,16 @@ func matchesEverything(elem string) bool {
 // path's base name, such as settings.json or .bashrc, as a whole path element), or its known
 // directory is protected or directly holds a protected file (`"$HOME/$x"`, `~/.claude/$f`).
 func (j *judge) write(prog, what string, w word, st *state, recursive bool) *programs.Refusal {
+	return j.reach(prog, what, "writes", w, st, recursive)
+}
+
+// linkTo judges a link made to w (verb: how it is reached) as a write of w and, when recursive,
+// of what it holds: a write through the link lands there (issue 9).
+func (j *judge) linkTo(prog, what string, w word, st *state) *programs.Refusal {
+	return j.reach(prog, what, "links to", w, st, true)
+}
+
+func (j *judge) reach(prog, what, verb string, w word, st *state, recursive bool) *programs.Refusal {
 	if w.inside {
 		if w.mayProtect {
 			return refuse(prog, hintProtected, "%s may write a protected file: find's starting points hold one and its tests do not rule it out", what)
@@ -162,10 +172,10 @@ func (j *judge) write(prog, what string, w word, st *state, recursive bool) *pro
 		for _, p := range paths {
 			if w.glob >= 0 {
 				if q, hit := j.globProtected(p, recursive); hit {
-					return refuse(prog, hintProtected, "%s writes `%s`, which matches `%s`, and that is protected (%s)", what, w.show(), clip.Short(q), protectedWhat)
+					return refuse(prog, hintProtected, "%s %s `%s`, which matches `%s`, and that is protected (%s)", what, verb, w.show(), clip.Short(q), protectedWhat)
 				}
 			} else if ProtectedPath(p, j.ctx) || (recursive && j.holdsProtected(p)) {
-				return refuse(prog, hintProtected, "%s writes `%s`, which is protected (%s)", what, w.show(), protectedWhat)
+				return refuse(prog, hintProtected, "%s %s `%s`, which is protected (%s)", what, verb, w.show(), protectedWhat)
 			}
 			if deviceWrite(p) {
 				return refuse(prog, hintAsk, "%s writes the device `%s`, which can destroy a disk", what, w.show())
@@ -174,7 +184,7 @@ func (j *judge) write(prog, what string, w word, st *state, recursive bool) *pro
 		return nil
 	}
 	if j.mayBeProtected(w, st) {
-		return refuse(prog, hintProtected, "%s writes `%s`, which cannot be resolved and may be protected (%s)", what, w.show(), protectedWhat)
+		return refuse(prog, hintProtected, "%s %s `%s`, which cannot be resolved and may be protected (%s)", what, verb, w.show(), protectedWhat)
 	}
 	if deviceWrite(strings.NewReplacer(unknown, "x", tempPath, "x").Replace(w.s)) {
 		return refuse(prog, hintAsk, "%s writes `%s`, which cannot be resolved and may be a disk device", what, w.show())
@@ -187,6 +197,16 @@ const protectedWhat = "hookctl's configuration, state or binary, Claude Code's s
 // globProtected reports whether a pattern matches a protected path, or, for a recursive write,
 // a directory holding one.
 func (j *judge) globProtected(pattern string, recursive bool) (string, bool) {
+	for _, n := range j.ctx.Names {
+		// The pattern's last elements against the name's: */.claude/settings.json.
+		k := strings.Count(n, "/") + 1
+		elems := strings.Split(pattern, "/")
+		if len(elems) > k {
+			if ok, err := path.Match(strings.Join(elems[len(elems)-k:], "/"), n); ok || err != nil {
+				return n, true
+			}
+		}
+	}
 	for _, q := range j.ctx.Protected {
 		if q == "" {
 			continue

@@ -3,6 +3,7 @@ package editguard
 // The edit guard (see doc.go): the rules.
 
 import (
+	"path"
 	"strings"
 
 	"github.com/hookctl/hookctl/programs"
@@ -25,7 +26,7 @@ type rule struct {
 // the compiler lays out; lookupRule reads it through rules.
 var ruleTable = [...]*rule{
 	privilegeRule, diskRule, ddRule,
-	rmRule, permissionsRule, fileWritesRule, copyRule, teeRule, sortRule, goBuildRule, inPlaceRule, networkRule,
+	rmRule, permissionsRule, fileWritesRule, copyRule, extractRule, teeRule, sortRule, goBuildRule, inPlaceRule, networkRule,
 	gitRule, hookctlRule, claudeRule,
 	shellRule, evalRule, trapRule, cdRule, varsRule, declRule,
 	findRule, tmuxRule, screenRule, wrapperRule,
@@ -248,11 +249,56 @@ func fileWriteOpts(prog string) *optionSpec {
 // any that is protected is refused, and so is a recursive copy (-r, -R, -a, rsync's -a) into a
 // directory that holds a protected path. mv (and rsync --remove-source-files) also removes its
 // sources, so a protected source or a source holding one is refused. rsync remote paths are
-// skipped.
-// Test: TestProtectedWrites.
+// skipped. A link is a way to write what it names (issue 9: `ln -s ~/.claude/settings.json x`
+// then Write x): ln, link, cp -l/-s (--link, --symbolic-link) and rsync --link-dest are refused
+// when a source is protected or holds a protected path; a relative symbolic link's source is
+// read from the link's directory as well as the working directory.
+// Test: TestProtectedWrites, TestLinks.
 var copyRule = &rule{
-	names: []string{"cp", "mv", "install", "ln", "rsync"},
+	names: []string{"cp", "mv", "install", "ln", "link", "rsync"},
 	judge: judgeCopy,
+}
+
+// links judges what a command links to: the sources of ln, link, cp -l and cp -s, and the
+// directories rsync --link-dest hard-links from (copyRule).
+func (j *judge) links(c *invocation, p parsedArgs, dest word, srcs []word) *programs.Refusal {
+	what := "`" + c.prog + "`"
+	for _, d := range p.values("--link-dest") {
+		if r := j.linkTo(c.prog, "`rsync --link-dest`", d, c.st); r != nil {
+			return r
+		}
+	}
+	symbolic := p.has("-s")
+	linking := c.prog == "ln" || c.prog == "link"
+	if c.prog == "cp" {
+		linking = symbolic || p.has("-l")
+		for _, o := range p.opts {
+			hard, soft := longIs(o.name, "--link", 4), longIs(o.name, "--symbolic-link", 4)
+			linking, symbolic = linking || hard || soft, symbolic || soft
+		}
+	}
+	if !linking {
+		return nil
+	}
+	for _, s := range srcs {
+		if paths, ok := j.resolve(s, c.st); j.isHookctl(s) && (!ok || j.isBinary(paths)) {
+			continue // a copy of hookctl's binary: copiesBinary says so, after the rule
+		}
+		if r := j.linkTo(c.prog, what, s, c.st); r != nil {
+			return r
+		}
+		if !symbolic || !s.known() || path.IsAbs(s.s) || !dest.known() {
+			continue
+		}
+		// A relative symbolic link is read from where the link is: the destination's directory,
+		// or the destination itself when it is a directory.
+		for _, from := range []string{path.Dir(dest.s), dest.s} {
+			if r := j.linkTo(c.prog, what, lit(path.Join(from, s.s)), c.st); r != nil {
+				return r
+			}
+		}
+	}
+	return nil
 }
 
 func copyOpts(prog string) *optionSpec {
@@ -326,6 +372,9 @@ func judgeCopy(j *judge, c *invocation) *programs.Refusal {
 		return nil
 	}
 	if r := j.write(c.prog, what, dest, c.st, recursive && p.has("-T", "--no-target-directory")); r != nil {
+		return r
+	}
+	if r := j.links(c, p, dest, srcs); r != nil {
 		return r
 	}
 	for _, s := range srcs {

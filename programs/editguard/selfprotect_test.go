@@ -189,7 +189,8 @@ func TestEnvironment(t *testing.T) {
 	)
 }
 
-// TestKnownGaps keeps visible what a parser cannot close: code the guard cannot read. Each row
+// TestKnownGaps keeps visible what a parser cannot close: code the guard cannot read, content it
+// cannot see, links it cannot follow. Each row
 // is allowed today; containing it is the coming edit-mode sandbox's job (docs/threat-model.md,
 // "Edit mode is an accident guard"). A row that starts being refused should move to the tests
 // above.
@@ -206,5 +207,26 @@ func TestKnownGaps(t *testing.T) {
 		allow("export $(cat .env)"),                                        // variable names read from a file
 		allow("tmux source-file dev.conf"),                                 // a configuration file
 		allow("git remote add x https://example.com/r.git && git fetch x"), // a URL behind a remote's name
+		// Content-opaque writes (issue 9): what the patch, stash, commit or archive holds is not
+		// on the command line, and any of them may rewrite a tracked .claude/settings.json. The
+		// file tools' check and the edit-mode sandbox see the file; the guard cannot.
+		allow("git apply fix.patch"),
+		allow("git am 0001-fix.patch"),
+		allow("git stash pop"),
+		allow("git stash apply stash@{1}"),
+		allow("git checkout other-branch"), // a branch whose tracked settings differ
+		allow("git switch other-branch"),
+		allow("git merge feature"),
+		allow("git pull --ff-only"),
+		allow("git rebase main"),
+		allow("git cherry-pick abc123"),
+		allow("tar -xf settings-backup.tar"), // an archive holding .claude/settings.json, into the project
+		allow("unzip -o a.zip"),
+		// Links the guard cannot see (issue 9): the shell judge is lexical, so a link made
+		// earlier, or by a program, is followed only by the file tools' resolver and the sandbox.
+		allow("echo x > s.json"),                  // s.json may already be a link to ~/.claude/settings.json
+		allow("ln -s \"$(cat target.txt)\" rc"),   // a link target read at run time
+		allow("rm -rf sub"),                       // may hold sub/.claude/settings.json: names are not expanded for a recursive delete
+		allow("echo x > ~/.Claude/Settings.json"), // a case variant: refused only where the hook sees that the file system folds
 	)
 }

@@ -1,0 +1,11 @@
+//go:build !unix
+
+package hook
+
+import "io/fs"
+
+// linkCount is 0 (unknown) where the system does not say, so every target is compared.
+func linkCount(fs.FileInfo) uint64 { return 0 }
+
+// device is unknown where the system does not say, so every directory is searched.
+func device(fs.FileInfo) (uint64, bool) { return 0, false }
