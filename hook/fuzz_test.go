@@ -207,3 +207,36 @@ func wordValue(w *syntax.Word) (string, error) {
 	}
 	return b.String(), nil
 }
+
+// FuzzContainEdit: whatever an edit-mode agent sends, the rewrite either leaves it alone or
+// starts the edit launcher on exactly the agent's own text, as bash reads the rewrite, with at
+// most a leading literal `cd DIR &&` taken out to run before it.
+func FuzzContainEdit(f *testing.F) {
+	cmds, err := corpus.Commands("edit-allow", "edit-deny")
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cmds {
+		f.Add(c)
+	}
+	p := &Policy{Config: &Config{}, Binary: "/bin/hook ctl", Sandbox: func() Isolation { return Isolation{Available: true, Edit: true} }}
+	head := []string{"/bin/hook ctl", "sandbox", "--profile", "edit", "--session", "s'1", "--project", "/p q", "--", "bash", "--noprofile", "--norc", "-c"}
+	f.Fuzz(func(t *testing.T, src string) {
+		d := p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Command: src, Session: "s'1", Cwd: "/elsewhere"}, SessionState{Mode: ModeEdit, Project: "/p q"})
+		if d.Verdict != Pass || d.Command == "" || !strings.HasPrefix(d.Isolation, "edit sandbox") {
+			return
+		}
+		cmds := shellWords(t, d.Command)
+		launch := cmds[len(cmds)-1]
+		if len(launch) != len(head)+1 || !slices.Equal(launch[:len(head)], head) {
+			t.Fatalf("%q rewritten as %q: the launcher reads %q", src, d.Command, launch)
+		}
+		inner := launch[len(head)]
+		switch {
+		case inner == src && len(cmds) == 1:
+		case len(cmds) == 2 && len(cmds[0]) == 2 && cmds[0][0] == "cd" && strings.HasSuffix(src, inner) && strings.HasPrefix(strings.TrimSpace(src), "cd"):
+		default:
+			t.Fatalf("%q rewritten as %q: the sandboxed shell runs %q after %q", src, d.Command, inner, cmds[:len(cmds)-1])
+		}
+	})
+}

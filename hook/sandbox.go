@@ -117,6 +117,10 @@ func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState
 	case p.Sandbox != nil:
 		iso = p.Sandbox()
 	}
+	if strings.IndexByte(cl.Src, 0) >= 0 {
+		// No shell argument can carry a NUL: the command run would not be the one judged.
+		return Decision{Verdict: Deny, Reason: "hookctl edit-mode guard: the command holds a NUL byte, which no shell reads as written; send it without one."}
+	}
 	if !iso.Edit {
 		if p.Config.Sandbox == SandboxRequire {
 			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
