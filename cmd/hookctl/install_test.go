@@ -223,7 +223,7 @@ func TestDoctorFindsProblems(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "no problems found") {
 		t.Errorf("after install: exit %d\n%s", code, out)
 	}
-	if !strings.Contains(out, "run in hookctl's OS sandbox (landlock ABI") || !strings.Contains(out, "edit mode's protection") {
+	if !strings.Contains(out, "run in hookctl's OS sandbox (landlock ABI") || !strings.Contains(out, "✓ edit mode's commands run in hookctl's edit sandbox") {
 		t.Errorf("doctor does not say what holds each mode:\n%s", out)
 	}
 	cwd, _ := os.Getwd()
