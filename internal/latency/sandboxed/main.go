@@ -39,6 +39,7 @@ func main() {
 	n := flag.Int("n", 300, "runs of each short command, each way")
 	heavyN := flag.Int("heavy", 21, "runs of each syscall-heavy command, each way")
 	parent := flag.String("home", os.TempDir(), "make the temporary HOOKCTL_HOME in `DIR`")
+	edit := flag.Bool("edit", false, "also measure edit mode's profile, with the current directory as the project")
 	flag.Parse()
 	home, err := os.MkdirTemp(*parent, "hookctl-sandbox-bench-")
 	if err == nil {
@@ -58,6 +59,13 @@ func main() {
 	fmt.Printf("syscall-heavy reads, %d interleaved runs each way (ms)\n", *heavyN)
 	for _, c := range heavy {
 		report(c, measure(*hookctl, env, c, *heavyN), false)
+	}
+	if *edit {
+		wd, _ := os.Getwd()
+		fmt.Printf("edit profile's added latency, %d interleaved runs each way (ms)\n", *n)
+		for _, c := range short {
+			report(c, measureWith(*hookctl, env, c, *n, "--profile", "edit", "--project", wd), true)
+		}
 	}
 }
 
@@ -91,8 +99,13 @@ func walked(home string) int {
 type series struct{ boxed, plain []time.Duration }
 
 func measure(hookctl string, env []string, command string, n int) series {
-	boxed := []string{hookctl, "sandbox", "--session", "bench", "--", "bash", "--noprofile", "--norc", "-c", command}
-	plain := boxed[5:]
+	return measureWith(hookctl, env, command, n)
+}
+
+// measureWith is measure with more launcher flags (the profile).
+func measureWith(hookctl string, env []string, command string, n int, flags ...string) series {
+	boxed := append(append([]string{hookctl, "sandbox", "--session", "bench"}, flags...), "--", "bash", "--noprofile", "--norc", "-c", command)
+	plain := boxed[len(boxed)-5:]
 	run(boxed, env) // warm the page cache and the scratch directory
 	run(plain, env)
 	var s series
