@@ -80,7 +80,7 @@ bench: build
 		fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \
 		fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
 	$(GO) test ./sandbox -run '^$$' -bench FilterSyscall -benchtime 300000x
-	$(GO) run ./internal/latency/sandboxed -hookctl $(BIN) -home bin -n 300 -heavy 21
+	$(GO) run ./internal/latency/sandboxed -hookctl $(BIN) -home bin -n 300 -heavy 21 -edit
 
 # The real Claude Code client for the end-to-end tests. Without npm they are skipped (and fail
 # under CI, which sets HOOKCTL_REQUIRE_E2E=1).
