@@ -234,20 +234,20 @@ func InsideCheck(dir, marker string) []Check {
 		check(name, false, fmt.Sprintf("got %v", err))
 	}
 	outside := filepath.Join(dir, "outside")
-	refused("write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
-	refused("make a directory outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES, syscall.EPERM)
-	refused("remove a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM)
-	refused("change a mode", os.Chmod(filepath.Join(outside, "file"), 0o777), syscall.EPERM)
+	refused("refused: a write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
+	refused("refused: a directory made outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES, syscall.EPERM)
+	refused("refused: removing a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM)
+	refused("refused: a mode change", os.Chmod(filepath.Join(outside, "file"), 0o777), syscall.EPERM)
 	_, err := os.ReadFile(marker)
-	refused("read hookctl's home", err, syscall.EACCES, syscall.EPERM)
-	refused("open an inet socket", socketErr(syscall.AF_INET, syscall.SOCK_STREAM), syscall.EPERM)
-	refused("open a UDP socket", socketErr(syscall.AF_INET6, syscall.SOCK_DGRAM), syscall.EPERM)
-	refused("open a unix datagram socket", socketErr(syscall.AF_UNIX, syscall.SOCK_DGRAM), syscall.EPERM)
-	refused("connect a unix socket", unixConnectErr(filepath.Join(outside, "sock")), syscall.EPERM)
+	refused("refused: reading hookctl's home", err, syscall.EACCES, syscall.EPERM)
+	refused("refused: an inet socket", socketErr(syscall.AF_INET, syscall.SOCK_STREAM), syscall.EPERM)
+	refused("refused: a UDP socket", socketErr(syscall.AF_INET6, syscall.SOCK_DGRAM), syscall.EPERM)
+	refused("refused: a unix datagram socket", socketErr(syscall.AF_UNIX, syscall.SOCK_DGRAM), syscall.EPERM)
+	refused("refused: connecting a unix socket", unixConnectErr(filepath.Join(outside, "sock")), syscall.EPERM)
 	err = os.WriteFile(filepath.Join(dir, "scratch", "ok"), []byte("x"), 0o600)
-	check("write the scratch directory", err == nil, fmt.Sprint(err))
+	check("allowed: a write to the scratch directory", err == nil, fmt.Sprint(err))
 	_, err = os.ReadFile(filepath.Join(outside, "file"))
-	check("read a file", err == nil, fmt.Sprint(err))
+	check("allowed: reading a file", err == nil, fmt.Sprint(err))
 	return checks
 }
 
@@ -265,14 +265,14 @@ func InsideCheckEdit(dir, marker, outside string) []Check {
 		checks = append(checks, c)
 	}
 	project := filepath.Join(dir, "project")
-	check("write the project", os.WriteFile(filepath.Join(project, "new"), []byte("x"), 0o644))
-	check("write the project's .claude", os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("x"), 0o644),
+	check("allowed: a write to the project", os.WriteFile(filepath.Join(project, "new"), []byte("x"), 0o644))
+	check("refused: a write to the project's .claude", os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("x"), 0o644),
 		syscall.EROFS, syscall.EACCES, syscall.EPERM)
-	check("move the project's .claude away", os.Rename(filepath.Join(project, ".claude"), filepath.Join(project, "moved")),
+	check("refused: moving the project's .claude away", os.Rename(filepath.Join(project, ".claude"), filepath.Join(project, "moved")),
 		syscall.EBUSY, syscall.EROFS, syscall.EACCES, syscall.EPERM)
-	check("write outside the project", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
+	check("refused: a write outside the project", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
 	_, err := os.ReadFile(marker)
-	check("read hookctl's home", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
+	check("refused: reading hookctl's home", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
 	return checks
 }
 
