@@ -3,6 +3,8 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
 	"net"
 	"os"
@@ -108,6 +110,37 @@ func (w *editWorld) run(t *testing.T, script string) (string, error) {
 	return string(out), err
 }
 
+// throughHook sends command to the built hook as Claude Code's Bash call in the edit-mode
+// session, and returns the command the client would run (the rewrite, or the command itself
+// when the hook had nothing to add) or refused.
+func (w *editWorld) throughHook(t *testing.T, command string) (runs string, refused bool) {
+	t.Helper()
+	payload, _ := json.Marshal(map[string]any{"session_id": w.session, "cwd": w.project, "hook_event_name": "PreToolUse",
+		"tool_name": "Bash", "tool_input": map[string]any{"command": command}})
+	cmd := exec.Command(w.bin, "hook")
+	cmd.Env, cmd.Stdin = w.env, bytes.NewReader(payload)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
+	out, err := cmd.Output()
+	var d struct {
+		HookSpecificOutput struct {
+			PermissionDecision string `json:"permissionDecision"`
+			UpdatedInput       struct {
+				Command string `json:"command"`
+			} `json:"updatedInput"`
+		} `json:"hookSpecificOutput"`
+	}
+	if err != nil || json.Unmarshal(out, &d) != nil {
+		t.Fatalf("the hook on %q: %v %s", command, err, out)
+	}
+	switch {
+	case d.HookSpecificOutput.PermissionDecision == "deny":
+		return "", true
+	case d.HookSpecificOutput.UpdatedInput.Command != "":
+		return d.HookSpecificOutput.UpdatedInput.Command, false
+	}
+	return command, false
+}
+
 // protected is everything no edit-mode command may change: hookctl's home, the client's
 // settings in the home and the project, the shell's start-up file, hookctl's binary, and the
 // directory outside.
@@ -201,6 +234,30 @@ func cannotSwitchHookctlOff(t *testing.T, w *editWorld) {
 			before = w.protected(t)
 		}
 	}
+	// The same attempts as real tool calls: through the hook (an edit-mode session), and, for
+	// those its guard passes, the rewrite it answers with, run as the client runs it.
+	guard, sandboxed := 0, 0
+	for _, a := range attempts {
+		runs, refused := w.throughHook(t, a)
+		if refused {
+			guard++
+			continue
+		}
+		if !strings.Contains(runs, " sandbox --profile edit ") {
+			t.Errorf("%s: the hook passed it unsandboxed: %s", a, runs)
+			continue
+		}
+		sandboxed++
+		before = w.protected(t) // after the hook, which touches the session's state itself
+		sh := exec.Command("bash", "--noprofile", "--norc", "-c", runs)
+		sh.Dir, sh.Env = w.project, w.env
+		sh.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
+		out, err := sh.CombinedOutput()
+		if d := strings.Join(hostile.Diff(before, w.protected(t)), "\n"); d != "" {
+			t.Errorf("%s through the hook (exit %v): changed what no agent may change:\n%s\n%s", a, err, d, out)
+		}
+	}
+	t.Logf("through the hook: the guard refused %d, the sandbox held the other %d", guard, sandboxed)
 	// A retrieval from inside, with its audit moved where the sandbox lets it write, is refused
 	// before it fetches anything.
 	moved := filepath.Join(w.project, "moved-audit")
