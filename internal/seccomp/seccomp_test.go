@@ -6,22 +6,21 @@ import (
 	"testing"
 )
 
-// run interprets prog on one system call, as the kernel's classic BPF would, and returns the
-// action. The interpreter knows only the instructions Assemble emits; any other fails the test.
-func run(t *testing.T, prog []Instruction, arch uint32, nr int, args [6]uint64) uint32 {
+// interpret runs prog as the kernel's classic BPF would, loading words with load, and returns
+// the action, or false when load refused a word. It knows only the instructions Assemble emits;
+// any other fails the test.
+func interpret(t *testing.T, prog []Instruction, load func(off uint32) (uint32, bool)) (uint32, bool) {
 	t.Helper()
-	data := make([]byte, 64)
-	binary.LittleEndian.PutUint32(data[0:], uint32(nr))
-	binary.LittleEndian.PutUint32(data[4:], arch)
-	for i, a := range args {
-		binary.LittleEndian.PutUint64(data[16+8*i:], a)
-	}
 	var acc uint32
 	for pc := 0; pc < len(prog); pc++ {
 		in := prog[pc]
 		switch in.Code {
 		case ldAbsW:
-			acc = binary.LittleEndian.Uint32(data[in.K:])
+			w, ok := load(in.K)
+			if !ok {
+				return 0, false
+			}
+			acc = w
 		case andK:
 			acc &= in.K
 		case jaK:
@@ -37,13 +36,26 @@ func run(t *testing.T, prog []Instruction, arch uint32, nr int, args [6]uint64) 
 				pc += int(in.JF)
 			}
 		case retK:
-			return in.K
+			return in.K, true
 		default:
 			t.Fatalf("instruction %d: unknown code %#x", pc, in.Code)
 		}
 	}
 	t.Fatal("the program ran off its end")
-	return 0
+	return 0, false
+}
+
+// run interprets prog on one system call and returns the action.
+func run(t *testing.T, prog []Instruction, arch uint32, nr int, args [6]uint64) uint32 {
+	t.Helper()
+	data := make([]byte, 64)
+	binary.LittleEndian.PutUint32(data[0:], uint32(nr))
+	binary.LittleEndian.PutUint32(data[4:], arch)
+	for i, a := range args {
+		binary.LittleEndian.PutUint64(data[16+8*i:], a)
+	}
+	action, _ := interpret(t, prog, func(off uint32) (uint32, bool) { return binary.LittleEndian.Uint32(data[off:]), true })
+	return action
 }
 
 const testArch = 0xc000003e
@@ -132,41 +144,16 @@ func TestAssembleRefusesBadRules(t *testing.T) {
 // runs the filter again, which is why the rules' layout costs nothing on most calls.
 func constAllow(t *testing.T, prog []Instruction, arch uint32, nr int) bool {
 	t.Helper()
-	var acc uint32
-	for pc := 0; pc < len(prog); pc++ {
-		in := prog[pc]
-		switch in.Code {
-		case ldAbsW:
-			switch in.K {
-			case offNr:
-				acc = uint32(nr)
-			case offArch:
-				acc = arch
-			default:
-				return false // an argument: not constant
-			}
-		case andK:
-			acc &= in.K
-		case jaK:
-			pc += int(in.K)
-		case jeqK, jgeK:
-			hit := acc == in.K
-			if in.Code == jgeK {
-				hit = acc >= in.K
-			}
-			if hit {
-				pc += int(in.JT)
-			} else {
-				pc += int(in.JF)
-			}
-		case retK:
-			return in.K == retAllow
-		default:
-			t.Fatalf("instruction %d: unknown code %#x", pc, in.Code)
+	action, ok := interpret(t, prog, func(off uint32) (uint32, bool) {
+		switch off {
+		case offNr:
+			return uint32(nr), true
+		case offArch:
+			return arch, true
 		}
-	}
-	t.Fatal("the program ran off its end")
-	return false
+		return 0, false // an argument: not constant
+	})
+	return ok && action == retAllow
 }
 
 // TestFilterStaysCacheable: every number no rule names is allowed on the number alone, so the
