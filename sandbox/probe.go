@@ -148,26 +148,10 @@ func Probe(home, binary string) Status {
 
 	ctx, cancel := context.WithTimeout(context.Background(), ProbeTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, binary, "sandbox", "--scratch", filepath.Join(dir, "scratch"), "--",
+	st.Checks, st.Reason = runChecks(ctx, home, "the sandbox", binary, "sandbox", "--scratch", filepath.Join(dir, "scratch"), "--",
 		binary, "sandbox", "--inside-check", dir, "--marker", marker.Name())
-	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
-	var out, errb bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &out, &errb
-	runErr := cmd.Run()
-	if json.Unmarshal(out.Bytes(), &st.Checks) != nil || len(st.Checks) == 0 {
-		msg := strings.TrimSpace(errb.String())
-		if msg == "" && runErr != nil {
-			msg = runErr.Error()
-		}
-		msg = strings.TrimPrefix(firstLine(msg), "hookctl sandbox: ")
-		st.Reason = strings.TrimPrefix(msg, "the sandbox could not be applied, so the command did not run: ")
+	if st.Reason != "" {
 		return st
-	}
-	for _, c := range st.Checks {
-		if !c.OK {
-			st.Reason = "the sandbox did not hold: " + c.Name + ": " + c.Detail
-			return st
-		}
 	}
 	st.Available = true
 	st.Isolation = describe()
@@ -186,8 +170,15 @@ func probeEdit(ctx context.Context, dir, binary, home, marker string) ([]Check, 
 	// writable directory, so that a directory beside it (in the temporary directory, which edit
 	// mode may write) shows whether writes outside are refused.
 	outside := filepath.Join(dir, "outside")
-	cmd := exec.CommandContext(ctx, binary, "sandbox", "--profile", EditName, "--probe-confine", "--scratch", filepath.Join(dir, "scratch"),
-		"--project", project, "--", binary, "sandbox", "--inside-check-edit", dir, "--marker", marker, "--outside", outside)
+	return runChecks(ctx, home, "the edit sandbox", binary, "sandbox", "--profile", EditName, "--probe-confine",
+		"--scratch", filepath.Join(dir, "scratch"), "--project", project, "--",
+		binary, "sandbox", "--inside-check-edit", dir, "--marker", marker, "--outside", outside)
+}
+
+// runChecks runs one half of the probe, the launcher execing the inside check, and returns the
+// checks it printed and, if the sandbox (named what) could not be applied or did not hold, why.
+func runChecks(ctx context.Context, home, what, name string, args ...string) ([]Check, string) {
+	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -203,7 +194,7 @@ func probeEdit(ctx context.Context, dir, binary, home, marker string) ([]Check, 
 	}
 	for _, c := range checks {
 		if !c.OK {
-			return checks, "the edit sandbox did not hold: " + c.Name + ": " + c.Detail
+			return checks, what + " did not hold: " + c.Name + ": " + c.Detail
 		}
 	}
 	return checks, ""

@@ -140,31 +140,29 @@ func sandboxProbe(s *streams, opts *sandboxOptions) error {
 		enc.SetIndent("", "  ")
 		return enc.Encode(st)
 	}
-	for _, c := range st.Checks {
-		mark := "ok  "
-		if !c.OK {
-			mark = "FAIL"
-		}
-		fmt.Fprintf(s.out, "%s %s\n", mark, c.Name)
-	}
+	printChecks(s, "", st.Checks)
 	if !st.Available {
 		fmt.Fprintln(s.out, "no sandbox:", st.Reason)
 		return exitCode(exitDenied)
 	}
 	fmt.Fprintln(s.out, "sandbox available:", st.Isolation)
-	for _, c := range st.EditChecks {
-		mark := "ok  "
-		if !c.OK {
-			mark = "FAIL"
-		}
-		fmt.Fprintf(s.out, "%s edit: %s\n", mark, c.Name)
-	}
+	printChecks(s, "edit: ", st.EditChecks)
 	if !st.Edit {
 		fmt.Fprintln(s.out, "no edit sandbox:", st.EditReason)
 	} else {
 		fmt.Fprintln(s.out, "edit sandbox available")
 	}
 	return nil
+}
+
+func printChecks(s *streams, prefix string, checks []sandbox.Check) {
+	for _, c := range checks {
+		mark := "ok  "
+		if !c.OK {
+			mark = "FAIL"
+		}
+		fmt.Fprintf(s.out, "%s %s%s\n", mark, prefix, c.Name)
+	}
 }
 
 // editWritable are the directories beneath the user's home that edit mode's commands may write
