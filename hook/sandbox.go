@@ -54,15 +54,7 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, runner bool, d Decision)
 		d.Isolation = "hookctl's own read, outside the sandbox"
 		return d
 	}
-	iso := Isolation{Reason: "hookctl has no sandbox here"}
-	switch {
-	case c.NoRewrite:
-		iso = Isolation{Reason: "the client runs " + c.Tool + " commands as it received them (no rewrite)"}
-	case p.Binary == "":
-		iso = Isolation{Reason: "hookctl does not know its own path"}
-	case p.Sandbox != nil:
-		iso = p.Sandbox()
-	}
+	iso := p.isolation(c)
 	if !iso.Available {
 		if runner {
 			return Decision{Verdict: Deny, Reason: "hookctl read-only: `" + clip.Short(lexer.Print(sc, nil)) + "` is one of your read_only_runners, " +
@@ -78,20 +70,47 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, runner bool, d Decision)
 	}
 	body := *sc
 	body.Cd = nil
-	var b strings.Builder
+	cd := ""
 	if sc.Cd != nil {
-		b.WriteString("cd ")
-		b.WriteString(lexer.FormatWord(*sc.Cd))
+		cd = "cd " + lexer.FormatWord(*sc.Cd)
+	}
+	d.Command = p.launch(cd, []string{"--session", c.Session}, lexer.Print(&body, rewrite))
+	d.Isolation = "sandbox: " + iso.Describe
+	return d
+}
+
+// isolation is what can hold c's command: the probe's answer, unless the client takes no
+// rewrite or hookctl does not know its own path.
+func (p *Policy) isolation(c *ToolCall) Isolation {
+	none := func(why string) Isolation { return Isolation{Reason: why, EditReason: why} }
+	switch {
+	case c.NoRewrite:
+		return none("the client runs " + c.Tool + " commands as it received them (no rewrite)")
+	case p.Binary == "":
+		return none("hookctl does not know its own path")
+	case p.Sandbox == nil:
+		return none("hookctl has no sandbox here")
+	}
+	return p.Sandbox()
+}
+
+// launch is the command that runs script in the sandbox, with the launcher's flags, after cd
+// (run in the client's shell) if it is set.
+func (p *Policy) launch(cd string, flags []string, script string) string {
+	var b strings.Builder
+	if cd != "" {
+		b.WriteString(cd)
 		b.WriteString(" && ")
 	}
 	b.WriteString(lexer.Quote(p.Binary))
-	b.WriteString(" sandbox --session ")
-	b.WriteString(lexer.Quote(c.Session))
+	b.WriteString(" sandbox")
+	for _, f := range flags {
+		b.WriteByte(' ')
+		b.WriteString(lexer.Quote(f))
+	}
 	b.WriteString(" -- bash --noprofile --norc -c ")
-	b.WriteString(lexer.Quote(lexer.Print(&body, rewrite)))
-	d.Command = b.String()
-	d.Isolation = "sandbox: " + iso.Describe
-	return d
+	b.WriteString(lexer.Quote(script))
+	return b.String()
 }
 
 // hookctlOnly says whether the script is one hookctl command and nothing else.
@@ -108,15 +127,7 @@ func hookctlOnly(sc *lexer.Script) bool {
 // without a permission decision). Where the edit profile cannot apply, the command runs as
 // passed, unless the config requires the sandbox.
 func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState) Decision {
-	iso := Isolation{EditReason: "hookctl has no sandbox here"}
-	switch {
-	case c.NoRewrite:
-		iso.EditReason = "the client runs " + c.Tool + " commands as it received them (no rewrite)"
-	case p.Binary == "":
-		iso.EditReason = "hookctl does not know its own path"
-	case p.Sandbox != nil:
-		iso = p.Sandbox()
-	}
+	iso := p.isolation(c)
 	if strings.IndexByte(cl.Src, 0) >= 0 {
 		// No shell argument can carry a NUL: the command run would not be the one judged.
 		return Decision{Verdict: Deny, Reason: "hookctl edit-mode guard: the command holds a NUL byte, which no shell reads as written; send it without one."}
@@ -145,19 +156,8 @@ func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState
 		// client's shell, not a sandboxed one.
 		return Decision{Verdict: Pass, Isolation: "a cd, in the client's shell"}
 	}
-	var b strings.Builder
-	if cd != "" {
-		b.WriteString(cd)
-		b.WriteString(" && ")
-	}
-	b.WriteString(lexer.Quote(p.Binary))
-	b.WriteString(" sandbox --profile edit --session ")
-	b.WriteString(lexer.Quote(c.Session))
-	b.WriteString(" --project ")
-	b.WriteString(lexer.Quote(project))
-	b.WriteString(" -- bash --noprofile --norc -c ")
-	b.WriteString(lexer.Quote(rest))
-	return Decision{Verdict: Pass, Command: b.String(), Isolation: "edit sandbox: " + iso.Describe}
+	return Decision{Verdict: Pass, Command: p.launch(cd, []string{"--profile", "edit", "--session", c.Session, "--project", project}, rest),
+		Isolation: "edit sandbox: " + iso.Describe}
 }
 
 // leadingCd splits `cd DIR && REST` into the cd, as written, and REST's own text, when DIR is
