@@ -166,8 +166,9 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	}
 	st := g.sessionState(ev.Session, ev.Cwd, cfg)
 	d := Decision{Verdict: Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
+	iso := g.isolation()
 	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch); " +
-		Enforcement(g.isolation(), cfg) + "; " + EditEnforcement(g.isolation(), cfg)}
+		Enforcement(iso, cfg) + "; " + EditEnforcement(iso, cfg)}
 	if st.Mode == ModeReview {
 		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+PublishOutsideSandbox)
 	}
