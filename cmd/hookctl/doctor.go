@@ -296,7 +296,7 @@ func (d *doctor) checkRetrieval(cfg settings.Config) {
 func (d *doctor) checkSandbox(env environment) {
 	cfg, _ := hook.LoadConfig(env.home)
 	st := sandbox.Refresh(env.home, env.binary)
-	iso := hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason}
+	iso := isolationOf(st)
 	switch {
 	case st.Available:
 		d.ok("%s", hook.Enforcement(iso, cfg))

@@ -111,13 +111,18 @@ func hookEnv() environment {
 	return e
 }
 
-// isolation is the sandbox probe's result for this machine, cached in hookctl's home per boot
-// and build: reading it costs the hook two small files.
+// isolation is the sandbox probe's result for this machine, cached in hookctl's home per
+// kernel and build: reading it costs the hook one small file and two system calls.
 func isolation(env environment) hook.Isolation {
 	if env.err != nil || env.binary == "" {
-		return hook.Isolation{Reason: "hookctl does not know its own path"}
+		why := "hookctl does not know its own path"
+		return hook.Isolation{Reason: why, EditReason: why}
 	}
-	st := sandbox.Current(env.home, env.binary)
+	return isolationOf(sandbox.Current(env.home, env.binary))
+}
+
+// isolationOf is a probe's result as the policy reads it.
+func isolationOf(st sandbox.Status) hook.Isolation {
 	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason}
 }
 

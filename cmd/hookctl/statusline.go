@@ -77,12 +77,12 @@ func statusLine(stdin io.Reader) string {
 	line := statusBadge(home, id, cfg, cfgErr)
 	switch line {
 	case hook.Badge(hook.ModeReadOnly):
-		line += sandboxBadge(cfg)
+		line += sandboxBadge(cfg, isolation(hookEnv()).Available)
 	case hook.Badge(hook.ModeEdit):
-		line += editSandboxBadge(cfg)
+		line += sandboxBadge(cfg, isolation(hookEnv()).Edit)
 	case hook.Badge(hook.ModeReview):
 		// Review mode's reads are held as read-only mode's are; its publishes are not.
-		line += sandboxBadge(cfg) + " " + reviewPublishBadge
+		line += sandboxBadge(cfg, isolation(hookEnv()).Available) + " " + reviewPublishBadge
 	}
 	if cfgErr == nil && cfg.DirectFetch {
 		line += " ⚠ DIRECT FETCH" // shown after the mode while direct_fetch is on
@@ -111,26 +111,12 @@ func statusBadge(home, id string, cfg *hook.Config, cfgErr error) string {
 	return "🔒 READ-ONLY (⚠ state unreadable)"
 }
 
-// sandboxBadge is what the read-only badge adds where admitted commands cannot run in the OS
-// sandbox: policy only, or, when the config requires the sandbox, that the shell is refused.
-func sandboxBadge(cfg *hook.Config) string {
-	env := hookEnv()
-	iso := isolation(env)
+// sandboxBadge is what a mode's badge adds where its commands cannot run in their sandbox
+// (held says whether they can): policy only, or, when the config requires the sandbox, that
+// the shell is refused.
+func sandboxBadge(cfg *hook.Config, held bool) string {
 	switch {
-	case iso.Available:
-		return ""
-	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
-		return " (⚠ no sandbox: shell refused)"
-	}
-	return " " + hook.PolicyOnlyBadge
-}
-
-// editSandboxBadge is what the edit badge adds where edit mode's commands cannot run in the
-// edit sandbox.
-func editSandboxBadge(cfg *hook.Config) string {
-	iso := isolation(hookEnv())
-	switch {
-	case iso.Edit:
+	case held:
 		return ""
 	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
 		return " (⚠ no sandbox: shell refused)"
