@@ -19,6 +19,7 @@ import (
 
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // execVariant is one way the execution test gets the command it runs for an admitted row.
@@ -474,37 +475,9 @@ func execTemplate(t *testing.T) *hostile.World {
 	return execWorld.w
 }
 
-var execBinary struct {
-	once sync.Once
-	path string
-	err  error
-}
-
-// hookctlBinary builds cmd/hookctl once per test process and returns its path, for a variant
-// whose rewritten commands run hookctl itself (the sandbox launcher).
-func hookctlBinary(t *testing.T) string {
-	t.Helper()
-	execBinary.once.Do(func() {
-		dir, err := os.MkdirTemp("", "hookctl-bin-")
-		if err != nil {
-			execBinary.err = err
-			return
-		}
-		registerCleanup(dir)
-		cmd := exec.Command("go", "build", "-o", filepath.Join(dir, "hookctl"), "./cmd/hookctl")
-		cmd.Dir = moduleRoot(t)
-		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			execBinary.err = fmt.Errorf("failed to build hookctl: %w\n%s", err, out)
-			return
-		}
-		execBinary.path = filepath.Join(dir, "hookctl")
-	})
-	if execBinary.err != nil {
-		t.Fatal(execBinary.err)
-	}
-	return execBinary.path
-}
+// hookctlBinary builds cmd/hookctl once per test process and returns its path, for the
+// variant whose rewritten commands run hookctl itself (the sandbox launcher).
+func hookctlBinary(t *testing.T) string { return testbin.Hookctl(t) }
 
 // moduleRoot is the directory of go.mod: the tests run in hook/.
 func moduleRoot(t *testing.T) string {
@@ -530,6 +503,7 @@ func registerCleanup(dir string) {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
+	testbin.Cleanup()
 	for _, d := range processDirs.dirs {
 		os.RemoveAll(d)
 	}

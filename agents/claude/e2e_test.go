@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // exploreMarker is in the prompt the main thread gives the subagent, and nowhere else, so the fake
@@ -151,13 +151,14 @@ func buildHookctl(t *testing.T) string {
 	if p := os.Getenv("HOOKCTL_E2E_HOOK"); p != "" {
 		return p
 	}
-	bin := filepath.Join(t.TempDir(), "hookctl")
-	cmd := exec.Command("go", "build", "-o", bin, "github.com/hookctl/hookctl/cmd/hookctl")
-	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as released: the retriever's Landlock needs it
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("failed to build hookctl: %v\n%s", err, out)
-	}
-	return bin
+	return testbin.Hookctl(t) // as released: the retriever's Landlock needs it without cgo
+}
+
+// TestMain removes the hookctl the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testbin.Cleanup()
+	os.Exit(code)
 }
 
 // listFiles lists the files under dir outside .git, as slash paths, sorted.

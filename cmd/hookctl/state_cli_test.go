@@ -6,16 +6,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
-)
 
-var (
-	builtOnce sync.Once
-	builtPath string
-	builtErr  error
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // hookctlBinary builds the real binary once for the tests that run it as a process.
@@ -24,30 +19,7 @@ func hookctlBinary(t *testing.T) string {
 	if testing.Short() {
 		t.Skip("builds the binary")
 	}
-	builtOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "hookctl-bin-")
-		if err != nil {
-			builtErr = err
-			return
-		}
-		builtPath = filepath.Join(dir, "hookctl")
-		if out, err := exec.Command("go", "build", "-o", builtPath, ".").CombinedOutput(); err != nil {
-			builtErr = &buildError{err, string(out)}
-		}
-	})
-	if builtErr != nil {
-		t.Fatal(builtErr)
-	}
-	return builtPath
-}
-
-type buildError struct {
-	err error
-	out string
-}
-
-func (e *buildError) Error() string {
-	return "failed to build hookctl: " + e.err.Error() + "\n" + e.out
+	return testbin.Hookctl(t)
 }
 
 // runBin runs the binary with HOOKCTL_HOME=home and returns its output, exit code and run time.

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // TestMain lets this test binary stand in for hookctl where hookctl runs itself (the sandbox
@@ -22,7 +24,9 @@ func TestMain(m *testing.M) {
 			os.Exit(111)
 		}
 	}
-	os.Exit(m.Run())
+	code := m.Run()
+	testbin.Cleanup()
+	os.Exit(code)
 }
 
 const withoutLandlockArg = "test-without-landlock"

@@ -111,7 +111,7 @@ func TestGateLinksNoNetworkCode(t *testing.T) {
 }
 
 // testOnly are packages that only tests may link: fixtures that build hostile worlds.
-var testOnly = []string{"github.com/hookctl/hookctl/fixtures/hostile"}
+var testOnly = []string{"github.com/hookctl/hookctl/fixtures/hostile", "github.com/hookctl/hookctl/internal/testbin"}
 
 // TestFixturesStayInTests: no package of the module links a test-only fixture outside its
 // tests, so the shipped binaries carry none of it.

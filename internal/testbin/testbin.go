@@ -1,0 +1,49 @@
+// Package testbin builds hookctl once per test process, for the tests that run it as a process
+// (the sandbox launcher, the hook as the client starts it). It is imported by tests only.
+package testbin
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+var built struct {
+	once sync.Once
+	dir  string
+	path string
+	err  error
+}
+
+// Hookctl returns the path of cmd/hookctl built as it is released (without cgo), building it
+// on first use.
+func Hookctl(t testing.TB) string {
+	t.Helper()
+	built.once.Do(func() {
+		if built.dir, built.err = os.MkdirTemp("", "hookctl-bin-"); built.err != nil {
+			return
+		}
+		path := filepath.Join(built.dir, "hookctl")
+		cmd := exec.Command("go", "build", "-o", path, "github.com/hookctl/hookctl/cmd/hookctl")
+		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("failed to build hookctl: %w\n%s", err, out)
+			return
+		}
+		built.path = path
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
+	}
+	return built.path
+}
+
+// Cleanup removes the build; TestMain calls it once the tests have run.
+func Cleanup() {
+	if built.dir != "" {
+		os.RemoveAll(built.dir)
+	}
+}
