@@ -143,12 +143,16 @@ func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState
 	if project == "" {
 		project = c.Cwd
 	}
-	if sc, err := cl.Shape(); err == nil && hookctlOnly(sc) && len(sc.Pipeline.Cmds[0].Args) > 0 && sc.Pipeline.Cmds[0].Args[0].Value == "retrieve" {
-		// A retrieval runs outside the sandbox, where it can write its audit: it has its own
-		// isolation, and the guard refused the HOOKCTL_* variables that could move the audit.
-		return Decision{Verdict: Pass, Command: lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
-			return lexer.Printed{Words: append([]lexer.Word{{Value: p.Binary}}, c.Args...)}
-		}), Isolation: "the quarantined retriever (its own isolation)"}
+	// A lone hookctl retrieve: the prefix first, since the shape parse and its cross-check are
+	// not worth running on every edit-mode command.
+	if strings.HasPrefix(strings.TrimSpace(cl.Src), "hookctl ") {
+		if sc, err := cl.Shape(); err == nil && hookctlOnly(sc) && len(sc.Pipeline.Cmds[0].Args) > 0 && sc.Pipeline.Cmds[0].Args[0].Value == "retrieve" {
+			// A retrieval runs outside the sandbox, where it can write its audit: it has its own
+			// isolation, and the guard refused the HOOKCTL_* variables that could move the audit.
+			return Decision{Verdict: Pass, Command: lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
+				return lexer.Printed{Words: append([]lexer.Word{{Value: p.Binary}}, c.Args...)}
+			}), Isolation: "the quarantined retriever (its own isolation)"}
+		}
 	}
 	cd, rest := leadingCd(cl)
 	if cd != "" && rest == "" {
