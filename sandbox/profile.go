@@ -137,8 +137,7 @@ func (p *Profile) Environ(env []string) []string {
 	if p.Edit {
 		out := make([]string, 0, len(env))
 		for _, kv := range env {
-			name, _, ok := cut(kv)
-			if ok && !slices.Contains(scrubbedEnv, name) && !(len(name) > 9 && name[:9] == "BASH_FUNC") {
+			if name, _, ok := cut(kv); ok && !scrubbed(name) {
 				out = append(out, kv)
 			}
 		}
@@ -149,7 +148,7 @@ func (p *Profile) Environ(env []string) []string {
 	for _, kv := range env {
 		name, value, ok := cut(kv)
 		switch {
-		case !ok || slices.Contains(scrubbedEnv, name) || len(name) > 9 && name[:9] == "BASH_FUNC":
+		case !ok || scrubbed(name):
 			continue
 		case slices.ContainsFunc(cacheEnv, func(c [2]string) bool { return c[0] == name }):
 			continue
@@ -168,6 +167,12 @@ func (p *Profile) Environ(env []string) []string {
 		}
 	}
 	return append(out, "PYTEST_ADDOPTS="+pytest)
+}
+
+// scrubbed says whether the shell must not see the variable name: scrubbedEnv, or an exported
+// function.
+func scrubbed(name string) bool {
+	return slices.Contains(scrubbedEnv, name) || strings.HasPrefix(name, "BASH_FUNC")
 }
 
 func cut(kv string) (name, value string, ok bool) {
