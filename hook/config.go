@@ -13,6 +13,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever/settings"
+	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
 // MaxConfigSize caps the config file. A config larger than this is refused, not truncated.
@@ -57,6 +58,9 @@ type Config struct {
 	// EditWritable are directories edit mode's sandbox lets commands write, besides the
 	// project, the temporary directories and the usual tool caches. Global only.
 	EditWritable []string `toml:"edit_writable"`
+	// Network is edit mode's network: through hookctl's egress proxy to allowed hosts (the
+	// default), or the user's whole network. Global only: a project cannot open a host.
+	Network NetworkConfig `toml:"network"`
 
 	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
@@ -77,8 +81,27 @@ type AuditConfig struct {
 	MaxBytes int64 `toml:"max_bytes"`
 }
 
+// NetworkConfig is the [network] section.
+type NetworkConfig struct {
+	// Edit is NetworkProxy (the default) or NetworkFull.
+	Edit string `toml:"edit"`
+	// Allow are hosts edit mode's commands may reach besides the package registries and the
+	// project's git remotes: "host", "host:port", "*.domain", an IP address. The user's own
+	// entries may resolve to private and loopback addresses.
+	Allow []string `toml:"allow"`
+}
+
+// Edit mode's network settings.
+const (
+	NetworkProxy = "proxy" // only allowed hosts, through hookctl's egress proxy
+	NetworkFull  = "full"  // the user's network, unfiltered: shown in the status line
+)
+
+// FullNetwork says whether edit mode's commands get the user's whole network.
+func (c *Config) FullNetwork() bool { return c != nil && c.Network.Edit == NetworkFull }
+
 // globalOnly are the keys only the user's own config may set.
-var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable"}
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable", "network"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -233,6 +256,16 @@ func ParseConfig(path, text string) (*Config, error) {
 	for _, w := range c.EditWritable {
 		if !filepath.IsAbs(w) {
 			return nil, fmt.Errorf("%s:%d: edit_writable entry %q is not an absolute path", path, lineOfKey(text, toml.Key{"edit_writable"}), w)
+		}
+	}
+	switch c.Network.Edit {
+	case "", NetworkProxy, NetworkFull:
+	default:
+		return nil, fmt.Errorf("%s:%d: network.edit must be %q or %q, not %q", path, lineOfKey(text, toml.Key{"network", "edit"}), NetworkProxy, NetworkFull, c.Network.Edit)
+	}
+	for _, h := range c.Network.Allow {
+		if _, err := egress.ParseRule(h, "config", true); err != nil {
+			return nil, fmt.Errorf("%s:%d: network.allow: %v", path, lineOfKey(text, toml.Key{"network", "allow"}), err)
 		}
 	}
 	for _, e := range c.ReadOnlyRunners {

@@ -169,3 +169,54 @@ func TestNegativeSizesAreRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestNetworkConfig: [network] is the user's alone; its values are checked when the config
+// loads, naming the line, so that a bad entry never reaches a command.
+func TestNetworkConfig(t *testing.T) {
+	c, err := ParseConfig("/c.toml", "[network]\nedit = \"full\"\nallow = [\"npm.corp.example:8443\", \"*.corp.example\"]\n")
+	if err != nil || !c.FullNetwork() || len(c.Network.Allow) != 2 {
+		t.Errorf("%+v %v", c, err)
+	}
+	if c, _ := ParseConfig("/c.toml", ""); c.FullNetwork() {
+		t.Error("the default is the egress proxy, not the full network")
+	}
+	for text, want := range map[string]string{
+		"[network]\nedit = \"open\"\n":                         `:2: network.edit must be "proxy" or "full"`,
+		"[network]\n\nallow = [\"http://registry.example\"]\n": ":3: network.allow:",
+		"[network]\nallow = [\"evil.example:0\"]\n":            ":2: network.allow:",
+		"[network]\nallow = \"registry.example\"\n":            "", // a type error: the decoder's message
+		"[network]\nproxy = \"http://corp:3128\"\n":            `unknown key "network.proxy"`,
+	} {
+		_, err := ParseConfig("/c.toml", text)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", text, err, want)
+		}
+	}
+	// A project cannot open a host or choose the full network.
+	home, proj := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", t.TempDir())
+	os.WriteFile(filepath.Join(proj, ProjectConfigName), []byte("[network]\nedit = \"full\"\nallow = [\"evil.example\"]\n"), 0o644)
+	c, err = LoadConfigFor(home, proj)
+	if err != nil || c.FullNetwork() || len(c.Network.Allow) != 0 || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "network") {
+		t.Errorf("a project's [network]: %+v %v", c, err)
+	}
+}
+
+// TestProjectRemotes reads the remotes of a repository, a worktree of one and a subdirectory of
+// one; a directory outside any repository has none.
+func TestProjectRemotes(t *testing.T) {
+	repo := t.TempDir()
+	os.MkdirAll(filepath.Join(repo, ".git", "worktrees", "wt"), 0o755)
+	os.WriteFile(filepath.Join(repo, ".git", "config"), []byte("[remote \"origin\"]\n\turl = https://github.com/o/r\n"), 0o644)
+	os.WriteFile(filepath.Join(repo, ".git", "worktrees", "wt", "commondir"), []byte("../..\n"), 0o644)
+	wt := t.TempDir()
+	os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+filepath.Join(repo, ".git", "worktrees", "wt")+"\n"), 0o644)
+	sub := filepath.Join(repo, "a", "b")
+	os.MkdirAll(sub, 0o755)
+	for dir, want := range map[string]string{repo: "github.com", wt: "github.com", sub: "github.com", t.TempDir(): "", "": ""} {
+		got := strings.Join(ProjectRemotes(dir), ",")
+		if got != want {
+			t.Errorf("ProjectRemotes(%q) = %q, want %q", dir, got, want)
+		}
+	}
+}

@@ -51,9 +51,13 @@ type Gate struct {
 // EditEnforcement says in one sentence what holds edit mode's self-protection on this machine.
 func EditEnforcement(iso Isolation, cfg *Config) string {
 	switch {
+	case iso.Edit && cfg.FullNetwork():
+		return "edit mode's commands run in hookctl's edit sandbox: they cannot write hookctl's files, the client's settings " +
+			"or your shell's start-up files; ⚠ they have your whole network (network.edit = \"full\" in your config)"
 	case iso.Edit:
 		return "edit mode's commands run in hookctl's edit sandbox: they cannot write hookctl's files, the client's settings " +
-			"or your shell's start-up files; they have the network as you do (no egress proxy yet)"
+			"or your shell's start-up files; their network reaches only the package registries, the project's git remotes " +
+			"and the hosts of your [network] allow, through hookctl's egress proxy"
 	case cfg != nil && cfg.Sandbox == SandboxRequire:
 		return "⚠ no edit sandbox here (" + iso.EditReason + "), and your config requires one: every edit-mode shell command is refused"
 	}

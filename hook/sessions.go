@@ -3,8 +3,13 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
 // Modes tells the runner a session's mode.
@@ -63,7 +68,7 @@ func (s *Store) apply(id string, next func(Mode) Mode, how, cwd, promptID string
 				start = ModeReadOnly
 			}
 			old = &Session{ID: id, Mode: start, Cwd: cwd, Started: now,
-				History: []Change{{Time: now, From: start, To: start, How: "new"}}}
+				History: []Change{{Time: now, From: start, To: start, How: "new"}}, Remotes: ProjectRemotes(cwd)}
 		}
 		from, to = old.Mode, old.Mode
 		if promptID != "" && old.LastPrompt == promptID {
@@ -163,4 +168,43 @@ func Badge(m Mode) string {
 		return "👁 REVIEW"
 	}
 	return "✏ EDIT"
+}
+
+// maxGitConfig caps the project's git config as ProjectRemotes reads it.
+const maxGitConfig = 256 << 10
+
+// ProjectRemotes are the hosts of the git remotes of the repository at or above dir (its
+// .git/config, or a worktree's common directory's), for edit mode's egress proxy. No
+// repository, or one that cannot be read, has none.
+func ProjectRemotes(dir string) []string {
+	if dir == "" {
+		return nil
+	}
+	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+		gitDir := filepath.Join(d, ".git")
+		if b, err := fsutil.ReadFile(gitDir, 4096, false); err == nil {
+			// A worktree or submodule: "gitdir: PATH", whose commondir holds the config.
+			rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
+			if !ok {
+				return nil
+			}
+			if !filepath.IsAbs(rest) {
+				rest = filepath.Join(d, rest)
+			}
+			gitDir = rest
+			if c, err := fsutil.ReadFile(filepath.Join(rest, "commondir"), 4096, false); err == nil {
+				common := strings.TrimSpace(string(c))
+				if !filepath.IsAbs(common) {
+					common = filepath.Join(rest, common)
+				}
+				gitDir = common
+			}
+		}
+		if b, err := fsutil.ReadFile(filepath.Join(gitDir, "config"), maxGitConfig, false); err == nil {
+			return egress.RemoteHosts(string(b))
+		}
+		if fi, err := os.Stat(gitDir); err == nil && fi.IsDir() || d == filepath.Dir(d) {
+			return nil
+		}
+	}
 }

@@ -29,6 +29,10 @@ type Session struct {
 	// LastPrompt is the id of the last prompt that changed the mode, so that a prompt seen by
 	// two hook events toggles once.
 	LastPrompt string `json:"last_prompt,omitempty"`
+	// Remotes are the hosts of the project's git remotes when the session was first seen, which
+	// edit mode's egress proxy admits. Read then, not when a command runs: edit mode may write
+	// the project's .git/config, and a remote it added must not open a host.
+	Remotes []string `json:"remotes,omitempty"`
 }
 
 // Change is one mode change, kept in the session's history.
@@ -123,7 +127,7 @@ func stateKey(k string) (gjson.Type, bool) {
 	switch k {
 	case "id", "mode", "cwd", "started", "last_prompt":
 		return gjson.String, true
-	case "history":
+	case "history", "remotes":
 		return gjson.JSON, true
 	}
 	return 0, false
@@ -191,6 +195,14 @@ func (s *Store) readState(id string) (gjson.Result, []byte, error) {
 	}
 	if bad := checkHistory(root.Get("history")); bad != "" {
 		return damaged("history: %s", bad)
+	}
+	var badRemote bool
+	root.Get("remotes").ForEach(func(_, v gjson.Result) bool {
+		badRemote = v.Type != gjson.String
+		return !badRemote
+	})
+	if badRemote {
+		return damaged("remotes: an entry is not a string")
 	}
 	return root, b, nil
 }
@@ -309,7 +321,8 @@ func (s *Store) Record(id, cwd string, def Mode) (*Session, error) {
 		return nil, fmt.Errorf("failed to create %s: %w", s.Dir, err)
 	}
 	now := time.Now().UTC()
-	sess := &Session{ID: id, Mode: def, Cwd: cwd, Started: now, History: []Change{{Time: now, From: def, To: def, How: "new"}}}
+	sess := &Session{ID: id, Mode: def, Cwd: cwd, Started: now, History: []Change{{Time: now, From: def, To: def, How: "new"}},
+		Remotes: ProjectRemotes(cwd)}
 	b, err := encodeState(sess)
 	if err != nil {
 		return nil, err

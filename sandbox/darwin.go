@@ -30,7 +30,10 @@ func execSandboxed(p *Profile, path string, argv, env []string) error {
 	return errNotApplied(err)
 }
 
-// RunInUserNamespace: user namespaces are Linux's.
-func RunInUserNamespace([]string) (int, error) {
-	return 0, errNotApplied(errors.New("user namespaces are Linux's"))
+// RunIsolated: namespaces are Linux's.
+func RunIsolated([]string, Namespaces, func(*os.File) func()) (int, error) {
+	return 0, errNotApplied(errors.New("namespaces are Linux's"))
 }
+
+// BridgeNetwork: namespaces are Linux's.
+func BridgeNetwork(int) (string, error) { return "", errors.New("namespaces are Linux's") }

@@ -38,3 +38,13 @@ func HiddenDirs(home string) []string {
 	}
 	return dirs
 }
+
+// Namespaces are what RunIsolated's child gets of its own.
+type Namespaces struct {
+	// User: a user namespace mapping this user to itself, in which an unprivileged launcher
+	// has the capabilities to mount (and to bring loopback up).
+	User bool
+	// Net: a network namespace whose only interface is loopback; the child hands a listener on
+	// it back to the parent (BridgeNetwork), through which the egress proxy serves it.
+	Net bool
+}

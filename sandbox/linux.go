@@ -7,8 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
-	"os/signal"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -198,7 +196,7 @@ func editLandlockRules(p *Profile) []landlock.Rule {
 func privateMounts(p *Profile) error {
 	switch {
 	case p.InNamespace:
-		// Only as RunInUserNamespace's child: in the parent's namespaces these mounts would
+		// Only as RunIsolated's child in a user namespace: in the parent's namespaces these mounts would
 		// change the user's own (and the flag is on hookctl's command line, which anyone can
 		// type).
 		if !ownNamespaces() {
@@ -324,53 +322,6 @@ func dropCapabilities() (bool, error) {
 		return false, fmt.Errorf("failed to drop capabilities: %v", e)
 	}
 	return true, nil
-}
-
-// RunInUserNamespace runs argv (hookctl's launcher again, told it is inside) in a new user and
-// mount namespace that maps this user to itself, so that an unprivileged user's launcher can
-// make the edit profile's mounts; it waits, passes on the signals a terminal or the client
-// sends, and returns the child's exit status. The Go runtime is multithreaded, and a new user
-// namespace can be entered only by a single-threaded process: hence a child, which the kernel
-// starts in it. Where user namespaces are refused (Ubuntu's AppArmor restriction, a container),
-// it fails and nothing has run.
-func RunInUserNamespace(argv []string) (int, error) {
-	cmd := exec.Command("/proc/self/exe", argv[1:]...)
-	cmd.Args[0] = argv[0]
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	uid, gid := os.Getuid(), os.Getgid()
-	cmd.SysProcAttr = &syscall.SysProcAttr{
-		Cloneflags:                 syscall.CLONE_NEWUSER | syscall.CLONE_NEWNS,
-		UidMappings:                []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}},
-		GidMappings:                []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}},
-		GidMappingsEnableSetgroups: false,
-		Pdeathsig:                  syscall.SIGKILL,
-		// The user is not root in the new namespace, so an exec would drop the capabilities it
-		// got there; ambient ones survive it. The launcher drops them all once it has mounted.
-		AmbientCaps: []uintptr{capSysAdmin, capSetpcap},
-	}
-	if err := cmd.Start(); err != nil {
-		return 0, fmt.Errorf("failed to enter a user namespace: %v", err)
-	}
-	sigs := make(chan os.Signal, 8)
-	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
-	go func() {
-		for s := range sigs {
-			cmd.Process.Signal(s)
-		}
-	}()
-	err := cmd.Wait()
-	signal.Stop(sigs)
-	var ee *exec.ExitError
-	switch {
-	case err == nil:
-		return 0, nil
-	case errors.As(err, &ee):
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal()), nil
-		}
-		return ee.ExitCode(), nil
-	}
-	return 0, err
 }
 
 // ownNamespaces says whether this process is in a user namespace other than the initial one

@@ -2,7 +2,10 @@
 
 package sandbox
 
-import "errors"
+import (
+	"errors"
+	"os"
+)
 
 // Supported: this build has no sandbox for this platform.
 const Supported = false
@@ -14,7 +17,10 @@ func describe() string { return "none" }
 
 func execSandboxed(*Profile, string, []string, []string) error { return errNotApplied(errUnsupported) }
 
-// RunInUserNamespace: user namespaces are Linux's.
-func RunInUserNamespace([]string) (int, error) {
-	return 0, errNotApplied(errors.New("user namespaces are Linux's"))
+// RunIsolated: namespaces are Linux's.
+func RunIsolated([]string, Namespaces, func(*os.File) func()) (int, error) {
+	return 0, errNotApplied(errors.New("namespaces are Linux's"))
 }
+
+// BridgeNetwork: namespaces are Linux's.
+func BridgeNetwork(int) (string, error) { return "", errors.New("namespaces are Linux's") }

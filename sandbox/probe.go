@@ -264,7 +264,33 @@ func InsideCheckEdit(dir, marker, outside string) []Check {
 	check("refused: a write outside the project", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
 	_, err := os.ReadFile(marker)
 	check("refused: reading hookctl's home", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
+	// No route but loopback: a connection to an address outside fails at once (ENETUNREACH),
+	// where the user's network would be trying it (EINPROGRESS).
+	check("refused: a connection out of the network namespace", connectOutErr(), syscall.ENETUNREACH)
+	var proxyErr error
+	if p := os.Getenv("HTTPS_PROXY"); !strings.HasPrefix(p, "http://127.0.0.1:") {
+		proxyErr = fmt.Errorf("HTTPS_PROXY is %q", p)
+	}
+	check("allowed: the egress proxy, named in HTTPS_PROXY", proxyErr)
 	return checks
+}
+
+// connectOutErr starts a connection to an address of the documentation range (192.0.2.1, which
+// nothing answers), without waiting for it.
+func connectOutErr() error {
+	fd, err := syscall.Socket(syscall.AF_INET, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(fd)
+	if err := syscall.SetNonblock(fd, true); err != nil {
+		return err
+	}
+	err = syscall.Connect(fd, &syscall.SockaddrInet4{Port: 80, Addr: [4]byte{192, 0, 2, 1}})
+	if err == nil {
+		return errors.New("it connected")
+	}
+	return err
 }
 
 func socketErr(family, typ int) error {

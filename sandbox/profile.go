@@ -26,6 +26,7 @@
 package sandbox
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -46,7 +47,7 @@ type Profile struct {
 	// enforces both with a private mount namespace.
 	Frozen, Masked []string
 	// InNamespace: the process already has a mount namespace of its own, in a user namespace
-	// that gives it the capabilities to mount (see RunInUserNamespace).
+	// that gives it the capabilities to mount (see RunIsolated).
 	InNamespace bool
 	// Create are frozen directories to make, empty, where they are missing, so that they cannot
 	// be made inside the sandbox with settings in them: the project's own .claude.
@@ -57,6 +58,9 @@ type Profile struct {
 	Scratch string
 	// WriteFiles are files the command may open for writing (devices: /dev/null, the tty).
 	WriteFiles []string
+	// Proxy is the egress proxy's URL inside the command's network namespace (edit mode), or ""
+	// when the command has the user's network. Environ points every proxy variable at it.
+	Proxy string
 }
 
 // ReadOnlyName is the read-only profile's name, as `hookctl sandbox --profile` spells it.
@@ -86,7 +90,8 @@ const EditName = "edit"
 // Edit is edit mode's profile: reads and executes anything but Hidden; writes the Writable
 // directories and the scratch directory, but never Frozen paths, even inside them (a
 // project's .claude, the client's settings, hookctl's binary); no container engine sockets;
-// the network as the user has it (no egress proxy yet: docs/decisions/0006); no ptrace, no
+// a network namespace of its own whose only way out is hookctl's egress proxy (docs/decisions/0007:
+// the launcher bridges it, and Proxy names it), unless the user chose the whole network; no ptrace, no
 // signals outside, no new privileges, no mounts. It needs a private mount namespace (root, or
 // a user namespace), because Landlock cannot carve a read-only path out of a writable tree.
 func Edit(hidden, frozen, writable []string, scratch, project string) *Profile {
@@ -135,13 +140,38 @@ var cacheEnv = [][2]string{
 // The edit profile keeps TMPDIR and the caches where the user has them (it may write them).
 func (p *Profile) Environ(env []string) []string {
 	if p.Edit {
-		out := make([]string, 0, len(env))
+		out := make([]string, 0, len(env)+len(proxyEnv))
+		gitConfigs := 0
 		for _, kv := range env {
-			if name, _, ok := cut(kv); ok && !scrubbed(name) {
-				out = append(out, kv)
+			name, value, ok := cut(kv)
+			switch {
+			case !ok || scrubbed(name):
+				continue
+			case p.Proxy != "" && slices.ContainsFunc(proxyEnv, func(v string) bool { return strings.EqualFold(v, name) }):
+				continue
+			case p.Proxy != "" && name == "GIT_CONFIG_COUNT":
+				fmt.Sscan(value, &gitConfigs)
+				continue
+			}
+			out = append(out, kv)
+		}
+		if p.Proxy == "" {
+			return out
+		}
+		for _, v := range proxyEnv {
+			switch {
+			case strings.EqualFold(v, "NO_PROXY") || v == "npm_config_noproxy":
+				out = append(out, v+"=localhost,127.0.0.1,::1")
+			case v == "GIT_PROXY_COMMAND":
+			default:
+				out = append(out, v+"="+p.Proxy)
 			}
 		}
-		return out
+		// git's http.proxy in the user's gitconfig would win over the variables; a config
+		// given in the environment wins over it.
+		n := max(gitConfigs, 0)
+		return append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=http.proxy", n), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", n, p.Proxy),
+			fmt.Sprintf("GIT_CONFIG_COUNT=%d", n+1))
 	}
 	out := make([]string, 0, len(env)+len(cacheEnv)+1)
 	pytest := "-p no:cacheprovider"
@@ -168,6 +198,14 @@ func (p *Profile) Environ(env []string) []string {
 	}
 	return append(out, "PYTEST_ADDOPTS="+pytest)
 }
+
+// proxyEnv are the variables through which programs find a proxy, every one pointed at the
+// egress proxy (NO_PROXY at loopback, which is the command's own; GIT_PROXY_COMMAND removed),
+// so that none is left naming the user's own proxy, which the command's network namespace cannot
+// reach. The names are compared without case: curl and git read both spellings.
+var proxyEnv = []string{"HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy", "ALL_PROXY", "all_proxy",
+	"NO_PROXY", "no_proxy", "npm_config_proxy", "npm_config_https_proxy", "npm_config_noproxy",
+	"YARN_HTTP_PROXY", "YARN_HTTPS_PROXY", "CARGO_HTTP_PROXY", "GIT_PROXY_COMMAND"}
 
 // scrubbed says whether the shell must not see the variable name: scrubbedEnv, or an exported
 // function.

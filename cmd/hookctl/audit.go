@@ -95,6 +95,12 @@ func auditList(s *streams, opts *auditOptions) error {
 			} else {
 				what += fmt.Sprintf(" (%d bytes, sha256 %.16s)", e.Bytes, e.BodySHA256)
 			}
+		case e.Kind == front.KindEgress:
+			// An edit-mode command's connections through the egress proxy, per host.
+			what = fmt.Sprintf("egress %s: %s ×%d", e.Outcome, e.Host, e.Connections)
+			if e.Error != "" {
+				what += " (" + e.Error + ")"
+			}
 		case e.Query != "":
 			what = "search: " + e.Query
 		case e.GitHub != "":
@@ -110,11 +116,15 @@ func auditList(s *streams, opts *auditOptions) error {
 		if e.Scrub != "clean" && e.Scrub != "" && e.Scrub != "unchecked" {
 			flags = append(flags, "⚠ blocked: "+e.Scrub)
 		}
-		if e.Outcome != "answered" && e.Outcome != "direct" {
+		if e.Outcome != "answered" && e.Outcome != "direct" && e.Kind != front.KindEgress {
 			flags = append(flags, e.Outcome)
 		}
 		fmt.Fprintf(s.out, "%s  %s  %-8s %s  %s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
 			e.Tool, clip.String(what, 70), e.Distiller, strings.Join(flags, " "))
+		if e.Kind == front.KindEgress {
+			fmt.Fprintf(s.out, "    id %s  %d bytes received, %d sent  isolation: %s\n", e.ID, e.Bytes, e.Sent, e.Isolation)
+			continue
+		}
 		fmt.Fprintf(s.out, "    id %s  %s %s  status %d  %d bytes  isolation: %s\n", e.ID, e.Host, e.IP, e.Status, e.Bytes, e.Isolation)
 	}
 	if n == 0 && !opts.JSON {

@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -54,8 +53,10 @@ func newEditWorld(t *testing.T, user *syscall.Credential) *editWorld {
 	if user != nil {
 		// The user's own copy, which it can run (the build's directory is closed to it).
 		b, _ := os.ReadFile(w.bin)
+		worker, _ := os.ReadFile(filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker"))
 		w.bin = filepath.Join(dir("bin"), "hookctl")
 		os.WriteFile(w.bin, b, 0o755)
+		os.WriteFile(filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker"), worker, 0o755)
 	}
 	w.hh = filepath.Join(w.home, ".config", "hookctl")
 	w.env = append(os.Environ(), "HOME="+w.home, "HOOKCTL_HOME="+w.hh, "XDG_CONFIG_HOME=", "TMPDIR="+os.TempDir())
@@ -296,22 +297,6 @@ func TestEditSandboxLetsTheWorkHappen(t *testing.T) {
 }
 
 func letsTheWorkHappen(t *testing.T, w *editWorld) {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			c.Write([]byte("hello from the network\n"))
-			c.Close()
-		}
-	}()
-	host, port, _ := net.SplitHostPort(l.Addr().String())
 	os.MkdirAll(filepath.Join(w.home, ".cache"), 0o755)
 	if w.user != nil {
 		os.Chown(filepath.Join(w.home, ".cache"), int(w.user.Uid), int(w.user.Gid))
@@ -324,7 +309,6 @@ func letsTheWorkHappen(t *testing.T, w *editWorld) {
 		{"echo t > \"$TMPDIR/edit-test-$$\" && cat \"$TMPDIR/edit-test-$$\" && rm \"$TMPDIR/edit-test-$$\"", "t"},
 		{"echo c > ~/.cache/edit-test && cat ~/.cache/edit-test", "c"},
 		{"cat .claude/settings.json", "{}"},
-		{fmt.Sprintf("exec 3<>/dev/tcp/%s/%s && cat <&3", host, port), "hello from the network"},
 	} {
 		out, err := w.run(t, c.script)
 		if err != nil || !strings.Contains(out, c.want) {

@@ -29,6 +29,7 @@ type sandboxOptions struct {
 	Outside         string
 	ProbeConfine    bool
 	InUserNS        bool
+	EgressFD        int
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -88,6 +89,8 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().MarkHidden("probe-confine")
 	cmd.Flags().BoolVar(&opts.InUserNS, "in-user-namespace", false, "")
 	cmd.Flags().MarkHidden("in-user-namespace")
+	cmd.Flags().IntVar(&opts.EgressFD, "egress-fd", 0, "")
+	cmd.Flags().MarkHidden("egress-fd")
 	cmd.Flags().MarkHidden("inside-check")
 	cmd.Flags().MarkHidden("marker")
 	cmd.Flags().SetInterspersed(false)
@@ -109,18 +112,39 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		}
 		sandbox.Sweep(base, scratch)
 	}
-	if opts.Profile == sandbox.EditName && os.Geteuid() != 0 && !opts.InUserNS {
-		argv := []string{"hookctl", "sandbox", "--in-user-namespace", "--profile", sandbox.EditName, "--session", opts.Session,
-			"--project", opts.Project, "--scratch", scratch}
-		if opts.ProbeConfine {
-			argv = append(argv, "--probe-confine")
+	if opts.Profile == sandbox.EditName && !opts.InUserNS && opts.EgressFD == 0 {
+		cfg, err := hook.LoadConfig(home)
+		if err != nil {
+			return 0, err
 		}
-		return sandbox.RunInUserNamespace(append(append(argv, "--"), args...))
+		// A child in namespaces of its own: a user namespace where the user is not root (to
+		// mount), a network namespace unless the user chose the full network (the probe always
+		// tries one: it is what edit mode has by default).
+		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine}
+		if ns.User || ns.Net {
+			argv := []string{"hookctl", "sandbox", "--profile", sandbox.EditName, "--session", opts.Session,
+				"--project", opts.Project, "--scratch", scratch}
+			if ns.User {
+				argv = append(argv, "--in-user-namespace")
+			}
+			if ns.Net {
+				argv = append(argv, "--egress-fd", "3")
+			}
+			if opts.ProbeConfine {
+				argv = append(argv, "--probe-confine")
+			}
+			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, cfg))
+		}
 	}
 	p := sandbox.ReadOnly(sandbox.HiddenDirs(home), scratch)
 	if opts.Profile == sandbox.EditName {
 		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
 		p.InNamespace = opts.InUserNS
+		if opts.EgressFD != 0 {
+			if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
+				return 0, err
+			}
+		}
 	}
 	err = sandbox.Exec(p, args, os.Environ())
 	// The probe promised a sandbox and the kernel refused it: the next hook probes again, so

@@ -79,7 +79,11 @@ func statusLine(stdin io.Reader) string {
 	case hook.Badge(hook.ModeReadOnly):
 		line += sandboxBadge(cfg, isolation(hookEnv()).Available)
 	case hook.Badge(hook.ModeEdit):
-		line += sandboxBadge(cfg, isolation(hookEnv()).Edit)
+		held := isolation(hookEnv()).Edit
+		line += sandboxBadge(cfg, held)
+		if held && cfg.FullNetwork() {
+			line += " " + fullNetworkBadge
+		}
 	case hook.Badge(hook.ModeReview):
 		// Review mode's reads are held as read-only mode's are; its publishes are not.
 		line += sandboxBadge(cfg, isolation(hookEnv()).Available) + " " + reviewPublishBadge
@@ -92,6 +96,10 @@ func statusLine(stdin io.Reader) string {
 	}
 	return line
 }
+
+// fullNetworkBadge is what the edit badge adds while the user has given edit mode's commands the
+// whole network (network.edit = "full"), past the egress proxy.
+const fullNetworkBadge = "⚠ FULL NETWORK"
 
 // reviewPublishBadge is what the review badge adds: an approved publish runs outside the sandbox.
 const reviewPublishBadge = "(publish: unsandboxed)"

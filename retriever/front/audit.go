@@ -52,6 +52,11 @@ type AuditEntry struct {
 	Direct bool `json:"direct,omitempty"`
 	// BodySHA256 is the hex SHA-256 of a publish's text (KindPublish; Bytes is its length).
 	BodySHA256 string `json:"body_sha256,omitempty"`
+	// An edit-mode command's connections to one host through the egress proxy (KindEgress):
+	// how many, the rule that admitted them, the bytes sent (Bytes: received).
+	Connections int    `json:"connections,omitempty"`
+	Rule        string `json:"rule,omitempty"`
+	Sent        int64  `json:"sent,omitempty"`
 }
 
 // Transcript is what a retrieval was asked and answered; the raw content only when the user
@@ -324,6 +329,10 @@ func validAuditID(id string) bool {
 	}
 	return true
 }
+
+// KindEgress marks an audit entry that records an edit-mode command's connections through the
+// egress proxy, not a retrieval.
+const KindEgress retriever.Kind = "egress"
 
 // KindPublish marks an audit entry that records a review-mode publish decision, not a retrieval.
 const KindPublish retriever.Kind = "publish"

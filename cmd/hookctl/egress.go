@@ -1,0 +1,153 @@
+package main
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/sandbox/egress"
+)
+
+// Bounds on what one command's proxy reports: the refusals the audit keeps one by one (the
+// rest are counted), the length of one event line, and how long the proxy gets to finish its
+// reports once the command has ended.
+const (
+	maxRefusalsAudited = 20
+	maxEventLine       = 16 << 10
+	egressStopWait     = 2 * time.Second
+)
+
+// egressStarter returns what the edit sandbox's launcher runs when the command first connects:
+// the egress proxy (the retriever's worker, as `hookctl-retrieve-worker egress`, which has the
+// network and no file access) serving the listener in the command's network namespace, with the
+// policy of the session: the package registries, the project's remotes as they were when the
+// session started, the user's [network] allow. The launcher keeps the file access: it writes
+// each refusal to the command's standard error, for the model, and the connections to the
+// audit once the command has ended.
+func egressStarter(home, session string, cfg *hook.Config) func(*os.File) func() {
+	return func(listener *os.File) func() {
+		var remotes []string
+		if sess, err := hook.NewStore(home).Load(session); err == nil {
+			remotes = sess.Remotes
+		}
+		policy, err := egress.New(remotes, cfg.Network.Allow)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "hookctl: the egress proxy did not start:", err)
+			return nil
+		}
+		conf := egress.Config{Policy: *policy, Upstream: firstEnv("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"),
+			NoUpstream: firstEnv("NO_PROXY", "no_proxy")}
+		cmd := exec.Command(front.WorkerPath(hookEnv().binary), "egress")
+		cmd.ExtraFiles = []*os.File{listener}
+		cmd.Env, cmd.Dir, cmd.Stderr = []string{}, "/", os.Stderr
+		diesWithParent(cmd)
+		stdin, err1 := cmd.StdinPipe()
+		stdout, err2 := cmd.StdoutPipe()
+		if err := firstErr(err1, err2, cmd.Start()); err != nil {
+			fmt.Fprintln(os.Stderr, "hookctl: the egress proxy did not start, so the command has no network:", err)
+			return nil
+		}
+		json.NewEncoder(stdin).Encode(conf)
+		log := &egressLog{start: time.Now(), session: session, hosts: map[string]*front.AuditEntry{}}
+		read := make(chan struct{})
+		go func() {
+			defer close(read)
+			log.read(stdout)
+		}()
+		return func() {
+			stdin.Close()
+			t := time.AfterFunc(egressStopWait, func() { cmd.Process.Kill() })
+			<-read
+			cmd.Wait()
+			t.Stop()
+			log.flush(front.AuditAt(home))
+		}
+	}
+}
+
+func firstErr(errs ...error) error {
+	for _, e := range errs {
+		if e != nil {
+			return e
+		}
+	}
+	return nil
+}
+
+// firstEnv is the value of the first of names that is set and not empty.
+func firstEnv(names ...string) string {
+	for _, n := range names {
+		if v := os.Getenv(n); v != "" {
+			return v
+		}
+	}
+	return ""
+}
+
+// egressLog gathers one command's connections: one audit entry per host admitted (connections
+// counted, bytes summed), one per refusal up to maxRefusalsAudited.
+type egressLog struct {
+	start    time.Time
+	session  string
+	hosts    map[string]*front.AuditEntry
+	order    []string
+	refused  []*front.AuditEntry
+	overflow int
+}
+
+func (l *egressLog) read(r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), maxEventLine)
+	for sc.Scan() {
+		var ev egress.Event
+		if json.Unmarshal(sc.Bytes(), &ev) != nil {
+			continue
+		}
+		target := fmt.Sprintf("%s:%d", ev.Host, ev.Port)
+		if !ev.Allowed {
+			fmt.Fprintln(os.Stderr, ev.Refusal())
+			if len(l.refused) == maxRefusalsAudited {
+				l.overflow++
+				continue
+			}
+			l.refused = append(l.refused, &front.AuditEntry{Time: time.Now(), Host: target, Outcome: "refused", Error: ev.Reason, Connections: 1})
+			continue
+		}
+		e := l.hosts[target]
+		if e == nil {
+			e = &front.AuditEntry{Time: time.Now(), Host: target, Outcome: "allowed", Rule: ev.Rule}
+			l.hosts[target] = e
+			l.order = append(l.order, target)
+		}
+		e.Connections++
+		e.Bytes += ev.Received
+		e.Sent += ev.Sent
+	}
+	io.Copy(io.Discard, r)
+}
+
+func (l *egressLog) flush(a *front.Audit) {
+	entries := l.refused
+	for _, h := range l.order {
+		entries = append(entries, l.hosts[h])
+	}
+	if l.overflow > 0 {
+		entries = append(entries, &front.AuditEntry{Time: time.Now(), Outcome: "refused", Connections: l.overflow,
+			Error: fmt.Sprintf("%d more refused connections, not listed", l.overflow)})
+	}
+	for _, e := range entries {
+		e.ID, e.Session, e.Tool, e.Kind = front.NewID(e.Time), l.session, "Bash", front.KindEgress
+		e.Scrub, e.Isolation = "unchecked", "edit sandbox, egress proxy"
+		e.DurationMS = time.Since(l.start).Milliseconds()
+		if err := a.Append(e); err != nil {
+			fmt.Fprintln(os.Stderr, "hookctl: failed to audit the command's network use:", err)
+			return
+		}
+	}
+}

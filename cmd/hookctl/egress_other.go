@@ -1,0 +1,8 @@
+//go:build !linux
+
+package main
+
+import "os/exec"
+
+// diesWithParent: only Linux runs the egress proxy (its network namespaces are Linux's).
+func diesWithParent(*exec.Cmd) {}

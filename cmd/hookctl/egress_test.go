@@ -1,0 +1,183 @@
+//go:build linux
+
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/retriever/front"
+)
+
+// server is a web server on the machine's own loopback, outside every sandbox, counting the
+// requests that reach it.
+type server struct {
+	addr string
+	hits atomic.Int32
+}
+
+func newServer(t *testing.T) *server {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &server{addr: l.Addr().String()}
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		s.hits.Add(1)
+		fmt.Fprintf(w, "served %s\n", r.URL.Path)
+	})}
+	go srv.Serve(l)
+	t.Cleanup(func() { srv.Close() })
+	return s
+}
+
+func (w *editWorld) config(t *testing.T, text string) {
+	t.Helper()
+	if err := os.WriteFile(filepath.Join(w.hh, "config.toml"), []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestEditSandboxNetwork runs edit mode's commands for real, as root and as an unprivileged
+// user, against servers on the machine's loopback: the command's network is its own namespace,
+// whose only way out is the egress proxy, which admits the hosts of the user's [network] allow
+// (and the registries, and the project's remotes as they were when the session started) and
+// nothing else; each refusal is on the command's standard error and in the audit; no proxy
+// process outlives the command; and network.edit = "full" gives the command the user's network.
+func TestEditSandboxNetwork(t *testing.T) {
+	requireTool(t, "curl")
+	for _, u := range []struct {
+		name string
+		cred *syscall.Credential
+	}{{"root", nil}, {"unprivileged", nobody}} {
+		t.Run(u.name, func(t *testing.T) { editSandboxNetwork(t, newEditWorld(t, u.cred)) })
+	}
+}
+
+func editSandboxNetwork(t *testing.T, w *editWorld) {
+	allowed, other := newServer(t), newServer(t)
+	w.config(t, fmt.Sprintf("[network]\nallow = [%q]\n", allowed.addr))
+	host, port, _ := net.SplitHostPort(allowed.addr)
+	_, otherPort, _ := net.SplitHostPort(other.addr)
+	// A remote the agent adds now is not a host the session may reach: the proxy refuses it as
+	// not allowed (were it admitted, as a remote's host, it would be refused as loopback).
+	if out, err := w.run(t, fmt.Sprintf("git init -q . && git remote add evil http://%s/x.git && echo added", other.addr)); !strings.Contains(out, "added") {
+		t.Fatalf("git remote add: %v %s", err, out)
+	}
+	for _, c := range []struct {
+		name, script string
+		want         []string
+	}{
+		{"the user's allowed host, through the proxy",
+			fmt.Sprintf("curl -sS --noproxy '' http://%s/through", allowed.addr), []string{"served /through"}},
+		{"the same host, tunnelled",
+			fmt.Sprintf("curl -sS --noproxy '' -p http://%s/tunnel", allowed.addr), []string{"served /tunnel"}},
+		{"git through the proxy to the allowed host (no repository there: the server's 404)",
+			fmt.Sprintf("NO_PROXY= no_proxy= git ls-remote http://%s/repo.git; echo status $?", allowed.addr), []string{"repo.git/info/refs not valid", "status 128"}},
+		{"a direct connection to the machine's loopback: the command's loopback is its own",
+			fmt.Sprintf("exec 3<>/dev/tcp/%s/%s && echo connected || echo refused", host, port), []string{"refused"}},
+		{"a host that is not allowed",
+			"curl -sS -m 5 https://evil.example/; echo status $?",
+			[]string{"evil.example:443 was refused (not an allowed host)", "WebFetch", "status 56"}},
+		{"plain http to a host that is not allowed",
+			"curl -sS -m 5 http://evil.example/x; echo status $?", []string{"evil.example:80 was refused"}},
+		{"a remote added in the session",
+			fmt.Sprintf("curl -sS --noproxy '' http://%s/; echo", other.addr), []string{"127.0.0.1:" + otherPort + " was refused (not an allowed host)"}},
+		{"an address outside, without the proxy",
+			`python3 -c "import socket; socket.create_connection(('192.0.2.1', 443), timeout=3)" 2>&1 | tail -1`,
+			[]string{"Network is unreachable"}},
+		{"UDP out (a DNS query)",
+			`python3 -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('8.8.8.8', 53))" 2>&1 | tail -1`,
+			[]string{"Network is unreachable"}},
+		{"a proxy variable the command sets is only a way to the same proxy",
+			fmt.Sprintf("HTTPS_PROXY=http://%[1]s https_proxy=http://%[1]s curl -sS -m 5 https://evil.example/; echo status $?", other.addr), []string{"status 7"}},
+	} {
+		out, err := w.run(t, c.script)
+		for _, want := range c.want {
+			if !strings.Contains(out, want) {
+				t.Errorf("%s: %q: %v\n%s\nwant %q", c.name, c.script, err, out, want)
+			}
+		}
+	}
+	if n := other.hits.Load(); n != 0 {
+		t.Errorf("the server that is not allowed was reached %d times", n)
+	}
+	if n := allowed.hits.Load(); n != 3 {
+		t.Errorf("the allowed server was reached %d times, want 3", n)
+	}
+	// The audit has each command's connections: the allowed host with its rule, the refusals
+	// with their reasons.
+	var allowedSeen, refusedSeen bool
+	entries, _, err := front.AuditAt(w.hh).Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if e.Kind != front.KindEgress || e.Session != w.session {
+			continue
+		}
+		allowedSeen = allowedSeen || e.Host == allowed.addr && e.Outcome == "allowed" && e.Connections >= 1 && e.Rule == allowed.addr && e.Bytes > 0
+		refusedSeen = refusedSeen || e.Host == "evil.example:443" && e.Outcome == "refused" && e.Error == "not an allowed host"
+	}
+	if !allowedSeen || !refusedSeen {
+		b, _ := json.MarshalIndent(entries, "", " ")
+		t.Errorf("the audit lacks the egress (allowed %v, refused %v):\n%s", allowedSeen, refusedSeen, b)
+	}
+	// The proxy ends with the command.
+	worker := filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker")
+	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
+		left := processesOf(worker)
+		if len(left) == 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Errorf("egress proxies outlived their commands: pids %v", left)
+			break
+		}
+	}
+	// The user's choice of the whole network: the same direct connection reaches the server.
+	w.config(t, "[network]\nedit = \"full\"\n")
+	if out, err := w.run(t, fmt.Sprintf("exec 3<>/dev/tcp/%s/%s && printf 'GET /full HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3", host, port)); !strings.Contains(out, "served /full") {
+		t.Errorf("network.edit = full: %v\n%s", err, out)
+	}
+}
+
+// processesOf lists the processes running the executable at path.
+func processesOf(path string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if exe, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && exe == path {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
+
+// TestSessionRecordsItsRemotes: the hosts the egress proxy admits as the project's remotes are
+// the remotes when the session was first seen, kept in its state, where the agent cannot write.
+func TestSessionRecordsItsRemotes(t *testing.T) {
+	project := t.TempDir()
+	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
+	os.WriteFile(filepath.Join(project, ".git", "config"), []byte("[remote \"origin\"]\n\turl = git@github.com:o/r.git\n"), 0o644)
+	home := t.TempDir()
+	out, code, _ := runBin(t, home, `{"session_id":"remotes-1","cwd":"`+filepath.Join(project)+`","hook_event_name":"SessionStart","source":"startup"}`, "hook")
+	if code != 0 {
+		t.Fatalf("session start: %d %s", code, out)
+	}
+	sess, err := hook.NewStore(home).Load("remotes-1")
+	if err != nil || len(sess.Remotes) != 1 || sess.Remotes[0] != "github.com" {
+		t.Fatalf("session %+v %v", sess, err)
+	}
+}
