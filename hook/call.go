@@ -177,6 +177,7 @@ type PublishRecord struct {
 	Scrub      string // "clean", the kind of secret found, or "" when not checked
 	Decision   Verdict
 	Refused    string // why, for a Deny (hookctl's words; never the text)
+	Isolation  string // where an asked publish runs: the publish sandbox, or "none: why"
 }
 
 // Client is what the gate must know of the agent it guards, supplied by its adapter: words for

@@ -174,7 +174,7 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch); " +
 		Enforcement(iso, cfg) + "; " + EditEnforcement(iso, cfg)}
 	if st.Mode == ModeReview {
-		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+PublishOutsideSandbox)
+		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+PublishWhere(iso, cfg))
 	}
 	if cfg.DirectFetch {
 		msgs = append(msgs, "hookctl: ⚠ DIRECT FETCH is on: web tools bypass the quarantined retriever (direct_fetch in your config)")
@@ -208,13 +208,21 @@ func retrievalContext(cfg *Config) string {
 		"need; the request crosses a trust boundary to a third party, so put nothing in it you would not send to one."
 }
 
+// publishRuns says, for the model, where a confirmed publish runs.
+func (g *Gate) publishRuns() string {
+	if held, _ := g.isolation().Publish(); held {
+		return "it runs in hookctl's publish sandbox (no file writes; the network only to api.github.com) with the user's gh credentials"
+	}
+	return "it runs outside hookctl's sandbox with the user's gh credentials"
+}
+
 // sessionContext is what the model is told at the start of a session.
 func (g *Gate) sessionContext(st SessionState) string {
 	if st.Mode == ModeReview {
 		return "hookctl: this session is in REVIEW mode: read-only mode (read files, run read-only commands; writes, " +
 			"edits and other changes are refused), except that you may publish a review or comment on a pull request with " +
-			programs.PublishForms() + ". The user confirms each publish, shown the exact command; it runs outside " +
-			"hookctl's sandbox with the user's gh credentials. Publish only what the user asked you to. Only the user can " +
+			programs.PublishForms() + ". The user confirms each publish, shown the exact command; " + g.publishRuns() +
+			". Publish only what the user asked you to. Only the user can " +
 			"change the mode (they " + g.Client.toEdit() + " or " + g.Client.toReadOnly() + "); do not try to change it yourself."
 	}
 	if st.Mode == ModeReadOnly {
@@ -279,7 +287,7 @@ func (g *Gate) toggle(ev *Event) Decision {
 		reason += ". The agent can only read; " + g.Client.toEdit() + " to let it edit."
 	case ModeReview:
 		reason += ". The agent can only read, and publish a review or comment on a pull request, each of which you confirm; " +
-			PublishOutsideSandbox + "; " + g.Client.toReadOnly() + " to make it read-only again."
+			PublishWhere(g.isolation(), cfg) + "; " + g.Client.toReadOnly() + " to make it read-only again."
 	default:
 		reason += ". The agent may edit; " + g.Client.toReadOnly() + " to make it read-only again."
 	}

@@ -17,28 +17,37 @@ import (
 // allowed outright: the hook answers ask, so that the client shows the user the exact command
 // and the user decides; the gate audits the decision before the hook answers.
 //
-// The publish itself runs outside hookctl's sandbox, in the client's shell, with the user's gh
-// credentials: it needs the network, and the sandbox that would let it reach only the GitHub API
-// (an egress proxy) is not built yet. What holds it meanwhile is the user's confirmation and the
-// rewrite's pins (publishEnv, an absolute gh). The session start message and the status line
-// say so.
+// The publish itself runs in the sandbox's publish profile (`hookctl sandbox --profile publish
+// -- GH ARGS…`): the user's files read-only, gh's environment reduced to its credentials and the
+// pins below, and a network of its own whose one way out is the egress proxy, admitting
+// api.github.com:443 alone. Where that profile cannot apply, it runs in the client's shell with
+// the pins, and the session start, the toggle's answer and the status line say so.
 
-// publishEnv pins gh's environment for a publish. Each was read in gh's source (cli/cli
+// PublishEnv pins gh's environment for a publish. Each was read in gh's source (cli/cli
 // 44ee177, cli/go-gh v2): GH_PAGER and PAGER (the pager; GH_PAGER wins over the config's
 // pager), GH_BROWSER and BROWSER (go-gh's browser.resolveLauncher: GH_BROWSER, then the config,
 // then BROWSER), GH_PROMPT_DISABLED (any value: never prompt), GH_NO_UPDATE_NOTIFIER (any
 // value: no release check), GH_HOST (the host an OWNER/REPO resolves on: github.com, as the
 // confirmation says) and GH_REPO (empty: no repository from the environment; with -R absent gh
 // infers it from the git remotes, as the confirmation says).
-var publishEnv = []string{
+var PublishEnv = []string{
 	"GH_PAGER=cat", "PAGER=cat", "BROWSER=false", "GH_BROWSER=false",
 	"GH_PROMPT_DISABLED=1", "GH_NO_UPDATE_NOTIFIER=1", "GH_HOST=github.com", "GH_REPO=",
 }
 
-// PublishOutsideSandbox tells the user where a confirmed publish runs, for the session start
-// message, the toggle's answer and the status line's docs.
-const PublishOutsideSandbox = "a publish you approve runs outside hookctl's sandbox, in the client's shell, with your gh credentials " +
-	"(the egress-limited sandbox for it is not built yet)"
+// PublishWhere tells the user where a confirmed publish runs, for the session start message,
+// the toggle's answer and `hookctl readonly review`.
+func PublishWhere(iso Isolation, cfg *Config) string {
+	held, why := iso.Publish()
+	switch {
+	case held:
+		return "a publish you approve runs in hookctl's publish sandbox: your files read-only, the network only to " +
+			"api.github.com through hookctl's egress proxy, with your gh credentials and nothing else of your environment"
+	case cfg != nil && cfg.Sandbox == SandboxRequire:
+		return "⚠ no publish sandbox here (" + why + "), and your config requires the sandbox: every publish is refused"
+	}
+	return "⚠ no publish sandbox here (" + why + "): a publish you approve runs in the client's shell, with your gh credentials"
+}
 
 // review answers, in review mode, a shell command that runs gh and is not a read the retriever
 // answers: a publish for the user to confirm, or a refusal that says what review mode allows.
@@ -91,28 +100,42 @@ func (p *Policy) review(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
 	if err != nil || !strings.HasPrefix(gh, "/") {
 		return refuse("hookctl cannot find gh as an absolute path on PATH, so it publishes nothing")
 	}
-	words := make([]string, 0, len(publishEnv)+8)
-	for _, kv := range publishEnv {
-		name, val, _ := strings.Cut(kv, "=")
-		words = append(words, name+"="+lexer.Quote(val))
+	held, why := p.isolation(c).Publish()
+	if !held && p.Config.Sandbox == SandboxRequire {
+		return refuse("your config requires the sandbox (sandbox = \"require\"), and the publish sandbox cannot apply here: " + why)
+	}
+	words := make([]string, 0, len(PublishEnv)+12)
+	isolation := "publish sandbox: files read-only, network only to api.github.com through the egress proxy"
+	if held {
+		words = append(words, lexer.Quote(p.Binary), "sandbox", "--profile", "publish", "--session", lexer.Quote(c.Session), "--")
+	} else {
+		for _, kv := range PublishEnv {
+			name, val, _ := strings.Cut(kv, "=")
+			words = append(words, name+"="+lexer.Quote(val))
+		}
+		isolation = "none: " + why
 	}
 	words = append(words, lexer.Quote(gh))
 	for _, a := range pub.Args() {
 		words = append(words, lexer.Quote(a))
 	}
-	rec.Decision = Ask
-	return Decision{Verdict: Ask, Reason: askReason(pub, rec), Command: strings.Join(words, " "),
-		Isolation: "none: " + PublishOutsideSandbox, Publish: rec}, true
+	rec.Decision, rec.Isolation = Ask, isolation
+	return Decision{Verdict: Ask, Reason: askReason(pub, rec, held), Command: strings.Join(words, " "),
+		Isolation: isolation, Publish: rec}, true
 }
 
 // askReason is what the user reads beside the command when asked: where it goes, what it is,
 // how long the text is and its hash (the audit's), and where it runs.
-func askReason(pub *programs.Publish, rec *PublishRecord) string {
+func askReason(pub *programs.Publish, rec *PublishRecord, sandboxed bool) string {
 	where := "repository " + pub.Repo
 	if pub.Repo == "" {
 		where = "the repository gh infers from this project's git remotes (no -R given: check it)"
 	}
+	runs := "It runs in hookctl's publish sandbox (your files read-only, the network only to api.github.com) with your gh credentials."
+	if !sandboxed {
+		runs = "It runs outside hookctl's sandbox with your gh credentials."
+	}
 	return fmt.Sprintf("hookctl review mode: publish to GitHub? gh pr %s on pull request #%s of %s; text %d bytes, sha256 %s. "+
-		"It runs outside hookctl's sandbox with your gh credentials. Approve only if the command shows what you want posted.",
-		pub.Verb, pub.PR, where, rec.BodyBytes, rec.BodySHA256[:16])
+		"%s Approve only if the command shows what you want posted.",
+		pub.Verb, pub.PR, where, rec.BodyBytes, rec.BodySHA256[:16], runs)
 }

@@ -62,6 +62,31 @@ func TestReviewModePublishAsks(t *testing.T) {
 	}
 }
 
+// TestReviewModePublishSandboxed: where the publish profile holds (the read-only sandbox and the
+// edit profile's namespaces), the command the user confirms is the launcher on the canonical gh
+// command — the pins are the profile's, not the shell's — and the reason and the audit record say
+// where it runs. Where it does not hold and the config requires the sandbox, the publish is
+// refused.
+func TestReviewModePublishSandboxed(t *testing.T) {
+	p := reviewPolicy()
+	p.Sandbox = func() Isolation { return Isolation{Available: true, Edit: true, Describe: "landlock"} }
+	d := p.Decide(bash(`gh pr review 7 --comment -b "looks good"`), SessionState{Mode: ModeReview})
+	const want = "/bin/hookctl sandbox --profile publish --session s1 -- /usr/bin/gh pr review 7 --comment --body 'looks good'"
+	if d.Verdict != Ask || d.Command != want || !strings.Contains(d.Reason, "runs in hookctl's publish sandbox") ||
+		!strings.HasPrefix(d.Isolation, "publish sandbox") || d.Publish == nil || d.Publish.Isolation != d.Isolation {
+		t.Errorf("%v %q %q %q %+v\n want ask %q", d.Verdict, d.Command, d.Reason, d.Isolation, d.Publish, want)
+	}
+	p = reviewPolicy()
+	p.Sandbox = func() Isolation {
+		return Isolation{Available: true, Edit: false, EditReason: "user namespaces are refused"}
+	}
+	p.Config.Sandbox = SandboxRequire
+	d = p.Decide(bash(`gh pr comment 7 -b ok`), SessionState{Mode: ModeReview})
+	if d.Verdict != Deny || !strings.Contains(d.Reason, "user namespaces are refused") || !strings.Contains(d.Reason, "requires the sandbox") {
+		t.Errorf("require without the publish sandbox: %v %q", d.Verdict, d.Reason)
+	}
+}
+
 // TestReviewModeRefusals: what review mode refuses, each with a reason that says what it allows,
 // and each gh refusal carries a record for the audit.
 func TestReviewModeRefusals(t *testing.T) {
@@ -235,12 +260,13 @@ func TestReviewToggleIsTheUsers(t *testing.T) {
 	}
 	g.VerifyToggle = nil
 	d := toggle(&ToggleRequest{Args: "review", PromptID: "3", Trusted: true})
-	if mode() != ModeReview || !strings.Contains(d.Reason, "now 👁 REVIEW") || !strings.Contains(d.Reason, "outside hookctl's sandbox") {
+	if mode() != ModeReview || !strings.Contains(d.Reason, "now 👁 REVIEW") || !strings.Contains(d.Reason, "runs in the client's shell") {
 		t.Errorf("trusted: %q, mode %v", d.Reason, mode())
 	}
 	st := g.Decide(&Event{Name: EventSessionStart, Session: "s", Cwd: "/p"}, nil)
 	if !strings.Contains(st.Context, "REVIEW mode") || !strings.Contains(st.Context, "gh pr review N") ||
-		!strings.Contains(st.Message, "👁 REVIEW") || !strings.Contains(st.Message, "outside hookctl's sandbox") {
+		!strings.Contains(st.Message, "👁 REVIEW") || !strings.Contains(st.Message, "no publish sandbox here") ||
+		!strings.Contains(st.Context, "it runs outside hookctl's sandbox") {
 		t.Errorf("session start: %q / %q", st.Context, st.Message)
 	}
 }

@@ -22,6 +22,19 @@ type Isolation struct {
 	EditReason string
 }
 
+// Publish says whether review mode's approved publishes run in the publish profile: the
+// read-only profile with a network namespace whose one way out is the egress proxy, which needs
+// both what the read-only profile and what the edit profile's namespaces need.
+func (i Isolation) Publish() (bool, string) {
+	switch {
+	case !i.Available:
+		return false, i.Reason
+	case !i.Edit:
+		return false, i.EditReason
+	}
+	return true, ""
+}
+
 // Sandbox settings (the config's sandbox key).
 const (
 	// SandboxAuto runs admitted commands in the sandbox where the machine has one, and on the

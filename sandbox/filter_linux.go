@@ -151,6 +151,22 @@ func readOnlyRules() []seccomp.Rule {
 	return rules
 }
 
+// publishRules is the publish profile's filter: the read-only profile's, but for the rules that
+// keep the network out (socket families and types, connect, bind, listen, accept, sendto to an
+// address). Its network is a namespace of its own whose one way out is the egress proxy.
+func publishRules() []seccomp.Rule {
+	var rules []seccomp.Rule
+	for _, r := range readOnlyRules() {
+		switch r.Name {
+		case "socket (family)", "socket (type)", "socketpair (family)", "socketpair (type)", "connect", "bind", "listen",
+			"accept", "accept4", "sendto (an address)":
+			continue
+		}
+		rules = append(rules, r)
+	}
+	return rules
+}
+
 // editRules is the edit profile's filter: the network is the user's, files are Landlock's and
 // the mounts'; what stays refused is reaching into other processes, injecting terminal input,
 // new namespaces and mounts (which could undo the frozen paths), io_uring, and the machine.

@@ -79,6 +79,11 @@ func Apply(p *Profile) (Applied, error) {
 		rules, filter, denyNet = editLandlockRules(p), editRules, 0
 	} else if rules, err = landlockRules(p); err != nil {
 		return a, err
+	} else if p.Network {
+		if p.Proxy == "" {
+			return a, errors.New("the publish profile needs a network namespace of its own, bridged to the egress proxy")
+		}
+		filter, denyNet = publishRules, landlock.NetBindTCP
 	}
 	prog, err := seccomp.Assemble(filterArch, filter())
 	if err != nil {

@@ -61,6 +61,12 @@ type Profile struct {
 	// Proxy is the egress proxy's URL inside the command's network namespace (edit mode), or ""
 	// when the command has the user's network. Environ points every proxy variable at it.
 	Proxy string
+	// Network: sockets are allowed, because the command is in a network namespace of its own
+	// whose one way out is the egress proxy (the publish profile).
+	Network bool
+	// Keep are the only variables of the caller's environment the command gets, and Pins are
+	// set on top (the publish profile); nil Keep keeps them all.
+	Keep, Pins []string
 }
 
 // ReadOnlyName is the read-only profile's name, as `hookctl sandbox --profile` spells it.
@@ -118,6 +124,27 @@ func cleanAbs(paths []string) []string {
 	return slices.Compact(out)
 }
 
+// PublishName is the publish profile's name, as `hookctl sandbox --profile` spells it.
+const PublishName = "publish"
+
+// Publish is review mode's profile for a publish the user approved: the read-only profile's
+// files (read anything but hidden, write only the scratch directory), sockets allowed in a
+// network namespace of its own whose one way out is the egress proxy (the launcher admits
+// api.github.com:443 alone), and an environment of gh's credentials and config (publishKeep)
+// with pins on top (hook.PublishEnv).
+func Publish(hidden []string, scratch string, pins []string) *Profile {
+	p := ReadOnly(hidden, scratch)
+	p.Name, p.Network = PublishName, true
+	p.Keep, p.Pins = publishKeep, pins
+	return p
+}
+
+// publishKeep is what a publish keeps of the caller's environment: where programs and the home
+// are, the locale and terminal, gh's token and config directory, and the CA certificates a
+// corporate TLS proxy needs.
+var publishKeep = []string{"PATH", "HOME", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
+	"TZ", "TERM", "NO_COLOR", "GH_TOKEN", "GITHUB_TOKEN", "GH_CONFIG_DIR", "XDG_CONFIG_HOME", "SSL_CERT_FILE", "SSL_CERT_DIR"}
+
 // scrubbedEnv lists the environment variables the launcher removes before it execs the shell:
 // each makes a shell run or read something other than the judged command (a start-up file, an
 // exported function that shadows a program, options, a directory search path for cd).
@@ -139,6 +166,17 @@ var cacheEnv = [][2]string{
 //
 // The edit profile keeps TMPDIR and the caches where the user has them (it may write them).
 func (p *Profile) Environ(env []string) []string {
+	if p.Keep != nil {
+		out := make([]string, 0, len(p.Keep)+len(p.Pins)+len(proxyEnv)+1)
+		for _, kv := range env {
+			if name, _, ok := cut(kv); ok && slices.Contains(p.Keep, name) &&
+				!slices.ContainsFunc(p.Pins, func(pin string) bool { return strings.HasPrefix(pin, name+"=") }) {
+				out = append(out, kv)
+			}
+		}
+		out = append(append(out, p.Pins...), "TMPDIR="+p.Scratch)
+		return append(out, p.proxyVars()...)
+	}
 	if p.Edit {
 		out := make([]string, 0, len(env)+len(proxyEnv))
 		gitConfigs := 0
@@ -158,20 +196,11 @@ func (p *Profile) Environ(env []string) []string {
 		if p.Proxy == "" {
 			return out
 		}
-		for _, v := range proxyEnv {
-			switch {
-			case strings.EqualFold(v, "NO_PROXY") || v == "npm_config_noproxy":
-				out = append(out, v+"=localhost,127.0.0.1,::1")
-			case v == "GIT_PROXY_COMMAND":
-			default:
-				out = append(out, v+"="+p.Proxy)
-			}
-		}
 		// git's http.proxy in the user's gitconfig would win over the variables; a config
 		// given in the environment wins over it.
 		n := max(gitConfigs, 0)
-		return append(out, fmt.Sprintf("GIT_CONFIG_KEY_%d=http.proxy", n), fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", n, p.Proxy),
-			fmt.Sprintf("GIT_CONFIG_COUNT=%d", n+1))
+		return append(append(out, p.proxyVars()...), fmt.Sprintf("GIT_CONFIG_KEY_%d=http.proxy", n),
+			fmt.Sprintf("GIT_CONFIG_VALUE_%d=%s", n, p.Proxy), fmt.Sprintf("GIT_CONFIG_COUNT=%d", n+1))
 	}
 	out := make([]string, 0, len(env)+len(cacheEnv)+1)
 	pytest := "-p no:cacheprovider"
@@ -197,6 +226,24 @@ func (p *Profile) Environ(env []string) []string {
 		}
 	}
 	return append(out, "PYTEST_ADDOPTS="+pytest)
+}
+
+// proxyVars sets every variable of proxyEnv to the egress proxy (none without one).
+func (p *Profile) proxyVars() []string {
+	if p.Proxy == "" {
+		return nil
+	}
+	var out []string
+	for _, v := range proxyEnv {
+		switch {
+		case strings.EqualFold(v, "NO_PROXY") || v == "npm_config_noproxy":
+			out = append(out, v+"=localhost,127.0.0.1,::1")
+		case v == "GIT_PROXY_COMMAND":
+		default:
+			out = append(out, v+"="+p.Proxy)
+		}
+	}
+	return out
 }
 
 // proxyEnv are the variables through which programs find a proxy, every one pointed at the

@@ -71,7 +71,7 @@ func TestRealClientReviewPublishAsks(t *testing.T) {
 			asked = &r.Output.PermissionDenials[i]
 		}
 	}
-	if asked == nil || !strings.Contains(asked.ToolInput["command"].(string), "GH_PAGER=cat") ||
+	if asked == nil || !strings.Contains(asked.ToolInput["command"].(string), "sandbox --profile publish --session "+id+" -- ") ||
 		!strings.Contains(asked.ToolInput["command"].(string), filepath.Join(bin, "gh")) {
 		r.Errorf(t, "permission_denials lacks the rewritten publish: %+v", r.Output.PermissionDenials)
 	}

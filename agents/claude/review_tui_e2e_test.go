@@ -12,12 +12,14 @@ import (
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/fakegithub"
 )
 
 // TestRealTUIReviewPublishIsAsked: in the interactive client, /readonly review switches the
 // session (the status line shows 👁 REVIEW), and a publish is put to the user: the dialog shows
-// hookctl's reason and the rewritten command, and the command runs only when the user approves —
-// as rewritten, with gh's environment pinned.
+// hookctl's reason and the rewritten command — gh in hookctl's publish sandbox — and the command
+// runs only when the user approves, posting the text to the GitHub API exactly once (a fake API,
+// reached as through a user's corporate proxy: internal/fakegithub).
 func TestRealTUIReviewPublishIsAsked(t *testing.T) {
 	ct.Binary(t)
 	ct.Tmux(t)
@@ -26,10 +28,11 @@ func TestRealTUIReviewPublishIsAsked(t *testing.T) {
 	s.InitGitRepo(commitSubject)
 	home := t.TempDir()
 	bin := t.TempDir()
-	ran := filepath.Join(t.TempDir(), "gh-ran")
-	// The fake gh records its arguments and the pinned variables.
-	os.WriteFile(filepath.Join(bin, "gh"), []byte("#!/bin/sh\n{ echo \"args: $*\"; echo \"GH_PAGER=$GH_PAGER BROWSER=$BROWSER GH_BROWSER=$GH_BROWSER GH_PROMPT_DISABLED=$GH_PROMPT_DISABLED GH_REPO=[$GH_REPO]\"; } >> "+ran+"\n"), 0o755)
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "PATH="+bin+":"+os.Getenv("PATH"))
+	os.WriteFile(filepath.Join(bin, "gh"), []byte(fakegithub.GH), 0o755)
+	api := fakegithub.New(t, bin)
+	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "PATH="+bin+":"+os.Getenv("PATH"), "GH_TOKEN=gho_tuiToken",
+		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost") // the client's own API is on loopback
+	s.Env = append(s.Env, api.Env()...)
 	install := exec.Command(hookctl, "install")
 	install.Env = s.Environ()
 	install.Dir = s.Project
@@ -54,21 +57,25 @@ func TestRealTUIReviewPublishIsAsked(t *testing.T) {
 	})
 	// The dialog shows hookctl's reason and the command as rewritten (the gh path may wrap).
 	flat := strings.Join(strings.Fields(strings.ReplaceAll(screen, "│", " ")), " ")
-	for _, want := range []string{"requires confirmation", "pull request #7", "GH_PAGER=cat PAGER=cat BROWSER=false GH_BROWSER=false",
-		"gh pr comment 7 --body 'Looks good.'", "outside hookctl's sandbox"} {
+	for _, want := range []string{"requires confirmation", "pull request #7", "sandbox --profile publish --session",
+		"gh pr comment 7 --body 'Looks good.'", "runs in hookctl's publish sandbox"} {
 		if !strings.Contains(flat, want) {
 			t.Errorf("the ask dialog does not show %q:\n%s", want, screen)
 		}
 	}
-	if _, err := os.Stat(ran); err == nil {
-		t.Fatal("gh ran before the user answered")
+	if n := len(api.Posts()); n != 0 {
+		t.Fatalf("gh posted %d times before the user answered", n)
 	}
 	time.Sleep(time.Second) // the dialog takes keys once drawn and settled
 	tui.Key("1")            // Yes
-	tui.WaitUntil("gh to run", 20*time.Second, func(string) bool { _, err := os.Stat(ran); return err == nil })
-	b, _ := os.ReadFile(ran)
-	if got := string(b); !strings.Contains(got, "args: pr comment 7 --body Looks good.") ||
-		!strings.Contains(got, "GH_PAGER=cat BROWSER=false GH_BROWSER=false GH_PROMPT_DISABLED=1 GH_REPO=[]") {
-		t.Errorf("gh ran as %q", got)
+	tui.WaitUntil("gh to post", 20*time.Second, func(string) bool { return len(api.Posts()) > 0 })
+	time.Sleep(500 * time.Millisecond)
+	posts := api.Posts()
+	if len(posts) != 1 || posts[0].Path != "/repos/o/r/issues/7/comments" || posts[0].Auth != "token gho_tuiToken" ||
+		!strings.Contains(posts[0].Body, `"Looks good."`) {
+		t.Errorf("the API received %+v, want the comment once", posts)
+	}
+	if tunnels := api.Tunnels(); len(tunnels) != 1 || tunnels[0] != "api.github.com:443" {
+		t.Errorf("the publish's connections: %q, want only the API", tunnels)
 	}
 }

@@ -9,8 +9,8 @@ import (
 	"os/exec"
 	"time"
 
-	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
@@ -23,26 +23,23 @@ const (
 	egressStopWait     = 2 * time.Second
 )
 
-// egressStarter returns what the edit sandbox's launcher runs when the command first connects:
+// egressStarter returns what the launcher of the edit or publish profile runs when the command
+// first connects:
 // the egress proxy (the retriever's worker, as `hookctl-retrieve-worker egress`, which has the
-// network and no file access) serving the listener in the command's network namespace, with the
-// policy of the session: the package registries, the project's remotes as they were when the
-// session started, the user's [network] allow. The launcher keeps the file access: it writes
+// network and no file access) serving the listener in the command's network namespace, with
+// newPolicy's policy (edit: the package registries, the project's remotes as they were when the
+// session started, the user's [network] allow; publish: the GitHub API). The launcher keeps the file access: it writes
 // each refusal to the command's standard error, for the model, and the connections to the
 // audit once the command has ended.
-func egressStarter(home, session string, cfg *hook.Config) func(*os.File) func() {
+func egressStarter(home, session, profile string, newPolicy func() (*egress.Policy, error)) func(*os.File) func() {
 	return func(listener *os.File) func() {
-		var remotes []string
-		if sess, err := hook.NewStore(home).Load(session); err == nil {
-			remotes = sess.Remotes
-		}
-		policy, err := egress.New(remotes, cfg.Network.Allow)
+		policy, err := newPolicy()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "hookctl: the egress proxy did not start:", err)
 			return nil
 		}
 		conf := egress.Config{Policy: *policy, Upstream: firstEnv("HTTPS_PROXY", "https_proxy", "HTTP_PROXY", "http_proxy"),
-			NoUpstream: firstEnv("NO_PROXY", "no_proxy")}
+			NoUpstream: firstEnv("NO_PROXY", "no_proxy"), Publish: profile == sandbox.PublishName}
 		cmd := exec.Command(front.WorkerPath(hookEnv().binary), "egress")
 		cmd.ExtraFiles = []*os.File{listener}
 		cmd.Env, cmd.Dir, cmd.Stderr = []string{}, "/", os.Stderr
@@ -54,7 +51,7 @@ func egressStarter(home, session string, cfg *hook.Config) func(*os.File) func()
 			return nil
 		}
 		json.NewEncoder(stdin).Encode(conf)
-		log := &egressLog{start: time.Now(), session: session, hosts: map[string]*front.AuditEntry{}}
+		log := &egressLog{start: time.Now(), session: session, profile: profile, hosts: map[string]*front.AuditEntry{}}
 		read := make(chan struct{})
 		go func() {
 			defer close(read)
@@ -95,6 +92,7 @@ func firstEnv(names ...string) string {
 type egressLog struct {
 	start    time.Time
 	session  string
+	profile  string
 	hosts    map[string]*front.AuditEntry
 	order    []string
 	refused  []*front.AuditEntry
@@ -111,12 +109,16 @@ func (l *egressLog) read(r io.Reader) {
 		}
 		target := fmt.Sprintf("%s:%d", ev.Host, ev.Port)
 		if !ev.Allowed {
-			fmt.Fprintln(os.Stderr, ev.Refusal())
+			fmt.Fprintln(os.Stderr, ev.Refusal(l.profile == sandbox.PublishName))
 			if len(l.refused) == maxRefusalsAudited {
 				l.overflow++
 				continue
 			}
-			l.refused = append(l.refused, &front.AuditEntry{Time: time.Now(), Host: target, Outcome: "refused", Error: ev.Reason, Connections: 1})
+			outcome := "refused"
+			if ev.Rule != "" {
+				outcome = "failed" // allowed, and it could not connect
+			}
+			l.refused = append(l.refused, &front.AuditEntry{Time: time.Now(), Host: target, Outcome: outcome, Rule: ev.Rule, Error: ev.Reason, Connections: 1})
 			continue
 		}
 		e := l.hosts[target]
@@ -143,7 +145,7 @@ func (l *egressLog) flush(a *front.Audit) {
 	}
 	for _, e := range entries {
 		e.ID, e.Session, e.Tool, e.Kind = front.NewID(e.Time), l.session, "Bash", front.KindEgress
-		e.Scrub, e.Isolation = "unchecked", "edit sandbox, egress proxy"
+		e.Scrub, e.Isolation = "unchecked", l.profile+" sandbox, egress proxy"
 		e.DurationMS = time.Since(l.start).Milliseconds()
 		if err := a.Append(e); err != nil {
 			fmt.Fprintln(os.Stderr, "hookctl: failed to audit the command's network use:", err)

@@ -169,7 +169,7 @@ func TestReadonlyCommand(t *testing.T) {
 		t.Errorf("no session here: exit %d %q", code, errOut)
 	}
 	code, out, _ = runCLI(t, hh, "", "readonly", "review", "--session", "elsewhere")
-	if code != exitOK || !strings.Contains(out, "session elsewhere: ✏ EDIT → 👁 REVIEW") || !strings.Contains(out, "outside hookctl's sandbox") {
+	if code != exitOK || !strings.Contains(out, "session elsewhere: ✏ EDIT → 👁 REVIEW") || !strings.Contains(out, "runs in hookctl's publish sandbox") {
 		t.Errorf("review: exit %d %q", code, out)
 	}
 	code, out, _ = runCLI(t, hh, "", "readonly", "on", "--session", "elsewhere")
@@ -191,10 +191,14 @@ func TestStatuslineBadges(t *testing.T) {
 	store.Record("ed", "/p", hook.ModeEdit)
 	store.Record("rv", "/p", hook.ModeReview)
 	for id, want := range map[string]string{"ro": "🔒 READ-ONLY\n", "ed": "✏ EDIT\n", "new": "🔒 READ-ONLY\n",
-		"rv": "👁 REVIEW (publish: unsandboxed)\n"} {
+		"rv": "👁 REVIEW\n"} { // the publish sandbox holds here: no "(publish: unsandboxed)"
 		if _, out, _ := runCLI(t, hh, `{"session_id":"`+id+`"}`, "statusline"); out != want {
 			t.Errorf("%s: %q, want %q", id, out, want)
 		}
+	}
+	os.WriteFile(filepath.Join(hh, "config.toml"), []byte("[network]\nedit = \"full\"\n"), 0o600)
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT ⚠ FULL NETWORK\n" {
+		t.Errorf("edit mode with the whole network: %q", out)
 	}
 	os.WriteFile(filepath.Join(hh, "config.toml"), []byte("direct_fetch = true\n"), 0o600)
 	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT ⚠ DIRECT FETCH\n" {

@@ -127,7 +127,7 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 	}
 	fmt.Fprintf(s.out, "session %s: %s → %s\n", id, hook.Badge(from), hook.Badge(to))
 	if to == hook.ModeReview {
-		fmt.Fprintf(s.out, "  each publish asks you first; %s\n", hook.PublishOutsideSandbox)
+		fmt.Fprintf(s.out, "  each publish asks you first; %s\n", hook.PublishWhere(isolation(hookEnv()), cfg))
 	}
 	return nil
 }

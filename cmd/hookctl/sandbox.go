@@ -13,7 +13,14 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/sandbox/egress"
 )
+
+// publishPolicy is what a publish may reach: the GitHub API (gh's GH_HOST is pinned to
+// github.com), on 443, and at public addresses only.
+func publishPolicy() (*egress.Policy, error) {
+	return &egress.Policy{Rules: []egress.Rule{{Host: "api.github.com", Port: 443, Source: "publish"}}}, nil
+}
 
 type sandboxOptions struct {
 	Profile string
@@ -58,8 +65,8 @@ With --probe it tries the sandbox for real and says whether this machine support
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEdit(opts.InsideCheckEdit, opts.Marker, opts.Outside))
 			case opts.Probe:
 				return sandboxProbe(s, opts)
-			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName:
-				return fmt.Errorf("unknown profile %q: the profiles are %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName)
+			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName:
+				return fmt.Errorf("unknown profile %q: the profiles are %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName)
 			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
 				return errors.New("the edit profile needs --project DIR, an absolute path")
 			case len(args) == 0:
@@ -112,17 +119,27 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		}
 		sandbox.Sweep(base, scratch)
 	}
-	if opts.Profile == sandbox.EditName && !opts.InUserNS && opts.EgressFD == 0 {
+	if opts.Profile != sandbox.ReadOnlyName && !opts.InUserNS && opts.EgressFD == 0 {
 		cfg, err := hook.LoadConfig(home)
 		if err != nil {
 			return 0, err
 		}
 		// A child in namespaces of its own: a user namespace where the user is not root (to
-		// mount), a network namespace unless the user chose the full network (the probe always
-		// tries one: it is what edit mode has by default).
+		// mount, and to bring loopback up), a network namespace unless the user gave edit mode
+		// the full network (the probe always tries one: it is what edit mode has by default).
 		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine}
+		policy := func() (*egress.Policy, error) {
+			var remotes []string
+			if sess, err := hook.NewStore(home).Load(opts.Session); err == nil {
+				remotes = sess.Remotes
+			}
+			return egress.New(remotes, cfg.Network.Allow)
+		}
+		if opts.Profile == sandbox.PublishName {
+			ns.Net, policy = true, publishPolicy
+		}
 		if ns.User || ns.Net {
-			argv := []string{"hookctl", "sandbox", "--profile", sandbox.EditName, "--session", opts.Session,
+			argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session,
 				"--project", opts.Project, "--scratch", scratch}
 			if ns.User {
 				argv = append(argv, "--in-user-namespace")
@@ -133,10 +150,16 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 			if opts.ProbeConfine {
 				argv = append(argv, "--probe-confine")
 			}
-			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, cfg))
+			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, opts.Profile, policy))
 		}
 	}
 	p := sandbox.ReadOnly(sandbox.HiddenDirs(home), scratch)
+	if opts.Profile == sandbox.PublishName {
+		p = sandbox.Publish(sandbox.HiddenDirs(home), scratch, hook.PublishEnv)
+		if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
+			return 0, err
+		}
+	}
 	if opts.Profile == sandbox.EditName {
 		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
 		p.InNamespace = opts.InUserNS

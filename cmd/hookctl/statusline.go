@@ -86,7 +86,11 @@ func statusLine(stdin io.Reader) string {
 		}
 	case hook.Badge(hook.ModeReview):
 		// Review mode's reads are held as read-only mode's are; its publishes are not.
-		line += sandboxBadge(cfg, isolation(hookEnv()).Available) + " " + reviewPublishBadge
+		iso := isolation(hookEnv())
+		line += sandboxBadge(cfg, iso.Available)
+		if held, _ := iso.Publish(); !held {
+			line += " " + reviewPublishBadge
+		}
 	}
 	if cfgErr == nil && cfg.DirectFetch {
 		line += " ⚠ DIRECT FETCH" // shown after the mode while direct_fetch is on
@@ -101,7 +105,8 @@ func statusLine(stdin io.Reader) string {
 // whole network (network.edit = "full"), past the egress proxy.
 const fullNetworkBadge = "⚠ FULL NETWORK"
 
-// reviewPublishBadge is what the review badge adds: an approved publish runs outside the sandbox.
+// reviewPublishBadge is what the review badge adds where an approved publish runs outside the
+// sandbox.
 const reviewPublishBadge = "(publish: unsandboxed)"
 
 // statusBadge is the session's mode; a session not seen yet shows the mode it will start in.

@@ -346,7 +346,10 @@ func (a *Audit) AppendPublish(c *hook.ToolCall, r *hook.PublishRecord) error {
 	now := time.Now()
 	e := &AuditEntry{ID: NewID(now), Time: now.UTC(), Session: c.Session, AgentID: c.AgentID, AgentType: c.AgentType,
 		Tool: c.Tool, Kind: KindPublish, Bytes: int64(r.BodyBytes), BodySHA256: r.BodySHA256, Scrub: r.Scrub,
-		Isolation: "none: runs outside hookctl's sandbox", Error: r.Refused}
+		Isolation: r.Isolation, Error: r.Refused}
+	if e.Isolation == "" {
+		e.Isolation = "none: refused, nothing runs"
+	}
 	if r.Verb != "" {
 		e.GitHub = "pr " + r.Verb + " " + r.Repo + " " + r.PR
 	}

@@ -246,7 +246,7 @@ type Event struct {
 	Port     int    `json:"port"`
 	Method   string `json:"method"` // CONNECT, or the plain-HTTP request's method
 	Allowed  bool   `json:"allowed"`
-	Rule     string `json:"rule,omitempty"`   // the rule that admitted it
+	Rule     string `json:"rule,omitempty"`   // the rule that admitted it (set on a refusal: it failed to connect)
 	Reason   string `json:"reason,omitempty"` // why it was refused, or how it failed
 	Sent     int64  `json:"sent,omitempty"`   // bytes from the command
 	Received int64  `json:"received,omitempty"`
@@ -254,11 +254,20 @@ type Event struct {
 }
 
 // Refusal is what the launcher writes to the command's standard error when the proxy refuses a
-// connection, so that the model reads why its command failed and what it can do.
-func (e *Event) Refusal() string {
-	return fmt.Sprintf("hookctl: edit mode's network reaches only allowed hosts; %s:%d was refused (%s). "+
+// connection (or an allowed one fails), so that the model reads why its command failed and what
+// it can do. publish says the command is a review-mode publish, which may reach the GitHub API
+// alone.
+func (e *Event) Refusal(publish bool) string {
+	target := fmt.Sprintf("%s:%d", e.Host, e.Port)
+	switch {
+	case e.Rule != "":
+		return fmt.Sprintf("hookctl: the egress proxy could not reach %s: %s.", target, e.Reason)
+	case publish:
+		return fmt.Sprintf("hookctl: a review-mode publish reaches only api.github.com:443; %s was refused (%s).", target, e.Reason)
+	}
+	return fmt.Sprintf("hookctl: edit mode's network reaches only allowed hosts; %s was refused (%s). "+
 		"Fetch web pages with the WebFetch tool; the user can allow a host in hookctl's config ([network] allow).",
-		e.Host, e.Port, e.Reason)
+		target, e.Reason)
 }
 
 // Config is what the launcher hands the proxy on its standard input.
@@ -269,4 +278,6 @@ type Config struct {
 	Upstream string `json:"upstream,omitempty"`
 	// NoUpstream is the user's NO_PROXY: hosts reached directly even with an upstream.
 	NoUpstream string `json:"no_upstream,omitempty"`
+	// Publish: the command is a review-mode publish (refusals say so).
+	Publish bool `json:"publish,omitempty"`
 }

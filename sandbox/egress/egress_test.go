@@ -147,10 +147,17 @@ func TestRemoteHosts(t *testing.T) {
 
 func TestRefusalTellsTheModelWhatItCanDo(t *testing.T) {
 	e := Event{Host: "evil.example", Port: 443, Reason: "not an allowed host"}
-	msg := e.Refusal()
+	msg := e.Refusal(false)
 	for _, want := range []string{"evil.example:443", "not an allowed host", "WebFetch", "[network] allow"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("refusal %q lacks %q", msg, want)
 		}
+	}
+	if msg := e.Refusal(true); !strings.Contains(msg, "publish reaches only api.github.com:443; evil.example:443 was refused") {
+		t.Errorf("a publish's refusal: %q", msg)
+	}
+	e = Event{Host: "registry.npmjs.org", Port: 443, Rule: "registry.npmjs.org", Reason: "failed to resolve registry.npmjs.org"}
+	if msg := e.Refusal(false); !strings.Contains(msg, "could not reach registry.npmjs.org:443: failed to resolve") {
+		t.Errorf("an allowed host that failed: %q", msg)
 	}
 }

@@ -26,7 +26,7 @@ func Main(stdin io.Reader, stdout io.Writer, listener *os.File, isolate func() e
 		fmt.Fprintln(os.Stderr, "hookctl egress: failed to read the config:", err)
 		return 2
 	}
-	p := &Proxy{Policy: &cfg.Policy, NoUpstream: cfg.NoUpstream}
+	p := &Proxy{Policy: &cfg.Policy, NoUpstream: cfg.NoUpstream, Publish: cfg.Publish}
 	if cfg.Upstream != "" {
 		u, err := url.Parse(cfg.Upstream)
 		if err != nil || u.Host == "" || u.Scheme != "http" {

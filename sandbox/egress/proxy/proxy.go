@@ -49,6 +49,8 @@ type Proxy struct {
 	// are reached directly.
 	Upstream   *url.URL
 	NoUpstream string
+	// Publish words refusals for a review-mode publish, which may reach the GitHub API alone.
+	Publish bool
 	// Events receives every connection's event; it is called from many goroutines.
 	Events func(egress.Event)
 	// Resolver resolves names; nil is net.DefaultResolver. (Tests point names at loopback.)
@@ -166,7 +168,7 @@ func target(req *http.Request) (string, int, error) {
 
 func (p *Proxy) refuse(c net.Conn, status int, ev egress.Event) {
 	p.emit(ev)
-	reply(c, status, ev.Reason, ev.Refusal())
+	reply(c, status, ev.Reason, ev.Refusal(p.Publish))
 }
 
 func reply(c net.Conn, status int, reason, text string) {
