@@ -163,6 +163,11 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if opts.Profile == sandbox.EditName {
 		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
 		p.InNamespace = opts.InUserNS
+		if !opts.ProbeConfine {
+			if err := sandbox.CheckLinks(p); err != nil {
+				return 0, err
+			}
+		}
 		if opts.EgressFD != 0 {
 			if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
 				return 0, err
