@@ -134,10 +134,10 @@ func editSandboxNetwork(t *testing.T, w *editWorld) {
 		b, _ := json.MarshalIndent(entries, "", " ")
 		t.Errorf("the audit lacks the egress (allowed %v, refused %v):\n%s", allowedSeen, refusedSeen, b)
 	}
-	// The proxy ends with the command.
+	// The proxy, and for root the watcher beside the command, end with the command.
 	worker := filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker")
 	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		left := processesOf(worker)
+		left := append(processesOf(worker), processesOf(w.bin)...)
 		if len(left) == 0 {
 			break
 		}

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +17,36 @@ import (
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
+
+// policyFor is the egress policy of a command under opts's profile: a publish reaches the GitHub
+// API alone; an edit-mode command the registries, the session's remotes as recorded when it was
+// first seen, and the user's [network] allow.
+func policyFor(home string, opts *sandboxOptions, cfg *hook.Config) func() (*egress.Policy, error) {
+	if opts.Profile == sandbox.PublishName {
+		return publishPolicy
+	}
+	return func() (*egress.Policy, error) {
+		var remotes []string
+		if sess, err := hook.NewStore(home).Load(opts.Session); err == nil {
+			remotes = sess.Remotes
+		}
+		return egress.New(remotes, cfg.Network.Allow)
+	}
+}
+
+// egressWatch is the watcher a root launcher starts beside the command (sandbox.StartWatcher):
+// the bridge's listener comes on descriptor 3.
+func egressWatch(opts *sandboxOptions) error {
+	home, err := hook.Home()
+	if err != nil {
+		return err
+	}
+	cfg, err := hook.LoadConfig(home)
+	if err != nil {
+		return err
+	}
+	return sandbox.Watch(3, opts.EgressWatch, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
+}
 
 // publishPolicy is what a publish may reach: the GitHub API (gh's GH_HOST is pinned to
 // github.com), on 443, and at public addresses only.
@@ -37,6 +69,7 @@ type sandboxOptions struct {
 	ProbeConfine    bool
 	InUserNS        bool
 	EgressFD        int
+	EgressWatch     int // the watcher of StartWatcher: the pid of the command it serves
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -59,6 +92,8 @@ With --probe it tries the sandbox for real and says whether this machine support
   hookctl sandbox --probe`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
+			case opts.EgressWatch != 0:
+				return egressWatch(opts)
 			case opts.InsideCheck != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheck(opts.InsideCheck, opts.Marker))
 			case opts.InsideCheckEdit != "":
@@ -98,6 +133,8 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().MarkHidden("in-user-namespace")
 	cmd.Flags().IntVar(&opts.EgressFD, "egress-fd", 0, "")
 	cmd.Flags().MarkHidden("egress-fd")
+	cmd.Flags().IntVar(&opts.EgressWatch, "egress-watch", 0, "")
+	cmd.Flags().MarkHidden("egress-watch")
 	cmd.Flags().MarkHidden("inside-check")
 	cmd.Flags().MarkHidden("marker")
 	cmd.Flags().SetInterspersed(false)
@@ -124,21 +161,25 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		// A child in namespaces of its own: a user namespace where the user is not root (to
-		// mount, and to bring loopback up), a network namespace unless the user gave edit mode
-		// the full network (the probe always tries one: it is what edit mode has by default).
-		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine}
-		policy := func() (*egress.Policy, error) {
-			var remotes []string
-			if sess, err := hook.NewStore(home).Load(opts.Session); err == nil {
-				remotes = sess.Remotes
+		// Namespaces of its own: a user namespace where the user is not root (to mount, and to
+		// bring loopback up), a network namespace unless the user gave edit mode the full
+		// network (the probe always tries one: it is what edit mode has by default).
+		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine || opts.Profile == sandbox.PublishName}
+		switch {
+		case ns.Net && !ns.User:
+			// Root makes the network namespace itself and stays the command; a watcher beside
+			// it serves the bridge (sandbox.StartWatcher).
+			fd, err := sandbox.StartWatcher([]string{"hookctl", "sandbox", "--egress-watch", strconv.Itoa(os.Getpid()),
+				"--profile", opts.Profile, "--session", opts.Session})
+			if err != nil {
+				return 0, err
 			}
-			return egress.New(remotes, cfg.Network.Allow)
-		}
-		if opts.Profile == sandbox.PublishName {
-			ns.Net, policy = true, publishPolicy
-		}
-		if ns.User || ns.Net {
+			if err := sandbox.UnshareNetwork(); err != nil {
+				syscall.Close(fd)
+				return 0, err
+			}
+			opts.EgressFD = fd
+		case ns.User || ns.Net:
 			argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session,
 				"--project", opts.Project, "--scratch", scratch}
 			if ns.User {
@@ -150,7 +191,7 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 			if opts.ProbeConfine {
 				argv = append(argv, "--probe-confine")
 			}
-			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, opts.Profile, policy))
+			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
 		}
 	}
 	p := sandbox.ReadOnly(sandbox.HiddenDirs(home), scratch)
