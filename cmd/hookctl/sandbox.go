@@ -79,12 +79,19 @@ const exitSandboxFailed = 126
 func newSandboxCmd(s *streams) *cobra.Command {
 	opts := &sandboxOptions{}
 	cmd := &cobra.Command{
-		Use:   "sandbox [--session ID] -- PROGRAM [ARG…] | sandbox --probe",
-		Short: "Run a program under the read-only OS sandbox (what the hook runs admitted commands in)",
-		Long: `sandbox restricts itself with the read-only profile and then runs PROGRAM: it may read and
-execute anything but hookctl's own directory, write only the session's scratch directory
-(TMPDIR) and /dev/null, and use no network of any kind. The restrictions (Landlock, a seccomp
-filter, no capabilities) bind PROGRAM and everything it starts, and cannot be lifted.
+		Use:   "sandbox [--profile read-only|edit|publish] [--session ID] -- PROGRAM [ARG…] | sandbox --probe",
+		Short: "Run a program under hookctl's OS sandbox (what the hook runs admitted commands in)",
+		Long: `sandbox restricts itself with a profile and then runs PROGRAM. The restrictions (Landlock, a
+seccomp filter, no capabilities, and for edit and publish namespaces of their own) bind PROGRAM
+and everything it starts, and cannot be lifted.
+
+  read-only  (the default) read and execute anything but hookctl's own directory, write only the
+             session's scratch directory (TMPDIR) and /dev/null, no network of any kind
+  edit       --project DIR: write the project, the temporary directories and the tool caches,
+             never hookctl's files or the client's settings; the network only through hookctl's
+             egress proxy, to the hosts of the config's [network] (docs/decisions/0006, 0007)
+  publish    review mode's approved gh publish: read-only, gh's credentials and pins as the whole
+             environment, the network only to api.github.com through the egress proxy
 
 If the sandbox cannot be applied, nothing runs and the exit status is 126.
 With --probe it tries the sandbox for real and says whether this machine supports it.`,
