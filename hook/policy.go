@@ -310,11 +310,11 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 		if cl == nil {
 			return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` came with no command", tool: true}, sc)}
 		}
-		script, runner, r := judgeScript(cl, p.Config)
+		script, need, r := judgeScript(cl, p.Config)
 		if r != nil {
 			return Decision{Verdict: Deny, Reason: p.render(r, sc)}
 		}
-		return p.contain(c, script, runner, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewrite)})
+		return p.contain(c, script, need, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewrite)})
 	case KindFileWrite, KindOther:
 		return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}

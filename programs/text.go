@@ -107,7 +107,32 @@ var cmpRule = &Program{
 var jqRule = &Program{
 	Name: "jq", Summary: "filter JSON", Filter: true,
 	BSD:  &BSD{Same: true, Note: "the same program everywhere, with its own parser"},
-	Opts: jqOpts, Custom: judgeJq,
+	Opts: jqOpts, Custom: judgeJq, Reads: jqReads,
+}
+
+// jqReads are the files jq opens: its operands after the filter, and the files of --slurpfile
+// and --rawfile.
+func jqReads(args []Arg) []string {
+	var out []string
+	filter := true
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case (v == "--slurpfile" || v == "--rawfile") && i+2 < len(args):
+			out = append(out, args[i+2].Value)
+			i += 2
+		case wordlist.Has(jqPairs, v):
+			i += 2
+		case v == "--indent":
+			i++
+		case strings.HasPrefix(v, "-") && v != "-":
+		case filter:
+			filter = false
+		default:
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 var jqOpts = &Options{
