@@ -57,9 +57,9 @@ func TestCargoPinsRealCargo(t *testing.T) {
 		{"cargo metadata --format-version 1 --no-deps", `"packages"`},
 		{"cargo tree", "x v0.1.0"},
 	} {
-		sc, need, r := judgeScript(lexer.NewCommandLine(c.command), &Config{})
-		if r != nil || need.why == "" {
-			t.Fatalf("%s: judged %v (sandbox-only %q), want admitted for the sandbox only", c.command, r, need.why)
+		sc, j, r := judgeScript(lexer.NewCommandLine(c.command), &Config{})
+		if r != nil || j.need.why == "" {
+			t.Fatalf("%s: judged %v (sandbox-only %q), want admitted for the sandbox only", c.command, r, j.need.why)
 		}
 		rewritten := lexer.Print(sc, rewrite)
 		out, sprung := run(rewritten)

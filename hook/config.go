@@ -57,6 +57,11 @@ type Config struct {
 	// EditWritable are directories edit mode's sandbox lets commands write, besides the
 	// project, the temporary directories and the usual tool caches. Global only.
 	EditWritable []string `toml:"edit_writable"`
+	// AllowRead are paths the sensitive-file rule lets agents read (secrets.go): an absolute
+	// path or one under ~/ allows it and everything beneath; a name without a `/` (".env.test")
+	// allows project secret files of that base name. Global only: a repository's author must not
+	// be able to open a credential store to the agent.
+	AllowRead []string `toml:"allow_read"`
 
 	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
@@ -78,7 +83,7 @@ type AuditConfig struct {
 }
 
 // globalOnly are the keys only the user's own config may set.
-var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable"}
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable", "allow_read"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -233,6 +238,11 @@ func ParseConfig(path, text string) (*Config, error) {
 	for _, w := range c.EditWritable {
 		if !filepath.IsAbs(w) {
 			return nil, fmt.Errorf("%s:%d: edit_writable entry %q is not an absolute path", path, lineOfKey(text, toml.Key{"edit_writable"}), w)
+		}
+	}
+	for _, a := range c.AllowRead {
+		if a == "" || strings.Contains(a, "/") && !filepath.IsAbs(a) && !strings.HasPrefix(a, "~/") {
+			return nil, fmt.Errorf("%s:%d: allow_read entry %q is neither an absolute path, a path under ~/, nor a file name", path, lineOfKey(text, toml.Key{"allow_read"}), a)
 		}
 	}
 	for _, e := range c.ReadOnlyRunners {

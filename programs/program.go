@@ -241,6 +241,8 @@ type ParsedArgs struct {
 	// Usage: the BSD build stops at an option it does not know, prints its usage and exits,
 	// so nothing after it is read and the rule's Check does not apply (bsd.go).
 	Usage bool
+	// Args are the words parsed, for rules that depend on where a word stands.
+	Args []Arg
 }
 
 // Has reports whether any of the named options was given.
@@ -279,7 +281,7 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 // every reading; in a BSD reading, an option the BSD build does not know ends the reading with
 // Usage set, because the program prints its usage and exits before it reads anything.
 func (o *Options) parse(prog string, args []Arg, rd reading) (*ParsedArgs, *Refusal) {
-	c := &ParsedArgs{AfterEnd: -1}
+	c := &ParsedArgs{AfterEnd: -1, Args: args}
 	ended := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -543,6 +545,35 @@ func customReads(args []Arg) []string {
 		}
 	}
 	return out
+}
+
+// firstOperandAt returns the index in args of the first word a GNU parse of the table o reads as
+// an operand (skipping the values of valued options, and `--`), or len(args). It runs on words
+// the table has accepted.
+func firstOperandAt(o *Options, args []string) int {
+	for i := 0; i < len(args); i++ {
+		v := args[i]
+		switch {
+		case v == "--":
+			return i + 1
+		case v == "-" || !strings.HasPrefix(v, "-"):
+			return i
+		case strings.HasPrefix(v, "--"):
+			if !strings.Contains(v, "=") && o.kind(v) == optValued {
+				i++
+			}
+		default:
+			for j := 1; j < len(v); j++ {
+				if o.kind("-"+v[j:j+1]) == optValued {
+					if j+1 == len(v) {
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return len(args)
 }
 
 // firstOperandUnless reports whether operand i is the pattern of a program whose first operand is

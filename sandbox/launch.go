@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+
+	"github.com/hookctl/hookctl/internal/secrets"
 )
 
 // Exec applies p to this process and replaces it with argv, run with env (see Environ). It
@@ -37,4 +39,15 @@ func HiddenDirs(home string) []string {
 		dirs = append(dirs, h+"/.config/hookctl")
 	}
 	return dirs
+}
+
+// ReadOnlyHidden is what the read-only profile hides: HiddenDirs, and the user's credential
+// stores and the system's password files (secrets.HomePaths: ~/.ssh's private files,
+// ~/.aws/credentials, ~/.gnupg, …), as defence in depth behind the sensitive-file rule, for a
+// read the rule cannot see (a name a program builds, a walk of the home). Read-only commands
+// have no network, so nothing they may run needs a credential. The edit profile hides only
+// HiddenDirs: git push, gh and cloud tools in edit mode use these files.
+func ReadOnlyHidden(home string) []string {
+	h, _ := os.UserHomeDir()
+	return append(HiddenDirs(home), secrets.HomePaths(h)...)
 }

@@ -117,7 +117,7 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		}
 		return sandbox.RunInUserNamespace(append(append(argv, "--"), args...))
 	}
-	p := sandbox.ReadOnly(sandbox.HiddenDirs(home), scratch)
+	p := sandbox.ReadOnly(sandbox.ReadOnlyHidden(home), scratch)
 	if opts.Profile == sandbox.EditName {
 		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
 		p.InNamespace = opts.InUserNS
