@@ -46,21 +46,22 @@ func (p *Policy) sensitiveRead(paths []string, dir string, projectToo bool) *sec
 		return nil
 	}
 	blocks := func(c secrets.Class) bool { return c == secrets.Credential || projectToo && c == secrets.Project }
-	abs := make([]string, 0, len(paths))
+	var abs []string
 	for _, w := range paths {
 		if w == "" || w == "-" {
 			continue
 		}
+		if c, what := secrets.Classify(w); blocks(c) && !p.Config.readAllowed(w, c) {
+			return &secretHit{path: w, what: what, class: c}
+		}
 		a := w
 		if !filepath.IsAbs(w) && filepath.IsAbs(dir) {
 			a = dir + "/" + w // not Join, which would take `..` before the links
-		}
-		for _, q := range []string{w, a} {
-			if c, what := secrets.Classify(q); blocks(c) && !p.Config.readAllowed(q, c) {
+			if c, what := secrets.Classify(a); blocks(c) && !p.Config.readAllowed(a, c) {
 				return &secretHit{path: w, what: what, class: c}
 			}
 		}
-		if filepath.IsAbs(a) {
+		if p.ResolveReads != nil && filepath.IsAbs(a) {
 			abs = append(abs, a)
 		}
 	}

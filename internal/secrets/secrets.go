@@ -101,6 +101,15 @@ func Classify(path string) (Class, string) {
 	if path == "" {
 		return None, ""
 	}
+	if !Mentions(path) {
+		// No store's first directory or file is named: only the base name can mark a secret.
+		// Every word a read-only command may open passes here, so this path allocates nothing.
+		base := path[strings.LastIndexByte(strings.TrimRight(path, "/"), '/')+1:]
+		if what := projectSecret(strings.TrimRight(base, "/")); what != "" {
+			return Project, what
+		}
+		return None, ""
+	}
 	elems := split(path)
 	abs := strings.HasPrefix(path, "/")
 	for i, e := range elems {
@@ -214,11 +223,11 @@ func hasRunAt(elems, want []string, at int) bool {
 	return true
 }
 
-// Mentions reports whether text names a credential store's first directory or its file
-// (".aws", ".ssh", "/etc/", "credentials", "hosts.yml", …): a cheap test before a command is
-// parsed to find what it reads. It errs towards true.
+// Mentions reports whether text names the first element of some credential store's path
+// (".aws", ".ssh", "etc/", ".netrc", …), without which no path in it can be one: a cheap test
+// before a path is split, or a command parsed to find what it reads. It errs towards true.
 func Mentions(text string) bool {
-	for _, k := range []string{".ssh", "/etc/", "credentials", "hosts.yml", "shadow"} {
+	for _, k := range mentionKeys {
 		if strings.Contains(text, k) {
 			return true
 		}
@@ -230,6 +239,10 @@ func Mentions(text string) bool {
 	}
 	return false
 }
+
+// mentionKeys are the names besides the stores' first elements that Mentions looks for: a path
+// inside ~/.ssh or /etc (the system stores' runs start at the root).
+var mentionKeys = [...]string{".ssh", "ssh_host_", "etc/"}
 
 // HomePaths lists the credential stores under home and the system files, as absolute paths,
 // whether or not they exist, and every private file in home/.ssh (everything there but the

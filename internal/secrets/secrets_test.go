@@ -89,3 +89,17 @@ func TestHomePaths(t *testing.T) {
 		}
 	}
 }
+
+// TestMentionsCoversClassify: every path Classify calls a credential store passes Mentions, the
+// fast path's gate, so that the gate can never hide one.
+func TestMentionsCoversClassify(t *testing.T) {
+	for _, p := range append(HomePaths("/home/u"), "/home/u/.ssh", "/home/u/.ssh/github", "../.ssh/id_rsa",
+		"../../etc/gshadow", "/etc/ssh/ssh_host_rsa_key", "/home/u/.aws", "/home/u/.config/gh") {
+		if c, _ := Classify(p); c != Credential {
+			t.Errorf("Classify(%q) = %v, want a credential store", p, c)
+		}
+		if !Mentions(p) {
+			t.Errorf("Mentions(%q) is false for a credential store", p)
+		}
+	}
+}
