@@ -20,8 +20,9 @@ import (
 // rarely are.
 //
 // What: a credential store (secrets.Credential) is refused in every mode to the file tools
-// (Read, and Grep and Glob where they name a path) and, in read-only mode, to shell readers; a
-// project secret file (secrets.Project) is refused where read-only rules bind. A shell command
+// (Read, and Grep where it names a path) and, in read-only mode, to shell readers; a
+// project secret file (secrets.Project) is refused where read-only rules bind. Listing names is
+// not reading (ls, find, stat, the Glob tool). A shell command
 // is judged on every word its program may open (programs.JudgeReads: operands and option
 // values, not patterns; the path in git's REV:PATH), each as written, as made absolute from the
 // working directory (and its `cd DIR &&`), and as the kernel will reach it through symbolic

@@ -210,7 +210,7 @@ func readPath(tool string) string {
 	switch tool {
 	case "Read":
 		return "file_path"
-	case "Grep", "Glob":
+	case "Grep":
 		return "path"
 	}
 	return ""
@@ -272,8 +272,9 @@ func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 		}
 		c.Paths = []string{p}
 	case readPath(c.Tool) != "":
-		// Read's file, and Grep's and Glob's directory when given (else the working directory),
-		// for the sensitive-file rule.
+		// Read's file, and Grep's directory when given (else the working directory), for the
+		// sensitive-file rule. Glob lists names only, as ls and find do, which the rule leaves
+		// alone.
 		p, err := str(in, readPath(c.Tool), c.Tool == "Read")
 		if err != nil {
 			return nil, fmt.Errorf("tool_input: %w", err)

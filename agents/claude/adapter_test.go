@@ -469,13 +469,14 @@ func TestAskCarriesTheRewrite(t *testing.T) {
 	}
 }
 
-// TestReadToolPaths: Read's file and Grep's and Glob's directory reach the policy as the paths
-// read, for the sensitive-file rule; Grep without a path names none (the working directory).
+// TestReadToolPaths: Read's file and Grep's directory reach the policy as the paths read, for
+// the sensitive-file rule; Grep without a path names none (the working directory), and Glob,
+// which lists names only, none.
 func TestReadToolPaths(t *testing.T) {
 	for _, c := range []struct{ tool, input, want string }{
 		{"Read", `{"file_path":"/home/u/.aws/credentials"}`, "/home/u/.aws/credentials"},
 		{"Grep", `{"pattern":"x","path":"/home/u/.ssh"}`, "/home/u/.ssh"},
-		{"Glob", `{"pattern":"*","path":"/p/certs"}`, "/p/certs"},
+		{"Glob", `{"pattern":"*","path":"/home/u/.ssh"}`, ""},
 		{"Grep", `{"pattern":"x"}`, ""},
 	} {
 		ev, err := Adapter{}.Decode([]byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"` + c.tool + `","tool_input":` + c.input + `}`))
