@@ -229,6 +229,32 @@ func TestRecursiveReadsSkipSecrets(t *testing.T) {
 	}
 }
 
+// TestRecursiveDiffSkipsSecrets: the rewrite of diff -r compares two trees without printing their
+// secret files' lines; the control, the same diff as written, prints them.
+func TestRecursiveDiffSkipsSecrets(t *testing.T) {
+	dir := t.TempDir()
+	for _, side := range []string{"a", "b"} {
+		for _, f := range []string{"main.go", ".env", "certs/tls.key"} {
+			os.MkdirAll(filepath.Dir(filepath.Join(dir, side, f)), 0o755)
+			if err := os.WriteFile(filepath.Join(dir, side, f), []byte("SECRET "+side+" "+f+"\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if out, _ := runShellIn(dir, "diff -r a b"); !strings.Contains(out, "SECRET a .env") {
+		t.Fatalf("control: diff -r printed %q, without .env", out)
+	}
+	sc, _, r := judgeScript(lexer.NewCommandLine("diff -ru a b"), &Config{})
+	if r != nil {
+		t.Fatal(r.What)
+	}
+	rewritten := lexer.Print(sc, rewrite)
+	out, _ := runShellIn(dir, rewritten)
+	if !strings.Contains(out, "SECRET a main.go") || strings.Contains(out, "SECRET a .env") || strings.Contains(out, "SECRET a certs/tls.key") {
+		t.Errorf("diff -ru a b ran as %s and printed %q: want main.go's lines and no secret file's", rewritten, out)
+	}
+}
+
 // runShellIn runs command under bash in dir and returns its combined output.
 func runShellIn(dir, command string) (string, error) {
 	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", command)

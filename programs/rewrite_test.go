@@ -76,3 +76,27 @@ func TestGrepRecursiveExcludesSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestDiffRecursiveExcludesSecrets: a recursive diff gets an --exclude per secret name and
+// credential directory before its first operand; a diff of two files is unchanged.
+func TestDiffRecursiveExcludesSecrets(t *testing.T) {
+	var ex []string
+	for _, g := range append(append([]string(nil), secretsGlobsForTest...), ".ssh", ".gnupg", ".aws", ".password-store", ".azure") {
+		ex = append(ex, "--exclude="+g)
+	}
+	e := strings.Join(ex, " ")
+	for in, want := range map[string]string{
+		"-ru a b":      "-ru " + e + " a b",
+		"a b -r":       e + " a b -r",
+		"-r -- -a b":   "-r " + e + " -- -a b",
+		"-u a.go b.go": "-u a.go b.go",
+		"-U 3 a b":     "-U 3 a b",
+	} {
+		_, out := diffRule.RewriteArgs(strings.Fields(in))
+		if got := strings.Join(out, " "); got != want {
+			t.Errorf("diff %s:\n got  %s\n want %s", in, got, want)
+		}
+	}
+}
+
+var secretsGlobsForTest = []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"}
