@@ -99,6 +99,9 @@ type ToolCall struct {
 	// streams it, say): an allow that needs a rewrite is refused instead.
 	NoRewrite bool
 	Paths     []string // the files a writing tool writes
+	// ReadPaths are the files or directories a reading tool reads the content of (Read's file,
+	// Grep's path), for the sensitive-file rule.
+	ReadPaths []string
 	// Prompt is the prompt a scheduling tool will submit later; Skill the skill or command a
 	// call runs. Either could carry the user's toggle command.
 	Prompt string

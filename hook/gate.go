@@ -30,6 +30,9 @@ type Gate struct {
 	// Resolve resolves a file tool's targets and the protected set (ResolveTargets). Nil: paths
 	// are compared as written.
 	Resolve func(paths []string, prot Protection) Resolution
+	// ResolveReads resolves the paths a read names, for the sensitive-file rule (ResolveReads).
+	// Nil: paths are judged as written.
+	ResolveReads func(paths []string) []Target
 	// Binary is hookctl's own path, for the rewrite of web reads into hookctl retrieve and of
 	// admitted commands into hookctl sandbox.
 	Binary string
@@ -136,7 +139,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}

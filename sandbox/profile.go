@@ -9,9 +9,9 @@
 //
 // The read-only profile:
 //   - reads and executes anything, except Hidden (hookctl's own home: config, state, locks,
-//     audit), whose files can be neither read nor written — their names can still be listed,
-//     because listing / or ~ is granted to the whole tree beneath (Landlock grants
-//     hierarchies; nothing can be carved out of one);
+//     audit; and the user's credential stores, ReadOnlyHidden), whose files can be neither read
+//     nor written — their names can still be listed, because listing / or ~ is granted to the
+//     whole tree beneath (Landlock grants hierarchies; nothing can be carved out of one);
 //   - writes only to the session's Scratch directory (TMPDIR points there) and to WriteFiles
 //     (/dev/null, /dev/tty);
 //   - no network: no socket of any family but a local unix stream pair, no connect, bind or
@@ -52,7 +52,7 @@ type Profile struct {
 	// Create are frozen directories to make, empty, where they are missing, so that they cannot
 	// be made inside the sandbox with settings in them: the project's own .claude.
 	Create []string
-	// Hidden are directories neither readable nor writable inside the sandbox.
+	// Hidden are directories and files neither readable nor writable inside the sandbox.
 	Hidden []string
 	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox.
 	Scratch string

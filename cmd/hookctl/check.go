@@ -73,8 +73,11 @@ func checkRun(s *streams, opts *checkOptions) error {
 			return err
 		}
 	}
+	if call.Cwd == "" {
+		call.Cwd, _ = os.Getwd() // relative paths are read from here, as the client's shell would
+	}
 	env := hookEnv()
-	p := &hook.Policy{Config: cfg, Client: claude.Client, Binary: env.binary,
+	p := &hook.Policy{Config: cfg, Client: claude.Client, Binary: env.binary, ResolveReads: hook.ResolveReads,
 		Sandbox: func() hook.Isolation { return isolation(env) }}
 	d := p.Decide(call, hook.SessionState{Mode: hook.ModeReadOnly})
 	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command, Isolation: d.Isolation}

@@ -60,6 +60,7 @@ func runHook(s *streams, web bool) int {
 			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
 		},
 		Resolve:      hook.ResolveTargets,
+		ResolveReads: hook.ResolveReads,
 		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
 		Sandbox:      func() hook.Isolation { return isolation(env) },
 		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },

@@ -201,8 +201,9 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
 		}
 	}
-	p := sandbox.ReadOnly(sandbox.HiddenDirs(home), scratch)
+	p := sandbox.ReadOnly(sandbox.ReadOnlyHidden(home), scratch)
 	if opts.Profile == sandbox.PublishName {
+		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
 		p = sandbox.Publish(sandbox.HiddenDirs(home), scratch, hook.PublishEnv)
 		if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
 			return 0, err
