@@ -184,7 +184,9 @@ func judgeNow(e hook.LogEntry, m hook.Mode) hook.Decision {
 	}
 	p := &hook.Policy{Config: cfg, Client: claude.Client, Binary: env.binary, Sandbox: func() hook.Isolation { return isolation(env) },
 		Resolve: hook.ResolveTargets,
-		Protect: func() hook.Protection { return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, e.Cwd) }}
+		Protect: func() hook.Protection {
+			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, e.Cwd)
+		}}
 	call := &hook.ToolCall{Session: e.Session, Tool: "Bash", Kind: hook.KindShell, Command: e.Command, Cwd: e.Cwd, AgentType: e.AgentType}
 	return p.Decide(call, hook.SessionState{Mode: m})
 }
