@@ -167,6 +167,9 @@ type Decision struct {
 	// Publish, on a review-mode decision about a gh publish (asked or refused), is what the
 	// audit records of it. The gate refuses an Ask it cannot audit.
 	Publish *PublishRecord
+	// Rule names the part of the policy that decided, for the decision log: "read-only rules",
+	// "edit guard", "retriever", "review publish", "mode change by the model", ….
+	Rule string
 }
 
 // PublishRecord is one review-mode publish decision as the audit keeps it: never the text,

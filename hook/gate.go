@@ -49,6 +49,10 @@ type Gate struct {
 	// AuditPublish appends a review-mode publish decision to hookctl's audit, before the hook
 	// answers. A publish it cannot record is refused; nil refuses every publish.
 	AuditPublish func(c *ToolCall, r *PublishRecord) error
+	// Log appends a decision to the decision log (nil: none is kept); Environ is the
+	// environment whose secret values the logged command is redacted of.
+	Log     func(*LogEntry)
+	Environ []string
 }
 
 // EditEnforcement says in one sentence what holds edit mode's self-protection on this machine.
@@ -87,7 +91,9 @@ func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 	case EventSessionStart:
 		return g.sessionStart(ev)
 	case EventToggle:
-		return g.toggle(ev)
+		d := g.toggle(ev)
+		g.logDecision(&LogEntry{Session: ev.Session, Event: "toggle", Rule: "the user's /readonly", Cwd: ev.Cwd}, d)
+		return d
 	case EventSessionEnd:
 		if g.EndSession != nil && ev.Session != "" {
 			g.EndSession(ev.Session)
@@ -143,7 +149,31 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}
-	return g.audited(c, p.Decide(c, g.sessionState(c.Session, c.Cwd, cfg)))
+	st := g.sessionState(c.Session, c.Cwd, cfg)
+	d := g.audited(c, p.Decide(c, st))
+	g.logDecision(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
+		Command: c.Command, Cwd: c.Cwd}, d)
+	return d
+}
+
+// logDecision appends one decision to the decision log, with the command's secrets withheld. A
+// failure to log changes nothing: the log records decisions, it does not make them.
+func (g *Gate) logDecision(e *LogEntry, d Decision) {
+	if g.Log == nil {
+		return
+	}
+	e.Time = time.Now()
+	e.ID, e.Agent = NewLogID(e.Time), g.Client.Name
+	e.Verdict, e.Reason, e.Isolation = d.Verdict.String(), d.Reason, d.Isolation
+	if d.Rule != "" {
+		e.Rule = d.Rule
+	}
+	e.Rewrite = d.Command != "" && d.Command != e.Command
+	if e.Command != "" {
+		e.Command = RedactCommand(e.Command, g.Environ)
+	}
+	e.Reason = RedactCommand(e.Reason, g.Environ) // reasons quote a prefix of the command
+	g.Log(e)
 }
 
 // audited records a publish decision in the audit before the hook answers. An ask that cannot be

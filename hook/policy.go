@@ -101,8 +101,14 @@ const (
 //
 // A command is parsed once, here, and every judge reads that one parse (lexer.CommandLine).
 func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
-	if d, ok := p.modeChangeByModel(c); ok {
+	ruled := func(d Decision, rule string) Decision {
+		if d.Rule == "" {
+			d.Rule = rule
+		}
 		return d
+	}
+	if d, ok := p.modeChangeByModel(c); ok {
+		return ruled(d, "mode change by the model")
 	}
 	var cl *lexer.CommandLine
 	if c.Command != "" {
@@ -110,11 +116,11 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	}
 	if st.Mode == ModeReview && !p.Config.ReadOnlyAgent(c.AgentType) {
 		if d, ok := p.review(c, cl); ok {
-			return d
+			return ruled(d, "review publish")
 		}
 	}
 	if d, ok := p.network(c, cl); ok {
-		return d
+		return ruled(d, "retriever")
 	}
 	if c.Kind == KindFileRead && len(c.ReadPaths) > 0 {
 		sc, bound := scopeSession, st.Mode != ModeEdit
@@ -130,13 +136,13 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	}
 	switch {
 	case p.Config.ReadOnlyAgent(c.AgentType):
-		return p.readOnly(c, cl, scopeAgent, "")
+		return ruled(p.readOnly(c, cl, scopeAgent, ""), "read-only rules (agent type "+c.AgentType+")")
 	case st.Mode == ModeReadOnly:
-		return p.readOnly(c, cl, scopeSession, st.Warning)
+		return ruled(p.readOnly(c, cl, scopeSession, st.Warning), "read-only rules")
 	case st.Mode == ModeReview:
-		return p.readOnly(c, cl, scopeReview, st.Warning)
+		return ruled(p.readOnly(c, cl, scopeReview, st.Warning), "read-only rules (review mode)")
 	}
-	return p.edit(c, cl, st)
+	return ruled(p.edit(c, cl, st), "edit guard")
 }
 
 // network routes web content through the quarantined retriever, in every mode: a web tool is

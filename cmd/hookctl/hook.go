@@ -83,6 +83,13 @@ func runHook(s *streams, web bool) int {
 	if env.err == nil {
 		g.Store = hook.NewStore(env.home)
 		g.Modes = hook.StoreModes{Store: g.Store}
+		log := hook.DecisionLogAt(env.home)
+		g.Log = func(e *hook.LogEntry) {
+			if err := log.Append(e); err != nil {
+				s.err.Write([]byte("hookctl: " + err.Error() + "\n"))
+			}
+		}
+		g.Environ = os.Environ()
 	}
 	return r.Run(g)
 }
