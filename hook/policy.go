@@ -131,7 +131,7 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 			sc = scopeReview
 		}
 		if d, ok := p.fileToolReads(c, bound, sc); ok {
-			return d
+			return ruled(d, "sensitive files")
 		}
 	}
 	switch {
