@@ -136,7 +136,7 @@ var fileRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var duRule = &Program{
-	Name: "du", Summary: "report disk usage", NamesOnly: true,
+	Name: "du", Summary: "report disk usage", NamesOnly: true, ContentValues: "-X --exclude-from --files0-from",
 	BSD: &BSD{Getopt: "AB:HI:LPasd:cghklmnrt:x", Lacks: "bS0X", Long: true, Note: "getopt_long `+AB:HI:LPasd:cghklmnrt:x`: options end at the first operand; later words are paths to measure"},
 	Opts: &Options{
 		Flags: "-a -b -c -h -H -k -L -l -m -P -s -S -x -0 --all --apparent-size --bytes --total --human-readable --si " +

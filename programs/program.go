@@ -80,8 +80,11 @@ type Program struct {
 	// names). Where the sandbox cannot apply, the hook refuses it with this reason.
 	SandboxOnly string
 	// NamesOnly marks a program that reads names and metadata but never a file's content
-	// (ls, stat, find): the sensitive-file rule does not look at its words (Reads).
-	NamesOnly bool
+	// (ls, stat, find): the sensitive-file rule does not look at its words (Reads), except the
+	// values of ContentValues, options whose file it does read (du --files0-from reads the
+	// names in it, and prints each one it cannot find: the file's content).
+	NamesOnly     bool
+	ContentValues string
 	// Reads returns the words of a call that the program may open and read, for the
 	// sensitive-file rule, for a program with its own grammar (Custom). Nil: every word that
 	// is not a pattern, and the value of every --name=value (customReads).
@@ -478,11 +481,15 @@ func (p *Program) judge(args []Arg, reads *[]string) *Refusal {
 		}
 		return nil
 	}
+	var contentOnly bool
 	if p.NamesOnly {
-		reads = nil
+		if p.ContentValues == "" {
+			reads = nil
+		}
+		contentOnly = true
 	}
 	for _, rd := range p.readings() {
-		if r := p.judgeReading(args, rd, reads); r != nil {
+		if r := p.judgeReading(args, rd, reads, contentOnly); r != nil {
 			if rd != gnuReading {
 				r.What += " (" + rd.says() + ")"
 			}
@@ -493,7 +500,7 @@ func (p *Program) judge(args []Arg, reads *[]string) *Refusal {
 }
 
 // judgeReading applies the rule to one reading of the arguments.
-func (p *Program) judgeReading(args []Arg, rd reading, reads *[]string) *Refusal {
+func (p *Program) judgeReading(args []Arg, rd reading, reads *[]string, contentOnly bool) *Refusal {
 	c, r := p.Opts.parse(p.Name, args, rd)
 	if r != nil {
 		return r
@@ -510,12 +517,15 @@ func (p *Program) judgeReading(args []Arg, rd reading, reads *[]string) *Refusal
 		if a.Var && pattern {
 			return refuse(p.Name, "a loop variable may not be a pattern, filter or script")
 		}
-		if reads != nil && !pattern {
+		if reads != nil && !pattern && !contentOnly {
 			*reads = append(*reads, a.Value)
 		}
 	}
 	if reads != nil {
 		for _, o := range c.Opts {
+			if contentOnly && !wordlist.Has(p.ContentValues, o.Name) {
+				continue
+			}
 			if o.HasValue && o.Value != "" && o.Name != "-NUM" && !wordlist.Has(p.Opts.Patterns, o.Name) {
 				*reads = append(*reads, o.Value)
 			}
