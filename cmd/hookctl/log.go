@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 )
@@ -182,11 +181,7 @@ func judgeNow(e hook.LogEntry, m hook.Mode) hook.Decision {
 	if err != nil {
 		return hook.Decision{Verdict: hook.Deny, Reason: err.Error()}
 	}
-	p := &hook.Policy{Config: cfg, Client: claude.Client, Binary: env.binary, Sandbox: func() hook.Isolation { return isolation(env) },
-		Resolve: hook.ResolveTargets,
-		Protect: func() hook.Protection {
-			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, e.Cwd)
-		}}
+	p := newPolicy(env, cfg, e.Cwd)
 	call := &hook.ToolCall{Session: e.Session, Tool: "Bash", Kind: hook.KindShell, Command: e.Command, Cwd: e.Cwd, AgentType: e.AgentType}
 	return p.Decide(call, hook.SessionState{Mode: m})
 }

@@ -14,6 +14,7 @@ import (
 const (
 	exitOK     = 0
 	exitDenied = 1 // hookctl check: the command is refused
+	exitAsked  = 2 // hookctl check: the hook would ask the user (a review-mode publish)
 	exitError  = 3 // usage or runtime error
 )
 
