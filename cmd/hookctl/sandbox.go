@@ -70,6 +70,7 @@ type sandboxOptions struct {
 	InUserNS        bool
 	EgressFD        int
 	EgressWatch     int // the watcher of StartWatcher: the pid of the command it serves
+	ProxyConnect    bool
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -101,6 +102,11 @@ With --probe it tries the sandbox for real and says whether this machine support
 			switch {
 			case opts.EgressWatch != 0:
 				return egressWatch(opts)
+			case opts.ProxyConnect:
+				if len(args) != 2 {
+					return errors.New("--proxy-connect takes HOST PORT (ssh's %h %p)")
+				}
+				return proxyConnect(s, args[0], args[1])
 			case opts.InsideCheck != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheck(opts.InsideCheck, opts.Marker))
 			case opts.InsideCheckEdit != "":
@@ -140,6 +146,8 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().MarkHidden("in-user-namespace")
 	cmd.Flags().IntVar(&opts.EgressFD, "egress-fd", 0, "")
 	cmd.Flags().MarkHidden("egress-fd")
+	cmd.Flags().BoolVar(&opts.ProxyConnect, "proxy-connect", false, "")
+	cmd.Flags().MarkHidden("proxy-connect")
 	cmd.Flags().IntVar(&opts.EgressWatch, "egress-watch", 0, "")
 	cmd.Flags().MarkHidden("egress-watch")
 	cmd.Flags().MarkHidden("inside-check")
@@ -212,6 +220,7 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if opts.Profile == sandbox.EditName {
 		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
 		p.InNamespace = opts.InUserNS
+		p.ConnectHelper = hookEnv().binary
 		if !opts.ProbeConfine {
 			if err := sandbox.CheckLinks(p); err != nil {
 				return 0, err

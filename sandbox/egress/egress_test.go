@@ -136,7 +136,7 @@ func TestRemoteHosts(t *testing.T) {
 	url = https://branch.example/
 `
 	got := RemoteHosts(config)
-	want := []string{"github.com", "gitlab.com", "push.example", "git.corp.example:8443"}
+	want := []string{"github.com", "github.com:22", "gitlab.com", "push.example", "push.example:2222", "git.corp.example:8443"}
 	if !slices.Equal(got, want) {
 		t.Errorf("RemoteHosts = %q, want %q", got, want)
 	}
