@@ -2,6 +2,7 @@ package hook
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
@@ -19,9 +20,10 @@ type Refusal struct {
 }
 
 // shapesHint says in brief what the read-only shell accepts.
-const shapesHint = "Read-only shell accepts one pipeline of read-only programs (git status/log/diff/show/grep/blame, " +
-	"rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq, …), or `if CMD; then CMD; [else CMD;] fi`, " +
-	"or `for f in a b; do CMD \"$f\"; done`, optionally after one `cd DIR &&`; redirections only 2>&1 and 2>/dev/null."
+const shapesHint = "Read-only shell accepts read-only programs (git status/log/diff/show/grep/blame, " +
+	"rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq, …) in pipelines, `if CMD; then CMD; [else CMD;] fi` " +
+	"and `for f in a b; do CMD \"$f\"; done`, joined by && || ; (every part must be a read), optionally after one `cd DIR &&`; " +
+	"globs such as src/*.go where a program reads files; redirections only 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE."
 
 // render writes the reason the agent reads.
 func (p *Policy) render(r *Refusal, sc scope) string {
@@ -81,12 +83,12 @@ func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, runner b
 		}
 		return nil, false, &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
 	}
-	if sc.Pipeline != nil && cfg.runner(sc.Pipeline.Cmds[0]) {
-		// The runner is matched whole; the stages after it are judged as filters.
+	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && cfg.runner(sc.Items[0].Pipeline.Cmds[0]) {
+		// The runner is matched whole, alone; the stages after it are judged as filters.
 		runner = true
-		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Pipeline.Cmds[1:]}, nil, cfg, 1)
+		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Items[0].Pipeline.Cmds[1:]}, nil, cfg, 1)
 	} else {
-		visit(sc, func(pl *lexer.Pipeline, loop *lexer.For) bool {
+		sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
 			r = judgePipeline(pl, loop, cfg, 0)
 			return r == nil
 		})
@@ -95,30 +97,6 @@ func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, runner b
 		return nil, false, r
 	}
 	return sc, runner, nil
-}
-
-// visit calls f for every pipeline in the script, with the enclosing loop if any, until f
-// returns false.
-func visit(sc *lexer.Script, f func(*lexer.Pipeline, *lexer.For) bool) {
-	switch {
-	case sc.Pipeline != nil:
-		f(sc.Pipeline, nil)
-	case sc.If != nil:
-		if !f(sc.If.Cond, nil) {
-			return
-		}
-		for _, pl := range append(append([]*lexer.Pipeline(nil), sc.If.Then...), sc.If.Else...) {
-			if !f(pl, nil) {
-				return
-			}
-		}
-	case sc.For != nil:
-		for _, pl := range sc.For.Body {
-			if !f(pl, sc.For) {
-				return
-			}
-		}
-	}
 }
 
 // judgePipeline judges each command of pl; first is the position of pl's first command in
@@ -133,6 +111,9 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int) 
 		}
 		if i > 0 && !prog.Filter {
 			return &Refusal{What: "`" + name + "` cannot read a pipe", Hint: "after | use one of: " + strings.Join(programs.FilterNames(), " ")}
+		}
+		if r := judgeInput(prog, c); r != nil {
+			return r
 		}
 		if r := judgeCommand(prog, c, loop); r != nil {
 			what := r.What
@@ -149,12 +130,27 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int) 
 	return nil
 }
 
+// judgeInput admits `< FILE` only for a program that reads standard input as data (a filter):
+// for it the file is one more input, which the parser has already held to a literal path off
+// /dev, /proc and /sys. Any other program would read its standard input as something else, or
+// not at all. Output and error redirections go only to /dev/null (the lexer's), which discards.
+// Test: TestCorpusRefused (deny/redirection.txt), TestExecuteAdmittedRows.
+func judgeInput(prog *programs.Program, c *lexer.SimpleCommand) *Refusal {
+	for _, r := range c.Redirs {
+		if r.Kind == lexer.TokIn && !prog.Filter {
+			return &Refusal{What: "`" + prog.Name + "` does not read standard input, so `<` is not allowed with it",
+				Hint: "give the file as an operand"}
+		}
+	}
+	return nil
+}
+
 // judgeCommand judges one command; inside a loop, once for each of the loop's words.
 func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For) *programs.Refusal {
 	args := make([]programs.Arg, len(c.Args))
 	usesVar := false
 	for i, w := range c.Args {
-		args[i] = programs.Arg{Value: w.Value, Pattern: w.Pattern, Var: w.Var != ""}
+		args[i] = programs.Arg{Value: w.Value, Pattern: w.Pattern, Var: w.Var != "", Glob: w.Glob != "" && !optionGlob(w)}
 		usesVar = usesVar || w.Var != ""
 	}
 	if !usesVar {
@@ -169,6 +165,7 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 		for i, w := range c.Args {
 			if w.Var != "" {
 				args[i].Value = item.Value
+				args[i].Glob = item.Glob != ""
 			}
 		}
 		if r := prog.Judge(args); r != nil {
@@ -177,6 +174,19 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 		}
 	}
 	return nil
+}
+
+// optionGlob reports whether w is a long option whose value holds the glob characters:
+// --include=*.go. The shell would match the whole word against file names, each of which would
+// still start with --include= (so still be that option); the rewrite quotes it, so that the
+// program gets exactly the pattern judged, as if the agent had written --include='*.go'.
+// Test: TestCorpusAllowed (allow/globs.txt), TestShellsRunWhatWasJudged.
+func optionGlob(w lexer.Word) bool {
+	if w.Glob == "" || !strings.HasPrefix(w.Value, "--") {
+		return false
+	}
+	name, _, ok := strings.Cut(w.Value, "=")
+	return ok && !strings.ContainsAny(name, "*?")
 }
 
 // programHint suggests what to use instead of a refused program.
@@ -205,12 +215,19 @@ func rewrite(c *lexer.SimpleCommand) lexer.Printed {
 		return lexer.Printed{Words: append([]lexer.Word{c.Name}, c.Args...)}
 	}
 	args := make([]string, len(c.Args))
-	vars := map[string]lexer.Word{}
+	var vars map[string]lexer.Word
 	for i, w := range c.Args {
-		if w.Var != "" {
+		if w.Var != "" || w.Glob != "" && !optionGlob(w) {
 			// A placeholder no real argument can contain (the lexer refuses NUL), mapped back
-			// to the loop variable after the program's rewrite.
+			// to the loop variable or the glob after the program's rewrite. An option's glob
+			// is printed as the literal text judged (optionGlob).
+			if vars == nil {
+				vars = map[string]lexer.Word{}
+			}
 			key := "\x00" + w.Var
+			if w.Var == "" {
+				key = "\x00\x00" + strconv.Itoa(i)
+			}
 			vars[key] = w
 			args[i] = key
 			continue

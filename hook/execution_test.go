@@ -105,6 +105,12 @@ var policyOnlyGaps = map[string]string{
 	"if git diff --quiet; then echo clean\nelse git diff --stat; fi": "canary filter.process", // allow/shapes.txt:45
 	"git diff | head -100":      "canary filter.process", // allow/shapes.txt:85
 	"git diff --stat | tail -1": "canary filter.process", // edit-allow/git.txt:44
+	// The same drivers, reached from the lists and loops issue 10 admits.
+	"for dir in hook lexer; do git -C \"$dir\" status --short; done":                "canary filter.clean",                        // allow/loops.txt:6
+	"git log --oneline -10 && git status":                                           "canary filter.clean",                        // allow/lists.txt:3
+	"git status --short && git diff --stat && git log --oneline -5":                 "canary filter.clean; canary filter.process", // allow/lists.txt:8
+	"git status > /dev/null":                                                        "canary filter.clean",                        // allow/redirection.txt:4
+	"if git diff --quiet; then echo clean; else git diff --stat; fi; git status -s": "canary filter.clean; canary filter.process", // allow/lists.txt:13
 }
 
 // execShells are the shells an admitted command runs under, without their start-up files.

@@ -13,10 +13,18 @@ import (
 // refused, whatever it is. Names are matched exactly as find does (find has no abbreviations),
 // on the value the program receives, so a quoted '-exec' or -ex”ec is still -exec.
 //
-// Refuses: -exec, -execdir, -ok, -okdir, -delete, -fprint, -fprint0, -fprintf, -fls, -D, and
-// every primary not listed. Test: TestFindRefusesExecAndWrites (find_test.go).
+// -exec CMD … {} + and -exec CMD … ; are admitted when CMD is itself on the allowlist and its
+// words, with each {} standing for a file name (judged as a glob is: any number of names, all
+// starting with a starting point, which cannot start with `-`, so never an option), pass CMD's
+// own rule (judgeFindExec). CMD may not be find, nor a program whose rule needs the hook's
+// rewrite (git, rg: find would run it without the pins).
+//
+// Refuses: -execdir, -ok, -okdir, -delete, -fprint, -fprint0, -fprintf, -fls, -D, -exec of a
+// program not on the allowlist or refused by its rule, and every primary not listed.
+// Test: TestFindRefusesExecAndWrites, TestFindExec (find_test.go); TestCorpusRefused
+// (deny/find.txt), TestExecuteAdmittedRows (allow/find.txt, run in the hostile world).
 var findRule = &Program{
-	Name: "find", Summary: "walk directory trees (no -exec, -ok, -delete, -fprint*, -fls)",
+	Name: "find", Summary: "walk directory trees (no -ok, -delete, -fprint*, -fls; -exec only of an allowed read)", Files: true,
 	BSD:    &BSD{Getopt: "EHLPXdf:sx", Note: "getopt(3) `EHLPXdf:sx` before the paths: only -E -H -L -P -s -x are admitted, each as its own word; -f PATH and -d are refused, and so is a number after -depth (BSD reads `-depth N` as a test)"},
 	Custom: judgeFind,
 }
@@ -46,7 +54,7 @@ var findPrimaries = []struct {
 // findPatternValues are the primaries whose value is a pattern or format.
 var findPatternValues = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-printf"}
 
-var findRefused = Refusals{{"-exec", "runs a program"}, {"-execdir", "runs a program"}, {"-ok", "runs a program"}, {"-okdir", "runs a program"}, {"-delete", "deletes files"}, {"-fprint", "writes to a file"}, {"-fprint0", "writes to a file"}, {"-fprintf", "writes to a file"}, {"-fls", "writes to a file"}}
+var findRefused = Refusals{{"-execdir", "runs a program from each file's directory"}, {"-ok", "runs a program"}, {"-okdir", "runs a program"}, {"-delete", "deletes files"}, {"-fprint", "writes to a file"}, {"-fprint0", "writes to a file"}, {"-fprintf", "writes to a file"}, {"-fls", "writes to a file"}}
 
 // findOptions are the options before the starting points (GNU and BSD).
 var findOptions = []string{"-H", "-L", "-P", "-E", "-x", "-s"}
@@ -78,10 +86,24 @@ func judgeFind(args []Arg) *Refusal {
 		if args[i].Pattern {
 			return refuse("find", "shell syntax in the starting point `%s` is not allowed", clip.Short(v))
 		}
+		if args[i].Var && args[i].Glob {
+			continue // a file name from a glob: a starting point too
+		}
 	}
 	for ; i < len(args); i++ {
 		a := args[i]
 		name := a.Value
+		if a.Glob {
+			return refuse("find", "a glob (`%s`) in the expression is not allowed; quote the pattern, e.g. -name '*.go'", clip.Short(name))
+		}
+		if name == "-exec" && !a.Pattern {
+			n, r := judgeFindExec(args[i+1:])
+			if r != nil {
+				return r
+			}
+			i += n
+			continue
+		}
 		if why, ok := findRefused.why(name); ok {
 			return &Refusal{Program: "find", What: "`" + name + "` " + why, Hint: "find may only test and print; run one read command per file instead"}
 		}
@@ -98,8 +120,8 @@ func judgeFind(args []Arg) *Refusal {
 			}
 			return refuse("find", "unexpected `%s` in the expression (a starting point must come before the expression)", clip.Short(name))
 		}
-		if a.Var {
-			return refuse("find", "a loop variable may only be a starting point")
+		if a.Var && a.Glob {
+			return refuse("find", "a loop variable over a glob may only be a starting point")
 		}
 		if a.Pattern && name != "(" && name != ")" && name != "!" {
 			return refuse("find", "shell syntax in `%s` is not allowed", clip.Short(name))
@@ -111,12 +133,66 @@ func judgeFind(args []Arg) *Refusal {
 			return refuse("find", "`%s` needs a value", name)
 		}
 		i++
-		if args[i].Var {
-			return refuse("find", "a loop variable may only be a starting point, not the value of `%s`", name)
+		if args[i].Glob {
+			return refuse("find", "a glob may not be the value of `%s`; quote the pattern", name)
 		}
 		if args[i].Pattern && !slices.Contains(findPatternValues, name) {
 			return refuse("find", "shell syntax in the value of `%s` is not allowed", name)
 		}
+	}
+	return nil
+}
+
+// lookupExec finds the rule of a program find runs; set in init, since the allowlist holds find.
+var lookupExec func(string) *Program
+
+func init() { lookupExec = Lookup }
+
+// judgeFindExec judges the command of a -exec: its program and words, up to `;`, or `{} +`.
+// It returns how many words it read, the terminator included.
+func judgeFindExec(args []Arg) (int, *Refusal) {
+	if len(args) == 0 {
+		return 0, refuse("find", "`-exec` needs a command")
+	}
+	name := args[0]
+	if name.Pattern || name.Var || name.Glob || strings.HasPrefix(name.Value, "-") {
+		return 0, refuse("find", "`-exec` must name a program as a plain word")
+	}
+	prog := lookupExec(name.Value)
+	switch {
+	case prog == nil:
+		return 0, &Refusal{Program: "find", What: "`-exec " + clip.Short(name.Value) + "` runs a program that is not on the read-only allowlist",
+			Hint: "find may run only an allowed read: -exec grep -n PATTERN {} +"}
+	case prog.Name == "find" || prog.Rewrite != nil:
+		return 0, refuse("find", "`-exec %s` is not allowed: find would run it without the hook's pins; run it on its own", name.Value)
+	}
+	var inner []Arg
+	for j := 1; j < len(args); j++ {
+		a := args[j]
+		switch {
+		case a.Value == ";" && a.Pattern:
+			return j + 1, judgeExecArgs(prog, inner)
+		case a.Value == "+" && j > 1 && args[j-1].Value == "{}" && args[j-1].Pattern:
+			return j + 1, judgeExecArgs(prog, inner)
+		case a.Value == "{}" && a.Pattern:
+			// A file name find found: it starts with a starting point, and a starting point
+			// cannot start with `-`. Judged as a glob, any number of names.
+			inner = append(inner, Arg{Value: "./{}", Glob: true})
+		case strings.Contains(a.Value, "{}"):
+			return 0, refuse("find", "`{}` inside the word `%s` is not allowed; give it as a word of its own", clip.Short(a.Value))
+		case a.Var && a.Glob:
+			return 0, refuse("find", "a loop variable over a glob may not be part of a -exec command")
+		default:
+			inner = append(inner, a)
+		}
+	}
+	return 0, refuse("find", "`-exec` must end with `\\;` or `{} +`")
+}
+
+// judgeExecArgs judges a -exec command's words by its program's own rule.
+func judgeExecArgs(prog *Program, args []Arg) *Refusal {
+	if r := prog.Judge(args); r != nil {
+		return &Refusal{Program: "find", What: "in -exec, " + r.Error()}
 	}
 	return nil
 }
