@@ -69,7 +69,7 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
 	case runner:
 		return "", &Refusal{What: "a read-only runner runs only in the sandbox"}
 	}
-	return lexer.Print(sc, rewrite), nil
+	return lexer.Print(sc, rewriteFor(cfg)), nil
 }
 
 // judgeScript is JudgeReadOnly before printing: the admitted script, or why not, and whether it
@@ -115,7 +115,7 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int) 
 		if r := judgeInput(prog, c); r != nil {
 			return r
 		}
-		if r := judgeCommand(prog, c, loop); r != nil {
+		if r := judgeCommand(prog, c, loop, cfg.UserHome); r != nil {
 			what := r.What
 			if r.Program != "" {
 				what = r.Program + ": " + what
@@ -145,11 +145,21 @@ func judgeInput(prog *programs.Program, c *lexer.SimpleCommand) *Refusal {
 	return nil
 }
 
-// judgeCommand judges one command; inside a loop, once for each of the loop's words.
-func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For) *programs.Refusal {
+// judgeCommand judges one command; inside a loop, once for each of the loop's words. A word
+// that starts with ~ or $HOME is judged as the literal path under home, which the rewrite runs
+// (rewriteFor): the shell expands nothing the judge did not see. ~user, ~+ and ~- never get here
+// (the lexer refuses them), nor $HOME anywhere but at a word's start. Test: TestCorpusAllowed
+// (allow/home.txt), TestCorpusRefused (deny/expansion.txt).
+func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For, home string) *programs.Refusal {
 	args := make([]programs.Arg, len(c.Args))
 	usesVar := false
 	for i, w := range c.Args {
+		if w.Tilde {
+			if home == "" {
+				return &programs.Refusal{What: "`~` and `$HOME` stand for your home directory, which hookctl could not read", Hint: "write the path out"}
+			}
+			w = lexer.ExpandHome(w, home)
+		}
 		args[i] = programs.Arg{Value: w.Value, Pattern: w.Pattern, Var: w.Var != "", Glob: w.Glob != "" && !optionGlob(w)}
 		usesVar = usesVar || w.Var != ""
 	}
@@ -207,9 +217,21 @@ func programHint(name string) string {
 	return "allowed programs: " + strings.Join(programs.Names(), " ")
 }
 
+// rewriteFor is rewrite with ~ and $HOME written as cfg's literal home directory, as judged.
+func rewriteFor(cfg *Config) func(*lexer.SimpleCommand) lexer.Printed {
+	if cfg.UserHome == "" {
+		return rewrite
+	}
+	return func(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, cfg.UserHome) }
+}
+
 // rewrite prints each command as judged, with the program's configuration pins; a runner (no
 // program of the allowlist) exactly as written.
-func rewrite(c *lexer.SimpleCommand) lexer.Printed {
+func rewrite(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, "") }
+
+// rewriteHome is rewrite with words that start with ~ or $HOME written under home, when home
+// is set.
+func rewriteHome(c *lexer.SimpleCommand, home string) lexer.Printed {
 	prog := programs.Lookup(c.Name.Value)
 	if prog == nil {
 		return lexer.Printed{Words: append([]lexer.Word{c.Name}, c.Args...)}
@@ -217,6 +239,9 @@ func rewrite(c *lexer.SimpleCommand) lexer.Printed {
 	args := make([]string, len(c.Args))
 	var vars map[string]lexer.Word
 	for i, w := range c.Args {
+		if home != "" {
+			w = lexer.ExpandHome(w, home)
+		}
 		if w.Var != "" || w.Glob != "" && !optionGlob(w) {
 			// A placeholder no real argument can contain (the lexer refuses NUL), mapped back
 			// to the loop variable or the glob after the program's rewrite. An option's glob

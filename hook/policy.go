@@ -314,7 +314,7 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 		if r != nil {
 			return Decision{Verdict: Deny, Reason: p.render(r, sc)}
 		}
-		return p.contain(c, script, runner, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewrite)})
+		return p.contain(c, script, runner, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewriteFor(p.Config))})
 	case KindFileWrite, KindOther:
 		return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}

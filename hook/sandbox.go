@@ -47,7 +47,7 @@ const PolicyOnlyBadge = "(policy only)"
 func (p *Policy) contain(c *ToolCall, sc *lexer.Script, runner bool, d Decision) Decision {
 	if !runner && hookctlOnly(sc) && p.Binary != "" {
 		d.Command = lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
-			pr := rewrite(c)
+			pr := rewriteFor(p.Config)(c)
 			pr.Words[0] = lexer.Word{Value: p.Binary}
 			return pr
 		})
@@ -74,7 +74,7 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, runner bool, d Decision)
 	if sc.Cd != nil {
 		cd = "cd " + lexer.FormatWord(*sc.Cd)
 	}
-	d.Command = p.launch(cd, []string{"--session", c.Session}, lexer.Print(&body, rewrite))
+	d.Command = p.launch(cd, []string{"--session", c.Session}, lexer.Print(&body, rewriteFor(p.Config)))
 	d.Isolation = "sandbox: " + iso.Describe
 	return d
 }

@@ -495,9 +495,22 @@ func mvdanWord(w *syntax.Word) (value, loopVar string, err error) {
 				return "", pe.Param.Value, nil
 			}
 		case *syntax.Lit:
-			if rest, ok := strings.CutPrefix(p.Value, "~/"); ok && plainBare(rest) {
+			if rest, ok := strings.CutPrefix(p.Value, "~/"); ok && plainBare(rest) || p.Value == "~" {
 				return p.Value, "", nil
 			}
+		}
+	}
+	if v, ok := homeWord(w); ok {
+		return v, "", nil
+	}
+	if len(w.Parts) == 0 {
+		return "", "", nil
+	}
+	if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~/") {
+		// ~/ then more text, some of it quoted: the printer's ~/'a b'.
+		rest := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, w.Parts[1:]...)}
+		if v, ok := Literal(rest); ok {
+			return "~" + v, "", nil
 		}
 	}
 	v, ok := Literal(w)
@@ -506,6 +519,41 @@ func mvdanWord(w *syntax.Word) (value, loopVar string, err error) {
 	}
 	return v, "", nil
 }
+
+// homeWord reads a word that starts with $HOME, unquoted or as the start of a double-quoted
+// part, followed by nothing or by / and literal text, as the hand lexer does: ~ and the rest.
+func homeWord(w *syntax.Word) (string, bool) {
+	if len(w.Parts) == 0 {
+		return "", false
+	}
+	rest := &syntax.Word{Parts: w.Parts[1:]}
+	switch p := w.Parts[0].(type) {
+	case *syntax.ParamExp:
+		if !isHome(p) {
+			return "", false
+		}
+	case *syntax.DblQuoted:
+		if p.Dollar || len(p.Parts) == 0 {
+			return "", false
+		}
+		pe, ok := p.Parts[0].(*syntax.ParamExp)
+		if !ok || !isHome(pe) {
+			return "", false
+		}
+		inner := &syntax.DblQuoted{Parts: p.Parts[1:]}
+		rest.Parts = append([]syntax.WordPart{inner}, w.Parts[1:]...)
+	default:
+		return "", false
+	}
+	v, ok := Literal(rest)
+	if !ok || v != "" && v[0] != '/' {
+		return "", false
+	}
+	return "~" + v, true
+}
+
+// isHome reports whether pe is exactly $HOME, without braces or operators.
+func isHome(pe *syntax.ParamExp) bool { return pe.Short && plainParam(pe) && pe.Param.Value == "HOME" }
 
 func soleParam(dq *syntax.DblQuoted) (*syntax.ParamExp, bool) {
 	if dq.Dollar || len(dq.Parts) != 1 {

@@ -441,13 +441,19 @@ func (s *scanner) word() {
 		}
 	}
 	if s.ch == '~' {
-		if s.peek() != '/' {
-			s.fail(s.off, "%s", bareRefusal('~'))
+		if s.peek() != '/' && !isDelim(s.peek()) {
+			s.fail(s.off, "%s", bareRefusal('~')) // ~user, ~+, ~-: other directories
 			return
 		}
 		w.Tilde = true
 		val = append(val, '~')
 		s.next() // consumes ~; the / is a bare character
+	} else if n := homeVar(s.src[s.off:], false); n > 0 {
+		// $HOME at the start of a word means what ~ means: the judge reads and the rewrite
+		// writes the home directory's literal path (Word.Tilde).
+		w.Tilde = true
+		val = append(val, '~')
+		s.skipN(n) // consumes $HOME
 	}
 	for !isDelim(s.ch) && s.err == nil {
 		switch {
@@ -483,6 +489,12 @@ func (s *scanner) word() {
 				case '\n':
 					s.fail(s.off, "a newline inside quotes is not allowed")
 				case '$':
+					if n := homeVar(s.src[s.off:], true); n > 0 && qpos == start && len(val) == 0 && !w.Tilde {
+						w.Tilde = true // "$HOME/…" at the start of a word: as ~/… (above)
+						val = append(val, '~')
+						s.skipN(n) // consumes $HOME
+						break
+					}
 					// A `$` that no shell expands: before the closing quote, a blank or one of
 					// | ) / . , : (measured in bash and zsh; `$=x`, `$+x` and `$^x` are zsh
 					// expansions, so the set is closed). It is pattern text: rg "foo$|bar$".
@@ -565,6 +577,26 @@ func (s *scanner) word() {
 		}
 	}
 	s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
+}
+
+// homeVar returns the length of $HOME at the start of rest when it is the whole parameter: followed
+// by a delimiter or / (unquoted), or by " or / (inside double quotes); 0 otherwise.
+func homeVar(rest string, quoted bool) int {
+	const v = "$HOME"
+	if !strings.HasPrefix(rest, v) {
+		return 0
+	}
+	if len(rest) == len(v) {
+		if quoted {
+			return 0
+		}
+		return len(v)
+	}
+	c := rest[len(v)]
+	if c == '/' || quoted && c == '"' || !quoted && isDelim(c) {
+		return len(v)
+	}
+	return 0
 }
 
 // globPattern writes val as a shell pattern: the bytes at globAt bare, every other pattern

@@ -51,7 +51,10 @@ var lexRows = []lexRow{
 	bad("ls\xff", "not valid text"), // invalid UTF-8
 
 	// Expansions, substitutions, redirections, globs, comments, history.
-	bad("echo $HOME", "`$`"),
+	ok("echo $HOME $HOME/x \"$HOME/a b\"", "echo", "~", "~/x", "~/a b"),
+	bad("echo $HOMEx", "`$`"),
+	bad("echo a$HOME", "`$`"),
+	bad(`echo "a$HOME"`, "`$` inside double quotes"),
 	bad("echo ${x}", "`$`"),
 	bad("echo $(id)", "`$`"),
 	bad("echo `id`", "backticks"),
@@ -92,7 +95,8 @@ var lexRows = []lexRow{
 	bad("! ls", "`!`"),
 	bad(`echo "hi!"`, "`!` inside double quotes"),
 	bad("echo =ls", "starting with `=`"),
-	bad("ls ~", "`~`"),
+	ok("ls ~", "ls", "~"),
+	bad("ls ~+", "`~`"),
 	bad("ls ~root", "`~`"),
 	bad("ls ^x", "`^`"),
 	bad("ls a=~/x", "`~`"),

@@ -369,9 +369,6 @@ func (p *parser) command() *SimpleCommand {
 			if t.Word.Var != "" {
 				p.checkVar(t)
 			}
-			if t.Word.Tilde {
-				p.fail(t.Pos, "`~` (home directory expansion) is allowed only in a for loop's word list; write the path out")
-			}
 			cmd.Args = append(cmd.Args, t.Word)
 			p.advance()
 		case TokErrToOut, TokErrToNull, TokOutToNull, TokAllToNull:

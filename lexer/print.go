@@ -52,6 +52,8 @@ func FormatWord(w Word) string {
 		return `"$` + w.Var + `"`
 	case w.Glob != "" && w.Tilde:
 		return "~/" + formatPattern(w.Glob[2:])
+	case w.Tilde && w.Value == "~":
+		return "~"
 	case w.Glob != "":
 		return formatPattern(w.Glob)
 	case w.Tilde:
@@ -89,6 +91,27 @@ func formatPattern(pat string) string {
 	}
 	flush()
 	return b.String()
+}
+
+// ExpandHome returns w with a leading ~ (or $HOME) replaced by home, a literal path: what the
+// judge judges and the rewrite runs, so that the shell expands nothing. w is returned unchanged
+// when it does not start with ~.
+func ExpandHome(w Word, home string) Word {
+	if !w.Tilde {
+		return w
+	}
+	out := Word{Pos: w.Pos, Raw: w.Raw, Value: home + w.Value[1:], Quoted: true, Pattern: w.Pattern}
+	if w.Glob != "" {
+		var b strings.Builder
+		for i := 0; i < len(home); i++ {
+			if strings.IndexByte(`*?[]\`, home[i]) >= 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(home[i])
+		}
+		out.Glob = b.String() + w.Glob[1:]
+	}
+	return out
 }
 
 // Printed is what the printer writes for one command: environment assignments the hook itself

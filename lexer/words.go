@@ -67,6 +67,14 @@ func Text(w *syntax.Word) (value string, glob, ok bool) {
 // with at least one unquoted * or ?: the glob characters bare, every quoted or escaped *, ?, [, ]
 // and \ escaped. An unquoted [ or ], which the shells read differently, makes it not a pattern.
 func GlobPattern(w *syntax.Word) (string, bool) {
+	if len(w.Parts) > 0 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~/") {
+			// ~/…: the tilde is the shell's (Word.Tilde); the rest is the pattern.
+			rest := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, w.Parts[1:]...)}
+			pat, ok := GlobPattern(rest)
+			return "~" + pat, ok
+		}
+	}
 	if _, glob, ok := Text(w); !ok || !glob {
 		return "", false
 	}
