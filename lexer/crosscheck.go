@@ -299,7 +299,7 @@ func mvdanItem(b *strings.Builder, st *syntax.Stmt) error {
 			if _, v, err := mvdanWord(w); err == nil && v != "" {
 				return errors.New("an expansion in a loop's word list")
 			}
-			if err := mvdanShapeWord(b, w); err != nil {
+			if err := mvdanShapeWords(b, w); err != nil {
 				return err
 			}
 		}
@@ -408,7 +408,7 @@ func mvdanCall(b *strings.Builder, st *syntax.Stmt) error {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		if err := mvdanShapeWord(b, w); err != nil {
+		if err := mvdanShapeWords(b, w); err != nil {
 			return err
 		}
 	}
@@ -455,6 +455,61 @@ func mvdanRedirect(b *strings.Builder, r *syntax.Redirect) error {
 	}
 	b.WriteString(" " + kind.String())
 	return nil
+}
+
+// mvdanShapeWords writes a word, or the words its brace group expands to, space-separated.
+func mvdanShapeWords(b *strings.Builder, w *syntax.Word) error {
+	if !hasBraceExpansion(w) {
+		return mvdanShapeWord(b, w)
+	}
+	words, err := expandBraces(w)
+	if err != nil {
+		return err
+	}
+	for i, x := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if err := mvdanShapeWord(b, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expandBraces expands a word's one brace group of alternatives, as both shells do: each
+// alternative between the parts before and after it. A range ({1..3}), a nested group or a
+// second group is refused (the hand lexer accepts none).
+func expandBraces(w *syntax.Word) ([]*syntax.Word, error) {
+	split := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+	syntax.SplitBraces(split)
+	at := -1
+	for i, p := range split.Parts {
+		if _, ok := p.(*syntax.BraceExp); ok {
+			if at >= 0 {
+				return nil, errors.New("two brace groups in a word")
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil, errors.New("a brace group mvdan does not split")
+	}
+	be := split.Parts[at].(*syntax.BraceExp)
+	if be.Sequence {
+		return nil, errors.New("a brace range")
+	}
+	out := make([]*syntax.Word, 0, len(be.Elems))
+	for _, e := range be.Elems {
+		for _, p := range e.Parts {
+			if _, ok := p.(*syntax.BraceExp); ok {
+				return nil, errors.New("a nested brace group")
+			}
+		}
+		parts := append(append(append([]syntax.WordPart(nil), split.Parts[:at]...), e.Parts...), split.Parts[at+1:]...)
+		out = append(out, &syntax.Word{Parts: parts})
+	}
+	return out, nil
 }
 
 // mvdanShapeWord writes a word in the shape notation (shapeWord): the loop variable, a glob as

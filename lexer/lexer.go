@@ -107,10 +107,13 @@ type Word struct {
 	// Value and Glob hold the word so prefixed, which is what the judge judges and the rewrite
 	// runs.
 	DotSlash bool
+	// Brace is set on each of the words a brace group ({a,b}) expanded to; Raw is the whole
+	// word as written. The rewrite prints the words, not the group.
+	Brace bool
 }
 
 // IsBare reports whether the word was written with plain characters only.
-func (w Word) IsBare() bool { return !w.Quoted && w.Var == "" && !w.Tilde && w.Glob == "" }
+func (w Word) IsBare() bool { return !w.Quoted && w.Var == "" && !w.Tilde && w.Glob == "" && !w.Brace }
 
 // Token is one lexical token.
 type Token struct {
@@ -419,6 +422,8 @@ func (s *scanner) word() {
 	var val []byte
 	var globAt []int // the offsets in val of unquoted glob characters
 	revSuffix := false
+	braceAt := -1 // where a brace group's alternatives go in val, or -1
+	var alts []string
 	if s.ch == '"' && s.loopVar(&w) {
 		s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
 		return
@@ -537,6 +542,9 @@ func (s *scanner) word() {
 			if s.err == nil {
 				s.next() // consumes the closing quote
 			}
+		case s.ch == '{' && braceAt < 0:
+			braceAt = len(val)
+			alts = s.braceGroup()
 		case isBareChar(s.ch):
 			val = append(val, s.ch)
 			s.next() // consumes one bare byte
@@ -558,6 +566,10 @@ func (s *scanner) word() {
 		return
 	}
 	w.Raw = s.src[start:s.off]
+	if braceAt >= 0 {
+		s.braceWords(w, val, braceAt, alts, revSuffix)
+		return
+	}
 	if w.Quoted || w.Tilde || len(globAt) > 0 {
 		w.Value = string(val)
 	} else {
@@ -577,6 +589,81 @@ func (s *scanner) word() {
 		}
 	}
 	s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
+}
+
+// MaxBraceWords caps the words one brace group may expand to.
+const MaxBraceWords = 64
+
+// braceGroup consumes a brace group, {a,b,…}: alternatives of bare characters and globs,
+// separated by commas, at least two, none empty. It returns them, or fails on anything else:
+// {} and {a} are not expanded, {1..3} and nested groups are not accepted here.
+func (s *scanner) braceGroup() []string {
+	pos := s.off
+	s.next() // consumes {
+	var alts []string
+	begin := s.off
+	for s.err == nil {
+		switch c := s.ch; {
+		case c == ',' || c == '}':
+			alt := s.src[begin:s.off]
+			if alt == "" || strings.Contains(alt, "..") {
+				s.fail(pos, "a brace group with an empty alternative or a `..` range is not allowed; write the words out")
+				return nil
+			}
+			alts = append(alts, alt)
+			s.next() // consumes , or }
+			if c == '}' {
+				if len(alts) < 2 {
+					s.fail(pos, "%s", bareRefusal('{'))
+					return nil
+				}
+				if len(alts) > MaxBraceWords {
+					s.fail(pos, "a brace group may hold at most %d words", MaxBraceWords)
+					return nil
+				}
+				return alts
+			}
+			begin = s.off
+		case c != ',' && isBareChar(c) || c == '*' || c == '?':
+			s.next() // consumes one byte of an alternative
+		default:
+			s.fail(pos, "%s", bareRefusal('{'))
+			return nil
+		}
+	}
+	return nil
+}
+
+// braceWords emits the words a brace group expands to, as bash and zsh expand it: each
+// alternative between the text before and after the group. Each word is then an ordinary word:
+// a glob if it holds * or ?, with ./ put first if it starts with one. The word must be unquoted
+// and start with neither ~ nor $HOME, so that every byte of it is what it reads.
+func (s *scanner) braceWords(w Word, val []byte, at int, alts []string, revSuffix bool) {
+	if w.Quoted || w.Tilde || revSuffix {
+		s.fail(w.Pos, "a brace group may stand only in an unquoted word of plain characters and globs")
+		return
+	}
+	for _, alt := range alts {
+		v := string(val[:at]) + alt + string(val[at:])
+		x := Word{Pos: w.Pos, Raw: w.Raw, Value: v, Brace: true}
+		var globAt []int
+		for i := 0; i < len(v); i++ {
+			if v[i] == '*' || v[i] == '?' {
+				globAt = append(globAt, i)
+			}
+		}
+		if len(globAt) > 0 {
+			x.Glob = globPattern([]byte(v), globAt)
+			if globAt[0] == 0 {
+				x.DotSlash, x.Value, x.Glob = true, "./"+x.Value, "./"+x.Glob
+			}
+		}
+		if len(s.toks) >= MaxTokens {
+			s.fail(w.Pos, "a command may hold at most %d words and operators", MaxTokens)
+			return
+		}
+		s.toks = append(s.toks, Token{Kind: TokWord, Pos: w.Pos, Word: x})
+	}
 }
 
 // homeVar returns the length of $HOME at the start of rest when it is the whole parameter: followed

@@ -301,7 +301,7 @@ func (p *parser) cdPrefix() *Word {
 	}
 	dir := t.Word
 	switch {
-	case dir.Var != "" || dir.Tilde || dir.Glob != "":
+	case dir.Var != "" || dir.Tilde || dir.Glob != "" || dir.Brace:
 		p.fail(t.Pos, "the directory after `cd` must be written out literally")
 	case dir.Pattern:
 		p.fail(t.Pos, "the directory after `cd` contains shell syntax")
@@ -347,6 +347,8 @@ func (p *parser) command() *SimpleCommand {
 	switch {
 	case name.Var != "":
 		p.fail(t.Pos, "a loop variable cannot be run as a command")
+	case name.Brace:
+		p.fail(t.Pos, "a brace group cannot name the program")
 	case name.Quoted || name.Tilde || !allBare(name.Value):
 		p.fail(t.Pos, "a program name must be written as a plain word (found %s)", p.describe())
 	case wordlist.Has(reserved, name.Value):
@@ -397,7 +399,7 @@ func (p *parser) inputFile(pos int) Word {
 	w := t.Word
 	v := w.Value
 	switch {
-	case w.Var != "" || w.Tilde || w.Glob != "":
+	case w.Var != "" || w.Tilde || w.Glob != "" || w.Brace:
 		p.fail(t.Pos, "the file after `<` must be written out literally")
 	case w.Pattern:
 		p.fail(t.Pos, "the file after `<` contains shell syntax")

@@ -126,7 +126,7 @@ func handCommands(sc *lexer.Script) [][]string {
 			argv := []string{c.Name.Value}
 			ok := c.Name.Var == "" && !c.Name.Tilde
 			for _, a := range c.Args {
-				ok = ok && a.Var == "" && !a.Tilde && a.Glob == ""
+				ok = ok && a.Var == "" && !a.Tilde && a.Glob == "" && !a.Brace
 				argv = append(argv, a.Value)
 			}
 			if ok {
