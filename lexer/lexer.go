@@ -433,10 +433,10 @@ func (s *scanner) word() {
 		return
 	}
 	if rest := s.src[s.off:]; rest[0] == '\\' || rest[0] == '{' {
-		// find's -exec words, whole: `\;` is `;`, and `{}` is itself in bash and zsh (no brace
-		// expansion without a comma or ..). They are shell syntax, so marked as pattern text,
-		// which only find's -exec reads.
-		for _, sp := range [...]struct{ raw, val string }{{`\;`, ";"}, {"{}", "{}"}} {
+		// find's words, whole: `\;` is `;`, `\(` and `\)` are ( and ), and `{}` is itself in
+		// bash and zsh (no brace expansion without a comma or ..). They are shell syntax, so
+		// marked as pattern text, which only find reads.
+		for _, sp := range [...]struct{ raw, val string }{{`\;`, ";"}, {"{}", "{}"}, {`\(`, "("}, {`\)`, ")"}} {
 			if strings.HasPrefix(rest, sp.raw) && (len(rest) == len(sp.raw) || isDelim(rest[len(sp.raw)])) {
 				w.Raw, w.Value, w.Quoted, w.Pattern = sp.raw, sp.val, sp.raw[0] == '\\', true
 				s.skipN(len(sp.raw))
@@ -542,6 +542,18 @@ func (s *scanner) word() {
 			if s.err == nil {
 				s.next() // consumes the closing quote
 			}
+		case s.ch == '@' && s.peek() == '{' && !w.Quoted:
+			// git's reflog suffix, HEAD@{1}, stash@{0}, main@{2.days.ago}: braces without a
+			// comma are not expanded by bash or zsh, and the word is pattern text that only
+			// git's revision rule reads (gitRevOrPathspec).
+			if n := reflogSuffix(s.src[s.off:]); n > 0 {
+				val = append(val, s.src[s.off:s.off+n]...)
+				w.Pattern = true
+				s.skipN(n)
+				break
+			}
+			val = append(val, s.ch)
+			s.next() // consumes @; the { is refused next
 		case s.ch == '{' && braceAt < 0:
 			braceAt = len(val)
 			alts = s.braceGroup()
@@ -589,6 +601,23 @@ func (s *scanner) word() {
 		}
 	}
 	s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
+}
+
+// reflogSuffix returns the length of @{…} at the start of rest, holding letters, digits, dots
+// and dashes and ended by a delimiter, or 0.
+func reflogSuffix(rest string) int {
+	n := 2 // @{
+	for n < len(rest) && (isNameChar(rest[n]) || rest[n] == '.' || rest[n] == '-') {
+		n++
+	}
+	if n == 2 || n >= len(rest) || rest[n] != '}' {
+		return 0
+	}
+	n++
+	if n < len(rest) && !isDelim(rest[n]) {
+		return 0
+	}
+	return n
 }
 
 // MaxBraceWords caps the words one brace group may expand to.
