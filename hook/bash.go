@@ -56,8 +56,10 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // with the hook's own pins for programs whose configuration can run code.
 //
 // A command is allowed only if the hand-written lexer and shape parser accept it, mvdan.cc/sh
-// parses it to the same structure and words in bash and zsh, every command is on the allowlist
-// with arguments its rule accepts, and every stage after a pipe is a filter.
+// parses it to the same structure and words in bash and zsh, every command of every item of its
+// list (whichever the shell would run) is on the allowlist with arguments its rule accepts,
+// every stage after a pipe is a filter, and `< FILE` feeds only a filter. The rewrite is what
+// was judged: globs with the lexer's ./, brace groups as their words, ~ and $HOME as the path.
 //
 // JudgeReadOnly never admits the user's read-only runners (Config.ReadOnlyRunners): they run
 // repository code, which only the sandbox can hold (Policy.Decide admits them under it).

@@ -13,7 +13,7 @@ import (
 )
 
 func addCorpusSeeds(f *testing.F) {
-	cmds, err := corpus.Commands("allow", "deny")
+	cmds, err := corpus.Commands("allow", "deny", "realistic")
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -578,6 +578,11 @@ func (s *scanner) word() {
 		return
 	}
 	w.Raw = s.src[start:s.off]
+	if w.Tilde && len(val) > 1 && val[1] != '/' {
+		// "$HOME"x names another directory than the home one; ~ and $HOME stand alone or before /.
+		s.fail(start, "`~` or `$HOME` must stand alone or before a `/`")
+		return
+	}
 	if braceAt >= 0 {
 		s.braceWords(w, val, braceAt, alts, revSuffix)
 		return

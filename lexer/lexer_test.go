@@ -53,6 +53,7 @@ var lexRows = []lexRow{
 	// Expansions, substitutions, redirections, globs, comments, history.
 	ok("echo $HOME $HOME/x \"$HOME/a b\"", "echo", "~", "~/x", "~/a b"),
 	bad("echo $HOMEx", "`$`"),
+	bad(`echo "$HOME"x`, "before a `/`"),
 	bad("echo a$HOME", "`$`"),
 	bad(`echo "a$HOME"`, "`$` inside double quotes"),
 	bad("echo ${x}", "`$`"),
