@@ -2,6 +2,7 @@ package hook
 
 import (
 	"errors"
+	"strconv"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
@@ -19,9 +20,10 @@ type Refusal struct {
 }
 
 // shapesHint says in brief what the read-only shell accepts.
-const shapesHint = "Read-only shell accepts one pipeline of read-only programs (git status/log/diff/show/grep/blame, " +
-	"rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq, …), or `if CMD; then CMD; [else CMD;] fi`, " +
-	"or `for f in a b; do CMD \"$f\"; done`, optionally after one `cd DIR &&`; redirections only 2>&1 and 2>/dev/null."
+const shapesHint = "Read-only shell accepts read-only programs (git status/log/diff/show/grep/blame, " +
+	"rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq, …) in pipelines, `if CMD; then CMD; [else CMD;] fi` " +
+	"and `for f in a b; do CMD \"$f\"; done`, joined by && || ; (every part must be a read), optionally after one `cd DIR &&`; " +
+	"globs such as src/*.go where a program reads files; redirections only 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE."
 
 // render writes the reason the agent reads.
 func (p *Policy) render(r *Refusal, sc scope) string {
@@ -54,8 +56,10 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // with the hook's own pins for programs whose configuration can run code.
 //
 // A command is allowed only if the hand-written lexer and shape parser accept it, mvdan.cc/sh
-// parses it to the same structure and words in bash and zsh, every command is on the allowlist
-// with arguments its rule accepts, and every stage after a pipe is a filter.
+// parses it to the same structure and words in bash and zsh, every command of every item of its
+// list (whichever the shell would run) is on the allowlist with arguments its rule accepts,
+// every stage after a pipe is a filter, and `< FILE` feeds only a filter. The rewrite is what
+// was judged: globs with the lexer's ./, brace groups as their words, ~ and $HOME as the path.
 //
 // JudgeReadOnly never admits the user's read-only runners (Config.ReadOnlyRunners): they run
 // repository code, which only the sandbox can hold (Policy.Decide admits them under it).
@@ -76,7 +80,7 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
 	case need.why != "":
 		return "", &Refusal{What: need.why + ", so it runs only in the sandbox"}
 	}
-	return lexer.Print(sc, rewrite), nil
+	return lexer.Print(sc, rewriteFor(cfg)), nil
 }
 
 // sandboxNeed says why an admitted script may run only inside the OS sandbox: it starts one of
@@ -107,12 +111,12 @@ func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, j judged
 		}
 		return nil, j, &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
 	}
-	if sc.Pipeline != nil && cfg.runner(sc.Pipeline.Cmds[0]) {
-		// The runner is matched whole; the stages after it are judged as filters.
+	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && cfg.runner(sc.Items[0].Pipeline.Cmds[0]) {
+		// The runner is matched whole, alone; the stages after it are judged as filters.
 		j.need.runner = true
-		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Pipeline.Cmds[1:]}, nil, cfg, 1, &j)
+		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Items[0].Pipeline.Cmds[1:]}, nil, cfg, 1, &j)
 	} else {
-		visit(sc, func(pl *lexer.Pipeline, loop *lexer.For) bool {
+		sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
 			r = judgePipeline(pl, loop, cfg, 0, &j)
 			return r == nil
 		})
@@ -124,30 +128,6 @@ func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, j judged
 		j.cd = sc.Cd.Value
 	}
 	return sc, j, nil
-}
-
-// visit calls f for every pipeline in the script, with the enclosing loop if any, until f
-// returns false.
-func visit(sc *lexer.Script, f func(*lexer.Pipeline, *lexer.For) bool) {
-	switch {
-	case sc.Pipeline != nil:
-		f(sc.Pipeline, nil)
-	case sc.If != nil:
-		if !f(sc.If.Cond, nil) {
-			return
-		}
-		for _, pl := range append(append([]*lexer.Pipeline(nil), sc.If.Then...), sc.If.Else...) {
-			if !f(pl, nil) {
-				return
-			}
-		}
-	case sc.For != nil:
-		for _, pl := range sc.For.Body {
-			if !f(pl, sc.For) {
-				return
-			}
-		}
-	}
 }
 
 // judgePipeline judges each command of pl; first is the position of pl's first command in
@@ -166,7 +146,10 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int, 
 		if i > 0 && !prog.Filter {
 			return &Refusal{What: "`" + name + "` cannot read a pipe", Hint: "after | use one of: " + strings.Join(programs.FilterNames(), " ")}
 		}
-		if r := judgeCommand(prog, c, loop, &j.reads); r != nil {
+		if r := judgeInput(prog, c, &j.reads); r != nil {
+			return r
+		}
+		if r := judgeCommand(prog, c, loop, cfg.UserHome, &j.reads); r != nil {
 			what := r.What
 			if r.Program != "" {
 				what = r.Program + ": " + what
@@ -181,12 +164,45 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int, 
 	return nil
 }
 
-// judgeCommand judges one command; inside a loop, once for each of the loop's words.
-func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For, reads *[]string) *programs.Refusal {
+// judgeInput admits `< FILE` only for a program that reads standard input as data (a filter):
+// for it the file is one more input, which the parser has already held to a literal path off
+// /dev, /proc and /sys. Any other program would read its standard input as something else, or
+// not at all. Output and error redirections go only to /dev/null (the lexer's), which discards.
+// Test: TestCorpusRefused (deny/redirection.txt), TestExecuteAdmittedRows.
+//
+// The file is a read for the sensitive-file rule (reads), as an operand would be.
+func judgeInput(prog *programs.Program, c *lexer.SimpleCommand, reads *[]string) *Refusal {
+	for _, r := range c.Redirs {
+		if r.Kind != lexer.TokIn {
+			continue
+		}
+		if !prog.Filter {
+			return &Refusal{What: "`" + prog.Name + "` does not read standard input, so `<` is not allowed with it",
+				Hint: "give the file as an operand"}
+		}
+		*reads = append(*reads, r.File.Value)
+	}
+	return nil
+}
+
+// judgeCommand judges one command; inside a loop, once for each of the loop's words. A word
+// that starts with ~ or $HOME is judged as the literal path under home, which the rewrite runs
+// (rewriteFor): the shell expands nothing the judge did not see. ~user, ~+ and ~- never get here
+// (the lexer refuses them), nor $HOME anywhere but at a word's start. Test: TestCorpusAllowed
+// (allow/home.txt), TestCorpusRefused (deny/expansion.txt).
+//
+// The words its program may open go to reads, for the sensitive-file rule.
+func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For, home string, reads *[]string) *programs.Refusal {
 	args := make([]programs.Arg, len(c.Args))
 	usesVar := false
 	for i, w := range c.Args {
-		args[i] = programs.Arg{Value: w.Value, Pattern: w.Pattern, Var: w.Var != ""}
+		if w.Tilde {
+			if home == "" {
+				return &programs.Refusal{What: "`~` and `$HOME` stand for your home directory, which hookctl could not read", Hint: "write the path out"}
+			}
+			w = lexer.ExpandHome(w, home)
+		}
+		args[i] = programs.Arg{Value: w.Value, Pattern: w.Pattern, Var: w.Var != "", Glob: w.Glob != "" && !optionGlob(w)}
 		usesVar = usesVar || w.Var != ""
 	}
 	if !usesVar {
@@ -201,6 +217,7 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 		for i, w := range c.Args {
 			if w.Var != "" {
 				args[i].Value = item.Value
+				args[i].Glob = item.Glob != ""
 			}
 		}
 		if r := prog.JudgeReads(args, reads); r != nil {
@@ -209,6 +226,19 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 		}
 	}
 	return nil
+}
+
+// optionGlob reports whether w is a long option whose value holds the glob characters:
+// --include=*.go. The shell would match the whole word against file names, each of which would
+// still start with --include= (so still be that option); the rewrite quotes it, so that the
+// program gets exactly the pattern judged, as if the agent had written --include='*.go'.
+// Test: TestCorpusAllowed (allow/globs.txt), TestShellsRunWhatWasJudged.
+func optionGlob(w lexer.Word) bool {
+	if w.Glob == "" || !strings.HasPrefix(w.Value, "--") {
+		return false
+	}
+	name, _, ok := strings.Cut(w.Value, "=")
+	return ok && !strings.ContainsAny(name, "*?")
 }
 
 // programHint suggests what to use instead of a refused program.
@@ -232,20 +262,42 @@ func programHint(name string) string {
 	return "allowed programs: " + strings.Join(programs.Names(), " ")
 }
 
+// rewriteFor is rewrite with ~ and $HOME written as cfg's literal home directory, as judged.
+func rewriteFor(cfg *Config) func(*lexer.SimpleCommand) lexer.Printed {
+	if cfg.UserHome == "" {
+		return rewrite
+	}
+	return func(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, cfg.UserHome) }
+}
+
 // rewrite prints each command as judged, with the program's configuration pins; a runner (no
 // program of the allowlist) exactly as written.
-func rewrite(c *lexer.SimpleCommand) lexer.Printed {
+func rewrite(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, "") }
+
+// rewriteHome is rewrite with words that start with ~ or $HOME written under home, when home
+// is set.
+func rewriteHome(c *lexer.SimpleCommand, home string) lexer.Printed {
 	prog := programs.Lookup(c.Name.Value)
 	if prog == nil {
 		return lexer.Printed{Words: append([]lexer.Word{c.Name}, c.Args...)}
 	}
 	args := make([]string, len(c.Args))
-	vars := map[string]lexer.Word{}
+	var vars map[string]lexer.Word
 	for i, w := range c.Args {
-		if w.Var != "" {
+		if home != "" {
+			w = lexer.ExpandHome(w, home)
+		}
+		if w.Var != "" || w.Glob != "" && !optionGlob(w) {
 			// A placeholder no real argument can contain (the lexer refuses NUL), mapped back
-			// to the loop variable after the program's rewrite.
+			// to the loop variable or the glob after the program's rewrite. An option's glob
+			// is printed as the literal text judged (optionGlob).
+			if vars == nil {
+				vars = map[string]lexer.Word{}
+			}
 			key := "\x00" + w.Var
+			if w.Var == "" {
+				key = "\x00\x00" + strconv.Itoa(i)
+			}
 			vars[key] = w
 			args[i] = key
 			continue

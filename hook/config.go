@@ -32,6 +32,10 @@ type Config struct {
 	// ReadOnlyAgents are agent types (matched exactly on the client's agent_type) that are
 	// read-only in every mode, in addition to DefaultReadOnlyAgents.
 	ReadOnlyAgents []string `toml:"read_only_agents"`
+	// UserHome is the user's home directory ($HOME when the config is loaded), which a `~` or
+	// `$HOME` in a read-only command stands for: the judge judges, and the rewrite runs, the
+	// literal path. Empty (not known): such a command is refused. Not read from any file.
+	UserHome string `toml:"-"`
 	// DenyPrograms are removed from the read-only allowlist.
 	DenyPrograms []string `toml:"deny_programs"`
 	// DefaultMode is the mode of a session hookctl has not seen: "read-only" (the default) or
@@ -143,13 +147,20 @@ func Home() (string, error) {
 func LoadConfig(home string) (*Config, error) {
 	path := filepath.Join(home, "config.toml")
 	text, err := readConfigFile(path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return &Config{}, nil
-	}
-	if err != nil {
+	c := &Config{}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
 		return nil, err
+	default:
+		if c, err = ParseConfig(path, text); err != nil {
+			return nil, err
+		}
 	}
-	return ParseConfig(path, text)
+	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
+		c.UserHome = filepath.Clean(h)
+	}
+	return c, nil
 }
 
 // LoadConfigFor reads the global config and merges the project file nearest to dir (dir itself

@@ -7,6 +7,10 @@ import (
 	"github.com/hookctl/hookctl/internal/corpus"
 )
 
+// corpusConfig is the config the corpora are judged under: the defaults, with a home directory
+// known (as LoadConfig finds one), so that `~` and $HOME rows are judged as the hook judges them.
+func corpusConfig() *Config { return &Config{UserHome: "/home/agent"} }
+
 // TestCorpusAllowed judges every legitimate read in fixtures/corpus/allow: each must be allowed.
 func TestCorpusAllowed(t *testing.T) {
 	rows, err := corpus.Load("allow")
@@ -18,7 +22,7 @@ func TestCorpusAllowed(t *testing.T) {
 	}
 	misses := 0
 	for _, r := range rows {
-		if _, ref := judgeReadOnly(r.Command, &Config{}); ref != nil {
+		if _, ref := judgeReadOnly(r.Command, corpusConfig()); ref != nil {
 			misses++
 			t.Errorf("%s refused: %s", r, ref.What)
 		}
@@ -36,7 +40,7 @@ func TestCorpusRefused(t *testing.T) {
 		t.Errorf("only %d hostile rows; the issue asks for at least 400", len(rows))
 	}
 	for _, r := range rows {
-		if cmd, ref := judgeReadOnly(r.Command, &Config{}); ref == nil {
+		if cmd, ref := judgeReadOnly(r.Command, corpusConfig()); ref == nil {
 			t.Errorf("%s ALLOWED (%s) as %s", r, r.Comment, cmd)
 		}
 	}

@@ -105,6 +105,12 @@ var policyOnlyGaps = map[string]string{
 	"if git diff --quiet; then echo clean\nelse git diff --stat; fi": "canary filter.process", // allow/shapes.txt:45
 	"git diff | head -100":      "canary filter.process", // allow/shapes.txt:85
 	"git diff --stat | tail -1": "canary filter.process", // edit-allow/git.txt:44
+	// The same drivers, reached from the lists and loops issue 10 admits.
+	"for dir in hook lexer; do git -C \"$dir\" status --short; done":                "canary filter.clean",                        // allow/loops.txt:6
+	"git log --oneline -10 && git status":                                           "canary filter.clean",                        // allow/lists.txt:3
+	"git status --short && git diff --stat && git log --oneline -5":                 "canary filter.clean; canary filter.process", // allow/lists.txt:8
+	"git status > /dev/null":                                                        "canary filter.clean",                        // allow/redirection.txt:4
+	"if git diff --quiet; then echo clean; else git diff --stat; fi; git status -s": "canary filter.clean; canary filter.process", // allow/lists.txt:13
 }
 
 // execShells are the shells an admitted command runs under, without their start-up files.
@@ -164,7 +170,7 @@ func execRows(t *testing.T) []execRow {
 	t.Helper()
 	var rows []execRow
 	seen := map[string]bool{}
-	for _, v := range []string{"allow", "deny", "edit-allow", "edit-deny"} {
+	for _, v := range []string{"allow", "deny", "edit-allow", "edit-deny", "realistic"} {
 		rs, err := corpus.Load(v)
 		if err != nil {
 			t.Fatal(err)
@@ -189,7 +195,15 @@ type execResult struct {
 }
 
 func runVariant(t *testing.T, v execVariant, tmpl *hostile.World, rows []execRow) {
-	p := v.policy(t)
+	base := v.policy(t)
+	// Each world has its own HOME, which `~` in a command stands for (Config.UserHome).
+	withHome := func(home string) *Policy {
+		q, c := *base, *base.Config
+		c.UserHome = home
+		q.Config = &c
+		return &q
+	}
+	p := withHome(tmpl.Home)
 	outside := filepath.Dir(moduleRoot(t)) // this checkout and its siblings: not the world's to run in
 	var jobs []execRow
 	denied, skipped := 0, 0
@@ -231,7 +245,7 @@ func runVariant(t *testing.T, v execVariant, tmpl *hostile.World, rows []execRow
 					results <- execResult{row: r, shell: sh.name, findings: []string{"copy failed: " + err.Error()}}
 					continue
 				}
-				d := p.Decide(&ToolCall{Session: "exec-test", Tool: "Bash", Kind: KindShell, Command: r.Command, Cwd: w.Project}, SessionState{Mode: ModeReadOnly})
+				d := withHome(w.Home).Decide(&ToolCall{Session: "exec-test", Tool: "Bash", Kind: KindShell, Command: r.Command, Cwd: w.Project}, SessionState{Mode: ModeReadOnly})
 				res := execResult{row: r, shell: sh.name, command: d.Command}
 				res.findings, res.output = runInWorld(w, sh.argv, d.Command)
 				os.RemoveAll(dir)
@@ -272,6 +286,7 @@ func runVariant(t *testing.T, v execVariant, tmpl *hostile.World, rows []execRow
 	}
 	sort.Strings(cmds)
 	fmt.Fprintf(&report, "# %s: %d of %d admitted rows changed the world or ran a trap\n", v.name, len(cmds), len(jobs))
+	realisticFilterGaps := 0
 	for _, c := range cmds {
 		rs := byRow[c]
 		sort.Slice(rs, func(i, j int) bool { return rs[i].shell < rs[j].shell })
@@ -288,11 +303,20 @@ func runVariant(t *testing.T, v execVariant, tmpl *hostile.World, rows []execRow
 		}
 		want, known := v.gaps[c]
 		switch {
+		case !known && rs[0].row.verdict == "realistic" && v.name == "policy-only" && filterDriversOnly(summary):
+			// The measured corpus, not pinned row by row: a git read of the work tree runs the
+			// world's filter drivers without the sandbox, the gap policyOnlyGaps lists for the
+			// pinned corpora. Anything else is a new gap.
+			realisticFilterGaps++
+			continue
 		case !known:
 			t.Errorf("NEW GAP %s ran as %s and %s", rs[0].row, rs[0].command, summary)
 		case want != summary:
 			t.Errorf("gap changed: %s now %q, the list says %q: update policyOnlyGaps", rs[0].row, summary, want)
 		}
+	}
+	if realisticFilterGaps > 0 {
+		t.Logf("%d realistic rows ran the world's git filter drivers (the known policy-only gap)", realisticFilterGaps)
 	}
 	for c := range v.gaps {
 		if _, still := byRow[c]; !still {
@@ -332,6 +356,17 @@ func findingsSummary(rs []execResult) string {
 		return per[execShells[0].name]
 	}
 	return strings.Join(shells, " | ")
+}
+
+// filterDriversOnly reports whether a row's summary holds only the canaries of the world's git
+// filter drivers (filter.clean, filter.process), in every shell alike.
+func filterDriversOnly(summary string) bool {
+	for _, part := range strings.Split(summary, "; ") {
+		if part != "canary filter.clean" && part != "canary filter.process" {
+			return false
+		}
+	}
+	return summary != ""
 }
 
 // compactFinding drops the details of a diff line (sizes, modes) that the list need not pin.

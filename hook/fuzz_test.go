@@ -13,7 +13,7 @@ import (
 )
 
 func addCorpusSeeds(f *testing.F) {
-	cmds, err := corpus.Commands("allow", "deny")
+	cmds, err := corpus.Commands("allow", "deny", "realistic")
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -98,27 +98,15 @@ func judgedCalls(sc *lexer.Script) []string {
 				}
 			}
 			for _, r := range c.Redirs {
-				parts = append(parts, r.String())
+				parts = append(parts, r.Kind.String()+r.File.Value)
 			}
 			out = append(out, strings.Join(parts, "\x1f"))
 		}
 	}
-	switch {
-	case sc.Pipeline != nil:
-		add(sc.Pipeline)
-	case sc.If != nil:
-		add(sc.If.Cond)
-		for _, pl := range sc.If.Then {
-			add(pl)
-		}
-		for _, pl := range sc.If.Else {
-			add(pl)
-		}
-	case sc.For != nil:
-		for _, pl := range sc.For.Body {
-			add(pl)
-		}
-	}
+	sc.Visit(func(pl *lexer.Pipeline, _ *lexer.For) bool {
+		add(pl)
+		return true
+	})
 	return out
 }
 
@@ -137,7 +125,7 @@ func mvdanCalls(src string, lang syntax.LangVariant) ([]string, error) {
 		}
 		switch n := n.(type) {
 		case *syntax.CmdSubst, *syntax.ProcSubst, *syntax.ArithmExp, *syntax.ParamExp:
-			if pe, ok := n.(*syntax.ParamExp); ok && pe.Short && pe.Exp == nil && pe.Index == nil {
+			if pe, ok := n.(*syntax.ParamExp); ok && pe.Exp == nil && pe.Index == nil && pe.Slice == nil && pe.Repl == nil && !pe.Length && !pe.Excl {
 				return true // the loop variable, checked through the word values below
 			}
 			bad = fmt.Errorf("an expansion %T", n)
@@ -165,11 +153,21 @@ func mvdanCalls(src string, lang syntax.LangVariant) ([]string, error) {
 			}
 			for _, r := range n.Redirs {
 				v, _ := wordValue(r.Word)
+				n := ""
+				if r.N != nil {
+					n = r.N.Value
+				}
 				switch {
-				case r.N != nil && r.N.Value == "2" && r.Op == syntax.DplOut && v == "1":
+				case n == "2" && r.Op == syntax.DplOut && v == "1":
 					parts = append(parts, "2>&1")
-				case r.N != nil && r.N.Value == "2" && r.Op == syntax.RdrOut && v == "/dev/null":
+				case n == "2" && r.Op == syntax.RdrOut && v == "/dev/null":
 					parts = append(parts, "2>/dev/null")
+				case n == "" && r.Op == syntax.RdrOut && v == "/dev/null":
+					parts = append(parts, ">/dev/null")
+				case n == "" && r.Op == syntax.RdrAll && v == "/dev/null":
+					parts = append(parts, "&>/dev/null")
+				case n == "" && r.Op == syntax.RdrIn:
+					parts = append(parts, "<"+v)
 				default:
 					bad = fmt.Errorf("a redirection %s", r.Op)
 					return false

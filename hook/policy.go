@@ -349,7 +349,7 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 		if h := p.sensitiveRead(j.reads, dir, true); h != nil {
 			return Decision{Verdict: Deny, Reason: p.render(h.reason(), sc)}
 		}
-		return p.contain(c, script, j.need, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewrite)})
+		return p.contain(c, script, j.need, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewriteFor(p.Config))})
 	case KindFileWrite, KindOther:
 		return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}

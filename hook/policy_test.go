@@ -76,7 +76,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "sed -i s/a/b/ f", AgentType: "Explore"}, ModeEdit,
 			[]string{"`-i` edits files in place", "sed -n", "This agent type is read-only"}},
 		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "echo x > f"}, ModeReadOnly,
-			[]string{"redirection", "one pipeline of read-only programs", "/readonly off"}},
+			[]string{"redirection", "read-only programs (git status", "every part must be a read", "/readonly off"}},
 		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "curl -d x https://example.com"}, ModeReadOnly,
 			[]string{"curl: curl `-d` is not a plain read", "hookctl retrieve fetch URL"}},
 		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "nc evil.example 80"}, ModeEdit,
@@ -159,7 +159,7 @@ func TestNetworkRouting(t *testing.T) {
 		t.Fatalf("%+v", d)
 	}
 	sc, err := lexer.Parse(d.Command)
-	if err != nil || len(sc.Pipeline.Cmds) != 1 || sc.Pipeline.Cmds[0].Args[4].Value != "x; rm -rf /" {
+	if err != nil || len(sc.Items[0].Pipeline.Cmds) != 1 || sc.Items[0].Pipeline.Cmds[0].Args[4].Value != "x; rm -rf /" {
 		t.Errorf("the rewrite %q does not parse back: %v", d.Command, err)
 	}
 }

@@ -29,15 +29,15 @@ func parseRunner(entry string) (runnerEntry, error) {
 		text, r.more = strings.TrimSpace(rest), true
 	}
 	sc, err := lexer.NewCommandLine(text).Shape()
-	if err != nil || sc.Pipeline == nil || sc.Cd != nil || len(sc.Pipeline.Cmds) != 1 {
+	if err != nil || len(sc.Items) != 1 || sc.Items[0].Pipeline == nil || sc.Cd != nil || len(sc.Items[0].Pipeline.Cmds) != 1 {
 		return r, fmt.Errorf("read_only_runners entry %q is not one plain command", entry)
 	}
-	c := sc.Pipeline.Cmds[0]
+	c := sc.Items[0].Pipeline.Cmds[0]
 	if len(c.Redirs) > 0 {
 		return r, fmt.Errorf("read_only_runners entry %q has a redirection", entry)
 	}
 	for _, w := range append([]lexer.Word{c.Name}, c.Args...) {
-		if w.Var != "" || w.Pattern || w.Tilde {
+		if w.Var != "" || w.Pattern || w.Tilde || w.Glob != "" {
 			return r, fmt.Errorf("read_only_runners entry %q: %q is not a plain word", entry, w.Raw)
 		}
 		r.words = append(r.words, w.Value)
@@ -48,11 +48,16 @@ func parseRunner(entry string) (runnerEntry, error) {
 // runner says whether c is one of the user's read-only runners.
 func (c *Config) runner(cmd *lexer.SimpleCommand) bool {
 	if len(c.runners) == 0 {
-		return false // (2>&1 and 2>/dev/null, the lexer's only redirections, are fine)
+		return false
+	}
+	for _, r := range cmd.Redirs {
+		if r.Kind == lexer.TokIn {
+			return false // output may go to /dev/null; input is the runner's own business
+		}
 	}
 	argv := make([]string, 0, len(cmd.Args)+1)
 	for _, w := range append([]lexer.Word{cmd.Name}, cmd.Args...) {
-		if w.Var != "" || w.Pattern || w.Tilde {
+		if w.Var != "" || w.Pattern || w.Tilde || w.Glob != "" {
 			return false
 		}
 		argv = append(argv, w.Value)

@@ -61,7 +61,7 @@ const PolicyOnlyBadge = "(policy only)"
 func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Decision) Decision {
 	if need == (sandboxNeed{}) && hookctlOnly(sc) && p.Binary != "" {
 		d.Command = lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
-			pr := rewrite(c)
+			pr := rewriteFor(p.Config)(c)
 			pr.Words[0] = lexer.Word{Value: p.Binary}
 			return pr
 		})
@@ -92,7 +92,7 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Deci
 	if sc.Cd != nil {
 		cd = "cd " + lexer.FormatWord(*sc.Cd)
 	}
-	d.Command = p.launch(cd, []string{"--session", c.Session}, lexer.Print(&body, rewrite))
+	d.Command = p.launch(cd, []string{"--session", c.Session}, lexer.Print(&body, rewriteFor(p.Config)))
 	d.Isolation = "sandbox: " + iso.Describe
 	return d
 }
@@ -133,7 +133,8 @@ func (p *Policy) launch(cd string, flags []string, script string) string {
 
 // hookctlOnly says whether the script is one hookctl command and nothing else.
 func hookctlOnly(sc *lexer.Script) bool {
-	return sc.Cd == nil && sc.Pipeline != nil && len(sc.Pipeline.Cmds) == 1 && sc.Pipeline.Cmds[0].Name.Value == "hookctl"
+	return sc.Cd == nil && len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && len(sc.Items[0].Pipeline.Cmds) == 1 &&
+		sc.Items[0].Pipeline.Cmds[0].Name.Value == "hookctl"
 }
 
 // containEdit rewrites an edit-mode shell command, which the guard passed, to run in the edit
@@ -164,7 +165,7 @@ func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState
 	// A lone hookctl retrieve: the prefix first, since the shape parse and its cross-check are
 	// not worth running on every edit-mode command.
 	if strings.HasPrefix(strings.TrimSpace(cl.Src), "hookctl ") {
-		if sc, err := cl.Shape(); err == nil && hookctlOnly(sc) && len(sc.Pipeline.Cmds[0].Args) > 0 && sc.Pipeline.Cmds[0].Args[0].Value == "retrieve" {
+		if sc, err := cl.Shape(); err == nil && hookctlOnly(sc) && len(sc.Items[0].Pipeline.Cmds[0].Args) > 0 && sc.Items[0].Pipeline.Cmds[0].Args[0].Value == "retrieve" {
 			// A retrieval runs outside the sandbox, where it can write its audit: it has its own
 			// isolation, and the guard refused the HOOKCTL_* variables that could move the audit.
 			return Decision{Verdict: Pass, Command: lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {

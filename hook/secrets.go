@@ -42,13 +42,36 @@ type secretHit struct {
 
 // sensitiveRead returns the first of paths that names a credential store, or with projectToo a
 // project secret, as written, as made absolute from dir, or as resolved; nil if none.
+// maxGlobMatches bounds the files one glob of a read may match for the sensitive-file rule to
+// check them all.
+const maxGlobMatches = 4096
+
 func (p *Policy) sensitiveRead(paths []string, dir string, projectToo bool) *secretHit {
 	if len(paths) == 0 {
 		return nil
 	}
 	blocks := func(c secrets.Class) bool { return c == secrets.Credential || projectToo && c == secrets.Project }
 	var abs []string
+	var expanded []string
 	for _, w := range paths {
+		if strings.ContainsAny(w, "*?[") {
+			// A glob the shell will expand (the rewrite leaves it unquoted): every file it
+			// matches now is read. Go's match lets `*` take a leading dot, which the shell's
+			// does not: it errs toward refusing.
+			pattern := w
+			if !filepath.IsAbs(w) && filepath.IsAbs(dir) {
+				pattern = dir + "/" + w
+			}
+			matches, err := filepath.Glob(pattern)
+			if err != nil || len(matches) > maxGlobMatches {
+				return &secretHit{path: w, err: "the glob matches too many files for hookctl to check them for secrets; name the files"}
+			}
+			expanded = append(expanded, matches...)
+			continue
+		}
+		expanded = append(expanded, w)
+	}
+	for _, w := range expanded {
 		if w == "" || w == "-" {
 			continue
 		}

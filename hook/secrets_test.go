@@ -285,3 +285,32 @@ func TestEditModeCredentialReads(t *testing.T) {
 		}
 	}
 }
+
+// TestSensitiveFilesGlobsAndInput: a glob's matches are the files a command reads, so each is
+// checked when the hook judges (cat .* matches .env, head * matches a key); `< FILE` is a read;
+// a glob that matches no secret passes.
+func TestSensitiveFilesGlobsAndInput(t *testing.T) {
+	_, project := secretsWorld(t)
+	os.WriteFile(filepath.Join(project, "server.pem"), []byte("-----BEGIN"), 0o600)
+	os.MkdirAll(filepath.Join(project, "src"), 0o755)
+	os.WriteFile(filepath.Join(project, "src", "a.go"), []byte("package a\n"), 0o644)
+	p := &Policy{Client: testClient, Config: &Config{}, ResolveReads: ResolveReads}
+	for cmd, want := range map[string]string{
+		"cat .*":                            "environment file",
+		"cat .e*":                           "environment file",
+		"head -5 *":                         "looks like",
+		"wc -l */.env":                      "environment file",
+		"cat < .env":                        "environment file",
+		"wc -l src/*.go":                    "",
+		"cat README.*":                      "",
+		"head -3 src/*.go && cat README.md": "",
+	} {
+		d := p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Command: cmd, Cwd: project}, SessionState{Mode: ModeReadOnly})
+		switch {
+		case want == "" && d.Verdict != Allow:
+			t.Errorf("%q: %v %q, want allowed", cmd, d.Verdict, d.Reason)
+		case want != "" && (d.Verdict != Deny || !strings.Contains(d.Reason, want)):
+			t.Errorf("%q: %v %q, want refused as %q", cmd, d.Verdict, d.Reason, want)
+		}
+	}
+}

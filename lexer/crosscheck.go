@@ -60,42 +60,59 @@ func Shape(sc *Script) string {
 	b.Grow(256)
 	if sc.Cd != nil {
 		b.WriteString("cd ")
-		shapeWord(&b, sc.Cd.Value, "")
+		shapeWord(&b, *sc.Cd)
 		b.WriteString(" && ")
 	}
-	switch {
-	case sc.Pipeline != nil:
-		shapePipeline(&b, sc.Pipeline)
-	case sc.If != nil:
-		b.WriteString("if(")
-		shapePipeline(&b, sc.If.Cond)
-		b.WriteString(")then(")
-		shapeBody(&b, sc.If.Then)
-		b.WriteString(")")
-		if sc.If.Else != nil {
-			b.WriteString("else(")
-			shapeBody(&b, sc.If.Else)
+	for i, it := range sc.Items {
+		if i > 0 {
+			shapeOp(&b, it.Op)
+		}
+		switch {
+		case it.Pipeline != nil:
+			shapePipeline(&b, it.Pipeline)
+		case it.If != nil:
+			b.WriteString("if(")
+			shapePipeline(&b, it.If.Cond)
+			b.WriteString(")then(")
+			shapeBody(&b, it.If.Then)
+			b.WriteString(")")
+			if it.If.Else != nil {
+				b.WriteString("else(")
+				shapeBody(&b, it.If.Else)
+				b.WriteString(")")
+			}
+		case it.For != nil:
+			b.WriteString("for " + it.For.Var + " in(")
+			for i, w := range it.For.Items {
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				shapeWord(&b, w)
+			}
+			b.WriteString(")do(")
+			shapeBody(&b, it.For.Body)
 			b.WriteString(")")
 		}
-	case sc.For != nil:
-		b.WriteString("for " + sc.For.Var + " in(")
-		for i, w := range sc.For.Items {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			shapeWord(&b, w.Value, "")
-		}
-		b.WriteString(")do(")
-		shapeBody(&b, sc.For.Body)
-		b.WriteString(")")
 	}
 	return b.String()
+}
+
+// shapeOp writes a list operator: `; ` for `;` and newlines, ` && `, ` || `.
+func shapeOp(b *strings.Builder, op TokenKind) {
+	switch op {
+	case TokAndAnd:
+		b.WriteString(" && ")
+	case TokOrOr:
+		b.WriteString(" || ")
+	default:
+		b.WriteString("; ")
+	}
 }
 
 func shapeBody(b *strings.Builder, body []*Pipeline) {
 	for i, pl := range body {
 		if i > 0 {
-			b.WriteString("; ")
+			shapeOp(b, pl.Op)
 		}
 		shapePipeline(b, pl)
 	}
@@ -107,27 +124,41 @@ func shapePipeline(b *strings.Builder, pl *Pipeline) {
 			b.WriteString(" | ")
 		}
 		b.WriteString("[")
-		shapeWord(b, c.Name.Value, "")
+		shapeWord(b, c.Name)
 		for _, a := range c.Args {
 			b.WriteByte(' ')
-			shapeWord(b, a.Value, a.Var)
+			shapeWord(b, a)
 		}
 		for _, r := range c.Redirs {
 			b.WriteByte(' ')
-			b.WriteString(r.String())
+			b.WriteString(r.Kind.String())
+			if r.Kind == TokIn {
+				shapeText(b, r.File.Value)
+			}
 		}
 		b.WriteString("]")
 	}
 }
 
-// shapeWord writes a word in double quotes, escaping " and \ so that words cannot run together.
-// Values are printable ASCII (the lexer's alphabet), so nothing else needs escaping.
-func shapeWord(b *strings.Builder, value, loopVar string) {
-	if loopVar != "" {
+// shapeWord writes a word as the shape notation has it: the loop variable as $NAME, a glob as
+// g"PATTERN" (with the ./ the lexer puts before a leading glob character, as mvdanShapeWord
+// does), any other word as its value in double quotes.
+func shapeWord(b *strings.Builder, w Word) {
+	switch {
+	case w.Var != "":
 		b.WriteByte('$')
-		b.WriteString(loopVar)
-		return
+		b.WriteString(w.Var)
+	case w.Glob != "":
+		b.WriteByte('g')
+		shapeText(b, w.Glob)
+	default:
+		shapeText(b, w.Value)
 	}
+}
+
+// shapeText writes text in double quotes, escaping " and \ so that words cannot run together.
+// Values are printable ASCII (the lexer's alphabet), so nothing else needs escaping.
+func shapeText(b *strings.Builder, value string) {
 	b.WriteByte('"')
 	for i := 0; i < len(value); i++ {
 		if c := value[i]; c == '"' || c == '\\' {
@@ -139,104 +170,148 @@ func shapeWord(b *strings.Builder, value, loopVar string) {
 }
 
 // mvdanShape renders mvdan's syntax tree in the same notation, or says what it holds that the
-// shapes do not.
+// shapes do not. The list is flattened in source order: every item is judged, whichever the
+// shell runs.
 func mvdanShape(f *syntax.File, size int) (string, error) {
-	if len(f.Stmts) != 1 {
-		return "", fmt.Errorf("%d commands", len(f.Stmts))
+	if len(f.Stmts) == 0 {
+		return "", errors.New("no command")
+	}
+	var items []listItem
+	for i, st := range f.Stmts {
+		op := TokSemi
+		if i == 0 {
+			op = 0
+		}
+		if err := flattenList(st, op, &items, 0); err != nil {
+			return "", err
+		}
 	}
 	var b strings.Builder
 	b.Grow(size)
-	st := f.Stmts[0]
-	if bin, ok := st.Cmd.(*syntax.BinaryCmd); ok && bin.Op == syntax.AndStmt {
-		if err := plainStmt(st); err != nil {
-			return "", err
-		}
-		call, ok := bin.X.Cmd.(*syntax.CallExpr)
-		if !ok || len(call.Args) != 2 || len(call.Assigns) != 0 || len(bin.X.Redirs) != 0 {
-			return "", errors.New("an && that is not `cd DIR &&`")
-		}
-		if err := plainStmt(bin.X); err != nil {
-			return "", err
-		}
-		name, _, err := mvdanWord(call.Args[0])
-		if err != nil {
-			return "", err
-		}
-		dir, v, err := mvdanWord(call.Args[1])
-		if err != nil {
-			return "", err
-		}
-		if name != "cd" || v != "" {
-			return "", errors.New("an && that is not `cd DIR &&`")
-		}
+	if len(items) > 1 && items[1].op == TokAndAnd && isCd(items[0].st) {
+		call := items[0].st.Cmd.(*syntax.CallExpr)
 		b.WriteString("cd ")
-		shapeWord(&b, dir, "")
+		if err := mvdanShapeWord(&b, call.Args[1]); err != nil {
+			return "", err
+		}
 		b.WriteString(" && ")
-		st = bin.Y
+		items = items[1:]
+		items[0].op = 0
+	}
+	for i, it := range items {
+		if i > 0 {
+			shapeOp(&b, it.op)
+		}
+		if err := mvdanItem(&b, it.st); err != nil {
+			return "", err
+		}
+	}
+	return b.String(), nil
+}
+
+type listItem struct {
+	op TokenKind
+	st *syntax.Stmt
+}
+
+// flattenList lists the items of an && / || chain in source order, each with the operator
+// before it. depth bounds the recursion, as in flattenPipe.
+func flattenList(st *syntax.Stmt, op TokenKind, out *[]listItem, depth int) error {
+	if depth > MaxLen {
+		return errors.New("a list too deep")
+	}
+	bin, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok || bin.Op != syntax.AndStmt && bin.Op != syntax.OrStmt {
+		*out = append(*out, listItem{op, st})
+		return nil
 	}
 	if err := plainStmt(st); err != nil {
-		return "", err
+		return err
+	}
+	if len(st.Redirs) != 0 {
+		return errors.New("a redirection on a list")
+	}
+	if err := flattenList(bin.X, op, out, depth+1); err != nil {
+		return err
+	}
+	next := TokAndAnd
+	if bin.Op == syntax.OrStmt {
+		next = TokOrOr
+	}
+	return flattenList(bin.Y, next, out, depth+1)
+}
+
+// isCd reports whether st is exactly `cd WORD`.
+func isCd(st *syntax.Stmt) bool {
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) != 2 || len(call.Assigns) != 0 || len(st.Redirs) != 0 || plainStmt(st) != nil {
+		return false
+	}
+	name, ok := Literal(call.Args[0])
+	return ok && name == "cd"
+}
+
+// mvdanItem renders one list item: an if, a for or a pipeline.
+func mvdanItem(b *strings.Builder, st *syntax.Stmt) error {
+	if err := plainStmt(st); err != nil {
+		return err
 	}
 	switch c := st.Cmd.(type) {
 	case *syntax.IfClause:
 		if len(st.Redirs) != 0 {
-			return "", errors.New("a redirection on an if")
+			return errors.New("a redirection on an if")
 		}
 		if len(c.Cond) != 1 {
-			return "", errors.New("an if condition that is not one pipeline")
+			return errors.New("an if condition that is not one pipeline")
 		}
 		b.WriteString("if(")
-		if err := mvdanPipeline(&b, c.Cond[0]); err != nil {
-			return "", err
+		if err := mvdanPipeline(b, c.Cond[0]); err != nil {
+			return err
 		}
 		b.WriteString(")then(")
-		if err := mvdanBody(&b, c.Then); err != nil {
-			return "", err
+		if err := mvdanBody(b, c.Then); err != nil {
+			return err
 		}
 		b.WriteString(")")
 		if c.Else != nil {
 			if len(c.Else.Cond) != 0 || c.Else.Else != nil {
-				return "", errors.New("an elif")
+				return errors.New("an elif")
 			}
 			b.WriteString("else(")
-			if err := mvdanBody(&b, c.Else.Then); err != nil {
-				return "", err
+			if err := mvdanBody(b, c.Else.Then); err != nil {
+				return err
 			}
 			b.WriteString(")")
 		}
 	case *syntax.ForClause:
 		if len(st.Redirs) != 0 {
-			return "", errors.New("a redirection on a for loop")
+			return errors.New("a redirection on a for loop")
 		}
 		it, ok := c.Loop.(*syntax.WordIter)
 		if !ok || c.Select || c.Braces || !it.InPos.IsValid() {
-			return "", errors.New("a loop that is not `for NAME in WORDS; do …; done`")
+			return errors.New("a loop that is not `for NAME in WORDS; do …; done`")
 		}
 		b.WriteString("for " + it.Name.Value + " in(")
 		for i, w := range it.Items {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			s, v, err := mvdanWord(w)
-			if err != nil {
-				return "", err
+			if _, v, err := mvdanWord(w); err == nil && v != "" {
+				return errors.New("an expansion in a loop's word list")
 			}
-			if v != "" {
-				return "", errors.New("an expansion in a loop's word list")
+			if err := mvdanShapeWords(b, w); err != nil {
+				return err
 			}
-			shapeWord(&b, s, "")
 		}
 		b.WriteString(")do(")
-		if err := mvdanBody(&b, c.Do); err != nil {
-			return "", err
+		if err := mvdanBody(b, c.Do); err != nil {
+			return err
 		}
 		b.WriteString(")")
 	default:
-		if err := mvdanPipeline(&b, st); err != nil {
-			return "", err
-		}
+		return mvdanPipeline(b, st)
 	}
-	return b.String(), nil
+	return nil
 }
 
 // plainStmt refuses the statement modifiers the shapes never produce.
@@ -254,11 +329,21 @@ func mvdanBody(b *strings.Builder, stmts []*syntax.Stmt) error {
 	if len(stmts) == 0 {
 		return errors.New("an empty body")
 	}
+	var items []listItem
 	for i, st := range stmts {
-		if i > 0 {
-			b.WriteString("; ")
+		op := TokSemi
+		if i == 0 {
+			op = 0
 		}
-		if err := mvdanPipeline(b, st); err != nil {
+		if err := flattenList(st, op, &items, 0); err != nil {
+			return err
+		}
+	}
+	for i, it := range items {
+		if i > 0 {
+			shapeOp(b, it.op)
+		}
+		if err := mvdanPipeline(b, it.st); err != nil {
 			return err
 		}
 	}
@@ -323,38 +408,132 @@ func mvdanCall(b *strings.Builder, st *syntax.Stmt) error {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		s, v, err := mvdanWord(w)
-		if err != nil {
+		if err := mvdanShapeWords(b, w); err != nil {
 			return err
 		}
-		shapeWord(b, s, v)
 	}
 	for _, r := range st.Redirs {
-		s, err := mvdanRedirect(r)
-		if err != nil {
+		if err := mvdanRedirect(b, r); err != nil {
 			return err
 		}
-		b.WriteString(" " + s)
 	}
 	b.WriteString("]")
 	return nil
 }
 
-func mvdanRedirect(r *syntax.Redirect) (string, error) {
-	if r.N == nil || r.N.Value != "2" || r.Hdoc != nil || r.Word == nil {
-		return "", errors.New("a redirection other than 2>&1 or 2>/dev/null")
+var errRedirect = errors.New("a redirection other than 2>&1, 2>/dev/null, >/dev/null, &>/dev/null or < FILE")
+
+// mvdanRedirect writes one redirection in the shape notation, or refuses it.
+func mvdanRedirect(b *strings.Builder, r *syntax.Redirect) error {
+	if r.Hdoc != nil || r.Word == nil {
+		return errRedirect
 	}
-	target, v, err := mvdanWord(r.Word)
-	if err != nil || v != "" {
-		return "", errors.New("a redirection other than 2>&1 or 2>/dev/null")
+	target, ok := Literal(r.Word)
+	if !ok {
+		return errRedirect
 	}
+	n := ""
+	if r.N != nil {
+		n = r.N.Value
+	}
+	var kind TokenKind
 	switch {
-	case r.Op == syntax.DplOut && target == "1":
-		return TokErrToOut.String(), nil
-	case r.Op == syntax.RdrOut && target == "/dev/null":
-		return TokErrToNull.String(), nil
+	case r.Op == syntax.DplOut && n == "2" && target == "1":
+		kind = TokErrToOut
+	case r.Op == syntax.RdrOut && n == "2" && target == "/dev/null":
+		kind = TokErrToNull
+	case r.Op == syntax.RdrOut && (n == "" || n == "1") && target == "/dev/null":
+		kind = TokOutToNull
+	case r.Op == syntax.RdrAll && n == "" && target == "/dev/null":
+		kind = TokAllToNull
+	case r.Op == syntax.RdrIn && n == "":
+		b.WriteString(" <")
+		shapeText(b, target)
+		return nil
+	default:
+		return errRedirect
 	}
-	return "", errors.New("a redirection other than 2>&1 or 2>/dev/null")
+	b.WriteString(" " + kind.String())
+	return nil
+}
+
+// mvdanShapeWords writes a word, or the words its brace group expands to, space-separated.
+func mvdanShapeWords(b *strings.Builder, w *syntax.Word) error {
+	if !hasBraceExpansion(w) {
+		return mvdanShapeWord(b, w)
+	}
+	words, err := expandBraces(w)
+	if err != nil {
+		return err
+	}
+	for i, x := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if err := mvdanShapeWord(b, x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// expandBraces expands a word's one brace group of alternatives, as both shells do: each
+// alternative between the parts before and after it. A range ({1..3}), a nested group or a
+// second group is refused (the hand lexer accepts none).
+func expandBraces(w *syntax.Word) ([]*syntax.Word, error) {
+	split := &syntax.Word{Parts: append([]syntax.WordPart(nil), w.Parts...)}
+	syntax.SplitBraces(split)
+	at := -1
+	for i, p := range split.Parts {
+		if _, ok := p.(*syntax.BraceExp); ok {
+			if at >= 0 {
+				return nil, errors.New("two brace groups in a word")
+			}
+			at = i
+		}
+	}
+	if at < 0 {
+		return nil, errors.New("a brace group mvdan does not split")
+	}
+	be := split.Parts[at].(*syntax.BraceExp)
+	if be.Sequence {
+		return nil, errors.New("a brace range")
+	}
+	out := make([]*syntax.Word, 0, len(be.Elems))
+	for _, e := range be.Elems {
+		for _, p := range e.Parts {
+			if _, ok := p.(*syntax.BraceExp); ok {
+				return nil, errors.New("a nested brace group")
+			}
+		}
+		parts := append(append(append([]syntax.WordPart(nil), split.Parts[:at]...), e.Parts...), split.Parts[at+1:]...)
+		out = append(out, &syntax.Word{Parts: parts})
+	}
+	return out, nil
+}
+
+// mvdanShapeWord writes a word in the shape notation (shapeWord): the loop variable, a glob as
+// its pattern, or a literal value.
+func mvdanShapeWord(b *strings.Builder, w *syntax.Word) error {
+	if s, v, err := mvdanWord(w); err == nil {
+		if v != "" {
+			b.WriteByte('$')
+			b.WriteString(v)
+			return nil
+		}
+		shapeText(b, s)
+		return nil
+	}
+	pat, ok := GlobPattern(w)
+	if !ok {
+		return errors.New("a word that is not literal text")
+	}
+	if pat[0] == '*' || pat[0] == '?' {
+		pat = "./" + pat // as the lexer writes it (Word.DotSlash)
+	}
+	b.WriteByte('g')
+	shapeText(b, pat)
+	return nil
 }
 
 // mvdanWord returns a word's value as Literal reads it, or the loop variable's name when the
@@ -371,9 +550,22 @@ func mvdanWord(w *syntax.Word) (value, loopVar string, err error) {
 				return "", pe.Param.Value, nil
 			}
 		case *syntax.Lit:
-			if rest, ok := strings.CutPrefix(p.Value, "~/"); ok && plainBare(rest) {
+			if rest, ok := strings.CutPrefix(p.Value, "~/"); ok && plainBare(rest) || p.Value == "~" {
 				return p.Value, "", nil
 			}
+		}
+	}
+	if v, ok := homeWord(w); ok {
+		return v, "", nil
+	}
+	if len(w.Parts) == 0 {
+		return "", "", nil
+	}
+	if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~/") {
+		// ~/ then more text, some of it quoted: the printer's ~/'a b'.
+		rest := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, w.Parts[1:]...)}
+		if v, ok := Literal(rest); ok {
+			return "~" + v, "", nil
 		}
 	}
 	v, ok := Literal(w)
@@ -383,6 +575,41 @@ func mvdanWord(w *syntax.Word) (value, loopVar string, err error) {
 	return v, "", nil
 }
 
+// homeWord reads a word that starts with $HOME, unquoted or as the start of a double-quoted
+// part, followed by nothing or by / and literal text, as the hand lexer does: ~ and the rest.
+func homeWord(w *syntax.Word) (string, bool) {
+	if len(w.Parts) == 0 {
+		return "", false
+	}
+	rest := &syntax.Word{Parts: w.Parts[1:]}
+	switch p := w.Parts[0].(type) {
+	case *syntax.ParamExp:
+		if !isHome(p) {
+			return "", false
+		}
+	case *syntax.DblQuoted:
+		if p.Dollar || len(p.Parts) == 0 {
+			return "", false
+		}
+		pe, ok := p.Parts[0].(*syntax.ParamExp)
+		if !ok || !isHome(pe) {
+			return "", false
+		}
+		inner := &syntax.DblQuoted{Parts: p.Parts[1:]}
+		rest.Parts = append([]syntax.WordPart{inner}, w.Parts[1:]...)
+	default:
+		return "", false
+	}
+	v, ok := Literal(rest)
+	if !ok || v != "" && v[0] != '/' {
+		return "", false
+	}
+	return "~" + v, true
+}
+
+// isHome reports whether pe is exactly $HOME, without braces or operators.
+func isHome(pe *syntax.ParamExp) bool { return pe.Short && plainParam(pe) && pe.Param.Value == "HOME" }
+
 func soleParam(dq *syntax.DblQuoted) (*syntax.ParamExp, bool) {
 	if dq.Dollar || len(dq.Parts) != 1 {
 		return nil, false
@@ -391,9 +618,9 @@ func soleParam(dq *syntax.DblQuoted) (*syntax.ParamExp, bool) {
 	return pe, ok
 }
 
-// plainParam reports whether pe is exactly $NAME: no braces, operators, flags or subscripts.
+// plainParam reports whether pe is exactly $NAME or ${NAME}: no operators, flags or subscripts.
 func plainParam(pe *syntax.ParamExp) bool {
-	return pe.Short && pe.Param != nil && pe.Flags == nil && !pe.Excl && !pe.Length && !pe.Width &&
+	return pe.Param != nil && pe.Flags == nil && !pe.Excl && !pe.Length && !pe.Width &&
 		!pe.IsSet && pe.Split == syntax.OptUnset && pe.GlobSubst == syntax.OptUnset &&
 		pe.RcExpand == syntax.OptUnset && pe.NestedParam == nil && pe.Index == nil &&
 		len(pe.Modifiers) == 0 && pe.Slice == nil && pe.Repl == nil && pe.Names == 0 && pe.Exp == nil

@@ -8,7 +8,7 @@ import (
 )
 
 func addSeeds(f *testing.F) {
-	cmds, err := corpus.Commands("allow", "deny")
+	cmds, err := corpus.Commands("allow", "deny", "realistic")
 	if err != nil {
 		f.Fatal(err)
 	}

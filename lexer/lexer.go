@@ -17,6 +17,7 @@ package lexer
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -36,8 +37,12 @@ const (
 	TokSemi                // ;
 	TokNewline             // \n
 	TokAndAnd              // &&
+	TokOrOr                // ||
 	TokErrToOut            // 2>&1
-	TokErrToNull           // 2>/dev/null
+	TokErrToNull           // 2>/dev/null (also written 2> /dev/null)
+	TokOutToNull           // >/dev/null (also 1>/dev/null, > /dev/null)
+	TokAllToNull           // &>/dev/null
+	TokIn                  // <, followed by the word it reads
 	TokEOF
 )
 
@@ -53,10 +58,18 @@ func (k TokenKind) String() string {
 		return "newline"
 	case TokAndAnd:
 		return "&&"
+	case TokOrOr:
+		return "||"
 	case TokErrToOut:
 		return "2>&1"
 	case TokErrToNull:
 		return "2>/dev/null"
+	case TokOutToNull:
+		return ">/dev/null"
+	case TokAllToNull:
+		return "&>/dev/null"
+	case TokIn:
+		return "<"
 	case TokEOF:
 		return "end of command"
 	}
@@ -84,10 +97,23 @@ type Word struct {
 	// Tilde is set for a bare word that starts with ~/ (home directory expansion). Only a for
 	// loop's word list may hold one.
 	Tilde bool
+	// Glob is the word as a shell pattern when it holds an unquoted * or ?, which the shell
+	// expands to file names: the glob characters bare, and every quoted *, ?, [, ] or \ escaped
+	// with a backslash, so that `"*".md` and `*.md` differ. Empty for any other word. Value
+	// holds the text with the quotes removed, glob characters included.
+	Glob string
+	// DotSlash is set when the lexer put ./ before a glob that starts with a glob character, so
+	// that no file name it matches can read as an option (`*.md` could match `--output=x.md`):
+	// Value and Glob hold the word so prefixed, which is what the judge judges and the rewrite
+	// runs.
+	DotSlash bool
+	// Brace is set on each of the words a brace group ({a,b}) expanded to; Raw is the whole
+	// word as written. The rewrite prints the words, not the group.
+	Brace bool
 }
 
 // IsBare reports whether the word was written with plain characters only.
-func (w Word) IsBare() bool { return !w.Quoted && w.Var == "" && !w.Tilde }
+func (w Word) IsBare() bool { return !w.Quoted && w.Var == "" && !w.Tilde && w.Glob == "" && !w.Brace }
 
 // Token is one lexical token.
 type Token struct {
@@ -236,7 +262,8 @@ func (s *scanner) scan() {
 			s.next()
 			switch s.ch {
 			case '|':
-				s.fail(pos, "`||` is not allowed; run one command (or one if/for shape) at a time")
+				s.next()
+				s.emit(TokOrOr, pos)
 			case '&':
 				s.fail(pos, "`|&` is not allowed; use `2>&1 |`")
 			default:
@@ -250,9 +277,14 @@ func (s *scanner) scan() {
 				s.emit(TokSemi, pos)
 			}
 		case '&':
+			if n := devNull(s.src[s.off:], "&>"); n > 0 {
+				s.skipN(n)
+				s.emit(TokAllToNull, pos)
+				continue
+			}
 			s.next()
 			if s.ch != '&' {
-				s.fail(pos, "`&` (background or redirection) is not allowed")
+				s.fail(pos, "`&` (background or redirection) is not allowed; the only redirections allowed are 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE")
 			} else {
 				s.next()
 				s.emit(TokAndAnd, pos)
@@ -271,26 +303,64 @@ func isDelim(c byte) bool {
 	return c == eof || c == ' ' || c == '\t' || c == '\n' || c == '|' || c == ';' || c == '&'
 }
 
-// redirect consumes one of the two permitted redirections, written exactly, at the start of a
-// word. Anything else that starts like a redirection falls through to word, which refuses `>`.
+// redirect consumes one of the permitted redirections at the start of a word: 2>&1, a
+// redirection of standard output, standard error or both to /dev/null (written exactly so, with
+// or without a blank before it), or `<`, whose file the parser reads as the next word. Anything
+// else that starts like a redirection falls through to word, which refuses `>` and `<`.
 func (s *scanner) redirect() bool {
-	if s.ch != '2' || s.peek() != '>' {
+	switch s.ch {
+	case '<', '>', '1', '2':
+	default:
 		return false
 	}
 	rest := s.src[s.off:]
+	pos := s.off
+	if rest[0] == '<' {
+		if len(rest) > 1 && strings.IndexByte("<>&(", rest[1]) >= 0 {
+			return false // here-documents, <>, <&, process substitution: word refuses them
+		}
+		s.next() // consumes <
+		s.emit(TokIn, pos)
+		return true
+	}
+	if strings.HasPrefix(rest, "2>&1") && (len(rest) == 4 || isDelim(rest[4])) {
+		s.skipN(4)
+		s.emit(TokErrToOut, pos)
+		return true
+	}
 	for _, r := range [...]struct {
-		text string
+		op   string
 		kind TokenKind
-	}{{"2>&1", TokErrToOut}, {"2>/dev/null", TokErrToNull}} {
-		n := len(r.text)
-		if len(rest) >= n && rest[:n] == r.text && (len(rest) == n || isDelim(rest[n])) {
-			pos := s.off
+	}{{"2>", TokErrToNull}, {"1>", TokOutToNull}, {">", TokOutToNull}} {
+		if n := devNull(rest, r.op); n > 0 {
 			s.skipN(n)
 			s.emit(r.kind, pos)
 			return true
 		}
 	}
 	return false
+}
+
+// devNull returns the length of op, optional blanks and the word /dev/null at the start of
+// rest, ended by a delimiter, or 0. Only the exact path is accepted: /dev//null, ./dev/null
+// and /dev/nul are words, which the lexer then refuses.
+func devNull(rest, op string) int {
+	if !strings.HasPrefix(rest, op) {
+		return 0
+	}
+	n := len(op)
+	for n < len(rest) && (rest[n] == ' ' || rest[n] == '\t') {
+		n++
+	}
+	const null = "/dev/null"
+	if !strings.HasPrefix(rest[n:], null) {
+		return 0
+	}
+	n += len(null)
+	if n < len(rest) && !isDelim(rest[n]) {
+		return 0
+	}
+	return n
 }
 
 // isBareChar reports whether c may appear unquoted in a word. The set is closed: letters,
@@ -326,13 +396,13 @@ func bareRefusal(c byte) string {
 	case '\\':
 		return "a backslash outside single quotes is not allowed; quote the word with single quotes"
 	case '<', '>':
-		return fmt.Sprintf("`%c` (redirection) is not allowed; the only redirections allowed are 2>&1 and 2>/dev/null", c)
+		return fmt.Sprintf("`%c` (redirection) is not allowed here; the only redirections allowed are 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE, each as a word of its own", c)
 	case '(', ')':
 		return fmt.Sprintf("`%c` (subshell, function or process substitution) is not allowed", c)
 	case '{', '}':
 		return fmt.Sprintf("`%c` (brace expansion or command group) is not allowed", c)
-	case '*', '?', '[', ']':
-		return fmt.Sprintf("unquoted glob character `%c` is not allowed; quote patterns, e.g. -name '*.go'", c)
+	case '[', ']':
+		return fmt.Sprintf("unquoted `%c` (a glob bracket) is not allowed; quote it, or use * and ?", c)
 	case '#':
 		return "`#` (comment) is not allowed"
 	case '!':
@@ -350,6 +420,10 @@ func (s *scanner) word() {
 	start := s.off
 	w := Word{Pos: start}
 	var val []byte
+	var globAt []int // the offsets in val of unquoted glob characters
+	revSuffix := false
+	braceAt := -1 // where a brace group's alternatives go in val, or -1
+	var alts []string
 	if s.ch == '"' && s.loopVar(&w) {
 		s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
 		return
@@ -358,14 +432,33 @@ func (s *scanner) word() {
 		s.fail(s.off, "a word starting with `=` is not allowed (zsh expands it to a program path)")
 		return
 	}
+	if rest := s.src[s.off:]; rest[0] == '\\' || rest[0] == '{' {
+		// find's words, whole: `\;` is `;`, `\(` and `\)` are ( and ), and `{}` is itself in
+		// bash and zsh (no brace expansion without a comma or ..). They are shell syntax, so
+		// marked as pattern text, which only find reads.
+		for _, sp := range [...]struct{ raw, val string }{{`\;`, ";"}, {"{}", "{}"}, {`\(`, "("}, {`\)`, ")"}} {
+			if strings.HasPrefix(rest, sp.raw) && (len(rest) == len(sp.raw) || isDelim(rest[len(sp.raw)])) {
+				w.Raw, w.Value, w.Quoted, w.Pattern = sp.raw, sp.val, sp.raw[0] == '\\', true
+				s.skipN(len(sp.raw))
+				s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
+				return
+			}
+		}
+	}
 	if s.ch == '~' {
-		if s.peek() != '/' {
-			s.fail(s.off, "%s", bareRefusal('~'))
+		if s.peek() != '/' && !isDelim(s.peek()) {
+			s.fail(s.off, "%s", bareRefusal('~')) // ~user, ~+, ~-: other directories
 			return
 		}
 		w.Tilde = true
 		val = append(val, '~')
 		s.next() // consumes ~; the / is a bare character
+	} else if n := homeVar(s.src[s.off:], false); n > 0 {
+		// $HOME at the start of a word means what ~ means: the judge reads and the rewrite
+		// writes the home directory's literal path (Word.Tilde).
+		w.Tilde = true
+		val = append(val, '~')
+		s.skipN(n) // consumes $HOME
 	}
 	for !isDelim(s.ch) && s.err == nil {
 		switch {
@@ -401,11 +494,41 @@ func (s *scanner) word() {
 				case '\n':
 					s.fail(s.off, "a newline inside quotes is not allowed")
 				case '$':
-					s.fail(s.off, "`$` inside double quotes (expansion) is not allowed; the only expansion allowed is a for loop's \"$name\" as a whole word; use single quotes for literal text")
+					if n := homeVar(s.src[s.off:], true); n > 0 && qpos == start && len(val) == 0 && !w.Tilde {
+						w.Tilde = true // "$HOME/…" at the start of a word: as ~/… (above)
+						val = append(val, '~')
+						s.skipN(n) // consumes $HOME
+						break
+					}
+					// A `$` that no shell expands: before the closing quote, a blank or one of
+					// | ) / . , : (measured in bash and zsh; `$=x`, `$+x` and `$^x` are zsh
+					// expansions, so the set is closed). It is pattern text: rg "foo$|bar$".
+					if strings.IndexByte(`"| )/.,:`, s.peek()) < 0 {
+						s.fail(s.off, "`$` inside double quotes (expansion) is not allowed; the only expansion allowed is a for loop's \"$name\" as a whole word; use single quotes for literal text")
+						break
+					}
+					w.Pattern = true
+					val = append(val, s.ch)
+					s.next() // consumes a literal $
 				case '`':
 					s.fail(s.off, "backticks (command substitution) are not allowed")
 				case '\\':
-					s.fail(s.off, "a backslash inside double quotes is not allowed; use single quotes")
+					// Inside double quotes a backslash escapes $ ` " and \ and is kept before
+					// anything else, in bash and zsh alike: "a\"b" is a"b, "\w" is \w.
+					switch c := s.peek(); c {
+					case eof, '\n':
+						s.fail(s.off, "a backslash at the end of a line is not allowed")
+					case '!':
+						s.fail(s.off, "`!` inside double quotes (history expansion) is not allowed; use single quotes")
+					case '$', '`', '"', '\\':
+						s.next() // consumes the backslash
+						val = append(val, c)
+						s.next() // consumes the escaped byte
+					default:
+						val = append(val, '\\')
+						s.next() // consumes the backslash, kept; the next byte is read as usual
+					}
+					w.Pattern = true
 				case '!':
 					s.fail(s.off, "`!` inside double quotes (history expansion) is not allowed; use single quotes")
 				default:
@@ -419,12 +542,32 @@ func (s *scanner) word() {
 			if s.err == nil {
 				s.next() // consumes the closing quote
 			}
+		case s.ch == '@' && s.peek() == '{' && !w.Quoted:
+			// git's reflog suffix, HEAD@{1}, stash@{0}, main@{2.days.ago}: braces without a
+			// comma are not expanded by bash or zsh, and the word is pattern text that only
+			// git's revision rule reads (gitRevOrPathspec).
+			if n := reflogSuffix(s.src[s.off:]); n > 0 {
+				val = append(val, s.src[s.off:s.off+n]...)
+				w.Pattern = true
+				s.skipN(n)
+				break
+			}
+			val = append(val, s.ch)
+			s.next() // consumes @; the { is refused next
+		case s.ch == '{' && braceAt < 0:
+			braceAt = len(val)
+			alts = s.braceGroup()
 		case isBareChar(s.ch):
 			val = append(val, s.ch)
 			s.next() // consumes one bare byte
+		case s.ch == '*' || s.ch == '?':
+			globAt = append(globAt, len(val))
+			val = append(val, s.ch)
+			s.next() // consumes one glob character
 		case (s.ch == '~' || s.ch == '^') && len(val) > 0 && isRevChar(val[len(val)-1]) && !w.Quoted:
 			// git revision suffixes: HEAD~3, HEAD^2, main~2^. Mid-word the shells leave them
 			// alone (zsh's extended glob aside), and the canonical form quotes the word.
+			revSuffix = true
 			val = append(val, s.ch)
 			s.next() // consumes ~ or ^
 		default:
@@ -435,23 +578,191 @@ func (s *scanner) word() {
 		return
 	}
 	w.Raw = s.src[start:s.off]
-	if w.Quoted {
+	if w.Tilde && len(val) > 1 && val[1] != '/' {
+		// "$HOME"x names another directory than the home one; ~ and $HOME stand alone or before /.
+		s.fail(start, "`~` or `$HOME` must stand alone or before a `/`")
+		return
+	}
+	if braceAt >= 0 {
+		s.braceWords(w, val, braceAt, alts, revSuffix)
+		return
+	}
+	if w.Quoted || w.Tilde || len(globAt) > 0 {
 		w.Value = string(val)
 	} else {
 		w.Value = w.Raw // a bare word is its own value; no copy
 	}
+	if len(globAt) > 0 && revSuffix {
+		// zsh's extended glob reads ~ and ^ in a pattern as operators: *.go~*_test.go.
+		s.fail(start, "`~` or `^` in a glob is not allowed (zsh reads them as glob operators); quote them")
+		return
+	}
+	if len(globAt) > 0 {
+		w.Glob = globPattern(val, globAt)
+		if globAt[0] == 0 {
+			w.DotSlash = true
+			w.Value = "./" + w.Value
+			w.Glob = "./" + w.Glob
+		}
+	}
 	s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
 }
 
-// loopVar consumes a word that is exactly "$NAME" followed by a delimiter, the one expansion the
-// gate accepts. It consumes nothing and returns false for any other word starting with `"`.
+// reflogSuffix returns the length of @{…} at the start of rest, holding letters, digits, dots
+// and dashes and ended by a delimiter, or 0.
+func reflogSuffix(rest string) int {
+	n := 2 // @{
+	for n < len(rest) && (isNameChar(rest[n]) || rest[n] == '.' || rest[n] == '-') {
+		n++
+	}
+	if n == 2 || n >= len(rest) || rest[n] != '}' {
+		return 0
+	}
+	n++
+	if n < len(rest) && !isDelim(rest[n]) {
+		return 0
+	}
+	return n
+}
+
+// MaxBraceWords caps the words one brace group may expand to.
+const MaxBraceWords = 64
+
+// braceGroup consumes a brace group, {a,b,…}: alternatives of bare characters and globs,
+// separated by commas, at least two, none empty. It returns them, or fails on anything else:
+// {} and {a} are not expanded, {1..3} and nested groups are not accepted here.
+func (s *scanner) braceGroup() []string {
+	pos := s.off
+	s.next() // consumes {
+	var alts []string
+	begin := s.off
+	for s.err == nil {
+		switch c := s.ch; {
+		case c == ',' || c == '}':
+			alt := s.src[begin:s.off]
+			if alt == "" || strings.Contains(alt, "..") {
+				s.fail(pos, "a brace group with an empty alternative or a `..` range is not allowed; write the words out")
+				return nil
+			}
+			alts = append(alts, alt)
+			s.next() // consumes , or }
+			if c == '}' {
+				if len(alts) < 2 {
+					s.fail(pos, "%s", bareRefusal('{'))
+					return nil
+				}
+				if len(alts) > MaxBraceWords {
+					s.fail(pos, "a brace group may hold at most %d words", MaxBraceWords)
+					return nil
+				}
+				return alts
+			}
+			begin = s.off
+		case c != ',' && isBareChar(c) || c == '*' || c == '?':
+			s.next() // consumes one byte of an alternative
+		default:
+			s.fail(pos, "%s", bareRefusal('{'))
+			return nil
+		}
+	}
+	return nil
+}
+
+// braceWords emits the words a brace group expands to, as bash and zsh expand it: each
+// alternative between the text before and after the group. Each word is then an ordinary word:
+// a glob if it holds * or ?, with ./ put first if it starts with one. The word must be unquoted
+// and start with neither ~ nor $HOME, so that every byte of it is what it reads.
+func (s *scanner) braceWords(w Word, val []byte, at int, alts []string, revSuffix bool) {
+	if w.Quoted || w.Tilde || revSuffix {
+		s.fail(w.Pos, "a brace group may stand only in an unquoted word of plain characters and globs")
+		return
+	}
+	for _, alt := range alts {
+		v := string(val[:at]) + alt + string(val[at:])
+		x := Word{Pos: w.Pos, Raw: w.Raw, Value: v, Brace: true}
+		var globAt []int
+		for i := 0; i < len(v); i++ {
+			if v[i] == '*' || v[i] == '?' {
+				globAt = append(globAt, i)
+			}
+		}
+		if len(globAt) > 0 {
+			x.Glob = globPattern([]byte(v), globAt)
+			if globAt[0] == 0 {
+				x.DotSlash, x.Value, x.Glob = true, "./"+x.Value, "./"+x.Glob
+			}
+		}
+		if len(s.toks) >= MaxTokens {
+			s.fail(w.Pos, "a command may hold at most %d words and operators", MaxTokens)
+			return
+		}
+		s.toks = append(s.toks, Token{Kind: TokWord, Pos: w.Pos, Word: x})
+	}
+}
+
+// homeVar returns the length of $HOME at the start of rest when it is the whole parameter: followed
+// by a delimiter or / (unquoted), or by " or / (inside double quotes); 0 otherwise.
+func homeVar(rest string, quoted bool) int {
+	const v = "$HOME"
+	if !strings.HasPrefix(rest, v) {
+		return 0
+	}
+	if len(rest) == len(v) {
+		if quoted {
+			return 0
+		}
+		return len(v)
+	}
+	c := rest[len(v)]
+	if c == '/' || quoted && c == '"' || !quoted && isDelim(c) {
+		return len(v)
+	}
+	return 0
+}
+
+// globPattern writes val as a shell pattern: the bytes at globAt bare, every other pattern
+// character escaped.
+func globPattern(val []byte, globAt []int) string {
+	b := make([]byte, 0, len(val)+4)
+	for i, c := range val {
+		if len(globAt) > 0 && globAt[0] == i {
+			globAt = globAt[1:]
+			b = append(b, c)
+			continue
+		}
+		if strings.IndexByte(`*?[]\`, c) >= 0 {
+			b = append(b, '\\')
+		}
+		b = append(b, c)
+	}
+	return string(b)
+}
+
+// loopVar consumes a word that is exactly "$NAME" or "${NAME}" followed by a delimiter, the one
+// expansion the gate accepts. It consumes nothing and returns false for any other word starting
+// with `"`.
 func (s *scanner) loopVar(w *Word) bool {
 	rest := s.src[s.off:]
-	if len(rest) < 4 || rest[1] != '$' || !isNameStart(rest[2]) {
+	if len(rest) < 4 || rest[1] != '$' {
 		return false
 	}
-	n := 3
+	n := 2
+	braced := rest[n] == '{'
+	if braced {
+		n++
+	}
+	if n >= len(rest) || !isNameStart(rest[n]) {
+		return false
+	}
+	start := n
 	for n < len(rest) && isNameChar(rest[n]) {
+		n++
+	}
+	name := rest[start:n]
+	if braced {
+		if n >= len(rest) || rest[n] != '}' {
+			return false
+		}
 		n++
 	}
 	if n >= len(rest) || rest[n] != '"' {
@@ -462,7 +773,7 @@ func (s *scanner) loopVar(w *Word) bool {
 		return false
 	}
 	w.Raw = rest[:n]
-	w.Var = rest[2 : n-1]
+	w.Var = name
 	w.Quoted = true
 	s.skipN(n)
 	return true

@@ -3,21 +3,66 @@ package lexer
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
-// Script is a command the shape parser accepted. It has exactly one of three shapes, optionally
-// after one leading `cd DIR &&`:
+// Script is a command the shape parser accepted: optionally one leading `cd DIR &&`, then a list
+// of items joined by `&&`, `||`, `;` or newlines, each of one of three shapes:
 //
 //	pipeline:  cmd args (| filter args)*
 //	if:        if PIPELINE; then BODY; [else BODY;] fi
 //	for:       for NAME in WORDS; do BODY; done
 //
-// where a BODY is pipelines separated by `;` or newlines. Nothing nests.
+// where a BODY is pipelines joined by `&&` or `||`, each run ended by `;` or a newline. Nothing
+// nests. A list whose every item is a read is a read: the shell runs some of its items, in order,
+// and the judge judges all of them.
 type Script struct {
-	Cd *Word // the directory of a leading `cd DIR &&`, or nil
+	Cd    *Word   // the directory of a leading `cd DIR &&`, or nil
+	Items []*Item // at least one
+}
+
+// Visit calls f for every pipeline of the script, in every item of its list (every branch of an
+// if, the body of a loop, with the loop), in source order, until f returns false. Every item is
+// visited whichever the shell would run: a list of reads is a read only if each item is.
+func (sc *Script) Visit(f func(pl *Pipeline, loop *For) bool) {
+	for _, it := range sc.Items {
+		switch {
+		case it.Pipeline != nil:
+			if !f(it.Pipeline, nil) {
+				return
+			}
+		case it.If != nil:
+			if !f(it.If.Cond, nil) {
+				return
+			}
+			for _, pl := range it.If.Then {
+				if !f(pl, nil) {
+					return
+				}
+			}
+			for _, pl := range it.If.Else {
+				if !f(pl, nil) {
+					return
+				}
+			}
+		case it.For != nil:
+			for _, pl := range it.For.Body {
+				if !f(pl, it.For) {
+					return
+				}
+			}
+		}
+	}
+}
+
+// Item is one element of the top-level list.
+type Item struct {
+	// Op is how the item follows the one before it: TokAndAnd, TokOrOr or TokSemi (for `;` and
+	// newlines); 0 for the first.
+	Op TokenKind
 
 	Pipeline *Pipeline // the pipeline shape
 	If       *If       // the if shape
@@ -26,6 +71,8 @@ type Script struct {
 
 // Pipeline is one or more commands joined by |.
 type Pipeline struct {
+	// Op, in a body, is how the pipeline follows the one before it (as Item.Op); 0 for the first.
+	Op   TokenKind
 	Cmds []*SimpleCommand
 }
 
@@ -33,7 +80,13 @@ type Pipeline struct {
 type SimpleCommand struct {
 	Name   Word
 	Args   []Word
-	Redirs []TokenKind // TokErrToOut or TokErrToNull, in source order
+	Redirs []Redir // in source order
+}
+
+// Redir is one redirection: 2>&1, standard error, output or both to /dev/null, or `< FILE`.
+type Redir struct {
+	Kind TokenKind // TokErrToOut, TokErrToNull, TokOutToNull, TokAllToNull or TokIn
+	File Word      // for TokIn, the file read: a plain literal path, never a device
 }
 
 // If is `if COND; then THEN; [else ELSE;] fi`.
@@ -50,10 +103,39 @@ type For struct {
 	Body  []*Pipeline
 }
 
-// LoopNames are the names a for loop may bind. The list is fixed so that a loop can never assign
-// a variable with a meaning to the shell: zsh ties `path` to PATH, `cdpath` to CDPATH and
-// `fpath` to FPATH, and upper-case names include IFS, PATH and LD_PRELOAD.
-var LoopNames = []string{"f", "file", "d", "dir", "i", "n", "x", "item", "name", "pkg", "rev", "ref", "branch", "commit", "tag", "p"}
+// IsLoopName reports whether a for loop may bind name. A loop assigns its variable in the shell
+// that runs the command, so the name must mean nothing to bash or zsh: lower-case (upper-case
+// names include IFS, PATH and LD_PRELOAD, and an exported variable the loop would change), not
+// one of zsh's special or tied lower-case parameters (path is tied to PATH, prompt to PS1, and
+// zsh/parameter's commands, functions and aliases define what runs), no hook array
+// (zshexit_functions runs its words as commands when the shell exits), and no proxy setting
+// (http_proxy is read from the environment by git and curl). Test: TestParse (loop rows).
+func IsLoopName(name string) bool {
+	if name == "" || len(name) > 32 || name[0] < 'a' || name[0] > 'z' {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '_') {
+			return false
+		}
+	}
+	switch {
+	case strings.HasSuffix(name, "_functions"), strings.HasPrefix(name, "zsh_"), strings.HasPrefix(name, "zle_"),
+		strings.HasPrefix(name, "dis_"), strings.Contains(name, "proxy"), strings.Contains(name, "path"):
+		return false
+	}
+	return !wordlist.Has(zshSpecial, name)
+}
+
+// zshSpecial are zsh's lower-case special parameters, those of its bundled modules included.
+const zshSpecial = "argv status pipestatus path cdpath fpath manpath mailpath module_path psvar fignore watch " +
+	"histchars prompt signals parameters commands functions functions_source builtins reswords options " +
+	"modules dirstack history historywords jobdirs jobtexts jobstates nameddirs userdirs usergroups aliases " +
+	"galiases saliases patchars funcstack funcfiletrace funcsourcetrace functrace widgets keymaps terminfo " +
+	"termcap errnos sysparams mapfile epochtime reply match mbegin mend registers killring cursor buffer " +
+	"lbuffer rbuffer mark region_active numeric keys histno predisplay postdisplay lastwidget widget " +
+	"aliases_source zftp_chpwd zsh_scheduled_events"
 
 // reserved are the shell's reserved words. In command position each one either starts a shape
 // the parser handles or is refused by name.
@@ -86,6 +168,7 @@ type parser struct {
 	i       int
 	err     *Error
 	loopVar string // the bound loop variable while parsing a for body
+	work    int    // the commands judged over every iteration of every loop so far
 }
 
 func (p *parser) tok() Token { return p.toks[p.i] }
@@ -138,36 +221,68 @@ func (p *parser) script() *Script {
 	if p.isWord("cd") {
 		sc.Cd = p.cdPrefix()
 	}
-	switch {
-	case p.err != nil:
-	case p.isWord("if"):
-		sc.If = p.ifShape()
-	case p.isWord("for"):
-		sc.For = p.forShape()
-	default:
-		sc.Pipeline = p.pipeline()
-	}
-	if p.err == nil && p.tok().Kind == TokNewline {
-		nl := p.tok().Pos
-		p.skipNewlines()
-		if p.tok().Kind != TokEOF {
-			p.fail(nl, "a list of commands is not allowed; run one command (or one if/for shape) at a time")
+	op := TokenKind(0)
+	for p.err == nil {
+		sc.Items = append(sc.Items, p.item(op))
+		if p.err != nil {
+			break
+		}
+		if op = p.listOp(); op == 0 {
+			break
 		}
 	}
 	if p.err == nil && p.tok().Kind != TokEOF {
 		p.refuseAfter()
 	}
+	if p.err == nil && p.work > MaxLoopWork {
+		p.fail(0, "this command runs %d commands in its loops; the limit is %d: split it up", p.work, MaxLoopWork)
+	}
 	return sc
 }
 
-// refuseAfter explains why a token after a complete shape is refused.
+// item parses one element of the top-level list: an if, a for or a pipeline.
+func (p *parser) item(op TokenKind) *Item {
+	it := &Item{Op: op}
+	switch {
+	case p.isWord("cd"):
+		p.fail(p.tok().Pos, "`cd` is allowed only once, at the start: `cd DIR && …`")
+	case p.isWord("if"):
+		it.If = p.ifShape()
+	case p.isWord("for"):
+		it.For = p.forShape()
+	default:
+		it.Pipeline = p.pipeline()
+	}
+	return it
+}
+
+// listOp consumes the operator after a list item and returns it (TokSemi for `;` and newlines),
+// or 0 at the end of the command or before a token that cannot follow an item.
+func (p *parser) listOp() TokenKind {
+	switch t := p.tok(); t.Kind {
+	case TokAndAnd, TokOrOr:
+		p.advance()
+		p.skipNewlines()
+		if p.tok().Kind == TokEOF {
+			p.fail(t.Pos, "`%s` must be followed by a command", t.Kind)
+			return 0
+		}
+		return t.Kind
+	case TokSemi, TokNewline:
+		p.advance()
+		p.skipNewlines()
+		if p.tok().Kind == TokEOF {
+			return 0 // a trailing separator
+		}
+		return TokSemi
+	}
+	return 0
+}
+
+// refuseAfter explains why a token after a complete item is refused.
 func (p *parser) refuseAfter() {
 	t := p.tok()
 	switch t.Kind {
-	case TokSemi, TokNewline:
-		p.fail(t.Pos, "a list of commands is not allowed; run one command (or one if/for shape) at a time")
-	case TokAndAnd:
-		p.fail(t.Pos, "`&&` is allowed only after a single leading `cd DIR`; run one command at a time")
 	case TokPipe:
 		p.fail(t.Pos, "a pipe after an if or for shape is not allowed")
 	default:
@@ -186,7 +301,7 @@ func (p *parser) cdPrefix() *Word {
 	}
 	dir := t.Word
 	switch {
-	case dir.Var != "" || dir.Tilde:
+	case dir.Var != "" || dir.Tilde || dir.Glob != "" || dir.Brace:
 		p.fail(t.Pos, "the directory after `cd` must be written out literally")
 	case dir.Pattern:
 		p.fail(t.Pos, "the directory after `cd` contains shell syntax")
@@ -195,7 +310,7 @@ func (p *parser) cdPrefix() *Word {
 	}
 	p.advance()
 	if p.tok().Kind != TokAndAnd {
-		p.fail(p.tok().Pos, "`cd DIR` must be followed by `&&` and one command")
+		p.fail(p.tok().Pos, "`cd DIR` must be followed by `&&` and a command")
 		return nil
 	}
 	p.advance()
@@ -232,6 +347,8 @@ func (p *parser) command() *SimpleCommand {
 	switch {
 	case name.Var != "":
 		p.fail(t.Pos, "a loop variable cannot be run as a command")
+	case name.Brace:
+		p.fail(t.Pos, "a brace group cannot name the program")
 	case name.Quoted || name.Tilde || !allBare(name.Value):
 		p.fail(t.Pos, "a program name must be written as a plain word (found %s)", p.describe())
 	case wordlist.Has(reserved, name.Value):
@@ -254,19 +371,58 @@ func (p *parser) command() *SimpleCommand {
 			if t.Word.Var != "" {
 				p.checkVar(t)
 			}
-			if t.Word.Tilde {
-				p.fail(t.Pos, "`~` (home directory expansion) is allowed only in a for loop's word list; write the path out")
-			}
 			cmd.Args = append(cmd.Args, t.Word)
 			p.advance()
-		case TokErrToOut, TokErrToNull:
-			cmd.Redirs = append(cmd.Redirs, t.Kind)
+		case TokErrToOut, TokErrToNull, TokOutToNull, TokAllToNull:
+			cmd.Redirs = append(cmd.Redirs, Redir{Kind: t.Kind})
+			p.advance()
+		case TokIn:
+			p.advance()
+			cmd.Redirs = append(cmd.Redirs, Redir{Kind: TokIn, File: p.inputFile(t.Pos)})
 			p.advance()
 		default:
 			return cmd
 		}
 	}
 	return cmd
+}
+
+// inputFile checks the word after `<`: a file written out literally, never a device. bash opens
+// /dev/tcp/HOST/PORT and /dev/udp/… as network connections in a redirection, and a device can
+// act on being opened, so nothing under /dev but /dev/null is read this way (nor /proc or /sys).
+func (p *parser) inputFile(pos int) Word {
+	t := p.tok()
+	if t.Kind != TokWord {
+		p.fail(pos, "`<` must be followed by a file name")
+		return Word{}
+	}
+	w := t.Word
+	v := w.Value
+	switch {
+	case w.Var != "" || w.Tilde || w.Glob != "" || w.Brace:
+		p.fail(t.Pos, "the file after `<` must be written out literally")
+	case w.Pattern:
+		p.fail(t.Pos, "the file after `<` contains shell syntax")
+	case v == "" || v[0] == '-':
+		p.fail(t.Pos, "the file after `<` must be a plain path")
+	case v != "/dev/null" && underSystem(v):
+		p.fail(t.Pos, "`< %s` is not allowed: bash opens /dev/tcp/… and /dev/udp/… as network connections, and devices can act on being opened", clip.Short(v))
+	}
+	return w
+}
+
+// underSystem reports whether an absolute path, however spelt, is under /dev, /proc or /sys.
+func underSystem(v string) bool {
+	if v[0] != '/' {
+		return strings.Contains(v, "dev/") || strings.Contains(v, "proc/") || strings.Contains(v, "sys/")
+	}
+	clean := "/" + strings.TrimLeft(v, "/")
+	for _, d := range []string{"/dev", "/proc", "/sys"} {
+		if clean == d || strings.HasPrefix(clean, d+"/") || strings.Contains(v, "/.") {
+			return true
+		}
+	}
+	return false
 }
 
 // wordsAhead counts the word tokens from the current one to the next operator, to size a
@@ -320,10 +476,11 @@ func (p *parser) terminator(where string) {
 	}
 }
 
-// body parses pipelines, each ended by `;` or newlines, until one of the stop words stands in
-// command position.
+// body parses pipelines joined by `&&` or `||`, each run ended by `;` or newlines, until one of
+// the stop words stands in command position.
 func (p *parser) body(stops ...string) []*Pipeline {
 	var out []*Pipeline
+	op := TokenKind(0)
 	for p.err == nil {
 		t := p.tok()
 		if t.Kind == TokWord && t.Word.IsBare() && slices.Contains(stops, t.Word.Value) {
@@ -344,8 +501,23 @@ func (p *parser) body(stops ...string) []*Pipeline {
 			p.fail(t.Pos, "`cd` is allowed only once, at the start: `cd DIR && …`")
 			return out
 		}
-		out = append(out, p.pipeline())
+		pl := p.pipeline()
+		pl.Op = op
+		out = append(out, pl)
+		if p.err != nil {
+			return out
+		}
+		if k := p.tok().Kind; k == TokAndAnd || k == TokOrOr {
+			op = k
+			p.advance()
+			p.skipNewlines()
+			if t := p.tok(); t.Kind == TokWord && t.Word.IsBare() && slices.Contains(stops, t.Word.Value) {
+				p.fail(t.Pos, "`%s` must be followed by a command", k)
+			}
+			continue
+		}
 		p.terminator("after a command in the body")
+		op = TokSemi
 	}
 	return out
 }
@@ -379,8 +551,8 @@ func (p *parser) forShape() *For {
 		p.fail(forPos, "expected a loop variable name after `for`")
 		return nil
 	}
-	if !slices.Contains(LoopNames, t.Word.Value) {
-		p.fail(t.Pos, "loop variable `%s` is not allowed; use one of: %s", clip.Short(t.Word.Value), joinNames())
+	if !IsLoopName(t.Word.Value) {
+		p.fail(t.Pos, "loop variable `%s` is not allowed: use a lower-case name that means nothing to the shell (f, file, dir, …)", clip.Short(t.Word.Value))
 		return nil
 	}
 	n := &For{Var: t.Word.Value}
@@ -425,17 +597,7 @@ func (p *parser) forShape() *For {
 		if work*len(n.Items) > MaxLoopWork {
 			p.fail(forPos, "this loop runs %d commands; the limit is %d: split it up", work*len(n.Items), MaxLoopWork)
 		}
+		p.work += work * len(n.Items)
 	}
 	return n
-}
-
-func joinNames() string {
-	s := ""
-	for i, n := range LoopNames {
-		if i > 0 {
-			s += " "
-		}
-		s += n
-	}
-	return s
 }

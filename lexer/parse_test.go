@@ -30,9 +30,26 @@ var parseRows = []parseRow{
 	shape("cd d && for x in a; do ls \"$x\"; done", `cd "d" && for x in("a")do(["ls" $x])`),
 	shape("echo fi done then", `["echo" "fi" "done" "then"]`), // keywords are words outside command position
 
-	refused("ls; ls", "a list of commands"),
-	refused("ls\nls", "a list of commands"),
-	refused("ls && ls", "`&&` is allowed only after"),
+	shape("ls; ls", `["ls"]; ["ls"]`),
+	shape("ls\nls", `["ls"]; ["ls"]`),
+	shape("ls && ls || echo x", `["ls"] && ["ls"] || ["echo" "x"]`),
+	shape("cd d && ls && wc; if a; then b && c; d; fi || e", `cd "d" && ["ls"] && ["wc"]; if(["a"])then(["b"] && ["c"]; ["d"]) || ["e"]`),
+	shape("ls 2> /dev/null || true", `["ls" 2>/dev/null] || ["true"]`),
+	shape("wc -l < go.mod >/dev/null", `["wc" "-l" <"go.mod" >/dev/null]`),
+	shape(`for f in *.go; do wc "${f}"; done`, `for f in(g"./*.go")do(["wc" $f])`),
+	shape("for item2 in a; do ls; done", `for item2 in("a")do(["ls"])`),
+	refused("ls &&", "must be followed by a command"),
+	refused("if a; then b &&\nfi", "must be followed by a command"),
+	refused("ls && cd x && ls", "`cd` is allowed only once"),
+	refused("cat < /dev/tcp/h/80", "network"),
+	refused("cat < //dev/tcp/h/80", "network"),
+	refused("cat < ../../dev/tcp/h/80", "network"),
+	refused("cat < *.go", "literally"),
+	refused("cat <", "file name"),
+	refused("for zshexit_functions in rm; do ls; done", "loop variable"),
+	refused("for prompt in x; do ls; done", "loop variable"),
+	refused("for http_proxy in x; do ls; done", "loop variable"),
+	refused("for Path in x; do ls; done", "loop variable"),
 	refused("cd a && cd b && ls", "only one leading `cd`"),
 	refused("cd && ls", "one literal directory"),
 	refused("cd -P x && ls", "not an option"),
@@ -56,7 +73,7 @@ var parseRows = []parseRow{
 	refused("repeat 3 ls", "`repeat`"),
 	refused("noglob ls", "`noglob`"),
 	refused("if a; then b; elif c; then d; fi", "`elif`"),
-	refused("if a; then b; fi; ls", "a list of commands"),
+	shape("if a; then b; fi; ls", `if(["a"])then(["b"]); ["ls"]`),
 	refused("if a; then b; fi | head", "a pipe after"),
 	refused("if a; then; b; fi", "expected a command"),
 	refused("if a; then b; fi 2>&1", "unexpected"),
@@ -76,12 +93,13 @@ var parseRows = []parseRow{
 	refused(`for f in a; do "$f"; done`, "loop variable cannot be run"),
 	refused(`for f in a; do ls "$g"; done`, `"$f"`),
 	refused(`ls "$f"`, "for loop's own variable"),
-	refused(`for f in a; do ls; done; ls "$f"`, "a list of commands"),
-	refused("ls ~/x", "`~`"),
+	refused(`for f in a; do ls; done; ls "$f"`, "for loop's own variable"),
+	shape("ls ~/x ~ $HOME/y", `["ls" "~/x" "~" "~/y"]`),
+	refused("cat < ~/x", "literally"),
 	refused("ls |", "expected a command"),
 	refused("| ls", "expected a command"),
 	refused("", "expected a command"),
-	refused("ls ;", "a list of commands"),
+	shape("ls ;", `["ls"]`),
 }
 
 func init() {
@@ -135,7 +153,7 @@ func TestQuote(t *testing.T) {
 			t.Errorf("Quote(%q) = %s, want %s", in, got, want)
 		}
 		sc, err := Parse("echo " + Quote(in))
-		if err != nil || sc.Pipeline.Cmds[0].Args[0].Value != in {
+		if err != nil || sc.Items[0].Pipeline.Cmds[0].Args[0].Value != in {
 			t.Errorf("echo %s does not read back as %q: %v", Quote(in), in, err)
 		}
 	}

@@ -50,6 +50,12 @@ func FormatWord(w Word) string {
 	switch {
 	case w.Var != "":
 		return `"$` + w.Var + `"`
+	case w.Glob != "" && w.Tilde:
+		return "~/" + formatPattern(w.Glob[2:])
+	case w.Tilde && w.Value == "~":
+		return "~"
+	case w.Glob != "":
+		return formatPattern(w.Glob)
 	case w.Tilde:
 		// ~/ must stay unquoted for the shell to expand it; the rest is quoted as needed.
 		rest := w.Value[2:]
@@ -59,6 +65,53 @@ func FormatWord(w Word) string {
 		return "~/" + Quote(rest)
 	}
 	return Quote(w.Value)
+}
+
+// formatPattern writes a pattern (Word.Glob) so that the shell reads it back as the same
+// pattern: each run of literal text quoted as Quote quotes it, the glob characters bare.
+func formatPattern(pat string) string {
+	var b, lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			b.WriteString(Quote(lit.String()))
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(pat); i++ {
+		switch c := pat[i]; {
+		case c == '\\' && i+1 < len(pat):
+			i++
+			lit.WriteByte(pat[i])
+		case c == '*' || c == '?':
+			flush()
+			b.WriteByte(c)
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	flush()
+	return b.String()
+}
+
+// ExpandHome returns w with a leading ~ (or $HOME) replaced by home, a literal path: what the
+// judge judges and the rewrite runs, so that the shell expands nothing. w is returned unchanged
+// when it does not start with ~.
+func ExpandHome(w Word, home string) Word {
+	if !w.Tilde {
+		return w
+	}
+	out := Word{Pos: w.Pos, Raw: w.Raw, Value: home + w.Value[1:], Quoted: true, Pattern: w.Pattern}
+	if w.Glob != "" {
+		var b strings.Builder
+		for i := 0; i < len(home); i++ {
+			if strings.IndexByte(`*?[]\`, home[i]) >= 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(home[i])
+		}
+		out.Glob = b.String() + w.Glob[1:]
+	}
+	return out
 }
 
 // Printed is what the printer writes for one command: environment assignments the hook itself
@@ -81,41 +134,65 @@ func Print(sc *Script, each func(*SimpleCommand) Printed) string {
 		b.WriteString(FormatWord(*sc.Cd))
 		b.WriteString(" && ")
 	}
-	switch {
-	case sc.Pipeline != nil:
-		printPipeline(&b, sc.Pipeline, each)
-	case sc.If != nil:
-		b.WriteString("if ")
-		printPipeline(&b, sc.If.Cond, each)
-		b.WriteString("; then ")
-		printBody(&b, sc.If.Then, each)
-		if sc.If.Else != nil {
-			b.WriteString(" else ")
-			printBody(&b, sc.If.Else, each)
+	for i, it := range sc.Items {
+		if i > 0 {
+			printOp(&b, it.Op)
 		}
-		b.WriteString(" fi")
-	case sc.For != nil:
-		b.WriteString("for ")
-		b.WriteString(sc.For.Var)
-		b.WriteString(" in")
-		for _, w := range sc.For.Items {
-			b.WriteByte(' ')
-			b.WriteString(FormatWord(w))
+		switch {
+		case it.Pipeline != nil:
+			printPipeline(&b, it.Pipeline, each)
+		case it.If != nil:
+			b.WriteString("if ")
+			printPipeline(&b, it.If.Cond, each)
+			b.WriteString("; then ")
+			printBody(&b, it.If.Then, each)
+			if it.If.Else != nil {
+				b.WriteString(" else ")
+				printBody(&b, it.If.Else, each)
+			}
+			b.WriteString(" fi")
+		case it.For != nil:
+			b.WriteString("for ")
+			b.WriteString(it.For.Var)
+			b.WriteString(" in")
+			for _, w := range it.For.Items {
+				b.WriteByte(' ')
+				b.WriteString(FormatWord(w))
+			}
+			b.WriteString("; do ")
+			printBody(&b, it.For.Body, each)
+			b.WriteString(" done")
 		}
-		b.WriteString("; do ")
-		printBody(&b, sc.For.Body, each)
-		b.WriteString(" done")
 	}
 	return b.String()
 }
 
+// printOp writes a list operator; `;` and newlines are both printed `; `.
+func printOp(b *strings.Builder, op TokenKind) {
+	switch op {
+	case TokAndAnd:
+		b.WriteString(" && ")
+	case TokOrOr:
+		b.WriteString(" || ")
+	default:
+		b.WriteString("; ")
+	}
+}
+
+// printBody writes a body: pipelines joined by their operators, each run ended by `;`.
 func printBody(b *strings.Builder, body []*Pipeline, each func(*SimpleCommand) Printed) {
 	for i, pl := range body {
 		if i > 0 {
-			b.WriteByte(' ')
+			if pl.Op == TokAndAnd || pl.Op == TokOrOr {
+				printOp(b, pl.Op)
+			} else {
+				b.WriteByte(' ')
+			}
 		}
 		printPipeline(b, pl, each)
-		b.WriteByte(';')
+		if i+1 == len(body) || body[i+1].Op != TokAndAnd && body[i+1].Op != TokOrOr {
+			b.WriteByte(';')
+		}
 	}
 }
 
@@ -137,7 +214,11 @@ func printPipeline(b *strings.Builder, pl *Pipeline, each func(*SimpleCommand) P
 		}
 		for _, r := range c.Redirs {
 			b.WriteByte(' ')
-			b.WriteString(r.String())
+			b.WriteString(r.Kind.String())
+			if r.Kind == TokIn {
+				b.WriteByte(' ')
+				b.WriteString(FormatWord(r.File))
+			}
 		}
 	}
 }

@@ -63,6 +63,59 @@ func Text(w *syntax.Word) (value string, glob, ok bool) {
 	return b.String(), glob, true
 }
 
+// GlobPattern returns w as a shell pattern, in the notation of Word.Glob, when it is literal text
+// with at least one unquoted * or ?: the glob characters bare, every quoted or escaped *, ?, [, ]
+// and \ escaped. An unquoted [ or ], which the shells read differently, makes it not a pattern.
+func GlobPattern(w *syntax.Word) (string, bool) {
+	if len(w.Parts) > 0 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~/") {
+			// ~/…: the tilde is the shell's (Word.Tilde); the rest is the pattern.
+			rest := &syntax.Word{Parts: append([]syntax.WordPart{&syntax.Lit{Value: l.Value[1:]}}, w.Parts[1:]...)}
+			pat, ok := GlobPattern(rest)
+			return "~" + pat, ok
+		}
+	}
+	if _, glob, ok := Text(w); !ok || !glob {
+		return "", false
+	}
+	var b strings.Builder
+	escape := func(s string) {
+		for i := 0; i < len(s); i++ {
+			if strings.IndexByte(`*?[]\`, s[i]) >= 0 {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(s[i])
+		}
+	}
+	for i, part := range w.Parts {
+		if l, ok := part.(*syntax.Lit); ok {
+			v := l.Value
+			for j := 0; j < len(v); j++ {
+				switch c := v[j]; c {
+				case '\\':
+					if j+1 < len(v) {
+						j++
+						escape(v[j : j+1])
+					}
+				case '*', '?':
+					b.WriteByte(c)
+				case '[', ']':
+					return "", false
+				default:
+					b.WriteByte(c)
+				}
+			}
+			continue
+		}
+		v, _, ok := textPart(part, i == 0)
+		if !ok {
+			return "", false
+		}
+		escape(v)
+	}
+	return b.String(), true
+}
+
 func textPart(part syntax.WordPart, first bool) (value string, glob, ok bool) {
 	switch p := part.(type) {
 	case *syntax.Lit:

@@ -132,8 +132,8 @@ func (o *Options) bsdCluster(prog string, c *ParsedArgs, args []Arg, i int, b *B
 			src, took = args[i+1], 1
 			opt.Value = src.Value
 		}
-		if src.Var {
-			return 0, refuse(prog, "a loop variable may only be an operand, not the value of `%s`", name)
+		if src.Glob {
+			return 0, refuse(prog, "a glob may not be the value of `%s`; quote the pattern", name)
 		}
 		if src.Pattern && !wordlist.Has(o.Patterns, name) {
 			return 0, refuse(prog, "shell syntax in the value of `%s` is not allowed", name)

@@ -31,7 +31,7 @@ func TestCargoRules(t *testing.T) {
 		r("cargo", "tree", "-Z", "unstable-options").because("not on the read-only allowlist"),
 		r("cargo", "metadata", "--target-dir", "/tmp/x").because("not on the read-only allowlist"),
 		r("cargo", "tree", "extra").because("takes no operand"),
-		r("cargo", "tree", "--manifest-path", loopVar("Cargo.toml")).because("loop variable"),
+		r("cargo", "tree", "--manifest-path", loopGlob("./*.toml")).because("glob"),
 		r("cargo").because("needs a subcommand"),
 	)
 }

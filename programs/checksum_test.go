@@ -25,7 +25,7 @@ func TestChecksumRules(t *testing.T) {
 	check(t, false,
 		r("sha256sum", "-o", "out").because("not on the read-only allowlist"),               // no output option exists; refused, not guessed
 		r("sha256sum", "--che", "SUMS").because("not on the read-only allowlist"),           // abbreviations are not matched
-		r("cksum", "-a", loopVar("md5"), "f").because("loop variable"),                      // the loop variable as a value
+		r("cksum", "-a", loopGlob("./m*"), "f").because("glob"),                             // a loop variable over a glob as a value
 		r("md5sum", pat("a|b")).because("shell syntax"),                                     // pattern text is a file name
 		r("b2sum", "-l", "-1", "f").because("may not start with `-`"),                       // a separate value that looks like an option
 		r("cksum", "--debug=x", "f").because("takes no value"),                              // a flag with a value

@@ -13,7 +13,7 @@ import (
 //
 // Refuses: every option not listed. Test: TestFilesRules (files_test.go).
 var catRule = &Program{
-	Name: "cat", Summary: "print files", Filter: true,
+	Name: "cat", Summary: "print files", Files: true, Filter: true,
 	BSD: &BSD{Getopt: "belnstuv", Lacks: "AET", Note: "getopt(3) `belnstuv`: options end at the first operand; later words are files to print"},
 	Opts: &Options{
 		Flags: "-A -b -e -E -n -s -t -T -u -v --show-all --number-nonblank --number --squeeze-blank --show-ends --show-tabs --show-nonprinting",
@@ -24,7 +24,7 @@ var catRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var headRule = &Program{
-	Name: "head", Summary: "print the first lines of files", Filter: true,
+	Name: "head", Summary: "print the first lines of files", Files: true, Filter: true,
 	BSD: &BSD{Getopt: "n:c:qv", Lacks: "z", Long: true, Note: "getopt_long `+n:c:` (FreeBSD adds -q -v) and -NUM: options end at the first operand; later words are files to print"},
 	Opts: &Options{
 		Flags:  "-q -v -z --quiet --silent --verbose --zero-terminated",
@@ -40,7 +40,7 @@ var headRule = &Program{
 // operand starting with + (GNU reads `tail +5f FILE` as the obsolete form: it follows).
 // Test: TestTailNeverFollows (files_test.go).
 var tailRule = &Program{
-	Name: "tail", Summary: "print the last lines of files (never follow)", Filter: true,
+	Name: "tail", Summary: "print the last lines of files (never follow)", Files: true, Filter: true,
 	BSD: &BSD{Getopt: "Fb:c:fn:qrv", Lacks: "z", Long: true, Note: "getopt_long `+Fb:c:fn:qrv`: options end at the first operand, so a later -f is a file name; a leading +N or -N (with f it follows) is rewritten first, which the + operand rule covers"},
 	Opts: &Options{
 		Flags:   "-q -v -z --quiet --silent --verbose --zero-terminated",
@@ -62,7 +62,7 @@ var tailRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var wcRule = &Program{
-	Name: "wc", Summary: "count lines, words and bytes", Filter: true,
+	Name: "wc", Summary: "count lines, words and bytes", Files: true, Filter: true,
 	BSD: &BSD{Getopt: "clmwL", Note: "getopt(3) `clmwL`: options end at the first operand; later words are files to count"},
 	Opts: &Options{
 		Flags:  "-c -m -l -L -w --bytes --chars --lines --max-line-length --words",
@@ -74,7 +74,7 @@ var wcRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var lsRule = &Program{
-	Name: "ls", Summary: "list directories", NamesOnly: true,
+	Name: "ls", Summary: "list directories", NamesOnly: true, Files: true,
 	BSD: &BSD{Getopt: "@1ABCD:FGHILOPRSTUWXZabcdefghiklmnopqrstuvwxy%,", Lacks: "NQ", Long: true, Note: "getopt_long `+@1ABCD:…`: options end at the first operand (`ls dir -la` lists dir and a file named -la); -I, -T and -w are flags there, -D takes a format; none writes"},
 	Opts: &Options{
 		Flags: "-a -A -b -B -c -C -d -f -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -F " +
@@ -92,7 +92,7 @@ var lsRule = &Program{
 // Refuses: -o (writes the listing to a file), -R (with -H, writes an HTML file into every
 // directory), in clusters too. Test: TestTreeRefusesWrites (files_test.go).
 var treeRule = &Program{
-	Name: "tree", Summary: "list a directory tree (no -o, no -R)", NamesOnly: true,
+	Name: "tree", Summary: "list a directory tree (no -o, no -R)", NamesOnly: true, Files: true,
 	BSD: &BSD{Same: true, Note: "the same program on macOS (Homebrew) and Linux, with its own parser"},
 	Opts: &Options{
 		Flags: "-a -d -l -f -x -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -A -S -J -X " +
@@ -108,7 +108,7 @@ var treeRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var statRule = &Program{
-	Name: "stat", Summary: "print file metadata", NamesOnly: true,
+	Name: "stat", Summary: "print file metadata", NamesOnly: true, Files: true,
 	BSD: &BSD{Getopt: "f:FHlLnqrst:x", Lacks: "c", Note: "getopt(3) `f:FHlLnqrst:x`: options end at the first operand; -f takes a format and -t a time format (GNU: flags), -c is unknown (usage)"},
 	Opts: &Options{
 		Flags:    "-L -f -t --dereference --file-system --terse",
@@ -122,7 +122,7 @@ var statRule = &Program{
 // Refuses: -C/--compile (writes a compiled magic file), -z/-Z/--uncompress (run decompressors),
 // -p/--preserve-date (changes file times). Test: TestFileRefusesWrites (files_test.go).
 var fileRule = &Program{
-	Name: "file", Summary: "guess file types (no -C, -z)",
+	Name: "file", Summary: "guess file types (no -C, -z)", Files: true,
 	BSD: &BSD{Same: true, Note: "the same program (Christos Zoulas' file) on macOS, FreeBSD and Linux"},
 	Opts: &Options{
 		Flags: "-b -i -k -l -L -h -N -n -r -s -0 -E --brief --mime --mime-type --mime-encoding --keep-going " +
@@ -136,7 +136,7 @@ var fileRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var duRule = &Program{
-	Name: "du", Summary: "report disk usage", NamesOnly: true, ContentValues: "-X --exclude-from --files0-from",
+	Name: "du", Summary: "report disk usage", NamesOnly: true, ContentValues: "-X --exclude-from --files0-from", Files: true,
 	BSD: &BSD{Getopt: "AB:HI:LPasd:cghklmnrt:x", Lacks: "bS0X", Long: true, Note: "getopt_long `+AB:HI:LPasd:cghklmnrt:x`: options end at the first operand; later words are paths to measure"},
 	Opts: &Options{
 		Flags: "-a -b -c -h -H -k -L -l -m -P -s -S -x -0 --all --apparent-size --bytes --total --human-readable --si " +
@@ -150,7 +150,7 @@ var duRule = &Program{
 //
 // Refuses: every option not listed, including --sync. Test: TestFilesRules.
 var dfRule = &Program{
-	Name: "df", Summary: "report file system usage", NamesOnly: true,
+	Name: "df", Summary: "report file system usage", NamesOnly: true, Files: true,
 	BSD: &BSD{Getopt: "abcgHhIiklmnPt:T:Y,", Lacks: "Bx", Long: true, Note: "getopt_long `+abcgHhIiklmnPt:T:Y,`: options end at the first operand; -T takes a type list (GNU: a flag); macOS in UNIX 2003 mode reads -t as a flag, a read either way"},
 	Opts: &Options{
 		Flags:    "-a -h -H -i -k -l -P -T --all --human-readable --si --inodes --local --portability --print-type --total --no-sync",
@@ -181,7 +181,7 @@ var dirnameRule = &Program{
 //
 // Test: TestFilesRules.
 var realpathRule = &Program{
-	Name: "realpath", Summary: "resolve paths", NamesOnly: true,
+	Name: "realpath", Summary: "resolve paths", NamesOnly: true, Files: true,
 	BSD: &BSD{Getopt: "q", Lacks: "emLPsz", Note: "getopt(3) `q`: options end at the first operand; other options are a usage error"},
 	Opts: &Options{
 		Flags: "-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet " +
@@ -194,7 +194,7 @@ var realpathRule = &Program{
 //
 // Test: TestFilesRules.
 var readlinkRule = &Program{
-	Name: "readlink", Summary: "print link targets", NamesOnly: true,
+	Name: "readlink", Summary: "print link targets", NamesOnly: true, Files: true,
 	BSD: &BSD{Getopt: "fn", Lacks: "emqsvz", Note: "stat(1) as readlink, getopt(3) `fn`: options end at the first operand"},
 	Opts: &Options{
 		Flags: "-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing " +

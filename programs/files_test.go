@@ -56,24 +56,24 @@ func TestFilesRules(t *testing.T) {
 		r("readlink", "x"),
 	)
 	check(t, false,
-		r("cat", pat("a;b")).because("shell syntax"),                               // quoted operator text as a file name
-		r("cat", "--nu", "f").because("not on the read-only allowlist"),            // abbreviation of --number: exact names only
-		r("cat", "-z", "f").because("not on the read-only allowlist"),              // an option not in the table
-		r("head", "-n", "-5", "f").because("may not start with `-`"),               // a separate value that looks like an option
-		r("head", "-n", loopVar("5"), "f").because("loop variable"),                // the loop variable as an option value
-		r("head", "-n", pat("5|x"), "f").because("shell syntax in the value"),      // pattern text in a count
-		r("head", "-n").because("needs a value"),                                   // a valued option at the end
-		r("wc", "--files0-from", loopVar("list")).because("loop variable"),         // the loop variable as an option value
-		r("ls", "--dired").because("not on the read-only allowlist"),               // an option not in the table
-		r("ls", "-w", "-1").because("may not start with `-`"),                      // a separate value that looks like an option
-		r("stat", "-c", loopVar("%s"), "f").because("loop variable"),               // the loop variable as a format
-		r("stat", pat("a|b")).because("shell syntax"),                              // pattern text outside a pattern slot
-		r("du", "--exclude", pat("*.{a,b}")).because("shell syntax in the value"),  // du declares no pattern slot
-		r("df", "--sync").because("not on the read-only allowlist"),                // --sync, named in the rule
-		r("basename", "-s", "-x", "f").because("may not start with `-`"),           // a separate value that looks like an option
-		r("dirname", "--zero=1", "x").because("takes no value"),                    // a flag given a value
-		r("realpath", "--relative-to", loopVar("d"), "x").because("loop variable"), // the loop variable as an option value
-		r("readlink", "-x", "l").because("not on the read-only allowlist"),         // an option not in the table
+		r("cat", pat("a;b")).because("shell syntax"),                              // quoted operator text as a file name
+		r("cat", "--nu", "f").because("not on the read-only allowlist"),           // abbreviation of --number: exact names only
+		r("cat", "-z", "f").because("not on the read-only allowlist"),             // an option not in the table
+		r("head", "-n", "-5", "f").because("may not start with `-`"),              // a separate value that looks like an option
+		r("head", "-n", loopGlob("5"), "f").because("glob"),                       // the loop variable as an option value
+		r("head", "-n", pat("5|x"), "f").because("shell syntax in the value"),     // pattern text in a count
+		r("head", "-n").because("needs a value"),                                  // a valued option at the end
+		r("wc", "--files0-from", loopGlob("list")).because("glob"),                // the loop variable as an option value
+		r("ls", "--dired").because("not on the read-only allowlist"),              // an option not in the table
+		r("ls", "-w", "-1").because("may not start with `-`"),                     // a separate value that looks like an option
+		r("stat", "-c", loopGlob("%s"), "f").because("glob"),                      // the loop variable as a format
+		r("stat", pat("a|b")).because("shell syntax"),                             // pattern text outside a pattern slot
+		r("du", "--exclude", pat("*.{a,b}")).because("shell syntax in the value"), // du declares no pattern slot
+		r("df", "--sync").because("not on the read-only allowlist"),               // --sync, named in the rule
+		r("basename", "-s", "-x", "f").because("may not start with `-`"),          // a separate value that looks like an option
+		r("dirname", "--zero=1", "x").because("takes no value"),                   // a flag given a value
+		r("realpath", "--relative-to", loopGlob("d"), "x").because("glob"),        // the loop variable as an option value
+		r("readlink", "-x", "l").because("not on the read-only allowlist"),        // an option not in the table
 	)
 }
 
@@ -140,7 +140,7 @@ func TestTreeRefusesWrites(t *testing.T) {
 		r("tree", "-R").because("writes an HTML file"),                                         // -R
 		r("tree", "-dR", ".").because("writes an HTML file"),                                   // -R hidden in a cluster
 		r("tree", "-H", "http://x").because("not on the read-only allowlist"),                  // -H, HTML output that -R spreads
-		r("tree", "-I", loopVar("x")).because("loop variable"),                                 // the loop variable as a pattern value
+		r("tree", "-I", loopGlob("x")).because("glob"),                                         // the loop variable as a pattern value
 		r("tree", "-L", pat("2;x")).because("shell syntax in the value"),                       // pattern text in a level
 		r("tree", pat("a|b")).because("shell syntax"),                                          // pattern text as a directory
 		r("tree", "-L", "-o").because("may not start with `-`"),                                // a value that is the refused option
@@ -179,7 +179,7 @@ func TestFileRefusesWrites(t *testing.T) {
 		r("file", "--pres", "x").because("abbreviates `--preserve-date`"),                 // abbreviation of --preserve-date
 		r("file", "x", "-z").because("runs decompression programs"),                       // -z after the operand
 		r("file", "-ibZ", "x").because("runs decompression programs"),                     // -Z at the end of a cluster
-		r("file", "-m", loopVar("m"), "x").because("loop variable"),                       // the loop variable as an option value
+		r("file", "-m", loopGlob("m"), "x").because("glob"),                               // the loop variable as an option value
 	)
 }
 
@@ -209,9 +209,9 @@ func TestFilesBSDReadings(t *testing.T) {
 		r("file", "x", "-b"),          // the same program everywhere
 	)
 	check(t, false,
-		r("stat", "-f", loopVar("%z"), "f").because("loop variable"), // BSD -f would take the loop word as its format
-		r("df", "-T", loopVar("apfs")).because("loop variable"),      // BSD -T would take the loop word as its type list
-		r("tail", "log", "-f").because("follows the file"),           // GNU permutes to -f; BSD would read a file -f: refused for GNU
-		r("ls", "-l", pat("a|b"), "-d").because("shell syntax"),      // pattern text is a file name in every reading
+		r("stat", "-f", loopGlob("%z"), "f").because("glob"),    // BSD -f would take the loop word as its format
+		r("df", "-T", loopGlob("apfs")).because("glob"),         // BSD -T would take the loop word as its type list
+		r("tail", "log", "-f").because("follows the file"),      // GNU permutes to -f; BSD would read a file -f: refused for GNU
+		r("ls", "-l", pat("a|b"), "-d").because("shell syntax"), // pattern text is a file name in every reading
 	)
 }

@@ -1,10 +1,13 @@
 package programs
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+
+	"github.com/hookctl/hookctl/internal/secrets"
 )
 
 // find walks directory trees. Its expression language can run programs (-exec, -execdir, -ok,
@@ -13,12 +16,21 @@ import (
 // refused, whatever it is. Names are matched exactly as find does (find has no abbreviations),
 // on the value the program receives, so a quoted '-exec' or -ex”ec is still -exec.
 //
-// Refuses: -exec, -execdir, -ok, -okdir, -delete, -fprint, -fprint0, -fprintf, -fls, -D, and
-// every primary not listed. Test: TestFindRefusesExecAndWrites (find_test.go).
+// -exec CMD … {} + and -exec CMD … ; are admitted when CMD is itself on the allowlist and its
+// words, with each {} standing for a file name (judged as a glob is: any number of names, all
+// starting with a starting point, which cannot start with `-`, so never an option), pass CMD's
+// own rule (judgeFindExec). CMD may not be find, nor a program whose rule needs the hook's
+// rewrite (git, rg: find would run it without the pins).
+//
+// Refuses: -execdir, -ok, -okdir, -delete, -fprint, -fprint0, -fprintf, -fls, -D, -exec of a
+// program not on the allowlist or refused by its rule, and every primary not listed.
+// Test: TestFindRefusesExecAndWrites, TestFindExec (find_test.go); TestCorpusRefused
+// (deny/find.txt), TestExecuteAdmittedRows (allow/find.txt, run in the hostile world).
 var findRule = &Program{
-	Name: "find", Summary: "walk directory trees (no -exec, -ok, -delete, -fprint*, -fls)", NamesOnly: true,
-	BSD:    &BSD{Getopt: "EHLPXdf:sx", Note: "getopt(3) `EHLPXdf:sx` before the paths: only -E -H -L -P -s -x are admitted, each as its own word; -f PATH and -d are refused, and so is a number after -depth (BSD reads `-depth N` as a test)"},
-	Custom: judgeFind,
+	Name: "find", Summary: "walk directory trees (no -ok, -delete, -fprint*, -fls; -exec only of an allowed read)", Files: true,
+	NamesOnly: true, // its own words name directories to walk; what a -exec reads is judged in judgeFind
+	BSD:       &BSD{Getopt: "EHLPXdf:sx", Note: "getopt(3) `EHLPXdf:sx` before the paths: only -E -H -L -P -s -x are admitted, each as its own word; -f PATH and -d are refused, and so is a number after -depth (BSD reads `-depth N` as a test)"},
+	Custom:    judgeFind,
 }
 
 // findPrimaries lists each allowed primary with the number of values it takes.
@@ -46,7 +58,7 @@ var findPrimaries = []struct {
 // findPatternValues are the primaries whose value is a pattern or format.
 var findPatternValues = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex", "-lname", "-ilname", "-printf"}
 
-var findRefused = Refusals{{"-exec", "runs a program"}, {"-execdir", "runs a program"}, {"-ok", "runs a program"}, {"-okdir", "runs a program"}, {"-delete", "deletes files"}, {"-fprint", "writes to a file"}, {"-fprint0", "writes to a file"}, {"-fprintf", "writes to a file"}, {"-fls", "writes to a file"}}
+var findRefused = Refusals{{"-execdir", "runs a program from each file's directory"}, {"-ok", "runs a program"}, {"-okdir", "runs a program"}, {"-delete", "deletes files"}, {"-fprint", "writes to a file"}, {"-fprint0", "writes to a file"}, {"-fprintf", "writes to a file"}, {"-fls", "writes to a file"}}
 
 // findOptions are the options before the starting points (GNU and BSD).
 var findOptions = []string{"-H", "-L", "-P", "-E", "-x", "-s"}
@@ -62,6 +74,11 @@ func findArity(name string) (int, bool) {
 }
 
 func judgeFind(args []Arg) *Refusal {
+	var starts []string
+	// For the sensitive-file rule: a -exec of a program that reads content reads every file
+	// find yields, so the expression must keep secret files out (execReadsFiles).
+	var execContent, alternatives bool
+	var names []string
 	i := 0
 	for i < len(args) && slices.Contains(findOptions, args[i].Value) {
 		i++
@@ -78,10 +95,38 @@ func judgeFind(args []Arg) *Refusal {
 		if args[i].Pattern {
 			return refuse("find", "shell syntax in the starting point `%s` is not allowed", clip.Short(v))
 		}
+		starts = append(starts, v)
+		if args[i].Var && args[i].Glob {
+			continue // a file name from a glob: a starting point too
+		}
 	}
 	for ; i < len(args); i++ {
 		a := args[i]
 		name := a.Value
+		if a.Glob {
+			return refuse("find", "a glob (`%s`) in the expression is not allowed; quote the pattern, e.g. -name '*.go'", clip.Short(name))
+		}
+		if name == "-exec" && !a.Pattern {
+			n, r := judgeFindExec(args[i+1:])
+			if r != nil {
+				return r
+			}
+			if prog := lookupExec(args[i+1].Value); prog != nil && !prog.NamesOnly {
+				execContent = true
+			}
+			i += n
+			continue
+		}
+		switch name {
+		case "-o", "-or", "!", "-not", "(", ")", ",":
+			alternatives = true
+		case "-name", "-iname":
+			if i+1 < len(args) && !args[i+1].Glob && !args[i+1].Var {
+				if !secrets.PatternMayMatch(args[i+1].Value, name == "-iname") {
+					names = append(names, args[i+1].Value)
+				}
+			}
+		}
 		if why, ok := findRefused.why(name); ok {
 			return &Refusal{Program: "find", What: "`" + name + "` " + why, Hint: "find may only test and print; run one read command per file instead"}
 		}
@@ -98,8 +143,8 @@ func judgeFind(args []Arg) *Refusal {
 			}
 			return refuse("find", "unexpected `%s` in the expression (a starting point must come before the expression)", clip.Short(name))
 		}
-		if a.Var {
-			return refuse("find", "a loop variable may only be a starting point")
+		if a.Var && a.Glob {
+			return refuse("find", "a loop variable over a glob may only be a starting point")
 		}
 		if a.Pattern && name != "(" && name != ")" && name != "!" {
 			return refuse("find", "shell syntax in `%s` is not allowed", clip.Short(name))
@@ -111,12 +156,110 @@ func judgeFind(args []Arg) *Refusal {
 			return refuse("find", "`%s` needs a value", name)
 		}
 		i++
-		if args[i].Var {
-			return refuse("find", "a loop variable may only be a starting point, not the value of `%s`", name)
+		if args[i].Glob {
+			return refuse("find", "a glob may not be the value of `%s`; quote the pattern", name)
 		}
 		if args[i].Pattern && !slices.Contains(findPatternValues, name) {
 			return refuse("find", "shell syntax in the value of `%s` is not allowed", name)
 		}
+	}
+	if execContent {
+		return execReadsFiles(starts, names, alternatives)
+	}
+	return nil
+}
+
+// execReadsFiles judges a find whose -exec reads the content of the files it yields, for the
+// sensitive-file rule: the expression must be a plain conjunction (no -o, !, parentheses) with a
+// -name or -iname whose pattern cannot match a secret file's name (.env, *.pem, id_*: see
+// secrets.PatternMayMatch), and the walk must stay below the working directory (a relative
+// starting point without `..`), where the credential stores of the home are not.
+// Test: TestCorpusRefused (deny/secrets.txt), TestCorpusAllowed (allow/find.txt).
+func execReadsFiles(starts, names []string, alternatives bool) *Refusal {
+	hint := "find -exec of a program that reads files needs a -name pattern that cannot match secret files, " +
+		"e.g. find . -name '*.go' -exec grep -n TODO {} +"
+	switch {
+	case alternatives:
+		return &Refusal{Program: "find", What: "-exec of a program that reads files, with -o, ! or parentheses in the expression, could read secret files", Hint: hint}
+	case len(names) == 0:
+		return &Refusal{Program: "find", What: "-exec of a program that reads files, without a -name that keeps secret files (.env, *.pem, id_*) out", Hint: hint}
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	for _, s := range starts {
+		if filepath.IsAbs(s) || s == ".." || strings.HasPrefix(s, "../") || strings.Contains(s, "/../") || strings.HasPrefix(s, "~") {
+			return &Refusal{Program: "find", What: "-exec of a program that reads files walks `" + clip.Short(s) + "`, outside the working directory",
+				Hint: "start the walk at a directory below the working directory, e.g. find src -name '*.go' -exec grep -n TODO {} +"}
+		}
+	}
+	return nil
+}
+
+// lookupExec finds the rule of a program find runs; set in init, since the allowlist holds find.
+var lookupExec func(string) *Program
+
+func init() { lookupExec = Lookup }
+
+// judgeFindExec judges the command of a -exec: its program and words, up to `;`, or `{} +`.
+// It returns how many words it read, the terminator included.
+func judgeFindExec(args []Arg) (int, *Refusal) {
+	if len(args) == 0 {
+		return 0, refuse("find", "`-exec` needs a command")
+	}
+	name := args[0]
+	if name.Pattern || name.Var || name.Glob || strings.HasPrefix(name.Value, "-") {
+		return 0, refuse("find", "`-exec` must name a program as a plain word")
+	}
+	prog := lookupExec(name.Value)
+	switch {
+	case prog == nil:
+		return 0, &Refusal{Program: "find", What: "`-exec " + clip.Short(name.Value) + "` runs a program that is not on the read-only allowlist",
+			Hint: "find may run only an allowed read: -exec grep -n PATTERN {} +"}
+	case prog.Name == "find" || prog.Rewrite != nil && rewrites(prog, args[1:]):
+		return 0, refuse("find", "`-exec %s` is not allowed: find would run it without the hook's pins; run it on its own", name.Value)
+	}
+	var inner []Arg
+	for j := 1; j < len(args); j++ {
+		a := args[j]
+		switch {
+		case a.Value == ";" && a.Pattern:
+			return j + 1, judgeExecArgs(prog, inner)
+		case a.Value == "+" && j > 1 && args[j-1].Value == "{}" && args[j-1].Pattern:
+			return j + 1, judgeExecArgs(prog, inner)
+		case a.Value == "{}" && a.Pattern:
+			// A file name find found: it starts with a starting point, and a starting point
+			// cannot start with `-`. Judged as a glob, any number of names.
+			inner = append(inner, Arg{Value: "./{}", Glob: true})
+		case strings.Contains(a.Value, "{}"):
+			return 0, refuse("find", "`{}` inside the word `%s` is not allowed; give it as a word of its own", clip.Short(a.Value))
+		case a.Var && a.Glob:
+			return 0, refuse("find", "a loop variable over a glob may not be part of a -exec command")
+		default:
+			inner = append(inner, a)
+		}
+	}
+	return 0, refuse("find", "`-exec` must end with `\\;` or `{} +`")
+}
+
+// rewrites says whether prog's rewrite would change the words of a -exec command (up to its
+// terminator): a rewrite the hook adds (git's pins, grep -r's exclusions), which find would not.
+func rewrites(prog *Program, args []Arg) bool {
+	var words []string
+	for _, a := range args {
+		if a.Value == ";" || a.Value == "+" {
+			break
+		}
+		words = append(words, a.Value)
+	}
+	env, out := prog.Rewrite(words)
+	return len(env) > 0 || !slices.Equal(out, words)
+}
+
+// judgeExecArgs judges a -exec command's words by its program's own rule.
+func judgeExecArgs(prog *Program, args []Arg) *Refusal {
+	if r := prog.Judge(args); r != nil {
+		return &Refusal{Program: "find", What: "in -exec, " + r.Error()}
 	}
 	return nil
 }

@@ -376,7 +376,10 @@ func judgeGit(args []Arg) *Refusal {
 			break
 		}
 		if v == "-C" {
-			if i+1 >= len(args) || strings.HasPrefix(args[i+1].Value, "-") || args[i+1].Pattern || args[i+1].Var {
+			// A loop variable over a literal list is judged once per word, so it is a plain
+			// directory too: for d in hook lexer; do git -C "$d" status; done. The rewrite
+			// skips -C and its value whatever they hold.
+			if i+1 >= len(args) || strings.HasPrefix(args[i+1].Value, "-") || args[i+1].Pattern || args[i+1].Glob {
 				return refuse("git", "`-C` needs a plain directory")
 			}
 			i += 2

@@ -182,7 +182,7 @@ func TestGitRefusesWrites(t *testing.T) {
 		r("git", "credential", "fill").because("not a read-only subcommand"),                 // prints stored credentials
 		r("git", "lg").because("not a read-only subcommand"),                                 // an alias from config (aliases can be !shell)
 		r("git", pat("log|sh")).because("not a read-only subcommand"),                        // pattern text as the subcommand
-		r("git", loopVar("log")).because("loop variable may not be the subcommand"),          // the loop variable as the subcommand
+		r("git", loopGlob("log")).because("glob"),                                            // the loop variable as the subcommand
 		r("git").because("needs a subcommand"),                                               // nothing to run
 		r("git", "-C", "x").because("needs a subcommand"),                                    // only a global option
 		// Listing subcommands given operands that create, delete or change.
@@ -300,7 +300,7 @@ func TestGitRefusesWrites(t *testing.T) {
 		r("git", "blame", "-S", "revs", "f").because("reads revisions from a file"),             // blame -S
 		r("git", "--bare", "log").because("not on the read-only allowlist"),                     // --bare
 		r("git", "--namespace=x", "log").because("not on the read-only allowlist"),              // --namespace
-		r("git", "-C", loopVar("dir"), "status").because("needs a plain directory"),             // the loop variable as -C's value
+		r("git", "-C", loopGlob("dir"), "status").because("glob"),                               // the loop variable over a glob as -C's value
 		r("git", "-C", "-c", "status").because("needs a plain directory"),                       // -C's value is an option
 		r("git", "--version", "log").because("takes nothing after it"),                          // --version then a subcommand
 		// Signature checks run gpg; named formats come from the repository's configuration.
@@ -435,11 +435,11 @@ func TestGitPatternSlots(t *testing.T) {
 	)
 	check(t, false,
 		r("git", "log", pat("a|b")).because("shell syntax"),                             // pattern text as a revision
-		r("git", "log", "--author", loopVar("x")).because("loop variable"),              // the loop variable as an option value
+		r("git", "log", "--author", loopGlob("x")).because("glob"),                      // the loop variable as an option value
 		r("git", "log", "-n", pat("5;x")).because("shell syntax in the value"),          // -n is not a pattern slot
 		r("git", "log", "--since", pat("$(date)")).because("shell syntax in the value"), // --since is not a pattern slot
-		r("git", "grep", loopVar("foo")).because("loop variable may not be a pattern"),  // the loop variable as the pattern
-		r("git", "grep", "-e", loopVar("foo")).because("loop variable"),                 // the loop variable as -e's value
+		r("git", "grep", loopGlob("foo")).because("glob"),                               // the loop variable as the pattern
+		r("git", "grep", "-e", loopGlob("foo")).because("glob"),                         // the loop variable as -e's value
 		r("git", "grep", "-e", "x", pat("a|b")).because("shell syntax"),                 // with -e, the operand is a path
 		r("git", "diff", "--stat", pat("a;b")).because("shell syntax"),                  // pattern text as a path
 		r("git", "-C", pat("a|b"), "log").because("needs a plain directory"),            // pattern text as -C's value
@@ -455,28 +455,28 @@ func TestGitPatternSlots(t *testing.T) {
 func TestGitInOrder(t *testing.T) {
 	const why = "as an operand, not an option"
 	check(t, false,
-		r("git", "config", "core.hooksPath", "--get").because(why),                      // sets core.hooksPath=--get
-		r("git", "config", "core.hooksPath", "--get-all").because(why),                  // sets core.hooksPath=--get-all
-		r("git", "config", "core.hooksPath", "--get-regexp").because(why),               // sets core.hooksPath=--get-regexp
-		r("git", "config", "core.hooksPath", "--bool").because(why),                     // sets core.hooksPath=--bool
-		r("git", "config", "core.hooksPath", "--type=bool").because(why),                // sets core.hooksPath=--type=bool
-		r("git", "config", "core.hooksPath", "--default=x").because(why),                // sets core.hooksPath=--default=x
-		r("git", "config", "core.hooksPath", "-z").because(why),                         // sets core.hooksPath=-z
-		r("git", "config", "core.hooksPath", "-l").because(why),                         // sets core.hooksPath=-l
-		r("git", "config", "core.hooksPath", "--show-origin").because(why),              // sets core.hooksPath=--show-origin
-		r("git", "config", "core.hooksPath", "--global").because(why),                   // sets core.hooksPath=--global
-		r("git", "config", "core.hooksPath", "--worktree").because(why),                 // sets core.hooksPath=--worktree
-		r("git", "config", "core.hooksPath", "--").because(why),                         // sets core.hooksPath=--
-		r("git", "config", "--global", "core.hooksPath", "--get").because(why),          // writes ~/.gitconfig
-		r("git", "config", "--type", "bool", "core.bare", "--get").because(why),         // a separate --type value is skipped
-		r("git", "config", "--get", "core.x", "--global").because(why),                  // --global is a value-pattern, not a scope
-		r("git", "config", "--", "core.x", "--get").because("may not start with `-`"),   // after --, core.x is the name
-		r("git", "-C", "sub", "config", "core.hooksPath", "--get").because(why),         // -C sub: the same write in sub
-		r("git", "config", loopVar("core.hooksPath"), "--get").because(why),             // for k in …; do git config "$k" --get
-		r("git", "config", "core.hooksPath", loopVar("--get")).because("loop variable"), // the value from the loop
-		r("git", "config", "get", "core.x", "--all").because(why),                       // after the verb's name
-		r("git", "grep", "foo", "-n").because(why),                                      // git grep: fatal, must come before
-		r("git", "grep", "-e", "foo", "HEAD", "--cached").because(why),                  // -e's value is skipped
+		r("git", "config", "core.hooksPath", "--get").because(why),                    // sets core.hooksPath=--get
+		r("git", "config", "core.hooksPath", "--get-all").because(why),                // sets core.hooksPath=--get-all
+		r("git", "config", "core.hooksPath", "--get-regexp").because(why),             // sets core.hooksPath=--get-regexp
+		r("git", "config", "core.hooksPath", "--bool").because(why),                   // sets core.hooksPath=--bool
+		r("git", "config", "core.hooksPath", "--type=bool").because(why),              // sets core.hooksPath=--type=bool
+		r("git", "config", "core.hooksPath", "--default=x").because(why),              // sets core.hooksPath=--default=x
+		r("git", "config", "core.hooksPath", "-z").because(why),                       // sets core.hooksPath=-z
+		r("git", "config", "core.hooksPath", "-l").because(why),                       // sets core.hooksPath=-l
+		r("git", "config", "core.hooksPath", "--show-origin").because(why),            // sets core.hooksPath=--show-origin
+		r("git", "config", "core.hooksPath", "--global").because(why),                 // sets core.hooksPath=--global
+		r("git", "config", "core.hooksPath", "--worktree").because(why),               // sets core.hooksPath=--worktree
+		r("git", "config", "core.hooksPath", "--").because(why),                       // sets core.hooksPath=--
+		r("git", "config", "--global", "core.hooksPath", "--get").because(why),        // writes ~/.gitconfig
+		r("git", "config", "--type", "bool", "core.bare", "--get").because(why),       // a separate --type value is skipped
+		r("git", "config", "--get", "core.x", "--global").because(why),                // --global is a value-pattern, not a scope
+		r("git", "config", "--", "core.x", "--get").because("may not start with `-`"), // after --, core.x is the name
+		r("git", "-C", "sub", "config", "core.hooksPath", "--get").because(why),       // -C sub: the same write in sub
+		r("git", "config", loopVar("core.hooksPath"), "--get").because(why),           // for k in …; do git config "$k" --get
+		r("git", "config", "core.hooksPath", loopGlob("--get")).because("glob"),       // the value from the loop
+		r("git", "config", "get", "core.x", "--all").because(why),                     // after the verb's name
+		r("git", "grep", "foo", "-n").because(why),                                    // git grep: fatal, must come before
+		r("git", "grep", "-e", "foo", "HEAD", "--cached").because(why),                // -e's value is skipped
 	)
 	check(t, true,
 		r("git", "config", "--get", "core.hooksPath"),

@@ -21,7 +21,7 @@ import (
 // Refuses: every option not listed. Test: TestGrepRules, TestGrepRecursiveExcludesSecrets
 // (grep_test.go); TestRecursiveReadsSkipSecrets (hook) runs both rewrites.
 var grepRule = &Program{
-	Name: "grep", Summary: "search files for a pattern", Filter: true,
+	Name: "grep", Summary: "search files for a pattern", Files: true, Filter: true,
 	BSD:            &BSD{Getopt: "0123456789A:B:C:D:EFGHIJLMOPSRUVXZabcd:e:f:hilm:nopqrsuvwxyz", Lacks: "T", Long: true, Permute: true, Note: "getopt_long without `+`: permutes like GNU, and stops at the first operand under POSIXLY_CORRECT; -Z, -J, -X, -M decompress in the process; no option writes or runs a program"},
 	Opts:           grepOpts,
 	PatternOperand: func(c *ParsedArgs, i int) bool { return firstOperandUnless(c, i, "-e", "--regexp", "-f", "--file") },
@@ -110,7 +110,7 @@ func grepRewrite(args []string) ([]string, []string) {
 // matches long names exactly, and so does this table). Test: TestRgRefusesExec (grep_test.go),
 // TestRewritePinsConfig (hook). Its walks skip secret files (rgRewrite): TestRecursiveReadsSkipSecrets.
 var rgRule = &Program{
-	Name: "rg", Summary: "search files for a pattern (no --pre, -z, --hostname-bin)", Filter: true,
+	Name: "rg", Summary: "search files for a pattern (no --pre, -z, --hostname-bin)", Files: true, Filter: true,
 	BSD: &BSD{Same: true, Note: "the same program (ripgrep) everywhere, with its own parser"},
 	Opts: &Options{
 		Flags: "-i -s -S -v -w -x -F -c -l -n -N -H -I -o -q -u -L -a -U -P -0 -p -b " +

@@ -28,15 +28,15 @@ func TestGrepRules(t *testing.T) {
 	)
 	check(t, false,
 		r("grep", "foo", pat("a|b")).because("shell syntax"),                          // pattern text as a file name
-		r("grep", loopVar("foo"), "f").because("loop variable may not be a pattern"),  // the loop variable as the pattern
-		r("grep", "-e", loopVar("foo"), "f").because("loop variable"),                 // the loop variable as -e's value
+		r("grep", loopGlob("foo"), "f").because("glob"),                               // the loop variable as the pattern
+		r("grep", "-e", loopGlob("foo"), "f").because("glob"),                         // the loop variable as -e's value
 		r("grep", "-e", "foo", pat("x|y")).because("shell syntax"),                    // with -e, the first operand is a file
 		r("grep", "-f", "p", pat("(x)")).because("shell syntax"),                      // with -f, the first operand is a file
 		r("grep", "-m", pat("1;2"), "x").because("shell syntax in the value of `-m`"), // -m is not a pattern slot
 		r("grep", "-A", "-1", "x").because("may not start with `-`"),                  // a separate value that looks like an option
 		r("grep", "-e", "-x", "f").because("may not start with `-`"),                  // a separate value that looks like an option
 		r("grep", "--line-buffer", "x").because("not on the read-only allowlist"),     // abbreviation of --line-buffered
-		r("grep", "--include", loopVar("*.go"), "x").because("loop variable"),         // the loop variable as a glob
+		r("grep", "--include", loopGlob("*.go"), "x").because("glob"),                 // the loop variable as a glob
 		r("grep", "--label", pat("a|b"), "x").because("shell syntax in the value"),    // --label is not a pattern slot
 	)
 }
@@ -80,10 +80,10 @@ func TestRgRefusesExec(t *testing.T) {
 		r("rg", "-nz", "foo").because("runs decompression programs"),                    // -z hidden in a cluster
 		r("rg", "--search-zip", "foo").because("runs decompression programs"),           // --search-zip
 		r("rg", "--search", "foo").because("abbreviates `--search-zip`"),                // a prefix of --search-zip
-		r("rg", loopVar("foo")).because("loop variable may not be a pattern"),           // the loop variable as the pattern
+		r("rg", loopGlob("foo")).because("glob"),                                        // the loop variable as the pattern
 		r("rg", "foo", pat("a|b")).because("shell syntax"),                              // pattern text as a path
 		r("rg", "-e", "foo", pat("x;y")).because("shell syntax"),                        // with -e, the first operand is a path
-		r("rg", "-g", loopVar("*.go"), "foo").because("loop variable"),                  // the loop variable as a glob
+		r("rg", "-g", loopGlob("*.go"), "foo").because("glob"),                          // the loop variable as a glob
 		r("rg", "-t", pat("go|rs"), "foo").because("shell syntax in the value"),         // -t is not a pattern slot
 		r("rg", "--files", pat("a|b")).because("shell syntax"),                          // with --files there is no pattern
 		r("rg", "-m", "-1", "x").because("may not start with `-`"),                      // a separate value that looks like an option
@@ -102,6 +102,6 @@ func TestGrepBSDReadings(t *testing.T) {
 		r("rg", "foo", "src", "-n"),                 // ripgrep is the same program everywhere
 	)
 	check(t, false,
-		r("grep", loopVar("x"), "-e", "foo", "f").because("loop variable may not be a pattern"), // stopping, the loop word is the pattern
+		r("grep", loopGlob("x"), "-e", "foo", "f").because("glob"), // stopping, the loop word is the pattern
 	)
 }

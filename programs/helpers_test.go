@@ -43,6 +43,9 @@ func pat(s string) Arg { return Arg{Value: s, Pattern: true} }
 // loopVar is the loop variable ("$f") standing for the loop word s (Arg.Var).
 func loopVar(s string) Arg { return Arg{Value: s, Var: true} }
 
+// loopGlob is the loop variable over a glob word s: one file name the judge has not seen.
+func loopGlob(s string) Arg { return Arg{Value: s, Var: true, Glob: true} }
+
 // because names the phrase the refusal must contain.
 func (x row) because(phrase string) row {
 	x.why = phrase

@@ -29,6 +29,13 @@ type Arg struct {
 	// command is judged once for each. A loop variable may only be an operand: never an
 	// option's value, a pattern, a script or a subcommand.
 	Var bool
+	// Glob marks a word with an unquoted * or ?: the shell replaces it with the file names it
+	// matches, any number of them (or, in bash, leaves it as written when none match). Value is
+	// the pattern, which never starts with a glob character (the lexer puts ./ first), so every
+	// name it becomes starts with the same literal text. A glob may stand only where the rule
+	// reads any number of file operands (Program.Files); for a loop variable over a glob, the
+	// word is one such name.
+	Glob bool
 }
 
 // Refusal says why a command was refused, in words for the agent.
@@ -72,6 +79,15 @@ type Program struct {
 	// Rewrite returns the environment assignments and arguments the hook runs instead of args,
 	// to pin off configuration that could run code. Nil: run args as given.
 	Rewrite func(args []string) (env, out []string)
+	// Files marks a program whose every operand but its pattern operands (PatternOperand) is a
+	// file or name it only reads or prints, any number of them meaning the same thing: there a
+	// glob may stand (Arg.Glob), since the names it becomes all start with its literal prefix
+	// and so read as operands, however many there are. uniq (whose second operand is written),
+	// diff and cmp (two files exactly), basename (NAME SUFFIX) and every program whose operands
+	// count are not Files. A Custom rule marked Files judges globs itself (find, echo); any other
+	// Custom rule gets none. Test: TestGlobOperands (program_test.go), TestCorpusRefused
+	// (deny/globs.txt).
+	Files bool
 	// BSD says how the program's BSD build (macOS, FreeBSD) parses the same words (bsd.go).
 	// Every program parsed by a table has one (TestBSDTables); git's judge models its own.
 	BSD *BSD
@@ -292,6 +308,8 @@ func (o *Options) parse(prog string, args []Arg, rd reading) (*ParsedArgs, *Refu
 		switch {
 		case a.Var && strings.HasPrefix(v, "-") && !ended:
 			return nil, refuse(prog, "a loop variable may only be an operand, and `%s` reads as an option", clip.Short(v))
+		case a.Glob && strings.HasPrefix(v, "-") && !ended:
+			return nil, refuse(prog, "a glob in an option (`%s`) is not allowed; quote the pattern", clip.Short(v))
 		case ended || v == "-" || !strings.HasPrefix(v, "-"):
 			c.Operands = append(c.Operands, a)
 			ended = ended || rd.stop // getopt(3) ends options at the first operand
@@ -417,8 +435,8 @@ func (o *Options) separateValue(prog, name string, args []Arg, i int) (Arg, *Ref
 	if strings.HasPrefix(next.Value, "-") {
 		return Arg{}, refuse(prog, "the value of `%s` may not start with `-`; attach it: %s=VALUE", name, name)
 	}
-	if next.Var {
-		return Arg{}, refuse(prog, "a loop variable may only be an operand, not the value of `%s`", name)
+	if next.Glob {
+		return Arg{}, refuse(prog, "a glob may not be the value of `%s`; quote the pattern", name)
 	}
 	return next, nil
 }
@@ -471,6 +489,13 @@ func allDigits(s string) bool {
 // is not a pattern or format.
 func (p *Program) judge(args []Arg, reads *[]string) *Refusal {
 	if p.Custom != nil {
+		if !p.Files {
+			for _, a := range args {
+				if a.Glob {
+					return refuse(p.Name, "a glob (`%s`) is not allowed here; name the files", clip.Short(a.Value))
+				}
+			}
+		}
 		if r := p.Custom(args); r != nil || reads == nil || p.NamesOnly {
 			return r
 		}
@@ -514,8 +539,13 @@ func (p *Program) judgeReading(args []Arg, rd reading, reads *[]string, contentO
 		if a.Pattern && !pattern {
 			return refuse(p.Name, "shell syntax in the argument `%s` is not allowed; quote plain text only", clip.Short(a.Value))
 		}
-		if a.Var && pattern {
-			return refuse(p.Name, "a loop variable may not be a pattern, filter or script")
+		if a.Glob && (!p.Files || pattern || strings.HasPrefix(a.Value, "-")) {
+			return refuse(p.Name, "a glob (`%s`) may stand only for files %s reads", clip.Short(a.Value), p.Name)
+		}
+		if a.Var && a.Glob && pattern {
+			// Over a literal list the loop is judged once per word, so the variable is that
+			// word; over a glob it is a file name nobody has seen.
+			return refuse(p.Name, "a loop variable over a glob may not be a pattern, filter or script")
 		}
 		if reads != nil && !pattern && !contentOnly {
 			*reads = append(*reads, a.Value)

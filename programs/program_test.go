@@ -305,3 +305,46 @@ func TestGitExactOptions(t *testing.T) {
 		}
 	}
 }
+
+// glob is a glob word as the lexer hands it on: a pattern that starts with literal text.
+func glob(s string) Arg { return Arg{Value: s, Glob: true} }
+
+// TestGlobOperands: a glob stands only for files a program reads, any number of them (issue 10).
+// Where the count matters, where the word is a pattern, a script or an option's value, or where
+// it could read as an option, it is refused.
+func TestGlobOperands(t *testing.T) {
+	check(t, true,
+		r("cat", glob("./*.md")),
+		r("wc", "-l", glob("src/*.go")),
+		r("grep", "-n", "TODO", glob("hook/*.go")),
+		r("rg", "-n", "x", glob("./*")),
+		r("sed", "-n", "1p", glob("./*.go")),
+		r("ls", "-d", glob("./*/")),
+		r("head", "-3", glob("./*"), glob("docs/*.md")),
+		r("tail", "-n", "2", glob("./*.txt")),
+		r("sort", glob("./*.txt")),
+		r("echo", glob("./*")),
+		r("find", glob("./*"), "-maxdepth", "0"),
+	)
+	check(t, false,
+		r("uniq", glob("./*.txt")).because("glob"),                                                // uniq writes its second operand
+		r("diff", glob("./*.go")).because("glob"),                                                 // two files exactly
+		r("cmp", glob("./*")).because("glob"),                                                     // two files exactly
+		r("basename", glob("./*")).because("glob"),                                                // NAME SUFFIX
+		r("git", "log", glob("./*.go")).because("glob"),                                           // git takes no globs
+		r("jq", ".", glob("./*.json")).because("glob"),                                            // jq's operands may be --args
+		r("grep", glob("./*"), "f").because("glob"),                                               // the pattern
+		r("sed", "-n", glob("./*"), "f").because("glob"),                                          // the script
+		r("grep", "-e", glob("./*"), "f").because("glob"),                                         // an option's separate value
+		r("tail", "-n", glob("./*"), "f").because("glob"),                                         // an option's separate value
+		r("ls", glob("-l*")).because("glob in an option"),                                         // a short cluster
+		r("cat", "--", glob("-*")).because("glob"),                                                // could read as an option after all
+		r("find", ".", "-name", glob("./*.go")).because("glob"),                                   // a primary's value
+		r("find", ".", glob("./*"), "-delete").because("deletes files"),                           // a starting point; -delete still refused
+		r("tail", glob("+*")).because("obsolete"),                                                 // tail's +N form
+		r("sort", "-o", glob("./*")).because("writes"),                                            // a writer stays a writer
+		r("grep", loopGlob("./a.go"), "f").because("glob"),                                        // a loop variable over a glob as the pattern
+		r("sed", "-n", "-e", loopGlob("./x"), "f").because("glob"),                                // … as a script
+		r("find", ".", "-exec", "cat", pat("{}"), pat(";"), "-name", glob("./*")).because("glob"), // after -exec
+	)
+}

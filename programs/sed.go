@@ -24,7 +24,7 @@ import (
 // anything it cannot parse, in either reading. Test: TestSedRefusesWrites, TestSedBSDReading
 // (sed_test.go), TestStopReadingIsReal (bsd_test.go).
 var sedRule = &Program{
-	Name: "sed", Summary: "print lines: sed -n with print-only scripts (p, =, l, q, s///p; no -i, w, e)", Filter: true,
+	Name: "sed", Summary: "print lines: sed -n with print-only scripts (p, =, l, q, s///p; no -i, w, e)", Files: true, Filter: true,
 	BSD: &BSD{Getopt: "EHI:ae:f:i:lnru", Lacks: "sz", Note: "getopt(3) `EHI:ae:f:i:lnru`: options end at the first operand, so without an -e before it the first operand is the script even if an -e follows (`sed -n '1w /tmp/x' -e 1p f` writes /tmp/x); -i and -I take an extension"},
 	Opts: &Options{
 		Flags:    "-n -E -r -s -u -z --quiet --silent --regexp-extended --separate --unbuffered --null-data --posix --debug --sandbox",

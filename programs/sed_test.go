@@ -87,8 +87,8 @@ func TestSedRefusesWrites(t *testing.T) {
 		r("sed", "-n", pat("# c"), "f").because("comments"),                                                      // a comment (#n turns -n off)
 		r("sed", "-n", pat("1p\nw out"), "f").because("unexpected"),                                              // a newline as a separator
 		r("sed", "-n", "s/a", "f").because("unterminated"),                                                       // s cut short
-		r("sed", "-n", loopVar("1p"), "f").because("loop variable may not be a pattern"),                         // the loop variable as the script
-		r("sed", "-n", "-e", loopVar("1p"), "f").because("loop variable"),                                        // the loop variable as -e's value
+		r("sed", "-n", loopGlob("1p"), "f").because("glob"),                                                      // the loop variable as the script
+		r("sed", "-n", "-e", loopGlob("1p"), "f").because("glob"),                                                // the loop variable as -e's value
 		r("sed", "-n", "1p", pat("a|b")).because("shell syntax"),                                                 // pattern text as a file name
 		r("sed", "-n", "-l", "w README.md", "1p").because("none in BSD sed"),                                     // BSD sed's -l takes no value: it would run 'w README.md' as the script
 		r("sed", "-n", pat(`s/[/]/g;\./w src/foo.h`), "f").because("read differently by GNU and BSD"),            // BSD skips / inside [...]: it sees a w flag

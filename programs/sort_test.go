@@ -47,7 +47,7 @@ func TestSortRefusesWrites(t *testing.T) {
 		r("sort", "--compress-prog=gzip", "f").because("abbreviates `--compress-program`"), // GNU abbreviation
 		r("sort", "--comp", "sh", "f").because("abbreviates `--compress-program`"),         // GNU abbreviation, value in the next word
 		r("sort", "-k", "-2", "f").because("may not start with `-`"),                       // a separate value that looks like an option
-		r("sort", "-t", loopVar(","), "f").because("loop variable"),                        // the loop variable as an option value
+		r("sort", "-t", loopGlob(","), "f").because("glob"),                                // the loop variable as an option value
 		r("sort", "-k", pat("1;2"), "f").because("shell syntax in the value"),              // -k is not a pattern slot
 		r("sort", pat("a|b")).because("shell syntax"),                                      // pattern text as a file name
 	)

@@ -2,8 +2,6 @@ package programs
 
 import (
 	"strings"
-
-	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // date prints the date. Given an operand that is not a +FORMAT, or -s/--set, it sets the
@@ -34,20 +32,17 @@ var dateRule = &Program{
 	},
 }
 
-// echo prints its arguments. It reads and writes nothing else; every argument is text to it.
+// echo prints its arguments. It reads and writes nothing else; every argument is text to it, so
+// quoted text holding shell syntax (`echo 'Done: $(date)'`, `echo '{a,b}'`) is printed, never
+// run: the two parsers have agreed it is one quoted word. Backslash escapes (echo -e, or zsh's
+// echo by default) change only what is printed. A glob becomes names starting with its literal
+// prefix (./ at least), which echo prints.
 //
-// Test: TestSystemRules (system_test.go).
+// Test: TestSystemRules (system_test.go), TestCorpusAllowed (allow/quoting.txt).
 var echoRule = &Program{
-	Name: "echo", Summary: "print text", NamesOnly: true,
-	BSD: &BSD{Same: true, Note: "takes only a leading -n; every other word is text to print"},
-	Custom: func(args []Arg) *Refusal {
-		for _, a := range args {
-			if a.Pattern {
-				return refuse("echo", "shell syntax in the argument `%s` is not allowed; quote plain text only", clip.Short(a.Value))
-			}
-		}
-		return nil
-	},
+	Name: "echo", Summary: "print text", Files: true, NamesOnly: true,
+	BSD:    &BSD{Same: true, Note: "takes only a leading -n; every other word is text to print"},
+	Custom: func(args []Arg) *Refusal { return nil },
 }
 
 // noOperands is a Check for programs that take options only. It names the program from the

@@ -32,7 +32,7 @@ func TestDateNeverSets(t *testing.T) {
 		r("date", "+%s", "0101").because("sets the system clock"),        // a second operand (BSD takes either order)
 		r("date", "+%s", "+%F").because("sets the system clock"),         // two formats: not one +FORMAT
 		r("date", loopVar("0101")).because("sets the system clock"),      // a loop word that is a date
-		r("date", "-d", loopVar("now")).because("loop variable"),         // the loop variable as an option value
+		r("date", "-d", loopGlob("now")).because("glob"),                 // the loop variable as an option value
 		r("date", "-d", "-1day").because("may not start with `-`"),       // a separate value that looks like an option
 	)
 }
@@ -83,10 +83,18 @@ func TestSystemRules(t *testing.T) {
 		r("id", "root"),
 		r("which", "go"),
 		r("which", "-a", "go", "git"),
+		// echo prints quoted shell syntax as text: the parsers agreed it is one quoted word.
+		r("echo", pat("$HOME")),
+		r("echo", pat("a;b")),
+		r("echo", pat("Done: $(date)")),
+		r("echo", Arg{Value: "./*.go", Glob: true}),
+		// Over a literal list the loop variable is each word in turn: a pattern, a value.
+		r("grep", loopVar("foo"), "f"),
+		r("sed", "-n", loopVar("1p"), "f"),
+		r("cut", "-d", loopVar(","), "-f1"),
+		r("git", "-C", loopVar("hook"), "status"),
 	)
 	check(t, false,
-		r("echo", pat("$HOME")).because("shell syntax"),                            // quoted expansion text
-		r("echo", pat("a;b")).because("shell syntax"),                              // quoted operator text
 		r("pwd", "x").because("takes no operands"),                                 // an operand
 		r("pwd", "--help").because("not on the read-only allowlist"),               // an option not in the table
 		r("true", "x").because("takes no operands"),                                // an operand

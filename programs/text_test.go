@@ -37,18 +37,18 @@ func TestTextRules(t *testing.T) {
 	check(t, false,
 		r("cut", "-f", pat("1|2"), "f").because("shell syntax in the value"),           // -f is not a pattern slot
 		r("cut", "-f1", pat("a;b")).because("shell syntax"),                            // pattern text as a file name
-		r("cut", "-d", loopVar(","), "-f1").because("loop variable"),                   // the loop variable as a delimiter
+		r("cut", "-d", loopGlob(","), "-f1").because("glob"),                           // the loop variable as a delimiter
 		r("cut", "-d", "-f1").because("may not start with `-`"),                        // a separate value that is an option
 		r("cut", "--output-d=,", "-f1", "f").because("not on the read-only allowlist"), // abbreviations are not matched
 		r("tr").because("one or two character sets"),                                   // no set
 		r("tr", "a", "b", "c").because("one or two character sets"),                    // a third operand
-		r("tr", loopVar("a"), "b").because("loop variable may not be a pattern"),       // the loop variable as a set
+		r("tr", loopGlob("a"), "b").because("glob"),                                    // the loop variable as a set
 		r("diff", "-l", "a", "b").because("runs the pr program"),                       // -l
 		r("diff", "--paginate", "a", "b").because("runs the pr program"),               // --paginate
 		r("diff", "--pag", "a", "b").because("abbreviates `--paginate`"),               // abbreviation of --paginate
 		r("diff", "-ul", "a", "b").because("runs the pr program"),                      // -l hidden in a cluster
 		r("diff", "a", "b", "-l").because("runs the pr program"),                       // -l after the operands
-		r("diff", "-I", loopVar("x"), "a", "b").because("loop variable"),               // the loop variable as a pattern value
+		r("diff", "-I", loopGlob("x"), "a", "b").because("glob"),                       // the loop variable as a pattern value
 		r("diff", pat("a|b"), "c").because("shell syntax"),                             // pattern text as a file name
 		r("diff", "-U", "-1", "a", "b").because("may not start with `-`"),              // a separate value that looks like an option
 		r("cmp", "a", "b", "1", "2", "3").because("at most two files"),                 // a fifth operand
@@ -124,7 +124,7 @@ func TestJqRules(t *testing.T) {
 		r("jq", "--arg", "x", loopVar("v"), ".").because("plain words"),                 // the loop variable as a pair value
 		r("jq", "--arg", "x", pat("a|b"), ".").because("plain words"),                   // pattern text as a pair value
 		r("jq", ".", "--arg", "x").because("needs a name and a value"),                  // a pair cut short
-		r("jq", loopVar(".x"), "f").because("loop variable may not be the filter"),      // the loop variable as the filter
+		r("jq", loopGlob(".x"), "f").because("glob"),                                    // the loop variable as the filter
 		r("jq", ".", pat("a|b.json")).because("shell syntax in the file name"),          // pattern text as a file name
 		r("jq", "--indent", "-1", ".").because("may not start with `-`"),                // a separate value that looks like an option
 		r("jq", "-n", "$ ENV").because("reads the environment"),                         // jq 1.6 accepts a space after $

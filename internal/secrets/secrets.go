@@ -24,6 +24,7 @@ package secrets
 
 import (
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 )
@@ -292,3 +293,29 @@ var ExcludeGlobs = []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12
 
 // ExcludeDirs are the directories a recursive search skips.
 var ExcludeDirs = []string{".ssh", ".gnupg", ".aws", ".password-store", ".azure"}
+
+// secretNames stand for the project secrets' names (projectSecret), for testing a pattern.
+var secretNames = []string{".env", ".env.local", ".env.production", ".env.prod", ".env.development", ".env.dev",
+	".env.test", ".env.staging", ".envrc", "server.pem", "server.key", "store.p12", "store.pfx", "id_rsa", "id_dsa",
+	"id_ed25519", "id_ecdsa"}
+
+// PatternMayMatch reports whether a file-name pattern (fnmatch(3), as find's -name uses it) may
+// match a project secret's name: a pattern without wildcards is classified as the name it is;
+// one with wildcards is tried against names that stand for each kind (secretNames), with `*`
+// matching a leading dot too, as find's -name does. It is a test of patterns people write
+// (`*.go` passes, `*`, `.e*`, `*.pem` do not), not of every language a pattern can denote: a
+// `.env.go` would pass `*.go`. fold compares without case (-iname).
+func PatternMayMatch(pattern string, fold bool) bool {
+	if fold {
+		pattern = strings.ToLower(pattern)
+	}
+	if !strings.ContainsAny(pattern, "*?[\\") {
+		return projectSecret(pattern) != ""
+	}
+	for _, n := range secretNames {
+		if ok, err := path.Match(pattern, n); ok || err != nil {
+			return true
+		}
+	}
+	return false
+}

@@ -126,7 +126,7 @@ func handCommands(sc *lexer.Script) [][]string {
 			argv := []string{c.Name.Value}
 			ok := c.Name.Var == "" && !c.Name.Tilde
 			for _, a := range c.Args {
-				ok = ok && a.Var == "" && !a.Tilde
+				ok = ok && a.Var == "" && !a.Tilde && a.Glob == "" && !a.Brace
 				argv = append(argv, a.Value)
 			}
 			if ok {
@@ -137,19 +137,10 @@ func handCommands(sc *lexer.Script) [][]string {
 	if sc.Cd != nil && sc.Cd.Var == "" && !sc.Cd.Tilde {
 		out = append(out, []string{"cd", sc.Cd.Value})
 	}
-	switch {
-	case sc.Pipeline != nil:
-		add(sc.Pipeline)
-	case sc.If != nil:
-		add(sc.If.Cond)
-		for _, pl := range append(append([]*lexer.Pipeline(nil), sc.If.Then...), sc.If.Else...) {
-			add(pl)
-		}
-	case sc.For != nil:
-		for _, pl := range sc.For.Body {
-			add(pl)
-		}
-	}
+	sc.Visit(func(pl *lexer.Pipeline, _ *lexer.For) bool {
+		add(pl)
+		return true
+	})
 	return out
 }
 
