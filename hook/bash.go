@@ -316,3 +316,26 @@ func rewriteHome(c *lexer.SimpleCommand, home string) lexer.Printed {
 	}
 	return lexer.Printed{Env: env, Words: words}
 }
+
+// needsRewrite says whether the script is read-only only as hookctl rewrites it: a glob (run
+// with ./ before a leading wildcard, option-valued globs quoted), a brace group (run expanded)
+// or ~ and $HOME (run as the literal home). A client that runs a tool's command as written
+// (ToolCall.NoRewrite) would run something else, so such a script is refused there.
+func needsRewrite(sc *lexer.Script) bool {
+	rewritten := func(w lexer.Word) bool { return w.Glob != "" || w.Brace || w.Tilde }
+	found := false
+	sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
+		if loop != nil {
+			for _, w := range loop.Items {
+				found = found || rewritten(w)
+			}
+		}
+		for _, c := range pl.Cmds {
+			for _, w := range append([]lexer.Word{c.Name}, c.Args...) {
+				found = found || rewritten(w)
+			}
+		}
+		return !found
+	})
+	return found
+}

@@ -339,6 +339,10 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 		if r != nil {
 			return Decision{Verdict: Deny, Reason: p.render(r, sc)}
 		}
+		if c.NoRewrite && needsRewrite(script) {
+			return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` runs its command as written, and this one is a read " +
+				"only as hookctl rewrites it (a glob, a brace group or ~)", Hint: "write the file names and paths out, or use the Bash tool"}, sc)}
+		}
 		dir := c.Cwd
 		if j.cd != "" {
 			dir = j.cd

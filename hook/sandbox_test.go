@@ -298,3 +298,22 @@ func TestContainEdit(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRewriteToolsGetNoShapeRewrites: a tool whose command runs as written (Claude Code's
+// Monitor) cannot take the rewrite a glob, a brace group or ~ needs, so those are refused there
+// and admitted in Bash; a plain read is admitted in both.
+func TestNoRewriteToolsGetNoShapeRewrites(t *testing.T) {
+	p := &Policy{Client: testClient, Config: &Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
+	for cmd, needs := range map[string]bool{"sort *.txt": true, "cat {a,b}.md": true, "ls ~/src": true, "ls -la": false, "cat README.md": false} {
+		for _, noRewrite := range []bool{false, true} {
+			d := p.Decide(&ToolCall{Tool: "Monitor", Kind: KindShell, Command: cmd, NoRewrite: noRewrite}, SessionState{Mode: ModeReadOnly})
+			if want := Allow; needs && noRewrite {
+				if d.Verdict != Deny || !strings.Contains(d.Reason, "runs its command as written") {
+					t.Errorf("%q, no rewrite: %v %q", cmd, d.Verdict, d.Reason)
+				}
+			} else if d.Verdict != want {
+				t.Errorf("%q, no rewrite %v: %v %q", cmd, noRewrite, d.Verdict, d.Reason)
+			}
+		}
+	}
+}
