@@ -1,0 +1,160 @@
+package programs
+
+import (
+	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
+)
+
+// The shell's own questions: what a name would run (command -v, type), a variable's value
+// (printenv NAME) and formatted text (printf). Each is a builtin of bash and zsh or a small
+// program; none reads a file or runs what it names. Each takes names or text, never an option
+// after the first operand.
+
+// command -v and -V say what a name would run. Any other use of `command` runs the command it
+// names (command rm -rf x), so only those two are admitted, each followed by names alone.
+//
+// Test: TestShellInfoRules (shellinfo_test.go); TestCorpusRefused (deny/shellinfo.txt).
+var commandRule = &Program{
+	Name: "command", Summary: "say what a name runs (command -v NAME, command -V NAME)", NamesOnly: true,
+	BSD:    &BSD{Same: true, Note: "a builtin of bash and zsh: only -v and -V, then names"},
+	Custom: func(args []Arg) *Refusal { return judgeNames("command", args, "-v -V", true) },
+}
+
+// type says what a name is (alias, builtin, function, file). bash takes -a -f -p -P -t; zsh's
+// type is whence -v, with -a -f -p -s -S -w and more, each only printing.
+//
+// Test: TestShellInfoRules; TestCorpusRefused (deny/shellinfo.txt).
+var typeRule = &Program{
+	Name: "type", Summary: "say what a name is", NamesOnly: true,
+	BSD:    &BSD{Same: true, Note: "a builtin of bash and zsh: printing options, then names"},
+	Custom: func(args []Arg) *Refusal { return judgeNames("type", args, "-a -f -p -P -t -s -S -w -m", false) },
+}
+
+// printenv prints the variables it names. Bare, it prints the whole environment, tokens
+// included, into the model's context; so it must name its variables, and none whose name says
+// it holds a secret (a TOKEN, KEY, SECRET, PASSWORD, …).
+//
+// Test: TestShellInfoRules; TestCorpusRefused (deny/shellinfo.txt, deny/secrets.txt).
+var printenvRule = &Program{
+	Name: "printenv", Summary: "print named environment variables (not secret ones; never all)", NamesOnly: true,
+	BSD: &BSD{Same: true, Note: "GNU: -0 and --null; BSD printenv takes one name and no options"},
+	Custom: func(args []Arg) *Refusal {
+		if r := judgeNames("printenv", args, "-0 --null", false); r != nil {
+			return r
+		}
+		names := 0
+		for _, a := range args {
+			if strings.HasPrefix(a.Value, "-") {
+				continue
+			}
+			names++
+			if secretVariable(a.Value) {
+				return &Refusal{Program: "printenv", What: "`" + clip.Short(a.Value) + "` is named like a secret, whose value would enter the model's context",
+					Hint: "ask the user whether it is set; never print a secret's value"}
+			}
+		}
+		if names == 0 {
+			return &Refusal{Program: "printenv", What: "bare printenv prints the whole environment, tokens included",
+				Hint: "name the variables: printenv HOME PATH"}
+		}
+		return nil
+	},
+}
+
+// printf prints formatted text. bash's -v VAR assigns instead (a variable of the shell that
+// runs the command), so it is refused; the format and the arguments are text, never files.
+//
+// Test: TestShellInfoRules; TestCorpusRefused (deny/shellinfo.txt).
+var printfRule = &Program{
+	Name: "printf", Summary: "print formatted text (no -v)", NamesOnly: true,
+	BSD: &BSD{Same: true, Note: "a builtin of bash and zsh, and /usr/bin/printf: the first word is the format"},
+	Custom: func(args []Arg) *Refusal {
+		if len(args) == 0 {
+			return refuse("printf", "needs a format")
+		}
+		if args[0].Value == "-v" || strings.HasPrefix(args[0].Value, "-v") {
+			return refuse("printf", "`-v` assigns a shell variable instead of printing")
+		}
+		for _, a := range args {
+			if a.Glob {
+				return refuse("printf", "a glob (`%s`) is not allowed here; write the text", clip.Short(a.Value))
+			}
+		}
+		return nil
+	},
+}
+
+// judgeNames admits options from flags (each its own word, before the first name) followed by
+// plain names; with need, one of flags must be given.
+func judgeNames(prog string, args []Arg, flags string, need bool) *Refusal {
+	given, i := false, 0
+	for ; i < len(args) && strings.HasPrefix(args[i].Value, "-") && args[i].Value != "--"; i++ {
+		if args[i].Pattern || !strings.Contains(" "+flags+" ", " "+args[i].Value+" ") {
+			return refuse(prog, "option `%s` is not on the read-only allowlist (only %s)", clip.Short(args[i].Value), flags)
+		}
+		given = true
+	}
+	if i < len(args) && args[i].Value == "--" {
+		i++
+	}
+	switch {
+	case need && !given:
+		return refuse(prog, "only %s: any other use runs the command it names", flags)
+	case i == len(args) && prog != "printenv":
+		return refuse(prog, "needs a name")
+	}
+	for _, a := range args[i:] {
+		if a.Pattern || a.Glob || a.Value == "" || strings.HasPrefix(a.Value, "-") {
+			return refuse(prog, "`%s` is not a plain name", clip.Short(a.Value))
+		}
+	}
+	return nil
+}
+
+// secretVariable says whether a variable's name says it holds a secret.
+func secretVariable(name string) bool {
+	upper := strings.ToUpper(name)
+	for _, p := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE"} {
+		if strings.Contains(upper, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// go version and go env print the toolchain's version and settings. go env -w and -u write the
+// user's go env file; every other go command builds, runs or fetches code. A repository's go.mod
+// or go.work may name another toolchain (`toolchain go1.99.0`), which go would download into the
+// module cache and run even for `go version`: the rewrite pins GOTOOLCHAIN=local.
+//
+// Test: TestShellInfoRules; TestCorpusRefused (deny/shellinfo.txt).
+var goRule = &Program{
+	Name: "go", Summary: "print the Go toolchain's version and settings (go version, go env)", NamesOnly: true,
+	BSD:     &BSD{Same: true, Note: "the same program everywhere, with its own parser"},
+	Rewrite: func(args []string) ([]string, []string) { return []string{"GOTOOLCHAIN=local"}, args },
+	Custom: func(args []Arg) *Refusal {
+		if len(args) == 0 {
+			return refuse("go", "only `go version` and `go env` are reads")
+		}
+		switch args[0].Value {
+		case "version":
+			if len(args) > 1 {
+				return refuse("go", "`go version` takes nothing more here")
+			}
+			return nil
+		case "env":
+			for _, a := range args[1:] {
+				switch {
+				case a.Value == "-json":
+				case strings.HasPrefix(a.Value, "-"):
+					return refuse("go", "`go env %s` is not a read (-w and -u write your go env file)", clip.Short(a.Value))
+				case a.Pattern || a.Glob || a.Var:
+					return refuse("go", "`%s` is not a plain variable name", clip.Short(a.Value))
+				}
+			}
+			return nil
+		}
+		return refuse("go", "`go %s` builds, runs or fetches code; only `go version` and `go env` are reads", clip.Short(args[0].Value))
+	},
+}
