@@ -71,6 +71,9 @@ type SessionState struct {
 	// Project is where the session was first seen, which edit mode's sandbox lets it write;
 	// empty if unknown (then the call's own directory).
 	Project string
+	// Plan says the client is in its own plan mode: the user asked for a plan, not changes, so
+	// the call is judged by read-only rules whatever the session's mode.
+	Plan bool
 }
 
 // Protection is what no agent may write in any mode: hookctl's config, state and binary, the
@@ -91,6 +94,7 @@ const (
 	scopeSession scope = iota + 1 // the session is in read-only mode
 	scopeAgent                    // the agent type is read-only in every mode
 	scopeReview                   // the session is in review mode: read-only plus publishing
+	scopePlan                     // the client is in plan mode: read-only whatever the session's mode
 )
 
 // Decide judges one tool call made in a session in state st.
@@ -104,7 +108,7 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	if c.Command != "" {
 		cl = lexer.NewCommandLine(c.Command)
 	}
-	if st.Mode == ModeReview && !p.Config.ReadOnlyAgent(c.AgentType) {
+	if st.Mode == ModeReview && !st.Plan && !p.Config.ReadOnlyAgent(c.AgentType) {
 		if d, ok := p.review(c, cl); ok {
 			return d
 		}
@@ -115,6 +119,8 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	switch {
 	case p.Config.ReadOnlyAgent(c.AgentType):
 		return p.readOnly(c, cl, scopeAgent, "")
+	case st.Plan:
+		return p.readOnly(c, cl, scopePlan, "")
 	case st.Mode == ModeReadOnly:
 		return p.readOnly(c, cl, scopeSession, st.Warning)
 	case st.Mode == ModeReview:
