@@ -19,6 +19,7 @@ func userEnv(t *testing.T) (home, hookctlHome string) {
 	home = t.TempDir()
 	hookctlHome = filepath.Join(home, ".config", "hookctl")
 	t.Setenv("HOME", home)
+	t.Setenv(envSessionVar, "") // as in a terminal outside Claude Code, whatever runs the tests
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	t.Chdir(t.TempDir())
 	return home, hookctlHome
