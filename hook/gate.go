@@ -185,12 +185,18 @@ func (g *Gate) changeNotice(id string, st SessionState) string {
 		// did not see. Its refusals name the mode; from now on a change is announced.
 		return ""
 	}
-	s := "hookctl: the user has switched this session from " + modeName(told) + " to " + modeName(st.Mode) + " mode"
-	s += "; what you were told of the mode before no longer holds. " + g.sessionContext(SessionState{Mode: st.Mode})
+	s := g.ModeChangeNotice(told, st.Mode)
 	if st.Plan {
 		s += " " + PlanModeRule
 	}
 	return s
+}
+
+// ModeChangeNotice is what the model is told of a change of its session's mode: the change,
+// and what it may do now.
+func (g *Gate) ModeChangeNotice(from, to Mode) string {
+	return "hookctl: the user has switched this session from " + modeName(from) + " to " + modeName(to) +
+		" mode; what you were told of the mode before no longer holds. " + g.sessionContext(SessionState{Mode: to})
 }
 
 // modeName is a mode as the model is told it.

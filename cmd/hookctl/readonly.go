@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -153,6 +154,15 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 	fmt.Fprintf(s.out, "session %s: %s → %s\n", store.Short(id), hook.Badge(from), hook.Badge(to))
 	if to == hook.ModeReview {
 		fmt.Fprintf(s.out, "  each publish asks you first; %s\n", hook.PublishWhere(isolation(hookEnv()), cfg))
+	}
+	if inside == id {
+		// Run in the session's own shell (the user's `! hookctl …`): Claude Code sends this output
+		// to the model at once (2.1.328, live), so it says what the model may now do, and the
+		// hook need not say it again.
+		env := hookEnv()
+		g := &hook.Gate{Client: claude.Client, Sandbox: func() hook.Isolation { return isolation(env) }}
+		fmt.Fprintln(s.out, g.ModeChangeNotice(from, to))
+		store.SetTold(id, to)
 	}
 	return nil
 }
