@@ -36,8 +36,8 @@ func TestRealClientModeNoticeAtToolCall(t *testing.T) {
 	}
 	s.Script = ct.Script{
 		Main: []ct.Call{
-			{Name: "Read", Input: map[string]any{"file_path": f}},                        // 0: read-only
-			{Name: "Read", Input: map[string]any{"file_path": f}},                        // 1: the user switched to edit before it
+			{Name: "Read", Input: map[string]any{"file_path": f}},                         // 0: read-only
+			{Name: "Read", Input: map[string]any{"file_path": f}},                         // 1: the user switched to edit before it
 			{Name: "Write", Input: map[string]any{"file_path": f, "content": "second\n"}}, // 2: and back to read-only: refused
 		},
 		BeforeCall: func(th ct.Thread, i int) {
