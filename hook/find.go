@@ -191,3 +191,35 @@ func (s *Store) SetTold(id string, m Mode) {
 		fsutil.WriteAtomic(s.toldPath(id), []byte(m.String()+"\n"), 0o600)
 	}
 }
+
+// Whether the client was last seen in its plan mode, kept as "<id>.plan" for the status line,
+// whose input does not say (2.1.328, live). The hook sees the client's permission mode with each
+// prompt and tool call; what it notes here only decides what the status line shows.
+
+func (s *Store) planPath(id string) string { return filepath.Join(s.Dir, id+".plan") }
+
+// NotePermissionMode notes the client's permission mode as a call reported it ("" says
+// nothing).
+func (s *Store) NotePermissionMode(id, mode string) {
+	if mode == "" || ValidSessionID(id) != nil {
+		return
+	}
+	_, err := os.Lstat(s.planPath(id))
+	switch on := mode == PermissionPlan; {
+	case on && errors.Is(err, fs.ErrNotExist):
+		if os.MkdirAll(s.Dir, 0o700) == nil {
+			fsutil.WriteAtomic(s.planPath(id), nil, 0o600)
+		}
+	case !on && err == nil:
+		os.Remove(s.planPath(id))
+	}
+}
+
+// InPlanMode reports whether the hook last saw session id's client in plan mode.
+func (s *Store) InPlanMode(id string) bool {
+	if ValidSessionID(id) != nil {
+		return false
+	}
+	_, err := os.Lstat(s.planPath(id))
+	return err == nil
+}

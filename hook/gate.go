@@ -147,6 +147,9 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 	d := g.audited(c, p.Decide(c, st))
 	g.noteClient(c.Session)
 	if c.AgentID == "" {
+		if g.Store != nil {
+			g.Store.NotePermissionMode(c.Session, c.PermissionMode)
+		}
 		// The main thread is told of a mode change at its first call after it; a subagent's call
 		// is not, so that the notice is not spent where the main thread never sees it.
 		d.Context = g.changeNotice(c.Session, st)
@@ -216,6 +219,7 @@ func (g *Gate) prompt(ev *Event) Decision {
 		return Decision{Verdict: Pass}
 	}
 	g.noteClient(ev.Session)
+	g.Store.NotePermissionMode(ev.Session, ev.PermissionMode)
 	mode, _, err := g.Store.Peek(ev.Session)
 	if err != nil {
 		return Decision{Verdict: Pass} // not seen yet (session start tells it), or damaged (read-only; the tool calls say why)

@@ -2,6 +2,7 @@ package claude_test
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -89,4 +90,53 @@ func lastUserTurn(body string) string {
 		return body
 	}
 	return string(req.Messages[len(req.Messages)-1])
+}
+
+// TestRealClientPlanModeIsReadOnly (issue 11, item 9): in the client's own plan mode
+// (--permission-mode plan; Shift+Tab in the TUI) a session hookctl holds in edit mode gets
+// read-only rules: the user asked for a plan, not changes. The client reports the mode in each
+// PreToolUse payload as permission_mode "plan" (2.1.328, live).
+func TestRealClientPlanModeIsReadOnly(t *testing.T) {
+	ct.Binary(t)
+	hookctl := buildHookctl(t)
+	s := ct.NewSession(t)
+	s.InitGitRepo(commitSubject)
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("default_mode = \"edit\"\n"), 0o600)
+	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
+	for _, ev := range []string{"PreToolUse", "UserPromptSubmit", "SessionStart"} {
+		s.Hooks = append(s.Hooks, ct.Hook{Event: ev, Command: hookctl, Args: []string{"hook"}})
+	}
+	f := filepath.Join(s.Project, "f")
+	s.Script.Main = []ct.Call{
+		{Name: "Write", Input: map[string]any{"file_path": f, "content": "planned\n"}},
+		ct.Bash("touch g"),
+	}
+	s.Args = []string{"--permission-mode", "plan"}
+	r := s.Run("Plan a change to f.")
+	for i := range s.Script.Main {
+		if tr, _ := s.API.ResultFor(ct.Main, i); !tr.IsError || !strings.Contains(tr.Text, "plan mode") {
+			r.Errorf(t, "call %d in plan mode: is_error=%v %q", i, tr.IsError, tr.Text)
+		}
+	}
+	if b, _ := os.ReadFile(f); string(b) != "a\n" {
+		t.Errorf("f changed in plan mode: %q", b)
+	}
+	if _, err := os.Stat(filepath.Join(s.Project, "g")); err == nil {
+		t.Error("g was created in plan mode")
+	}
+	list, _ := hook.NewStore(home).List()
+	if len(list) != 1 || list[0].Mode != hook.ModeEdit || !hook.NewStore(home).InPlanMode(list[0].ID) {
+		t.Errorf("sessions %+v: want one, in edit mode, noted in plan mode", list)
+	}
+	// Out of plan mode, the same session writes.
+	s.Args = []string{"--resume", r.Output.SessionID}
+	s.Script.Main = append(s.Script.Main, s.Script.Main[0]) // the fake counts the results so far: call 2
+	r = s.Run("Now change f.")
+	if b, _ := os.ReadFile(f); string(b) != "planned\n" {
+		r.Errorf(t, "f after plan mode: %q", b)
+	}
+	if hook.NewStore(home).InPlanMode(r.Output.SessionID) {
+		t.Error("the session is still noted in plan mode (the status line would say so)")
+	}
 }

@@ -209,7 +209,24 @@ func TestStatuslineBadges(t *testing.T) {
 	if _, out, _ := runCLI(t, hh, `{"session_id":"new"}`, "statusline"); !strings.Contains(out, "config broken") {
 		t.Errorf("broken config: %q", out)
 	}
+	// Issue 11: a session the hook has seen showed its mode alone while every call was refused.
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT ⚠ hookctl config broken: every call refused\n" {
+		t.Errorf("broken config, edit-mode session: %q", out)
+	}
 	os.Remove(filepath.Join(hh, "config.toml"))
+	// Issue 11: the client's plan mode, once the hook has seen a call in it, shows.
+	store.NotePermissionMode("ed", hook.PermissionPlan)
+	store.NotePermissionMode("ro", hook.PermissionPlan)
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT (⏸ plan mode: read-only)\n" {
+		t.Errorf("edit mode in plan mode: %q", out)
+	}
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ro"}`, "statusline"); out != "🔒 READ-ONLY\n" {
+		t.Errorf("read-only in plan mode: %q", out)
+	}
+	store.NotePermissionMode("ed", "default")
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT\n" {
+		t.Errorf("edit mode out of plan mode: %q", out)
+	}
 	os.WriteFile(filepath.Join(hh, "sessions", "ed.json"), []byte("{torn"), 0o600)
 	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); !strings.Contains(out, "READ-ONLY (⚠ state unreadable)") {
 		t.Errorf("damaged: %q", out)
