@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -261,7 +262,36 @@ func TestDoctorFindsProblems(t *testing.T) {
 	if code, out, _ = runCLI(t, hh, "", "doctor"); code != exitDenied || !strings.Contains(out, "writable by others") {
 		t.Errorf("world-writable state: exit %d\n%s", code, out)
 	}
+	os.Chmod(filepath.Join(hh, "sessions"), 0o700)
+	if code, out, _ = runCLI(t, hh, "", "doctor"); code != exitOK || !strings.Contains(out, "✓ state directory") {
+		t.Errorf("a writable state directory: exit %d\n%s", code, out)
+	}
 	_ = home
+}
+
+// TestDoctorFindsAStateDirThatTakesNoWrite (issue 11): a read-only or full file system under the
+// state directory leaves every new session read-only with a warning and every toggle failing;
+// doctor says so. (The probe is replaced: as root, permission bits stop no write.)
+func TestDoctorFindsAStateDirThatTakesNoWrite(t *testing.T) {
+	_, hh := userEnv(t)
+	t.Setenv("PATH", "")
+	runCLI(t, hh, "", "install")
+	os.MkdirAll(filepath.Join(hh, "sessions"), 0o700)
+	if err := probeStateDir(filepath.Join(hh, "sessions")); err != nil {
+		t.Fatalf("the real probe fails on a writable directory: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(hh, "sessions")); len(entries) != 0 {
+		t.Errorf("the probe left %v behind", entries)
+	}
+	real := probeStateDir
+	t.Cleanup(func() { probeStateDir = real })
+	for _, why := range []string{"failed to write in it: read-only file system", "its file system is full (12 KiB free)"} {
+		probeStateDir = func(string) error { return errors.New(why) }
+		code, out, _ := runCLI(t, hh, "", "doctor")
+		if code != exitDenied || !strings.Contains(out, why) || !strings.Contains(out, "no toggle can land") {
+			t.Errorf("%s: exit %d\n%s", why, code, out)
+		}
+	}
 }
 
 // TestDoctorReportsRetrieval: doctor names the distiller WebFetch will get, or says why there is

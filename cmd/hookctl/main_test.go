@@ -150,3 +150,24 @@ func TestHookProcessFailsClosed(t *testing.T) {
 		t.Errorf("broken config: err %v, stdout %q", err, b)
 	}
 }
+
+// TestVersionFlagsAndExitCodes (issue 11): --version and -V print what hookctl version prints,
+// and --help documents the exit codes.
+func TestVersionFlagsAndExitCodes(t *testing.T) {
+	home := t.TempDir()
+	_, want, _ := runCLI(t, home, "", "version")
+	for _, flag := range []string{"--version", "-V"} {
+		if code, out, errOut := runCLI(t, home, "", flag); code != exitOK || out != want || want == "" {
+			t.Errorf("%s: exit %d %q %q, want %q", flag, code, out, errOut, want)
+		}
+	}
+	_, help, _ := runCLI(t, home, "", "--help")
+	for _, want := range []string{"Exit codes:", "0  success", "1  hookctl check: the command is refused", "2  hookctl hook", "3  a usage or runtime error"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help does not say %q:\n%s", want, help)
+		}
+	}
+	if code, _, _ := runCLI(t, home, "", "nonsense"); code != exitError {
+		t.Errorf("an unknown command: exit %d", code)
+	}
+}
