@@ -83,16 +83,18 @@ func (s *Store) clientPath(p Proc) string {
 	return filepath.Join(s.clientsDir(), strconv.Itoa(p.PID)+"-"+strconv.FormatUint(p.Start, 10))
 }
 
-// NoteClient records that the hook's parent, the client process, is in session id. It is
-// best effort: a failure only means `hookctl readonly` cannot tell this client's session from
-// its shell, and then refuses rather than guess. It writes only when the client moved to
-// another session (a new one after /clear, another after /resume), so a call costs two reads.
-func (s *Store) NoteClient(id string) {
+// NoteClient records that the hook's parent, the client process, is in session id; isClient,
+// if set, must confirm that the parent is the client (and not a shell where someone piped a
+// payload into `hookctl hook` by hand). It is best effort: a failure only means `hookctl
+// readonly` cannot tell this client's session from its shell, and then refuses rather than
+// guess. It writes only when the client moved to another session (a new one after /clear,
+// another after /resume), so a call costs two reads.
+func (s *Store) NoteClient(id string, isClient func(pid int) bool) {
 	if ValidSessionID(id) != nil {
 		return
 	}
 	p, ok := ReadProc(os.Getppid())
-	if !ok || p.PID <= 1 {
+	if !ok || p.PID <= 1 || isClient != nil && !isClient(p.PID) {
 		return
 	}
 	path := s.clientPath(p)

@@ -110,12 +110,16 @@ func TestClientSessionFollowsTheProcessTree(t *testing.T) {
 	if _, _, ok := s.ClientSession(os.Getpid()); ok {
 		t.Fatal("a session was found before any was noted")
 	}
-	s.NoteClient("a") // as the hook does: this test's parent plays the client
+	s.NoteClient("a", func(int) bool { return false }) // a parent that is not the client (a shell, piping a payload by hand)
+	if _, _, ok := s.ClientSession(os.Getpid()); ok {
+		t.Fatal("a parent the client check refused was noted")
+	}
+	s.NoteClient("a", nil) // as the hook does: this test's parent plays the client
 	id, client, ok := s.ClientSession(os.Getpid())
 	if !ok || id != "a" || client.PID != os.Getppid() {
 		t.Fatalf("ClientSession = %q %+v %v", id, client, ok)
 	}
-	s.NoteClient("b") // the client moved on (/clear, /resume)
+	s.NoteClient("b", nil) // the client moved on (/clear, /resume)
 	if id, _, _ := s.ClientSession(os.Getpid()); id != "b" {
 		t.Errorf("after the client moved: %q", id)
 	}

@@ -36,6 +36,9 @@ type Gate struct {
 	// Sandbox says whether this machine can run admitted commands in the OS sandbox (the
 	// probe's cached result). Nil: it cannot.
 	Sandbox func() Isolation
+	// IsClient confirms that the hook's parent process is the client, before the gate notes
+	// which session it is in (Store.NoteClient). Nil: the parent is taken to be the client.
+	IsClient func(pid int) bool
 	// EndSession cleans up after a session that ended (its sandbox scratch directory). Nil:
 	// nothing to clean.
 	EndSession func(id string)
@@ -166,7 +169,7 @@ const PlanModeRule = "The client is in plan mode, which hookctl holds to read-on
 // noteClient records which session the client process is in (Store.NoteClient).
 func (g *Gate) noteClient(id string) {
 	if g.Store != nil {
-		g.Store.NoteClient(id)
+		g.Store.NoteClient(id, g.IsClient)
 	}
 }
 
@@ -260,7 +263,7 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	}
 	d := Decision{Verdict: Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
 	iso := g.isolation()
-	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch); " +
+	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " on, off or review to switch); " +
 		Enforcement(iso, cfg) + "; " + EditEnforcement(iso, cfg)}
 	if st.Mode == ModeReview {
 		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+PublishWhere(iso, cfg))

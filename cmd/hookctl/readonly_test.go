@@ -49,14 +49,14 @@ func needProc(t *testing.T) {
 func TestReadonlyActsOnTheSessionItRunsIn(t *testing.T) {
 	needProc(t)
 	store, hh, _ := twoSessions(t)
-	store.NoteClient(sessA)
+	store.NoteClient(sessA, nil)
 	if code, out, errOut := runCLI(t, hh, "", "readonly", "off"); code != exitOK || !strings.Contains(out, "session aaaa1111: 🔒 READ-ONLY → ✏ EDIT") {
 		t.Fatalf("off in A: exit %d %q %q", code, out, errOut)
 	}
 	if modeOf(t, store, sessA) != hook.ModeEdit || modeOf(t, store, sessB) != hook.ModeReadOnly {
 		t.Errorf("A %v, B %v", modeOf(t, store, sessA), modeOf(t, store, sessB))
 	}
-	store.NoteClient(sessB)
+	store.NoteClient(sessB, nil)
 	if code, out, _ := runCLI(t, hh, "", "readonly"); code != exitOK || !strings.Contains(out, "session bbbb2222") || !strings.Contains(out, "🔒 READ-ONLY") {
 		t.Errorf("bare readonly in B: exit %d %q", code, out)
 	}
@@ -80,7 +80,7 @@ func TestReadonlyActsOnTheSessionItRunsIn(t *testing.T) {
 func TestReadonlyNeverUnlocksAnotherSessionFromInside(t *testing.T) {
 	needProc(t)
 	store, hh, _ := twoSessions(t)
-	store.NoteClient(sessA)
+	store.NoteClient(sessA, nil)
 	for _, verb := range []string{"off", "review", "toggle"} {
 		if code, _, errOut := runCLI(t, hh, "", "readonly", verb, "--session", "bbbb"); code != exitError || !strings.Contains(errOut, "does not take another session") {
 			t.Errorf("%s --session B from inside A: exit %d %q", verb, code, errOut)
