@@ -338,6 +338,14 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 		}
 		return o.line(), nil
 	case hook.EventPrompt, hook.EventToggle:
+		if d.Verdict == hook.Deny && ev.Name == hook.EventToggle {
+			// The answer to the user's mode command. continue:false shows it as "Operation
+			// stopped by hook: REASON", where a block alone reads "UserPromptExpansion operation
+			// blocked by hook: REASON / Original prompt: …" for a toggle that worked (2.1.328,
+			// live, TUI). The block stays beside it: either keeps the prompt from the model.
+			o.raw("continue", []byte("false"))
+			o.str("stopReason", d.Reason)
+		}
 		if d.Verdict == hook.Deny {
 			o.str("decision", "block")
 			o.str("reason", d.Reason)

@@ -146,7 +146,10 @@ func TestRealTUITwoSessionsInOneDirectory(t *testing.T) {
 		t.Fatalf("a bare /readonly changed A to %v", mode(idA))
 	}
 	a.Submit("/readonly on")
-	a.WaitFor("this session is now 🔒 READ-ONLY", 20*time.Second)
+	// Shown as the command's answer, not as "UserPromptExpansion operation blocked by hook".
+	if screen := a.WaitFor("Operation stopped by hook: hookctl: this session is now 🔒 READ-ONLY", 20*time.Second); strings.Contains(screen, "operation blocked by hook") {
+		t.Errorf("a toggle's answer is shown as a block:\n%s", screen)
+	}
 	// A slash command is blocked before the model sees it: the next prompt carries the notice,
 	// as UserPromptSubmit's additionalContext (2.1.328, live).
 	if body := told(a, "second from A"); !strings.Contains(body, "UserPromptSubmit hook additional context: hookctl: the user has switched this session from EDIT to READ-ONLY mode") {
