@@ -326,3 +326,44 @@ func TestDoctorReportsRetrieval(t *testing.T) {
 		t.Errorf("with an API key:\n%s", out)
 	}
 }
+
+// TestUninstallOneScopeKeepsTheOther (issue 11): uninstall --scope project removed the user's
+// /readonly command, which the user install still needs (every toggle then failed). Uninstalling
+// one scope leaves the other's settings byte for byte, and the command while any scope still
+// registers hookctl; the last uninstall removes it.
+func TestUninstallOneScopeKeepsTheOther(t *testing.T) {
+	home, hh := userEnv(t)
+	cwd, _ := os.Getwd()
+	cmd := claude.ReadonlyCommandPath(home)
+	userSettings := filepath.Join(home, ".claude", "settings.json")
+	for _, scope := range []string{"user", "project"} {
+		if code, out, errOut := runCLI(t, hh, "", "install", "--scope", scope); code != exitOK {
+			t.Fatalf("install %s: %d %s %s", scope, code, out, errOut)
+		}
+	}
+	userBefore, _ := os.ReadFile(userSettings)
+	code, out, _ := runCLI(t, hh, "", "uninstall", "--scope", "project", "--dry-run")
+	if code != exitOK || !strings.Contains(out, "would keep the /readonly command") || strings.Contains(out, "would remove") {
+		t.Errorf("uninstall --scope project --dry-run: %d %s", code, out)
+	}
+	code, out, _ = runCLI(t, hh, "", "uninstall", "--scope", "project")
+	if code != exitOK || !strings.Contains(out, "kept the /readonly command "+cmd+": hookctl is still registered in "+userSettings) {
+		t.Errorf("uninstall --scope project: %d %s", code, out)
+	}
+	if err := claude.CheckReadonlyCommand(home); err != nil {
+		t.Errorf("the user's /readonly command is gone: %v", err)
+	}
+	if after, _ := os.ReadFile(userSettings); string(after) != string(userBefore) {
+		t.Errorf("uninstalling the project scope changed the user's settings")
+	}
+	if b, _ := os.ReadFile(filepath.Join(cwd, ".claude", "settings.json")); strings.Contains(string(b), "hookctl") {
+		t.Errorf("the project's settings still register hookctl: %s", b)
+	}
+	code, out, _ = runCLI(t, hh, "", "uninstall", "--scope", "user")
+	if code != exitOK || !strings.Contains(out, "removed the /readonly command") {
+		t.Errorf("uninstall --scope user: %d %s", code, out)
+	}
+	if _, err := os.Stat(cmd); err == nil {
+		t.Error("the last uninstall left the /readonly command")
+	}
+}
