@@ -18,7 +18,8 @@ import (
 // `! hookctl readonly …` typed inside each acts on that one and leaves the other alone (it
 // locked the most recent one), from a subdirectory too; the model's next request states the
 // new mode (it never heard of a toggle); a bare /readonly, as autocompletion submits it after
-// /read, shows the mode and changes nothing (it unlocked); a resumed session is found as well.
+// /read, shows the mode and changes nothing (it unlocked); a resumed session is found as well,
+// and after /clear the client's new session.
 func TestRealTUITwoSessionsInOneDirectory(t *testing.T) {
 	ct.Binary(t)
 	ct.Tmux(t)
@@ -182,6 +183,22 @@ func TestRealTUITwoSessionsInOneDirectory(t *testing.T) {
 	if !strings.Contains(resumed, "SessionStart hook additional context: hookctl: this session is in REVIEW mode") {
 		t.Errorf("the resumed session's first request does not state its mode at the resume: %s", lastUserTurn(resumed))
 	}
+	// /clear starts a new session in the same client process: its shell now means the new one.
+	b.Submit("/clear")
+	var idC string
+	b.WaitUntil("a third session", 20*time.Second, func(string) bool {
+		for _, id := range ids() {
+			if id != idA && id != idB {
+				idC = id
+			}
+		}
+		return idC != ""
+	})
+	bang(b, hookctl+" readonly off", "session "+store.Short(idC)+": 🔒 READ-ONLY → ✏ EDIT")
+	if mode(idC) != hook.ModeEdit || mode(idB) != hook.ModeReview || mode(idA) != hook.ModeEdit {
+		t.Errorf("after /clear and ! readonly off in B's client: A %v, B %v, new %v", mode(idA), mode(idB), mode(idC))
+	}
+
 	// The model reads hookctl's word "/readonly on" in its notices, but never a command typed.
 	for _, typed := range []string{`"/read"`, `"/readonly status"`, `"/readonly on"`, "<command-name>/readonly"} {
 		if s.API.Saw(typed) {
