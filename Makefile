@@ -19,7 +19,8 @@ CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
 FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
                 ./programs/editguard:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
                 ./retriever/worker:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
-                ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./hook:FuzzContainEdit
+                ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./hook:FuzzContainEdit ./hook:FuzzLogString \
+                ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest
 
 .PHONY: build install test fuzz bench e2e-deps docs clean
 

@@ -62,41 +62,70 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // JudgeReadOnly never admits the user's read-only runners (Config.ReadOnlyRunners): they run
 // repository code, which only the sandbox can hold (Policy.Decide admits them under it).
 func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
-	sc, runner, r := judgeScript(cl, cfg)
+	sc, j, r := judgeScript(cl, cfg)
+	need := j.need
+	if r == nil {
+		p := &Policy{Config: cfg}
+		if h := p.sensitiveRead(j.reads, j.cd, true); h != nil {
+			r = h.reason()
+		}
+	}
 	switch {
 	case r != nil:
 		return "", r
-	case runner:
+	case need.runner:
 		return "", &Refusal{What: "a read-only runner runs only in the sandbox"}
+	case need.why != "":
+		return "", &Refusal{What: need.why + ", so it runs only in the sandbox"}
 	}
 	return lexer.Print(sc, rewrite), nil
 }
 
+// sandboxNeed says why an admitted script may run only inside the OS sandbox: it starts one of
+// the user's read-only runners, or a program whose rule says it runs what no rule can see
+// (programs.Program.SandboxOnly). The zero value: it may run on the policy alone.
+type sandboxNeed struct {
+	runner bool
+	why    string // "`cargo`: …"
+}
+
+// judged is what judging an admitted script learned besides its verdict.
+type judged struct {
+	need sandboxNeed
+	// reads are the words its programs may open and read (programs.Program.JudgeReads),
+	// relative to cd when the script starts with `cd DIR &&`, for the sensitive-file rule.
+	reads []string
+	cd    string
+}
+
 // judgeScript is JudgeReadOnly before printing: the admitted script, or why not, and whether it
 // starts one of the user's read-only runners.
-func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, runner bool, r *Refusal) {
+func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, j judged, r *Refusal) {
 	sc, err := cl.Shape()
 	if err != nil {
 		var le *lexer.Error
 		if errors.As(err, &le) {
-			return nil, false, &Refusal{What: le.Msg, shape: true}
+			return nil, j, &Refusal{What: le.Msg, shape: true}
 		}
-		return nil, false, &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
+		return nil, j, &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
 	}
 	if sc.Pipeline != nil && cfg.runner(sc.Pipeline.Cmds[0]) {
 		// The runner is matched whole; the stages after it are judged as filters.
-		runner = true
-		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Pipeline.Cmds[1:]}, nil, cfg, 1)
+		j.need.runner = true
+		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Pipeline.Cmds[1:]}, nil, cfg, 1, &j)
 	} else {
 		visit(sc, func(pl *lexer.Pipeline, loop *lexer.For) bool {
-			r = judgePipeline(pl, loop, cfg, 0)
+			r = judgePipeline(pl, loop, cfg, 0, &j)
 			return r == nil
 		})
 	}
 	if r != nil {
-		return nil, false, r
+		return nil, j, r
 	}
-	return sc, runner, nil
+	if sc.Cd != nil {
+		j.cd = sc.Cd.Value
+	}
+	return sc, j, nil
 }
 
 // visit calls f for every pipeline in the script, with the enclosing loop if any, until f
@@ -125,18 +154,21 @@ func visit(sc *lexer.Script, f func(*lexer.Pipeline, *lexer.For) bool) {
 
 // judgePipeline judges each command of pl; first is the position of pl's first command in
 // its pipeline (1 when a runner came before it).
-func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int) *Refusal {
-	for j, c := range pl.Cmds {
-		i := first + j
+func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int, j *judged) *Refusal {
+	for k, c := range pl.Cmds {
+		i := first + k
 		name := c.Name.Value
 		prog := programs.Lookup(name)
 		if prog == nil || cfg.ProgramDenied(name) {
 			return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name), shape: true}
 		}
+		if prog.SandboxOnly != "" && j.need.why == "" {
+			j.need.why = "`" + name + "`: " + prog.SandboxOnly
+		}
 		if i > 0 && !prog.Filter {
 			return &Refusal{What: "`" + name + "` cannot read a pipe", Hint: "after | use one of: " + strings.Join(programs.FilterNames(), " ")}
 		}
-		if r := judgeCommand(prog, c, loop); r != nil {
+		if r := judgeCommand(prog, c, loop, &j.reads); r != nil {
 			what := r.What
 			if r.Program != "" {
 				what = r.Program + ": " + what
@@ -152,7 +184,7 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int) 
 }
 
 // judgeCommand judges one command; inside a loop, once for each of the loop's words.
-func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For) *programs.Refusal {
+func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For, reads *[]string) *programs.Refusal {
 	args := make([]programs.Arg, len(c.Args))
 	usesVar := false
 	for i, w := range c.Args {
@@ -160,7 +192,7 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 		usesVar = usesVar || w.Var != ""
 	}
 	if !usesVar {
-		return prog.Judge(args)
+		return prog.JudgeReads(args, reads)
 	}
 	seen := make(map[string]bool, len(loop.Items))
 	for _, item := range loop.Items {
@@ -173,7 +205,7 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 				args[i].Value = item.Value
 			}
 		}
-		if r := prog.Judge(args); r != nil {
+		if r := prog.JudgeReads(args, reads); r != nil {
 			r.What += " (with " + loop.Var + "=" + clip.Short(item.Value) + ")"
 			return r
 		}
@@ -195,6 +227,9 @@ func programHint(name string) string {
 		return "interpreters and wrappers can run anything"
 	case "less", "more", "man", "vi", "vim", "nano", "emacs", "ed", "ex":
 		return "pagers and editors are interactive and can run commands; use cat, head or sed -n"
+	case "awk", "mawk", "nawk", "busybox":
+		return "awk can run commands (system(), print | \"cmd\") and write files (print > f), and only GNU awk has a sandbox switch; " +
+			"use gawk (run as gawk --sandbox), or cut, sed -n, grep, sort"
 	}
 	return "allowed programs: " + strings.Join(programs.Names(), " ")
 }

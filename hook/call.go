@@ -104,6 +104,9 @@ type ToolCall struct {
 	// streams it, say): an allow that needs a rewrite is refused instead.
 	NoRewrite bool
 	Paths     []string // the files a writing tool writes
+	// ReadPaths are the files or directories a reading tool reads the content of (Read's file,
+	// Grep's path), for the sensitive-file rule.
+	ReadPaths []string
 	// Prompt is the prompt a scheduling tool will submit later; Skill the skill or command a
 	// call runs. Either could carry the user's toggle command.
 	Prompt string
@@ -170,6 +173,9 @@ type Decision struct {
 	// Publish, on a review-mode decision about a gh publish (asked or refused), is what the
 	// audit records of it. The gate refuses an Ask it cannot audit.
 	Publish *PublishRecord
+	// Rule names the part of the policy that decided, for the decision log: "read-only rules",
+	// "edit guard", "retriever", "review publish", "mode change by the model", ….
+	Rule string
 }
 
 // PublishRecord is one review-mode publish decision as the audit keeps it: never the text,

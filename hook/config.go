@@ -61,6 +61,11 @@ type Config struct {
 	// Network is edit mode's network: through hookctl's egress proxy to allowed hosts (the
 	// default), or the user's whole network. Global only: a project cannot open a host.
 	Network NetworkConfig `toml:"network"`
+	// AllowRead are paths the sensitive-file rule lets agents read (secrets.go): an absolute
+	// path or one under ~/ allows it and everything beneath; a name without a `/` (".env.test")
+	// allows project secret files of that base name. Global only: a repository's author must not
+	// be able to open a credential store to the agent.
+	AllowRead []string `toml:"allow_read"`
 
 	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
@@ -101,7 +106,7 @@ const (
 func (c *Config) FullNetwork() bool { return c != nil && c.Network.Edit == NetworkFull }
 
 // globalOnly are the keys only the user's own config may set.
-var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable", "network"}
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable", "network", "allow_read"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -266,6 +271,11 @@ func ParseConfig(path, text string) (*Config, error) {
 	for _, h := range c.Network.Allow {
 		if _, err := egress.ParseRule(h, "config", true); err != nil {
 			return nil, fmt.Errorf("%s:%d: network.allow: %v", path, lineOfKey(text, toml.Key{"network", "allow"}), err)
+		}
+	}
+	for _, a := range c.AllowRead {
+		if a == "" || strings.Contains(a, "/") && !filepath.IsAbs(a) && !strings.HasPrefix(a, "~/") {
+			return nil, fmt.Errorf("%s:%d: allow_read entry %q is neither an absolute path, a path under ~/, nor a file name", path, lineOfKey(text, toml.Key{"allow_read"}), a)
 		}
 	}
 	for _, e := range c.ReadOnlyRunners {

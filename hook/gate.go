@@ -30,6 +30,9 @@ type Gate struct {
 	// Resolve resolves a file tool's targets and the protected set (ResolveTargets). Nil: paths
 	// are compared as written.
 	Resolve func(paths []string, prot Protection) Resolution
+	// ResolveReads resolves the paths a read names, for the sensitive-file rule (ResolveReads).
+	// Nil: paths are judged as written.
+	ResolveReads func(paths []string) []Target
 	// Binary is hookctl's own path, for the rewrite of web reads into hookctl retrieve and of
 	// admitted commands into hookctl sandbox.
 	Binary string
@@ -49,6 +52,10 @@ type Gate struct {
 	// AuditPublish appends a review-mode publish decision to hookctl's audit, before the hook
 	// answers. A publish it cannot record is refused; nil refuses every publish.
 	AuditPublish func(c *ToolCall, r *PublishRecord) error
+	// Log appends a decision to the decision log (nil: none is kept); Environ is the
+	// environment whose secret values the logged command is redacted of.
+	Log     func(*LogEntry)
+	Environ []string
 }
 
 // EditEnforcement says in one sentence what holds edit mode's self-protection on this machine.
@@ -87,7 +94,9 @@ func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 	case EventSessionStart:
 		return g.sessionStart(ev)
 	case EventToggle:
-		return g.toggle(ev)
+		d := g.toggle(ev)
+		g.logDecision(&LogEntry{Session: ev.Session, Event: "toggle", Rule: "the user's /readonly", Cwd: ev.Cwd}, d)
+		return d
 	case EventPrompt:
 		return g.prompt(ev)
 	case EventSessionEnd:
@@ -141,13 +150,15 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}
 	st := g.sessionState(c.Session, c.Cwd, cfg)
 	st.Plan = c.PermissionMode == PermissionPlan
 	d := g.audited(c, p.Decide(c, st))
+	g.logDecision(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
+		Command: c.Command, Cwd: c.Cwd}, d)
 	g.noteClient(c.Session)
 	if c.AgentID == "" {
 		if g.Store != nil {
@@ -229,6 +240,26 @@ func (g *Gate) prompt(ev *Event) Decision {
 	}
 	g.Store.Touch(ev.Session)
 	return Decision{Verdict: Pass, Context: g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == PermissionPlan})}
+}
+
+// logDecision appends one decision to the decision log, with the command's secrets withheld. A
+// failure to log changes nothing: the log records decisions, it does not make them.
+func (g *Gate) logDecision(e *LogEntry, d Decision) {
+	if g.Log == nil {
+		return
+	}
+	e.Time = time.Now()
+	e.ID, e.Agent = NewLogID(e.Time), g.Client.Name
+	e.Verdict, e.Reason, e.Isolation = d.Verdict.String(), d.Reason, d.Isolation
+	if d.Rule != "" {
+		e.Rule = d.Rule
+	}
+	e.Rewrite = d.Command != "" && d.Command != e.Command
+	if e.Command != "" {
+		e.Command = RedactCommand(e.Command, g.Environ)
+	}
+	e.Reason = RedactCommand(e.Reason, g.Environ) // reasons quote a prefix of the command
+	g.Log(e)
 }
 
 // audited records a publish decision in the audit before the hook answers. An ask that cannot be

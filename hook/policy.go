@@ -50,6 +50,10 @@ type Policy struct {
 	// reach them (ResolveTargets), so that a link cannot carry a write past the comparison. Nil:
 	// paths are compared as written.
 	Resolve func(paths []string, prot Protection) Resolution
+	// ResolveReads resolves the absolute paths a read names as the kernel will reach them, and
+	// finds hard links to credential files (ResolveReads), for the sensitive-file rule. Nil:
+	// paths are judged as written and made absolute.
+	ResolveReads func(paths []string) []Target
 	// Binary is hookctl's own path, which the rewrite of a web read runs as `hookctl retrieve`,
 	// and an admitted command as `hookctl sandbox`.
 	Binary string
@@ -101,8 +105,14 @@ const (
 //
 // A command is parsed once, here, and every judge reads that one parse (lexer.CommandLine).
 func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
-	if d, ok := p.modeChangeByModel(c); ok {
+	ruled := func(d Decision, rule string) Decision {
+		if d.Rule == "" {
+			d.Rule = rule
+		}
 		return d
+	}
+	if d, ok := p.modeChangeByModel(c); ok {
+		return ruled(d, "mode change by the model")
 	}
 	var cl *lexer.CommandLine
 	if c.Command != "" {
@@ -110,23 +120,35 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	}
 	if st.Mode == ModeReview && !st.Plan && !p.Config.ReadOnlyAgent(c.AgentType) {
 		if d, ok := p.review(c, cl); ok {
-			return d
+			return ruled(d, "review publish")
 		}
 	}
 	if d, ok := p.network(c, cl); ok {
-		return d
+		return ruled(d, "retriever")
+	}
+	if c.Kind == KindFileRead && len(c.ReadPaths) > 0 {
+		sc, bound := scopeSession, st.Mode != ModeEdit
+		switch {
+		case p.Config.ReadOnlyAgent(c.AgentType):
+			sc, bound = scopeAgent, true
+		case st.Mode == ModeReview:
+			sc = scopeReview
+		}
+		if d, ok := p.fileToolReads(c, bound, sc); ok {
+			return ruled(d, "sensitive files")
+		}
 	}
 	switch {
 	case p.Config.ReadOnlyAgent(c.AgentType):
-		return p.readOnly(c, cl, scopeAgent, "")
+		return ruled(p.readOnly(c, cl, scopeAgent, ""), "read-only rules (agent type "+c.AgentType+")")
 	case st.Plan:
-		return p.readOnly(c, cl, scopePlan, "")
+		return ruled(p.readOnly(c, cl, scopePlan, ""), "read-only rules (the client's plan mode)")
 	case st.Mode == ModeReadOnly:
-		return p.readOnly(c, cl, scopeSession, st.Warning)
+		return ruled(p.readOnly(c, cl, scopeSession, st.Warning), "read-only rules")
 	case st.Mode == ModeReview:
-		return p.readOnly(c, cl, scopeReview, st.Warning)
+		return ruled(p.readOnly(c, cl, scopeReview, st.Warning), "read-only rules (review mode)")
 	}
-	return p.edit(c, cl, st)
+	return ruled(p.edit(c, cl, st), "edit guard")
 }
 
 // network routes web content through the quarantined retriever, in every mode: a web tool is
@@ -230,6 +252,9 @@ func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine, st SessionState) Decis
 			}
 			return Decision{Verdict: Deny, Reason: "hookctl edit-mode guard: " + what + "; " + hint + "."}
 		}
+		if d, ok := p.editCredentialRead(c, cl); ok {
+			return d
+		}
 		if c.Kind == KindShell {
 			return p.containEdit(c, cl, st)
 		}
@@ -316,11 +341,21 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 		if cl == nil {
 			return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` came with no command", tool: true}, sc)}
 		}
-		script, runner, r := judgeScript(cl, p.Config)
+		script, j, r := judgeScript(cl, p.Config)
 		if r != nil {
 			return Decision{Verdict: Deny, Reason: p.render(r, sc)}
 		}
-		return p.contain(c, script, runner, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewrite)})
+		dir := c.Cwd
+		if j.cd != "" {
+			dir = j.cd
+			if !filepath.IsAbs(dir) && filepath.IsAbs(c.Cwd) {
+				dir = c.Cwd + "/" + j.cd
+			}
+		}
+		if h := p.sensitiveRead(j.reads, dir, true); h != nil {
+			return Decision{Verdict: Deny, Reason: p.render(h.reason(), sc)}
+		}
+		return p.contain(c, script, j.need, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewrite)})
 	case KindFileWrite, KindOther:
 		return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"unicode"
+
+	"github.com/hookctl/hookctl/internal/secrets"
 )
 
 // Target is a file tool's target path as the kernel will reach it.
@@ -87,6 +89,40 @@ func ResolveTargets(paths []string, prot Protection) Resolution {
 		res.Targets = append(res.Targets, t)
 	}
 	return res
+}
+
+// ResolveReads resolves the absolute paths a read names as the kernel will open them (symbolic
+// links followed in every component, `..` after the link before it), for the sensitive-file
+// rule, and for an existing file with more than one hard link, finds the credential file it is
+// another name of (secrets.HomeFiles). A path that cannot be resolved has Err set; the rule
+// refuses it.
+//
+// Test: TestSensitiveFilesThroughLinks (secrets_test.go).
+func ResolveReads(paths []string) []Target {
+	r := &resolver{seen: map[string]lookup{}}
+	var files []string
+	out := make([]Target, 0, len(paths))
+	for _, p := range paths {
+		t := Target{Path: filepath.Clean(p)}
+		rp, err := r.resolve(p)
+		if err != nil {
+			t.Err = err.Error()
+			out = append(out, t)
+			continue
+		}
+		t.Resolved = rp
+		if fi, err := os.Stat(rp); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+			if files == nil {
+				home, _ := os.UserHomeDir()
+				files = secrets.HomeFiles(home)
+			}
+			if t.LinkOf, err = r.hardLinkOf(fi, files); err != nil {
+				t.Err = "it is a hard link, and hookctl could not compare it with every credential file (" + err.Error() + ")"
+			}
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // FoldsCase reports whether any of dirs sits on a file system that looks names up without

@@ -56,9 +56,10 @@ const PolicyOnlyBadge = "(policy only)"
 // user's config requires the sandbox. A lone hookctl read (check, readonly status) runs
 // outside: it reads hookctl's own directory, which the sandbox hides.
 //
-// A runner (Config.ReadOnlyRunners) runs only in the sandbox: it runs the repository's code.
-func (p *Policy) contain(c *ToolCall, sc *lexer.Script, runner bool, d Decision) Decision {
-	if !runner && hookctlOnly(sc) && p.Binary != "" {
+// A runner (Config.ReadOnlyRunners) runs only in the sandbox: it runs the repository's code; so
+// does a program whose rule says it may run what no rule sees (programs.Program.SandboxOnly).
+func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Decision) Decision {
+	if need == (sandboxNeed{}) && hookctlOnly(sc) && p.Binary != "" {
 		d.Command = lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
 			pr := rewrite(c)
 			pr.Words[0] = lexer.Word{Value: p.Binary}
@@ -69,10 +70,14 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, runner bool, d Decision)
 	}
 	iso := p.isolation(c)
 	if !iso.Available {
-		if runner {
+		if need.runner {
 			return Decision{Verdict: Deny, Reason: "hookctl read-only: `" + clip.Short(lexer.Print(sc, nil)) + "` is one of your read_only_runners, " +
 				"which run the repository's code and so run only in the sandbox, and it cannot apply: " + iso.Reason +
 				". Ask the user to leave read-only mode to run it (they " + p.Client.toEdit() + ")."}
+		}
+		if need.why != "" {
+			return Decision{Verdict: Deny, Reason: "hookctl read-only: " + need.why + ", so it runs only in the sandbox, and the sandbox cannot apply: " + iso.Reason +
+				". Read the files it would read (Cargo.toml, Cargo.lock) with cat or rg instead, or ask the user to leave read-only mode (they " + p.Client.toEdit() + ")."}
 		}
 		if p.Config.Sandbox == SandboxRequire {
 			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +

@@ -74,7 +74,7 @@ var wcRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var lsRule = &Program{
-	Name: "ls", Summary: "list directories",
+	Name: "ls", Summary: "list directories", NamesOnly: true,
 	BSD: &BSD{Getopt: "@1ABCD:FGHILOPRSTUWXZabcdefghiklmnopqrstuvwxy%,", Lacks: "NQ", Long: true, Note: "getopt_long `+@1ABCD:…`: options end at the first operand (`ls dir -la` lists dir and a file named -la); -I, -T and -w are flags there, -D takes a format; none writes"},
 	Opts: &Options{
 		Flags: "-a -A -b -B -c -C -d -f -g -G -h -H -i -k -l -L -m -n -N -o -p -q -Q -r -R -s -S -t -u -U -v -x -X -Z -1 -F " +
@@ -92,7 +92,7 @@ var lsRule = &Program{
 // Refuses: -o (writes the listing to a file), -R (with -H, writes an HTML file into every
 // directory), in clusters too. Test: TestTreeRefusesWrites (files_test.go).
 var treeRule = &Program{
-	Name: "tree", Summary: "list a directory tree (no -o, no -R)",
+	Name: "tree", Summary: "list a directory tree (no -o, no -R)", NamesOnly: true,
 	BSD: &BSD{Same: true, Note: "the same program on macOS (Homebrew) and Linux, with its own parser"},
 	Opts: &Options{
 		Flags: "-a -d -l -f -x -i -q -N -Q -p -u -g -s -h -D -F -v -t -c -U -r -C -n -A -S -J -X " +
@@ -108,7 +108,7 @@ var treeRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var statRule = &Program{
-	Name: "stat", Summary: "print file metadata",
+	Name: "stat", Summary: "print file metadata", NamesOnly: true,
 	BSD: &BSD{Getopt: "f:FHlLnqrst:x", Lacks: "c", Note: "getopt(3) `f:FHlLnqrst:x`: options end at the first operand; -f takes a format and -t a time format (GNU: flags), -c is unknown (usage)"},
 	Opts: &Options{
 		Flags:    "-L -f -t --dereference --file-system --terse",
@@ -136,7 +136,7 @@ var fileRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var duRule = &Program{
-	Name: "du", Summary: "report disk usage",
+	Name: "du", Summary: "report disk usage", NamesOnly: true, ContentValues: "-X --exclude-from --files0-from",
 	BSD: &BSD{Getopt: "AB:HI:LPasd:cghklmnrt:x", Lacks: "bS0X", Long: true, Note: "getopt_long `+AB:HI:LPasd:cghklmnrt:x`: options end at the first operand; later words are paths to measure"},
 	Opts: &Options{
 		Flags: "-a -b -c -h -H -k -L -l -m -P -s -S -x -0 --all --apparent-size --bytes --total --human-readable --si " +
@@ -150,7 +150,7 @@ var duRule = &Program{
 //
 // Refuses: every option not listed, including --sync. Test: TestFilesRules.
 var dfRule = &Program{
-	Name: "df", Summary: "report file system usage",
+	Name: "df", Summary: "report file system usage", NamesOnly: true,
 	BSD: &BSD{Getopt: "abcgHhIiklmnPt:T:Y,", Lacks: "Bx", Long: true, Note: "getopt_long `+abcgHhIiklmnPt:T:Y,`: options end at the first operand; -T takes a type list (GNU: a flag); macOS in UNIX 2003 mode reads -t as a flag, a read either way"},
 	Opts: &Options{
 		Flags:    "-a -h -H -i -k -l -P -T --all --human-readable --si --inodes --local --portability --print-type --total --no-sync",
@@ -163,7 +163,7 @@ var dfRule = &Program{
 //
 // Test: TestFilesRules.
 var basenameRule = &Program{
-	Name: "basename", Summary: "strip directories from names",
+	Name: "basename", Summary: "strip directories from names", NamesOnly: true,
 	BSD:  &BSD{Getopt: "as:", Lacks: "z", Note: "getopt(3) `as:`: options end at the first operand; it reads no file"},
 	Opts: &Options{Flags: "-a -z --multiple --zero", Valued: "-s --suffix"},
 }
@@ -172,7 +172,7 @@ var basenameRule = &Program{
 //
 // Test: TestFilesRules.
 var dirnameRule = &Program{
-	Name: "dirname", Summary: "strip the last part of names",
+	Name: "dirname", Summary: "strip the last part of names", NamesOnly: true,
 	BSD:  &BSD{Getopt: "", Lacks: "z", Note: "getopt(3) with no options: any option is a usage error; it reads no file"},
 	Opts: &Options{Flags: "-z --zero"},
 }
@@ -181,7 +181,7 @@ var dirnameRule = &Program{
 //
 // Test: TestFilesRules.
 var realpathRule = &Program{
-	Name: "realpath", Summary: "resolve paths",
+	Name: "realpath", Summary: "resolve paths", NamesOnly: true,
 	BSD: &BSD{Getopt: "q", Lacks: "emLPsz", Note: "getopt(3) `q`: options end at the first operand; other options are a usage error"},
 	Opts: &Options{
 		Flags: "-e -m -L -P -q -s -z --canonicalize-existing --canonicalize-missing --logical --physical --quiet " +
@@ -194,7 +194,7 @@ var realpathRule = &Program{
 //
 // Test: TestFilesRules.
 var readlinkRule = &Program{
-	Name: "readlink", Summary: "print link targets",
+	Name: "readlink", Summary: "print link targets", NamesOnly: true,
 	BSD: &BSD{Getopt: "fn", Lacks: "emqsvz", Note: "stat(1) as readlink, getopt(3) `fn`: options end at the first operand"},
 	Opts: &Options{
 		Flags: "-f -e -m -n -q -s -v -z --canonicalize --canonicalize-existing --canonicalize-missing " +

@@ -16,7 +16,7 @@ import (
 // Refuses: -exec, -execdir, -ok, -okdir, -delete, -fprint, -fprint0, -fprintf, -fls, -D, and
 // every primary not listed. Test: TestFindRefusesExecAndWrites (find_test.go).
 var findRule = &Program{
-	Name: "find", Summary: "walk directory trees (no -exec, -ok, -delete, -fprint*, -fls)",
+	Name: "find", Summary: "walk directory trees (no -exec, -ok, -delete, -fprint*, -fls)", NamesOnly: true,
 	BSD:    &BSD{Getopt: "EHLPXdf:sx", Note: "getopt(3) `EHLPXdf:sx` before the paths: only -E -H -L -P -s -x are admitted, each as its own word; -f PATH and -d are refused, and so is a number after -depth (BSD reads `-depth N` as a test)"},
 	Custom: judgeFind,
 }

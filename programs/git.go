@@ -42,6 +42,25 @@ var gitRule = &Program{
 	Name: "git", Summary: "read a repository: status, log, diff, show, grep, blame, … (no writes, no --output, -c, -O, --ext-diff)",
 	Custom:  judgeGit,
 	Rewrite: gitRewrite,
+	Reads:   gitReads,
+}
+
+// gitReads is every word git may take as a path or an object naming one, for the sensitive-file
+// rule: plain words, values of --name=value, and the path in REV:PATH and :N:PATH (git show
+// HEAD:.env, git cat-file -p :0:.env). Revisions and subcommand names are among them; they
+// name no secret file.
+func gitReads(args []Arg) []string {
+	var out []string
+	for _, v := range customReads(args) {
+		out = append(out, v)
+		if i := strings.IndexByte(v, ':'); i >= 0 {
+			out = append(out, v[i+1:])
+			if j := strings.LastIndexByte(v, ':'); j > i {
+				out = append(out, v[j+1:])
+			}
+		}
+	}
+	return out
 }
 
 // gitDangers are the long options that write, run programs, or change which repository or
@@ -278,6 +297,7 @@ var gitSubcommands = []gitSub{
 			"--column --no-column --no-abbrev --omit-empty",
 		Valued:         "--contains --no-contains --merged --no-merged --points-at --sort --format",
 		LastArgDefault: "--contains --no-contains --merged --no-merged",
+		DashValues:     "--sort", // --sort -committerdate: git takes the next word whatever it starts with
 		Optional:       "--color --abbrev",
 		Patterns:       "--format",
 	}, check: func(c *ParsedArgs) *Refusal { return listingOnly(c, "branch", "creates a branch") }},
@@ -285,6 +305,7 @@ var gitSubcommands = []gitSub{
 		Flags:          "-l --list -i --ignore-case --no-color --column --no-column --omit-empty",
 		Valued:         "--contains --no-contains --merged --no-merged --points-at --sort --format",
 		LastArgDefault: "--contains --no-contains --merged --no-merged",
+		DashValues:     "--sort", // --sort -committerdate: git takes the next word whatever it starts with
 		Optional:       "-n --color",
 		Patterns:       "--format",
 	}, check: func(c *ParsedArgs) *Refusal { return listingOnly(c, "tag", "creates a tag") }},
@@ -302,9 +323,10 @@ var gitSubcommands = []gitSub{
 	{name: "rev-list", opts: gitRevListOptions,
 		check: checkGitFormats},
 	{name: "for-each-ref", opts: &Options{
-		Flags:    "--shell --perl --python --tcl --ignore-case --omit-empty",
-		Valued:   "--format --sort --count --points-at --merged --no-merged --contains --no-contains --exclude",
-		Patterns: "--format",
+		Flags:      "--shell --perl --python --tcl --ignore-case --omit-empty",
+		Valued:     "--format --sort --count --points-at --merged --no-merged --contains --no-contains --exclude",
+		Patterns:   "--format",
+		DashValues: "--sort",
 	}, check: checkGitFormats},
 	{name: "show-ref", opts: &Options{Flags: "--head --heads --tags --branches -d --dereference -s --verify -q --quiet --exists", Optional: "--hash --abbrev"}},
 	{name: "count-objects", opts: &Options{Flags: "-v --verbose -H --human-readable"}, check: func(c *ParsedArgs) *Refusal { return noGitOperands(c, "count-objects") }},

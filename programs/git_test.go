@@ -536,3 +536,25 @@ func TestGitSubmoduleDiff(t *testing.T) {
 		r("git", "log", "-p", "--submodule=short"),
 	)
 }
+
+// TestGitSortDescending: git's --sort takes the next word whatever it starts with, so `--sort
+// -committerdate` is one option and its value (measured on git 2.39); only a reversed key is
+// accepted there, never something that reads as another option.
+func TestGitSortDescending(t *testing.T) {
+	check(t, true,
+		r("git", "branch", "--sort", "-committerdate"),
+		r("git", "branch", "-a", "--sort", "-committerdate", "--format", pat("%(refname:short)")),
+		r("git", "tag", "--sort", "-version:refname"),
+		r("git", "for-each-ref", "--sort", "-creatordate", "--count", "5", "refs/tags"),
+		r("git", "branch", "--sort=-committerdate"),
+	)
+	check(t, false,
+		r("git", "branch", "--sort", "--output=x").because("writes to a file"),          // the dangers scan sees every word
+		r("git", "branch", "--sort", "--list").because("may not start with `-`"),        // a long option is never a value
+		r("git", "branch", "--sort", "-c").because("may not start with `-`"),            // nor a short one (one letter)
+		r("git", "branch", "--sort", "-a;b").because("may not start with `-`"),          // only key characters
+		r("git", "branch", "--sort", loopVar("-refname")).because("may not start"),      // a loop word as a value
+		r("git", "log", "--author", "-committerdate").because("may not start with `-`"), // only --sort takes a dash value
+		r("git", "branch", "--sort", "-signature").because("runs gpg"),                  // the key is still checked
+	)
+}

@@ -20,8 +20,9 @@ import (
 // admitted retrieve from a hostile project and finds nothing changed but hookctl's audit.
 var hookctlReadOnlyRule = &Program{
 	Name: "hookctl", Summary: "judge a command (check), show a session's mode (readonly status) or ask the quarantined retriever (retrieve); never change the mode",
-	BSD:    &BSD{Same: true, Note: "this program, the same everywhere"},
-	Custom: judgeHookctl,
+	BSD:       &BSD{Same: true, Note: "this program, the same everywhere"},
+	Custom:    judgeHookctl,
+	NamesOnly: true, // it judges, shows and fetches; it opens no file the agent names
 }
 
 var (

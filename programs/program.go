@@ -75,6 +75,20 @@ type Program struct {
 	// BSD says how the program's BSD build (macOS, FreeBSD) parses the same words (bsd.go).
 	// Every program parsed by a table has one (TestBSDTables); git's judge models its own.
 	BSD *BSD
+	// SandboxOnly, when set, says why the program runs only inside the OS sandbox: what it
+	// may run that no rule can see (cargo runs the toolchain a project's rust-toolchain.toml
+	// names). Where the sandbox cannot apply, the hook refuses it with this reason.
+	SandboxOnly string
+	// NamesOnly marks a program that reads names and metadata but never a file's content
+	// (ls, stat, find): the sensitive-file rule does not look at its words (Reads), except the
+	// values of ContentValues, options whose file it does read (du --files0-from reads the
+	// names in it, and prints each one it cannot find: the file's content).
+	NamesOnly     bool
+	ContentValues string
+	// Reads returns the words of a call that the program may open and read, for the
+	// sensitive-file rule, for a program with its own grammar (Custom). Nil: every word that
+	// is not a pattern, and the value of every --name=value (customReads).
+	Reads func(args []Arg) []string
 }
 
 // Options is a program's option table. Each field is a space-separated list of option names as
@@ -89,6 +103,11 @@ type Options struct {
 	// Patterns are the valued options whose value is a pattern, filter or format, where
 	// shell-operator characters are data.
 	Patterns string
+	// DashValues are valued options whose value in the next word may start with `-`, because
+	// the program always takes the next word (git's parse-options: `--sort -committerdate`).
+	// Such a value must be `-` and a letter, then letters, digits and `:-_.()`, so that it can
+	// never be read as another option by a parser that disagreed (dashValue).
+	DashValues string
 	// LastArgDefault are valued options whose value may be left out when they are the last
 	// argument (git's --merged and --contains default to HEAD there).
 	LastArgDefault string
@@ -195,6 +214,11 @@ func (o *Options) validate() error {
 			return fmt.Errorf("last-argument default on an option that is not valued: %q", n)
 		}
 	}
+	for _, n := range strings.Split(o.DashValues, " ") {
+		if n != "" && seen[n] != optValued {
+			return fmt.Errorf("dash value on an option that is not valued: %q", n)
+		}
+	}
 	for _, r := range o.Refused {
 		if _, ok := seen[r.Name]; ok {
 			return fmt.Errorf("option both allowed and refused: %q", r.Name)
@@ -220,6 +244,8 @@ type ParsedArgs struct {
 	// Usage: the BSD build stops at an option it does not know, prints its usage and exits,
 	// so nothing after it is read and the rule's Check does not apply (bsd.go).
 	Usage bool
+	// Args are the words parsed, for rules that depend on where a word stands.
+	Args []Arg
 }
 
 // Has reports whether any of the named options was given.
@@ -258,7 +284,7 @@ func (o *Options) Parse(prog string, args []Arg) (*ParsedArgs, *Refusal) {
 // every reading; in a BSD reading, an option the BSD build does not know ends the reading with
 // Usage set, because the program prints its usage and exits before it reads anything.
 func (o *Options) parse(prog string, args []Arg, rd reading) (*ParsedArgs, *Refusal) {
-	c := &ParsedArgs{AfterEnd: -1}
+	c := &ParsedArgs{AfterEnd: -1, Args: args}
 	ended := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -385,6 +411,9 @@ func (o *Options) separateValue(prog, name string, args []Arg, i int) (Arg, *Ref
 		return Arg{}, refuse(prog, "option `%s` needs a value", name)
 	}
 	next := args[i+1]
+	if wordlist.Has(o.DashValues, name) && dashValue(next.Value) && !next.Var && !next.Pattern {
+		return next, nil
+	}
 	if strings.HasPrefix(next.Value, "-") {
 		return Arg{}, refuse(prog, "the value of `%s` may not start with `-`; attach it: %s=VALUE", name, name)
 	}
@@ -392,6 +421,22 @@ func (o *Options) separateValue(prog, name string, args []Arg, i int) (Arg, *Ref
 		return Arg{}, refuse(prog, "a loop variable may only be an operand, not the value of `%s`", name)
 	}
 	return next, nil
+}
+
+// dashValue reports whether v is a value starting with `-` that no parser reads as an option
+// of its own: `-` then a letter (never `--`), then letters, digits and `:-_.()` (a reversed git
+// sort key: -committerdate, -version:refname; not -c, which reads as a short option).
+func dashValue(v string) bool {
+	if len(v) < 3 || v[0] != '-' || !('a' <= v[1] && v[1] <= 'z' || 'A' <= v[1] && v[1] <= 'Z') {
+		return false
+	}
+	for i := 2; i < len(v); i++ {
+		c := v[i]
+		if !isIdentChar(c) && !strings.ContainsRune(":-.()", rune(c)) {
+			return false
+		}
+	}
+	return true
 }
 
 // unknown explains a refused option, naming the dangerous option it is or abbreviates.
@@ -420,12 +465,31 @@ func allDigits(s string) bool {
 // judge applies a program's rule to its arguments, once for each way a build of the program may
 // parse them (readings, bsd.go): the judge cannot know which build runs, so every reading must
 // be a read.
-func (p *Program) judge(args []Arg) *Refusal {
+//
+// With reads set, it appends the words the program may open as files in any reading, for the
+// sensitive-file rule: every operand that is not a pattern, and the value of every option that
+// is not a pattern or format.
+func (p *Program) judge(args []Arg, reads *[]string) *Refusal {
 	if p.Custom != nil {
-		return p.Custom(args)
+		if r := p.Custom(args); r != nil || reads == nil || p.NamesOnly {
+			return r
+		}
+		if p.Reads != nil {
+			*reads = append(*reads, p.Reads(args)...)
+		} else {
+			*reads = append(*reads, customReads(args)...)
+		}
+		return nil
+	}
+	var contentOnly bool
+	if p.NamesOnly {
+		if p.ContentValues == "" {
+			reads = nil
+		}
+		contentOnly = true
 	}
 	for _, rd := range p.readings() {
-		if r := p.judgeReading(args, rd); r != nil {
+		if r := p.judgeReading(args, rd, reads, contentOnly); r != nil {
 			if rd != gnuReading {
 				r.What += " (" + rd.says() + ")"
 			}
@@ -436,7 +500,7 @@ func (p *Program) judge(args []Arg) *Refusal {
 }
 
 // judgeReading applies the rule to one reading of the arguments.
-func (p *Program) judgeReading(args []Arg, rd reading) *Refusal {
+func (p *Program) judgeReading(args []Arg, rd reading, reads *[]string, contentOnly bool) *Refusal {
 	c, r := p.Opts.parse(p.Name, args, rd)
 	if r != nil {
 		return r
@@ -453,11 +517,73 @@ func (p *Program) judgeReading(args []Arg, rd reading) *Refusal {
 		if a.Var && pattern {
 			return refuse(p.Name, "a loop variable may not be a pattern, filter or script")
 		}
+		if reads != nil && !pattern && !contentOnly {
+			*reads = append(*reads, a.Value)
+		}
+	}
+	if reads != nil {
+		for _, o := range c.Opts {
+			if contentOnly && !wordlist.Has(p.ContentValues, o.Name) {
+				continue
+			}
+			if o.HasValue && o.Value != "" && o.Name != "-NUM" && !wordlist.Has(p.Opts.Patterns, o.Name) {
+				*reads = append(*reads, o.Value)
+			}
+		}
 	}
 	if p.Check != nil {
 		return p.Check(c)
 	}
 	return nil
+}
+
+// customReads is what a program with its own grammar may open, when its rule does not say:
+// every word that is not quoted shell syntax, and the value of each --name=value.
+func customReads(args []Arg) []string {
+	var out []string
+	for _, a := range args {
+		v := a.Value
+		switch {
+		case a.Pattern:
+		case strings.HasPrefix(v, "--"):
+			if _, val, ok := strings.Cut(v, "="); ok {
+				out = append(out, val)
+			}
+		case strings.HasPrefix(v, "-"):
+		default:
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// firstOperandAt returns the index in args of the first word a GNU parse of the table o reads as
+// an operand (skipping the values of valued options, and `--`), or len(args). It runs on words
+// the table has accepted.
+func firstOperandAt(o *Options, args []string) int {
+	for i := 0; i < len(args); i++ {
+		v := args[i]
+		switch {
+		case v == "--":
+			return i + 1
+		case v == "-" || !strings.HasPrefix(v, "-"):
+			return i
+		case strings.HasPrefix(v, "--"):
+			if !strings.Contains(v, "=") && o.kind(v) == optValued {
+				i++
+			}
+		default:
+			for j := 1; j < len(v); j++ {
+				if o.kind("-"+v[j:j+1]) == optValued {
+					if j+1 == len(v) {
+						i++
+					}
+					break
+				}
+			}
+		}
+	}
+	return len(args)
 }
 
 // firstOperandUnless reports whether operand i is the pattern of a program whose first operand is

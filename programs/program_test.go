@@ -20,6 +20,8 @@ func allOptions() map[string]*Options {
 		"hookctl readonly": hookctlReadonlyOpts,
 		"hookctl (plain)":  hookctlPlainOpts,
 		"hookctl retrieve": hookctlRetrieveOpts,
+		"cargo metadata":   cargoMetadataOpts,
+		"cargo tree":       cargoTreeOpts,
 	}
 	for _, p := range all {
 		if p.Opts != nil {

@@ -12,6 +12,8 @@ var all = []*Program{
 	basenameRule, dirnameRule, realpathRule, readlinkRule,
 	grepRule, rgRule, findRule, sedRule, sortRule, uniqRule, cutRule, trRule, diffRule, cmpRule, jqRule,
 	dateRule, echoRule, pwdRule, trueRule, falseRule, idRule, whoamiRule, unameRule, whichRule, nprocRule,
+	md5sumRule, sha1sumRule, sha256sumRule, sha512sumRule, b2sumRule, cksumRule, gawkRule,
+	tmuxRule, plutilRule, defaultsRule, launchctlRule, cargoRule,
 	hookctlReadOnlyRule,
 }
 
@@ -55,7 +57,14 @@ func FilterNames() []string {
 }
 
 // Judge applies the program's rule to its arguments.
-func (p *Program) Judge(args []Arg) *Refusal { return p.judge(args) }
+func (p *Program) Judge(args []Arg) *Refusal { return p.judge(args, nil) }
+
+// JudgeReads applies the program's rule to its arguments and, when they are allowed, appends to
+// reads the words the program may open and read (operands and option values that are not
+// patterns; nothing for a program that reads only names: NamesOnly), for the sensitive-file
+// rule. A word may name no file at all (a count, a sort key): the rule only asks whether a word
+// names a secret.
+func (p *Program) JudgeReads(args []Arg, reads *[]string) *Refusal { return p.judge(args, reads) }
 
 // RewriteArgs returns the environment assignments and arguments to run in place of args.
 func (p *Program) RewriteArgs(args []string) (env, out []string) {

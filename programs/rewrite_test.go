@@ -29,9 +29,74 @@ func TestGitRewrite(t *testing.T) {
 	}
 }
 
+// TestRgRewrite: rg's config file is off, and the secret names are excluded by one glob that
+// comes after every option of the call (rg lets the last matching glob win), before a `--`.
 func TestRgRewrite(t *testing.T) {
-	env, out := rgRule.RewriteArgs([]string{"-n", "x"})
-	if strings.Join(env, " ") != "RIPGREP_CONFIG_PATH=" || strings.Join(out, " ") != "--no-config -n x" {
-		t.Errorf("%v %v", env, out)
+	ex := "-g !{.env,.env.*,.envrc,*.pem,*.key,*.p12,*.pfx,id_rsa,id_dsa,id_ecdsa,id_ed25519,id_ecdsa_sk,id_ed25519_sk,.ssh,.gnupg,.aws,.password-store,.azure}"
+	for in, want := range map[string]string{
+		"-n x":              "--no-config -n x " + ex,
+		"-g *.env -n x src": "--no-config -g *.env -n x src " + ex,
+		"-n -- -x src":      "--no-config -n " + ex + " -- -x src",
+		"--files":           "--no-config --files " + ex,
+	} {
+		env, out := rgRule.RewriteArgs(strings.Fields(in))
+		if strings.Join(env, " ") != "RIPGREP_CONFIG_PATH=" || strings.Join(out, " ") != want {
+			t.Errorf("rg %s:\n got  %v %s\n want %s", in, env, strings.Join(out, " "), want)
+		}
 	}
 }
+
+// TestGrepRecursiveExcludesSecrets: a recursive grep gets an --exclude per secret name and an
+// --exclude-dir per credential directory right before its first operand (before a `--`), and
+// again after an --include or --exclude that follows the first operand; a grep that does not
+// recurse is unchanged.
+func TestGrepRecursiveExcludesSecrets(t *testing.T) {
+	var ex []string
+	for _, g := range []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"} {
+		ex = append(ex, "--exclude="+g)
+	}
+	for _, d := range []string{".ssh", ".gnupg", ".aws", ".password-store", ".azure"} {
+		ex = append(ex, "--exclude-dir="+d)
+	}
+	e := strings.Join(ex, " ")
+	for in, want := range map[string]string{
+		"-rn TODO .":                  "-rn " + e + " TODO .",
+		"-r --include=*.go -n TODO .": "-r --include=*.go -n " + e + " TODO .",
+		"-R -e TODO":                  "-R -e TODO " + e,
+		"-d recurse -A 2 x src":       "-d recurse -A 2 " + e + " x src",
+		"-r -- -x src":                "-r " + e + " -- -x src",
+		"-n TODO f":                   "-n TODO f",
+		"-rn TODO --include=*.go .":   "-rn " + e + " TODO --include=*.go " + e + " .",
+		"-rn TODO --include *.go .":   "-rn " + e + " TODO --include *.go " + e + " .",
+		"-rn TODO . --exclude=x -- y": "-rn " + e + " TODO . --exclude=x " + e + " -- y",
+	} {
+		_, out := grepRule.RewriteArgs(strings.Fields(in))
+		if got := strings.Join(out, " "); got != want {
+			t.Errorf("grep %s:\n got  %s\n want %s", in, got, want)
+		}
+	}
+}
+
+// TestDiffRecursiveExcludesSecrets: a recursive diff gets an --exclude per secret name and
+// credential directory before its first operand; a diff of two files is unchanged.
+func TestDiffRecursiveExcludesSecrets(t *testing.T) {
+	var ex []string
+	for _, g := range append(append([]string(nil), secretsGlobsForTest...), ".ssh", ".gnupg", ".aws", ".password-store", ".azure") {
+		ex = append(ex, "--exclude="+g)
+	}
+	e := strings.Join(ex, " ")
+	for in, want := range map[string]string{
+		"-ru a b":      "-ru " + e + " a b",
+		"a b -r":       e + " a b -r",
+		"-r -- -a b":   "-r " + e + " -- -a b",
+		"-u a.go b.go": "-u a.go b.go",
+		"-U 3 a b":     "-U 3 a b",
+	} {
+		_, out := diffRule.RewriteArgs(strings.Fields(in))
+		if got := strings.Join(out, " "); got != want {
+			t.Errorf("diff %s:\n got  %s\n want %s", in, got, want)
+		}
+	}
+}
+
+var secretsGlobsForTest = []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"}

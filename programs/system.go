@@ -17,7 +17,9 @@ var dateRule = &Program{
 	Name: "date", Summary: "print the date (+FORMAT, -u, -d, -I, -R, -r; never set it)",
 	BSD: &BSD{Getopt: "f:I::jnRr:uv:z:", Lacks: "d", Note: "getopt(3) `f:I::jnRr:uv:z:`: options end at the first operand; after a +FORMAT the next operand sets the clock, -f FORMAT parses it (GNU: a file of dates), -r takes seconds, -d is unknown (usage)"},
 	Opts: &Options{
-		Flags:    "-u -R --utc --universal --rfc-email",
+		// -j is BSD's "do not set the clock" (date -j -u -R); GNU date has no -j and exits
+		// with a usage error, which reads nothing.
+		Flags:    "-u -R -j --utc --universal --rfc-email",
 		Valued:   "-d -r -f --date --reference --file --rfc-3339",
 		Optional: "-I --iso-8601",
 		Refused:  Refusals{{"-s", "sets the system clock"}, {"--set", "sets the system clock"}},
@@ -36,7 +38,7 @@ var dateRule = &Program{
 //
 // Test: TestSystemRules (system_test.go).
 var echoRule = &Program{
-	Name: "echo", Summary: "print text",
+	Name: "echo", Summary: "print text", NamesOnly: true,
 	BSD: &BSD{Same: true, Note: "takes only a leading -n; every other word is text to print"},
 	Custom: func(args []Arg) *Refusal {
 		for _, a := range args {
@@ -62,13 +64,13 @@ func noOperands(c *ParsedArgs) *Refusal {
 //
 // Test: TestSystemRules.
 var (
-	pwdRule    = &Program{Name: "pwd", Summary: "print the working directory", Opts: &Options{Flags: "-L -P"}, Check: noOperands, BSD: &BSD{Getopt: "LP", Note: "getopt(3) `LP`"}}
-	trueRule   = &Program{Name: "true", Summary: "succeed", Opts: &Options{}, Check: noOperands, BSD: &BSD{Getopt: "", Note: "ignores its arguments"}}
-	falseRule  = &Program{Name: "false", Summary: "fail", Opts: &Options{}, Check: noOperands, BSD: &BSD{Getopt: "", Note: "ignores its arguments"}}
-	whoamiRule = &Program{Name: "whoami", Summary: "print the user name", Opts: &Options{}, Check: noOperands, BSD: &BSD{Getopt: "", Note: "id(1) as whoami takes no options"}}
-	nprocRule  = &Program{Name: "nproc", Summary: "print the number of CPUs", Opts: &Options{Flags: "--all", Valued: "--ignore"}, Check: noOperands, BSD: &BSD{Getopt: "", Long: true, Note: "FreeBSD nproc, getopt_long: --all and --ignore only (macOS has none)"}}
+	pwdRule    = &Program{NamesOnly: true, Name: "pwd", Summary: "print the working directory", Opts: &Options{Flags: "-L -P"}, Check: noOperands, BSD: &BSD{Getopt: "LP", Note: "getopt(3) `LP`"}}
+	trueRule   = &Program{NamesOnly: true, Name: "true", Summary: "succeed", Opts: &Options{}, Check: noOperands, BSD: &BSD{Getopt: "", Note: "ignores its arguments"}}
+	falseRule  = &Program{NamesOnly: true, Name: "false", Summary: "fail", Opts: &Options{}, Check: noOperands, BSD: &BSD{Getopt: "", Note: "ignores its arguments"}}
+	whoamiRule = &Program{NamesOnly: true, Name: "whoami", Summary: "print the user name", Opts: &Options{}, Check: noOperands, BSD: &BSD{Getopt: "", Note: "id(1) as whoami takes no options"}}
+	nprocRule  = &Program{NamesOnly: true, Name: "nproc", Summary: "print the number of CPUs", Opts: &Options{Flags: "--all", Valued: "--ignore"}, Check: noOperands, BSD: &BSD{Getopt: "", Long: true, Note: "FreeBSD nproc, getopt_long: --all and --ignore only (macOS has none)"}}
 	unameRule  = &Program{
-		Name: "uname", Summary: "print system information",
+		Name: "uname", Summary: "print system information", NamesOnly: true,
 		BSD: &BSD{Getopt: "abiKmnoprsUv", Note: "getopt(3) `amnoprsv` (macOS) or `abiKmnoprsUv` (FreeBSD); long options are a usage error"},
 		Opts: &Options{Flags: "-a -s -n -r -v -m -p -i -o --all --kernel-name --nodename --kernel-release " +
 			"--kernel-version --machine --processor --hardware-platform --operating-system"},
@@ -80,7 +82,7 @@ var (
 //
 // Test: TestSystemRules.
 var idRule = &Program{
-	Name: "id", Summary: "print user and group ids",
+	Name: "id", Summary: "print user and group ids", NamesOnly: true,
 	BSD:  &BSD{Getopt: "AFPGMacgnpru", Lacks: "zZ", Note: "getopt(3) `AFPGagnpru` (macOS) or `APGMacgnpru` (FreeBSD): options end at the first operand, so `id user -u` names two users"},
 	Opts: &Options{Flags: "-u -g -G -n -r -z -a -Z --user --group --groups --name --real --zero --context"},
 	Check: func(c *ParsedArgs) *Refusal {
@@ -95,7 +97,7 @@ var idRule = &Program{
 //
 // Test: TestSystemRules.
 var whichRule = &Program{
-	Name: "which", Summary: "locate programs",
+	Name: "which", Summary: "locate programs", NamesOnly: true,
 	BSD:  &BSD{Getopt: "as", Note: "getopt(3) `as`: options end at the first operand"},
 	Opts: &Options{Flags: "-a -s"},
 }

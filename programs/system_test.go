@@ -45,13 +45,14 @@ func TestDateBSDReading(t *testing.T) {
 		r("date", "-r", "1700000000"),        // BSD: print that time; GNU: a reference file of that name
 		r("date", "-f", "%s", "+%Y"),         // BSD: -f without a time operand is a usage error; GNU: read dates from file %s
 		r("date", "-u", "-R"),                // options before any operand mean the same in both
+		r("date", "-j", "-u", "-R"),          // BSD: -j never sets the clock; GNU: no -j, a usage error (trusty-mpm's row)
 		r("date", "-d", "@1700000000", "-u"), // BSD: -d is unknown, usage; GNU: both options
 	)
 	check(t, false,
-		r("date", "+%s", "-u").because("sets the system clock"),           // BSD: -u after +FORMAT is the time to set
-		r("date", "+%s", "-s", "0101").because("sets the system clock"),   // GNU refuses -s; BSD reads -s and 0101 as operands
-		r("date", "+%F", "--", "0101").because("sets the system clock"),   // after the first operand -- is an operand too
-		r("date", "-j", "0101").because("not on the read-only allowlist"), // BSD -j (do not set) is not on the table: refused, not guessed
+		r("date", "+%s", "-u").because("sets the system clock"),         // BSD: -u after +FORMAT is the time to set
+		r("date", "+%s", "-s", "0101").because("sets the system clock"), // GNU refuses -s; BSD reads -s and 0101 as operands
+		r("date", "+%F", "--", "0101").because("sets the system clock"), // after the first operand -- is an operand too
+		r("date", "-j", "0101").because("sets the system clock"),        // BSD -j (do not set) with a time: the operand rule holds in every reading
 	)
 }
 

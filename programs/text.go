@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/secrets"
 	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
@@ -59,25 +60,58 @@ var uniqRule = &Program{
 	},
 }
 
-// diff compares files.
+// diff compares files. A recursive diff (-r) prints the differing lines of every file it walks
+// into, secret files too, so the rewrite excludes their names (secrets.ExcludeGlobs and
+// ExcludeDirs, as --exclude=PAT, which diff matches against base names) before the first
+// operand; diff's exclusions do not depend on order.
 //
-// Refuses: -l/--paginate (runs pr). Test: TestTextRules.
+// Refuses: -l/--paginate (runs pr). Test: TestTextRules, TestDiffRecursiveExcludesSecrets
+// (rewrite_test.go).
 var diffRule = &Program{
 	Name: "diff", Summary: "compare files",
-	BSD: &BSD{Getopt: "0123456789aBbC:cdD:efF:HhI:iL:lnNPpqrS:sTtU:uwW:X:x:y", Lacks: "EZ", Long: true, Permute: true, Note: "FreeBSD diff (macOS 13 and later), getopt_long without `+`: permutes like GNU; -l runs pr there too"},
-	Opts: &Options{
-		Flags: "-q -s -i -E -Z -b -w -B -a -r -N -u -c -y -t -T -p -d -e -n " +
-			"--brief --report-identical-files --ignore-case --ignore-tab-expansion --ignore-trailing-space " +
-			"--ignore-space-change --ignore-all-space --ignore-blank-lines --text --recursive --new-file " +
-			"--unidirectional-new-file --side-by-side --expand-tabs --initial-tab --show-c-function --minimal " +
-			"--speed-large-files --strip-trailing-cr --suppress-common-lines --left-column --suppress-blank-empty " +
-			"--no-dereference --normal --ed --rcs",
-		Valued: "-U -C -W -I -x -X -S -F --unified --context --width --ignore-matching-lines --exclude --exclude-from " +
-			"--starting-file --label --from-file --to-file --show-function-line --tabsize --horizon-lines",
-		Optional: "--color",
-		Patterns: "-I -F --ignore-matching-lines --show-function-line",
-		Refused:  Refusals{{"-l", "runs the pr program"}, {"--paginate", "runs the pr program"}},
-	},
+	BSD:     &BSD{Getopt: "0123456789aBbC:cdD:efF:HhI:iL:lnNPpqrS:sTtU:uwW:X:x:y", Lacks: "EZ", Long: true, Permute: true, Note: "FreeBSD diff (macOS 13 and later), getopt_long without `+`: permutes like GNU; -l runs pr there too"},
+	Rewrite: diffRewrite,
+	Opts:    diffOpts,
+}
+
+// diffOpts is diff's table, a variable of its own so that the rewrite can parse with it.
+var diffOpts = &Options{
+	Flags: "-q -s -i -E -Z -b -w -B -a -r -N -u -c -y -t -T -p -d -e -n " +
+		"--brief --report-identical-files --ignore-case --ignore-tab-expansion --ignore-trailing-space " +
+		"--ignore-space-change --ignore-all-space --ignore-blank-lines --text --recursive --new-file " +
+		"--unidirectional-new-file --side-by-side --expand-tabs --initial-tab --show-c-function --minimal " +
+		"--speed-large-files --strip-trailing-cr --suppress-common-lines --left-column --suppress-blank-empty " +
+		"--no-dereference --normal --ed --rcs",
+	Valued: "-U -C -W -I -x -X -S -F --unified --context --width --ignore-matching-lines --exclude --exclude-from " +
+		"--starting-file --label --from-file --to-file --show-function-line --tabsize --horizon-lines",
+	Optional: "--color",
+	Patterns: "-I -F --ignore-matching-lines --show-function-line",
+	Refused:  Refusals{{"-l", "runs the pr program"}, {"--paginate", "runs the pr program"}},
+}
+
+// diffRewrite adds an --exclude for each secret name before a recursive diff's first operand.
+func diffRewrite(args []string) ([]string, []string) {
+	parsed := make([]Arg, len(args))
+	for i, a := range args {
+		parsed[i] = Arg{Value: a}
+	}
+	c, r := diffOpts.Parse("diff", parsed)
+	if r != nil || !c.Has("-r", "--recursive") {
+		return nil, args
+	}
+	at := firstOperandAt(diffOpts, args)
+	if at > 0 && args[at-1] == "--" {
+		at--
+	}
+	out := make([]string, 0, len(args)+len(secrets.ExcludeGlobs)+len(secrets.ExcludeDirs))
+	out = append(out, args[:at]...)
+	for _, g := range secrets.ExcludeGlobs {
+		out = append(out, "--exclude="+g)
+	}
+	for _, d := range secrets.ExcludeDirs {
+		out = append(out, "--exclude="+d)
+	}
+	return nil, append(out, args[at:]...)
 }
 
 // cmp compares files byte by byte.
@@ -107,7 +141,32 @@ var cmpRule = &Program{
 var jqRule = &Program{
 	Name: "jq", Summary: "filter JSON", Filter: true,
 	BSD:  &BSD{Same: true, Note: "the same program everywhere, with its own parser"},
-	Opts: jqOpts, Custom: judgeJq,
+	Opts: jqOpts, Custom: judgeJq, Reads: jqReads,
+}
+
+// jqReads are the files jq opens: its operands after the filter, and the files of --slurpfile
+// and --rawfile.
+func jqReads(args []Arg) []string {
+	var out []string
+	filter := true
+	for i := 0; i < len(args); i++ {
+		v := args[i].Value
+		switch {
+		case (v == "--slurpfile" || v == "--rawfile") && i+2 < len(args):
+			out = append(out, args[i+2].Value)
+			i += 2
+		case wordlist.Has(jqPairs, v):
+			i += 2
+		case v == "--indent":
+			i++
+		case strings.HasPrefix(v, "-") && v != "-":
+		case filter:
+			filter = false
+		default:
+			out = append(out, v)
+		}
+	}
+	return out
 }
 
 var jqOpts = &Options{

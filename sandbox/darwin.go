@@ -37,3 +37,12 @@ func RunIsolated([]string, Namespaces, func(*os.File) func()) (int, error) {
 
 // BridgeNetwork: namespaces are Linux's.
 func BridgeNetwork(int) (string, error) { return "", errors.New("namespaces are Linux's") }
+
+// StartWatcher: namespaces are Linux's.
+func StartWatcher([]string) (int, error) { return -1, errors.New("namespaces are Linux's") }
+
+// UnshareNetwork: namespaces are Linux's.
+func UnshareNetwork() error { return errors.New("namespaces are Linux's") }
+
+// Watch: namespaces are Linux's.
+func Watch(int, int, func(*os.File) func()) error { return errors.New("namespaces are Linux's") }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"runtime"
+
+	"github.com/hookctl/hookctl/internal/secrets"
 )
 
 // Exec applies p to this process and replaces it with argv, run with env (see Environ). It
@@ -47,4 +49,15 @@ type Namespaces struct {
 	// Net: a network namespace whose only interface is loopback; the child hands a listener on
 	// it back to the parent (BridgeNetwork), through which the egress proxy serves it.
 	Net bool
+}
+
+// ReadOnlyHidden is what the read-only profile hides: HiddenDirs, and the user's credential
+// stores and the system's password files (secrets.HomePaths: ~/.ssh's private files,
+// ~/.aws/credentials, ~/.gnupg, …), as defence in depth behind the sensitive-file rule, for a
+// read the rule cannot see (a name a program builds, a walk of the home). Read-only commands
+// have no network, so nothing they may run needs a credential. The edit profile hides only
+// HiddenDirs: git push, gh and cloud tools in edit mode use these files.
+func ReadOnlyHidden(home string) []string {
+	h, _ := os.UserHomeDir()
+	return append(HiddenDirs(home), secrets.HomePaths(h)...)
 }

@@ -9,9 +9,9 @@
 //
 // The read-only profile:
 //   - reads and executes anything, except Hidden (hookctl's own home: config, state, locks,
-//     audit), whose files can be neither read nor written — their names can still be listed,
-//     because listing / or ~ is granted to the whole tree beneath (Landlock grants
-//     hierarchies; nothing can be carved out of one);
+//     audit; and the user's credential stores, ReadOnlyHidden), whose files can be neither read
+//     nor written — their names can still be listed, because listing / or ~ is granted to the
+//     whole tree beneath (Landlock grants hierarchies; nothing can be carved out of one);
 //   - writes only to the session's Scratch directory (TMPDIR points there) and to WriteFiles
 //     (/dev/null, /dev/tty);
 //   - no network: no socket of any family but a local unix stream pair, no connect, bind or
@@ -52,15 +52,17 @@ type Profile struct {
 	// Create are frozen directories to make, empty, where they are missing, so that they cannot
 	// be made inside the sandbox with settings in them: the project's own .claude.
 	Create []string
-	// Hidden are directories neither readable nor writable inside the sandbox.
+	// Hidden are directories and files neither readable nor writable inside the sandbox.
 	Hidden []string
 	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox.
 	Scratch string
 	// WriteFiles are files the command may open for writing (devices: /dev/null, the tty).
 	WriteFiles []string
 	// Proxy is the egress proxy's URL inside the command's network namespace (edit mode), or ""
-	// when the command has the user's network. Environ points every proxy variable at it.
-	Proxy string
+	// when the command has the user's network. Environ points every proxy variable at it, and
+	// git's ssh at ConnectHelper (hookctl, whose `sandbox --proxy-connect HOST PORT` tunnels
+	// through the proxy) unless the user has their own GIT_SSH_COMMAND.
+	Proxy, ConnectHelper string
 	// Network: sockets are allowed, because the command is in a network namespace of its own
 	// whose one way out is the egress proxy (the publish profile).
 	Network bool
@@ -196,6 +198,9 @@ func (p *Profile) Environ(env []string) []string {
 		if p.Proxy == "" {
 			return out
 		}
+		if p.ConnectHelper != "" && !slices.ContainsFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "GIT_SSH_COMMAND=") }) {
+			out = append(out, "GIT_SSH_COMMAND=ssh -o ProxyCommand="+shellQuote(shellQuote(p.ConnectHelper)+" sandbox --proxy-connect %h %p"))
+		}
 		// git's http.proxy in the user's gitconfig would win over the variables; a config
 		// given in the environment wins over it.
 		n := max(gitConfigs, 0)
@@ -226,6 +231,12 @@ func (p *Profile) Environ(env []string) []string {
 		}
 	}
 	return append(out, "PYTEST_ADDOPTS="+pytest)
+}
+
+// shellQuote quotes s for a POSIX shell (git runs GIT_SSH_COMMAND, and ssh its ProxyCommand,
+// through one).
+func shellQuote(s string) string {
+	return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'"
 }
 
 // proxyVars sets every variable of proxyEnv to the egress proxy (none without one).

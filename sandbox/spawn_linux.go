@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"os/signal"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -172,7 +173,9 @@ func receiveFD(fd int) (int, error) {
 // URL for the command's environment.
 func BridgeNetwork(handover int) (string, error) {
 	defer syscall.Close(handover)
-	b, err := os.ReadFile("/proc/self/net/dev")
+	// thread-self: the network namespace is per thread, and the launcher that unshares its own
+	// (StartWatcher) does so on its locked thread, which need not be the main one.
+	b, err := os.ReadFile("/proc/thread-self/net/dev")
 	if err != nil {
 		return "", fmt.Errorf("failed to list the network interfaces: %v", err)
 	}
@@ -204,6 +207,77 @@ func BridgeNetwork(handover int) (string, error) {
 		return "", fmt.Errorf("failed to hand the listener over: %v", err)
 	}
 	return "http://127.0.0.1:" + strconv.Itoa(port), nil
+}
+
+// StartWatcher is the bridge for a launcher that has the capabilities to make the command's
+// network namespace itself (root): instead of a child in the namespaces (a second start of
+// hookctl before the command, RunIsolated), the launcher starts argv — hookctl's watcher,
+// which serves the bridge from outside (Watch) — and goes on to unshare its own network
+// namespace on its locked thread, hand the listener over on the returned descriptor
+// (BridgeNetwork) and exec the command, which keeps its pid: the watcher starts beside it
+// instead of before it. The watcher's descriptor 3 is the other end.
+func StartWatcher(argv []string) (int, error) {
+	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return -1, fmt.Errorf("failed to make the network handover: %v", err)
+	}
+	other := os.NewFile(uintptr(pair[1]), "network handover")
+	defer other.Close()
+	cmd := exec.Command("/proc/self/exe", argv[1:]...)
+	cmd.Args[0] = argv[0]
+	// Its stderr is the command's, for the refusals the model reads; nothing else of the
+	// command's is its.
+	cmd.Stderr = os.Stderr
+	cmd.ExtraFiles = []*os.File{other}
+	if err := cmd.Start(); err != nil {
+		syscall.Close(pair[0])
+		return -1, fmt.Errorf("failed to start the egress watcher: %v", err)
+	}
+	cmd.Process.Release() // the command, which this process becomes, is its parent
+	return pair[0], nil
+}
+
+// UnshareNetwork gives the calling thread, locked to its goroutine, a network namespace of its
+// own (StartWatcher).
+func UnshareNetwork() error {
+	runtime.LockOSThread()
+	if err := syscall.Unshare(syscall.CLONE_NEWNET); err != nil {
+		return fmt.Errorf("failed to make a network namespace: %v", err)
+	}
+	return nil
+}
+
+// Watch is the watcher's half of StartWatcher: it receives the listener on handover, hands it
+// to onConnect when the first connection arrives, and calls onConnect's stop once the process
+// pid (its parent, the command) has exited. It returns at once if its parent is not pid any
+// more (the command is gone) or never sends the listener (it failed before).
+func Watch(handover, pid int, onConnect func(*os.File) func()) error {
+	const sysPidfdOpen = 434 // the same number on amd64 and arm64
+	r, _, e := syscall.Syscall(sysPidfdOpen, uintptr(pid), 0, 0)
+	switch {
+	case e == syscall.ESRCH:
+		return nil // the command has finished already
+	case e != 0:
+		return fmt.Errorf("failed to watch the command: %v", e)
+	}
+	pidfd := int(r)
+	defer syscall.Close(pidfd)
+	syscall.CloseOnExec(pidfd)
+	if os.Getppid() != pid {
+		return nil // exited before the pidfd was taken: nothing to serve
+	}
+	stop := serveBridge(handover, pidfd, onConnect)
+	if stop == nil {
+		return nil
+	}
+	fds := []pollFd{{fd: int32(pidfd), events: pollIn}}
+	for {
+		if _, _, e := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1, 0, 0, 0, 0); e != syscall.EINTR {
+			break
+		}
+	}
+	stop()
+	return nil
 }
 
 // loopbackUp sets lo up (a new network namespace has it down).

@@ -212,6 +212,17 @@ func writtenPath(tool string) string {
 	return ""
 }
 
+// readPath names the input field holding the file or directory a reading tool reads, or "".
+func readPath(tool string) string {
+	switch tool {
+	case "Read":
+		return "file_path"
+	case "Grep":
+		return "path"
+	}
+	return ""
+}
+
 func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 	var err error
 	c := &hook.ToolCall{}
@@ -270,6 +281,17 @@ func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 			return nil, fmt.Errorf("tool_input: %w", err)
 		}
 		c.Paths = []string{p}
+	case readPath(c.Tool) != "":
+		// Read's file, and Grep's directory when given (else the working directory), for the
+		// sensitive-file rule. Glob lists names only, as ls and find do, which the rule leaves
+		// alone.
+		p, err := str(in, readPath(c.Tool), c.Tool == "Read")
+		if err != nil {
+			return nil, fmt.Errorf("tool_input: %w", err)
+		}
+		if p != "" {
+			c.ReadPaths = []string{p}
+		}
 	case c.Tool == "CronCreate" || c.Tool == "ScheduleWakeup":
 		if c.Prompt, err = str(in, "prompt", false); err != nil {
 			return nil, fmt.Errorf("tool_input: %w", err)

@@ -478,3 +478,26 @@ func TestAskCarriesTheRewrite(t *testing.T) {
 		t.Errorf("user /readonly review: %s, mode %v", res.raw, mode())
 	}
 }
+
+// TestReadToolPaths: Read's file and Grep's directory reach the policy as the paths read, for
+// the sensitive-file rule; Grep without a path names none (the working directory), and Glob,
+// which lists names only, none.
+func TestReadToolPaths(t *testing.T) {
+	for _, c := range []struct{ tool, input, want string }{
+		{"Read", `{"file_path":"/home/u/.aws/credentials"}`, "/home/u/.aws/credentials"},
+		{"Grep", `{"pattern":"x","path":"/home/u/.ssh"}`, "/home/u/.ssh"},
+		{"Glob", `{"pattern":"*","path":"/home/u/.ssh"}`, ""},
+		{"Grep", `{"pattern":"x"}`, ""},
+	} {
+		ev, err := Adapter{}.Decode([]byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"` + c.tool + `","tool_input":` + c.input + `}`))
+		if err != nil {
+			t.Fatalf("%s: %v", c.tool, err)
+		}
+		if got := strings.Join(ev.Call.ReadPaths, " "); got != c.want {
+			t.Errorf("%s %s: read paths %q, want %q", c.tool, c.input, got, c.want)
+		}
+	}
+	if _, err := (Adapter{}).Decode([]byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{}}`)); err == nil {
+		t.Error("a Read without file_path was accepted")
+	}
+}

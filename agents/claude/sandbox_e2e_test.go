@@ -2,10 +2,13 @@ package claude_test
 
 import (
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -129,4 +132,61 @@ func TestRealClientEditModeCannotUnregisterTheHook(t *testing.T) {
 	if after, _ := os.ReadFile(settings); !strings.Contains(string(after), "disableAllHooks") {
 		t.Errorf("the control did not write the settings, so the test proves nothing: %s", after)
 	}
+}
+
+// TestRealClientEditModeNetworkIsTheProxys: in edit mode the real client's Bash runs in its own
+// network namespace. A program that fetches on its own (python's urllib, which the policy does
+// not read as a web fetch) reaches an allowed host through the egress proxy and is refused
+// anywhere else, and the model reads why in the tool's result; a connection that bypasses the
+// proxy reaches nothing. The servers are on the machine's loopback, outside the namespace, and
+// count what reached them.
+func TestRealClientEditModeNetworkIsTheProxys(t *testing.T) {
+	ct.Binary(t)
+	if os.Geteuid() != 0 {
+		t.Skip("the edit sandbox needs root here so far")
+	}
+	allowed, other := countingServer(t), countingServer(t)
+	hookctl := buildHookctl(t)
+	s := ct.NewSession(t)
+	s.InitGitRepo(commitSubject)
+	hh := t.TempDir()
+	os.WriteFile(filepath.Join(hh, "config.toml"), []byte("default_mode = \"edit\"\n[network]\nallow = [\""+allowed.addr+"\"]\n"), 0o600)
+	s.Env = append(s.Env, "HOOKCTL_HOME="+hh)
+	s.Hooks = []ct.Hook{{Command: hookctl, Args: []string{"hook"}}}
+	fetch := func(addr string) string {
+		// NO_PROXY would send loopback past the proxy: the command's loopback is its own.
+		return `NO_PROXY= no_proxy= python3 -c "import urllib.request; print(urllib.request.urlopen('http://` + addr + `/x', timeout=5).read().decode().strip())" 2>&1 | tail -1`
+	}
+	s.Script = ct.Script{Main: []ct.Call{ct.Bash(fetch(allowed.addr)), ct.Bash(fetch(other.addr)),
+		ct.Bash(`python3 -c "import socket; socket.create_connection(('` + strings.Replace(other.addr, ":", "', ", 1) + `), timeout=3)" 2>&1 | tail -1`)}}
+	s.WriteSettings()
+	r := s.Run("Fetch them.")
+	if tr, _ := s.API.ResultFor(ct.Main, 0); !strings.Contains(tr.Text, "served /x") {
+		r.Errorf(t, "the allowed host: %q", tr.Text)
+	}
+	if tr, _ := s.API.ResultFor(ct.Main, 1); !strings.Contains(tr.Text, "403") || !strings.Contains(tr.Text, other.addr+" was refused") {
+		r.Errorf(t, "a host not allowed: %q", tr.Text)
+	}
+	if tr, _ := s.API.ResultFor(ct.Main, 2); !strings.Contains(tr.Text, "Connection refused") {
+		r.Errorf(t, "a direct connection: %q", tr.Text)
+	}
+	if allowed.hits.Load() != 1 || other.hits.Load() != 0 {
+		t.Errorf("requests reached: allowed %d (want 1), other %d (want 0)", allowed.hits.Load(), other.hits.Load())
+	}
+}
+
+type counting struct {
+	addr string
+	hits atomic.Int32
+}
+
+func countingServer(t *testing.T) *counting {
+	c := &counting{}
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		c.hits.Add(1)
+		fmt.Fprintf(w, "served %s\n", r.URL.Path)
+	}))
+	t.Cleanup(srv.Close)
+	c.addr = srv.Listener.Addr().String()
+	return c
 }

@@ -6,14 +6,17 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/retriever/scrub"
 )
 
 type checkOptions struct {
+	Mode      string
 	AgentType string
 	JSON      bool
 	Payload   string
@@ -23,16 +26,21 @@ type checkOptions struct {
 func newCheckCmd(s *streams) *cobra.Command {
 	opts := &checkOptions{}
 	cmd := &cobra.Command{
-		Use:   "check [--agent-type T] [--json] -- 'COMMAND' | check --payload FILE",
-		Short: "Judge a shell command (or a whole hook payload) under read-only rules",
-		Long: `check prints the verdict and reason that read-only mode gives a shell command, and the
-exact command the hook would run instead. With --payload it judges a recorded Claude Code
-PreToolUse payload (use - for standard input) as a read-only session would.
+		Use:   "check [--mode read-only|edit|review] [--agent-type T] [--json] -- 'COMMAND' | check --payload FILE",
+		Short: "Judge a shell command (or a whole hook payload) as the hook would",
+		Long: `check prints the verdict and reason the hook gives a shell command in a session of the
+given mode (read-only unless --mode says otherwise), run from the current directory with the
+same configuration the hook would use there (your config and the project's .hookctl.toml),
+and the exact command the hook would have the client run instead. With --payload it judges a
+recorded Claude Code PreToolUse payload (use - for standard input).
 
-Exit status: 0 allowed (or no opinion), 1 refused.`,
+Exit status: 0 allowed, or no objection (edit mode's guard passed it); 1 refused; 2 the hook
+would ask you (a review-mode publish); 3 a usage or configuration error.`,
 		Example: `  hookctl check -- 'sed -i s/a/b/ f'
   hookctl check -- 'git log --oneline -5 | head -3'
   hookctl check --json -- 'rg -n TODO'
+  hookctl check --mode edit -- 'rm -rf ~'
+  hookctl check --mode review -- 'gh pr comment 7 -b "LGTM"'
   hookctl check --payload fixtures/claude/explore-bash-sed-i.json`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
@@ -47,6 +55,7 @@ Exit status: 0 allowed (or no opinion), 1 refused.`,
 			return checkRun(s, opts)
 		},
 	}
+	cmd.Flags().StringVar(&opts.Mode, "mode", "read-only", "judge as a session in this mode: read-only, edit or review")
 	cmd.Flags().StringVar(&opts.AgentType, "agent-type", "", "judge as a call from this subagent type")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the result as JSON")
 	cmd.Flags().StringVar(&opts.Payload, "payload", "", "judge a whole PreToolUse payload from `FILE`")
@@ -63,7 +72,7 @@ type checkResult struct {
 }
 
 func checkRun(s *streams, opts *checkOptions) error {
-	cfg, err := loadConfig()
+	mode, err := hook.ParseMode(opts.Mode)
 	if err != nil {
 		return err
 	}
@@ -73,10 +82,18 @@ func checkRun(s *streams, opts *checkOptions) error {
 			return err
 		}
 	}
+	if call.Cwd == "" {
+		call.Cwd, _ = os.Getwd() // relative paths are read from here, as the client's shell would
+	}
 	env := hookEnv()
-	p := &hook.Policy{Config: cfg, Client: claude.Client, Binary: env.binary,
-		Sandbox: func() hook.Isolation { return isolation(env) }}
-	d := p.Decide(call, hook.SessionState{Mode: hook.ModeReadOnly})
+	if env.err != nil {
+		return env.err
+	}
+	cfg, err := hook.LoadConfigFor(env.home, call.Cwd)
+	if err != nil {
+		return err
+	}
+	d := newPolicy(env, cfg, call.Cwd).Decide(call, hook.SessionState{Mode: mode, Project: call.Cwd})
 	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command, Isolation: d.Isolation}
 	if opts.JSON {
 		enc := json.NewEncoder(s.out)
@@ -87,23 +104,46 @@ func checkRun(s *streams, opts *checkOptions) error {
 	} else {
 		printCheck(s.out, call, res)
 	}
-	if d.Verdict == hook.Deny {
+	switch d.Verdict {
+	case hook.Deny:
 		return exitCode(exitDenied)
+	case hook.Ask:
+		return exitCode(exitAsked)
 	}
 	return nil
+}
+
+// newPolicy is the policy the hook applies to a call from cwd (cmd/hookctl/hook.go builds the
+// same through its gate): for hookctl check and hookctl log why, which must judge as it does.
+func newPolicy(env environment, cfg *hook.Config, cwd string) *hook.Policy {
+	return &hook.Policy{Config: cfg, Client: claude.Client, Binary: env.binary,
+		Sandbox:      func() hook.Isolation { return isolation(env) },
+		Resolve:      hook.ResolveTargets,
+		ResolveReads: hook.ResolveReads,
+		Protect: func() hook.Protection {
+			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
+		},
+		GH:      func() (string, error) { return exec.LookPath("gh") },
+		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
+	}
 }
 
 func printCheck(w io.Writer, c *hook.ToolCall, r checkResult) {
 	switch {
 	case r.Verdict == "deny":
 		fmt.Fprintf(w, "deny: %s\n", r.Reason)
+	case r.Verdict == "ask":
+		fmt.Fprintf(w, "ask: %s\nruns, if you approve: %s\n", r.Reason, r.Command)
+	case r.Verdict == "pass" && r.Command != "":
+		fmt.Fprintf(w, "pass: hookctl has no objection, and your permission rules decide\nruns: %s\n", r.Command)
 	case r.Command != "":
 		fmt.Fprintf(w, "allow\nruns: %s\n", r.Command)
-		if r.Isolation != "" {
-			fmt.Fprintf(w, "under: %s\n", r.Isolation)
-		}
 	default:
-		fmt.Fprintf(w, "pass: read-only mode has no objection to %s\n", c.Tool)
+		fmt.Fprintf(w, "pass: no objection to %s\n", c.Tool)
+		return
+	}
+	if r.Isolation != "" && r.Verdict != "deny" {
+		fmt.Fprintf(w, "under: %s\n", r.Isolation)
 	}
 }
 

@@ -5,6 +5,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -317,5 +318,40 @@ func letsTheWorkHappen(t *testing.T, w *editWorld) {
 	}
 	if _, err := os.Stat(filepath.Join(w.project, "new.txt")); err != nil {
 		t.Errorf("the project write did not reach the project: %v", err)
+	}
+}
+
+// TestEditSandboxRefusesAHardLinkMadeEarlier: a second name for a protected file, made before the
+// session (outside any sandbox), would be writable through the project, where a read-only
+// mount over the first name cannot reach. The launcher refuses to run while one exists, saying
+// which file and how to find the other name; the file stays as it was; once the link is gone,
+// commands run again.
+func TestEditSandboxRefusesAHardLinkMadeEarlier(t *testing.T) {
+	w := newEditWorld(t, nobody)
+	for _, protected := range []string{filepath.Join(w.home, ".claude", "settings.json"), filepath.Join(w.home, ".bashrc"),
+		filepath.Join(w.project, ".claude", "settings.json")} {
+		link := filepath.Join(w.project, "linked")
+		if err := os.Link(protected, link); err != nil {
+			t.Fatal(err)
+		}
+		before := w.protected(t)
+		out, err := w.run(t, "echo '{\"disableAllHooks\":true}' > linked; echo ran")
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != exitSandboxFailed || strings.Contains(out, "ran") ||
+			!strings.Contains(out, "more than one hard link: "+protected+" has 2") || !strings.Contains(out, "-samefile") {
+			t.Errorf("with %s linked: %v\n%s", protected, err, out)
+		}
+		if diff := hostile.Diff(before, w.protected(t)); len(diff) != 0 {
+			t.Errorf("with %s linked, protected files changed: %q", protected, diff)
+		}
+		if strings.HasPrefix(protected, w.home) {
+			if out, _ := w.cli("doctor"); !strings.Contains(out, protected+" has 2 hard links") {
+				t.Errorf("doctor does not say %s is linked:\n%s", protected, out)
+			}
+		}
+		os.Remove(link)
+		if out, err := w.run(t, "echo ran"); err != nil || !strings.Contains(out, "ran") {
+			t.Errorf("after the link is gone: %v %s", err, out)
+		}
 	}
 }

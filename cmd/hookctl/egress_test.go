@@ -3,6 +3,7 @@
 package main
 
 import (
+	"bufio"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -67,7 +68,9 @@ func TestEditSandboxNetwork(t *testing.T) {
 
 func editSandboxNetwork(t *testing.T, w *editWorld) {
 	allowed, other := newServer(t), newServer(t)
-	w.config(t, fmt.Sprintf("[network]\nallow = [%q]\n", allowed.addr))
+	echo := newEchoServer(t)
+	w.config(t, fmt.Sprintf("[network]\nallow = [%q, %q]\n", allowed.addr, echo))
+	echoHost, echoPort, _ := net.SplitHostPort(echo)
 	host, port, _ := net.SplitHostPort(allowed.addr)
 	_, otherPort, _ := net.SplitHostPort(other.addr)
 	// A remote the agent adds now is not a host the session may reach: the proxy refuses it as
@@ -100,6 +103,13 @@ func editSandboxNetwork(t *testing.T, w *editWorld) {
 		{"UDP out (a DNS query)",
 			`python3 -c "import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM).sendto(b'x', ('8.8.8.8', 53))" 2>&1 | tail -1`,
 			[]string{"Network is unreachable"}},
+		{"git's ssh goes through the proxy",
+			`echo "$GIT_SSH_COMMAND"`, []string{"ssh -o ProxyCommand=", "sandbox --proxy-connect %h %p"}},
+		{"ssh's ProxyCommand tunnels to an allowed host and port",
+			fmt.Sprintf("echo over-the-tunnel | %s sandbox --proxy-connect %s %s", w.bin, echoHost, echoPort), []string{"echo: over-the-tunnel"}},
+		{"ssh's ProxyCommand to a host that is not allowed",
+			fmt.Sprintf("%s sandbox --proxy-connect evil.example 22; echo status $?", w.bin),
+			[]string{"the egress proxy refused evil.example:22 (HTTP/1.1 403 Forbidden: not an allowed host)", "status 3"}},
 		{"a proxy variable the command sets is only a way to the same proxy",
 			fmt.Sprintf("HTTPS_PROXY=http://%[1]s https_proxy=http://%[1]s curl -sS -m 5 https://evil.example/; echo status $?", other.addr), []string{"status 7"}},
 	} {
@@ -134,10 +144,10 @@ func editSandboxNetwork(t *testing.T, w *editWorld) {
 		b, _ := json.MarshalIndent(entries, "", " ")
 		t.Errorf("the audit lacks the egress (allowed %v, refused %v):\n%s", allowedSeen, refusedSeen, b)
 	}
-	// The proxy ends with the command.
+	// The proxy, and for root the watcher beside the command, end with the command.
 	worker := filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker")
 	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
-		left := processesOf(worker)
+		left := append(processesOf(worker), processesOf(w.bin)...)
 		if len(left) == 0 {
 			break
 		}
@@ -151,6 +161,30 @@ func editSandboxNetwork(t *testing.T, w *editWorld) {
 	if out, err := w.run(t, fmt.Sprintf("exec 3<>/dev/tcp/%s/%s && printf 'GET /full HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3", host, port)); !strings.Contains(out, "served /full") {
 		t.Errorf("network.edit = full: %v\n%s", err, out)
 	}
+}
+
+// newEchoServer answers each connection's first line with "echo: " and the line.
+func newEchoServer(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				line, _ := bufio.NewReader(c).ReadString('\n')
+				fmt.Fprintf(c, "echo: %s", line)
+			}()
+		}
+	}()
+	return l.Addr().String()
 }
 
 // processesOf lists the processes running the executable at path.

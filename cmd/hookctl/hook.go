@@ -60,6 +60,7 @@ func runHook(s *streams, web bool) int {
 			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
 		},
 		Resolve:      hook.ResolveTargets,
+		ResolveReads: hook.ResolveReads,
 		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
 		Sandbox:      func() hook.Isolation { return isolation(env) },
 		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },
@@ -83,6 +84,13 @@ func runHook(s *streams, web bool) int {
 	if env.err == nil {
 		g.Store = hook.NewStore(env.home)
 		g.Modes = hook.StoreModes{Store: g.Store}
+		log := hook.DecisionLogAt(env.home)
+		g.Log = func(e *hook.LogEntry) {
+			if err := log.Append(e); err != nil {
+				s.err.Write([]byte("hookctl: " + err.Error() + "\n"))
+			}
+		}
+		g.Environ = os.Environ()
 	}
 	return r.Run(g)
 }

@@ -162,12 +162,48 @@ func TestVersionFlagsAndExitCodes(t *testing.T) {
 		}
 	}
 	_, help, _ := runCLI(t, home, "", "--help")
-	for _, want := range []string{"Exit codes:", "0  success", "1  hookctl check: the command is refused", "2  hookctl hook", "3  a usage or runtime error"} {
+	for _, want := range []string{"Exit codes:", "0  success", "1  hookctl check: the command is refused", "2  hookctl check: the hook would ask you", "hookctl hook: the call", "3  a usage or runtime error"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("--help does not say %q:\n%s", want, help)
 		}
 	}
 	if code, _, _ := runCLI(t, home, "", "nonsense"); code != exitError {
 		t.Errorf("an unknown command: exit %d", code)
+	}
+}
+
+// TestCheckModes: check judges as the hook does in each mode, with the project's own config,
+// and its exit status says which verdict: 0 allow or pass, 1 deny, 2 ask, 3 usage.
+func TestCheckModes(t *testing.T) {
+	home := t.TempDir()
+	bin := t.TempDir()
+	os.WriteFile(filepath.Join(bin, "gh"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
+	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
+	project := t.TempDir()
+	t.Setenv("HOME", filepath.Dir(project)) // the project file is found up to the home
+	t.Chdir(project)
+	for _, c := range []struct {
+		mode, cmd string
+		code      int
+		contains  string
+	}{
+		{"edit", "sed -i s/a/b/ f", exitOK, "pass: hookctl has no objection, and your permission rules decide\nruns: "},
+		{"edit", "rm -rf /", exitDenied, "edit-mode guard"},
+		{"review", `gh pr comment 7 -b "Looks good."`, exitAsked, "ask: hookctl review mode: publish to GitHub?"},
+		{"read-only", `gh pr comment 7 -b "Looks good."`, exitDenied, "deny:"},
+		{"read-only", "jq . x.json", exitOK, "allow"},
+	} {
+		code, out, errOut := runCLI(t, home, "", "check", "--mode", c.mode, "--", c.cmd)
+		if code != c.code || !strings.Contains(out, c.contains) {
+			t.Errorf("check --mode %s %q: exit %d, %q %q; want exit %d containing %q", c.mode, c.cmd, code, out, errOut, c.code, c.contains)
+		}
+	}
+	// The project's .hookctl.toml tightens the rules as it does for the hook.
+	os.WriteFile(filepath.Join(project, ".hookctl.toml"), []byte("deny_programs = [\"jq\"]\n"), 0o644)
+	if code, out, _ := runCLI(t, home, "", "check", "--", "jq . x.json"); code != exitDenied {
+		t.Errorf("with the project's deny_programs: exit %d %q", code, out)
+	}
+	if code, _, errOut := runCLI(t, home, "", "check", "--mode", "sideways", "--", "ls"); code != exitError || !strings.Contains(errOut, "sideways") {
+		t.Errorf("a bad mode: exit %d %q", code, errOut)
 	}
 }

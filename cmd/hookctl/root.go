@@ -16,6 +16,7 @@ import (
 const (
 	exitOK     = 0
 	exitDenied = 1 // hookctl check: the command is refused
+	exitAsked  = 2 // hookctl check: the hook would ask the user (a review-mode publish)
 	exitError  = 3 // usage or runtime error
 )
 
@@ -78,7 +79,8 @@ func firstArg(args []string) string {
 const exitCodesHelp = `Exit codes:
   0  success; hookctl check: the command is allowed
   1  hookctl check: the command is refused; hookctl doctor: problems found
-  2  hookctl hook: the call could not be decided and is refused (the decision is on stdout)
+  2  hookctl check: the hook would ask you (a review-mode publish); hookctl hook: the call
+     could not be decided and is refused (the decision is on stdout)
   3  a usage or runtime error, including a session hookctl cannot tell apart (nothing changed)`
 
 func newRootCmd(s *streams) *cobra.Command {
@@ -107,6 +109,6 @@ func newRootCmd(s *streams) *cobra.Command {
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.AddCommand(newHookCmd(s), newCheckCmd(s), newReadonlyCmd(s), newRetrieveCmd(s),
-		newAuditCmd(s), newSandboxCmd(s), newInstallCmd(s), newUninstallCmd(s), newDoctorCmd(s), newStatuslineCmd(s), newVersionCmd(s))
+		newAuditCmd(s), newLogCmd(s), newSandboxCmd(s), newInstallCmd(s), newUninstallCmd(s), newDoctorCmd(s), newStatuslineCmd(s), newVersionCmd(s))
 	return root
 }

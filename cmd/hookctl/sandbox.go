@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
+	"syscall"
 
 	"github.com/spf13/cobra"
 
@@ -15,6 +17,36 @@ import (
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
+
+// policyFor is the egress policy of a command under opts's profile: a publish reaches the GitHub
+// API alone; an edit-mode command the registries, the session's remotes as recorded when it was
+// first seen, and the user's [network] allow.
+func policyFor(home string, opts *sandboxOptions, cfg *hook.Config) func() (*egress.Policy, error) {
+	if opts.Profile == sandbox.PublishName {
+		return publishPolicy
+	}
+	return func() (*egress.Policy, error) {
+		var remotes []string
+		if sess, err := hook.NewStore(home).Load(opts.Session); err == nil {
+			remotes = sess.Remotes
+		}
+		return egress.New(remotes, cfg.Network.Allow)
+	}
+}
+
+// egressWatch is the watcher a root launcher starts beside the command (sandbox.StartWatcher):
+// the bridge's listener comes on descriptor 3.
+func egressWatch(opts *sandboxOptions) error {
+	home, err := hook.Home()
+	if err != nil {
+		return err
+	}
+	cfg, err := hook.LoadConfig(home)
+	if err != nil {
+		return err
+	}
+	return sandbox.Watch(3, opts.EgressWatch, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
+}
 
 // publishPolicy is what a publish may reach: the GitHub API (gh's GH_HOST is pinned to
 // github.com), on 443, and at public addresses only.
@@ -37,6 +69,8 @@ type sandboxOptions struct {
 	ProbeConfine    bool
 	InUserNS        bool
 	EgressFD        int
+	EgressWatch     int // the watcher of StartWatcher: the pid of the command it serves
+	ProxyConnect    bool
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -46,12 +80,19 @@ const exitSandboxFailed = 126
 func newSandboxCmd(s *streams) *cobra.Command {
 	opts := &sandboxOptions{}
 	cmd := &cobra.Command{
-		Use:   "sandbox [--session ID] -- PROGRAM [ARG…] | sandbox --probe",
-		Short: "Run a program under the read-only OS sandbox (what the hook runs admitted commands in)",
-		Long: `sandbox restricts itself with the read-only profile and then runs PROGRAM: it may read and
-execute anything but hookctl's own directory, write only the session's scratch directory
-(TMPDIR) and /dev/null, and use no network of any kind. The restrictions (Landlock, a seccomp
-filter, no capabilities) bind PROGRAM and everything it starts, and cannot be lifted.
+		Use:   "sandbox [--profile read-only|edit|publish] [--session ID] -- PROGRAM [ARG…] | sandbox --probe",
+		Short: "Run a program under hookctl's OS sandbox (what the hook runs admitted commands in)",
+		Long: `sandbox restricts itself with a profile and then runs PROGRAM. The restrictions (Landlock, a
+seccomp filter, no capabilities, and for edit and publish namespaces of their own) bind PROGRAM
+and everything it starts, and cannot be lifted.
+
+  read-only  (the default) read and execute anything but hookctl's own directory, write only the
+             session's scratch directory (TMPDIR) and /dev/null, no network of any kind
+  edit       --project DIR: write the project, the temporary directories and the tool caches,
+             never hookctl's files or the client's settings; the network only through hookctl's
+             egress proxy, to the hosts of the config's [network] (docs/decisions/0006, 0007)
+  publish    review mode's approved gh publish: read-only, gh's credentials and pins as the whole
+             environment, the network only to api.github.com through the egress proxy
 
 If the sandbox cannot be applied, nothing runs and the exit status is 126.
 With --probe it tries the sandbox for real and says whether this machine supports it.`,
@@ -59,6 +100,13 @@ With --probe it tries the sandbox for real and says whether this machine support
   hookctl sandbox --probe`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch {
+			case opts.EgressWatch != 0:
+				return egressWatch(opts)
+			case opts.ProxyConnect:
+				if len(args) != 2 {
+					return errors.New("--proxy-connect takes HOST PORT (ssh's %h %p)")
+				}
+				return proxyConnect(s, args[0], args[1])
 			case opts.InsideCheck != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheck(opts.InsideCheck, opts.Marker))
 			case opts.InsideCheckEdit != "":
@@ -98,6 +146,10 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().MarkHidden("in-user-namespace")
 	cmd.Flags().IntVar(&opts.EgressFD, "egress-fd", 0, "")
 	cmd.Flags().MarkHidden("egress-fd")
+	cmd.Flags().BoolVar(&opts.ProxyConnect, "proxy-connect", false, "")
+	cmd.Flags().MarkHidden("proxy-connect")
+	cmd.Flags().IntVar(&opts.EgressWatch, "egress-watch", 0, "")
+	cmd.Flags().MarkHidden("egress-watch")
 	cmd.Flags().MarkHidden("inside-check")
 	cmd.Flags().MarkHidden("marker")
 	cmd.Flags().SetInterspersed(false)
@@ -124,21 +176,25 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		if err != nil {
 			return 0, err
 		}
-		// A child in namespaces of its own: a user namespace where the user is not root (to
-		// mount, and to bring loopback up), a network namespace unless the user gave edit mode
-		// the full network (the probe always tries one: it is what edit mode has by default).
-		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine}
-		policy := func() (*egress.Policy, error) {
-			var remotes []string
-			if sess, err := hook.NewStore(home).Load(opts.Session); err == nil {
-				remotes = sess.Remotes
+		// Namespaces of its own: a user namespace where the user is not root (to mount, and to
+		// bring loopback up), a network namespace unless the user gave edit mode the full
+		// network (the probe always tries one: it is what edit mode has by default).
+		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine || opts.Profile == sandbox.PublishName}
+		switch {
+		case ns.Net && !ns.User:
+			// Root makes the network namespace itself and stays the command; a watcher beside
+			// it serves the bridge (sandbox.StartWatcher).
+			fd, err := sandbox.StartWatcher([]string{"hookctl", "sandbox", "--egress-watch", strconv.Itoa(os.Getpid()),
+				"--profile", opts.Profile, "--session", opts.Session})
+			if err != nil {
+				return 0, err
 			}
-			return egress.New(remotes, cfg.Network.Allow)
-		}
-		if opts.Profile == sandbox.PublishName {
-			ns.Net, policy = true, publishPolicy
-		}
-		if ns.User || ns.Net {
+			if err := sandbox.UnshareNetwork(); err != nil {
+				syscall.Close(fd)
+				return 0, err
+			}
+			opts.EgressFD = fd
+		case ns.User || ns.Net:
 			argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session,
 				"--project", opts.Project, "--scratch", scratch}
 			if ns.User {
@@ -150,11 +206,12 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 			if opts.ProbeConfine {
 				argv = append(argv, "--probe-confine")
 			}
-			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, opts.Profile, policy))
+			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
 		}
 	}
-	p := sandbox.ReadOnly(sandbox.HiddenDirs(home), scratch)
+	p := sandbox.ReadOnly(sandbox.ReadOnlyHidden(home), scratch)
 	if opts.Profile == sandbox.PublishName {
+		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
 		p = sandbox.Publish(sandbox.HiddenDirs(home), scratch, hook.PublishEnv)
 		if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
 			return 0, err
@@ -163,6 +220,12 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if opts.Profile == sandbox.EditName {
 		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
 		p.InNamespace = opts.InUserNS
+		p.ConnectHelper = hookEnv().binary
+		if !opts.ProbeConfine {
+			if err := sandbox.CheckLinks(p); err != nil {
+				return 0, err
+			}
+		}
 		if opts.EgressFD != 0 {
 			if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
 				return 0, err

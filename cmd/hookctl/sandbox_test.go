@@ -440,3 +440,33 @@ func TestProbeCache(t *testing.T) {
 		t.Errorf("a cache from another machine was trusted: %s", out)
 	}
 }
+
+// TestSandboxHidesCredentials: inside the read-only sandbox the user's credential stores cannot
+// be read, whatever the command (the sensitive-file rule's defence in depth), while the public
+// files beside them still can.
+func TestSandboxHidesCredentials(t *testing.T) {
+	w := newSandboxWorld(t)
+	for _, f := range []string{".aws/credentials", ".aws/config", ".ssh/id_rsa", ".ssh/deploy", ".ssh/known_hosts", ".ssh/id_rsa.pub", ".netrc", ".gnupg/secring.gpg", ".config/gh/hosts.yml"} {
+		os.MkdirAll(filepath.Dir(filepath.Join(w.home, f)), 0o700)
+		if err := os.WriteFile(filepath.Join(w.home, f), []byte("SECRET "+f+"\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, f := range []string{".aws/credentials", ".ssh/id_rsa", ".ssh/deploy", ".netrc", ".gnupg/secring.gpg", ".config/gh/hosts.yml"} {
+		if out, _ := exec.Command("cat", filepath.Join(w.home, f)).CombinedOutput(); !strings.Contains(string(out), "SECRET") {
+			t.Fatalf("control: cat %s outside the sandbox printed %q", f, out)
+		}
+		out, err := w.run(t, "cat ~/"+f)
+		if err == nil || strings.Contains(out, "SECRET") {
+			t.Errorf("cat ~/%s in the sandbox: %v %q, want it refused", f, err, out)
+		}
+	}
+	if out, err := w.run(t, "grep -r SECRET ~ 2>/dev/null; true"); err != nil || strings.Contains(out, "credentials:") || strings.Contains(out, "id_rsa:") || strings.Contains(out, "deploy:") || strings.Contains(out, "hosts.yml:") {
+		t.Errorf("a walk of the home in the sandbox printed a credential: %v %q", err, out)
+	}
+	for _, f := range []string{".aws/config", ".ssh/known_hosts", ".ssh/id_rsa.pub"} {
+		if out, err := w.run(t, "cat ~/"+f); err != nil || !strings.Contains(out, "SECRET") {
+			t.Errorf("cat ~/%s in the sandbox: %v %q, want it read", f, err, out)
+		}
+	}
+}

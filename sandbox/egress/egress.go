@@ -206,37 +206,58 @@ func RemoteHosts(gitConfig string) []string {
 		}
 		switch strings.ToLower(strings.TrimSpace(key)) {
 		case "url", "pushurl":
-			if h := remoteHost(strings.Trim(strings.TrimSpace(value), `"`)); h != "" && !slices.Contains(hosts, h) {
-				hosts = append(hosts, h)
+			for _, h := range remoteHost(strings.Trim(strings.TrimSpace(value), `"`)) {
+				if !slices.Contains(hosts, h) {
+					hosts = append(hosts, h)
+				}
 			}
 		}
 	}
 	return hosts
 }
 
-func remoteHost(u string) string {
+// remoteHost is the rules a remote's URL needs: its host (web ports), and for an ssh remote the
+// host on its ssh port too, which git reaches through the proxy with the launcher's ssh
+// ProxyCommand (hookctl sandbox --proxy-connect).
+func remoteHost(u string) []string {
 	if strings.Contains(u, "://") {
 		p, err := url.Parse(u)
 		if err != nil || p.Scheme == "file" || p.Hostname() == "" {
-			return ""
+			return nil
 		}
-		if p.Port() != "" && (p.Scheme == "https" || p.Scheme == "http") {
-			return p.Host
+		switch {
+		case p.Scheme == "ssh" || p.Scheme == "git+ssh" || p.Scheme == "ssh+git":
+			port := p.Port()
+			if port == "" {
+				port = "22"
+			}
+			return []string{p.Hostname(), joinHostPort(p.Hostname(), port)}
+		case p.Port() != "" && (p.Scheme == "https" || p.Scheme == "http"):
+			return []string{p.Host}
 		}
-		return p.Hostname()
+		return []string{p.Hostname()}
 	}
-	// scp-like: [user@]host:path, where host has no slash before the colon.
+	// scp-like: [user@]host:path, where host has no slash before the colon: ssh, on port 22.
 	host, _, ok := strings.Cut(u, ":")
 	if !ok || strings.Contains(host, "/") || filepath.IsAbs(u) {
-		return ""
+		return nil
 	}
 	if i := strings.LastIndexByte(host, '@'); i >= 0 {
 		host = host[i+1:]
 	}
 	if !validHost(host) {
-		return ""
+		return nil
 	}
-	return host
+	return []string{host, host + ":22"}
+}
+
+// joinHostPort is net.JoinHostPort, which this package, linked by hookctl's own executable,
+// must not import.
+func joinHostPort(host, port string) string {
+	if strings.Contains(host, ":") {
+		return "[" + host + "]:" + port
+	}
+	return host + ":" + port
 }
 
 // Event is one connection as the proxy reports it to the launcher, one JSON line each, on its

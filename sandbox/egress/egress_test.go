@@ -136,7 +136,7 @@ func TestRemoteHosts(t *testing.T) {
 	url = https://branch.example/
 `
 	got := RemoteHosts(config)
-	want := []string{"github.com", "gitlab.com", "push.example", "git.corp.example:8443"}
+	want := []string{"github.com", "github.com:22", "gitlab.com", "push.example", "push.example:2222", "git.corp.example:8443"}
 	if !slices.Equal(got, want) {
 		t.Errorf("RemoteHosts = %q, want %q", got, want)
 	}
@@ -160,4 +160,36 @@ func TestRefusalTellsTheModelWhatItCanDo(t *testing.T) {
 	if msg := e.Refusal(false); !strings.Contains(msg, "could not reach registry.npmjs.org:443: failed to resolve") {
 		t.Errorf("an allowed host that failed: %q", msg)
 	}
+}
+
+// FuzzPolicy: whatever a client names, Admit never panics, admits only a host a rule names
+// (the same name, or a subdomain of a wildcard's), on a port the rule allows; and an entry
+// ParseRule accepts prints as an entry it accepts again, the same.
+func FuzzPolicy(f *testing.F) {
+	for _, s := range []string{"registry.npmjs.org", "*.corp.example:8443", "[::1]:9000", "10.0.0.7", "evil.example.", "a..b", "*.", "[", "x:99999"} {
+		f.Add(s, s, 443)
+	}
+	p, err := New([]string{"github.com", "git.corp.example:8443"}, []string{"*.corp.example", "127.0.0.1:4873"})
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, entry, host string, port int) {
+		if r, err := ParseRule(entry, "config", true); err == nil {
+			again, err := ParseRule(r.String(), "config", true)
+			if err != nil || again != r {
+				t.Fatalf("%q parsed as %+v, printed %q, parsed again as %+v, %v", entry, r, r.String(), again, err)
+			}
+		}
+		r, ok := p.Admit(host, port)
+		if !ok {
+			return
+		}
+		h := strings.ToLower(strings.TrimSuffix(strings.Trim(host, "[]"), "."))
+		if !matchHost(r.Host, h) || h != r.Host && !strings.HasPrefix(r.Host, "*.") {
+			t.Fatalf("Admit(%q) by %+v: not the rule's host", host, r)
+		}
+		if r.Port != port && !(r.Port == 0 && (port == 443 || port == 80)) {
+			t.Fatalf("Admit(%q, %d) by %+v: not the rule's port", host, port, r)
+		}
+	})
 }

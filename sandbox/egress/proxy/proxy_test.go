@@ -305,3 +305,62 @@ func TestNoProxy(t *testing.T) {
 		}
 	}
 }
+
+// recordingResolver records every name the proxy tries to resolve, and resolves none.
+type recordingResolver struct {
+	mu    sync.Mutex
+	names []string
+}
+
+func (r *recordingResolver) LookupNetIP(_ context.Context, _, host string) ([]netip.Addr, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.names = append(r.names, host)
+	return nil, fmt.Errorf("no such host")
+}
+
+// FuzzProxyRequest: whatever bytes a client sends, the proxy answers without panicking, and the
+// only names it tries to reach are names the policy admits.
+func FuzzProxyRequest(f *testing.F) {
+	for _, s := range []string{
+		"CONNECT registry.npmjs.org:443 HTTP/1.1\r\nHost: x\r\n\r\n",
+		"CONNECT evil.example:443 HTTP/1.1\r\n\r\n",
+		"GET http://pypi.org/simple/ HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+		"GET http://evil.example@pypi.org/ HTTP/1.1\r\n\r\n",
+		"GET http://pypi.org:80@evil.example/ HTTP/1.1\r\n\r\n",
+		"CONNECT [::1]:443 HTTP/1.1\r\n\r\n",
+		"CONNECT pypi.org:443\r\n\r\n",
+		"GET / HTTP/1.1\r\nHost: pypi.org\r\n\r\n",
+	} {
+		f.Add([]byte(s))
+	}
+	policy, err := egress.New(nil, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, req []byte) {
+		res := &recordingResolver{}
+		p := &Proxy{Policy: policy, Resolver: res}
+		client, server := net.Pipe()
+		done := make(chan struct{})
+		go func() {
+			p.handle(server)
+			close(done)
+		}()
+		go func() {
+			client.Write(req)
+			client.Write([]byte("\r\n\r\n"))
+		}()
+		client.SetReadDeadline(time.Now().Add(2 * time.Second))
+		io.Copy(io.Discard, client)
+		client.Close()
+		<-done
+		for _, name := range res.names {
+			if _, ok := policy.Admit(name, 443); !ok {
+				if _, ok := policy.Admit(name, 80); !ok {
+					t.Fatalf("%q: the proxy tried to reach %q, which the policy does not admit", req, name)
+				}
+			}
+		}
+	})
+}

@@ -1,0 +1,194 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/clip"
+)
+
+type logOptions struct {
+	Denied  bool
+	Session string
+	Since   time.Duration
+	JSON    bool
+}
+
+func newLogCmd(s *streams) *cobra.Command {
+	opts := &logOptions{}
+	cmd := &cobra.Command{
+		Use:   "log [--denied] [--session ID] [--since 2h] [--json] | log why ID",
+		Short: "List the hook's decisions: every tool call and mode change, and why",
+		Long: `log lists every decision the hook made, oldest first: when, in which session and mode,
+which tool, the verdict (allow, deny, ask, pass), the part of the policy that decided, and the
+command, with anything that looks like a secret withheld. The log is
+$HOOKCTL_HOME/log/decisions.jsonl, rotated at 10 MiB to .1 … .5.
+
+--session takes a session id or a unique prefix of one. log why ID prints one decision step
+by step, and what hookctl's rules say about the same command now.`,
+		Example: `  hookctl log --denied --since 1h
+  hookctl log --session 4f0c --json
+  hookctl log why 20261201T101500.123Z-8f2a9c1d`,
+		Args: cobra.ArbitraryArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 2 && args[0] == "why" {
+				return logWhy(s, args[1])
+			}
+			if len(args) > 0 {
+				return errors.New("use hookctl log [flags] or hookctl log why ID")
+			}
+			return logList(s, opts)
+		},
+	}
+	cmd.Flags().BoolVar(&opts.Denied, "denied", false, "only refusals")
+	cmd.Flags().StringVar(&opts.Session, "session", "", "only this session's decisions (an id or a unique prefix)")
+	cmd.Flags().DurationVar(&opts.Since, "since", 0, "only decisions newer than this, e.g. 2h")
+	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the entries as JSON lines")
+	return cmd
+}
+
+func readLog(s *streams) ([]hook.LogEntry, error) {
+	env := hookEnv()
+	if env.err != nil {
+		return nil, env.err
+	}
+	entries, damaged, err := hook.DecisionLogAt(env.home).Entries()
+	if damaged > 0 {
+		fmt.Fprintf(s.err, "hookctl: %d damaged line(s) in the decision log were skipped\n", damaged)
+	}
+	return entries, err
+}
+
+// matchSession resolves a session id or a unique prefix of one among the entries.
+func matchSession(entries []hook.LogEntry, want string) (string, error) {
+	seen := map[string]bool{}
+	var matches []string
+	for _, e := range entries {
+		if e.Session == want {
+			return want, nil
+		}
+		if strings.HasPrefix(e.Session, want) && !seen[e.Session] {
+			seen[e.Session] = true
+			matches = append(matches, e.Session)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", fmt.Errorf("no decisions of a session %q in the log", want)
+	case 1:
+		return matches[0], nil
+	}
+	return "", fmt.Errorf("%q is the start of %d sessions' ids (%s): give more of it", want, len(matches), strings.Join(matches, ", "))
+}
+
+func logList(s *streams, opts *logOptions) error {
+	entries, err := readLog(s)
+	if err != nil {
+		return err
+	}
+	session := ""
+	if opts.Session != "" {
+		if session, err = matchSession(entries, opts.Session); err != nil {
+			return err
+		}
+	}
+	cutoff := time.Time{}
+	if opts.Since > 0 {
+		cutoff = time.Now().Add(-opts.Since)
+	}
+	n := 0
+	for _, e := range entries {
+		if session != "" && e.Session != session || opts.Denied && e.Verdict != "deny" || e.Time.Before(cutoff) {
+			continue
+		}
+		n++
+		if opts.JSON {
+			b, _ := json.Marshal(e)
+			fmt.Fprintln(s.out, string(b))
+			continue
+		}
+		what := e.Command
+		if e.Event == "toggle" {
+			what = "(mode change)"
+		} else if what == "" {
+			what = "(" + e.Tool + ")"
+		}
+		fmt.Fprintf(s.out, "%s  %s  %-9s %-5s %-8s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
+			e.Mode, e.Verdict, e.Tool, clip.String(what, 80))
+		fmt.Fprintf(s.out, "    id %s  %s: %s\n", e.ID, e.Rule, clip.String(e.Reason, 120))
+	}
+	if n == 0 && !opts.JSON {
+		fmt.Fprintln(s.out, "no decisions recorded")
+	}
+	return nil
+}
+
+// logWhy prints one decision step by step, then what the rules say about the same command now
+// (they may have changed since: a config edit, a new hookctl).
+func logWhy(s *streams, id string) error {
+	entries, err := readLog(s)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if e.ID != id {
+			continue
+		}
+		step := 1
+		say := func(format string, args ...any) {
+			fmt.Fprintf(s.out, "%d. "+format+"\n", append([]any{step}, args...)...)
+			step++
+		}
+		say("%s: %s called %s in session %s (%s), in %s", e.Time.Local().Format("2006-01-02 15:04:05"), e.Agent, or(e.Tool, e.Event), e.Session, or(e.Mode, "?"), or(e.Cwd, "?"))
+		if e.Command != "" {
+			say("the command, as judged (secrets withheld): %s", e.Command)
+		}
+		if e.AgentType != "" {
+			say("the caller was a %s subagent", e.AgentType)
+		}
+		say("decided by: %s", or(e.Rule, "(not recorded)"))
+		say("verdict: %s — %s", e.Verdict, or(e.Reason, "(no reason given)"))
+		if e.Rewrite {
+			say("the hook had the client run its rewrite of the command instead (%s)", or(e.Isolation, "no isolation recorded"))
+		} else if e.Isolation != "" {
+			say("isolation: %s", e.Isolation)
+		}
+		if e.Event == "tool" && e.Tool == "Bash" && e.Command != "" && !strings.Contains(e.Command, "[withheld]") {
+			if m, err := hook.ParseMode(e.Mode); err == nil {
+				now := judgeNow(e, m)
+				if now.Verdict.String() == e.Verdict {
+					say("today the same command in the same mode gets the same verdict (%s)", now.Verdict)
+				} else {
+					say("today the same command in the same mode gets %s: %s", now.Verdict, now.Reason)
+				}
+			}
+		}
+		return nil
+	}
+	return fmt.Errorf("no decision %s in the log", id)
+}
+
+// judgeNow decides e's command again with today's config and rules, for a session in mode m.
+func judgeNow(e hook.LogEntry, m hook.Mode) hook.Decision {
+	env := hookEnv()
+	cfg, err := hook.LoadConfigFor(env.home, e.Cwd)
+	if err != nil {
+		return hook.Decision{Verdict: hook.Deny, Reason: err.Error()}
+	}
+	p := newPolicy(env, cfg, e.Cwd)
+	call := &hook.ToolCall{Session: e.Session, Tool: "Bash", Kind: hook.KindShell, Command: e.Command, Cwd: e.Cwd, AgentType: e.AgentType}
+	return p.Decide(call, hook.SessionState{Mode: m})
+}
+
+func or(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
+}

@@ -1,0 +1,383 @@
+package hook
+
+import (
+	"bufio"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
+)
+
+// The decision log is every decision the hook made, one JSON line each, in
+// $HOOKCTL_HOME/log/decisions.jsonl, rotated by size to decisions.jsonl.1 … .N. It is written on
+// every tool call, so the append is cheap: a hand-written encoder (encoding/json's first use
+// costs more than the rest of the hook), no fsync, and a lock only to rotate. Appends from
+// parallel hooks never interleave: each line is one write(2) to a file opened O_APPEND, which
+// Linux and the BSDs perform under the file's lock. A line a crash cut short is skipped by the
+// reader, and the next append starts on a line of its own.
+
+// LogEntry is one decision as the log keeps it. Command is the command with anything that looks
+// like a secret withheld (RedactCommand), never a secret value.
+type LogEntry struct {
+	ID        string    `json:"id"`
+	Time      time.Time `json:"time"`
+	Session   string    `json:"session,omitempty"`
+	Agent     string    `json:"agent,omitempty"` // the client: "Claude Code"
+	AgentType string    `json:"agent_type,omitempty"`
+	Event     string    `json:"event"` // "tool", "toggle"
+	Tool      string    `json:"tool,omitempty"`
+	Mode      string    `json:"mode,omitempty"` // the session's mode when it was decided
+	Verdict   string    `json:"verdict"`        // allow, deny, ask, pass
+	Rule      string    `json:"rule,omitempty"` // which part of the policy decided
+	Reason    string    `json:"reason,omitempty"`
+	Command   string    `json:"command,omitempty"`
+	Rewrite   bool      `json:"rewrite,omitempty"` // the hook ran a rewritten command instead
+	Isolation string    `json:"isolation,omitempty"`
+	Cwd       string    `json:"cwd,omitempty"`
+}
+
+// DecisionLog appends to and reads the log in Dir.
+type DecisionLog struct {
+	Dir      string
+	MaxBytes int64 // rotate past this; 0 means 10 MiB
+	Keep     int   // rotated files kept; 0 means 5
+}
+
+const (
+	decisionFile = "decisions.jsonl"
+	decisionLock = "decisions.lock"
+	// Fields are clipped so that a line stays one small write.
+	maxLogField   = 4 << 10
+	maxLogLine    = 32 << 10
+	logRotateWait = 50 * time.Millisecond
+)
+
+// DecisionLogAt is the decision log in hookctl's home.
+func DecisionLogAt(home string) *DecisionLog {
+	return &DecisionLog{Dir: filepath.Join(home, "log")}
+}
+
+func (l *DecisionLog) maxBytes() int64 {
+	if l.MaxBytes > 0 {
+		return l.MaxBytes
+	}
+	return 10 << 20
+}
+
+func (l *DecisionLog) keep() int {
+	if l.Keep > 0 {
+		return l.Keep
+	}
+	return 5
+}
+
+// Append writes e as one line. An error is for the caller to report; it never changes a
+// decision (the log records decisions, it does not make them).
+func (l *DecisionLog) Append(e *LogEntry) error {
+	line := e.appendJSON(make([]byte, 0, 512))
+	if len(line) > maxLogLine {
+		return fmt.Errorf("decision %s is %d bytes, over the %d-byte cap", e.ID, len(line), maxLogLine)
+	}
+	path := filepath.Join(l.Dir, decisionFile)
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		if err := os.MkdirAll(l.Dir, 0o700); err != nil {
+			return fmt.Errorf("failed to create the decision log's directory: %w", err)
+		}
+		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
+	}
+	if err != nil {
+		return fmt.Errorf("failed to open the decision log: %w", err)
+	}
+	fi, err := f.Stat()
+	if err == nil && fi.Size()+int64(len(line)) > l.maxBytes() {
+		f.Close()
+		if err := l.rotate(int64(len(line))); err != nil {
+			return err
+		}
+		if f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
+			return fmt.Errorf("failed to open the decision log: %w", err)
+		}
+		fi, err = f.Stat()
+	}
+	defer f.Close()
+	if err != nil {
+		return fmt.Errorf("failed to open the decision log: %w", err)
+	}
+	// A log cut off inside a line (a crash) would glue this entry onto its remains.
+	if last := make([]byte, 1); fi.Size() > 0 {
+		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
+	if _, err := f.Write(line); err != nil {
+		return fmt.Errorf("failed to write the decision log: %w", err)
+	}
+	return nil
+}
+
+// rotate shifts decisions.jsonl to .1, .1 to .2, …, dropping the oldest, under the rotation
+// lock; another hook that rotated first (the file is small again) leaves it be. A lock held
+// longer than logRotateWait is another hook rotating: this append goes on into the current file.
+func (l *DecisionLog) rotate(adding int64) error {
+	unlock, err := fsutil.Lock(filepath.Join(l.Dir, decisionLock), logRotateWait)
+	if err != nil {
+		return nil
+	}
+	defer unlock()
+	base := filepath.Join(l.Dir, decisionFile)
+	if fi, err := os.Stat(base); err != nil || fi.Size()+adding <= l.maxBytes() {
+		return nil
+	}
+	os.Remove(fmt.Sprintf("%s.%d", base, l.keep()))
+	for i := l.keep() - 1; i >= 1; i-- {
+		os.Rename(fmt.Sprintf("%s.%d", base, i), fmt.Sprintf("%s.%d", base, i+1))
+	}
+	if err := os.Rename(base, base+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("failed to rotate the decision log: %w", err)
+	}
+	return nil
+}
+
+// Entries reads the log, oldest first, rotated files included. A line that does not parse is
+// skipped and counted in damaged, so that one bad line cannot hide the rest.
+func (l *DecisionLog) Entries() (entries []LogEntry, damaged int, err error) {
+	base := filepath.Join(l.Dir, decisionFile)
+	var files []string
+	for i := l.keep(); i >= 1; i-- {
+		files = append(files, fmt.Sprintf("%s.%d", base, i))
+	}
+	for _, path := range append(files, base) {
+		f, err := os.Open(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, damaged, fmt.Errorf("failed to read the decision log: %w", err)
+		}
+		r := bufio.NewReaderSize(f, 64<<10)
+		for {
+			line, err := r.ReadSlice('\n')
+			if len(line) > 0 && err != bufio.ErrBufferFull {
+				var e LogEntry
+				if json.Unmarshal(line, &e) == nil && e.ID != "" {
+					entries = append(entries, e)
+				} else if len(strings.TrimSpace(string(line))) > 0 {
+					damaged++
+				}
+			}
+			if err == bufio.ErrBufferFull { // a line over the cap: not one of ours
+				damaged++
+				for err == bufio.ErrBufferFull {
+					_, err = r.ReadSlice('\n')
+				}
+			}
+			if err != nil {
+				break
+			}
+		}
+		f.Close()
+	}
+	return entries, damaged, nil
+}
+
+// appendJSON renders the entry as one JSON line, newline included, each text field clipped.
+func (e *LogEntry) appendJSON(b []byte) []byte {
+	b = append(b, `{"id":`...)
+	b = appendJSONString(b, e.ID)
+	b = append(b, `,"time":"`...)
+	b = e.Time.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, '"')
+	for _, f := range []struct{ name, value string }{
+		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool},
+		{"mode", e.Mode}, {"verdict", e.Verdict}, {"rule", e.Rule}, {"reason", e.Reason}, {"command", e.Command},
+		{"isolation", e.Isolation}, {"cwd", e.Cwd},
+	} {
+		if f.value == "" && f.name != "event" && f.name != "verdict" {
+			continue
+		}
+		b = append(b, ',', '"')
+		b = append(b, f.name...)
+		b = append(b, '"', ':')
+		b = appendJSONString(b, clipField(f.value))
+	}
+	if e.Rewrite {
+		b = append(b, `,"rewrite":true`...)
+	}
+	return append(b, '}', '\n')
+}
+
+func clipField(s string) string {
+	if len(s) <= maxLogField {
+		return s
+	}
+	s = s[:maxLogField]
+	for !utf8.ValidString(s) {
+		s = s[:len(s)-1]
+	}
+	return s + "…"
+}
+
+// appendJSONString appends s as a JSON string: quotes, backslashes and control characters
+// escaped, invalid UTF-8 replaced, and the line and paragraph separators escaped as
+// encoding/json does.
+func appendJSONString(b []byte, s string) []byte {
+	const hexDigits = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c < 0x20 || c == 0x7f:
+				b = append(b, '\\', 'u', '0', '0', hexDigits[c>>4], hexDigits[c&0xf])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b = append(b, `\ufffd`...)
+		case r == '\u2028' || r == '\u2029':
+			b = append(b, `\u202`...)
+			b = append(b, hexDigits[r&0xf])
+		default:
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
+}
+
+// NewLogID is a decision's id: the time to the millisecond, then four bytes of the kernel's
+// random source (the process id and the nanoseconds if it cannot be read). It names an entry for
+// `hookctl log why`, guards nothing.
+func NewLogID(t time.Time) string {
+	var b [4]byte
+	if f, err := os.Open("/dev/urandom"); err == nil {
+		_, err = io.ReadFull(f, b[:])
+		f.Close()
+		if err != nil {
+			b = [4]byte{}
+		}
+	}
+	if b == [4]byte{} {
+		n := uint32(os.Getpid())<<16 ^ uint32(t.Nanosecond())
+		b = [4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}
+	}
+	return t.UTC().Format("20060102T150405.000Z") + "-" + hex.EncodeToString(b[:])
+}
+
+// secretNameParts mark an environment variable whose value RedactCommand withholds wherever it
+// appears in a command, and an assignment (NAME=value) whose value it withholds.
+var secretNameParts = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH", "SESSION_KEY", "ACCESS_KEY"}
+
+// secretPrefixes begin the tokens of common providers (GitHub, GitLab, Slack, OpenAI and
+// Anthropic, AWS access keys, npm, Stripe, Google).
+var secretPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-",
+	"sk-", "AKIA", "ASIA", "npm_", "sk_live_", "rk_live_", "AIza"}
+
+// withheld replaces a secret in a logged command.
+const withheld = "[withheld]"
+
+// RedactCommand is command as the decision log keeps it: the values of environ's secret-named
+// variables, words that start like a provider's token, the value of a secret-named assignment
+// and what follows an Authorization header or -u user:password all withheld. It is a cheap
+// filter for a log read by people, not the retriever's scrubber (whose rules cost milliseconds
+// to compile, on every call): a secret of no known shape may stay.
+func RedactCommand(command string, environ []string) string {
+	for _, kv := range environ {
+		name, value, ok := strings.Cut(kv, "=")
+		if ok && len(value) >= 8 && secretName(name) && strings.Contains(command, value) {
+			command = strings.ReplaceAll(command, value, withheld)
+		}
+	}
+	var b strings.Builder
+	i := 0
+	for i < len(command) {
+		// A word: up to the next blank or quote.
+		j := i
+		for j < len(command) && !strings.ContainsRune(" \t\n'\"", rune(command[j])) {
+			j++
+		}
+		word := command[i:j]
+		switch {
+		case j > i && assignsSecret(word):
+			name, _, _ := strings.Cut(word, "=")
+			b.WriteString(name + "=" + withheld)
+		case j > i && hasSecretPrefix(word):
+			b.WriteString(withheld)
+		default:
+			b.WriteString(word)
+		}
+		if j < len(command) {
+			b.WriteByte(command[j])
+			j++
+		}
+		i = j
+	}
+	out := b.String()
+	for _, marker := range []string{"Authorization:", "authorization:", "Bearer ", "bearer ", "-u ", "--user "} {
+		if k := strings.Index(out, marker); k >= 0 {
+			end := k + len(marker)
+			for end < len(out) && out[end] == ' ' {
+				end++
+			}
+			stop := end
+			for stop < len(out) && !strings.ContainsRune("'\"\n", rune(out[stop])) && !(marker[0] == '-' && out[stop] == ' ') {
+				stop++
+			}
+			if stop > end {
+				out = out[:end] + withheld + out[stop:]
+			}
+		}
+	}
+	return out
+}
+
+func secretName(name string) bool {
+	upper := strings.ToUpper(name)
+	for _, p := range secretNameParts {
+		if strings.Contains(upper, p) {
+			return true
+		}
+	}
+	return false
+}
+
+func hasSecretPrefix(word string) bool {
+	w := strings.TrimLeft(word, "=:")
+	if _, v, ok := strings.Cut(w, "="); ok {
+		w = v
+	}
+	for _, p := range secretPrefixes {
+		if strings.HasPrefix(w, p) && len(w) >= len(p)+12 {
+			return true
+		}
+	}
+	return false
+}
+
+func assignsSecret(word string) bool {
+	name, value, ok := strings.Cut(word, "=")
+	return ok && value != "" && secretName(strings.TrimLeft(name, "-")) && !strings.ContainsAny(name, "/.")
+}
