@@ -1,7 +1,9 @@
 package main
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -145,5 +147,42 @@ func TestReadonlyOutsideAnySession(t *testing.T) {
 	code, out, _ := runCLI(t, hh, "", "readonly", "status", "--all")
 	if code != exitOK || !strings.Contains(out, "aaaa1111") || !strings.Contains(out, "bbbb2222") || strings.Count(out, "ended") != 2 {
 		t.Errorf("status --all: %q", out)
+	}
+}
+
+// TestReadonlyPrefersTheRunningSession: in a terminal, of two sessions in the project, the one a
+// Claude Code process still runs is meant; with none running (or two), the refusal lists them.
+func TestReadonlyPrefersTheRunningSession(t *testing.T) {
+	needProc(t)
+	store, hh, _ := twoSessions(t)
+	client := exec.Command("sleep", "30") // plays a Claude Code process in session B, not above this one
+	if err := client.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer client.Process.Kill()
+	p, ok := hook.ReadProc(client.Process.Pid)
+	if !ok {
+		t.Fatal("cannot read the child's process")
+	}
+	dir := filepath.Join(hh, "sessions", "clients")
+	os.MkdirAll(dir, 0o700)
+	os.WriteFile(filepath.Join(dir, fmt.Sprintf("%d-%d", p.PID, p.Start)), []byte(sessB+"\n"), 0o600)
+	code, out, errOut := runCLI(t, hh, "", "readonly", "off")
+	if code != exitOK || !strings.Contains(out, "session bbbb2222: 🔒 READ-ONLY → ✏ EDIT") {
+		t.Errorf("the running session: exit %d %q %q", code, out, errOut)
+	}
+	if strings.Contains(out, "switched this session") {
+		t.Errorf("told a model from outside its session: %q", out)
+	}
+	if _, out, _ := runCLI(t, hh, "", "readonly", "status", "--all"); !strings.Contains(out, "running") || !strings.Contains(out, "ended") {
+		t.Errorf("status --all: %q", out)
+	}
+	client.Process.Kill()
+	client.Wait()
+	if code, _, errOut := runCLI(t, hh, "", "readonly", "on"); code != exitError || !strings.Contains(errOut, "2 sessions") {
+		t.Errorf("no session running: exit %d %q", code, errOut)
+	}
+	if modeOf(t, store, sessA) != hook.ModeReadOnly {
+		t.Errorf("A changed: %v", modeOf(t, store, sessA))
 	}
 }
