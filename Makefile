@@ -36,7 +36,7 @@ install: build
 	install -m 0755 $(WORKER) "$(PREFIX)/bin/hookctl-retrieve-worker"
 	install -m 0755 $(BIN) "$(PREFIX)/bin/hookctl"
 	@echo "installed $(PREFIX)/bin/hookctl and $(PREFIX)/bin/hookctl-retrieve-worker"
-	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH";; esac
+	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH: add  export PATH=\"$(PREFIX)/bin:\$$PATH\"  to your shell's start-up file (the hooks use the absolute path, so Claude Code needs nothing), or run $(PREFIX)/bin/hookctl doctor";; esac
 	"$(PREFIX)/bin/hookctl" install --scope user
 
 # Every test: unit, corpus, shell differential, hostile repository, real Claude Code end to end,

@@ -42,6 +42,8 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 	switch sc {
 	case scopeAgent:
 		b.WriteString(" This agent type is read-only in every mode: read and report; leave changes to the main agent.")
+	case scopePlan:
+		b.WriteString(" " + PlanModeRule + " Present the plan (ExitPlanMode's plan) and leave the changes until the user approves it.")
 	case scopeReview:
 		b.WriteString(" This session is in review mode: read-only, except for " + programs.PublishForms() +
 			", which the user confirms. To change anything else, ask the user to leave review mode (they " + p.Client.toEdit() + ").")

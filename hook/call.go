@@ -72,6 +72,9 @@ type Event struct {
 	Cwd     string
 	Call    *ToolCall      // EventToolCall
 	Toggle  *ToggleRequest // EventToggle
+	// PermissionMode is the client's own permission mode as the payload states it, when it does
+	// ("plan": see PermissionPlan).
+	PermissionMode string
 }
 
 // ToggleRequest is the user's mode command as the client delivered it.
@@ -91,10 +94,12 @@ type ToolCall struct {
 	AgentID   string // empty on the main thread
 	AgentType string // the subagent type, or the agent of the main thread
 	Cwd       string
-	Tool      string          // the client's name for the tool, for messages and the audit
-	Kind      Kind            // what the tool does
-	Input     json.RawMessage // the tool's input as the client sent it
-	Command   string          // the command line of a tool that runs one
+	// PermissionMode is the client's own permission mode ("default", "plan", …; "" unknown).
+	PermissionMode string
+	Tool           string          // the client's name for the tool, for messages and the audit
+	Kind           Kind            // what the tool does
+	Input          json.RawMessage // the tool's input as the client sent it
+	Command        string          // the command line of a tool that runs one
 	// NoRewrite marks a tool that runs a command but cannot take it back rewritten (the client
 	// streams it, say): an allow that needs a rewrite is refused instead.
 	NoRewrite bool
@@ -161,7 +166,8 @@ type Decision struct {
 	// Isolation, on Allow of a shell call, says what holds the command besides the policy: the
 	// OS sandbox, or "policy only: " and why there is none. For the decision log.
 	Isolation string
-	// Context is text for the model (at session start); Message is text for the user.
+	// Context is text for the model: at session start, with a prompt, or with a tool call (the
+	// notice of a mode change). Message is text for the user.
 	Context string
 	Message string
 	// Publish, on a review-mode decision about a gh publish (asked or refused), is what the

@@ -39,6 +39,9 @@ type Gate struct {
 	// Sandbox says whether this machine can run admitted commands in the OS sandbox (the
 	// probe's cached result). Nil: it cannot.
 	Sandbox func() Isolation
+	// IsClient confirms that the hook's parent process is the client, before the gate notes
+	// which session it is in (Store.NoteClient). Nil: the parent is taken to be the client.
+	IsClient func(pid int) bool
 	// EndSession cleans up after a session that ended (its sandbox scratch directory). Nil:
 	// nothing to clean.
 	EndSession func(id string)
@@ -94,6 +97,8 @@ func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 		d := g.toggle(ev)
 		g.logDecision(&LogEntry{Session: ev.Session, Event: "toggle", Rule: "the user's /readonly", Cwd: ev.Cwd}, d)
 		return d
+	case EventPrompt:
+		return g.prompt(ev)
 	case EventSessionEnd:
 		if g.EndSession != nil && ev.Session != "" {
 			g.EndSession(ev.Session)
@@ -150,10 +155,91 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}
 	st := g.sessionState(c.Session, c.Cwd, cfg)
+	st.Plan = c.PermissionMode == PermissionPlan
 	d := g.audited(c, p.Decide(c, st))
 	g.logDecision(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
+	g.noteClient(c.Session)
+	if c.AgentID == "" {
+		if g.Store != nil {
+			g.Store.NotePermissionMode(c.Session, c.PermissionMode)
+		}
+		// The main thread is told of a mode change at its first call after it; a subagent's call
+		// is not, so that the notice is not spent where the main thread never sees it.
+		d.Context = g.changeNotice(c.Session, st)
+	}
 	return d
+}
+
+// PermissionPlan is the client's plan mode as a tool call reports it (ToolCall.PermissionMode).
+const PermissionPlan = "plan"
+
+// PlanModeRule is what the model and the status line are told of the client's plan mode.
+const PlanModeRule = "The client is in plan mode, which hookctl holds to read-only rules whatever the session's mode: the user asked for a plan, not changes."
+
+// noteClient records which session the client process is in (Store.NoteClient).
+func (g *Gate) noteClient(id string) {
+	if g.Store != nil {
+		g.Store.NoteClient(id, g.IsClient)
+	}
+}
+
+// changeNotice is what the model must be told because the session's mode changed since it was
+// last told, or "": a toggle is blocked before it reaches the model, so without this the only
+// word it has of the mode is the stale one from the session's start. It is spent once told.
+// A mode that could not be read is never announced as a change.
+func (g *Gate) changeNotice(id string, st SessionState) string {
+	if g.Store == nil || st.Warning != "" || id == "" {
+		return ""
+	}
+	told, ok := g.Store.Told(id)
+	if ok && told == st.Mode {
+		return ""
+	}
+	g.Store.SetTold(id, st.Mode)
+	if !ok {
+		// Never noted: a session from before hookctl kept the note, or one whose start the hook
+		// did not see. Its refusals name the mode; from now on a change is announced.
+		return ""
+	}
+	s := g.ModeChangeNotice(told, st.Mode)
+	if st.Plan {
+		s += " " + PlanModeRule
+	}
+	return s
+}
+
+// ModeChangeNotice is what the model is told of a change of its session's mode: the change,
+// and what it may do now.
+func (g *Gate) ModeChangeNotice(from, to Mode) string {
+	return "hookctl: the user has switched this session from " + modeName(from) + " to " + modeName(to) +
+		" mode; what you were told of the mode before no longer holds. " + g.sessionContext(SessionState{Mode: to})
+}
+
+// modeName is a mode as the model is told it.
+func modeName(m Mode) string {
+	switch m {
+	case ModeReadOnly:
+		return "READ-ONLY"
+	case ModeReview:
+		return "REVIEW"
+	}
+	return "EDIT"
+}
+
+// prompt tells the model, with the user's next prompt, of a mode change it has not been told.
+func (g *Gate) prompt(ev *Event) Decision {
+	if g.Store == nil || ev.Session == "" {
+		return Decision{Verdict: Pass}
+	}
+	g.noteClient(ev.Session)
+	g.Store.NotePermissionMode(ev.Session, ev.PermissionMode)
+	mode, _, err := g.Store.Peek(ev.Session)
+	if err != nil {
+		return Decision{Verdict: Pass} // not seen yet (session start tells it), or damaged (read-only; the tool calls say why)
+	}
+	g.Store.Touch(ev.Session)
+	return Decision{Verdict: Pass, Context: g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == PermissionPlan})}
 }
 
 // logDecision appends one decision to the decision log, with the command's secrets withheld. A
@@ -202,9 +288,13 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 			Message: "hookctl: " + err.Error()}
 	}
 	st := g.sessionState(ev.Session, ev.Cwd, cfg)
+	g.noteClient(ev.Session)
+	if g.Store != nil && st.Warning == "" {
+		g.Store.SetTold(ev.Session, st.Mode) // told here, on every start, resume, clear and compaction
+	}
 	d := Decision{Verdict: Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
 	iso := g.isolation()
-	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " to switch); " +
+	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " on, off or review to switch); " +
 		Enforcement(iso, cfg) + "; " + EditEnforcement(iso, cfg)}
 	if st.Mode == ModeReview {
 		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+PublishWhere(iso, cfg))
@@ -288,7 +378,10 @@ func (g *Gate) toggle(ev *Event) Decision {
 	}
 	t := ParseToggleArgs(tr.Args)
 	if t == NoToggle {
-		return Decision{Verdict: Deny, Reason: "hookctl: use " + cmd + ", " + cmd + " on, " + cmd + " off or " + cmd + " review; nothing changed"}
+		return Decision{Verdict: Deny, Reason: "hookctl: use " + cmd + " (or " + cmd + " status) to see the mode, " + cmd + " on, " + cmd + " off or " + cmd + " review to change it; nothing changed"}
+	}
+	if t == ToggleStatus {
+		return g.toggleStatus(ev)
 	}
 	if !tr.Trusted {
 		return Decision{Verdict: Deny, Reason: "hookctl: this " + cmd + " comes from " + clip.Short(tr.Source) +
@@ -325,6 +418,34 @@ func (g *Gate) toggle(ev *Event) Decision {
 		reason += ". The agent may edit; " + g.Client.toReadOnly() + " to make it read-only again."
 	}
 	return Decision{Verdict: Deny, Reason: reason}
+}
+
+// toggleStatus answers the bare mode command (and "status"): the mode, and how to change it.
+// It changes nothing, so it needs no trust: whoever typed it learns only the mode.
+func (g *Gate) toggleStatus(ev *Event) Decision {
+	var mode Mode
+	var err error
+	if g.Store == nil {
+		err = errors.New("this hook has no session state")
+	} else {
+		mode, _, err = g.Store.Peek(ev.Session)
+	}
+	cmd := g.Client.ToggleCommand
+	switch {
+	case errors.Is(err, ErrNoSession):
+		mode, err = ModeReadOnly, nil
+		if cfg, cerr := g.loadConfig(ev.Cwd); cerr == nil {
+			mode = cfg.SessionDefault()
+		}
+	case err != nil:
+		return Decision{Verdict: Deny, Reason: "hookctl: this session is treated as " + Badge(ModeReadOnly) + ": " + err.Error() +
+			". Nothing changed; " + cmd + " on|off|review rewrites its state."}
+	}
+	if ev.PermissionMode == PermissionPlan && mode != ModeReadOnly {
+		return Decision{Verdict: Deny, Reason: "hookctl: this session is " + Badge(mode) + ", held read-only while the client is in plan mode. " +
+			"Nothing changed; " + cmd + " on, off or review switches it."}
+	}
+	return Decision{Verdict: Deny, Reason: "hookctl: this session is " + Badge(mode) + ". Nothing changed; " + cmd + " on, off or review switches it."}
 }
 
 // Retrieval is the decider of the retrieval hook: the instance the client runs for its web

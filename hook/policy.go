@@ -75,6 +75,9 @@ type SessionState struct {
 	// Project is where the session was first seen, which edit mode's sandbox lets it write;
 	// empty if unknown (then the call's own directory).
 	Project string
+	// Plan says the client is in its own plan mode: the user asked for a plan, not changes, so
+	// the call is judged by read-only rules whatever the session's mode.
+	Plan bool
 }
 
 // Protection is what no agent may write in any mode: hookctl's config, state and binary, the
@@ -95,6 +98,7 @@ const (
 	scopeSession scope = iota + 1 // the session is in read-only mode
 	scopeAgent                    // the agent type is read-only in every mode
 	scopeReview                   // the session is in review mode: read-only plus publishing
+	scopePlan                     // the client is in plan mode: read-only whatever the session's mode
 )
 
 // Decide judges one tool call made in a session in state st.
@@ -114,7 +118,7 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	if c.Command != "" {
 		cl = lexer.NewCommandLine(c.Command)
 	}
-	if st.Mode == ModeReview && !p.Config.ReadOnlyAgent(c.AgentType) {
+	if st.Mode == ModeReview && !st.Plan && !p.Config.ReadOnlyAgent(c.AgentType) {
 		if d, ok := p.review(c, cl); ok {
 			return ruled(d, "review publish")
 		}
@@ -137,6 +141,8 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	switch {
 	case p.Config.ReadOnlyAgent(c.AgentType):
 		return ruled(p.readOnly(c, cl, scopeAgent, ""), "read-only rules (agent type "+c.AgentType+")")
+	case st.Plan:
+		return ruled(p.readOnly(c, cl, scopePlan, ""), "read-only rules (the client's plan mode)")
 	case st.Mode == ModeReadOnly:
 		return ruled(p.readOnly(c, cl, scopeSession, st.Warning), "read-only rules")
 	case st.Mode == ModeReview:

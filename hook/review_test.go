@@ -205,7 +205,7 @@ func TestGateAuditsPublishes(t *testing.T) {
 }
 
 // TestReviewModeToggles: /readonly review enters review mode from either mode, on and off leave
-// it, a bare /readonly from review goes to read-only (the nearer mode), every change is in the
+// it, a flip (hookctl readonly toggle) from review goes to read-only (the nearer mode), every change is in the
 // history, and the state file names the mode.
 func TestReviewModeToggles(t *testing.T) {
 	s := NewStore(t.TempDir())

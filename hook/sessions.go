@@ -59,6 +59,12 @@ func (s StoreModes) ModeAndProject(id, cwd string, def Mode) (Mode, string, erro
 // rebuilt, starting from read-only (which is how it was being treated). promptID, if set, is
 // remembered, and a prompt already applied changes nothing.
 func (s *Store) apply(id string, next func(Mode) Mode, how, cwd, promptID string, def Mode) (from, to Mode, err error) {
+	return s.applyChecked(id, next, how, cwd, promptID, def, nil)
+}
+
+// applyChecked is apply with a check of the change, made under the session's lock against the
+// mode as it is then: a refusal from check changes nothing and is returned.
+func (s *Store) applyChecked(id string, next func(Mode) Mode, how, cwd, promptID string, def Mode, check func(from, to Mode) error) (from, to Mode, err error) {
 	_, err = s.update(id, func(old *Session, loadErr error) (*Session, error) {
 		now := time.Now().UTC()
 		fresh := old == nil
@@ -75,6 +81,11 @@ func (s *Store) apply(id string, next func(Mode) Mode, how, cwd, promptID string
 			return nil, nil // this prompt was applied already
 		}
 		to = next(from)
+		if check != nil {
+			if err := check(from, to); err != nil {
+				return nil, err
+			}
+		}
 		if to == from && !fresh {
 			return nil, nil
 		}
@@ -105,15 +116,18 @@ const (
 	ToggleOn     // read-only on
 	ToggleOff    // read-only off: edit mode
 	ToggleReview // review mode: read-only plus publishing, each publish confirmed
+	// ToggleStatus shows the mode and changes nothing: the bare command, which autocompletion
+	// submits on its own (typing /read and Enter), must never unlock.
+	ToggleStatus
 )
 
-// ParseToggleArgs recognises the arguments of the user's mode command: none, "on", "off" or
-// "review" (blanks around them aside). Anything else toggles nothing: the command was mistyped, or is a
-// client-made prompt that only quotes it.
+// ParseToggleArgs recognises the arguments of the user's mode command: none or "status" (show
+// the mode), "on", "off" or "review" (blanks around them aside). Anything else toggles
+// nothing: the command was mistyped, or is a client-made prompt that only quotes it.
 func ParseToggleArgs(args string) Toggle {
 	switch strings.Trim(args, " \t\r\n") {
-	case "":
-		return ToggleFlip
+	case "", "status":
+		return ToggleStatus
 	case "on":
 		return ToggleOn
 	case "off":
@@ -142,18 +156,33 @@ func (t Toggle) next(m Mode) Mode {
 	return ModeReadOnly
 }
 
-// Apply performs a toggle the human asked for on the command line.
-func (t Toggle) Apply(s *Store, id, how, cwd string, def Mode) (from, to Mode, err error) {
-	if t == NoToggle {
+// Apply performs a toggle the human asked for on the command line. check, if set, may refuse
+// the change, seeing the mode under the session's lock.
+func (t Toggle) Apply(s *Store, id, how, cwd string, def Mode, check func(from, to Mode) error) (from, to Mode, err error) {
+	if t == NoToggle || t == ToggleStatus {
 		return 0, 0, fmt.Errorf("not a toggle")
 	}
-	return s.apply(id, t.next, how, cwd, "", def)
+	return s.applyChecked(id, t.next, how, cwd, "", def, check)
+}
+
+// Widens reports whether a change from one mode to another gives the agent more: read-only,
+// then review (read-only plus publishing), then edit.
+func Widens(from, to Mode) bool { return rank(to) > rank(from) }
+
+func rank(m Mode) int {
+	switch m {
+	case ModeReadOnly:
+		return 0
+	case ModeReview:
+		return 1
+	}
+	return 2
 }
 
 // ApplyPrompt performs a toggle typed as a prompt. A prompt id already applied changes nothing,
 // so that one mode command seen by two hook events flips the mode once.
 func (s *Store) ApplyPrompt(t Toggle, id, promptID, cwd string, def Mode) (from, to Mode, err error) {
-	if t == NoToggle {
+	if t == NoToggle || t == ToggleStatus {
 		return 0, 0, fmt.Errorf("not a toggle")
 	}
 	return s.apply(id, t.next, "prompt", cwd, promptID, def)

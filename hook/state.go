@@ -380,27 +380,14 @@ func encodeState(sess *Session) ([]byte, error) {
 	return append(b, '\n'), nil
 }
 
-// Touch marks a session as used now, for "most recent session in this directory". It changes
+// Touch marks a session as used now: its last activity, which `readonly status` shows and List
+// sorts by. It changes
 // the file's times only, never its content, so it needs no lock.
 func (s *Store) Touch(id string) {
 	if ValidSessionID(id) == nil {
 		now := time.Now()
 		os.Chtimes(s.path(id), now, now)
 	}
-}
-
-// MostRecentIn returns the most recently used session first seen in directory dir.
-func (s *Store) MostRecentIn(dir string) (*Session, error) {
-	list, err := s.List()
-	if err != nil {
-		return nil, err
-	}
-	for _, sess := range list {
-		if filepath.Clean(sess.Cwd) == filepath.Clean(dir) {
-			return sess, nil
-		}
-	}
-	return nil, fmt.Errorf("no session hookctl has seen was started in %s; pass --session ID (hookctl readonly status --all lists them)", dir)
 }
 
 // List returns every readable session, most recently used first. A damaged one is left out

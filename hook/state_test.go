@@ -96,7 +96,7 @@ func TestDamagedStateIsReadOnly(t *testing.T) {
 		if b, _ := os.ReadFile(p); string(b) != content {
 			t.Errorf("%s: the hook rewrote a damaged state file", name)
 		}
-		from, to, err := ToggleOff.Apply(s, "s", "cli", "/p", ModeEdit)
+		from, to, err := ToggleOff.Apply(s, "s", "cli", "/p", ModeEdit, nil)
 		if err != nil || from != ModeReadOnly || to != ModeEdit {
 			t.Errorf("%s: repair: %v→%v %v", name, from, to, err)
 		}
@@ -145,7 +145,7 @@ func TestHostileStateFiles(t *testing.T) {
 		if plant.name == "directory" {
 			continue // a toggle cannot rename over a directory; the error says so
 		}
-		if _, to, err := ToggleOn.Apply(s, "s", "cli", "/p", ModeEdit); err != nil || to != ModeReadOnly {
+		if _, to, err := ToggleOn.Apply(s, "s", "cli", "/p", ModeEdit, nil); err != nil || to != ModeReadOnly {
 			t.Errorf("%s: repair: %v %v", plant.name, to, err)
 		}
 		if fi, err := os.Lstat(s.path("s")); err != nil || !fi.Mode().IsRegular() {
@@ -182,7 +182,7 @@ func TestToggleLandsWhileTheLockIsHeld(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 	start := time.Now()
-	from, to, err := ToggleOn.Apply(s, "s", "cli", "/p", ModeEdit)
+	from, to, err := ToggleOn.Apply(s, "s", "cli", "/p", ModeEdit, nil)
 	took := time.Since(start)
 	if err != nil || from != ModeEdit || to != ModeReadOnly {
 		t.Fatalf("toggle under a held lock: %v→%v %v", from, to, err)
@@ -206,7 +206,7 @@ func TestKilledWritesLeaveNoTemporaryFiles(t *testing.T) {
 	os.WriteFile(fresh, []byte("{"), 0o600)
 	old := time.Now().Add(-2 * time.Minute)
 	os.Chtimes(stale, old, old)
-	ToggleOff.Apply(s, "s", "cli", "/p", ModeReadOnly)
+	ToggleOff.Apply(s, "s", "cli", "/p", ModeReadOnly, nil)
 	if _, err := os.Stat(stale); err == nil {
 		t.Error("a stale temporary file was left")
 	}
@@ -234,7 +234,7 @@ func TestUnreadableStateDirIsAnError(t *testing.T) {
 }
 
 func TestParseToggle(t *testing.T) {
-	for in, want := range map[string]Toggle{"": ToggleFlip, "on": ToggleOn, " off ": ToggleOff, "off\n": ToggleOff, "review": ToggleReview, " review\n": ToggleReview, "Review": NoToggle, "review on": NoToggle, "off now": NoToggle, "of": NoToggle,
+	for in, want := range map[string]Toggle{"": ToggleStatus, " ": ToggleStatus, "status": ToggleStatus, " status\n": ToggleStatus, "Status": NoToggle, "toggle": NoToggle, "on": ToggleOn, " off ": ToggleOff, "off\n": ToggleOff, "review": ToggleReview, " review\n": ToggleReview, "Review": NoToggle, "review on": NoToggle, "off now": NoToggle, "of": NoToggle,
 		"OFF": NoToggle, "off please": NoToggle, "o ff": NoToggle, "<task-notification>off</task-notification>": NoToggle} {
 		if got := ParseToggleArgs(in); got != want {
 			t.Errorf("ParseToggleArgs(%q) = %v, want %v", in, got, want)
@@ -293,7 +293,7 @@ func TestStoreConcurrentWriters(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for i := 0; i < each; i++ {
-				if _, _, err := ToggleFlip.Apply(s, "s", "cli", "", ModeReadOnly); err != nil {
+				if _, _, err := ToggleFlip.Apply(s, "s", "cli", "", ModeReadOnly, nil); err != nil {
 					t.Error(err)
 				}
 			}
@@ -324,27 +324,6 @@ func TestStoreConcurrentWriters(t *testing.T) {
 	leftovers, _ := filepath.Glob(filepath.Join(s.Dir, "*.tmp"))
 	if len(leftovers) > 0 {
 		t.Errorf("temporary files left: %v", leftovers)
-	}
-}
-
-func TestMostRecentIn(t *testing.T) {
-	s := NewStore(t.TempDir())
-	s.Record("old", "/p", ModeReadOnly)
-	s.Record("other", "/q", ModeReadOnly)
-	s.Record("new", "/p", ModeReadOnly)
-	old := filepath.Join(s.Dir, "old.json")
-	past := mustStat(t, old).ModTime().Add(-60e9)
-	os.Chtimes(old, past, past)
-	sess, err := s.MostRecentIn("/p")
-	if err != nil || sess.ID != "new" {
-		t.Fatalf("%+v %v", sess, err)
-	}
-	s.Touch("old") // used just now
-	if sess, _ := s.MostRecentIn("/p/"); sess.ID != "old" {
-		t.Errorf("after Touch: %s", sess.ID)
-	}
-	if _, err := s.MostRecentIn("/nowhere"); err == nil || !strings.Contains(err.Error(), "--session") {
-		t.Errorf("no session: %v", err)
 	}
 }
 

@@ -148,6 +148,9 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 	if ev.Cwd, err = str(root, "cwd", false); err != nil {
 		return nil, err
 	}
+	if ev.PermissionMode, err = str(root, "permission_mode", false); err != nil {
+		return nil, err
+	}
 	if name == "UserPromptExpansion" {
 		return decodeExpansion(root, ev)
 	}
@@ -190,7 +193,11 @@ func decodeExpansion(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 	if cmd == "readonly" {
 		ev.Name = hook.EventToggle
 		ev.Toggle = &hook.ToggleRequest{Args: args, PromptID: promptID, Source: source, Trusted: source == TrustedCommandSource}
+		return ev, nil
 	}
+	// Another command's expansion: the same prompt also reaches UserPromptSubmit, which carries
+	// any notice for the model.
+	ev.Name = hook.EventOther
 	return ev, nil
 }
 
@@ -232,6 +239,9 @@ func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 		return nil, err
 	}
 	if c.AgentType, err = str(root, "agent_type", false); err != nil {
+		return nil, err
+	}
+	if c.PermissionMode, err = str(root, "permission_mode", false); err != nil {
 		return nil, err
 	}
 	in := root.Get("tool_input")
@@ -291,7 +301,7 @@ func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 			return nil, fmt.Errorf("tool_input: %w", err)
 		}
 	}
-	ev.Session, ev.Cwd, ev.Call = c.Session, c.Cwd, c
+	ev.Session, ev.Cwd, ev.Call, ev.PermissionMode = c.Session, c.Cwd, c, c.PermissionMode
 	return ev, nil
 }
 
@@ -350,13 +360,29 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 		}
 		return o.line(), nil
 	case hook.EventPrompt, hook.EventToggle:
+		if d.Verdict == hook.Deny && ev.Name == hook.EventToggle {
+			// The answer to the user's mode command. continue:false shows it as "Operation
+			// stopped by hook: REASON", where a block alone reads "UserPromptExpansion operation
+			// blocked by hook: REASON / Original prompt: …" for a toggle that worked (2.1.328,
+			// live, TUI). The block stays beside it: either keeps the prompt from the model.
+			o.raw("continue", []byte("false"))
+			o.str("stopReason", d.Reason)
+		}
 		if d.Verdict == hook.Deny {
 			o.str("decision", "block")
 			o.str("reason", d.Reason)
+			return o.line(), nil
+		}
+		if d.Context != "" && ev.Name == hook.EventPrompt {
+			// Sent to the model with the prompt (2.1.328, live: TestRealTUIModeNotices).
+			var h object
+			h.str("hookEventName", "UserPromptSubmit")
+			h.str("additionalContext", d.Context)
+			o.obj("hookSpecificOutput", h)
 		}
 		return o.line(), nil
 	}
-	if ev.Name != hook.EventToolCall || d.Verdict == hook.Pass && d.Command == "" {
+	if ev.Name != hook.EventToolCall || d.Verdict == hook.Pass && d.Command == "" && d.Context == "" {
 		return o.line(), nil
 	}
 	var h object
@@ -387,6 +413,11 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 			return nil, err
 		}
 		h.raw("updatedInput", in)
+	}
+	if d.Context != "" {
+		// Reaches the model with the call's result, allowed or refused (2.1.328, live:
+		// TestRealClientModeNoticeAtToolCall).
+		h.str("additionalContext", d.Context)
 	}
 	o.obj("hookSpecificOutput", h)
 	return o.line(), nil

@@ -344,11 +344,21 @@ func TestToggleOnlyAtTheUsersExpansion(t *testing.T) {
 	if res.out.verdict() != "deny" || !strings.Contains(res.out.Reason, "now ✏ EDIT") || mode() != hook.ModeEdit {
 		t.Errorf("user command: %s, mode %v", res.raw, mode())
 	}
-	// A bare /readonly flips, once per prompt.
-	runWithStore(t, store, nil, expansion("", "userSettings", "p2"))
-	runWithStore(t, store, nil, expansion("", "userSettings", "p2"))
-	if mode() != hook.ModeReadOnly {
-		t.Errorf("one /readonly seen twice flipped twice: %v", mode())
+	// A bare /readonly, as autocompletion submits it, and /readonly status show the mode and
+	// change nothing (issue 11: typing /read and Enter unlocked the session).
+	for _, args := range []string{"", "status", " status "} {
+		for _, source := range []string{"userSettings", "projectSettings"} {
+			res = runWithStore(t, store, nil, expansion(args, source, "p-status"))
+			if res.out.verdict() != "deny" || !strings.Contains(res.out.Reason, "this session is ✏ EDIT. Nothing changed") || mode() != hook.ModeEdit {
+				t.Errorf("/readonly %q from %s: %s, mode %v", args, source, res.raw, mode())
+			}
+		}
+	}
+	// One /readonly on seen twice switches once.
+	runWithStore(t, store, nil, expansion("on", "userSettings", "p2"))
+	res = runWithStore(t, store, nil, expansion("on", "userSettings", "p2"))
+	if mode() != hook.ModeReadOnly || !strings.Contains(res.out.Reason, "already") {
+		t.Errorf("one /readonly on seen twice: %v %s", mode(), res.raw)
 	}
 	res = runWithStore(t, store, nil, expansion("sideways", "userSettings", "p3"))
 	if res.out.verdict() != "deny" || mode() != hook.ModeReadOnly {

@@ -3,6 +3,7 @@ package claude
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"time"
 
 	"github.com/hookctl/hookctl/hook"
@@ -89,3 +90,13 @@ func SettingsPathsFor(home, configDir, cwd string) []string {
 // one that finishes last (seen live, 2.1.328): the main hook refuses web tools within
 // milliseconds, so the retrieval hook's answer must come after it.
 const RetrievalAnswerDelay = 300 * time.Millisecond
+
+// clientPIDVar is where Claude Code puts its own pid in the environment of the hooks it runs
+// (2.1.328, live).
+const clientPIDVar = "CLAUDE_PID"
+
+// IsClientProcess reports whether pid, the hook's parent, is the Claude Code process that ran
+// the hook, as the client says in CLAUDE_PID. It only narrows which processes the hook notes as
+// clients (a shell where someone piped a payload into hookctl hook is not one); the pid itself
+// comes from the kernel, not from the variable.
+func IsClientProcess(pid int) bool { return os.Getenv(clientPIDVar) == strconv.Itoa(pid) }

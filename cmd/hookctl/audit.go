@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever/front"
 )
@@ -46,7 +47,7 @@ agent is shown only which rules fired), and the raw content, with audit.keep_raw
 			return auditList(s, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Session, "session", "", "only this session's retrievals")
+	cmd.Flags().StringVar(&opts.Session, "session", "", "only this session's retrievals: its `ID` or a unique prefix")
 	cmd.Flags().DurationVar(&opts.Since, "since", 0, "only retrievals newer than this, e.g. 2h")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the entries as JSON lines")
 	return cmd
@@ -68,6 +69,24 @@ func auditList(s *streams, opts *auditOptions) error {
 	entries, err := readAudit(s, a)
 	if err != nil {
 		return err
+	}
+	if opts.Session != "" {
+		// The id, or a unique prefix of it such as the short id shown below: among the sessions
+		// hookctl has state for and those the audit names (it may outlive their state).
+		ids := []string{}
+		for _, e := range entries {
+			ids = append(ids, e.Session)
+		}
+		if store, err := sessionStore(); err == nil {
+			if id, err := store.Resolve(opts.Session); err == nil {
+				ids = append(ids, id)
+			}
+		}
+		id, err := hook.MatchID(opts.Session, ids)
+		if err != nil {
+			return err
+		}
+		opts.Session = id
 	}
 	cutoff := time.Time{}
 	if opts.Since > 0 {
@@ -184,4 +203,13 @@ func shortID(s string) string {
 		return "-       "
 	}
 	return s
+}
+
+// sessionStore is hookctl's session store.
+func sessionStore() (*hook.Store, error) {
+	home, err := hook.Home()
+	if err != nil {
+		return nil, err
+	}
+	return hook.NewStore(home), nil
 }

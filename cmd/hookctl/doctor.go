@@ -402,7 +402,42 @@ func (d *doctor) checkStateDir(dir string) {
 		d.problem("chown it to yourself", "state directory %s is owned by uid %d", dir, st.Uid)
 		return
 	}
+	if err := probeStateDir(dir); err != nil {
+		d.problem("make room on its file system, or make it writable (HOOKCTL_HOME moves it)",
+			"state directory %s: %v: new sessions are treated as read-only with a warning, and no toggle can land", dir, err)
+		return
+	}
 	d.ok("state directory %s", dir)
+}
+
+// minStateFree is the free space below which doctor calls the state directory full: a state
+// file is a few kilobytes, but a toggle writes a whole new one before it replaces the old.
+const minStateFree = 1 << 20
+
+// probeStateDir checks that the state directory takes a write, as a toggle makes one: a file
+// written, synced and removed, and room for more. A variable, so tests can play a full or
+// read-only file system (as root, permission bits do not stop a write).
+var probeStateDir = func(dir string) error {
+	var st syscall.Statfs_t
+	if err := syscall.Statfs(dir, &st); err == nil && st.Bavail*uint64(st.Bsize) < minStateFree {
+		return fmt.Errorf("its file system is full (%d KiB free)", st.Bavail*uint64(st.Bsize)>>10)
+	}
+	f, err := os.CreateTemp(dir, ".doctor-*")
+	if err != nil {
+		return fmt.Errorf("failed to write in it: %w", err)
+	}
+	defer os.Remove(f.Name())
+	_, err = f.Write(make([]byte, 4096))
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("failed to write in it: %w", err)
+	}
+	return nil
 }
 
 func describeConfig(c *hook.Config) string {

@@ -43,12 +43,13 @@ func TestHookResolvesFileToolTargets(t *testing.T) {
 		b, _ := cmd.CombinedOutput()
 		return string(b)
 	}
-	if out := run("", "readonly", "off", "--session", "s"); strings.Contains(strings.ToLower(out), "error") {
-		t.Fatalf("readonly off: %s", out)
-	}
 	write := func(path string) string {
 		return run(`{"session_id":"s","cwd":"`+proj+`","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"`+
 			path+`","content":"x"}}`, "hook")
+	}
+	write(filepath.Join(proj, "first")) // the hook sees the session first: a toggle names only a session it has seen
+	if out := run("", "readonly", "off", "--session", "s"); !strings.Contains(out, "→ ✏ EDIT") {
+		t.Fatalf("readonly off: %s", out)
 	}
 	for p, why := range map[string]string{filepath.Join(proj, "rc"): "through a link", hard: "a hard link"} {
 		if p == "" {

@@ -64,6 +64,7 @@ func runHook(s *streams, web bool) int {
 		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
 		Sandbox:      func() hook.Isolation { return isolation(env) },
 		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },
+		IsClient:     claude.IsClientProcess,
 		// gh is found on the PATH the client gave the hook, which its shell shares; an absolute
 		// path only (exec.LookPath refuses one relative to the working directory).
 		GH:      func() (string, error) { return exec.LookPath("gh") },

@@ -157,6 +157,15 @@ func installRun(s *streams, opts *installOptions) error {
 
 	cmdPath := claude.ReadonlyCommandPath(env.userHome)
 	cmdChange := readonlyCommandChange(cmdPath, opts.Remove)
+	keptFor := ""
+	if cmdChange == "remove" {
+		// The command is the user's, shared by every scope: uninstalling one scope keeps it while
+		// another still registers hookctl (issue 11: uninstall --scope project broke the user's
+		// install). A project elsewhere cannot be seen from here.
+		if keptFor = registeredElsewhere(env, cwd, path); keptFor != "" {
+			cmdChange = ""
+		}
+	}
 
 	if opts.DryRun {
 		if changed {
@@ -166,6 +175,9 @@ func installRun(s *streams, opts *installOptions) error {
 		}
 		if cmdChange != "" {
 			fmt.Fprintf(s.out, "would %s %s\n", cmdChange, cmdPath)
+		}
+		if keptFor != "" {
+			fmt.Fprintf(s.out, "would keep the /readonly command %s: hookctl is still registered in %s\n", cmdPath, keptFor)
 		}
 		fmt.Fprintln(s.out, "(dry run: nothing written)")
 		return nil
@@ -246,10 +258,48 @@ func installRun(s *streams, opts *installOptions) error {
 		}
 		fmt.Fprintf(s.out, "removed the /readonly command %s\n", cmdPath)
 	}
+	if keptFor != "" {
+		fmt.Fprintf(s.out, "kept the /readonly command %s: hookctl is still registered in %s\n", cmdPath, keptFor)
+	}
 	if !opts.Remove {
 		fmt.Fprintln(s.out, "new Claude Code sessions start 🔒 READ-ONLY; type /readonly off to let the agent edit")
 	}
 	return nil
+}
+
+// registeredElsewhere names a settings file other than except, among those Claude Code reads
+// for a session here, that still registers hookctl, or "". A file it cannot read counts as
+// registering: keeping the command is the safe side (only the toggle needs it).
+func registeredElsewhere(env environment, cwd, except string) string {
+	for _, scope := range []string{"user", "project", "managed"} {
+		p, err := settingsPath(scope, env.userHome, cwd)
+		if err != nil {
+			continue
+		}
+		paths := []string{p}
+		if scope == "project" {
+			paths = append(paths, filepath.Join(cwd, ".claude", "settings.local.json"))
+		}
+		for _, p := range paths {
+			if real, err := filepath.EvalSymlinks(p); err == nil {
+				p = real
+			}
+			if p == except {
+				continue
+			}
+			text, err := fsutil.ReadFile(p, 8<<20, false)
+			if errors.Is(err, fs.ErrNotExist) {
+				continue
+			}
+			if err != nil {
+				return p
+			}
+			if in, err := claude.Inspect(text, env.binary); err != nil || len(in.Hooks) > 0 {
+				return p
+			}
+		}
+	}
+	return ""
 }
 
 // readonlyCommandChange says what install or uninstall does to the command file: "write" (it

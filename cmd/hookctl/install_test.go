@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +20,7 @@ func userEnv(t *testing.T) (home, hookctlHome string) {
 	home = t.TempDir()
 	hookctlHome = filepath.Join(home, ".config", "hookctl")
 	t.Setenv("HOME", home)
+	t.Setenv(envSessionVar, "") // as in a terminal outside Claude Code, whatever runs the tests
 	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
 	t.Chdir(t.TempDir())
 	return home, hookctlHome
@@ -208,7 +210,24 @@ func TestStatuslineBadges(t *testing.T) {
 	if _, out, _ := runCLI(t, hh, `{"session_id":"new"}`, "statusline"); !strings.Contains(out, "config broken") {
 		t.Errorf("broken config: %q", out)
 	}
+	// Issue 11: a session the hook has seen showed its mode alone while every call was refused.
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT ⚠ hookctl config broken: every call refused\n" {
+		t.Errorf("broken config, edit-mode session: %q", out)
+	}
 	os.Remove(filepath.Join(hh, "config.toml"))
+	// Issue 11: the client's plan mode, once the hook has seen a call in it, shows.
+	store.NotePermissionMode("ed", hook.PermissionPlan)
+	store.NotePermissionMode("ro", hook.PermissionPlan)
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT (⏸ plan mode: read-only)\n" {
+		t.Errorf("edit mode in plan mode: %q", out)
+	}
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ro"}`, "statusline"); out != "🔒 READ-ONLY\n" {
+		t.Errorf("read-only in plan mode: %q", out)
+	}
+	store.NotePermissionMode("ed", "default")
+	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT\n" {
+		t.Errorf("edit mode out of plan mode: %q", out)
+	}
 	os.WriteFile(filepath.Join(hh, "sessions", "ed.json"), []byte("{torn"), 0o600)
 	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); !strings.Contains(out, "READ-ONLY (⚠ state unreadable)") {
 		t.Errorf("damaged: %q", out)
@@ -243,7 +262,36 @@ func TestDoctorFindsProblems(t *testing.T) {
 	if code, out, _ = runCLI(t, hh, "", "doctor"); code != exitDenied || !strings.Contains(out, "writable by others") {
 		t.Errorf("world-writable state: exit %d\n%s", code, out)
 	}
+	os.Chmod(filepath.Join(hh, "sessions"), 0o700)
+	if code, out, _ = runCLI(t, hh, "", "doctor"); code != exitOK || !strings.Contains(out, "✓ state directory") {
+		t.Errorf("a writable state directory: exit %d\n%s", code, out)
+	}
 	_ = home
+}
+
+// TestDoctorFindsAStateDirThatTakesNoWrite (issue 11): a read-only or full file system under the
+// state directory leaves every new session read-only with a warning and every toggle failing;
+// doctor says so. (The probe is replaced: as root, permission bits stop no write.)
+func TestDoctorFindsAStateDirThatTakesNoWrite(t *testing.T) {
+	_, hh := userEnv(t)
+	t.Setenv("PATH", "")
+	runCLI(t, hh, "", "install")
+	os.MkdirAll(filepath.Join(hh, "sessions"), 0o700)
+	if err := probeStateDir(filepath.Join(hh, "sessions")); err != nil {
+		t.Fatalf("the real probe fails on a writable directory: %v", err)
+	}
+	if entries, _ := os.ReadDir(filepath.Join(hh, "sessions")); len(entries) != 0 {
+		t.Errorf("the probe left %v behind", entries)
+	}
+	real := probeStateDir
+	t.Cleanup(func() { probeStateDir = real })
+	for _, why := range []string{"failed to write in it: read-only file system", "its file system is full (12 KiB free)"} {
+		probeStateDir = func(string) error { return errors.New(why) }
+		code, out, _ := runCLI(t, hh, "", "doctor")
+		if code != exitDenied || !strings.Contains(out, why) || !strings.Contains(out, "no toggle can land") {
+			t.Errorf("%s: exit %d\n%s", why, code, out)
+		}
+	}
 }
 
 // TestDoctorReportsRetrieval: doctor names the distiller WebFetch will get, or says why there is
@@ -276,5 +324,46 @@ func TestDoctorReportsRetrieval(t *testing.T) {
 	if _, out, _ = runCLI(t, hh, "", "doctor"); !strings.Contains(out, "✓ web retrieval: the anthropic distiller") ||
 		!strings.Contains(out, "✓ web search: anthropic") {
 		t.Errorf("with an API key:\n%s", out)
+	}
+}
+
+// TestUninstallOneScopeKeepsTheOther (issue 11): uninstall --scope project removed the user's
+// /readonly command, which the user install still needs (every toggle then failed). Uninstalling
+// one scope leaves the other's settings byte for byte, and the command while any scope still
+// registers hookctl; the last uninstall removes it.
+func TestUninstallOneScopeKeepsTheOther(t *testing.T) {
+	home, hh := userEnv(t)
+	cwd, _ := os.Getwd()
+	cmd := claude.ReadonlyCommandPath(home)
+	userSettings := filepath.Join(home, ".claude", "settings.json")
+	for _, scope := range []string{"user", "project"} {
+		if code, out, errOut := runCLI(t, hh, "", "install", "--scope", scope); code != exitOK {
+			t.Fatalf("install %s: %d %s %s", scope, code, out, errOut)
+		}
+	}
+	userBefore, _ := os.ReadFile(userSettings)
+	code, out, _ := runCLI(t, hh, "", "uninstall", "--scope", "project", "--dry-run")
+	if code != exitOK || !strings.Contains(out, "would keep the /readonly command") || strings.Contains(out, "would remove") {
+		t.Errorf("uninstall --scope project --dry-run: %d %s", code, out)
+	}
+	code, out, _ = runCLI(t, hh, "", "uninstall", "--scope", "project")
+	if code != exitOK || !strings.Contains(out, "kept the /readonly command "+cmd+": hookctl is still registered in "+userSettings) {
+		t.Errorf("uninstall --scope project: %d %s", code, out)
+	}
+	if err := claude.CheckReadonlyCommand(home); err != nil {
+		t.Errorf("the user's /readonly command is gone: %v", err)
+	}
+	if after, _ := os.ReadFile(userSettings); string(after) != string(userBefore) {
+		t.Errorf("uninstalling the project scope changed the user's settings")
+	}
+	if b, _ := os.ReadFile(filepath.Join(cwd, ".claude", "settings.json")); strings.Contains(string(b), "hookctl") {
+		t.Errorf("the project's settings still register hookctl: %s", b)
+	}
+	code, out, _ = runCLI(t, hh, "", "uninstall", "--scope", "user")
+	if code != exitOK || !strings.Contains(out, "removed the /readonly command") {
+		t.Errorf("uninstall --scope user: %d %s", code, out)
+	}
+	if _, err := os.Stat(cmd); err == nil {
+		t.Error("the last uninstall left the /readonly command")
 	}
 }

@@ -151,6 +151,27 @@ func TestHookProcessFailsClosed(t *testing.T) {
 	}
 }
 
+// TestVersionFlagsAndExitCodes (issue 11): --version and -V print what hookctl version prints,
+// and --help documents the exit codes.
+func TestVersionFlagsAndExitCodes(t *testing.T) {
+	home := t.TempDir()
+	_, want, _ := runCLI(t, home, "", "version")
+	for _, flag := range []string{"--version", "-V"} {
+		if code, out, errOut := runCLI(t, home, "", flag); code != exitOK || out != want || want == "" {
+			t.Errorf("%s: exit %d %q %q, want %q", flag, code, out, errOut, want)
+		}
+	}
+	_, help, _ := runCLI(t, home, "", "--help")
+	for _, want := range []string{"Exit codes:", "0  success", "1  hookctl check: the command is refused", "2  hookctl check: the hook would ask you", "hookctl hook: the call", "3  a usage or runtime error"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("--help does not say %q:\n%s", want, help)
+		}
+	}
+	if code, _, _ := runCLI(t, home, "", "nonsense"); code != exitError {
+		t.Errorf("an unknown command: exit %d", code)
+	}
+}
+
 // TestCheckModes: check judges as the hook does in each mode, with the project's own config,
 // and its exit status says which verdict: 0 allow or pass, 1 deny, 2 ask, 3 usage.
 func TestCheckModes(t *testing.T) {

@@ -3,51 +3,75 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
 )
 
 type readonlyOptions struct {
 	Verb    string // on, off, review, toggle, status
-	Session string
+	Session string // an id or a unique prefix, as the user typed it
 	All     bool
-	Dir     string // the directory whose most recent session is meant
+	Dir     string // the shell's directory: a session whose project holds it is meant
+	// Self is this process's pid: the client process it runs under, if any, is among its
+	// ancestors (hook.Store.ClientSession).
+	Self int
+	// EnvSession is the session the client's environment claims (CLAUDE_CODE_SESSION_ID). It
+	// is never enough to pick a session, since the agent can set it for a command it runs: it
+	// can only make hookctl refuse, when the process tree disagrees or cannot confirm it.
+	EnvSession string
 }
+
+// envSessionVar is the variable Claude Code sets in the environment of the user's `! cmd`, the
+// agent's Bash and the hooks (2.1.328, live), naming the session.
+const envSessionVar = "CLAUDE_CODE_SESSION_ID"
 
 func newReadonlyCmd(s *streams) *cobra.Command {
 	opts := &readonlyOptions{}
 	cmd := &cobra.Command{
-		Use:   "readonly on|off|review|toggle|status [--session ID]",
+		Use:   "readonly [on|off|review|toggle|status] [--session ID]",
 		Short: "Show or change a session's mode (read-only, edit or review)",
-		Long: `readonly shows or changes the mode of a Claude Code session. Without --session it acts on
-the most recent session started in the current directory, so that typing
+		Long: `readonly shows or changes the mode of a Claude Code session; with no verb it shows it.
+
+Typed inside Claude Code (a shell command the user runs, which no hook sees)
   ! hookctl readonly off
-in Claude Code (a shell command the user runs, which no hook sees) switches the session
-you are in. Changing the mode is the user's act: the hook refuses it from the agent.
+it acts on the session it is typed in: hookctl finds the Claude Code process it runs under,
+which its hook noted in that session. In a terminal outside Claude Code it acts on the
+session whose project holds the current directory (a subdirectory counts); if several do,
+it refuses and lists them, and --session picks one: a whole id, or any unique prefix of
+at least four characters, such as the short id the list shows. A session hookctl has not
+seen is refused, never created. Changing the mode is the user's act: the hook refuses it
+from the agent, and from inside one session hookctl takes no other session out of
+read-only mode.
 
 review is read-only mode plus publishing a review or comment on a pull request
 (gh pr review N --comment|--approve|--request-changes -b TEXT, gh pr comment N -b TEXT),
-each of which Claude Code asks you to confirm. An approved publish runs outside
-hookctl's sandbox, with your gh credentials.
+each of which Claude Code asks you to confirm.
 
-In Claude Code you can also type /readonly, /readonly on, /readonly off or /readonly review.`,
-		Example: `  hookctl readonly status
+In Claude Code you can also type /readonly (or /readonly status) to see the mode, and
+/readonly on, /readonly off or /readonly review to change it.`,
+		Example: `  hookctl readonly
   hookctl readonly off
   hookctl readonly review
-  hookctl readonly on --session 0b6c…
+  hookctl readonly on --session 0b6c41d2
   hookctl readonly status --all`,
 		ValidArgs: []string{"on", "off", "review", "toggle", "status"},
-		Args:      cobra.ExactArgs(1),
+		Args:      cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			opts.Verb = args[0]
+			opts.Verb = "status"
+			if len(args) == 1 {
+				opts.Verb = args[0]
+			}
 			switch opts.Verb {
 			case "on", "off", "review", "toggle", "status":
 			default:
-				return fmt.Errorf("unknown verb %q: use on, off, review, toggle or status", args[0])
+				return fmt.Errorf("unknown verb %q: use on, off, review, toggle or status", opts.Verb)
 			}
 			if opts.All && opts.Verb != "status" {
 				return errors.New("--all goes with status only")
@@ -59,11 +83,11 @@ In Claude Code you can also type /readonly, /readonly on, /readonly off or /read
 			if err != nil {
 				return err
 			}
-			opts.Dir = dir
+			opts.Dir, opts.Self, opts.EnvSession = dir, os.Getpid(), os.Getenv(envSessionVar)
 			return readonlyRun(s, opts)
 		},
 	}
-	cmd.Flags().StringVar(&opts.Session, "session", "", "the session `ID` (default: the most recent session in this directory)")
+	cmd.Flags().StringVar(&opts.Session, "session", "", "the session `ID` or a unique prefix of it (default: the session this runs in, or the one of this project)")
 	cmd.Flags().BoolVar(&opts.All, "all", false, "with status: list every session")
 	return cmd
 }
@@ -85,31 +109,22 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		}
 		if len(list) == 0 {
 			fmt.Fprintln(s.out, "no sessions yet")
+			return nil
 		}
-		for _, sess := range list {
-			fmt.Fprintf(s.out, "%s  %-12s  %s\n", sess.ID, hook.Badge(sess.Mode), sess.Cwd)
-		}
+		inside, _, _ := store.ClientSession(opts.Self)
+		listSessions(s.out, store, list, inside)
 		return nil
 	}
-	id := opts.Session
-	cwd := ""
-	if id == "" {
-		sess, err := store.MostRecentIn(opts.Dir)
-		if err != nil {
-			return err
-		}
-		id, cwd = sess.ID, sess.Cwd
+	id, inside, err := pickSession(store, opts)
+	if err != nil {
+		return err
 	}
 	if opts.Verb == "status" {
 		sess, err := store.Load(id)
-		switch {
-		case errors.Is(err, hook.ErrNoSession):
-			fmt.Fprintf(s.out, "session %s: not seen yet; it will start %s\n", id, hook.Badge(cfg.SessionDefault()))
-			return nil
-		case err != nil:
+		if err != nil {
 			return fmt.Errorf("%v (the hook treats the session as read-only; `hookctl readonly on|off --session %s` rewrites it)", err, id)
 		}
-		fmt.Fprintf(s.out, "session %s (%s): %s\n", sess.ID, sess.Cwd, hook.Badge(sess.Mode))
+		fmt.Fprintf(s.out, "session %s (%s): %s\n", store.Short(sess.ID), sess.Cwd, hook.Badge(sess.Mode))
 		if n := len(sess.History); n > 0 {
 			last := sess.History[n-1]
 			fmt.Fprintf(s.out, "  since %s (%s)\n", last.Time.Local().Format(time.DateTime), last.How)
@@ -117,17 +132,117 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		return nil
 	}
 	t := map[string]hook.Toggle{"on": hook.ToggleOn, "off": hook.ToggleOff, "review": hook.ToggleReview, "toggle": hook.ToggleFlip}[opts.Verb]
-	from, to, err := t.Apply(store, id, "cli", cwd, cfg.SessionDefault())
+	// From inside one session, no other session leaves read-only mode: the agent's commands
+	// run inside its session too, so this is never a way for it to unlock another.
+	check := func(from, to hook.Mode) error {
+		if inside != "" && inside != id && hook.Widens(from, to) {
+			return fmt.Errorf("this shell runs inside session %s; from there hookctl does not take another session (%s) from %s to %s. "+
+				"Type /readonly %s in that session, or run this in a terminal outside Claude Code",
+				store.Short(inside), store.Short(id), hook.Badge(from), hook.Badge(to), opts.Verb)
+		}
+		return nil
+	}
+	from, to, err := t.Apply(store, id, "cli", "", cfg.SessionDefault(), check)
 	if err != nil {
 		return err
 	}
+	store.LiveClients(true) // prune the notes of clients that have exited
 	if from == to {
-		fmt.Fprintf(s.out, "session %s: already %s\n", id, hook.Badge(to))
+		fmt.Fprintf(s.out, "session %s: already %s\n", store.Short(id), hook.Badge(to))
 		return nil
 	}
-	fmt.Fprintf(s.out, "session %s: %s → %s\n", id, hook.Badge(from), hook.Badge(to))
+	fmt.Fprintf(s.out, "session %s: %s → %s\n", store.Short(id), hook.Badge(from), hook.Badge(to))
 	if to == hook.ModeReview {
 		fmt.Fprintf(s.out, "  each publish asks you first; %s\n", hook.PublishWhere(isolation(hookEnv()), cfg))
 	}
+	if inside == id {
+		// Run in the session's own shell (the user's `! hookctl …`): Claude Code sends this output
+		// to the model at once (2.1.328, live), so it says what the model may now do, and the
+		// hook need not say it again.
+		env := hookEnv()
+		g := &hook.Gate{Client: claude.Client, Sandbox: func() hook.Isolation { return isolation(env) }}
+		fmt.Fprintln(s.out, g.ModeChangeNotice(from, to))
+		store.SetTold(id, to)
+	}
 	return nil
+}
+
+// pickSession finds the session a readonly command means, and the session the shell runs
+// inside (or ""): the one --session names; else the one of the client process this runs under;
+// else, outside any client, the one session whose project holds the directory (or the one of
+// those still running). Anything less certain is refused, listing the candidates.
+func pickSession(store *hook.Store, opts *readonlyOptions) (id, inside string, err error) {
+	inside, client, ok := store.ClientSession(opts.Self)
+	if ok && opts.EnvSession != "" && opts.EnvSession != inside {
+		return "", "", fmt.Errorf("this shell's Claude Code process (pid %d) is in session %s, but %s says %s; nothing changed. Pass --session ID",
+			client.PID, store.Short(inside), envSessionVar, store.Short(opts.EnvSession))
+	}
+	if opts.Session != "" {
+		id, err := store.Resolve(opts.Session)
+		return id, inside, err
+	}
+	if ok {
+		if _, err := store.LastUsed(inside); err != nil {
+			return "", "", fmt.Errorf("this shell's Claude Code process is in session %s, which hookctl has no state for: %v", store.Short(inside), err)
+		}
+		return inside, inside, nil
+	}
+	cands, err := store.InProject(opts.Dir)
+	if err != nil {
+		return "", "", err
+	}
+	live := store.LiveClients(false)
+	var running []*hook.Session
+	for _, c := range cands {
+		if live[c.ID] > 0 {
+			running = append(running, c)
+		}
+	}
+	var b strings.Builder
+	switch {
+	case opts.EnvSession != "":
+		// The environment says this is a session's shell, but no process above it is a client
+		// the hook noted: it cannot be confirmed, so it is not guessed either.
+		fmt.Fprintf(&b, "this shell says it is in Claude Code session %s, but hookctl cannot confirm that from its processes; nothing changed.",
+			store.Short(opts.EnvSession))
+	case len(cands) == 1:
+		return cands[0].ID, "", nil
+	case len(running) == 1:
+		return running[0].ID, "", nil
+	case len(cands) == 0:
+		return "", "", fmt.Errorf("no session hookctl has seen has its project at or above %s; pass --session ID (hookctl readonly status --all lists them)", opts.Dir)
+	default:
+		fmt.Fprintf(&b, "%d sessions have their project at or above %s and hookctl cannot tell which you mean; nothing changed.", len(cands), opts.Dir)
+	}
+	if len(cands) > 0 {
+		b.WriteString(" Pass --session ID, one of:\n")
+		listSessions(&b, store, cands, "")
+	} else {
+		b.WriteString(" Pass --session ID (hookctl readonly status --all lists them).")
+	}
+	return "", "", errors.New(strings.TrimRight(b.String(), "\n"))
+}
+
+// listSessions writes one line per session: the short id hookctl accepts, the mode, when it
+// started, when the hook last saw it, whether a client is still running it, and its project.
+// The session this shell runs in is marked.
+func listSessions(w io.Writer, store *hook.Store, list []*hook.Session, inside string) {
+	live := store.LiveClients(false)
+	fmt.Fprintf(w, "  %-8s  %-12s  %-16s  %-16s  %-7s  %s\n", "SESSION", "MODE", "STARTED", "LAST ACTIVE", "CLIENT", "PROJECT")
+	for _, sess := range list {
+		mark := " "
+		if sess.ID == inside {
+			mark = "*"
+		}
+		state := "ended"
+		if live[sess.ID] > 0 {
+			state = "running"
+		}
+		used := "?"
+		if t, err := store.LastUsed(sess.ID); err == nil {
+			used = t.Local().Format("2006-01-02 15:04")
+		}
+		fmt.Fprintf(w, "%s %-8s  %-12s  %-16s  %-16s  %-7s  %s\n", mark, store.Short(sess.ID), hook.Badge(sess.Mode),
+			sess.Started.Local().Format("2006-01-02 15:04"), used, state, sess.Cwd)
+	}
 }

@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/internal/buildinfo"
 )
 
 // Exit codes.
@@ -56,7 +58,7 @@ func run(args []string) int {
 // cliDeadline, doctor room for `claude --version` (10 s), install and uninstall room to write.
 func verbDeadline(verb string) (time.Duration, bool) {
 	switch verb {
-	case "readonly", "check", "audit", "version":
+	case "readonly", "check", "audit", "version", "--version", "-V":
 		return cliDeadline, true
 	case "doctor":
 		return 20 * time.Second, true
@@ -73,13 +75,36 @@ func firstArg(args []string) string {
 	return args[0]
 }
 
+// exitCodesHelp is the exit codes as --help lists them.
+const exitCodesHelp = `Exit codes:
+  0  success; hookctl check: the command is allowed
+  1  hookctl check: the command is refused; hookctl doctor: problems found
+  2  hookctl check: the hook would ask you (a review-mode publish); hookctl hook: the call
+     could not be decided and is refused (the decision is on stdout)
+  3  a usage or runtime error, including a session hookctl cannot tell apart (nothing changed)`
+
 func newRootCmd(s *streams) *cobra.Command {
+	version := false
 	root := &cobra.Command{
-		Use:           "hookctl",
-		Short:         "A policy gate for coding agents: keeps read-only sessions read-only",
+		Use:   "hookctl",
+		Short: "A policy gate for coding agents: keeps read-only sessions read-only",
+		Long: `hookctl is a policy gate for coding agents. Registered as Claude Code's hook
+(hookctl install), it starts every session read-only; you switch a session with
+/readonly on|off|review in Claude Code or hookctl readonly.
+
+` + exitCodesHelp,
+		Args:          cobra.NoArgs,
 		SilenceErrors: true,
 		SilenceUsage:  true,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if version {
+				_, err := fmt.Fprint(s.out, buildinfo.Describe("hookctl"))
+				return err
+			}
+			return cmd.Help()
+		},
 	}
+	root.Flags().BoolVarP(&version, "version", "V", false, "print hookctl's version (as hookctl version does)")
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)

@@ -75,6 +75,17 @@ func statusLine(stdin io.Reader) string {
 	}
 	cfg, cfgErr := hook.LoadConfig(home)
 	line := statusBadge(home, id, cfg, cfgErr)
+	if cfgErr != nil {
+		// The hook refuses every call while the config is broken, whatever the mode.
+		if line != brokenConfigBadge {
+			line += " " + brokenConfigBadge
+		}
+		if out := runWrapped(home, in); out != "" {
+			line += "  " + out
+		}
+		return line
+	}
+	plan := line != hook.Badge(hook.ModeReadOnly) && hook.NewStore(home).InPlanMode(id)
 	switch line {
 	case hook.Badge(hook.ModeReadOnly):
 		line += sandboxBadge(cfg, isolation(hookEnv()).Available)
@@ -92,6 +103,9 @@ func statusLine(stdin io.Reader) string {
 			line += " " + reviewPublishBadge
 		}
 	}
+	if plan {
+		line += " " + planBadge
+	}
 	if cfgErr == nil && cfg.DirectFetch {
 		line += " ⚠ DIRECT FETCH" // shown after the mode while direct_fetch is on
 	}
@@ -100,6 +114,15 @@ func statusLine(stdin io.Reader) string {
 	}
 	return line
 }
+
+// brokenConfigBadge is shown, after the mode, while hookctl's config cannot be loaded: the hook
+// then refuses every call.
+const brokenConfigBadge = "⚠ hookctl config broken: every call refused"
+
+// planBadge is what the badge adds while the client is in its plan mode, which hookctl holds
+// read-only whatever the session's mode (shown once a prompt or call in plan mode reached the
+// hook: the status line's input does not say).
+const planBadge = "(⏸ plan mode: read-only)"
 
 // fullNetworkBadge is what the edit badge adds while the user has given edit mode's commands the
 // whole network (network.edit = "full"), past the egress proxy.
@@ -117,7 +140,7 @@ func statusBadge(home, id string, cfg *hook.Config, cfgErr error) string {
 		return hook.Badge(mode)
 	case errors.Is(err, hook.ErrNoSession):
 		if cfgErr != nil {
-			return "⚠ hookctl config broken: every call refused"
+			return brokenConfigBadge
 		}
 		return hook.Badge(cfg.SessionDefault())
 	}

@@ -50,6 +50,9 @@ type Script struct {
 	Main   []Call
 	Sub    []Call
 	Marker string // a string that appears only in the prompt the main thread gives the subagent
+	// BeforeCall, if set, runs before the fake answers with the i-th call of thread, and the
+	// answer waits for it: a test changes the world between two calls of one turn this way.
+	BeforeCall func(thread Thread, i int)
 }
 
 // Request is one request the client made to the fake.
@@ -298,6 +301,9 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if n < len(calls) {
+			if script.BeforeCall != nil {
+				script.BeforeCall(th, n)
+			}
 			next, id = &calls[n], toolUseID(th, n)
 			a.mu.Lock()
 			a.calls[id] = *next

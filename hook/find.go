@@ -1,0 +1,225 @@
+package hook
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/fsutil"
+)
+
+// How the user names sessions: hookctl shows a short id, and every command that takes an id
+// takes it, or any unique prefix of the id.
+
+// ShortLen is the length of the short id hookctl shows.
+const ShortLen = 8
+
+// shortAbove is the length above which an id is shown short (Claude Code's are UUIDs, 36).
+const shortAbove = 12
+
+// minPrefix is the shortest prefix Resolve accepts: a letter or two would match by accident.
+const minPrefix = 4
+
+// ShortID is the short form of id hookctl shows where it cannot list the others (Store.Short
+// makes sure it is unique).
+func ShortID(id string) string {
+	if len(id) <= shortAbove {
+		return id
+	}
+	return id[:ShortLen]
+}
+
+// Short is the short form of id that Resolve takes back to it: ShortLen characters, or as many
+// more as it takes to be unique among the sessions.
+func (s *Store) Short(id string) string {
+	ids, _ := s.ids()
+	return UniqueShort(id, ids)
+}
+
+// UniqueShort is the shortest prefix of id, at least ShortLen long, that no other of ids has.
+func UniqueShort(id string, ids []string) string {
+	if len(id) <= shortAbove {
+		return id
+	}
+	n := ShortLen
+	for ; n < len(id); n++ {
+		clash := false
+		for _, o := range ids {
+			if o != id && strings.HasPrefix(o, id[:n]) {
+				clash = true
+				break
+			}
+		}
+		if !clash {
+			break
+		}
+	}
+	return id[:n]
+}
+
+// ids lists the session ids that have a state file, damaged or not (a damaged session must be
+// nameable, so that a toggle can rewrite it).
+func (s *Store) ids() ([]string, error) {
+	entries, err := os.ReadDir(s.Dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, e := range entries {
+		if id, ok := strings.CutSuffix(e.Name(), ".json"); ok && ValidSessionID(id) == nil {
+			out = append(out, id)
+		}
+	}
+	return out, nil
+}
+
+// ErrAmbiguous is returned for a prefix that names more than one session.
+var ErrAmbiguous = errors.New("names more than one session")
+
+// Resolve finds the session the user named: a whole id, or a unique prefix of one of at least
+// four characters (the short form hookctl shows, with or without its "…"). A name that matches
+// no session hookctl has seen is ErrNoSession: a command never creates a session by naming it.
+func (s *Store) Resolve(name string) (string, error) {
+	ids, err := s.ids()
+	if err != nil {
+		return "", fmt.Errorf("failed to list the sessions: %w", err)
+	}
+	return MatchID(name, ids)
+}
+
+// MatchID finds name among ids as Resolve does: the id itself, or its unique prefix.
+func MatchID(name string, ids []string) (string, error) {
+	name = strings.TrimSuffix(name, "…")
+	if err := ValidSessionID(name); err != nil {
+		return "", err
+	}
+	var matches []string
+	for _, id := range ids {
+		if id == name {
+			return id, nil
+		}
+		if strings.HasPrefix(id, name) && !slices.Contains(matches, id) {
+			matches = append(matches, id)
+		}
+	}
+	switch {
+	case len(matches) == 0:
+		return "", fmt.Errorf("session %q: %w (hookctl readonly status --all lists them)", clip.Short(name), ErrNoSession)
+	case len(name) < minPrefix:
+		return "", fmt.Errorf("session %q: give at least %d characters of the id", clip.Short(name), minPrefix)
+	case len(matches) > 1:
+		sort.Strings(matches)
+		return "", fmt.Errorf("session %q %w: %s", clip.Short(name), ErrAmbiguous, strings.Join(matches, ", "))
+	}
+	return matches[0], nil
+}
+
+// InProject returns the sessions whose project (the directory where the session was first
+// seen) is dir or contains it, the innermost project's only, most recently used first. A
+// shell's directory is anywhere in the project: `cd sub && hookctl readonly on` means the
+// session of the project sub is in.
+func (s *Store) InProject(dir string) ([]*Session, error) {
+	list, err := s.List()
+	if err != nil {
+		return nil, err
+	}
+	dir = filepath.Clean(dir)
+	best := -1
+	var out []*Session
+	for _, sess := range list {
+		if sess.Cwd == "" || !within(dir, filepath.Clean(sess.Cwd)) {
+			continue
+		}
+		switch n := len(filepath.Clean(sess.Cwd)); {
+		case n > best:
+			best, out = n, []*Session{sess}
+		case n == best:
+			out = append(out, sess)
+		}
+	}
+	return out, nil
+}
+
+// within reports whether dir is root or below it.
+func within(dir, root string) bool {
+	if dir == root {
+		return true
+	}
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// What the model was last told of its session's mode, kept beside the state file as "<id>.told"
+// so that the hook can tell it of a change once, on its next request. The hook writes it; it is
+// only ever a reason to repeat the mode to the model, never a reason to allow anything.
+
+func (s *Store) toldPath(id string) string { return filepath.Join(s.Dir, id+".told") }
+
+// Told is the mode the model of session id was last told; ok is false if it was never told
+// (or the note cannot be read, which only makes the hook tell it again).
+func (s *Store) Told(id string) (Mode, bool) {
+	if ValidSessionID(id) != nil {
+		return ModeReadOnly, false
+	}
+	b, err := fsutil.ReadFile(s.toldPath(id), 64, true)
+	if err != nil {
+		return ModeReadOnly, false
+	}
+	m, err := ParseMode(strings.TrimSuffix(string(b), "\n"))
+	return m, err == nil
+}
+
+// SetTold notes that the model of session id has been told mode m. Best effort: a note that
+// cannot be written means the model is told again.
+func (s *Store) SetTold(id string, m Mode) {
+	if ValidSessionID(id) != nil {
+		return
+	}
+	if old, ok := s.Told(id); ok && old == m {
+		return
+	}
+	if os.MkdirAll(s.Dir, 0o700) == nil {
+		fsutil.WriteAtomic(s.toldPath(id), []byte(m.String()+"\n"), 0o600)
+	}
+}
+
+// Whether the client was last seen in its plan mode, kept as "<id>.plan" for the status line,
+// whose input does not say (2.1.328, live). The hook sees the client's permission mode with each
+// prompt and tool call; what it notes here only decides what the status line shows.
+
+func (s *Store) planPath(id string) string { return filepath.Join(s.Dir, id+".plan") }
+
+// NotePermissionMode notes the client's permission mode as a call reported it ("" says
+// nothing).
+func (s *Store) NotePermissionMode(id, mode string) {
+	if mode == "" || ValidSessionID(id) != nil {
+		return
+	}
+	_, err := os.Lstat(s.planPath(id))
+	switch on := mode == PermissionPlan; {
+	case on && errors.Is(err, fs.ErrNotExist):
+		if os.MkdirAll(s.Dir, 0o700) == nil {
+			fsutil.WriteAtomic(s.planPath(id), nil, 0o600)
+		}
+	case !on && err == nil:
+		os.Remove(s.planPath(id))
+	}
+}
+
+// InPlanMode reports whether the hook last saw session id's client in plan mode.
+func (s *Store) InPlanMode(id string) bool {
+	if ValidSessionID(id) != nil {
+		return false
+	}
+	_, err := os.Lstat(s.planPath(id))
+	return err == nil
+}
