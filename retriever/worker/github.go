@@ -144,6 +144,26 @@ func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Do
 		docs, err = s.repo(ctx)
 	case "releases":
 		docs, err = s.releases(ctx)
+	case "issue-list":
+		docs, err = s.issueList(ctx)
+	case "pr-list":
+		docs, err = s.prList(ctx)
+	case "pr-checks":
+		docs, err = s.prChecks(ctx)
+	case "runs":
+		docs, err = s.runs(ctx)
+	case "run":
+		docs, err = s.run(ctx)
+	case "run-log-failed":
+		docs, err = s.runLogFailed(ctx)
+	case "branches":
+		docs, err = s.branches(ctx)
+	case "tags":
+		docs, err = s.tags(ctx)
+	case "api-get":
+		docs, err = s.apiGet(ctx)
+	default:
+		err = fmt.Errorf("%w: the worker has no operation %s", ErrGitHubRefused, retriever.Quote(op.Op))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to read %s: %w", source, s.explain(err))
@@ -825,13 +845,14 @@ func (s *ghSession) repo(ctx context.Context) ([]retriever.Document, error) {
 }
 
 func (s *ghSession) releases(ctx context.Context) ([]retriever.Document, error) {
-	rels, more, resp, err := ghCollect(GitHubMaxReleases, func(lo github.ListOptions) ([]*github.RepositoryRelease, *github.Response, error) {
+	max := s.limit(GitHubMaxReleases)
+	rels, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.RepositoryRelease, *github.Response, error) {
 		return s.client.Repositories.ListReleases(ctx, s.op.Owner, s.op.Repo, &lo)
 	})
 	if err != nil {
 		return nil, err
 	}
-	docs := []retriever.Document{s.summary(resp, "releases", len(rels), GitHubMaxReleases, more)}
+	docs := []retriever.Document{s.summary(resp, "releases", len(rels), max, more)}
 	for i, r := range rels {
 		d := s.newDoc(resp, fmt.Sprintf("release %s of %s", r.GetTagName(), ghRepoName(s.op)), "text/markdown")
 		d.field("item", fmt.Sprintf("release %d of %d, newest first", i+1, len(rels)))
