@@ -433,8 +433,10 @@ func (s *ghSession) jobLog(ctx context.Context, id int64) (string, int, error) {
 	if inner == nil {
 		inner = http.DefaultTransport
 	}
-	// No token: the URL is signed. Pinned to the log host, and no redirect is followed.
-	hc.Transport = &ghTransport{inner: inner, host: u.Host}
+	// No token: the URL is signed. Pinned to the log host, and no redirect is followed. The
+	// log's end is what matters, so the whole log is streamed (up to ghMaxLogStream) rather
+	// than capped like an API response.
+	hc.Transport = &ghLogTransport{inner: inner, host: u.Host}
 	hc.Jar = nil
 	hc.CheckRedirect = func(*http.Request, []*http.Request) error { return errGitHubRedirectedAway }
 	resp, err := hc.Do(req)
@@ -449,8 +451,9 @@ func (s *ghSession) jobLog(ctx context.Context, id int64) (string, int, error) {
 	var tail []byte
 	total := 0
 	buf := make([]byte, 32<<10)
+	body := io.LimitReader(resp.Body, ghMaxLogStream)
 	for {
-		n, err := resp.Body.Read(buf)
+		n, err := body.Read(buf)
 		total += n
 		tail = append(tail, buf[:n]...)
 		if len(tail) > 2*GitHubMaxLog {
@@ -471,6 +474,29 @@ func (s *ghSession) jobLog(ctx context.Context, id int64) (string, int, error) {
 		return "", 0, fmt.Errorf("%w: the log is binary", ErrGitHubRefused)
 	}
 	return log, total, nil
+}
+
+// ghMaxLogStream caps the bytes of one job's log read to find its end.
+const ghMaxLogStream = 64 << 20
+
+// ghLogTransport pins a log download to the log host over https, GET only, with no
+// Authorization or Cookie header.
+type ghLogTransport struct {
+	inner http.RoundTripper
+	host  string
+}
+
+func (t *ghLogTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	if req.URL.Scheme != "https" || !strings.EqualFold(req.URL.Host, t.host) {
+		return nil, errGitHubRedirectedAway
+	}
+	if req.Method != http.MethodGet {
+		return nil, fmt.Errorf("refusing %s: the retriever only reads", req.Method)
+	}
+	r := req.Clone(req.Context())
+	r.Header.Del("Authorization")
+	r.Header.Del("Cookie")
+	return t.inner.RoundTrip(r)
 }
 
 // ghLogHost says a signed log URL's host is GitHub's log storage: Actions' result hosts on

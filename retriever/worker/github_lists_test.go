@@ -295,3 +295,23 @@ func TestGitHubAPIGetRedirectAway(t *testing.T) {
 		}
 	}
 }
+
+// TestGitHubRunLogPastResponseCap: a failed job's log larger than an API response may be is
+// still read to its end, where the failure is.
+func TestGitHubRunLogPastResponseCap(t *testing.T) {
+	f := newGHFake(t)
+	f.json("GET /repos/o/r/actions/runs/99/jobs", "*", ghJobsJSON)
+	f.on("GET /repos/o/r/actions/jobs/22/logs", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Location", "https://productionresultssa1.blob.core.windows.net/logs/22")
+		w.WriteHeader(http.StatusFound)
+	})
+	log := strings.Repeat("x", ghMaxResponse+1) + "\nFAIL: the end\n"
+	f.on("GET /logs/22", func(w http.ResponseWriter, r *http.Request) { w.Write([]byte(log)) })
+	docs, err := ghDo(t, f, nil, "run-log-failed", "o/r", "99")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, body := ghSplit(t, docs[1], "log"); !strings.HasSuffix(body, "FAIL: the end\n") {
+		t.Errorf("log ends %q", body[len(body)-40:])
+	}
+}
