@@ -57,16 +57,16 @@ type ghOpSpec struct {
 var ghOps = []ghOpSpec{
 	{"issue", ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}, "", ""},
 	{"issue-comments", ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}, "", ""},
-	{"pr", ghNumbered, []ghURLKind{ghURLPull}, "", ""},
-	{"pr-diff", ghNumbered, []ghURLKind{ghURLPull}, "", ""},
-	{"pr-files", ghNumbered, []ghURLKind{ghURLPull}, "", ""},
-	{"pr-comments", ghNumbered, []ghURLKind{ghURLPull}, "", ""},
+	{"pr", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
+	{"pr-diff", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
+	{"pr-files", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
+	{"pr-comments", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
 	{"file", ghFilePath, []ghURLKind{ghURLBlob, ghURLTree}, "", ""},
 	{"repo", ghRepoOnly, []ghURLKind{ghURLRepo}, "", ""},
 	{"releases", ghRepoOnly, []ghURLKind{ghURLRepo, ghURLReleases}, "limit", ""},
 	{"issue-list", ghRepoOnly, []ghURLKind{ghURLRepo}, "state label author limit", "open closed all"},
 	{"pr-list", ghRepoOnly, []ghURLKind{ghURLRepo}, "state label author branch limit", "open closed merged all"},
-	{"pr-checks", ghNumbered, []ghURLKind{ghURLPull}, "", ""},
+	{"pr-checks", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
 	{"runs", ghRepoOnly, []ghURLKind{ghURLRepo}, "branch limit", ""},
 	{"run", ghRunID, nil, "", ""},
 	{"run-log-failed", ghRunID, nil, "", ""},
@@ -116,6 +116,7 @@ const githubUsage = `hookctl retrieve github OP ARGS [--host HOST]
   issue-list  OWNER/REPO [--state open|closed|all] [--label L]... [--author LOGIN|@me] [--limit N]
   pr-list     OWNER/REPO [--state open|closed|merged|all] [--label L]... [--author LOGIN|@me] [--branch HEAD] [--limit N]
   pr-checks   OWNER/REPO NUMBER | URL
+  pr|pr-diff|pr-files|pr-comments|pr-checks  OWNER/REPO --branch HEAD   (the pull request of a branch)
   runs        OWNER/REPO [--branch B] [--limit N]
   run|run-log-failed  OWNER/REPO RUN-ID
   branches|tags       OWNER/REPO [--limit N]
@@ -256,7 +257,9 @@ func ghFillOperands(op *GitHubOp, spec ghOpSpec, pos []string) error {
 		want = 1
 	}
 	slug := pos[0]
-	if spec.operands == ghNumbered && len(pos) == 1 {
+	if spec.operands == ghNumbered && len(pos) == 1 && op.Branch != "" && !strings.Contains(slug, "#") {
+		want = 1 // a pull request named by its head branch (--branch), as gh pr view does
+	} else if spec.operands == ghNumbered && len(pos) == 1 {
 		// OWNER/REPO#NUMBER, as gh and GitHub's own text write it.
 		s, n, ok := strings.Cut(slug, "#")
 		if !ok {
@@ -281,19 +284,20 @@ func ghFillOperands(op *GitHubOp, spec ghOpSpec, pos []string) error {
 		return fmt.Errorf("%s is not OWNER/REPO", Quote(slug))
 	}
 	op.Owner, op.Repo = owner, repo
-	switch spec.operands {
-	case ghNumbered:
+	switch {
+	case spec.operands == ghNumbered && want == 1:
+	case spec.operands == ghNumbered:
 		n, err := ghParseNumber(pos[1])
 		if err != nil {
 			return err
 		}
 		op.Number = n
-	case ghRunID:
+	case spec.operands == ghRunID:
 		if pos[1] == "" || len(pos[1]) > 16 || !ghAllDigits(pos[1]) || pos[1][0] == '0' {
 			return fmt.Errorf("%s is not a workflow run id", Quote(pos[1]))
 		}
 		op.Number, _ = strconv.Atoi(pos[1]) // Validate checks the range
-	case ghFilePath, ghAPIPath:
+	case spec.operands == ghFilePath, spec.operands == ghAPIPath:
 		op.Path = pos[1]
 	}
 	return nil
@@ -403,6 +407,10 @@ func (op *GitHubOp) Validate() error {
 		return err
 	}
 	switch {
+	case spec.operands == ghNumbered && op.Number == 0 && op.Branch != "":
+		// The pull request whose head is the branch; the worker finds its number.
+	case spec.operands == ghNumbered && op.Branch != "":
+		return fmt.Errorf("%s takes a number or --branch, not both", op.Op)
 	case spec.operands == ghNumbered:
 		if op.Number <= 0 || op.Number > ghMaxNumber {
 			return fmt.Errorf("number %d is not a positive issue or pull request number", op.Number)
@@ -555,6 +563,13 @@ func ghCheckAPIPath(p string) error {
 		}
 	}
 	return nil
+}
+
+// ByBranch reports an operation on one pull request that names it by its head branch
+// (--branch) rather than its number; the worker finds the number first.
+func (op *GitHubOp) ByBranch() bool {
+	spec, ok := ghOp(op.Op)
+	return ok && spec.operands == ghNumbered && op.Number == 0 && op.Branch != ""
 }
 
 // ghMaxNumber is the largest issue number GitHub can hand out (a 32-bit signed integer).
@@ -710,7 +725,9 @@ func (op *GitHubOp) Source() string {
 	spec, _ := ghOp(op.Op)
 	switch spec.operands {
 	case ghNumbered:
-		b.WriteString("#" + strconv.Itoa(op.Number))
+		if op.Number != 0 {
+			b.WriteString("#" + strconv.Itoa(op.Number))
+		}
 	case ghRunID:
 		b.WriteString(" run " + strconv.Itoa(op.Number))
 	case ghFilePath, ghAPIPath:

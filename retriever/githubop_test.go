@@ -68,6 +68,8 @@ var ghArgsRows = []ghArgsRow{
 	ghGood("pr-checks by URL", ghO{Op: "pr-checks", Owner: "o", Repo: "r", Number: 3}, "pr-checks", "https://github.com/o/r/pull/3/checks"),
 	ghGood("run id past 32 bits", ghO{Op: "run-log-failed", Owner: "o", Repo: "r", Number: 12345678901}, "run-log-failed", "o/r", "12345678901"),
 	ghGood("largest run id", ghO{Op: "run", Owner: "o", Repo: "r", Number: 1<<53 - 1}, "run", "o/r", "9007199254740991"),
+	ghGood("pr by its head branch", ghO{Op: "pr", Owner: "o", Repo: "r", Branch: "feature/x"}, "pr", "o/r", "--branch", "feature/x"),
+	ghGood("pr-checks by its head branch", ghO{Op: "pr-checks", Owner: "o", Repo: "r", Branch: "fix"}, "pr-checks", "--branch=fix", "o/r"),
 	ghGood("tags", ghO{Op: "tags", Owner: "o", Repo: "r", Limit: 5}, "tags", "o/r", "--limit=5"),
 	ghGood("api-get with a query", ghO{Op: "api-get", Owner: "o", Repo: "r", Path: "issues", Query: []string{"state=open", "per_page=100"}},
 		"api-get", "o/r", "issues", "--query", "state=open", "--query", "per_page=100"),
@@ -158,6 +160,9 @@ var ghArgsRows = []ghArgsRow{
 	ghBad("author with a query", "not a GitHub owner name", "pr-list", "o/r", "--author", "a&b=c"),
 	ghBad("author twice", "--author given twice", "pr-list", "o/r", "--author", "a", "--author", "b"),
 	ghBad("branch with ..", "not a valid branch", "runs", "o/r", "--branch", "a..b"),
+	ghBad("a number and a branch", "not both", "pr", "o/r", "3", "--branch", "x"),
+	ghBad("an issue has no branch", "does not apply to issue", "issue", "o/r", "--branch", "x"),
+	ghBad("OWNER/REPO#N and a branch", "not both", "pr", "o/r#3", "--branch", "x"),
 	ghBad("run id zero", "not a workflow run id", "run", "o/r", "0"),
 	ghBad("run id past 2^53", "not a workflow run id", "run", "o/r", "9007199254740992"),
 	ghBad("run id with letters", "not a workflow run id", "run", "o/r", "12a"),
@@ -279,7 +284,9 @@ func githubOpArgs(op *GitHubOp) []string {
 	spec, _ := ghOp(op.Op)
 	switch spec.operands {
 	case ghNumbered:
-		args = append(args, strconv.Itoa(op.Number))
+		if op.Number != 0 {
+			args = append(args, strconv.Itoa(op.Number))
+		}
 	case ghRunID:
 		args = append(args, strconv.Itoa(op.Number))
 	case ghFilePath, ghAPIPath:

@@ -124,6 +124,11 @@ func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Do
 	s.client.UserAgent = "hookctl-retriever"
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: s.gotConn})
 
+	if op.ByBranch() {
+		if err := s.prOfBranch(ctx); err != nil {
+			return nil, fmt.Errorf("failed to read %s: %w", source, s.explain(err))
+		}
+	}
 	var docs []retriever.Document
 	switch op.Op {
 	case "issue":

@@ -585,3 +585,24 @@ func (s *ghSession) apiGet(ctx context.Context) ([]retriever.Document, error) {
 	}
 	return []retriever.Document{d.body("response (JSON, as GitHub sent it)", string(raw))}, nil
 }
+
+// prOfBranch finds the pull request whose head is the operation's branch in the repository
+// itself (OWNER:BRANCH), newest first, open or not, as `gh pr view` with no number does, and
+// reads it by number from then on. A pull request from a fork's branch is not found this way.
+func (s *ghSession) prOfBranch(ctx context.Context) error {
+	prs, _, err := s.client.PullRequests.List(ctx, s.op.Owner, s.op.Repo, &github.PullRequestListOptions{
+		State: "all", Head: s.op.Owner + ":" + s.op.Branch, ListOptions: github.ListOptions{PerPage: 1}})
+	if err != nil {
+		return err
+	}
+	if len(prs) == 0 || prs[0].GetNumber() <= 0 {
+		return fmt.Errorf("%w: no pull request has the head %s:%s (give its number)", ErrGitHubNotFound, s.op.Owner, ghLine(s.op.Branch))
+	}
+	op := *s.op
+	op.Number, op.Branch = prs[0].GetNumber(), ""
+	if err := op.Validate(); err != nil {
+		return fmt.Errorf("%w: GitHub named pull request %d", ErrGitHubRefused, prs[0].GetNumber())
+	}
+	s.op = &op
+	return nil
+}

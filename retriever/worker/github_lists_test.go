@@ -315,3 +315,23 @@ func TestGitHubRunLogPastResponseCap(t *testing.T) {
 		t.Errorf("log ends %q", body[len(body)-40:])
 	}
 }
+
+// TestGitHubPROfBranch: a pull request named by its head branch is found, then read by number.
+func TestGitHubPROfBranch(t *testing.T) {
+	f := newGHFake(t)
+	f.json("GET /repos/o/r/pulls", "head=o%3Afeature%2Fx&per_page=1&state=all", `[{"number": 42}]`)
+	f.json("GET /repos/o/r/pulls/42", "", `{"number": 42, "title": "Add x", "state": "open", "body": "b"}`)
+	docs, err := ghDo(t, f, nil, "pr", "o/r", "--branch", "feature/x")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if fields, _ := ghSplit(t, docs[0], "body"); fields["title"] != "Add x" {
+		t.Errorf("fields %v", fields)
+	}
+
+	f2 := newGHFake(t)
+	f2.json("GET /repos/o/r/pulls", "*", `[]`)
+	if _, err := ghDo(t, f2, nil, "pr-checks", "o/r", "--branch", "nope"); !errors.Is(err, ErrGitHubNotFound) {
+		t.Errorf("no pull request: %v", err)
+	}
+}
