@@ -152,6 +152,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 	}
 	p.GHRepo = retriever.EnvValue(g.Environ, "GH_REPO")
 	p.GitHubRepo = func(remote string) string { return ProjectGitHubRepo(c.Cwd, remote) }
+	p.GitBranch = func() string { return ProjectBranch(c.Cwd) }
 	st := g.sessionState(c.Session, c.Cwd, cfg)
 	d := g.audited(c, p.Decide(c, st))
 	g.logDecision(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),

@@ -50,34 +50,63 @@ func ProjectGitHubRepo(dir, remote string) string {
 // projectGitConfig reads the git config of the repository at or above dir (a worktree's or
 // submodule's common directory's), capped at maxGitConfig.
 func projectGitConfig(dir string) (string, bool) {
-	if dir == "" {
+	_, common, ok := projectGitDirs(dir)
+	if !ok {
 		return "", false
+	}
+	b, err := fsutil.ReadFile(filepath.Join(common, "config"), maxGitConfig, false)
+	return string(b), err == nil
+}
+
+// ProjectBranch is the branch the HEAD of the repository (or worktree) at or above dir is on;
+// "" when it is detached or cannot be read.
+func ProjectBranch(dir string) string {
+	gitDir, _, ok := projectGitDirs(dir)
+	if !ok {
+		return ""
+	}
+	b, err := fsutil.ReadFile(filepath.Join(gitDir, "HEAD"), 4096, false)
+	if err != nil {
+		return ""
+	}
+	branch, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "ref: refs/heads/")
+	if !ok {
+		return ""
+	}
+	return branch
+}
+
+// projectGitDirs finds the git directory of the repository at or above dir — a worktree's or
+// submodule's own, from its .git file's "gitdir: PATH" — and the common directory that holds
+// its config (the commondir of a worktree).
+func projectGitDirs(dir string) (gitDir, common string, ok bool) {
+	if dir == "" {
+		return "", "", false
 	}
 	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
 		gitDir := filepath.Join(d, ".git")
 		if b, err := fsutil.ReadFile(gitDir, 4096, false); err == nil {
-			// A worktree or submodule: "gitdir: PATH", whose commondir holds the config.
 			rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
 			if !ok {
-				return "", false
+				return "", "", false
 			}
 			if !filepath.IsAbs(rest) {
 				rest = filepath.Join(d, rest)
 			}
-			gitDir = rest
+			common := rest
 			if c, err := fsutil.ReadFile(filepath.Join(rest, "commondir"), 4096, false); err == nil {
-				common := strings.TrimSpace(string(c))
+				common = strings.TrimSpace(string(c))
 				if !filepath.IsAbs(common) {
 					common = filepath.Join(rest, common)
 				}
-				gitDir = common
 			}
+			return rest, common, true
 		}
-		if b, err := fsutil.ReadFile(filepath.Join(gitDir, "config"), maxGitConfig, false); err == nil {
-			return string(b), true
+		if fi, err := os.Stat(gitDir); err == nil && fi.IsDir() {
+			return gitDir, gitDir, true
 		}
-		if fi, err := os.Stat(gitDir); err == nil && fi.IsDir() || d == filepath.Dir(d) {
-			return "", false
+		if d == filepath.Dir(d) {
+			return "", "", false
 		}
 	}
 }

@@ -25,7 +25,8 @@ func githubPolicy() *Policy {
 				return "up/r"
 			}
 			return ""
-		}}
+		},
+		GitBranch: func() string { return "feature/x" }}
 }
 
 // githubRead reports whether the policy rewrites cmd, in read-only mode, into a typed
@@ -123,6 +124,9 @@ func TestGitHubReadsRepository(t *testing.T) {
 		{"gh pr list", "ghe.corp.example/t/s", "pr-list t/s --host ghe.corp.example"},
 		{"git ls-remote --tags upstream", "env/x", "tags up/r"}, // a named remote: not GH_REPO
 		{"gh api repos/{owner}/{repo}/pulls", "", "api-get o/r pulls"},
+		{"gh pr view --json title,body,files", "", "pr o/r --branch=feature/x"}, // the current branch's
+		{"gh pr checks -R x/y", "", "pr-checks x/y --branch=feature/x"},
+		{"gh pr view fix-1", "", "pr o/r --branch=fix-1"},
 	} {
 		p := githubPolicy()
 		p.GHRepo = c.env
@@ -135,6 +139,14 @@ func TestGitHubReadsRepository(t *testing.T) {
 	p.GitHubRepo = func(string) string { return "" }
 	if d := p.Decide(bash("gh pr list"), SessionState{Mode: ModeReadOnly}); d.Verdict != Deny || !strings.Contains(d.Reason, "-R OWNER/REPO") {
 		t.Errorf("no remote: %v %s", d.Verdict, d.Reason)
+	}
+	p.GitBranch = func() string { return "" }
+	if d := p.Decide(bash("gh pr view -R o/r"), SessionState{Mode: ModeReadOnly}); d.Verdict != Deny || !strings.Contains(d.Reason, "number") {
+		t.Errorf("a detached HEAD: %v %s", d.Verdict, d.Reason)
+	}
+	p.GitBranch = func() string { return "x..y" }
+	if d := p.Decide(bash("gh pr view -R o/r"), SessionState{Mode: ModeReadOnly}); d.Verdict != Deny {
+		t.Errorf("a hostile branch name: %v %q", d.Verdict, d.Command)
 	}
 	p.GHRepo = "a/b/c/d"
 	if d := p.Decide(bash("gh pr list"), SessionState{Mode: ModeReadOnly}); d.Verdict != Deny {
@@ -179,5 +191,31 @@ func TestProjectGitHubRepo(t *testing.T) {
 	}
 	if got := ProjectGitHubRepo(t.TempDir(), ""); got != "" {
 		t.Errorf("no repository: %q", got)
+	}
+}
+
+// TestProjectBranch reads the branch HEAD is on, in a repository and in a worktree of one.
+func TestProjectBranch(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, ".git", "worktrees", "wt"), 0o755)
+	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[remote \"origin\"]\n\turl = https://github.com/o/r\n"), 0o644)
+	wt := filepath.Join(t.TempDir(), "wt")
+	os.MkdirAll(wt, 0o755)
+	os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+filepath.Join(dir, ".git", "worktrees", "wt")+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".git", "worktrees", "wt", "HEAD"), []byte("ref: refs/heads/feature/x\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, ".git", "worktrees", "wt", "commondir"), []byte("../..\n"), 0o644)
+	if got := ProjectBranch(dir); got != "main" {
+		t.Errorf("repository: %q", got)
+	}
+	if got := ProjectBranch(wt); got != "feature/x" {
+		t.Errorf("worktree: %q", got)
+	}
+	if got := ProjectGitHubRepo(wt, ""); got != "o/r" {
+		t.Errorf("worktree's remote: %q", got)
+	}
+	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("0123456789abcdef0123456789abcdef01234567\n"), 0o644)
+	if got := ProjectBranch(dir); got != "" {
+		t.Errorf("detached: %q", got)
 	}
 }

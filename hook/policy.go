@@ -70,6 +70,9 @@ type Policy struct {
 	// among the project's git remotes (ProjectGitHubRepo): the remote named, or gh's choice for
 	// "". "" when there is none. Asked only when such a read is judged. Nil: none is found.
 	GitHubRepo func(remote string) string
+	// GitBranch names the branch the project's HEAD is on (ProjectBranch), for a gh read of
+	// "the current branch's pull request"; "" when detached or unknown. Asked only then.
+	GitBranch func() string
 	// GHRepo is GH_REPO in the client's environment (which the agent's shell inherits, and the
 	// agent cannot change): the repository gh reads when a command names none.
 	GHRepo string
@@ -231,6 +234,18 @@ func (p *Policy) githubRoute(route *programs.Route) (*programs.Route, *programs.
 		}
 		r := *route
 		r.Args, r.RepoMissing = args, false
+		route = &r
+	}
+	if route.CurrentBranch {
+		branch := ""
+		if p.GitBranch != nil {
+			branch = p.GitBranch()
+		}
+		if branch == "" {
+			return refuse("this read means the current branch's pull request, and hookctl could not tell the branch (a detached HEAD?); give the pull request's number")
+		}
+		r := *route
+		r.Args, r.CurrentBranch = append(append([]string(nil), route.Args...), "--branch="+branch), false
 		route = &r
 	}
 	if _, err := retriever.ParseGitHubArgs(route.Args); err != nil {

@@ -40,6 +40,9 @@ type Route struct {
 	// Remote ("" for gh's choice among them). The retriever reads no files; the hook can.
 	RepoMissing bool
 	Remote      string
+	// CurrentBranch: the command names no pull request, meaning the current branch's; the hook
+	// adds --branch with the branch the project's HEAD is on.
+	CurrentBranch bool
 	// ReadOnlyOnly: answered so only where the session is read-only; in edit mode the command
 	// is left to the edit guard (git reaching the project's own remote).
 	ReadOnlyOnly bool
@@ -679,20 +682,33 @@ func ghRepoSlug(repo string) (slug, host, why string) {
 	return "", "", "the repository " + clip.Short(repo) + " is not OWNER/REPO or HOST/OWNER/REPO"
 }
 
-// ghNumberOrURL routes a read of one issue or pull request, given by number or URL.
+// ghNumberOrURL routes a read of one issue or pull request, given by number or URL; a pull
+// request may also be given by its head branch, or by none, meaning the current branch's (gh's
+// own rule), which the hook reads (Route.CurrentBranch).
 func ghNumberOrURL(c *ghCall, op, what string) (*Route, string) {
+	pr := what == "pull request"
+	if len(c.operands) == 0 && pr {
+		r, why := ghRoute(c, op)
+		if r != nil {
+			r.CurrentBranch = true
+		}
+		return r, why
+	}
 	if len(c.operands) != 1 {
-		return nil, "give the number or URL of the " + what + " (hookctl does not guess it from the current branch)"
+		return nil, "give the number or URL of the " + what
 	}
 	ref := c.operands[0]
 	if strings.HasPrefix(ref, "https://") {
 		return &Route{Kind: "github", Args: []string{op, ref}, Need: strings.Join(c.need, "; ")}, ""
 	}
 	n := strings.TrimPrefix(ref, "#")
-	if _, err := strconv.Atoi(n); err != nil || !allDigits(n) {
-		return nil, "give the number or URL of the " + what
+	if _, err := strconv.Atoi(n); err == nil && allDigits(n) {
+		return ghRoute(c, op, n)
 	}
-	return ghRoute(c, op, n)
+	if pr && !strings.HasPrefix(ref, "-") && !strings.Contains(ref, "://") {
+		return ghRoute(c, op, "--branch="+ref)
+	}
+	return nil, "give the number or URL of the " + what
 }
 
 func routeGHIssueView(c *ghCall) (*Route, string) {

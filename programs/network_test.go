@@ -134,6 +134,9 @@ func TestRouteGitHubReads(t *testing.T) {
 		ghRoutes("gh pr view 42 --comments", "pr-comments  42", ""),
 		ghRoutes("gh pr view 42 --json title,body,files", "pr  42", `JSON fields "title,body,files"`),
 		ghRoutes("gh pr diff 42 --name-only", "pr-files  42", "names only"),
+		ghRoutes("gh pr view --json title,body,files", "pr ", `JSON fields "title,body,files"`), // the current branch's
+		ghRoutes("gh pr view feature/x -R o/r", "pr o/r --branch=feature/x", ""),
+		ghRoutes("gh pr checks", "pr-checks ", ""),
 		ghRoutes("gh pr diff 42 --color=never", "pr-diff  42", ""),
 		ghRoutes("gh pr checks 42", "pr-checks  42", ""),
 		ghRoutes("gh pr checks https://github.com/o/r/pull/3", "pr-checks https://github.com/o/r/pull/3", ""),
@@ -206,8 +209,9 @@ func TestRouteGitHubWritesRefused(t *testing.T) {
 		ghRefuses("gh run view 123 --log", "not a flag hookctl answers"),
 		ghRefuses("gh run view", "give the run's id"),
 		ghRefuses("gh run view --log-failed", "give the run's id"),
-		ghRefuses("gh pr view --json title,body,files", "give the number or URL"),
-		ghRefuses("gh pr view feature-branch", "give the number or URL"),
+		ghRefuses("gh issue view", "give the number or URL"),
+		ghRefuses("gh issue view bug-7", "give the number or URL"),
+		ghRefuses("gh pr view 1 2", "give the number or URL"),
 		ghRefuses("gh pr list --limit 1000", "give 1 to 100"),
 		ghRefuses("gh api repos/o/r/issues -f title=x", "makes the request a POST"),             // -f with no -X is a POST
 		ghRefuses("gh api -X GET repos/o/r/issues -f state=open", "makes the request a POST"),   // gh sends fields as a body

@@ -127,6 +127,7 @@ func newPolicy(env environment, cfg *hook.Config, cwd string) *hook.Policy {
 		Secrets:    func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
 		GHRepo:     os.Getenv("GH_REPO"),
 		GitHubRepo: func(remote string) string { return hook.ProjectGitHubRepo(cwd, remote) },
+		GitBranch:  func() string { return hook.ProjectBranch(cwd) },
 	}
 }
 

@@ -87,7 +87,7 @@ refused.
 	cmd.Flags().String("host", "", "github: an enterprise host from the config's allowlist")
 	cmd.Flags().String("state", "", "github issue-list, pr-list: open, closed, merged (pr-list) or all")
 	cmd.Flags().String("author", "", "github issue-list, pr-list: a login, or @me")
-	cmd.Flags().String("branch", "", "github pr-list: the head branch; runs: the branch run on")
+	cmd.Flags().String("branch", "", "github pr, pr-diff, pr-files, pr-comments, pr-checks: the pull request of this head branch; pr-list: the head branch; runs: the branch run on")
 	cmd.Flags().String("limit", "", "github list operations: 1 to 100 items")
 	cmd.Flags().StringArray("label", nil, "github issue-list, pr-list: a label (repeatable; all must match)")
 	cmd.Flags().StringArray("query", nil, "github api-get: a KEY=VALUE query parameter (repeatable)")
