@@ -602,7 +602,25 @@ func (s *ghSession) pull(ctx context.Context) ([]retriever.Document, error) {
 	d.field("changes", fmt.Sprintf("%d files, +%d -%d, %d commits", pr.GetChangedFiles(), pr.GetAdditions(), pr.GetDeletions(), pr.GetCommits()))
 	d.field("comments", fmt.Sprintf("%d conversation, %d review", pr.GetComments(), pr.GetReviewComments()))
 	d.field("url", pr.GetHTMLURL())
-	return []retriever.Document{d.body("body", pr.GetBody())}, nil
+	docs := []retriever.Document{d.body("body", pr.GetBody())}
+	// The changed files' names, as gh pr view --json files gives them; pr-files has the patches.
+	files, more, fresp, err := ghCollect(GitHubMaxFiles, func(lo github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
+		return s.client.PullRequests.ListFiles(ctx, s.op.Owner, s.op.Repo, s.op.Number, &lo)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&b, "%s\t+%d -%d\t%s\n", ghLine(f.GetStatus()), f.GetAdditions(), f.GetDeletions(), ghLine(f.GetFilename()))
+	}
+	fd := s.newDoc(fresp, fmt.Sprintf("files of pull request %s#%d", ghRepoName(s.op), s.op.Number), "text/plain")
+	fd.field("items", fmt.Sprintf("%d files", len(files)))
+	if more {
+		fd.d.Truncated = true
+		fd.field("truncated", fmt.Sprintf("yes: only the first %d files are listed", GitHubMaxFiles))
+	}
+	return append(docs, fd.body("files (status, changes, name; one per line)", b.String())), nil
 }
 
 // pullDiff reads the diff itself rather than through GetRaw, which would read any size into

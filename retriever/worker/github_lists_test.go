@@ -321,12 +321,16 @@ func TestGitHubPROfBranch(t *testing.T) {
 	f := newGHFake(t)
 	f.json("GET /repos/o/r/pulls", "head=o%3Afeature%2Fx&per_page=1&state=all", `[{"number": 42}]`)
 	f.json("GET /repos/o/r/pulls/42", "", `{"number": 42, "title": "Add x", "state": "open", "body": "b"}`)
+	f.json("GET /repos/o/r/pulls/42/files", "page=1&per_page=100", `[{"filename": "a.go", "status": "modified", "additions": 1}]`)
 	docs, err := ghDo(t, f, nil, "pr", "o/r", "--branch", "feature/x")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if fields, _ := ghSplit(t, docs[0], "body"); fields["title"] != "Add x" {
 		t.Errorf("fields %v", fields)
+	}
+	if _, files := ghSplit(t, docs[1], "files (status, changes, name; one per line)"); files != "modified\t+1 -0\ta.go\n" {
+		t.Errorf("files %q", files)
 	}
 
 	f2 := newGHFake(t)
