@@ -548,7 +548,7 @@ var ghCommands = []ghCommand{
 	{"pr", "list", "", "state/s limit/L author/A label/l head/H", routeGHPRList},
 	{"issue", "list", "", "state/s limit/L author/A label/l", routeGHIssueList},
 	{"run", "list", "", "limit/L branch/b", routeGHRunList},
-	{"run", "view", "log-failed verbose/v exit-status", "", routeGHRunView},
+	{"run", "view", "log log-failed verbose/v exit-status", "", routeGHRunView},
 	{"release", "list", "exclude-drafts exclude-pre-releases", "limit/L", routeGHReleaseList},
 }
 
@@ -787,8 +787,11 @@ func routeGHRunView(c *ghCall) (*Route, string) {
 	if len(c.operands) != 1 || !allDigits(c.operands[0]) {
 		return nil, "give the run's id: gh run view RUN-ID (hookctl does not pick one interactively; gh run list shows them)"
 	}
-	if c.bools["log-failed"] {
+	switch {
+	case c.bools["log-failed"]:
 		return ghRoute(c, "run-log-failed", c.operands[0])
+	case c.bools["log"]:
+		return ghRoute(c, "run-log", c.operands[0])
 	}
 	return ghRoute(c, "run", c.operands[0])
 }

@@ -70,6 +70,7 @@ var ghOps = []ghOpSpec{
 	{"runs", ghRepoOnly, []ghURLKind{ghURLRepo}, "branch limit", ""},
 	{"run", ghRunID, nil, "", ""},
 	{"run-log-failed", ghRunID, nil, "", ""},
+	{"run-log", ghRunID, nil, "", ""},
 	{"branches", ghRepoOnly, []ghURLKind{ghURLRepo}, "limit", ""},
 	{"tags", ghRepoOnly, []ghURLKind{ghURLRepo}, "limit", ""},
 	{"api-get", ghAPIPath, nil, "query", ""},
@@ -118,7 +119,7 @@ const githubUsage = `hookctl retrieve github OP ARGS [--host HOST]
   pr-checks   OWNER/REPO NUMBER | URL
   pr|pr-diff|pr-files|pr-comments|pr-checks  OWNER/REPO --branch HEAD   (the pull request of a branch)
   runs        OWNER/REPO [--branch B] [--limit N]
-  run|run-log-failed  OWNER/REPO RUN-ID
+  run|run-log|run-log-failed  OWNER/REPO RUN-ID
   branches|tags       OWNER/REPO [--limit N]
   api-get     OWNER/REPO PATH [--query KEY=VALUE]...   (GET /repos/OWNER/REPO/PATH?KEY=VALUE…)`
 

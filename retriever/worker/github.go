@@ -160,7 +160,9 @@ func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Do
 	case "run":
 		docs, err = s.run(ctx)
 	case "run-log-failed":
-		docs, err = s.runLogFailed(ctx)
+		docs, err = s.runLog(ctx, true)
+	case "run-log":
+		docs, err = s.runLog(ctx, false)
 	case "branches":
 		docs, err = s.branches(ctx)
 	case "tags":

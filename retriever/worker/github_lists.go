@@ -370,31 +370,35 @@ func ghFailed(conclusion string) bool {
 	return conclusion == "failure" || conclusion == "timed_out" || conclusion == "startup_failure"
 }
 
-// runLogFailed reads the logs of a run's failed jobs: the end of each (where the failure is),
-// for at most GitHubMaxLogJobs jobs. GitHub answers a log request with a redirect to a signed
+// runLog reads the logs of a run's jobs (only its failed ones, for run-log-failed): the end of
+// each (where a failure is), for at most GitHubMaxLogJobs jobs. GitHub answers a log request with a redirect to a signed
 // URL on its log storage; that URL is fetched without the token, and only from GitHub's log
 // hosts (ghLogHost).
-func (s *ghSession) runLogFailed(ctx context.Context) ([]retriever.Document, error) {
+func (s *ghSession) runLog(ctx context.Context, failedOnly bool) ([]retriever.Document, error) {
 	jobs, _, jresp, err := s.jobs(ctx)
 	if err != nil {
 		return nil, err
 	}
 	var failed []*github.WorkflowJob
 	for _, j := range jobs {
-		if ghFailed(j.GetConclusion()) {
+		if !failedOnly || ghFailed(j.GetConclusion()) {
 			failed = append(failed, j)
 		}
 	}
-	d := s.newDoc(jresp, fmt.Sprintf("failed jobs of workflow run %d of %s", s.op.Number, ghRepoName(s.op)), "text/plain")
-	d.field("items", fmt.Sprintf("%d failed jobs of %d", len(failed), len(jobs)))
+	what := "failed jobs"
+	if !failedOnly {
+		what = "jobs"
+	}
+	d := s.newDoc(jresp, fmt.Sprintf("%s of workflow run %d of %s", what, s.op.Number, ghRepoName(s.op)), "text/plain")
+	d.field("items", fmt.Sprintf("%d %s of %d", len(failed), what, len(jobs)))
 	if len(failed) > GitHubMaxLogJobs {
 		d.d.Truncated = true
-		d.field("truncated", fmt.Sprintf("yes: the logs of the first %d failed jobs follow", GitHubMaxLogJobs))
+		d.field("truncated", fmt.Sprintf("yes: the logs of the first %d %s follow", GitHubMaxLogJobs, what))
 		failed = failed[:GitHubMaxLogJobs]
 	}
 	docs := []retriever.Document{d.done()}
 	for i, j := range failed {
-		jd := s.jobDoc(jresp, j, fmt.Sprintf("failed job %d of %d", i+1, len(failed)))
+		jd := s.jobDoc(jresp, j, fmt.Sprintf("%s %d of %d", strings.TrimSuffix(what, "s"), i+1, len(failed)))
 		var names []string
 		for _, st := range j.Steps {
 			if ghFailed(st.GetConclusion()) {

@@ -339,3 +339,26 @@ func TestGitHubPROfBranch(t *testing.T) {
 		t.Errorf("no pull request: %v", err)
 	}
 }
+
+// TestGitHubRunLog: gh run view --log reads every job's log (its end), not only failed ones'.
+func TestGitHubRunLog(t *testing.T) {
+	f := newGHFake(t)
+	f.json("GET /repos/o/r/actions/runs/99/jobs", "*", ghJobsJSON)
+	for _, id := range []string{"11", "22"} {
+		f.on("GET /repos/o/r/actions/jobs/"+id+"/logs", func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("Location", "https://pipelines.actions.githubusercontent.com/logs/"+id)
+			w.WriteHeader(http.StatusFound)
+		})
+		f.on("GET /logs/"+id, func(w http.ResponseWriter, r *http.Request) { w.Write([]byte("log of " + id + "\n")) })
+	}
+	docs, err := ghDo(t, f, nil, "run-log", "o/r", "99")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(docs) != 3 {
+		t.Fatalf("%d documents", len(docs))
+	}
+	if _, log := ghSplit(t, docs[1], "log"); log != "log of 11\n" {
+		t.Errorf("log %q", log)
+	}
+}
