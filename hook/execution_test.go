@@ -45,11 +45,30 @@ var execVariants = []execVariant{
 // sandbox), and the probe's cache written by a lone `hookctl check` (which reads hookctl's
 // directory, so it runs outside). Both go to hookctl's own directory only.
 var sandboxGaps = map[string]string{
-	"curl -s http://localhost:8080/health": retrieverAudit,                                                        // edit-allow/shell.txt:17
-	"curl https://example.com":             retrieverAudit,                                                        // deny/network.txt:3
-	"wget -qO- https://example.com/x":      retrieverAudit,                                                        // deny/network.txt:8
-	"gh api repos/hookctl/hookctl":         retrieverAudit,                                                        // deny/network.txt:10
-	"hookctl check \"ls -la\"":             "added home/.config/hookctl; added home/.config/hookctl/sandbox.json", // edit-allow/git.txt:55
+	"curl -s http://localhost:8080/health": retrieverAudit, // edit-allow/shell.txt:17
+	"curl https://example.com":             retrieverAudit, // deny/network.txt:3
+	"wget -qO- https://example.com/x":      retrieverAudit, // deny/network.txt:8
+	// The GitHub reads that name their repository (the test's policy finds no git remote, so
+	// the others are refused).
+	"gh pr view 123 -R cli/cli":                         retrieverAudit,                                                        // allow/github.txt:8
+	"gh pr view https://github.com/cli/cli/pull/3":      retrieverAudit,                                                        // allow/github.txt:15
+	"gh issue view 7 -R o/r -c":                         retrieverAudit,                                                        // allow/github.txt:30
+	"gh release list -L 3 -R o/r":                       retrieverAudit,                                                        // allow/github.txt:42
+	"gh api repos/hookctl/hookctl":                      retrieverAudit,                                                        // allow/github.txt:44
+	"gh api 'repos/o/r/issues?state=open'":              retrieverAudit,                                                        // allow/github.txt:46
+	"gh api 'repos/o/r/issues?state=open&per_page=100'": retrieverAudit,                                                        // allow/github.txt:47
+	"gh api -X GET repos/o/r/commits":                   retrieverAudit,                                                        // allow/github.txt:48
+	"gh api --method=GET repos/o/r/actions/runs":        retrieverAudit,                                                        // allow/github.txt:49
+	"gh api repos/o/r/commits --jq '.[].sha'":           retrieverAudit,                                                        // allow/github.txt:50
+	"gh api repos/o/r/pulls/3 -q .title":                retrieverAudit,                                                        // allow/github.txt:51
+	"gh api --paginate repos/o/r/branches":              retrieverAudit,                                                        // allow/github.txt:52
+	"gh api repos/o/r/tags":                             retrieverAudit,                                                        // allow/github.txt:53
+	"gh api /repos/o/r/contents/docs/README.md":         retrieverAudit,                                                        // allow/github.txt:54
+	"gh api repos/o/r/pulls/3/files":                    retrieverAudit,                                                        // allow/github.txt:55
+	"GH_REPO=o/r gh pr list":                            retrieverAudit,                                                        // allow/github.txt:57
+	"GH_REPO=o/r gh api repos/{owner}/{repo}/pulls":     retrieverAudit,                                                        // allow/github.txt:58
+	"gh pr diff 42 -R o/r | head -n 50":                 retrieverAudit,                                                        // allow/github.txt:61
+	"hookctl check \"ls -la\"":                          "added home/.config/hookctl; added home/.config/hookctl/sandbox.json", // edit-allow/git.txt:55
 }
 
 const retrieverAudit = "added home/.config/hookctl; added home/.config/hookctl/audit; added home/.config/hookctl/audit/audit.jsonl; added home/.config/hookctl/audit/audit.lock"

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/scrub"
 )
 
@@ -154,6 +155,9 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}
+	p.GHRepo = retriever.EnvValue(g.Environ, "GH_REPO")
+	p.GitHubRepo = func(remote string) string { return ProjectGitHubRepo(c.Cwd, remote) }
+	p.GitBranch = func() string { return ProjectBranch(c.Cwd) }
 	st := g.sessionState(c.Session, c.Cwd, cfg)
 	st.Plan = c.PermissionMode == PermissionPlan
 	d := g.audited(c, p.Decide(c, st))

@@ -8,6 +8,7 @@ import (
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/programs/editguard"
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/scrub"
 )
 
@@ -65,6 +66,16 @@ type Policy struct {
 	// mode publishes nothing.
 	GH      func() (string, error)
 	Secrets func() *scrub.Scrubber
+	// GitHubRepo names the repository a GitHub read that names none reads, as gh would find it
+	// among the project's git remotes (ProjectGitHubRepo): the remote named, or gh's choice for
+	// "". "" when there is none. Asked only when such a read is judged. Nil: none is found.
+	GitHubRepo func(remote string) string
+	// GitBranch names the branch the project's HEAD is on (ProjectBranch), for a gh read of
+	// "the current branch's pull request"; "" when detached or unknown. Asked only then.
+	GitBranch func() string
+	// GHRepo is GH_REPO in the client's environment (which the agent's shell inherits, and the
+	// agent cannot change): the repository gh reads when a command names none.
+	GHRepo string
 }
 
 // SessionState is a session's mode as the policy sees it. When the state could not be read,
@@ -123,7 +134,7 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 			return ruled(d, "review publish")
 		}
 	}
-	if d, ok := p.network(c, cl); ok {
+	if d, ok := p.network(c, cl, st); ok {
 		return ruled(d, "retriever")
 	}
 	if c.Kind == KindFileRead && len(c.ReadPaths) > 0 {
@@ -155,7 +166,7 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 // answered by hookctl's retrieval hook (this instance refuses it, so that a missing retrieval
 // hook fails closed); a shell command that is one plain web read is rewritten into `hookctl
 // retrieve`; any other network access from the shell is refused.
-func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
+func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine, st SessionState) (Decision, bool) {
 	if c.Kind == KindWeb {
 		if p.Config.DirectFetch {
 			return Decision{Verdict: Pass}, true
@@ -167,6 +178,12 @@ func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
 		return Decision{}, false
 	}
 	route, r := programs.RouteNetwork(cl)
+	if route != nil && route.ReadOnlyOnly && st.Mode == ModeEdit && !p.Config.ReadOnlyAgent(c.AgentType) {
+		return Decision{}, false // the edit guard's: git reaching the project's own remote
+	}
+	if route != nil && route.Kind == "github" {
+		route, r = p.githubRoute(route)
+	}
 	switch {
 	case r != nil:
 		what := r.What
@@ -184,12 +201,75 @@ func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
 		Isolation: "the quarantined retriever (its own isolation)"}, true
 }
 
+// githubRoute completes a GitHub read: the repository, when the command named none, is the one
+// gh would read (GH_REPO in the client's environment, else the project's git remote); and the
+// operation is checked exactly as the retriever will check it, so that a refusal comes now,
+// with a hint, rather than from the retriever.
+// Why: the retriever reads no files, so it cannot find the project's remote; and a read the
+// retriever would refuse must not be rewritten into a command that fails.
+// Test: TestGitHubReadsRepository, TestCorpusGitHubReads.
+func (p *Policy) githubRoute(route *programs.Route) (*programs.Route, *programs.Refusal) {
+	refuse := func(what string) (*programs.Route, *programs.Refusal) {
+		return nil, &programs.Refusal{Program: "gh", What: what, Hint: programs.RetrieveHint}
+	}
+	if route.RepoMissing {
+		repo := ""
+		switch {
+		case route.Remote != "":
+			if p.GitHubRepo != nil {
+				repo = p.GitHubRepo(route.Remote)
+			}
+		case p.GHRepo != "":
+			repo = p.GHRepo
+		case p.GitHubRepo != nil:
+			repo = p.GitHubRepo("")
+		}
+		if repo == "" {
+			return refuse("this read names no repository, and hookctl found no GitHub remote for it (or more than one); name it with -R OWNER/REPO")
+		}
+		args := append([]string(nil), route.Args...)
+		parts := strings.Split(repo, "/")
+		switch len(parts) {
+		case 2:
+			args[1] = repo
+		case 3:
+			args[1] = parts[1] + "/" + parts[2]
+			args = append(args, "--host", parts[0])
+		default:
+			return refuse("GH_REPO or the git remote names " + clip.Short(repo) + ", not OWNER/REPO")
+		}
+		r := *route
+		r.Args, r.RepoMissing = args, false
+		route = &r
+	}
+	if route.CurrentBranch {
+		branch := ""
+		if p.GitBranch != nil {
+			branch = p.GitBranch()
+		}
+		if branch == "" {
+			return refuse("this read means the current branch's pull request, and hookctl could not tell the branch (a detached HEAD?); give the pull request's number")
+		}
+		r := *route
+		r.Args, r.CurrentBranch = append(append([]string(nil), route.Args...), "--branch="+branch), false
+		route = &r
+	}
+	if _, err := retriever.ParseGitHubArgs(route.Args); err != nil {
+		return refuse(strings.TrimPrefix(err.Error(), "failed to parse github arguments: "))
+	}
+	return route, nil
+}
+
 // retrieveCommand is the shell command that answers a routed web read: hookctl retrieve, with
-// the agent's description of the call as the need, and the caller recorded for the audit.
+// the agent's description of the call as the need — and what the command's own flags asked
+// for — and the caller recorded for the audit.
 func (p *Policy) retrieveCommand(r *programs.Route, c *ToolCall) string {
 	need := strings.TrimSpace(c.Description)
 	if need == "" {
 		need = "Summarize what this says, briefly."
+	}
+	if r.Need != "" {
+		need += " (" + r.Need + ")"
 	}
 	words := []string{p.Binary, "retrieve", r.Kind}
 	switch r.Kind {

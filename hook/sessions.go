@@ -3,12 +3,9 @@ package hook
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"time"
 
-	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
@@ -206,34 +203,9 @@ const maxGitConfig = 256 << 10
 // .git/config, or a worktree's common directory's), for edit mode's egress proxy. No
 // repository, or one that cannot be read, has none.
 func ProjectRemotes(dir string) []string {
-	if dir == "" {
+	cfg, ok := projectGitConfig(dir)
+	if !ok {
 		return nil
 	}
-	for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-		gitDir := filepath.Join(d, ".git")
-		if b, err := fsutil.ReadFile(gitDir, 4096, false); err == nil {
-			// A worktree or submodule: "gitdir: PATH", whose commondir holds the config.
-			rest, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir: ")
-			if !ok {
-				return nil
-			}
-			if !filepath.IsAbs(rest) {
-				rest = filepath.Join(d, rest)
-			}
-			gitDir = rest
-			if c, err := fsutil.ReadFile(filepath.Join(rest, "commondir"), 4096, false); err == nil {
-				common := strings.TrimSpace(string(c))
-				if !filepath.IsAbs(common) {
-					common = filepath.Join(rest, common)
-				}
-				gitDir = common
-			}
-		}
-		if b, err := fsutil.ReadFile(filepath.Join(gitDir, "config"), maxGitConfig, false); err == nil {
-			return egress.RemoteHosts(string(b))
-		}
-		if fi, err := os.Stat(gitDir); err == nil && fi.IsDir() || d == filepath.Dir(d) {
-			return nil
-		}
-	}
+	return egress.RemoteHosts(cfg)
 }

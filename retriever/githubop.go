@@ -24,6 +24,8 @@ const (
 	ghNumbered ghOperands = iota // OWNER/REPO NUMBER, OWNER/REPO#NUMBER or a URL
 	ghFilePath                   // OWNER/REPO PATH [--ref REF] or a /blob/ or /tree/ URL
 	ghRepoOnly                   // OWNER/REPO or a URL
+	ghRunID                      // OWNER/REPO RUN-ID: a workflow run's id, which outgrows 32 bits
+	ghAPIPath                    // OWNER/REPO PATH: a REST path under /repos/OWNER/REPO/
 )
 
 // ghURLKind is the shape of a github.com web URL.
@@ -43,6 +45,9 @@ type ghOpSpec struct {
 	name     string
 	operands ghOperands
 	urls     []ghURLKind
+	// flags are the filters the operation takes, space-separated: state, label, author,
+	// branch, limit, query. states are the values its --state may take.
+	flags, states string
 }
 
 // ghOps is every operation there is, in the order the usage shows them; anything else is
@@ -50,16 +55,39 @@ type ghOpSpec struct {
 // pulls API does not serve issues. A slice, not a map: a map literal is built on every start of
 // the hook process, which links this package.
 var ghOps = []ghOpSpec{
-	{"issue", ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
-	{"issue-comments", ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}},
-	{"pr", ghNumbered, []ghURLKind{ghURLPull}},
-	{"pr-diff", ghNumbered, []ghURLKind{ghURLPull}},
-	{"pr-files", ghNumbered, []ghURLKind{ghURLPull}},
-	{"pr-comments", ghNumbered, []ghURLKind{ghURLPull}},
-	{"file", ghFilePath, []ghURLKind{ghURLBlob, ghURLTree}},
-	{"repo", ghRepoOnly, []ghURLKind{ghURLRepo}},
-	{"releases", ghRepoOnly, []ghURLKind{ghURLRepo, ghURLReleases}},
+	{"issue", ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}, "", ""},
+	{"issue-comments", ghNumbered, []ghURLKind{ghURLIssue, ghURLPull}, "", ""},
+	{"pr", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
+	{"pr-diff", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
+	{"pr-files", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
+	{"pr-comments", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
+	{"file", ghFilePath, []ghURLKind{ghURLBlob, ghURLTree}, "", ""},
+	{"repo", ghRepoOnly, []ghURLKind{ghURLRepo}, "", ""},
+	{"releases", ghRepoOnly, []ghURLKind{ghURLRepo, ghURLReleases}, "limit", ""},
+	{"issue-list", ghRepoOnly, []ghURLKind{ghURLRepo}, "state label author limit", "open closed all"},
+	{"pr-list", ghRepoOnly, []ghURLKind{ghURLRepo}, "state label author branch limit", "open closed merged all"},
+	{"pr-checks", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
+	{"runs", ghRepoOnly, []ghURLKind{ghURLRepo}, "branch limit", ""},
+	{"run", ghRunID, nil, "", ""},
+	{"run-log-failed", ghRunID, nil, "", ""},
+	{"run-log", ghRunID, nil, "", ""},
+	{"branches", ghRepoOnly, []ghURLKind{ghURLRepo}, "limit", ""},
+	{"tags", ghRepoOnly, []ghURLKind{ghURLRepo}, "limit", ""},
+	{"api-get", ghAPIPath, nil, "query", ""},
 }
+
+// Caps on the filters of the list operations. Past a cap the operation is refused, not cut:
+// the agent asked for something specific.
+const (
+	GitHubMaxLimit   = 100 // items a list operation returns (gh's --limit)
+	ghMaxLabels      = 10  // --label filters
+	ghMaxLabel       = 50  // bytes of one label (GitHub's own limit)
+	ghMaxQuery       = 20  // --query pairs of api-get
+	ghMaxQueryValue  = 100 // bytes of one query value
+	ghMaxAPIPath     = 512 // bytes of api-get's path
+	ghMaxAPISegments = 16  // segments of api-get's path
+	ghMaxRunID       = 1<<53 - 1
+)
 
 // ghOpNamesList lists the operations' names, in order.
 func ghOpNamesList() []string {
@@ -85,7 +113,15 @@ const githubUsage = `hookctl retrieve github OP ARGS [--host HOST]
   issue|issue-comments|pr|pr-diff|pr-files|pr-comments  OWNER/REPO NUMBER | OWNER/REPO#NUMBER | URL
   file      OWNER/REPO PATH [--ref REF] | https://github.com/OWNER/REPO/blob/REF/PATH
   repo      OWNER/REPO | URL
-  releases  OWNER/REPO | URL`
+  releases  OWNER/REPO | URL [--limit N]
+  issue-list  OWNER/REPO [--state open|closed|all] [--label L]... [--author LOGIN|@me] [--limit N]
+  pr-list     OWNER/REPO [--state open|closed|merged|all] [--label L]... [--author LOGIN|@me] [--branch HEAD] [--limit N]
+  pr-checks   OWNER/REPO NUMBER | URL
+  pr|pr-diff|pr-files|pr-comments|pr-checks  OWNER/REPO --branch HEAD   (the pull request of a branch)
+  runs        OWNER/REPO [--branch B] [--limit N]
+  run|run-log|run-log-failed  OWNER/REPO RUN-ID
+  branches|tags       OWNER/REPO [--limit N]
+  api-get     OWNER/REPO PATH [--query KEY=VALUE]...   (GET /repos/OWNER/REPO/PATH?KEY=VALUE…)`
 
 // ParseGitHubArgs reads `hookctl retrieve github` arguments into an operation:
 //
@@ -112,6 +148,8 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 		host, ref          string
 		hostSet, refSet    bool
 		onlyPositionalLeft bool
+		filters            GitHubOp
+		seen               = map[string]bool{}
 	)
 	// Each iteration consumes one argument, or a flag and its value.
 	for i := 1; i < len(args); i++ {
@@ -125,8 +163,13 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 			continue
 		}
 		flag, value, hasValue := strings.Cut(a, "=")
-		switch flag {
-		case "--host", "--ref":
+		filter := strings.TrimPrefix(flag, "--")
+		switch {
+		case flag == "--host", flag == "--ref":
+		case strings.HasPrefix(flag, "--") && ghHasWord(ghFilterNames, filter):
+			if !ghHasWord(spec.flags, filter) {
+				return nil, fmt.Errorf("failed to parse github arguments: %s does not apply to %s", flag, name)
+			}
 		default:
 			if ghAllDigits(strings.TrimLeft(a, "-")) {
 				return nil, fmt.Errorf("failed to parse github arguments: %s: a number must be positive", Quote(a))
@@ -140,11 +183,13 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 			i++
 			value = args[i]
 		}
+		// --label and --query may be repeated; every other flag once.
+		if seen[flag] && flag != "--label" && flag != "--query" {
+			return nil, fmt.Errorf("failed to parse github arguments: %s given twice", flag)
+		}
+		seen[flag] = true
 		switch flag {
 		case "--host":
-			if hostSet {
-				return nil, errors.New("failed to parse github arguments: --host given twice")
-			}
 			hostSet, host = true, value
 		case "--ref":
 			if value == "" {
@@ -153,14 +198,28 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 			if spec.operands != ghFilePath {
 				return nil, fmt.Errorf("failed to parse github arguments: --ref applies to file only, not %s", name)
 			}
-			if refSet {
-				return nil, errors.New("failed to parse github arguments: --ref given twice")
-			}
 			refSet, ref = true, value
+		case "--state":
+			filters.State = value
+		case "--label":
+			filters.Labels = append(filters.Labels, value)
+		case "--author":
+			filters.Author = value
+		case "--branch":
+			filters.Branch = value
+		case "--limit":
+			n, err := strconv.Atoi(value)
+			if err != nil || !ghAllDigits(value) || n < 1 || n > GitHubMaxLimit {
+				return nil, fmt.Errorf("failed to parse github arguments: --limit %s: give 1 to %d", Quote(value), GitHubMaxLimit)
+			}
+			filters.Limit = n
+		case "--query":
+			filters.Query = append(filters.Query, value)
 		}
 	}
 
-	op := &GitHubOp{Op: name}
+	op := &GitHubOp{Op: name, State: filters.State, Labels: filters.Labels, Author: filters.Author,
+		Branch: filters.Branch, Limit: filters.Limit, Query: filters.Query}
 	if hostSet {
 		h, err := NormalizeGitHubHost(host)
 		if err != nil {
@@ -199,7 +258,9 @@ func ghFillOperands(op *GitHubOp, spec ghOpSpec, pos []string) error {
 		want = 1
 	}
 	slug := pos[0]
-	if spec.operands == ghNumbered && len(pos) == 1 {
+	if spec.operands == ghNumbered && len(pos) == 1 && op.Branch != "" && !strings.Contains(slug, "#") {
+		want = 1 // a pull request named by its head branch (--branch), as gh pr view does
+	} else if spec.operands == ghNumbered && len(pos) == 1 {
 		// OWNER/REPO#NUMBER, as gh and GitHub's own text write it.
 		s, n, ok := strings.Cut(slug, "#")
 		if !ok {
@@ -208,8 +269,11 @@ func ghFillOperands(op *GitHubOp, spec ghOpSpec, pos []string) error {
 		slug, pos = s, []string{s, n}
 	}
 	if len(pos) < want {
-		if spec.operands == ghFilePath {
-			return errors.New("file needs OWNER/REPO PATH")
+		switch spec.operands {
+		case ghFilePath, ghAPIPath:
+			return fmt.Errorf("%s needs OWNER/REPO PATH", op.Op)
+		case ghRunID:
+			return fmt.Errorf("%s needs OWNER/REPO RUN-ID", op.Op)
 		}
 		return fmt.Errorf("%s needs OWNER/REPO NUMBER", op.Op)
 	}
@@ -221,14 +285,20 @@ func ghFillOperands(op *GitHubOp, spec ghOpSpec, pos []string) error {
 		return fmt.Errorf("%s is not OWNER/REPO", Quote(slug))
 	}
 	op.Owner, op.Repo = owner, repo
-	switch spec.operands {
-	case ghNumbered:
+	switch {
+	case spec.operands == ghNumbered && want == 1:
+	case spec.operands == ghNumbered:
 		n, err := ghParseNumber(pos[1])
 		if err != nil {
 			return err
 		}
 		op.Number = n
-	case ghFilePath:
+	case spec.operands == ghRunID:
+		if pos[1] == "" || len(pos[1]) > 16 || !ghAllDigits(pos[1]) || pos[1][0] == '0' {
+			return fmt.Errorf("%s is not a workflow run id", Quote(pos[1]))
+		}
+		op.Number, _ = strconv.Atoi(pos[1]) // Validate checks the range
+	case spec.operands == ghFilePath, spec.operands == ghAPIPath:
 		op.Path = pos[1]
 	}
 	return nil
@@ -337,12 +407,27 @@ func (op *GitHubOp) Validate() error {
 	if err := ghCheckRepo(op.Repo); err != nil {
 		return err
 	}
-	if spec.operands == ghNumbered {
+	switch {
+	case spec.operands == ghNumbered && op.Number == 0 && op.Branch != "":
+		// The pull request whose head is the branch; the worker finds its number.
+	case spec.operands == ghNumbered && op.Branch != "":
+		return fmt.Errorf("%s takes a number or --branch, not both", op.Op)
+	case spec.operands == ghNumbered:
 		if op.Number <= 0 || op.Number > ghMaxNumber {
 			return fmt.Errorf("number %d is not a positive issue or pull request number", op.Number)
 		}
-	} else if op.Number != 0 {
+	case spec.operands == ghRunID:
+		if op.Number <= 0 || op.Number > ghMaxRunID {
+			return fmt.Errorf("%d is not a workflow run id", op.Number)
+		}
+	case op.Number != 0:
 		return fmt.Errorf("%s takes no number", op.Op)
+	}
+	if err := op.validateFilters(spec); err != nil {
+		return err
+	}
+	if spec.operands == ghAPIPath {
+		return ghCheckAPIPath(op.Path)
 	}
 	if spec.operands == ghFilePath {
 		if err := ghCheckPath(op.Path); err != nil {
@@ -357,6 +442,135 @@ func (op *GitHubOp) Validate() error {
 		return fmt.Errorf("%s takes no path or ref", op.Op)
 	}
 	return nil
+}
+
+// ghFilterNames are every filter flag there is; ghOpSpec.flags says which an operation takes.
+const ghFilterNames = "state label author branch limit query"
+
+func ghHasWord(list, w string) bool {
+	for _, x := range strings.Fields(list) {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}
+
+// validateFilters checks the list filters: only those the operation takes, each from its
+// alphabet and under its cap. They become query parameters of a GitHub request, so a value
+// that could add a parameter or a line (&, =, %, control characters) is refused.
+// Why: the filters come from the agent's command line; `--label 'x&state=all'` must not become
+// two parameters. Test: TestGitHubParseArgs (filter rows).
+func (op *GitHubOp) validateFilters(spec ghOpSpec) error {
+	has := func(f string, set bool) error {
+		if set && !ghHasWord(spec.flags, f) {
+			return fmt.Errorf("%s takes no --%s", op.Op, f)
+		}
+		return nil
+	}
+	for _, c := range []struct {
+		f   string
+		set bool
+	}{{"state", op.State != ""}, {"label", len(op.Labels) > 0}, {"author", op.Author != ""},
+		{"branch", op.Branch != ""}, {"limit", op.Limit != 0}, {"query", len(op.Query) > 0}} {
+		if err := has(c.f, c.set); err != nil {
+			return err
+		}
+	}
+	if op.State != "" && !ghHasWord(spec.states, op.State) {
+		return fmt.Errorf("--state %s: one of %s", Quote(op.State), spec.states)
+	}
+	if len(op.Labels) > ghMaxLabels {
+		return fmt.Errorf("at most %d labels", ghMaxLabels)
+	}
+	for _, l := range op.Labels {
+		if l == "" || len(l) > ghMaxLabel || !utf8.ValidString(l) || strings.ContainsAny(l, ",&=%#?") {
+			return fmt.Errorf("label %s: 1 to %d bytes of UTF-8, no , & = %% # ?", Quote(l), ghMaxLabel)
+		}
+		for _, r := range l {
+			if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+				return fmt.Errorf("label %s contains a control or format character", Quote(l))
+			}
+		}
+	}
+	if op.Author != "" && op.Author != "@me" {
+		if err := ghCheckOwner(op.Author); err != nil {
+			return fmt.Errorf("--author: %w (or @me)", err)
+		}
+	}
+	if op.Branch != "" {
+		if err := ghCheckRef(op.Branch); err != nil {
+			return fmt.Errorf("--branch: %w", err)
+		}
+	}
+	if op.Limit < 0 || op.Limit > GitHubMaxLimit {
+		return fmt.Errorf("--limit %d: give 1 to %d", op.Limit, GitHubMaxLimit)
+	}
+	if len(op.Query) > ghMaxQuery {
+		return fmt.Errorf("at most %d query parameters", ghMaxQuery)
+	}
+	keys := map[string]bool{}
+	for _, kv := range op.Query {
+		k, v, ok := strings.Cut(kv, "=")
+		if !ok || !ghQueryKey(k) || !ghQueryValue(v) {
+			return fmt.Errorf("query parameter %s: KEY=VALUE, the key of a-z 0-9 _ (at most 40), the value of A-Z a-z 0-9 . _ - , : @ / (at most %d)", Quote(kv), ghMaxQueryValue)
+		}
+		if keys[k] {
+			return fmt.Errorf("query parameter %s given twice", Quote(k))
+		}
+		keys[k] = true
+	}
+	return nil
+}
+
+func ghQueryKey(k string) bool {
+	ok := k != "" && len(k) <= 40
+	for i := 0; ok && i < len(k); i++ {
+		ok = k[i] >= 'a' && k[i] <= 'z' || k[i] >= '0' && k[i] <= '9' || k[i] == '_'
+	}
+	return ok
+}
+
+// ghQueryValue accepts a value that needs no escaping in a query and cannot start another
+// parameter: no & = % + # ? or space, nothing outside ASCII.
+func ghQueryValue(v string) bool {
+	ok := len(v) <= ghMaxQueryValue
+	for i := 0; ok && i < len(v); i++ {
+		ok = ghIsAlnum(v[i]) || strings.IndexByte("._-,:@/", v[i]) >= 0
+	}
+	return ok
+}
+
+// ghCheckAPIPath accepts the path of an api-get, under /repos/OWNER/REPO/: 1 to
+// ghMaxAPISegments segments of letters, digits, '.', '-' and '_', none "." or "..".
+// Why: the path is joined to the API base, so ".." would leave the repository (a read of
+// another endpoint with the user's token), and '%' could be decoded into one; a query is
+// given with --query, never in the path. Test: TestGitHubParseArgs (api-get rows).
+func ghCheckAPIPath(p string) error {
+	if p == "" || len(p) > ghMaxAPIPath {
+		return fmt.Errorf("api-get path %s: 1 to %d bytes", Quote(p), ghMaxAPIPath)
+	}
+	segs := strings.Split(p, "/")
+	if len(segs) > ghMaxAPISegments {
+		return fmt.Errorf("api-get path %s has more than %d segments", Quote(p), ghMaxAPISegments)
+	}
+	for _, seg := range segs {
+		ok := seg != "" && seg != "." && seg != ".."
+		for i := 0; ok && i < len(seg); i++ {
+			ok = ghIsAlnum(seg[i]) || seg[i] == '.' || seg[i] == '-' || seg[i] == '_'
+		}
+		if !ok {
+			return fmt.Errorf("api-get path %s: segments of A-Z a-z 0-9 . - _, none empty, \".\" or \"..\"", Quote(p))
+		}
+	}
+	return nil
+}
+
+// ByBranch reports an operation on one pull request that names it by its head branch
+// (--branch) rather than its number; the worker finds the number first.
+func (op *GitHubOp) ByBranch() bool {
+	spec, ok := ghOp(op.Op)
+	return ok && spec.operands == ghNumbered && op.Number == 0 && op.Branch != ""
 }
 
 // ghMaxNumber is the largest issue number GitHub can hand out (a 32-bit signed integer).
@@ -512,12 +726,25 @@ func (op *GitHubOp) Source() string {
 	spec, _ := ghOp(op.Op)
 	switch spec.operands {
 	case ghNumbered:
-		b.WriteString("#" + strconv.Itoa(op.Number))
-	case ghFilePath:
+		if op.Number != 0 {
+			b.WriteString("#" + strconv.Itoa(op.Number))
+		}
+	case ghRunID:
+		b.WriteString(" run " + strconv.Itoa(op.Number))
+	case ghFilePath, ghAPIPath:
 		b.WriteString(":" + op.Path)
 		if op.Ref != "" {
 			b.WriteString("@" + op.Ref)
 		}
+	}
+	for _, f := range []struct{ name, value string }{{"state", op.State}, {"label", strings.Join(op.Labels, ",")},
+		{"author", op.Author}, {"branch", op.Branch}, {"query", strings.Join(op.Query, "&")}} {
+		if f.value != "" {
+			b.WriteString(" " + f.name + "=" + f.value)
+		}
+	}
+	if op.Limit != 0 {
+		b.WriteString(" limit=" + strconv.Itoa(op.Limit))
 	}
 	return b.String()
 }

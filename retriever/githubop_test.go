@@ -59,6 +59,23 @@ var ghArgsRows = []ghArgsRow{
 	ghGood("releases URL", ghO{Op: "releases", Owner: "o", Repo: "r"}, "releases", "https://github.com/o/r/releases"),
 	ghGood("enterprise URL", ghO{Op: "pr", Host: "ghe.corp.example", Owner: "team", Repo: "svc", Number: 5}, "pr", "https://ghe.corp.example/team/svc/pull/5"),
 	ghGood("look-alike host: parsed, then refused by Do unless listed", ghO{Op: "repo", Host: "github.com.evil.example", Owner: "o", Repo: "r"}, "repo", "https://github.com.evil.example/o/r"),
+	// Good: lists, checks, runs, refs, api-get.
+	ghGood("issue-list with every filter", ghO{Op: "issue-list", Owner: "o", Repo: "r", State: "closed", Labels: []string{"bug", "good first issue"}, Author: "mallory", Limit: 20},
+		"issue-list", "o/r", "--state", "closed", "--label", "bug", "--label=good first issue", "--author", "mallory", "--limit", "20"),
+	ghGood("pr-list by @me", ghO{Op: "pr-list", Owner: "o", Repo: "r", Author: "@me"}, "pr-list", "o/r", "--author", "@me"),
+	ghGood("pr-list merged on a branch", ghO{Op: "pr-list", Owner: "o", Repo: "r", State: "merged", Branch: "feature/x"}, "pr-list", "o/r", "--state=merged", "--branch", "feature/x"),
+	ghGood("limit at the cap", ghO{Op: "runs", Owner: "o", Repo: "r", Limit: 100}, "runs", "o/r", "--limit", "100"),
+	ghGood("pr-checks by URL", ghO{Op: "pr-checks", Owner: "o", Repo: "r", Number: 3}, "pr-checks", "https://github.com/o/r/pull/3/checks"),
+	ghGood("run id past 32 bits", ghO{Op: "run-log-failed", Owner: "o", Repo: "r", Number: 12345678901}, "run-log-failed", "o/r", "12345678901"),
+	ghGood("largest run id", ghO{Op: "run", Owner: "o", Repo: "r", Number: 1<<53 - 1}, "run", "o/r", "9007199254740991"),
+	ghGood("pr by its head branch", ghO{Op: "pr", Owner: "o", Repo: "r", Branch: "feature/x"}, "pr", "o/r", "--branch", "feature/x"),
+	ghGood("pr-checks by its head branch", ghO{Op: "pr-checks", Owner: "o", Repo: "r", Branch: "fix"}, "pr-checks", "--branch=fix", "o/r"),
+	ghGood("tags", ghO{Op: "tags", Owner: "o", Repo: "r", Limit: 5}, "tags", "o/r", "--limit=5"),
+	ghGood("api-get with a query", ghO{Op: "api-get", Owner: "o", Repo: "r", Path: "issues", Query: []string{"state=open", "per_page=100"}},
+		"api-get", "o/r", "issues", "--query", "state=open", "--query", "per_page=100"),
+	ghGood("api-get deep path", ghO{Op: "api-get", Owner: "o", Repo: "r", Path: "actions/runs/1/jobs"}, "api-get", "o/r", "actions/runs/1/jobs"),
+	ghGood("api-get query value at the cap", ghO{Op: "api-get", Owner: "o", Repo: "r", Path: "commits", Query: []string{"sha=" + strings.Repeat("a", 100)}},
+		"api-get", "o/r", "commits", "--query", "sha="+strings.Repeat("a", 100)),
 	ghGood("enterprise URL agreeing with --host", ghO{Op: "repo", Host: "ghe.corp.example", Owner: "t", Repo: "s"}, "repo", "--host", "ghe.corp.example", "https://ghe.corp.example/t/s"),
 
 	// Bad: operations and flags.
@@ -128,6 +145,48 @@ var ghArgsRows = []ghArgsRow{
 	ghBad("URL host disagrees with --host", "disagrees", "repo", "--host", "ghe.example", "https://github.com/o/r"),
 	ghBad("URL host with a backslash trick", "is not a URL", "repo", "https://ghe.example\\@evil.example/o/r"),
 	ghBad("URL host with a bad port", "not a host name", "repo", "https://ghe.example:0/o/r"),
+	// Bad: filters. They become query parameters.
+	ghBad("filter the op does not take", "does not apply to issue", "issue", "o/r", "1", "--state", "open"),
+	ghBad("merged is not an issue state", "one of open closed all", "issue-list", "o/r", "--state", "merged"),
+	ghBad("limit past the cap", "give 1 to 100", "issue-list", "o/r", "--limit", "101"),
+	ghBad("limit zero", "give 1 to 100", "pr-list", "o/r", "--limit", "0"),
+	ghBad("limit with a sign", "give 1 to 100", "pr-list", "o/r", "--limit", "+5"),
+	ghBad("label adding a parameter", "no , & =", "issue-list", "o/r", "--label", "x&state=all"),
+	ghBad("label with a comma: two labels", "no , & =", "issue-list", "o/r", "--label", "a,b"),
+	ghBad("label with a newline", "control or format", "issue-list", "o/r", "--label", "a\nb"),
+	ghBad("label with a bidi override", "control or format", "issue-list", "o/r", "--label", "a\u202eb"),
+	ghBad("label too long (51)", "1 to 50 bytes", "issue-list", "o/r", "--label", strings.Repeat("l", 51)),
+	ghBad("eleven labels", "at most 10 labels", append([]string{"issue-list", "o/r"}, strings.Split(strings.Repeat("--label=x ", 11), " ")[:11]...)...),
+	ghBad("author with a query", "not a GitHub owner name", "pr-list", "o/r", "--author", "a&b=c"),
+	ghBad("author twice", "--author given twice", "pr-list", "o/r", "--author", "a", "--author", "b"),
+	ghBad("branch with ..", "not a valid branch", "runs", "o/r", "--branch", "a..b"),
+	ghBad("a number and a branch", "not both", "pr", "o/r", "3", "--branch", "x"),
+	ghBad("an issue has no branch", "does not apply to issue", "issue", "o/r", "--branch", "x"),
+	ghBad("OWNER/REPO#N and a branch", "not both", "pr", "o/r#3", "--branch", "x"),
+	ghBad("run id zero", "not a workflow run id", "run", "o/r", "0"),
+	ghBad("run id past 2^53", "not a workflow run id", "run", "o/r", "9007199254740992"),
+	ghBad("run id with letters", "not a workflow run id", "run", "o/r", "12a"),
+	ghBad("run needs an id", "needs OWNER/REPO RUN-ID", "run-log-failed", "o/r"),
+	// Bad: api-get paths and queries (query injection, traversal).
+	ghBad("api-get traversal", "segments of", "api-get", "o/r", "contents/../../x"),
+	ghBad("api-get traversal to the root", "segments of", "api-get", "o/r", ".."),
+	ghBad("api-get encoded traversal", "segments of", "api-get", "o/r", "%2e%2e/user"),
+	ghBad("api-get query in the path", "segments of", "api-get", "o/r", "issues?state=all"),
+	ghBad("api-get empty segment", "segments of", "api-get", "o/r", "issues//1"),
+	ghBad("api-get absolute path", "segments of", "api-get", "o/r", "/user"),
+	ghBad("api-get path too long", "1 to 512 bytes", "api-get", "o/r", strings.Repeat("a/", 256)+"a"),
+	ghBad("api-get too many segments", "more than 16 segments", "api-get", "o/r", strings.Repeat("a/", 16)+"a"),
+	ghBad("api-get needs a path", "needs OWNER/REPO PATH", "api-get", "o/r"),
+	ghBad("query value with an encoded newline", "KEY=VALUE", "api-get", "o/r", "issues", "--query", "x=%0a"),
+	ghBad("query value adding a parameter", "KEY=VALUE", "api-get", "o/r", "issues", "--query", "a=1&b=2"),
+	ghBad("query value with a space", "KEY=VALUE", "api-get", "o/r", "issues", "--query", "q=a b"),
+	ghBad("query value with a plus", "KEY=VALUE", "api-get", "o/r", "issues", "--query", "q=a+b"),
+	ghBad("query key with a bracket", "KEY=VALUE", "api-get", "o/r", "issues", "--query", "a[]=1"),
+	ghBad("query without =", "KEY=VALUE", "api-get", "o/r", "issues", "--query", "state"),
+	ghBad("query value past the cap (101)", "KEY=VALUE", "api-get", "o/r", "commits", "--query", "sha="+strings.Repeat("a", 101)),
+	ghBad("query key twice", "given twice", "api-get", "o/r", "issues", "--query", "page=1", "--query", "page=2"),
+	ghBad("query on another op", "does not apply to issue-list", "issue-list", "o/r", "--query", "state=all"),
+	ghBad("api-get by URL", "does not name a api-get", "api-get", "https://github.com/o/r"),
 }
 
 // init rejects duplicate rows, which would hide a missing case behind a repeated one.
@@ -207,12 +266,30 @@ func githubOpArgs(op *GitHubOp) []string {
 	if op.Ref != "" {
 		args = append(args, "--ref", op.Ref)
 	}
+	for _, f := range []struct{ flag, value string }{{"--state", op.State}, {"--author", op.Author}, {"--branch", op.Branch}} {
+		if f.value != "" {
+			args = append(args, f.flag+"="+f.value)
+		}
+	}
+	for _, l := range op.Labels {
+		args = append(args, "--label="+l)
+	}
+	for _, q := range op.Query {
+		args = append(args, "--query="+q)
+	}
+	if op.Limit != 0 {
+		args = append(args, "--limit="+strconv.Itoa(op.Limit))
+	}
 	args = append(args, "--", op.Owner+"/"+op.Repo)
 	spec, _ := ghOp(op.Op)
 	switch spec.operands {
 	case ghNumbered:
+		if op.Number != 0 {
+			args = append(args, strconv.Itoa(op.Number))
+		}
+	case ghRunID:
 		args = append(args, strconv.Itoa(op.Number))
-	case ghFilePath:
+	case ghFilePath, ghAPIPath:
 		args = append(args, op.Path)
 	}
 	return args

@@ -40,13 +40,21 @@ type Request struct {
 // GitHubOp is one typed, read-only GitHub operation (githubop.go parses and checks it; the
 // worker reads it).
 type GitHubOp struct {
-	Op     string // issue, issue-comments, pr, pr-diff, pr-files, pr-comments, file, repo, releases
+	Op     string // one of ghOps: issue, pr, pr-list, runs, api-get, …
 	Host   string // "" for github.com; an enterprise host must be on the config's allowlist
 	Owner  string
 	Repo   string
-	Number int    // issue or pull request number
-	Path   string // file
+	Number int    // issue or pull request number; a workflow run's id (run, run-log-failed)
+	Path   string // file; api-get: the path under /repos/OWNER/REPO/
 	Ref    string // file: branch, tag or commit; "" for the default branch
+
+	// Filters of the list operations, each only where ghOps allows it.
+	State  string   // issue-list, pr-list
+	Labels []string // issue-list, pr-list: all must match
+	Author string   // issue-list, pr-list: a login, or @me (the token's user, resolved by the worker)
+	Branch string   // pr-list: the head branch; runs: the branch run on
+	Limit  int      // list operations: 1 to GitHubMaxLimit; 0 for the operation's default
+	Query  []string // api-get: KEY=VALUE parameters, in order
 }
 
 // Document is content retrieved from outside, before distillation. It is untrusted data.

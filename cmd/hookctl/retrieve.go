@@ -33,7 +33,13 @@ refused.
   search QUERY                      a web search (provider from the config)
   github issue OWNER/REPO N         also issue-comments, pr, pr-diff, pr-files, pr-comments
   github file OWNER/REPO PATH [--ref REF]
-  github repo OWNER/REPO            also releases
+  github repo OWNER/REPO            also releases, branches, tags [--limit N]
+  github issue-list OWNER/REPO      [--state S] [--label L]… [--author LOGIN|@me] [--limit N]
+  github pr-list OWNER/REPO         the same, and --branch HEAD; --state merged
+  github pr-checks OWNER/REPO N     the checks and statuses of a pull request's head
+  github runs OWNER/REPO            workflow runs [--branch B] [--limit N]
+  github run OWNER/REPO RUN-ID      also run-log-failed: the end of each failed job's log
+  github api-get OWNER/REPO PATH    GET /repos/OWNER/REPO/PATH [--query KEY=VALUE]…
   github … URL                      a github.com URL instead of OWNER/REPO N`,
 		Example: `  hookctl retrieve fetch https://go.dev/doc/go1.22 --need "What changed in for loops?"
   hookctl retrieve search "mvdan sh LangZsh" --need "Is zsh parsing supported, and since when?"
@@ -45,6 +51,20 @@ refused.
 			}
 			if host, _ := cmd.Flags().GetString("host"); host != "" {
 				args = append(args, "--host", host)
+			}
+			// The list filters go to ParseGitHubArgs as they came, which checks them (and
+			// refuses one the operation does not take); repeated ones stay repeated.
+			for _, f := range []string{"state", "author", "branch", "limit"} {
+				if cmd.Flags().Changed(f) {
+					v, _ := cmd.Flags().GetString(f)
+					args = append(args, "--"+f+"="+v)
+				}
+			}
+			for _, f := range []string{"label", "query"} {
+				vs, _ := cmd.Flags().GetStringArray(f)
+				for _, v := range vs {
+					args = append(args, "--"+f+"="+v)
+				}
 			}
 			if sandbox.InsideEditSandbox() {
 				// Its audit lives in hookctl's directory, which the sandbox hides; one written
@@ -65,6 +85,12 @@ refused.
 	cmd.Flags().StringVar(&opts.Tool, "tool", "cli", "the tool asking, for the audit")
 	cmd.Flags().String("ref", "", "github file: the branch, tag or commit")
 	cmd.Flags().String("host", "", "github: an enterprise host from the config's allowlist")
+	cmd.Flags().String("state", "", "github issue-list, pr-list: open, closed, merged (pr-list) or all")
+	cmd.Flags().String("author", "", "github issue-list, pr-list: a login, or @me")
+	cmd.Flags().String("branch", "", "github pr, pr-diff, pr-files, pr-comments, pr-checks: the pull request of this head branch; pr-list: the head branch; runs: the branch run on")
+	cmd.Flags().String("limit", "", "github list operations: 1 to 100 items")
+	cmd.Flags().StringArray("label", nil, "github issue-list, pr-list: a label (repeatable; all must match)")
+	cmd.Flags().StringArray("query", nil, "github api-get: a KEY=VALUE query parameter (repeatable)")
 	for _, f := range []string{"session", "agent-type", "tool"} {
 		cmd.Flags().MarkHidden(f)
 	}

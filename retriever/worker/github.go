@@ -124,6 +124,11 @@ func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Do
 	s.client.UserAgent = "hookctl-retriever"
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: s.gotConn})
 
+	if op.ByBranch() {
+		if err := s.prOfBranch(ctx); err != nil {
+			return nil, fmt.Errorf("failed to read %s: %w", source, s.explain(err))
+		}
+	}
 	var docs []retriever.Document
 	switch op.Op {
 	case "issue":
@@ -144,6 +149,28 @@ func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Do
 		docs, err = s.repo(ctx)
 	case "releases":
 		docs, err = s.releases(ctx)
+	case "issue-list":
+		docs, err = s.issueList(ctx)
+	case "pr-list":
+		docs, err = s.prList(ctx)
+	case "pr-checks":
+		docs, err = s.prChecks(ctx)
+	case "runs":
+		docs, err = s.runs(ctx)
+	case "run":
+		docs, err = s.run(ctx)
+	case "run-log-failed":
+		docs, err = s.runLog(ctx, true)
+	case "run-log":
+		docs, err = s.runLog(ctx, false)
+	case "branches":
+		docs, err = s.branches(ctx)
+	case "tags":
+		docs, err = s.tags(ctx)
+	case "api-get":
+		docs, err = s.apiGet(ctx)
+	default:
+		err = fmt.Errorf("%w: the worker has no operation %s", ErrGitHubRefused, retriever.Quote(op.Op))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("failed to read %s: %w", source, s.explain(err))
@@ -577,7 +604,25 @@ func (s *ghSession) pull(ctx context.Context) ([]retriever.Document, error) {
 	d.field("changes", fmt.Sprintf("%d files, +%d -%d, %d commits", pr.GetChangedFiles(), pr.GetAdditions(), pr.GetDeletions(), pr.GetCommits()))
 	d.field("comments", fmt.Sprintf("%d conversation, %d review", pr.GetComments(), pr.GetReviewComments()))
 	d.field("url", pr.GetHTMLURL())
-	return []retriever.Document{d.body("body", pr.GetBody())}, nil
+	docs := []retriever.Document{d.body("body", pr.GetBody())}
+	// The changed files' names, as gh pr view --json files gives them; pr-files has the patches.
+	files, more, fresp, err := ghCollect(GitHubMaxFiles, func(lo github.ListOptions) ([]*github.CommitFile, *github.Response, error) {
+		return s.client.PullRequests.ListFiles(ctx, s.op.Owner, s.op.Repo, s.op.Number, &lo)
+	})
+	if err != nil {
+		return nil, err
+	}
+	var b strings.Builder
+	for _, f := range files {
+		fmt.Fprintf(&b, "%s\t+%d -%d\t%s\n", ghLine(f.GetStatus()), f.GetAdditions(), f.GetDeletions(), ghLine(f.GetFilename()))
+	}
+	fd := s.newDoc(fresp, fmt.Sprintf("files of pull request %s#%d", ghRepoName(s.op), s.op.Number), "text/plain")
+	fd.field("items", fmt.Sprintf("%d files", len(files)))
+	if more {
+		fd.d.Truncated = true
+		fd.field("truncated", fmt.Sprintf("yes: only the first %d files are listed", GitHubMaxFiles))
+	}
+	return append(docs, fd.body("files (status, changes, name; one per line)", b.String())), nil
 }
 
 // pullDiff reads the diff itself rather than through GetRaw, which would read any size into
@@ -825,13 +870,14 @@ func (s *ghSession) repo(ctx context.Context) ([]retriever.Document, error) {
 }
 
 func (s *ghSession) releases(ctx context.Context) ([]retriever.Document, error) {
-	rels, more, resp, err := ghCollect(GitHubMaxReleases, func(lo github.ListOptions) ([]*github.RepositoryRelease, *github.Response, error) {
+	max := s.limit(GitHubMaxReleases)
+	rels, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.RepositoryRelease, *github.Response, error) {
 		return s.client.Repositories.ListReleases(ctx, s.op.Owner, s.op.Repo, &lo)
 	})
 	if err != nil {
 		return nil, err
 	}
-	docs := []retriever.Document{s.summary(resp, "releases", len(rels), GitHubMaxReleases, more)}
+	docs := []retriever.Document{s.summary(resp, "releases", len(rels), max, more)}
 	for i, r := range rels {
 		d := s.newDoc(resp, fmt.Sprintf("release %s of %s", r.GetTagName(), ghRepoName(s.op)), "text/markdown")
 		d.field("item", fmt.Sprintf("release %d of %d, newest first", i+1, len(rels)))

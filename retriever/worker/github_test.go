@@ -284,9 +284,14 @@ func TestGitHubIssueCommentsPaginated(t *testing.T) {
 func TestGitHubPullRequest(t *testing.T) {
 	f := newGHFake(t)
 	f.fixture("GET /repos/o/r/pulls/3", "pull.json", 200)
+	f.fixture("GET /repos/o/r/pulls/3/files", "pull_files.json", 200)
 	docs, err := ghDo(t, f, nil, "pr", "o/r", "3")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// gh pr view --json files: the names come with the pull request.
+	if len(docs) != 2 || !strings.Contains(docs[1].Text, "files (status, changes, name; one per line):\n") {
+		t.Fatalf("%d documents; files: %q", len(docs), docs[len(docs)-1].Text)
 	}
 	var raw struct{ Body string }
 	json.Unmarshal(ghFixture(t, "pull.json"), &raw)
