@@ -122,39 +122,3 @@ func secretVariable(name string) bool {
 	}
 	return false
 }
-
-// go version and go env print the toolchain's version and settings. go env -w and -u write the
-// user's go env file; every other go command builds, runs or fetches code. A repository's go.mod
-// or go.work may name another toolchain (`toolchain go1.99.0`), which go would download into the
-// module cache and run even for `go version`: the rewrite pins GOTOOLCHAIN=local.
-//
-// Test: TestShellInfoRules; TestCorpusRefused (deny/shellinfo.txt).
-var goRule = &Program{
-	Name: "go", Summary: "print the Go toolchain's version and settings (go version, go env)", NamesOnly: true,
-	BSD:     &BSD{Same: true, Note: "the same program everywhere, with its own parser"},
-	Rewrite: func(args []string) ([]string, []string) { return []string{"GOTOOLCHAIN=local"}, args },
-	Custom: func(args []Arg) *Refusal {
-		if len(args) == 0 {
-			return refuse("go", "only `go version` and `go env` are reads")
-		}
-		switch args[0].Value {
-		case "version":
-			if len(args) > 1 {
-				return refuse("go", "`go version` takes nothing more here")
-			}
-			return nil
-		case "env":
-			for _, a := range args[1:] {
-				switch {
-				case a.Value == "-json":
-				case strings.HasPrefix(a.Value, "-"):
-					return refuse("go", "`go env %s` is not a read (-w and -u write your go env file)", clip.Short(a.Value))
-				case a.Pattern || a.Glob || a.Var:
-					return refuse("go", "`%s` is not a plain variable name", clip.Short(a.Value))
-				}
-			}
-			return nil
-		}
-		return refuse("go", "`go %s` builds, runs or fetches code; only `go version` and `go env` are reads", clip.Short(args[0].Value))
-	},
-}

@@ -2,8 +2,9 @@ package programs
 
 import "testing"
 
-// TestShellInfoRules: command -v/-V, type, printenv NAME, printf and go version/env print; every
-// other form runs what it names, prints secrets or writes.
+// TestShellInfoRules: command -v/-V, type, printenv NAME and printf print; every other form runs
+// what it names, prints secrets or writes. (go version and go env are not here: they write the
+// build cache and telemetry counters under the home, deny/shellinfo.txt.)
 func TestShellInfoRules(t *testing.T) {
 	check(t, true,
 		r("command", "-v", "git"),
@@ -16,10 +17,6 @@ func TestShellInfoRules(t *testing.T) {
 		r("printenv", "-0", "HOME"),
 		r("printf", pat("%s\\n"), "a", "b"),
 		r("printf", pat("%-10s %s\\n"), "name", "value"),
-		r("go", "version"),
-		r("go", "env"),
-		r("go", "env", "GOPATH", "GOMODCACHE"),
-		r("go", "env", "-json"),
 	)
 	check(t, false,
 		r("command", "ls").because("runs the command it names"),
@@ -40,13 +37,5 @@ func TestShellInfoRules(t *testing.T) {
 		r("printf", "-vx", "y").because("assigns"),
 		r("printf").because("needs a format"),
 		r("printf", pat("%s"), Arg{Value: "./*", Glob: true}).because("glob"),
-		r("go", "build", "./...").because("builds, runs or fetches"),
-		r("go", "run", "x.go").because("builds, runs or fetches"),
-		r("go", "test", "./...").because("builds, runs or fetches"),
-		r("go", "generate").because("builds, runs or fetches"),
-		r("go", "env", "-w", "GOFLAGS=-toolexec=x").because("-w and -u write"),
-		r("go", "env", "-u", "GOPROXY").because("-w and -u write"),
-		r("go", "version", "-m", "bin/x").because("takes nothing more"),
-		r("go").because("only `go version` and `go env`"),
 	)
 }
