@@ -59,7 +59,8 @@ func judgeHookctl(args []Arg) *Refusal {
 		if r != nil {
 			return r
 		}
-		if len(c.Operands) != 1 || c.Operands[0].Value != "status" || c.Operands[0].Var {
+		// Bare, readonly shows the status as `readonly status` does (it changes nothing).
+		if len(c.Operands) > 1 || len(c.Operands) == 1 && (c.Operands[0].Value != "status" || c.Operands[0].Var) {
 			return &Refusal{Program: "hookctl", What: "only the user may change the session's mode",
 				Hint: "ask the user; they type /readonly off in Claude Code"}
 		}

@@ -8,6 +8,7 @@ func TestHookctlRule(t *testing.T) {
 		r("hookctl", "check", "--json", "--", "ls"),
 		r("hookctl", "check", "--payload", "p.json"),
 		r("hookctl", "readonly", "status"),
+		r("hookctl", "readonly"), // bare: the status, as the user's bare /readonly
 		r("hookctl", "readonly", "status", "--session", "abc"),
 		r("hookctl", "readonly", "status", "--all"),
 		r("hookctl", "version"),
