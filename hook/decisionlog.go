@@ -138,11 +138,7 @@ func (l *DecisionLog) rotate(adding int64) error {
 	if fi, err := os.Stat(base); err != nil || fi.Size()+adding <= l.maxBytes() {
 		return nil
 	}
-	os.Remove(fmt.Sprintf("%s.%d", base, l.keep()))
-	for i := l.keep() - 1; i >= 1; i-- {
-		os.Rename(fmt.Sprintf("%s.%d", base, i), fmt.Sprintf("%s.%d", base, i+1))
-	}
-	if err := os.Rename(base, base+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := fsutil.Rotate(base, l.keep()); err != nil {
 		return fmt.Errorf("failed to rotate the decision log: %w", err)
 	}
 	return nil

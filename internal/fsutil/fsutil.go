@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -239,3 +240,16 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 
 // ErrLockTimeout is wrapped when another process held a lock for longer than the wait.
 var ErrLockTimeout = errors.New("another process held it too long")
+
+// Rotate shifts a size-rotated log: path.(keep-1) to path.keep (the oldest dropped), …, path
+// to path.1. The caller holds the log's lock. A missing file at any step is nothing to move.
+func Rotate(path string, keep int) error {
+	os.Remove(fmt.Sprintf("%s.%d", path, keep))
+	for i := keep - 1; i >= 1; i-- {
+		os.Rename(fmt.Sprintf("%s.%d", path, i), fmt.Sprintf("%s.%d", path, i+1))
+	}
+	if err := os.Rename(path, path+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return err
+	}
+	return nil
+}

@@ -201,12 +201,7 @@ func (a *Audit) keep() int {
 
 // rotate shifts audit.jsonl to .1, .1 to .2, …, dropping the oldest. Called under the lock.
 func (a *Audit) rotate() error {
-	base := filepath.Join(a.Dir, auditFile)
-	os.Remove(fmt.Sprintf("%s.%d", base, a.keep()))
-	for i := a.keep() - 1; i >= 1; i-- {
-		os.Rename(fmt.Sprintf("%s.%d", base, i), fmt.Sprintf("%s.%d", base, i+1))
-	}
-	if err := os.Rename(base, base+".1"); err != nil && !errors.Is(err, fs.ErrNotExist) {
+	if err := fsutil.Rotate(filepath.Join(a.Dir, auditFile), a.keep()); err != nil {
 		return fmt.Errorf("failed to rotate the audit log: %w", err)
 	}
 	return nil
