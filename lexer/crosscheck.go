@@ -65,7 +65,7 @@ func Shape(sc *Script) string {
 	}
 	for i, it := range sc.Items {
 		if i > 0 {
-			shapeOp(&b, it.Op)
+			printOp(&b, it.Op)
 		}
 		switch {
 		case it.Pipeline != nil:
@@ -97,22 +97,10 @@ func Shape(sc *Script) string {
 	return b.String()
 }
 
-// shapeOp writes a list operator: `; ` for `;` and newlines, ` && `, ` || `.
-func shapeOp(b *strings.Builder, op TokenKind) {
-	switch op {
-	case TokAndAnd:
-		b.WriteString(" && ")
-	case TokOrOr:
-		b.WriteString(" || ")
-	default:
-		b.WriteString("; ")
-	}
-}
-
 func shapeBody(b *strings.Builder, body []*Pipeline) {
 	for i, pl := range body {
 		if i > 0 {
-			shapeOp(b, pl.Op)
+			printOp(b, pl.Op)
 		}
 		shapePipeline(b, pl)
 	}
@@ -200,7 +188,7 @@ func mvdanShape(f *syntax.File, size int) (string, error) {
 	}
 	for i, it := range items {
 		if i > 0 {
-			shapeOp(&b, it.op)
+			printOp(&b, it.op)
 		}
 		if err := mvdanItem(&b, it.st); err != nil {
 			return "", err
@@ -341,7 +329,7 @@ func mvdanBody(b *strings.Builder, stmts []*syntax.Stmt) error {
 	}
 	for i, it := range items {
 		if i > 0 {
-			shapeOp(b, it.op)
+			printOp(b, it.op)
 		}
 		if err := mvdanPipeline(b, it.st); err != nil {
 			return err
