@@ -3,7 +3,6 @@
 package sandbox
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"syscall"
@@ -29,20 +28,3 @@ func execSandboxed(p *Profile, path string, argv, env []string) error {
 	err := syscall.Exec(sandboxExec, args, env)
 	return errNotApplied(err)
 }
-
-// RunIsolated: namespaces are Linux's.
-func RunIsolated([]string, Namespaces, func(*os.File) func()) (int, error) {
-	return 0, errNotApplied(errors.New("namespaces are Linux's"))
-}
-
-// BridgeNetwork: namespaces are Linux's.
-func BridgeNetwork(int) (string, error) { return "", errors.New("namespaces are Linux's") }
-
-// StartWatcher: namespaces are Linux's.
-func StartWatcher([]string) (int, error) { return -1, errors.New("namespaces are Linux's") }
-
-// UnshareNetwork: namespaces are Linux's.
-func UnshareNetwork() error { return errors.New("namespaces are Linux's") }
-
-// Watch: namespaces are Linux's.
-func Watch(int, int, func(*os.File) func()) error { return errors.New("namespaces are Linux's") }
