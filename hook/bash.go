@@ -136,32 +136,41 @@ func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, j judged
 // its pipeline (1 when a runner came before it).
 func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int, j *judged) *Refusal {
 	for k, c := range pl.Cmds {
-		i := first + k
-		name := c.Name.Value
-		prog := programs.Lookup(name)
-		if prog == nil || cfg.ProgramDenied(name) {
-			return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name), shape: true}
-		}
-		if prog.SandboxOnly != "" && j.need.why == "" {
-			j.need.why = "`" + name + "`: " + prog.SandboxOnly
-		}
-		if i > 0 && !prog.Filter {
-			return &Refusal{What: "`" + name + "` cannot read a pipe", Hint: "after | use one of: " + strings.Join(programs.FilterNames(), " ")}
-		}
-		if r := judgeInput(prog, c, &j.reads); r != nil {
+		if r := judgeStage(c, first+k, loop, cfg, j); r != nil {
 			return r
 		}
-		if r := judgeCommand(prog, c, loop, cfg.UserHome, &j.reads); r != nil {
-			what := r.What
-			if r.Program != "" {
-				what = r.Program + ": " + what
-			}
-			hint := r.Hint
-			if hint == "" {
-				hint = name + " is allowed to " + prog.Summary
-			}
-			return &Refusal{What: what, Hint: hint}
+	}
+	return nil
+}
+
+// judgeStage judges command c, at position i of its pipeline: its program is on the allowlist
+// (a filter after a pipe), its input redirection feeds a filter, and its rule accepts its
+// arguments. What it learns goes to j.
+func judgeStage(c *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *judged) *Refusal {
+	name := c.Name.Value
+	prog := programs.Lookup(name)
+	if prog == nil || cfg.ProgramDenied(name) {
+		return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name), shape: true}
+	}
+	if prog.SandboxOnly != "" && j.need.why == "" {
+		j.need.why = "`" + name + "`: " + prog.SandboxOnly
+	}
+	if i > 0 && !prog.Filter {
+		return &Refusal{What: "`" + name + "` cannot read a pipe", Hint: "after | use one of: " + strings.Join(programs.FilterNames(), " ")}
+	}
+	if r := judgeInput(prog, c, &j.reads); r != nil {
+		return r
+	}
+	if r := judgeCommand(prog, c, loop, cfg.UserHome, &j.reads); r != nil {
+		what := r.What
+		if r.Program != "" {
+			what = r.Program + ": " + what
 		}
+		hint := r.Hint
+		if hint == "" {
+			hint = name + " is allowed to " + prog.Summary
+		}
+		return &Refusal{What: what, Hint: hint}
 	}
 	return nil
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/retriever/scrub"
 )
 
@@ -19,6 +20,7 @@ type checkOptions struct {
 	Mode      string
 	AgentType string
 	JSON      bool
+	Explain   bool
 	Payload   string
 	Command   string
 }
@@ -26,7 +28,7 @@ type checkOptions struct {
 func newCheckCmd(s *streams) *cobra.Command {
 	opts := &checkOptions{}
 	cmd := &cobra.Command{
-		Use:   "check [--mode read-only|edit|review] [--agent-type T] [--json] -- 'COMMAND' | check --payload FILE",
+		Use:   "check [--mode read-only|edit|review] [--agent-type T] [--explain] [--json] -- 'COMMAND' | check --payload FILE",
 		Short: "Judge a shell command (or a whole hook payload) as the hook would",
 		Long: `check prints the verdict and reason the hook gives a shell command in a session of the
 given mode (read-only unless --mode says otherwise), run from the current directory with the
@@ -34,11 +36,17 @@ same configuration the hook would use there (your config and the project's .hook
 and the exact command the hook would have the client run instead. With --payload it judges a
 recorded Claude Code PreToolUse payload (use - for standard input).
 
+--explain shows how the read-only judge reached it, stage by stage: the lexer's tokens, the
+shape parser's structure, whether the second parser (mvdan.cc/sh, as bash and as zsh) agrees,
+the rule of each program, the sensitive-file rule over every file named, the rewrite, and
+whether the command needs the sandbox. It stops where the judge stops.
+
 Exit status: 0 allowed, or no objection (edit mode's guard passed it); 1 refused; 2 the hook
 would ask you (a review-mode publish); 3 a usage or configuration error.`,
 		Example: `  hookctl check -- 'sed -i s/a/b/ f'
   hookctl check -- 'git log --oneline -5 | head -3'
   hookctl check --json -- 'rg -n TODO'
+  hookctl check --explain -- 'for f in *.md; do wc -l "$f"; done'
   hookctl check --mode edit -- 'rm -rf ~'
   hookctl check --mode review -- 'gh pr comment 7 -b "LGTM"'
   hookctl check --payload fixtures/claude/explore-bash-sed-i.json`,
@@ -58,6 +66,7 @@ would ask you (a review-mode publish); 3 a usage or configuration error.`,
 	cmd.Flags().StringVar(&opts.Mode, "mode", "read-only", "judge as a session in this mode: read-only, edit or review")
 	cmd.Flags().StringVar(&opts.AgentType, "agent-type", "", "judge as a call from this subagent type")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "print the result as JSON")
+	cmd.Flags().BoolVar(&opts.Explain, "explain", false, "show each stage of the read-only judge")
 	cmd.Flags().StringVar(&opts.Payload, "payload", "", "judge a whole PreToolUse payload from `FILE`")
 	return cmd
 }
@@ -69,6 +78,10 @@ type checkResult struct {
 	Command string `json:"command,omitempty"`
 	// Isolation says what holds the command besides the policy (the sandbox, or policy only).
 	Isolation string `json:"isolation,omitempty"`
+	// Rule names what decided (the decision log's rule).
+	Rule string `json:"rule,omitempty"`
+	// Steps are the read-only judge's stages, with --explain.
+	Steps []hook.Step `json:"steps,omitempty"`
 }
 
 func checkRun(s *streams, opts *checkOptions) error {
@@ -94,7 +107,10 @@ func checkRun(s *streams, opts *checkOptions) error {
 		return err
 	}
 	d := newPolicy(env, cfg, call.Cwd).Decide(call, hook.SessionState{Mode: mode, Project: call.Cwd})
-	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command, Isolation: d.Isolation}
+	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command, Isolation: d.Isolation, Rule: d.Rule}
+	if opts.Explain && call.Kind == hook.KindShell && mode != hook.ModeEdit {
+		res.Steps = hook.ExplainReadOnly(lexer.NewCommandLine(call.Command), cfg)
+	}
 	if opts.JSON {
 		enc := json.NewEncoder(s.out)
 		enc.SetEscapeHTML(false)
@@ -102,6 +118,7 @@ func checkRun(s *streams, opts *checkOptions) error {
 			return err
 		}
 	} else {
+		printSteps(s.out, opts, call, mode, res)
 		printCheck(s.out, call, res)
 	}
 	switch d.Verdict {
@@ -129,6 +146,26 @@ func newPolicy(env environment, cfg *hook.Config, cwd string) *hook.Policy {
 		GitHubRepo: func(remote string) string { return hook.ProjectGitHubRepo(cwd, remote) },
 		GitBranch:  func() string { return hook.ProjectBranch(cwd) },
 	}
+}
+
+// printSteps prints --explain's stages before the verdict. The stages are the read-only
+// judge's; in edit mode the guard decides, so only the rule it applied is named.
+func printSteps(w io.Writer, opts *checkOptions, c *hook.ToolCall, mode hook.Mode, r checkResult) {
+	if !opts.Explain {
+		return
+	}
+	if c.Kind != hook.KindShell || mode == hook.ModeEdit {
+		fmt.Fprintf(w, "decided by: %s\n", or(r.Rule, "(no rule recorded)"))
+		return
+	}
+	for i, st := range r.Steps {
+		mark := "ok"
+		if !st.OK {
+			mark = "REFUSED"
+		}
+		fmt.Fprintf(w, "%d. %s: %s — %s\n", i+1, st.Stage, mark, st.Detail)
+	}
+	fmt.Fprintf(w, "decided by: %s\n", or(r.Rule, "(no rule recorded)"))
 }
 
 func printCheck(w io.Writer, c *hook.ToolCall, r checkResult) {

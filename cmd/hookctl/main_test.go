@@ -73,6 +73,37 @@ func TestCheckPayload(t *testing.T) {
 	}
 }
 
+// TestCheckExplain: --explain prints the judge's stages in order, stops at the one that
+// refuses, and leaves the verdict and exit status as they are without it.
+func TestCheckExplain(t *testing.T) {
+	home := t.TempDir()
+	code, out, _ := runCLI(t, home, "", "check", "--explain", "--", "ls *.md && cat README.md")
+	want := []string{"1. tokens: ok — ls · *.md (glob ./*.md) · && · cat · README.md", "2. shape: ok — ", "3. second parser: ok",
+		"4. program: ok — `ls ./*.md`: ls may ", "5. program: ok — `cat README.md`", "6. files read: ok", "7. rewrite: ok — ls ./*.md && cat README.md",
+		"8. sandbox: ok — wanted, not required", "decided by: read-only rules\nallow\nruns: "}
+	at := 0
+	for _, w := range want {
+		i := strings.Index(out[at:], w)
+		if i < 0 {
+			t.Fatalf("exit %d; no %q after byte %d of:\n%s", code, w, at, out)
+		}
+		at += i + len(w)
+	}
+	if code != exitOK {
+		t.Errorf("exit %d", code)
+	}
+	code, out, _ = runCLI(t, home, "", "check", "--explain", "--", "ls && sed -i s/a/b/ f && cat x")
+	if code != exitDenied || !strings.Contains(out, "5. program: REFUSED — `sed -i s/a/b/ f`: sed: `-i` edits files in place") ||
+		strings.Contains(out, "cat x") || strings.Contains(out, "6.") {
+		t.Errorf("exit %d:\n%s", code, out)
+	}
+	code, out, _ = runCLI(t, home, "", "check", "--explain", "--json", "--", "echo $(id)")
+	var r checkResult
+	if err := json.Unmarshal([]byte(out), &r); err != nil || code != exitDenied || len(r.Steps) != 1 || r.Steps[0].Stage != "tokens" || r.Steps[0].OK {
+		t.Errorf("exit %d %q (%v)", code, out, err)
+	}
+}
+
 func TestCheckUsage(t *testing.T) {
 	for _, args := range [][]string{{"check"}, {"check", "--", "a", "b"}, {"check", "--payload", "x", "--", "ls"}} {
 		if code, _, errOut := runCLI(t, t.TempDir(), "", args...); code != exitError || errOut == "" {
