@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/secrets"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
 )
@@ -207,14 +208,21 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 	args := make([]programs.Arg, len(c.Args))
 	usesVar := false
 	for i, w := range c.Args {
+		if w.Env {
+			if r := judgeEnvWord(prog, w, loop); r != nil {
+				return r
+			}
+			args[i] = programs.Arg{Value: "x"} // the program takes any value
+			continue
+		}
 		if w.Tilde {
 			if home == "" {
 				return &programs.Refusal{What: "`~` and `$HOME` stand for your home directory, which hookctl could not read", Hint: "write the path out"}
 			}
 			w = lexer.ExpandHome(w, home)
 		}
-		args[i] = programs.Arg{Value: w.Value, Pattern: w.Pattern, Var: w.Var != "", Glob: w.Glob != "" && !optionGlob(w)}
-		usesVar = usesVar || w.Var != ""
+		args[i] = programs.Arg{Value: w.Value, Pattern: w.Pattern, Var: w.Var != "" || w.Parts != nil, Glob: w.Glob != "" && !optionGlob(w)}
+		usesVar = usesVar || w.Var != "" || w.Parts != nil
 	}
 	if !usesVar {
 		return prog.JudgeReads(args, reads)
@@ -226,14 +234,59 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 		}
 		seen[item.Value] = true
 		for i, w := range c.Args {
-			if w.Var != "" {
+			switch {
+			case w.Env:
+			case w.Var != "":
 				args[i].Value = item.Value
+				args[i].Glob = item.Glob != ""
+			case w.Parts != nil:
+				// The word as the shell makes it in this iteration: its text around the
+				// item. A glob item stays a pattern for every file it may match (the text
+				// around it holds no unquoted glob character: the lexer refuses one).
+				args[i].Value = substitute(w.Parts, item.Value)
 				args[i].Glob = item.Glob != ""
 			}
 		}
 		if r := prog.JudgeReads(args, reads); r != nil {
 			r.What += " (with " + loop.Var + "=" + clip.Short(item.Value) + ")"
 			return r
+		}
+	}
+	return nil
+}
+
+// substitute joins a word's parts with value for its variable (the loop's: a word that reads
+// any other is Env and never substituted).
+func substitute(parts []lexer.Part, value string) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p.Var != "" {
+			b.WriteString(value)
+			continue
+		}
+		b.WriteString(p.Text)
+	}
+	return b.String()
+}
+
+// judgeEnvWord admits a word that reads the environment ("$PATH", "x $PWD", $SHELL) only for
+// a program that takes any argument (programs.Program.AnyArgument): the judge cannot see the
+// value, which may be anything, an option included. A variable named like a secret is refused
+// there too: its value would enter the model's context. Test: TestEnvironmentWords,
+// TestCorpusRefused (deny/expansion.txt).
+func judgeEnvWord(prog *programs.Program, w lexer.Word, loop *lexer.For) *programs.Refusal {
+	for _, name := range w.Vars() {
+		if loop != nil && name == loop.Var {
+			continue
+		}
+		if secrets.Variable(name) {
+			return &programs.Refusal{Program: prog.Name, What: "`$" + name + "` is named like a secret, whose value would enter the model's context",
+				Hint: "ask the user whether it is set; never print a secret's value"}
+		}
+		if !prog.AnyArgument {
+			return &programs.Refusal{Program: prog.Name, What: "`$" + name + "` comes from the environment, whose value hookctl cannot see, and " +
+				prog.Name + " reads its arguments as options and files", Hint: "only " + strings.Join(programs.AnyArgumentNames(), ", ") +
+				" take such a word; write the value out (printenv " + name + " prints it)"}
 		}
 	}
 	return nil
@@ -298,7 +351,7 @@ func rewriteHome(c *lexer.SimpleCommand, home string) lexer.Printed {
 		if home != "" {
 			w = lexer.ExpandHome(w, home)
 		}
-		if w.Var != "" || w.Glob != "" && !optionGlob(w) {
+		if w.Var != "" || w.Parts != nil || w.Glob != "" && !optionGlob(w) {
 			// A placeholder no real argument can contain (the lexer refuses NUL), mapped back
 			// to the loop variable or the glob after the program's rewrite. An option's glob
 			// is printed as the literal text judged (optionGlob).

@@ -15,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/secrets"
 )
 
 // The decision log is every decision the hook made, one JSON line each, in
@@ -283,10 +284,6 @@ func NewLogID(t time.Time) string {
 	return t.UTC().Format("20060102T150405.000Z") + "-" + hex.EncodeToString(b[:])
 }
 
-// secretNameParts mark an environment variable whose value RedactCommand withholds wherever it
-// appears in a command, and an assignment (NAME=value) whose value it withholds.
-var secretNameParts = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "API_KEY", "APIKEY", "PRIVATE_KEY", "CREDENTIAL", "AUTH", "SESSION_KEY", "ACCESS_KEY"}
-
 // secretPrefixes begin the tokens of common providers (GitHub, GitLab, Slack, OpenAI and
 // Anthropic, AWS access keys, npm, Stripe, Google).
 var secretPrefixes = []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_", "glpat-", "xoxb-", "xoxp-", "xoxa-",
@@ -303,7 +300,7 @@ const withheld = "[withheld]"
 func RedactCommand(command string, environ []string) string {
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if ok && len(value) >= 8 && secretName(name) && strings.Contains(command, value) {
+		if ok && len(value) >= 8 && secrets.Variable(name) && strings.Contains(command, value) {
 			command = strings.ReplaceAll(command, value, withheld)
 		}
 	}
@@ -350,16 +347,6 @@ func RedactCommand(command string, environ []string) string {
 	return out
 }
 
-func secretName(name string) bool {
-	upper := strings.ToUpper(name)
-	for _, p := range secretNameParts {
-		if strings.Contains(upper, p) {
-			return true
-		}
-	}
-	return false
-}
-
 func hasSecretPrefix(word string) bool {
 	w := strings.TrimLeft(word, "=:")
 	if _, v, ok := strings.Cut(w, "="); ok {
@@ -375,5 +362,5 @@ func hasSecretPrefix(word string) bool {
 
 func assignsSecret(word string) bool {
 	name, value, ok := strings.Cut(word, "=")
-	return ok && value != "" && secretName(strings.TrimLeft(name, "-")) && !strings.ContainsAny(name, "/.")
+	return ok && value != "" && secrets.Variable(strings.TrimLeft(name, "-")) && !strings.ContainsAny(name, "/.")
 }

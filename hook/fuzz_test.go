@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -91,9 +92,22 @@ func judgedCalls(sc *lexer.Script) []string {
 			var parts []string
 			parts = append(parts, p.Env...)
 			for _, w := range p.Words {
-				if w.Var != "" {
+				switch {
+				case w.Split:
+					parts = append(parts, "u$"+w.Var)
+				case w.Var != "":
 					parts = append(parts, "$"+w.Var)
-				} else {
+				case w.Parts != nil:
+					var b strings.Builder
+					for _, x := range w.Parts {
+						if x.Var != "" {
+							b.WriteString("$" + x.Var)
+						} else {
+							b.WriteString(x.Text)
+						}
+					}
+					parts = append(parts, b.String())
+				default:
 					parts = append(parts, w.Value)
 				}
 			}
@@ -188,6 +202,11 @@ func wordValue(w *syntax.Word) (string, error) {
 			b.WriteString(p.Value)
 		case *syntax.SglQuoted:
 			b.WriteString(p.Value)
+		case *syntax.ParamExp:
+			if len(w.Parts) != 1 {
+				return "", errors.New("an unquoted parameter inside a word")
+			}
+			b.WriteString("u$" + p.Param.Value) // unquoted: split and globbed
 		case *syntax.DblQuoted:
 			for _, q := range p.Parts {
 				switch q := q.(type) {

@@ -37,7 +37,7 @@ func parseRunner(entry string) (runnerEntry, error) {
 		return r, fmt.Errorf("read_only_runners entry %q has a redirection", entry)
 	}
 	for _, w := range append([]lexer.Word{c.Name}, c.Args...) {
-		if w.Var != "" || w.Pattern || w.Tilde || w.Glob != "" {
+		if w.Var != "" || w.Parts != nil || w.Pattern || w.Tilde || w.Glob != "" {
 			return r, fmt.Errorf("read_only_runners entry %q: %q is not a plain word", entry, w.Raw)
 		}
 		r.words = append(r.words, w.Value)
@@ -57,7 +57,7 @@ func (c *Config) runner(cmd *lexer.SimpleCommand) bool {
 	}
 	argv := make([]string, 0, len(cmd.Args)+1)
 	for _, w := range append([]lexer.Word{cmd.Name}, cmd.Args...) {
-		if w.Var != "" || w.Pattern || w.Tilde || w.Glob != "" {
+		if w.Var != "" || w.Parts != nil || w.Pattern || w.Tilde || w.Glob != "" {
 			return false
 		}
 		argv = append(argv, w.Value)

@@ -47,6 +47,21 @@ func expectedTrace(sc *lexer.Script, rewritten bool, dir string) []string {
 			switch {
 			case w.Var != "" && w.Var == loopVar:
 				vals = append(vals, item)
+			case w.Var != "":
+				vals = append(vals, traceEnv(w.Var))
+			case w.Parts != nil:
+				var b strings.Builder
+				for _, p := range w.Parts {
+					switch {
+					case p.Var == "":
+						b.WriteString(p.Text)
+					case p.Var == loopVar:
+						b.WriteString(item)
+					default:
+						b.WriteString(traceEnv(p.Var))
+					}
+				}
+				vals = append(vals, b.String())
 			case w.Glob != "":
 				names, _ := expandGlob(dir, w)
 				vals = append(vals, names...)
@@ -158,7 +173,7 @@ func seedGlobFiles(t *testing.T, dir string) {
 func shellTrace(t *testing.T, shell []string, dir, command string) ([]string, error) {
 	trace := filepath.Join(t.TempDir(), "trace")
 	cmd := exec.Command(shell[0], append(shell[1:], stubs()+command)...)
-	cmd.Env = append(os.Environ(), "HOOKCTL_TRACE="+trace, "HOME=HOME", "LC_ALL=C")
+	cmd.Env = append(os.Environ(), "HOOKCTL_TRACE="+trace, "HOME=HOME", "LC_ALL=C", "HOOKCTL_TEST_WORD=a:b/c")
 	cmd.Dir = dir
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return nil, fmt.Errorf("%v: %s", err, out)
@@ -172,13 +187,32 @@ func shellTrace(t *testing.T, shell []string, dir, command string) ([]string, er
 	return recs, nil
 }
 
-// predictable reports whether every glob of sc has a trace expandGlob can predict.
+// traceEnv is a variable's value in shellTrace's environment.
+func traceEnv(name string) string {
+	switch name {
+	case "HOME":
+		return "HOME"
+	case "LC_ALL":
+		return "C"
+	case "HOOKCTL_TEST_WORD":
+		return "a:b/c"
+	}
+	return os.Getenv(name)
+}
+
+// predictable reports whether every glob of sc has a trace expandGlob can predict, and every
+// variable outside the loop's a value the shells leave one word.
 func predictable(sc *lexer.Script) bool {
 	ok := true
 	check := func(w lexer.Word) {
 		if w.Glob != "" {
 			_, p := expandGlob("", w)
 			ok = ok && p
+		}
+		if w.Env {
+			for _, name := range w.Vars() {
+				ok = ok && traceEnv(name) != "" && !strings.ContainsAny(traceEnv(name), " \t\n*?[")
+			}
 		}
 	}
 	sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {

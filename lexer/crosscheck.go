@@ -133,6 +133,11 @@ func shapePipeline(b *strings.Builder, pl *Pipeline) {
 // does), any other word as its value in double quotes.
 func shapeWord(b *strings.Builder, w Word) {
 	switch {
+	case w.Split:
+		b.WriteString("u$")
+		b.WriteString(w.Var)
+	case w.Parts != nil:
+		shapeParts(b, w.Parts)
 	case w.Var != "":
 		b.WriteByte('$')
 		b.WriteString(w.Var)
@@ -142,6 +147,24 @@ func shapeWord(b *strings.Builder, w Word) {
 	default:
 		shapeText(b, w.Value)
 	}
+}
+
+// shapeParts writes a word of text and variables as t(…): each text in double quotes, each
+// variable as $NAME.
+func shapeParts(b *strings.Builder, parts []Part) {
+	b.WriteString("t(")
+	for i, p := range parts {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		if p.Var != "" {
+			b.WriteByte('$')
+			b.WriteString(p.Var)
+			continue
+		}
+		shapeText(b, p.Text)
+	}
+	b.WriteByte(')')
 }
 
 // shapeText writes text in double quotes, escaping " and \ so that words cannot run together.
@@ -503,6 +526,13 @@ func expandBraces(w *syntax.Word) ([]*syntax.Word, error) {
 // mvdanShapeWord writes a word in the shape notation (shapeWord): the loop variable, a glob as
 // its pattern, or a literal value.
 func mvdanShapeWord(b *strings.Builder, w *syntax.Word) error {
+	if len(w.Parts) == 1 {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && plainParam(pe) && !isHome(pe) {
+			b.WriteString("u$") // unquoted: the shell splits and globs it
+			b.WriteString(pe.Param.Value)
+			return nil
+		}
+	}
 	if s, v, err := mvdanWord(w); err == nil {
 		if v != "" {
 			b.WriteByte('$')
@@ -510,6 +540,10 @@ func mvdanShapeWord(b *strings.Builder, w *syntax.Word) error {
 			return nil
 		}
 		shapeText(b, s)
+		return nil
+	}
+	if parts, ok := mvdanParts(w); ok {
+		shapeParts(b, parts)
 		return nil
 	}
 	pat, ok := GlobPattern(w)
@@ -522,6 +556,52 @@ func mvdanShapeWord(b *strings.Builder, w *syntax.Word) error {
 	b.WriteByte('g')
 	shapeText(b, pat)
 	return nil
+}
+
+// mvdanParts reads a word that joins literal text and plain variables inside double quotes as
+// the hand lexer's Word.Parts, and reports false for any other word (one with no variable, a
+// variable alone in quotes, a variable outside quotes, any other expansion).
+func mvdanParts(w *syntax.Word) ([]Part, bool) {
+	var parts []Part
+	var text strings.Builder
+	vars := 0
+	for i, part := range w.Parts {
+		dq, ok := part.(*syntax.DblQuoted)
+		if !ok {
+			v, glob, ok := textPart(part, i == 0)
+			if !ok || glob {
+				return nil, false
+			}
+			text.WriteString(v)
+			continue
+		}
+		if dq.Dollar {
+			return nil, false
+		}
+		for _, q := range dq.Parts {
+			switch q := q.(type) {
+			case *syntax.Lit:
+				text.WriteString(UnescapeDouble(q.Value))
+			case *syntax.ParamExp:
+				if !plainParam(q) {
+					return nil, false
+				}
+				parts = append(parts, Part{Text: text.String()}, Part{Var: q.Param.Value})
+				text.Reset()
+				vars++
+			default:
+				return nil, false
+			}
+		}
+	}
+	if vars == 0 || hasBraceExpansion(w) {
+		return nil, false
+	}
+	parts = compactParts(append(parts, Part{Text: text.String()}))
+	if len(parts) == 1 {
+		return nil, false // "$NAME" alone: mvdanWord's loop variable
+	}
+	return parts, true
 }
 
 // mvdanWord returns a word's value as Literal reads it, or the loop variable's name when the

@@ -110,10 +110,43 @@ type Word struct {
 	// Brace is set on each of the words a brace group ({a,b}) expanded to; Raw is the whole
 	// word as written. The rewrite prints the words, not the group.
 	Brace bool
+	// Parts is set for a word that joins text and variables inside double quotes ("== $pkg",
+	// "$f.bak", "PATH is $PATH"): its text and variables in order, and Value is empty. The
+	// judge substitutes the loop's words for its variable; any other variable is Env.
+	Parts []Part
+	// Env is set by the parser when Var, or a variable of Parts, is not the loop's: a value
+	// from the environment, which the judge cannot see, so only a program that no argument
+	// can turn to writing, running or reading files may take the word.
+	Env bool
+	// Split is set for a variable written unquoted ($PATH): the shell splits its value into
+	// words and expands them as globs. Only the environment's variables may be so written.
+	Split bool
+}
+
+// Part is a piece of a word with Parts: literal text, or the variable Var.
+type Part struct {
+	Text string
+	Var  string
 }
 
 // IsBare reports whether the word was written with plain characters only.
-func (w Word) IsBare() bool { return !w.Quoted && w.Var == "" && !w.Tilde && w.Glob == "" && !w.Brace }
+func (w Word) IsBare() bool {
+	return !w.Quoted && w.Var == "" && !w.Tilde && w.Glob == "" && !w.Brace && w.Parts == nil
+}
+
+// Vars returns the names of the variables the word reads, in order.
+func (w Word) Vars() []string {
+	if w.Var != "" {
+		return []string{w.Var}
+	}
+	var out []string
+	for _, p := range w.Parts {
+		if p.Var != "" {
+			out = append(out, p.Var)
+		}
+	}
+	return out
+}
 
 // Token is one lexical token.
 type Token struct {
@@ -424,7 +457,9 @@ func (s *scanner) word() {
 	revSuffix := false
 	braceAt := -1 // where a brace group's alternatives go in val, or -1
 	var alts []string
-	if s.ch == '"' && s.loopVar(&w) {
+	var parts []Part // the text and variables of a word with variables inside quotes
+	cut := 0         // where in val the text after the last variable starts
+	if s.ch == '"' && s.loopVar(&w) || s.ch == '$' && s.bareVar(&w) {
 		s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
 		return
 	}
@@ -498,6 +533,16 @@ func (s *scanner) word() {
 						w.Tilde = true // "$HOME/…" at the start of a word: as ~/… (above)
 						val = append(val, '~')
 						s.skipN(n) // consumes $HOME
+						break
+					}
+					if name, n, bad := varRef(s.src[s.off:]); n > 0 {
+						// "== $pkg": the text so far, then the variable (Word.Parts).
+						parts = append(parts, Part{Text: string(val[cut:])}, Part{Var: name})
+						cut = len(val)
+						s.skipN(n) // consumes $NAME or ${NAME}
+						break
+					} else if bad != "" {
+						s.fail(s.off, "%s", bad)
 						break
 					}
 					// A `$` that no shell expands: before the closing quote, a blank or one of
@@ -581,6 +626,15 @@ func (s *scanner) word() {
 	if w.Tilde && len(val) > 1 && val[1] != '/' {
 		// "$HOME"x names another directory than the home one; ~ and $HOME stand alone or before /.
 		s.fail(start, "`~` or `$HOME` must stand alone or before a `/`")
+		return
+	}
+	if parts != nil {
+		if braceAt >= 0 || w.Tilde || len(globAt) > 0 {
+			s.fail(start, "a word with a variable inside quotes may not also hold a brace group, `~` or a glob")
+			return
+		}
+		w.Parts = compactParts(append(parts, Part{Text: string(val[cut:])}))
+		s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
 		return
 	}
 	if braceAt >= 0 {
@@ -759,6 +813,9 @@ func (s *scanner) loopVar(w *Word) bool {
 		n++
 	}
 	name := rest[start:n]
+	if name == "_" {
+		return false // $_, the last argument: varRef refuses it
+	}
 	if braced {
 		if n >= len(rest) || rest[n] != '}' {
 			return false
@@ -777,6 +834,78 @@ func (s *scanner) loopVar(w *Word) bool {
 	w.Quoted = true
 	s.skipN(n)
 	return true
+}
+
+// bareVar consumes a word that is exactly $NAME or ${NAME}, unquoted, followed by a delimiter:
+// a variable the shell splits and globs (Word.Split). It consumes nothing and returns false
+// for any other word starting with `$`, which the scanner then refuses.
+func (s *scanner) bareVar(w *Word) bool {
+	name, n, _ := varRef(s.src[s.off:])
+	if n == 0 || n == len("$HOME") && name == "HOME" || n < len(s.src)-s.off && !isDelim(s.src[s.off+n]) {
+		// $HOME is the home directory's path, as ~ is (homeVar); ${HOME} is a variable.
+		return false
+	}
+	w.Raw = s.src[s.off : s.off+n]
+	w.Var = name
+	w.Split = true
+	s.skipN(n)
+	return true
+}
+
+// varRef reads $NAME or ${NAME} at the start of rest and returns the name and its length. It
+// returns n == 0 with a reason (bad) when a name follows the `$` but the reference is one the
+// gate does not read: a special or positional parameter, or a reference followed by what zsh
+// reads as part of it ($f[1] a subscript, $f:h a modifier) or bash as more name. It returns
+// n == 0 and no reason when no name follows.
+func varRef(rest string) (name string, n int, bad string) {
+	if len(rest) < 2 || rest[0] != '$' {
+		return "", 0, ""
+	}
+	n = 1
+	braced := rest[1] == '{'
+	if braced {
+		n++
+	}
+	if n >= len(rest) || !isNameStart(rest[n]) {
+		if braced {
+			return "", 0, "`${` is only allowed as ${NAME}"
+		}
+		return "", 0, ""
+	}
+	at := n
+	for n < len(rest) && isNameChar(rest[n]) {
+		n++
+	}
+	name = rest[at:n]
+	if braced {
+		if n >= len(rest) || rest[n] != '}' {
+			return "", 0, "`${` is only allowed as ${NAME}, without operators"
+		}
+		n++
+	}
+	if name == "_" {
+		return "", 0, "`$_` (the last argument) is not allowed"
+	}
+	if n < len(rest) {
+		switch c := rest[n]; {
+		case c == ':' && n+1 < len(rest) && (rest[n+1] == ' ' || rest[n+1] == '"'):
+		case braced && isNameChar(c):
+		case c == '[' || c == ':' || c == '(' || c == '{' || isNameChar(c):
+			return "", 0, "`$" + name + "` followed by `" + string(c) + "` is not allowed (zsh reads [ and : after a variable as a subscript or modifier); write \"${" + name + "}\" before plain text"
+		}
+	}
+	return name, n, ""
+}
+
+// compactParts drops the empty text between variables.
+func compactParts(parts []Part) []Part {
+	out := parts[:0]
+	for _, p := range parts {
+		if p.Var != "" || p.Text != "" {
+			out = append(out, p)
+		}
+	}
+	return out
 }
 
 // isRevChar reports whether c may precede ~ or ^ in a git revision written bare.

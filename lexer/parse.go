@@ -301,7 +301,7 @@ func (p *parser) cdPrefix() *Word {
 	}
 	dir := t.Word
 	switch {
-	case dir.Var != "" || dir.Tilde || dir.Glob != "" || dir.Brace:
+	case dir.Var != "" || dir.Parts != nil || dir.Tilde || dir.Glob != "" || dir.Brace:
 		p.fail(t.Pos, "the directory after `cd` must be written out literally")
 	case dir.Pattern:
 		p.fail(t.Pos, "the directory after `cd` contains shell syntax")
@@ -345,8 +345,8 @@ func (p *parser) command() *SimpleCommand {
 	}
 	name := t.Word
 	switch {
-	case name.Var != "":
-		p.fail(t.Pos, "a loop variable cannot be run as a command")
+	case name.Var != "" || name.Parts != nil:
+		p.fail(t.Pos, "a variable cannot name the program")
 	case name.Brace:
 		p.fail(t.Pos, "a brace group cannot name the program")
 	case name.Quoted || name.Tilde || !allBare(name.Value):
@@ -368,10 +368,11 @@ func (p *parser) command() *SimpleCommand {
 		t := p.tok()
 		switch t.Kind {
 		case TokWord:
-			if t.Word.Var != "" {
-				p.checkVar(t)
+			w := t.Word
+			if w.Var != "" || w.Parts != nil {
+				p.checkVars(&w, t.Pos)
 			}
-			cmd.Args = append(cmd.Args, t.Word)
+			cmd.Args = append(cmd.Args, w)
 			p.advance()
 		case TokErrToOut, TokErrToNull, TokOutToNull, TokAllToNull:
 			cmd.Redirs = append(cmd.Redirs, Redir{Kind: t.Kind})
@@ -399,7 +400,7 @@ func (p *parser) inputFile(pos int) Word {
 	w := t.Word
 	v := w.Value
 	switch {
-	case w.Var != "" || w.Tilde || w.Glob != "" || w.Brace:
+	case w.Var != "" || w.Parts != nil || w.Tilde || w.Glob != "" || w.Brace:
 		p.fail(t.Pos, "the file after `<` must be written out literally")
 	case w.Pattern:
 		p.fail(t.Pos, "the file after `<` contains shell syntax")
@@ -438,12 +439,18 @@ func (p *parser) wordsAhead() int {
 	return n
 }
 
-func (p *parser) checkVar(t Token) {
-	switch {
-	case p.loopVar == "":
-		p.fail(t.Pos, "`$%s` is not allowed: the only expansion allowed is a for loop's own variable", t.Word.Var)
-	case t.Word.Var != p.loopVar:
-		p.fail(t.Pos, "`$%s` is not allowed: the only expansion allowed is the loop variable \"$%s\"", t.Word.Var, p.loopVar)
+// checkVars checks the variables an argument reads. The loop's own variable must be quoted
+// (unquoted, the shell would split and glob its value); any other is the environment's, whose
+// value the judge cannot see (Word.Env): the judge admits it only where no value could matter.
+func (p *parser) checkVars(w *Word, pos int) {
+	for _, name := range w.Vars() {
+		if name != p.loopVar {
+			w.Env = true
+			continue
+		}
+		if w.Split {
+			p.fail(pos, "quote the loop variable: \"$%s\" (unquoted, the shell splits and globs its value)", name)
+		}
 	}
 }
 
@@ -561,7 +568,7 @@ func (p *parser) forShape() *For {
 	for p.err == nil && p.tok().Kind == TokWord {
 		w := p.tok().Word
 		switch {
-		case w.Var != "":
+		case w.Var != "" || w.Parts != nil:
 			p.fail(w.Pos, "a loop's word list must be literal")
 		case w.Pattern:
 			p.fail(w.Pos, "a loop's words must be plain file names or values, without shell syntax")

@@ -48,8 +48,22 @@ func allBare(s string) bool {
 // FormatWord writes one word the way the canonical form spells it.
 func FormatWord(w Word) string {
 	switch {
+	case w.Split:
+		return "${" + w.Var + "}" // braced: $HOME alone would read as ~
 	case w.Var != "":
 		return `"$` + w.Var + `"`
+	case w.Parts != nil:
+		// Each variable in double quotes, as judged, each run of text as Quote quotes it: the
+		// braces end the name, so "${f}".bak reads $f, then .bak.
+		var b strings.Builder
+		for _, p := range w.Parts {
+			if p.Var != "" {
+				b.WriteString(`"${` + p.Var + `}"`)
+				continue
+			}
+			b.WriteString(Quote(p.Text))
+		}
+		return b.String()
 	case w.Glob != "" && w.Tilde:
 		return "~/" + formatPattern(w.Glob[2:])
 	case w.Tilde && w.Value == "~":

@@ -159,20 +159,22 @@ var dfRule = &Program{
 	},
 }
 
-// basename strips directories from names. It reads nothing.
+// basename strips directories from names. It reads nothing, so it may take any argument
+// (AnyArgument: basename "$PWD").
 //
 // Test: TestFilesRules.
 var basenameRule = &Program{
-	Name: "basename", Summary: "strip directories from names", NamesOnly: true,
+	Name: "basename", Summary: "strip directories from names", NamesOnly: true, AnyArgument: true,
 	BSD:  &BSD{Getopt: "as:", Lacks: "z", Note: "getopt(3) `as:`: options end at the first operand; it reads no file"},
 	Opts: &Options{Flags: "-a -z --multiple --zero", Valued: "-s --suffix"},
 }
 
-// dirname strips the last component from names. It reads nothing.
+// dirname strips the last component from names. It reads nothing, so it may take any argument
+// (AnyArgument).
 //
 // Test: TestFilesRules.
 var dirnameRule = &Program{
-	Name: "dirname", Summary: "strip the last part of names", NamesOnly: true,
+	Name: "dirname", Summary: "strip the last part of names", NamesOnly: true, AnyArgument: true,
 	BSD:  &BSD{Getopt: "", Lacks: "z", Note: "getopt(3) with no options: any option is a usage error; it reads no file"},
 	Opts: &Options{Flags: "-z --zero"},
 }

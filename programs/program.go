@@ -91,6 +91,11 @@ type Program struct {
 	// BSD says how the program's BSD build (macOS, FreeBSD) parses the same words (bsd.go).
 	// Every program parsed by a table has one (TestBSDTables); git's judge models its own.
 	BSD *BSD
+	// AnyArgument marks a program that no argument can turn to writing, running or reading a
+	// file (echo prints its words; basename and dirname print parts of them): only such a
+	// program may take a word whose value comes from the environment ("$PATH", "x $PWD"), which
+	// the judge cannot see. Test: TestEnvironmentWords (hook), deny/expansion.txt.
+	AnyArgument bool
 	// SandboxOnly, when set, says why the program runs only inside the OS sandbox: what it
 	// may run that no rule can see (cargo runs the toolchain a project's rust-toolchain.toml
 	// names). Where the sandbox cannot apply, the hook refuses it with this reason.

@@ -46,6 +46,17 @@ func Names() []string {
 	return out
 }
 
+// AnyArgumentNames returns the programs that take any argument (Program.AnyArgument).
+func AnyArgumentNames() []string {
+	var out []string
+	for _, p := range All() {
+		if p.AnyArgument {
+			out = append(out, p.Name)
+		}
+	}
+	return out
+}
+
 // FilterNames returns the programs that may stand after a pipe.
 func FilterNames() []string {
 	var out []string

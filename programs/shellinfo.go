@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/secrets"
 )
 
 // The shell's own questions: what a name would run (command -v, type), a variable's value
@@ -49,7 +50,7 @@ var printenvRule = &Program{
 				continue
 			}
 			names++
-			if secretVariable(a.Value) {
+			if secrets.Variable(a.Value) {
 				return &Refusal{Program: "printenv", What: "`" + clip.Short(a.Value) + "` is named like a secret, whose value would enter the model's context",
 					Hint: "ask the user whether it is set; never print a secret's value"}
 			}
@@ -112,13 +113,3 @@ func judgeNames(prog string, args []Arg, flags string, need bool) *Refusal {
 	return nil
 }
 
-// secretVariable says whether a variable's name says it holds a secret.
-func secretVariable(name string) bool {
-	upper := strings.ToUpper(name)
-	for _, p := range []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE"} {
-		if strings.Contains(upper, p) {
-			return true
-		}
-	}
-	return false
-}

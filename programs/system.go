@@ -36,11 +36,14 @@ var dateRule = &Program{
 // quoted text holding shell syntax (`echo 'Done: $(date)'`, `echo '{a,b}'`) is printed, never
 // run: the two parsers have agreed it is one quoted word. Backslash escapes (echo -e, or zsh's
 // echo by default) change only what is printed. A glob becomes names starting with its literal
-// prefix (./ at least), which echo prints.
+// prefix (./ at least), which echo prints. For the same reason it may take a variable from the
+// environment ($PATH, "x $PWD": AnyArgument), whose value the judge cannot see, unless its name
+// says it holds a secret.
 //
-// Test: TestSystemRules (system_test.go), TestCorpusAllowed (allow/quoting.txt).
+// Test: TestSystemRules (system_test.go), TestCorpusAllowed (allow/quoting.txt,
+// allow/shellinfo.txt), TestEnvironmentWords (hook); deny/expansion.txt.
 var echoRule = &Program{
-	Name: "echo", Summary: "print text", Files: true, NamesOnly: true,
+	Name: "echo", Summary: "print text", Files: true, NamesOnly: true, AnyArgument: true,
 	BSD:    &BSD{Same: true, Note: "takes only a leading -n; every other word is text to print"},
 	Custom: func(args []Arg) *Refusal { return nil },
 }

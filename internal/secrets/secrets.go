@@ -319,3 +319,19 @@ func PatternMayMatch(pattern string, fold bool) bool {
 	}
 	return false
 }
+
+// variableParts are the words that say a variable holds a secret.
+var variableParts = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE"}
+
+// Variable reports whether an environment variable's name says it holds a secret (GITHUB_TOKEN,
+// AWS_SECRET_ACCESS_KEY, PGPASSWORD, …): its value must not enter the model's context, and
+// the decision log withholds what is assigned to it. It errs toward yes (MONKEY).
+func Variable(name string) bool {
+	upper := strings.ToUpper(name)
+	for _, p := range variableParts {
+		if strings.Contains(upper, p) {
+			return true
+		}
+	}
+	return false
+}

@@ -118,7 +118,7 @@ func TestReadersAgree(t *testing.T) {
 	}
 }
 
-// handCommands lists the hand parser's simple commands without a loop variable, as argvs.
+// handCommands lists the hand parser's simple commands without a variable, as argvs.
 func handCommands(sc *lexer.Script) [][]string {
 	var out [][]string
 	add := func(pl *lexer.Pipeline) {
@@ -126,7 +126,7 @@ func handCommands(sc *lexer.Script) [][]string {
 			argv := []string{c.Name.Value}
 			ok := c.Name.Var == "" && !c.Name.Tilde
 			for _, a := range c.Args {
-				ok = ok && a.Var == "" && !a.Tilde && a.Glob == "" && !a.Brace
+				ok = ok && a.Var == "" && a.Parts == nil && !a.Tilde && a.Glob == "" && !a.Brace
 				argv = append(argv, a.Value)
 			}
 			if ok {
