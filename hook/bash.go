@@ -137,17 +137,21 @@ func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, j judged
 // its pipeline (1 when a runner came before it).
 func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int, j *judged) *Refusal {
 	for k, c := range pl.Cmds {
-		if r := judgeStage(c, first+k, loop, cfg, j); r != nil {
+		var prev *lexer.SimpleCommand
+		if k > 0 {
+			prev = pl.Cmds[k-1]
+		}
+		if r := judgeStage(c, prev, first+k, loop, cfg, j); r != nil {
 			return r
 		}
 	}
 	return nil
 }
 
-// judgeStage judges command c, at position i of its pipeline: its program is on the allowlist
-// (a filter after a pipe), its input redirection feeds a filter, and its rule accepts its
-// arguments. What it learns goes to j.
-func judgeStage(c *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *judged) *Refusal {
+// judgeStage judges command c, at position i of its pipeline, after prev (nil for the first):
+// its program is on the allowlist (a filter after a pipe), its input redirection feeds a
+// filter, and its rule accepts its arguments. What it learns goes to j.
+func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *judged) *Refusal {
 	name := c.Name.Value
 	prog := programs.Lookup(name)
 	if prog == nil || cfg.ProgramDenied(name) {
@@ -162,7 +166,14 @@ func judgeStage(c *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *
 	if r := judgeInput(prog, c, &j.reads); r != nil {
 		return r
 	}
-	if r := judgeCommand(prog, c, loop, cfg.UserHome, &j.reads); r != nil {
+	judge := prog
+	if prog.Name == "xargs" {
+		if r := findXargs(c, prev); r != nil {
+			return r
+		}
+		c, judge = findExec(prev, c), programs.Lookup("find")
+	}
+	if r := judgeCommand(judge, c, loop, cfg.UserHome, &j.reads); r != nil {
 		what := r.What
 		if r.Program != "" {
 			what = r.Program + ": " + what
@@ -174,6 +185,61 @@ func judgeStage(c *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *
 		return &Refusal{What: what, Hint: hint}
 	}
 	return nil
+}
+
+// findXargs admits xargs only as `find … -print0 | xargs -0 …` (programs.xargsRule says why):
+// right after a find that prints nothing but NUL-ended names, with no input of its own.
+func findXargs(c, prev *lexer.SimpleCommand) *Refusal {
+	refused := func(what, hint string) *Refusal {
+		return &Refusal{What: "xargs: " + what, Hint: hint}
+	}
+	hint := "use find … -print0 | xargs -0 PROG …, or find … -exec PROG … {} +"
+	if prev == nil || prev.Name.Value != "find" {
+		return refused("xargs runs a program on words from its input, which the judge cannot see; it may follow only find … -print0", hint)
+	}
+	if len(c.Redirs) > 0 {
+		for _, r := range c.Redirs {
+			if r.Kind == lexer.TokIn {
+				return refused("xargs reads find's names, not a file", hint)
+			}
+		}
+	}
+	words := make([]string, len(prev.Args))
+	for i, w := range prev.Args {
+		words[i] = w.Value
+	}
+	if !programs.FindPrintsNames(words) {
+		return refused("find must print only NUL-ended names (-print0) for xargs -0 (no -print, -printf, -ls or -exec)", hint)
+	}
+	args := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		if !w.IsBare() && !w.Quoted || w.Parts != nil || w.Var != "" {
+			return refused("the words of xargs must be written out", hint)
+		}
+		args[i] = w.Value
+	}
+	if _, r := programs.XargsProgram(args); r != nil {
+		what := r.What
+		if r.Hint != "" {
+			hint = r.Hint
+		}
+		return refused(what, hint)
+	}
+	return nil
+}
+
+// findExec is the find that `find … -print0 | xargs -0 PROG ARGS…` amounts to, and is judged
+// as: find … -print0 -exec PROG ARGS… {} + (findXargs has checked both).
+func findExec(find, xargs *lexer.SimpleCommand) *lexer.SimpleCommand {
+	words := make([]string, len(xargs.Args))
+	for i, w := range xargs.Args {
+		words[i] = w.Value
+	}
+	at, _ := programs.XargsProgram(words)
+	args := append(append([]lexer.Word(nil), find.Args...), lexer.Word{Value: "-exec", Raw: "-exec"})
+	args = append(args, xargs.Args[at:]...)
+	args = append(args, lexer.Word{Value: "{}", Raw: "{}", Pattern: true}, lexer.Word{Value: "+", Raw: "+"})
+	return &lexer.SimpleCommand{Name: find.Name, Args: args}
 }
 
 // judgeInput admits `< FILE` only for a program that reads standard input as data (a filter):

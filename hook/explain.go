@@ -51,8 +51,9 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *Config) []Step {
 		j.need.runner = true
 		add("program", true, commandText(sc.Items[0].Pipeline.Cmds[0])+
 			": one of your read_only_runners (it runs the repository's code, so only in the sandbox)")
-		for k, c := range sc.Items[0].Pipeline.Cmds[1:] {
-			if !explainStage(add, c, k+1, nil, cfg, &j) {
+		cmds := sc.Items[0].Pipeline.Cmds
+		for k, c := range cmds[1:] {
+			if !explainStage(add, c, cmds[k], k+1, nil, cfg, &j) {
 				return steps
 			}
 		}
@@ -60,7 +61,11 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *Config) []Step {
 		ok := true
 		sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
 			for i, c := range pl.Cmds {
-				if ok = explainStage(add, c, i, loop, cfg, &j); !ok {
+				var prev *lexer.SimpleCommand
+				if i > 0 {
+					prev = pl.Cmds[i-1]
+				}
+				if ok = explainStage(add, c, prev, i, loop, cfg, &j); !ok {
 					return false
 				}
 			}
@@ -96,12 +101,12 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *Config) []Step {
 }
 
 // explainStage is judgeStage with what it decided added as a step.
-func explainStage(add func(string, bool, string) bool, c *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *judged) bool {
+func explainStage(add func(string, bool, string) bool, c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *judged) bool {
 	where := commandText(c)
 	if loop != nil {
 		where += " (for each " + loop.Var + ")"
 	}
-	if r := judgeStage(c, i, loop, cfg, j); r != nil {
+	if r := judgeStage(c, prev, i, loop, cfg, j); r != nil {
 		what := r.What
 		if r.Hint != "" {
 			what += "; " + r.Hint

@@ -14,7 +14,7 @@ var all = []*Program{
 	dateRule, echoRule, pwdRule, trueRule, falseRule, idRule, whoamiRule, unameRule, whichRule, nprocRule,
 	md5sumRule, sha1sumRule, sha256sumRule, sha512sumRule, b2sumRule, cksumRule, gawkRule,
 	tmuxRule, plutilRule, defaultsRule, launchctlRule, cargoRule,
-	commandRule, typeRule, printenvRule, printfRule,
+	commandRule, typeRule, printenvRule, printfRule, xargsRule,
 	hookctlReadOnlyRule,
 }
 

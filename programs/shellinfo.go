@@ -112,4 +112,3 @@ func judgeNames(prog string, args []Arg, flags string, need bool) *Refusal {
 	}
 	return nil
 }
-
