@@ -548,6 +548,10 @@ func (s *scanner) word() {
 					// A `$` that no shell expands: before the closing quote, a blank or one of
 					// | ) / . , : (measured in bash and zsh; `$=x`, `$+x` and `$^x` are zsh
 					// expansions, so the set is closed). It is pattern text: rg "foo$|bar$".
+					if s.peek() == '(' {
+						s.fail(s.off, "%s", substitutionRefusal)
+						break
+					}
 					if strings.IndexByte(`"| )/.,:`, s.peek()) < 0 {
 						s.fail(s.off, "`$` inside double quotes (expansion) is not allowed; the only expansion allowed is a for loop's \"$name\" as a whole word; use single quotes for literal text")
 						break
@@ -615,6 +619,8 @@ func (s *scanner) word() {
 			revSuffix = true
 			val = append(val, s.ch)
 			s.next() // consumes ~ or ^
+		case s.ch == '$' && s.peek() == '(':
+			s.fail(s.off, "%s", substitutionRefusal)
 		default:
 			s.fail(s.off, "%s", bareRefusal(s.ch))
 		}
@@ -835,6 +841,10 @@ func (s *scanner) loopVar(w *Word) bool {
 	s.skipN(n)
 	return true
 }
+
+// substitutionRefusal refuses $(…): its output would become words the judge never saw.
+const substitutionRefusal = "`$(…)` (command substitution) is not allowed: its output would become words no rule has judged; " +
+	"run the inner command on its own, which is judged by itself, and join reads with && or ; (find … -print0 | xargs -0 PROG runs a read on each file find names)"
 
 // bareVar consumes a word that is exactly $NAME or ${NAME}, unquoted, followed by a delimiter:
 // a variable the shell splits and globs (Word.Split). It consumes nothing and returns false
