@@ -20,11 +20,13 @@ import (
 //
 // What: `plutil -p FILE…`, `plutil -lint [-s] FILE…`, `plutil -extract KEYPATH FORMAT -o -
 // [-r] FILE` (FORMAT xml1, binary1, json or raw), `plutil -type KEYPATH FILE`, `plutil -help`;
-// files are plain words after the verb and may not start with `-` (but after `--`).
+// files are plain words after the verb and may not start with `-` (but after `--`). The files of
+// -p and -lint, any number of them, may be a glob (Files): every name it becomes starts with
+// its literal directory (or ./), so it is never a verb, which plutil matches as a whole word.
 //
 // Test: TestPlutilNeverWrites (macos_test.go); deny/readers.txt.
 var plutilRule = &Program{
-	Name: "plutil", Summary: "print or check property lists (-p, -lint, -extract … -o -, -type; never -convert)",
+	Name: "plutil", Summary: "print or check property lists (-p, -lint, -extract … -o -, -type; never -convert)", Files: true,
 	BSD:    &BSD{Same: true, Note: "macOS only, with its own parser, which finds the verb anywhere among the words"},
 	Custom: judgePlutil,
 	Reads:  plutilReads,
@@ -107,6 +109,11 @@ func judgePlutil(args []Arg) *Refusal {
 	}
 	if verb == "-extract" && len(files) != 1 {
 		return refuse("plutil", "-extract reads one file")
+	}
+	for i, a := range args {
+		if a.Glob && (verb != "-p" && verb != "-lint" || i < len(args)-len(files)) {
+			return refuse("plutil", "a glob (`%s`) may stand only for the files of -p or -lint", clip.Short(a.Value))
+		}
 	}
 	return nil
 }
