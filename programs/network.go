@@ -148,6 +148,13 @@ func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
 	}
 	alone := literal && len(st.Redirs) == 0 && !st.Negated && !st.Background && !st.Coprocess && !st.Disown &&
 		assignsOK && words[0] == prog // /usr/bin/curl, ./curl: not plainly curl
+	if !alone && prog == "gh" && len(call.Assigns) == 1 && call.Assigns[0].Name.Value == "GH_CONFIG_DIR" {
+		// trusty-mpm admits it before a read; here the read never runs in the shell, so the
+		// variable would choose nothing, and a model that could choose the login would choose
+		// the credential.
+		return nil, &Refusal{Program: prog, What: "GH_CONFIG_DIR would choose gh's login, and GitHub reads are answered by hookctl's retriever with yours, not run here",
+			Hint: "run the read without it, e.g. " + strings.Join(words, " ")}
+	}
 	if !alone {
 		return nil, &Refusal{Program: prog, What: "network reads must run by themselves, as a plain `" + prog + " URL`, so that hookctl's retriever can answer them",
 			Hint: RetrieveHint}
