@@ -15,6 +15,7 @@ var all = []*Program{
 	md5sumRule, sha1sumRule, sha256sumRule, sha512sumRule, b2sumRule, cksumRule, gawkRule,
 	tmuxRule, plutilRule, defaultsRule, launchctlRule, cargoRule,
 	commandRule, typeRule, printenvRule, printfRule,
+	columnRule, nlRule, pasteRule, revRule, commRule, odRule, hexdumpRule, stringsRule, xxdRule,
 	hookctlReadOnlyRule,
 }
 
