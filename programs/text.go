@@ -172,7 +172,7 @@ func jqReads(args []Arg) []string {
 var jqOpts = &Options{
 	Flags: "-r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input " +
 		"--exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream " +
-		"--stream-errors --raw-output0 --unbuffered --args --jsonargs",
+		"--stream-errors --raw-output0 --unbuffered --args --jsonargs --version",
 	Valued:  "--indent",
 	Refused: Refusals{{"-f", "reads the filter from a file"}, {"--from-file", "reads the filter from a file"}, {"-L", "loads filter modules from a directory"}},
 }

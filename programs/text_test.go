@@ -106,6 +106,7 @@ func TestJqRules(t *testing.T) {
 		r("jq", "-e", ".ok"),
 		r("jq", "--tab", "."),
 		r("jq", "-n", "--args", pat("$ARGS.positional"), "a", "b"),
+		r("jq", "--version"),
 	)
 	check(t, false,
 		r("jq", "-f", "prog.jq", "f").because("reads the filter from a file"),           // -f FILE
