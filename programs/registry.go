@@ -16,7 +16,7 @@ var all = []*Program{
 	tmuxRule, plutilRule, defaultsRule, launchctlRule, cargoRule,
 	commandRule, typeRule, printenvRule, printfRule, ulimitRule,
 	columnRule, nlRule, pasteRule, revRule, commRule, odRule, hexdumpRule, stringsRule, xxdRule,
-	hostnameRule, uptimeRule, freeRule, localeRule, psRule,
+	hostnameRule, uptimeRule, freeRule, localeRule, psRule, testRule, bracketRule,
 	hookctlReadOnlyRule,
 }
 
