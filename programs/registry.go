@@ -17,6 +17,7 @@ var all = []*Program{
 	commandRule, typeRule, printenvRule, printfRule, ulimitRule,
 	columnRule, nlRule, pasteRule, revRule, commRule, odRule, hexdumpRule, stringsRule, xxdRule,
 	hostnameRule, uptimeRule, freeRule, localeRule, psRule, testRule, bracketRule,
+	nodeRule, python3Rule, gofmtRule,
 	hookctlReadOnlyRule,
 }
 
