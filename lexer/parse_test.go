@@ -28,7 +28,7 @@ var parseRows = []parseRow{
 	shape(`for f in a 'b c'; do wc "$f"; head "$f"; done`, `for f in("a" "b c")do(["wc" $f]; ["head" $f])`),
 	shape("for f in ~/x\ndo\n ls \"$f\"\ndone", `for f in("~/x")do(["ls" $f])`),
 	shape("cd d && for x in a; do ls \"$x\"; done", `cd "d" && for x in("a")do(["ls" $x])`),
-	shape("echo fi done then", `["echo" "fi" "done" "then"]`), // keywords are words outside command position
+	shape("echo fi done then", `["echo" "fi" "done" "then"]`),                   // keywords are words outside command position
 	shape("[ -d hook ] && echo dir", `["[" "-d" "hook" "]"] && ["echo" "dir"]`), // `[` names the test builtin
 	shape(`for f in a b; do [ -f "$f" ]; done`, `for f in("a" "b")do(["[" "-f" $f "]"])`),
 	refused("] x", "plain word"),
