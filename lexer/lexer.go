@@ -435,7 +435,7 @@ func bareRefusal(c byte) string {
 	case '{', '}':
 		return fmt.Sprintf("`%c` (brace expansion or command group) is not allowed", c)
 	case '[', ']':
-		return fmt.Sprintf("unquoted `%c` (a glob bracket) is not allowed; quote it, or use * and ?", c)
+		return fmt.Sprintf("unquoted `%c` (a glob bracket) is not allowed; quote it, or use * and ? (only a word that is exactly [ or ], as in [ -f x ], is taken as written)", c)
 	case '#':
 		return "`#` (comment) is not allowed"
 	case '!':
@@ -465,6 +465,16 @@ func (s *scanner) word() {
 	}
 	if s.ch == '=' {
 		s.fail(s.off, "a word starting with `=` is not allowed (zsh expands it to a program path)")
+		return
+	}
+	if (s.ch == '[' || s.ch == ']') && isDelim(s.peek()) {
+		// The test builtin's name and its closing bracket: a word that is exactly `[` or `]`
+		// has no bracket pair, so bash and zsh match no file with it and pass it on as written
+		// (measured with both). It means what a quoted '[' means, which any program may be
+		// given. `[[`, `[a]` and `x[` stay glob brackets, refused below.
+		w.Raw, w.Value = s.src[s.off:s.off+1], s.src[s.off:s.off+1]
+		s.next() // consumes the bracket
+		s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
 		return
 	}
 	if rest := s.src[s.off:]; rest[0] == '\\' || rest[0] == '{' {

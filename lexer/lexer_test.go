@@ -112,6 +112,14 @@ var lexRows = []lexRow{
 	bad("ls *.go~x", "glob operators"),
 	bad("ls [ab]x", "glob bracket"),
 	bad("ls [ab]", "glob bracket"),
+	ok("[ -d hook ]", "[", "-d", "hook", "]"), // the test builtin: a lone bracket is no glob
+	ok("echo [ ] x", "echo", "[", "]", "x"),
+	ok("[;", "[", ";"),
+	bad("[[ -f x ]]", "glob bracket"), // bash's keyword, which evaluates arithmetic: never
+	bad("[ -f x]", "glob bracket"),
+	bad("[ -f x ]]", "glob bracket"),
+	bad("x[ a", "glob bracket"),
+	bad("[a b", "glob bracket"),
 	bad("ls # comment", "comment"),
 	bad("ls a#b", "comment"),
 	bad("! ls", "`!`"),

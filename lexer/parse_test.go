@@ -28,7 +28,10 @@ var parseRows = []parseRow{
 	shape(`for f in a 'b c'; do wc "$f"; head "$f"; done`, `for f in("a" "b c")do(["wc" $f]; ["head" $f])`),
 	shape("for f in ~/x\ndo\n ls \"$f\"\ndone", `for f in("~/x")do(["ls" $f])`),
 	shape("cd d && for x in a; do ls \"$x\"; done", `cd "d" && for x in("a")do(["ls" $x])`),
-	shape("echo fi done then", `["echo" "fi" "done" "then"]`), // keywords are words outside command position
+	shape("echo fi done then", `["echo" "fi" "done" "then"]`),                   // keywords are words outside command position
+	shape("[ -d hook ] && echo dir", `["[" "-d" "hook" "]"] && ["echo" "dir"]`), // `[` names the test builtin
+	shape(`for f in a b; do [ -f "$f" ]; done`, `for f in("a" "b")do(["[" "-f" $f "]"])`),
+	refused("] x", "plain word"),
 
 	shape("ls; ls", `["ls"]; ["ls"]`),
 	shape("ls\nls", `["ls"]; ["ls"]`),
@@ -156,7 +159,7 @@ func TestQuote(t *testing.T) {
 	for in, want := range map[string]string{
 		"abc": "abc", "a b": "'a b'", "": "''", "it's": `'it'"'"'s'`, "'": `"'"`,
 		"=x": "'=x'", "~/x": "'~/x'", "a|b": "'a|b'", "HEAD~3": "'HEAD~3'", "$HOME": "'$HOME'",
-		`a"b`: `'a"b'`, "a\\b": `'a\b'`,
+		`a"b`: `'a"b'`, "a\\b": `'a\b'`, "[": "[", "]": "]", "[[": "'[['",
 	} {
 		if got := Quote(in); got != want {
 			t.Errorf("Quote(%q) = %s, want %s", in, got, want)

@@ -4,10 +4,10 @@ import "strings"
 
 // Quote returns s written so that the shell reads it back as exactly one word with value s, in a
 // form this lexer also accepts: bare when every byte is a bare character (and it does not start
-// with `=` or `~`), otherwise in single quotes, with each `'` written as "'".
+// with `=` or `~`) or s is a lone `[` or `]`, otherwise in single quotes, with each `'` written as "'".
 func Quote(s string) string {
-	if s != "" && s[0] != '=' && s[0] != '~' && allBare(s) {
-		return s
+	if s != "" && s[0] != '=' && s[0] != '~' && allBare(s) || s == "[" || s == "]" {
+		return s // bare: a lone bracket is not a glob (the lexer's word)
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 2)

@@ -44,8 +44,10 @@ func Text(w *syntax.Word) (value string, glob, ok bool) {
 		return "", false, true
 	}
 	if len(w.Parts) == 1 {
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && plainBare(l.Value) {
-			return l.Value, false, true // the common case: no copy
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && (plainBare(l.Value) || l.Value == "[") {
+			// The common case: no copy. A word that is exactly `[` has no bracket pair, so
+			// neither bash nor zsh expands it (the test builtin's name, `[ -f x ]`).
+			return l.Value, false, true
 		}
 	}
 	var b strings.Builder

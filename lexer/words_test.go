@@ -44,6 +44,8 @@ var wordRows = []struct {
 	{`a=b`, "a=b", true},
 	{`--x=1`, "--x=1", true},
 	{`''`, "", true},
+	{`[`, "[", true}, // the test builtin's name: no bracket pair, no glob
+	{`]`, "]", true}, // its closing word
 
 	// Not literal: expansions, and what bash and zsh read differently.
 	{`$x`, "", false},
@@ -56,6 +58,8 @@ var wordRows = []struct {
 	{`*.go`, "", false},
 	{`cur?`, "", false},
 	{`[c]url`, "", false},
+	{`[[`, "", false}, // a glob bracket to this reader (bash's keyword in command position)
+	{`[a`, "", false}, // zsh: a bad pattern
 	{`{cu,}rl`, "", false},
 	{`{1..3}`, "", false},
 	{`=curl`, "", false},       // zsh: the path of curl

@@ -149,8 +149,8 @@ func containsWord(words []string, w string) bool {
 // exactOptions are real option names that happen to be prefixes of refused ones. Programs
 // match an exact name before trying abbreviations (git's parse-options and GNU getopt_long
 // both do), so these mean themselves: git's -a/--text, --list of git branch, tag and config,
-// and rev-list's --filter.
-var exactOptions = map[string]bool{"--text": true, "--list": true, "--filter": true}
+// rev-list's --filter, and hexdump's --format (-e, beside the refused --format-file).
+var exactOptions = map[string]bool{"--text": true, "--list": true, "--filter": true, "--format": true}
 
 // TestOptionTables validates every table (duplicates, malformed names, options both allowed and
 // refused) and checks that no allowed long option is a prefix of a refused one: such a name would

@@ -14,7 +14,10 @@ var all = []*Program{
 	dateRule, echoRule, pwdRule, trueRule, falseRule, idRule, whoamiRule, unameRule, whichRule, nprocRule,
 	md5sumRule, sha1sumRule, sha256sumRule, sha512sumRule, b2sumRule, cksumRule, gawkRule,
 	tmuxRule, plutilRule, defaultsRule, launchctlRule, cargoRule,
-	commandRule, typeRule, printenvRule, printfRule, xargsRule,
+	commandRule, typeRule, printenvRule, printfRule, ulimitRule, xargsRule,
+	columnRule, nlRule, pasteRule, revRule, commRule, odRule, hexdumpRule, stringsRule, xxdRule,
+	hostnameRule, uptimeRule, freeRule, localeRule, psRule, testRule, bracketRule,
+	nodeRule, python3Rule, gofmtRule,
 	hookctlReadOnlyRule,
 }
 

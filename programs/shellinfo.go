@@ -112,3 +112,37 @@ func judgeNames(prog string, args []Arg, flags string, need bool) *Refusal {
 	}
 	return nil
 }
+// ulimit prints the shell's resource limits: all of them (-a), or those its letters name, soft
+// (-S) or hard (-H). Given a value it sets the limit instead, and bash takes the value attached
+// too (`ulimit -n1` sets the open-files limit to 1; `ulimit -nu` reads u as a value), so the
+// rule takes each word as -, then H, S or a, and at most one resource letter, last; and no
+// operand.
+//
+// Refuses: any operand, a value attached or a resource letter before another letter, zsh's -N.
+// Test: TestShellInfoRules; deny/readers2.txt.
+var ulimitRule = &Program{
+	Name: "ulimit", Summary: "print resource limits (never set one)", NamesOnly: true,
+	BSD: &BSD{Same: true, Note: "a builtin of bash and zsh: options only, so it prints and never sets"},
+	Custom: func(args []Arg) *Refusal {
+		for _, a := range args {
+			v := a.Value
+			if a.Var || a.Pattern || a.Glob || !strings.HasPrefix(v, "-") || len(v) < 2 {
+				return refuse("ulimit", "an operand (`%s`) sets a limit; ulimit here only prints (ulimit -a, ulimit -n)", clip.Short(v))
+			}
+			for i := 1; i < len(v); i++ {
+				switch {
+				case strings.IndexByte("HSa", v[i]) >= 0:
+				case strings.IndexByte(ulimitResources, v[i]) < 0:
+					return refuse("ulimit", "`%s` is not a printing form: only -a, -H, -S and one resource letter (%s)", clip.Short(v), ulimitResources)
+				case i < len(v)-1:
+					return refuse("ulimit", "`%s` is not a printing form: what follows a resource letter is its value, which sets the limit", clip.Short(v))
+				}
+			}
+		}
+		return nil
+	},
+}
+
+// ulimitResources are bash's resource letters; zsh knows most of them, and an unknown one is
+// an error there, which prints nothing.
+const ulimitResources = "bcdefiklmnpqrstuvxPRT"

@@ -39,3 +39,36 @@ func TestShellInfoRules(t *testing.T) {
 		r("printf", pat("%s"), Arg{Value: "./*", Glob: true}).because("glob"),
 	)
 }
+
+// TestUlimitOnlyPrints: ulimit with options alone prints limits; an operand, or a letter after a
+// resource letter (bash takes it as the value: `ulimit -n1` sets the limit to 1), sets one.
+func TestUlimitOnlyPrints(t *testing.T) {
+	check(t, true,
+		r("ulimit"),
+		r("ulimit", "-a"),
+		r("ulimit", "-n"),
+		r("ulimit", "-Hn"),
+		r("ulimit", "-Sa"),
+		r("ulimit", "-H", "-a"),
+		r("ulimit", "-n", "-u"), // bash takes no value starting with -: prints both
+	)
+	check(t, false,
+		r("ulimit", "-n", "1").because("sets a limit"),               // sets the open-files limit
+		r("ulimit", "1024").because("sets a limit"),                  // sets the file-size limit
+		r("ulimit", "unlimited").because("sets a limit"),             // the same
+		r("ulimit", "-n1").because("its value"),                      // bash: the attached value sets it
+		r("ulimit", "-nu").because("its value"),                      // bash: u is -n's value
+		r("ulimit", "-nH").because("not a printing form"),            // the same
+		r("ulimit", "-N", "3").because("not a printing form"),        // zsh's -N takes a resource number
+		r("ulimit", "-a", loopVar("1")).because("sets a limit"),      // a loop word as the value
+		r("ulimit", "-Q").because("not a printing form"),             // not a resource letter
+		r("ulimit", "-c", "unlimited").because("sets a limit"),       // core dumps on
+		r("ulimit", "-").because("sets a limit"),                     // a lone dash is no option
+		r("ulimit", "-H", "-n", "4096").because("sets a limit"),      // the hard limit
+		r("ulimit", "--", "-n").because("not a printing form"),       // -- is no resource letter
+		r("ulimit", loopVar("-n")).because("sets a limit"),           // a loop variable as an option
+		r("ulimit", pat("-n;touch x")).because("sets a limit"),       // quoted shell syntax
+		r("ulimit", "-v", "100000").because("sets a limit"),          // virtual memory
+		r("ulimit", "-s", "8192", "-n", "1").because("sets a limit"), // two settings
+	)
+}

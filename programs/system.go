@@ -2,6 +2,8 @@ package programs
 
 import (
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // date prints the date. Given an operand that is not a +FORMAT, or -s/--set, it sets the
@@ -98,4 +100,68 @@ var whichRule = &Program{
 	Name: "which", Summary: "locate programs", NamesOnly: true,
 	BSD:  &BSD{Getopt: "as", Note: "getopt(3) `as`: options end at the first operand"},
 	Opts: &Options{Flags: "-a -s"},
+}
+
+// hostname prints the host's names (Debian's hostname 3.23; BSD's on macOS). An operand, -b or
+// -F FILE sets the host name instead, so it takes display options only and no operand, in
+// every reading (it permutes on Linux: `hostname -s NAME` sets NAME).
+//
+// Refuses: any operand, -b/--boot, -F/--file. Test: TestMachineRules, TestMachineBSDReadings
+// (system_test.go); deny/readers2.txt.
+var hostnameRule = &Program{
+	Name: "hostname", Summary: "print the host name (never set it)", NamesOnly: true,
+	BSD: &BSD{Getopt: "dfs", Lacks: "aAiI", Note: "getopt(3) `fs` (macOS) or `dfs` (FreeBSD): an operand sets the host name there too; -a, -A, -i and -I are a usage error"},
+	Opts: &Options{
+		Flags: "-a -A -d -f -i -I -s --alias --all-fqdns --domain --fqdn --long --ip-address --all-ip-addresses --short",
+		Refused: Refusals{{"-b", "sets the host name"}, {"--boot", "sets the host name"},
+			{"-F", "sets the host name from a file"}, {"--file", "sets the host name from a file"}},
+	},
+	Check: func(c *ParsedArgs) *Refusal {
+		if len(c.Operands) > 0 {
+			return refuse("hostname", "an operand (`%s`) sets the host name", clip.Short(c.Operands[0].Value))
+		}
+		return nil
+	},
+}
+
+// uptime prints how long the system has run and its load (procps 4). free prints memory use,
+// once: -s repeats it every N seconds until killed, and -c N times, so both are refused (the
+// agent's call would hang).
+//
+// Refuses: operands; free's -s/--seconds and -c/--count. Test: TestMachineRules.
+var (
+	uptimeRule = &Program{
+		Name: "uptime", Summary: "print how long the system has run", NamesOnly: true, Check: noOperands,
+		BSD:  &BSD{Getopt: "", Lacks: "ps", Note: "w(1) as uptime takes no options: -p and -s are a usage error"},
+		Opts: &Options{Flags: "-p -s --pretty --since"},
+	}
+	freeRule = &Program{
+		Name: "free", Summary: "print memory use (once)", NamesOnly: true, Check: noOperands,
+		BSD: &BSD{Same: true, Note: "procps free only: macOS and FreeBSD have none"},
+		Opts: &Options{
+			Flags: "-b -k -m -g -h -l -t -v -w --bytes --kilo --mega --giga --tera --peta --kibi --mebi --gibi " +
+				"--tebi --pebi --human --si --lohi --total --committed --wide",
+			Refused: Refusals{{"-s", "repeats every N seconds until killed"}, {"--seconds", "repeats every N seconds until killed"},
+				{"-c", "repeats N times, a second apart"}, {"--count", "repeats N times, a second apart"}},
+		},
+	}
+)
+
+// locale prints the locale settings, the locales or character maps installed (-a, -m), or the
+// values of the categories and keywords it names (glibc; BSD's on macOS). It reads no file a
+// word names.
+//
+// Refuses: an operand that is not a plain name. Test: TestMachineRules.
+var localeRule = &Program{
+	Name: "locale", Summary: "print locale settings", NamesOnly: true,
+	BSD:  &BSD{Getopt: "ackms:", Lacks: "v", Note: "getopt(3) `ackm` (macOS) or `ackms:` (FreeBSD): options end at the first operand; later words are keyword names"},
+	Opts: &Options{Flags: "-a -m -c -k -v --all-locales --charmaps --category-name --keyword-name --verbose"},
+	Check: func(c *ParsedArgs) *Refusal {
+		for _, a := range c.Operands {
+			if a.Value == "" || strings.Trim(a.Value, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != "" {
+				return refuse("locale", "`%s` is not a category or keyword name", clip.Short(a.Value))
+			}
+		}
+		return nil
+	},
 }

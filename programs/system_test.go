@@ -127,3 +127,64 @@ func TestSystemBSDReadings(t *testing.T) {
 		r("id", "root", "-u").because("at most one user"), // BSD reads -u as a second user
 	)
 }
+
+// TestMachineRules: hostname, uptime, free and locale print the machine's state. hostname's
+// operand, -b and -F set the host name; free's -s and -c repeat; locale's operands are names.
+func TestMachineRules(t *testing.T) {
+	check(t, true,
+		r("hostname"),
+		r("hostname", "-s"),
+		r("hostname", "-f"),
+		r("hostname", "--fqdn"),
+		r("hostname", "-I"),
+		r("uptime"),
+		r("uptime", "-p"),
+		r("uptime", "--since"),
+		r("free"),
+		r("free", "-h"),
+		r("free", "-m", "-t"),
+		r("free", "--wide", "--si"),
+		r("locale"),
+		r("locale", "-a"),
+		r("locale", "-m"),
+		r("locale", "LC_CTYPE"),
+		r("locale", "-k", "decimal_point", "charmap"),
+		r("locale", "-ck", "LC_TIME"),
+	)
+	check(t, false,
+		r("hostname", "newname").because("sets the host name"),            // an operand sets it
+		r("hostname", "-s", "newname").because("sets the host name"),      // after an option (GNU permutes)
+		r("hostname", "-b", "x").because("sets the host name"),            // --boot
+		r("hostname", "--boot").because("sets the host name"),             // the long form
+		r("hostname", "-F", "/etc/hostname").because("from a file"),       // sets it from a file
+		r("hostname", "--file=x").because("from a file"),                  // the long form
+		r("hostname", "--fi=x").because("abbreviates `--file`"),           // an abbreviation
+		r("hostname", loopVar("h1")).because("sets the host name"),        // a loop word
+		r("hostname", "-y").because("not on the read-only allowlist"),     // NIS domain: sets it given an operand
+		r("hostname", "--", "-s").because("sets the host name"),           // after --, an operand
+		r("uptime", "x").because("takes no operands"),                     // an operand
+		r("uptime", "-V", "-x").because("not on the read-only allowlist"), // an option not in the table
+		r("free", "-s", "1").because("until killed"),                      // repeats forever
+		r("free", "--seconds=1").because("until killed"),                  // the long form
+		r("free", "-hs1").because("until killed"),                         // -s in a cluster
+		r("free", "-c", "3").because("repeats N times"),                   // repeats
+		r("free", "--count", "3").because("repeats N times"),              // the long form
+		r("free", "x").because("takes no operands"),                       // an operand
+		r("locale", pat("a;b")).because("shell syntax"),                   // pattern text
+		r("locale", "../x").because("not a category or keyword name"),     // not a name
+		r("locale", "-f", "x").because("not on the read-only allowlist"),  // an option not in the table
+	)
+}
+
+// TestMachineBSDReadings: BSD hostname and locale stop reading options at the first operand, and
+// hostname's operand sets the name there too; BSD uptime takes no options.
+func TestMachineBSDReadings(t *testing.T) {
+	check(t, true,
+		r("hostname", "-i"),          // BSD has no -i: a usage error
+		r("uptime", "-p"),            // BSD uptime takes no options: a usage error
+		r("locale", "charmap", "-k"), // BSD: keyword names charmap and -k (an unknown keyword)
+	)
+	check(t, false,
+		r("hostname", "-f", "x").because("sets the host name"), // BSD: -f, then x sets the name
+	)
+}

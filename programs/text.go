@@ -172,7 +172,7 @@ func jqReads(args []Arg) []string {
 var jqOpts = &Options{
 	Flags: "-r -j -a -c -n -e -s -S -C -M -R --raw-output --join-output --ascii-output --compact-output --null-input " +
 		"--exit-status --slurp --sort-keys --color-output --monochrome-output --raw-input --tab --seq --stream " +
-		"--stream-errors --raw-output0 --unbuffered --args --jsonargs",
+		"--stream-errors --raw-output0 --unbuffered --args --jsonargs --version",
 	Valued:  "--indent",
 	Refused: Refusals{{"-f", "reads the filter from a file"}, {"--from-file", "reads the filter from a file"}, {"-L", "loads filter modules from a directory"}},
 }
@@ -260,4 +260,66 @@ func jqForbidden(filter string) string {
 
 func isIdentChar(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// The text readers below print their input rearranged: into columns, numbered, joined, reversed
+// or compared. None of them has an option that writes a file, reads a file named by an option's
+// value, or runs anything; their operands are files they read, `-` standard input. Separators,
+// delimiter lists and nl's `pBRE` styles may be any character, so they are pattern slots.
+//
+// Refuses: every option not listed. Test: TestTextReaders, TestTextReadersBSDReadings
+// (text_test.go); the write and exec forms are the options no table lists.
+
+// column lays its input out in columns or a table (util-linux 2.38; macOS and FreeBSD have the
+// 4.4BSD column, with -c -s -t -x and FreeBSD's -l).
+var columnRule = &Program{
+	Name: "column", Summary: "lay text out in columns or a table", Files: true, Filter: true,
+	BSD: &BSD{Getopt: "c:ls:tx", Lacks: "nONEdeHRTWLJripo", Note: "getopt(3) `c:ls:tx` (FreeBSD adds the flag -l, which util-linux reads as a column count): options end at the first operand; later words are files to read"},
+	Opts: &Options{
+		Flags: "-t -d -e -L -J -x --table --table-noheadings --table-header-repeat --keep-empty-lines --json --fillrows",
+		Valued: "-n -O -N -l -E -H -R -T -W -r -i -p -c -o -s --table-name --table-order --table-columns " +
+			"--table-columns-limit --table-noextreme --table-hide --table-right --table-truncate --table-wrap " +
+			"--tree --tree-id --tree-parent --output-width --output-separator --separator",
+		Patterns: "-o -s --output-separator --separator",
+	},
+}
+
+// nl numbers the lines of files (coreutils 9.1). A style `pBRE` numbers the lines a regular
+// expression matches.
+var nlRule = &Program{
+	Name: "nl", Summary: "number lines", Files: true, Filter: true,
+	BSD: &BSD{Getopt: "pb:d:f:h:i:l:n:s:v:w:", Note: "getopt(3) `pb:d:f:h:i:l:n:s:v:w:`: the same letters; options end at the first operand"},
+	Opts: &Options{
+		Flags: "-p --no-renumber",
+		Valued: "-b -d -f -h -i -l -n -s -v -w --body-numbering --section-delimiter --footer-numbering " +
+			"--header-numbering --line-increment --join-blank-lines --number-format --number-separator " +
+			"--starting-line-number --number-width",
+		Patterns: "-b -d -f -h -s --body-numbering --section-delimiter --footer-numbering --header-numbering --number-separator",
+	},
+}
+
+// paste joins corresponding lines of files (coreutils 9.1).
+var pasteRule = &Program{
+	Name: "paste", Summary: "join lines of files", Files: true, Filter: true,
+	BSD:  &BSD{Getopt: "d:s", Lacks: "z", Note: "getopt(3) `d:s`: options end at the first operand; later words are files to read"},
+	Opts: &Options{Flags: "-s -z --serial --zero-terminated", Valued: "-d --delimiters", Patterns: "-d --delimiters"},
+}
+
+// rev reverses the characters of each line (util-linux; -0 since 2.39, a usage error before).
+var revRule = &Program{
+	Name: "rev", Summary: "reverse lines", Files: true, Filter: true,
+	BSD:  &BSD{Getopt: "", Lacks: "0", Note: "takes no options: any option is a usage error; every operand is a file to read"},
+	Opts: &Options{Flags: "-0 --zero"},
+}
+
+// comm compares two sorted files line by line (coreutils 9.1). It reads standard input as the
+// operand `-`, so it may stand after a pipe.
+var commRule = &Program{
+	Name: "comm", Summary: "compare two sorted files", Filter: true,
+	BSD: &BSD{Getopt: "123i", Lacks: "z", Note: "getopt(3) `123i`: options end at the first operand; it takes exactly two files"},
+	Opts: &Options{
+		Flags:    "-1 -2 -3 -z --check-order --nocheck-order --total --zero-terminated",
+		Valued:   "--output-delimiter",
+		Patterns: "--output-delimiter",
+	},
 }

@@ -106,6 +106,7 @@ func TestJqRules(t *testing.T) {
 		r("jq", "-e", ".ok"),
 		r("jq", "--tab", "."),
 		r("jq", "-n", "--args", pat("$ARGS.positional"), "a", "b"),
+		r("jq", "--version"),
 	)
 	check(t, false,
 		r("jq", "-f", "prog.jq", "f").because("reads the filter from a file"),           // -f FILE
@@ -152,5 +153,70 @@ func TestTextBSDReadings(t *testing.T) {
 		r("uniq", "in", "-d", "-u").because("output file"),              // BSD: input in, output -d
 		r("tr", "a", "b", "-d").because("one or two character sets"),    // BSD reads -d as a third set
 		r("cmp", "a", "b", "1", "2", "-l").because("at most two files"), // BSD reads -l as a fifth operand
+	)
+}
+
+// TestTextReaders: column, nl, paste, rev and comm read files and print; separators, delimiter
+// lists and nl's pBRE styles are pattern slots; no option writes, reads a file named by its
+// value or runs anything, so every option outside the tables is refused.
+func TestTextReaders(t *testing.T) {
+	check(t, true,
+		r("column", "-t", "data.tsv"),
+		r("column", "-t", "-s", pat("|"), "f"),
+		r("column", "-ts,", "f"),
+		r("column", "-t", "-N", "a,b", "-o", pat(" | "), "f"),
+		r("column", "-c", "80", "-x", "f"),
+		r("column", "--table", "--separator=:", "f"),
+		r("column", glob("./*.tsv")),
+		r("nl", "-ba", "lexer/lexer.go"),
+		r("nl", "-b", pat("p^#"), "f"),
+		r("nl", "-w3", "-s", pat(": "), "f"),
+		r("nl", "--body-numbering=a", loopVar("a.go")),
+		r("nl"),
+		r("paste", "-sd,", "list.txt"),
+		r("paste", "-d", pat("\\t"), "a", "b"),
+		r("paste", "-s", "-"),
+		r("paste", "a", "b", "c"),
+		r("rev", "go.mod"),
+		r("rev"),
+		r("comm", "-12", "a.txt", "b.txt"),
+		r("comm", "-3", "a", "-"),
+		r("comm", "--output-delimiter", pat("|"), "a", "b"),
+		r("comm", "--nocheck-order", "-23", "a", "b"),
+	)
+	check(t, false,
+		r("column", "-t", pat("a;b")).because("shell syntax"),                          // pattern text as a file name
+		r("column", "--table-col", "x", "f").because("not on the read-only allowlist"), // abbreviations are not matched
+		r("column", "-C", "name=x", "f").because("not on the read-only allowlist"),     // util-linux 2.40's -C, not modelled
+		r("column", "-N", pat("a|b"), "f").because("shell syntax in the value"),        // -N is not a pattern slot
+		r("nl", "-i", pat("1;x"), "f").because("shell syntax in the value"),            // -i is a number
+		r("nl", "-ba", "-s", loopGlob("x"), "f").because("glob"),                       // a loop variable over a glob as a separator
+		r("nl", "--help").because("not on the read-only allowlist"),                    // an option not in the table
+		r("paste", "-d", "-s", "f").because("may not start with `-`"),                  // a separate value that reads as an option
+		r("paste", "--delim=,", "f").because("not on the read-only allowlist"),         // abbreviation
+		r("rev", "-r", "f").because("not on the read-only allowlist"),                  // an option not in the table
+		r("comm", "-12", glob("./*.txt")).because("glob"),                              // two files exactly
+		r("comm", "-i", "a", "b").because("not on the read-only allowlist"),            // BSD's -i, not GNU's
+		r("comm", "--output-delimiter", loopGlob("x"), "a", "b").because("glob"),       // a loop variable over a glob as a value
+	)
+}
+
+// TestTextReadersBSDReadings: the 4.4BSD column, nl, paste, rev and comm stop reading options at
+// the first operand, where every later word is a file to read; FreeBSD's column -l is a flag
+// where util-linux's takes a count. Each row is a read in every reading.
+func TestTextReadersBSDReadings(t *testing.T) {
+	check(t, true,
+		r("column", "f", "-t"),       // BSD: files f and -t
+		r("column", "-l", "3", "f"),  // util-linux: at most 3 columns; FreeBSD: -l, then files 3 and f
+		r("column", "-J", "-N", "a"), // BSD has no -J: a usage error
+		r("nl", "f", "-ba"),          // BSD: files f and -ba
+		r("paste", "a", "-s"),        // BSD: files a and -s
+		r("paste", "-z", "a"),        // BSD has no -z: a usage error
+		r("rev", "-0", "f"),          // BSD rev takes no options: a usage error
+		r("comm", "a", "b", "-3"),    // BSD: a third operand, a usage error
+		r("comm", "-z", "a", "b"),    // BSD has no -z: a usage error
+	)
+	check(t, false,
+		r("nl", "-s", loopGlob("x"), "f").because("glob"), // BSD -s takes the loop word as its separator too
 	)
 }
