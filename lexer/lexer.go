@@ -463,6 +463,19 @@ func (s *scanner) word() {
 		s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
 		return
 	}
+	for _, op := range [...]string{"!=", "!", "="} {
+		// test's operators, whole: outside a command's first word and with history expansion
+		// off (bash -c, zsh -c), bash and zsh pass a lone ! or != and a lone = on as written
+		// (measured; zsh expands `==` and `=cmd`, so only `=` alone). Each means what it
+		// means quoted: ! and != are shell syntax (Pattern), which only test and find read.
+		rest := s.src[s.off:]
+		if strings.HasPrefix(rest, op) && (len(rest) == len(op) || isDelim(rest[len(op)])) {
+			w.Raw, w.Value, w.Pattern = op, op, op[0] == '!'
+			s.skipN(len(op))
+			s.toks = append(s.toks, Token{Kind: TokWord, Pos: start, Word: w})
+			return
+		}
+	}
 	if s.ch == '=' {
 		s.fail(s.off, "a word starting with `=` is not allowed (zsh expands it to a program path)")
 		return

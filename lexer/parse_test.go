@@ -96,6 +96,8 @@ var parseRows = []parseRow{
 	refused(`for f in a; do "$f"; done`, "a variable cannot name the program"),
 	refused(`for f in a; do "x$f"; done`, "a variable cannot name the program"),
 	refused(`$X`, "a variable cannot name the program"),
+	refused(`! ls`, "plain word"),
+	refused(`ls && ! ls`, "plain word"),
 	refused(`for f in a; do ls $f; done`, `quote the loop variable: "$f"`),
 	refused(`for f in "a$b"; do ls; done`, "must be literal"),
 	refused(`cd "$d" && ls`, "written out literally"),

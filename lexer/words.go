@@ -122,8 +122,8 @@ func textPart(part syntax.WordPart, first bool) (value string, glob, ok bool) {
 	switch p := part.(type) {
 	case *syntax.Lit:
 		v := p.Value
-		if first && v != "" && (v[0] == '~' || v[0] == '=') {
-			return "", false, false // tilde expansion; zsh's =cmd
+		if first && v != "" && (v[0] == '~' || v[0] == '=' && v != "=") {
+			return "", false, false // tilde expansion; zsh's =cmd (a lone = is itself)
 		}
 		if unquotedTildeAfterAssign(v) {
 			return "", false, false
