@@ -6,29 +6,81 @@ import (
 	"github.com/hookctl/hookctl/internal/clip"
 )
 
-// gawk runs an awk program, which can run commands (system(), `print | "cmd"`, `"cmd" |
-// getline`), write files (`print > f`) and read any file (getline < f). GNU awk's --sandbox
-// turns all of that off, and loading extensions; the rewrite adds it first, before gawk's
-// options end at the program text.
+// An awk program can run commands (system(), `print | "cmd"`, `"cmd" | getline`), write files
+// (`print > f`) and read any file (getline < f, a name added to ARGV). The rules below admit a
+// program only when the checker (awkprog.go) proves its text does none of that, for every awk
+// the name may run: `awk` is mawk on Debian and Ubuntu, gawk on Fedora and Arch, BWK awk on
+// macOS and FreeBSD and BusyBox awk on Alpine; `nawk` is mawk, gawk or BWK awk. The program
+// then reads the files its operands name, which the sensitive-file rule judges, and standard
+// input, so each may stand after a pipe.
 //
-// The command as written must be a read too (a client may ignore the rewrite), so the rule
-// also refuses in the program text what --sandbox stops: system and getline, every `|`, and a
-// `>` in a program that prints (only print and printf redirect; a program without them may
-// compare: '$3 > 100'). And what --sandbox leaves: ENVIRON (secrets live in the environment),
-// ARGV and ARGC (a program that adds a name to ARGV reads a file the sensitive-file rule never
-// saw) and every @ directive (@include and @load bring code the gate cannot see). Like jq's
-// filter check it errs towards refusing: nothing is parsed, so the names and characters are
-// refused inside string literals and regular expressions too (a `|` alternation included).
+// Every awk takes its options before the program and reads every later word as a file or a
+// NAME=VALUE assignment (tried on all four: `awk PROG in -v x=1` opens a file named -v). So the
+// rule refuses a word after the program that starts with `-` (but `-`, standard input):
+// otherwise the judge, which reads options anywhere, would take `awk PROG -F .env` for a field
+// separator while awk opened .env. An assignment's value is text; it never runs (awk only
+// processes escapes in it). gawk opens an operand /inet/tcp/… as a network connection, even
+// under --sandbox (tried against a local listener), so such operands are refused for every
+// name.
 //
-// Plain `awk` is not on the list: mawk (Debian's and Ubuntu's awk) and the BSD awk of macOS
-// have no sandbox switch, and a program for one of them is code the gate would have to prove
-// safe in full (hook/bash.go's programHint says so).
+// Refuses: -f (a program file), -e (gawk's and BusyBox's program text, an option BWK awk
+// ignores, running the next word as the program instead), -W (mawk's -W exec and -W dump), and
+// every other option but -F and -v; a program the checker does not prove a read; an option
+// after the program; an operand starting with /inet. Test: TestAwkRules, TestAwkProgramChecker
+// (awk_test.go, awkprog_test.go); deny/awk.txt; FuzzAwkProgram runs what the checker admits.
+var awkRule = &Program{
+	Name: "awk", Summary: awkSummary, Files: true, Filter: true,
+	BSD: awkBSD, Opts: awkOptions, PatternOperand: awkProgramOperand, Check: checkAwk,
+}
+
+// mawk is Debian's and Ubuntu's awk, by its own name: the awk rule.
+var mawkRule = &Program{
+	Name: "mawk", Summary: awkSummary, Files: true, Filter: true,
+	BSD: awkBSD, Opts: awkOptions, PatternOperand: awkProgramOperand, Check: checkAwk,
+}
+
+// nawk is mawk, gawk or BWK awk, whichever the system links it to: the awk rule.
+var nawkRule = &Program{
+	Name: "nawk", Summary: awkSummary, Files: true, Filter: true,
+	BSD: awkBSD, Opts: awkOptions, PatternOperand: awkProgramOperand, Check: checkAwk,
+}
+
+const awkSummary = "run an awk program that only reads and prints (no system, getline, pipes, > in actions, ENVIRON, ARGV; no -f)"
+
+var awkBSD = &BSD{Getopt: "F:v:", Note: "BWK awk reads -F and -v alike and, like every awk, stops reading options at the program text; later words are files or assignments"}
+
+// awkOptions are the options every awk reads alike: a field separator and assignments.
+var awkOptions = &Options{
+	Valued:   "-F -v",
+	Patterns: "-F -v",
+	Refused: Refusals{
+		{"-f", "reads the program from a file the gate cannot see"},
+		{"-e", "is program text to gawk and BusyBox awk, but BWK awk ignores it and runs the next word as the program; use gawk -e"},
+		{"-W", "takes mawk's and gawk's other options: -W exec reads a program file, -W dump writes the program out"},
+		{"-d", "writes the variables to a file in gawk"},
+		{"-o", "writes the program to a file in gawk"},
+		{"-p", "writes a profile file in gawk"},
+		{"-i", "includes program code from a file in gawk"},
+		{"-l", "loads an extension in gawk"},
+		{"-E", "reads the program from a file in gawk"},
+		{"-D", "starts gawk's debugger"},
+	},
+}
+
+func awkProgramOperand(c *ParsedArgs, i int) bool { return i == 0 }
+
+// gawk is the awk rule with GNU awk's own options, and runs under --sandbox, which the rewrite
+// puts first: it turns off system(), getline from files and commands, output redirection and
+// extensions. The checker refuses all of that as written too (a client may ignore the rewrite),
+// and what --sandbox leaves open: ENVIRON, ARGV and ARGC, @include and @load, /inet operands.
 //
 // Refuses: -f/--file, -i/--include, -l/--load, -E/--exec, -D/--debug, -o/--pretty-print,
-// -p/--profile, -d/--dump-variables (these three write files), -W, and in the program ENVIRON,
-// ARGV, ARGC and @. Test: TestGawkSandboxed (awk_test.go); deny/readers.txt.
+// -p/--profile, -d/--dump-variables (these three write files), -W, and every program, option
+// or operand the awk rule refuses. Test: TestGawkSandboxed (awk_test.go); deny/readers.txt,
+// deny/awk.txt.
 var gawkRule = &Program{
-	Name: "gawk", Summary: "run an awk program under gawk --sandbox (no ENVIRON, ARGV, @include; no -f)", Filter: true,
+	Name: "gawk", Summary: "run an awk program under gawk --sandbox that only reads and prints (as awk; no ENVIRON, ARGV, @include; no -f)",
+	Files: true, Filter: true,
 	BSD: &BSD{Same: true, Note: "GNU awk everywhere it is installed under this name"},
 	Opts: &Options{
 		Flags: "-b -c -n -N -O -P -r -s -S -t --characters-as-bytes --traditional --non-decimal-data " +
@@ -50,82 +102,78 @@ var gawkRule = &Program{
 	PatternOperand: func(c *ParsedArgs, i int) bool {
 		return firstOperandUnless(c, i, "-e", "--source")
 	},
-	Check:   checkGawk,
+	Check:   checkAwk,
 	Rewrite: func(args []string) ([]string, []string) { return nil, append([]string{"--sandbox"}, args...) },
 }
 
-func checkGawk(c *ParsedArgs) *Refusal {
-	progs := c.Values("-e", "--source")
-	if !c.Has("-e", "--source") {
-		if len(c.Operands) == 0 {
-			return refuse("gawk", "needs a program")
-		}
-		progs = append(progs, c.Operands[0].Value)
+// checkAwk applies the awk rules to a parsed call of any of the awk names.
+func checkAwk(c *ParsedArgs) *Refusal {
+	name := c.Prog.Name
+	words := make([]string, len(c.Args))
+	for i, a := range c.Args {
+		words[i] = a.Value
 	}
-	for _, p := range progs {
-		if id := awkForbidden(p); id != "" {
-			return refuse("gawk", "the program uses `%s`, which %s", id, awkWhy(id))
+	inline := c.Has("-e", "--source")
+	after := firstOperandAt(c.Prog.Opts, words) // the program, or with -e the first file
+	if !inline {
+		after++
+	}
+	for _, w := range words[min(after, len(words)):] {
+		if strings.HasPrefix(w, "-") && w != "-" {
+			return refuse(name, "awk reads every word after the program as a file or assignment, so `%s` would be a file; put options before the program", clip.Short(w))
 		}
-		if strings.Contains(p, "|") {
-			return refuse("gawk", "the program holds `|`, which pipes to or from a command (refused inside a regular expression too)")
+	}
+	progs := c.Values("-e", "--source")
+	files := c.Operands
+	if !inline {
+		if len(c.Operands) == 0 {
+			return refuse(name, "needs a program")
 		}
-		if strings.Contains(p, ">") && awkPrints(p) {
-			return refuse("gawk", "the program prints and holds `>`, which redirects print to a file; compare in a pattern without print ('$3 > 100') or use sort and cut")
+		progs, files = []string{c.Operands[0].Value}, c.Operands[1:]
+	}
+	if err := checkAwkProgram(progs...); err != nil {
+		return &Refusal{Program: name, What: err.Error(),
+			Hint: "awk may only read its input and print to standard output: patterns, print and printf without redirection, builtins without I/O"}
+	}
+	for _, f := range files {
+		if strings.HasPrefix(f.Value, "/inet") {
+			return refuse(name, "gawk opens `%s` as a network connection", clip.Short(f.Value))
 		}
 	}
 	for _, v := range c.Values("-v", "--assign") {
-		if name, _, _ := strings.Cut(v, "="); name == "" || strings.ContainsAny(name, " \t") {
-			return refuse("gawk", "`-v %s` is not NAME=VALUE", clip.Short(v))
+		if n, _, ok := strings.Cut(v, "="); !ok || !isAwkName(n) {
+			return refuse(name, "`-v %s` is not NAME=VALUE", clip.Short(v))
 		}
 	}
 	return nil
 }
 
-func awkWhy(id string) string {
-	switch id {
-	case "ENVIRON":
-		return "reads the environment, which may hold secrets"
-	case "@":
-		return "includes or loads code the gate cannot see"
-	case "system":
-		return "runs a command"
-	case "getline":
-		return "reads from a file or a command"
+// isAwkName reports whether s is an awk variable name.
+func isAwkName(s string) bool {
+	if s == "" || !isIdentStart(s[0]) {
+		return false
 	}
-	return "can make gawk read files the gate never saw named"
+	for i := 1; i < len(s); i++ {
+		if !isIdentChar(s[i]) {
+			return false
+		}
+	}
+	return true
 }
 
-// awkPrints reports whether an awk program names print or printf, the statements whose `>`
-// redirects.
-func awkPrints(prog string) bool {
-	for i := strings.Index(prog, "print"); i >= 0; i = strings.Index(prog, "print") {
-		if i == 0 || !isIdentChar(prog[i-1]) {
-			return true
-		}
-		prog = prog[i+5:]
-	}
-	return false
+// isAwkRule reports whether p is one of the awk rules, for the reference.
+func isAwkRule(p *Program) bool {
+	return p == awkRule || p == gawkRule || p == mawkRule || p == nawkRule
 }
 
-// awkForbidden returns the first ENVIRON, ARGV, ARGC, system, getline or @ in an awk program, as
-// whole names.
-func awkForbidden(prog string) string {
-	if strings.Contains(prog, "@") {
-		return "@"
+// writeAwkReference lists what the awk checker refuses in a program, from its tables.
+func writeAwkReference(b *strings.Builder) {
+	var names []string
+	for _, r := range awkRefusedNames {
+		names = append(names, "`"+r.Name+"`")
 	}
-	for i := 0; i < len(prog); i++ {
-		if !isIdentChar(prog[i]) || i > 0 && isIdentChar(prog[i-1]) {
-			continue
-		}
-		end := i
-		for end < len(prog) && isIdentChar(prog[end]) {
-			end++
-		}
-		switch id := prog[i:end]; id {
-		case "ENVIRON", "ARGV", "ARGC", "system", "getline":
-			return id
-		}
-		i = end - 1
-	}
-	return ""
+	b.WriteString("- the program may not name " + strings.Join(names, " ") +
+		", hold `|` (but `||`), `@` or `::`, hold `>`, `>>` or `>=` in an action outside parentheses, " +
+		"print inside parentheses, call a function it does not define, or use a `/` that awks read differently\n")
+	b.WriteString("- every word after the program is a file or NAME=VALUE assignment; none may start with `-` (but `-`) or `/inet`\n")
 }

@@ -12,7 +12,7 @@ var all = []*Program{
 	basenameRule, dirnameRule, realpathRule, readlinkRule,
 	grepRule, rgRule, findRule, sedRule, sortRule, uniqRule, cutRule, trRule, diffRule, cmpRule, jqRule,
 	dateRule, echoRule, pwdRule, trueRule, falseRule, idRule, whoamiRule, unameRule, whichRule, nprocRule,
-	md5sumRule, sha1sumRule, sha256sumRule, sha512sumRule, b2sumRule, cksumRule, gawkRule,
+	md5sumRule, sha1sumRule, sha256sumRule, sha512sumRule, b2sumRule, cksumRule, awkRule, gawkRule, mawkRule, nawkRule,
 	tmuxRule, plutilRule, defaultsRule, launchctlRule, cargoRule,
 	commandRule, typeRule, printenvRule, printfRule, ulimitRule, xargsRule,
 	columnRule, nlRule, pasteRule, revRule, commRule, odRule, hexdumpRule, stringsRule, xxdRule,
@@ -117,6 +117,9 @@ func Reference() string {
 		}
 		if p.Opts != nil {
 			writeOptions(&b, p.Opts, true)
+		}
+		if p.Check != nil && isAwkRule(p) {
+			writeAwkReference(&b)
 		}
 	}
 	return b.String()

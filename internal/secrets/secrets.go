@@ -17,7 +17,7 @@
 //     (an SSH key's name; id_rsa.pub and id_gen.go are not).
 //
 // Out of scope: a secret in a file named like any other (config.yaml), a secret in git's
-// history or objects reached by a hash, the environment (jq's env and gawk's ENVIRON are refused
+// history or objects reached by a hash, the environment (jq's env and awk's ENVIRON are refused
 // by their rules), and the content of a directory a program walks (the rewrites of rg and
 // grep -r exclude these names: ExcludeGlobs).
 package secrets
