@@ -22,6 +22,7 @@ func allOptions() map[string]*Options {
 		"hookctl retrieve": hookctlRetrieveOpts,
 		"cargo metadata":   cargoMetadataOpts,
 		"cargo tree":       cargoTreeOpts,
+		"npm ls":           npmLsOpts,
 	}
 	for _, p := range all {
 		if p.Opts != nil {
