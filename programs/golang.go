@@ -23,7 +23,7 @@ import (
 //   - downloads: go list -m and go doc resolve modules, from the proxy or `direct` by git; they
 //     run as GOPROXY=off, so a module missing from the module cache is an error, not a fetch.
 //   - go env (whole, -json, -changed) runs the user's C compiler (CC, default gcc) to probe
-//     four flags on empty input; go list -json and -f {{.Stale}} run the toolchain's tools and
+//     its flags on empty input; go list -json and -f {{.Stale}} run the toolchain's tools and
 //     the compiler with -V=full and -### to identify them. The project chooses none of these.
 //     go list never runs cgo or //go:generate (-compiled and -export, which do, are refused).
 //   - writes: every go command writes telemetry counters under ~/.config/go/telemetry (and
@@ -34,7 +34,8 @@ import (
 //     closed.
 //
 // The pins show in go env's output (GOTOOLCHAIN='local'), which is why go env and go version
-// carry only GOTOOLCHAIN.
+// carry only GOTOOLCHAIN: for them the go env file's GOFLAGS applies as the user set it, and a
+// -w or -u there would make go env a write, which the sandbox refuses.
 //
 // What: `go version`; `go env [-json] [-changed] [NAME…]`; `go list` with the flags below and
 // package or module patterns; `go doc` with its printing flags and at most a package and a
