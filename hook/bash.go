@@ -18,6 +18,9 @@ type Refusal struct {
 
 	shape bool // the command's syntax or shape was refused
 	tool  bool // a whole tool was refused
+	// sandboxOnly: the command was admitted, but only for the OS sandbox (a read-only runner,
+	// or a program whose rule is SandboxOnly), which JudgeReadOnly does not have.
+	sandboxOnly bool
 }
 
 // shapesHint says in brief what the read-only shell accepts.
@@ -65,7 +68,9 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // was judged: globs with the lexer's ./, brace groups as their words, ~ and $HOME as the path.
 //
 // JudgeReadOnly never admits the user's read-only runners (Config.ReadOnlyRunners): they run
-// repository code, which only the sandbox can hold (Policy.Decide admits them under it).
+// repository code, which only the sandbox can hold (Policy.Decide admits them under it); nor a
+// program whose rule runs it only in the sandbox (programs.Program.SandboxOnly). Both refusals
+// are marked sandboxOnly: everything else about the command was admitted.
 func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
 	sc, j, r := judgeScript(cl, cfg)
 	need := j.need
@@ -79,9 +84,9 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
 	case r != nil:
 		return "", r
 	case need.runner:
-		return "", &Refusal{What: "a read-only runner runs only in the sandbox"}
+		return "", &Refusal{What: "a read-only runner runs only in the sandbox", sandboxOnly: true}
 	case need.why != "":
-		return "", &Refusal{What: need.why + ", so it runs only in the sandbox"}
+		return "", &Refusal{What: need.why + ", so it runs only in the sandbox", sandboxOnly: true}
 	}
 	return lexer.Print(sc, rewriteFor(cfg)), nil
 }

@@ -141,7 +141,10 @@ var execShells = []struct {
 	{"zsh", []string{"zsh", "-f", "-c"}},
 }
 
-const execTimeout = 5 * time.Second
+// execTimeout is how long one run may take before it counts as a hang. npm ls, the slowest
+// admitted row, takes 1.5–2 s alone on 2 shared cores (node's start and npm's config load) and
+// over 5 s with four workers and the machine's other load.
+const execTimeout = 15 * time.Second
 
 // TestExecuteAdmittedRows judges every row of every corpus in read-only mode, as the hook does,
 // and runs each command the policy admits, as rewritten, under bash and zsh, in a fresh copy of

@@ -23,13 +23,14 @@ func addCorpusSeeds(f *testing.F) {
 	}
 }
 
-// FuzzJudge: the judge never panics, and what it allows is stable: judging the canonical form
-// of an allowed command (without the hook's pins) allows it again with the same rewrite.
+// FuzzJudge: the judge never panics, and what it allows (outright or for the sandbox only) is
+// stable: judging the canonical form of an allowed command (without the hook's pins) allows it
+// again with the same rewrite.
 func FuzzJudge(f *testing.F) {
 	addCorpusSeeds(f)
 	cfg := &Config{}
 	f.Fuzz(func(t *testing.T, src string) {
-		out, r := judgeReadOnly(src, cfg)
+		out, r := judgeInSandbox(src, cfg)
 		if r != nil {
 			if r.What == "" {
 				t.Fatalf("%q refused without a reason", src)
@@ -41,7 +42,7 @@ func FuzzJudge(f *testing.F) {
 			t.Fatalf("%q allowed but does not parse: %v", src, err)
 		}
 		canonical := lexer.Print(sc, nil)
-		again, r := judgeReadOnly(canonical, cfg)
+		again, r := judgeInSandbox(canonical, cfg)
 		if r != nil {
 			t.Fatalf("%q allowed, its canonical form %q refused: %s", src, canonical, r.What)
 		}
@@ -51,14 +52,14 @@ func FuzzJudge(f *testing.F) {
 	})
 }
 
-// FuzzJudgeDifferential: whatever the judge allows, the command the hook sends instead parses
-// under mvdan.cc/sh, in bash and in zsh, to exactly the commands and words that were judged
-// (with the hook's own pins): what runs is what was judged.
+// FuzzJudgeDifferential: whatever the judge allows (outright or for the sandbox only), the
+// command the hook sends instead parses under mvdan.cc/sh, in bash and in zsh, to exactly the
+// commands and words that were judged (with the hook's own pins): what runs is what was judged.
 func FuzzJudgeDifferential(f *testing.F) {
 	addCorpusSeeds(f)
 	cfg := &Config{}
 	f.Fuzz(func(t *testing.T, src string) {
-		out, r := judgeReadOnly(src, cfg)
+		out, r := judgeInSandbox(src, cfg)
 		if r != nil {
 			return
 		}

@@ -197,6 +197,17 @@ func judgeReadOnly(cmd string, cfg *Config) (string, *Refusal) {
 	return JudgeReadOnly(lexer.NewCommandLine(cmd), cfg)
 }
 
+// judgeInSandbox is judgeReadOnly where the sandbox holds: a command admitted for the sandbox
+// only (Refusal.sandboxOnly) comes back rewritten, as the sandboxed shell runs it.
+func judgeInSandbox(cmd string, cfg *Config) (string, *Refusal) {
+	out, r := judgeReadOnly(cmd, cfg)
+	if r == nil || !r.sandboxOnly {
+		return out, r
+	}
+	sc, _, _ := judgeScript(lexer.NewCommandLine(cmd), cfg)
+	return lexer.Print(sc, rewriteFor(cfg)), nil
+}
+
 // testClient is a client as an adapter would describe it, with settings where Claude Code keeps
 // them (agents/claude.SettingsPaths, which this package cannot import): the user's and every
 // enclosing directory's .claude files.

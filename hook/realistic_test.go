@@ -19,10 +19,14 @@ const maxRealisticRefused = 0.05
 const needsProgram = "needs-program"
 
 // TestRealisticReads judges every row of fixtures/corpus/realistic, commands an agent exploring a
-// repository runs, one file per family, and reports the refusal rate per family. It fails if
-// more than maxRealisticRefused of the rows outside needs-program groups are refused. Unlike the
-// allow corpus, a row here may be refused: the corpus measures the mode, it does not pin it. Every
-// row it admits runs in TestExecuteAdmittedRows.
+// repository runs, one file per family, and reports the refusal rate per family as a user with
+// the OS sandbox sees it: a row admitted only for the sandbox (a program whose rule is
+// SandboxOnly, which this judge, without a sandbox, refuses for that reason alone) counts as
+// admitted, in a column of its own, and the policy-only rate, which counts it refused, is
+// printed beside. It fails if more than maxRealisticRefused of the rows outside needs-program
+// groups are refused with the sandbox. Unlike the allow corpus, a row here may be refused: the
+// corpus measures the mode, it does not pin it. Every row it admits runs in
+// TestExecuteAdmittedRows, the sandbox-only ones in its sandbox variant.
 func TestRealisticReads(t *testing.T) {
 	rows, err := corpus.Load("realistic")
 	if err != nil {
@@ -31,10 +35,11 @@ func TestRealisticReads(t *testing.T) {
 	if len(rows) < 500 {
 		t.Errorf("only %d realistic rows; the issue asks for at least 500", len(rows))
 	}
-	type tally struct{ rows, refused, needs, needsRefused int }
+	// refused counts the rows refused with the sandbox; sandboxOnly those admitted only there.
+	type tally struct{ rows, sandboxOnly, refused, needs, needsRefused int }
 	per := map[string]*tally{}
-	var total tally
-	var refusedRows, needsRows []string
+	var total, counted tally // counted: outside needs-program groups
+	var refusedRows, needsRows, sandboxRows []string
 	for _, r := range rows {
 		fam := strings.TrimSuffix(r.File, ".txt")
 		if per[fam] == nil {
@@ -43,13 +48,25 @@ func TestRealisticReads(t *testing.T) {
 		f := per[fam]
 		needs := strings.Contains(r.Comment, needsProgram)
 		_, ref := judgeReadOnly(r.Command, corpusConfig())
-		f.rows++
-		total.rows++
-		if needs {
-			f.needs++
-			total.needs++
+		for _, x := range []*tally{f, &total} {
+			x.rows++
+			if needs {
+				x.needs++
+			}
 		}
-		if ref == nil {
+		if !needs {
+			counted.rows++
+		}
+		switch {
+		case ref == nil:
+			continue
+		case ref.sandboxOnly:
+			f.sandboxOnly++
+			total.sandboxOnly++
+			if !needs {
+				counted.sandboxOnly++
+			}
+			sandboxRows = append(sandboxRows, r.String())
 			continue
 		}
 		f.refused++
@@ -61,6 +78,7 @@ func TestRealisticReads(t *testing.T) {
 			needsRows = append(needsRows, line)
 			continue
 		}
+		counted.refused++
 		refusedRows = append(refusedRows, line)
 	}
 	fams := make([]string, 0, len(per))
@@ -68,26 +86,29 @@ func TestRealisticReads(t *testing.T) {
 		fams = append(fams, f)
 	}
 	sort.Strings(fams)
+	pct := func(n, of int) float64 { return 100 * float64(n) / float64(max(of, 1)) }
 	var b strings.Builder
-	fmt.Fprintf(&b, "\n%-12s %5s %8s %7s %14s\n", "family", "rows", "refused", "rate", "needs-program")
+	fmt.Fprintf(&b, "\n%-12s %5s %12s %8s %7s %12s %14s\n", "family", "rows", "sandbox-only", "refused", "rate", "policy-only", "needs-program")
 	row := func(name string, x *tally) {
-		fmt.Fprintf(&b, "%-12s %5d %8d %6.1f%% %7d of %-4d\n", name, x.rows, x.refused,
-			100*float64(x.refused)/float64(max(x.rows, 1)), x.needsRefused, x.needs)
+		fmt.Fprintf(&b, "%-12s %5d %12d %8d %6.1f%% %11.1f%% %7d of %-4d\n", name, x.rows, x.sandboxOnly, x.refused,
+			pct(x.refused, x.rows), pct(x.refused+x.sandboxOnly, x.rows), x.needsRefused, x.needs)
 	}
 	for _, f := range fams {
 		row(f, per[f])
 	}
 	row("all", &total)
-	judged := total.rows - total.needs
-	refused := total.refused - total.needsRefused
-	rate := float64(refused) / float64(max(judged, 1))
-	fmt.Fprintf(&b, "outside needs-program groups: %d of %d refused (%.1f%%); with them: %d of %d (%.1f%%)\n",
-		refused, judged, 100*rate, total.refused, total.rows, 100*float64(total.refused)/float64(max(total.rows, 1)))
+	rate := float64(counted.refused) / float64(max(counted.rows, 1))
+	fmt.Fprintf(&b, "outside needs-program groups, with the sandbox: %d of %d refused (%.1f%%); on the policy alone: %d (%.1f%%), "+
+		"%d of them admitted only in the sandbox\n",
+		counted.refused, counted.rows, 100*rate, counted.refused+counted.sandboxOnly, pct(counted.refused+counted.sandboxOnly, counted.rows),
+		counted.sandboxOnly)
+	fmt.Fprintf(&b, "with needs-program groups, with the sandbox: %d of %d refused (%.1f%%)\n", total.refused, total.rows, pct(total.refused, total.rows))
 	t.Log(b.String())
 	t.Logf("refused (%d):\n%s", len(refusedRows), strings.Join(refusedRows, "\n"))
+	t.Logf("admitted only in the sandbox (%d):\n%s", len(sandboxRows), strings.Join(sandboxRows, "\n"))
 	t.Logf("refused in needs-program groups (%d):\n%s", len(needsRows), strings.Join(needsRows, "\n"))
 	if rate > maxRealisticRefused {
-		t.Errorf("%.1f%% of realistic reads refused (%d of %d outside needs-program groups); the limit is %.0f%%",
-			100*rate, refused, judged, 100*maxRealisticRefused)
+		t.Errorf("%.1f%% of realistic reads refused with the sandbox (%d of %d outside needs-program groups); the limit is %.0f%%",
+			100*rate, counted.refused, counted.rows, 100*maxRealisticRefused)
 	}
 }

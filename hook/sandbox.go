@@ -77,7 +77,7 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Deci
 		}
 		if need.why != "" {
 			return Decision{Verdict: Deny, Reason: "hookctl read-only: " + need.why + ", so it runs only in the sandbox, and the sandbox cannot apply: " + iso.Reason +
-				". Read the files it would read (Cargo.toml, Cargo.lock) with cat or rg instead, or ask the user to leave read-only mode (they " + p.Client.toEdit() + ")."}
+				". Read the files it would read (go.mod, Cargo.toml, package.json, their lock files) with cat or rg instead, or ask the user to leave read-only mode (they " + p.Client.toEdit() + ")."}
 		}
 		if p.Config.Sandbox == SandboxRequire {
 			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +

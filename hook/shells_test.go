@@ -260,7 +260,8 @@ var testShells = []struct {
 	{"zsh", []string{"zsh", "-f", "-o", "nonomatch", "-c"}},
 }
 
-// TestShellsRunWhatWasJudged runs every allowed corpus command in real bash and zsh, with every
+// TestShellsRunWhatWasJudged runs every allowed corpus command (with the sandbox's rewrite for
+// those admitted only there) in real bash and zsh, with every
 // program replaced by a recording stub, and checks that each program receives exactly the words
 // the judge judged — for the command as the agent wrote it, and for the hook's rewrite of it. A
 // glob is run in a directory of hostile names (globFiles) and must become only names that start
@@ -285,7 +286,7 @@ func TestShellsRunWhatWasJudged(t *testing.T) {
 				if err != nil {
 					continue // TestCorpusAllowed reports it
 				}
-				rewritten, ref := judgeReadOnly(r.Command, &Config{})
+				rewritten, ref := judgeInSandbox(r.Command, &Config{})
 				if ref != nil || !predictable(sc) {
 					continue
 				}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // cargo is allowed for `cargo metadata` and `cargo tree`, which resolve the dependency graph and
@@ -22,13 +23,18 @@ import (
 //     without naming a toolchain the hook cannot know, so cargo runs only in the OS sandbox
 //     (SandboxOnly); RUSTUP_AUTO_INSTALL=0 keeps a named channel from being downloaded.
 //
+// `cargo --version` (-V, with -v for more) prints before cargo reads any configuration: with the
+// same traps it ran none, so it runs as written, but for RUSTUP_AUTO_INSTALL=0.
+//
 // What: `cargo metadata|tree [OPTIONS]` with the options below, no operands, no global options,
-// no `+TOOLCHAIN`, no --config or -Z.
+// no `+TOOLCHAIN`, no --config or -Z; `cargo --version` (rustVersionForms).
 //
 // Test: TestCargoRules, TestCargoRewrite (cargo_test.go); TestCargoPinsRealCargo (hook) runs the
-// rewrite against a project whose config names a trap for each of the three; deny/readers.txt.
+// rewrite against a project whose config names a trap for each of the three;
+// TestRustupToolchainPathContained (hook) runs cargo --version under a rust-toolchain.toml that
+// names the project's own programs; deny/toolchains.txt.
 var cargoRule = &Program{
-	Name: "cargo", Summary: "print the dependency graph (metadata, tree; offline, locked, in the sandbox only)",
+	Name: "cargo", Summary: "print the dependency graph (metadata, tree; offline, locked) or cargo's version (in the sandbox only)",
 	BSD:         &BSD{Same: true, Note: "the same program everywhere, with its own parser"},
 	Custom:      judgeCargo,
 	Rewrite:     cargoRewrite,
@@ -59,6 +65,9 @@ func judgeCargo(args []Arg) *Refusal {
 	if len(args) == 0 || args[0].Pattern || args[0].Var {
 		return refuse("cargo", "needs a subcommand: metadata or tree")
 	}
+	if wordlist.Has(rustVersionForms, args[0].Value) {
+		return judgeRustVersion("cargo", args)
+	}
 	var opts *Options
 	switch args[0].Value {
 	case "metadata":
@@ -66,7 +75,7 @@ func judgeCargo(args []Arg) *Refusal {
 	case "tree":
 		opts = cargoTreeOpts
 	default:
-		return &Refusal{Program: "cargo", What: "`cargo " + clip.Short(args[0].Value) + "` is not a read: only metadata and tree are allowed (the others build, run or fetch code)",
+		return &Refusal{Program: "cargo", What: "`cargo " + clip.Short(args[0].Value) + "` is not a read: only metadata, tree and --version are allowed (the others build, run or fetch code)",
 			Hint: "cargo metadata --no-deps --format-version 1, cargo tree; or a read_only_runner in your config for builds"}
 	}
 	c, r := opts.Parse("cargo "+args[0].Value, args[1:])
@@ -89,8 +98,11 @@ var cargoPins = []string{
 }
 
 // cargoRewrite pins the compiler off and adds --offline and --locked unless the call has them
-// (cargo refuses a flag given twice).
+// (cargo refuses a flag given twice). `cargo --version` runs as judged.
 func cargoRewrite(args []string) (env, out []string) {
+	if len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		return rustupPins, args
+	}
 	out = append(append(out, cargoPins...), args...)
 	has := func(names ...string) bool {
 		return slices.ContainsFunc(args, func(a string) bool { return slices.Contains(names, a) })
@@ -101,7 +113,52 @@ func cargoRewrite(args []string) (env, out []string) {
 	if !has("--locked", "--frozen") {
 		out = append(out, "--locked")
 	}
-	return []string{"RUSTUP_AUTO_INSTALL=0"}, out
+	return rustupPins, out
+}
+
+// rustupPins keep rustup from downloading the toolchain a project's rust-toolchain.toml names.
+var rustupPins = []string{"RUSTUP_AUTO_INSTALL=0"}
+
+// rustc is allowed to print its version, which is all an agent exploring a repository asks it.
+// Under rustup, rustc is the same proxy as cargo: it runs the toolchain the project's
+// rust-toolchain.toml names, and `path = "/abs/dir"` there is a directory of the project's own
+// programs (measured with rustup 1.29: it ran the project's bin/rustc for --version, and refused
+// a relative path). Nothing turns that off without naming a toolchain the hook cannot know, so
+// rustc runs only in the OS sandbox (SandboxOnly), where such a program can write nothing and
+// reach no network; RUSTUP_AUTO_INSTALL=0 keeps a named channel from being downloaded.
+//
+// What: `rustc --version` (rustVersionForms); no source file, no +TOOLCHAIN, no --print.
+//
+// Test: TestRustcRules (cargo_test.go); TestRustupToolchainPathContained (hook) runs it under a
+// rust-toolchain.toml naming the project's programs, with the sandbox and without;
+// deny/toolchains.txt (rustc x.rs, rustc +nightly, -o, --print).
+var rustcRule = &Program{
+	Name: "rustc", Summary: "print the compiler's version (rustc --version; in the sandbox only)",
+	BSD:         &BSD{Same: true, Note: "the same program everywhere, with its own parser"},
+	Custom:      func(args []Arg) *Refusal { return judgeRustVersion("rustc", args) },
+	Rewrite:     func(args []string) (env, out []string) { return rustupPins, args },
+	SandboxOnly: "rustc runs the toolchain a project's rust-toolchain.toml names, which may be the project's own programs",
+}
+
+// rustVersionForms are the words of `rustc --version` and `cargo --version`: -V or --version,
+// with -v or --verbose for the commit and host, or -vV. Both parse them the same way.
+const rustVersionForms = "-V --version -v --verbose -vV -Vv"
+
+// judgeRustVersion admits one or two words of rustVersionForms, one of them asking for the
+// version: with only -v, rustc and cargo would want an input or a command.
+func judgeRustVersion(prog string, args []Arg) *Refusal {
+	version := false
+	for _, a := range args {
+		if a.Pattern || a.Var || !wordlist.Has(rustVersionForms, a.Value) {
+			return &Refusal{Program: prog, What: "only `" + prog + " --version` is allowed, not `" + clip.Short(a.Value) + "` (" + prog + " builds, and +TOOLCHAIN picks another toolchain)",
+				Hint: prog + " --version, " + prog + " -vV"}
+		}
+		version = version || a.Value != "-v" && a.Value != "--verbose"
+	}
+	if !version || len(args) > 2 {
+		return refuse(prog, "only `%s --version`, with -v for more, is allowed", prog)
+	}
+	return nil
 }
 
 // cargoReads are the files cargo opens that the call names: its manifest.

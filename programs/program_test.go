@@ -23,6 +23,7 @@ func allOptions() map[string]*Options {
 		"cargo metadata":   cargoMetadataOpts,
 		"cargo tree":       cargoTreeOpts,
 		"xargs":            xargsOptions,
+		"npm ls":           npmLsOpts,
 	}
 	for _, p := range all {
 		if p.Opts != nil {

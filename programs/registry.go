@@ -1,6 +1,7 @@
 package programs
 
 import (
+	"fmt"
 	"sort"
 	"strings"
 )
@@ -13,7 +14,7 @@ var all = []*Program{
 	grepRule, rgRule, findRule, sedRule, sortRule, uniqRule, cutRule, trRule, diffRule, cmpRule, jqRule,
 	dateRule, echoRule, pwdRule, trueRule, falseRule, idRule, whoamiRule, unameRule, whichRule, nprocRule,
 	md5sumRule, sha1sumRule, sha256sumRule, sha512sumRule, b2sumRule, cksumRule, awkRule, gawkRule, mawkRule, nawkRule,
-	tmuxRule, plutilRule, defaultsRule, launchctlRule, cargoRule,
+	tmuxRule, plutilRule, defaultsRule, launchctlRule, cargoRule, rustcRule, goRule, npmRule,
 	commandRule, typeRule, printenvRule, printfRule, ulimitRule, xargsRule,
 	columnRule, nlRule, pasteRule, revRule, commRule, odRule, hexdumpRule, stringsRule, xxdRule,
 	hostnameRule, uptimeRule, freeRule, localeRule, psRule, testRule, bracketRule,
@@ -107,19 +108,24 @@ func Reference() string {
 		if p.BSD != nil {
 			b.WriteString("\nBSD (macOS, FreeBSD): " + p.BSD.Note + ".\n")
 		}
-		if p.Name == "git" {
+		switch {
+		case p.Name == "git":
 			writeGitReference(&b)
-			continue
-		}
-		if p.Name == "find" {
+		case p.Name == "find":
 			writeFindReference(&b)
-			continue
-		}
-		if p.Opts != nil {
+		case p.Name == "go":
+			writeGoReference(&b)
+		case p.Name == "npm":
+			b.WriteString("\n`npm --version` or `npm -v` alone; `npm ls` (or `list`) with:\n")
+			writeOptions(&b, npmLsOpts, true)
+		case p.Opts != nil:
 			writeOptions(&b, p.Opts, true)
 		}
 		if p.Check != nil && isAwkRule(p) {
 			writeAwkReference(&b)
+		}
+		if p.SandboxOnly != "" {
+			b.WriteString("\nRuns only in the sandbox: " + p.SandboxOnly + ".\n")
 		}
 	}
 	return b.String()
@@ -169,6 +175,34 @@ func writeGitReference(b *strings.Builder) {
 		b.WriteString("- `" + r.Name + "` " + r.Why + "\n")
 	}
 	b.WriteString("\nEvery git command runs as `" + strings.Join(gitEnv, " ") + " git " + strings.Join(gitPinned, " ") + " …`.\n")
+}
+
+func writeGoReference(b *strings.Builder) {
+	for _, s := range goSubcommands {
+		b.WriteString("\n### go " + s.name + "\n\n")
+		row := func(label, list string) {
+			if f := strings.Fields(list); len(f) > 0 {
+				b.WriteString("- " + label + ": `" + strings.Join(f, "` `") + "`\n")
+			}
+		}
+		row("flags", s.bools)
+		row("alone or with an attached value", s.attached)
+		row("with a value", s.valued)
+		switch {
+		case s.operands == 0:
+			b.WriteString("- no operands\n")
+		case s.operands > 0:
+			b.WriteString(fmt.Sprintf("- at most %d operands\n", s.operands))
+		}
+		var parts []string
+		for _, r := range s.refused {
+			parts = append(parts, "`"+r.Name+"` ("+r.Why+")")
+		}
+		if len(parts) > 0 {
+			b.WriteString("- refused: " + strings.Join(parts, ", ") + "\n")
+		}
+		b.WriteString("- runs as `" + strings.Join(s.env, " ") + " go " + s.name + " …`\n")
+	}
 }
 
 func writeFindReference(b *strings.Builder) {

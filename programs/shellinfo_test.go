@@ -4,7 +4,8 @@ import "testing"
 
 // TestShellInfoRules: command -v/-V, type, printenv NAME and printf print; every other form runs
 // what it names, prints secrets or writes. (go version and go env are not here: they write the
-// build cache and telemetry counters under the home, deny/shellinfo.txt.)
+// build cache and telemetry counters under the home, so they run only in the sandbox,
+// golang_test.go.)
 func TestShellInfoRules(t *testing.T) {
 	check(t, true,
 		r("command", "-v", "git"),
