@@ -112,6 +112,7 @@ func judgeNames(prog string, args []Arg, flags string, need bool) *Refusal {
 	}
 	return nil
 }
+
 // ulimit prints the shell's resource limits: all of them (-a), or those its letters name, soft
 // (-S) or hard (-H). Given a value it sets the limit instead, and bash takes the value attached
 // too (`ulimit -n1` sets the open-files limit to 1; `ulimit -nu` reads u as a value), so the
