@@ -29,10 +29,10 @@ var updateGolden = flag.Bool("update-run-golden", false, "rewrite testdata/run-d
 // with an SSH key, hookctl's home, and a loopback TCP server that counts who reaches it.
 type runWorld struct {
 	root, bin, repo, sibling, home, hh, out string
-	user                                     *syscall.Credential // nil: root
-	env                                      []string
-	port                                     int
-	reached                                  atomic.Int32
+	user                                    *syscall.Credential // nil: root
+	env                                     []string
+	port                                    int
+	reached                                 atomic.Int32
 }
 
 func newRunWorld(t *testing.T, user *syscall.Credential) *runWorld {
