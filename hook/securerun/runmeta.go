@@ -15,7 +15,6 @@ const SchemaVersion = 1
 
 // States of a run.
 const (
-	StateRefused     = "refused"     // the preflight refused it: nothing ran
 	StateNotStarted  = "not_started" // the sandbox could not be applied: nothing ran
 	StateRunning     = "running"     // started; a file left in this state means hookctl died
 	StateFinished    = "finished"    // the command ended by itself
@@ -33,7 +32,7 @@ type RunMeta struct {
 	Started       time.Time `json:"started"`
 	Ended         time.Time `json:"ended,omitzero"`
 	DurationMS    int64     `json:"duration_ms"`
-	// NotStarted says why the run did not start (State refused or not_started).
+	// NotStarted says why the run did not start (State not_started).
 	NotStarted string `json:"not_started,omitempty"`
 	// Applied is what the launcher applied before it ran the command.
 	Applied     *sandbox.Applied `json:"applied,omitempty"`
