@@ -81,7 +81,10 @@ var settingsKeys = []string{"hooks", "permissions", "env", "mcpServers", "enable
 
 // memoryImport is an import in a memory file: `@path` at the start of a line or after a space
 // (Claude Code reads it as a file to include).
-var memoryImport = regexp.MustCompile(`(?m)(?:^|\s)@((?:~/|/|\./|\.\./|[A-Za-z0-9_.-]+/)[^\s` + "`" + `]*|[A-Za-z0-9_-]+\.[A-Za-z0-9]+)`)
+// Compiled on first use.
+var memoryImport = lazy[*regexp.Regexp]{build: func() *regexp.Regexp {
+	return regexp.MustCompile(`(?m)(?:^|\s)@((?:~/|/|\./|\.\./|[A-Za-z0-9_.-]+/)[^\s` + "`" + `]*|[A-Za-z0-9_-]+\.[A-Za-z0-9]+)`)
+}}
 
 // maxConfigBytes caps what the preflight reads of one configuration file.
 const maxConfigBytes = 1 << 20
@@ -128,7 +131,7 @@ func (r *agentConfigRule) describe(root, rel string) []string {
 			if inFence {
 				continue
 			}
-			for _, m := range memoryImport.FindAllStringSubmatch(line, -1) {
+			for _, m := range memoryImport.get().FindAllStringSubmatch(line, -1) {
 				imports = append(imports, "imports @"+m[1])
 			}
 		}

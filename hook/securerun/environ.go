@@ -51,36 +51,40 @@ func exact(s ...string) func(string) bool {
 // credentialRules, tried in order on the upper-cased name; the first that matches names the
 // kind in a refusal. Each errs towards refusing: a variable that is refused by mistake can be
 // renamed, a credential that leaks cannot be taken back.
-var credentialRules = []credentialRule{
-	// Why: the names the issue lists, and the broader words of secrets.Variable
-	// (GITHUB_TOKEN, PGPASSWORD, NPM_CONFIG__AUTH, …). What: a name ending in _TOKEN, _KEY,
-	// _SECRET, _PASSWORD or _PAT, or containing TOKEN, SECRET, PASSWORD, PASSWD, KEY,
-	// CREDENTIAL, AUTH, COOKIE, SESSION or PRIVATE. Test: TestCredentialVariables.
-	{suffix("_TOKEN", "_KEY", "_SECRET", "_PASSWORD", "_PAT"), "a secret (by its name)"},
-	{secrets.Variable, "a secret (by its name)"},
-	// Why: cloud SDKs read credentials, profiles and credential files from these. What: the
-	// prefixes of AWS, Google Cloud, Azure and other clouds' SDKs. Test: TestCredentialVariables.
-	{prefix("AWS_", "AMAZON_", "GOOGLE_", "GCLOUD_", "GCP_", "CLOUDSDK_", "AZURE_", "ARM_", "DIGITALOCEAN_",
-		"HCLOUD_", "LINODE_", "OCI_", "ALIBABA_CLOUD_", "ALICLOUD_", "IBMCLOUD_", "SCW_", "OS_"), "a cloud credential or profile"},
-	// Why: a CI job's variables carry its tokens and the URLs that mint them
-	// (ACTIONS_ID_TOKEN_REQUEST_URL); none belongs to an agent's run. What: CI and the
-	// prefixes of the common CI systems. Test: TestCredentialVariables.
-	{exact("CI", "CONTINUOUS_INTEGRATION", "BUILD_NUMBER", "TF_BUILD", "CIRCLECI", "GITLAB_CI", "JENKINS_URL"), "a CI job's variable"},
-	{prefix("GITHUB_", "ACTIONS_", "RUNNER_", "GITLAB_", "CI_", "BUILDKITE", "CIRCLE_", "TRAVIS", "JENKINS_", "HUDSON_",
-		"TEAMCITY_", "BITBUCKET_", "DRONE_", "APPVEYOR", "CODEBUILD_", "SYSTEM_", "BUILD_", "SEMAPHORE"), "a CI job's variable"},
-	// Why: these lead to the user's keys without holding them: an agent socket signs as the
-	// user, a helper prints a password, a ticket cache or config file authenticates. What: ssh's
-	// and gpg's agents and helpers, Kerberos, D-Bus (the keyring), and the files and daemons of
-	// container, Kubernetes, Vault and netrc clients. Test: TestCredentialVariables.
-	{prefix("SSH_", "GPG_", "GNUPG", "KRB5", "VAULT_", "DOCKER_", "KUBE"), "a channel to the user's keys or agents"},
-	{exact("GIT_ASKPASS", "SUDO_ASKPASS", "DBUS_SESSION_BUS_ADDRESS", "NETRC", "PGPASSFILE", "PGSERVICEFILE", "GIT_SSH",
-		"GIT_SSH_COMMAND", "GH_HOST", "GH_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "CLOUDSDK_CONFIG", "XAUTHORITY"), "a channel to the user's keys or agents"},
-}
+//
+// Built on first use: the hook process links this package and must not pay for it at start-up.
+var credentialRules = lazy[[]credentialRule]{build: func() []credentialRule {
+	return []credentialRule{
+		// Why: the names the issue lists, and the broader words of secrets.Variable
+		// (GITHUB_TOKEN, PGPASSWORD, NPM_CONFIG__AUTH, …). What: a name ending in _TOKEN, _KEY,
+		// _SECRET, _PASSWORD or _PAT, or containing TOKEN, SECRET, PASSWORD, PASSWD, KEY,
+		// CREDENTIAL, AUTH, COOKIE, SESSION or PRIVATE. Test: TestCredentialVariables.
+		{suffix("_TOKEN", "_KEY", "_SECRET", "_PASSWORD", "_PAT"), "a secret (by its name)"},
+		{secrets.Variable, "a secret (by its name)"},
+		// Why: cloud SDKs read credentials, profiles and credential files from these. What: the
+		// prefixes of AWS, Google Cloud, Azure and other clouds' SDKs. Test: TestCredentialVariables.
+		{prefix("AWS_", "AMAZON_", "GOOGLE_", "GCLOUD_", "GCP_", "CLOUDSDK_", "AZURE_", "ARM_", "DIGITALOCEAN_",
+			"HCLOUD_", "LINODE_", "OCI_", "ALIBABA_CLOUD_", "ALICLOUD_", "IBMCLOUD_", "SCW_", "OS_"), "a cloud credential or profile"},
+		// Why: a CI job's variables carry its tokens and the URLs that mint them
+		// (ACTIONS_ID_TOKEN_REQUEST_URL); none belongs to an agent's run. What: CI and the
+		// prefixes of the common CI systems. Test: TestCredentialVariables.
+		{exact("CI", "CONTINUOUS_INTEGRATION", "BUILD_NUMBER", "TF_BUILD", "CIRCLECI", "GITLAB_CI", "JENKINS_URL"), "a CI job's variable"},
+		{prefix("GITHUB_", "ACTIONS_", "RUNNER_", "GITLAB_", "CI_", "BUILDKITE", "CIRCLE_", "TRAVIS", "JENKINS_", "HUDSON_",
+			"TEAMCITY_", "BITBUCKET_", "DRONE_", "APPVEYOR", "CODEBUILD_", "SYSTEM_", "BUILD_", "SEMAPHORE"), "a CI job's variable"},
+		// Why: these lead to the user's keys without holding them: an agent socket signs as the
+		// user, a helper prints a password, a ticket cache or config file authenticates. What: ssh's
+		// and gpg's agents and helpers, Kerberos, D-Bus (the keyring), and the files and daemons of
+		// container, Kubernetes, Vault and netrc clients. Test: TestCredentialVariables.
+		{prefix("SSH_", "GPG_", "GNUPG", "KRB5", "VAULT_", "DOCKER_", "KUBE"), "a channel to the user's keys or agents"},
+		{exact("GIT_ASKPASS", "SUDO_ASKPASS", "DBUS_SESSION_BUS_ADDRESS", "NETRC", "PGPASSFILE", "PGSERVICEFILE", "GIT_SSH",
+			"GIT_SSH_COMMAND", "GH_HOST", "GH_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "CLOUDSDK_CONFIG", "XAUTHORITY"), "a channel to the user's keys or agents"},
+	}
+}}
 
 // CredentialKind says what a variable's name marks it as, or "" if nothing.
 func CredentialKind(name string) string {
 	up := strings.ToUpper(name)
-	for _, r := range credentialRules {
+	for _, r := range credentialRules.get() {
 		if r.match(up) {
 			return r.what
 		}

@@ -47,7 +47,7 @@ func Render(w io.Writer, p *Preflight) {
 	row("hidden", "in /etc: "+strings.Join(p.Hidden, " "))
 	writable := make([]string, len(p.Writable))
 	for i, d := range p.Writable {
-		writable[i] = d + "  (" + writableRoles[filepath.Base(d)] + ")"
+		writable[i] = d + "  (" + writableRole(filepath.Base(d)) + ")"
 	}
 	row("writable", append(writable, "/dev/null /dev/tty")...)
 	row("network", p.Network.Policy+": "+orNone(p.Network.Enforced))
@@ -108,9 +108,16 @@ func Render(w io.Writer, p *Preflight) {
 	}
 }
 
-// writableRoles say what each writable directory of the layout is for.
-var writableRoles = map[string]string{ArtifactsDir: "$" + OutEnv + ": the artifacts", HomeDir: "HOME and XDG_*: the agent's own state",
-	TmpDir: "TMPDIR, removed after the run"}
+// writableRole says what a writable directory of the layout is for.
+func writableRole(name string) string {
+	switch name {
+	case ArtifactsDir:
+		return "$" + OutEnv + ": the artifacts"
+	case HomeDir:
+		return "HOME and XDG_*: the agent's own state"
+	}
+	return "TMPDIR, removed after the run"
+}
 
 func containsFinding(fs []Finding, f Finding) bool {
 	for _, x := range fs {

@@ -22,6 +22,7 @@ package securerun
 
 import (
 	"path/filepath"
+	"sync"
 	"time"
 )
 
@@ -68,4 +69,18 @@ func RunsDir(stateDir string) string { return filepath.Join(stateDir, "runs") }
 // directory.
 func NewRunID(now time.Time, random string) string {
 	return now.UTC().Format("20060102T150405.000Z") + "-" + random
+}
+
+// lazy is a value built on first use: the hook process links this package, and its tables and
+// regular expressions must cost it nothing at start-up (sync.OnceValue, called at package
+// level, allocates then: TestInitAllocatesNothing).
+type lazy[T any] struct {
+	once  sync.Once
+	v     T
+	build func() T
+}
+
+func (l *lazy[T]) get() T {
+	l.once.Do(func() { l.v = l.build() })
+	return l.v
 }
