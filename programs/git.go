@@ -864,6 +864,11 @@ func gitRewrite(args []string) (env, out []string) {
 	return gitEnv, out
 }
 
+// GitPins are the environment and the options (before the subcommand) with which hookctl runs
+// git on a repository it does not trust (gitRewrite), for hookctl's own reads of one (hookctl
+// run's preflight).
+func GitPins() (env, args []string) { return slices.Clone(gitEnv), slices.Clone(gitPinned) }
+
 // gitEnv are the environment pins of every git command the hook runs (gitRewrite).
 var gitEnv = []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_ALLOW_PROTOCOL=", "GIT_NO_LAZY_FETCH=1"}
 

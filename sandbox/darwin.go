@@ -24,7 +24,15 @@ func ready() error {
 func describe() string { return "seatbelt (sandbox-exec), untested on a Mac" }
 
 func execSandboxed(p *Profile, path string, argv, env []string) error {
+	if p.Readable != nil {
+		return errNotApplied(fmt.Errorf("the %s profile is Linux only so far", p.Name))
+	}
 	args := append([]string{"sandbox-exec", "-p", Seatbelt(p), path}, argv[1:]...)
 	err := syscall.Exec(sandboxExec, args, env)
 	return errNotApplied(err)
+}
+
+// Mechanisms: Seatbelt has no Landlock ABI; the secure-read-only profile is Linux only.
+func Mechanisms() (string, int, error) {
+	return "", 0, fmt.Errorf("the %s profile is Linux only so far", SecureReadOnlyName)
 }

@@ -1,10 +1,12 @@
 package sandbox
 
 import (
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
+	"syscall"
 
 	"github.com/hookctl/hookctl/internal/secrets"
 )
@@ -24,6 +26,34 @@ func Exec(p *Profile, argv, env []string) error {
 	// and the thread must never go back to running other goroutines' work.
 	runtime.LockOSThread()
 	return execSandboxed(p, path, argv, p.Environ(env))
+}
+
+// Applied says what held once Apply returned.
+type Applied struct {
+	LandlockABI int  `json:"landlock_abi"`
+	Seccomp     bool `json:"seccomp"`
+	Caps        bool `json:"capabilities_dropped"` // false: there were none to drop
+}
+
+// Isolation describes a for the audit: "landlock ABI 7, seccomp".
+func (a Applied) Isolation() string {
+	return fmt.Sprintf("landlock ABI %d, seccomp", a.LandlockABI)
+}
+
+// LaunchReport is what the launcher says on Profile.StatusFD: what it applied, just before the
+// exec, or why nothing ran. A reader that sees the descriptor close after Applied knows the
+// command started under it.
+type LaunchReport struct {
+	Applied *Applied `json:"applied,omitempty"`
+	Error   string   `json:"error,omitempty"`
+}
+
+// ReportFailure tells the caller on fd that the command did not run, and why.
+func ReportFailure(fd int, err error) { report(fd, LaunchReport{Error: err.Error()}) }
+
+func report(fd int, r LaunchReport) {
+	b, _ := json.Marshal(r)
+	syscall.Write(fd, append(b, '\n'))
 }
 
 // errNotApplied wraps the reason a sandbox could not be applied.

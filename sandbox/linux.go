@@ -33,6 +33,13 @@ func ready() error {
 	return err
 }
 
+// Mechanisms says what the Linux sandbox is built from on this machine: the kernel's release and
+// its Landlock ABI, or why it has none.
+func Mechanisms() (kernel string, landlockABI int, err error) {
+	landlockABI, err = landlock.ABI()
+	return kernelRelease(), landlockABI, err
+}
+
 // describe names the mechanisms, for the probe's report.
 func describe() string {
 	abi, _ := landlock.ABI()
@@ -40,23 +47,15 @@ func describe() string {
 }
 
 func execSandboxed(p *Profile, path string, argv, env []string) error {
-	if _, err := Apply(p); err != nil {
+	a, err := Apply(p)
+	if err != nil {
 		return errNotApplied(err)
 	}
-	err := syscall.Exec(path, argv, env)
+	if p.StatusFD > 0 {
+		report(p.StatusFD, LaunchReport{Applied: &a})
+	}
+	err = syscall.Exec(path, argv, env)
 	return fmt.Errorf("failed to run %s in the sandbox: %v", argv[0], err)
-}
-
-// Applied says what held once Apply returned.
-type Applied struct {
-	LandlockABI int
-	Seccomp     bool
-	Caps        bool // capabilities were dropped (false: there were none to drop)
-}
-
-// Isolation describes a for the audit: "landlock ABI 7, seccomp".
-func (a Applied) Isolation() string {
-	return fmt.Sprintf("landlock ABI %d, seccomp", a.LandlockABI)
 }
 
 // Apply restricts the calling thread to p. The caller has locked the thread
@@ -71,7 +70,14 @@ func Apply(p *Profile) (Applied, error) {
 	var rules []landlock.Rule
 	var err error
 	filter, denyNet := readOnlyRules, uint64(landlock.NetBindTCP|landlock.NetConnectTCP)
-	if p.Edit {
+	if p.Readable != nil {
+		if abi, _ := landlock.ABI(); abi < SecureMinABI {
+			return a, fmt.Errorf("the %s profile needs Landlock ABI %d or later (signals scoped to the sandbox); this kernel has ABI %d", SecureReadOnlyName, SecureMinABI, abi)
+		}
+		if rules, err = secureLandlockRules(p); err != nil {
+			return a, err
+		}
+	} else if p.Edit {
 		// Before the capabilities go: the mounts need them (or a user namespace's).
 		if err := privateMounts(p); err != nil {
 			return a, err
@@ -120,8 +126,24 @@ func Apply(p *Profile) (Applied, error) {
 // the hidden directory's names, not its contents). An entry that is a symbolic link is granted
 // as what it resolves to, and not at all if that is a hidden directory or holds one.
 func landlockRules(p *Profile) ([]landlock.Rule, error) {
-	hidden := make([]string, 0, len(p.Hidden))
-	for _, h := range p.Hidden {
+	hidden := resolvedHidden(p.Hidden)
+	rules, err := grantTree(nil, "/", hidden)
+	if err != nil {
+		return nil, err
+	}
+	if p.Scratch != "" {
+		rules = append(rules, landlock.Rule{Path: p.Scratch, Access: readExec | landlock.Write})
+	}
+	return append(rules, writeFileRules(p.WriteFiles)...), nil
+}
+
+const readExec = landlock.Read | landlock.Execute
+
+// resolvedHidden are the hidden paths that exist, as their real paths and, for a link, the link
+// itself.
+func resolvedHidden(paths []string) []string {
+	hidden := make([]string, 0, len(paths))
+	for _, h := range paths {
 		// A hidden directory that does not exist is left out: nothing inside the sandbox can
 		// create it, and walking its ancestors costs a rule per entry (docs/decisions/0005).
 		if r, err := filepath.EvalSymlinks(h); err == nil {
@@ -131,8 +153,11 @@ func landlockRules(p *Profile) ([]landlock.Rule, error) {
 			}
 		}
 	}
-	const readExec = landlock.Read | landlock.Execute
-	rules := []landlock.Rule{}
+	return hidden
+}
+
+// grantTree appends rules granting read and execute on root but hidden (see landlockRules).
+func grantTree(rules []landlock.Rule, root string, hidden []string) ([]landlock.Rule, error) {
 	var walk func(dir string) error
 	walk = func(dir string) error {
 		rules = append(rules, landlock.Rule{Path: dir, Access: landlock.ReadDir})
@@ -163,34 +188,64 @@ func landlockRules(p *Profile) ([]landlock.Rule, error) {
 		}
 		return nil
 	}
-	if len(hidden) == 0 {
-		rules = append(rules, landlock.Rule{Path: "/", Access: readExec})
-	} else if err := walk("/"); err != nil {
-		return nil, err
+	if !slices.ContainsFunc(hidden, func(h string) bool { return within(h, root) }) {
+		return append(rules, landlock.Rule{Path: root, Access: readExec}), nil
 	}
-	if p.Scratch != "" {
-		rules = append(rules, landlock.Rule{Path: p.Scratch, Access: readExec | landlock.Write})
+	if slices.ContainsFunc(hidden, func(h string) bool { return within(root, h) }) {
+		return rules, nil // the root itself is hidden
 	}
-	for _, f := range p.WriteFiles {
+	return rules, walk(root)
+}
+
+func writeFileRules(files []string) []landlock.Rule {
+	var rules []landlock.Rule
+	for _, f := range files {
 		rules = append(rules, landlock.Rule{Path: f, Access: landlock.Read | landlock.WriteFile | landlock.Truncate | landlock.IoctlDev})
 	}
-	return rules, nil
+	return rules
+}
+
+// secureLandlockRules grants read and execute beneath Readable but Hidden, and read, execute and
+// write beneath Writable and on WriteFiles; nothing else. A readable root that resolves beneath
+// a hidden path grants nothing; one that does not exist is skipped (the system's layouts differ;
+// the caller checks its own roots exist).
+func secureLandlockRules(p *Profile) ([]landlock.Rule, error) {
+	hidden := resolvedHidden(p.Hidden)
+	var rules []landlock.Rule
+	for _, root := range p.Readable {
+		real, err := filepath.EvalSymlinks(root)
+		if errors.Is(err, os.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("failed to resolve %s for the sandbox: %v", root, err)
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() {
+			if !slices.ContainsFunc(hidden, func(h string) bool { return within(real, h) }) {
+				rules = append(rules, landlock.Rule{Path: real, Access: readExec})
+			}
+			continue
+		}
+		if rules, err = grantTree(rules, real, hidden); err != nil {
+			return nil, err
+		}
+	}
+	for _, w := range p.Writable {
+		rules = append(rules, landlock.Rule{Path: w, Access: readExec | landlock.Write})
+	}
+	return append(rules, writeFileRules(p.WriteFiles)...), nil
 }
 
 // editLandlockRules grants read and execute everywhere (Hidden is masked by privateMounts),
 // and write on Writable, the scratch directory and WriteFiles.
 func editLandlockRules(p *Profile) []landlock.Rule {
-	const readExec = landlock.Read | landlock.Execute
 	rules := []landlock.Rule{{Path: "/", Access: readExec}}
 	for _, w := range append(slices.Clone(p.Writable), p.Scratch) {
 		if w != "" {
 			rules = append(rules, landlock.Rule{Path: w, Access: readExec | landlock.Write})
 		}
 	}
-	for _, f := range p.WriteFiles {
-		rules = append(rules, landlock.Rule{Path: f, Access: landlock.Read | landlock.WriteFile | landlock.Truncate | landlock.IoctlDev})
-	}
-	return rules
+	return append(rules, writeFileRules(p.WriteFiles)...)
 }
 
 // privateMounts gives the calling thread a mount namespace of its own, private (nothing mounted

@@ -13,3 +13,6 @@ func ready() error     { return errUnsupported }
 func describe() string { return "none" }
 
 func execSandboxed(*Profile, string, []string, []string) error { return errNotApplied(errUnsupported) }
+
+// Mechanisms: none on this platform.
+func Mechanisms() (string, int, error) { return "", 0, errUnsupported }

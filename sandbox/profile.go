@@ -69,6 +69,13 @@ type Profile struct {
 	// Keep are the only variables of the caller's environment the command gets, and Pins are
 	// set on top (the publish profile); nil Keep keeps them all.
 	Keep, Pins []string
+	// Readable, when not nil, are the only trees the command may read and execute, Hidden
+	// carved out of them, and Writable the only ones it may change (the secure-read-only
+	// profile); nil reads and executes everything but Hidden.
+	Readable []string
+	// StatusFD, when not 0, is a descriptor on which the launcher reports, as one JSON line
+	// (LaunchReport), what it applied or why it could not; the exec closes it.
+	StatusFD int
 }
 
 // ReadOnlyName is the read-only profile's name, as `hookctl sandbox --profile` spells it.
@@ -168,6 +175,17 @@ var cacheEnv = [][2]string{
 //
 // The edit profile keeps TMPDIR and the caches where the user has them (it may write them).
 func (p *Profile) Environ(env []string) []string {
+	if p.Readable != nil {
+		// hookctl run built the environment from an allowlist: nothing to add or take away
+		// but what makes a shell run something else.
+		out := make([]string, 0, len(env))
+		for _, kv := range env {
+			if name, _, ok := cut(kv); ok && !scrubbed(name) {
+				out = append(out, kv)
+			}
+		}
+		return out
+	}
 	if p.Keep != nil {
 		out := make([]string, 0, len(p.Keep)+len(p.Pins)+len(proxyEnv)+1)
 		for _, kv := range env {
@@ -231,6 +249,67 @@ func (p *Profile) Environ(env []string) []string {
 		}
 	}
 	return append(out, "PYTEST_ADDOPTS="+pytest)
+}
+
+// SecureReadOnlyName is the profile of `hookctl run --profile secure-read-only`.
+const SecureReadOnlyName = "secure-read-only"
+
+// SecureReadOnly is the profile of a whole agent run on a sensitive repository (docs/secure-read-only.md):
+// it reads and executes only beneath readable (the repository), writable (the run's output,
+// home and temporary directories, which it may also change) and SystemReadable, with
+// SystemHidden carved out; it writes nothing else but WriteFiles; it has no network (the
+// read-only profile's seccomp filter and Landlock's TCP rules), no capabilities, and no signals
+// or ptrace outside. Its environment is the caller's, which `hookctl run` has rebuilt from an
+// allowlist.
+func SecureReadOnly(readable, writable []string) *Profile {
+	hidden := slices.Clone(systemHiddenFiles)
+	for _, pattern := range systemHiddenGlobs {
+		m, _ := filepath.Glob(pattern)
+		hidden = append(hidden, m...)
+	}
+	return &Profile{
+		Name:       SecureReadOnlyName,
+		Readable:   append(cleanAbs(readable), SystemReadable...),
+		Writable:   cleanAbs(writable),
+		Hidden:     cleanAbs(hidden),
+		WriteFiles: []string{"/dev/null", "/dev/tty"},
+	}
+}
+
+// SecureMinABI is the Landlock ABI the secure-read-only profile needs: 6, which scopes signals
+// to the sandbox (below it a command could signal the user's other processes). The network and
+// abstract unix sockets are the seccomp filter's on any ABI.
+const SecureMinABI = 6
+
+// SystemReadable are the trees beyond the repository that the secure-read-only profile lets a
+// program read and execute, because programs need them to start and run: the system's
+// programs and libraries (/bin, /sbin and /lib* are links into /usr on merged systems, real
+// directories elsewhere), its configuration (/etc, without SystemHidden) and a few devices.
+// Not /proc: it shows every process's command line and the machine's connections, and the
+// programs tried (bash, coreutils, git, python3, node) run without it, node seeing no CPUs
+// (docs/secure-read-only.md). Not the home, /tmp, /var, /run, /opt, /srv, /mnt, /media, /sys
+// or /dev/pts (another terminal's input).
+var SystemReadable = []string{"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc",
+	"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"}
+
+// systemHiddenFiles are the files and directories of /etc that hold the machine's credentials:
+// the password hashes, private keys of TLS and Kerberos, the network's passwords. The
+// secure-read-only profile leaves them out of /etc.
+var systemHiddenFiles = []string{
+	"/etc/shadow", "/etc/shadow-", "/etc/gshadow", "/etc/gshadow-", "/etc/security/opasswd",
+	"/etc/ssl/private", "/etc/pki/tls/private", "/etc/pki/CA/private", "/etc/letsencrypt",
+	"/etc/krb5.keytab", "/etc/NetworkManager/system-connections", "/etc/wpa_supplicant",
+	"/etc/wireguard", "/etc/openvpn", "/etc/ppp/chap-secrets", "/etc/ppp/pap-secrets",
+	"/etc/ipsec.secrets", "/etc/ipsec.d/private", "/etc/sudoers", "/etc/sudoers.d",
+}
+
+// systemHiddenGlobs are SystemHidden by pattern: the SSH host keys, named for their type.
+var systemHiddenGlobs = []string{"/etc/ssh/ssh_host_*_key"}
+
+// SystemHidden is what the secure-read-only profile carves out of /etc, as it is shown to the
+// user (the patterns, not this machine's matches).
+func SystemHidden() []string {
+	return append(slices.Clone(systemHiddenFiles), systemHiddenGlobs...)
 }
 
 // shellQuote quotes s for a POSIX shell (git runs GIT_SSH_COMMAND, and ssh its ProxyCommand,

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 
@@ -71,6 +72,9 @@ type sandboxOptions struct {
 	EgressFD        int
 	EgressWatch     int // the watcher of StartWatcher: the pid of the command it serves
 	ProxyConnect    bool
+	// The secure-read-only profile's roots and report descriptor (hookctl run passes them).
+	Read, Write []string
+	StatusFD    int
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -93,6 +97,9 @@ and everything it starts, and cannot be lifted.
              egress proxy, to the hosts of the config's [network] (docs/decisions/0006, 0007)
   publish    review mode's approved gh publish: read-only, gh's credentials and pins as the whole
              environment, the network only to api.github.com through the egress proxy
+  secure-read-only
+             hookctl run's: --read DIR… and the system's directories readable, --write DIR…
+             the only ones writable, no network (docs/secure-read-only.md)
 
 If the sandbox cannot be applied, nothing runs and the exit status is 126.
 With --probe it tries the sandbox for real and says whether this machine supports it.`,
@@ -113,6 +120,10 @@ With --probe it tries the sandbox for real and says whether this machine support
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEdit(opts.InsideCheckEdit, opts.Marker, opts.Outside))
 			case opts.Probe:
 				return sandboxProbe(s, opts)
+			case opts.Profile == sandbox.SecureReadOnlyName:
+				err := secureExec(opts, args)
+				fmt.Fprintln(s.err, "hookctl sandbox:", err)
+				return exitCode(exitSandboxFailed)
 			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName:
 				return fmt.Errorf("unknown profile %q: the profiles are %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName)
 			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
@@ -152,8 +163,41 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().MarkHidden("egress-watch")
 	cmd.Flags().MarkHidden("inside-check")
 	cmd.Flags().MarkHidden("marker")
+	cmd.Flags().StringArrayVar(&opts.Read, "read", nil, "secure-read-only: a `DIR` it may read")
+	cmd.Flags().StringArrayVar(&opts.Write, "write", nil, "secure-read-only: a `DIR` it may write")
+	cmd.Flags().IntVar(&opts.StatusFD, "status-fd", 0, "")
+	cmd.Flags().MarkHidden("status-fd")
 	cmd.Flags().SetInterspersed(false)
 	return cmd
+}
+
+// secureExec is the secure-read-only profile's launcher, as hookctl run starts it: the roots
+// come on its command line, the environment is already the run's, and what it applied, or why
+// nothing ran, goes to --status-fd. It returns only on failure.
+func secureExec(opts *sandboxOptions, args []string) error {
+	err := func() error {
+		switch {
+		case len(args) == 0:
+			return errors.New("give the program after --")
+		case len(opts.Read) == 0 || len(opts.Write) == 0:
+			return errors.New("the secure-read-only profile needs --read DIR and --write DIR")
+		}
+		for _, d := range append(slices.Clone(opts.Read), opts.Write...) {
+			if !filepath.IsAbs(d) {
+				return fmt.Errorf("%s is not an absolute path", d)
+			}
+			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+				return fmt.Errorf("%s is not a directory", d)
+			}
+		}
+		p := sandbox.SecureReadOnly(opts.Read, opts.Write)
+		p.StatusFD = opts.StatusFD
+		return sandbox.Exec(p, args, os.Environ())
+	}()
+	if opts.StatusFD > 0 {
+		sandbox.ReportFailure(opts.StatusFD, err)
+	}
+	return err
 }
 
 // sandboxExec applies the profile and execs args; it returns only on failure, or with the exit

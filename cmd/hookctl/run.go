@@ -1,0 +1,200 @@
+package main
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/hookctl/hookctl/hook/securerun"
+	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/sandbox"
+)
+
+type runOptions struct {
+	Profile, Repo, Out, Network, Credentials string
+	AllowSensitive, Env                      []string
+	DryRun, JSON                             bool
+	MaxArtifactSize                          int64
+	Grace                                    time.Duration
+}
+
+func newRunCmd(s *streams) *cobra.Command {
+	opts := &runOptions{}
+	cmd := &cobra.Command{
+		Use:   "run --profile secure-read-only [--repo DIR] [--out DIR] [--dry-run] [--json] -- COMMAND [ARG…]",
+		Short: "Run an agent (or any command) on a sensitive repository under a fail-closed profile",
+		Long: `run checks the repository and the machine (the preflight), prints the effective policy, and
+runs COMMAND in the repository under the secure-read-only sandbox: it reads only the repository
+and the system's programs, libraries and /etc (without its credential files), writes only the
+output directory (HOME and TMPDIR are fresh directories there; $HOOKCTL_RUN_OUT is where its
+artifacts go), has no network and no credential of yours. runmeta.json in the output directory
+records the preflight, the outcome and the artifacts. See docs/secure-read-only.md.
+
+The run is refused, and nothing runs, when the repository holds sensitive files (.env*, private
+keys, credential stores, tokens in well-known files; --allow-sensitive PATH lets one, or a
+directory of them, through), when --env would forward a credential, or when any part of the
+isolation cannot apply. --network model-only is not built yet, and is refused.
+
+Exit status: COMMAND's; 128+N when signal N interrupted the run; 125 when it did not start;
+3 on a usage error.`,
+		Example: `  hookctl run --profile secure-read-only --dry-run -- claude -p "review the auth code"
+  hookctl run --profile secure-read-only --out /tmp/review -- ./scripts/analyse.sh`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch {
+			case opts.Profile == "":
+				return errors.New("give --profile secure-read-only (the one profile so far)")
+			case opts.Profile != securerun.Profile:
+				return fmt.Errorf("unknown profile %q: the one profile is %s", opts.Profile, securerun.Profile)
+			case opts.Network != securerun.NetworkDeny && opts.Network != securerun.NetworkModelOnly:
+				return fmt.Errorf("--network %q: the policies are deny and (not built yet) model-only", opts.Network)
+			case opts.MaxArtifactSize <= 0:
+				return errors.New("--max-artifact-size must be positive")
+			case len(args) == 0:
+				return errors.New("give the command after --, e.g. hookctl run --profile secure-read-only -- ./analyse.sh")
+			}
+			return runRun(s, opts, args)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&opts.Profile, "profile", "", "the profile: secure-read-only")
+	f.StringVar(&opts.Repo, "repo", "", "the repository `DIR` (default: the git work tree holding the current directory)")
+	f.StringVar(&opts.Out, "out", "", "the output `DIR`, new or empty (default: a new directory under hookctl's runs/)")
+	f.StringVar(&opts.Network, "network", securerun.NetworkDeny, "the network: deny (model-only is not built yet)")
+	f.StringVar(&opts.Credentials, "credentials", securerun.CredentialsNone, "the credential mode: none")
+	f.StringArrayVar(&opts.AllowSensitive, "allow-sensitive", nil, "let a sensitive `PATH` (a file, or a directory) of the repository through; repeat it for more")
+	f.StringArrayVar(&opts.Env, "env", nil, "forward a variable, `NAME` (its value here) or NAME=VALUE; never a credential")
+	f.BoolVar(&opts.DryRun, "dry-run", false, "print the preflight and stop")
+	f.BoolVar(&opts.JSON, "json", false, "print the preflight (and at the end the run's record) as JSON")
+	f.Int64Var(&opts.MaxArtifactSize, "max-artifact-size", securerun.DefaultMaxSize, "the `BYTES` an artifact may have before it is quarantined")
+	f.DurationVar(&opts.Grace, "grace", 2*time.Second, "how long the run's processes get between SIGTERM and SIGKILL when it is interrupted")
+	f.SetInterspersed(false)
+	return cmd
+}
+
+func runRun(s *streams, opts *runOptions, args []string) error {
+	env := hookEnv()
+	if env.err != nil {
+		return env.err
+	}
+	if env.binary == "" {
+		return errors.New("hookctl does not know its own path, so it cannot start its launcher")
+	}
+	dir, err := os.Getwd()
+	if err != nil {
+		return err
+	}
+	started := time.Now()
+	id := securerun.NewRunID(started, randomHex(4))
+	probe := ""
+	if st := sandbox.Current(env.home, env.binary); !st.Available {
+		probe = st.Reason
+	}
+	p := securerun.Gather(securerun.Options{
+		Profile: opts.Profile, Network: opts.Network, Credentials: opts.Credentials,
+		Repo: opts.Repo, Dir: dir, Out: opts.Out, StateDir: env.home, ID: id, UserHome: env.userHome,
+		AllowSensitive: opts.AllowSensitive, Env: opts.Env, Command: args, Environ: os.Environ(),
+		MaxArtifactBytes: opts.MaxArtifactSize, Git: containedGit(env, probe == ""), ProbeProblem: probe,
+	})
+	out := s.err
+	if opts.DryRun {
+		out = s.out
+	}
+	if opts.JSON {
+		enc := json.NewEncoder(out)
+		enc.SetIndent("", "  ")
+		enc.Encode(p)
+	} else {
+		securerun.Render(out, p)
+	}
+	if !p.OK() || opts.DryRun {
+		if p.OK() {
+			return nil
+		}
+		return exitCode(securerun.ExitNotStarted)
+	}
+	sigs := make(chan os.Signal, 4)
+	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+	defer signal.Stop(sigs)
+	meta, code, err := securerun.Run(p, id, securerun.Launch{
+		Launcher: securerun.LauncherArgs(env.binary, p),
+		Stdin:    os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Signals: sigs, Grace: opts.Grace,
+	})
+	if err != nil {
+		fmt.Fprintln(s.err, "hookctl run:", err)
+	}
+	if meta != nil {
+		if opts.JSON {
+			enc := json.NewEncoder(s.err)
+			enc.SetIndent("", "  ")
+			enc.Encode(meta)
+		} else {
+			fmt.Fprintln(s.err, summary(meta))
+		}
+	}
+	return exitCode(code)
+}
+
+// summary is the line hookctl run ends with.
+func summary(m *securerun.RunMeta) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "hookctl run: %s", m.State)
+	switch {
+	case m.NotStarted != "":
+		fmt.Fprintf(&b, ": %s; nothing ran", m.NotStarted)
+	case m.Interrupted != nil:
+		fmt.Fprintf(&b, " by %s", m.Interrupted.Signal)
+	case m.Exit != nil:
+		fmt.Fprintf(&b, ", exit %d", m.Exit.Code)
+	}
+	if m.Output != nil {
+		fmt.Fprintf(&b, "; %d artifacts, %d quarantined", len(m.Output.Artifacts)+m.Output.Unlisted, len(m.Output.Quarantined))
+	}
+	fmt.Fprintf(&b, "; %s", filepath.Join(m.Preflight.Out, securerun.MetaName))
+	return b.String()
+}
+
+// containedGit runs git for the preflight in hookctl's read-only sandbox, pinned as the hook pins
+// the agent's git (programs.GitPins): a hostile repository's filter drivers and hooks, which
+// git status can run, then run where they can write nothing and reach no network. Without a
+// sandbox nothing of the repository's runs: the preflight fails on it.
+func containedGit(env environment, sandboxed bool) func(dir string, args ...string) ([]byte, error) {
+	return func(dir string, args ...string) ([]byte, error) {
+		if !sandboxed {
+			return nil, errors.New("no sandbox to run git in")
+		}
+		scratch, err := os.MkdirTemp("", "hookctl-run-git-")
+		if err != nil {
+			return nil, err
+		}
+		defer os.RemoveAll(scratch)
+		pinEnv, pins := programs.GitPins()
+		argv := append([]string{"sandbox", "--scratch", scratch, "--", "git"}, pins...)
+		cmd := exec.Command(env.binary, append(append(argv, "-C", dir), args...)...)
+		cmd.Env = append([]string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + env.userHome, "HOOKCTL_HOME=" + env.home, "LC_ALL=C"}, pinEnv...)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		out, err := cmd.Output()
+		if err != nil {
+			return out, fmt.Errorf("%v: %s", err, strings.TrimSpace(stderr.String()))
+		}
+		return out, nil
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	rand.Read(b)
+	return hex.EncodeToString(b)
+}

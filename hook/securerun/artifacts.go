@@ -1,0 +1,194 @@
+package securerun
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"unicode"
+	"unicode/utf8"
+)
+
+// MaxListed caps the artifacts runmeta.json lists one by one; the rest are counted (and still
+// validated).
+const MaxListed = 100_000
+
+// Artifact is a file the run left in its output directory.
+type Artifact struct {
+	// Path is relative to the output directory (artifacts/report.md, home/.claude/…), quoted
+	// as Go does (strconv.Quote, without the outer quotes) if it is not printable UTF-8.
+	Path   string `json:"path"`
+	Size   int64  `json:"size"`
+	SHA256 string `json:"sha256,omitempty"`
+	// Link is a symbolic link's target, for a link that stays inside its directory.
+	Link string `json:"link,omitempty"`
+}
+
+// Quarantined is an entry the validation moved out of the output, and why.
+type Quarantined struct {
+	Path    string `json:"path"`
+	Reason  string `json:"reason"`
+	MovedTo string `json:"moved_to,omitempty"` // relative to the output directory
+	Size    int64  `json:"size"`
+	// Error says why it could not be moved, and that it was removed instead.
+	Error string `json:"error,omitempty"`
+}
+
+// Validation is what ValidateArtifacts found.
+type Validation struct {
+	Artifacts   []Artifact    `json:"artifacts"`
+	Quarantined []Quarantined `json:"quarantined"`
+	Unlisted    int           `json:"unlisted"` // valid artifacts past MaxListed
+	Bytes       int64         `json:"bytes"`    // of the valid artifacts
+}
+
+// ValidateArtifacts checks what the run wrote to the artifacts and home directories of l, once
+// nothing of the run is left running: every regular file up to maxBytes is listed with its
+// size and SHA-256; a larger one, a link whose target leaves its directory, anything that is
+// not a regular file, a directory or a link (a FIFO, a socket, a device), and any entry whose
+// name is not printable text are moved under the quarantine directory, keeping their paths, and
+// reported. It follows no link.
+func ValidateArtifacts(l Layout, maxBytes int64) Validation {
+	v := Validation{Artifacts: []Artifact{}, Quarantined: []Quarantined{}}
+	for _, dir := range []string{ArtifactsDir, HomeDir} {
+		top := filepath.Join(l.Out, dir)
+		filepath.WalkDir(top, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				if p != top {
+					v.quarantine(l, p, 0, fmt.Sprintf("unreadable: %v", err))
+				}
+				return nil
+			}
+			rel, _ := filepath.Rel(l.Out, p)
+			info, err := d.Info()
+			if err != nil {
+				return nil // gone
+			}
+			switch {
+			case p == top:
+				return nil
+			case !printable(d.Name()):
+				v.quarantine(l, p, info.Size(), "a name that is not printable text")
+				if d.IsDir() {
+					return filepath.SkipDir
+				}
+			case d.IsDir():
+			case d.Type()&fs.ModeSymlink != 0:
+				target, _ := os.Readlink(p)
+				if !linkStaysIn(p, target, top) {
+					v.quarantine(l, p, 0, "a symbolic link out of its directory (to "+shown(target)+")")
+					return nil
+				}
+				v.add(Artifact{Path: shown(rel), Link: shown(target)})
+			case !d.Type().IsRegular():
+				v.quarantine(l, p, info.Size(), "not a regular file ("+kindOf(info.Mode())+")")
+			case info.Size() > maxBytes:
+				v.quarantine(l, p, info.Size(), fmt.Sprintf("larger than the cap of %d bytes", maxBytes))
+			default:
+				sum, n, err := hashFile(p, maxBytes)
+				switch {
+				case err != nil:
+					v.quarantine(l, p, info.Size(), "unreadable: "+err.Error())
+				case n > maxBytes:
+					v.quarantine(l, p, n, fmt.Sprintf("larger than the cap of %d bytes", maxBytes))
+				default:
+					v.Bytes += n
+					v.add(Artifact{Path: shown(rel), Size: n, SHA256: sum})
+				}
+			}
+			return nil
+		})
+	}
+	return v
+}
+
+func (v *Validation) add(a Artifact) {
+	if len(v.Artifacts) >= MaxListed {
+		v.Unlisted++
+		return
+	}
+	v.Artifacts = append(v.Artifacts, a)
+}
+
+// quarantine moves p beneath the quarantine directory, at its path relative to the output, and
+// records it; where it cannot be moved it is removed, so that nothing invalid stays in the
+// output.
+func (v *Validation) quarantine(l Layout, p string, size int64, reason string) {
+	rel, _ := filepath.Rel(l.Out, p)
+	q := Quarantined{Path: shown(rel), Reason: reason, Size: size}
+	dest := filepath.Join(l.Quarantine(), rel)
+	err := os.MkdirAll(filepath.Dir(dest), 0o700)
+	if err == nil {
+		err = os.Rename(p, dest)
+	}
+	if err != nil {
+		q.Error = fmt.Sprintf("could not be moved (%v), so it was removed", err)
+		os.RemoveAll(p)
+	} else {
+		q.MovedTo = shown(filepath.Join(QuarantineDir, rel))
+	}
+	v.Quarantined = append(v.Quarantined, q)
+}
+
+// linkStaysIn says whether a link at p with target resolves, by its text alone, inside top: an
+// absolute target or one that climbs out does not (the sandbox could not read through it
+// either, but what reads the output later could).
+func linkStaysIn(p, target, top string) bool {
+	if target == "" || filepath.IsAbs(target) {
+		return false
+	}
+	return within(filepath.Join(filepath.Dir(p), target), top)
+}
+
+// hashFile returns the SHA-256 of the regular file at p and its size, reading at most max+1
+// bytes (a file that grew past the cap since it was listed says so by its size), without
+// following a link or blocking on a FIFO put in its place.
+func hashFile(p string, max int64) (string, int64, error) {
+	f, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return "", 0, err
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return "", 0, fmt.Errorf("not a regular file any more")
+	}
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, max+1))
+	if err != nil {
+		return "", n, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
+}
+
+// printable says whether a file name is UTF-8 without control characters: what can be recorded
+// and shown as it is.
+func printable(name string) bool {
+	return utf8.ValidString(name) && strings.IndexFunc(name, func(r rune) bool { return !unicode.IsPrint(r) && r != ' ' }) < 0
+}
+
+// shown is s as recorded: itself if printable, otherwise Go-quoted without the outer quotes.
+func shown(s string) string {
+	if printable(s) {
+		return s
+	}
+	q := strconv.Quote(s)
+	return q[1 : len(q)-1]
+}
+
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return m.Type().String()
+}
