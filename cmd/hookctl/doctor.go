@@ -307,8 +307,11 @@ func (d *doctor) checkPATH(env environment, runs []string) {
 			return
 		}
 	}
-	if len(runs) == 0 && real != env.binary {
+	switch {
+	case len(runs) == 0 && real != env.binary:
 		d.note("the hookctl on your PATH is %s, not this one", describeLink(p, real))
+	case len(runs) > 0:
+		d.ok("the hookctl on your PATH (%s) is the one the hooks run", p)
 	}
 }
 
