@@ -197,7 +197,7 @@ func (d *doctor) checkSettings(scope, path string, env environment) (bool, strin
 	}
 	for _, h := range in.Hooks {
 		if h.Wrapped && h.Script != claude.Wrapper {
-			d.problem(reinstall, "%s settings %s run hookctl through an older wrapper", scope, path)
+			d.problem(reinstall, "%s settings %s run hookctl through a wrapper that is not this hookctl's (an older one, or changed): it may not run hookctl at all", scope, path)
 			good = false
 			break
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -432,4 +433,12 @@ func TestDoctorWarnsBeforeTheBinaryGoesMissing(t *testing.T) {
 
 	os.Remove(script)
 	doctor(exitDenied, "✗ "+script+" is missing or out of date")
+
+	// A project's wrapper that is not hookctl's: it could let everything through.
+	runCLI(t, hh, "", "install", "--scope", "project")
+	cwd, _ := os.Getwd()
+	project := filepath.Join(cwd, ".claude", "settings.json")
+	b, _ := os.ReadFile(project)
+	os.WriteFile(project, bytes.ReplaceAll(b, []byte(`>&2; exit 2"`), []byte(`>&2; exit 0"`)), 0o644)
+	doctor(exitDenied, "project settings "+project+" run hookctl through a wrapper that is not this hookctl's")
 }
