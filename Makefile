@@ -69,14 +69,15 @@ fuzz:
 		else tail -3 .fuzz.log; fi; \
 	done; rm -f .fuzz.log
 
-# Go benchmarks of the judge and the lexer, then whole-process latency beside a floor program,
-# then what the sandbox adds: one system call under the seccomp filter, and whole commands run
+# Go benchmarks of the judge and the lexer, then whole-process latency beside a floor program
+# (and through the wrapper a project's registration runs it with, docs/decisions/0009), then
+# what the sandbox adds: one system call under the seccomp filter, and whole commands run
 # through the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md).
 bench: build
 	$(GO) test ./hook -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/floor ./internal/latency/floor
-	$(GO) run ./internal/latency -hook $(BIN) -floor bin/floor -n 400 \
+	$(GO) run ./internal/latency -hook $(BIN) -floor bin/floor -wrapper -n 400 \
 		fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-bash-sed-i.json \
 		fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \
 		fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json

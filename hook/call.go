@@ -90,7 +90,10 @@ type ToggleRequest struct {
 
 // ToolCall is a tool call, whatever client made it.
 type ToolCall struct {
-	Session   string
+	Session string
+	// UseID is the client's id of this call (Claude Code's tool_use_id), "" if it gives none:
+	// what two hook processes for one call claim (Store.Claim).
+	UseID     string
 	AgentID   string // empty on the main thread
 	AgentType string // the subagent type, or the agent of the main thread
 	Cwd       string

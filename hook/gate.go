@@ -104,6 +104,9 @@ func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 		if g.EndSession != nil && ev.Session != "" {
 			g.EndSession(ev.Session)
 		}
+		if g.Store != nil {
+			g.Store.ForgetCalls(ev.Session)
+		}
 	}
 	return Decision{Verdict: Pass}
 }
@@ -160,7 +163,13 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 	p.GitBranch = func() string { return ProjectBranch(c.Cwd) }
 	st := g.sessionState(c.Session, c.Cwd, cfg)
 	st.Plan = c.PermissionMode == PermissionPlan
-	d := g.audited(c, p.Decide(c, st))
+	d := p.Decide(c, st)
+	// A second process for the same call (hookctl registered twice, claims.go) gives the same
+	// answer and leaves the rest to the first.
+	if g.Store != nil && c.UseID != "" && !g.Store.Claim(c.Session, "gate", c.UseID) {
+		return d
+	}
+	d = g.audited(c, d)
 	g.logDecision(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
 	g.noteClient(c.Session)
@@ -293,6 +302,9 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	}
 	st := g.sessionState(ev.Session, ev.Cwd, cfg)
 	g.noteClient(ev.Session)
+	if g.Store != nil {
+		g.Store.PruneCalls()
+	}
 	if g.Store != nil && st.Warning == "" {
 		g.Store.SetTold(ev.Session, st.Mode) // told here, on every start, resume, clear and compaction
 	}
@@ -465,6 +477,10 @@ type Retrieval struct {
 	// MinAnswer is the least time an answer takes (see agents/claude: the client shows the
 	// reason of whichever of its parallel hooks finishes last).
 	MinAnswer time.Duration
+	// Claim, if set, says whether this process is the first for a call (Store.Claim): a second
+	// retrieval hook for the same call, hookctl registered twice, has no opinion, and the main
+	// hook's refusal of web tools holds the call closed whatever happens to the first.
+	Claim func(c *ToolCall) bool
 }
 
 // RetrievalDeadline bounds a retrieval answered by the hook, inside the 120 s client timeout
@@ -479,6 +495,9 @@ func (r *Retrieval) Decide(ev *Event, run *Run) Decision {
 	}
 	if r.LoadConfig == nil || r.Retrieve == nil {
 		return Decision{Verdict: Deny, Reason: "hookctl: this hook cannot retrieve"}
+	}
+	if r.Claim != nil && !r.Claim(c) {
+		return Decision{Verdict: Pass}
 	}
 	cfg, err := r.LoadConfig(c.Cwd)
 	if err != nil || cfg == nil {

@@ -100,7 +100,13 @@ type Protection struct {
 	Names []string
 	// FoldCase says the home or project directory's file system ignores case (FoldsCase).
 	FoldCase bool
+	// Uninstaller is hookctl's uninstall.sh: hookctl uninstall without the binary.
+	Uninstaller string
 }
+
+// UninstallScript is the name, in hookctl's home, of the script install writes that removes
+// hookctl's hooks without the hookctl binary (agents/claude's uninstall.sh).
+const UninstallScript = "uninstall.sh"
 
 // scope says why read-only rules bind a call, so the deny reason can say what to do.
 type scope uint8
@@ -314,7 +320,7 @@ func (p *Policy) modeChangeByModel(c *ToolCall) (Decision, bool) {
 func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine, st SessionState) Decision {
 	prot := p.protection()
 	ctx := &editguard.Context{Project: c.Cwd, Home: prot.Home, Protected: prot.Paths, Names: prot.Names,
-		FoldCase: prot.FoldCase, Binary: p.Binary}
+		FoldCase: prot.FoldCase, Binary: p.Binary, Uninstaller: prot.Uninstaller}
 	if len(c.Paths) > 0 {
 		if d, ok := p.fileWrites(c, prot, ctx); ok {
 			return d
@@ -466,8 +472,12 @@ func (p *Policy) clientName() string {
 // the client's names protected in every directory, and whether the home or project directory's
 // file system folds case (two or three lookups: FoldsCase).
 func ProtectionFor(client Client, hookctlHome, userHome, binary, cwd string) Protection {
-	return Protection{Home: userHome, Paths: ProtectedPaths(client, hookctlHome, userHome, binary, cwd),
+	p := Protection{Home: userHome, Paths: ProtectedPaths(client, hookctlHome, userHome, binary, cwd),
 		Names: client.SettingsNames, FoldCase: FoldsCase(userHome, cwd)}
+	if filepath.IsAbs(hookctlHome) {
+		p.Uninstaller = filepath.Join(hookctlHome, UninstallScript)
+	}
+	return p
 }
 
 // ProtectedPaths lists what no agent may write, for a session whose project is cwd: hookctl's

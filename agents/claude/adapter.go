@@ -244,6 +244,9 @@ func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 	if c.PermissionMode, err = str(root, "permission_mode", false); err != nil {
 		return nil, err
 	}
+	if c.UseID, err = str(root, "tool_use_id", false); err != nil {
+		return nil, err
+	}
 	in := root.Get("tool_input")
 	if !in.IsObject() {
 		return nil, fmt.Errorf("tool_input is missing or not an object")

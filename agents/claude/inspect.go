@@ -21,9 +21,14 @@ type Inspection struct {
 
 // InspectedHook is one hookctl hook entry.
 type InspectedHook struct {
-	Event     string
-	Matcher   string
-	Command   string
+	Event   string
+	Matcher string
+	// Command is the program the entry runs: hookctl's path, or for a wrapped entry the shell.
+	Command string
+	// Wrapped: the entry runs hookctl through Wrapper (Script), from the hookctl home.
+	Wrapped bool
+	Script  string
+	// Args are hookctl's arguments ("hook", …), after the shell's for a wrapped entry.
 	Args      []string
 	Timeout   int // 0 when not set
 	OnFailure string
@@ -67,6 +72,9 @@ func Inspect(text []byte, binary string) (*Inspection, error) {
 					for _, k := range a.kids {
 						ih.Args = append(ih.Args, k.val.str)
 					}
+				}
+				if len(ih.Args) >= 4 && ih.Args[0] == "-c" && ih.Args[2] == wrapperName && ih.Args[3] == hookArg {
+					ih.Wrapped, ih.Script, ih.Args = true, ih.Args[1], ih.Args[3:]
 				}
 				if t := h.val.get("timeout"); t != nil && t.kind == kindNumber {
 					ih.Timeout, _ = strconv.Atoi(string(text[t.start:t.end]))

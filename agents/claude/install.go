@@ -18,12 +18,18 @@ import (
 // Entry is one hook group hookctl registers: under hooks.<Event>, a group
 // {"matcher": Matcher, "hooks": [{"type": "command", "command": BIN, "args": ["hook"],
 // "timeout": Timeout, "onFailure": OnFailure}]}, with matcher and onFailure left out when "".
+// A wrapped entry runs /bin/sh with Wrapper instead of BIN (see Form).
 type Entry struct {
 	Event     string
 	Matcher   string
 	Timeout   int // seconds
 	OnFailure string
 	Args      []string // nil means ["hook"]
+	// Wrapped: in a personal registration too, the hook runs through Wrapper. These are the
+	// events that come once a prompt or a session, where the shell's start costs nothing a
+	// user notices, and whose refusal the user reads: a missing hookctl is reported there with
+	// the way out. The tool-call hooks run hookctl directly (docs/decisions/0009).
+	Wrapped bool
 }
 
 func (e Entry) args() []any {
@@ -50,11 +56,50 @@ func (e Entry) args() []any {
 var Entries = []Entry{
 	{Event: "PreToolUse", Matcher: "*", Timeout: 10, OnFailure: "block"},
 	{Event: "PreToolUse", Matcher: "WebFetch|WebSearch", Timeout: 120, OnFailure: "block", Args: []string{"hook", "--retrieve"}},
-	{Event: "UserPromptSubmit", Timeout: 10, OnFailure: "block"},
-	{Event: "UserPromptExpansion", Timeout: 10, OnFailure: "block"},
-	{Event: "SessionStart", Timeout: 10},
-	{Event: "SessionEnd", Timeout: 10},
+	{Event: "UserPromptSubmit", Timeout: 10, OnFailure: "block", Wrapped: true},
+	{Event: "UserPromptExpansion", Timeout: 10, OnFailure: "block", Wrapped: true},
+	{Event: "SessionStart", Timeout: 10, Wrapped: true},
+	{Event: "SessionEnd", Timeout: 10, Wrapped: true},
 }
+
+// Form is how a registration names hookctl, which depends on whose settings file it goes in.
+type Form uint8
+
+const (
+	// FormPersonal is for one user's own file (~/.claude/settings.json, a project's
+	// settings.local.json): the tool-call hooks run Registration.Binary, an absolute path, so
+	// no PATH lookup and no shell sits on the per-call path; the Wrapped entries run Wrapper.
+	FormPersonal Form = iota
+	// FormShared is for a project's committed .claude/settings.json: every hook runs Wrapper,
+	// which finds each member's own hookctl in their hookctl home, so the file names no user's
+	// path and is the same for the whole team; it carries no status line, which stays each
+	// user's own. Its entries are byte for byte the Wrapped entries of a personal registration,
+	// so where both are present the client runs those once (2.1.328, live).
+	FormShared
+	// FormPinned is for the managed settings an administrator installs: every hook runs
+	// Registration.Binary, the administrator's, and nothing goes through a user's home.
+	FormPinned
+)
+
+// Wrapper is the POSIX sh script a wrapped entry runs, as /bin/sh -c Wrapper hookctl ARGS…:
+// it runs hookctl from the hookctl home (the directory hook.Home names: $HOOKCTL_HOME, else
+// $XDG_CONFIG_HOME/hookctl when that is absolute, else ~/.config/hookctl), where install
+// links bin/hookctl to the binary it installed. When that is missing (the binary was moved or
+// deleted, or never installed for this user) it fails closed with exit 2, which Claude Code
+// takes as a block and shows: the refusal names the way out, uninstall.sh, which needs no
+// hookctl. It uses only shell built-ins, so no PATH lookup can put another program in its
+// place; the client prints the whole command with a refusal, so it is kept short.
+const Wrapper = `case $XDG_CONFIG_HOME in /*) c=$XDG_CONFIG_HOME;; *) c=$HOME/.config;; esac; h=${HOOKCTL_HOME:-$c/hookctl}; ` +
+	`[ -x "$h/bin/hookctl" ] && exec "$h/bin/hookctl" "$@"; ` +
+	`echo "hookctl: $h/bin/hookctl is missing, so Claude Code refuses every prompt and tool call. ` +
+	`Reinstall hookctl (make install), or remove its hooks from Claude Code's settings with: sh $h/uninstall.sh" >&2; exit 2`
+
+// WrapperShell runs Wrapper; an absolute path, so that no PATH entry can stand in for it.
+const WrapperShell = "/bin/sh"
+
+// wrapperName is the $0 Wrapper runs under: with the shell and -c, what marks an entry as
+// hookctl's wrapped one.
+const wrapperName = "hookctl"
 
 // hookArg is the first argument of every hook entry hookctl writes; with the program's base
 // name it is how uninstall recognises hookctl's entries.
@@ -62,8 +107,12 @@ const hookArg = "hook"
 
 // Registration is what hookctl adds to one settings file.
 type Registration struct {
-	Binary string // absolute path of the hookctl binary
-	// StatusLine: also install hookctl's status line, wrapping any existing one.
+	// Binary is the absolute path the direct hooks and the status line run; unused in
+	// FormShared, which names no path.
+	Binary string
+	Form   Form
+	// StatusLine: also install hookctl's status line, wrapping any existing one. Not in
+	// FormShared.
 	StatusLine bool
 	// AllowJSONC lets Install edit a file holding comments or trailing commas. Claude Code
 	// 2.1.328 ignores such a file entirely, hooks and all (seen live), so by default Install
@@ -75,6 +124,12 @@ type Registration struct {
 var ErrIgnoredByClient = errors.New("Claude Code ignores a settings file with comments or trailing commas")
 
 func (r Registration) check() error {
+	if r.Form == FormShared {
+		if r.StatusLine {
+			return errors.New("failed to register: a shared registration carries no status line")
+		}
+		return nil
+	}
 	switch b := r.Binary; {
 	case b == "" || !filepath.IsAbs(b):
 		return fmt.Errorf("failed to register: the hookctl path %q is not absolute", b)
@@ -82,6 +137,11 @@ func (r Registration) check() error {
 		return fmt.Errorf("failed to register: the hookctl path %q holds control characters or invalid UTF-8", b)
 	}
 	return nil
+}
+
+// wraps says whether e runs through Wrapper in this registration.
+func (r Registration) wraps(e Entry) bool {
+	return r.Form == FormShared || r.Form == FormPersonal && e.Wrapped
 }
 
 // statusCommand is the status line hookctl installs: shell form, since Claude Code runs the
@@ -160,13 +220,13 @@ func Install(text []byte, r Registration) (out []byte, changed bool, prevStatusL
 		case v.hooks == nil:
 			events := jsonObj{}
 			for _, n := range entryEvents() {
-				events = append(events, jsonField{n, entryGroups(n, r.Binary)})
+				events = append(events, jsonField{n, entryGroups(n, r)})
 			}
 			edits = v.d.appendChild(v.d.root, "hooks", events)
 		case ev == nil:
-			edits = v.d.appendChild(v.hooks.val, name, entryGroups(name, r.Binary))
+			edits = v.d.appendChild(v.hooks.val, name, entryGroups(name, r))
 		default:
-			for _, g := range entryGroups(name, r.Binary) {
+			for _, g := range entryGroups(name, r) {
 				if err := ed.apply(ed.v.d.appendChild(ed.v.event(name).m.val, "", g)); err != nil {
 					return nil, false, "", err
 				}
@@ -210,14 +270,24 @@ func Install(text []byte, r Registration) (out []byte, changed bool, prevStatusL
 }
 
 // Uninstall removes every hook entry whose command is hookctl (the same Binary path, or any
-// path whose base name is "hookctl", with args starting with "hook"), removes matcher groups
-// and event arrays left empty by that, removes the hooks object if left empty, and, if
-// statusLine is hookctl's, replaces it with prevStatusLine (or removes it when prevStatusLine
-// is "").
+// path whose base name is "hookctl", with args starting with "hook", or a wrapped entry),
+// removes matcher groups and event arrays left empty by that, removes the hooks object if left
+// empty, and, if statusLine is hookctl's, replaces it with prevStatusLine (or removes it when
+// prevStatusLine is "").
 //
 // Containers that were empty before are kept; but install cannot tell an empty "hooks" or
 // event array it filled from one it made, so after install and uninstall those are gone.
 func Uninstall(text []byte, binary string, prevStatusLine string) (out []byte, changed bool, err error) {
+	return uninstall(text, binary, prevStatusLine, true)
+}
+
+// UninstallStatusLine is Uninstall of the status line alone: what a shared registration,
+// which carries none, does to a hookctl status line an older install left in the file.
+func UninstallStatusLine(text []byte, binary string, prevStatusLine string) (out []byte, changed bool, err error) {
+	return uninstall(text, binary, prevStatusLine, false)
+}
+
+func uninstall(text []byte, binary string, prevStatusLine string, hooks bool) (out []byte, changed bool, err error) {
 	if isBlank(text) {
 		return text, false, nil
 	}
@@ -252,13 +322,15 @@ func Uninstall(text []byte, binary string, prevStatusLine string) (out []byte, c
 			return nil, false, err
 		}
 	}
-	if err := ed.apply(ed.v.removal(func(*settingsEvent) bool { return true }, nil, true)); err != nil {
-		return nil, false, err
+	if hooks {
+		if err := ed.apply(ed.v.removal(func(*settingsEvent) bool { return true }, nil, true)); err != nil {
+			return nil, false, err
+		}
 	}
 
 	after := ed.v
 	switch {
-	case after.holdsHookctl():
+	case hooks && after.holdsHookctl():
 		return nil, false, errors.New("failed to uninstall: hookctl entries remain after the edit")
 	case ours && after.status != nil && after.statusIsOurs():
 		return nil, false, errors.New("failed to uninstall: hookctl's status line remains after the edit")
@@ -283,9 +355,13 @@ func dropOnly(n, i int) []bool {
 	return drop
 }
 
-// group is the hook group e registers for binary.
-func (e Entry) group(binary string) jsonObj {
-	h := jsonObj{{"type", "command"}, {"command", binary}, {"args", e.args()}, {"timeout", e.Timeout}}
+// group is the hook group e registers in r.
+func (e Entry) group(r Registration) jsonObj {
+	cmd, args := r.Binary, e.args()
+	if r.wraps(e) {
+		cmd, args = WrapperShell, append([]any{"-c", Wrapper, wrapperName}, args...)
+	}
+	h := jsonObj{{"type", "command"}, {"command", cmd}, {"args", args}, {"timeout", e.Timeout}}
 	if e.OnFailure != "" {
 		h = append(h, jsonField{"onFailure", e.OnFailure})
 	}
@@ -414,15 +490,23 @@ func readSettingsView(d *settingsDoc, binary string) (*settingsView, error) {
 }
 
 // isOurs says whether a hook entry runs hookctl: the command is the binary, or any program
-// called hookctl, and the first argument is "hook".
+// called hookctl, and the first argument is "hook"; or it is a wrapped entry, a shell run as
+// sh -c SCRIPT hookctl hook…, whatever the script (an older hookctl's Wrapper too).
 func (v *settingsView) isOurs(h *jsonNode) bool {
 	cmd, args := h.get("command"), h.get("args")
 	if cmd == nil || cmd.kind != kindString || args == nil || args.kind != kindArray || len(args.kids) == 0 {
 		return false
 	}
-	first := args.kids[0].val
-	return (cmd.str == v.binary && v.binary != "" || path.Base(cmd.str) == "hookctl") &&
-		first.kind == kindString && first.str == hookArg
+	arg := func(i int) string {
+		if i >= len(args.kids) || args.kids[i].val.kind != kindString {
+			return "\x00" // no argument, or not a string: matches nothing below
+		}
+		return args.kids[i].val.str
+	}
+	if path.Base(cmd.str) == "sh" && arg(0) == "-c" && arg(2) == wrapperName && arg(3) == hookArg {
+		return true
+	}
+	return (cmd.str == v.binary && v.binary != "" || path.Base(cmd.str) == "hookctl") && arg(0) == hookArg
 }
 
 func (v *settingsView) event(name string) *settingsEvent {
@@ -451,7 +535,7 @@ func (v *settingsView) installed(r Registration) bool {
 		if ev == nil || !ev.exact(r) {
 			return false
 		}
-		n += len(entryGroups(name, r.Binary))
+		n += len(entryGroups(name, r))
 	}
 	total := 0
 	for _, ev := range v.events {
@@ -463,7 +547,7 @@ func (v *settingsView) installed(r Registration) bool {
 // exact says whether the event holds exactly the hookctl entries Entries gives for it, each
 // alone in its group, in Entries' order.
 func (ev *settingsEvent) exact(r Registration) bool {
-	want := entryGroups(ev.name, r.Binary)
+	want := entryGroups(ev.name, r)
 	if len(want) == 0 || ev.ours != len(want) {
 		return false
 	}
@@ -492,11 +576,11 @@ func entryEvents() []string {
 }
 
 // entryGroups returns the groups install writes under an event.
-func entryGroups(event, binary string) []any {
+func entryGroups(event string, r Registration) []any {
 	var out []any
 	for _, e := range Entries {
 		if e.Event == event {
-			out = append(out, e.group(binary))
+			out = append(out, e.group(r))
 		}
 	}
 	return out

@@ -27,6 +27,7 @@ type installCase struct {
 	statusLine bool
 	jsonc      bool   // the file holds comments or trailing commas (Registration.AllowJSONC)
 	binary     string // "" means testBinary
+	form       Form
 	prev       string // the prevStatusLine install must return
 	restores   bool   // uninstall gives the before file back byte for byte
 }
@@ -58,6 +59,11 @@ var installCases = []installCase{
 	{name: "empty-hooks"},
 	{name: "empty-event-array"},
 	{name: "path-with-space", statusLine: true, binary: "/home/me/My Tools/it's/hookctl", restores: true},
+	// A project's committed file: every hook through Wrapper, no path, no status line.
+	{name: "shared-typical", form: FormShared, restores: true},
+	{name: "shared-other-pretooluse", form: FormShared, restores: true},
+	// Managed settings: every hook runs the administrator's binary.
+	{name: "pinned-typical", form: FormPinned, statusLine: true, restores: true},
 }
 
 func init() {
@@ -91,7 +97,10 @@ func TestInstallGolden(t *testing.T) {
 	for _, c := range installCases {
 		t.Run(c.name, func(t *testing.T) {
 			bin := cmp.Or(c.binary, testBinary)
-			r := Registration{Binary: bin, StatusLine: c.statusLine, AllowJSONC: c.jsonc}
+			r := Registration{Binary: bin, Form: c.form, StatusLine: c.statusLine, AllowJSONC: c.jsonc}
+			if c.form == FormShared {
+				r.Binary = ""
+			}
 			base := filepath.Join("testdata", "install", c.name)
 			before, err := os.ReadFile(base + ".before.json")
 			if err != nil {
@@ -198,12 +207,15 @@ func checkRegistered(t *testing.T, text []byte, r Registration) {
 			continue
 		}
 		for i, e := range entries {
-			args := []any{}
+			cmd, args := r.Binary, []any{}
+			if r.Form == FormShared || r.Form == FormPersonal && e.Wrapped {
+				cmd, args = "/bin/sh", []any{"-c", Wrapper, "hookctl"}
+			}
 			for _, a := range e.args() {
 				args = append(args, a)
 			}
 			want := map[string]any{"hooks": []any{map[string]any{
-				"type": "command", "command": r.Binary, "args": args, "timeout": float64(e.Timeout),
+				"type": "command", "command": cmd, "args": args, "timeout": float64(e.Timeout),
 			}}}
 			if e.Matcher != "" {
 				want["matcher"] = e.Matcher
@@ -217,11 +229,23 @@ func checkRegistered(t *testing.T, text []byte, r Registration) {
 		}
 		n := 0
 		for _, g := range groups {
-			n += strings.Count(mustMarshal(t, g), "hookctl")
+			for _, h := range g["hooks"].([]any) {
+				h := h.(map[string]any)
+				args, _ := h["args"].([]any)
+				switch {
+				case h["command"] == r.Binary && len(args) > 0 && args[0] == "hook":
+					n++
+				case h["command"] == "/bin/sh" && len(args) > 3 && args[2] == "hookctl" && args[3] == "hook":
+					n++
+				}
+			}
 		}
 		if n != len(entries) {
-			t.Errorf("%s: %d mentions of hookctl, want %d", event, n, len(entries))
+			t.Errorf("%s: %d hookctl entries, want %d", event, n, len(entries))
 		}
+	}
+	if r.Form == FormShared && strings.Contains(string(text), testBinary) {
+		t.Errorf("a shared registration names a path:\n%s", text)
 	}
 	if r.StatusLine {
 		want := map[string]any{"type": "command", "command": shellQuote(r.Binary) + " statusline", "refreshInterval": float64(statusRefresh)}

@@ -158,3 +158,77 @@ func verdictFor(m hook.Mode) string {
 	}
 	return "pass"
 }
+
+// TestTwoRegistrationsOneCall (issue 11, item 6): a user's install and a project's committed
+// registration make the client start two hookctl processes for every tool call, at once, on the
+// same payload. Both must give the same answer, and the call must leave one decision-log line
+// and spend the mode-change notice once, whichever process is first.
+func TestTwoRegistrationsOneCall(t *testing.T) {
+	bin := buildBinary(t)
+	home := t.TempDir()
+	env := append(os.Environ(), "HOOKCTL_HOME="+home)
+	const session, calls = "5b1e0c47-two-registrations", 40
+	store := hook.NewStore(home)
+	if _, err := store.Record(session, "/p", hook.ModeReadOnly); err != nil {
+		t.Fatal(err)
+	}
+	store.SetTold(session, hook.ModeReadOnly)
+	hook.ToggleOff.Apply(store, session, "cli", "", hook.ModeReadOnly, nil) // the model has not been told yet
+	run := func(payload string) (string, error) {
+		cmd := exec.Command(bin, "hook")
+		cmd.Env = env
+		cmd.Stdin = strings.NewReader(payload)
+		out, err := cmd.Output()
+		return string(out), err
+	}
+	notices := 0
+	for i := range calls {
+		tool := []string{`"tool_name":"Bash","tool_input":{"command":"git log --oneline -1","description":"d"}`,
+			`"tool_name":"Write","tool_input":{"file_path":"/p/f","content":"x"}`}[i%2]
+		payload := fmt.Sprintf(`{"session_id":%q,"cwd":"/p","hook_event_name":"PreToolUse",%s,"tool_use_id":"toolu_%02d"}`, session, tool, i)
+		var outs [2]string
+		var errs [2]error
+		var wg sync.WaitGroup
+		for k := range outs {
+			wg.Add(1)
+			go func() { defer wg.Done(); outs[k], errs[k] = run(payload) }()
+		}
+		wg.Wait()
+		if errs[0] != nil || errs[1] != nil {
+			t.Fatalf("call %d: %v %v", i, errs[0], errs[1])
+		}
+		// The answers are the same but for the notice, which only the first carries.
+		strip := func(s string) string {
+			var o map[string]map[string]any
+			if json.Unmarshal([]byte(s), &o) != nil {
+				return "not a decision: " + s
+			}
+			if o["hookSpecificOutput"] == nil {
+				return s // no opinion
+			}
+			if _, ok := o["hookSpecificOutput"]["additionalContext"]; ok {
+				notices++
+				delete(o["hookSpecificOutput"], "additionalContext")
+			}
+			b, _ := json.Marshal(o)
+			return string(b)
+		}
+		if a, b := strip(outs[0]), strip(outs[1]); a != b || strings.HasPrefix(a, "not a decision") {
+			t.Errorf("call %d: the two processes answered differently:\n%s\n%s", i, outs[0], outs[1])
+		}
+	}
+	if notices != 1 {
+		t.Errorf("the mode-change notice was given %d times, want once", notices)
+	}
+	entries, _, err := hook.DecisionLogAt(home).Entries()
+	if err != nil || len(entries) != calls {
+		t.Errorf("decision log: %d entries (%v), want %d, one a call", len(entries), err, calls)
+	}
+	// The session ends: its claims go with it.
+	if out, err := run(fmt.Sprintf(`{"session_id":%q,"cwd":"/p","hook_event_name":"SessionEnd","reason":"other"}`, session)); err != nil {
+		t.Fatalf("SessionEnd: %v %s", err, out)
+	}
+	if _, err := os.Stat(filepath.Join(home, "sessions", session+".calls")); !os.IsNotExist(err) {
+		t.Errorf("the session's claims outlive it: %v", err)
+	}
+}

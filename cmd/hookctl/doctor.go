@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -61,6 +63,12 @@ func (d *doctor) problem(fix, format string, args ...any) {
 	fmt.Fprintf(d.s.out, "✗ "+format+"\n    fix: %s\n", append(args, fix)...)
 }
 
+// warn reports what works today but breaks on a likely change (the binary moved, PATH
+// changed): not counted as a problem.
+func (d *doctor) warn(fix, format string, args ...any) {
+	fmt.Fprintf(d.s.out, "⚠ "+format+"\n    to avoid it: %s\n", append(args, fix)...)
+}
+
 func doctorRun(s *streams) int {
 	d := &doctor{s: s}
 	env := hookEnv()
@@ -70,29 +78,27 @@ func doctorRun(s *streams) int {
 	}
 	cwd, _ := os.Getwd()
 
-	// The binary.
+	// The binary, and what the hooks run.
 	d.ok("hookctl %s at %s", versionString(), env.binary)
-	if p, err := exec.LookPath("hookctl"); err != nil {
-		d.note("hookctl is not on your PATH (the hooks use absolute paths, so that is fine)")
-	} else if real, _ := filepath.EvalSymlinks(p); real != env.binary {
-		d.note("the hookctl on your PATH is %s, not this one", p)
-	}
 	d.checkWorker(env.binary)
 	d.checkSandbox(env)
 
 	// Registration per scope.
 	registered := false
-	for _, sc := range []struct{ scope, path string }{
-		{"user", filepath.Join(env.userHome, ".claude", "settings.json")},
-		{"project", filepath.Join(cwd, ".claude", "settings.json")},
-		{"project (local)", filepath.Join(cwd, ".claude", "settings.local.json")},
-		{"managed", mustSettingsPath("managed", env.userHome, cwd)},
-	} {
-		registered = d.checkSettings(sc.scope, sc.path, env.binary) || registered
+	var runs []string // the binaries the registrations run
+	for _, scope := range scopes {
+		path := mustSettingsPath(scope, env.userHome, cwd)
+		ok, bin := d.checkSettings(scope, path, env)
+		registered = ok || registered
+		if bin != "" && !slices.Contains(runs, bin) {
+			runs = append(runs, bin)
+		}
 	}
 	if !registered {
 		d.problem("run `hookctl install`", "hookctl is not registered as a PreToolUse hook in any settings file Claude Code reads")
 	}
+	d.checkRecovery(env, registered)
+	d.checkPATH(env, runs)
 
 	// The /readonly command.
 	if err := claude.CheckReadonlyCommand(env.userHome); err != nil {
@@ -151,60 +157,65 @@ func mustSettingsPath(scope, home, cwd string) string {
 	return p
 }
 
-// checkSettings reports one settings file and says whether it registers hookctl's PreToolUse.
-func (d *doctor) checkSettings(scope, path, binary string) bool {
+// checkSettings reports one settings file and says whether it registers hookctl's PreToolUse,
+// and which binary that runs ("" if none).
+func (d *doctor) checkSettings(scope, path string, env environment) (bool, string) {
 	text, err := fsutil.ReadFile(path, 8<<20, false)
 	if errors.Is(err, fs.ErrNotExist) {
-		return false
+		return false, ""
 	}
 	if err != nil {
 		d.problem("make it readable", "%s settings %s: %v", scope, path, err)
-		return false
+		return false, ""
 	}
-	in, err := claude.Inspect(text, binary)
+	in, err := claude.Inspect(text, env.binary)
 	if err != nil {
 		d.problem("fix the file; Claude Code cannot read it either", "%s settings %s: %v", scope, path, err)
-		return false
+		return false, ""
 	}
 	if in.DisableAllHooks {
 		d.problem("remove disableAllHooks from "+path+", or install with --scope managed, which a project cannot switch off",
 			"%s settings %s set disableAllHooks: EVERY hook is off, hookctl's included — nothing is gated", scope, path)
 	}
 	if len(in.Hooks) == 0 {
-		return false
+		return false, ""
 	}
 	if in.Ignored != nil {
 		d.problem("remove the comments or trailing commas", "%s settings %s: %v — Claude Code ignores the whole file, hookctl's hooks included", scope, path, in.Ignored)
-		return false
+		return false, ""
 	}
+	reinstall := "run `hookctl install --scope " + scope + "`"
 	pre, ok := in.Hook("PreToolUse")
 	if !ok {
-		d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s register hookctl without its PreToolUse hook", scope, path)
-		return false
+		d.problem(reinstall, "%s settings %s register hookctl without its PreToolUse hook", scope, path)
+		return false, ""
 	}
 	good := true
-	if pre.Command != binary {
-		if fi, err := os.Stat(pre.Command); err != nil || fi.Mode()&0o111 == 0 {
-			d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s run %s, which is missing or not executable: Claude Code will block every tool call", scope, path, pre.Command)
+	bin := d.checkRuns(scope, path, pre, env)
+	if bin == "" {
+		good = false
+	}
+	for _, h := range in.Hooks {
+		if h.Wrapped && h.Script != claude.Wrapper {
+			d.problem(reinstall, "%s settings %s run hookctl through a wrapper that is not this hookctl's (an older one, or changed): it may not run hookctl at all", scope, path)
 			good = false
-		} else {
-			d.note("%s settings %s run hookctl at %s, not this binary", scope, path, pre.Command)
+			break
 		}
 	}
 	if pre.OnFailure != "block" {
-		d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: the PreToolUse hook lacks \"onFailure\": \"block\", so a crashed or missing hook lets calls through", scope, path)
+		d.problem(reinstall, "%s settings %s: the PreToolUse hook lacks \"onFailure\": \"block\", so a crashed or missing hook lets calls through", scope, path)
 		good = false
 	}
 	if h, ok := in.RetrievalHook(); !ok {
-		d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: no retrieval hook, so WebFetch and WebSearch are refused instead of answered", scope, path)
+		d.problem(reinstall, "%s settings %s: no retrieval hook, so WebFetch and WebSearch are refused instead of answered", scope, path)
 		good = false
 	} else if h.Timeout < 60 {
-		d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: the retrieval hook's timeout (%ds) is too short for a retrieval", scope, path, h.Timeout)
+		d.problem(reinstall, "%s settings %s: the retrieval hook's timeout (%ds) is too short for a retrieval", scope, path, h.Timeout)
 		good = false
 	}
 	for _, ev := range []string{"UserPromptExpansion", "SessionStart"} {
 		if _, ok := in.Hook(ev); !ok {
-			d.problem("run `hookctl install --scope "+firstWord(scope)+"`", "%s settings %s: no %s hook (/readonly and the session-start notice need it)", scope, path, ev)
+			d.problem(reinstall, "%s settings %s: no %s hook (/readonly and the session-start notice need it)", scope, path, ev)
 			good = false
 		}
 	}
@@ -213,9 +224,95 @@ func (d *doctor) checkSettings(scope, path, binary string) bool {
 		if in.StatusLineOurs {
 			extra = ", with the status line"
 		}
-		d.ok("registered in %s settings %s%s", scope, path, extra)
+		how := ""
+		if pre.Wrapped {
+			how = ", through your hookctl home (the file names no path of yours)"
+		}
+		d.ok("registered in %s settings %s%s%s", scope, path, how, extra)
 	}
-	return pre.OnFailure == "block" || good
+	return pre.OnFailure == "block" || good, bin
+}
+
+// checkRuns checks the binary a PreToolUse entry runs, which must be there and executable, and
+// should be this one. It returns that binary with its links resolved, or "" when it will not
+// run: then Claude Code refuses every tool call, and Wrapper every prompt.
+func (d *doctor) checkRuns(scope, path string, pre claude.InspectedHook, env environment) string {
+	named := pre.Command
+	if pre.Wrapped {
+		named = linkedBinary(env.home)
+	}
+	real, err := filepath.EvalSymlinks(named)
+	var fi os.FileInfo
+	if err == nil {
+		fi, err = os.Stat(real)
+	}
+	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
+		fix := "reinstall hookctl (make install, or `hookctl install --scope " + scope + "` with the binary you mean)"
+		if pre.Wrapped || named == linkedBinary(env.home) {
+			fix += ", or without it: sh " + filepath.Join(env.home, claude.UninstallScriptName)
+		}
+		d.problem(fix, "%s settings %s run %s, which is missing or not executable: Claude Code will refuse every prompt and tool call", scope, path, named)
+		return ""
+	}
+	if real != env.binary {
+		d.warn("run `hookctl install --scope "+scope+"` with the binary you mean, so that one hookctl runs everywhere",
+			"%s settings %s run hookctl at %s, not this binary (%s)", scope, path, describeLink(named, real), env.binary)
+	}
+	return real
+}
+
+// describeLink names a path and, when it is a link, where it leads.
+func describeLink(named, real string) string {
+	if named == real {
+		return named
+	}
+	return named + " → " + real
+}
+
+// checkRecovery checks the link the hooks run and the way out when it breaks: uninstall.sh.
+func (d *doctor) checkRecovery(env environment, registered bool) {
+	link := linkedBinary(env.home)
+	script := filepath.Join(env.home, claude.UninstallScriptName)
+	if target, err := os.Readlink(link); err != nil {
+		if registered {
+			d.note("no link %s: a project's committed registration (hookctl install --scope project) cannot find your hookctl; run `hookctl install`", link)
+		}
+	} else if real, err := filepath.EvalSymlinks(link); err != nil {
+		d.problem("reinstall hookctl (make install), or without it: sh "+script,
+			"%s leads to %s, which is missing: Claude Code refuses every prompt and tool call", link, target)
+	} else if real != env.binary {
+		d.warn("run `hookctl install` with the binary you mean", "%s leads to %s, not this binary (%s)", link, real, env.binary)
+	}
+	if b, err := fsutil.ReadFile(script, 1<<20, true); err != nil || !bytes.Equal(b, claude.UninstallScript) {
+		if registered {
+			d.problem("run `hookctl install`", "%s is missing or out of date: if hookctl's binary went missing there would be no way to remove its hooks but by hand", script)
+		}
+	} else {
+		d.ok("if hookctl's binary goes missing: sh %s removes its hooks", script)
+	}
+}
+
+// checkPATH compares the hookctl on PATH, which a shell's `hookctl readonly` runs, with what
+// the hooks run.
+func (d *doctor) checkPATH(env environment, runs []string) {
+	p, err := exec.LookPath("hookctl")
+	if err != nil {
+		d.note("hookctl is not on your PATH (the hooks do not need it; for `hookctl readonly` in a shell, add %s to PATH)", filepath.Dir(env.binary))
+		return
+	}
+	real, _ := filepath.EvalSymlinks(p)
+	for _, r := range runs {
+		if real != r {
+			d.warn("put the directory of the binary the hooks run first on PATH, or install that one", "the hookctl on your PATH is %s, but the hooks run %s: a `hookctl` typed in a shell is another build", describeLink(p, real), r)
+			return
+		}
+	}
+	switch {
+	case len(runs) == 0 && real != env.binary:
+		d.note("the hookctl on your PATH is %s, not this one", describeLink(p, real))
+	case len(runs) > 0:
+		d.ok("the hookctl on your PATH (%s) is the one the hooks run", p)
+	}
 }
 
 func firstWord(s string) string { return strings.Fields(s)[0] }

@@ -51,7 +51,12 @@ func runHook(s *streams, web bool) int {
 		return hook.LoadConfigFor(env.home, cwd)
 	}
 	if web {
-		return r.Run(&hook.Retrieval{LoadConfig: loadConfig, Retrieve: hookRetrieve(env), MinAnswer: claude.RetrievalAnswerDelay})
+		ret := &hook.Retrieval{LoadConfig: loadConfig, Retrieve: hookRetrieve(env), MinAnswer: claude.RetrievalAnswerDelay}
+		if env.err == nil {
+			store := hook.NewStore(env.home)
+			ret.Claim = func(c *hook.ToolCall) bool { return c.UseID == "" || store.Claim(c.Session, "retrieve", c.UseID) }
+		}
+		return r.Run(ret)
 	}
 	g := &hook.Gate{
 		Client: claude.Client, LoadConfig: loadConfig, Binary: env.binary,

@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -29,26 +30,31 @@ type installOptions struct {
 func newInstallCmd(s *streams) *cobra.Command {
 	opts := &installOptions{}
 	cmd := &cobra.Command{
-		Use:   "install [--scope user|project|managed] [--dry-run]",
+		Use:   "install [--scope user|project|local|managed] [--dry-run]",
 		Short: "Register hookctl in Claude Code's settings",
 		Long: `install registers hookctl as Claude Code's PreToolUse, UserPromptSubmit,
-UserPromptExpansion and SessionStart hook and as its status line (wrapping the status line
-you had), and writes the /readonly command to ~/.claude/commands/readonly.md.
+UserPromptExpansion, SessionStart and SessionEnd hook and as its status line (wrapping the
+status line you had), and writes the /readonly command to ~/.claude/commands/readonly.md.
+It links $HOOKCTL_HOME/bin/hookctl to this binary, which the hooks run, and writes
+$HOOKCTL_HOME/uninstall.sh, which removes hookctl's hooks when the binary is gone.
 
 It edits the settings file in place: every other key and hook is kept byte for byte, the old
-file is backed up next to it, and running it again changes nothing. A file Claude Code would
-not read (comments, trailing commas) or cannot parse is refused, never overwritten.
+file is backed up under $HOOKCTL_HOME/backups, and running it again changes nothing. A file
+Claude Code would not read (comments, trailing commas) or cannot parse is refused, never
+overwritten.
 
-Scopes: user (~/.claude/settings.json, the default), project (.claude/settings.json in the
-current directory), managed (the organization's managed-settings.json, which no project can
-switch off; needs root).`,
+Scopes: user (~/.claude/settings.json, the default); project (.claude/settings.json in the
+current directory, for a team to commit: it names no path of yours, and each member's own
+install runs it); local (.claude/settings.local.json, yours alone in this project); managed
+(the organization's managed-settings.json, which no project can switch off; needs root).`,
 		Example: `  hookctl install
   hookctl install --dry-run
+  hookctl install --scope project   # then commit .claude/settings.json
   sudo hookctl install --scope managed`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return installRun(s, opts) },
 	}
-	cmd.Flags().StringVar(&opts.Scope, "scope", "user", "where to register: user, project or managed")
+	cmd.Flags().StringVar(&opts.Scope, "scope", "user", "where to register: user, project, local or managed")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would change and write nothing")
 	return cmd
 }
@@ -56,18 +62,25 @@ switch off; needs root).`,
 func newUninstallCmd(s *streams) *cobra.Command {
 	opts := &installOptions{Remove: true}
 	cmd := &cobra.Command{
-		Use:   "uninstall [--scope user|project|managed] [--dry-run]",
+		Use:   "uninstall [--scope user|project|local|managed] [--dry-run]",
 		Short: "Remove what hookctl install added",
 		Long: `uninstall removes hookctl's hooks and status line from the settings file of the scope,
 restores the status line install replaced, and removes the /readonly command file if it is
-hookctl's. Everything else in the file is kept; the old file is backed up next to it.`,
+hookctl's and no other scope registers hookctl. Everything else in the file, and every other
+scope's file, is kept; the old file is backed up under $HOOKCTL_HOME/backups.
+
+Without the hookctl binary (moved or deleted, so that Claude Code refuses every prompt),
+sh $HOOKCTL_HOME/uninstall.sh makes the same edit.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error { return installRun(s, opts) },
 	}
-	cmd.Flags().StringVar(&opts.Scope, "scope", "user", "where to remove it from: user, project or managed")
+	cmd.Flags().StringVar(&opts.Scope, "scope", "user", "where to remove it from: user, project, local or managed")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would change and write nothing")
 	return cmd
 }
+
+// scopes are install's scopes, in the order Claude Code's settings files are listed.
+var scopes = []string{"user", "project", "local", "managed"}
 
 // settingsPath returns the settings file of a scope.
 func settingsPath(scope, userHome, cwd string) (string, error) {
@@ -76,13 +89,45 @@ func settingsPath(scope, userHome, cwd string) (string, error) {
 		return filepath.Join(userHome, ".claude", "settings.json"), nil
 	case "project":
 		return filepath.Join(cwd, ".claude", "settings.json"), nil
+	case "local":
+		return filepath.Join(cwd, ".claude", "settings.local.json"), nil
 	case "managed":
 		if runtime.GOOS == "darwin" {
 			return "/Library/Application Support/ClaudeCode/managed-settings.json", nil
 		}
 		return "/etc/claude-code/managed-settings.json", nil
 	}
-	return "", fmt.Errorf("unknown scope %q: use user, project or managed", scope)
+	return "", fmt.Errorf("unknown scope %q: use user, project, local or managed", scope)
+}
+
+// scopeForm is how a scope's file names hookctl: a project's committed file names no one's
+// path; managed settings, the administrator's binary; a user's own files, the link in their
+// hookctl home.
+func scopeForm(scope string) claude.Form {
+	switch scope {
+	case "project":
+		return claude.FormShared
+	case "managed":
+		return claude.FormPinned
+	}
+	return claude.FormPersonal
+}
+
+// linkedBinary is the link install makes in hookctl's home to the binary it installed.
+func linkedBinary(home string) string { return filepath.Join(home, claude.LinkedBinary) }
+
+// registration is what install writes in a scope's file.
+func registration(scope string, env environment) claude.Registration {
+	r := claude.Registration{Form: scopeForm(scope), StatusLine: true}
+	switch r.Form {
+	case claude.FormShared:
+		r.StatusLine = false // the status line stays each user's own
+	case claude.FormPinned:
+		r.Binary = env.binary
+	default:
+		r.Binary = linkedBinary(env.home)
+	}
+	return r
 }
 
 // savedStatusLines is hookctl's record of the status lines install replaced, per settings file.
@@ -140,13 +185,20 @@ func installRun(s *streams, opts *installOptions) error {
 	if err != nil {
 		return err
 	}
+	reg := registration(opts.Scope, env)
 	var out []byte
 	var changed bool
 	var prev string
+	dropStatus := false // a shared install took out a hookctl status line an older install left
 	if opts.Remove {
 		out, changed, err = claude.Uninstall(text, env.binary, saved.Files[path])
 	} else {
-		out, changed, prev, err = claude.Install(text, claude.Registration{Binary: env.binary, StatusLine: true})
+		out, changed, prev, err = claude.Install(text, reg)
+		if err == nil && reg.Form == claude.FormShared {
+			var dropped bool
+			out, dropped, err = claude.UninstallStatusLine(out, env.binary, saved.Files[path])
+			changed, dropStatus = changed || dropped, dropped
+		}
 	}
 	if errors.Is(err, claude.ErrIgnoredByClient) {
 		return fmt.Errorf("%s: %v.\nClaude Code does not read this file at all, so hookctl would never run; remove the comments or trailing commas, then run hookctl install again", path, err)
@@ -166,12 +218,34 @@ func installRun(s *streams, opts *installOptions) error {
 			cmdChange = ""
 		}
 	}
+	// What the hooks run (the link, for every scope but managed) and the way out without the
+	// binary. Uninstall leaves both: another project's committed registration may still run
+	// the link.
+	link := linkedBinary(env.home)
+	linkChange := ""
+	if !opts.Remove && reg.Form != claude.FormPinned {
+		if target, err := os.Readlink(link); err != nil || target != env.binary {
+			linkChange = "link"
+		}
+	}
+	script := filepath.Join(env.home, claude.UninstallScriptName)
+	scriptChange := false
+	if !opts.Remove {
+		b, err := fsutil.ReadFile(script, 1<<20, true)
+		scriptChange = err != nil || !bytes.Equal(b, claude.UninstallScript)
+	}
 
 	if opts.DryRun {
 		if changed {
 			fmt.Fprintf(s.out, "would change %s:\n%s", path, lineDiff(string(text), string(out)))
 		} else {
 			fmt.Fprintf(s.out, "%s: nothing to change\n", path)
+		}
+		if linkChange != "" {
+			fmt.Fprintf(s.out, "would link %s to %s\n", link, env.binary)
+		}
+		if scriptChange {
+			fmt.Fprintf(s.out, "would write %s\n", script)
 		}
 		if cmdChange != "" {
 			fmt.Fprintf(s.out, "would %s %s\n", cmdChange, cmdPath)
@@ -183,11 +257,27 @@ func installRun(s *streams, opts *installOptions) error {
 		return nil
 	}
 
+	// The link and the script first: a registration is never written that runs a link not
+	// yet made.
+	if linkChange != "" {
+		if err := linkBinaryAt(link, env.binary); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "linked %s to %s (the hooks run it)\n", link, env.binary)
+	}
+	if scriptChange {
+		if err := os.MkdirAll(env.home, 0o700); err != nil {
+			return err
+		}
+		if err := fsutil.WriteAtomic(script, claude.UninstallScript, 0o700); err != nil {
+			return err
+		}
+	}
+
 	if changed {
 		backup := ""
 		if existed && len(text) > 0 {
-			backup = path + ".hookctl-backup-" + time.Now().Format("20060102-150405")
-			if err := fsutil.WriteAtomic(backup, text, mode); err != nil {
+			if backup, err = backUp(env.home, opts.Scope, path, text); err != nil {
 				return fmt.Errorf("failed to back up %s: %v (nothing changed)", path, err)
 			}
 		}
@@ -212,19 +302,20 @@ func installRun(s *streams, opts *installOptions) error {
 
 	// Remember the status line install replaced, and forget it on uninstall.
 	_, hadSaved := saved.Files[path]
+	forget := (opts.Remove || dropStatus) && hadSaved
 	switch {
 	case !opts.Remove && prev != "":
 		saved.Previous = prev
 		saved.Files[path] = prev
 		fmt.Fprintf(s.out, "your status line now runs after hookctl's badge; uninstall restores it\n")
-	case opts.Remove && hadSaved:
+	case forget:
 		delete(saved.Files, path)
 		saved.Previous = ""
 		for _, v := range saved.Files {
 			saved.Previous = v
 		}
 	}
-	if !opts.Remove && prev != "" || opts.Remove && hadSaved {
+	if !opts.Remove && prev != "" || forget {
 		if err := os.MkdirAll(env.home, 0o700); err != nil {
 			return err
 		}
@@ -244,9 +335,13 @@ func installRun(s *streams, opts *installOptions) error {
 		}
 		fmt.Fprintf(s.out, "wrote the /readonly command to %s\n", cmdPath)
 	case "replace":
-		backup := cmdPath + ".hookctl-backup-" + time.Now().Format("20060102-150405")
-		if err := os.Rename(cmdPath, backup); err != nil {
+		old, err := fsutil.ReadFile(cmdPath, 1<<20, false)
+		if err != nil {
 			return err
+		}
+		backup, err := backUp(env.home, "command", cmdPath, old)
+		if err != nil {
+			return fmt.Errorf("failed to back up %s: %v", cmdPath, err)
 		}
 		if err := fsutil.WriteAtomic(cmdPath, claude.ReadonlyCommand, 0o644); err != nil {
 			return err
@@ -261,10 +356,58 @@ func installRun(s *streams, opts *installOptions) error {
 	if keptFor != "" {
 		fmt.Fprintf(s.out, "kept the /readonly command %s: hookctl is still registered in %s\n", cmdPath, keptFor)
 	}
-	if !opts.Remove {
-		fmt.Fprintln(s.out, "new Claude Code sessions start 🔒 READ-ONLY; type /readonly off to let the agent edit")
+	if opts.Remove {
+		return nil
+	}
+	if reg.Form == claude.FormShared {
+		fmt.Fprintf(s.out, "%s names no path of yours: commit it. Each member's own hookctl install (make install) links their "+
+			"hookctl home's bin/hookctl, which it runs; for a member without one, every prompt is refused, saying how to install it\n", path)
+	}
+	fmt.Fprintf(s.out, "if the hookctl binary goes missing, Claude Code refuses every prompt; then `sh %s` removes hookctl's hooks without it\n", script)
+	fmt.Fprintln(s.out, "new Claude Code sessions start 🔒 READ-ONLY; type /readonly off to let the agent edit")
+	return nil
+}
+
+// linkBinaryAt points link at binary, replacing what was there in one rename.
+func linkBinaryAt(link, binary string) error {
+	if err := os.MkdirAll(filepath.Dir(link), 0o700); err != nil {
+		return err
+	}
+	tmp := fmt.Sprintf("%s.tmp-%d", link, os.Getpid())
+	os.Remove(tmp)
+	if err := os.Symlink(binary, tmp); err != nil {
+		return fmt.Errorf("failed to link %s: %w", link, err)
+	}
+	if err := os.Rename(tmp, link); err != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("failed to link %s: %w", link, err)
 	}
 	return nil
+}
+
+// backupsDir holds the backups install, uninstall and uninstall.sh make, under hookctl's home:
+// never beside a project's settings, where they would be untracked files in the repository.
+const backupsDir = "backups"
+
+// backUp saves text, the content of path before install or uninstall changed it, as
+// backups/<time>-<what>-<path with "/" as "-">, which sorts by time and names the file. It
+// never replaces an earlier backup.
+func backUp(home, what, path string, text []byte) (string, error) {
+	dir := filepath.Join(home, backupsDir)
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return "", err
+	}
+	name := time.Now().Format("20060102-150405") + "-" + what + "-" + strings.ReplaceAll(strings.TrimPrefix(path, "/"), "/", "-")
+	for i := 1; ; i++ {
+		p := filepath.Join(dir, name)
+		if i > 1 {
+			p += "-" + strconv.Itoa(i)
+		}
+		err := fsutil.CreateExclusive(p, text, 0o600)
+		if !errors.Is(err, fs.ErrExist) {
+			return p, err
+		}
+	}
 }
 
 // registeredElsewhere names a settings file other than except, among those Claude Code reads

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"os"
@@ -40,6 +41,9 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	exe, _ := os.Executable()
 	exe, _ = filepath.EvalSymlinks(exe)
 	in, err := claude.Inspect(after, exe)
+	if pre, _ := in.Hook("PreToolUse"); pre.Command != filepath.Join(hh, "bin", "hookctl") {
+		t.Errorf("PreToolUse runs %q", pre.Command)
+	}
 	if err != nil || len(in.Hooks) != len(claude.Entries) || !in.StatusLineOurs {
 		t.Fatalf("after install: %+v %v\n%s", in, err, after)
 	}
@@ -49,11 +53,27 @@ func TestInstallUninstallRoundTrip(t *testing.T) {
 	if fi, _ := os.Stat(settings); fi.Mode().Perm() != 0o640 {
 		t.Errorf("mode changed to %v", fi.Mode().Perm())
 	}
-	backups, _ := filepath.Glob(settings + ".hookctl-backup-*")
-	if len(backups) != 1 {
-		t.Errorf("backups: %v", backups)
+	// The backup is in hookctl's home, named for the file, and the output says where.
+	if near, _ := filepath.Glob(filepath.Join(home, ".claude", "*backup*")); len(near) != 0 {
+		t.Errorf("backups beside the settings: %v", near)
+	}
+	backups, _ := filepath.Glob(filepath.Join(hh, "backups", "*-user-*-.claude-settings.json"))
+	if len(backups) != 1 || !strings.Contains(out, "(backup: "+backups[0]+")") {
+		t.Errorf("backups: %v; output %q", backups, out)
 	} else if b, _ := os.ReadFile(backups[0]); string(b) != orig {
 		t.Errorf("the backup is not the original")
+	} else if fi, _ := os.Stat(backups[0]); fi.Mode().Perm() != 0o600 {
+		t.Errorf("the backup's mode is %v", fi.Mode().Perm())
+	}
+	// The hooks run the link in hookctl's home, which leads here; the way out without it is there.
+	if target, err := os.Readlink(filepath.Join(hh, "bin", "hookctl")); err != nil || target != exe {
+		t.Errorf("link: %q %v, want %s", target, err, exe)
+	}
+	if b, _ := os.ReadFile(filepath.Join(hh, "uninstall.sh")); string(b) != string(claude.UninstallScript) {
+		t.Errorf("uninstall.sh is not written")
+	}
+	if !strings.Contains(out, "sh "+filepath.Join(hh, "uninstall.sh")+"` removes hookctl's hooks") {
+		t.Errorf("install does not say how to recover without the binary: %q", out)
 	}
 	if err := claude.CheckReadonlyCommand(home); err != nil {
 		t.Errorf("command file: %v", err)
@@ -107,7 +127,7 @@ func TestInstallRefusesAndNeverOverwrites(t *testing.T) {
 		if b, _ := os.ReadFile(settings); string(b) != c.text {
 			t.Errorf("%s: the file changed", name)
 		}
-		if backups, _ := filepath.Glob(settings + ".hookctl-backup-*"); len(backups) != 0 {
+		if backups, _ := filepath.Glob(filepath.Join(hh, "backups", "*")); len(backups) != 0 {
 			t.Errorf("%s: backups %v", name, backups)
 		}
 	}
@@ -366,4 +386,59 @@ func TestUninstallOneScopeKeepsTheOther(t *testing.T) {
 	if _, err := os.Stat(cmd); err == nil {
 		t.Error("the last uninstall left the /readonly command")
 	}
+}
+
+// TestDoctorWarnsBeforeTheBinaryGoesMissing (issue 11, item 7): doctor says, before Claude Code
+// starts refusing every prompt, that what the hooks run is not this binary, is missing or not
+// executable, that the hookctl on PATH is another one, and where the way out is.
+func TestDoctorWarnsBeforeTheBinaryGoesMissing(t *testing.T) {
+	_, hh := userEnv(t)
+	t.Setenv("PATH", "")
+	runCLI(t, hh, "", "install")
+	link := filepath.Join(hh, "bin", "hookctl")
+	script := filepath.Join(hh, "uninstall.sh")
+	doctor := func(wantCode int, want ...string) {
+		t.Helper()
+		code, out, _ := runCLI(t, hh, "", "doctor")
+		if code != wantCode {
+			t.Errorf("exit %d, want %d\n%s", code, wantCode, out)
+		}
+		for _, w := range want {
+			if !strings.Contains(out, w) {
+				t.Errorf("no %q in\n%s", w, out)
+			}
+		}
+	}
+	doctor(exitOK, "✓ if hookctl's binary goes missing: sh "+script+" removes its hooks")
+
+	other := filepath.Join(t.TempDir(), "hookctl")
+	os.WriteFile(other, []byte("#!/bin/sh\n"), 0o755)
+	os.Remove(link)
+	os.Symlink(other, link)
+	doctor(exitOK, "⚠ "+link+" leads to "+other+", not this binary", "run hookctl at "+link+" → "+other+", not this binary")
+
+	os.Remove(other)
+	doctor(exitDenied, "✗ "+link+" leads to "+other+", which is missing: Claude Code refuses every prompt and tool call",
+		"fix: reinstall hookctl (make install), or without it: sh "+script,
+		"run "+link+", which is missing or not executable")
+
+	os.WriteFile(other, []byte("#!/bin/sh\n"), 0o644)
+	doctor(exitDenied, "run "+link+", which is missing or not executable")
+
+	runCLI(t, hh, "", "install")
+	onPath := t.TempDir()
+	os.WriteFile(filepath.Join(onPath, "hookctl"), []byte("#!/bin/sh\n"), 0o755)
+	t.Setenv("PATH", onPath)
+	doctor(exitOK, "⚠ the hookctl on your PATH is "+filepath.Join(onPath, "hookctl")+", but the hooks run "+exePath(t))
+
+	os.Remove(script)
+	doctor(exitDenied, "✗ "+script+" is missing or out of date")
+
+	// A project's wrapper that is not hookctl's: it could let everything through.
+	runCLI(t, hh, "", "install", "--scope", "project")
+	cwd, _ := os.Getwd()
+	project := filepath.Join(cwd, ".claude", "settings.json")
+	b, _ := os.ReadFile(project)
+	os.WriteFile(project, bytes.ReplaceAll(b, []byte(`>&2; exit 2"`), []byte(`>&2; exit 0"`)), 0o644)
+	doctor(exitDenied, "project settings "+project+" run hookctl through a wrapper that is not this hookctl's")
 }

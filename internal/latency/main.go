@@ -2,7 +2,9 @@
 // many times, interleaved with a floor program that only reads stdin and prints a fixed
 // decision, and reports the median and 99th percentile of each and their ratio. With -baseline
 // it runs a second hook binary (another build) in the same interleaving and reports the
-// difference, which is finer than comparing two runs' ratios to the floor.
+// difference, which is finer than comparing two runs' ratios to the floor. With -wrapper it also
+// runs the hook as a wrapped registration does, /bin/sh -c claude.Wrapper hookctl hook, through
+// the link in hookctl's home, and reports what the shell adds.
 //
 //	go run ./internal/latency -hook bin/hookctl -floor bin/floor -n 300 fixtures/claude/*.json
 package main
@@ -13,8 +15,11 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"time"
+
+	"github.com/hookctl/hookctl/agents/claude"
 )
 
 func main() {
@@ -22,6 +27,7 @@ func main() {
 	floorBin := flag.String("floor", "bin/floor", "floor binary")
 	baseBin := flag.String("baseline", "", "another hookctl binary to interleave and compare")
 	n := flag.Int("n", 300, "runs of each binary")
+	wrapper := flag.Bool("wrapper", false, "also run the hook through the wrapper a shared registration uses")
 	flag.Parse()
 	payloads := flag.Args()
 	if len(payloads) == 0 {
@@ -37,15 +43,30 @@ func main() {
 		}
 		inputs = append(inputs, b)
 	}
-	env := append(os.Environ(), "HOOKCTL_HOME="+mustTemp())
-	var hook, floor, base []time.Duration
+	home := mustTemp()
+	env := append(os.Environ(), "HOOKCTL_HOME="+home)
+	if *wrapper {
+		abs, _ := filepath.Abs(*hookBin)
+		os.MkdirAll(filepath.Join(home, "bin"), 0o700)
+		if err := os.Symlink(abs, filepath.Join(home, claude.LinkedBinary)); err != nil {
+			fmt.Fprintln(os.Stderr, "latency:", err)
+			os.Exit(2)
+		}
+	}
+	// The baseline has a home of its own: the sandbox probe's cache is per build, and two
+	// builds sharing one would each probe again on every run.
+	baseEnv := append(os.Environ(), "HOOKCTL_HOME="+mustTemp())
+	var hook, floor, base, wrapped []time.Duration
 	for i := 0; i < *n; i++ {
 		in := inputs[i%len(inputs)]
 		// Interleave so that machine noise hits both series alike.
 		floor = append(floor, runOnce(*floorBin, nil, env, in))
 		hook = append(hook, runOnce(*hookBin, []string{"hook"}, env, in))
 		if *baseBin != "" {
-			base = append(base, runOnce(*baseBin, []string{"hook"}, env, in))
+			base = append(base, runOnce(*baseBin, []string{"hook"}, baseEnv, in))
+		}
+		if *wrapper {
+			wrapped = append(wrapped, runOnce(claude.WrapperShell, []string{"-c", claude.Wrapper, "hookctl", "hook"}, env, in))
 		}
 	}
 	h50, h99 := percentiles(hook)
@@ -58,6 +79,11 @@ func main() {
 		b50, b99 := percentiles(base)
 		fmt.Printf("baseline p50 %7.3f ms  p99 %7.3f ms  ratio p50 %.2fx\n", ms(b50), ms(b99), float64(b50)/float64(f50))
 		fmt.Printf("hookctl - baseline  p50 %+.3f ms  p99 %+.3f ms\n", ms(h50-b50), ms(h99-b99))
+	}
+	if *wrapper {
+		w50, w99 := percentiles(wrapped)
+		fmt.Printf("wrapped p50 %7.3f ms  p99 %7.3f ms  ratio p50 %.2fx\n", ms(w50), ms(w99), float64(w50)/float64(f50))
+		fmt.Printf("wrapped - hookctl   p50 %+.3f ms  p99 %+.3f ms\n", ms(w50-h50), ms(w99-h99))
 	}
 	for i, p := range payloads {
 		var hs []time.Duration

@@ -31,6 +31,9 @@ type Context struct {
 	// Binary is hookctl's own executable, symbolic links resolved: running it by any name is
 	// running hookctl, and copying it makes a hookctl no rule knows by name.
 	Binary string
+	// Uninstaller is hookctl's uninstall.sh, in hookctl's home: `hookctl uninstall` without the
+	// binary.
+	Uninstaller string
 }
 
 // Limits. Every input is capped; beyond a cap the command is refused, never allowed.

@@ -33,8 +33,9 @@ func testContext() *Context {
 			"/etc/claude-code",
 			"/home/user/.claude/plugins",
 		},
-		Names:  []string{".claude/settings.json", ".claude/settings.local.json", ".claude/commands/readonly.md", ".claude/skills/readonly"},
-		Binary: "/home/user/.local/bin/hookctl",
+		Names:       []string{".claude/settings.json", ".claude/settings.local.json", ".claude/commands/readonly.md", ".claude/skills/readonly"},
+		Binary:      "/home/user/.local/bin/hookctl",
+		Uninstaller: "/home/user/.config/hookctl/uninstall.sh",
 	}
 }
 

@@ -131,6 +131,9 @@ func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 	if j.isHookctl(argv[0]) {
 		name = "hookctl" // the user's binary, whatever its name
 	}
+	if r := j.namesUninstaller(name, argv, st); r != nil {
+		return r
+	}
 	if in := programs.LookupInterpreter(name); in != nil {
 		if r := j.interpreterCode(name, in, argv[1:], st); r != nil {
 			return r

@@ -107,6 +107,36 @@ func (j *judge) isHookctl(w word) bool {
 	return ok && (b == "hookctl" || j.ctx.Binary != "" && b == path.Base(j.ctx.Binary))
 }
 
+// uninstallerRule: hookctl's uninstall.sh.
+//
+// Why: install writes uninstall.sh into hookctl's home so that the user can remove hookctl's
+// hooks when the binary is gone and every prompt is refused (issue 11); the same script run by
+// the agent, `sh ~/.config/hookctl/uninstall.sh`, switches its guard off as `hookctl
+// uninstall` would.
+// What: a command is refused when its program or any argument is Context.Uninstaller, as
+// written absolute, under ~ or $HOME, or relative to a known directory: run by a shell, `.`,
+// `source`, `exec` or a wrapper, or copied or read (a copy runs the same). A name built at run
+// time is not seen (TestKnownGaps); the edit sandbox masks hookctl's home.
+// Test: TestSelfProtection (uninstaller rows).
+func (j *judge) namesUninstaller(prog string, argv []word, st *state) *programs.Refusal {
+	if j.ctx.Uninstaller == "" {
+		return nil
+	}
+	u := path.Clean(j.ctx.Uninstaller)
+	for _, a := range argv {
+		paths, ok := j.resolve(a, st)
+		if !ok || a.inside {
+			continue
+		}
+		for _, p := range paths {
+			if p == u {
+				return refuse(prog, "ask the user to run it", "`%s` is hookctl's uninstaller: it removes hookctl's hooks, as `hookctl uninstall` does; only the user may run it", a.show())
+			}
+		}
+	}
+	return nil
+}
+
 // binaryCopyRule: a copy of hookctl's own binary, under any name.
 //
 // Why: `cp "$(which hookctl)" /tmp/x; /tmp/x uninstall`, `ln -s ~/.local/bin/hookctl /tmp/h`,

@@ -41,6 +41,19 @@ func TestSelfProtection(t *testing.T) {
 		deny("tar czf /tmp/h.tgz -C ~/.local/bin hookctl", "hookctl's own binary"),    // base
 		deny("x=$(command -v hookctl); cp \"$x\" /tmp/y", "hookctl's own binary"),     // base
 		deny("install -m 755 hookctl ~/.local/bin/hookctl", "is protected"),           // the write is named first
+		// hookctl's uninstall.sh, which removes its hooks without the binary (issue 11).
+		deny("sh ~/.config/hookctl/uninstall.sh", "hookctl's uninstaller"),
+		deny("bash /home/user/.config/hookctl/uninstall.sh --dry-run", "hookctl's uninstaller"),
+		deny(". $HOME/.config/hookctl/uninstall.sh", "hookctl's uninstaller"),
+		deny("source ~/.config/hookctl/uninstall.sh", "hookctl's uninstaller"),
+		deny("/home/user/.config/hookctl/uninstall.sh", "hookctl's uninstaller"),
+		deny("cd ~/.config/hookctl && sh uninstall.sh", "hookctl's uninstaller"),
+		deny("env -i sh ~/.config/hookctl/uninstall.sh", "hookctl's uninstaller"),
+		deny("nohup sh ~/.config/hookctl/uninstall.sh &", "hookctl's uninstaller"),
+		deny("sh -c 'sh ~/.config/hookctl/uninstall.sh'", "hookctl's uninstaller"),
+		deny("cp ~/.config/hookctl/uninstall.sh /tmp/u.sh", "hookctl's uninstaller"),
+		deny("cat ~/.config/hookctl/uninstall.sh | sh", "hookctl's uninstaller"),
+		deny("python3 -c \"import os; os.system('sh ~/.config/hookctl/uninstall.sh')\"", "is protected"),
 	)
 	check(t,
 		allow("hookctl check 'rm -rf /'"),
@@ -49,6 +62,8 @@ func TestSelfProtection(t *testing.T) {
 		allow("$(echo ls) -la"),
 		allow("cp cmd/hookctl/main.go /tmp/main.go"),
 		allow("ls -l ~/.local/bin/hookctl"),
+		allow("sh ./uninstall.sh"), // a project's own script of that name
+		allow("sh scripts/uninstall.sh"),
 		allow("file \"$(which hookctl)\""),
 		allow("sha256sum ~/.local/bin/hookctl"),
 		allow("go build -o bin/hookctl ./cmd/hookctl"),

@@ -1,0 +1,74 @@
+package hook
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Calls registered twice. A user's own install and a project's committed registration name
+// hookctl differently (the user's binary directly; the project's through Wrapper), so Claude
+// Code runs both for every tool call: two hookctl processes, one payload. Both decide, and
+// decide alike, for they read the same state and config; the client takes the stricter answer.
+// What must happen once is what a decision does besides answering: the decision-log line, the
+// notice of a mode change spent, the publish audited, the retrieval made. The first process to
+// claim the call does those; the other answers without them (docs/decisions/0009).
+
+// callsSuffix names a session's directory of claimed calls, "<session>.calls".
+const callsSuffix = ".calls"
+
+// staleCalls is the age past which a session's claims are garbage: a session that ended
+// without SessionEnd (a crash) leaves them.
+const staleCalls = 24 * time.Hour
+
+func (s *Store) callsDir(session string) string { return filepath.Join(s.Dir, session+callsSuffix) }
+
+// Claim records that this process handles call id of session, for what (a hook instance:
+// "gate", "retrieve"). It is false only when another process claimed it first. An id that
+// cannot name a file, or a claim that cannot be written, claims: doing the side effects twice
+// is the safe side, and the decision does not depend on it.
+func (s *Store) Claim(session, what, id string) bool {
+	if ValidSessionID(session) != nil || ValidSessionID(id) != nil || ValidSessionID(what) != nil {
+		return true
+	}
+	dir := s.callsDir(session)
+	if os.MkdirAll(dir, 0o700) != nil {
+		return true
+	}
+	f, err := os.OpenFile(filepath.Join(dir, what+"-"+id), os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
+	if errors.Is(err, fs.ErrExist) {
+		return false
+	}
+	if err == nil {
+		f.Close()
+	}
+	return true
+}
+
+// ForgetCalls removes session's claims, when it ends.
+func (s *Store) ForgetCalls(session string) {
+	if ValidSessionID(session) == nil {
+		os.RemoveAll(s.callsDir(session))
+	}
+}
+
+// PruneCalls removes the claims of sessions idle for staleCalls.
+func (s *Store) PruneCalls() {
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), callsSuffix)
+		if !ok || !e.IsDir() || ValidSessionID(id) != nil {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleCalls {
+			os.RemoveAll(filepath.Join(s.Dir, e.Name()))
+		}
+	}
+}
