@@ -36,8 +36,9 @@ import (
 //   - a `/` after a token where one awk divides and another starts a regular expression:
 //     after `)` of an if, while or for condition (gawk, BWK and BusyBox: regexp; mawk:
 //     division), after ++ or -- and after a builtin's name (mawk: regexp; the others:
-//     division), after a gawk keyword mawk reads as a variable (case), and after a line break
-//     that follows an operand (awks differ in which line breaks end a statement);
+//     division), after a regular expression (BWK: another regexp; the others: division),
+//     after a gawk keyword mawk reads as a variable (case), and after a line break that
+//     follows an operand (awks differ in which line breaks end a statement);
 //   - a bracket expression in a regular expression that holds `/`, `[` (but for [:class:]),
 //     `\]` or a leading `]`: gawk reads [/] as a bracket, mawk, BWK and BusyBox end the
 //     regexp at its /;
@@ -306,7 +307,10 @@ func (s *awkScan) regex() {
 		switch {
 		case c == '/':
 			s.pos++
-			s.token("/…/", slashDivide)
+			// A `/` after a regular expression: BWK awk (macOS, FreeBSD) reads another
+			// regular expression, the others a division: /a/ / "/; system(…) # " runs
+			// system in BWK awk only (found by a red team).
+			s.token("/…/", slashAmbiguous)
 			return
 		case c == '\n':
 			s.fail("a regular expression runs past the end of a line")
