@@ -202,11 +202,16 @@ func findXargs(c, prev *lexer.SimpleCommand) *Refusal {
 	if prev == nil || prev.Name.Value != "find" {
 		return refused("xargs runs a program on words from its input, which the judge cannot see; it may follow only find … -print0", hint)
 	}
-	if len(c.Redirs) > 0 {
-		for _, r := range c.Redirs {
-			if r.Kind == lexer.TokIn {
-				return refused("xargs reads find's names, not a file", hint)
-			}
+	for _, r := range c.Redirs {
+		if r.Kind == lexer.TokIn {
+			return refused("xargs reads find's names, not a file", hint)
+		}
+	}
+	for _, r := range prev.Redirs {
+		if r.Kind == lexer.TokErrToOut {
+			// find's error messages would reach xargs as names: a file named like one
+			// (find: 'nope': No such file…) is then read (a red team's find).
+			return refused("find's `2>&1` would hand its error messages to xargs as names", "drop 2>&1, or use 2>/dev/null")
 		}
 	}
 	words := make([]string, len(prev.Args))

@@ -107,6 +107,14 @@ func judgeFind(args []Arg) *Refusal {
 			return refuse("find", "a glob (`%s`) in the expression is not allowed; quote the pattern, e.g. -name '*.go'", clip.Short(name))
 		}
 		if name == "-exec" && !a.Pattern {
+			for _, st := range starts {
+				if strings.HasPrefix(st, "@") {
+					// Every name find yields starts with its starting point, and strings
+					// (binutils) reads an argument @FILE as a file of options: @o/x.go
+					// reads o/x.go's words (a red team's find).
+					return refuse("find", "`-exec` after the starting point `%s`: each name would start with @, which strings reads as a file of options; start at ./%s", clip.Short(st), clip.Short(st))
+				}
+			}
 			n, r := judgeFindExec(args[i+1:])
 			if r != nil {
 				return r
