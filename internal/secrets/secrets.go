@@ -320,17 +320,34 @@ func PatternMayMatch(pattern string, fold bool) bool {
 	return false
 }
 
-// variableParts are the words that say a variable holds a secret.
-var variableParts = []string{"TOKEN", "SECRET", "PASSWORD", "PASSWD", "KEY", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE"}
+// variableParts say a variable holds a secret wherever they stand in its name; variableWords
+// say so as one of its _-separated words (GH_PAT, MYSQL_PWD, CI_JOB_JWT, SENTRY_DSN,
+// DATABASE_URL, HTTPS_PROXY: a URL or a proxy often carries user:password@). PWD and OLDPWD
+// alone are the shell's directories.
+var (
+	variableParts = []string{"TOKEN", "SECRET", "PASS", "KEY", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "SIGNATURE", "SALT", "CERT"}
+	variableWords = []string{"PAT", "PWD", "PW", "JWT", "DSN", "URL", "URI", "PROXY", "CONN", "CONNECTION", "DATABASE", "DB", "WEBHOOK", "SAS", "OTP", "PIN"}
+)
 
 // Variable reports whether an environment variable's name says it holds a secret (GITHUB_TOKEN,
-// AWS_SECRET_ACCESS_KEY, PGPASSWORD, …): its value must not enter the model's context, and
-// the decision log withholds what is assigned to it. It errs toward yes (MONKEY).
+// AWS_SECRET_ACCESS_KEY, PGPASSWORD, MYSQL_PWD, DATABASE_URL, …): its value must not enter the
+// model's context, and the decision log withholds what is assigned to it. It errs toward yes
+// (MONKEY, ANTHROPIC_BASE_URL): a variable it names can still be read by the user.
 func Variable(name string) bool {
 	upper := strings.ToUpper(name)
+	if upper == "PWD" || upper == "OLDPWD" {
+		return false
+	}
 	for _, p := range variableParts {
 		if strings.Contains(upper, p) {
 			return true
+		}
+	}
+	for _, w := range strings.FieldsFunc(upper, func(r rune) bool { return r == '_' || r >= '0' && r <= '9' }) {
+		for _, v := range variableWords {
+			if w == v {
+				return true
+			}
 		}
 	}
 	return false

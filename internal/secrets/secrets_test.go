@@ -103,3 +103,20 @@ func TestMentionsCoversClassify(t *testing.T) {
 		}
 	}
 }
+
+// TestVariable: names that hold secrets, the innocently named ones a red team printed among
+// them, and the everyday ones that do not.
+func TestVariable(t *testing.T) {
+	for _, name := range []string{"GITHUB_TOKEN", "AWS_SECRET_ACCESS_KEY", "PGPASSWORD", "PGPASS", "MYSQL_PWD", "GH_PAT",
+		"SENTRY_DSN", "REDIS_URL", "DATABASE_URL", "CI_JOB_JWT", "HTTPS_PROXY", "https_proxy", "npm_config_authToken",
+		"ANTHROPIC_API_KEY", "DB_PASSWORD", "SLACK_WEBHOOK", "MONGO_URI", "OP_SESSION_x", "DOCKER_AUTH_CONFIG"} {
+		if !Variable(name) {
+			t.Errorf("%s not taken for a secret", name)
+		}
+	}
+	for _, name := range []string{"PATH", "PWD", "OLDPWD", "HOME", "SHELL", "USER", "LANG", "TERM", "GOPATH", "EDITOR", "HOSTNAME", "TMPDIR"} {
+		if Variable(name) {
+			t.Errorf("%s taken for a secret", name)
+		}
+	}
+}
