@@ -63,5 +63,17 @@ func judgePs(args []Arg) *Refusal {
 	if len(c.Operands) > 0 {
 		return refuse("ps", "takes BSD letters only as its first word, and no operands (`%s`)", clip.Short(c.Operands[0].Value))
 	}
+	for _, name := range []string{"-o", "-O", "--format"} {
+		for _, v := range c.Values(name) {
+			// The environ column (env, environ) is each process's environment on BSD and
+			// macOS; procps prints `-` for it, which a red team could not get past, but the
+			// column is refused wherever ps runs.
+			for _, col := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ',' || r == ' ' || r == ':' || r == '=' }) {
+				if col == "env" || col == "environ" || col == "environment" {
+					return refuse("ps", "the `%s` column prints each process's environment, tokens included", col)
+				}
+			}
+		}
+	}
 	return nil
 }
