@@ -33,13 +33,13 @@ func TestCredentialVariables(t *testing.T) {
 		{"CI", "a CI job's variable"},
 		{"GITHUB_ACTIONS", "a CI job's variable"},
 		{"ACTIONS_ID_TOKEN_REQUEST_URL", "a secret (by its name)"},
-		{"ACTIONS_CACHE_URL", "a CI job's variable"},
-		{"CI_JOB_URL", "a CI job's variable"},
+		{"ACTIONS_CACHE_URL", "a secret (by its name)"}, // URL, CONNECTION, PASS: secrets.Variable
+		{"CI_JOB_URL", "a secret (by its name)"},        // URL, CONNECTION, PASS: secrets.Variable
 		{"BUILDKITE_AGENT_NAME", "a CI job's variable"},
 		{"SSH_AUTH_SOCK", "a secret (by its name)"},
 		{"SSH_AGENT_PID", "a channel to the user's keys or agents"},
-		{"SSH_CONNECTION", "a channel to the user's keys or agents"},
-		{"GIT_ASKPASS", "a channel to the user's keys or agents"},
+		{"SSH_CONNECTION", "a secret (by its name)"}, // URL, CONNECTION, PASS: secrets.Variable
+		{"GIT_ASKPASS", "a secret (by its name)"},    // URL, CONNECTION, PASS: secrets.Variable
 		{"KRB5CCNAME", "a channel to the user's keys or agents"},
 		{"DBUS_SESSION_BUS_ADDRESS", "a secret (by its name)"},
 		{"DOCKER_HOST", "a channel to the user's keys or agents"},
