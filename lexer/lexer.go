@@ -83,7 +83,20 @@ type Word struct {
 	Pos   int    // byte offset of the first character
 	Raw   string // the source text
 	Value string // the text after quote removal; for a loop variable, the empty string
+	// Var is the loop variable's name when the word is exactly "$NAME". It is the only
+	// expansion the lexer accepts; the shape parser decides where it may stand.
+	Var string
+	// Glob is the word as a shell pattern when it holds an unquoted * or ?, which the shell
+	// expands to file names: the glob characters bare, and every quoted *, ?, [, ] or \ escaped
+	// with a backslash, so that `"*".md` and `*.md` differ. Empty for any other word. Value
+	// holds the text with the quotes removed, glob characters included.
+	Glob string
+	// Parts is set for a word that joins text and variables inside double quotes ("== $pkg",
+	// "$f.bak", "PATH is $PATH"): its text and variables in order, and Value is empty. The
+	// judge substitutes the loop's words for its variable; any other variable is Env.
+	Parts []Part
 
+	// The flags come last, together, which keeps a Word (every token holds one) small.
 	Quoted bool // some part was in quotes
 	// Pattern is set when quoted text holds characters that mean something to a shell
 	// (< > & ( ) { } # ! | ; $ ` \ and the other kind of quote). They are literal inside quotes,
@@ -91,17 +104,9 @@ type Word struct {
 	// script (an rg regex, a jq filter, a sed -n script): anywhere else they serve only to
 	// confuse a reader or a second parser.
 	Pattern bool
-	// Var is the loop variable's name when the word is exactly "$NAME". It is the only
-	// expansion the lexer accepts; the shape parser decides where it may stand.
-	Var string
 	// Tilde is set for a bare word that starts with ~/ (home directory expansion). Only a for
 	// loop's word list may hold one.
 	Tilde bool
-	// Glob is the word as a shell pattern when it holds an unquoted * or ?, which the shell
-	// expands to file names: the glob characters bare, and every quoted *, ?, [, ] or \ escaped
-	// with a backslash, so that `"*".md` and `*.md` differ. Empty for any other word. Value
-	// holds the text with the quotes removed, glob characters included.
-	Glob string
 	// DotSlash is set when the lexer put ./ before a glob that starts with a glob character, so
 	// that no file name it matches can read as an option (`*.md` could match `--output=x.md`):
 	// Value and Glob hold the word so prefixed, which is what the judge judges and the rewrite
@@ -110,10 +115,6 @@ type Word struct {
 	// Brace is set on each of the words a brace group ({a,b}) expanded to; Raw is the whole
 	// word as written. The rewrite prints the words, not the group.
 	Brace bool
-	// Parts is set for a word that joins text and variables inside double quotes ("== $pkg",
-	// "$f.bak", "PATH is $PATH"): its text and variables in order, and Value is empty. The
-	// judge substitutes the loop's words for its variable; any other variable is Env.
-	Parts []Part
 	// Env is set by the parser when Var, or a variable of Parts, is not the loop's: a value
 	// from the environment, which the judge cannot see, so only a program that no argument
 	// can turn to writing, running or reading files may take the word.
