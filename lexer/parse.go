@@ -349,7 +349,7 @@ func (p *parser) command() *SimpleCommand {
 		p.fail(t.Pos, "a variable cannot name the program")
 	case name.Brace:
 		p.fail(t.Pos, "a brace group cannot name the program")
-	case name.Quoted || name.Tilde || !allBare(name.Value) && name.Value != "[":
+	case name.Quoted || name.Tilde || !allBare(name.Value) && name.Value != "[" || name.Value[0] == '=':
 		p.fail(t.Pos, "a program name must be written as a plain word (found %s)", p.describe())
 	case wordlist.Has(reserved, name.Value):
 		p.fail(t.Pos, "the shell keyword `%s` is not allowed here; the shapes allowed are a pipeline, `if …; then …; fi` and `for NAME in …; do …; done`, not nested", name.Value)

@@ -97,6 +97,8 @@ var parseRows = []parseRow{
 	refused(`for f in a; do "x$f"; done`, "a variable cannot name the program"),
 	refused(`$X`, "a variable cannot name the program"),
 	refused(`! ls`, "plain word"),
+	refused(`=`, "plain word"),
+	refused(`ls && = x`, "plain word"),
 	refused(`ls && ! ls`, "plain word"),
 	refused(`for f in a; do ls $f; done`, `quote the loop variable: "$f"`),
 	refused(`for f in "a$b"; do ls; done`, "must be literal"),
