@@ -459,20 +459,5 @@ func rewriteHome(c *lexer.SimpleCommand, home string) lexer.Printed {
 // or ~ and $HOME (run as the literal home). A client that runs a tool's command as written
 // (ToolCall.NoRewrite) would run something else, so such a script is refused there.
 func needsRewrite(sc *lexer.Script) bool {
-	rewritten := func(w lexer.Word) bool { return w.Glob != "" || w.Brace || w.Tilde }
-	found := false
-	sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
-		if loop != nil {
-			for _, w := range loop.Items {
-				found = found || rewritten(w)
-			}
-		}
-		for _, c := range pl.Cmds {
-			for _, w := range append([]lexer.Word{c.Name}, c.Args...) {
-				found = found || rewritten(w)
-			}
-		}
-		return !found
-	})
-	return found
+	return sc.AnyWord(func(w lexer.Word) bool { return w.Glob != "" || w.Brace || w.Tilde })
 }

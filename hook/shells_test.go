@@ -203,53 +203,28 @@ func traceEnv(name string) string {
 // predictable reports whether every glob of sc has a trace expandGlob can predict, and every
 // variable outside the loop's a value the shells leave one word.
 func predictable(sc *lexer.Script) bool {
-	ok := true
-	check := func(w lexer.Word) {
+	unpredictable := sc.AnyWord(func(w lexer.Word) bool {
 		if w.Glob != "" {
-			_, p := expandGlob("", w)
-			ok = ok && p
+			if _, p := expandGlob("", w); !p {
+				return true
+			}
 		}
 		if w.Env {
 			for _, name := range w.Vars() {
-				ok = ok && traceEnv(name) != "" && !strings.ContainsAny(traceEnv(name), " \t\n*?[")
+				if traceEnv(name) == "" || strings.ContainsAny(traceEnv(name), " \t\n*?[") {
+					return true
+				}
 			}
 		}
-	}
-	sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
-		for _, c := range pl.Cmds {
-			for _, a := range c.Args {
-				check(a)
-			}
-		}
-		if loop != nil {
-			for _, w := range loop.Items {
-				check(w)
-			}
-		}
-		return true
+		return false
 	})
-	return ok
+	return !unpredictable
 }
 
 // hasDotSlash reports whether the lexer put ./ before a glob of sc, so that the command as
 // written differs from what was judged.
 func hasDotSlash(sc *lexer.Script) bool {
-	found := false
-	check := func(w lexer.Word) { found = found || w.DotSlash }
-	sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
-		for _, c := range pl.Cmds {
-			for _, a := range c.Args {
-				check(a)
-			}
-		}
-		if loop != nil {
-			for _, w := range loop.Items {
-				check(w)
-			}
-		}
-		return true
-	})
-	return found
+	return sc.AnyWord(func(w lexer.Word) bool { return w.DotSlash })
 }
 
 var testShells = []struct {

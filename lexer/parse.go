@@ -58,6 +58,35 @@ func (sc *Script) Visit(f func(pl *Pipeline, loop *For) bool) {
 	}
 }
 
+// AnyWord reports whether f holds for a word of the script: a program name, an argument, or a
+// loop's word (each loop's list once), in source order, stopping at the first.
+func (sc *Script) AnyWord(f func(w Word) bool) bool {
+	found := false
+	var seen *For
+	sc.Visit(func(pl *Pipeline, loop *For) bool {
+		if loop != nil && loop != seen {
+			seen = loop
+			for _, w := range loop.Items {
+				if found = f(w); found {
+					return false
+				}
+			}
+		}
+		for _, c := range pl.Cmds {
+			if found = f(c.Name); found {
+				return false
+			}
+			for _, w := range c.Args {
+				if found = f(w); found {
+					return false
+				}
+			}
+		}
+		return true
+	})
+	return found
+}
+
 // Item is one element of the top-level list.
 type Item struct {
 	// Op is how the item follows the one before it: TokAndAnd, TokOrOr or TokSemi (for `;` and
