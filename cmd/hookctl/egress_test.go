@@ -165,6 +165,15 @@ func editSandboxNetwork(t *testing.T, w *editWorld) {
 
 // newEchoServer answers each connection's first line with "echo: " and the line.
 func newEchoServer(t *testing.T) string {
+	return serveTCP(t, func(c net.Conn) {
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		fmt.Fprintf(c, "echo: %s", line)
+	}).String()
+}
+
+// serveTCP listens on a loopback port until the test ends and hands each connection to handle,
+// on a goroutine of its own, closing it after.
+func serveTCP(t *testing.T, handle func(net.Conn)) net.Addr {
 	t.Helper()
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -179,12 +188,11 @@ func newEchoServer(t *testing.T) string {
 			}
 			go func() {
 				defer c.Close()
-				line, _ := bufio.NewReader(c).ReadString('\n')
-				fmt.Fprintf(c, "echo: %s", line)
+				handle(c)
 			}()
 		}
 	}()
-	return l.Addr().String()
+	return l.Addr()
 }
 
 // processesOf lists the processes running the executable at path.

@@ -75,22 +75,7 @@ func newRunWorld(t *testing.T, user *syscall.Credential) *runWorld {
 			return nil
 		})
 	}
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			w.reached.Add(1)
-			c.Close()
-		}
-	}()
-	w.port = l.Addr().(*net.TCPAddr).Port
+	w.port = serveTCP(t, func(net.Conn) { w.reached.Add(1) }).(*net.TCPAddr).Port
 	w.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.home, "HOOKCTL_HOME=" + w.hh, "LANG=C.UTF-8", "TERM=dumb"}
 	return w
 }
