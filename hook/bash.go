@@ -173,10 +173,11 @@ func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Confi
 	}
 	judge := prog
 	if prog.Name == "xargs" {
-		if r := findXargs(c, prev); r != nil {
+		at, r := findXargs(c, prev)
+		if r != nil {
 			return r
 		}
-		c, judge = findExec(prev, c), programs.Lookup("find")
+		c, judge = findExec(prev, c, at), programs.Lookup("find")
 	}
 	if r := judgeCommand(judge, c, loop, cfg.UserHome, &j.reads); r != nil {
 		what := r.What
@@ -193,25 +194,26 @@ func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Confi
 }
 
 // findXargs admits xargs only as `find … -print0 | xargs -0 …` (programs.xargsRule says why):
-// right after a find that prints nothing but NUL-ended names, with no input of its own.
-func findXargs(c, prev *lexer.SimpleCommand) *Refusal {
+// right after a find that prints nothing but NUL-ended names, with no input of its own. It
+// returns where the program xargs runs starts among its words.
+func findXargs(c, prev *lexer.SimpleCommand) (int, *Refusal) {
 	refused := func(what, hint string) *Refusal {
 		return &Refusal{What: "xargs: " + what, Hint: hint}
 	}
 	hint := "use find … -print0 | xargs -0 PROG …, or find … -exec PROG … {} +"
 	if prev == nil || prev.Name.Value != "find" {
-		return refused("xargs runs a program on words from its input, which the judge cannot see; it may follow only find … -print0", hint)
+		return 0, refused("xargs runs a program on words from its input, which the judge cannot see; it may follow only find … -print0", hint)
 	}
 	for _, r := range c.Redirs {
 		if r.Kind == lexer.TokIn {
-			return refused("xargs reads find's names, not a file", hint)
+			return 0, refused("xargs reads find's names, not a file", hint)
 		}
 	}
 	for _, r := range prev.Redirs {
 		if r.Kind == lexer.TokErrToOut {
 			// find's error messages would reach xargs as names: a file named like one
 			// (find: 'nope': No such file…) is then read (a red team's find).
-			return refused("find's `2>&1` would hand its error messages to xargs as names", "drop 2>&1, or use 2>/dev/null")
+			return 0, refused("find's `2>&1` would hand its error messages to xargs as names", "drop 2>&1, or use 2>/dev/null")
 		}
 	}
 	words := make([]string, len(prev.Args))
@@ -219,33 +221,29 @@ func findXargs(c, prev *lexer.SimpleCommand) *Refusal {
 		words[i] = w.Value
 	}
 	if !programs.FindPrintsNames(words) {
-		return refused("find must print only NUL-ended names (-print0) for xargs -0 (no -print, -printf, -ls or -exec)", hint)
+		return 0, refused("find must print only NUL-ended names (-print0) for xargs -0 (no -print, -printf, -ls or -exec)", hint)
 	}
 	args := make([]string, len(c.Args))
 	for i, w := range c.Args {
-		if !w.IsBare() && !w.Quoted || w.Parts != nil || w.Var != "" {
-			return refused("the words of xargs must be written out", hint)
+		if w.Var != "" || w.Parts != nil || !w.Quoted && (w.Tilde || w.Glob != "" || w.Brace) {
+			return 0, refused("the words of xargs must be written out", hint)
 		}
 		args[i] = w.Value
 	}
-	if _, r := programs.XargsProgram(args); r != nil {
-		what := r.What
+	at, r := programs.XargsProgram(args)
+	if r != nil {
 		if r.Hint != "" {
 			hint = r.Hint
 		}
-		return refused(what, hint)
+		return 0, refused(r.What, hint)
 	}
-	return nil
+	return at, nil
 }
 
 // findExec is the find that `find … -print0 | xargs -0 PROG ARGS…` amounts to, and is judged
-// as: find … -print0 -exec PROG ARGS… {} + (findXargs has checked both).
-func findExec(find, xargs *lexer.SimpleCommand) *lexer.SimpleCommand {
-	words := make([]string, len(xargs.Args))
-	for i, w := range xargs.Args {
-		words[i] = w.Value
-	}
-	at, _ := programs.XargsProgram(words)
+// as: find … -print0 -exec PROG ARGS… {} + (findXargs has checked both, and found PROG at
+// xargs's word at).
+func findExec(find, xargs *lexer.SimpleCommand, at int) *lexer.SimpleCommand {
 	args := append(append([]lexer.Word(nil), find.Args...), lexer.Word{Value: "-exec", Raw: "-exec"})
 	args = append(args, xargs.Args[at:]...)
 	args = append(args, lexer.Word{Value: "{}", Raw: "{}", Pattern: true}, lexer.Word{Value: "+", Raw: "+"})
