@@ -300,7 +300,7 @@ const withheld = "[withheld]"
 func RedactCommand(command string, environ []string) string {
 	for _, kv := range environ {
 		name, value, ok := strings.Cut(kv, "=")
-		if ok && len(value) >= 8 && secrets.Variable(name) && strings.Contains(command, value) {
+		if ok && len(value) >= 8 && strings.Contains(command, value) && secrets.Variable(name) {
 			command = strings.ReplaceAll(command, value, withheld)
 		}
 	}

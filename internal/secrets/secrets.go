@@ -26,6 +26,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -343,12 +344,17 @@ func Variable(name string) bool {
 			return true
 		}
 	}
-	for _, w := range strings.FieldsFunc(upper, func(r rune) bool { return r == '_' || r >= '0' && r <= '9' }) {
-		for _, v := range variableWords {
-			if w == v {
-				return true
-			}
+	// The words between underscores and digits, without allocating: the decision log asks
+	// this of every variable of the hook's environment on every call.
+	for start := 0; start < len(upper); {
+		end := start
+		for end < len(upper) && upper[end] != '_' && (upper[end] < '0' || upper[end] > '9') {
+			end++
 		}
+		if end > start && slices.Contains(variableWords, upper[start:end]) {
+			return true
+		}
+		start = end + 1
 	}
 	return false
 }
