@@ -77,6 +77,12 @@ func Apply(p *Profile) (Applied, error) {
 		if rules, err = secureLandlockRules(p); err != nil {
 			return a, err
 		}
+		if len(p.ConnectPorts) > 0 {
+			if err := ownNetwork(); err != nil {
+				return a, err
+			}
+			filter = modelOnlyRules
+		}
 	} else if p.Edit {
 		// Before the capabilities go: the mounts need them (or a user namespace's).
 		if err := privateMounts(p); err != nil {
@@ -102,8 +108,9 @@ func Apply(p *Profile) (Applied, error) {
 		return a, err
 	}
 	a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
-		Rules:   rules,
-		DenyNet: denyNet,
+		Rules:      rules,
+		DenyNet:    denyNet,
+		ConnectTCP: p.ConnectPorts,
 		Scope:   landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
 	})
 	if err != nil {

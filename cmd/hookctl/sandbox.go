@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -75,6 +76,11 @@ type sandboxOptions struct {
 	// The secure-read-only profile's roots and report descriptor (hookctl run passes them).
 	Read, Write []string
 	StatusFD    int
+	// --network model-only: the handover descriptor on which the launcher, started by hookctl
+	// run in a network namespace of its own, sends the credential broker's listener, and the
+	// variables it points at the broker (ANTHROPIC_BASE_URL).
+	ModelFD   int
+	ModelVars []string
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -167,6 +173,10 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().StringArrayVar(&opts.Write, "write", nil, "secure-read-only: a `DIR` it may write")
 	cmd.Flags().IntVar(&opts.StatusFD, "status-fd", 0, "")
 	cmd.Flags().MarkHidden("status-fd")
+	cmd.Flags().IntVar(&opts.ModelFD, "model-fd", 0, "")
+	cmd.Flags().MarkHidden("model-fd")
+	cmd.Flags().StringArrayVar(&opts.ModelVars, "model-var", nil, "")
+	cmd.Flags().MarkHidden("model-var")
 	cmd.Flags().SetInterspersed(false)
 	return cmd
 }
@@ -192,7 +202,26 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		}
 		p := sandbox.SecureReadOnly(opts.Read, opts.Write)
 		p.StatusFD = opts.StatusFD
-		return sandbox.Exec(p, args, os.Environ())
+		env := os.Environ()
+		if opts.ModelFD > 0 {
+			// The network namespace hookctl run started this launcher in holds only loopback;
+			// the broker (outside it) accepts on the listener made here, and the command may
+			// connect to that port alone.
+			url, err := sandbox.BridgeNetwork(opts.ModelFD)
+			if err != nil {
+				return err
+			}
+			p.ConnectPorts = []uint16{sandbox.BridgePort(url)}
+			// getenv finds the first of duplicates: drop any the environment has already.
+			env = slices.DeleteFunc(env, func(kv string) bool {
+				name, _, _ := strings.Cut(kv, "=")
+				return slices.Contains(opts.ModelVars, name)
+			})
+			for _, v := range opts.ModelVars {
+				env = append(env, v+"="+url)
+			}
+		}
+		return sandbox.Exec(p, args, env)
 	}()
 	if opts.StatusFD > 0 {
 		sandbox.ReportFailure(opts.StatusFD, err)
