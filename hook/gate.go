@@ -53,6 +53,9 @@ type Gate struct {
 	// AuditPublish appends a review-mode publish decision to hookctl's audit, before the hook
 	// answers. A publish it cannot record is refused; nil refuses every publish.
 	AuditPublish func(c *ToolCall, r *PublishRecord) error
+	// Pinned, when not empty, says why the mode cannot change (a hookctl run's hook: read-only
+	// for the whole run): every toggle is refused with it, and Modes should be FixedMode.
+	Pinned string
 	// Log appends a decision to the decision log (nil: none is kept); Environ is the
 	// environment whose secret values the logged command is redacted of.
 	Log     func(*LogEntry)
@@ -398,6 +401,9 @@ func (g *Gate) toggle(ev *Event) Decision {
 	}
 	if t == ToggleStatus {
 		return g.toggleStatus(ev)
+	}
+	if g.Pinned != "" {
+		return Decision{Verdict: Deny, Reason: "hookctl: " + g.Pinned + "; the mode is unchanged"}
 	}
 	if !tr.Trusted {
 		return Decision{Verdict: Deny, Reason: "hookctl: this " + cmd + " comes from " + clip.Short(tr.Source) +

@@ -16,7 +16,7 @@ import (
 )
 
 func newHookCmd(s *streams) *cobra.Command {
-	web := false
+	web, pinned := false, false
 	cmd := &cobra.Command{
 		Use:   "hook [--retrieve]",
 		Short: "Answer one Claude Code hook call (payload on stdin, decision on stdout)",
@@ -26,19 +26,24 @@ and on any failure it refuses the call. With --retrieve it is the retrieval hook
 answers WebFetch and WebSearch through the quarantined retriever.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := runHook(s, web); code != hook.ExitDecided {
+			if code := runHook(s, web, pinned); code != hook.ExitDecided {
 				return exitCode(code)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&web, "retrieve", false, "answer web tools through the retriever")
+	cmd.Flags().BoolVar(&pinned, "pinned-read-only", false, "read-only whatever the session's state says, toggles refused (the hook of a hookctl run)")
 	return cmd
 }
 
 // runHook answers one hook call and returns the exit code: the one runner, with the decider of
 // the hook instance the client started.
-func runHook(s *streams, web bool) int {
+//
+// pinned is the hook hookctl run installs for the agent it runs: the run is read-only from its
+// start to its end, so the session state (which lies in the run's own, writable, home) is not
+// consulted for the mode, and no toggle is honoured.
+func runHook(s *streams, web, pinned bool) int {
 	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: claude.Adapter{}}
 	if os.Getenv(inRetrieverEnv) == "1" {
 		return r.Run(hook.RefuseTools)
@@ -96,6 +101,10 @@ func runHook(s *streams, web bool) int {
 			}
 		}
 		g.Environ = os.Environ()
+	}
+	if pinned {
+		g.Modes = hook.FixedMode(hook.ModeReadOnly)
+		g.Pinned = "this session is a hookctl run (hookctl run --profile secure-read-only), read-only from its start to its end"
 	}
 	return r.Run(g)
 }

@@ -11,7 +11,10 @@ func main() {
 	// The hook runs on every tool call and the status line on every message: skip building
 	// the command tree for them.
 	if len(args) == 1 && args[0] == "hook" {
-		os.Exit(runHook(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}, false))
+		os.Exit(runHook(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}, false, false))
+	}
+	if len(args) == 2 && args[0] == "hook" && args[1] == "--pinned-read-only" {
+		os.Exit(runHook(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}, false, true))
 	}
 	if len(args) == 1 && args[0] == "statusline" {
 		runStatusline(&streams{in: os.Stdin, out: os.Stdout, err: os.Stderr})

@@ -192,11 +192,12 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		case len(opts.Read) == 0 || len(opts.Write) == 0:
 			return errors.New("the secure-read-only profile needs --read DIR and --write DIR")
 		}
-		for _, d := range append(slices.Clone(opts.Read), opts.Write...) {
+		for i, d := range append(slices.Clone(opts.Read), opts.Write...) {
 			if !filepath.IsAbs(d) {
 				return fmt.Errorf("%s is not an absolute path", d)
 			}
-			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			// --read may name a file (hookctl's executable, for the agent's hooks).
+			if fi, err := os.Stat(d); err != nil || (i >= len(opts.Read) && !fi.IsDir()) {
 				return fmt.Errorf("%s is not a directory", d)
 			}
 		}

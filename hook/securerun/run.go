@@ -4,10 +4,13 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"syscall"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
 // Launch is the sandboxed command as Supervise starts it.
@@ -25,6 +28,23 @@ type Launch struct {
 	// between SIGTERM and SIGKILL.
 	Signals <-chan os.Signal
 	Grace   time.Duration
+	// Model-only: the launcher starts in a network namespace of its own and hands the broker's
+	// listener back; Broker is started with it (Worker: hookctl-retrieve-worker broker) and
+	// Config on its standard input. Nil Broker: no network at all.
+	Broker *egress.BrokerConfig
+	Worker string
+	// Decisions counts the agent's tool calls its hookctl hooks decided, from their decision
+	// log beneath the run's home, once the run has ended; nil: no agent hooks.
+	Decisions func() *ToolCalls
+}
+
+// ToolCalls counts the decisions of the agent's hookctl hooks in a run. They come from a log
+// the agent's own sandbox can write: a count an agent that escaped its hooks could change.
+type ToolCalls struct {
+	Allowed int `json:"allowed"`
+	Denied  int `json:"denied"`
+	// Damaged lines of the log, which were not counted.
+	Damaged int `json:"damaged,omitempty"`
 }
 
 // LauncherArgs is the launcher's command line for p, binary being hookctl.
@@ -35,10 +55,24 @@ func LauncherArgs(binary string, p *Preflight) []string {
 			argv = append(argv, "--read", r)
 		}
 	}
+	// Then the rest that is not the profile's own: --read's directories, the agent's config
+	// and hookctl's executables for its hooks.
+	for _, r := range p.Readable {
+		if !contains(argv, r) && !contains(sandbox.SystemReadable, r) {
+			argv = append(argv, "--read", r)
+		}
+	}
 	for _, w := range p.Writable {
 		argv = append(argv, "--write", w)
 	}
-	return append(argv, "--status-fd", "3", "--")
+	argv = append(argv, "--status-fd", "3")
+	if p.broker != nil {
+		argv = append(argv, "--model-fd", "4")
+		for _, v := range p.ModelVars() {
+			argv = append(argv, "--model-var", v)
+		}
+	}
+	return append(argv, "--")
 }
 
 func contains(list []string, s string) bool {
@@ -58,6 +92,22 @@ type Outcome struct {
 	Exit        *Exit
 	Interrupted *Interruption
 	Leftover    int
+	Network     *NetworkUse
+}
+
+// NetworkUse is what the broker saw of a model-only run's network.
+type NetworkUse struct {
+	// Requests reached the model; Refused were refused by the broker (another host, another
+	// path, a proxy request); Failed were admitted and could not reach the model.
+	Requests int `json:"model_requests"`
+	Refused  int `json:"refused_requests"`
+	Failed   int `json:"failed_requests"`
+	// Refusals are the first refused requests: method, path and why.
+	Refusals []egress.BrokerEvent `json:"refusals,omitempty"`
+	Sent     int64                `json:"bytes_sent"`
+	Received int64                `json:"bytes_received"`
+	// BrokerError is why the broker could not serve, if it could not.
+	BrokerError string `json:"broker_error,omitempty"`
 }
 
 // ExitNotStarted is hookctl run's status when the run did not start (the preflight refused it,
@@ -78,18 +128,27 @@ func Run(p *Preflight, id string, launch Launch) (*RunMeta, int, error) {
 			return nil, ExitNotStarted, fmt.Errorf("failed to create %s: %w", d, err)
 		}
 	}
+	if p.Agent != nil {
+		if err := writeAgentFiles(l, p.Agent); err != nil {
+			return nil, ExitNotStarted, err
+		}
+	}
 	meta := NewRunMeta(id, time.Now(), p)
 	meta.State = StateRunning
 	if err := meta.Write(l); err != nil {
 		return nil, ExitNotStarted, err
 	}
-	launch.Argv, launch.Env, launch.Dir = p.Argv(), p.Env(), p.Repository.Root
+	launch.Argv, launch.Env, launch.Dir, launch.Broker = p.Argv(), p.Env(), p.Repository.Root, p.broker
 	o := Supervise(launch)
 	os.RemoveAll(l.Tmp())
 	v := ValidateArtifacts(l, p.Artifacts.MaxBytes)
 	meta.Ended = time.Now().UTC()
 	meta.DurationMS = meta.Ended.Sub(meta.Started).Milliseconds()
 	meta.Applied, meta.Exit, meta.Interrupted, meta.Leftover, meta.Output = o.Applied, o.Exit, o.Interrupted, o.Leftover, &v
+	meta.Network = o.Network
+	if launch.Decisions != nil && o.Started {
+		meta.ToolCalls = launch.Decisions()
+	}
 	code := ExitNotStarted
 	switch {
 	case !o.Started:
@@ -115,4 +174,18 @@ func signalNumber(name string) int {
 		return int(syscall.SIGINT)
 	}
 	return int(syscall.SIGTERM)
+}
+
+// writeAgentFiles writes what hookctl installs for the agent beneath config/, which the run
+// reads and cannot change.
+func writeAgentFiles(l Layout, a *AgentRun) error {
+	if err := os.Mkdir(l.Config(), 0o700); err != nil {
+		return fmt.Errorf("failed to create %s: %w", l.Config(), err)
+	}
+	for _, name := range a.FileNames {
+		if err := fsutil.WriteAtomic(filepath.Join(l.Config(), name), a.Files[name], 0o600); err != nil {
+			return fmt.Errorf("failed to write the agent's %s: %w", name, err)
+		}
+	}
+	return nil
 }
