@@ -111,7 +111,7 @@ func Apply(p *Profile) (Applied, error) {
 		Rules:      rules,
 		DenyNet:    denyNet,
 		ConnectTCP: p.ConnectPorts,
-		Scope:   landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
+		Scope:      landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
 	})
 	if err != nil {
 		return a, err
