@@ -181,6 +181,15 @@ func summary(m *securerun.RunMeta) string {
 	case m.Exit != nil:
 		fmt.Fprintf(&b, ", exit %d", m.Exit.Code)
 	}
+	if n := m.Network; n != nil {
+		fmt.Fprintf(&b, "; %d model requests, %d refused", n.Requests, n.Refused)
+		if n.BrokerError != "" {
+			fmt.Fprintf(&b, " (the credential broker: %s)", n.BrokerError)
+		}
+	}
+	if tc := m.ToolCalls; tc != nil {
+		fmt.Fprintf(&b, "; %d tool calls denied, %d allowed", tc.Denied, tc.Allowed)
+	}
 	if m.Output != nil {
 		fmt.Fprintf(&b, "; %d artifacts, %d quarantined", len(m.Output.Artifacts)+m.Output.Unlisted, len(m.Output.Quarantined))
 	}

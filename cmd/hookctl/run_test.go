@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/hook/securerun"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 var updateGolden = flag.Bool("update-run-golden", false, "rewrite testdata/run-dry-run.golden")
@@ -65,9 +66,11 @@ func newRunWorld(t *testing.T, user *syscall.Credential) *runWorld {
 	if user != nil {
 		// The user's own copy of hookctl (the build's directory is closed to it).
 		b, _ := os.ReadFile(w.bin)
+		worker, _ := os.ReadFile(front.WorkerPath(w.bin))
 		w.bin = filepath.Join(root, "bin", "hookctl")
 		os.MkdirAll(filepath.Dir(w.bin), 0o755)
 		os.WriteFile(w.bin, b, 0o755)
+		os.WriteFile(front.WorkerPath(w.bin), worker, 0o755)
 		filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error {
 			if !strings.HasPrefix(p, filepath.Dir(w.bin)) {
 				os.Lchown(p, int(user.Uid), int(user.Gid))
@@ -373,7 +376,7 @@ func TestRunFailsClosed(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--network", "model-only"}, "--network model-only is not available yet"},
+		{[]string{"--network", "model-only"}, "--network model-only needs the model's credential"},
 		{[]string{"--credentials", "broker"}, `--credentials "broker": the one credential mode is none`},
 		{[]string{"--out", filepath.Join(w.repo, "out")}, "is inside the repository"},
 		{[]string{"--repo", "/"}, "the repository root is /, the whole system"},
