@@ -149,7 +149,7 @@ func runRun(s *streams, opts *runOptions, args []string) error {
 	defer signal.Stop(sigs)
 	meta, code, err := securerun.Run(p, id, securerun.Launch{
 		Launcher: securerun.LauncherArgs(env.binary, p),
-		Stdin:    os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Stdin:    os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Record: !isTerminal(os.Stdout),
 		Signals: sigs, Grace: opts.Grace,
 		Worker:    front.WorkerPath(env.binary),
 		Decisions: agentDecisions(p),
@@ -271,4 +271,11 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// isTerminal says whether f is a terminal (a character device): an interactive agent's output,
+// which is not recorded (a copy through a pipe would take the terminal from it).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

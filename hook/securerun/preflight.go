@@ -175,6 +175,10 @@ func Gather(o Options) *Preflight {
 		fail("--credentials %q: the one credential mode is none (the model's credential, under --network model-only, is added outside the run by hookctl's broker)", o.Credentials)
 	}
 	p.Isolation = isolationOf(o.ProbeProblem, fail)
+	if o.Network == NetworkModelOnly {
+		p.Isolation.Mechanism += ", a network namespace of its own"
+		p.Isolation.Seccomp = "the read-only profile's filter, with plain TCP sockets and connect allowed (other processes, namespaces, io_uring, metadata; no UDP, raw or unix sockets, no bind, listen or accept)"
+	}
 
 	p.Repository = repositoryOf(o, fail, warn)
 	root := p.Repository.Root

@@ -1,7 +1,10 @@
 package securerun
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
+	"hash"
 	"io"
 	"os"
 	"path/filepath"
@@ -23,7 +26,10 @@ type Launch struct {
 	Dir      string
 	Stdin    io.Reader
 	Stdout   io.Writer
-	Stderr   io.Writer
+	// Record: the command's standard output is also kept in the output directory (StdoutName),
+	// up to DefaultMaxSize; for an output that is not a terminal.
+	Record bool
+	Stderr io.Writer
 	// Signals are the signals that interrupt the run; Grace is how long its processes get
 	// between SIGTERM and SIGKILL.
 	Signals <-chan os.Signal
@@ -50,15 +56,10 @@ type ToolCalls struct {
 // LauncherArgs is the launcher's command line for p, binary being hookctl.
 func LauncherArgs(binary string, p *Preflight) []string {
 	argv := []string{binary, "sandbox", "--profile", sandbox.SecureReadOnlyName}
+	// The repository and its git directories, then the rest that is not the profile's own:
+	// --read's directories, the agent's config and hookctl's executables for its hooks.
 	for _, r := range p.Readable {
-		if r == p.Repository.Root || contains(p.Repository.GitDirs, r) {
-			argv = append(argv, "--read", r)
-		}
-	}
-	// Then the rest that is not the profile's own: --read's directories, the agent's config
-	// and hookctl's executables for its hooks.
-	for _, r := range p.Readable {
-		if !contains(argv, r) && !contains(sandbox.SystemReadable, r) {
+		if !contains(sandbox.SystemReadable, r) {
 			argv = append(argv, "--read", r)
 		}
 	}
@@ -139,6 +140,16 @@ func Run(p *Preflight, id string, launch Launch) (*RunMeta, int, error) {
 		return nil, ExitNotStarted, err
 	}
 	launch.Argv, launch.Env, launch.Dir, launch.Broker = p.Argv(), p.Env(), p.Repository.Root, p.broker
+	var rec *recorder
+	if launch.Record {
+		f, err := os.OpenFile(filepath.Join(l.Out, StdoutName), os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+		if err != nil {
+			return nil, ExitNotStarted, fmt.Errorf("failed to create %s: %w", StdoutName, err)
+		}
+		defer f.Close()
+		rec = &recorder{f: f, h: sha256.New(), max: DefaultMaxSize}
+		launch.Stdout = io.MultiWriter(launch.Stdout, rec)
+	}
 	o := Supervise(launch)
 	os.RemoveAll(l.Tmp())
 	v := ValidateArtifacts(l, p.Artifacts.MaxBytes)
@@ -146,6 +157,9 @@ func Run(p *Preflight, id string, launch Launch) (*RunMeta, int, error) {
 	meta.DurationMS = meta.Ended.Sub(meta.Started).Milliseconds()
 	meta.Applied, meta.Exit, meta.Interrupted, meta.Leftover, meta.Output = o.Applied, o.Exit, o.Interrupted, o.Leftover, &v
 	meta.Network = o.Network
+	if rec != nil {
+		meta.Stdout = &Recorded{Path: StdoutName, Size: rec.n, SHA256: hex.EncodeToString(rec.h.Sum(nil)), Truncated: rec.truncated}
+	}
 	if launch.Decisions != nil && o.Started {
 		meta.ToolCalls = launch.Decisions()
 	}
@@ -188,4 +202,40 @@ func writeAgentFiles(l Layout, a *AgentRun) error {
 		}
 	}
 	return nil
+}
+
+// StdoutName is where a recorded run keeps its command's standard output.
+const StdoutName = "stdout.txt"
+
+// Recorded is the kept standard output, in runmeta.json.
+type Recorded struct {
+	Path      string `json:"path"`
+	Size      int64  `json:"size"`
+	SHA256    string `json:"sha256"`
+	Truncated bool   `json:"truncated,omitempty"` // past the cap: the rest went to the terminal only
+}
+
+// recorder keeps what passes through it, up to max bytes, and never fails the stream: a full
+// disk or the cap stops the record, not the run's output.
+type recorder struct {
+	f         *os.File
+	h         hash.Hash
+	n, max    int64
+	truncated bool
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	keep := p
+	if r.n+int64(len(keep)) > r.max {
+		keep, r.truncated = keep[:max(0, r.max-r.n)], true
+	}
+	if len(keep) > 0 {
+		if _, err := r.f.Write(keep); err != nil {
+			r.truncated, r.max = true, r.n
+			return len(p), nil
+		}
+		r.h.Write(keep)
+		r.n += int64(len(keep))
+	}
+	return len(p), nil
 }

@@ -45,6 +45,8 @@ type RunMeta struct {
 	// hookctl hooks decided (agents hookctl knows).
 	Network   *NetworkUse `json:"network,omitempty"`
 	ToolCalls *ToolCalls  `json:"tool_calls,omitempty"`
+	// Stdout is the command's standard output as kept in the output directory.
+	Stdout    *Recorded   `json:"stdout,omitempty"`
 	Preflight *Preflight  `json:"preflight"`
 	Output    *Validation `json:"output,omitempty"`
 }

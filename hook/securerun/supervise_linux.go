@@ -54,6 +54,9 @@ func Supervise(l Launch) Outcome {
 	cmd := exec.Command(l.Launcher[0], append(l.Launcher[1:], l.Argv...)...)
 	cmd.Env, cmd.Dir = l.Env, l.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = l.Stdin, l.Stdout, l.Stderr
+	// A recorded output is copied through a pipe, which a process the command left behind
+	// could hold open: Wait gives up on it after this long, and the teardown kills it.
+	cmd.WaitDelay = 2 * time.Second
 	cmd.ExtraFiles = []*os.File{w} // descriptor 3: --status-fd 3
 	// The kernel kills the command if the supervisor dies, however it dies.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
