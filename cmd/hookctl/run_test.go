@@ -19,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/hook/securerun"
 	"github.com/hookctl/hookctl/retriever/front"
 )
@@ -285,14 +286,25 @@ func TestRunRefusesSensitiveFile(t *testing.T) {
 // runmeta.json says so.
 func TestRunInterrupted(t *testing.T) {
 	forUsers(t, func(t *testing.T, user *syscall.Credential) {
-		w := newRunWorld(t, user)
+		t.Run("deny", func(t *testing.T) { runInterrupted(t, newRunWorld(t, user), nil) })
+		// Model-only: the broker, outside the run, goes with it.
+		t.Run("model-only", func(t *testing.T) {
+			w, api := modelWorld(t, user, ct.Script{})
+			runInterrupted(t, w, []string{"--network", "model-only", "--model-url", api.URL()})
+		})
+	})
+}
+
+func runInterrupted(t *testing.T, w *runWorld, network []string) {
+	{
 		script := `sleep 61 & echo $! >> "$HOOKCTL_RUN_OUT/pids"
 setsid sleep 62 & echo $! >> "$HOOKCTL_RUN_OUT/pids"
 (trap '' TERM; exec sleep 63) & echo $! >> "$HOOKCTL_RUN_OUT/pids"
 echo started > "$HOOKCTL_RUN_OUT/started"
 trap '' TERM INT
 wait`
-		cmd := w.command(nil, "run", "--profile", "secure-read-only", "--out", w.out, "--grace", "300ms", "--", "bash", "-c", script)
+		args := append(append([]string{"run", "--profile", "secure-read-only", "--out", w.out, "--grace", "300ms"}, network...), "--", "bash", "-c", script)
+		cmd := w.command([]string{"ANTHROPIC_API_KEY=" + realKey}, args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -334,7 +346,15 @@ wait`
 		if m.State != securerun.StateInterrupted || m.Interrupted == nil || m.Interrupted.Signal != "SIGINT" || m.Interrupted.Killed == 0 || m.Ended.IsZero() {
 			t.Errorf("runmeta: state %s interrupted %+v", m.State, m.Interrupted)
 		}
-	})
+		if network != nil {
+			if left := processesOf(front.WorkerPath(w.bin)); len(left) > 0 {
+				t.Errorf("the broker outlived the run: %q", left)
+			}
+			if m.Network == nil || m.Network.BrokerError != "" {
+				t.Errorf("runmeta network: %+v", m.Network)
+			}
+		}
+	}
 }
 
 // TestRunQuarantinesArtifacts: an artifact over --max-artifact-size and a link out of the output
