@@ -147,6 +147,9 @@ func TestRunClaudeCode(t *testing.T) {
 		!strings.Contains(string(kept), `"type":"result"`) || string(kept) != stdout {
 		t.Errorf("the agent's output was not kept: %+v\n%s", m.Stdout, clipText(string(kept), 500))
 	}
+	if len(m.Network.Models) == 0 || !strings.Contains(strings.Join(m.Network.Clients, " "), "claude-cli/") {
+		t.Errorf("runmeta does not say which model and client: %+v %+v", m.Network.Models, m.Network.Clients)
+	}
 	t.Logf("run: %d model requests, %d refused; tool calls %d denied, %d allowed; %d ms", m.Network.Requests, m.Network.Refused,
 		m.ToolCalls.Denied, m.ToolCalls.Allowed, m.DurationMS)
 }

@@ -231,7 +231,47 @@ func TestRunRefusesEscapes(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(w.out, "tmp")); err == nil {
 			t.Error("the run's TMPDIR was left behind")
 		}
+		checkSARIF(t, w, m)
 	})
+}
+
+// checkSARIF reads the run's SARIF log: one run of hookctl, one invocation mapped from
+// runmeta.json as docs/secure-read-only.md says.
+func checkSARIF(t *testing.T, w *runWorld, m *securerun.RunMeta) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(w.out, securerun.SARIFName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct{ Name string } `json:"driver"`
+			} `json:"tool"`
+			Invocations []struct {
+				CommandLine         string `json:"commandLine"`
+				StartTimeUTC        string `json:"startTimeUtc"`
+				EndTimeUTC          string `json:"endTimeUtc"`
+				ExitCode            *int   `json:"exitCode"`
+				ExecutionSuccessful bool   `json:"executionSuccessful"`
+				WorkingDirectory    struct {
+					URI string `json:"uri"`
+				} `json:"workingDirectory"`
+			} `json:"invocations"`
+			Results []any `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
+		t.Fatalf("run.sarif: %v\n%s", err, b)
+	}
+	inv := log.Runs[0].Invocations[0]
+	start, _ := time.Parse(time.RFC3339Nano, inv.StartTimeUTC)
+	if log.Runs[0].Tool.Driver.Name != "hookctl" || log.Runs[0].Results == nil || !start.Equal(m.Started) ||
+		inv.EndTimeUTC == "" || inv.ExitCode == nil || *inv.ExitCode != m.Exit.Code || inv.ExecutionSuccessful != (m.Exit.Code == 0) ||
+		inv.WorkingDirectory.URI != "file://"+w.repo+"/" || !strings.HasPrefix(inv.CommandLine, m.Preflight.Command[0]) {
+		t.Errorf("run.sarif does not match runmeta.json:\n%s", b)
+	}
 }
 
 // TestRunRefusesForwardedCredential: a credential forwarded with --env is a hard failure before

@@ -109,6 +109,10 @@ type NetworkUse struct {
 	Received int64                `json:"bytes_received"`
 	// BrokerError is why the broker could not serve, if it could not.
 	BrokerError string `json:"broker_error,omitempty"`
+	// Models are the models the agent's requests asked for, and Clients their User-Agents
+	// (the agent and its version), each once.
+	Models  []string `json:"models,omitempty"`
+	Clients []string `json:"clients,omitempty"`
 }
 
 // ExitNotStarted is hookctl run's status when the run did not start (the preflight refused it,
@@ -174,6 +178,9 @@ func Run(p *Preflight, id string, launch Launch) (*RunMeta, int, error) {
 		meta.State, code = StateFinished, o.Exit.Code
 	}
 	if err := meta.Write(l); err != nil {
+		return meta, code, err
+	}
+	if err := meta.WriteSARIF(l); err != nil {
 		return meta, code, err
 	}
 	return meta, code, nil

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -356,6 +357,12 @@ func (b *brokerProcess) count(e egress.BrokerEvent) {
 	}
 	u.Sent += e.Sent
 	u.Received += e.Received
+	if e.Model != "" && !slices.Contains(u.Models, e.Model) && len(u.Models) < maxRefusalsRecorded {
+		u.Models = append(u.Models, e.Model)
+	}
+	if e.Client != "" && !slices.Contains(u.Clients, e.Client) && len(u.Clients) < maxRefusalsRecorded {
+		u.Clients = append(u.Clients, e.Client)
+	}
 }
 
 // stop ends the broker (its standard input closing is its signal) and returns what it saw.

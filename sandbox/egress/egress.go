@@ -332,4 +332,7 @@ type BrokerEvent struct {
 	Sent     int64  `json:"sent,omitempty"`
 	Received int64  `json:"received,omitempty"`
 	Millis   int64  `json:"ms,omitempty"`
+	// Model is the model the request asked for (its body's "model"); Client its User-Agent.
+	Model  string `json:"model,omitempty"`
+	Client string `json:"client,omitempty"`
 }

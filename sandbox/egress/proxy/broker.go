@@ -1,6 +1,7 @@
 package proxy
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -142,8 +143,22 @@ func (b *Broker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "hookctl: "+why+": this run reaches only its model, through hookctl's credential broker", http.StatusForbidden)
 		return
 	}
-	body := &countingReader{r: http.MaxBytesReader(w, r.Body, maxModelRequest)}
-	r.Body = body
+	// The body is read whole (it is bounded): its model is recorded, and a body over the cap is
+	// refused before anything goes upstream.
+	data, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxModelRequest))
+	if err != nil {
+		ev.Refused = "the request body is over " + strconv.Itoa(maxModelRequest>>20) + " MiB, or could not be read"
+		b.emit(ev)
+		http.Error(w, "hookctl: "+ev.Refused, http.StatusRequestEntityTooLarge)
+		return
+	}
+	var asked struct {
+		Model string `json:"model"`
+	}
+	json.Unmarshal(data, &asked)
+	ev.Model, ev.Client = clip(printableOnly(asked.Model), 100), clip(printableOnly(r.UserAgent()), 100)
+	body := &countingReader{r: io.NopCloser(bytes.NewReader(data))}
+	r.Body, r.ContentLength = body, int64(len(data))
 	cw := &countingWriter{ResponseWriter: w}
 	b.proxy.ServeHTTP(cw, r)
 	ev.Status, ev.Sent, ev.Received, ev.Millis = cw.status, body.n.Load(), cw.n, time.Since(start).Milliseconds()
@@ -264,4 +279,14 @@ func BrokerMain(stdin io.Reader, stdout io.Writer, listener *os.File, isolate fu
 		return 1
 	}
 	return 0
+}
+
+// printableOnly keeps a client-given string's printable ASCII: it goes into the run's record.
+func printableOnly(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r < 0x20 || r > 0x7e {
+			return -1
+		}
+		return r
+	}, s)
 }
