@@ -492,13 +492,19 @@ func commandOf(o Options, p *Preflight, fail func(string, ...any)) (argv, shown 
 	readable := append(slices.Clone(p.Readable), p.Writable...)
 	path, err := lookPath(argv[0], o.Dir, p.Credentials.Environment.PATH)
 	if err != nil {
-		fail("%s: %v", argv[0], err)
+		// Found where the caller would run it, outside what the run reads: say what to add.
+		if there, err2 := lookPath(argv[0], o.Dir, getenv(o.Environ, "PATH")); err2 == nil {
+			real, _ := filepath.EvalSymlinks(there)
+			fail("%s is %s, which the run cannot read: give its path after --, and add --read %s (or the directory of its installation)", argv[0], real, filepath.Dir(real))
+		} else {
+			fail("%s: %v", argv[0], err)
+		}
 	} else {
 		argv[0] = path
 		real, _ := filepath.EvalSymlinks(path)
 		switch interp := interpreter(real); {
 		case !slices.ContainsFunc(readable, func(r string) bool { return within(real, r) }):
-			fail("%s is %s, which the profile cannot read: run a program installed under /usr, or one in the repository", o.Command[0], real)
+			fail("%s is %s, which the profile cannot read: add --read %s (or the directory of its installation), or run a program installed under /usr", o.Command[0], real, filepath.Dir(real))
 		case interp != "" && !slices.ContainsFunc(readable, func(r string) bool { return within(interp, r) }):
 			fail("%s is a script for %s, which the profile cannot read", o.Command[0], interp)
 		}
