@@ -53,6 +53,8 @@ type Gate struct {
 	// AuditPublish appends a review-mode publish decision to hookctl's audit, before the hook
 	// answers. A publish it cannot record is refused; nil refuses every publish.
 	AuditPublish func(c *ToolCall, r *PublishRecord) error
+	// LaunchProfile is the policy's (Policy.LaunchProfile).
+	LaunchProfile []string
 	// Pinned, when not empty, says why the mode cannot change (a hookctl run's hook: read-only
 	// for the whole run): every toggle is refused with it, and Modes should be FixedMode.
 	Pinned string
@@ -157,7 +159,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}

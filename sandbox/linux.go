@@ -373,8 +373,14 @@ func dropCapabilities() (bool, error) {
 		return false, nil
 	}
 	for c := 0; c <= capLastCapAssumed; c++ {
-		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetRead, uintptr(c), 0); e == syscall.EINVAL {
+		in, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetRead, uintptr(c), 0)
+		if e == syscall.EINVAL {
 			break // past the kernel's last capability
+		}
+		if e == 0 && in == 0 {
+			// Gone already (a launcher nested in a sandbox that dropped it): dropping needs
+			// CAP_SETPCAP, which went with it.
+			continue
 		}
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0); e != 0 {
 			return false, fmt.Errorf("failed to drop capability %d from the bounding set: %v", c, e)

@@ -34,7 +34,9 @@ func RunAgent(binary, worker string) securerun.AgentFor {
 			// (and from waiting on) its update checks, telemetry and error reports.
 			Env: []string{"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "DISABLE_AUTOUPDATER=1", "DISABLE_TELEMETRY=1",
 				"DISABLE_ERROR_REPORTING=1"},
-			Files:     map[string][]byte{RunSettingsName: runSettings(binary)},
+			Build: func(roots []string) map[string][]byte {
+				return map[string][]byte{RunSettingsName: runSettings(binary, roots)}
+			},
 			FileNames: []string{RunSettingsName},
 			Ignored: []string{"the repository's .claude/settings.json and settings.local.json (--setting-sources user)",
 				"MCP servers from .mcp.json or any settings (--strict-mcp-config)",
@@ -67,11 +69,16 @@ func isClaudeProgram(program string) bool {
 }
 
 // runSettings are the hooks of a run: every tool call and prompt through hookctl, pinned
-// read-only, failing closed (onFailure block). No retrieval hook: the run reaches only its
-// model, so the gate refuses web tools, with the reason.
-func runSettings(binary string) []byte {
+// read-only, failing closed (onFailure block), running the commands it admits in the run's
+// profile again with the run's roots. No retrieval hook: the run reaches only its model, so the
+// gate refuses web tools, with the reason.
+func runSettings(binary string, roots []string) []byte {
+	args := []string{"hook", "--pinned-read-only"}
+	for _, r := range roots {
+		args = append(args, "--run-read", r)
+	}
 	hookCmd := func(block bool) map[string]any {
-		h := map[string]any{"type": "command", "command": binary, "args": []string{"hook", "--pinned-read-only"}, "timeout": 10}
+		h := map[string]any{"type": "command", "command": binary, "args": args, "timeout": 10}
 		if block {
 			h["onFailure"] = "block"
 		}

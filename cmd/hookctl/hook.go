@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,6 +18,7 @@ import (
 
 func newHookCmd(s *streams) *cobra.Command {
 	web, pinned := false, false
+	var runRead []string
 	cmd := &cobra.Command{
 		Use:   "hook [--retrieve]",
 		Short: "Answer one Claude Code hook call (payload on stdin, decision on stdout)",
@@ -26,7 +28,10 @@ and on any failure it refuses the call. With --retrieve it is the retrieval hook
 answers WebFetch and WebSearch through the quarantined retriever.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := runHook(s, web, pinned); code != hook.ExitDecided {
+			if len(runRead) > 0 && !pinned {
+				return errors.New("--run-read is for the pinned hook of a hookctl run")
+			}
+			if code := runHook(s, web, pinned, runRead...); code != hook.ExitDecided {
 				return exitCode(code)
 			}
 			return nil
@@ -34,6 +39,8 @@ answers WebFetch and WebSearch through the quarantined retriever.`,
 	}
 	cmd.Flags().BoolVar(&web, "retrieve", false, "answer web tools through the retriever")
 	cmd.Flags().BoolVar(&pinned, "pinned-read-only", false, "read-only whatever the session's state says, toggles refused (the hook of a hookctl run)")
+	cmd.Flags().StringArrayVar(&runRead, "run-read", nil, "with --pinned-read-only: a root of the run, which admitted commands may read in its profile")
+	cmd.Flags().MarkHidden("run-read")
 	return cmd
 }
 
@@ -43,7 +50,13 @@ answers WebFetch and WebSearch through the quarantined retriever.`,
 // pinned is the hook hookctl run installs for the agent it runs: the run is read-only from its
 // start to its end, so the session state (which lies in the run's own, writable, home) is not
 // consulted for the mode, and no toggle is honoured.
-func runHook(s *streams, web, pinned bool) int {
+//
+// runRead are the run's roots: its hooks run each admitted command in the run's own profile
+// (secure-read-only) again, with these roots and no write but the session's scratch directory;
+// the read-only profile, which reads all but hookctl's directories, cannot be built inside the
+// run's sandbox, where / itself is unreadable. The run's launcher has applied that profile on
+// this kernel already; the inner one refuses to run the command if it cannot apply.
+func runHook(s *streams, web, pinned bool, runRead ...string) int {
 	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: claude.Adapter{}}
 	if os.Getenv(inRetrieverEnv) == "1" {
 		return r.Run(hook.RefuseTools)
@@ -101,6 +114,16 @@ func runHook(s *streams, web, pinned bool) int {
 			}
 		}
 		g.Environ = os.Environ()
+	}
+	if len(runRead) > 0 {
+		g.LaunchProfile = []string{"--profile", sandbox.SecureReadOnlyName}
+		for _, r := range runRead {
+			g.LaunchProfile = append(g.LaunchProfile, "--read", r)
+		}
+		g.Sandbox = func() hook.Isolation {
+			return hook.Isolation{Available: true, Describe: "hookctl run's secure-read-only profile, again, without writes or network",
+				EditReason: "a hookctl run is read-only"}
+		}
 	}
 	if pinned {
 		g.Modes = hook.FixedMode(hook.ModeReadOnly)

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/hook/securerun"
 )
 
@@ -142,6 +143,20 @@ func TestRunClaudeCode(t *testing.T) {
 	if m.State != securerun.StateFinished || m.Preflight.Agent == nil || m.Network == nil || m.Network.Requests == 0 ||
 		m.ToolCalls == nil || m.ToolCalls.Denied < 5 {
 		t.Errorf("runmeta: state %s agent %+v network %+v tool calls %+v", m.State, m.Preflight.Agent, m.Network, m.ToolCalls)
+	}
+	// The hooks' own record: every admitted shell command ran in hookctl's sandbox again,
+	// inside the run's.
+	entries, _, err := hook.DecisionLogAt(filepath.Join(out, "home", ".config", "hookctl")).Entries()
+	if err != nil || len(entries) == 0 {
+		t.Fatalf("the run's decision log: %v, %d entries", err, len(entries))
+	}
+	for _, e := range entries {
+		if e.Tool == "Bash" && e.Verdict != "deny" && (!e.Rewrite || e.Isolation == "") {
+			t.Errorf("an admitted command ran without hookctl's sandbox: %+v", e)
+		}
+		if e.Mode != "" && e.Mode != "read-only" {
+			t.Errorf("a call decided in mode %q", e.Mode)
+		}
 	}
 	if kept, _ := os.ReadFile(filepath.Join(out, securerun.StdoutName)); m.Stdout == nil || m.Stdout.Size != int64(len(kept)) ||
 		!strings.Contains(string(kept), `"type":"result"`) || string(kept) != stdout {

@@ -186,11 +186,22 @@ With --probe it tries the sandbox for real and says whether this machine support
 // nothing ran, goes to --status-fd. It returns only on failure.
 func secureExec(opts *sandboxOptions, args []string) error {
 	err := func() error {
+		env := os.Environ()
+		if len(opts.Write) == 0 && opts.Session != "" {
+			// A command the hooks of a run admitted: the run's roots to read, and its session's
+			// scratch directory as the one it writes, its TMPDIR.
+			scratch, err := sandbox.Scratch(sandbox.ScratchBase(), opts.Session)
+			if err != nil {
+				return err
+			}
+			opts.Write = []string{scratch}
+			env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch)
+		}
 		switch {
 		case len(args) == 0:
 			return errors.New("give the program after --")
 		case len(opts.Read) == 0 || len(opts.Write) == 0:
-			return errors.New("the secure-read-only profile needs --read DIR and --write DIR")
+			return errors.New("the secure-read-only profile needs --read DIR and --write DIR (or --session ID)")
 		}
 		for i, d := range append(slices.Clone(opts.Read), opts.Write...) {
 			if !filepath.IsAbs(d) {
@@ -203,7 +214,6 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		}
 		p := sandbox.SecureReadOnly(opts.Read, opts.Write)
 		p.StatusFD = opts.StatusFD
-		env := os.Environ()
 		if opts.ModelFD > 0 {
 			// The network namespace hookctl run started this launcher in holds only loopback;
 			// the broker (outside it) accepts on the listener made here, and the command may

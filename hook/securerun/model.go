@@ -181,8 +181,11 @@ type AgentRun struct {
 	// Env are variables set for the agent.
 	Env []string `json:"env"`
 	// Files are written, before the run, beneath the output directory's config/, which the
-	// agent may read and not change; the map is from name to content.
-	Files map[string][]byte `json:"-"`
+	// agent may read and not change; the map is from name to content. Build makes them once
+	// the run's roots are known: its hooks run admitted commands in the same profile, with the
+	// roots the launcher adds to the system's (RunRoots).
+	Files map[string][]byte                      `json:"-"`
+	Build func(roots []string) map[string][]byte `json:"-"`
 	// FileNames lists Files, for the preflight.
 	FileNames []string `json:"files"`
 	// Ignored says what of the agent's own configuration the run does not load.

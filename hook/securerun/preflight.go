@@ -114,6 +114,19 @@ type Preflight struct {
 	broker *egress.BrokerConfig
 }
 
+// RunRoots are the run's readable roots beyond the system's (SystemReadable, which the
+// launcher adds itself): the repository, its git directories, --read's, hookctl's executables
+// and the agent's config.
+func (p *Preflight) RunRoots() []string {
+	var roots []string
+	for _, r := range p.Readable {
+		if !contains(sandbox.SystemReadable, r) && !contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	return roots
+}
+
 // BrokerConfig is the credential broker's config, holding the credential, for a model-only
 // run; nil otherwise. It is never serialised with the preflight.
 func (p *Preflight) BrokerConfig() *egress.BrokerConfig { return p.broker }
@@ -234,6 +247,9 @@ func Gather(o Options) *Preflight {
 			p.Credentials.Environment.Set = append(p.Credentials.Environment.Set, a.Env...)
 			p.Readable = append(p.Readable, a.Read...)
 			p.Readable = append(p.Readable, l.Config())
+			if a.Build != nil {
+				a.Files = a.Build(p.RunRoots())
+			}
 			if p.Model != nil && a.Backend != "" && a.Backend != p.Model.Backend {
 				fail("%s speaks the %s API, and the run's model backend is %s: pass --model-backend %s", a.Client, a.Backend, p.Model.Backend, a.Backend)
 			}

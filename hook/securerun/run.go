@@ -56,12 +56,8 @@ type ToolCalls struct {
 // LauncherArgs is the launcher's command line for p, binary being hookctl.
 func LauncherArgs(binary string, p *Preflight) []string {
 	argv := []string{binary, "sandbox", "--profile", sandbox.SecureReadOnlyName}
-	// The repository and its git directories, then the rest that is not the profile's own:
-	// --read's directories, the agent's config and hookctl's executables for its hooks.
-	for _, r := range p.Readable {
-		if !contains(sandbox.SystemReadable, r) {
-			argv = append(argv, "--read", r)
-		}
+	for _, r := range p.RunRoots() {
+		argv = append(argv, "--read", r)
 	}
 	for _, w := range p.Writable {
 		argv = append(argv, "--write", w)

@@ -231,8 +231,10 @@ type proc struct {
 	zombie    bool
 }
 
-// descendants lists the processes below this one, from /proc.
+// descendants lists the processes below this one, from /proc, but the brokers.
 func descendants() []proc {
+	brokersMu.Lock()
+	defer brokersMu.Unlock()
 	entries, _ := os.ReadDir("/proc")
 	children := map[int][]proc{}
 	for _, e := range entries {
@@ -319,12 +321,19 @@ func startBroker(handover *os.File, l Launch) *brokerProcess {
 	b.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stdin, err1 := b.cmd.StdinPipe()
 	stdout, err2 := b.cmd.StdoutPipe()
-	if err := errors.Join(err1, err2, b.cmd.Start()); err != nil {
+	// Started and noted as one step: a teardown that walked the tree in between would take
+	// the broker for one of the run's processes.
+	brokersMu.Lock()
+	err = errors.Join(err1, err2, b.cmd.Start())
+	if err == nil {
+		brokers.Store(b.cmd.Process.Pid, true)
+	}
+	brokersMu.Unlock()
+	if err != nil {
 		b.use.BrokerError = fmt.Sprintf("the broker did not start: %v", err)
 		close(b.read)
 		return b
 	}
-	brokers.Store(b.cmd.Process.Pid, true)
 	b.stdin = stdin
 	json.NewEncoder(stdin).Encode(l.Broker)
 	go func() {
@@ -384,4 +393,7 @@ func (b *brokerProcess) stop() *NetworkUse {
 
 // brokers are the supervisor's own broker processes, which the teardown leaves to stop():
 // they are not the run's.
-var brokers sync.Map
+var (
+	brokers   sync.Map
+	brokersMu sync.Mutex // held while one starts, and while the run's processes are listed
+)
