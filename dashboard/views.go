@@ -284,7 +284,7 @@ func (f filter) query(offset int) string {
 		}
 	}
 	parts = append(parts, "limit="+strconv.Itoa(f.Limit), "offset="+strconv.Itoa(offset))
-	return strings.Join(parts, "&")
+	return "/?" + strings.Join(parts, "&") + "#decisions"
 }
 
 type decisionRow struct {
