@@ -332,7 +332,9 @@ func TestDecisionListCaps(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	rows := func(p string) int { return strings.Count(ts.get(p).Body.String(), `<a class="open" href="/decision?id=`) }
+	rows := func(p string) int {
+		return strings.Count(ts.get(p).Body.String(), `<a class="open" href="/decision?id=`)
+	}
 	for p, want := range map[string]int{
 		"/part/decisions":                           100,
 		"/part/decisions?limit=10000":               maxRows,
