@@ -38,9 +38,10 @@ var staticRoot embed.FS
 var staticFS = func() fs.FS { return staticRoot }()
 
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
-	"when":  func(t time.Time) string { return when(t) },
-	"clip":  func(s string) string { return clip.String(s, maxListText) },
-	"badge": hook.Badge,
+	"when":      func(t time.Time) string { return when(t) },
+	"clip":      func(s string) string { return clip.String(s, maxListText) },
+	"badge":     hook.Badge,
+	"modeclass": func(m hook.Mode) string { return sessionRow{Mode: m}.ModeClass() },
 }).ParseFS(templateFS, "templates/*.html"))
 
 // Caps on what one page shows: rows of a list (the newest first; limit and offset page through
