@@ -29,7 +29,7 @@ func TestBrowser(t *testing.T) {
 	clean := t.TempDir()
 	plant(t, clean, "")
 	cs, _ := serve(t, clean, bin)
-	b.navigate(t, cs.URL(), "/")
+	b.navigate(t, cs.URL(), cs.base)
 	b.screenshot(t, art, "clean-overview-laptop.png", 1366)
 	b.screenshot(t, art, "clean-overview-narrow.png", 400)
 
@@ -44,8 +44,8 @@ func TestBrowser(t *testing.T) {
 	}
 	b.screenshot(t, art, "0-login.png", 1366)
 
-	b.navigate(t, s.URL(), "/")
-	if href := b.evalString(t, "location.href"); href != base+"/" {
+	b.navigate(t, s.URL(), s.base)
+	if href := b.evalString(t, "location.href"); href != base+s.base {
 		t.Errorf("the token stays in the address: %s", href)
 	}
 	if got := b.evalString(t, "document.cookie"); got != "" {
@@ -69,13 +69,13 @@ func TestBrowser(t *testing.T) {
 	b.waitFor(t, `document.querySelector('article[data-session="`+sessionA+`"] details.menu').open`, 2*time.Second)
 	b.screenshot(t, art, "3-menu-open.png", 1366)
 	b.click(t, `article[data-session="`+sessionA+`"] a.switch[data-to="edit"]`)
-	b.waitLoaded(t, "/confirm")
+	b.waitLoaded(t, s.base+"confirm")
 	if m := mode(t, home, sessionA); m != hook.ModeReadOnly {
 		t.Fatalf("the menu switched the mode before the confirmation: %v", m)
 	}
 	b.screenshot(t, art, "4-confirm.png", 1366)
 	b.click(t, "#confirm")
-	b.waitLoaded(t, "/")
+	b.waitLoaded(t, s.base)
 	if a := badge(sessionA); a != hook.Badge(hook.ModeEdit) {
 		t.Errorf("after the switch the page shows %q", a)
 	}
@@ -96,8 +96,8 @@ func TestBrowser(t *testing.T) {
 	b.waitFor(t, `window.__noReload && document.querySelector('article[data-session="`+sessionB+`"] .badge').textContent === `+quote(hook.Badge(hook.ModeReadOnly)), 10*time.Second)
 
 	// A retrieval: its untrusted content labelled, shown as text.
-	b.click(t, `a.open[href^="/retrieval?id="]`)
-	b.waitLoaded(t, "/retrieval")
+	b.click(t, `a.open[href^="retrieval?id="]`)
+	b.waitLoaded(t, s.base+"retrieval")
 	txt := b.text(t)
 	if miss := contains(txt, "Untrusted content", "the install steps <script>alert(1)</script>", "raw page text <script>", "⟨U+202E⟩evil",
 		"ignore previous instructions", "worker: landlock"); miss != "" {
@@ -110,9 +110,9 @@ func TestBrowser(t *testing.T) {
 	b.screenshot(t, art, "6-retrieval-narrow.png", 400)
 
 	// A decision: log why's steps.
-	b.navigate(t, base+"/#decisions", "/")
-	b.click(t, `a.open[href^="/decision?id="]`)
-	b.waitLoaded(t, "/decision")
+	b.navigate(t, base+s.base+"#decisions", s.base)
+	b.click(t, `a.open[href^="decision?id="]`)
+	b.waitLoaded(t, s.base+"decision")
 	if miss := contains(b.text(t), "Step by step", "decided by:", "verdict:"); miss != "" {
 		t.Errorf("the decision page lacks %q", miss)
 	}

@@ -111,6 +111,7 @@ type req struct {
 	cookie       string // the cookie's value; "" none
 	origin       string
 	form         url.Values
+	raw          bool // path as it is, not under the dashboard's base path
 }
 
 func (ts *testServer) do(r req) *httptest.ResponseRecorder {
@@ -122,6 +123,9 @@ func (ts *testServer) do(r req) *httptest.ResponseRecorder {
 	}
 	if r.method == "" {
 		r.method = http.MethodGet
+	}
+	if !r.raw {
+		r.path = ts.base + strings.TrimPrefix(r.path, "/")
 	}
 	hr := httptest.NewRequest(r.method, "http://127.0.0.1:"+strconv.Itoa(testPort)+r.path, body)
 	hr.Host = "127.0.0.1:" + strconv.Itoa(testPort)

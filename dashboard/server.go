@@ -47,6 +47,11 @@ type Server struct {
 	token string // the login secret: cookie value
 	csrf  string // the form secret: every POST carries it
 	port  int    // the Host and Origin requests must name
+	// base is the path every page is under, random, and the cookie's Path: a browser sends a
+	// cookie of 127.0.0.1 to every port of it, so another server there (one the agent started,
+	// say) would receive the token whenever the human visits it; under this path, only if it
+	// knew the path, which only the redirect that sets the cookie tells.
+	base string
 
 	mu   sync.Mutex
 	once map[string]bool // one-time login nonces (--open), spent on use
@@ -64,7 +69,11 @@ func New(home, hookctl string, port int) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Server{Home: home, Hookctl: hookctl, token: tok, csrf: csrf, port: port, once: map[string]bool{}}, nil
+	base, err := secret()
+	if err != nil {
+		return nil, err
+	}
+	return &Server{Home: home, Hookctl: hookctl, token: tok, csrf: csrf, port: port, base: "/" + base[:22] + "/", once: map[string]bool{}}, nil
 }
 
 // secret is 256 bits from the kernel, URL-safe.
@@ -115,14 +124,17 @@ func (s *Server) Serve(l net.Listener) error {
 // Handler is the dashboard: every request passes the guard first.
 func (s *Server) Handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET /{$}", s.page)
-	mux.HandleFunc("GET /part/{name}", s.part)
-	mux.HandleFunc("GET /decision", s.decision)
-	mux.HandleFunc("GET /retrieval", s.retrieval)
-	mux.HandleFunc("GET /run", s.run)
-	mux.HandleFunc("GET /confirm", s.confirm)
-	mux.HandleFunc("POST /mode", s.setMode)
-	mux.Handle("GET /static/", http.FileServerFS(staticFS))
+	b := s.base
+	mux.HandleFunc("GET "+b+"{$}", s.page)
+	mux.HandleFunc("GET "+b+"part/{name}", s.part)
+	mux.HandleFunc("GET "+b+"decision", s.decision)
+	mux.HandleFunc("GET "+b+"retrieval", s.retrieval)
+	mux.HandleFunc("GET "+b+"run", s.run)
+	mux.HandleFunc("GET "+b+"confirm", s.confirm)
+	mux.HandleFunc("POST "+b+"mode", s.setMode)
+	files := http.FileServerFS(staticFS)
+	mux.Handle("GET /static/", files) // for the login page, which is not under the base
+	mux.Handle("GET "+b+"static/", http.StripPrefix(b[:len(b)-1], files))
 	return s.guard(mux)
 }
 
@@ -156,7 +168,7 @@ func (s *Server) guard(next http.Handler) http.Handler {
 			http.Error(w, "method not allowed", http.StatusMethodNotAllowed)
 			return
 		}
-		if r.Method == http.MethodGet && strings.HasPrefix(r.URL.Path, "/static/") {
+		if r.Method == http.MethodGet && (strings.HasPrefix(r.URL.Path, "/static/") || strings.HasPrefix(r.URL.Path, s.base+"static/")) {
 			next.ServeHTTP(w, r) // the page's own stylesheet and script: no data, and the login page needs them
 			return
 		}
@@ -186,9 +198,9 @@ func (s *Server) loopbackHost(host string) bool {
 	return host == "127.0.0.1"+p || host == "localhost"+p
 }
 
-// login turns a token in the query into the cookie and sends the browser to the same address
-// without it, so it stays out of the history, the address bar and any Referer; it reports
-// whether it answered. A wrong or spent token falls through to the cookie check.
+// login turns a token in the query into the cookie and sends the browser to the page without
+// it, under the base path, so it stays out of the history, the address bar and any Referer; it
+// reports whether it answered. A wrong or spent token falls through to the cookie check.
 func (s *Server) login(w http.ResponseWriter, r *http.Request) bool {
 	q := r.URL.Query()
 	tok, once := q.Get("token"), q.Get("once")
@@ -205,10 +217,14 @@ func (s *Server) login(w http.ResponseWriter, r *http.Request) bool {
 	if !ok {
 		return false
 	}
-	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: s.token, Path: "/", HttpOnly: true, SameSite: http.SameSiteStrictMode})
+	http.SetCookie(w, &http.Cookie{Name: CookieName, Value: s.token, Path: s.base, HttpOnly: true, SameSite: http.SameSiteStrictMode})
 	q.Del("token")
 	q.Del("once")
-	u := url.URL{Path: r.URL.Path, RawQuery: q.Encode()}
+	path := r.URL.Path
+	if !strings.HasPrefix(path, s.base) {
+		path = s.base
+	}
+	u := url.URL{Path: path, RawQuery: q.Encode()}
 	http.Redirect(w, r, u.String(), http.StatusSeeOther)
 	return true
 }
@@ -271,7 +287,7 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	store.LiveClients(true)
-	http.Redirect(w, r, "/#sessions", http.StatusSeeOther)
+	http.Redirect(w, r, s.base+"#sessions", http.StatusSeeOther)
 }
 
 // toggles are the modes the page offers, by the name its form sends.

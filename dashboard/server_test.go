@@ -58,12 +58,27 @@ func sep(p string) string {
 func TestTokenBecomesCookie(t *testing.T) {
 	ts := newTestServer(t, "")
 	w := ts.do(req{path: "/?verdict=deny&token=" + ts.token})
-	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != "/?verdict=deny" {
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != ts.base+"?verdict=deny" {
 		t.Fatalf("%d, Location %q", w.Code, w.Header().Get("Location"))
 	}
+	// The printed address is the root; the page, and the cookie's Path, are the base path.
+	if !strings.HasPrefix(ts.URL(), "http://127.0.0.1:"+strconv.Itoa(testPort)+"/?token=") || strings.Contains(ts.URL(), ts.base) {
+		t.Errorf("URL %s", ts.URL())
+	}
+	w = ts.do(req{path: "/?token=" + ts.token, raw: true})
+	if w.Code != http.StatusSeeOther || w.Header().Get("Location") != ts.base {
+		t.Fatalf("login at the root: %d, Location %q", w.Code, w.Header().Get("Location"))
+	}
 	c := w.Result().Cookies()
-	if len(c) != 1 || c[0].Name != CookieName || c[0].Value != ts.token || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode || c[0].Path != "/" {
+	if len(c) != 1 || c[0].Name != CookieName || c[0].Value != ts.token || !c[0].HttpOnly || c[0].SameSite != http.SameSiteStrictMode ||
+		c[0].Path != ts.base || len(ts.base) < 20 {
 		t.Fatalf("cookie %+v", c)
+	}
+	// Outside the base path nothing is served, cookie or not.
+	for _, p := range []string{"/", "/part/sessions", "/decision?id=x"} {
+		if w := ts.do(req{path: p, raw: true, cookie: ts.token}); w.Code != http.StatusNotFound || strings.Contains(w.Body.String(), sessionA[:8]) {
+			t.Errorf("%s outside the base: %d", p, w.Code)
+		}
 	}
 	if w := ts.get("/"); w.Code != http.StatusOK || !strings.Contains(w.Body.String(), sessionA[:8]) {
 		t.Errorf("with the cookie: %d", w.Code)
@@ -81,10 +96,10 @@ func TestOneTimeToken(t *testing.T) {
 	if strings.Contains(u, ts.token) {
 		t.Fatal("the one-time address carries the login token")
 	}
-	if w := ts.do(req{path: path}); w.Code != http.StatusSeeOther || len(w.Result().Cookies()) != 1 {
+	if w := ts.do(req{path: path, raw: true}); w.Code != http.StatusSeeOther || len(w.Result().Cookies()) != 1 {
 		t.Fatalf("first use: %d", w.Code)
 	}
-	if w := ts.do(req{path: path}); w.Code != http.StatusUnauthorized {
+	if w := ts.do(req{path: path, raw: true}); w.Code != http.StatusUnauthorized {
 		t.Errorf("second use: %d", w.Code)
 	}
 }
@@ -249,11 +264,11 @@ func TestEscapesEverything(t *testing.T) {
 			continue
 		}
 		for _, m := range scriptTag.FindAllString(body, -1) {
-			if m != `<script src="/static/app.js" defer>` {
+			if m != `<script src="static/app.js" defer>` {
 				t.Errorf("%s: script element %q", p, m)
 			}
 		}
-		if strings.Count(body, "<script") != strings.Count(body, `<script src="/static/app.js" defer></script>`) {
+		if strings.Count(body, "<script") != strings.Count(body, `<script src="static/app.js" defer></script>`) {
 			t.Errorf("%s: a script element with content", p)
 		}
 		// html/template escapes a quote inside an attribute's value, so a quoted value holds no
@@ -333,7 +348,7 @@ func TestDecisionListCaps(t *testing.T) {
 		}
 	}
 	rows := func(p string) int {
-		return strings.Count(ts.get(p).Body.String(), `<a class="open" href="/decision?id=`)
+		return strings.Count(ts.get(p).Body.String(), `<a class="open" href="decision?id=`)
 	}
 	for p, want := range map[string]int{
 		"/part/decisions":                           100,
@@ -352,7 +367,7 @@ func TestDecisionListCaps(t *testing.T) {
 		}
 	}
 	body := ts.get("/part/decisions?tool=Read&limit=100").Body.String()
-	if !strings.Contains(body, "100 of 700") || !strings.Contains(body, `href="/?tool=Read&amp;limit=100&amp;offset=100#decisions"`) {
+	if !strings.Contains(body, "100 of 700") || !strings.Contains(body, `href="./?tool=Read&amp;limit=100&amp;offset=100#decisions"`) {
 		t.Errorf("no next page link: %.400s", body)
 	}
 	if !strings.Contains(body, "row-699") || strings.Contains(body, "row-599<") {
@@ -399,12 +414,12 @@ func TestSessionsShowBadges(t *testing.T) {
 		if j := strings.Index(card, "</article>"); j > 0 {
 			card = card[:j]
 		}
-		if !strings.Contains(card, hook.Badge(m)+"</span>") || !strings.Contains(card, "/confirm?session="+id+"&amp;mode=edit") {
+		if !strings.Contains(card, hook.Badge(m)+"</span>") || !strings.Contains(card, "confirm?session="+id+"&amp;mode=edit") {
 			t.Errorf("session %s: %s", id, card)
 		}
 	}
 	c := ts.get("/confirm?session=" + sessionA + "&mode=edit").Body.String()
-	if !strings.Contains(c, `name="csrf" value="`+ts.csrf+`"`) || !strings.Contains(c, `action="/mode"`) {
+	if !strings.Contains(c, `name="csrf" value="`+ts.csrf+`"`) || !strings.Contains(c, `action="mode"`) {
 		t.Errorf("confirm page: %s", c)
 	}
 	if mode(t, ts.home, sessionA) != hook.ModeReadOnly {

@@ -285,7 +285,7 @@ func (f filter) query(offset int) string {
 		}
 	}
 	parts = append(parts, "limit="+strconv.Itoa(f.Limit), "offset="+strconv.Itoa(offset))
-	return "/?" + strings.Join(parts, "&") + "#decisions"
+	return "./?" + strings.Join(parts, "&") + "#decisions"
 }
 
 type decisionRow struct {
