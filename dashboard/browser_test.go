@@ -35,6 +35,7 @@ func TestBrowser(t *testing.T) {
 
 	home := t.TempDir()
 	plant(t, home, hostile)
+	hook.NewStore(home).SetTold(sessionA, hook.ModeReadOnly) // what the model was told at the session's start
 	s, _ := serve(t, home, bin)
 	base := "http://127.0.0.1:" + strconv.Itoa(s.port)
 
@@ -87,6 +88,10 @@ func TestBrowser(t *testing.T) {
 	if !strings.HasPrefix(line, hook.Badge(hook.ModeEdit)) {
 		t.Errorf("the status line says %q", line)
 	}
+	// The model hears of it on its next call, as after hookctl readonly.
+	if out := hookCall(t, bin, home, sessionA); !strings.Contains(out, "the user has switched this session from READ-ONLY to EDIT mode") {
+		t.Errorf("the hook's next answer does not tell the model: %s", out)
+	}
 
 	// Live: a change from the command line shows without a reload.
 	b.eval(t, "window.__noReload = true")
@@ -133,4 +138,14 @@ func statusLine(t *testing.T, bin, home, id string) string {
 		t.Fatal(err)
 	}
 	return strings.TrimSpace(string(out))
+}
+
+// hookCall is the hook's answer to a Bash call of session id, as Claude Code sends it.
+func hookCall(t *testing.T, bin, home, id string) string {
+	t.Helper()
+	cmd := exec.Command(bin, "hook")
+	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home, "XDG_CONFIG_HOME=")
+	cmd.Stdin = strings.NewReader(`{"session_id":"` + id + `","cwd":"` + home + `","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`)
+	out, _ := cmd.Output()
+	return string(out)
 }
