@@ -138,11 +138,16 @@ func (b *browser) evalString(t *testing.T, expr string) string {
 	return s
 }
 
-// waitFor polls expr until it is true.
+// waitFor polls expr until it is true. An evaluation that fails because the page is navigating
+// counts as not yet.
 func (b *browser) waitFor(t *testing.T, expr string, within time.Duration) {
 	t.Helper()
 	for deadline := time.Now().Add(within); ; time.Sleep(100 * time.Millisecond) {
-		if string(b.eval(t, "Boolean("+expr+")")) == "true" {
+		res, err := b.page.call("Runtime.evaluate", map[string]any{"expression": "Boolean(" + expr + ")", "returnByValue": true})
+		var r struct {
+			Result struct{ Value bool } `json:"result"`
+		}
+		if err == nil && json.Unmarshal(res, &r) == nil && r.Result.Value {
 			return
 		}
 		if time.Now().After(deadline) {
@@ -163,10 +168,11 @@ func (b *browser) waitLoaded(t *testing.T, path string) {
 	b.waitFor(t, fmt.Sprintf("document.readyState === 'complete' && location.pathname === %q", path), 15*time.Second)
 }
 
-// click clicks the first element matching a selector.
+// click clicks the first element matching a selector, once the evaluation has returned: a click
+// that navigates would otherwise destroy the context the evaluation runs in.
 func (b *browser) click(t *testing.T, selector string) {
 	t.Helper()
-	if string(b.eval(t, fmt.Sprintf("(() => { const e = document.querySelector(%q); if (!e) return false; e.click(); return true })()", selector))) != "true" {
+	if string(b.eval(t, fmt.Sprintf("(() => { const e = document.querySelector(%q); if (!e) return false; setTimeout(() => e.click(), 0); return true })()", selector))) != "true" {
 		t.Fatalf("no element %s on %s", selector, b.evalString(t, "location.href"))
 	}
 }

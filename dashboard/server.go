@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 // CookieName is the cookie that carries the token after the first visit.
@@ -56,7 +57,9 @@ type Server struct {
 	mu   sync.Mutex
 	once map[string]bool // one-time login nonces (--open), spent on use
 
-	sandbox sandboxCache
+	sandbox     sandboxCache
+	decisionLog logCache[hook.LogEntry]
+	auditLog    logCache[front.AuditEntry]
 }
 
 // New returns a server for home, listening (once Serve is called) on port of 127.0.0.1.

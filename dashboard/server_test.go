@@ -426,3 +426,16 @@ func TestSessionsShowBadges(t *testing.T) {
 		t.Error("the confirm page changed the mode")
 	}
 }
+
+// TestLogCacheSeesAppends: the cached decision log is read again once the log changes.
+func TestLogCacheSeesAppends(t *testing.T) {
+	ts := newTestServer(t, "")
+	if body := ts.get("/part/decisions").Body.String(); !strings.Contains(body, "3 of 3") {
+		t.Fatalf("before: %.300s", body)
+	}
+	now := time.Now().UTC()
+	hook.DecisionLogAt(ts.home).Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Session: sessionA, Event: "tool", Tool: "Read", Verdict: "allow", Command: "appended-later"})
+	if body := ts.get("/part/decisions").Body.String(); !strings.Contains(body, "4 of 4") || !strings.Contains(body, "appended-later") {
+		t.Errorf("after an append: %.300s", body)
+	}
+}

@@ -207,7 +207,7 @@ func (s *Server) sessions() ([]sessionRow, string) {
 // sessionClients is the client each session's decisions came from (the state file does not
 // record it).
 func (s *Server) sessionClients() map[string]string {
-	entries, _, _ := hook.DecisionLogAt(s.Home).Entries()
+	entries, _, _ := s.decisionEntries()
 	out := map[string]string{}
 	for _, e := range entries {
 		if e.Session != "" && e.Agent != "" {
@@ -303,7 +303,7 @@ func (s *Server) decisions(f filter) listOf[decisionRow] {
 	if err != nil {
 		out.Err = err.Error()
 	}
-	entries, damaged, err := hook.DecisionLogAt(s.Home).Entries()
+	entries, damaged, err := s.decisionEntries()
 	out.Skip = damaged
 	if err != nil {
 		out.Err = err.Error()
@@ -386,8 +386,8 @@ func describeRetrieval(e front.AuditEntry) (string, []string) {
 
 func (s *Server) retrievals(f filter) listOf[retrievalRow] {
 	var out listOf[retrievalRow]
-	entries, damaged, err := front.AuditAt(s.Home).Entries()
-	out.Skip = len(damaged)
+	entries, damaged, err := s.auditEntries()
+	out.Skip = damaged
 	if err != nil {
 		out.Err = err.Error()
 		return out
@@ -492,7 +492,7 @@ func shortID(s string) string {
 // decision is one decision, step by step: `hookctl log why`'s steps (hook.WhySteps).
 func (s *Server) decision(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
-	entries, _, err := hook.DecisionLogAt(s.Home).Entries()
+	entries, _, err := s.decisionEntries()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -514,7 +514,7 @@ func (s *Server) decision(w http.ResponseWriter, r *http.Request) {
 func (s *Server) retrieval(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
 	a := front.AuditAt(s.Home)
-	entries, _, err := a.Entries()
+	entries, _, err := s.auditEntries()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
@@ -581,4 +581,61 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	render(w, "confirm", map[string]any{"S": sess, "Short": store.Short(id), "To": to, "ToName": mode, "CSRF": s.csrf,
 		"Widens": hook.Widens(sess.Mode, to)})
+}
+
+// logCache keeps a log's entries while its directory's files are unchanged (names, sizes and
+// times): the page polls every few seconds, and a log rotated five times is 60 MiB to decode.
+type logCache[T any] struct {
+	mu      sync.Mutex
+	sig     string
+	entries []T
+	damaged int
+}
+
+func (c *logCache[T]) get(dir string, read func() ([]T, int, error)) ([]T, int, error) {
+	sig := dirSignature(dir)
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if sig != "" && sig == c.sig {
+		return c.entries, c.damaged, nil
+	}
+	entries, damaged, err := read()
+	if err != nil {
+		return nil, damaged, err
+	}
+	c.sig, c.entries, c.damaged = sig, entries, damaged
+	return entries, damaged, nil
+}
+
+// dirSignature is the names, sizes and modification times of a directory's files, or "" if it
+// cannot be read (which never matches, so the log is read again).
+func dirSignature(dir string) string {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, e := range entries {
+		info, err := e.Info()
+		if err != nil {
+			return ""
+		}
+		fmt.Fprintf(&b, "%s %d %d\n", e.Name(), info.Size(), info.ModTime().UnixNano())
+	}
+	return b.String()
+}
+
+// decisionEntries are the decision log's entries, oldest first, and how many lines were damaged.
+func (s *Server) decisionEntries() ([]hook.LogEntry, int, error) {
+	l := hook.DecisionLogAt(s.Home)
+	return s.decisionLog.get(l.Dir, l.Entries)
+}
+
+// auditEntries are the audit's entries, oldest first, and how many lines were damaged.
+func (s *Server) auditEntries() ([]front.AuditEntry, int, error) {
+	a := front.AuditAt(s.Home)
+	return s.auditLog.get(a.Dir, func() ([]front.AuditEntry, int, error) {
+		e, d, err := a.Entries()
+		return e, len(d), err
+	})
 }
