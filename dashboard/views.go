@@ -423,17 +423,27 @@ func (r runRow) Command() string {
 
 func (r runRow) Outcome() string {
 	m := r.Meta
+	var out string
 	switch {
 	case m == nil:
 		return ""
 	case m.Exit != nil && m.Exit.Signal != "":
-		return m.State + ", signal " + m.Exit.Signal
+		out = m.State + ", signal " + m.Exit.Signal
 	case m.Exit != nil:
-		return fmt.Sprintf("%s, exit %d", m.State, m.Exit.Code)
+		out = fmt.Sprintf("%s, exit %d", m.State, m.Exit.Code)
 	case m.NotStarted != "":
 		return m.State + ": " + m.NotStarted
+	default:
+		out = m.State
 	}
-	return m.State
+	// What a model-only run's broker saw, and what the agent's hooks decided.
+	if n := m.Network; n != nil {
+		out += fmt.Sprintf("; %d model requests, %d refused", n.Requests, n.Refused)
+	}
+	if tc := m.ToolCalls; tc != nil {
+		out += fmt.Sprintf("; %d tool calls denied", tc.Denied)
+	}
+	return out
 }
 
 // runs are the secure runs under the default directory ($HOOKCTL_HOME/runs); a run given --out
