@@ -192,3 +192,47 @@ func TestRunModelOnlyRefusals(t *testing.T) {
 		t.Error("a refused run reached the model")
 	}
 }
+
+// TestRunModelOnlyDryRun: the preflight of a model-only run of Claude Code says where the model
+// is, how the broker adds the credential (its variable and header, never its value), what the
+// agent sees instead, the flags and hooks hookctl adds, and what of the agent's configuration is
+// not loaded; as text and as JSON.
+func TestRunModelOnlyDryRun(t *testing.T) {
+	claude := ct.Binary(t)
+	w, api := modelWorld(t, nil, ct.Script{})
+	args := []string{"run", "--profile", "secure-read-only", "--network", "model-only", "--model-url", api.URL(),
+		"--read", filepath.Dir(filepath.Dir(claude)), "--out", w.out, "--dry-run", "--", claude, "-p", "review"}
+	stdout, stderr, code := w.run(t, []string{"ANTHROPIC_API_KEY=" + realKey}, args...)
+	if code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	for _, want := range []string{
+		"network      model-only: a network namespace holding only loopback",
+		"to         " + api.URL() + " (through hookctl's credential broker)",
+		"from ANTHROPIC_API_KEY as the X-Api-Key header, to " + api.URL() + " only",
+		"the agent sees: ANTHROPIC_BASE_URL ANTHROPIC_API_KEY=" + securerun.PlaceholderValue,
+		"agent        Claude Code: hookctl's hooks installed for the run, pinned read-only",
+		"flags added: --settings " + filepath.Join(w.out, "config", "claude-settings.json") + " --setting-sources user --strict-mcp-config",
+		"not loaded MCP servers from .mcp.json or any settings (--strict-mcp-config)",
+		"the run starts under this policy",
+	} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the preflight lacks %q:\n%s", want, stdout)
+		}
+	}
+	if strings.Contains(stdout+stderr, realKey) {
+		t.Error("the preflight shows the key")
+	}
+	stdout, _, code = w.run(t, []string{"ANTHROPIC_API_KEY=" + realKey}, append(args[:len(args)-4], "--json", "--", claude, "-p", "review")...)
+	var p securerun.Preflight
+	if err := json.Unmarshal([]byte(stdout), &p); err != nil || code != 0 {
+		t.Fatalf("--json: exit %d %v\n%s", code, err, stdout)
+	}
+	if p.Model == nil || p.Model.Broker == nil || p.Agent == nil || p.Agent.Client != "Claude Code" || p.Network.Policy != "model-only" ||
+		len(p.Command) < 5 || p.Command[1] != "--settings" || strings.Contains(stdout, realKey) {
+		t.Errorf("--json: %s", stdout)
+	}
+	if _, err := os.Stat(w.out); err == nil {
+		t.Error("--dry-run made the output directory")
+	}
+}
