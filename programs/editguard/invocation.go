@@ -14,6 +14,9 @@ type invocation struct {
 	prog string
 	args []word
 	st   *state
+	// noRequireForce: git's -c clean.requireForce=false, which makes git clean delete
+	// without -f.
+	noRequireForce bool
 }
 
 // observeCall, when set, is told every simple command and declaration the walker judges: its

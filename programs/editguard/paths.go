@@ -80,14 +80,56 @@ func (j *judge) classify(p string) reach {
 	switch {
 	case p == j.project:
 		return reachProject
-	case p == path.Join(j.project, ".git"):
+	case p == path.Join(j.project, ".git") || j.gitHistory(p):
 		return reachGitDir
 	case within(p, j.project):
 		return reachInside
 	case within(j.project, p):
 		return reachParent
+	case j.inTemp(p):
+		return reachInside
 	}
 	return reachOutside
+}
+
+// systemTemp are the temporary directories every Unix has; Context.TempDir adds $TMPDIR.
+var systemTemp = [...]string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"}
+
+// inTemp reports whether p is strictly inside a temporary directory: what is there is scratch,
+// made by this or another session, and deleting it loses no one's work. The directory itself is
+// not: it holds other programs' sockets and locks.
+//
+// Test: TestTempDir.
+func (j *judge) inTemp(p string) bool {
+	for _, t := range systemTemp {
+		if p != t && within(p, t) {
+			return true
+		}
+	}
+	t := j.ctx.TempDir
+	return path.IsAbs(t) && t != "/" && p != path.Clean(t) && within(p, path.Clean(t))
+}
+
+// isTemp reports whether dir is a temporary directory itself.
+func (j *judge) isTemp(dir string) bool {
+	for _, t := range systemTemp {
+		if dir == t {
+			return true
+		}
+	}
+	return path.IsAbs(j.ctx.TempDir) && dir == path.Clean(j.ctx.TempDir) && dir != "/"
+}
+
+// gitHistory reports whether p is in the part of the project's .git that holds its history and
+// the means to recover it: the objects, the refs and the reflogs (.git/rebase-merge, a lock
+// file or a hook may be deleted).
+func (j *judge) gitHistory(p string) bool {
+	for _, d := range [...]string{"objects", "refs", "logs", "packed-refs", "HEAD"} {
+		if within(p, path.Join(j.project, ".git", d)) {
+			return true
+		}
+	}
+	return false
 }
 
 // classifyGlob classifies a cleaned pattern by the directory before its first glob element:
@@ -105,6 +147,9 @@ func (j *judge) classifyGlob(p string) reach {
 	if dir == "" {
 		dir = "/"
 	}
+	if j.isTemp(dir) && (i < len(elems)-1 || !matchesEverything(elems[i])) {
+		return reachInside // /tmp/build-*: scratch, but not every entry of the temporary directory
+	}
 	switch k := j.classify(dir); k {
 	case reachInside:
 		return reachInside
@@ -119,7 +164,17 @@ func (j *judge) classifyGlob(p string) reach {
 		}
 		return reachInside
 	case reachGitDir:
-		return reachInside // inside .git, not all of it
+		if j.gitHistory(dir) {
+			return reachGitDir
+		}
+		if i == len(elems)-1 {
+			for _, d := range [...]string{"objects", "refs", "logs"} {
+				if ok, _ := path.Match(elems[i], d); ok {
+					return reachGitDir
+				}
+			}
+		}
+		return reachInside // inside .git, not its history
 	default:
 		return reachOutside // a glob in or above a directory outside the project
 	}
