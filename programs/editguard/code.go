@@ -69,7 +69,10 @@ func (j *judge) judgeCode(prog string, in *programs.Interpreter, what, code stri
 		}
 		return nil
 	}
-	return j.scanCode(prog, what, code)
+	if r := j.scanCode(prog, what, code); r != nil {
+		return r
+	}
+	return j.codeCalls(prog, what, code, st)
 }
 
 // shellText makes text with unknown parts into shell code: each part becomes a variable the

@@ -229,11 +229,14 @@ type judge struct {
 	input *string
 	// runsGuard is set when the command runs hookctl or claude anywhere; movedHome names the
 	// first of HOME, XDG_CONFIG_HOME and CLAUDE_CONFIG_DIR it assigns (envRule).
-	runsGuard bool
-	movedHome string
-	spellings []string // protectedSpellings, once
-	funcs     map[string]*function
-	active    map[string]bool // functions being judged at a call site
+	// ifsChanged is set once the script assigns IFS: an unquoted expansion in a later command
+	// then splits where the guard cannot follow.
+	ifsChanged bool
+	runsGuard  bool
+	movedHome  string
+	spellings  []string // protectedSpellings, once
+	funcs      map[string]*function
+	active     map[string]bool // functions being judged at a call site
 }
 
 // function is a function defined in the script.

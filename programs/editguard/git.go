@@ -273,7 +273,7 @@ func gitCheckout(j *judge, c *invocation, args []word) *programs.Refusal {
 			return r
 		}
 	}
-	if len(paths) > 0 {
+	if len(paths) > 0 && j.on(familyGitFiles) {
 		return refuse("git", hintStash, "`git checkout` of `%s` overwrites the file, discarding its uncommitted changes", paths[0].show())
 	}
 	return nil
@@ -301,7 +301,7 @@ func gitRestore(j *judge, c *invocation, args []word) *programs.Refusal {
 			return r
 		}
 	}
-	if len(p.operands) > 0 || fromFile {
+	if (len(p.operands) > 0 || fromFile) && j.on(familyGitFiles) {
 		what := "the files listed"
 		if len(p.operands) > 0 {
 			what = "`" + p.operands[0].show() + "`"

@@ -235,6 +235,12 @@ func (j *judge) reach(prog, what, verb string, w word, st *state, recursive bool
 			if deviceWrite(p) {
 				return refuse(prog, hintAsk, "%s writes the device `%s`, which can destroy a disk", what, w.show())
 			}
+			if kernelControl(p) {
+				return refuse(prog, hintAsk, "%s writes `%s`, a kernel control file (it can reboot the machine or change the running system)", what, w.show())
+			}
+			if c := j.credentialFile(p); c != "" && j.on(familyCredentials) {
+				return refuse(prog, "credential files are the user's to change: ask the user", "%s %s `%s`, the user's credentials (%s)", what, verb, w.show(), c)
+			}
 		}
 		return nil
 	}
@@ -245,6 +251,33 @@ func (j *judge) reach(prog, what, verb string, w word, st *state, recursive bool
 		return refuse(prog, hintAsk, "%s writes `%s`, which cannot be resolved and may be a disk device", what, w.show())
 	}
 	return nil
+}
+
+// kernelControl reports whether p is one of the files through which a write changes the
+// running kernel: /proc/sysrq-trigger (reboot, crash), /proc/sys/…, and sysfs.
+func kernelControl(p string) bool {
+	return p == "/proc/sysrq-trigger" || within(p, "/proc/sys") || within(p, "/sys")
+}
+
+// credentials are files and directories, relative to the home directory, that hold the user's
+// credentials or decide who may log in: a write there leaks, replaces or plants a key.
+var credentials = [...]string{".ssh", ".git-credentials", ".netrc", ".aws/credentials", ".aws/config",
+	".docker/config.json", ".kube/config", ".gnupg", ".npmrc", ".pypirc", ".config/gh/hosts.yml",
+	".config/gcloud", ".azure", ".password-store"}
+
+// credentialFile returns the credential file p is or lies in, or "".
+//
+// Test: TestPeerClasses (credentials).
+func (j *judge) credentialFile(p string) string {
+	if j.ctx.Home == "" {
+		return ""
+	}
+	for _, c := range credentials {
+		if within(p, path.Join(j.ctx.Home, c)) {
+			return "~/" + c
+		}
+	}
+	return ""
 }
 
 const protectedWhat = "hookctl's configuration, state or binary, Claude Code's settings, or a shell start-up file"

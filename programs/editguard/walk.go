@@ -576,6 +576,12 @@ func (j *judge) assign(a *syntax.Assign, st *state) {
 		return
 	}
 	name := a.Name.Value
+	if name == "IFS" {
+		// Unquoted expansions now split where the guard does not: `IFS=:; T=rm:-rf:/; $T`.
+		j.ifsChanged = true
+		st.set(name, "", false)
+		return
+	}
 	if a.Append || a.Array != nil || a.Index != nil || a.Naked {
 		if !a.Naked || a.Value == nil {
 			st.set(name, "", false)
