@@ -184,7 +184,6 @@ func TestGit(t *testing.T) {
 		allow("git push --force-with-lease"),
 		allow("git push --force-with-lease=main:abc123 origin main"),
 		allow("git push --force-if-includes --force-with-lease"),
-		allow("git push -f --force-with-lease"), // git checks the lease even with -f
 		allow("git reset --keep HEAD~1"),
 		allow("git clean -nf"), // -n wins
 		allow("git switch main"),
@@ -201,7 +200,7 @@ func TestGit(t *testing.T) {
 		allow("git restore --staged ."),
 		allow("git restore -S ."),
 		allow("git branch -d merged"),
-		allow("git branch -f topic HEAD~1"),
+		deny("git branch -f topic HEAD~1", "moves an existing branch"),
 		allow("git -c user.name=x commit -m y"),
 		allow("git -C sub status"),
 		allow("git --version"),
@@ -251,7 +250,9 @@ func TestGit(t *testing.T) {
 		deny("git reflog expire --expire=now --all", "recovers lost commits"),
 		deny("git gc --prune=now", "cannot be recovered"),
 		deny("git push --mirror", "--mirror"),
-		deny("git push -f --force-with-lease=main", "force push"), // a lease on main only
+		deny("git push -f --force-with-lease", "force push"), // -f overrides the lease (tried with git 2.39)
+		deny("git push --force-with-lease --force", "force push"),
+		deny("git push --force-with-lease origin +main", "force push"),
 		deny("rm -rf .git/refs", "git history"),
 		deny("git -c alias.x='!rm -rf /' x", "alias"),
 		deny("git -c ALIAS.y=!sh y", "alias"),

@@ -231,6 +231,12 @@ func hasWords(args, want []string) bool {
 	return true
 }
 
+// codeRuns are the standard-library calls that run a command: their argument must be a string
+// literal (judged as shell, above) or a list of literals (judged as an argv).
+var codeRuns = []string{"os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.check_call",
+	"subprocess.check_output", "subprocess.Popen", "subprocess.getoutput", "execSync", "execFileSync", "spawnSync",
+	"child_process.exec", "system", "IO.popen", "popen", "exec.Command"}
+
 // codeDeletes are the standard-library calls of the common interpreters that delete files:
 // the call's name and whether it deletes a whole tree.
 var codeDeletes = []struct {
@@ -271,6 +277,38 @@ func (j *judge) codeCalls(prog, what, code string, st *state) *programs.Refusal 
 		}
 		if r := j.scriptIfParses(s, st.child(), syntax.LangBash); r != nil {
 			return refuse(r.Program, r.Hint, "%s runs the shell command `%s`: %s", what, clip.Short(s), r.What)
+		}
+	}
+	for _, call := range codeRuns {
+		for off := 0; ; {
+			k := strings.Index(code[off:], call)
+			if k < 0 {
+				break
+			}
+			at := off + k
+			off = at + len(call)
+			if at > 0 && isNameByte(code[at-1]) && code[at-1] != '.' || off < len(code) && isNameByte(code[off]) {
+				continue
+			}
+			rest := strings.TrimLeft(code[off:], " \t(")
+			switch {
+			case rest == "" || rest[0] == ')':
+				continue // platform.system(): no command
+			case rest[0] == '[': // subprocess.run(["rm", "-rf", "/"]): the list as argv
+				end := strings.IndexByte(rest, ']')
+				if end < 0 {
+					end = len(rest)
+				}
+				var argv []word
+				for _, s := range stringLiterals(rest[:end]) {
+					argv = append(argv, lit(s))
+				}
+				if r := j.argv(argv, st.child()); r != nil {
+					return refuse(r.Program, r.Hint, "%s runs `%s`: %s", what, clip.Short(strings.Join(values(argv), " ")), r.What)
+				}
+			case rest[0] != '\'' && rest[0] != '"' && rest[0] != '`':
+				return refuse(prog, hintLiteral, "%s runs a command (`%s`) computed when it runs, which the guard cannot check", what, call)
+			}
 		}
 	}
 	for _, d := range codeDeletes {

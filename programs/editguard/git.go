@@ -37,6 +37,7 @@ func judgeGit(j *judge, c *invocation) *programs.Refusal {
 	args := c.args
 	aliases := map[string]string{}
 	noRequireForce := false // -c clean.requireForce=false: git clean deletes without -f
+	pruneNow := false       // -c gc.pruneExpire=…: gc deletes unreachable objects sooner
 	var dirs []word         // -C: the directories pathspecs are read from
 	var trees []word        // --work-tree: a pathspec may be read from there too (a dotfiles repository's $HOME)
 	i := 0
@@ -60,6 +61,9 @@ global:
 				i++
 			}
 			key, val, _ := strings.Cut(cfg, "=")
+			if (strings.EqualFold(key, "gc.pruneExpire") || strings.EqualFold(key, "gc.reflogExpire") || strings.EqualFold(key, "gc.reflogExpireUnreachable")) && val != "" {
+				pruneNow = true
+			}
 			if strings.EqualFold(key, "clean.requireForce") {
 				switch strings.ToLower(val) {
 				case "false", "no", "off", "0":
@@ -138,9 +142,9 @@ global:
 		}
 		c = &invocation{prog: c.prog, args: c.args, st: st}
 	}
-	if noRequireForce {
+	if noRequireForce || pruneNow {
 		d := *c
-		d.noRequireForce = true
+		d.noRequireForce, d.pruneNow = noRequireForce, pruneNow
 		c = &d
 	}
 	for _, s := range gitSubRules {
@@ -175,32 +179,30 @@ var gitSubRules = []struct {
 	{"reflog", gitReflog},
 	{"gc", gitGC},
 	{"prune", gitPrune},
+	{"filter-branch", gitFilter},
+	{"filter-repo", gitFilter},
 }
 
 func gitPush(j *judge, c *invocation, args []word) *programs.Refusal {
 	p := (&optionSpec{valued: "o", long: []string{"--repo", "--receive-pack", "--exec", "--push-option"}}).parse(args)
-	// A lease without a ref name covers every ref pushed, and git checks it even with --force
-	// (remote.c, set_ref_status_for_push): the push fails if the remote moved.
-	lease := false
+	// A lease does not survive -f, --force or a +refspec beside it: git 2.39 forced the push with
+	// stale lease info in every such spelling (tried on a local bare remote, issue 15), so a
+	// lease makes only a push with no other force safe.
 	for _, o := range p.opts {
 		switch {
-		case o.name == "--force-with-lease" && o.value.s == "":
-			lease = true
-		case o.name == "--no-force-with-lease":
-			lease = false
 		case longIs(o.name, "--mirror", 4):
 			return refuse("git", "push the branches you mean by name, or ask the user to run it",
 				"`git push --mirror` makes the remote's refs match the local ones, deleting and overwriting the remote's branches")
 		}
 	}
 	for _, o := range p.opts {
-		if (o.name == "-f" || longIs(o.name, "--force", 7)) && !lease {
-			return refuse("git", "use --force-with-lease, or ask the user to run it",
+		if o.name == "-f" || longIs(o.name, "--force", 7) {
+			return refuse("git", "use --force-with-lease alone (with -f or a +refspec beside it git ignores the lease), or ask the user to run it",
 				"force push (`git push %s`) overwrites the remote branch and may destroy others' commits", o.name)
 		}
 	}
 	for _, a := range p.operands {
-		if strings.HasPrefix(a.s, "+") && !lease {
+		if strings.HasPrefix(a.s, "+") {
 			return refuse("git", "push without the + and use --force-with-lease if needed, or ask the user to run it",
 				"force push: the refspec `%s` overwrites the remote branch", a.show())
 		}
@@ -241,15 +243,20 @@ const hintStash = "run `git stash` first to keep the changes (`git stash pop` br
 
 // gitCheckout: -f, and every form that writes paths: `git checkout [<tree-ish>] -- <paths>`,
 // `--pathspec-from-file`, and `git checkout <tree-ish> <paths>` (more than one operand: git
-// reads the first as the commit and the rest as paths). One operand without -- is a branch.
+// reads the first as the commit and the rest as paths). One operand without -- is a branch; with
+// -b, -B, --orphan or --track git refuses to update paths ("Cannot update paths and switch to
+// branch").
 func gitCheckout(j *judge, c *invocation, args []word) *programs.Refusal {
-	p := (&optionSpec{valued: "bB", long: []string{"--orphan", "--conflict", "--pathspec-from-file"}}).parse(args)
+	p := (&optionSpec{valued: "bBU", long: []string{"--orphan", "--conflict", "--pathspec-from-file", "--unified", "--inter-hunk-context"}}).parse(args)
+	branching := false
 	for _, o := range p.opts {
 		switch {
 		case o.name == "-f" || o.name == "--force":
 			return refuse("git", hintStash, "`git checkout %s` discards uncommitted changes", o.name)
 		case o.name == "--pathspec-from-file":
 			return refuse("git", hintStash, "`git checkout --pathspec-from-file` overwrites the files it lists, discarding their uncommitted changes")
+		case o.name == "-b" || o.name == "-B" || o.name == "--orphan" || o.name == "-t" || longIs(o.name, "--track", 4):
+			branching = true
 		}
 	}
 	for _, a := range p.operands {
@@ -273,7 +280,7 @@ func gitCheckout(j *judge, c *invocation, args []word) *programs.Refusal {
 			return r
 		}
 	}
-	if len(paths) > 0 && j.on(familyGitFiles) {
+	if len(paths) > 0 && !branching && j.on(familyGitFiles) {
 		return refuse("git", hintStash, "`git checkout` of `%s` overwrites the file, discarding its uncommitted changes", paths[0].show())
 	}
 	return nil
@@ -347,11 +354,21 @@ func gitReflog(j *judge, c *invocation, args []word) *programs.Refusal {
 	return nil
 }
 
+// gitFilter: filter-branch and filter-repo rewrite every commit of the branches they are given;
+// the old history survives only in refs/original or a fresh clone.
+func gitFilter(j *judge, c *invocation, args []word) *programs.Refusal {
+	return refuse("git", "ask the user to run it (a history rewrite is theirs to decide)", "`git filter-branch`/`filter-repo` rewrites the repository's history")
+}
+
 // gitGC: --prune=now (any value but the default's two weeks) and `git prune` delete unreachable
 // commits at once, which the reflog or fsck could otherwise still bring back.
 func gitGC(j *judge, c *invocation, args []word) *programs.Refusal {
+	if c.pruneNow {
+		return refuse("git", "run `git gc` without -c gc.pruneExpire, or ask the user", "`git -c gc.pruneExpire=…` makes gc delete unreachable commits now, so lost work cannot be recovered")
+	}
 	for _, a := range args {
-		if v, ok := strings.CutPrefix(a.s, "--prune="); ok && v != "2.weeks.ago" {
+		name, v, ok := strings.Cut(a.s, "=")
+		if ok && longIs(name, "--prune", 3) && v != "2.weeks.ago" {
 			return refuse("git", "run `git gc` without --prune, or ask the user", "`git gc --prune=%s` deletes unreachable commits now, so lost work cannot be recovered", clip.Short(v))
 		}
 	}
@@ -592,6 +609,10 @@ func gitBranch(j *judge, c *invocation, args []word) *programs.Refusal {
 	if del && force {
 		return refuse("git", "delete merged branches with `git branch -d`, or ask the user to run it",
 			"`git branch -D` deletes a branch whether or not it is merged, and its commits with it")
+	}
+	if force && len(p.operands) > 0 {
+		return refuse("git", "make a new branch (`git branch NEW START`), or ask the user to run it",
+			"`git branch -f` moves an existing branch, and the commits only it held are then lost but for the reflog")
 	}
 	return nil
 }

@@ -19,6 +19,9 @@ type invocation struct {
 	// noRequireForce: git's -c clean.requireForce=false, which makes git clean delete
 	// without -f.
 	noRequireForce bool
+	// pruneNow: git's -c gc.pruneExpire=… (or a reflog expiry), which makes gc delete
+	// unreachable commits sooner than its two weeks.
+	pruneNow bool
 }
 
 // observeCall, when set, is told every simple command and declaration the walker judges: its
@@ -168,6 +171,17 @@ func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 	if r := j.builtinAliases(name, argv[1:], st); r != nil {
 		return r
 	}
+	if name == "source" || name == "." {
+		if len(argv) > 1 {
+			if v := argv[1].s; strings.HasPrefix(v, "/dev/fd/") || strings.HasPrefix(v, "/proc/self/fd/") || v == "/dev/stdin" || strings.HasPrefix(v, "/dev/fd/"+unknown) || !argv[1].known() && strings.HasPrefix(argv[1].show(), "/dev/fd/") {
+				return refuse(name, hintLiteral, "`%s %s` runs code read from a file descriptor, which the guard cannot follow", name, argv[1].show())
+			}
+		}
+		// The sourced file may set any variable.
+		home, ok := st.get("HOME")
+		st.vars = nil
+		st.set("HOME", home, ok)
+	}
 	if rule := lookupRule(name); rule != nil {
 		if r := rule.judge(j, &invocation{prog: name, args: argv[1:], st: st}); r != nil {
 			return r
@@ -177,6 +191,27 @@ func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 		return j.copiesBinary(name, argv[1:], st)
 	}
 	return nil
+}
+
+// leadingText is the literal text a word starts with, before any expansion (/dev/tcp/ of
+// /dev/tcp/$HOST/80).
+func leadingText(w *syntax.Word) string {
+	if w == nil || len(w.Parts) == 0 {
+		return ""
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		return p.Value
+	case *syntax.SglQuoted:
+		return p.Value
+	case *syntax.DblQuoted:
+		if len(p.Parts) > 0 {
+			if l, ok := p.Parts[0].(*syntax.Lit); ok {
+				return l.Value
+			}
+		}
+	}
+	return ""
 }
 
 // literalOr prints a word as written, for a message.
@@ -276,7 +311,7 @@ func (j *judge) redirect(rd *syntax.Redirect, st *state) *programs.Refusal {
 			return r
 		}
 	}
-	if v := literal(rd.Word); strings.HasPrefix(v, "/dev/tcp/") || strings.HasPrefix(v, "/dev/udp/") {
+	if v := leadingText(rd.Word); strings.HasPrefix(v, "/dev/tcp/") || strings.HasPrefix(v, "/dev/udp/") {
 		return refuse("", "fetch content with hookctl retrieve; anything else is the user's to run",
 			"a redirection to or from `%s` opens a network connection (bash's /dev/tcp), outside hookctl's retriever", clip.Short(v))
 	}

@@ -124,7 +124,7 @@ func (j *judge) isTemp(dir string) bool {
 // the means to recover it: the objects, the refs and the reflogs (.git/rebase-merge, a lock
 // file or a hook may be deleted).
 func (j *judge) gitHistory(p string) bool {
-	for _, d := range [...]string{"objects", "refs", "logs", "packed-refs", "HEAD"} {
+	for _, d := range [...]string{"objects", "refs", "logs", "packed-refs", "HEAD", "worktrees"} {
 		if within(p, path.Join(j.project, ".git", d)) {
 			return true
 		}
@@ -234,6 +234,9 @@ func (j *judge) reach(prog, what, verb string, w word, st *state, recursive bool
 			}
 			if deviceWrite(p) {
 				return refuse(prog, hintAsk, "%s writes the device `%s`, which can destroy a disk", what, w.show())
+			}
+			if j.gitHistory(p) {
+				return refuse(prog, "let git change its own history (git commands), or ask the user", "%s %s `%s`, in the project's git history (.git/objects, refs, logs)", what, verb, w.show())
 			}
 			if kernelControl(p) {
 				return refuse(prog, hintAsk, "%s writes `%s`, a kernel control file (it can reboot the machine or change the running system)", what, w.show())

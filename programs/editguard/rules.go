@@ -115,13 +115,24 @@ func (j *judge) sudoAllowed(args []word) ([]word, bool) {
 //
 // Why: one wrong device name destroys a file system, and nothing brings it back.
 // What: mkfs and every mkfs.*, mke2fs, mkswap, mkdosfs, mkntfs, wipefs, shred, blkdiscard,
-// fdisk, sfdisk, cfdisk, gdisk, sgdisk and parted are refused whatever their arguments (their
-// read-only forms, such as fdisk -l, are the user's to run too).
+// fdisk, sfdisk, cfdisk, gdisk, sgdisk, parted, lvremove, vgremove and pvremove are refused
+// whatever their arguments (their read-only forms, such as fdisk -l, are the user's to run too);
+// so are lvm's removing subcommands and zpool/zfs destroy and labelclear.
 // Test: TestPrivilegeAndDisk.
 var diskRule = &rule{
 	names: []string{"mkfs", "mkfs.", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "wipefs", "shred", "blkdiscard",
-		"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"},
+		"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "lvremove", "vgremove", "pvremove", "lvm", "zpool", "zfs"},
 	judge: func(j *judge, c *invocation) *programs.Refusal {
+		switch c.prog { // only their destroying subcommands
+		case "lvm":
+			if len(c.args) == 0 || !containsString([]string{"lvremove", "vgremove", "pvremove"}, c.args[0].s) {
+				return nil
+			}
+		case "zpool", "zfs":
+			if len(c.args) == 0 || !containsString([]string{"destroy", "labelclear"}, c.args[0].s) {
+				return nil
+			}
+		}
 		return refuse(c.prog, hintAsk, "`%s` formats, wipes or repartitions a disk, or destroys a file", c.prog)
 	},
 }
