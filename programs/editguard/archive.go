@@ -70,7 +70,17 @@ func judgeExtract(j *judge, c *invocation) *programs.Refusal {
 			args = append([]word{first}, args[1:]...)
 		}
 		p := tarOpts.parse(args)
-		// Options whose value is a command tar runs through the shell.
+		// An archive named HOST:PATH is on another machine, reached through rsh (GNU tar, unless
+		// --force-local); options whose value is a command tar runs through the shell.
+		local := false
+		for _, o := range p.opts {
+			local = local || longIs(o.name, "--force-local", 5)
+		}
+		for _, f := range p.values("-f", "--file") {
+			if i := strings.IndexByte(f.s, ':'); i > 0 && !local && !strings.Contains(f.s[:i], "/") {
+				return networkRefusal(c.prog, "`"+c.prog+" -f "+f.show()+"` (a remote archive)")
+			}
+		}
 		for _, o := range p.opts {
 			runs := o.name == "-I" || o.name == "-F" || longIs(o.name, "--use-compress-program", 4) ||
 				longIs(o.name, "--info-script", 4) || longIs(o.name, "--new-volume-script", 4) || longIs(o.name, "--to-command", 5) ||

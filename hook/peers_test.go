@@ -1,17 +1,19 @@
-package editguard
+package hook
 
 // The peer measurement (issue 15): the edit guard judged against the public test suites of the
 // destructive-command guards users compare it with. A measurement tool, not CI: it runs only
 // when a fetched copy of a peer is named by a flag, and it reports; it fails only on a panic.
 //
-//	go test -count=1 -run TestPeers -v ./programs/editguard \
+//	go test -count=1 -run TestPeers -v ./hook \
 //	  -peer.dcg=/work/.mirror/Dicklesworthstone+destructive_command_guard/repo \
 //	  -peer.safetynet=/work/.mirror/kenryu42+claude-code-safety-net/repo \
 //	  -peer.nah=/work/.mirror/manuelschipper+nah/repo [-peer.misses]
 //
 // A path is a bare git directory (read at HEAD with git show) or a checked-out tree. The rows are
 // read from the peers' own files at run time and never copied into hookctl: hookctl's corpus of
-// the same classes is its own (TestPeerClasses, fixtures/corpus/edit-*).
+// the same classes is its own (editguard's TestPeerClasses, fixtures/corpus/edit-*). Each row is
+// decided as the hook decides a Bash call in an edit-mode session (Policy.Decide: the network
+// router, the edit guard, the credential-read rule): a Deny is a refusal.
 
 import (
 	"bufio"
@@ -382,6 +384,20 @@ func nahRows(t *testing.T, s peerSource) []peerRow {
 	return rows
 }
 
+// decideEdit decides a peer's row as the hook does in an edit session, returning the refusal's
+// reason or "". The peers' rows assume $TMPDIR is set, as it is on macOS (on Linux it often is
+// not, and $TMPDIR/x is then /x): the config says /tmp.
+func decideEdit(r peerRow) string {
+	conf := filepath.Join(r.home, ".config", "hookctl")
+	p := &Policy{Client: testClient, Config: &Config{TempDir: "/tmp", UserHome: r.home}, Binary: filepath.Join(r.home, ".local", "bin", "hookctl"),
+		Protection: Protection{Home: r.home, Paths: ProtectedPaths(testClient, conf, r.home, filepath.Join(r.home, ".local", "bin", "hookctl"), r.project)}}
+	d := p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Cwd: r.project, Command: r.cmd}, SessionState{Mode: ModeEdit})
+	if d.Verdict == Deny {
+		return d.Reason
+	}
+	return ""
+}
+
 // realShell reports whether a row is a shell command at all: not empty, and parsed by bash.
 // Rows that are not (an unterminated quote kept to test a peer's fallback, a bare word list)
 // are reported apart and not counted.
@@ -454,28 +470,24 @@ func reportPeer(t *testing.T, name string, rows []peerRow) {
 			tl.notShell++
 			continue
 		}
-		ctx := testContext()
-		// The peers' rows assume $TMPDIR is set, as it is on macOS (on Linux it often is not,
-		// and $TMPDIR/x is then /x).
-		ctx.Project, ctx.Home, ctx.TempDir = r.project, r.home, "/tmp"
-		ref := judgeAsHook(r.cmd, ctx)
-		if ref != nil && strings.Contains(ref.What, "internal error") {
+		ref := decideEdit(r)
+		if ref != "" && strings.Contains(ref, "internal error") {
 			t.Errorf("%s: the guard panicked on %q", name, r.cmd)
 		}
 		if r.block {
 			tl.blocks++
-			if ref != nil {
+			if ref != "" {
 				tl.blocksRefused++
 			} else if !r.opt {
 				misses = append(misses, fmt.Sprintf("  must-block ALLOWED  [%s] %q", fam, r.cmd))
 			}
 		} else {
 			tl.allows++
-			if ref != nil {
+			if ref != "" {
 				tl.allowsRefused++
 			}
-			if ref != nil && !r.opt && !r.delegate {
-				misses = append(misses, fmt.Sprintf("  must-allow refused  [%s] %q: %s", fam, r.cmd, ref.Error()))
+			if ref != "" && !r.opt && !r.delegate {
+				misses = append(misses, fmt.Sprintf("  must-allow refused  [%s] %q: %s", fam, r.cmd, ref))
 			}
 		}
 	}
