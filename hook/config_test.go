@@ -229,9 +229,9 @@ func TestEditConfig(t *testing.T) {
 		t.Fatalf("%+v %v", c, err)
 	}
 	for text, want := range map[string]string{
-		"[edit]\nallow = [\"rm\"]\n":   `:2: edit.allow: "rm" is not one of the edit guard's families`,
-		"[edit]\nsudo = [\" \"]\n":     ":2: edit.sudo holds an empty command",
-		"[edit]\nexclude = [\"x\"]\n":  `unknown key "edit.exclude"`,
+		"[edit]\nallow = [\"rm\"]\n":  `:2: edit.allow: "rm" is not one of the edit guard's families`,
+		"[edit]\nsudo = [\" \"]\n":    ":2: edit.sudo holds an empty command",
+		"[edit]\nexclude = [\"x\"]\n": `unknown key "edit.exclude"`,
 		"[edit]\nallow = \"cloud\"\n": "", // a type error: the decoder's message
 	} {
 		if _, err := ParseConfig("/c.toml", text); err == nil || !strings.Contains(err.Error(), want) {
