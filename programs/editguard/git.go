@@ -13,17 +13,24 @@ import (
 // gitRule: git commands that discard work or rewrite a shared branch.
 //
 // Why: a force push overwrites teammates' commits; reset --hard, clean -f, checkout/restore of
-// the whole tree, branch -D and stash clear throw away work that was never committed or never
-// merged, and git has no undo for uncommitted changes.
+// files, branch -D, stash drop and clear throw away work that was never committed or never
+// merged, and git has no undo for uncommitted changes; reflog expire, gc --prune=now and
+// filter-branch destroy the means of getting it back.
 // What: after git's global options (-C, -c, --git-dir, --work-tree, --namespace, --config-env
 // and their = forms are skipped with their values), refused are: push with --force, -f in any
-// cluster, or a +refspec (--force-with-lease and --force-if-includes are allowed); reset --hard;
-// clean with -f or --force (unless -n); checkout with -f or a whole-tree pathspec (., :/, *, a
-// path that is the project or holds it) anywhere; restore of a whole-tree pathspec unless only
-// --staged; branch -D or --delete with --force; stash clear. `-c alias.NAME=!cmd` is refused;
-// `-c alias.NAME=cmd` is expanded when NAME is the subcommand. A subcommand that is not a
-// literal is judged as each of the above.
-// Test: TestGit.
+// cluster, or a +refspec, with or without a lease beside it (git ignores the lease then), and
+// push --mirror (--force-with-lease and --force-if-includes alone are allowed); reset --hard
+// and --merge (any unique prefix); clean with -f or --force (unless -n), or with none under
+// -c clean.requireForce=false; checkout with -f, --pathspec-from-file, a whole-tree pathspec
+// (., :/, *, a path that is the project or holds it), or named paths (after --, or after a
+// tree-ish; the git-files family); restore of the work tree (not --staged alone); switch -f,
+// --discard-changes; branch -D, --delete with --force, and -f moving a branch; stash drop and
+// clear; worktree remove --force; reflog expire and delete; gc with --prune=… or
+// -c gc.pruneExpire=…; prune (not -n); filter-branch and filter-repo. `-c alias.NAME=!cmd`
+// is refused; `-c alias.NAME=cmd` is expanded when NAME is the subcommand. A subcommand that is
+// not a literal is judged as each of the above. Each refusal names the safe form (git stash,
+// --force-with-lease alone, git clean -n, git branch -d).
+// Test: TestGit, TestGitPathspecs, TestPeerClasses.
 var gitRule = &rule{
 	names: []string{"git"},
 	judge: judgeGit,
