@@ -398,11 +398,17 @@ func decideEdit(r peerRow) string {
 	return ""
 }
 
-// realShell reports whether a row is a shell command at all: not empty, and parsed by bash.
-// Rows that are not (an unterminated quote kept to test a peer's fallback, a bare word list)
-// are reported apart and not counted.
+// realShell reports whether a row is a shell command at all: not empty, parsed by bash, and not
+// a bare SQL statement (dcg's database packs test `DROP TABLE users;` as text). Rows that are
+// not (an unterminated quote kept to test a peer's fallback, a statement for a database) are
+// reported apart and not counted.
 func realShell(cmd string) bool {
-	if strings.TrimSpace(cmd) == "" {
+	f := strings.Fields(cmd)
+	if len(f) == 0 {
+		return false
+	}
+	switch strings.ToUpper(f[0]) {
+	case "DROP", "DELETE", "TRUNCATE", "SELECT", "INSERT", "UPDATE", "ALTER", "CREATE", "GRANT", "REVOKE":
 		return false
 	}
 	_, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(cmd), "")
