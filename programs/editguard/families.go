@@ -235,7 +235,7 @@ func hasWords(args, want []string) bool {
 // literal (judged as shell, above) or a list of literals (judged as an argv).
 var codeRuns = []string{"os.system", "os.popen", "subprocess.run", "subprocess.call", "subprocess.check_call",
 	"subprocess.check_output", "subprocess.Popen", "subprocess.getoutput", "execSync", "execFileSync", "spawnSync",
-	"child_process.exec", "system", "IO.popen", "popen", "exec.Command"}
+	"child_process.exec", "system", "IO.popen", "popen"}
 
 // codeDeletes are the standard-library calls of the common interpreters that delete files:
 // the call's name and whether it deletes a whole tree.
@@ -290,7 +290,11 @@ func (j *judge) codeCalls(prog, what, code string, st *state) *programs.Refusal 
 			if at > 0 && isNameByte(code[at-1]) && code[at-1] != '.' || off < len(code) && isNameByte(code[off]) {
 				continue
 			}
-			rest := strings.TrimLeft(code[off:], " \t(")
+			rest := strings.TrimLeft(code[off:], " \t")
+			if !strings.HasPrefix(rest, "(") {
+				continue // `system "…"` is a literal, judged above; "the system is" is no call
+			}
+			rest = strings.TrimLeft(rest[1:], " \t")
 			switch {
 			case rest == "" || rest[0] == ')':
 				continue // platform.system(): no command
@@ -322,7 +326,17 @@ func (j *judge) codeCalls(prog, what, code string, st *state) *programs.Refusal 
 			if at > 0 && isNameByte(code[at-1]) && code[at-1] != '.' || off < len(code) && isNameByte(code[off]) {
 				continue // a longer name
 			}
-			rest := strings.TrimLeft(code[off:], " \t(")
+			rest := strings.TrimLeft(code[off:], " \t")
+			switch {
+			case strings.HasPrefix(rest, "("):
+				rest = strings.TrimLeft(rest[1:], " \t")
+			case rest != "" && (rest[0] == '\'' || rest[0] == '"'): // Perl's unlink "x"
+			default:
+				continue // "please unlink it" is no call
+			}
+			if strings.HasPrefix(rest, ")") {
+				continue
+			}
 			target, ok := leadingLiteral(rest)
 			if !ok {
 				return refuse(prog, "delete paths inside the project by name with rm, or ask the user to run it",

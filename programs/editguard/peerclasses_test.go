@@ -75,6 +75,10 @@ func TestPeerClasses(t *testing.T) {
 		allow("source .venv/bin/activate && rm -rf build"),
 		allow(`python3 -c "import subprocess; subprocess.run(['go', 'test', './...'])"`),
 		allow(`python3 -c "import platform; print(platform.system())"`),
+		allow(`python3 -c "print('the system is up')"`),
+		allow(`python3 -c "print('unlink the lock, then rmtree it')"`),
+		deny(`perl -e 'unlink "/etc/motd"'`, "outside the project"),
+		deny(`perl -e 'system($ENV{CMD})'`, "computed when it runs"),
 		allow(`python3 -c "import shutil; shutil.rmtree('build')"`), // inside the project
 		allow(`python3 -c "import shutil; shutil.rmtree('/tmp/cache')"`),
 		allow(`python3 -c "print('rm -rf is dangerous')"`), // a literal that is not a command
