@@ -7,6 +7,7 @@ import (
 	"path"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/programs"
@@ -125,18 +126,38 @@ var remoteForms = []struct {
 	{"redis-cli", familyDatabases, []string{"flushdb"}, "deletes every key of the Redis database"},
 }
 
-// aliasOf maps programs that take another's arguments to it.
-var aliasOf = map[string]string{"podman": "docker", "tofu": "terraform", "mariadb": "mysql", "mongo": "mongosh"}
+// aliasOf maps programs that take another's arguments to it. A switch, not a map: a map
+// literal would be built in every hook process at start-up (TestInitAllocatesNothing).
+func aliasOf(prog string) string {
+	switch prog {
+	case "podman":
+		return "docker"
+	case "tofu":
+		return "terraform"
+	case "mariadb":
+		return "mysql"
+	case "mongo":
+		return "mongosh"
+	}
+	return prog
+}
 
 // destructiveSQL matches the statements that destroy data: DROP and TRUNCATE, and a DELETE
-// with no WHERE (the whole table).
-var destructiveSQL = regexp.MustCompile(`(?is)\b(drop\s+(table|database|schema|index|view|user|role|collection)\b|truncate\b|delete\s+from\s+[\w."]+\s*(;|$)|dropDatabase\s*\(|\.drop\s*\()`)
+// with no WHERE (the whole table). Compiled on first use, not at start-up.
+func destructiveSQL() *regexp.Regexp {
+	sqlOnce.Do(func() {
+		sqlRe = regexp.MustCompile(`(?is)\b(drop\s+(table|database|schema|index|view|user|role|collection)\b|truncate\b|delete\s+from\s+[\w."]+\s*(;|$)|dropDatabase\s*\(|\.drop\s*\()`)
+	})
+	return sqlRe
+}
+
+var (
+	sqlOnce sync.Once
+	sqlRe   *regexp.Regexp
+)
 
 func judgeRemoteData(j *judge, c *invocation) *programs.Refusal {
-	prog := c.prog
-	if a, ok := aliasOf[prog]; ok {
-		prog = a
-	}
+	prog := aliasOf(c.prog)
 	args := values(c.args)
 	if prog == "redis-cli" {
 		for i := range args {
@@ -173,7 +194,7 @@ func judgeRemoteData(j *judge, c *invocation) *programs.Refusal {
 			sql = append(sql, *j.input)
 		}
 		for _, s := range sql {
-			if m := destructiveSQL.FindString(s); m != "" {
+			if m := destructiveSQL().FindString(s); m != "" {
 				return refuse(c.prog, familyHint(familyDatabases), "`%s` runs `%s`, which destroys data in the database", c.prog, clip.Short(strings.TrimSpace(m)))
 			}
 		}
