@@ -352,6 +352,8 @@ func (j *judge) codeCalls(prog, what, code string, st *state) *programs.Refusal 
 			case strings.HasPrefix(rest, "("):
 				rest = strings.TrimLeft(rest[1:], " \t")
 			case rest != "" && (rest[0] == '\'' || rest[0] == '"'): // Perl's unlink "x"
+			case strings.HasPrefix(rest, ","): // Ruby's File.send(:unlink, "x")
+				rest = strings.TrimLeft(rest[1:], " \t")
 			default:
 				continue // "please unlink it" is no call
 			}

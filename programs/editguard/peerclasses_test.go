@@ -78,6 +78,7 @@ func TestPeerClasses(t *testing.T) {
 		allow(`python3 -c "print('the system is up')"`),
 		allow(`python3 -c "print('unlink the lock, then rmtree it')"`),
 		deny(`perl -e 'unlink "/etc/motd"'`, "outside the project"),
+		deny(`ruby -e 'File.send(:unlink, "/etc/motd")'`, "outside the project"),
 		deny(`perl -e 'system($ENV{CMD})'`, "computed when it runs"),
 		allow(`python3 -c "import shutil; shutil.rmtree('build')"`), // inside the project
 		allow(`python3 -c "import shutil; shutil.rmtree('/tmp/cache')"`),
