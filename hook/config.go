@@ -12,6 +12,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/programs/editguard"
 	"github.com/hookctl/hookctl/retriever/settings"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
@@ -73,6 +74,13 @@ type Config struct {
 	// Run configures hookctl run. Global only: the repository a run reads must not choose
 	// where its content goes.
 	Run RunConfig `toml:"run"`
+	// Edit configures edit mode's accident guard (docs/edit-guard.md). Global only: a
+	// repository's author must not be able to loosen it.
+	Edit EditConfig `toml:"edit"`
+	// TempDir is $TMPDIR when the config is loaded (the hook inherits the client's environment,
+	// as the agent's shell does), absolute and clean, or "": the guard resolves $TMPDIR in a
+	// command to it. Not read from any file.
+	TempDir string `toml:"-"`
 
 	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
@@ -83,6 +91,28 @@ type Config struct {
 
 	defined []string      // the top-level keys the file set
 	runners []runnerEntry // ReadOnlyRunners, parsed
+}
+
+// EditConfig is the [edit] section.
+type EditConfig struct {
+	// Sudo are commands the guard lets run under sudo, each an argv prefix written as words
+	// ("apt-get install", "systemctl restart nginx"); the command is still judged.
+	Sudo []string `toml:"sudo"`
+	// Allow are the guard's rule families to turn off (editguard.Families: "databases",
+	// "containers", …).
+	Allow []string `toml:"allow"`
+}
+
+// SudoPrefixes returns Edit.Sudo split into words.
+func (c *Config) SudoPrefixes() [][]string {
+	if c == nil {
+		return nil
+	}
+	var out [][]string
+	for _, s := range c.Edit.Sudo {
+		out = append(out, strings.Fields(s))
+	}
+	return out
 }
 
 // AuditConfig is the [audit] section.
@@ -122,7 +152,7 @@ const (
 func (c *Config) FullNetwork() bool { return c != nil && c.Network.Edit == NetworkFull }
 
 // globalOnly are the keys only the user's own config may set.
-var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable", "network", "allow_read", "run"}
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable", "network", "allow_read", "run", "edit"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -171,6 +201,9 @@ func LoadConfig(home string) (*Config, error) {
 	}
 	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
 		c.UserHome = filepath.Clean(h)
+	}
+	if t := os.Getenv("TMPDIR"); filepath.IsAbs(t) {
+		c.TempDir = filepath.Clean(t)
 	}
 	return c, nil
 }
@@ -294,6 +327,16 @@ func ParseConfig(path, text string) (*Config, error) {
 	for _, h := range c.Network.Allow {
 		if _, err := egress.ParseRule(h, "config", true); err != nil {
 			return nil, fmt.Errorf("%s:%d: network.allow: %v", path, lineOfKey(text, toml.Key{"network", "allow"}), err)
+		}
+	}
+	for _, s := range c.Edit.Sudo {
+		if len(strings.Fields(s)) == 0 {
+			return nil, fmt.Errorf("%s:%d: edit.sudo holds an empty command", path, lineOfKey(text, toml.Key{"edit", "sudo"}))
+		}
+	}
+	for _, f := range c.Edit.Allow {
+		if !editguard.IsFamily(f) {
+			return nil, fmt.Errorf("%s:%d: edit.allow: %q is not one of the edit guard's families (see docs/edit-guard.md)", path, lineOfKey(text, toml.Key{"edit", "allow"}), f)
 		}
 	}
 	for _, a := range c.AllowRead {

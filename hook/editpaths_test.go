@@ -99,7 +99,9 @@ func TestEditModeLinksAndPathspecs(t *testing.T) {
 			t.Errorf("edit mode %q: %s, want deny", cmd, d.Verdict)
 		}
 	}
-	for _, cmd := range []string{"ln -s ../lib lib", "git checkout main", "git checkout -- src/x.go", "git rm old.go",
+	// git checkout -- FILE is refused since issue 15 for discarding the file's changes, not as a
+	// protected write: git checkout BRANCH stands for the pathspec forms here.
+	for _, cmd := range []string{"ln -s ../lib lib", "git checkout main", "git switch -c topic", "git rm old.go",
 		"git mv a.go b.go", "tar -xzf deps.tgz", "git restore --staged .claude/settings.json"} {
 		if d := decideBash(p, cmd, ModeEdit); d.Verdict == Deny {
 			t.Errorf("edit mode %q: refused (%s)", cmd, d.Reason)

@@ -326,6 +326,9 @@ func (p *Policy) edit(c *ToolCall, cl *lexer.CommandLine, st SessionState) Decis
 	prot := p.protection()
 	ctx := &editguard.Context{Project: c.Cwd, Home: prot.Home, Protected: prot.Paths, Names: prot.Names,
 		FoldCase: prot.FoldCase, Binary: p.Binary, Uninstaller: prot.Uninstaller}
+	if p.Config != nil {
+		ctx.TempDir, ctx.Sudo, ctx.Allow = p.Config.TempDir, p.Config.SudoPrefixes(), p.Config.Edit.Allow
+	}
 	if len(c.Paths) > 0 {
 		if d, ok := p.fileWrites(c, prot, ctx); ok {
 			return d

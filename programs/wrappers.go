@@ -92,14 +92,15 @@ var wrappers = []*Wrapper{
 	// shadow sg: `sg [-] GROUP [-c] COMMAND`: the command is one string for /bin/sh -c.
 	{Names: []string{"sg"}, Summary: "runs a command as another group",
 		Login: true, Operands: 1, Then: "-c", Joined: true},
-	// findutils xargs: getopt_long "+0a:E:e::i::I:l::L:n:prs:txP:d:".
+	// findutils xargs: getopt_long "+0a:E:e::i::I:l::L:n:prs:txP:d:"; -J REPLSTR is BSD
+	// xargs' (macOS), which puts the input where REPLSTR stands.
 	{Names: []string{"xargs"}, Summary: "runs a command with operands read from its input",
 		Flags: "-0 -p -r -t -x --null --interactive --no-run-if-empty --verbose --exit --open-tty --show-limits " +
 			"--help --version",
-		Valued: "-a -E -I -L -n -P -s -d --arg-file --delimiter --max-args --max-procs --max-chars " +
+		Valued: "-a -E -I -J -L -n -P -s -d --arg-file --delimiter --max-args --max-procs --max-chars " +
 			"--process-slot-var",
 		Optional: "-e -i -l --eof --replace --max-lines",
-		Abbrev:   true, Input: true, Default: "echo", Replace: "-I", ReplaceBraces: "-i --replace",
+		Abbrev:   true, Input: true, Default: "echo", Replace: "-I -J", ReplaceBraces: "-i --replace",
 		NoRun: "--help --version --show-limits"},
 	// GNU parallel (and sem, which is parallel --semaphore): Getopt::Long, bundling and
 	// require_order; the command is a shell line, its inputs follow :::.

@@ -70,6 +70,31 @@ func judgeExtract(j *judge, c *invocation) *programs.Refusal {
 			args = append([]word{first}, args[1:]...)
 		}
 		p := tarOpts.parse(args)
+		// An archive named HOST:PATH is on another machine, reached through rsh (GNU tar, unless
+		// --force-local); options whose value is a command tar runs through the shell.
+		local := false
+		for _, o := range p.opts {
+			local = local || longIs(o.name, "--force-local", 5)
+		}
+		for _, f := range p.values("-f", "--file") {
+			if i := strings.IndexByte(f.s, ':'); i > 0 && !local && !strings.Contains(f.s[:i], "/") {
+				return networkRefusal(c.prog, "`"+c.prog+" -f "+f.show()+"` (a remote archive)")
+			}
+		}
+		for _, o := range p.opts {
+			runs := o.name == "-I" || o.name == "-F" || longIs(o.name, "--use-compress-program", 4) ||
+				longIs(o.name, "--info-script", 4) || longIs(o.name, "--new-volume-script", 4) || longIs(o.name, "--to-command", 5) ||
+				longIs(o.name, "--rsh-command", 4)
+			v := o.value
+			if a, ok := strings.CutPrefix(v.s, "exec="); ok && longIs(o.name, "--checkpoint-action", 4) {
+				runs, v.s = true, a
+			}
+			if runs {
+				if r := j.line(c.prog, "`"+c.prog+" "+o.name+"`", v, c.st); r != nil {
+					return r
+				}
+			}
+		}
 		extract := p.has("-x")
 		for _, o := range p.opts {
 			extract = extract || longIs(o.name, "--extract", 4) || o.name == "--get"

@@ -34,11 +34,17 @@ func (j *judge) interpreterCode(prog string, in *programs.Interpreter, args []wo
 		if in.Language == "shell" {
 			continue // shellRule parses and judges sh -c CODE
 		}
+		if strings.Contains(c.Text, unknown) || strings.Contains(c.Text, tempPath) {
+			return refuse(prog, hintLiteral, "`%s`'s code is not a literal (it comes from a variable, a substitution or the input), so it cannot be judged", prog)
+		}
 		if r := j.judgeCode(prog, in, "`"+prog+"`'s code", c.Text, st); r != nil {
 			return r
 		}
 	}
 	if stdin && j.input != nil {
+		if strings.Contains(*j.input, unknown) {
+			return refuse(prog, hintLiteral, "the code on `%s`'s input is not a literal, so it cannot be judged", prog)
+		}
 		return j.judgeCode(prog, in, "the code on `"+prog+"`'s input", *j.input, st)
 	}
 	return nil
@@ -69,7 +75,10 @@ func (j *judge) judgeCode(prog string, in *programs.Interpreter, what, code stri
 		}
 		return nil
 	}
-	return j.scanCode(prog, what, code)
+	if r := j.scanCode(prog, what, code); r != nil {
+		return r
+	}
+	return j.codeCalls(prog, what, code, st)
 }
 
 // shellText makes text with unknown parts into shell code: each part becomes a variable the
@@ -286,6 +295,118 @@ func (j *judge) heredoc(rd *syntax.Redirect, st *state) string {
 
 // producedText returns what a pipeline stage writes when the text fixes it: echo's and
 // printf's words, or the here-document cat passes on.
+// printfText is what printf FORMAT ARGS writes, for the formats the guard can work out: the
+// backslash escapes (\n, \t, \\, \NNN octal, \xHH, \uHHHH) and the directives %s, %b
+// (its argument's escapes too) and %%, the format reused until the arguments run out.
+func printfText(format string, args []string) (string, bool) {
+	var b strings.Builder
+	for pass := 0; pass == 0 || len(args) > 0; pass++ {
+		used := false
+		for i := 0; i < len(format); i++ {
+			c := format[i]
+			switch {
+			case c == '\\':
+				n := unescapeAt(format, i+1, &b)
+				i += n
+			case c == '%' && i+1 < len(format):
+				i++
+				switch format[i] {
+				case '%':
+					b.WriteByte('%')
+				case 's', 'b':
+					arg := ""
+					if len(args) > 0 {
+						arg, args, used = args[0], args[1:], true
+					}
+					if format[i] == 'b' {
+						for k := 0; k < len(arg); k++ {
+							if arg[k] == '\\' {
+								k += unescapeAt(arg, k+1, &b)
+								continue
+							}
+							b.WriteByte(arg[k])
+						}
+					} else {
+						b.WriteString(arg)
+					}
+				default:
+					return "", false
+				}
+			default:
+				b.WriteByte(c)
+			}
+			if b.Len() > maxLen {
+				return "", false
+			}
+		}
+		if !used {
+			break
+		}
+	}
+	return b.String(), true
+}
+
+// unescapeAt writes the escape whose letter is s[i] (after a backslash) and returns how many
+// bytes it took.
+func unescapeAt(s string, i int, b *strings.Builder) int {
+	if i >= len(s) {
+		b.WriteByte('\\')
+		return 0
+	}
+	digits := func(from, max int, base string) (int, int) {
+		v, n := 0, 0
+		for n < max && from+n < len(s) && strings.IndexByte(base, lower(s[from+n])) >= 0 {
+			v = v*len(base) + strings.IndexByte(base, lower(s[from+n]))
+			n++
+		}
+		return v, n
+	}
+	switch s[i] {
+	case 'n':
+		b.WriteByte('\n')
+	case 't':
+		b.WriteByte('\t')
+	case 'r':
+		b.WriteByte('\r')
+	case '\\':
+		b.WriteByte('\\')
+	case 'x':
+		v, n := digits(i+1, 2, "0123456789abcdef")
+		if n == 0 {
+			b.WriteString(`\x`)
+			return 1
+		}
+		b.WriteByte(byte(v))
+		return 1 + n
+	case 'u', 'U':
+		v, n := digits(i+1, 4+4*btoi(s[i] == 'U'), "0123456789abcdef")
+		b.WriteRune(rune(v))
+		return 1 + n
+	case '0', '1', '2', '3', '4', '5', '6', '7':
+		v, n := digits(i, 3, "01234567")
+		b.WriteByte(byte(v))
+		return n
+	default:
+		b.WriteByte('\\')
+		b.WriteByte(s[i])
+	}
+	return 1
+}
+
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
+}
+
+func btoi(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
 func (j *judge) producedText(s *syntax.Stmt, st *state) *string {
 	c, ok := s.Cmd.(*syntax.CallExpr)
 	if !ok || len(c.Args) == 0 {
@@ -310,8 +431,14 @@ func (j *judge) producedText(s *syntax.Stmt, st *state) *string {
 		}
 		t = strings.Join(rest, " ") + "\n"
 	case "printf":
-		t = strings.Join(args[1:], " ")
-		t = strings.NewReplacer(`\n`, "\n", `\t`, "\t").Replace(t)
+		if len(args) < 2 {
+			return nil
+		}
+		var ok bool
+		if t, ok = printfText(args[1], args[2:]); !ok {
+			u := unknown // printf writes something the guard cannot work out
+			return &u
+		}
 	case "cat", "tac":
 		if len(args) > 1 && !(len(args) == 2 && args[1] == "-") {
 			return nil

@@ -4,9 +4,14 @@
 //
 // In edit mode the agent writes files and runs builds, tests and most other commands. The edit
 // guard refuses a short exclude list of commands that destroy work or cannot be undone: a
-// recursive rm that reaches outside the project, force pushes and the git commands that discard
-// uncommitted work, privilege escalation, disk formatting, a download piped into a shell, fork
-// bombs, writes to the files that configure hookctl, Claude Code and the user's shell; network
+// recursive rm that reaches outside the project and the temporary directories, force pushes and
+// the git commands that discard uncommitted work or its recovery records, privilege escalation
+// (but the sudo commands the user's config names), disk formatting and LVM/ZFS destroys, a
+// download or decoded text piped into a shell, destructive calls in interpreter one-liners, fork
+// bombs, writes to the files that configure hookctl, Claude Code and the user's shell, to the
+// user's credential files and to the kernel's control files; data destroyed outside the project
+// (rsync --delete, rclone, cloud, containers, clusters, infrastructure, databases: Families, which
+// the user's config may turn off); network
 // use anywhere but a plain read standing alone, which the hook hands to hookctl's quarantined
 // retriever (programs.RouteNetwork); and what would switch the guard off: hookctl and claude
 // invocations (by any name, through any wrapper, named in an interpreter's code), copies of

@@ -53,12 +53,19 @@ func (j *judge) pipedDownload(stages []*syntax.Stmt, st *state) *programs.Refusa
 	for _, s := range stages {
 		if dl != "" {
 			if name, ok := j.stdinInterpreter(s, st); ok {
+				if strings.HasPrefix(dl, "decoded") {
+					return refuse("", "write the commands out literally so that they can be judged, or ask the user",
+						"pipes %s into `%s`, which runs code the guard cannot read", dl, clip.Short(name))
+				}
 				return refuse("", "download the script to a file in the project, read it, and run it; or ask the user",
 					"pipes a download (`%s`) into `%s`, which runs it unread", dl, clip.Short(name))
 			}
 		}
 		if dl == "" {
 			dl = runsDownloader(s)
+		}
+		if dl == "" {
+			dl = runsDecoder(s)
 		}
 	}
 	return nil
@@ -107,6 +114,43 @@ func (j *judge) stdinInterpreter(s *syntax.Stmt, st *state) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// decoders are the programs that turn text the guard cannot read into text it could, with the
+// option that makes them decode ("" when they always do).
+var decoders = []struct{ prog, opt string }{
+	{"base64", "-d"}, {"base64", "--decode"}, {"base64", "-D"}, {"xxd", "-r"}, {"openssl", "-d"},
+	{"gunzip", ""}, {"zcat", ""}, {"gzip", "-d"}, {"bzip2", "-d"}, {"bzcat", ""}, {"xz", "-d"}, {"xzcat", ""},
+	{"uudecode", ""}, {"rev", ""},
+}
+
+// runsDecoder returns "decoded text (`base64 -d`)" when a pipeline stage decodes its input.
+//
+// Test: TestPeerClasses (shells fed a script).
+func runsDecoder(s *syntax.Stmt) string {
+	c, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(c.Args) == 0 {
+		return ""
+	}
+	args := make([]string, len(c.Args))
+	for i, w := range c.Args {
+		args[i] = literal(w)
+	}
+	name := path.Base(args[0])
+	for _, d := range decoders {
+		if d.prog != name {
+			continue
+		}
+		if d.opt == "" {
+			return "decoded text (`" + name + "`)"
+		}
+		for _, a := range args[1:] {
+			if a == d.opt || len(d.opt) == 2 && len(a) > 2 && a[0] == '-' && a[1] != '-' && strings.Contains(a, d.opt[1:]) {
+				return "decoded text (`" + name + " " + d.opt + "`)"
+			}
+		}
+	}
+	return ""
 }
 
 // runsDownloader returns the downloader a node runs anywhere inside it, or "".

@@ -34,6 +34,17 @@ type Context struct {
 	// Uninstaller is hookctl's uninstall.sh, in hookctl's home: `hookctl uninstall` without the
 	// binary.
 	Uninstaller string
+	// TempDir is $TMPDIR as the agent's shell will see it (the hook inherits the client's
+	// environment, as the shell does), absolute and clean, or "" when it is not set: $TMPDIR
+	// then cannot be resolved. A recursive delete strictly inside it, /tmp or /var/tmp runs.
+	TempDir string
+	// Sudo lists the commands the user's config lets run under sudo (hook.Config.Edit.Sudo):
+	// each an argv prefix, such as {"apt-get", "install"}. A sudo whose command starts with
+	// one runs, and its command is judged as if typed without sudo.
+	Sudo [][]string
+	// Allow names the rule families the user's config turns off (hook.Config.Edit.Allow):
+	// see Families.
+	Allow []string
 }
 
 // Limits. Every input is capped; beyond a cap the command is refused, never allowed.
@@ -76,7 +87,7 @@ const tempPath = "\x01"
 // Hints.
 const (
 	hintAsk       = "ask the user to run it"
-	hintRm        = "delete paths inside the project by name, or ask the user to run it"
+	hintRm        = "delete paths inside the project or the temporary directory by name (rm -rf ./build, rm -rf /tmp/build), or ask the user to run it"
 	hintProtected = "this file is the user's to change: ask the user to make the change"
 	hintLiteral   = "write the command out literally"
 )
@@ -104,9 +115,10 @@ func Judge(cl *lexer.CommandLine, ctx *Context) (ref *programs.Refusal) {
 	j := &judge{ctx: ctx, project: path.Clean(ctx.Project)}
 	st := &state{dirs: []string{j.project}}
 	st.set("HOME", path.Clean(ctx.Home), ctx.Home != "")
+	st.set("TMPDIR", ctx.TempDir, path.IsAbs(ctx.TempDir))
 	f, err := cl.Tree()
 	if err != nil {
-		return &programs.Refusal{What: "the command does not parse as bash: " + clip.Short(err.Error()), Hint: "fix the quoting"}
+		return parseRefusal("bash", err)
 	}
 	j.parsed += len(cl.Src)
 	if r := j.judgeFile(f, cl.Src, st); r != nil {
@@ -217,11 +229,14 @@ type judge struct {
 	input *string
 	// runsGuard is set when the command runs hookctl or claude anywhere; movedHome names the
 	// first of HOME, XDG_CONFIG_HOME and CLAUDE_CONFIG_DIR it assigns (envRule).
-	runsGuard bool
-	movedHome string
-	spellings []string // protectedSpellings, once
-	funcs     map[string]*function
-	active    map[string]bool // functions being judged at a call site
+	// ifsChanged is set once the script assigns IFS: an unquoted expansion in a later command
+	// then splits where the guard cannot follow.
+	ifsChanged bool
+	runsGuard  bool
+	movedHome  string
+	spellings  []string // protectedSpellings, once
+	funcs      map[string]*function
+	active     map[string]bool // functions being judged at a call site
 }
 
 // function is a function defined in the script.
@@ -252,14 +267,16 @@ func (st *state) clone() *state {
 }
 
 // child is the state a new shell process starts with: the same directory, and of the variables
-// only HOME (the others may not be exported).
+// only HOME and TMPDIR, which the environment exports (the others may not be exported).
 func (st *state) child() *state {
 	c := &state{}
 	if st.dirs != nil {
 		c.dirs = append([]string(nil), st.dirs...)
 	}
-	if h, ok := st.get("HOME"); ok {
-		c.set("HOME", h, true)
+	for _, name := range [...]string{"HOME", "TMPDIR"} {
+		if v, ok := st.get(name); ok {
+			c.set(name, v, true)
+		}
 	}
 	return c
 }
@@ -374,9 +391,20 @@ func (j *judge) script(src string, st *state, lang syntax.LangVariant) *programs
 		return r
 	}
 	if f == nil {
-		return &programs.Refusal{What: "the command does not parse as " + lang.String() + ": " + clip.Short(j.parseErr.Error()), Hint: "fix the quoting"}
+		return parseRefusal(lang.String(), j.parseErr)
 	}
 	return j.judgeFile(f, src, st)
+}
+
+// parseRefusal is the refusal of a command the guard could not parse: not a judgement that it
+// is dangerous, which the message says, so that the agent fixes the command rather than asking
+// the user to run something harmless.
+//
+// Test: TestUnparseable.
+func parseRefusal(lang string, err error) *programs.Refusal {
+	return &programs.Refusal{What: "could not parse the command as " + lang + " (" + clip.Short(err.Error()) +
+		"), so the edit guard could not check it; nothing in it was found dangerous",
+		Hint: "fix the quoting (bash would not run it as written either), or split it into simpler commands"}
 }
 
 // scriptIfParses is script for text that may not be shell code at all (a reading a wrapper may

@@ -19,12 +19,18 @@ import (
 // otherwise. -delete is refused unless every starting point is inside the project, or is the
 // project with a test in the expression. When a starting point holds a protected path and the
 // -name/-path tests do not rule it out, {} and -delete may reach it and a write or delete is
-// refused. -fprint, -fprint0, -fprintf and -fls write their file.
+// refused. rm, unlink, chmod, chown, chgrp, truncate and shred run by -exec on what a search
+// from outside the project finds are refused: per file, they are a recursive rm or chmod there.
+// -fprint, -fprint0, -fprintf and -fls write their file.
 // Test: TestRecursion (find rows).
 var findRule = &rule{
 	names: []string{"find"},
 	judge: judgeFind,
 }
+
+// findPerFile are the programs that, run by find on each file it finds, amount to a recursive
+// delete or permission change of the starting points: `find / -exec chmod 000 {} +`.
+var findPerFile = []string{"rm", "unlink", "chmod", "chown", "chgrp", "truncate", "shred"}
 
 // findValued are find's primaries that take one value.
 var findValued = []string{"-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename", "-regex", "-iregex",
@@ -158,6 +164,12 @@ func judgeFind(j *judge, c *invocation) *programs.Refusal {
 				}
 				cmd = append(cmd, w)
 				k++
+			}
+			if !inside && len(cmd) > 0 {
+				if name, ok := cmd[0].base(); ok && containsString(findPerFile, name) {
+					return refuse(c.prog, hintRm, "`find … -exec %s` from `%s` runs %s on every file found, and a starting point is outside the project, is the project with no test, or cannot be resolved",
+						name, starts[0].show(), name)
+				}
 			}
 			if r := j.argv(cmd, c.st.clone()); r != nil {
 				return r

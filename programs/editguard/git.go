@@ -13,17 +13,24 @@ import (
 // gitRule: git commands that discard work or rewrite a shared branch.
 //
 // Why: a force push overwrites teammates' commits; reset --hard, clean -f, checkout/restore of
-// the whole tree, branch -D and stash clear throw away work that was never committed or never
-// merged, and git has no undo for uncommitted changes.
+// files, branch -D, stash drop and clear throw away work that was never committed or never
+// merged, and git has no undo for uncommitted changes; reflog expire, gc --prune=now and
+// filter-branch destroy the means of getting it back.
 // What: after git's global options (-C, -c, --git-dir, --work-tree, --namespace, --config-env
 // and their = forms are skipped with their values), refused are: push with --force, -f in any
-// cluster, or a +refspec (--force-with-lease and --force-if-includes are allowed); reset --hard;
-// clean with -f or --force (unless -n); checkout with -f or a whole-tree pathspec (., :/, *, a
-// path that is the project or holds it) anywhere; restore of a whole-tree pathspec unless only
-// --staged; branch -D or --delete with --force; stash clear. `-c alias.NAME=!cmd` is refused;
-// `-c alias.NAME=cmd` is expanded when NAME is the subcommand. A subcommand that is not a
-// literal is judged as each of the above.
-// Test: TestGit.
+// cluster, or a +refspec, with or without a lease beside it (git ignores the lease then), and
+// push --mirror (--force-with-lease and --force-if-includes alone are allowed); reset --hard
+// and --merge (any unique prefix); clean with -f or --force (unless -n), or with none under
+// -c clean.requireForce=false; checkout with -f, --pathspec-from-file, a whole-tree pathspec
+// (., :/, *, a path that is the project or holds it), or named paths (after --, or after a
+// tree-ish; the git-files family); restore of the work tree (not --staged alone); switch -f,
+// --discard-changes; branch -D, --delete with --force, and -f moving a branch; stash drop and
+// clear; worktree remove --force; reflog expire and delete; gc with --prune=… or
+// -c gc.pruneExpire=…; prune (not -n); filter-branch and filter-repo. `-c alias.NAME=!cmd`
+// is refused; `-c alias.NAME=cmd` is expanded when NAME is the subcommand. A subcommand that is
+// not a literal is judged as each of the above. Each refusal names the safe form (git stash,
+// --force-with-lease alone, git clean -n, git branch -d).
+// Test: TestGit, TestGitPathspecs, TestPeerClasses.
 var gitRule = &rule{
 	names: []string{"git"},
 	judge: judgeGit,
@@ -36,8 +43,10 @@ var gitGlobalValued = []string{"-C", "-c", "--git-dir", "--work-tree", "--namesp
 func judgeGit(j *judge, c *invocation) *programs.Refusal {
 	args := c.args
 	aliases := map[string]string{}
-	var dirs []word  // -C: the directories pathspecs are read from
-	var trees []word // --work-tree: a pathspec may be read from there too (a dotfiles repository's $HOME)
+	noRequireForce := false // -c clean.requireForce=false: git clean deletes without -f
+	pruneNow := false       // -c gc.pruneExpire=…: gc deletes unreachable objects sooner
+	var dirs []word         // -C: the directories pathspecs are read from
+	var trees []word        // --work-tree: a pathspec may be read from there too (a dotfiles repository's $HOME)
 	i := 0
 global:
 	for i < len(args) {
@@ -59,6 +68,15 @@ global:
 				i++
 			}
 			key, val, _ := strings.Cut(cfg, "=")
+			if (strings.EqualFold(key, "gc.pruneExpire") || strings.EqualFold(key, "gc.reflogExpire") || strings.EqualFold(key, "gc.reflogExpireUnreachable")) && val != "" {
+				pruneNow = true
+			}
+			if strings.EqualFold(key, "clean.requireForce") {
+				switch strings.ToLower(val) {
+				case "false", "no", "off", "0":
+					noRequireForce = true
+				}
+			}
 			if name, ok := strings.CutPrefix(strings.ToLower(key), "alias."); ok {
 				if strings.HasPrefix(val, "!") || v != "-c" || strings.Contains(cfg, unknown) {
 					return refuse(c.prog, hintAsk, "`-c alias.%s=…` defines an alias that runs a shell command, which the edit guard cannot judge", clip.Short(name))
@@ -131,6 +149,11 @@ global:
 		}
 		c = &invocation{prog: c.prog, args: c.args, st: st}
 	}
+	if noRequireForce || pruneNow {
+		d := *c
+		d.noRequireForce, d.pruneNow = noRequireForce, pruneNow
+		c = &d
+	}
 	for _, s := range gitSubRules {
 		if !sub.known() {
 			if r := s.judge(j, c, rest); r != nil {
@@ -158,13 +181,30 @@ var gitSubRules = []struct {
 	{"mv", gitMv},
 	{"rm", gitRm},
 	{"apply", gitApply},
+	{"switch", gitSwitch},
+	{"worktree", gitWorktree},
+	{"reflog", gitReflog},
+	{"gc", gitGC},
+	{"prune", gitPrune},
+	{"filter-branch", gitFilter},
+	{"filter-repo", gitFilter},
 }
 
 func gitPush(j *judge, c *invocation, args []word) *programs.Refusal {
 	p := (&optionSpec{valued: "o", long: []string{"--repo", "--receive-pack", "--exec", "--push-option"}}).parse(args)
+	// A lease does not survive -f, --force or a +refspec beside it: git 2.39 forced the push with
+	// stale lease info in every such spelling (tried on a local bare remote, issue 15), so a
+	// lease makes only a push with no other force safe.
 	for _, o := range p.opts {
-		if o.name == "-f" || o.name == "--force" {
-			return refuse("git", "use --force-with-lease, or ask the user to run it",
+		switch {
+		case longIs(o.name, "--mirror", 4):
+			return refuse("git", "push the branches you mean by name, or ask the user to run it",
+				"`git push --mirror` makes the remote's refs match the local ones, deleting and overwriting the remote's branches")
+		}
+	}
+	for _, o := range p.opts {
+		if o.name == "-f" || longIs(o.name, "--force", 7) {
+			return refuse("git", "use --force-with-lease alone (with -f or a +refspec beside it git ignores the lease), or ask the user to run it",
 				"force push (`git push %s`) overwrites the remote branch and may destroy others' commits", o.name)
 		}
 	}
@@ -177,14 +217,16 @@ func gitPush(j *judge, c *invocation, args []word) *programs.Refusal {
 	return nil
 }
 
+// gitReset: --hard (git accepts any unique prefix, down to --h) and --merge (--me; --m is
+// ambiguous with --mixed) overwrite the work tree's changes.
 func gitReset(j *judge, c *invocation, args []word) *programs.Refusal {
 	for _, a := range args {
 		if a.s == "--" {
 			break
 		}
-		if longIs(a.s, "--hard", 4) {
-			return refuse("git", "commit or stash the changes first, or ask the user to run it",
-				"`git reset --hard` discards uncommitted changes for good")
+		if longIs(a.s, "--hard", 3) || longIs(a.s, "--merge", 4) {
+			return refuse("git", "run `git stash` first (`git stash pop` brings the changes back), use `git reset --keep`, or ask the user to run it",
+				"`git reset %s` discards uncommitted changes for good", a.show())
 		}
 	}
 	return nil
@@ -192,7 +234,7 @@ func gitReset(j *judge, c *invocation, args []word) *programs.Refusal {
 
 func gitClean(j *judge, c *invocation, args []word) *programs.Refusal {
 	p := (&optionSpec{valued: "e", long: []string{"--exclude"}}).parse(args)
-	force, dry := false, p.has("-n")
+	force, dry := c.noRequireForce, p.has("-n")
 	for _, o := range p.opts {
 		force = force || o.name == "-f" || longIs(o.name, "--force", 3)
 		dry = dry || longIs(o.name, "--dry-run", 3)
@@ -204,19 +246,39 @@ func gitClean(j *judge, c *invocation, args []word) *programs.Refusal {
 	return nil
 }
 
+const hintStash = "run `git stash` first to keep the changes (`git stash pop` brings them back), or ask the user to run it"
+
+// gitCheckout: -f, and every form that writes paths: `git checkout [<tree-ish>] -- <paths>`,
+// `--pathspec-from-file`, and `git checkout <tree-ish> <paths>` (more than one operand: git
+// reads the first as the commit and the rest as paths). One operand without -- is a branch; with
+// -b, -B, --orphan or --track git refuses to update paths ("Cannot update paths and switch to
+// branch").
 func gitCheckout(j *judge, c *invocation, args []word) *programs.Refusal {
-	p := (&optionSpec{valued: "bB", long: []string{"--orphan", "--conflict", "--pathspec-from-file"}}).parse(args)
+	p := (&optionSpec{valued: "bBU", long: []string{"--orphan", "--conflict", "--pathspec-from-file", "--unified", "--inter-hunk-context"}}).parse(args)
+	branching := false
 	for _, o := range p.opts {
-		if o.name == "-f" || o.name == "--force" {
-			return refuse("git", "commit or stash the changes first, or ask the user to run it",
-				"`git checkout %s` discards uncommitted changes", o.name)
+		switch {
+		case o.name == "-f" || o.name == "--force":
+			return refuse("git", hintStash, "`git checkout %s` discards uncommitted changes", o.name)
+		case o.name == "--pathspec-from-file":
+			return refuse("git", hintStash, "`git checkout --pathspec-from-file` overwrites the files it lists, discarding their uncommitted changes")
+		case o.name == "-b" || o.name == "-B" || o.name == "--orphan" || o.name == "-t" || longIs(o.name, "--track", 4):
+			branching = true
 		}
 	}
 	for _, a := range p.operands {
 		if j.wholeTree(a, c.st) {
-			return refuse("git", "name the files to restore, or ask the user to run it",
-				"`git checkout %s` discards every uncommitted change under it", a.show())
+			return refuse("git", hintStash, "`git checkout %s` discards every uncommitted change under it", a.show())
 		}
+	}
+	paths := p.operands
+	switch {
+	case p.dashDash >= 0:
+		paths = p.operands[p.dashDash:]
+	case len(p.operands) > 1:
+		paths = p.operands[1:]
+	default:
+		paths = nil
 	}
 	// A branch name is an operand too; one that names a protected path is not worth telling
 	// apart from the path.
@@ -225,29 +287,108 @@ func gitCheckout(j *judge, c *invocation, args []word) *programs.Refusal {
 			return r
 		}
 	}
+	if len(paths) > 0 && !branching && j.on(familyGitFiles) {
+		return refuse("git", hintStash, "`git checkout` of `%s` overwrites the file, discarding its uncommitted changes", paths[0].show())
+	}
 	return nil
 }
 
+// gitRestore: restoring the work tree (the default, or --worktree) overwrites the files named;
+// --staged alone changes only the index.
 func gitRestore(j *judge, c *invocation, args []word) *programs.Refusal {
 	p := (&optionSpec{valued: "s", long: []string{"--source", "--conflict", "--pathspec-from-file"}}).parse(args)
 	staged, worktree := p.has("-S"), p.has("-W")
+	fromFile := false
 	for _, o := range p.opts {
 		staged = staged || longIs(o.name, "--staged", 4)
 		worktree = worktree || longIs(o.name, "--worktree", 3)
+		fromFile = fromFile || o.name == "--pathspec-from-file"
 	}
 	if staged && !worktree {
 		return nil // only the index
 	}
 	for _, a := range p.operands {
 		if j.wholeTree(a, c.st) {
-			return refuse("git", "name the files to restore, or ask the user to run it",
-				"`git restore %s` discards every uncommitted change under it", a.show())
+			return refuse("git", hintStash, "`git restore %s` discards every uncommitted change under it", a.show())
 		}
 		if r := j.pathspec("`git restore`", a, c.st, true); r != nil {
 			return r
 		}
 	}
+	if (len(p.operands) > 0 || fromFile) && j.on(familyGitFiles) {
+		what := "the files listed"
+		if len(p.operands) > 0 {
+			what = "`" + p.operands[0].show() + "`"
+		}
+		return refuse("git", hintStash+" (`git restore --staged` only unstages)", "`git restore` of %s overwrites the work tree, discarding uncommitted changes", what)
+	}
 	return nil
+}
+
+// gitSwitch: -f, --force and --discard-changes throw away the work tree's changes.
+func gitSwitch(j *judge, c *invocation, args []word) *programs.Refusal {
+	p := (&optionSpec{valued: "cC", long: []string{"--create", "--force-create", "--orphan", "--conflict"}}).parse(args)
+	for _, o := range p.opts {
+		if o.name == "-f" || longIs(o.name, "--force", 7) || longIs(o.name, "--discard-changes", 3) {
+			return refuse("git", hintStash, "`git switch %s` discards uncommitted changes", o.name)
+		}
+	}
+	return nil
+}
+
+// gitWorktree: `git worktree remove --force` deletes a work tree with uncommitted changes (git
+// refuses without it).
+func gitWorktree(j *judge, c *invocation, args []word) *programs.Refusal {
+	if len(args) == 0 || args[0].s != "remove" {
+		return nil
+	}
+	p := (&optionSpec{}).parse(args[1:])
+	for _, o := range p.opts {
+		if o.name == "-f" || longIs(o.name, "--force", 3) {
+			return refuse("git", "commit or stash in that work tree first, then `git worktree remove` without --force; or ask the user",
+				"`git worktree remove --force` deletes a work tree and its uncommitted changes")
+		}
+	}
+	return nil
+}
+
+// gitReflog: expiring or deleting reflog entries removes what `git reflog` recovers lost commits
+// from.
+func gitReflog(j *judge, c *invocation, args []word) *programs.Refusal {
+	if len(args) > 0 && (args[0].s == "expire" || args[0].s == "delete") {
+		return refuse("git", hintAsk, "`git reflog %s` deletes the record git recovers lost commits from", args[0].s)
+	}
+	return nil
+}
+
+// gitFilter: filter-branch and filter-repo rewrite every commit of the branches they are given;
+// the old history survives only in refs/original or a fresh clone.
+func gitFilter(j *judge, c *invocation, args []word) *programs.Refusal {
+	return refuse("git", "ask the user to run it (a history rewrite is theirs to decide)", "`git filter-branch`/`filter-repo` rewrites the repository's history")
+}
+
+// gitGC: --prune=now (any value but the default's two weeks) and `git prune` delete unreachable
+// commits at once, which the reflog or fsck could otherwise still bring back.
+func gitGC(j *judge, c *invocation, args []word) *programs.Refusal {
+	if c.pruneNow {
+		return refuse("git", "run `git gc` without -c gc.pruneExpire, or ask the user", "`git -c gc.pruneExpire=…` makes gc delete unreachable commits now, so lost work cannot be recovered")
+	}
+	for _, a := range args {
+		name, v, ok := strings.Cut(a.s, "=")
+		if ok && longIs(name, "--prune", 3) && v != "2.weeks.ago" {
+			return refuse("git", "run `git gc` without --prune, or ask the user", "`git gc --prune=%s` deletes unreachable commits now, so lost work cannot be recovered", clip.Short(v))
+		}
+	}
+	return nil
+}
+
+func gitPrune(j *judge, c *invocation, args []word) *programs.Refusal {
+	for _, a := range args {
+		if a.s == "-n" || a.s == "--dry-run" {
+			return nil
+		}
+	}
+	return refuse("git", "run `git prune -n` to list them, or ask the user", "`git prune` deletes unreachable objects, so lost work cannot be recovered")
 }
 
 // gitMv: git mv moves work-tree files, so both sides are written: each source, and the
@@ -476,12 +617,23 @@ func gitBranch(j *judge, c *invocation, args []word) *programs.Refusal {
 		return refuse("git", "delete merged branches with `git branch -d`, or ask the user to run it",
 			"`git branch -D` deletes a branch whether or not it is merged, and its commits with it")
 	}
+	if force && len(p.operands) > 0 {
+		return refuse("git", "make a new branch (`git branch NEW START`), or ask the user to run it",
+			"`git branch -f` moves an existing branch, and the commits only it held are then lost but for the reflog")
+	}
 	return nil
 }
 
 func gitStash(j *judge, c *invocation, args []word) *programs.Refusal {
-	if len(args) > 0 && args[0].s == "clear" {
+	if len(args) == 0 {
+		return nil
+	}
+	switch args[0].s {
+	case "clear":
 		return refuse("git", hintAsk, "`git stash clear` deletes every stash for good")
+	case "drop":
+		return refuse("git", "leave the stash (`git stash list` shows it), apply it with `git stash apply`, or ask the user to run it",
+			"`git stash drop` deletes a stash, whose changes only git fsck can then find")
 	}
 	return nil
 }

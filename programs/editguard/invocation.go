@@ -5,6 +5,8 @@ package editguard
 import (
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/clip"
+
 	"github.com/hookctl/hookctl/programs"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -14,6 +16,12 @@ type invocation struct {
 	prog string
 	args []word
 	st   *state
+	// noRequireForce: git's -c clean.requireForce=false, which makes git clean delete
+	// without -f.
+	noRequireForce bool
+	// pruneNow: git's -c gc.pruneExpire=… (or a reflog expiry), which makes gc delete
+	// unreachable commits sooner than its two weeks.
+	pruneNow bool
 }
 
 // observeCall, when set, is told every simple command and declaration the walker judges: its
@@ -80,6 +88,16 @@ func (j *judge) call(s *syntax.Stmt, c *syntax.CallExpr, st *state) *programs.Re
 		}
 		return nil
 	}
+	if j.ifsChanged {
+		for _, w := range c.Args {
+			for _, p := range w.Parts {
+				if _, ok := p.(*syntax.ParamExp); ok {
+					return refuse("", "quote the expansion (\"$x\"), or set IFS only for one command (IFS=, read …)",
+						"IFS was changed, so the unquoted `%s` splits into words the guard cannot follow", clip.Short(literalOr(w)))
+				}
+			}
+		}
+	}
 	var argv []word
 	for _, w := range c.Args {
 		argv = append(argv, j.expand(w, st)...)
@@ -99,9 +117,11 @@ func (j *judge) call(s *syntax.Stmt, c *syntax.CallExpr, st *state) *programs.Re
 	if len(c.Assigns) > 0 {
 		// Assignments before a command are exported to it, and to any shell it starts.
 		inner := st.clone()
+		ifs := j.ifsChanged // IFS=, read …: for that command only
 		for _, a := range c.Assigns {
 			j.assign(a, inner)
 		}
+		j.ifsChanged = ifs
 		r := j.argv(argv, inner)
 		st.dirs = inner.dirs
 		return r
@@ -139,6 +159,29 @@ func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 			return r
 		}
 	}
+	if containsString(remoteDataRule.names, name) {
+		if r := remoteDataRule.judge(j, &invocation{prog: name, args: argv[1:], st: st}); r != nil {
+			return r
+		}
+	}
+	if strings.Contains(name, "=") {
+		return refuse(name, "write an assignment as NAME=value, NAME a letter or _ then letters, digits or _",
+			"`%s` is not a valid assignment, so bash would run it as a program name, and the guard cannot tell what it runs", clip.Short(argv[0].show()))
+	}
+	if r := j.builtinAliases(name, argv[1:], st); r != nil {
+		return r
+	}
+	if name == "source" || name == "." {
+		if len(argv) > 1 {
+			if v := argv[1].s; strings.HasPrefix(v, "/dev/fd/") || strings.HasPrefix(v, "/proc/self/fd/") || v == "/dev/stdin" || strings.HasPrefix(v, "/dev/fd/"+unknown) || !argv[1].known() && strings.HasPrefix(argv[1].show(), "/dev/fd/") {
+				return refuse(name, hintLiteral, "`%s %s` runs code read from a file descriptor, which the guard cannot follow", name, argv[1].show())
+			}
+		}
+		// The sourced file may set any variable.
+		home, ok := st.get("HOME")
+		st.vars = nil
+		st.set("HOME", home, ok)
+	}
 	if rule := lookupRule(name); rule != nil {
 		if r := rule.judge(j, &invocation{prog: name, args: argv[1:], st: st}); r != nil {
 			return r
@@ -146,6 +189,62 @@ func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 	}
 	if containsString(binaryReaders, name) {
 		return j.copiesBinary(name, argv[1:], st)
+	}
+	return nil
+}
+
+// leadingText is the literal text a word starts with, before any expansion (/dev/tcp/ of
+// /dev/tcp/$HOST/80).
+func leadingText(w *syntax.Word) string {
+	if w == nil || len(w.Parts) == 0 {
+		return ""
+	}
+	switch p := w.Parts[0].(type) {
+	case *syntax.Lit:
+		return p.Value
+	case *syntax.SglQuoted:
+		return p.Value
+	case *syntax.DblQuoted:
+		if len(p.Parts) > 0 {
+			if l, ok := p.Parts[0].(*syntax.Lit); ok {
+				return l.Value
+			}
+		}
+	}
+	return ""
+}
+
+// literalOr prints a word as written, for a message.
+func literalOr(w *syntax.Word) string {
+	var b strings.Builder
+	syntax.NewPrinter().Print(&b, w)
+	return b.String()
+}
+
+// builtinAliases: alias and hash -p give a command a new name the guard then cannot follow.
+// An alias's text is judged as the command it stands for; hash -p, which makes a name run
+// another program, is refused.
+//
+// Test: TestPeerClasses (wrappers).
+func (j *judge) builtinAliases(name string, args []word, st *state) *programs.Refusal {
+	switch name {
+	case "alias":
+		for _, a := range args {
+			if _, text, ok := strings.Cut(a.s, "="); ok {
+				if !a.known() {
+					return refuse(name, hintLiteral, "the alias `%s` is not a literal, so what it runs cannot be judged", a.show())
+				}
+				if r := j.scriptIfParses(text, st.clone(), syntax.LangBash); r != nil {
+					return refuse(r.Program, r.Hint, "the alias `%s` stands for a command the guard refuses: %s", clip.Short(a.show()), r.What)
+				}
+			}
+		}
+	case "hash":
+		for _, a := range args {
+			if a.s == "-p" || strings.HasPrefix(a.s, "-") && strings.Contains(a.s, "p") && !strings.HasPrefix(a.s, "--") {
+				return refuse(name, "run the program by its own name", "`hash -p` makes a name run another program, so the commands after it cannot be judged by name")
+			}
+		}
 	}
 	return nil
 }
@@ -211,6 +310,10 @@ func (j *judge) redirect(rd *syntax.Redirect, st *state) *programs.Refusal {
 		if r := j.substs(rd.Hdoc, st); r != nil {
 			return r
 		}
+	}
+	if v := leadingText(rd.Word); strings.HasPrefix(v, "/dev/tcp/") || strings.HasPrefix(v, "/dev/udp/") {
+		return refuse("", "fetch content with hookctl retrieve; anything else is the user's to run",
+			"a redirection to or from `%s` opens a network connection (bash's /dev/tcp), outside hookctl's retriever", clip.Short(v))
 	}
 	switch rd.Op {
 	case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.AppClob, syntax.RdrAll, syntax.RdrAllClob,

@@ -113,13 +113,13 @@ func TestGitPathspecs(t *testing.T) {
 		deny("git --work-tree=\"$W\" checkout -- .bashrc", "may be protected"),
 		allow("git checkout main"),
 		allow("git checkout -b feature"),
-		allow("git checkout -- src/main.go"),
-		allow("git checkout HEAD~1 -- README.md"),
-		allow("git checkout -- '*.go'"),
-		allow("git restore src/main.go"),
-		allow("git restore --staged .claude/settings.json"), // the index only
+		deny("git checkout -- src/main.go", "uncommitted changes"),      // not protected, but it discards work (issue 15)
+		deny("git checkout HEAD~1 -- README.md", "uncommitted changes"), // not protected, but it discards work (issue 15)
+		deny("git checkout -- '*.go'", "uncommitted changes"),           // not protected, but it discards work (issue 15)
+		deny("git restore src/main.go", "uncommitted changes"),          // not protected, but it discards work (issue 15)
+		allow("git restore --staged .claude/settings.json"),             // the index only
 		allow("git restore -S .claude/settings.json"),
-		allow("git restore -- ':!.claude/settings.json'"),
+		deny("git restore -- ':!.claude/settings.json'", "uncommitted changes"), // not protected, but it discards work (issue 15)
 		allow("git mv a.go b.go"),
 		allow("git mv src/x.go lib/"),
 		allow("git rm --cached .claude/settings.local.json"), // untracks, keeps the file

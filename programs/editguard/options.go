@@ -22,6 +22,9 @@ type parsedArgs struct {
 	operands []word
 	// maybeOpt: a word that may begin with anything stood where an option could: it may be -r.
 	maybeOpt bool
+	// dashDash is how many operands came before `--`, or -1 when there was none: git reads
+	// what follows it as paths.
+	dashDash int
 }
 
 func (p *parsedArgs) has(names ...string) bool {
@@ -54,7 +57,7 @@ func longIs(name, full string, min int) bool {
 }
 
 func (o *optionSpec) parse(args []word) parsedArgs {
-	var p parsedArgs
+	p := parsedArgs{dashDash: -1}
 	ended := false
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -67,6 +70,7 @@ func (o *optionSpec) parse(args []word) parsedArgs {
 			p.operands = append(p.operands, a)
 		case v == "--":
 			ended = true
+			p.dashDash = len(p.operands)
 		case strings.HasPrefix(v, "--"):
 			name, val, has := strings.Cut(v, "=")
 			opt := option{name: name}

@@ -80,14 +80,56 @@ func (j *judge) classify(p string) reach {
 	switch {
 	case p == j.project:
 		return reachProject
-	case p == path.Join(j.project, ".git"):
+	case p == path.Join(j.project, ".git") || j.gitHistory(p):
 		return reachGitDir
 	case within(p, j.project):
 		return reachInside
 	case within(j.project, p):
 		return reachParent
+	case j.inTemp(p):
+		return reachInside
 	}
 	return reachOutside
+}
+
+// systemTemp are the temporary directories every Unix has; Context.TempDir adds $TMPDIR.
+var systemTemp = [...]string{"/tmp", "/var/tmp", "/private/tmp", "/private/var/tmp"}
+
+// inTemp reports whether p is strictly inside a temporary directory: what is there is scratch,
+// made by this or another session, and deleting it loses no one's work. The directory itself is
+// not: it holds other programs' sockets and locks.
+//
+// Test: TestTempDir.
+func (j *judge) inTemp(p string) bool {
+	for _, t := range systemTemp {
+		if p != t && within(p, t) {
+			return true
+		}
+	}
+	t := j.ctx.TempDir
+	return path.IsAbs(t) && t != "/" && p != path.Clean(t) && within(p, path.Clean(t))
+}
+
+// isTemp reports whether dir is a temporary directory itself.
+func (j *judge) isTemp(dir string) bool {
+	for _, t := range systemTemp {
+		if dir == t {
+			return true
+		}
+	}
+	return path.IsAbs(j.ctx.TempDir) && dir == path.Clean(j.ctx.TempDir) && dir != "/"
+}
+
+// gitHistory reports whether p is in the part of the project's .git that holds its history and
+// the means to recover it: the objects, the refs and the reflogs (.git/rebase-merge, a lock
+// file or a hook may be deleted).
+func (j *judge) gitHistory(p string) bool {
+	for _, d := range [...]string{"objects", "refs", "logs", "packed-refs", "HEAD", "worktrees"} {
+		if within(p, path.Join(j.project, ".git", d)) {
+			return true
+		}
+	}
+	return false
 }
 
 // classifyGlob classifies a cleaned pattern by the directory before its first glob element:
@@ -105,6 +147,9 @@ func (j *judge) classifyGlob(p string) reach {
 	if dir == "" {
 		dir = "/"
 	}
+	if j.isTemp(dir) && (i < len(elems)-1 || !matchesEverything(elems[i])) {
+		return reachInside // /tmp/build-*: scratch, but not every entry of the temporary directory
+	}
 	switch k := j.classify(dir); k {
 	case reachInside:
 		return reachInside
@@ -119,7 +164,17 @@ func (j *judge) classifyGlob(p string) reach {
 		}
 		return reachInside
 	case reachGitDir:
-		return reachInside // inside .git, not all of it
+		if j.gitHistory(dir) {
+			return reachGitDir
+		}
+		if i == len(elems)-1 {
+			for _, d := range [...]string{"objects", "refs", "logs"} {
+				if ok, _ := path.Match(elems[i], d); ok {
+					return reachGitDir
+				}
+			}
+		}
+		return reachInside // inside .git, not its history
 	default:
 		return reachOutside // a glob in or above a directory outside the project
 	}
@@ -180,6 +235,15 @@ func (j *judge) reach(prog, what, verb string, w word, st *state, recursive bool
 			if deviceWrite(p) {
 				return refuse(prog, hintAsk, "%s writes the device `%s`, which can destroy a disk", what, w.show())
 			}
+			if j.gitHistory(p) {
+				return refuse(prog, "let git change its own history (git commands), or ask the user", "%s %s `%s`, in the project's git history (.git/objects, refs, logs)", what, verb, w.show())
+			}
+			if kernelControl(p) {
+				return refuse(prog, hintAsk, "%s writes `%s`, a kernel control file (it can reboot the machine or change the running system)", what, w.show())
+			}
+			if c := j.credentialFile(p); c != "" && j.on(familyCredentials) {
+				return refuse(prog, "credential files are the user's to change: ask the user", "%s %s `%s`, the user's credentials (%s)", what, verb, w.show(), c)
+			}
 		}
 		return nil
 	}
@@ -190,6 +254,33 @@ func (j *judge) reach(prog, what, verb string, w word, st *state, recursive bool
 		return refuse(prog, hintAsk, "%s writes `%s`, which cannot be resolved and may be a disk device", what, w.show())
 	}
 	return nil
+}
+
+// kernelControl reports whether p is one of the files through which a write changes the
+// running kernel: /proc/sysrq-trigger (reboot, crash), /proc/sys/…, and sysfs.
+func kernelControl(p string) bool {
+	return p == "/proc/sysrq-trigger" || within(p, "/proc/sys") || within(p, "/sys")
+}
+
+// credentials are files and directories, relative to the home directory, that hold the user's
+// credentials or decide who may log in: a write there leaks, replaces or plants a key.
+var credentials = [...]string{".ssh", ".git-credentials", ".netrc", ".aws/credentials", ".aws/config",
+	".docker/config.json", ".kube/config", ".gnupg", ".npmrc", ".pypirc", ".config/gh/hosts.yml",
+	".config/gcloud", ".azure", ".password-store"}
+
+// credentialFile returns the credential file p is or lies in, or "".
+//
+// Test: TestPeerClasses (credentials).
+func (j *judge) credentialFile(p string) string {
+	if j.ctx.Home == "" {
+		return ""
+	}
+	for _, c := range credentials {
+		if within(p, path.Join(j.ctx.Home, c)) {
+			return "~/" + c
+		}
+	}
+	return ""
 }
 
 const protectedWhat = "hookctl's configuration, state or binary, Claude Code's settings, or a shell start-up file"

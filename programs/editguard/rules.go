@@ -26,7 +26,8 @@ type rule struct {
 // the compiler lays out; lookupRule reads it through rules.
 var ruleTable = [...]*rule{
 	privilegeRule, diskRule, ddRule,
-	rmRule, permissionsRule, fileWritesRule, copyRule, extractRule, teeRule, sortRule, goBuildRule, inPlaceRule, networkRule,
+	rmRule, permissionsRule, fileWritesRule, copyRule, extractRule, teeRule, sortRule, goBuildRule, inPlaceRule,
+	networkRule,
 	gitRule, hookctlRule, claudeRule,
 	shellRule, evalRule, trapRule, cdRule, varsRule, declRule,
 	findRule, tmuxRule, screenRule, wrapperRule,
@@ -59,26 +60,79 @@ func lookupRule(name string) *rule {
 //
 // Why: an agent with root can do anything, and a password prompt would hang the session.
 // What: sudo, doas, su, runuser, pkexec and run0 are refused whatever their arguments, and so
-// is any wrapper the wrapper table marks privileged.
-// Test: TestPrivilegeAndDisk.
+// is any wrapper the wrapper table marks privileged; except `sudo [-n] [--] CMD …` where CMD …
+// starts with one of the argv prefixes the user's config lists (Context.Sudo, [edit] sudo),
+// whose command is then judged as if it ran without sudo.
+// Test: TestPrivilegeAndDisk, TestSudoPolicy.
 var privilegeRule = &rule{
 	names: []string{"sudo", "doas", "su", "runuser", "pkexec", "run0"},
 	judge: func(j *judge, c *invocation) *programs.Refusal {
-		return refuse(c.prog, hintAsk, "`%s` runs a command with other privileges", c.prog)
+		if c.prog == "sudo" {
+			if cmd, ok := j.sudoAllowed(c.args); ok {
+				return j.argv(cmd, c.st.clone())
+			}
+		}
+		hint := hintAsk
+		if c.prog == "sudo" {
+			hint = "ask the user to run it, or to allow the command under sudo in their hookctl config ([edit] sudo = [\"apt-get install\"])"
+		}
+		return refuse(c.prog, hint, "`%s` runs a command with other privileges", c.prog)
 	},
+}
+
+// sudoAllowed returns the command of a sudo whose command the user's config allows: only
+// -n (never prompt) may come before it, and every word must be a literal.
+func (j *judge) sudoAllowed(args []word) ([]word, bool) {
+	i := 0
+	for i < len(args) && (args[i].s == "-n" || args[i].s == "--non-interactive") {
+		i++
+	}
+	if i < len(args) && args[i].s == "--" {
+		i++
+	}
+	cmd := args[i:]
+	for _, a := range cmd {
+		if !a.known() || a.inside {
+			return nil, false
+		}
+	}
+	for _, prefix := range j.ctx.Sudo {
+		if len(prefix) == 0 || len(prefix) > len(cmd) {
+			continue
+		}
+		ok := true
+		for k, p := range prefix {
+			ok = ok && cmd[k].s == p
+		}
+		if ok {
+			return cmd, true
+		}
+	}
+	return nil, false
 }
 
 // diskRule: programs that format, wipe or repartition a disk.
 //
 // Why: one wrong device name destroys a file system, and nothing brings it back.
 // What: mkfs and every mkfs.*, mke2fs, mkswap, mkdosfs, mkntfs, wipefs, shred, blkdiscard,
-// fdisk, sfdisk, cfdisk, gdisk, sgdisk and parted are refused whatever their arguments (their
-// read-only forms, such as fdisk -l, are the user's to run too).
+// fdisk, sfdisk, cfdisk, gdisk, sgdisk, parted, lvremove, vgremove and pvremove are refused
+// whatever their arguments (their read-only forms, such as fdisk -l, are the user's to run too);
+// so are lvm's removing subcommands and zpool/zfs destroy and labelclear.
 // Test: TestPrivilegeAndDisk.
 var diskRule = &rule{
 	names: []string{"mkfs", "mkfs.", "mke2fs", "mkswap", "mkdosfs", "mkntfs", "wipefs", "shred", "blkdiscard",
-		"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted"},
+		"fdisk", "sfdisk", "cfdisk", "gdisk", "sgdisk", "parted", "lvremove", "vgremove", "pvremove", "lvm", "zpool", "zfs"},
 	judge: func(j *judge, c *invocation) *programs.Refusal {
+		switch c.prog { // only their destroying subcommands
+		case "lvm":
+			if len(c.args) == 0 || !containsString([]string{"lvremove", "vgremove", "pvremove"}, c.args[0].s) {
+				return nil
+			}
+		case "zpool", "zfs":
+			if len(c.args) == 0 || !containsString([]string{"destroy", "labelclear"}, c.args[0].s) {
+				return nil
+			}
+		}
 		return refuse(c.prog, hintAsk, "`%s` formats, wipes or repartitions a disk, or destroys a file", c.prog)
 	},
 }

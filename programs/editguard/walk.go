@@ -3,6 +3,7 @@ package editguard
 // The edit guard (see doc.go): walking the syntax tree.
 
 import (
+	"path"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
@@ -278,11 +279,17 @@ func endless(cond []*syntax.Stmt, until bool) bool {
 		if len(c.Args) == 0 {
 			return false
 		}
-		name := literal(c.Args[0])
+		name := path.Base(literal(c.Args[0]))
 		if until {
-			return name == "false"
+			return name == "false" && len(c.Args) == 1
+		}
+		if name == "[" && len(c.Args) == 3 && literal(c.Args[2]) == "]" {
+			return literal(c.Args[1]) != "" // [ word ]: true for any non-empty word
 		}
 		return (name == "true" || name == ":") && len(c.Args) == 1
+	case *syntax.TestClause:
+		w, ok := c.X.(*syntax.Word)
+		return ok && !until && literal(w) != "" // [[ 1 ]]
 	case *syntax.ArithmCmd:
 		w, ok := c.X.(*syntax.Word)
 		return ok && !until && literal(w) != "" && literal(w) != "0"
@@ -504,8 +511,29 @@ func (j *judge) declClause(c *syntax.DeclClause, st *state) *programs.Refusal {
 	if observeCall != nil {
 		j.observeDecl(c, st)
 	}
+	// Every word is expanded before any is assigned (`A=rm; declare A=echo B=$A` gives B=rm);
+	// options that change the value (-l, -u, -i, -n) and brace expansion in a value (declare's
+	// operands are words) make it unknown.
+	before := st.clone()
+	changes := false
 	for _, a := range c.Args {
-		j.assign(a, st)
+		if a.Name == nil && a.Value != nil {
+			if v := literal(a.Value); strings.HasPrefix(v, "-") && strings.ContainsAny(v, "luinc") {
+				changes = true
+			}
+		}
+	}
+	for _, a := range c.Args {
+		if a.Name == nil {
+			continue
+		}
+		tmp := before.clone()
+		j.assign(a, tmp)
+		v, ok := tmp.get(a.Name.Value)
+		if a.Value != nil && strings.Contains(a.Value.Lit(), "{") {
+			ok = false
+		}
+		st.set(a.Name.Value, v, ok && !changes)
 	}
 	return nil
 }
@@ -576,6 +604,12 @@ func (j *judge) assign(a *syntax.Assign, st *state) {
 		return
 	}
 	name := a.Name.Value
+	if name == "IFS" {
+		// Unquoted expansions now split where the guard does not: `IFS=:; T=rm:-rf:/; $T`.
+		j.ifsChanged = true
+		st.set(name, "", false)
+		return
+	}
 	if a.Append || a.Array != nil || a.Index != nil || a.Naked {
 		if !a.Naked || a.Value == nil {
 			st.set(name, "", false)

@@ -80,6 +80,26 @@ func simpleParam(pe *syntax.ParamExp) bool {
 }
 
 func (j *judge) param(pe *syntax.ParamExp, st *state) (string, bool) {
+	if e := pe.Exp; e != nil && (e.Op == syntax.DefaultUnset || e.Op == syntax.DefaultUnsetOrNull) {
+		// ${TMPDIR:-/tmp}: the value when it is known and set (and, for :-, not empty); the
+		// default when it is known to be empty; unknown otherwise.
+		bare := *pe
+		bare.Exp = nil
+		if !simpleParam(&bare) {
+			return "", false
+		}
+		v, ok := st.get(pe.Param.Value)
+		switch {
+		case !ok:
+			return "", false
+		case v != "" || e.Op == syntax.DefaultUnset:
+			return v, true
+		}
+		if d := literal(e.Word); d != "" || e.Word == nil {
+			return d, !strings.ContainsAny(d, "$`\\")
+		}
+		return "", false
+	}
 	if !simpleParam(pe) {
 		return "", false
 	}

@@ -85,6 +85,9 @@ func (j *judge) wrapped(w *programs.Wrapper, prog string, args []word, st *state
 	if r := j.tick(len(args)); r != nil { // peeling reads every word
 		return r
 	}
+	if w.Names[0] == "env" {
+		args = envDash(args)
+	}
 	p := w.Peel(wrapperArgs(args))
 	// The environment it gives the command.
 	for _, i := range p.Assigns {
@@ -209,11 +212,30 @@ func (j *judge) wrapped(w *programs.Wrapper, prog string, args []word, st *state
 	return nil
 }
 
+// envDash rewrites env's obsolete `-` (POSIX: the same as -i), which getopt would read as the
+// command, to -i: `env - git reset --hard` runs git.
+func envDash(args []word) []word {
+	for i, a := range args {
+		switch {
+		case a.s == "-" && a.known():
+			out := append([]word(nil), args...)
+			out[i] = lit("-i")
+			return out
+		case a.s == "--" || !strings.HasPrefix(a.s, "-") && !strings.Contains(a.s, "="):
+			return args
+		}
+	}
+	return args
+}
+
 // wrappedCommand judges the command a wrapper runs: an argv, or (joined) a shell line made of its
 // words. speculative marks a reading the wrapper may not take: a line that does not parse is
 // then no command at all.
 func (j *judge) wrappedCommand(prog string, w *programs.Wrapper, p programs.Peeled, args, cmd []word, joined bool, st *state, speculative bool) *programs.Refusal {
 	if len(cmd) == 0 {
+		if joined && !speculative {
+			return j.inputLines(prog, w, cmd, st)
+		}
 		return nil
 	}
 	if joined {
@@ -301,7 +323,7 @@ func (j *judge) joinedLine(prog string, w *programs.Wrapper, cmd []word, st *sta
 		parts = append(parts, s)
 	}
 	if len(parts) == 0 {
-		return nil
+		return j.inputLines(prog, w, cmd, st)
 	}
 	if w.Input && !replaced {
 		parts = append(parts, "$__hookctl_arg")
@@ -311,6 +333,33 @@ func (j *judge) joinedLine(prog string, w *programs.Wrapper, cmd []word, st *sta
 		return j.scriptIfParses(line, st.child(), syntax.LangBash)
 	}
 	return j.script(line, st.child(), syntax.LangBash)
+}
+
+// inputLines judges what parallel runs when it is given no command: each input is a command
+// line. The inputs after ::: are judged; inputs read from elsewhere (standard input, ::::
+// files) cannot be, and the command is refused.
+func (j *judge) inputLines(prog string, w *programs.Wrapper, cmd []word, st *state) *programs.Refusal {
+	if w.Separators == "" {
+		return nil
+	}
+	if len(cmd) == 0 || cmd[0].s != ":::" {
+		if len(cmd) == 0 && j.input != nil {
+			return j.script(*j.input, st.child(), syntax.LangBash)
+		}
+		return refuse(prog, hintLiteral, "`%s` without a command runs each line of its input as a command, which the guard cannot read", prog)
+	}
+	for _, a := range cmd[1:] {
+		if wordlist.Has(w.Separators, a.s) {
+			if a.s != ":::" {
+				return refuse(prog, hintLiteral, "`%s` without a command runs inputs read from a file as commands, which the guard cannot read", prog)
+			}
+			continue
+		}
+		if r := j.line(prog, "`"+prog+" :::`", a, st); r != nil {
+			return r
+		}
+	}
+	return nil
 }
 
 // replaceParallel replaces parallel's replacement strings with a variable the inner shell does
