@@ -433,7 +433,7 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 		}
 		if c.NoRewrite && needsRewrite(script) {
 			return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` runs its command as written, and this one is a read " +
-				"only as hookctl rewrites it (a glob, a brace group or ~)", Hint: "write the file names and paths out, or use the Bash tool"}, sc)}
+				"only as hookctl rewrites it (a glob, a brace group or ~)", Hint: p.noRewriteHint()}, sc)}
 		}
 		dir := c.Cwd
 		if j.cd != "" {
@@ -458,6 +458,14 @@ func (p *Policy) protection() Protection {
 		p.Protection = p.Protect()
 	}
 	return p.Protection
+}
+
+// noRewriteHint is what a refusal of a command that is a read only as rewritten suggests.
+func (p *Policy) noRewriteHint() string {
+	if p.Client.ShellTool == "" {
+		return "write the file names and paths out"
+	}
+	return "write the file names and paths out, or use " + p.Client.ShellTool
 }
 
 // clientName is the client's name for messages.

@@ -19,6 +19,7 @@ var Client = hook.Client{
 		return SettingsPathsFor(home, os.Getenv("CLAUDE_CONFIG_DIR"), cwd)
 	},
 	SettingsNames: SettingsNames,
+	ShellTool:     "the Bash tool",
 }
 
 // SettingsNames are the files Claude Code reads from the .claude directory of whatever directory
