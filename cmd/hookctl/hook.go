@@ -17,29 +17,37 @@ import (
 
 func newHookCmd(s *streams) *cobra.Command {
 	web := false
+	agentName := "claude"
 	cmd := &cobra.Command{
-		Use:   "hook [--retrieve]",
+		Use:   "hook [--agent NAME] [--retrieve]",
 		Short: "Answer one Claude Code hook call (payload on stdin, decision on stdout)",
 		Long: `hook reads one Claude Code hook payload on standard input and prints the decision.
 It is what the Claude Code settings run; it prints nothing but the decision on stdout,
 and on any failure it refuses the call. With --retrieve it is the retrieval hook, which
-answers WebFetch and WebSearch through the quarantined retriever.`,
+answers WebFetch and WebSearch through the quarantined retriever. --agent names the
+client whose hook protocol it speaks (claude, the default, or another that hookctl install
+--agent registered).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if code := runHook(s, web); code != hook.ExitDecided {
+			a, err := agentNamed(agentName)
+			if err != nil {
+				return err
+			}
+			if code := runHook(s, web, a); code != hook.ExitDecided {
 				return exitCode(code)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&web, "retrieve", false, "answer web tools through the retriever")
+	cmd.Flags().StringVar(&agentName, "agent", "claude", "the client whose hook this is")
 	return cmd
 }
 
 // runHook answers one hook call and returns the exit code: the one runner, with the decider of
 // the hook instance the client started.
-func runHook(s *streams, web bool) int {
-	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: claude.Adapter{}}
+func runHook(s *streams, web bool, a agent) int {
+	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: a.Adapter}
 	if os.Getenv(inRetrieverEnv) == "1" {
 		return r.Run(hook.RefuseTools)
 	}
@@ -58,22 +66,30 @@ func runHook(s *streams, web bool) int {
 		}
 		return r.Run(ret)
 	}
+	protected := a.Client
+	if a.Client.Name != claude.Client.Name {
+		protected = guarding(a.Client)
+	}
 	g := &hook.Gate{
-		Client: claude.Client, LoadConfig: loadConfig, Binary: env.binary,
+		Client: a.Client, LoadConfig: loadConfig, Binary: env.binary,
 		Modes: hook.FixedMode(hook.ModeReadOnly),
 		Protect: func(cwd string) hook.Protection {
-			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
+			return hook.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
 		},
 		Resolve:      hook.ResolveTargets,
 		ResolveReads: hook.ResolveReads,
-		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
+		VerifyToggle: nil,
 		Sandbox:      func() hook.Isolation { return isolation(env) },
 		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },
-		IsClient:     claude.IsClientProcess,
+		IsClient:     nil,
 		// gh is found on the PATH the client gave the hook, which its shell shares; an absolute
 		// path only (exec.LookPath refuses one relative to the working directory).
 		GH:      func() (string, error) { return exec.LookPath("gh") },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
+	}
+	if a.Client.Name == claude.Client.Name {
+		g.VerifyToggle = func() error { return claude.CheckReadonlyCommand(env.userHome) }
+		g.IsClient = claude.IsClientProcess
 	}
 	if env.err == nil {
 		g.AuditPublish = func(c *hook.ToolCall, r *hook.PublishRecord) error {
