@@ -2,8 +2,8 @@ package codex_test
 
 import (
 	"context"
-	"flag"
 	"encoding/json"
+	"flag"
 	"os"
 	"os/exec"
 	"path/filepath"
