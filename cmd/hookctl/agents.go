@@ -7,6 +7,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/agents/codex"
+	"github.com/hookctl/hookctl/agents/qwen"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -22,6 +23,7 @@ type agent struct {
 var agents = []agent{
 	{"claude", claude.Adapter{}, claude.Client},
 	{"codex", codex.Adapter{}, codex.Client},
+	{"qwen", qwen.Adapter{}, qwen.Client},
 }
 
 // agentNames lists the names --agent takes, for messages.
