@@ -7,6 +7,9 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/agents/codex"
+	"github.com/hookctl/hookctl/agents/copilot"
+	"github.com/hookctl/hookctl/agents/cursor"
+	"github.com/hookctl/hookctl/agents/gemini"
 	"github.com/hookctl/hookctl/agents/qwen"
 	"github.com/hookctl/hookctl/hook"
 )
@@ -24,6 +27,9 @@ var agents = []agent{
 	{"claude", claude.Adapter{}, claude.Client},
 	{"codex", codex.Adapter{}, codex.Client},
 	{"qwen", qwen.Adapter{}, qwen.Client},
+	{"gemini", gemini.Adapter{}, gemini.Client},
+	{"copilot", copilot.Adapter{}, copilot.Client},
+	{"cursor", cursor.Adapter{}, cursor.Client},
 }
 
 // agentNames lists the names --agent takes, for messages.
