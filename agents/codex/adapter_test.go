@@ -26,8 +26,21 @@ func TestDecodeRecordedPayloads(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
-		if ev.Name != hook.EventToolCall || ev.Call.Kind != hook.KindShell || ev.Call.Command == "" || ev.Call.Session == "" || ev.Call.UseID == "" {
-			t.Errorf("%s: decoded as %+v", f, ev.Call)
+		c := ev.Call
+		if ev.Name != hook.EventToolCall || c.Session == "" || c.UseID == "" || c.Cwd != "/home/user/proj" {
+			t.Errorf("%s: decoded as %+v", f, c)
+		}
+		switch c.Tool {
+		case "Bash":
+			if c.Kind != hook.KindShell || c.Command == "" {
+				t.Errorf("%s: decoded as %+v", f, c)
+			}
+		case "apply_patch":
+			if c.Kind != hook.KindFileWrite || strings.Join(c.Paths, " ") != "/home/user/proj/f" {
+				t.Errorf("%s: decoded as %+v", f, c)
+			}
+		default:
+			t.Errorf("%s: tool %q", f, c.Tool)
 		}
 	}
 }

@@ -31,7 +31,7 @@ type Adapter struct{}
 // Tools maps Gemini CLI's tools (packages/core/src/tools/tool-names.ts, 0.61.0) to what they do.
 // Read-only mode lets through read_file, grep_search and list_directory and glob (names only),
 // the session's own tools (todos, plan mode, questions, topics, skills, the CLI's own docs,
-// reading its task tracker) and invoke_agent, whose calls are judged in turn.
+// reading its task tracker, listing background shells and reading their output) and invoke_agent, whose calls are judged in turn.
 // google_web_search and web_fetch are KindWeb (web_fetch names its URLs inside a prompt, which
 // hookctl's retriever cannot take: it is refused, with the retriever's command as the hint).
 // It refuses write_file and replace, and as KindOther read_many_files (it reads every file its
@@ -51,6 +51,7 @@ var Tools = agentkit.Tools{
 	{Name: "activate_skill", Kind: hook.KindSession}, {Name: "get_internal_docs", Kind: hook.KindSession},
 	{Name: "tracker_get_task", Kind: hook.KindSession}, {Name: "tracker_list_tasks", Kind: hook.KindSession},
 	{Name: "tracker_visualize", Kind: hook.KindSession},
+	{Name: "list_background_processes", Kind: hook.KindSession}, {Name: "read_background_output", Kind: hook.KindSession},
 
 	{Name: "invoke_agent", Kind: hook.KindAgent},
 

@@ -1,0 +1,78 @@
+package gemini_test
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/agents/agenttest"
+	"github.com/hookctl/hookctl/internal/testbin"
+)
+
+// Version is the Gemini CLI release the end-to-end test and the recorded fixtures were made with
+// (the Makefile's GEMINI_VERSION).
+const Version = "0.61.0"
+
+var record = flag.Bool("record", false, "write the payloads the client sent to fixtures/gemini")
+
+// TestRealGeminiStaysReadOnly runs Gemini CLI (-p, yolo) with hookctl as its BeforeTool hook
+// in a new, read-only session, against a fake Gemini API: sed -i, a redirect and write_file
+// are refused with hookctl's reason reaching the model, git log runs and its output reaches the model,
+// and an admitted read runs in hookctl's sandbox (the rewrite, in hookSpecificOutput.tool_input).
+func TestRealGeminiStaysReadOnly(t *testing.T) {
+	bin := agenttest.Binary(t, "gemini-cli", "gemini", "@google/gemini-cli@"+Version)
+	hookctl := testbin.Hookctl(t)
+	p := agenttest.NewProject(t)
+	api := agenttest.NewGemini(t, p.ReadOnlyScript())
+	hook := agenttest.RecordingHook(t, p.HookDir, hookctl, "hook", "--agent", "gemini")
+	settings := map[string]any{
+		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
+		"hooks": map[string]any{"BeforeTool": []any{map[string]any{"matcher": ".*", "hooks": []any{
+			map[string]any{"type": "command", "name": "hookctl", "command": hook, "timeout": 30000}}}}},
+	}
+	b, _ := json.Marshal(settings)
+	os.MkdirAll(filepath.Join(p.Home, ".gemini"), 0o755)
+	if err := os.WriteFile(filepath.Join(p.Home, ".gemini", "settings.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := []string{"HOME=" + p.Home, "PATH=" + os.Getenv("PATH"), "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL=" + api.URL(),
+		"GEMINI_CLI_TRUST_WORKSPACE=true", "HOOKCTL_HOME=" + filepath.Join(p.Base, "hookctl"), "LANG=C.UTF-8"}
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--approval-mode", "yolo", "-p", "Try to change the project.")
+	cmd.Dir, cmd.Env = p.Dir, env
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	t.Logf("gemini -p took %s; tools offered: %v", time.Since(start), api.ToolNames())
+	if err != nil {
+		t.Fatalf("gemini: %v\n%s", err, out)
+	}
+	p.CheckReadOnly(t, api.Saw, "Tool execution blocked: hookctl read-only: sed: `-i` edits files in place",
+		"Tool execution blocked: hookctl read-only: `>` (redirection) is not allowed here",
+		"Tool execution blocked: hookctl read-only: `write_file` changes things")
+	if in, ok := agenttest.Sandboxed(api.Saw); !in || !ok {
+		t.Errorf("the admitted read did not run in hookctl's sandbox (sandboxed %v, seen %v): Gemini CLI did not take the rewrite", in, ok)
+	}
+	payloads := agenttest.Payloads(t, p.HookDir)
+	if len(payloads) < 5 {
+		t.Errorf("the hook saw %d calls, want 5", len(payloads))
+	}
+	if *record {
+		agenttest.Record(t, "gemini", payloads, p.Replacements())
+	}
+	if t.Failed() {
+		if reqs := api.Requests(); len(reqs) > 0 {
+			last := reqs[len(reqs)-1]
+			if len(last) > 4000 {
+				last = last[len(last)-4000:]
+			}
+			t.Logf("last request: %s", last)
+		}
+		t.Logf("gemini output:\n%s", out)
+	}
+}
