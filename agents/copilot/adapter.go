@@ -2,8 +2,8 @@
 // file's camelCase form: preToolUse payloads {sessionId, timestamp, cwd, toolName, toolArgs}
 // and the flat decision {permissionDecision, permissionDecisionReason, modifiedArgs}.
 //
-// What Copilot CLI does with a hook's answer (docs hooks-reference.md, and live for deny with
-// 1.0.102): deny refuses the call and gives the model "Denied by preToolUse hook: <reason>";
+// What Copilot CLI does with a hook's answer (docs hooks-reference.md, and live for deny and
+// modifiedArgs with 1.0.102): deny refuses the call and gives the model "Denied by preToolUse hook: <reason>";
 // modifiedArgs replaces the tool's arguments, so admitted shell reads run rewritten, in the
 // sandbox; a crash or a non-zero exit denies; a timeout always lets the call run, even for a
 // policy hook, which is why the runner's own deadline sits far inside the client's.
@@ -26,13 +26,15 @@ import (
 // Adapter implements hook.Adapter for Copilot CLI.
 type Adapter struct{}
 
-// Tools maps Copilot CLI's tools (1.0.102's documentation; not recorded live) to what they do.
-// Read-only mode lets through view, grep and glob (reads), report_intent, update_todo and the
-// CLI's own documentation (the session's own state), list_bash and read_bash (which only read a
-// shell session's output), and task, whose calls are judged in turn. web_fetch is KindWeb. It
-// refuses create, edit, str_replace_editor and apply_patch (writes) and, as KindOther,
-// write_bash (types into a running shell, past the judge) and stop_bash. Any other tool, MCP
-// tools among them, is unknown, and refused.
+// Tools maps Copilot CLI's tools (1.0.102: those its requests offered live, and the documented
+// ones) to what they do. Read-only mode lets through view, grep and glob (reads), report_intent,
+// update_todo, skill and the CLI's own documentation (the session's own state), list_bash,
+// read_bash, list_agents and read_agent (which only read a shell's or a background agent's
+// output), and task, whose calls are judged in turn. web_fetch is KindWeb. It refuses create,
+// edit, str_replace_editor and apply_patch (writes) and, as KindOther, write_bash and
+// write_agent (type into a running shell or agent, past the judge), stop_bash, and sql and
+// session_store_sql (queries that can write the session's database). Any other tool, MCP tools
+// among them, is unknown, and refused.
 var Tools = agentkit.Tools{
 	{Name: "bash", Kind: hook.KindShell, Command: "command", Description: "description"},
 
@@ -43,6 +45,8 @@ var Tools = agentkit.Tools{
 	{Name: "report_intent", Kind: hook.KindSession}, {Name: "update_todo", Kind: hook.KindSession},
 	{Name: "fetch_copilot_cli_documentation", Kind: hook.KindSession},
 	{Name: "list_bash", Kind: hook.KindSession}, {Name: "read_bash", Kind: hook.KindSession},
+	{Name: "skill", Kind: hook.KindSession}, {Name: "list_agents", Kind: hook.KindSession},
+	{Name: "read_agent", Kind: hook.KindSession},
 
 	{Name: "task", Kind: hook.KindAgent},
 
@@ -54,6 +58,8 @@ var Tools = agentkit.Tools{
 	{Name: "apply_patch", Kind: hook.KindFileWrite, Patch: "input"},
 
 	{Name: "write_bash", Kind: hook.KindOther}, {Name: "stop_bash", Kind: hook.KindOther},
+	{Name: "write_agent", Kind: hook.KindOther}, {Name: "sql", Kind: hook.KindOther},
+	{Name: "session_store_sql", Kind: hook.KindOther},
 }
 
 // Decode reads a preToolUse payload. Copilot's camelCase payloads name no event: hookctl
