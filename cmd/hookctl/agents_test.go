@@ -1,0 +1,66 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+// agentOutput says where each client's answer holds the decision and the rewritten command.
+var agentOutput = map[string]struct{ verdict, deny, command string }{
+	"codex":   {"hookSpecificOutput.permissionDecision", "deny", "hookSpecificOutput.updatedInput.command"},
+	"qwen":    {"hookSpecificOutput.permissionDecision", "deny", ""},
+	"gemini":  {"decision", "deny", "hookSpecificOutput.tool_input.command"},
+	"copilot": {"permissionDecision", "deny", "modifiedArgs.command"},
+	"cursor":  {"permission", "deny", "updated_input.command"},
+}
+
+// TestAgentsAnswerRecordedPayloads runs `hookctl hook --agent NAME` on every payload in
+// fixtures/NAME (recorded from the real clients; Cursor's built from its documentation), in a
+// new, read-only session: the writes are refused in the client's own deny, the reads are not,
+// and an admitted command comes back rewritten where the client takes a rewrite.
+func TestAgentsAnswerRecordedPayloads(t *testing.T) {
+	t.Setenv("HOOKCTL_HOME", t.TempDir())
+	for name, want := range agentOutput {
+		a, err := agentNamed(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files, _ := filepath.Glob(filepath.Join("..", "..", "fixtures", name, "*.json"))
+		if len(files) < 5 {
+			t.Fatalf("%s: %d fixtures", name, len(files))
+		}
+		for _, f := range files {
+			payload, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var out, errOut bytes.Buffer
+			code := runHook(&streams{in: bytes.NewReader(payload), out: &out, err: &errOut}, false, a)
+			base := filepath.Base(f)
+			if code != 0 || !gjson.Valid(out.String()) {
+				t.Errorf("%s/%s: exit %d, output %q, stderr %s", name, base, code, out.String(), errOut.String())
+				continue
+			}
+			res := gjson.Parse(out.String())
+			denied := res.Get(want.verdict).Str == want.deny
+			write := false
+			for _, w := range []string{"-sed", "-echo", "write", "create", "apply_patch", "delete", "mcp"} {
+				write = write || strings.Contains(base, w)
+			}
+			if denied != write {
+				t.Errorf("%s/%s: denied %v, want %v: %s", name, base, denied, write, out.String())
+			}
+			if cmd := res.Get(want.command); !write && want.command != "" && cmd.Exists() && !strings.Contains(cmd.Str, " sandbox --session ") {
+				t.Errorf("%s/%s: rewritten to %q, not into the sandbox", name, base, cmd.Str)
+			}
+			if want.command == "" && strings.Contains(out.String(), "sandbox --session") {
+				t.Errorf("%s/%s: a rewrite for a client that takes none: %s", name, base, out.String())
+			}
+		}
+	}
+}
