@@ -1,0 +1,69 @@
+package hookfile
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/tidwall/gjson"
+)
+
+var path = []string{"hooks", "PreToolUse"}
+
+const group = `{"hooks":[{"type":"command","command":"/h/bin/hookctl hook --agent codex","timeout":30}]}`
+
+func ours(g gjson.Result) bool {
+	return strings.Contains(g.Get("hooks.0.command").Str, "hookctl hook --agent")
+}
+
+// TestAddKeepsEveryOtherByte: hookctl's group goes at the end of the array (made where it is
+// missing), every other byte stays, a second add changes nothing, and removing it gives the
+// original text back where the array was there before.
+func TestAddKeepsEveryOtherByte(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{``, "{\n  \"hooks\": {\n    \"PreToolUse\": [\n      {\n        \"hooks\": [\n          {\n            \"type\": \"command\",\n            \"command\": \"/h/bin/hookctl hook --agent codex\",\n            \"timeout\": 30\n          }\n        ]\n      }\n    ]\n  }\n}\n"},
+		{`{"model": "x"}`, `{"model": "x", "hooks": {"PreToolUse":[` + group + `]}}`},
+		{`{"hooks": {"Stop": []}}`, `{"hooks": {"Stop": [], "PreToolUse": [` + group + `]}}`},
+		{"{\n  \"hooks\": {\"PreToolUse\": [ {\"matcher\":\"Bash\",\"hooks\":[]} ]},\n  \"x\": 1\n}\n", "{\n  \"hooks\": {\"PreToolUse\": [ {\"matcher\":\"Bash\",\"hooks\":[]}, " + group + " ]},\n  \"x\": 1\n}\n"},
+		{`{"hooks":{"PreToolUse":[]}}`, `{"hooks":{"PreToolUse":[` + group + `]}}`},
+	} {
+		out, changed, err := Add([]byte(tc.in), path, group, ours, "")
+		if err != nil || !changed || string(out) != tc.want {
+			t.Errorf("Add(%q) = %q, %v, %v\nwant %q", tc.in, out, changed, err, tc.want)
+			continue
+		}
+		again, changed, err := Add(out, path, group, ours, "")
+		if err != nil || changed || string(again) != string(out) {
+			t.Errorf("second Add(%q) changed it: %q %v", tc.in, again, err)
+		}
+		back, _, err := Remove(out, path, ours)
+		if err != nil || gjson.GetBytes(back, "hooks.PreToolUse.#(hooks.0.command%\"*hookctl*\")").Exists() {
+			t.Errorf("Remove(%q) = %q, %v", out, back, err)
+		}
+		if strings.Contains(tc.in, "PreToolUse") && string(back) != tc.in {
+			t.Errorf("Remove did not restore %q: %q", tc.in, back)
+		}
+	}
+}
+
+// TestAddReplacesAnOlderGroup: a group of hookctl's that differs (another path) is replaced.
+func TestAddReplacesAnOlderGroup(t *testing.T) {
+	old := strings.Replace(group, "/h/bin", "/old", 1)
+	in := `{"hooks":{"PreToolUse":[{"hooks":[]},` + old + `,{"matcher":"x","hooks":[]}]}}`
+	out, changed, err := Add([]byte(in), path, group, ours, "")
+	if err != nil || !changed {
+		t.Fatal(err)
+	}
+	if want := `{"hooks":{"PreToolUse":[{"hooks":[]},{"matcher":"x","hooks":[]}, ` + group + `]}}`; string(out) != want {
+		t.Errorf("got  %s\nwant %s", out, want)
+	}
+}
+
+// TestRefusesWhatItCannotReadSafely: comments, a key twice, a path through a non-object, a
+// non-object file are refused, never rewritten.
+func TestRefusesWhatItCannotReadSafely(t *testing.T) {
+	for _, in := range []string{`{"hooks": {} // c` + "\n}", `{"hooks":{},"hooks":{}}`, `{"hooks":[]}`, `{"hooks":{"PreToolUse":{}}}`, `[]`, `{"a":1,}`} {
+		if _, _, err := Add([]byte(in), path, group, ours, ""); err == nil {
+			t.Errorf("Add(%q): no error", in)
+		}
+	}
+}
