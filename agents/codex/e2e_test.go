@@ -136,3 +136,60 @@ func clip(s string) string {
 	}
 	return strings.TrimSpace(s)
 }
+
+// TestRealCodexInstallTrustsItsHook: hookctl install --agent codex registers the hook and makes
+// Codex trust it, so that a plain codex exec (no --dangerously-bypass-hook-trust) runs it; doctor
+// passes, and reports the hook once its registration changes (Codex would skip it silently);
+// uninstall puts config.toml back byte for byte and removes the hooks file it created.
+func TestRealCodexInstallTrustsItsHook(t *testing.T) {
+	s := newSession(t, func(p *agenttest.Project) []agenttest.Step { return []agenttest.Step{agenttest.Shell("sed -i s/a/b/ f")} })
+	os.Remove(filepath.Join(s.codexHome, "hooks.json")) // install writes its own
+	config := filepath.Join(s.codexHome, "config.toml")
+	before, _ := os.ReadFile(config)
+	hookctl := testbin.Hookctl(t)
+	env := append(append([]string(nil), s.env...), "PATH="+filepath.Dir(s.bin)+":"+os.Getenv("PATH"))
+	cli := func(args ...string) (string, int) {
+		cmd := exec.Command(hookctl, args...)
+		cmd.Dir, cmd.Env = s.p.Dir, env
+		out, err := cmd.CombinedOutput()
+		code := 0
+		if e, ok := err.(*exec.ExitError); ok {
+			code = e.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), code
+	}
+	if out, code := cli("install", "--agent", "codex"); code != 0 || !strings.Contains(out, "trusted hookctl's hook") {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	if out, code := cli("doctor", "--agent", "codex"); code != 0 || !strings.Contains(out, "Codex trusts hookctl's hook") {
+		t.Errorf("doctor after install: exit %d\n%s", code, out)
+	}
+	out, _ := s.run(t, "Try to change the project.")
+	if b, _ := os.ReadFile(s.p.F); string(b) != "a\n" || !s.api.Saw("Command blocked by PreToolUse hook: hookctl read-only: sed") {
+		t.Errorf("the installed hook did not run (f is %q):\n%s", b, out)
+	}
+	hooksFile := filepath.Join(s.codexHome, "hooks.json")
+	installed, _ := os.ReadFile(hooksFile)
+	write(t, hooksFile, strings.Replace(string(installed), `"timeout": 30`, `"timeout": 31`, 1))
+	if out, code := cli("doctor", "--agent", "codex"); code == 0 || !strings.Contains(out, "hookctl's hook modified: it SKIPS it") {
+		t.Errorf("doctor did not report the changed hook: exit %d\n%s", code, out)
+	}
+	write(t, hooksFile, string(installed))
+	trusted, _ := os.ReadFile(config)
+	write(t, config, string(before))
+	if out, code := cli("doctor", "--agent", "codex"); code == 0 || !strings.Contains(out, "hookctl's hook untrusted: it SKIPS it") {
+		t.Errorf("doctor did not report the untrusted hook: exit %d\n%s", code, out)
+	}
+	write(t, config, string(trusted))
+	if out, code := cli("uninstall", "--agent", "codex"); code != 0 {
+		t.Fatalf("uninstall: exit %d\n%s", code, out)
+	}
+	if after, _ := os.ReadFile(config); string(after) != string(before) {
+		t.Errorf("config.toml not restored:\n got %q\nwant %q", after, before)
+	}
+	if _, err := os.Stat(hooksFile); err == nil {
+		t.Errorf("uninstall left the hooks file install created")
+	}
+}
