@@ -76,3 +76,13 @@ func guarding(c hook.Client) hook.Client {
 	c.SettingsNames = names
 	return c
 }
+
+// clientDirs are the other clients' whole configuration directories, which edit mode's sandbox
+// freezes as it freezes .claude: under the user's home, in the project and every directory above
+// it, and the system's. An edit-mode command could otherwise switch hookctl off for the next
+// session of another client (its hooks, Codex's trust, Copilot's disableAllHooks).
+var clientDirs = struct{ home, project, system []string }{
+	home:    []string{".codex", ".qwen", ".gemini", ".copilot", ".cursor"},
+	project: []string{".codex", ".qwen", ".gemini", ".cursor", ".copilot", ".github/hooks", ".github/copilot"},
+	system:  []string{"/etc/codex", "/etc/qwen-code", "/etc/gemini-cli", "/etc/github-copilot", "/etc/cursor"},
+}
