@@ -177,6 +177,10 @@ func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine, st SessionState) (D
 		if p.Config.DirectFetch {
 			return Decision{Verdict: Pass}, true
 		}
+		if !p.Client.RetrievalHook {
+			return Decision{Verdict: Deny, Reason: "hookctl: web content reaches you only through hookctl's quarantined retriever, " +
+				"which " + c.Tool + " does not go through; run hookctl retrieve fetch URL --need '…' (or hookctl retrieve search 'query') in the shell instead."}, true
+		}
 		return Decision{Verdict: Deny, Reason: "hookctl: " + c.Tool + " is answered by hookctl's retrieval hook, which did not run; " +
 			"ask the user to run `hookctl doctor`. Meanwhile: hookctl retrieve fetch URL --need '…'."}, true
 	}

@@ -20,6 +20,7 @@ var Client = hook.Client{
 	},
 	SettingsNames: SettingsNames,
 	ShellTool:     "the Bash tool",
+	RetrievalHook: true,
 }
 
 // SettingsNames are the files Claude Code reads from the .claude directory of whatever directory

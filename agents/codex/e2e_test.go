@@ -142,7 +142,9 @@ func clip(s string) string {
 // passes, and reports the hook once its registration changes (Codex would skip it silently);
 // uninstall puts config.toml back byte for byte and removes the hooks file it created.
 func TestRealCodexInstallTrustsItsHook(t *testing.T) {
-	s := newSession(t, func(p *agenttest.Project) []agenttest.Step { return []agenttest.Step{agenttest.Shell("sed -i s/a/b/ f")} })
+	s := newSession(t, func(p *agenttest.Project) []agenttest.Step {
+		return []agenttest.Step{agenttest.Shell("sed -i s/a/b/ f")}
+	})
 	os.Remove(filepath.Join(s.codexHome, "hooks.json")) // install writes its own
 	config := filepath.Join(s.codexHome, "config.toml")
 	before, _ := os.ReadFile(config)

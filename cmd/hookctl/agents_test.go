@@ -64,3 +64,23 @@ func TestAgentsAnswerRecordedPayloads(t *testing.T) {
 		}
 	}
 }
+
+// TestAgentWebToolsPointAtTheRetriever: a client without hookctl's retrieval hook has its web
+// tools refused with the retriever's shell command as the way, in every mode; a shell web read
+// is rewritten into the retriever where the client takes a rewrite.
+func TestAgentWebToolsPointAtTheRetriever(t *testing.T) {
+	t.Setenv("HOOKCTL_HOME", t.TempDir())
+	for _, tc := range []struct{ agent, payload, want string }{
+		{"gemini", `{"session_id":"s1","cwd":"/tmp","hook_event_name":"BeforeTool","tool_name":"google_web_search","tool_input":{"query":"x"}}`, "run hookctl retrieve fetch URL"},
+		{"qwen", `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"web_fetch","tool_input":{"url":"https://example.com","prompt":"p"}}`, "run hookctl retrieve fetch URL"},
+		{"copilot", `{"sessionId":"s1","cwd":"/tmp","toolName":"web_fetch","toolArgs":{"url":"https://example.com"}}`, "run hookctl retrieve fetch URL"},
+		{"codex", `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"curl -s https://example.com"},"tool_use_id":"c"}`, " retrieve fetch https://example.com "},
+	} {
+		a, _ := agentNamed(tc.agent)
+		var out bytes.Buffer
+		runHook(&streams{in: strings.NewReader(tc.payload), out: &out, err: &bytes.Buffer{}}, false, a)
+		if !strings.Contains(out.String(), tc.want) {
+			t.Errorf("%s: %s", tc.agent, out.String())
+		}
+	}
+}
