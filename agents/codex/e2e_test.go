@@ -195,3 +195,32 @@ func TestRealCodexInstallTrustsItsHook(t *testing.T) {
 		t.Errorf("uninstall left the hooks file install created")
 	}
 }
+
+// TestRealCodexShellFindsItsSession: `hookctl readonly` typed in a shell Codex started finds
+// the session it runs in through the process tree (the hook noted the Codex process that ran
+// it), as in Claude Code: with two sessions in the project, where the project alone cannot tell
+// them apart, the second run's shell names the second session. (Here the model's own shell
+// asks, which only reads the mode; the user's `!` shell is a child of the same process.)
+func TestRealCodexShellFindsItsSession(t *testing.T) {
+	s := newSession(t, func(p *agenttest.Project) []agenttest.Step {
+		return []agenttest.Step{agenttest.Shell("ls"), agenttest.Shell("hookctl readonly status")}
+	})
+	sessionID := func(out string) string {
+		_, id, ok := strings.Cut(out, "session id: ")
+		if !ok {
+			t.Fatalf("no session id in codex's output:\n%s", out)
+		}
+		return strings.Fields(id)[0]
+	}
+	first, _ := s.run(t, "What mode is this session in?", "--dangerously-bypass-hook-trust")
+	second, _ := s.run(t, "What mode is this session in?", "--dangerously-bypass-hook-trust")
+	id1, id2 := sessionID(first), sessionID(second)
+	reqs := s.api.Requests()
+	last := reqs[len(reqs)-1]
+	// The status names the session by its shortest unique prefix: "session PREFIX (DIR): MODE".
+	_, named, _ := strings.Cut(last, `Output:\nsession `) // in Codex's tool output, JSON-escaped
+	named, _, _ = strings.Cut(named, " (")
+	if named == "" || !strings.HasPrefix(id2, named) || strings.HasPrefix(id1, named) || !strings.Contains(last, "READ-ONLY") {
+		t.Errorf("hookctl readonly status in session %s named %q (the first was %s):\n%s", id2, named, id1, clip(last))
+	}
+}
