@@ -87,3 +87,14 @@ func (p *Project) CheckReadOnly(t testing.TB, saw func(string) bool, refusals ..
 		t.Errorf("git log's output did not reach the model")
 	}
 }
+
+// Install runs `hookctl install --agent agent` for the Project's HOME, with hookctl's home
+// under Base, so that a test drives the client with the registration install writes.
+func (p *Project) Install(t testing.TB, hookctl, agent string, env []string) {
+	t.Helper()
+	cmd := exec.Command(hookctl, "install", "--agent", agent)
+	cmd.Dir, cmd.Env = p.Dir, env
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("hookctl install --agent %s: %v\n%s", agent, err, out)
+	}
+}

@@ -31,17 +31,7 @@ var record = flag.Bool("record", false, "write the payloads the client sent to f
 func TestRealCopilotStaysReadOnly(t *testing.T) {
 	bin := agenttest.Binary(t, "copilot", "copilot", "@github/copilot@"+Version)
 	hookctl := testbin.Hookctl(t)
-	p := agenttest.NewProject(t)
-	pkg := filepath.Join(agenttest.RepoRoot(t), ".cache", "copilot-pkg")
-	if err := os.MkdirAll(pkg, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(filepath.Join(p.Home, ".cache"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Symlink(pkg, filepath.Join(p.Home, ".cache", "copilot")); err != nil {
-		t.Fatal(err)
-	}
+	p := newProject(t)
 	script := p.ReadOnlyScript()
 	api := agenttest.NewChat(t, script)
 	hook := agenttest.RecordingHook(t, p.HookDir, hookctl, "hook", "--agent", "copilot")
@@ -49,22 +39,10 @@ func TestRealCopilotStaysReadOnly(t *testing.T) {
 		map[string]any{"type": "command", "bash": hook, "timeoutSec": 30}}}}
 	b, _ := json.Marshal(hooks)
 	os.MkdirAll(filepath.Join(p.Home, ".copilot", "hooks"), 0o755)
-	if err := os.WriteFile(filepath.Join(p.Home, ".copilot", "hooks", "hookctl.json"), b, 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(p.Home, ".copilot", "hooks", "recording.json"), b, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	env := []string{"HOME=" + p.Home, "PATH=" + os.Getenv("PATH"), "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false",
-		"COPILOT_PROVIDER_BASE_URL=" + api.URL(), "COPILOT_PROVIDER_API_KEY=x", "COPILOT_MODEL=gpt-4.1",
-		"HOOKCTL_HOME=" + filepath.Join(p.Base, "hookctl"), "LANG=C.UTF-8"}
-	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--allow-all-tools", "-p", "Try to change the project.")
-	cmd.Dir, cmd.Env = p.Dir, env
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
-	t.Logf("copilot -p took %s; tools offered: %v", time.Since(start), api.ToolNames())
-	if err != nil {
-		t.Fatalf("copilot: %v\n%s", err, out)
-	}
+	out := run(t, bin, p, api)
 	p.CheckReadOnly(t, api.Saw, "Denied by preToolUse hook: hookctl read-only: sed: `-i` edits files in place",
 		"Denied by preToolUse hook: hookctl read-only: `>` (redirection) is not allowed here",
 		"Denied by preToolUse hook: hookctl read-only: `create` changes things")
@@ -79,13 +57,71 @@ func TestRealCopilotStaysReadOnly(t *testing.T) {
 		agenttest.Record(t, "copilot", payloads, p.Replacements())
 	}
 	if t.Failed() {
-		if reqs := api.Requests(); len(reqs) > 0 {
-			last := reqs[len(reqs)-1]
-			if len(last) > 5000 {
-				last = last[len(last)-5000:]
-			}
-			t.Logf("last request: %s", last)
-		}
-		t.Logf("copilot output:\n%s", out)
+		dump(t, api, out)
 	}
+}
+
+// TestRealCopilotRunsTheInstalledHook: the file hookctl install --agent copilot writes is a hook
+// Copilot CLI runs.
+func TestRealCopilotRunsTheInstalledHook(t *testing.T) {
+	bin := agenttest.Binary(t, "copilot", "copilot", "@github/copilot@"+Version)
+	hookctl := testbin.Hookctl(t)
+	p := newProject(t)
+	api := agenttest.NewChat(t, []agenttest.Step{agenttest.Shell("sed -i s/a/b/ f")})
+	p.Install(t, hookctl, "copilot", env(p, api))
+	out := run(t, bin, p, api)
+	if b, _ := os.ReadFile(p.F); string(b) != "a\n" || !api.Saw("Denied by preToolUse hook: hookctl read-only: sed: `-i` edits files in place") {
+		dump(t, api, out)
+		t.Errorf("the installed hook did not refuse sed -i (f is %q)", b)
+	}
+}
+
+// newProject is a Project whose HOME keeps Copilot's unpacked package in .cache/copilot-pkg.
+func newProject(t *testing.T) *agenttest.Project {
+	t.Helper()
+	p := agenttest.NewProject(t)
+	pkg := filepath.Join(agenttest.RepoRoot(t), ".cache", "copilot-pkg")
+	if err := os.MkdirAll(pkg, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(filepath.Join(p.Home, ".cache"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(pkg, filepath.Join(p.Home, ".cache", "copilot")); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+func env(p *agenttest.Project, api *agenttest.Chat) []string {
+	return []string{"HOME=" + p.Home, "PATH=" + os.Getenv("PATH"), "COPILOT_OFFLINE=true", "COPILOT_AUTO_UPDATE=false",
+		"COPILOT_PROVIDER_BASE_URL=" + api.URL(), "COPILOT_PROVIDER_API_KEY=x", "COPILOT_MODEL=gpt-4.1",
+		"HOOKCTL_HOME=" + filepath.Join(p.Base, "hookctl"), "LANG=C.UTF-8"}
+}
+
+// run runs copilot -p with every tool allowed (it asks nothing) in the Project.
+func run(t *testing.T, bin string, p *agenttest.Project, api *agenttest.Chat) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 240*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--allow-all-tools", "-p", "Try to change the project.")
+	cmd.Dir, cmd.Env = p.Dir, env(p, api)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	t.Logf("copilot -p took %s; tools offered: %v", time.Since(start), api.ToolNames())
+	if err != nil {
+		t.Fatalf("copilot: %v\n%s", err, out)
+	}
+	return out
+}
+
+func dump(t *testing.T, api *agenttest.Chat, out []byte) {
+	if reqs := api.Requests(); len(reqs) > 0 {
+		last := reqs[len(reqs)-1]
+		if len(last) > 5000 {
+			last = last[len(last)-5000:]
+		}
+		t.Logf("last request: %s", last)
+	}
+	t.Logf("copilot output:\n%s", out)
 }

@@ -30,28 +30,9 @@ func TestRealGeminiStaysReadOnly(t *testing.T) {
 	p := agenttest.NewProject(t)
 	api := agenttest.NewGemini(t, p.ReadOnlyScript())
 	hook := agenttest.RecordingHook(t, p.HookDir, hookctl, "hook", "--agent", "gemini")
-	settings := map[string]any{
-		"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}},
-		"hooks": map[string]any{"BeforeTool": []any{map[string]any{"matcher": ".*", "hooks": []any{
-			map[string]any{"type": "command", "name": "hookctl", "command": hook, "timeout": 30000}}}}},
-	}
-	b, _ := json.Marshal(settings)
-	os.MkdirAll(filepath.Join(p.Home, ".gemini"), 0o755)
-	if err := os.WriteFile(filepath.Join(p.Home, ".gemini", "settings.json"), b, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	env := []string{"HOME=" + p.Home, "PATH=" + os.Getenv("PATH"), "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL=" + api.URL(),
-		"GEMINI_CLI_TRUST_WORKSPACE=true", "HOOKCTL_HOME=" + filepath.Join(p.Base, "hookctl"), "LANG=C.UTF-8"}
-	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, bin, "--approval-mode", "yolo", "-p", "Try to change the project.")
-	cmd.Dir, cmd.Env = p.Dir, env
-	start := time.Now()
-	out, err := cmd.CombinedOutput()
-	t.Logf("gemini -p took %s; tools offered: %v", time.Since(start), api.ToolNames())
-	if err != nil {
-		t.Fatalf("gemini: %v\n%s", err, out)
-	}
+	writeSettings(t, p, map[string]any{"BeforeTool": []any{map[string]any{"matcher": ".*", "hooks": []any{
+		map[string]any{"type": "command", "name": "hookctl", "command": hook, "timeout": 30000}}}}})
+	out := run(t, bin, p, api)
 	p.CheckReadOnly(t, api.Saw, "Tool execution blocked: hookctl read-only: sed: `-i` edits files in place",
 		"Tool execution blocked: hookctl read-only: `>` (redirection) is not allowed here",
 		"Tool execution blocked: hookctl read-only: `write_file` changes things")
@@ -66,13 +47,68 @@ func TestRealGeminiStaysReadOnly(t *testing.T) {
 		agenttest.Record(t, "gemini", payloads, p.Replacements())
 	}
 	if t.Failed() {
-		if reqs := api.Requests(); len(reqs) > 0 {
-			last := reqs[len(reqs)-1]
-			if len(last) > 4000 {
-				last = last[len(last)-4000:]
-			}
-			t.Logf("last request: %s", last)
-		}
-		t.Logf("gemini output:\n%s", out)
+		dump(t, api, out)
 	}
+}
+
+// TestRealGeminiRunsTheInstalledHook: what hookctl install --agent gemini writes is a hook
+// Gemini CLI runs (its matcher and timeout as the client reads them).
+func TestRealGeminiRunsTheInstalledHook(t *testing.T) {
+	bin := agenttest.Binary(t, "gemini-cli", "gemini", "@google/gemini-cli@"+Version)
+	hookctl := testbin.Hookctl(t)
+	p := agenttest.NewProject(t)
+	api := agenttest.NewGemini(t, []agenttest.Step{agenttest.Shell("sed -i s/a/b/ f")})
+	writeSettings(t, p, nil)
+	p.Install(t, hookctl, "gemini", env(p, api))
+	out := run(t, bin, p, api)
+	if b, _ := os.ReadFile(p.F); string(b) != "a\n" || !api.Saw("Tool execution blocked: hookctl read-only: sed: `-i` edits files in place") {
+		dump(t, api, out)
+		t.Errorf("the installed hook did not refuse sed -i (f is %q)", b)
+	}
+}
+
+// writeSettings writes the Project's ~/.gemini/settings.json: the fake's auth, and hooks if any.
+func writeSettings(t *testing.T, p *agenttest.Project, hooks map[string]any) {
+	t.Helper()
+	settings := map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}}
+	if hooks != nil {
+		settings["hooks"] = hooks
+	}
+	b, _ := json.MarshalIndent(settings, "", "  ")
+	os.MkdirAll(filepath.Join(p.Home, ".gemini"), 0o755)
+	if err := os.WriteFile(filepath.Join(p.Home, ".gemini", "settings.json"), b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func env(p *agenttest.Project, api *agenttest.Gemini) []string {
+	return []string{"HOME=" + p.Home, "PATH=" + os.Getenv("PATH"), "GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL=" + api.URL(),
+		"GEMINI_CLI_TRUST_WORKSPACE=true", "HOOKCTL_HOME=" + filepath.Join(p.Base, "hookctl"), "LANG=C.UTF-8"}
+}
+
+// run runs gemini -p (yolo: it asks nothing) in the Project.
+func run(t *testing.T, bin string, p *agenttest.Project, api *agenttest.Gemini) []byte {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, bin, "--approval-mode", "yolo", "-p", "Try to change the project.")
+	cmd.Dir, cmd.Env = p.Dir, env(p, api)
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	t.Logf("gemini -p took %s; tools offered: %v", time.Since(start), api.ToolNames())
+	if err != nil {
+		t.Fatalf("gemini: %v\n%s", err, out)
+	}
+	return out
+}
+
+func dump(t *testing.T, api *agenttest.Gemini, out []byte) {
+	if reqs := api.Requests(); len(reqs) > 0 {
+		last := reqs[len(reqs)-1]
+		if len(last) > 4000 {
+			last = last[len(last)-4000:]
+		}
+		t.Logf("last request: %s", last)
+	}
+	t.Logf("gemini output:\n%s", out)
 }
