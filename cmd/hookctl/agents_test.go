@@ -6,8 +6,11 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/tidwall/gjson"
+
+	"github.com/hookctl/hookctl/hook"
 )
 
 // agentOutput says where each client's answer holds the decision and the rewritten command.
@@ -81,6 +84,50 @@ func TestAgentWebToolsPointAtTheRetriever(t *testing.T) {
 		runHook(&streams{in: strings.NewReader(tc.payload), out: &out, err: &bytes.Buffer{}}, false, a)
 		if !strings.Contains(out.String(), tc.want) {
 			t.Errorf("%s: %s", tc.agent, out.String())
+		}
+	}
+}
+
+// TestAgentFailuresAreEachClientsDeny: the runner's failures (a panic in deciding, the deadline,
+// an oversized or broken payload) come out, for every client, as that client's own deny with a
+// reason, and exit 2 with the reason on stderr, which each client also reads as a block.
+func TestAgentFailuresAreEachClientsDeny(t *testing.T) {
+	payload := map[string]string{
+		"codex":   `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"}}`,
+		"qwen":    `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`,
+		"gemini":  `{"session_id":"s","hook_event_name":"BeforeTool","tool_name":"run_shell_command","tool_input":{"command":"ls"}}`,
+		"copilot": `{"sessionId":"s","toolName":"bash","toolArgs":{"command":"ls"}}`,
+		"cursor":  `{"conversation_id":"s","hook_event_name":"preToolUse","tool_name":"Shell","tool_input":{"command":"ls"}}`,
+	}
+	block := make(chan struct{})
+	defer close(block)
+	for name, want := range agentOutput {
+		a, _ := agentNamed(name)
+		for _, tc := range []struct {
+			what    string
+			in      string
+			decider hook.Decider
+		}{
+			{"panic", payload[name], hook.DeciderFunc(func(*hook.Event, *hook.Run) hook.Decision { panic("boom") })},
+			{"oversized", strings.Repeat(" ", hook.MaxPayload+1), hook.RefuseTools},
+			{"broken", `{"tool_name":`, hook.RefuseTools},
+			{"deadline", payload[name], hook.DeciderFunc(func(*hook.Event, *hook.Run) hook.Decision { <-block; return hook.Decision{} })},
+		} {
+			var out, errOut bytes.Buffer
+			exited := make(chan int, 1)
+			r := &hook.Runner{Stdin: strings.NewReader(tc.in), Stdout: &out, Stderr: &errOut, Adapter: a.Adapter,
+				Deadline: 100 * time.Millisecond, Exit: func(code int) { exited <- code }}
+			code := -1
+			if tc.what == "deadline" {
+				go r.Run(tc.decider)
+				code = <-exited
+			} else {
+				code = r.Run(tc.decider)
+			}
+			res := gjson.Parse(out.String())
+			if code != hook.ExitFailed || res.Get(want.verdict).Str != want.deny || strings.TrimSpace(errOut.String()) == "" {
+				t.Errorf("%s, %s: exit %d, stdout %s, stderr %q", name, tc.what, code, out.String(), errOut.String())
+			}
 		}
 	}
 }
