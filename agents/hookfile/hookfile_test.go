@@ -67,3 +67,39 @@ func TestRefusesWhatItCannotReadSafely(t *testing.T) {
 		}
 	}
 }
+
+// FuzzAdd: on any text, Add either refuses or returns valid JSON holding hookctl's group once
+// and the same values as before apart from it (Add checks that itself; this holds it to it), and
+// a second Add changes nothing.
+func FuzzAdd(f *testing.F) {
+	for _, s := range []string{``, `{}`, `{"hooks":{}}`, `{"hooks":{"PreToolUse":[]}}`, `{"hooks":{"PreToolUse":[{"hooks":[]},` + group + `]}}`,
+		`{"a":[1,2,{"b":"c"}],"hooks":{"Stop":[{}],"PreToolUse":[ {} , {"x":1} ]}}`, "{\n\t\"hooks\" : { \"PreToolUse\" : [\n\t] }\n}\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		out, _, err := Add([]byte(in), path, group, ours, "")
+		if err != nil {
+			return
+		}
+		if !gjson.ValidBytes(out) {
+			t.Fatalf("Add(%q) = invalid JSON %q", in, out)
+		}
+		n := 0
+		gjson.GetBytes(out, "hooks.PreToolUse").ForEach(func(_, g gjson.Result) bool {
+			if ours(g) {
+				n++
+			}
+			return true
+		})
+		if n != 1 {
+			t.Fatalf("Add(%q) = %q: %d groups of hookctl's", in, out, n)
+		}
+		if again, changed, err := Add(out, path, group, ours, ""); err != nil || changed || string(again) != string(out) {
+			t.Fatalf("second Add(%q) changed it: %q %v", out, again, err)
+		}
+		back, _, err := Remove(out, path, ours)
+		if err != nil || !gjson.ValidBytes(back) {
+			t.Fatalf("Remove(%q) = %q, %v", out, back, err)
+		}
+	})
+}
