@@ -4,6 +4,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -97,4 +98,22 @@ func (p *Project) Install(t testing.TB, hookctl, agent string, env []string) {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("hookctl install --agent %s: %v\n%s", agent, err, out)
 	}
+}
+
+// StatusSession is the session `hookctl readonly status` named in text (its line reads
+// "session PREFIX (DIR): BADGE"), or "" when text holds no such line.
+func StatusSession(text string) string {
+	i := strings.Index(text, "): 🔒")
+	if i < 0 {
+		i = strings.Index(text, "): ✏️")
+	}
+	if i < 0 {
+		return ""
+	}
+	j := strings.LastIndex(text[:i], "session ")
+	if j < 0 {
+		return ""
+	}
+	named, _, _ := strings.Cut(text[j+len("session "):i], " (")
+	return named
 }

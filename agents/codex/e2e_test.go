@@ -218,8 +218,7 @@ func TestRealCodexShellFindsItsSession(t *testing.T) {
 	reqs := s.api.Requests()
 	last := reqs[len(reqs)-1]
 	// The status names the session by its shortest unique prefix: "session PREFIX (DIR): MODE".
-	_, named, _ := strings.Cut(last, `Output:\nsession `) // in Codex's tool output, JSON-escaped
-	named, _, _ = strings.Cut(named, " (")
+	named := agenttest.StatusSession(last)
 	if named == "" || !strings.HasPrefix(id2, named) || strings.HasPrefix(id1, named) || !strings.Contains(last, "READ-ONLY") {
 		t.Errorf("hookctl readonly status in session %s named %q (the first was %s):\n%s", id2, named, id1, clip(last))
 	}

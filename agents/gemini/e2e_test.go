@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -111,4 +112,41 @@ func dump(t *testing.T, api *agenttest.Gemini, out []byte) {
 		t.Logf("last request: %s", last)
 	}
 	t.Logf("gemini output:\n%s", out)
+}
+
+// TestRealGeminiShellFindsItsSession: `hookctl readonly` in a shell Gemini CLI started finds the
+// session it runs in through the process tree: with two sessions in the project, the second
+// run's shell names the second one (the project alone cannot tell them apart).
+func TestRealGeminiShellFindsItsSession(t *testing.T) {
+	bin := agenttest.Binary(t, "gemini-cli", "gemini", "@google/gemini-cli@"+Version)
+	hookctl := testbin.Hookctl(t)
+	p := agenttest.NewProject(t)
+	api := agenttest.NewGemini(t, []agenttest.Step{agenttest.Shell("ls"), agenttest.Shell("hookctl readonly status")})
+	writeSettings(t, p, nil)
+	p.Install(t, hookctl, "gemini", env(p, api))
+	sessions := func() []string {
+		var ids []string
+		entries, _ := os.ReadDir(filepath.Join(p.Base, "hookctl", "sessions"))
+		for _, e := range entries {
+			if id, ok := strings.CutSuffix(e.Name(), ".json"); ok {
+				ids = append(ids, id)
+			}
+		}
+		return ids
+	}
+	run(t, bin, p, api)
+	before, first := sessions(), len(api.Requests())
+	run(t, bin, p, api)
+	after := sessions()
+	if len(before) != 1 || len(after) != 2 {
+		t.Fatalf("hookctl saw sessions %v, then %v", before, after)
+	}
+	second := after[0]
+	if second == before[0] {
+		second = after[1]
+	}
+	named := agenttest.StatusSession(strings.Join(api.Requests()[first:], "\n"))
+	if named == "" || !strings.HasPrefix(second, named) || strings.HasPrefix(before[0], named) {
+		t.Errorf("the second run's hookctl readonly status named %q; the sessions are %s, then %s", named, before[0], second)
+	}
 }
