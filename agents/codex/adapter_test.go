@@ -26,6 +26,12 @@ func TestDecodeRecordedPayloads(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}
+		if ev.Name == hook.EventSessionStart {
+			if ev.Session == "" || ev.Cwd != "/home/user/proj" {
+				t.Errorf("%s: decoded as %+v", f, ev)
+			}
+			continue
+		}
 		c := ev.Call
 		if ev.Name != hook.EventToolCall || c.Session == "" || c.UseID == "" || c.Cwd != "/home/user/proj" {
 			t.Errorf("%s: decoded as %+v", f, c)

@@ -42,8 +42,8 @@ func newSession(t *testing.T, script func(*agenttest.Project) []agenttest.Step) 
 	s.api = agenttest.NewResponses(t, script(p))
 	write(t, filepath.Join(s.codexHome, "config.toml"), configFor(s.api.URL()))
 	hook := agenttest.RecordingHook(t, p.HookDir, hookctl, "hook", "--agent", "codex")
-	hooks := map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{
-		map[string]any{"type": "command", "command": hook, "timeout": 30}}}}}}
+	group := []any{map[string]any{"hooks": []any{map[string]any{"type": "command", "command": hook, "timeout": 30}}}}
+	hooks := map[string]any{"hooks": map[string]any{"PreToolUse": group, "SessionStart": group}}
 	b, _ := json.Marshal(hooks)
 	write(t, filepath.Join(s.codexHome, "hooks.json"), string(b))
 	s.env = []string{"HOME=" + p.Home, "CODEX_HOME=" + s.codexHome, "HOOKCTL_FAKE_KEY=x", "HOOKCTL_HOME=" + filepath.Join(p.Base, "hookctl"),
@@ -116,8 +116,11 @@ func TestRealCodexStaysReadOnly(t *testing.T) {
 		t.Errorf("the admitted read did not run in hookctl's sandbox (sandboxed %v, seen %v)", in, ok)
 	}
 	payloads := agenttest.Payloads(t, s.p.HookDir)
-	if n := len(payloads); n < 5 {
-		t.Errorf("the hook saw %d calls, want 5", n)
+	if n := len(payloads); n < 6 {
+		t.Errorf("the hook saw %d calls, want 6 (a session start and 5 tool calls)", n)
+	}
+	if !s.api.Saw("hookctl: this session is in READ-ONLY mode") {
+		t.Errorf("the session start did not tell the model its mode")
 	}
 	if *record {
 		agenttest.Record(t, "codex", payloads, s.p.Replacements())
@@ -162,26 +165,33 @@ func TestRealCodexInstallTrustsItsHook(t *testing.T) {
 		}
 		return string(out), code
 	}
-	if out, code := cli("install", "--agent", "codex"); code != 0 || !strings.Contains(out, "trusted hookctl's hook") {
+	if out, code := cli("install", "--agent", "codex"); code != 0 || !strings.Contains(out, "trusted hookctl's hooks") {
 		t.Fatalf("install: exit %d\n%s", code, out)
 	}
-	if out, code := cli("doctor", "--agent", "codex"); code != 0 || !strings.Contains(out, "Codex trusts hookctl's hook") {
+	if out, code := cli("doctor", "--agent", "codex"); code != 0 || !strings.Contains(out, "Codex trusts hookctl's preToolUse hook") ||
+		!strings.Contains(out, "Codex trusts hookctl's sessionStart hook") {
 		t.Errorf("doctor after install: exit %d\n%s", code, out)
+	}
+	if out, code := cli("install", "--agent", "codex"); code != 0 || !strings.Contains(out, "Codex trusts hookctl's hooks") {
+		t.Errorf("a second install: exit %d\n%s", code, out)
 	}
 	out, _ := s.run(t, "Try to change the project.")
 	if b, _ := os.ReadFile(s.p.F); string(b) != "a\n" || !s.api.Saw("Command blocked by PreToolUse hook: hookctl read-only: sed") {
 		t.Errorf("the installed hook did not run (f is %q):\n%s", b, out)
 	}
+	if !s.api.Saw("hookctl: this session is in READ-ONLY mode") {
+		t.Errorf("the installed SessionStart hook did not tell the model its mode:\n%s", out)
+	}
 	hooksFile := filepath.Join(s.codexHome, "hooks.json")
 	installed, _ := os.ReadFile(hooksFile)
 	write(t, hooksFile, strings.Replace(string(installed), `"timeout": 30`, `"timeout": 31`, 1))
-	if out, code := cli("doctor", "--agent", "codex"); code == 0 || !strings.Contains(out, "hookctl's hook modified: it SKIPS it") {
+	if out, code := cli("doctor", "--agent", "codex"); code == 0 || !strings.Contains(out, "hookctl's preToolUse hook modified: it SKIPS it") {
 		t.Errorf("doctor did not report the changed hook: exit %d\n%s", code, out)
 	}
 	write(t, hooksFile, string(installed))
 	trusted, _ := os.ReadFile(config)
 	write(t, config, string(before))
-	if out, code := cli("doctor", "--agent", "codex"); code == 0 || !strings.Contains(out, "hookctl's hook untrusted: it SKIPS it") {
+	if out, code := cli("doctor", "--agent", "codex"); code == 0 || !strings.Contains(out, "hookctl's preToolUse hook untrusted: it SKIPS it") {
 		t.Errorf("doctor did not report the untrusted hook: exit %d\n%s", code, out)
 	}
 	write(t, config, string(trusted))

@@ -98,12 +98,14 @@ func TrustBlock(h Hook) string {
 	return "\n# hookctl install --agent codex: trusts hookctl's hook as installed.\n[hooks.state." + string(key) + "]\ntrusted_hash = " + string(hash) + "\n"
 }
 
-// Ours finds hookctl's hook among hooks: the one whose command is binary's hook --agent codex.
-func Ours(hooks []Hook, command string) (Hook, bool) {
+// Ours finds hookctl's hooks among hooks: those whose command is command (hookctl's hook
+// --agent codex), one per event install registers.
+func Ours(hooks []Hook, command string) []Hook {
+	var out []Hook
 	for _, h := range hooks {
 		if strings.TrimSpace(h.Command) == command {
-			return h, true
+			out = append(out, h)
 		}
 	}
-	return Hook{}, false
+	return out
 }

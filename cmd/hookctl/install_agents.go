@@ -31,6 +31,45 @@ type hookRegistration struct {
 	// directory): install writes it whole and uninstall removes it.
 	Own     bool
 	Command string // the command the group runs
+	// Also are more groups in the same file, each in its own array (Codex's SessionStart).
+	Also []hookEntry
+}
+
+// hookEntry is one more group of a registration, and the array it goes in.
+type hookEntry struct {
+	Keys  []string
+	Group string
+}
+
+// entries are every group of the registration, the main one first.
+func (r hookRegistration) entries() []hookEntry {
+	return append([]hookEntry{{r.Keys, r.Group}}, r.Also...)
+}
+
+// addAll is the file with every group of r in place (hookfile.Add of each).
+func (r hookRegistration) addAll(text []byte, ours hookfile.Ours) ([]byte, bool, error) {
+	changed := false
+	for _, e := range r.entries() {
+		out, c, err := hookfile.Add(text, e.Keys, e.Group, ours, r.Init)
+		if err != nil {
+			return nil, false, err
+		}
+		text, changed = out, changed || c
+	}
+	return text, changed, nil
+}
+
+// removeAll is the file without hookctl's groups in any of r's arrays.
+func (r hookRegistration) removeAll(text []byte, ours hookfile.Ours) ([]byte, bool, error) {
+	changed := false
+	for _, e := range r.entries() {
+		out, c, err := hookfile.Remove(text, e.Keys, ours)
+		if err != nil {
+			return nil, false, err
+		}
+		text, changed = out, changed || c
+	}
+	return text, changed, nil
 }
 
 // agentScopes are the scopes each client's install takes: a user's own hooks file, and for
@@ -62,9 +101,11 @@ func agentRegistration(name, scope, userHome, binary string) (hookRegistration, 
 	r := hookRegistration{Command: command, Keys: []string{"hooks", "PreToolUse"}}
 	switch name {
 	case "codex":
-		// No matcher: every tool, apply_patch and MCP tools too.
+		// No matcher: every tool, apply_patch and MCP tools too. SessionStart tells the model its
+		// mode and the user what holds it, and notes the session for the mode-change notices.
 		r.File = filepath.Join(codexHome(userHome), "hooks.json")
 		r.Group = `{"hooks":[{"type":"command","command":` + q(command) + `,"timeout":30}]}`
+		r.Also = []hookEntry{{[]string{"hooks", "SessionStart"}, r.Group}}
 	case "qwen":
 		r.File = filepath.Join(userHome, ".qwen", "settings.json")
 		r.Group = `{"matcher":"*","hooks":[{"type":"command","command":` + q(command) + `,"timeout":30000}]}`
@@ -170,7 +211,7 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 		out = append([]byte(r.Group), '\n')
 		changed = string(out) != string(text)
 	default:
-		out, changed, err = hookfile.Add(text, r.Keys, r.Group, oursFor(name), r.Init)
+		out, changed, err = r.addAll(text, oursFor(name))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing changed", r.File, err)
@@ -271,8 +312,7 @@ func agentRemoval(r hookRegistration, name string, rec *agentRecord, text []byte
 		}
 		return nil, true, nil
 	}
-	out, changed, err := hookfile.Remove(text, r.Keys, oursFor(name))
-	return out, changed, err
+	return r.removeAll(text, oursFor(name))
 }
 
 func writeRecord(path string, rec *agentRecord) error {
@@ -299,41 +339,59 @@ func trustCodexHook(s *streams, env environment, r hookRegistration, rec *agentR
 	if err != nil {
 		return fmt.Errorf("hookctl's hook is registered but could not be trusted: %w", err)
 	}
-	h, ok := codex.Ours(hooks, r.Command)
-	if !ok {
-		return fmt.Errorf("hookctl's hook is registered in %s, but Codex does not list it", r.File)
-	}
-	if h.TrustStatus == "trusted" {
-		fmt.Fprintln(s.out, "Codex trusts hookctl's hook")
-		return nil
+	ours := codex.Ours(hooks, r.Command)
+	if len(ours) < len(r.entries()) {
+		return fmt.Errorf("hookctl's hooks are registered in %s, but Codex lists %d of %d", r.File, len(ours), len(r.entries()))
 	}
 	config := filepath.Join(codexHome(env.userHome), "config.toml")
 	text, mode, existed, err := readSettingsFile(config)
 	if err != nil {
 		return err
 	}
+	// An earlier install's block goes, and every hook it trusted is trusted again as it is now,
+	// with every hook not yet trusted. A hook trusted some other way (the user's /hooks) keeps
+	// that trust; a table for it that hookctl did not write is left alone, and install stops
+	// rather than write a second one, which Codex would not parse.
+	old := ""
+	if rec.TrustFile == config && strings.Contains(string(text), rec.TrustBlock) {
+		old = rec.TrustBlock
+	}
+	rest := strings.Replace(string(text), old, "", 1)
+	block := ""
+	for _, h := range ours {
+		table := "[hooks.state." + string(mustJSON(h.Key)) + "]"
+		if h.TrustStatus == "trusted" && (old == "" || !strings.Contains(old, table)) {
+			continue
+		}
+		if strings.Contains(rest, table) {
+			return fmt.Errorf("%s already holds %s, which hookctl did not write, and Codex reports the hook %s: trust it in Codex with /hooks, or remove that table and run hookctl install --agent codex again", config, table, h.TrustStatus)
+		}
+		block += codex.TrustBlock(h)
+	}
+	if block == old {
+		fmt.Fprintln(s.out, "Codex trusts hookctl's hooks")
+		return nil
+	}
 	if existed {
 		if _, err := backUp(env.home, "install", config, text); err != nil {
 			return err
 		}
 	}
-	// A trust block of an earlier install, for a hash that no longer matches, goes first.
-	if rec.TrustBlock != "" && rec.TrustFile == config {
-		text = []byte(strings.Replace(string(text), rec.TrustBlock, "", 1))
-	}
-	block := codex.TrustBlock(h)
+	text = []byte(rest)
 	if err := fsutil.WriteAtomic(config, append(text, block...), mode); err != nil {
 		return err
 	}
 	rec.TrustFile, rec.TrustBlock = config, block
 	hooks, err = codex.ListHooks(bin, codexEnv(), cwd)
 	if err != nil {
-		return fmt.Errorf("hookctl trusted its hook in %s but could not confirm it: %w", config, err)
+		return fmt.Errorf("hookctl trusted its hooks in %s but could not confirm it: %w", config, err)
 	}
-	if h, ok := codex.Ours(hooks, r.Command); !ok || h.TrustStatus != "trusted" {
-		return fmt.Errorf("hookctl wrote its hook's trust to %s, but Codex still reports it %q: run codex and trust it with /hooks", config, h.TrustStatus)
+	for _, h := range codex.Ours(hooks, r.Command) {
+		if h.TrustStatus != "trusted" {
+			return fmt.Errorf("hookctl wrote its hooks' trust to %s, but Codex still reports %s %q: run codex and trust it with /hooks", config, h.Key, h.TrustStatus)
+		}
 	}
-	fmt.Fprintf(s.out, "trusted hookctl's hook in %s (Codex skips untrusted hooks)\n", config)
+	fmt.Fprintf(s.out, "trusted hookctl's hooks in %s (Codex skips untrusted hooks)\n", config)
 	return nil
 }
 
@@ -381,7 +439,7 @@ func agentDoctorRun(s *streams, name string) int {
 		if r.Own {
 			exact = string(text) == r.Group+"\n"
 		} else {
-			_, changed, err := hookfile.Add(text, r.Keys, r.Group, oursFor(name), r.Init)
+			_, changed, err := r.addAll(text, oursFor(name))
 			exact = err == nil && !changed
 		}
 		registered := false
@@ -437,15 +495,18 @@ func doctorCodexTrust(d *doctor, r hookRegistration) {
 		d.problem("run hookctl install --agent codex", "cannot ask Codex whether it trusts hookctl's hook: %v", err)
 		return
 	}
-	h, ok := codex.Ours(hooks, r.Command)
-	switch {
-	case !ok:
-		d.problem("hookctl install --agent codex", "Codex does not list hookctl's hook for this directory")
-	case !h.Enabled:
-		d.problem("enable it in Codex (/hooks) or run hookctl install --agent codex", "Codex lists hookctl's hook as disabled: it does not run")
-	case h.TrustStatus != "trusted":
-		d.problem("hookctl install --agent codex (it trusts the hook as installed)", "Codex reports hookctl's hook %s: it SKIPS it without a word, so nothing is gated", h.TrustStatus)
-	default:
-		d.ok("Codex trusts hookctl's hook (%s)", h.Key)
+	ours := codex.Ours(hooks, r.Command)
+	if len(ours) < len(r.entries()) {
+		d.problem("hookctl install --agent codex", "Codex lists %d of hookctl's %d hooks for this directory", len(ours), len(r.entries()))
+	}
+	for _, h := range ours {
+		switch {
+		case !h.Enabled:
+			d.problem("enable it in Codex (/hooks) or run hookctl install --agent codex", "Codex lists hookctl's %s hook as disabled: it does not run", h.EventName)
+		case h.TrustStatus != "trusted":
+			d.problem("hookctl install --agent codex (it trusts the hook as installed)", "Codex reports hookctl's %s hook %s: it SKIPS it without a word, so nothing is gated", h.EventName, h.TrustStatus)
+		default:
+			d.ok("Codex trusts hookctl's %s hook (%s)", h.EventName, h.Key)
+		}
 	}
 }
