@@ -131,3 +131,14 @@ func TestAgentFailuresAreEachClientsDeny(t *testing.T) {
 		}
 	}
 }
+
+// TestHookThatCannotStartExits2: a hook command hookctl cannot run (an agent it does not know,
+// a flag it does not take) exits 2 with the reason on stderr, which every client reads as a
+// block; exit 1 or 3 would let Codex and Qwen Code (and, for 1, Gemini CLI) run the call.
+func TestHookThatCannotStartExits2(t *testing.T) {
+	for _, args := range [][]string{{"hook", "--agent", "nope"}, {"hook", "--agnet", "codex"}, {"hook", "--agent=nope"}} {
+		if code := run(args); code != hook.ExitFailed {
+			t.Errorf("%v: exit %d", args, code)
+		}
+	}
+}

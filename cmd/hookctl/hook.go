@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -31,7 +32,10 @@ client whose hook protocol it speaks (claude, the default, or another that hookc
 		RunE: func(cmd *cobra.Command, args []string) error {
 			a, err := agentNamed(agentName)
 			if err != nil {
-				return err
+				// Exit 2 with the reason on stderr, which every client reads as a block; exit 1
+				// lets the call run in Gemini CLI, Codex and Qwen Code.
+				fmt.Fprintln(s.err, "hookctl: "+err.Error()+"; the call is refused")
+				return exitCode(hook.ExitFailed)
 			}
 			if code := runHook(s, web, a); code != hook.ExitDecided {
 				return exitCode(code)
