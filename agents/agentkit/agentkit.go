@@ -3,7 +3,8 @@
 // strict reading of a payload, and the reading of a tool's input into a hook.ToolCall.
 //
 // Each adapter keeps its own events and output: those differ from client to client in ways that
-// decide whether a refusal holds (see each adapter's package comment).
+// decide whether a refusal holds (see each adapter's package comment). It runs in the hook
+// process, and links no network code.
 package agentkit
 
 import (

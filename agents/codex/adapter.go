@@ -16,7 +16,8 @@
 //     which is why the runner's own deadline sits far inside the client's timeout.
 //
 // And hooks it has not been told to trust are skipped without a word: install persists the
-// trust, and doctor checks it (trust.go).
+// trust, and doctor checks it (trust.go, which runs codex app-server; only install and doctor
+// use it). The adapter runs in the hook process.
 package codex
 
 import (

@@ -9,7 +9,10 @@
 // policy hook, which is why the runner's own deadline sits far inside the client's.
 //
 // toolArgs arrives as an object (live) or, in the documented form, as a JSON string holding
-// one; both are read, strictly.
+// one; both are read, strictly. The PascalCase form (PreToolUse with a matcher, Claude-shaped
+// payloads) is not what install registers, and its payloads are refused.
+//
+// It runs in the hook process, and links no network code.
 package copilot
 
 import (

@@ -11,6 +11,8 @@
 //
 // The input fields of each tool are not all documented: a tool whose input lacks the field this
 // adapter looks for is refused, never guessed at.
+//
+// It runs in the hook process, and links no network code.
 package cursor
 
 import (

@@ -12,6 +12,8 @@
 // Google stopped serving Gemini CLI requests on 2026-06-18 in favour of Antigravity CLI (agy),
 // whose hooks are reported Claude-shaped; no official reference was found, and this adapter
 // does not claim to cover it.
+//
+// It runs in the hook process, and links no network code.
 package gemini
 
 import (

@@ -7,6 +7,7 @@
 // is not one JSON object, holds a key twice (readers disagree on which counts) or whose path
 // holds something other than objects and an array is refused, never rewritten. After each edit
 // the result is read back and must hold the same values as before apart from hookctl's group.
+// It runs in hookctl install, uninstall and doctor.
 package hookfile
 
 import (

@@ -8,6 +8,8 @@
 // input at PreToolUse, so shell calls are NoRewrite: an admitted read runs as the model wrote
 // it, on the policy alone (no OS sandbox), and a command that is a read only as hookctl rewrites
 // it (globs, ~, brace groups; a read_only_runner; a web read) is refused with a hint.
+//
+// It runs in the hook process, and links no network code.
 package qwen
 
 import (
