@@ -70,6 +70,9 @@ type Config struct {
 	// allows project secret files of that base name. Global only: a repository's author must not
 	// be able to open a credential store to the agent.
 	AllowRead []string `toml:"allow_read"`
+	// Run configures hookctl run. Global only: the repository a run reads must not choose
+	// where its content goes.
+	Run RunConfig `toml:"run"`
 
 	// Path is the global file the config was read from, or "" for the defaults.
 	Path string `toml:"-"`
@@ -88,6 +91,15 @@ type AuditConfig struct {
 	KeepRaw bool `toml:"keep_raw"`
 	// MaxBytes rotates the audit log past this size; 0 means 10 MiB.
 	MaxBytes int64 `toml:"max_bytes"`
+}
+
+// RunConfig is the [run] section.
+type RunConfig struct {
+	// ModelEndpoints are the model base URLs `hookctl run --network model-only` may reach
+	// besides each backend's public default (https://api.anthropic.com): a gateway, a proxy of
+	// the organisation's, a local model. The user's own entries may resolve to private and
+	// loopback addresses, and may be http://.
+	ModelEndpoints []string `toml:"model_endpoints"`
 }
 
 // NetworkConfig is the [network] section.
@@ -110,7 +122,7 @@ const (
 func (c *Config) FullNetwork() bool { return c != nil && c.Network.Edit == NetworkFull }
 
 // globalOnly are the keys only the user's own config may set.
-var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable", "network", "allow_read"}
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable", "network", "allow_read", "run"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.

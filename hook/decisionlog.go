@@ -364,3 +364,44 @@ func assignsSecret(word string) bool {
 	name, value, ok := strings.Cut(word, "=")
 	return ok && value != "" && secrets.Variable(strings.TrimLeft(name, "-")) && !strings.ContainsAny(name, "/.")
 }
+
+// WhySteps is `hookctl log why`: decision e, step by step. now, if set, decides e's Bash command
+// again with today's config and rules in the mode it was decided in (they may have changed
+// since: a config edit, a new hookctl), and the last step says whether the verdict still holds.
+// The dashboard shows the same steps.
+func WhySteps(e LogEntry, now func(LogEntry, Mode) Decision) []string {
+	var steps []string
+	say := func(format string, args ...any) { steps = append(steps, fmt.Sprintf(format, args...)) }
+	say("%s: %s called %s in session %s (%s), in %s", e.Time.Local().Format("2006-01-02 15:04:05"), e.Agent, orElse(e.Tool, e.Event), e.Session, orElse(e.Mode, "?"), orElse(e.Cwd, "?"))
+	if e.Command != "" {
+		say("the command, as judged (secrets withheld): %s", e.Command)
+	}
+	if e.AgentType != "" {
+		say("the caller was a %s subagent", e.AgentType)
+	}
+	say("decided by: %s", orElse(e.Rule, "(not recorded)"))
+	say("verdict: %s — %s", e.Verdict, orElse(e.Reason, "(no reason given)"))
+	if e.Rewrite {
+		say("the hook had the client run its rewrite of the command instead (%s)", orElse(e.Isolation, "no isolation recorded"))
+	} else if e.Isolation != "" {
+		say("isolation: %s", e.Isolation)
+	}
+	if now != nil && e.Event == "tool" && e.Tool == "Bash" && e.Command != "" && !strings.Contains(e.Command, "[withheld]") {
+		if m, err := ParseMode(e.Mode); err == nil {
+			d := now(e, m)
+			if d.Verdict.String() == e.Verdict {
+				say("today the same command in the same mode gets the same verdict (%s)", d.Verdict)
+			} else {
+				say("today the same command in the same mode gets %s: %s", d.Verdict, d.Reason)
+			}
+		}
+	}
+	return steps
+}
+
+func orElse(s, otherwise string) string {
+	if s == "" {
+		return otherwise
+	}
+	return s
+}

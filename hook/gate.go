@@ -53,6 +53,11 @@ type Gate struct {
 	// AuditPublish appends a review-mode publish decision to hookctl's audit, before the hook
 	// answers. A publish it cannot record is refused; nil refuses every publish.
 	AuditPublish func(c *ToolCall, r *PublishRecord) error
+	// LaunchProfile is the policy's (Policy.LaunchProfile).
+	LaunchProfile []string
+	// Pinned, when not empty, says why the mode cannot change (a hookctl run's hook: read-only
+	// for the whole run): every toggle is refused with it, and Modes should be FixedMode.
+	Pinned string
 	// Log appends a decision to the decision log (nil: none is kept); Environ is the
 	// environment whose secret values the logged command is redacted of.
 	Log     func(*LogEntry)
@@ -154,7 +159,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}
@@ -398,6 +403,9 @@ func (g *Gate) toggle(ev *Event) Decision {
 	}
 	if t == ToggleStatus {
 		return g.toggleStatus(ev)
+	}
+	if g.Pinned != "" {
+		return Decision{Verdict: Deny, Reason: "hookctl: " + g.Pinned + "; the mode is unchanged"}
 	}
 	if !tr.Trusted {
 		return Decision{Verdict: Deny, Reason: "hookctl: this " + cmd + " comes from " + clip.Short(tr.Source) +

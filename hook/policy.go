@@ -61,6 +61,11 @@ type Policy struct {
 	// Sandbox says whether admitted commands can run in the OS sandbox; asked only when one is
 	// admitted. Nil: they cannot, and run on the policy alone.
 	Sandbox func() Isolation
+	// LaunchProfile are the launcher's flags that choose its profile for an admitted read-only
+	// command, before --session; nil is the read-only profile. A hookctl run's hooks give the
+	// run's own profile, secure-read-only, with the run's roots (the read-only profile reads the
+	// whole tree but hookctl's directories, which the run's sandbox around it does not allow).
+	LaunchProfile []string
 	// GH finds the gh executable a review-mode publish runs (an absolute path), and Secrets
 	// is the scrubber its text must pass; each asked only when a publish is judged. Nil: review
 	// mode publishes nothing.

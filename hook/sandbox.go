@@ -92,7 +92,8 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Deci
 	if sc.Cd != nil {
 		cd = "cd " + lexer.FormatWord(*sc.Cd)
 	}
-	d.Command = p.launch(cd, []string{"--session", c.Session}, lexer.Print(&body, rewriteFor(p.Config)))
+	flags := append(append([]string{}, p.LaunchProfile...), "--session", c.Session)
+	d.Command = p.launch(cd, flags, lexer.Print(&body, rewriteFor(p.Config)))
 	d.Isolation = "sandbox: " + iso.Describe
 	return d
 }

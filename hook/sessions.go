@@ -162,6 +162,40 @@ func (t Toggle) Apply(s *Store, id, how, cwd string, def Mode, check func(from, 
 	return s.applyChecked(id, t.next, how, cwd, "", def, check)
 }
 
+// Verb is the toggle as the human's mode command names it: on, off, review or toggle.
+func (t Toggle) Verb() string {
+	switch t {
+	case ToggleOn:
+		return "on"
+	case ToggleOff:
+		return "off"
+	case ToggleReview:
+		return "review"
+	case ToggleFlip:
+		return "toggle"
+	}
+	return "status"
+}
+
+// HumanToggle is the human's change of a session's mode from outside the session's prompt: the
+// command line (how "cli") and the dashboard (how "dashboard") both come here, so both are
+// checked and recorded alike, in the session's history. inside is the session the asking
+// process runs inside (ClientSession), or "": from inside one session no other session leaves
+// read-only mode, since the agent's commands run inside its session too, so this is never a way
+// for it to unlock another. The model is told of the change on its next request (the hook's
+// change notice), and the status line reads the state file this writes.
+func (s *Store) HumanToggle(t Toggle, id, how, inside string, def Mode) (from, to Mode, err error) {
+	check := func(from, to Mode) error {
+		if inside != "" && inside != id && Widens(from, to) {
+			return fmt.Errorf("this shell runs inside session %s; from there hookctl does not take another session (%s) from %s to %s. "+
+				"Type /readonly %s in that session, or run this in a terminal outside Claude Code",
+				s.Short(inside), s.Short(id), Badge(from), Badge(to), t.Verb())
+		}
+		return nil
+	}
+	return t.Apply(s, id, how, "", def, check)
+}
+
 // Widens reports whether a change from one mode to another gives the agent more: read-only,
 // then review (read-only plus publishing), then edit.
 func Widens(from, to Mode) bool { return rank(to) > rank(from) }

@@ -31,6 +31,9 @@ const (
 
 const (
 	afUnix        = 1
+	afInet        = 2
+	afInet6       = 10
+	ipprotoTCP    = 6
 	sockStream    = 1
 	sockSeqpacket = 5
 	sockTypeMask  = 0xf // SOCK_NONBLOCK and SOCK_CLOEXEC share the word
@@ -164,6 +167,34 @@ func publishRules() []seccomp.Rule {
 		}
 		rules = append(rules, r)
 	}
+	return rules
+}
+
+// modelOnlyRules is the secure-read-only profile's filter under --network model-only: the
+// read-only profile's, but a process may make a TCP socket (IPv4 or IPv6, plain TCP: not
+// MPTCP, which Landlock's port rules do not cover) and connect it. Where it connects is held
+// by Landlock (the broker's port alone) and by the network namespace (loopback alone). Still
+// refused: UDP and so DNS, raw and packet sockets, every unix socket but a socketpair (a
+// pathname socket such as a container engine's is reachable by connect on kernels whose
+// Landlock does not cover it), bind, listen, accept, and sendto an address (TCP Fast Open
+// would connect through it).
+func modelOnlyRules() []seccomp.Rule {
+	var rules []seccomp.Rule
+	for _, r := range readOnlyRules() {
+		switch r.Name {
+		case "connect", "socket (family)", "socket (type)":
+			continue
+		}
+		rules = append(rules, r)
+	}
+	rules = append(rules,
+		seccomp.Rule{Name: "socket (family)", Nr: syscall.SYS_SOCKET, Errno: syscall.EPERM,
+			When: []seccomp.Cond{{Arg: 0, Op: seccomp.NotIn, Values: []uint32{afInet, afInet6}}}},
+		seccomp.Rule{Name: "socket (type)", Nr: syscall.SYS_SOCKET, Errno: syscall.EPERM,
+			When: []seccomp.Cond{{Arg: 1, Op: seccomp.NotIn, Mask: sockTypeMask, Values: []uint32{sockStream}}}},
+		seccomp.Rule{Name: "socket (protocol)", Nr: syscall.SYS_SOCKET, Errno: syscall.EPERM,
+			When: []seccomp.Cond{{Arg: 2, Op: seccomp.NotIn, Values: []uint32{0, ipprotoTCP}}}})
+	sortRules(rules)
 	return rules
 }
 

@@ -77,6 +77,12 @@ func Apply(p *Profile) (Applied, error) {
 		if rules, err = secureLandlockRules(p); err != nil {
 			return a, err
 		}
+		if len(p.ConnectPorts) > 0 {
+			if err := ownNetwork(); err != nil {
+				return a, err
+			}
+			filter = modelOnlyRules
+		}
 	} else if p.Edit {
 		// Before the capabilities go: the mounts need them (or a user namespace's).
 		if err := privateMounts(p); err != nil {
@@ -102,9 +108,10 @@ func Apply(p *Profile) (Applied, error) {
 		return a, err
 	}
 	a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
-		Rules:   rules,
-		DenyNet: denyNet,
-		Scope:   landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
+		Rules:      rules,
+		DenyNet:    denyNet,
+		ConnectTCP: p.ConnectPorts,
+		Scope:      landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
 	})
 	if err != nil {
 		return a, err
@@ -366,8 +373,14 @@ func dropCapabilities() (bool, error) {
 		return false, nil
 	}
 	for c := 0; c <= capLastCapAssumed; c++ {
-		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetRead, uintptr(c), 0); e == syscall.EINVAL {
+		in, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetRead, uintptr(c), 0)
+		if e == syscall.EINVAL {
 			break // past the kernel's last capability
+		}
+		if e == 0 && in == 0 {
+			// Gone already (a launcher nested in a sandbox that dropped it): dropping needs
+			// CAP_SETPCAP, which went with it.
+			continue
 		}
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0); e != 0 {
 			return false, fmt.Errorf("failed to drop capability %d from the bounding set: %v", c, e)

@@ -73,6 +73,12 @@ type Profile struct {
 	// carved out of them, and Writable the only ones it may change (the secure-read-only
 	// profile); nil reads and executes everything but Hidden.
 	Readable []string
+	// ConnectPorts, with Readable (the secure-read-only profile's --network model-only), are
+	// the TCP ports the command may connect to: the credential broker's listener in a network
+	// namespace of its own whose only interface is loopback. Nothing else of the network is
+	// open: no other port (Landlock), no UDP, raw or unix socket, no bind, listen or accept
+	// (seccomp), and no route off the machine (the namespace).
+	ConnectPorts []uint16
 	// StatusFD, when not 0, is a descriptor on which the launcher reports, as one JSON line
 	// (LaunchReport), what it applied or why it could not; the exec closes it.
 	StatusFD int

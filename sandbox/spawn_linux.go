@@ -173,16 +173,8 @@ func receiveFD(fd int) (int, error) {
 // URL for the command's environment.
 func BridgeNetwork(handover int) (string, error) {
 	defer syscall.Close(handover)
-	// thread-self: the network namespace is per thread, and the launcher that unshares its own
-	// (StartWatcher) does so on its locked thread, which need not be the main one.
-	b, err := os.ReadFile("/proc/thread-self/net/dev")
-	if err != nil {
-		return "", fmt.Errorf("failed to list the network interfaces: %v", err)
-	}
-	for _, line := range strings.Split(string(b), "\n")[2:] {
-		if name, _, ok := strings.Cut(strings.TrimSpace(line), ":"); ok && name != "lo" {
-			return "", fmt.Errorf("not in a network namespace of its own (it has %s)", name)
-		}
+	if err := ownNetwork(); err != nil {
+		return "", err
 	}
 	if err := loopbackUp(); err != nil {
 		return "", err
@@ -207,6 +199,43 @@ func BridgeNetwork(handover int) (string, error) {
 		return "", fmt.Errorf("failed to hand the listener over: %v", err)
 	}
 	return "http://127.0.0.1:" + strconv.Itoa(port), nil
+}
+
+// ownNetwork says whether the calling thread is in a network namespace whose only interface is
+// loopback, and if not, why.
+func ownNetwork() error {
+	// thread-self: the network namespace is per thread, and the launcher that unshares its own
+	// (StartWatcher) does so on its locked thread, which need not be the main one.
+	b, err := os.ReadFile("/proc/thread-self/net/dev")
+	if err != nil {
+		return fmt.Errorf("failed to list the network interfaces: %v", err)
+	}
+	for _, line := range strings.Split(string(b), "\n")[2:] {
+		if name, _, ok := strings.Cut(strings.TrimSpace(line), ":"); ok && name != "lo" {
+			return fmt.Errorf("not in a network namespace of its own (it has %s)", name)
+		}
+	}
+	return nil
+}
+
+// BridgePort is the port of a BridgeNetwork URL.
+func BridgePort(url string) uint16 {
+	i := strings.LastIndexByte(url, ':')
+	n, err := strconv.Atoi(url[i+1:])
+	if i < 0 || err != nil || n <= 0 || n > 65535 {
+		return 0
+	}
+	return uint16(n)
+}
+
+// ReceiveListener is the other end of BridgeNetwork for a caller that started the launcher in
+// its network namespace itself (hookctl run): it waits for the listener on handover.
+func ReceiveListener(handover *os.File) (*os.File, error) {
+	fd, err := receiveFD(int(handover.Fd()))
+	if err != nil {
+		return nil, err
+	}
+	return os.NewFile(uintptr(fd), "broker listener"), nil
 }
 
 // StartWatcher is the bridge for a launcher that has the capabilities to make the command's

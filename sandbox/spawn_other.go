@@ -26,3 +26,9 @@ func UnshareNetwork() error { return errNoNamespaces }
 
 // Watch: namespaces are Linux's.
 func Watch(int, int, func(*os.File) func()) error { return errNoNamespaces }
+
+// BridgePort: namespaces are Linux's.
+func BridgePort(string) uint16 { return 0 }
+
+// ReceiveListener: namespaces are Linux's.
+func ReceiveListener(*os.File) (*os.File, error) { return nil, errNoNamespaces }

@@ -3,6 +3,10 @@
 // input, in an empty directory with a scrubbed environment, and reads the result from its
 // standard output. It is installed next to hookctl and not meant to be run by hand.
 //
+// With the argument broker it is hookctl run's credential broker (the same package): the
+// listener in the run's network namespace as descriptor 3, its config and the model's
+// credential on its standard input.
+//
 // With the argument egress it is edit mode's egress proxy instead (package sandbox/egress/proxy):
 // hookctl's sandbox launcher starts it when a sandboxed command first connects, with the
 // listener in the command's network namespace as descriptor 3 and the policy on its standard
@@ -41,10 +45,12 @@ func main() {
 		fmt.Print(buildinfo.Describe(retriever.WorkerExecutable))
 	case len(os.Args) == 2 && os.Args[1] == "egress":
 		os.Exit(proxy.Main(os.Stdin, os.Stdout, os.NewFile(3, "egress listener"), isolateEgress))
+	case len(os.Args) == 2 && os.Args[1] == "broker":
+		os.Exit(proxy.BrokerMain(os.Stdin, os.Stdout, os.NewFile(3, "broker listener"), isolateEgress))
 	case len(os.Args) == 1:
 		os.Exit(worker.Main(os.Stdin, os.Stdout))
 	default:
-		fmt.Fprintf(os.Stderr, "%s: hookctl runs it, with the request on standard input; it takes no arguments but version (or egress)\n", retriever.WorkerExecutable)
+		fmt.Fprintf(os.Stderr, "%s: hookctl runs it, with the request on standard input; it takes no arguments but version (or egress, broker)\n", retriever.WorkerExecutable)
 		os.Exit(2)
 	}
 }

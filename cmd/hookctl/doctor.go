@@ -427,6 +427,23 @@ func (d *doctor) checkSandbox(env environment) {
 		d.note("%s\n    to get it: allow unprivileged user namespaces (on Ubuntu 23.10+, an AppArmor profile granting userns to hookctl, "+
 			"or kernel.apparmor_restrict_unprivileged_userns=0), or run outside the container that forbids them", hook.EditEnforcement(iso, cfg))
 	}
+	d.checkSecureRun(st)
+}
+
+// checkSecureRun says whether hookctl run --profile secure-read-only can start here, and with
+// which networks: a run never starts without its isolation, so the user learns it here first.
+func (d *doctor) checkSecureRun(st sandbox.Status) {
+	_, abi, err := sandbox.Mechanisms()
+	switch {
+	case err != nil || !st.Available:
+		d.note("hookctl run --profile secure-read-only cannot start here: no sandbox")
+	case abi < sandbox.SecureMinABI:
+		d.note("hookctl run --profile secure-read-only cannot start here: Landlock ABI %d, and it needs %d (Linux 6.7 or later)", abi, sandbox.SecureMinABI)
+	case networkNamespaceProblem() != "":
+		d.ok("hookctl run --profile secure-read-only: --network deny; not --network model-only: %s", networkNamespaceProblem())
+	default:
+		d.ok("hookctl run --profile secure-read-only: --network deny and model-only")
+	}
 }
 
 // sandboxFix says how to get the sandbox, from why the probe failed.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -17,8 +18,9 @@ import (
 )
 
 func newHookCmd(s *streams) *cobra.Command {
-	web := false
+	web, pinned := false, false
 	agentName := "claude"
+	var runRead []string
 	cmd := &cobra.Command{
 		Use:   "hook [--agent NAME] [--retrieve]",
 		Short: "Answer one Claude Code hook call (payload on stdin, decision on stdout)",
@@ -30,6 +32,9 @@ client whose hook protocol it speaks (claude, the default, or another that hookc
 --agent registered).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(runRead) > 0 && !pinned {
+				return errors.New("--run-read is for the pinned hook of a hookctl run")
+			}
 			a, err := agentNamed(agentName)
 			if err != nil {
 				// Exit 2 with the reason on stderr, which every client reads as a block; exit 1
@@ -37,7 +42,7 @@ client whose hook protocol it speaks (claude, the default, or another that hookc
 				fmt.Fprintln(s.err, "hookctl: "+err.Error()+"; the call is refused")
 				return exitCode(hook.ExitFailed)
 			}
-			if code := runHook(s, web, a); code != hook.ExitDecided {
+			if code := runHook(s, web, a, pinned, runRead...); code != hook.ExitDecided {
 				return exitCode(code)
 			}
 			return nil
@@ -45,12 +50,27 @@ client whose hook protocol it speaks (claude, the default, or another that hookc
 	}
 	cmd.Flags().BoolVar(&web, "retrieve", false, "answer web tools through the retriever")
 	cmd.Flags().StringVar(&agentName, "agent", "claude", "the client whose hook this is")
+	cmd.Flags().BoolVar(&pinned, "pinned-read-only", false, "read-only whatever the session's state says, toggles refused (the hook of a hookctl run)")
+	cmd.Flags().StringArrayVar(&runRead, "run-read", nil, "with --pinned-read-only: a root of the run, which admitted commands may read in its profile")
+	cmd.Flags().MarkHidden("run-read")
 	return cmd
 }
 
 // runHook answers one hook call and returns the exit code: the one runner, with the decider of
 // the hook instance the client started.
-func runHook(s *streams, web bool, a agent) int {
+//
+// pinned is the hook hookctl run installs for the agent it runs: the run is read-only from its
+// start to its end, so the session state (which lies in the run's own, writable, home) is not
+// consulted for the mode, and no toggle is honoured.
+//
+// runRead are the run's roots: its hooks run each admitted command in the run's own profile
+// (secure-read-only) again, with these roots and no write but the session's scratch directory;
+// the read-only profile, which reads all but hookctl's directories, cannot be built inside the
+// run's sandbox, where / itself is unreadable. The run's launcher has applied that profile on
+// this kernel already; the inner one refuses to run the command if it cannot apply.
+//
+// a is the client whose hook protocol the call speaks (--agent).
+func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int {
 	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: a.Adapter}
 	if os.Getenv(inRetrieverEnv) == "1" {
 		return r.Run(hook.RefuseTools)
@@ -116,6 +136,20 @@ func runHook(s *streams, web bool, a agent) int {
 			}
 		}
 		g.Environ = os.Environ()
+	}
+	if len(runRead) > 0 {
+		g.LaunchProfile = []string{"--profile", sandbox.SecureReadOnlyName}
+		for _, r := range runRead {
+			g.LaunchProfile = append(g.LaunchProfile, "--read", r)
+		}
+		g.Sandbox = func() hook.Isolation {
+			return hook.Isolation{Available: true, Describe: "hookctl run's secure-read-only profile, again, without writes or network",
+				EditReason: "a hookctl run is read-only"}
+		}
+	}
+	if pinned {
+		g.Modes = hook.FixedMode(hook.ModeReadOnly)
+		g.Pinned = "this session is a hookctl run (hookctl run --profile secure-read-only), read-only from its start to its end"
 	}
 	return r.Run(g)
 }

@@ -140,34 +140,8 @@ func logWhy(s *streams, id string) error {
 		if e.ID != id {
 			continue
 		}
-		step := 1
-		say := func(format string, args ...any) {
-			fmt.Fprintf(s.out, "%d. "+format+"\n", append([]any{step}, args...)...)
-			step++
-		}
-		say("%s: %s called %s in session %s (%s), in %s", e.Time.Local().Format("2006-01-02 15:04:05"), e.Agent, or(e.Tool, e.Event), e.Session, or(e.Mode, "?"), or(e.Cwd, "?"))
-		if e.Command != "" {
-			say("the command, as judged (secrets withheld): %s", e.Command)
-		}
-		if e.AgentType != "" {
-			say("the caller was a %s subagent", e.AgentType)
-		}
-		say("decided by: %s", or(e.Rule, "(not recorded)"))
-		say("verdict: %s — %s", e.Verdict, or(e.Reason, "(no reason given)"))
-		if e.Rewrite {
-			say("the hook had the client run its rewrite of the command instead (%s)", or(e.Isolation, "no isolation recorded"))
-		} else if e.Isolation != "" {
-			say("isolation: %s", e.Isolation)
-		}
-		if e.Event == "tool" && e.Tool == "Bash" && e.Command != "" && !strings.Contains(e.Command, "[withheld]") {
-			if m, err := hook.ParseMode(e.Mode); err == nil {
-				now := judgeNow(e, m)
-				if now.Verdict.String() == e.Verdict {
-					say("today the same command in the same mode gets the same verdict (%s)", now.Verdict)
-				} else {
-					say("today the same command in the same mode gets %s: %s", now.Verdict, now.Reason)
-				}
-			}
+		for i, step := range hook.WhySteps(e, judgeNow) {
+			fmt.Fprintf(s.out, "%d. %s\n", i+1, step)
 		}
 		return nil
 	}

@@ -132,17 +132,7 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		return nil
 	}
 	t := map[string]hook.Toggle{"on": hook.ToggleOn, "off": hook.ToggleOff, "review": hook.ToggleReview, "toggle": hook.ToggleFlip}[opts.Verb]
-	// From inside one session, no other session leaves read-only mode: the agent's commands
-	// run inside its session too, so this is never a way for it to unlock another.
-	check := func(from, to hook.Mode) error {
-		if inside != "" && inside != id && hook.Widens(from, to) {
-			return fmt.Errorf("this shell runs inside session %s; from there hookctl does not take another session (%s) from %s to %s. "+
-				"Type /readonly %s in that session, or run this in a terminal outside Claude Code",
-				store.Short(inside), store.Short(id), hook.Badge(from), hook.Badge(to), opts.Verb)
-		}
-		return nil
-	}
-	from, to, err := t.Apply(store, id, "cli", "", cfg.SessionDefault(), check)
+	from, to, err := store.HumanToggle(t, id, "cli", inside, cfg.SessionDefault())
 	if err != nil {
 		return err
 	}

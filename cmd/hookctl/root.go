@@ -116,6 +116,6 @@ func newRootCmd(s *streams) *cobra.Command {
 	root.SetOut(s.out)
 	root.SetErr(s.err)
 	root.AddCommand(newHookCmd(s), newCheckCmd(s), newReadonlyCmd(s), newRetrieveCmd(s),
-		newAuditCmd(s), newLogCmd(s), newSandboxCmd(s), newRunCmd(s), newInstallCmd(s), newUninstallCmd(s), newDoctorCmd(s), newStatuslineCmd(s), newVersionCmd(s))
+		newAuditCmd(s), newLogCmd(s), newSandboxCmd(s), newRunCmd(s), newInstallCmd(s), newUninstallCmd(s), newDoctorCmd(s), newStatuslineCmd(s), newVersionCmd(s), newDashboardCmd(s))
 	return root
 }

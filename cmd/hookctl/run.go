@@ -16,14 +16,18 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/hook/securerun"
 	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 )
 
 type runOptions struct {
 	Profile, Repo, Out, Network, Credentials string
-	AllowSensitive, Env                      []string
+	ModelURL, ModelBackend                   string
+	AllowSensitive, Env, Read                []string
 	DryRun, JSON                             bool
 	MaxArtifactSize                          int64
 	Grace                                    time.Duration
@@ -44,7 +48,13 @@ records the preflight, the outcome and the artifacts. See docs/secure-read-only.
 The run is refused, and nothing runs, when the repository holds sensitive files (.env*, private
 keys, credential stores, tokens in well-known files; --allow-sensitive PATH lets one, or a
 directory of them, through), when --env would forward a credential, or when any part of the
-isolation cannot apply. --network model-only is not built yet, and is refused.
+isolation cannot apply.
+
+--network model-only gives the run one destination, the model's API, through hookctl's
+credential broker: the credential (ANTHROPIC_API_KEY or ANTHROPIC_AUTH_TOKEN in hookctl's
+environment) never enters the run; the agent sees a placeholder. When COMMAND is Claude Code,
+hookctl's hooks are installed for it, pinned read-only, and the repository's own settings and
+MCP servers are not loaded.
 
 Exit status: COMMAND's; 128+N when signal N interrupted the run; 125 when it did not start;
 3 on a usage error.`,
@@ -57,7 +67,7 @@ Exit status: COMMAND's; 128+N when signal N interrupted the run; 125 when it did
 			case opts.Profile != securerun.Profile:
 				return fmt.Errorf("unknown profile %q: the one profile is %s", opts.Profile, securerun.Profile)
 			case opts.Network != securerun.NetworkDeny && opts.Network != securerun.NetworkModelOnly:
-				return fmt.Errorf("--network %q: the policies are deny and (not built yet) model-only", opts.Network)
+				return fmt.Errorf("--network %q: the policies are deny and model-only", opts.Network)
 			case opts.MaxArtifactSize <= 0:
 				return errors.New("--max-artifact-size must be positive")
 			case len(args) == 0:
@@ -70,7 +80,10 @@ Exit status: COMMAND's; 128+N when signal N interrupted the run; 125 when it did
 	f.StringVar(&opts.Profile, "profile", "", "the profile: secure-read-only")
 	f.StringVar(&opts.Repo, "repo", "", "the repository `DIR` (default: the git work tree holding the current directory)")
 	f.StringVar(&opts.Out, "out", "", "the output `DIR`, new or empty (default: a new directory under hookctl's runs/)")
-	f.StringVar(&opts.Network, "network", securerun.NetworkDeny, "the network: deny (model-only is not built yet)")
+	f.StringVar(&opts.Network, "network", securerun.NetworkDeny, "the network: deny (none), or model-only (the model's API alone, through hookctl's credential broker)")
+	f.StringVar(&opts.ModelURL, "model-url", "", "model-only: the model's base `URL` (default: $ANTHROPIC_BASE_URL, else the backend's public endpoint); it must be on [run] model_endpoints")
+	f.StringVar(&opts.ModelBackend, "model-backend", "anthropic", "model-only: the model API, "+strings.Join(securerun.BackendNames(), " or "))
+	f.StringArrayVar(&opts.Read, "read", nil, "let the run read and execute `DIR` too (a program installed outside /usr, such as the agent's own installation); repeat it for more")
 	f.StringVar(&opts.Credentials, "credentials", securerun.CredentialsNone, "the credential mode: none")
 	f.StringArrayVar(&opts.AllowSensitive, "allow-sensitive", nil, "let a sensitive `PATH` (a file, or a directory) of the repository through; repeat it for more")
 	f.StringArrayVar(&opts.Env, "env", nil, "forward a variable, `NAME` (its value here) or NAME=VALUE; never a credential")
@@ -94,6 +107,12 @@ func runRun(s *streams, opts *runOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	// The user's own config only: the repository's .hookctl.toml has no say in where its
+	// content goes.
+	cfg, err := hook.LoadConfig(env.home)
+	if err != nil {
+		return err
+	}
 	started := time.Now()
 	id := securerun.NewRunID(started, randomHex(4))
 	probe := ""
@@ -105,6 +124,8 @@ func runRun(s *streams, opts *runOptions, args []string) error {
 		Repo: opts.Repo, Dir: dir, Out: opts.Out, StateDir: env.home, ID: id, UserHome: env.userHome,
 		AllowSensitive: opts.AllowSensitive, Env: opts.Env, Command: args, Environ: os.Environ(),
 		MaxArtifactBytes: opts.MaxArtifactSize, Git: containedGit(env, probe == ""), ProbeProblem: probe,
+		Read: opts.Read, ModelURL: opts.ModelURL, ModelBackend: opts.ModelBackend, ModelEndpoints: cfg.Run.ModelEndpoints,
+		Agent: claude.RunAgent(env.binary, front.WorkerPath(env.binary)), NetworkNamespaces: networkNamespaceProblem(),
 	})
 	out := s.err
 	if opts.DryRun {
@@ -128,8 +149,10 @@ func runRun(s *streams, opts *runOptions, args []string) error {
 	defer signal.Stop(sigs)
 	meta, code, err := securerun.Run(p, id, securerun.Launch{
 		Launcher: securerun.LauncherArgs(env.binary, p),
-		Stdin:    os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr,
+		Stdin:    os.Stdin, Stdout: os.Stdout, Stderr: os.Stderr, Record: !isTerminal(os.Stdout),
 		Signals: sigs, Grace: opts.Grace,
+		Worker:    front.WorkerPath(env.binary),
+		Decisions: agentDecisions(p),
 	})
 	if err != nil {
 		fmt.Fprintln(s.err, "hookctl run:", err)
@@ -158,11 +181,62 @@ func summary(m *securerun.RunMeta) string {
 	case m.Exit != nil:
 		fmt.Fprintf(&b, ", exit %d", m.Exit.Code)
 	}
+	if n := m.Network; n != nil {
+		fmt.Fprintf(&b, "; %d model requests, %d refused", n.Requests, n.Refused)
+		if n.BrokerError != "" {
+			fmt.Fprintf(&b, " (the credential broker: %s)", n.BrokerError)
+		}
+	}
+	if tc := m.ToolCalls; tc != nil {
+		fmt.Fprintf(&b, "; %d tool calls denied, %d allowed", tc.Denied, tc.Allowed)
+	}
 	if m.Output != nil {
 		fmt.Fprintf(&b, "; %d artifacts, %d quarantined", len(m.Output.Artifacts)+m.Output.Unlisted, len(m.Output.Quarantined))
 	}
 	fmt.Fprintf(&b, "; %s", filepath.Join(m.Preflight.Out, securerun.MetaName))
 	return b.String()
+}
+
+// agentDecisions counts what the agent's hookctl hooks decided in the run, from the decision
+// log in the run's hookctl home; nil when hookctl installed no hooks (not an agent it knows).
+func agentDecisions(p *securerun.Preflight) func() *securerun.ToolCalls {
+	if p.Agent == nil || p.Agent.Decisions == "" {
+		return nil
+	}
+	return func() *securerun.ToolCalls {
+		entries, damaged, _ := hook.DecisionLogAt(p.Agent.Decisions).Entries()
+		tc := &securerun.ToolCalls{Damaged: damaged}
+		for _, e := range entries {
+			if e.Event != "tool" {
+				continue
+			}
+			if e.Verdict == "deny" {
+				tc.Denied++
+			} else {
+				tc.Allowed++
+			}
+		}
+		return tc
+	}
+}
+
+// networkNamespaceProblem says why this user cannot give a run a network namespace of its own
+// (which --network model-only needs), or "": root can; anyone else needs unprivileged user
+// namespaces, which some systems turn off.
+func networkNamespaceProblem() string {
+	if os.Geteuid() == 0 {
+		return ""
+	}
+	for _, f := range []struct{ path, off string }{
+		{"/proc/sys/user/max_user_namespaces", "0"},
+		{"/proc/sys/kernel/unprivileged_userns_clone", "0"},
+		{"/proc/sys/kernel/apparmor_restrict_unprivileged_userns", "1"},
+	} {
+		if b, err := os.ReadFile(f.path); err == nil && strings.TrimSpace(string(b)) == f.off {
+			return "unprivileged user namespaces are turned off (" + f.path + " is " + f.off + ")"
+		}
+	}
+	return ""
 }
 
 // containedGit runs git for the preflight in hookctl's read-only sandbox, pinned as the hook pins
@@ -197,4 +271,11 @@ func randomHex(n int) string {
 	b := make([]byte, n)
 	rand.Read(b)
 	return hex.EncodeToString(b)
+}
+
+// isTerminal says whether f is a terminal (a character device): an interactive agent's output,
+// which is not recorded (a copy through a pipe would take the terminal from it).
+func isTerminal(f *os.File) bool {
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }

@@ -19,7 +19,9 @@ import (
 	"testing"
 	"time"
 
+	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/hook/securerun"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 var updateGolden = flag.Bool("update-run-golden", false, "rewrite testdata/run-dry-run.golden")
@@ -65,9 +67,11 @@ func newRunWorld(t *testing.T, user *syscall.Credential) *runWorld {
 	if user != nil {
 		// The user's own copy of hookctl (the build's directory is closed to it).
 		b, _ := os.ReadFile(w.bin)
+		worker, _ := os.ReadFile(front.WorkerPath(w.bin))
 		w.bin = filepath.Join(root, "bin", "hookctl")
 		os.MkdirAll(filepath.Dir(w.bin), 0o755)
 		os.WriteFile(w.bin, b, 0o755)
+		os.WriteFile(front.WorkerPath(w.bin), worker, 0o755)
 		filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error {
 			if !strings.HasPrefix(p, filepath.Dir(w.bin)) {
 				os.Lchown(p, int(user.Uid), int(user.Gid))
@@ -227,7 +231,47 @@ func TestRunRefusesEscapes(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(w.out, "tmp")); err == nil {
 			t.Error("the run's TMPDIR was left behind")
 		}
+		checkSARIF(t, w, m)
 	})
+}
+
+// checkSARIF reads the run's SARIF log: one run of hookctl, one invocation mapped from
+// runmeta.json as docs/secure-read-only.md says.
+func checkSARIF(t *testing.T, w *runWorld, m *securerun.RunMeta) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(w.out, securerun.SARIFName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var log struct {
+		Version string `json:"version"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct{ Name string } `json:"driver"`
+			} `json:"tool"`
+			Invocations []struct {
+				CommandLine         string `json:"commandLine"`
+				StartTimeUTC        string `json:"startTimeUtc"`
+				EndTimeUTC          string `json:"endTimeUtc"`
+				ExitCode            *int   `json:"exitCode"`
+				ExecutionSuccessful bool   `json:"executionSuccessful"`
+				WorkingDirectory    struct {
+					URI string `json:"uri"`
+				} `json:"workingDirectory"`
+			} `json:"invocations"`
+			Results []any `json:"results"`
+		} `json:"runs"`
+	}
+	if err := json.Unmarshal(b, &log); err != nil || log.Version != "2.1.0" || len(log.Runs) != 1 || len(log.Runs[0].Invocations) != 1 {
+		t.Fatalf("run.sarif: %v\n%s", err, b)
+	}
+	inv := log.Runs[0].Invocations[0]
+	start, _ := time.Parse(time.RFC3339Nano, inv.StartTimeUTC)
+	if log.Runs[0].Tool.Driver.Name != "hookctl" || log.Runs[0].Results == nil || !start.Equal(m.Started) ||
+		inv.EndTimeUTC == "" || inv.ExitCode == nil || *inv.ExitCode != m.Exit.Code || inv.ExecutionSuccessful != (m.Exit.Code == 0) ||
+		inv.WorkingDirectory.URI != "file://"+w.repo+"/" || !strings.HasPrefix(inv.CommandLine, m.Preflight.Command[0]) {
+		t.Errorf("run.sarif does not match runmeta.json:\n%s", b)
+	}
 }
 
 // TestRunRefusesForwardedCredential: a credential forwarded with --env is a hard failure before
@@ -282,14 +326,25 @@ func TestRunRefusesSensitiveFile(t *testing.T) {
 // runmeta.json says so.
 func TestRunInterrupted(t *testing.T) {
 	forUsers(t, func(t *testing.T, user *syscall.Credential) {
-		w := newRunWorld(t, user)
+		t.Run("deny", func(t *testing.T) { runInterrupted(t, newRunWorld(t, user), nil) })
+		// Model-only: the broker, outside the run, goes with it.
+		t.Run("model-only", func(t *testing.T) {
+			w, api := modelWorld(t, user, ct.Script{})
+			runInterrupted(t, w, []string{"--network", "model-only", "--model-url", api.URL()})
+		})
+	})
+}
+
+func runInterrupted(t *testing.T, w *runWorld, network []string) {
+	{
 		script := `sleep 61 & echo $! >> "$HOOKCTL_RUN_OUT/pids"
 setsid sleep 62 & echo $! >> "$HOOKCTL_RUN_OUT/pids"
 (trap '' TERM; exec sleep 63) & echo $! >> "$HOOKCTL_RUN_OUT/pids"
 echo started > "$HOOKCTL_RUN_OUT/started"
 trap '' TERM INT
 wait`
-		cmd := w.command(nil, "run", "--profile", "secure-read-only", "--out", w.out, "--grace", "300ms", "--", "bash", "-c", script)
+		args := append(append([]string{"run", "--profile", "secure-read-only", "--out", w.out, "--grace", "300ms"}, network...), "--", "bash", "-c", script)
+		cmd := w.command([]string{"ANTHROPIC_API_KEY=" + realKey}, args...)
 		var stderr bytes.Buffer
 		cmd.Stderr = &stderr
 		if err := cmd.Start(); err != nil {
@@ -331,7 +386,15 @@ wait`
 		if m.State != securerun.StateInterrupted || m.Interrupted == nil || m.Interrupted.Signal != "SIGINT" || m.Interrupted.Killed == 0 || m.Ended.IsZero() {
 			t.Errorf("runmeta: state %s interrupted %+v", m.State, m.Interrupted)
 		}
-	})
+		if network != nil {
+			if left := processesOf(front.WorkerPath(w.bin)); len(left) > 0 {
+				t.Errorf("the broker outlived the run: %q", left)
+			}
+			if m.Network == nil || m.Network.BrokerError != "" {
+				t.Errorf("runmeta network: %+v", m.Network)
+			}
+		}
+	}
 }
 
 // TestRunQuarantinesArtifacts: an artifact over --max-artifact-size and a link out of the output
@@ -373,7 +436,7 @@ func TestRunFailsClosed(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--network", "model-only"}, "--network model-only is not available yet"},
+		{[]string{"--network", "model-only"}, "--network model-only needs the model's credential"},
 		{[]string{"--credentials", "broker"}, `--credentials "broker": the one credential mode is none`},
 		{[]string{"--out", filepath.Join(w.repo, "out")}, "is inside the repository"},
 		{[]string{"--repo", "/"}, "the repository root is /, the whole system"},

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -75,6 +76,11 @@ type sandboxOptions struct {
 	// The secure-read-only profile's roots and report descriptor (hookctl run passes them).
 	Read, Write []string
 	StatusFD    int
+	// --network model-only: the handover descriptor on which the launcher, started by hookctl
+	// run in a network namespace of its own, sends the credential broker's listener, and the
+	// variables it points at the broker (ANTHROPIC_BASE_URL).
+	ModelFD   int
+	ModelVars []string
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -167,6 +173,10 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().StringArrayVar(&opts.Write, "write", nil, "secure-read-only: a `DIR` it may write")
 	cmd.Flags().IntVar(&opts.StatusFD, "status-fd", 0, "")
 	cmd.Flags().MarkHidden("status-fd")
+	cmd.Flags().IntVar(&opts.ModelFD, "model-fd", 0, "")
+	cmd.Flags().MarkHidden("model-fd")
+	cmd.Flags().StringArrayVar(&opts.ModelVars, "model-var", nil, "")
+	cmd.Flags().MarkHidden("model-var")
 	cmd.Flags().SetInterspersed(false)
 	return cmd
 }
@@ -176,23 +186,53 @@ With --probe it tries the sandbox for real and says whether this machine support
 // nothing ran, goes to --status-fd. It returns only on failure.
 func secureExec(opts *sandboxOptions, args []string) error {
 	err := func() error {
+		env := os.Environ()
+		if len(opts.Write) == 0 && opts.Session != "" {
+			// A command the hooks of a run admitted: the run's roots to read, and its session's
+			// scratch directory as the one it writes, its TMPDIR.
+			scratch, err := sandbox.Scratch(sandbox.ScratchBase(), opts.Session)
+			if err != nil {
+				return err
+			}
+			opts.Write = []string{scratch}
+			env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch)
+		}
 		switch {
 		case len(args) == 0:
 			return errors.New("give the program after --")
 		case len(opts.Read) == 0 || len(opts.Write) == 0:
-			return errors.New("the secure-read-only profile needs --read DIR and --write DIR")
+			return errors.New("the secure-read-only profile needs --read DIR and --write DIR (or --session ID)")
 		}
-		for _, d := range append(slices.Clone(opts.Read), opts.Write...) {
+		for i, d := range append(slices.Clone(opts.Read), opts.Write...) {
 			if !filepath.IsAbs(d) {
 				return fmt.Errorf("%s is not an absolute path", d)
 			}
-			if fi, err := os.Stat(d); err != nil || !fi.IsDir() {
+			// --read may name a file (hookctl's executable, for the agent's hooks).
+			if fi, err := os.Stat(d); err != nil || (i >= len(opts.Read) && !fi.IsDir()) {
 				return fmt.Errorf("%s is not a directory", d)
 			}
 		}
 		p := sandbox.SecureReadOnly(opts.Read, opts.Write)
 		p.StatusFD = opts.StatusFD
-		return sandbox.Exec(p, args, os.Environ())
+		if opts.ModelFD > 0 {
+			// The network namespace hookctl run started this launcher in holds only loopback;
+			// the broker (outside it) accepts on the listener made here, and the command may
+			// connect to that port alone.
+			url, err := sandbox.BridgeNetwork(opts.ModelFD)
+			if err != nil {
+				return err
+			}
+			p.ConnectPorts = []uint16{sandbox.BridgePort(url)}
+			// getenv finds the first of duplicates: drop any the environment has already.
+			env = slices.DeleteFunc(env, func(kv string) bool {
+				name, _, _ := strings.Cut(kv, "=")
+				return slices.Contains(opts.ModelVars, name)
+			})
+			for _, v := range opts.ModelVars {
+				env = append(env, v+"="+url)
+			}
+		}
+		return sandbox.Exec(p, args, env)
 	}()
 	if opts.StatusFD > 0 {
 		sandbox.ReportFailure(opts.StatusFD, err)

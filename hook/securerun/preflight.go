@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
 // Options are what `hookctl run` was asked, and the machine facts it gathers them with.
@@ -32,6 +33,18 @@ type Options struct {
 	Git func(dir string, args ...string) ([]byte, error)
 	// ProbeProblem is why the machine's sandbox probe failed, or "".
 	ProbeProblem string
+	// Read are --read's directories: programs installed outside the system's directories
+	// (the agent's own installation), readable and executable in the run.
+	Read []string
+	// ModelBackend, ModelURL: --model-backend and --model-url (model-only); ModelEndpoints
+	// is the user's allowlist of model URLs ([run] model_endpoints).
+	ModelBackend, ModelURL string
+	ModelEndpoints         []string
+	// Agent recognises the agents hookctl installs its hooks for; nil: none.
+	Agent AgentFor
+	// NetworkNamespaces says why the run cannot have a network namespace of its own (which
+	// model-only needs), or "".
+	NetworkNamespaces string
 }
 
 // Repository is the checkout the run reads.
@@ -59,8 +72,9 @@ type Isolation struct {
 
 // NetworkPolicy is the run's network and how it is held.
 type NetworkPolicy struct {
-	Policy   string `json:"policy"`
-	Enforced string `json:"enforced_by"`
+	Policy       string   `json:"policy"`
+	Destinations []string `json:"destinations"`
+	Enforced     string   `json:"enforced_by"`
 }
 
 // Credentials is the credential mode and the environment it gives the command.
@@ -78,21 +92,52 @@ type Preflight struct {
 	Repository Repository `json:"repository"`
 	// Command is the command as recorded: its program resolved, any argument that holds a
 	// secret withheld.
-	Command     []string        `json:"command"`
-	Readable    []string        `json:"readable"`
-	Hidden      []string        `json:"hidden"`
-	Writable    []string        `json:"writable"`
-	Network     NetworkPolicy   `json:"network"`
-	Credentials Credentials     `json:"credentials"`
-	Sensitive   Sensitive       `json:"sensitive"`
-	AgentConfig []AgentConfig   `json:"agent_config"`
-	Out         string          `json:"out"`
-	Artifacts   ArtifactsPolicy `json:"artifacts"`
-	Warnings    []string        `json:"warnings"`
-	Failures    []string        `json:"failures"`
+	Command     []string      `json:"command"`
+	Readable    []string      `json:"readable"`
+	Hidden      []string      `json:"hidden"`
+	Writable    []string      `json:"writable"`
+	Network     NetworkPolicy `json:"network"`
+	Credentials Credentials   `json:"credentials"`
+	Sensitive   Sensitive     `json:"sensitive"`
+	AgentConfig []AgentConfig `json:"agent_config"`
+	// Model is the model a model-only run reaches; Agent is what hookctl installs for an agent
+	// it knows.
+	Model     *Model          `json:"model,omitempty"`
+	Agent     *AgentRun       `json:"agent,omitempty"`
+	Out       string          `json:"out"`
+	Artifacts ArtifactsPolicy `json:"artifacts"`
+	Warnings  []string        `json:"warnings"`
+	Failures  []string        `json:"failures"`
 
-	argv []string // what runs: Command unwithheld
-	env  []string // the command's environment
+	argv   []string // what runs: Command unwithheld
+	env    []string // the command's environment
+	broker *egress.BrokerConfig
+}
+
+// RunRoots are the run's readable roots beyond the system's (SystemReadable, which the
+// launcher adds itself): the repository, its git directories, --read's, hookctl's executables
+// and the agent's config.
+func (p *Preflight) RunRoots() []string {
+	var roots []string
+	for _, r := range p.Readable {
+		if !contains(sandbox.SystemReadable, r) && !contains(roots, r) {
+			roots = append(roots, r)
+		}
+	}
+	return roots
+}
+
+// BrokerConfig is the credential broker's config, holding the credential, for a model-only
+// run; nil otherwise. It is never serialised with the preflight.
+func (p *Preflight) BrokerConfig() *egress.BrokerConfig { return p.broker }
+
+// ModelVars are the variables the launcher points at the broker.
+func (p *Preflight) ModelVars() []string {
+	if p.Model == nil || p.broker == nil {
+		return nil
+	}
+	b, _ := backendNamed(p.Model.Backend)
+	return b.URLVars
 }
 
 // ArtifactsPolicy is how the output is checked after the run.
@@ -125,19 +170,48 @@ func Gather(o Options) *Preflight {
 	case NetworkDeny:
 		p.Network.Enforced = "seccomp: no socket but a unix stream or seqpacket pair, no connect, bind, listen or accept, no sendto an address; landlock: TCP bind and connect"
 	case NetworkModelOnly:
-		fail("--network model-only is not available yet (egress to the model through hookctl's proxy is the next slice); nothing ran: use --network deny")
+		p.Network.Enforced = modelEnforced("")
+		p.Model, p.broker = modelOf(o, fail)
+		if p.Model != nil && p.Model.URL != "" {
+			p.Network.Destinations = []string{p.Model.URL + " (through hookctl's credential broker)"}
+		}
+		if o.NetworkNamespaces != "" {
+			fail("--network model-only needs a network namespace of its own for the run: %s; nothing ran (use --network deny)", o.NetworkNamespaces)
+		}
 	default:
 		fail("--network %q: the policies are deny and, not yet built, model-only", o.Network)
 	}
+	if p.Network.Destinations == nil {
+		p.Network.Destinations = []string{}
+	}
 	if o.Credentials != CredentialsNone {
-		fail("--credentials %q: the one credential mode is none (a broker that adds the model's credential outside the run is not built yet)", o.Credentials)
+		fail("--credentials %q: the one credential mode is none (the model's credential, under --network model-only, is added outside the run by hookctl's broker)", o.Credentials)
 	}
 	p.Isolation = isolationOf(o.ProbeProblem, fail)
+	if o.Network == NetworkModelOnly {
+		p.Isolation.Mechanism += ", a network namespace of its own"
+		p.Isolation.Seccomp = "the read-only profile's filter, with plain TCP sockets and connect allowed (other processes, namespaces, io_uring, metadata; no UDP, raw or unix sockets, no bind, listen or accept)"
+	}
 
 	p.Repository = repositoryOf(o, fail, warn)
 	root := p.Repository.Root
 	if root != "" {
 		p.Readable = append([]string{root}, p.Repository.GitDirs...)
+	}
+	for _, r := range o.Read {
+		real, err := realPath(r)
+		switch {
+		case !filepath.IsAbs(r):
+			fail("--read %s: give an absolute path", r)
+		case err != nil:
+			fail("--read %s: %v", r, err)
+		case rootProblem(real, o.UserHome, o.StateDir) != "":
+			fail("--read %s: %s", r, strings.Replace(rootProblem(real, o.UserHome, o.StateDir), "the repository root", "the directory", 1))
+		case within(o.UserHome, real) || real == o.UserHome:
+			fail("--read %s: it is your home directory", r)
+		default:
+			p.Readable = append(p.Readable, real)
+		}
 	}
 	p.Readable = append(p.Readable, sandbox.SystemReadable...)
 
@@ -164,6 +238,32 @@ func Gather(o Options) *Preflight {
 	p.Failures = append(p.Failures, envFailures...)
 
 	p.argv, p.Command = commandOf(o, p, fail)
+	if o.Agent != nil && len(p.argv) > 0 && filepath.IsAbs(p.argv[0]) {
+		if a := o.Agent(p.argv[0], l); a != nil {
+			p.Agent = a
+			p.argv = slices.Concat(p.argv[:1], a.Args, p.argv[1:])
+			p.Command = slices.Concat(p.Command[:1], a.Args, p.Command[1:])
+			p.env = append(p.env, a.Env...)
+			p.Credentials.Environment.Set = append(p.Credentials.Environment.Set, a.Env...)
+			p.Readable = append(p.Readable, a.Read...)
+			p.Readable = append(p.Readable, l.Config())
+			if a.Build != nil {
+				a.Files = a.Build(p.RunRoots())
+			}
+			if p.Model != nil && a.Backend != "" && a.Backend != p.Model.Backend {
+				fail("%s speaks the %s API, and the run's model backend is %s: pass --model-backend %s", a.Client, a.Backend, p.Model.Backend, a.Backend)
+			}
+		}
+	}
+	if p.Model != nil && p.Model.Broker != nil {
+		b, _ := backendNamed(p.Model.Backend)
+		placeholder := b.Placeholder + "=" + PlaceholderValue
+		p.env = append(p.env, placeholder)
+		p.Credentials.Environment.Set = append(p.Credentials.Environment.Set, placeholder)
+		for _, v := range b.URLVars {
+			p.Credentials.Environment.Set = append(p.Credentials.Environment.Set, v+"=(the broker's URL in the run)")
+		}
+	}
 
 	if root != "" {
 		var allow []string
@@ -408,13 +508,19 @@ func commandOf(o Options, p *Preflight, fail func(string, ...any)) (argv, shown 
 	readable := append(slices.Clone(p.Readable), p.Writable...)
 	path, err := lookPath(argv[0], o.Dir, p.Credentials.Environment.PATH)
 	if err != nil {
-		fail("%s: %v", argv[0], err)
+		// Found where the caller would run it, outside what the run reads: say what to add.
+		if there, err2 := lookPath(argv[0], o.Dir, getenv(o.Environ, "PATH")); err2 == nil {
+			real, _ := filepath.EvalSymlinks(there)
+			fail("%s is %s, which the run cannot read: give its path after --, and add --read %s (or the directory of its installation)", argv[0], real, filepath.Dir(real))
+		} else {
+			fail("%s: %v", argv[0], err)
+		}
 	} else {
 		argv[0] = path
 		real, _ := filepath.EvalSymlinks(path)
 		switch interp := interpreter(real); {
 		case !slices.ContainsFunc(readable, func(r string) bool { return within(real, r) }):
-			fail("%s is %s, which the profile cannot read: run a program installed under /usr, or one in the repository", o.Command[0], real)
+			fail("%s is %s, which the profile cannot read: add --read %s (or the directory of its installation), or run a program installed under /usr", o.Command[0], real, filepath.Dir(real))
 		case interp != "" && !slices.ContainsFunc(readable, func(r string) bool { return within(interp, r) }):
 			fail("%s is a script for %s, which the profile cannot read", o.Command[0], interp)
 		}

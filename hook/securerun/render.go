@@ -51,6 +51,24 @@ func Render(w io.Writer, p *Preflight) {
 	}
 	row("writable", append(writable, "/dev/null /dev/tty")...)
 	row("network", p.Network.Policy+": "+orNone(p.Network.Enforced))
+	for _, d := range p.Network.Destinations {
+		row("  to", d)
+	}
+	if m := p.Model; m != nil {
+		row("model", fmt.Sprintf("%s API at %s (%s; allowed by %s)", m.Backend, orNone(m.URL), m.Source, orNone(m.Allowed)),
+			"paths: "+strings.Join(m.Paths, " "))
+		if b := m.Broker; b != nil {
+			row("  broker", fmt.Sprintf("%s from %s as the %s header, to %s only", b.Mode, b.Variable, b.Header, b.Destination),
+				"the agent sees: "+strings.Join(m.AgentVariables, " "))
+		}
+	}
+	if a := p.Agent; a != nil {
+		row("agent", a.Client+": hookctl's hooks installed for the run, pinned read-only (every shell command sandboxed again)",
+			"flags added: "+quoteArgs(a.Args))
+		for _, i := range a.Ignored {
+			row("  not loaded", i)
+		}
+	}
 	e := p.Credentials.Environment
 	row("credentials", p.Credentials.Mode+": the environment is rebuilt from an allowlist; no credential reaches the command")
 	row("  passed", orNone(strings.Join(e.Passed, " ")))

@@ -40,7 +40,13 @@ type RunMeta struct {
 	Interrupted *Interruption    `json:"interrupted,omitempty"`
 	// Leftover counts the processes the command left running when it ended, which hookctl
 	// killed.
-	Leftover  int         `json:"leftover_processes"`
+	Leftover int `json:"leftover_processes"`
+	// Network is what the credential broker saw (model-only runs); ToolCalls what the agent's
+	// hookctl hooks decided (agents hookctl knows).
+	Network   *NetworkUse `json:"network,omitempty"`
+	ToolCalls *ToolCalls  `json:"tool_calls,omitempty"`
+	// Stdout is the command's standard output as kept in the output directory.
+	Stdout    *Recorded   `json:"stdout,omitempty"`
 	Preflight *Preflight  `json:"preflight"`
 	Output    *Validation `json:"output,omitempty"`
 }

@@ -46,6 +46,7 @@ const (
 	HomeDir        = "home"
 	TmpDir         = "tmp"
 	QuarantineDir  = "quarantine"
+	ConfigDir      = "config"          // what hookctl writes for the agent: readable, not writable, in the run
 	OutEnv         = "HOOKCTL_RUN_OUT" // names the artifacts directory inside the run
 	DefaultMaxSize = 64 << 20          // bytes an artifact may have before it is quarantined
 )
@@ -58,6 +59,7 @@ func (l Layout) Artifacts() string  { return filepath.Join(l.Out, ArtifactsDir) 
 func (l Layout) Home() string       { return filepath.Join(l.Out, HomeDir) }
 func (l Layout) Tmp() string        { return filepath.Join(l.Out, TmpDir) }
 func (l Layout) Quarantine() string { return filepath.Join(l.Out, QuarantineDir) }
+func (l Layout) Config() string     { return filepath.Join(l.Out, ConfigDir) }
 
 // Writable are the directories the command may write.
 func (l Layout) Writable() []string { return []string{l.Artifacts(), l.Home(), l.Tmp()} }

@@ -5,19 +5,28 @@ package securerun
 import (
 	"bufio"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
-const prSetChildSubreaper = 36
+const (
+	prSetChildSubreaper = 36
+	capNetAdmin         = 12
+	capSetpcap          = 8
+)
 
 // Supervise starts the launch and waits for it, tearing down everything it started: the
 // supervisor makes itself the subreaper of its descendants, so that a process the command
@@ -46,16 +55,59 @@ func Supervise(l Launch) Outcome {
 	cmd := exec.Command(l.Launcher[0], append(l.Launcher[1:], l.Argv...)...)
 	cmd.Env, cmd.Dir = l.Env, l.Dir
 	cmd.Stdin, cmd.Stdout, cmd.Stderr = l.Stdin, l.Stdout, l.Stderr
+	// A recorded output is copied through a pipe, which a process the command left behind
+	// could hold open: Wait gives up on it after this long, and the teardown kills it.
+	cmd.WaitDelay = 2 * time.Second
 	cmd.ExtraFiles = []*os.File{w} // descriptor 3: --status-fd 3
 	// The kernel kills the command if the supervisor dies, however it dies.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	var handover, child *os.File
+	if l.Broker != nil {
+		// Model-only: the launcher starts in a network namespace of its own (for a user who is
+		// not root, inside a user namespace mapping them to themselves, where it has the
+		// capability to bring loopback up; it drops it before the exec) and hands the
+		// broker's listener back on descriptor 4.
+		pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
+		if err != nil {
+			r.Close()
+			w.Close()
+			o.NotStarted = fmt.Sprintf("failed to make the network handover: %v", err)
+			return o
+		}
+		handover, child = os.NewFile(uintptr(pair[0]), "handover"), os.NewFile(uintptr(pair[1]), "handover")
+		defer handover.Close()
+		cmd.ExtraFiles = append(cmd.ExtraFiles, child)
+		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNET
+		if os.Geteuid() != 0 {
+			uid, gid := os.Getuid(), os.Getgid()
+			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
+			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+			// CAP_SETPCAP too: the launcher drops every capability from the bounding set.
+			cmd.SysProcAttr.AmbientCaps = []uintptr{capNetAdmin, capSetpcap}
+		}
+	}
 	if err := cmd.Start(); err != nil {
 		r.Close()
 		w.Close()
+		if child != nil {
+			child.Close()
+		}
 		o.NotStarted = fmt.Sprintf("failed to start hookctl's launcher: %v", err)
+		if l.Broker != nil {
+			o.NotStarted = fmt.Sprintf("failed to start hookctl's launcher in a network namespace of its own: %v", err)
+		}
 		return o
 	}
 	w.Close()
+	var broker *brokerProcess
+	brokerReady := make(chan *brokerProcess, 1)
+	if child != nil {
+		child.Close()
+		go func() { brokerReady <- startBroker(handover, l) }()
+	} else {
+		brokerReady <- nil
+	}
 	reports := make(chan sandbox.LaunchReport, 1)
 	go func() { reports <- readReport(r) }()
 	waited := make(chan error, 1)
@@ -81,6 +133,14 @@ wait:
 	}
 	rep := <-reports
 	r.Close()
+	// The launcher's end of the handover is closed by now (it exited, or exec closed it), so
+	// a broker that never got its listener is known.
+	broker = <-brokerReady
+	if broker != nil {
+		o.Network = broker.stop()
+	} else if l.Broker != nil {
+		o.Network = &NetworkUse{}
+	}
 	o.Leftover = reapTree()
 	switch {
 	case rep.Error != "":
@@ -171,8 +231,10 @@ type proc struct {
 	zombie    bool
 }
 
-// descendants lists the processes below this one, from /proc.
+// descendants lists the processes below this one, from /proc, but the brokers.
 func descendants() []proc {
+	brokersMu.Lock()
+	defer brokersMu.Unlock()
 	entries, _ := os.ReadDir("/proc")
 	children := map[int][]proc{}
 	for _, e := range entries {
@@ -194,6 +256,9 @@ func descendants() []proc {
 			continue
 		}
 		ppid, _ := strconv.Atoi(f[1])
+		if _, ok := brokers.Load(pid); ok {
+			continue
+		}
 		children[ppid] = append(children[ppid], proc{pid: pid, ppid: ppid, zombie: f[0] == "Z" || f[0] == "X"})
 	}
 	var out []proc
@@ -225,3 +290,110 @@ func signalName(s os.Signal) string {
 	}
 	return s.String()
 }
+
+// brokerProcess is the credential broker of a model-only run: the retriever's worker as
+// `hookctl-retrieve-worker broker`, which holds the network and the credential and no file
+// access, serving the listener the launcher made in the run's network namespace.
+type brokerProcess struct {
+	cmd   *exec.Cmd
+	stdin io.WriteCloser
+	read  chan struct{}
+	use   NetworkUse
+	err   strings.Builder
+}
+
+// maxRefusalsRecorded bounds the refusals runmeta.json lists one by one.
+const maxRefusalsRecorded = 20
+
+// startBroker waits for the launcher's listener and starts the broker on it. It returns nil
+// when the launcher sent none (it failed first; its report says why).
+func startBroker(handover *os.File, l Launch) *brokerProcess {
+	listener, err := sandbox.ReceiveListener(handover)
+	if err != nil {
+		return nil
+	}
+	defer listener.Close()
+	b := &brokerProcess{read: make(chan struct{})}
+	b.cmd = exec.Command(l.Worker, "broker")
+	b.cmd.ExtraFiles = []*os.File{listener}
+	b.cmd.Env, b.cmd.Dir = []string{}, "/"
+	b.cmd.Stderr = &b.err
+	b.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	stdin, err1 := b.cmd.StdinPipe()
+	stdout, err2 := b.cmd.StdoutPipe()
+	// Started and noted as one step: a teardown that walked the tree in between would take
+	// the broker for one of the run's processes.
+	brokersMu.Lock()
+	err = errors.Join(err1, err2, b.cmd.Start())
+	if err == nil {
+		brokers.Store(b.cmd.Process.Pid, true)
+	}
+	brokersMu.Unlock()
+	if err != nil {
+		b.use.BrokerError = fmt.Sprintf("the broker did not start: %v", err)
+		close(b.read)
+		return b
+	}
+	b.stdin = stdin
+	json.NewEncoder(stdin).Encode(l.Broker)
+	go func() {
+		defer close(b.read)
+		sc := bufio.NewScanner(stdout)
+		sc.Buffer(make([]byte, 4096), 64<<10)
+		for sc.Scan() {
+			var e egress.BrokerEvent
+			if json.Unmarshal(sc.Bytes(), &e) != nil {
+				continue
+			}
+			b.count(e)
+		}
+	}()
+	return b
+}
+
+func (b *brokerProcess) count(e egress.BrokerEvent) {
+	u := &b.use
+	switch {
+	case e.Refused != "":
+		u.Refused++
+		if len(u.Refusals) < maxRefusalsRecorded {
+			u.Refusals = append(u.Refusals, e)
+		}
+	case e.Error != "" || e.Status >= 500:
+		u.Failed++
+	default:
+		u.Requests++
+	}
+	u.Sent += e.Sent
+	u.Received += e.Received
+	if e.Model != "" && !slices.Contains(u.Models, e.Model) && len(u.Models) < maxRefusalsRecorded {
+		u.Models = append(u.Models, e.Model)
+	}
+	if e.Client != "" && !slices.Contains(u.Clients, e.Client) && len(u.Clients) < maxRefusalsRecorded {
+		u.Clients = append(u.Clients, e.Client)
+	}
+}
+
+// stop ends the broker (its standard input closing is its signal) and returns what it saw.
+func (b *brokerProcess) stop() *NetworkUse {
+	if b.stdin == nil {
+		return &b.use
+	}
+	b.stdin.Close()
+	t := time.AfterFunc(2*time.Second, func() { b.cmd.Process.Kill() })
+	<-b.read
+	err := b.cmd.Wait()
+	t.Stop()
+	brokers.Delete(b.cmd.Process.Pid)
+	if err != nil && b.use.BrokerError == "" {
+		b.use.BrokerError = strings.TrimSpace(fmt.Sprintf("%v: %s", err, b.err.String()))
+	}
+	return &b.use
+}
+
+// brokers are the supervisor's own broker processes, which the teardown leaves to stop():
+// they are not the run's.
+var (
+	brokers   sync.Map
+	brokersMu sync.Mutex // held while one starts, and while the run's processes are listed
+)

@@ -1,11 +1,15 @@
 package buildcheck
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -129,4 +133,82 @@ func TestFixturesStayInTests(t *testing.T) {
 	if got := goList(t, append([]string{"-f", "{{.ImportPath}}"}, testOnly...)...); len(got) != len(testOnly) {
 		t.Errorf("go list %q: %q", testOnly, got)
 	}
+}
+
+// dashboardPackages are the dashboard's executable (hookctl-dashboard, which `hookctl
+// dashboard` runs): the one place besides the worker that links net/http, for its listener on
+// 127.0.0.1. It is kept out of the gate by TestGateLinksNoNetworkCode (net/http), and out of
+// the network by TestDashboardDialsNothing.
+var dashboardPackages = []string{"./dashboard", "./cmd/hookctl-dashboard"}
+
+// dialers are what would let the dashboard open a connection: an HTTP client, a dialer, a name
+// lookup. The dashboard only accepts.
+var dialers = map[string][]string{
+	"net/http": {"Get", "Head", "Post", "PostForm", "Client", "DefaultClient", "Transport", "DefaultTransport", "NewRequest", "NewRequestWithContext", "ProxyFromEnvironment"},
+	"net":      {"Dial", "DialTimeout", "DialTCP", "DialUDP", "DialIP", "DialUnix", "Dialer", "LookupHost", "LookupIP", "LookupAddr", "DefaultResolver", "Resolver", "ListenPacket", "ListenUDP", "ListenUnix", "ListenUnixgram"},
+}
+
+// TestDashboardDialsNothing: the dashboard's code (its tests aside) names no HTTP client, dialer
+// or resolver of the standard library, and links no GitHub client: it listens on loopback and
+// connects nowhere. And hookctl itself does not link it.
+func TestDashboardDialsNothing(t *testing.T) {
+	for _, l := range goList(t, append([]string{"-f", "{{.Dir}} {{join .GoFiles \" \"}}"}, dashboardPackages...)...) {
+		f := strings.Fields(l)
+		if len(f) < 2 {
+			t.Fatalf("go list: %q", l)
+		}
+		for _, name := range f[1:] {
+			for _, use := range stdlibUses(t, filepath.Join(f[0], name)) {
+				if slices.Contains(dialers[use[0]], use[1]) {
+					t.Errorf("%s uses %s.%s: the dashboard only listens", name, use[0], use[1])
+				}
+			}
+		}
+	}
+	deps := goList(t, append([]string{"-f", "{{.ImportPath}} {{join .Deps \" \"}}"}, dashboardPackages...)...)
+	for _, l := range deps {
+		f := strings.Fields(l)
+		if !slices.Contains(f[1:], "net/http") {
+			t.Errorf("%s does not link net/http, so this test cannot see it", f[0])
+		}
+		for _, d := range f[1:] {
+			if strings.HasPrefix(d, "github.com/google/go-github/") {
+				t.Errorf("%s links %s", f[0], d)
+			}
+		}
+	}
+	hookctl := strings.Fields(goList(t, "-f", "{{join .Deps \" \"}}", "./cmd/hookctl")[0])
+	if slices.Contains(hookctl, "github.com/hookctl/hookctl/dashboard") {
+		t.Error("hookctl links the dashboard; it must exec hookctl-dashboard instead")
+	}
+}
+
+// stdlibUses returns each package.Name that a Go file refers to, as [import path, name], for
+// the packages it imports under their own names or another.
+func stdlibUses(t *testing.T, path string) [][2]string {
+	t.Helper()
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	local := map[string]string{} // the name in the file → the import path
+	for _, imp := range file.Imports {
+		p, _ := strconv.Unquote(imp.Path.Value)
+		name := p[strings.LastIndex(p, "/")+1:]
+		if imp.Name != nil {
+			name = imp.Name.Name
+		}
+		local[name] = p
+	}
+	var uses [][2]string
+	ast.Inspect(file, func(n ast.Node) bool {
+		if sel, ok := n.(*ast.SelectorExpr); ok {
+			if id, ok := sel.X.(*ast.Ident); ok && local[id.Name] != "" {
+				uses = append(uses, [2]string{local[id.Name], sel.Sel.Name})
+			}
+		}
+		return true
+	})
+	return uses
 }

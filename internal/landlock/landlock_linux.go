@@ -23,6 +23,7 @@ const (
 
 	createRulesetVersion = 1 << 0
 	rulePathBeneath      = 1
+	ruleNetPort          = 2
 
 	prSetNoNewPrivs = 38
 	oPath           = 0x200000 // O_PATH: the syscall package does not export it
@@ -72,6 +73,13 @@ type rulesetAttr struct {
 	scoped           uint64
 }
 
+// netPortAttr is struct landlock_net_port_attr: two 64-bit fields, so Go lays it out as the
+// kernel's packed struct.
+type netPortAttr struct {
+	allowedAccess uint64
+	port          uint64
+}
+
 type pathBeneathAttr struct {
 	allowedAccess uint64
 	parentFd      int32
@@ -87,8 +95,12 @@ type Rule struct {
 // Rules do not grant is denied.
 type Ruleset struct {
 	Rules []Rule
-	// DenyNet lists the network rights to handle (NetBindTCP, NetConnectTCP); none is granted.
+	// DenyNet lists the network rights to handle (NetBindTCP, NetConnectTCP); none is granted
+	// but ConnectTCP.
 	DenyNet uint64
+	// ConnectTCP are the TCP ports a connect may still reach when DenyNet handles
+	// NetConnectTCP (any address: Landlock rules name ports, not hosts).
+	ConnectTCP []uint16
 	// Scope lists the scopes to apply (ScopeAbstractUnixSocket, ScopeSignal).
 	Scope uint64
 	// AllThreads applies the ruleset to every thread of the Go runtime; otherwise only the
@@ -156,6 +168,19 @@ func Restrict(rs Ruleset) (int, error) {
 	for _, r := range rs.Rules {
 		if err := addPathRule(int(fd), r.Path, r.Access&fsRights); err != nil {
 			return 0, err
+		}
+	}
+	if len(rs.ConnectTCP) > 0 {
+		// A port granted on a kernel that cannot restrict ports would leave every port open
+		// while the caller believes one is.
+		if abi < 4 || rs.DenyNet&NetConnectTCP == 0 {
+			return 0, fmt.Errorf("restricting TCP connect to ports needs Landlock ABI 4 and NetConnectTCP handled (this kernel: ABI %d)", abi)
+		}
+		for _, port := range rs.ConnectTCP {
+			attr := netPortAttr{allowedAccess: NetConnectTCP, port: uint64(port)}
+			if _, _, e := syscall.Syscall6(sysAddRule, fd, ruleNetPort, uintptr(unsafe.Pointer(&attr)), 0, 0, 0); e != 0 {
+				return 0, fmt.Errorf("failed to allow TCP port %d in the Landlock ruleset: %v", port, e)
+			}
 		}
 	}
 	call := syscall.RawSyscall

@@ -1,6 +1,6 @@
 // Package testbin builds hookctl once per test process, for the tests that run it as a process
 // (the sandbox launcher, the hook as the client starts it), with the retriever's worker beside
-// it, where hookctl looks for it (edit mode's egress proxy is the worker too). It is imported by
+// it, where hookctl looks for it (edit mode's egress proxy is the worker too), and the dashboard. It is imported by
 // tests only.
 package testbin
 
@@ -21,7 +21,7 @@ var built struct {
 }
 
 // Hookctl returns the path of cmd/hookctl built as it is released (without cgo), building it
-// and cmd/hookctl-retrieve-worker into the same directory on first use.
+// cmd/hookctl-retrieve-worker and cmd/hookctl-dashboard into the same directory on first use.
 func Hookctl(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
@@ -30,7 +30,8 @@ func Hookctl(t testing.TB) string {
 		}
 		path := filepath.Join(built.dir, "hookctl")
 		cmd := exec.Command("go", "build", "-o", built.dir+string(filepath.Separator),
-			"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-retrieve-worker")
+			"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-retrieve-worker",
+			"github.com/hookctl/hookctl/cmd/hookctl-dashboard")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("failed to build hookctl: %w\n%s", err, out)

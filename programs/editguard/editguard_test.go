@@ -444,6 +444,7 @@ func TestHookctlAndClaude(t *testing.T) {
 		deny("hookctl readonly", "only the user"),
 		deny("hookctl install", "only the user"),
 		deny("hookctl uninstall", "only the user"),
+		deny("hookctl run --profile secure-read-only --network model-only -- claude -p x", "with the user's model credential"),
 		deny("/home/user/.local/bin/hookctl readonly off", "only the user"),
 		deny("./bin/hookctl uninstall", "only the user"),
 		deny("hookctl $verb", "only the user"),

@@ -585,6 +585,7 @@ func downloadWrites(j *judge, c *invocation) *programs.Refusal {
 // Why: hookctl's guards are the user's choice. An agent that runs `hookctl readonly off` or
 // `hookctl uninstall` has switched off its own guard; even `hookctl readonly on` is a decision
 // about the session that the user makes.
+// `hookctl run` is the user's too: it starts an agent run with the user's model credential.
 // `hookctl audit` is the user's too: the audit keeps what servers sent (error text, what the
 // injection heuristics matched, and with audit.keep_raw the raw page), which the quarantine
 // keeps from the agent.
@@ -602,6 +603,12 @@ var hookctlRule = &rule{
 		if verb == "audit" {
 			return refuse(c.prog, "ask the user to look at `hookctl audit` if it matters",
 				"`hookctl audit` shows what servers sent, which the quarantine keeps from the agent; it is the user's to read")
+		}
+		if verb == "run" {
+			// Not a change to the guard, but an agent run of the user's own: it would spend the
+			// user's model credential (the broker adds it) on a prompt the agent chose.
+			return refuse(c.prog, "ask the user to start the run",
+				"`hookctl run` starts an agent run with the user's model credential; only the user may start one")
 		}
 		shown := c.args[0].show()
 		if verb == "readonly" && len(c.args) > 1 {

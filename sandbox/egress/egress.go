@@ -302,3 +302,37 @@ type Config struct {
 	// Publish: the command is a review-mode publish (refusals say so).
 	Publish bool `json:"publish,omitempty"`
 }
+
+// BrokerConfig is what hookctl run hands the credential broker (`hookctl-retrieve-worker
+// broker`) on its standard input: where the model is, which requests may go there, and the
+// credential the broker adds to each of them. The credential travels on this pipe alone: it is
+// never in the run's environment, files or command lines.
+type BrokerConfig struct {
+	// Upstream is the model's base URL (https://api.anthropic.com); request paths are joined
+	// to it.
+	Upstream string `json:"upstream"`
+	// Trusted: the user listed the endpoint in hookctl's config, so it may resolve to loopback
+	// or a private address; otherwise only public addresses are reached.
+	Trusted bool `json:"trusted,omitempty"`
+	// Paths are the request paths admitted: each one, and what lies beneath it.
+	Paths []string `json:"paths"`
+	// Headers are set on every request sent upstream (the credential); the request's own
+	// headers of those names, and every other credential header, are dropped first.
+	Headers map[string]string `json:"headers"`
+}
+
+// BrokerEvent is one request as the broker reports it, one JSON line each on its standard
+// output, when it has been answered or refused.
+type BrokerEvent struct {
+	Method   string `json:"method"`
+	Path     string `json:"path"`
+	Status   int    `json:"status,omitempty"`
+	Refused  string `json:"refused,omitempty"` // why the broker refused it (it went nowhere)
+	Error    string `json:"error,omitempty"`   // how an admitted request failed upstream
+	Sent     int64  `json:"sent,omitempty"`
+	Received int64  `json:"received,omitempty"`
+	Millis   int64  `json:"ms,omitempty"`
+	// Model is the model the request asked for (its body's "model"); Client its User-Agent.
+	Model  string `json:"model,omitempty"`
+	Client string `json:"client,omitempty"`
+}

@@ -60,6 +60,8 @@ type Request struct {
 	Path   string
 	Thread Thread
 	Body   []byte
+	// Credential is what the request authenticated with: its X-Api-Key, or its Authorization.
+	Credential string
 }
 
 // ToolResult is a tool_result block the client sent back to the model.
@@ -263,19 +265,27 @@ func (a *API) thread(req messagesRequest, marker string) Thread {
 func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	body, _ := io.ReadAll(r.Body)
 	path := r.URL.Path
+	cred := r.Header.Get("X-Api-Key")
+	if cred == "" {
+		cred = r.Header.Get("Authorization")
+	}
+	record := func(q Request) {
+		q.Credential = cred
+		a.record(q)
+	}
 	if !strings.HasPrefix(path, "/v1/messages") {
-		a.record(Request{Path: path, Thread: Aux, Body: body})
+		record(Request{Path: path, Thread: Aux, Body: body})
 		http.Error(w, "not found", http.StatusNotFound)
 		return
 	}
 	if strings.HasSuffix(path, "/count_tokens") {
-		a.record(Request{Path: path, Thread: Aux, Body: body})
+		record(Request{Path: path, Thread: Aux, Body: body})
 		writeJSON(w, map[string]any{"input_tokens": 100})
 		return
 	}
 	var req messagesRequest
 	if err := json.Unmarshal(body, &req); err != nil {
-		a.record(Request{Path: path, Thread: Aux, Body: body})
+		record(Request{Path: path, Thread: Aux, Body: body})
 		http.Error(w, "bad json", http.StatusBadRequest)
 		return
 	}
@@ -283,7 +293,7 @@ func (a *API) serve(w http.ResponseWriter, r *http.Request) {
 	script := a.script
 	a.mu.Unlock()
 	th := a.thread(req, script.Marker)
-	a.record(Request{Path: path, Thread: th, Body: body})
+	record(Request{Path: path, Thread: th, Body: body})
 
 	var next *Call
 	var id string
