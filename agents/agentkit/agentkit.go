@@ -167,12 +167,19 @@ var patchHeaders = []string{"*** Add File: ", "*** Delete File: ", "*** Update F
 
 // PatchPaths lists the files a patch writes. A patch that names none, or whose header names an
 // empty path, is an error: the paths are what edit mode's protection judges.
+//
+// Why: Codex applies the patch itself, outside any sandbox, so these paths are all edit mode's
+// guard sees. Codex's parser trims a header line of Unicode white space before it reads the
+// marker (a no-break space included) and takes every line that then starts with one as a
+// header; so every line that does so here, in any position, counts, which names at least the
+// files Codex writes and sometimes more (a context line that looks like a header).
+// Test: TestPatchPaths.
 func PatchPaths(patch string) ([]string, error) {
 	var out []string
 	for _, line := range strings.Split(patch, "\n") {
-		line = strings.TrimSuffix(line, "\r")
+		line = strings.TrimSpace(line) // Unicode white space, as Rust's str::trim
 		for _, h := range patchHeaders {
-			if rest, ok := strings.CutPrefix(strings.TrimLeft(line, " \t"), h); ok {
+			if rest, ok := strings.CutPrefix(line, h); ok {
 				p := strings.TrimSpace(rest)
 				if p == "" {
 					return nil, fmt.Errorf("the patch has a %q line without a path", strings.TrimSpace(h))

@@ -43,7 +43,7 @@ func TestAgentsAnswerRecordedPayloads(t *testing.T) {
 				t.Fatal(err)
 			}
 			var out, errOut bytes.Buffer
-			code := runHook(&streams{in: bytes.NewReader(payload), out: &out, err: &errOut}, false, a)
+			code := runHook(&streams{in: bytes.NewReader(payload), out: &out, err: &errOut}, false, a, false)
 			base := filepath.Base(f)
 			if code != 0 || !gjson.Valid(out.String()) {
 				t.Errorf("%s/%s: exit %d, output %q, stderr %s", name, base, code, out.String(), errOut.String())
@@ -81,7 +81,7 @@ func TestAgentWebToolsPointAtTheRetriever(t *testing.T) {
 	} {
 		a, _ := agentNamed(tc.agent)
 		var out bytes.Buffer
-		runHook(&streams{in: strings.NewReader(tc.payload), out: &out, err: &bytes.Buffer{}}, false, a)
+		runHook(&streams{in: strings.NewReader(tc.payload), out: &out, err: &bytes.Buffer{}}, false, a, false)
 		if !strings.Contains(out.String(), tc.want) {
 			t.Errorf("%s: %s", tc.agent, out.String())
 		}
