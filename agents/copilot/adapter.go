@@ -33,10 +33,11 @@ type Adapter struct{}
 // ones) to what they do. Read-only mode lets through view, grep and glob (reads), report_intent,
 // update_todo, skill and the CLI's own documentation (the session's own state), list_bash,
 // read_bash, list_agents and read_agent (which only read a shell's or a background agent's
-// output), and task, whose calls are judged in turn. web_fetch is KindWeb. It refuses create,
-// edit, str_replace_editor and apply_patch (writes) and, as KindOther, write_bash and
-// write_agent (type into a running shell or agent, past the judge), stop_bash, and sql and
-// session_store_sql (queries that can write the session's database). Any other tool, MCP tools
+// output). web_fetch is KindWeb. It refuses create, edit, str_replace_editor and apply_patch
+// (writes) and, as KindOther, task (whether a subagent's own tool calls reach preToolUse was not
+// verified: until it is, a subagent could act unjudged), write_bash and write_agent (type into a
+// running shell or agent, past the judge), stop_bash, and sql and session_store_sql (queries
+// that can write the session's database). Any other tool, MCP tools
 // among them, is unknown, and refused.
 var Tools = agentkit.Tools{
 	{Name: "bash", Kind: hook.KindShell, Command: "command", Description: "description"},
@@ -51,8 +52,6 @@ var Tools = agentkit.Tools{
 	{Name: "skill", Kind: hook.KindSession}, {Name: "list_agents", Kind: hook.KindSession},
 	{Name: "read_agent", Kind: hook.KindSession},
 
-	{Name: "task", Kind: hook.KindAgent},
-
 	{Name: "web_fetch", Kind: hook.KindWeb, URL: "url"},
 
 	{Name: "create", Kind: hook.KindFileWrite, Write: "path"},
@@ -62,7 +61,7 @@ var Tools = agentkit.Tools{
 
 	{Name: "write_bash", Kind: hook.KindOther}, {Name: "stop_bash", Kind: hook.KindOther},
 	{Name: "write_agent", Kind: hook.KindOther}, {Name: "sql", Kind: hook.KindOther},
-	{Name: "session_store_sql", Kind: hook.KindOther},
+	{Name: "session_store_sql", Kind: hook.KindOther}, {Name: "task", Kind: hook.KindOther},
 }
 
 // Decode reads a preToolUse payload. Copilot's camelCase payloads name no event: hookctl

@@ -32,14 +32,15 @@ import (
 type Adapter struct{}
 
 // Tools maps the tool_name values Cursor's preToolUse documents to what they do. Read-only mode
-// lets through Read and Grep (reads) and Task (a subagent, judged in turn); it refuses Write and
-// Delete (writes) and every MCP:<name> tool (KindOther). Any other name is unknown, and refused.
+// lets through Read and Grep (reads); it refuses Write and Delete (writes), Task (whether a
+// subagent's own tool calls reach the hook is not documented) and every MCP:<name> tool
+// (KindOther). Any other name is unknown, and refused.
 // Shell takes updated_input, so admitted reads run rewritten, in the sandbox.
 var Tools = agentkit.Tools{
 	{Name: "Shell", Kind: hook.KindShell, Command: "command", Dir: "cwd"},
 	{Name: "Read", Kind: hook.KindFileRead},
 	{Name: "Grep", Kind: hook.KindFileRead},
-	{Name: "Task", Kind: hook.KindAgent},
+	{Name: "Task", Kind: hook.KindOther},
 	{Name: "Write", Kind: hook.KindFileWrite},
 	{Name: "Delete", Kind: hook.KindFileWrite},
 }

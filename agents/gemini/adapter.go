@@ -33,12 +33,13 @@ type Adapter struct{}
 // Tools maps Gemini CLI's tools (packages/core/src/tools/tool-names.ts, 0.61.0) to what they do.
 // Read-only mode lets through read_file, grep_search and list_directory and glob (names only),
 // the session's own tools (todos, plan mode, questions, topics, skills, the CLI's own docs,
-// reading its task tracker, listing background shells and reading their output) and invoke_agent, whose calls are judged in turn.
+// reading its task tracker, listing background shells and reading their output).
 // google_web_search and web_fetch are KindWeb (web_fetch names its URLs inside a prompt, which
 // hookctl's retriever cannot take: it is refused, with the retriever's command as the hint).
 // It refuses write_file and replace, and as KindOther read_many_files (it reads every file its
-// globs match, so the sensitive-file rule cannot judge it), the tracker's writes and the MCP
-// resource tools. Any other tool is unknown, and refused.
+// globs match, so the sensitive-file rule cannot judge it), invoke_agent (whether a subagent's
+// own tool calls reach BeforeTool was not verified: until it is, a subagent could act unjudged),
+// the tracker's writes and the MCP resource tools. Any other tool is unknown, and refused.
 var Tools = agentkit.Tools{
 	{Name: "run_shell_command", Kind: hook.KindShell, Command: "command", Description: "description", Dir: "dir_path"},
 
@@ -55,15 +56,13 @@ var Tools = agentkit.Tools{
 	{Name: "tracker_visualize", Kind: hook.KindSession},
 	{Name: "list_background_processes", Kind: hook.KindSession}, {Name: "read_background_output", Kind: hook.KindSession},
 
-	{Name: "invoke_agent", Kind: hook.KindAgent},
-
 	{Name: "google_web_search", Kind: hook.KindWeb, Query: "query"},
 	{Name: "web_fetch", Kind: hook.KindWeb},
 
 	{Name: "write_file", Kind: hook.KindFileWrite, Write: "file_path"},
 	{Name: "replace", Kind: hook.KindFileWrite, Write: "file_path"},
 
-	{Name: "read_many_files", Kind: hook.KindOther},
+	{Name: "read_many_files", Kind: hook.KindOther}, {Name: "invoke_agent", Kind: hook.KindOther},
 	{Name: "tracker_create_task", Kind: hook.KindOther}, {Name: "tracker_update_task", Kind: hook.KindOther},
 	{Name: "tracker_add_dependency", Kind: hook.KindOther},
 	{Name: "read_mcp_resource", Kind: hook.KindOther}, {Name: "list_mcp_resources", Kind: hook.KindOther},
