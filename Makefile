@@ -17,11 +17,23 @@ CLAUDE_CODE_VERSION := 2.1.328
 CLAUDE_DIR          := .cache/claude-code
 CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
 
+# The other clients the end-to-end tests drive (agents/*/e2e_test.go), each under .cache/<dir>.
+# Copilot CLI unpacks about 235 MB on its first run; its test keeps that in .cache/copilot-pkg.
+CODEX_VERSION   := 0.169.0
+QWEN_VERSION    := 0.24.4
+GEMINI_VERSION  := 0.61.0
+COPILOT_VERSION := 1.0.102
+AGENT_CLIENTS   := codex:codex:@openai/codex@$(CODEX_VERSION) \
+                   qwen-code:qwen:@qwen-code/qwen-code@$(QWEN_VERSION) \
+                   gemini-cli:gemini:@google/gemini-cli@$(GEMINI_VERSION) \
+                   copilot:copilot:@github/copilot@$(COPILOT_VERSION)
+
 FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
                 ./programs/editguard:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
                 ./retriever/worker:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
                 ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./hook:FuzzContainEdit ./hook:FuzzLogString \
-                ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest ./programs:FuzzAwkProgram
+                ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest ./programs:FuzzAwkProgram \
+                ./agents/hookfile:FuzzAdd
 
 .PHONY: build install test fuzz bench e2e-deps docs clean
 
@@ -86,14 +98,23 @@ bench: build
 	$(GO) test ./sandbox -run '^$$' -bench FilterSyscall -benchtime 300000x
 	$(GO) run ./internal/latency/sandboxed -hookctl $(BIN) -home bin -n 300 -heavy 21 -edit
 
-# The real Claude Code client for the end-to-end tests. Without npm they are skipped (and fail
-# under CI, which sets HOOKCTL_REQUIRE_E2E=1).
+# The real clients for the end-to-end tests: Claude Code, Codex, Qwen Code, Gemini CLI and
+# Copilot CLI, at the pinned versions. Without npm they are skipped (and fail under CI, which
+# sets HOOKCTL_REQUIRE_E2E=1).
 e2e-deps:
 	@if [ -x "$(CLAUDE_BIN)" ]; then :; \
 	elif command -v npm >/dev/null 2>&1; then \
 		echo "installing @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION) into $(CLAUDE_DIR)"; \
 		npm install --silent --no-audit --no-fund --prefix $(CLAUDE_DIR) @anthropic-ai/claude-code@$(CLAUDE_CODE_VERSION); \
 	else echo "npm not found: the real-client tests will be skipped"; fi
+	@for c in $(AGENT_CLIENTS); do \
+		dir=.cache/$${c%%:*}; rest=$${c#*:}; bin=$${rest%%:*}; pkg=$${rest#*:}; \
+		if [ -x "$$dir/node_modules/.bin/$$bin" ] && [ "$$(cat $$dir/.version 2>/dev/null)" = "$$pkg" ]; then :; \
+		elif command -v npm >/dev/null 2>&1; then \
+			echo "installing $$pkg into $$dir"; \
+			npm install --silent --no-audit --no-fund --prefix $$dir $$pkg && echo "$$pkg" > $$dir/.version; \
+		fi; \
+	done
 
 # Regenerate docs/allowlist.md from programs/.
 docs:

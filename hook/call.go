@@ -208,12 +208,27 @@ type Client struct {
 	// SettingsNames are the client's files protected in every directory, as relative paths
 	// (".claude/settings.json"): a subdirectory's settings apply to a session started there.
 	SettingsNames []string
+	// RetrievalHook says install registers hookctl's retrieval hook for the client's web tools
+	// (Claude Code's): the main hook's refusal of a web tool then means that hook did not run.
+	// Without one, a web tool is refused with the retriever's shell command as the way.
+	RetrievalHook bool
+	// ShellTool names the client's shell tool that takes a rewritten command ("the Bash tool"),
+	// for the hint of a refusal on a tool that cannot; "" when the client has none.
+	ShellTool string
 }
 
 // toEdit and toReadOnly tell the user and the model how the human switches: the client's own
 // command, or hookctl's, which works from any shell the user types in.
 func (c Client) toEdit() string     { return c.how("off") }
 func (c Client) toReadOnly() string { return c.how("on") }
+
+// modeCommand says how the user switches modes, for the session's start message.
+func (c Client) modeCommand() string {
+	if c.ToggleCommand == "" {
+		return "run `hookctl readonly on`, `off` or `review` to switch"
+	}
+	return "type " + c.ToggleCommand + " on, off or review to switch"
+}
 
 func (c Client) how(verb string) string {
 	if c.ToggleCommand == "" {

@@ -315,7 +315,7 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 	}
 	d := Decision{Verdict: Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
 	iso := g.isolation()
-	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (type " + g.Client.ToggleCommand + " on, off or review to switch); " +
+	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (" + g.Client.modeCommand() + "); " +
 		Enforcement(iso, cfg) + "; " + EditEnforcement(iso, cfg)}
 	if st.Mode == ModeReview {
 		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+PublishWhere(iso, cfg))

@@ -182,6 +182,10 @@ func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine, st SessionState) (D
 		if p.Config.DirectFetch {
 			return Decision{Verdict: Pass}, true
 		}
+		if !p.Client.RetrievalHook {
+			return Decision{Verdict: Deny, Reason: "hookctl: web content reaches you only through hookctl's quarantined retriever, " +
+				"which " + c.Tool + " does not go through; run hookctl retrieve fetch URL --need '…' (or hookctl retrieve search 'query') in the shell instead."}, true
+		}
 		return Decision{Verdict: Deny, Reason: "hookctl: " + c.Tool + " is answered by hookctl's retrieval hook, which did not run; " +
 			"ask the user to run `hookctl doctor`. Meanwhile: hookctl retrieve fetch URL --need '…'."}, true
 	}
@@ -441,7 +445,7 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 		}
 		if c.NoRewrite && needsRewrite(script) {
 			return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` runs its command as written, and this one is a read " +
-				"only as hookctl rewrites it (a glob, a brace group or ~)", Hint: "write the file names and paths out, or use the Bash tool"}, sc)}
+				"only as hookctl rewrites it (a glob, a brace group or ~)", Hint: p.noRewriteHint()}, sc)}
 		}
 		dir := c.Cwd
 		if j.cd != "" {
@@ -466,6 +470,14 @@ func (p *Policy) protection() Protection {
 		p.Protection = p.Protect()
 	}
 	return p.Protection
+}
+
+// noRewriteHint is what a refusal of a command that is a read only as rewritten suggests.
+func (p *Policy) noRewriteHint() string {
+	if p.Client.ShellTool == "" {
+		return "write the file names and paths out"
+	}
+	return "write the file names and paths out, or use " + p.Client.ShellTool
 }
 
 // clientName is the client's name for messages.

@@ -213,7 +213,7 @@ func judgeInSandbox(cmd string, cfg *Config) (string, *Refusal) {
 // testClient is a client as an adapter would describe it, with settings where Claude Code keeps
 // them (agents/claude.SettingsPaths, which this package cannot import): the user's and every
 // enclosing directory's .claude files.
-var testClient = Client{Name: "Claude Code", ToggleCommand: "/readonly",
+var testClient = Client{Name: "Claude Code", ToggleCommand: "/readonly", ShellTool: "the Bash tool", RetrievalHook: true,
 	Settings: func(home, cwd string) []string {
 		out := []string{"/etc/claude-code"}
 		for d := cwd; ; d = filepath.Dir(d) {

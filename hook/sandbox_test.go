@@ -317,3 +317,22 @@ func TestNoRewriteToolsGetNoShapeRewrites(t *testing.T) {
 		}
 	}
 }
+
+// TestNoRewriteHintNamesTheClientsShellTool: the refusal's hint names a shell tool that takes
+// the rewrite only where the client has one (Claude Code's Bash); a client whose shell takes
+// none (Qwen Code) is told only to write the names out.
+func TestNoRewriteHintNamesTheClientsShellTool(t *testing.T) {
+	for _, tc := range []struct {
+		client   Client
+		want, no string
+	}{
+		{testClient, "or use the Bash tool", ""},
+		{Client{Name: "Qwen Code"}, "write the file names and paths out", "Bash"},
+	} {
+		p := &Policy{Client: tc.client, Config: &Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
+		d := p.Decide(&ToolCall{Tool: "run_shell_command", Kind: KindShell, Command: "sort *.txt", NoRewrite: true}, SessionState{Mode: ModeReadOnly})
+		if d.Verdict != Deny || !strings.Contains(d.Reason, tc.want) || tc.no != "" && strings.Contains(d.Reason, tc.no) {
+			t.Errorf("%s: %v %q", tc.client.Name, d.Verdict, d.Reason)
+		}
+	}
+}

@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/hookjson"
 	"github.com/hookctl/hookctl/internal/wordlist"
 
 	"github.com/tidwall/gjson"
@@ -310,35 +311,7 @@ func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 
 // str reads a string field; required fields must be present and non-empty.
 func str(obj gjson.Result, key string, required bool) (string, error) {
-	v := obj.Get(gjsonKey(key))
-	switch {
-	case !v.Exists() || v.Type == gjson.Null:
-		if required {
-			return "", fmt.Errorf("%s is missing", key)
-		}
-		return "", nil
-	case v.Type != gjson.String:
-		return "", fmt.Errorf("%s is not a string", key)
-	case required && v.Str == "":
-		return "", fmt.Errorf("%s is empty", key)
-	}
-	return v.Str, nil
-}
-
-// gjsonKey escapes the characters gjson treats as path syntax. hookctl's keys have none, so this
-// is almost always the key itself; the escape keeps a future key from being read as a path.
-func gjsonKey(k string) string {
-	if !strings.ContainsAny(k, `.*?|#@\`) {
-		return k
-	}
-	var b strings.Builder
-	for i := 0; i < len(k); i++ {
-		if strings.IndexByte(`.*?|#@\`, k[i]) >= 0 {
-			b.WriteByte('\\')
-		}
-		b.WriteByte(k[i])
-	}
-	return b.String()
+	return hookjson.Str(obj, key, required)
 }
 
 // Encode writes a decision. No opinion is {}; allow, ask and deny use the PreToolUse wrapper; an
@@ -346,84 +319,84 @@ func gjsonKey(k string) string {
 // canonical form the policy judged. A refused prompt is blocked; session start carries context
 // for the model and a message for the user.
 //
-// The output is written by hand (output.go), not by encoding/json: it is a handful of fixed
+// The output is written by hand (internal/hookjson), not by encoding/json: it is a handful of fixed
 // shapes, and reflection's first use cost more than the rest of a hook call's encoding.
 func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	var o object
+	var o hookjson.Object
 	switch ev.Name {
 	case hook.EventSessionStart:
 		if d.Context != "" {
-			var h object
-			h.str("hookEventName", "SessionStart")
-			h.str("additionalContext", d.Context)
-			o.obj("hookSpecificOutput", h)
+			var h hookjson.Object
+			h.Str("hookEventName", "SessionStart")
+			h.Str("additionalContext", d.Context)
+			o.Obj("hookSpecificOutput", h)
 		}
 		if d.Message != "" {
-			o.str("systemMessage", d.Message)
+			o.Str("systemMessage", d.Message)
 		}
-		return o.line(), nil
+		return o.Line(), nil
 	case hook.EventPrompt, hook.EventToggle:
 		if d.Verdict == hook.Deny && ev.Name == hook.EventToggle {
 			// The answer to the user's mode command. continue:false shows it as "Operation
 			// stopped by hook: REASON", where a block alone reads "UserPromptExpansion operation
 			// blocked by hook: REASON / Original prompt: …" for a toggle that worked (2.1.328,
 			// live, TUI). The block stays beside it: either keeps the prompt from the model.
-			o.raw("continue", []byte("false"))
-			o.str("stopReason", d.Reason)
+			o.Raw("continue", []byte("false"))
+			o.Str("stopReason", d.Reason)
 		}
 		if d.Verdict == hook.Deny {
-			o.str("decision", "block")
-			o.str("reason", d.Reason)
-			return o.line(), nil
+			o.Str("decision", "block")
+			o.Str("reason", d.Reason)
+			return o.Line(), nil
 		}
 		if d.Context != "" && ev.Name == hook.EventPrompt {
 			// Sent to the model with the prompt (2.1.328, live: TestRealTUIModeNotices).
-			var h object
-			h.str("hookEventName", "UserPromptSubmit")
-			h.str("additionalContext", d.Context)
-			o.obj("hookSpecificOutput", h)
+			var h hookjson.Object
+			h.Str("hookEventName", "UserPromptSubmit")
+			h.Str("additionalContext", d.Context)
+			o.Obj("hookSpecificOutput", h)
 		}
-		return o.line(), nil
+		return o.Line(), nil
 	}
 	if ev.Name != hook.EventToolCall || d.Verdict == hook.Pass && d.Command == "" && d.Context == "" {
-		return o.line(), nil
+		return o.Line(), nil
 	}
-	var h object
-	h.str("hookEventName", "PreToolUse")
+	var h hookjson.Object
+	h.Str("hookEventName", "PreToolUse")
 	switch d.Verdict {
 	case hook.Pass:
 		// No opinion, but a rewrite: updatedInput without a permissionDecision runs the new
 		// command through the client's own permission flow (2.1.328, live: with Bash allowed it
 		// ran; with an ask rule it was asked, and denied in -p), which edit mode must keep.
 	case hook.Deny:
-		h.str("permissionDecision", "deny")
+		h.Str("permissionDecision", "deny")
 	case hook.Allow:
-		h.str("permissionDecision", "allow")
+		h.Str("permissionDecision", "allow")
 	case hook.Ask:
 		// The client shows the user the call, as rewritten in updatedInput, and the reason, and
 		// the user decides. Under -p it cannot ask: 2.1.328 refuses the call, records it in
 		// permission_denials and gives the model the reason (TestRealClientReviewPublishAsks).
-		h.str("permissionDecision", "ask")
+		h.Str("permissionDecision", "ask")
 	default:
 		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
 	}
 	if d.Reason != "" {
-		h.str("permissionDecisionReason", d.Reason)
+		h.Str("permissionDecisionReason", d.Reason)
 	}
 	if d.Verdict != hook.Deny && d.Command != "" {
 		in, err := replaceCommand(ev.Call.Input, d.Command)
 		if err != nil {
 			return nil, err
 		}
-		h.raw("updatedInput", in)
+		h.Raw("updatedInput", in)
 	}
 	if d.Context != "" {
 		// Reaches the model with the call's result, allowed or refused (2.1.328, live:
 		// TestRealClientModeNoticeAtToolCall).
-		h.str("additionalContext", d.Context)
+		h.Str("additionalContext", d.Context)
 	}
-	o.obj("hookSpecificOutput", h)
-	return o.line(), nil
+	o.Obj("hookSpecificOutput", h)
+	return o.Line(), nil
 }
 
 // replaceCommand returns the tool input with its command replaced: the new command spliced in
@@ -431,14 +404,10 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 // is the one Decode read (gjson's, and Decode refused a duplicate key), so the command judged is
 // the command the client runs.
 func replaceCommand(in json.RawMessage, command string) (json.RawMessage, error) {
-	old := gjson.GetBytes(in, "command")
-	if old.Type != gjson.String || old.Index <= 0 || old.Index+len(old.Raw) > len(in) || string(in[old.Index:old.Index+len(old.Raw)]) != old.Raw {
+	out, err := hookjson.ReplaceString(in, "command", command)
+	if err != nil {
 		return nil, fmt.Errorf("failed to find the command in tool_input")
 	}
-	out := make([]byte, 0, len(in)+len(command)+16)
-	out = append(out, in[:old.Index]...)
-	out = appendString(out, command)
-	out = append(out, in[old.Index+len(old.Raw):]...)
 	return out, nil
 }
 
@@ -447,16 +416,16 @@ func replaceCommand(in json.RawMessage, command string) (json.RawMessage, error)
 // PreToolUse deny and the generic block, each of which Claude Code honours; the runner also exits
 // 2.
 func (Adapter) Refuse(payload []byte, reason string) []byte {
-	var o object
-	o.str("decision", "block")
-	o.str("reason", reason)
+	var o hookjson.Object
+	o.Str("decision", "block")
+	o.Str("reason", reason)
 	if ev := gjson.GetBytes(payload, "hook_event_name").Str; ev == "UserPromptSubmit" || ev == "UserPromptExpansion" {
-		return o.line()
+		return o.Line()
 	}
-	var h object
-	h.str("hookEventName", "PreToolUse")
-	h.str("permissionDecision", "deny")
-	h.str("permissionDecisionReason", reason)
-	o.obj("hookSpecificOutput", h)
-	return o.line()
+	var h hookjson.Object
+	h.Str("hookEventName", "PreToolUse")
+	h.Str("permissionDecision", "deny")
+	h.Str("permissionDecisionReason", reason)
+	o.Obj("hookSpecificOutput", h)
+	return o.Line()
 }

@@ -19,6 +19,8 @@ var Client = hook.Client{
 		return SettingsPathsFor(home, os.Getenv("CLAUDE_CONFIG_DIR"), cwd)
 	},
 	SettingsNames: SettingsNames,
+	ShellTool:     "the Bash tool",
+	RetrievalHook: true,
 }
 
 // SettingsNames are the files Claude Code reads from the .claude directory of whatever directory

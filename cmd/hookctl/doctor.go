@@ -33,20 +33,31 @@ import (
 const verifiedClaudeVersion = "2.1.328"
 
 func newDoctorCmd(s *streams) *cobra.Command {
-	return &cobra.Command{
-		Use:   "doctor",
+	agentName := "claude"
+	cmd := &cobra.Command{
+		Use:   "doctor [--agent NAME]",
 		Short: "Check that hookctl is installed and will run",
 		Long: `doctor checks hookctl's installation: the binary, its registration in each settings
 scope, a project setting that silences hooks, the Claude Code version, the configuration, and
 the state directory. It prints each problem with its fix and exits 1 if there is any.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if doctorRun(s) > 0 {
+			problems := 0
+			if agentName == "claude" {
+				problems = doctorRun(s)
+			} else if _, err := agentNamed(agentName); err != nil {
+				return err
+			} else {
+				problems = agentDoctorRun(s, agentName)
+			}
+			if problems > 0 {
 				return exitCode(exitDenied)
 			}
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&agentName, "agent", "claude", "the client whose registration to check: claude, codex, qwen, gemini, copilot or cursor")
+	return cmd
 }
 
 type doctor struct {

@@ -355,3 +355,43 @@ func TestEditSandboxRefusesAHardLinkMadeEarlier(t *testing.T) {
 		}
 	}
 }
+
+// TestEditSandboxFreezesOtherClients: edit mode's sandbox keeps the other clients' hooks and
+// settings (Codex's hooks.json and its trust in config.toml, Qwen Code's and Gemini CLI's
+// settings.json, Copilot CLI's hooks and policy, Cursor's hooks.json) as it keeps Claude Code's:
+// an edit-mode command must not switch hookctl off for the next session of another client.
+func TestEditSandboxFreezesOtherClients(t *testing.T) {
+	w := newEditWorld(t, nil)
+	files := []string{
+		filepath.Join(w.home, ".codex", "hooks.json"), filepath.Join(w.home, ".codex", "config.toml"),
+		filepath.Join(w.home, ".qwen", "settings.json"), filepath.Join(w.home, ".gemini", "settings.json"),
+		filepath.Join(w.home, ".copilot", "hooks", "hookctl.json"), filepath.Join(w.home, ".cursor", "hooks.json"),
+		filepath.Join(w.project, ".codex", "hooks.json"), filepath.Join(w.project, ".qwen", "settings.json"),
+		filepath.Join(w.project, ".github", "hooks", "hooks.json"), filepath.Join(w.project, ".cursor", "hooks.json"),
+	}
+	var dirs []string
+	for _, f := range files {
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		if err := os.WriteFile(f, []byte("{}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, filepath.Dir(f))
+	}
+	snap := func() hostile.State {
+		st, err := hostile.Snapshot(dirs...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+	before := snap()
+	for _, f := range files {
+		for _, a := range []string{"echo '{\"disableAllHooks\":true}' > %s", "rm -f %s", "rm -rf " + shellQuote(filepath.Dir(f)) + " # %s"} {
+			a = fmt.Sprintf(a, shellQuote(f))
+			out, err := w.run(t, a)
+			if d := strings.Join(hostile.Diff(before, snap()), "\n"); d != "" {
+				t.Fatalf("%s (exit %v): changed another client's settings:\n%s\n%s", a, err, d, out)
+			}
+		}
+	}
+}

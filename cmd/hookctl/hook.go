@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -18,26 +19,37 @@ import (
 
 func newHookCmd(s *streams) *cobra.Command {
 	web, pinned := false, false
+	agentName := "claude"
 	var runRead []string
 	cmd := &cobra.Command{
-		Use:   "hook [--retrieve]",
+		Use:   "hook [--agent NAME] [--retrieve]",
 		Short: "Answer one Claude Code hook call (payload on stdin, decision on stdout)",
 		Long: `hook reads one Claude Code hook payload on standard input and prints the decision.
 It is what the Claude Code settings run; it prints nothing but the decision on stdout,
 and on any failure it refuses the call. With --retrieve it is the retrieval hook, which
-answers WebFetch and WebSearch through the quarantined retriever.`,
+answers WebFetch and WebSearch through the quarantined retriever. --agent names the
+client whose hook protocol it speaks (claude, the default, or another that hookctl install
+--agent registered).`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(runRead) > 0 && !pinned {
 				return errors.New("--run-read is for the pinned hook of a hookctl run")
 			}
-			if code := runHook(s, web, pinned, runRead...); code != hook.ExitDecided {
+			a, err := agentNamed(agentName)
+			if err != nil {
+				// Exit 2 with the reason on stderr, which every client reads as a block; exit 1
+				// lets the call run in Gemini CLI, Codex and Qwen Code.
+				fmt.Fprintln(s.err, "hookctl: "+err.Error()+"; the call is refused")
+				return exitCode(hook.ExitFailed)
+			}
+			if code := runHook(s, web, a, pinned, runRead...); code != hook.ExitDecided {
 				return exitCode(code)
 			}
 			return nil
 		},
 	}
 	cmd.Flags().BoolVar(&web, "retrieve", false, "answer web tools through the retriever")
+	cmd.Flags().StringVar(&agentName, "agent", "claude", "the client whose hook this is")
 	cmd.Flags().BoolVar(&pinned, "pinned-read-only", false, "read-only whatever the session's state says, toggles refused (the hook of a hookctl run)")
 	cmd.Flags().StringArrayVar(&runRead, "run-read", nil, "with --pinned-read-only: a root of the run, which admitted commands may read in its profile")
 	cmd.Flags().MarkHidden("run-read")
@@ -56,8 +68,10 @@ answers WebFetch and WebSearch through the quarantined retriever.`,
 // the read-only profile, which reads all but hookctl's directories, cannot be built inside the
 // run's sandbox, where / itself is unreadable. The run's launcher has applied that profile on
 // this kernel already; the inner one refuses to run the command if it cannot apply.
-func runHook(s *streams, web, pinned bool, runRead ...string) int {
-	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: claude.Adapter{}}
+//
+// a is the client whose hook protocol the call speaks (--agent).
+func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int {
+	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: a.Adapter}
 	if os.Getenv(inRetrieverEnv) == "1" {
 		return r.Run(hook.RefuseTools)
 	}
@@ -76,22 +90,30 @@ func runHook(s *streams, web, pinned bool, runRead ...string) int {
 		}
 		return r.Run(ret)
 	}
+	protected := a.Client
+	if a.Client.Name != claude.Client.Name {
+		protected = guarding(a.Client)
+	}
 	g := &hook.Gate{
-		Client: claude.Client, LoadConfig: loadConfig, Binary: env.binary,
+		Client: a.Client, LoadConfig: loadConfig, Binary: env.binary,
 		Modes: hook.FixedMode(hook.ModeReadOnly),
 		Protect: func(cwd string) hook.Protection {
-			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
+			return hook.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
 		},
 		Resolve:      hook.ResolveTargets,
 		ResolveReads: hook.ResolveReads,
-		VerifyToggle: func() error { return claude.CheckReadonlyCommand(env.userHome) },
+		VerifyToggle: nil,
 		Sandbox:      func() hook.Isolation { return isolation(env) },
 		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },
-		IsClient:     claude.IsClientProcess,
+		IsClient:     nil,
 		// gh is found on the PATH the client gave the hook, which its shell shares; an absolute
 		// path only (exec.LookPath refuses one relative to the working directory).
 		GH:      func() (string, error) { return exec.LookPath("gh") },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
+	}
+	if a.Client.Name == claude.Client.Name {
+		g.VerifyToggle = func() error { return claude.CheckReadonlyCommand(env.userHome) }
+		g.IsClient = claude.IsClientProcess
 	}
 	if env.err == nil {
 		g.AuditPublish = func(c *hook.ToolCall, r *hook.PublishRecord) error {

@@ -24,6 +24,6 @@ func BenchmarkHookWork(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		s := &streams{in: bytes.NewReader(payloads[i%len(payloads)]), out: io.Discard, err: io.Discard}
-		runHook(s, false, false)
+		runHook(s, false, agents[0], false)
 	}
 }

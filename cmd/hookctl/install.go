@@ -22,6 +22,7 @@ import (
 )
 
 type installOptions struct {
+	Agent  string // a client other than Claude Code (install_agents.go)
 	Scope  string
 	DryRun bool
 	Remove bool // uninstall
@@ -52,8 +53,9 @@ install runs it); local (.claude/settings.local.json, yours alone in this projec
   hookctl install --scope project   # then commit .claude/settings.json
   sudo hookctl install --scope managed`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return installRun(s, opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return installOrAgent(s, opts) },
 	}
+	cmd.Flags().StringVar(&opts.Agent, "agent", "claude", "the client: claude, codex, qwen, gemini, copilot or cursor")
 	cmd.Flags().StringVar(&opts.Scope, "scope", "user", "where to register: user, project, local or managed")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would change and write nothing")
 	return cmd
@@ -72,11 +74,23 @@ scope's file, is kept; the old file is backed up under $HOOKCTL_HOME/backups.
 Without the hookctl binary (moved or deleted, so that Claude Code refuses every prompt),
 sh $HOOKCTL_HOME/uninstall.sh makes the same edit.`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error { return installRun(s, opts) },
+		RunE: func(cmd *cobra.Command, args []string) error { return installOrAgent(s, opts) },
 	}
+	cmd.Flags().StringVar(&opts.Agent, "agent", "claude", "the client: claude, codex, qwen, gemini, copilot or cursor")
 	cmd.Flags().StringVar(&opts.Scope, "scope", "user", "where to remove it from: user, project, local or managed")
 	cmd.Flags().BoolVar(&opts.DryRun, "dry-run", false, "show what would change and write nothing")
 	return cmd
+}
+
+// installOrAgent is install (or uninstall) for Claude Code, or for the client --agent names.
+func installOrAgent(s *streams, opts *installOptions) error {
+	if opts.Agent == "" || opts.Agent == "claude" {
+		return installRun(s, opts)
+	}
+	if _, err := agentNamed(opts.Agent); err != nil {
+		return err
+	}
+	return agentInstallRun(s, opts.Agent, opts)
 }
 
 // scopes are install's scopes, in the order Claude Code's settings files are listed.

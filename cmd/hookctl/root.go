@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 )
 
@@ -47,6 +48,12 @@ func run(args []string) int {
 		return exitOK
 	case errors.As(err, &code):
 		return int(code)
+	case firstArg(args) == "hook":
+		// A hook run that could not start (a flag it does not know): exit 2 with the reason on
+		// stderr, which every client reads as a block, where exitError lets Codex and Qwen Code
+		// run the call.
+		fmt.Fprintf(s.err, "hookctl: %v; the call is refused\n", err)
+		return hook.ExitFailed
 	default:
 		fmt.Fprintln(s.err, "hookctl:", err)
 		return exitError

@@ -366,26 +366,33 @@ var editWritable = []string{".cache", ".npm", ".yarn", ".pnpm-store", ".bun", ".
 	".m2", ".gradle", ".nuget", ".local/share/pnpm"}
 
 // editProfile is the edit profile for a session whose project is project: it may write the
-// project, the temporary directories and the caches, never hookctl's files, the client's
-// settings (whole .claude directories, in the home and in the project and above) or the shell's
-// start-up files.
+// project, the temporary directories and the caches, never hookctl's files, the clients'
+// settings (whole .claude directories, and the other clients' (clientDirs), in the home and in the
+// project and above) or the shell's start-up files.
 //
 // confine (the probe's) leaves the project as the only writable directory.
 func editProfile(home, project, scratch string, confine bool) *sandbox.Profile {
 	userHome, _ := os.UserHomeDir()
 	binary := hookEnv().binary
-	frozen := hook.ProtectedPaths(claude.Client, home, userHome, binary, project)
+	frozen := hook.ProtectedPaths(guarding(claude.Client), home, userHome, binary, project)
 	frozen = append(frozen, binary, front.WorkerPath(binary))
 	if userHome != "" {
 		frozen = append(frozen, filepath.Join(userHome, ".claude"), filepath.Join(userHome, ".claude.json"))
+		for _, d := range clientDirs.home {
+			frozen = append(frozen, filepath.Join(userHome, d))
+		}
 	}
 	for d := filepath.Clean(project); ; d = filepath.Dir(d) {
 		frozen = append(frozen, filepath.Join(d, ".claude"))
+		for _, c := range clientDirs.project {
+			frozen = append(frozen, filepath.Join(d, c))
+		}
 		if d == filepath.Dir(d) {
 			break
 		}
 	}
 	frozen = append(frozen, "/etc/claude-code")
+	frozen = append(frozen, clientDirs.system...)
 	writable := []string{project, "/tmp", "/var/tmp", "/dev/shm", os.TempDir()}
 	for _, d := range editWritable {
 		if userHome != "" {

@@ -1,59 +1,63 @@
-package claude
+// Package hookjson writes and reads the JSON of hook protocols: the few fixed shapes of hook
+// output, written by hand (reflection's first use cost more than the rest of a hook call's
+// encoding), and the strict reading of payloads every adapter shares.
+package hookjson
 
 import (
 	"unicode/utf8"
 )
 
-// object builds one JSON object, members in the order written. Claude Code's hook output is a
-// few fixed shapes of strings and nested objects; writing them by hand keeps encoding/json's
-// reflection off the hook's path.
-type object struct{ b []byte }
+// Object builds one JSON object, members in the order written. Hook output is a few fixed
+// shapes of strings and nested objects; writing them by hand keeps encoding/json's reflection
+// off the hook's path.
+type Object struct{ b []byte }
 
-func (o *object) key(k string) {
+func (o *Object) key(k string) {
 	if len(o.b) == 0 {
 		o.b = append(o.b, '{')
 	} else {
 		o.b = append(o.b, ',')
 	}
-	o.b = appendString(o.b, k)
+	o.b = AppendString(o.b, k)
 	o.b = append(o.b, ':')
 }
 
-// str adds a string member.
-func (o *object) str(k, v string) {
+// Str adds a string member.
+func (o *Object) Str(k, v string) {
 	o.key(k)
-	o.b = appendString(o.b, v)
+	o.b = AppendString(o.b, v)
 }
 
-// obj adds a nested object.
-func (o *object) obj(k string, v object) {
+// Obj adds a nested object.
+func (o *Object) Obj(k string, v Object) {
 	o.key(k)
-	o.b = append(o.b, v.bytes()...)
+	o.b = append(o.b, v.Bytes()...)
 }
 
-// raw adds a member whose value is JSON already (the client's own tool input).
-func (o *object) raw(k string, v []byte) {
+// Raw adds a member whose value is JSON already (the client's own tool input).
+func (o *Object) Raw(k string, v []byte) {
 	o.key(k)
 	o.b = append(o.b, v...)
 }
 
-func (o *object) bytes() []byte {
+// Bytes is the object.
+func (o *Object) Bytes() []byte {
 	if len(o.b) == 0 {
 		return []byte("{}")
 	}
 	return append(o.b, '}')
 }
 
-// line is the object and a newline: the whole of the hook's stdout.
-func (o *object) line() []byte { return append(o.bytes(), '\n') }
+// Line is the object and a newline: the whole of the hook's stdout.
+func (o *Object) Line() []byte { return append(o.Bytes(), '\n') }
 
 const hexDigits = "0123456789abcdef"
 
-// appendString appends s as a JSON string, escaped as encoding/json escapes it with HTML
+// AppendString appends s as a JSON string, escaped as encoding/json escapes it with HTML
 // escaping off: quote, backslash and control characters, U+2028 and U+2029 (which end a line in
 // JavaScript), and invalid UTF-8 as U+FFFD, so that the output is always valid JSON and valid
 // UTF-8 whatever the reason quotes.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {

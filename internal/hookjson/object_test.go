@@ -1,4 +1,4 @@
-package claude
+package hookjson
 
 import (
 	"bytes"
@@ -27,7 +27,7 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 		enc := json.NewEncoder(&want)
 		enc.SetEscapeHTML(false)
 		enc.Encode(s)
-		got := appendString(nil, s)
+		got := AppendString(nil, s)
 		if string(got) != strings.TrimSuffix(want.String(), "\n") {
 			t.Fatalf("%q: got %s, want %s", s, got, want.String())
 		}
@@ -37,11 +37,11 @@ func TestAppendStringMatchesEncodingJSON(t *testing.T) {
 	}
 }
 
-// TestReplaceCommandKeepsTheRest: the rewrite changes the command and nothing else the client
+// TestReplaceStringKeepsTheRest: the rewrite changes the command and nothing else the client
 // sent, byte for byte, and refuses an input whose command it cannot find.
-func TestReplaceCommandKeepsTheRest(t *testing.T) {
+func TestReplaceStringKeepsTheRest(t *testing.T) {
 	in := `{"description":"list \"it\"","command":"ls -la","timeout":120000,"run_in_background":false}`
-	out, err := replaceCommand(json.RawMessage(in), "ls '-la'\n\u2028")
+	out, err := ReplaceString(json.RawMessage(in), "command", "ls '-la'\n\u2028")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +54,7 @@ func TestReplaceCommandKeepsTheRest(t *testing.T) {
 		t.Errorf("not valid JSON: %v %v", m, err)
 	}
 	for _, bad := range []string{`{"cmd":"ls"}`, `{"command":1}`, `{}`} {
-		if _, err := replaceCommand(json.RawMessage(bad), "x"); err == nil {
+		if _, err := ReplaceString(json.RawMessage(bad), "command", "x"); err == nil {
 			t.Errorf("%s: no error", bad)
 		}
 	}

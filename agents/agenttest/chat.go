@@ -1,0 +1,150 @@
+package agenttest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// Chat is a fake OpenAI Chat Completions API (POST /v1/chat/completions, streamed or not), which
+// Qwen Code and Copilot CLI speak.
+type Chat struct {
+	log
+	srv    *httptest.Server
+	script []Step
+}
+
+// NewChat starts the fake on loopback; it stops when the test ends.
+func NewChat(t testing.TB, script []Step) *Chat {
+	c := &Chat{script: script}
+	c.srv = httptest.NewServer(http.HandlerFunc(c.serve))
+	t.Cleanup(c.srv.Close)
+	return c
+}
+
+// URL is the base URL a client points at (…/v1).
+func (c *Chat) URL() string { return c.srv.URL + "/v1" }
+
+type chatTool struct {
+	Function struct {
+		Name       string `json:"name"`
+		Parameters struct {
+			Properties map[string]json.RawMessage `json:"properties"`
+		} `json:"parameters"`
+	} `json:"function"`
+}
+
+type chatRequest struct {
+	Stream   bool `json:"stream"`
+	Messages []struct {
+		Role string `json:"role"`
+	} `json:"messages"`
+	Tools []chatTool `json:"tools"`
+}
+
+// shellTools and writeTools are the clients' shell and write tools, with the argument that
+// holds the command, the path and the content.
+var shellTools = map[string]string{"run_shell_command": "command", "bash": "command", "shell": "command"}
+var writeTools = map[string][2]string{"write_file": {"file_path", "content"}, "create": {"path", "file_text"}}
+
+func (c *Chat) serve(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	c.add(string(body))
+	if !strings.HasSuffix(req.URL.Path, "/chat/completions") {
+		if strings.HasSuffix(req.URL.Path, "/models") {
+			writeJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "gpt-4.1", "object": "model"}}})
+			return
+		}
+		http.NotFound(w, req)
+		return
+	}
+	var rq chatRequest
+	json.Unmarshal(body, &rq)
+	done := 0
+	for _, m := range rq.Messages {
+		if m.Role == "tool" {
+			done++
+		}
+	}
+	var name, args string
+	if done < len(c.script) && len(rq.Tools) > 0 {
+		name, args = c.call(rq.Tools, c.script[done])
+	}
+	id := fmt.Sprintf("call_%d", done+1)
+	if !rq.Stream {
+		msg := map[string]any{"role": "assistant", "content": Done}
+		finish := "stop"
+		if name != "" {
+			msg = map[string]any{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": id, "type": "function",
+				"function": map[string]any{"name": name, "arguments": args}}}}
+			finish = "tool_calls"
+		}
+		writeJSON(w, map[string]any{"id": "chatcmpl-" + id, "object": "chat.completion", "created": 1, "model": "gpt-4.1",
+			"choices": []any{map[string]any{"index": 0, "message": msg, "finish_reason": finish}},
+			"usage":   map[string]any{"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}})
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	chunk := func(delta map[string]any, finish any) {
+		ch := map[string]any{"id": "chatcmpl-" + id, "object": "chat.completion.chunk", "created": 1, "model": "gpt-4.1",
+			"choices": []any{map[string]any{"index": 0, "delta": delta, "finish_reason": finish}}}
+		if finish != nil {
+			ch["usage"] = map[string]any{"prompt_tokens": 10, "completion_tokens": 10, "total_tokens": 20}
+		}
+		sse(w, "", ch)
+	}
+	if name != "" {
+		chunk(map[string]any{"role": "assistant", "tool_calls": []any{map[string]any{"index": 0, "id": id, "type": "function",
+			"function": map[string]any{"name": name, "arguments": args}}}}, nil)
+		chunk(map[string]any{}, "tool_calls")
+	} else {
+		chunk(map[string]any{"role": "assistant", "content": Done}, nil)
+		chunk(map[string]any{}, "stop")
+	}
+	fmt.Fprint(w, "data: [DONE]\n\n")
+}
+
+// call is the tool call that makes step s with the tools the request offers.
+func (c *Chat) call(tools []chatTool, s Step) (name, args string) {
+	for _, t := range tools {
+		n := t.Function.Name
+		var a map[string]any
+		if key, ok := shellTools[n]; ok && s.Shell != "" {
+			a = map[string]any{key: s.Shell}
+			if _, ok := t.Function.Parameters.Properties["description"]; ok {
+				a["description"] = "a step of the test's script"
+			}
+		} else if keys, ok := writeTools[n]; ok && s.Write != "" {
+			a = map[string]any{keys[0]: s.Write, keys[1]: s.Content}
+		}
+		if a != nil {
+			b, _ := json.Marshal(a)
+			return n, string(b)
+		}
+	}
+	return "", ""
+}
+
+// ToolNames are the tools the first request with tools offered.
+func (c *Chat) ToolNames() []string {
+	for _, body := range c.Requests() {
+		var rq chatRequest
+		if json.Unmarshal([]byte(body), &rq) == nil && len(rq.Tools) > 0 {
+			var out []string
+			for _, t := range rq.Tools {
+				out = append(out, t.Function.Name)
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func writeJSON(w http.ResponseWriter, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	json.NewEncoder(w).Encode(v)
+}

@@ -1,0 +1,132 @@
+package agenttest
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// Gemini is a fake Gemini API (models/MODEL:generateContent and :streamGenerateContent), which
+// Gemini CLI speaks. A request without tools (its model router, its next-speaker check) gets a
+// JSON answer that satisfies each of them.
+type Gemini struct {
+	log
+	srv    *httptest.Server
+	script []Step
+}
+
+// NewGemini starts the fake on loopback; it stops when the test ends.
+func NewGemini(t testing.TB, script []Step) *Gemini {
+	g := &Gemini{script: script}
+	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
+	t.Cleanup(g.srv.Close)
+	return g
+}
+
+// URL is the base URL (GOOGLE_GEMINI_BASE_URL).
+func (g *Gemini) URL() string { return g.srv.URL }
+
+type geminiRequest struct {
+	Contents []struct {
+		Parts []map[string]json.RawMessage `json:"parts"`
+	} `json:"contents"`
+	Tools []struct {
+		FunctionDeclarations []struct {
+			Name string `json:"name"`
+		} `json:"functionDeclarations"`
+	} `json:"tools"`
+}
+
+// noToolAnswer satisfies the CLI's requests that want JSON back: the router's and the
+// next-speaker check's.
+const noToolAnswer = `{"complexity_reasoning":"a scripted test","complexity_score":1,"reasoning":"the script is done","next_speaker":"user"}`
+
+func (g *Gemini) serve(w http.ResponseWriter, req *http.Request) {
+	body, _ := io.ReadAll(req.Body)
+	g.add(string(body))
+	stream := strings.Contains(req.URL.Path, ":streamGenerateContent")
+	if !stream && !strings.Contains(req.URL.Path, ":generateContent") {
+		if strings.Contains(req.URL.Path, ":countTokens") {
+			writeJSON(w, map[string]any{"totalTokens": 10})
+			return
+		}
+		http.NotFound(w, req)
+		return
+	}
+	var rq geminiRequest
+	json.Unmarshal(body, &rq)
+	done := 0
+	var names []string
+	for _, c := range rq.Contents {
+		for _, p := range c.Parts {
+			if _, ok := p["functionResponse"]; ok {
+				done++
+			}
+		}
+	}
+	for _, t := range rq.Tools {
+		for _, f := range t.FunctionDeclarations {
+			names = append(names, f.Name)
+		}
+	}
+	var part map[string]any
+	switch {
+	case len(names) == 0:
+		part = map[string]any{"text": noToolAnswer}
+	case done < len(g.script):
+		s := g.script[done]
+		switch {
+		case s.Shell != "" && contains(names, "run_shell_command"):
+			part = map[string]any{"functionCall": map[string]any{"name": "run_shell_command",
+				"args": map[string]any{"command": s.Shell, "description": "a step of the test's script"}}}
+		case s.Write != "" && contains(names, "write_file"):
+			part = map[string]any{"functionCall": map[string]any{"name": "write_file",
+				"args": map[string]any{"file_path": s.Write, "content": s.Content}}}
+		}
+	}
+	if part == nil {
+		part = map[string]any{"text": Done}
+	}
+	resp := map[string]any{
+		"candidates":    []any{map[string]any{"content": map[string]any{"role": "model", "parts": []any{part}}, "finishReason": "STOP", "index": 0}},
+		"usageMetadata": map[string]any{"promptTokenCount": 10, "candidatesTokenCount": 10, "totalTokenCount": 20},
+		"modelVersion":  "gemini-2.5-pro",
+	}
+	if !stream {
+		writeJSON(w, resp)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	b, _ := json.Marshal(resp)
+	fmt.Fprintf(w, "data: %s\r\n\r\n", b)
+}
+
+// ToolNames are the tools the first request with tools offered.
+func (g *Gemini) ToolNames() []string {
+	for _, body := range g.Requests() {
+		var rq geminiRequest
+		if json.Unmarshal([]byte(body), &rq) == nil && len(rq.Tools) > 0 {
+			var out []string
+			for _, t := range rq.Tools {
+				for _, f := range t.FunctionDeclarations {
+					out = append(out, f.Name)
+				}
+			}
+			return out
+		}
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,159 @@
+// Package cursor is hookctl's adapter for Cursor's hooks (hooks.json, version 1), registered on
+// preToolUse only: it carries every tool, and registering beforeShellExecution as well would
+// judge each shell call twice.
+//
+// Built from Cursor's documented schema alone: no Cursor client runs here, so nothing in this
+// package has been seen working against the real client (fixtures/cursor says the same). What
+// the documentation says it does: the answer is flat, permission allow or deny (ask on shell and
+// MCP calls), user_message and agent_message, updated_input replacing the tool's input; a hook
+// that fails is ignored unless it is registered with failClosed, which install sets, and then a
+// hook that prints nothing blocks.
+//
+// The input fields of each tool are not all documented: a tool whose input lacks the field this
+// adapter looks for is refused, never guessed at.
+//
+// It runs in the hook process, and links no network code.
+package cursor
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookctl/hookctl/agents/agentkit"
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/hookjson"
+	"github.com/hookctl/hookctl/internal/wordlist"
+)
+
+// Adapter implements hook.Adapter for Cursor.
+type Adapter struct{}
+
+// Tools maps the tool_name values Cursor's preToolUse documents to what they do. Read-only mode
+// lets through Read and Grep (reads); it refuses Write and Delete (writes), Task (whether a
+// subagent's own tool calls reach the hook is not documented) and every MCP:<name> tool
+// (KindOther). Any other name is unknown, and refused.
+// Shell takes updated_input, so admitted reads run rewritten, in the sandbox.
+var Tools = agentkit.Tools{
+	{Name: "Shell", Kind: hook.KindShell, Command: "command", Dir: "cwd"},
+	{Name: "Read", Kind: hook.KindFileRead},
+	{Name: "Grep", Kind: hook.KindFileRead},
+	{Name: "Task", Kind: hook.KindOther},
+	{Name: "Write", Kind: hook.KindFileWrite},
+	{Name: "Delete", Kind: hook.KindFileWrite},
+}
+
+// pathKeys are the input fields a file tool's path may be in: the documentation names both.
+var pathKeys = []string{"file_path", "path"}
+
+// knownEvents are Cursor's documented hook events.
+var knownEvents = "preToolUse postToolUse beforeShellExecution afterShellExecution beforeReadFile afterFileEdit beforeMCPExecution afterMCPExecution beforeSubmitPrompt afterAgentResponse afterAgentThought sessionStart sessionEnd stop subagentStart subagentStop preCompact"
+
+// Decode reads a preToolUse payload.
+func (Adapter) Decode(payload []byte) (*hook.Event, error) {
+	root, err := agentkit.Parse(payload)
+	if err != nil {
+		return nil, err
+	}
+	name, err := agentkit.Str(root, "hook_event_name", true)
+	if err != nil {
+		return nil, err
+	}
+	if !wordlist.Has(knownEvents, name) {
+		return nil, fmt.Errorf("unknown hook event %q", clip.Short(name))
+	}
+	if name != "preToolUse" {
+		// Only preToolUse is registered; any other event reaching this hook is misregistered.
+		return nil, fmt.Errorf("hookctl answers Cursor's preToolUse only, not %s", name)
+	}
+	c := &hook.ToolCall{}
+	if c.Session, err = agentkit.Str(root, "conversation_id", true); err != nil {
+		return nil, err
+	}
+	if c.Tool, err = agentkit.Str(root, "tool_name", true); err != nil {
+		return nil, err
+	}
+	if roots := root.Get("workspace_roots"); roots.IsArray() && roots.Get("0").Type == gjson.String {
+		c.Cwd = roots.Get("0").Str
+	}
+	in := root.Get("tool_input")
+	t, ok := Tools.Find(c.Tool)
+	switch {
+	case ok && (t.Kind == hook.KindFileWrite || t.Kind == hook.KindFileRead) && c.Tool != "Grep":
+		key := ""
+		for _, k := range pathKeys {
+			if in.Get(k).Exists() {
+				key = k
+				break
+			}
+		}
+		if key == "" {
+			return nil, fmt.Errorf("tool_input of %s names no file (file_path or path)", c.Tool)
+		}
+		if t.Kind == hook.KindFileWrite {
+			t.Write = key
+		} else {
+			t.Read, t.ReadRequired = key, true
+		}
+	case !ok && strings.HasPrefix(c.Tool, "MCP:"):
+		t = agentkit.Tool{Name: c.Tool, Kind: hook.KindOther}
+	case !ok:
+		t = agentkit.Tool{Name: c.Tool, Kind: hook.KindUnknown}
+	}
+	if err := agentkit.FillCall(c, t, in); err != nil {
+		return nil, err
+	}
+	return &hook.Event{Name: hook.EventToolCall, Session: c.Session, Cwd: c.Cwd, Call: c}, nil
+}
+
+const askRefusal = " hookctl does not ask through Cursor, so it refuses it; if it is wanted, run it yourself."
+
+// Encode writes a decision: deny with the reason for both the user and the agent; a rewrite as
+// allow with updated_input; {} for no opinion.
+func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
+	var o hookjson.Object
+	if ev.Name != hook.EventToolCall {
+		return o.Line(), nil
+	}
+	switch d.Verdict {
+	case hook.Deny, hook.Ask:
+		reason := reasonOf(d.Reason)
+		if d.Verdict == hook.Ask {
+			reason += askRefusal
+		}
+		return deny(reason), nil
+	case hook.Allow, hook.Pass:
+	default:
+		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
+	}
+	if d.Command == "" {
+		return o.Line(), nil
+	}
+	in, err := hookjson.ReplaceString(ev.Call.Input, "command", d.Command)
+	if err != nil {
+		return nil, err
+	}
+	o.Str("permission", "allow")
+	o.Raw("updated_input", in)
+	return o.Line(), nil
+}
+
+func deny(reason string) []byte {
+	var o hookjson.Object
+	o.Str("permission", "deny")
+	o.Str("user_message", reason)
+	o.Str("agent_message", reason)
+	return o.Line()
+}
+
+func reasonOf(reason string) string {
+	if strings.TrimSpace(reason) == "" {
+		return "hookctl refused this call"
+	}
+	return reason
+}
+
+// Refuse writes a deny; the runner also exits 2.
+func (Adapter) Refuse(payload []byte, reason string) []byte { return deny(reasonOf(reason)) }

@@ -1,0 +1,37 @@
+package cursor
+
+import (
+	"path/filepath"
+
+	"github.com/hookctl/hookctl/hook"
+)
+
+// Client describes Cursor to the gate; the mode is switched with `hookctl readonly`.
+var Client = hook.Client{
+	Name:          "Cursor",
+	Settings:      SettingsPaths,
+	SettingsNames: SettingsNames,
+}
+
+// SettingsNames are the hook files Cursor reads from a project.
+var SettingsNames = []string{".cursor/hooks.json"}
+
+// SettingsPaths lists Cursor's hook files: the system's (/etc/cursor), the user's and every
+// enclosing directory's.
+func SettingsPaths(home, cwd string) []string {
+	out := []string{"/etc/cursor"}
+	if home != "" {
+		out = append(out, filepath.Join(home, ".cursor", "hooks.json"))
+	}
+	if filepath.IsAbs(cwd) {
+		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+			if d != home {
+				out = append(out, filepath.Join(d, ".cursor", "hooks.json"))
+			}
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	return out
+}

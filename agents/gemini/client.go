@@ -1,0 +1,41 @@
+package gemini
+
+import (
+	"path/filepath"
+
+	"github.com/hookctl/hookctl/hook"
+)
+
+// Client describes Gemini CLI to the gate. Its custom commands (.toml files) expand into prompt
+// text the hook cannot tell from a typed one, so the mode is switched with `hookctl readonly`
+// (Gemini CLI's `!` shell mode runs it too).
+var Client = hook.Client{
+	Name:          "Gemini CLI",
+	Settings:      SettingsPaths,
+	SettingsNames: SettingsNames,
+}
+
+// SettingsNames are the files Gemini CLI reads from a project's .gemini directory.
+var SettingsNames = []string{".gemini/settings.json"}
+
+// SettingsPaths lists Gemini CLI's files that register or configure hooks: the system settings
+// (/etc/gemini-cli), the user's ~/.gemini/settings.json and extensions, Antigravity's reported
+// hook file (~/.gemini/config/hooks.json), and every enclosing directory's .gemini/settings.json.
+func SettingsPaths(home, cwd string) []string {
+	out := []string{"/etc/gemini-cli"}
+	if home != "" {
+		out = append(out, filepath.Join(home, ".gemini", "settings.json"), filepath.Join(home, ".gemini", "extensions"),
+			filepath.Join(home, ".gemini", "config", "hooks.json"))
+	}
+	if filepath.IsAbs(cwd) {
+		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
+			if d != home {
+				out = append(out, filepath.Join(d, ".gemini", "settings.json"))
+			}
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+	}
+	return out
+}
