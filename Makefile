@@ -42,8 +42,10 @@ FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJu
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/hookctl ./cmd/hookctl-retrieve-worker ./cmd/hookctl-dashboard
 
-# Build, put the three executables on the user's PATH, and register hookctl in the user's Claude
-# Code settings.
+# Build, put the three executables on the user's PATH, and register hookctl in the user's
+# settings of AGENT: claude (the default: ~/.claude/settings.json), codex, qwen, gemini, copilot
+# or cursor (each client's own hooks file).
+AGENT ?= claude
 install: build
 	install -d "$(PREFIX)/bin"
 	install -m 0755 $(WORKER) "$(PREFIX)/bin/hookctl-retrieve-worker"
@@ -51,7 +53,7 @@ install: build
 	install -m 0755 $(BIN) "$(PREFIX)/bin/hookctl"
 	@echo "installed $(PREFIX)/bin/hookctl, $(PREFIX)/bin/hookctl-retrieve-worker and $(PREFIX)/bin/hookctl-dashboard"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH: add  export PATH=\"$(PREFIX)/bin:\$$PATH\"  to your shell's start-up file (the hooks use the absolute path, so Claude Code needs nothing), or run $(PREFIX)/bin/hookctl doctor";; esac
-	"$(PREFIX)/bin/hookctl" install --scope user
+	"$(PREFIX)/bin/hookctl" install --agent $(AGENT) --scope user
 
 # Every test: unit, corpus, shell differential, hostile repository, real Claude Code end to end,
 # and 8,000 executions of each fuzzer.
