@@ -4,14 +4,19 @@ import (
 	"context"
 	"encoding/json"
 	"flag"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/hookctl/hookctl/agents/agenttest"
+	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/internal/testbin"
 )
 
@@ -231,5 +236,36 @@ func TestRealCodexShellFindsItsSession(t *testing.T) {
 	named := agenttest.StatusSession(last)
 	if named == "" || !strings.HasPrefix(id2, named) || strings.HasPrefix(id1, named) || !strings.Contains(last, "READ-ONLY") {
 		t.Errorf("hookctl readonly status in session %s named %q (the first was %s):\n%s", id2, named, id1, clip(last))
+	}
+}
+
+// TestRealCodexWebReadGoesToTheRetriever: a shell web read in Codex is answered by hookctl's
+// quarantined retriever, not run: Codex takes the rewrite into `hookctl retrieve fetch`, whose
+// answer (here its refusal of a loopback address, which only the retriever words) reaches the
+// model, and the audit records the retrieval with the session and the tool. Nothing of the page
+// is fetched by Codex's shell: the server sees no request.
+func TestRealCodexWebReadGoesToTheRetriever(t *testing.T) {
+	var hits atomic.Int32
+	page := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		hits.Add(1)
+		io.WriteString(w, "page text")
+	}))
+	defer page.Close()
+	url := page.URL + "/notes"
+	s := newSession(t, func(*agenttest.Project) []agenttest.Step { return []agenttest.Step{agenttest.Shell("curl -s " + url)} })
+	home := filepath.Join(s.p.Base, "hookctl")
+	os.MkdirAll(home, 0o700)
+	write(t, filepath.Join(home, "config.toml"), "[retriever]\ndistiller = \"command\"\n[retriever.command]\nargv = [\"/bin/sh\", \"-c\", \"cat >/dev/null; echo distilled\"]\n")
+	out, took := s.run(t, "Read the notes.", "--dangerously-bypass-hook-trust")
+	t.Logf("codex exec took %s", took)
+	if !s.api.Saw("hookctl refused this retrieval: refused: 127.0.0.1 is a loopback address") {
+		t.Errorf("the model did not get the retriever's answer\n%s", clip(out))
+	}
+	if n := hits.Load(); n != 0 {
+		t.Errorf("the page was fetched %d times", n)
+	}
+	entries, _, err := front.AuditAt(home).Entries()
+	if err != nil || len(entries) != 1 || entries[0].URL != url || entries[0].Tool != "Bash" || entries[0].Session == "" {
+		t.Errorf("audit: %v %+v", err, entries)
 	}
 }
