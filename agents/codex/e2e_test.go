@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/agents/agenttest"
-	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/internal/testbin"
+	"github.com/hookctl/hookctl/retriever/front"
 )
 
 // Version is the Codex release the end-to-end tests and the recorded fixtures were made with
