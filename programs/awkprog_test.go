@@ -353,7 +353,11 @@ func awkTraced(argv []string, src string) (findings []string, err error) {
 		"--"}
 	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "strace", append(append(trace, argv...), src, "in.txt")...)
+	// A program that loops (while(1)) is a read, and runs until killed. The deadline kills it
+	// here; a CPU limit kills it too if this process dies first (the fuzz coordinator kills a
+	// worker it takes for hung), which would leave strace and its awk orphaned, spinning.
+	bounded := append([]string{"-c", `ulimit -t 3 && exec "$@"`, "sh", "strace"}, trace...)
+	cmd := exec.CommandContext(ctx, "/bin/sh", append(append(bounded, argv...), src, "in.txt")...)
 	cmd.Dir = work
 	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + work, "LC_ALL=C"}
 	in, err := os.Open(filepath.Join(work, "in.txt"))
@@ -362,7 +366,7 @@ func awkTraced(argv []string, src string) (findings []string, err error) {
 	}
 	defer in.Close()
 	cmd.Stdin = in
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if os.Geteuid() == 0 {
 		cmd.SysProcAttr.Credential = &syscall.Credential{Uid: 65534, Gid: 65534}
 	}
