@@ -193,3 +193,23 @@ func PatchPaths(patch string) ([]string, error) {
 	}
 	return out, nil
 }
+
+// Reason is a deny's reason, never blank: Codex runs the tool on a deny without one, and the
+// others would show the model nothing.
+func Reason(reason string) string {
+	if strings.TrimSpace(reason) == "" {
+		return "hookctl refused this call"
+	}
+	return reason
+}
+
+// DenyReason is the reason of the deny that answers d, a Deny or an Ask: an ask is refused
+// (no adapter relies on its client to put one to the user), with askRefusal, the client's
+// words for why, after d's reason.
+func DenyReason(d hook.Decision, askRefusal string) string {
+	reason := Reason(d.Reason)
+	if d.Verdict == hook.Ask {
+		reason += askRefusal
+	}
+	return reason
+}

@@ -144,7 +144,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	case hook.EventPrompt, hook.EventToggle:
 		if d.Verdict == hook.Deny {
 			o.Str("decision", "block")
-			o.Str("reason", nonEmpty(d.Reason))
+			o.Str("reason", agentkit.Reason(d.Reason))
 			return o.Line(), nil
 		}
 		if d.Context != "" && ev.Name == hook.EventPrompt {
@@ -162,10 +162,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	h.Str("hookEventName", "PreToolUse")
 	switch {
 	case d.Verdict == hook.Deny || d.Verdict == hook.Ask:
-		reason := nonEmpty(d.Reason)
-		if d.Verdict == hook.Ask {
-			reason += askRefusal
-		}
+		reason := agentkit.DenyReason(d, askRefusal)
 		h.Str("permissionDecision", "deny")
 		h.Str("permissionDecisionReason", reason)
 	case d.Verdict != hook.Pass && d.Verdict != hook.Allow:
@@ -191,16 +188,6 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	return o.Line(), nil
 }
 
-// nonEmpty keeps a deny valid: Codex runs the tool when the reason is blank.
-func nonEmpty(reason string) string {
-	for _, r := range reason {
-		if r != ' ' && r != '\t' && r != '\n' && r != '\r' {
-			return reason
-		}
-	}
-	return "hookctl refused this call"
-}
-
 // Refuse writes a refusal for a payload that could not be decided: the prompt form for a prompt,
 // the PreToolUse deny for anything else. The runner also exits 2 with the reason on stderr,
 // which Codex treats as a block whatever stdout holds.
@@ -208,13 +195,13 @@ func (Adapter) Refuse(payload []byte, reason string) []byte {
 	var o hookjson.Object
 	if gjson.GetBytes(payload, "hook_event_name").Str == "UserPromptSubmit" {
 		o.Str("decision", "block")
-		o.Str("reason", nonEmpty(reason))
+		o.Str("reason", agentkit.Reason(reason))
 		return o.Line()
 	}
 	var h hookjson.Object
 	h.Str("hookEventName", "PreToolUse")
 	h.Str("permissionDecision", "deny")
-	h.Str("permissionDecisionReason", nonEmpty(reason))
+	h.Str("permissionDecisionReason", agentkit.Reason(reason))
 	o.Obj("hookSpecificOutput", h)
 	return o.Line()
 }

@@ -17,7 +17,6 @@ package copilot
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tidwall/gjson"
 
@@ -110,10 +109,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	}
 	switch d.Verdict {
 	case hook.Deny, hook.Ask:
-		reason := reasonOf(d.Reason)
-		if d.Verdict == hook.Ask {
-			reason += askRefusal
-		}
+		reason := agentkit.DenyReason(d, askRefusal)
 		o.Str("permissionDecision", "deny")
 		o.Str("permissionDecisionReason", reason)
 		return o.Line(), nil
@@ -136,17 +132,10 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	return o.Line(), nil
 }
 
-func reasonOf(reason string) string {
-	if strings.TrimSpace(reason) == "" {
-		return "hookctl refused this call"
-	}
-	return reason
-}
-
 // Refuse writes a deny; the runner also exits 2, which Copilot CLI treats as a deny.
 func (Adapter) Refuse(payload []byte, reason string) []byte {
 	var o hookjson.Object
 	o.Str("permissionDecision", "deny")
-	o.Str("permissionDecisionReason", reasonOf(reason))
+	o.Str("permissionDecisionReason", agentkit.Reason(reason))
 	return o.Line()
 }

@@ -119,10 +119,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	}
 	switch d.Verdict {
 	case hook.Deny, hook.Ask:
-		reason := reasonOf(d.Reason)
-		if d.Verdict == hook.Ask {
-			reason += askRefusal
-		}
+		reason := agentkit.DenyReason(d, askRefusal)
 		return deny(reason), nil
 	case hook.Allow, hook.Pass:
 	default:
@@ -148,12 +145,5 @@ func deny(reason string) []byte {
 	return o.Line()
 }
 
-func reasonOf(reason string) string {
-	if strings.TrimSpace(reason) == "" {
-		return "hookctl refused this call"
-	}
-	return reason
-}
-
 // Refuse writes a deny; the runner also exits 2.
-func (Adapter) Refuse(payload []byte, reason string) []byte { return deny(reasonOf(reason)) }
+func (Adapter) Refuse(payload []byte, reason string) []byte { return deny(agentkit.Reason(reason)) }

@@ -18,7 +18,6 @@ package gemini
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
@@ -121,10 +120,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	}
 	switch d.Verdict {
 	case hook.Deny, hook.Ask:
-		reason := reasonOf(d.Reason)
-		if d.Verdict == hook.Ask {
-			reason += askRefusal
-		}
+		reason := agentkit.DenyReason(d, askRefusal)
 		o.Str("decision", "deny")
 		o.Str("reason", reason)
 		return o.Line(), nil
@@ -147,17 +143,10 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	return o.Line(), nil
 }
 
-func reasonOf(reason string) string {
-	if strings.TrimSpace(reason) == "" {
-		return "hookctl refused this call"
-	}
-	return reason
-}
-
 // Refuse writes a deny; the runner also exits 2, which Gemini CLI treats as a deny too.
 func (Adapter) Refuse(payload []byte, reason string) []byte {
 	var o hookjson.Object
 	o.Str("decision", "deny")
-	o.Str("reason", reasonOf(reason))
+	o.Str("reason", agentkit.Reason(reason))
 	return o.Line()
 }

@@ -176,10 +176,7 @@ func (Adapter) Refuse(payload []byte, reason string) []byte {
 	var o, h hookjson.Object
 	h.Str("hookEventName", "PreToolUse")
 	h.Str("permissionDecision", "deny")
-	if strings.TrimSpace(reason) == "" {
-		reason = "hookctl refused this call"
-	}
-	h.Str("permissionDecisionReason", reason)
+	h.Str("permissionDecisionReason", agentkit.Reason(reason))
 	o.Obj("hookSpecificOutput", h)
 	return o.Line()
 }
