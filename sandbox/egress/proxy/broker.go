@@ -15,7 +15,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -253,32 +252,10 @@ func BrokerMain(stdin io.Reader, stdout io.Writer, listener *os.File, isolate fu
 		fmt.Fprintln(os.Stderr, "hookctl broker:", err)
 		return 2
 	}
-	if err := isolate(); err != nil {
-		fmt.Fprintln(os.Stderr, "hookctl broker: failed to isolate the broker:", err)
-		return 2
-	}
-	l, err := net.FileListener(listener)
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "hookctl broker: failed to use the listener:", err)
-		return 2
-	}
-	listener.Close()
-	var mu sync.Mutex
-	enc := json.NewEncoder(stdout)
-	b.Events = func(e egress.BrokerEvent) {
-		mu.Lock()
-		defer mu.Unlock()
-		enc.Encode(e)
-	}
-	go func() {
-		io.Copy(io.Discard, stdin)
-		l.Close()
-	}()
-	if err := b.Serve(l); err != nil {
-		fmt.Fprintln(os.Stderr, "hookctl broker:", err)
-		return 1
-	}
-	return 0
+	return serveProcess("hookctl broker", stdin, stdout, listener, isolate, func(l net.Listener, report func(any)) error {
+		b.Events = func(e egress.BrokerEvent) { report(e) }
+		return b.Serve(l)
+	})
 }
 
 // printableOnly keeps a client-given string's printable ASCII: it goes into the run's record.

@@ -35,19 +35,31 @@ func Main(stdin io.Reader, stdout io.Writer, listener *os.File, isolate func() e
 		}
 		p.Upstream = u
 	}
+	return serveProcess("hookctl egress", stdin, stdout, listener, isolate, func(l net.Listener, report func(any)) error {
+		p.Events = func(e egress.Event) { report(e) }
+		return p.Serve(l)
+	})
+}
+
+// serveProcess is the rest of each of the worker's network processes (Main, BrokerMain) once its
+// config is read: isolate the process before anything is accepted, take the listener, report
+// events one JSON line each on stdout, and serve until stdin ends (the launcher or hookctl run
+// closes it when the command has finished) or the listener fails.
+func serveProcess(name string, stdin io.Reader, stdout io.Writer, listener *os.File, isolate func() error,
+	run func(l net.Listener, report func(any)) error) int {
 	if err := isolate(); err != nil {
-		fmt.Fprintln(os.Stderr, "hookctl egress: failed to isolate the proxy:", err)
+		fmt.Fprintln(os.Stderr, name+": failed to isolate the process:", err)
 		return 2
 	}
 	l, err := net.FileListener(listener)
 	if err != nil {
-		fmt.Fprintln(os.Stderr, "hookctl egress: failed to use the listener:", err)
+		fmt.Fprintln(os.Stderr, name+": failed to use the listener:", err)
 		return 2
 	}
 	listener.Close()
 	var mu sync.Mutex
 	enc := json.NewEncoder(stdout)
-	p.Events = func(e egress.Event) {
+	report := func(e any) {
 		mu.Lock()
 		defer mu.Unlock()
 		enc.Encode(e)
@@ -56,8 +68,8 @@ func Main(stdin io.Reader, stdout io.Writer, listener *os.File, isolate func() e
 		io.Copy(io.Discard, stdin)
 		l.Close()
 	}()
-	if err := p.Serve(l); err != nil {
-		fmt.Fprintln(os.Stderr, "hookctl egress:", err)
+	if err := run(l, report); err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
 		return 1
 	}
 	return 0
