@@ -45,7 +45,7 @@ func RunAgent(binary, worker string) securerun.AgentFor {
 			Read:    []string{binary, worker},
 			// hookctl's home in the run: XDG_CONFIG_HOME/hookctl, the profile's XDG_CONFIG_HOME
 			// being beneath the run's home.
-			Decisions: filepath.Join(l.Home(), ".config", "hookctl"),
+			HookctlHome: filepath.Join(l.Home(), ".config", "hookctl"),
 		}
 	}
 }

@@ -200,11 +200,11 @@ func summary(m *securerun.RunMeta) string {
 // agentDecisions counts what the agent's hookctl hooks decided in the run, from the decision
 // log in the run's hookctl home; nil when hookctl installed no hooks (not an agent it knows).
 func agentDecisions(p *securerun.Preflight) func() *securerun.ToolCalls {
-	if p.Agent == nil || p.Agent.Decisions == "" {
+	if p.Agent == nil || p.Agent.HookctlHome == "" {
 		return nil
 	}
 	return func() *securerun.ToolCalls {
-		entries, damaged, _ := hook.DecisionLogAt(p.Agent.Decisions).Entries()
+		entries, damaged, _ := hook.DecisionLogAt(p.Agent.HookctlHome).Entries()
 		tc := &securerun.ToolCalls{Damaged: damaged}
 		for _, e := range entries {
 			if e.Event != "tool" {

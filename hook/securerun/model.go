@@ -1,7 +1,6 @@
 package securerun
 
 import (
-	"fmt"
 	"net/url"
 	"slices"
 	"strings"
@@ -195,16 +194,15 @@ type AgentRun struct {
 	// Read are files or directories of hookctl's the agent's hooks need to read (hookctl's
 	// executable and its worker).
 	Read []string `json:"read,omitempty"`
-	// Decisions is the decision log the agent's hookctl hooks write, beneath the run's home,
-	// counted into runmeta.json at the end.
-	Decisions string `json:"-"`
+	// HookctlHome is hookctl's home for the agent's hooks, beneath the run's home: their
+	// decision log is counted into runmeta.json at the end.
+	HookctlHome string `json:"-"`
 }
 
 // AgentFor recognises a run's agent by its program (resolved) and says what it needs, or nil
 // for a command hookctl does not know (a script: it runs as it is, under the same profile).
 type AgentFor func(program string, l Layout) *AgentRun
 
-// ModelEnvDescription is how the preflight words the model-only network.
-func modelEnforced(port string) string {
-	return fmt.Sprintf("a network namespace holding only loopback; landlock: TCP connect to the broker's port alone%s; seccomp: no UDP (so no DNS), raw, packet or unix socket but a socketpair, no bind, listen, accept or sendto an address", port)
-}
+// modelOnlyEnforcement is how the preflight words what holds the model-only network.
+const modelOnlyEnforcement = "a network namespace holding only loopback; landlock: TCP connect to the broker's port alone; " +
+	"seccomp: no UDP (so no DNS), raw, packet or unix socket but a socketpair, no bind, listen, accept or sendto an address"

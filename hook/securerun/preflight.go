@@ -120,7 +120,7 @@ type Preflight struct {
 func (p *Preflight) RunRoots() []string {
 	var roots []string
 	for _, r := range p.Readable {
-		if !contains(sandbox.SystemReadable, r) && !contains(roots, r) {
+		if !slices.Contains(sandbox.SystemReadable, r) && !slices.Contains(roots, r) {
 			roots = append(roots, r)
 		}
 	}
@@ -170,7 +170,7 @@ func Gather(o Options) *Preflight {
 	case NetworkDeny:
 		p.Network.Enforced = "seccomp: no socket but a unix stream or seqpacket pair, no connect, bind, listen or accept, no sendto an address; landlock: TCP bind and connect"
 	case NetworkModelOnly:
-		p.Network.Enforced = modelEnforced("")
+		p.Network.Enforced = modelOnlyEnforcement
 		p.Model, p.broker = modelOf(o, fail)
 		if p.Model != nil && p.Model.URL != "" {
 			p.Network.Destinations = []string{p.Model.URL + " (through hookctl's credential broker)"}

@@ -72,15 +72,6 @@ func LauncherArgs(binary string, p *Preflight) []string {
 	return append(argv, "--")
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
-}
-
 // Outcome is how a supervised launch went.
 type Outcome struct {
 	Started     bool
