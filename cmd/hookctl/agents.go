@@ -19,17 +19,20 @@ type agent struct {
 	Name    string // what --agent takes
 	Adapter hook.Adapter
 	Client  hook.Client
+	// AsWritten: the client takes no rewritten shell command, so none runs in the OS sandbox
+	// (Qwen Code: its adapter marks every shell call NoRewrite); doctor says so.
+	AsWritten bool
 }
 
 // agents are the clients `hookctl hook --agent NAME` answers (a slice, not a map: a map literal
 // is built on every hook start).
 var agents = []agent{
-	{"claude", claude.Adapter{}, claude.Client},
-	{"codex", codex.Adapter{}, codex.Client},
-	{"qwen", qwen.Adapter{}, qwen.Client},
-	{"gemini", gemini.Adapter{}, gemini.Client},
-	{"copilot", copilot.Adapter{}, copilot.Client},
-	{"cursor", cursor.Adapter{}, cursor.Client},
+	{"claude", claude.Adapter{}, claude.Client, false},
+	{"codex", codex.Adapter{}, codex.Client, false},
+	{"qwen", qwen.Adapter{}, qwen.Client, true},
+	{"gemini", gemini.Adapter{}, gemini.Client, false},
+	{"copilot", copilot.Adapter{}, copilot.Client, false},
+	{"cursor", cursor.Adapter{}, cursor.Client, false},
 }
 
 // agentNames lists the names --agent takes, for messages.

@@ -16,8 +16,10 @@ import (
 
 	"github.com/hookctl/hookctl/agents/codex"
 	"github.com/hookctl/hookctl/agents/hookfile"
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/sandbox"
 )
 
 // hookRegistration is where install registers hookctl for a client other than Claude Code, and
@@ -471,7 +473,24 @@ func agentDoctorRun(s *streams, name string) int {
 	if !found {
 		d.problem("hookctl install --agent "+name, "no %s hooks file registers hookctl", name)
 	}
+	d.checkAgentSandbox(env, name)
 	return d.problems
+}
+
+// checkAgentSandbox says where the client's admitted shell commands run: in the OS sandbox, or
+// on hookctl's policy alone (the machine has no sandbox, or the client takes no rewrite).
+func (d *doctor) checkAgentSandbox(env environment, name string) {
+	a, _ := agentNamed(name)
+	cfg, _ := hook.LoadConfig(env.home)
+	st := sandbox.Current(env.home, env.binary)
+	switch {
+	case a.AsWritten:
+		d.note("%s runs shell commands as it sent them (it takes no rewritten command): its admitted reads run on hookctl's policy alone, never in the OS sandbox, and reads that need the sandbox are refused", a.Client.Name)
+	case st.Available:
+		d.ok("%s", hook.Enforcement(isolationOf(st), cfg))
+	default:
+		d.note("%s\n    to get it: %s", hook.Enforcement(isolationOf(st), cfg), sandboxFix(st))
+	}
 }
 
 func scopeFlag(scope string) string {

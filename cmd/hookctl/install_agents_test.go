@@ -54,6 +54,11 @@ func TestAgentInstallRoundTrip(t *testing.T) {
 			if code != 0 || !strings.Contains(out, "registers hookctl") {
 				t.Errorf("doctor: %d %s", code, out)
 			}
+			// Where the client's shell commands run is said: never silently on the policy alone.
+			if asWritten := strings.Contains(out, "runs shell commands as it sent them"); asWritten != (tc.agent == "qwen") ||
+				!asWritten && !strings.Contains(out, "hookctl's OS sandbox") && !strings.Contains(out, "no OS sandbox") {
+				t.Errorf("doctor does not say where %s's shell commands run: %s", tc.agent, out)
+			}
 			if tc.agent == "copilot" && !strings.Contains(out, "disableAllHooks") {
 				t.Errorf("doctor does not warn of disableAllHooks for a user-scope Copilot hook: %s", out)
 			}
