@@ -56,7 +56,7 @@ type WorkerResult struct {
 	// Steps are the research loop's tool calls, in order (none without the loop).
 	Steps []Step `json:"steps,omitempty"`
 	Usage *Usage `json:"usage,omitempty"`
-	Error   string          `json:"error,omitempty"`
+	Error string `json:"error,omitempty"`
 	// Shown is the refusal or error as the agent may see it: a fetch's without what the server
 	// sent (Refused and Error keep that, for the audit).
 	Shown string `json:"shown,omitempty"`

@@ -131,10 +131,10 @@ type Step struct {
 
 // Usage is what a retrieval spent of its research budget.
 type Usage struct {
-	Turns   int   `json:"turns"`   // model calls
-	Calls   int   `json:"calls"`   // tool calls the model made
-	Pages   int   `json:"pages"`   // documents read from the network, the caller's request included
-	Bytes   int64 `json:"bytes"`   // bytes received from the network
+	Turns   int   `json:"turns"` // model calls
+	Calls   int   `json:"calls"` // tool calls the model made
+	Pages   int   `json:"pages"` // documents read from the network, the caller's request included
+	Bytes   int64 `json:"bytes"` // bytes received from the network
 	Elapsed int64 `json:"elapsed_ms"`
 	// Exhausted names the budget that ended the research, if one did.
 	Exhausted string `json:"exhausted,omitempty"`

@@ -69,7 +69,14 @@ func BuildPrompt(need string, docs []retriever.Document) string {
 func buildPrompt(need string, docs []retriever.Document) (string, string) {
 	need = strings.TrimSpace(clip.Prefix(need, maxNeedBytes))
 	nonce := newNonce(need, docs)
-	limits := contentLimits(docs, maxPromptContent)
+	return buildPromptNonce(need, docs, nonce, maxPromptContent), nonce
+}
+
+// buildPromptNonce is BuildPrompt with the nonce chosen and the documents' share of budget
+// bytes: the research loop's first message, whose conversation keeps one nonce throughout.
+func buildPromptNonce(need string, docs []retriever.Document, nonce string, budget int) string {
+	need = strings.TrimSpace(clip.Prefix(need, maxNeedBytes))
+	limits := contentLimits(docs, budget)
 
 	var b strings.Builder
 	b.WriteString("The caller's need (answer this, and only this):\n")
@@ -121,7 +128,7 @@ func buildPrompt(need string, docs []retriever.Document) (string, string) {
 		"The caller's need, again (answer this, and only this):\n")
 	b.WriteString(need)
 	b.WriteString("\n")
-	return b.String(), nonce
+	return b.String()
 }
 
 func writeMeta(b *strings.Builder, key, value string) {
