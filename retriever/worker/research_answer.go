@@ -99,7 +99,9 @@ func (r *researcher) citation(item string) (retriever.Citation, bool) {
 	}
 	if strings.HasPrefix(item, "http://") || strings.HasPrefix(item, "https://") {
 		want := strings.TrimSuffix(strings.SplitN(item, "#", 2)[0], "/")
-		for i, d := range r.docs {
+		// The latest read first: a page fetched cites its own step, not the search that listed it.
+		for i := len(r.docs) - 1; i >= 0; i-- {
+			d := r.docs[i]
 			for _, u := range []string{d.URL, d.Source} {
 				if u != "" && strings.TrimSuffix(strings.SplitN(u, "#", 2)[0], "/") == want {
 					return retriever.Citation{Where: oneLine(u, 500), Step: r.docStep[i]}, true

@@ -60,6 +60,7 @@ type Snapshot struct {
 	files     map[string]*snapFile
 	dirs      map[string]bool
 	links     map[string]string // path → target, never followed
+	parents   map[string]bool   // directories above what was kept
 	skipped   map[string]int    // why → how many members
 	Truncated string            // the cap that cut it short, or ""
 	Archive   int64             // compressed bytes read
@@ -109,6 +110,7 @@ func (c *capReader) Read(p []byte) (int, error) {
 // is an error.
 func ReadSnapshotArchive(r io.Reader, s *Snapshot) error {
 	s.files, s.dirs, s.links, s.skipped = map[string]*snapFile{}, map[string]bool{}, map[string]string{}, map[string]int{}
+	s.parents = map[string]bool{}
 	zr, err := gzip.NewReader(&capReader{r: r, n: &s.Archive, max: SnapshotMaxArchive, what: fmt.Sprintf("the archive is larger than %d bytes", SnapshotMaxArchive)})
 	if err != nil {
 		return fmt.Errorf("%w: the archive is not gzip", ErrGitHubRefused)
@@ -151,6 +153,10 @@ func ReadSnapshotArchive(r io.Reader, s *Snapshot) error {
 			s.skipped["a duplicate name"]++
 			continue
 		}
+		if s.underLink(p) {
+			s.skipped["a name under a link"]++
+			continue
+		}
 		if len(s.files)+len(s.dirs)+len(s.links) == SnapshotMaxEntries {
 			s.Truncated = fmt.Sprintf("the archive has more than %d files, directories and links", SnapshotMaxEntries)
 			break
@@ -158,7 +164,12 @@ func ReadSnapshotArchive(r io.Reader, s *Snapshot) error {
 		switch hdr.Typeflag {
 		case tar.TypeDir:
 			s.dirs[p] = true
+			s.holds(p + "/")
 		case tar.TypeSymlink, tar.TypeLink:
+			if s.parents[p] {
+				s.skipped["a link over a directory already read"]++
+				continue
+			}
 			s.links[p] = hdr.Linkname
 		case tar.TypeReg, tar.TypeRegA:
 			if hdr.Size > SnapshotMaxFile {
@@ -184,6 +195,7 @@ func ReadSnapshotArchive(r io.Reader, s *Snapshot) error {
 				continue
 			}
 			s.files[p] = &snapFile{text: text}
+			s.holds(p)
 			s.Kept += int64(len(b))
 		default:
 			s.skipped["a device, pipe or other special file"]++
@@ -196,6 +208,25 @@ func (s *Snapshot) taken(p string) bool {
 	_, f := s.files[p]
 	_, l := s.links[p]
 	return f || l || s.dirs[p]
+}
+
+// underLink says a directory above p is a link: a name through a link means two things.
+func (s *Snapshot) underLink(p string) bool {
+	for i := 0; i < len(p); i++ {
+		if _, ok := s.links[p[:i]]; ok && p[i] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// holds records the directories above a kept file, so that a link cannot later claim one.
+func (s *Snapshot) holds(p string) {
+	for i := 0; i < len(p); i++ {
+		if p[i] == '/' {
+			s.parents[p[:i]] = true
+		}
+	}
 }
 
 func (s *Snapshot) check() error {
@@ -469,7 +500,7 @@ func (s *Snapshot) List(dir string, depth, max int) string {
 		switch {
 		case strings.HasSuffix(n, "/"):
 			fmt.Fprintf(&b, "-\t%s\n", ghLine(n))
-		case s.links[n] != "" || s.isLink(n):
+		case s.isLink(n):
 			fmt.Fprintf(&b, "link\t%s -> %s (not followed)\n", ghLine(n), ghLine(clip.String(s.links[n], 200)))
 		default:
 			fmt.Fprintf(&b, "%d\t%s\n", len(s.files[n].text), ghLine(n))
