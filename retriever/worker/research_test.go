@@ -661,7 +661,7 @@ func TestResearchFencesEveryResult(t *testing.T) {
 	m := &scriptModel{}
 	m.turns = append(m.turns, func(c *conversation, _ []toolSpec) *modelReply {
 		nonce = regexp.MustCompile(`nonce: ([0-9a-f]{32})`).FindStringSubmatch(c.Msgs[0].Text)[1]
-		return calls(fetchCall(s.URL + "/b"))(c, nil)
+		return calls(fetchCall(s.URL+"/b"))(c, nil)
 	}, answer("ok"))
 	r := newTestResearcher("n", &retriever.Request{Kind: retriever.KindFetch, URL: s.URL + "/a"}, m, nil)
 	docs := fetched(t, r, s.URL+"/a")
