@@ -298,10 +298,19 @@ func (s *Scrubber) CheckRequest(r *retriever.Request) *Finding {
 		}
 	}
 	if g := r.GitHub; g != nil {
-		for _, p := range [...]struct{ field, text string }{
+		parts := []struct{ field, text string }{
 			{"github op", g.Op}, {"github host", g.Host}, {"github owner", g.Owner},
 			{"github repo", g.Repo}, {"github path", g.Path}, {"github ref", g.Ref},
-		} {
+			{"github search", g.Search}, {"github author", g.Author}, {"github branch", g.Branch},
+			{"github accept", g.Accept},
+		}
+		for _, l := range g.Labels {
+			parts = append(parts, struct{ field, text string }{"github label", l})
+		}
+		for _, q := range g.Query {
+			parts = append(parts, struct{ field, text string }{"github query", q})
+		}
+		for _, p := range parts {
 			if p.text == "" {
 				continue
 			}
