@@ -145,6 +145,15 @@ func auditList(s *streams, opts *auditOptions) error {
 			continue
 		}
 		fmt.Fprintf(s.out, "    id %s  %s %s  status %d  %d bytes  isolation: %s\n", e.ID, e.Host, e.IP, e.Status, e.Bytes, e.Isolation)
+		if len(e.Steps) > 1 { // a research retrieval: what each step read
+			for _, st := range e.Steps {
+				why := ""
+				if st.Why != "" {
+					why = " (" + clip.String(st.Why, 80) + ")"
+				}
+				fmt.Fprintf(s.out, "    step %d  %s  %s  %s%s\n", st.N, st.Tool, clip.String(st.Target, 100), st.Outcome, why)
+			}
+		}
 	}
 	if n == 0 && !opts.JSON {
 		fmt.Fprintln(s.out, "no retrievals recorded")

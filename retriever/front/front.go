@@ -107,6 +107,9 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 		}
 		e.Bytes += d.Bytes
 	}
+	if res.Usage != nil && res.Usage.Bytes > 0 {
+		e.Bytes = res.Usage.Bytes // every page the research read, and a snapshot's archive
+	}
 	// The entry, which the agent's answer is rendered from, gets each flag's brief; the transcript,
 	// for the human, gets the quotes of what matched as well.
 	e.Injection = append([]string(nil), answerInjection(res.Answer)...)
@@ -262,7 +265,7 @@ func Format(req *retriever.Request, res *retriever.WorkerResult, e *AuditEntry) 
 	case retriever.KindGitHub:
 		src = "GitHub " + e.GitHub
 	case retriever.KindRepo:
-		src = "a snapshot of the GitHub repository " + e.GitHub
+		src = "a snapshot of the GitHub repository " + strings.TrimPrefix(e.GitHub, "snapshot ")
 	}
 	fmt.Fprintf(&b, "hookctl retrieved %s", src)
 	if req.Kind == retriever.KindFetch {

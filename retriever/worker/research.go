@@ -74,8 +74,9 @@ type researcher struct {
 	steps     []retriever.Step
 	flags     []retriever.InjectionFlag
 	usage     retriever.Usage
-	private   bool // a private repository was read: nothing outside GitHub from now on
-	shown     int  // bytes of content put in the conversation
+	private   bool           // a private repository was read: nothing outside GitHub from now on
+	fileReads map[string]int // a snapshot file (Snapshot.Where) → the step that first read it
+	shown     int            // bytes of content put in the conversation
 }
 
 // toolSpec is one tool: its name, what it does, and its parameters, for every protocol.
@@ -449,6 +450,12 @@ func (r *researcher) snapshotTool(step *retriever.Step, c toolCall) (string, err
 		step.Target = snap.Where(p)
 		if err != nil {
 			return "", &refusal{why: err.Error()}
+		}
+		if r.fileReads == nil {
+			r.fileReads = map[string]int{}
+		}
+		if _, ok := r.fileReads[step.Target]; !ok {
+			r.fileReads[step.Target] = step.N
 		}
 		step.Target += ":" + strconv.Itoa(from) + "-" + strconv.Itoa(to)
 		text = txt

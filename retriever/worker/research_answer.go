@@ -134,6 +134,9 @@ func (r *researcher) citation(item string) (retriever.Citation, bool) {
 			continue
 		}
 		c := retriever.Citation{Where: s.Where(p), Step: r.snapshotStep(s)}
+		if n, ok := r.fileReads[c.Where]; ok {
+			c.Step = n // the step that read the file, not the one that fetched the archive
+		}
 		if lines == "" {
 			return c, true
 		}
