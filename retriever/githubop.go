@@ -201,6 +201,7 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 			return nil, fmt.Errorf("failed to parse github arguments: %s given twice", flag)
 		}
 		seen[flag] = true
+		var err error
 		switch flag {
 		case "--host":
 			hostSet, host = true, value
@@ -221,11 +222,9 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 		case "--branch":
 			filters.Branch = value
 		case "--limit":
-			n, err := strconv.Atoi(value)
-			if err != nil || !ghAllDigits(value) || n < 1 || n > GitHubMaxLimit {
-				return nil, fmt.Errorf("failed to parse github arguments: --limit %s: give 1 to %d", Quote(value), GitHubMaxLimit)
+			if filters.Limit, err = ghCount(flag, value, GitHubMaxLimit); err != nil {
+				return nil, err
 			}
-			filters.Limit = n
 		case "--query":
 			filters.Query = append(filters.Query, value)
 		case "--search":
@@ -233,11 +232,9 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 		case "--accept":
 			filters.Accept = value
 		case "--pages":
-			n, err := strconv.Atoi(value)
-			if err != nil || !ghAllDigits(value) || n < 1 || n > GitHubMaxPages {
-				return nil, fmt.Errorf("failed to parse github arguments: --pages %s: give 1 to %d", Quote(value), GitHubMaxPages)
+			if filters.Pages, err = ghCount(flag, value, GitHubMaxPages); err != nil {
+				return nil, err
 			}
-			filters.Pages = n
 		case "--op":
 			return nil, errors.New("failed to parse github arguments: --op takes the whole operation, alone")
 		}
@@ -266,6 +263,15 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 		return nil, fmt.Errorf("failed to parse github arguments: %w", err)
 	}
 	return op, nil
+}
+
+// ghCount reads a count flag's value: decimal digits, 1 to max.
+func ghCount(flag, value string, max int) (int, error) {
+	n, err := strconv.Atoi(value)
+	if err != nil || !ghAllDigits(value) || n < 1 || n > max {
+		return 0, fmt.Errorf("failed to parse github arguments: %s %s: give 1 to %d", flag, Quote(value), max)
+	}
+	return n, nil
 }
 
 // ghFillOperands reads the positional arguments of op into it.

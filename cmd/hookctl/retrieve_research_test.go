@@ -105,12 +105,7 @@ func (d *researcher) requests() []string {
 }
 
 func researcherEnv(t *testing.T, d *researcher, extraConfig string) (home string, env []string) {
-	home = t.TempDir()
-	cfg := fmt.Sprintf("[retriever]\ndistiller = \"anthropic\"\n[retriever.anthropic]\nbase_url = %q\napi_key_env = \"FAKE_DISTILLER_KEY\"\n%s", d.srv.URL, extraConfig)
-	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return home, append(os.Environ(), "HOOKCTL_HOME="+home, "FAKE_DISTILLER_KEY=sk-fake-distiller-key-0000")
+	return retrieveEnv(t, &fakeDistiller{srv: d.srv}, extraConfig)
 }
 
 func fetchInput(u string) map[string]any {

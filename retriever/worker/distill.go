@@ -91,14 +91,7 @@ func buildPromptNonce(need string, docs []retriever.Document, nonce string, budg
 			len(docs), fenceOpen, fenceTail, fenceClose, fenceTail, nonce)
 	}
 	for i, d := range docs {
-		fmt.Fprintf(&b, "Document %d of %d\n", i+1, len(docs))
-		writeMeta(&b, "Source", d.Source)
-		if d.URL != d.Source {
-			writeMeta(&b, "URL", d.URL)
-		}
-		if d.Status != 0 {
-			fmt.Fprintf(&b, "Status: %d\n", d.Status)
-		}
+		writeDocHead(&b, i, len(docs), &d)
 		writeMeta(&b, "Content-Type", d.ContentType)
 		if d.Bytes > 0 {
 			fmt.Fprintf(&b, "Bytes: %d", d.Bytes)
@@ -129,6 +122,18 @@ func buildPromptNonce(need string, docs []retriever.Document, nonce string, budg
 	b.WriteString(need)
 	b.WriteString("\n")
 	return b.String()
+}
+
+// writeDocHead writes a document's number and the metadata lines the retriever wrote about it.
+func writeDocHead(b *strings.Builder, i, n int, d *retriever.Document) {
+	fmt.Fprintf(b, "Document %d of %d\n", i+1, n)
+	writeMeta(b, "Source", d.Source)
+	if d.URL != d.Source {
+		writeMeta(b, "URL", d.URL)
+	}
+	if d.Status != 0 {
+		fmt.Fprintf(b, "Status: %d\n", d.Status)
+	}
 }
 
 func writeMeta(b *strings.Builder, key, value string) {

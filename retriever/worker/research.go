@@ -485,14 +485,7 @@ func (r *researcher) took(step *retriever.Step, docs []retriever.Document) strin
 	fmt.Fprintf(&b, "Result of %s (%d document(s)):\n", clip.String(step.Target, 300), len(docs))
 	each := maxToolResult / max(len(docs), 1)
 	for i, d := range docs {
-		fmt.Fprintf(&b, "Document %d of %d\n", i+1, len(docs))
-		writeMeta(&b, "Source", d.Source)
-		if d.URL != d.Source {
-			writeMeta(&b, "URL", d.URL)
-		}
-		if d.Status != 0 {
-			fmt.Fprintf(&b, "Status: %d\n", d.Status)
-		}
+		writeDocHead(&b, i, len(docs), &d)
 		content := d.Text
 		if d.Title != "" {
 			content = "Title: " + d.Title + "\n\n" + d.Text

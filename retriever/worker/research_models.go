@@ -232,15 +232,9 @@ func (o *openAIDistiller) Turn(ctx context.Context, c *conversation, tools []too
 		}
 		req["tools"] = ts
 	}
-	ctx, cancel := context.WithTimeout(ctx, callTimeout(ctx, o.timeout))
-	defer cancel()
-	var headers map[string]string
-	if o.key != nil {
-		headers = map[string]string{"Authorization": "Bearer " + o.key.value()}
-	}
-	body, err := postJSON(ctx, o.client, o.endpoint, headers, req, o.key)
+	body, err := o.post(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("failed to distill with openai: %w", err)
+		return nil, err
 	}
 	var resp struct {
 		Choices []struct {
@@ -277,23 +271,31 @@ func (o *openAIDistiller) Turn(ctx context.Context, c *conversation, tools []too
 
 // runText is one text-protocol turn through a chat-completions API.
 func (o *openAIDistiller) runText(ctx context.Context, system, prompt string) (string, error) {
-	ctx, cancel := context.WithTimeout(ctx, callTimeout(ctx, o.timeout))
-	defer cancel()
-	req := chatRequest{Model: o.model, MaxTokens: distillMaxTokens,
-		Messages: []chatMessage{{Role: "system", Content: system}, {Role: "user", Content: prompt}}}
-	var headers map[string]string
-	if o.key != nil {
-		headers = map[string]string{"Authorization": "Bearer " + o.key.value()}
-	}
-	body, err := postJSON(ctx, o.client, o.endpoint, headers, req, o.key)
+	body, err := o.post(ctx, chatRequest{Model: o.model, MaxTokens: distillMaxTokens,
+		Messages: []chatMessage{{Role: "system", Content: system}, {Role: "user", Content: prompt}}})
 	if err != nil {
-		return "", fmt.Errorf("failed to distill with openai: %w", err)
+		return "", err
 	}
 	var resp chatResponse
 	if err := json.Unmarshal(body, &resp); err != nil || len(resp.Choices) == 0 || resp.Choices[0].Message.Content == nil {
 		return "", errors.New("failed to distill with openai: the response has no message content")
 	}
 	return stripThinking(*resp.Choices[0].Message.Content), nil
+}
+
+// post sends one chat-completions request, within the call's time.
+func (o *openAIDistiller) post(ctx context.Context, req any) ([]byte, error) {
+	ctx, cancel := context.WithTimeout(ctx, callTimeout(ctx, o.timeout))
+	defer cancel()
+	var headers map[string]string
+	if o.key != nil {
+		headers = map[string]string{"Authorization": "Bearer " + o.key.value()}
+	}
+	body, err := postJSON(ctx, o.client, o.endpoint, headers, req, o.key)
+	if err != nil {
+		return nil, fmt.Errorf("failed to distill with openai: %w", err)
+	}
+	return body, nil
 }
 
 // --- programs: claude -p and a user's command ---
