@@ -469,6 +469,8 @@ func (r *researcher) snapshotTool(step *retriever.Step, c toolCall) (string, err
 		text = txt
 	}
 	step.Bytes = int64(len(text))
+	// What the model read of the repository is scanned for instructions like every page.
+	r.addDoc(retriever.Document{Source: step.Target, URL: step.Target, Host: "snapshot", ContentType: "text/plain", Text: text}, step.N)
 	return r.fence(step.Target, text), nil
 }
 
@@ -556,7 +558,11 @@ func (r *researcher) checkFetch(raw string) error {
 func (r *researcher) checkOut(req *retriever.Request, anyHost bool) error {
 	if r.scrubber != nil {
 		if f := r.scrubber.CheckRequest(req); f != nil {
-			return &refusal{why: "it would send " + f.Error(), steer: "a request carrying a secret"}
+			steer := "a URL or query carrying a secret"
+			if f.Kind == "random-looking value" {
+				steer = "" // a link's session id is not a page's doing; the request is refused all the same
+			}
+			return &refusal{why: "it would send " + f.Error(), steer: steer}
 		}
 	}
 	if anyHost && needInText(r.need, req.URL) {
