@@ -311,3 +311,49 @@ for m in t.getmembers():
 		})
 	}
 }
+
+// BenchmarkRetrieveResearch times a whole `hookctl retrieve fetch` of the two-page need, one
+// call against the research loop (front, isolated worker, the pages on loopback, a distiller
+// that answers at once, audit): the difference is what researching costs beyond the model.
+func BenchmarkRetrieveResearch(b *testing.B) {
+	bin := buildPair(b, testSeams...)
+	site := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "text/html")
+		fmt.Fprint(w, "<html><body>"+researchPages[r.URL.Path]+"</body></html>")
+	}))
+	defer site.Close()
+	for _, mode := range []string{"one-call", "research"} {
+		b.Run(mode, func(b *testing.B) {
+			d := &researcher{rules: []researchRule{{trigger: "Widget 2 is out",
+				calls: []map[string]any{fetchInput(site.URL + "/docs/changes-v2"), fetchInput(site.URL + "/docs/migrate")},
+				facts: []string{"FACT-CHANGE", "FACT-MIGRATE"}, answer: "both"}}}
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ := io.ReadAll(r.Body)
+				content := []any{map[string]any{"type": "text", "text": "one page only"}}
+				if mode == "research" && !strings.Contains(string(body), "tool_result") {
+					content = nil
+					for i, c := range d.rules[0].calls {
+						content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprint("tu_", i), "name": c["name"], "input": c["input"]})
+					}
+				}
+				json.NewEncoder(w).Encode(map[string]any{"id": "m", "type": "message", "role": "assistant", "content": content, "stop_reason": "end_turn"})
+			}))
+			defer srv.Close()
+			home := b.TempDir()
+			extra := ""
+			if mode == "one-call" {
+				extra = "[retriever.research]\nenabled = false\n"
+			}
+			os.WriteFile(filepath.Join(home, "config.toml"), []byte(fmt.Sprintf("[retriever]\ndistiller = \"anthropic\"\n[retriever.anthropic]\nbase_url = %q\napi_key_env = \"K\"\n%s", srv.URL, extra)), 0o600)
+			env := append(os.Environ(), "HOOKCTL_HOME="+home, "K=sk-bench")
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				cmd := exec.Command(bin, "retrieve", "fetch", site.URL+"/docs", "--need", "What changed in v2 and how do I migrate?")
+				cmd.Env = env
+				if out, err := cmd.CombinedOutput(); err != nil {
+					b.Fatalf("%v\n%s", err, out)
+				}
+			}
+		})
+	}
+}
