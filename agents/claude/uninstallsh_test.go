@@ -301,7 +301,7 @@ func TestUninstallScriptKnowsTheReadonlyCommand(t *testing.T) {
 		if i < 0 || j < 0 {
 			t.Fatalf("uninstall.sh has no %s", tag)
 		}
-		return s[i+len(start):i+len(start)+j+1]
+		return s[i+len(start) : i+len(start)+j+1]
 	}
 	if heredoc("END_OF_READONLY_COMMAND") != string(ReadonlyCommand) {
 		t.Errorf("uninstall.sh's copy of the /readonly command differs from ReadonlyCommand")

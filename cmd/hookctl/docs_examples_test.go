@@ -79,4 +79,3 @@ func TestConfigExamples(t *testing.T) {
 		t.Errorf("found %d configuration examples; the reader of the docs is broken", n)
 	}
 }
-
