@@ -4,11 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookctl/hookctl/retriever"
 
@@ -513,5 +515,41 @@ func TestUninstallRemovesTheFileInstallCreated(t *testing.T) {
 	runCLI(t, hh, "", "uninstall")
 	if b, err := os.ReadFile(settings); err != nil || !strings.Contains(string(b), `"model": "opus"`) || strings.Contains(string(b), "hookctl") {
 		t.Errorf("a file with the user's settings: %v %q", err, b)
+	}
+}
+
+// TestStatuslineLeavesPlanMode (issue 30): the client redraws its status line when its
+// permission mode changes, with an input that does not say the mode. A redraw whose input is
+// unchanged since the last, with no plan-mode note since, drops the plan badge, which used to
+// claim plan mode's read-only rules until the next prompt although the agent could edit again.
+func TestStatuslineLeavesPlanMode(t *testing.T) {
+	_, hh := userEnv(t)
+	store := hook.NewStore(hh)
+	store.Record("ed", "/p", hook.ModeEdit)
+	draw := func(tokens int) string {
+		in := fmt.Sprintf(`{"session_id":"ed","model":{"id":"m"},"context_window":{"total_input_tokens":%d},"cost":{"total_duration_ms":%d}}`,
+			tokens, time.Now().UnixNano())
+		_, out, _ := runCLI(t, hh, in, "statusline")
+		return strings.TrimSpace(out)
+	}
+	const planned = "✏ EDIT (⏸ plan mode: read-only)"
+	draw(10)
+	store.NotePermissionMode("ed", hook.PermissionPlan) // a prompt in plan mode
+	for i, step := range []struct {
+		tokens int
+		want   string
+	}{
+		{10, planned},  // noted since the last drawing: shown
+		{20, planned},  // the model answered: still in plan mode
+		{20, "✏ EDIT"}, // Shift+Tab: redrawn with nothing else changed
+		{30, "✏ EDIT"}, // later answers do not bring it back …
+	} {
+		if got := draw(step.tokens); got != step.want {
+			t.Errorf("drawing %d: %q, want %q", i, got, step.want)
+		}
+	}
+	store.NotePermissionMode("ed", hook.PermissionPlan) // … a prompt or call in plan mode does
+	if got := draw(30); got != planned {
+		t.Errorf("after plan mode was reported again: %q", got)
 	}
 }
