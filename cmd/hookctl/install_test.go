@@ -366,7 +366,7 @@ func TestUninstallOneScopeKeepsTheOther(t *testing.T) {
 	}
 	userBefore, _ := os.ReadFile(userSettings)
 	code, out, _ := runCLI(t, hh, "", "uninstall", "--scope", "project", "--dry-run")
-	if code != exitOK || !strings.Contains(out, "would keep the /readonly command") || strings.Contains(out, "would remove") {
+	if code != exitOK || !strings.Contains(out, "would keep the /readonly command") || strings.Contains(out, "would remove "+cmd) {
 		t.Errorf("uninstall --scope project --dry-run: %d %s", code, out)
 	}
 	code, out, _ = runCLI(t, hh, "", "uninstall", "--scope", "project")
