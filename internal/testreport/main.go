@@ -97,8 +97,13 @@ func (r *report) packageDone(e event) {
 		fmt.Fprintf(r.out, "?   \t%s\t[no test files]\n", e.Package)
 	case "fail":
 		r.failed++
-		// A package that failed outside any test (a panic in TestMain, a timeout) says why here.
-		fmt.Fprint(r.out, strings.Join(r.output[key{e.Package, ""}], ""))
+		// A package that failed outside any test (a panic in TestMain, a timeout) says why here;
+		// go test's own FAIL lines are left for the one below.
+		for _, l := range r.output[key{e.Package, ""}] {
+			if t := strings.TrimSpace(l); t != "FAIL" && !strings.HasPrefix(t, "FAIL\t") {
+				fmt.Fprint(r.out, l)
+			}
+		}
 		fmt.Fprintf(r.out, "FAIL\t%s\t%v\n", e.Package, elapsed)
 	}
 }

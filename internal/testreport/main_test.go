@@ -18,6 +18,8 @@ func TestReport(t *testing.T) {
 `
 	const fail = `{"Action":"output","Package":"q","Test":"TestC","Output":"    c_test.go:3: want 1, got 2\n"}
 {"Action":"fail","Package":"q","Test":"TestC"}
+{"Action":"output","Package":"q","Output":"FAIL\n"}
+{"Action":"output","Package":"q","Output":"FAIL\tq\t0.100s\n"}
 {"Action":"fail","Package":"q","Elapsed":0.1}
 `
 	const build = `{"Action":"build-output","Package":"r","Output":"r/x.go:1:1: expected 'package'\n"}
@@ -43,6 +45,9 @@ func TestReport(t *testing.T) {
 			if !strings.Contains(out.String(), w) {
 				t.Errorf("%s: output lacks %q:\n%s", c.name, w, out.String())
 			}
+		}
+		if n := strings.Count(out.String(), "FAIL\tq"); n > 1 {
+			t.Errorf("%s: the package's FAIL line %d times:\n%s", c.name, n, out.String())
 		}
 		if code != c.code {
 			t.Errorf("%s: exit %d, want %d", c.name, code, c.code)
