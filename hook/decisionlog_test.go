@@ -173,6 +173,7 @@ func BenchmarkDecisionLogAppend(b *testing.B) {
 func TestGateLogsEveryDecision(t *testing.T) {
 	store := NewStore(t.TempDir())
 	store.Record("s", "/p", ModeReadOnly)
+	store.SetTold("s", ModeReadOnly) // told at its start: refusals carry no general rules
 	var got []LogEntry
 	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store,
 		Modes: StoreModes{Store: store}, Log: func(e *LogEntry) { got = append(got, *e) }, Environ: []string{"API_TOKEN=tok_s3cret_value"}}

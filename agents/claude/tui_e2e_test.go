@@ -3,7 +3,9 @@
 package claude_test
 
 import (
+	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -82,4 +84,42 @@ func lastLines(screen string, n int) string {
 		lines = lines[len(lines)-n:]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// TestRealTUIPlanBadgeFollowsShiftTab (issue 30): a session in edit mode, put in the client's
+// plan mode with Shift+Tab, shows "(⏸ plan mode: read-only)" once a prompt reports it; Shift+Tab
+// out of plan mode takes the badge away at the redraw it causes, not at the next prompt (the
+// status line's input does not carry the permission mode; the redraw does).
+func TestRealTUIPlanBadgeFollowsShiftTab(t *testing.T) {
+	ct.Binary(t)
+	ct.Tmux(t)
+	hookctl := buildHookctl(t)
+	s := ct.NewSession(t)
+	home := t.TempDir()
+	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("default_mode = \"edit\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	install := exec.Command(hookctl, "install")
+	install.Env = s.Environ()
+	install.Dir = s.Project
+	if out, err := install.CombinedOutput(); err != nil {
+		t.Fatalf("hookctl install: %v\n%s", err, out)
+	}
+	const badge = "plan mode: read-only"
+	tui := s.StartTUI(120, 30)
+	tui.WaitFor("✏ EDIT", 20*time.Second)
+	tui.Key("BTab")
+	tui.WaitFor("accept edits on", 10*time.Second)
+	tui.Key("BTab")
+	tui.WaitFor("plan mode on", 10*time.Second)
+	tui.Submit("hello")
+	tui.WaitUntil("the plan badge in the status line", 30*time.Second, func(screen string) bool {
+		return strings.Contains(lastLines(screen, 4), badge)
+	})
+	tui.Key("BTab")
+	tui.WaitUntil("the plan badge gone after Shift+Tab left plan mode", 15*time.Second, func(screen string) bool {
+		last := lastLines(screen, 4)
+		return !strings.Contains(last, "plan mode on") && strings.Contains(last, "✏ EDIT") && !strings.Contains(last, badge)
+	})
 }

@@ -23,13 +23,12 @@ func newHookCmd(s *streams) *cobra.Command {
 	var runRead []string
 	cmd := &cobra.Command{
 		Use:   "hook [--agent NAME] [--retrieve]",
-		Short: "Answer one Claude Code hook call (payload on stdin, decision on stdout)",
-		Long: `hook reads one Claude Code hook payload on standard input and prints the decision.
-It is what the Claude Code settings run; it prints nothing but the decision on stdout,
-and on any failure it refuses the call. With --retrieve it is the retrieval hook, which
-answers WebFetch and WebSearch through the quarantined retriever. --agent names the
-client whose hook protocol it speaks (claude, the default, or another that hookctl install
---agent registered).`,
+		Short: "Answer one hook call of a client (payload on stdin, decision on stdout)",
+		Long: `hook reads one hook payload of the client --agent names (claude, the default, codex,
+qwen, gemini, copilot or cursor) on standard input and prints the decision in that client's
+protocol. It is what the hooks hookctl install registered run; it prints nothing but the
+decision on stdout, and on any failure it refuses the call. With --retrieve it is Claude
+Code's retrieval hook, which answers WebFetch and WebSearch through the quarantined retriever.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(runRead) > 0 && !pinned {
