@@ -1,11 +1,15 @@
 package front
 
 import (
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/settings"
 )
 
 // TestParseCLI: hookctl retrieve's arguments (after cobra has taken its flags) become one
@@ -109,5 +113,27 @@ func TestRepoURLSnapshot(t *testing.T) {
 		if got != want {
 			t.Errorf("%s: %s, want %s", u, got, want)
 		}
+	}
+}
+
+// TestResearchConfigLoads: [retriever.research] and private_repos are keys the global config
+// takes, and their values reach the budget the worker applies, capped.
+func TestResearchConfigLoads(t *testing.T) {
+	home := t.TempDir()
+	os.WriteFile(filepath.Join(home, "config.toml"), []byte("[retriever.research]\nenabled = false\nsteps = 99\npages = 3\nprotocol = \"text\"\n"+
+		"[retriever.github]\nprivate_repos = [\"my-org/*\"]\n"), 0o600)
+	cfg, err := hook.LoadConfig(home)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := cfg.Retriever
+	if r.Research.On() || r.Research.Protocol != "text" || len(r.GitHub.PrivateRepos) != 1 {
+		t.Errorf("%+v", r)
+	}
+	if b := r.Research.Budget(); b.Steps != settings.ResearchMaxSteps || b.Pages != 3 || b.Bytes != settings.DefaultResearchBytes {
+		t.Errorf("budget %+v", b)
+	}
+	if (settings.ResearchConfig{}).On() != true {
+		t.Error("research is off by default")
 	}
 }

@@ -227,3 +227,15 @@ func records(t *testing.T, env *[]string, siteURL string) func() []string {
 		}
 	}
 }
+
+// TestExtractDoesNotResearch: the extract backend has no model, so it answers from the caller's
+// own retrieval alone, as before, whatever the research config says.
+func TestExtractDoesNotResearch(t *testing.T) {
+	s := newSite(t, releasePages)
+	j := &job{in: &retriever.WorkerInput{Request: retriever.Request{Kind: retriever.KindFetch, URL: s.URL + "/docs", Need: "n"},
+		Config: settings.Config{Distiller: "extract"}}, fetcher: newTestFetcher(fetchLoopbackPublic), github: &GitHub{}}
+	docs, ans, err := j.retrieve(context.Background())
+	if err != nil || !ans.Weak || !strings.HasPrefix(ans.Text, ExtractLabel) || len(docs) != 1 || j.usage.Calls != 0 || s.hit("/docs/migrate") != 0 {
+		t.Errorf("%v %+v %d docs, usage %+v", err, ans, len(docs), j.usage)
+	}
+}
