@@ -292,36 +292,36 @@ func TestRouteGitHubWritesRefused(t *testing.T) {
 		ghRefuses("gh issue view bug-7", "give the number or URL"),
 		ghRefuses("gh pr view 1 2", "give the number or URL"),
 		ghRefuses("gh pr list --limit 1000", "give 1 to 100"),
-		ghRefuses("gh api repos/o/r/issues -f title=x", "make the request a POST"),              // -f with no -X is a POST
-		ghRefuses("gh api -X GET repos/o/r/issues -F title=@body.md", "reads a file"),           // a file's content
-		ghRefuses("gh api repos/o/r/issues -F title=@body.md", "reads a file"),                  // and without -X GET
-		ghRefuses("gh api repos/o/r/issues --raw-field title=x", "make the request a POST"),     // long form
-		ghRefuses("gh api repos/o/r/issues --field=title=x", "make the request a POST"),         // --flag=value form
-		ghRefuses("gh api -X GET repos/o/r/issues -F 'x={owner}'", "only literal values"),       // gh fills it in
-		ghRefuses("gh api -X PATCH repos/o/r/issues/1", "may only GET"),                         // a write
-		ghRefuses("gh api --method=DELETE repos/o/r/git/refs/heads/x", "may only GET"),          // a write
-		ghRefuses("gh api -XPOST repos/o/r/issues", "may only GET"),                             // -XVALUE
-		ghRefuses("gh api --method PUT repos/o/r/pulls/1/merge", "may only GET"),                // merge
-		ghRefuses("gh api repos/o/r/issues --input body.json", "request body"),                  // a body
-		ghRefuses("GH_CONFIG_DIR=/tmp/a GH_CONFIG_DIR=/tmp/b gh pr list", "by themselves"),      // twice
-		ghRefuses("GH_TOKEN=x gh pr list", "by themselves"),                                     // a credential
-		ghRefuses("gh api -H 'Authorization: token x' repos/o/r", "only an Accept header"),      // a credential
-		ghRefuses("gh api -H 'Accept: text/html' repos/o/r", "only an Accept header"),           // not GitHub's
+		ghRefuses("gh api repos/o/r/issues -f title=x", "make the request a POST"),          // -f with no -X is a POST
+		ghRefuses("gh api -X GET repos/o/r/issues -F title=@body.md", "reads a file"),       // a file's content
+		ghRefuses("gh api repos/o/r/issues -F title=@body.md", "reads a file"),              // and without -X GET
+		ghRefuses("gh api repos/o/r/issues --raw-field title=x", "make the request a POST"), // long form
+		ghRefuses("gh api repos/o/r/issues --field=title=x", "make the request a POST"),     // --flag=value form
+		ghRefuses("gh api -X GET repos/o/r/issues -F 'x={owner}'", "only literal values"),   // gh fills it in
+		ghRefuses("gh api -X PATCH repos/o/r/issues/1", "may only GET"),                     // a write
+		ghRefuses("gh api --method=DELETE repos/o/r/git/refs/heads/x", "may only GET"),      // a write
+		ghRefuses("gh api -XPOST repos/o/r/issues", "may only GET"),                         // -XVALUE
+		ghRefuses("gh api --method PUT repos/o/r/pulls/1/merge", "may only GET"),            // merge
+		ghRefuses("gh api repos/o/r/issues --input body.json", "request body"),              // a body
+		ghRefuses("GH_CONFIG_DIR=/tmp/a GH_CONFIG_DIR=/tmp/b gh pr list", "by themselves"),  // twice
+		ghRefuses("GH_TOKEN=x gh pr list", "by themselves"),                                 // a credential
+		ghRefuses("gh api -H 'Authorization: token x' repos/o/r", "only an Accept header"),  // a credential
+		ghRefuses("gh api -H 'Accept: text/html' repos/o/r", "only an Accept header"),       // not GitHub's
 		ghRefuses("gh api -H 'Accept: application/vnd.github.raw' -H 'X-Evil: 1' repos/o/r", "only an Accept header"),
-		ghRefuses("gh api search/code -X GET -f q=x", "not under repos/OWNER/REPO"),             // only issue search
+		ghRefuses("gh api search/code -X GET -f q=x", "not under repos/OWNER/REPO"), // only issue search
 		ghRefuses("gh api search/issues -X GET -f q=x -f advanced_search=true", "not one hookctl sends"),
 		ghRefuses("gh repo clone o/r", "hookctl retrieve repo"),
-		ghRefuses("gh api graphql -f query='mutation { x }'", "make the request a POST"),        // a mutation
-		ghRefuses("gh api graphql", "gh api graphql is not answered"),                           // a query
-		ghRefuses("gh api user", "not under repos/OWNER/REPO"),                                  // outside the repository
-		ghRefuses("gh api /orgs/o/members", "not under repos/OWNER/REPO"),                       // outside the repository
-		ghRefuses("gh api repos/{owner}/{repo}/branches/{branch}", "name the branch"),           // unfilled
-		ghRefuses("gh api repos/o/r/issues repos/o/r/pulls", "takes one path"),                  // two paths
-		ghRefuses("FOO=1 gh pr list", "by themselves"),                                          // another assignment
-		ghRefuses("GH_REPO=o/r GH_HOST=evil.example gh pr list", "by themselves"),               // two assignments
-		ghRefuses("GH_REPO=$X gh pr list", "by themselves"),                                     // not a literal
-		ghRefuses("gh pr diff 42 > out.diff", "by themselves"),                                  // redirected
-		ghRefuses("gh pr merge 42 | head", "not one of the reads"),                              // a write before head
+		ghRefuses("gh api graphql -f query='mutation { x }'", "make the request a POST"), // a mutation
+		ghRefuses("gh api graphql", "gh api graphql is not answered"),                    // a query
+		ghRefuses("gh api user", "not under repos/OWNER/REPO"),                           // outside the repository
+		ghRefuses("gh api /orgs/o/members", "not under repos/OWNER/REPO"),                // outside the repository
+		ghRefuses("gh api repos/{owner}/{repo}/branches/{branch}", "name the branch"),    // unfilled
+		ghRefuses("gh api repos/o/r/issues repos/o/r/pulls", "takes one path"),           // two paths
+		ghRefuses("FOO=1 gh pr list", "by themselves"),                                   // another assignment
+		ghRefuses("GH_REPO=o/r GH_HOST=evil.example gh pr list", "by themselves"),        // two assignments
+		ghRefuses("GH_REPO=$X gh pr list", "by themselves"),                              // not a literal
+		ghRefuses("gh pr diff 42 > out.diff", "by themselves"),                           // redirected
+		ghRefuses("gh pr merge 42 | head", "not one of the reads"),                       // a write before head
 	}
 	for _, row := range rows {
 		r, ref := routeNetwork(row.cmd)
