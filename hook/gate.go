@@ -166,6 +166,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 	p.GHRepo = retriever.EnvValue(g.Environ, "GH_REPO")
 	p.GitHubRepo = func(remote string) string { return ProjectGitHubRepo(c.Cwd, remote) }
 	p.GitBranch = func() string { return ProjectBranch(c.Cwd) }
+	p.GitHubRepoAt, p.GitBranchAt = ProjectGitHubRepo, ProjectBranch
 	st := g.sessionState(c.Session, c.Cwd, cfg)
 	st.Plan = c.PermissionMode == PermissionPlan
 	d := p.Decide(c, st)

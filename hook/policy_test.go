@@ -149,7 +149,7 @@ func TestNetworkRouting(t *testing.T) {
 			t.Errorf("%v curl:\n got %s %s\nwant %s", mode, d.Verdict, d.Command, want)
 		}
 		d = p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Command: "gh pr diff 3 -R cli/cli"}, st)
-		if d.Verdict != Allow || !strings.Contains(d.Command, "retrieve github pr-diff cli/cli 3 --need 'Summarize what this says, briefly.'") {
+		if d.Verdict != Allow || !strings.Contains(d.Command, `retrieve github --op '{"op":"pr-diff","owner":"cli","repo":"cli","number":3}' --need 'Summarize what this says, briefly.'`) {
 			t.Errorf("%v gh: %+v", mode, d)
 		}
 		d = p.Decide(&ToolCall{Tool: "Monitor", Kind: KindOther, NoRewrite: true, Command: "curl https://example.com"}, st)

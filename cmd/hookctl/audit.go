@@ -13,6 +13,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
 )
 
@@ -147,6 +148,15 @@ func auditList(s *streams, opts *auditOptions) error {
 			continue
 		}
 		fmt.Fprintf(out, "    id %s  %s %s  status %d  %d bytes  isolation: %s\n", e.ID, e.Host, e.IP, e.Status, e.Bytes, e.Isolation)
+		if len(e.Steps) > 1 { // a research retrieval: what each step read
+			for _, st := range e.Steps {
+				why := ""
+				if st.Why != "" {
+					why = " (" + clip.String(st.Why, 80) + ")"
+				}
+				fmt.Fprintf(out, "    step %d  %s  %s  %s%s\n", st.N, st.Tool, clip.String(st.Target, 100), st.Outcome, why)
+			}
+		}
 	}
 	if n == 0 && !opts.JSON {
 		fmt.Fprintln(s.out, "no retrievals recorded")
@@ -211,6 +221,21 @@ func printFields(w io.Writer, v any) {
 			val = x.Local().Format("2006-01-02 15:04:05.000 MST")
 		case []string:
 			val = strings.Join(x, "; ")
+		case []retriever.Step: // a research's steps, one a line
+			var lines []string
+			for _, st := range x {
+				line := fmt.Sprintf("step %d  %s  %s  %s", st.N, st.Tool, st.Target, st.Outcome)
+				if st.Why != "" {
+					line += " (" + st.Why + ")"
+				}
+				lines = append(lines, line)
+			}
+			val = strings.Join(lines, "\n              ")
+		case *retriever.Usage:
+			val = fmt.Sprintf("%d model calls, %d tool calls, %d pages, %d bytes, %d ms", x.Turns, x.Calls, x.Pages, x.Bytes, x.Elapsed)
+			if x.Exhausted != "" {
+				val += ", stopped at its budget (" + x.Exhausted + ")"
+			}
 		default:
 			val = fmt.Sprint(x)
 		}
