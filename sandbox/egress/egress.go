@@ -308,6 +308,9 @@ type Config struct {
 // credential the broker adds to each of them. The credential travels on this pipe alone: it is
 // never in the run's environment, files or command lines.
 type BrokerConfig struct {
+	// Backend is the model API the run speaks ("anthropic", "openai"): the broker judges each
+	// request's body by that API's fields, and refuses a backend it does not know.
+	Backend string `json:"backend"`
 	// Upstream is the model's base URL (https://api.anthropic.com); request paths are joined
 	// to it.
 	Upstream string `json:"upstream"`
