@@ -32,7 +32,7 @@ func policyFor(home string, opts *sandboxOptions, cfg *hook.Config) func() (*egr
 		if sess, err := hook.NewStore(home).Load(opts.Session); err == nil {
 			remotes = sess.Remotes
 		}
-		return egress.New(remotes, cfg.Network.Allow)
+		return egress.New(remotes, cfg.Network.Allow, cfg.Network.TLSUnnamed)
 	}
 }
 

@@ -87,7 +87,7 @@ func serve(t *testing.T, p *Proxy) (string, *events) {
 
 func policy(t *testing.T, remotes, user []string) *egress.Policy {
 	t.Helper()
-	p, err := egress.New(remotes, user)
+	p, err := egress.New(remotes, user, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestConnectToAnAllowedHost(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("CONNECT to an allowed host: %s", resp.Status)
 	}
-	fmt.Fprintf(c, "GET /through HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	fmt.Fprintf(c, "GET /through HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", target)
 	body, _ := io.ReadAll(br)
 	if !strings.Contains(string(body), "origin saw GET /through") {
 		t.Errorf("through the tunnel: %q", body)
@@ -251,7 +251,7 @@ func TestThroughTheUsersProxy(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("CONNECT through the upstream: %s", resp.Status)
 	}
-	fmt.Fprintf(c, "GET /up HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	fmt.Fprintf(c, "GET /up HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", name)
 	if body, _ := io.ReadAll(br); !strings.Contains(string(body), "origin saw GET /up") {
 		t.Errorf("through both proxies: %q", body)
 	}
@@ -334,7 +334,7 @@ func FuzzProxyRequest(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	policy, err := egress.New(nil, nil)
+	policy, err := egress.New(nil, nil, nil)
 	if err != nil {
 		f.Fatal(err)
 	}
