@@ -131,3 +131,18 @@ func atoi(s string) int {
 	fmt.Sscan(s, &n)
 	return n
 }
+
+// BenchmarkCheckBody: the broker's judging of a model request's body alone.
+func BenchmarkCheckBody(b *testing.B) {
+	for _, size := range []int{1 << 10, 1 << 20} {
+		body := []byte(fmt.Sprintf(`{"model":"claude-x","max_tokens":100,"messages":[{"role":"user","content":[{"type":"text","text":%q}]}]}`, strings.Repeat("a", size)))
+		b.Run(fmt.Sprintf("body=%dKiB", size>>10), func(b *testing.B) {
+			b.SetBytes(int64(len(body)))
+			for i := 0; i < b.N; i++ {
+				if _, err := checkBody(body, anthropicMessages); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -19,8 +19,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/tidwall/gjson"
-
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
@@ -192,12 +190,14 @@ func (b *Broker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		b.refuse(w, ev, "a "+r.Method+" of "+api.path+" has no body")
 		return
 	case api.body != nil:
-		if bad := checkBody(data, api.body); bad != nil {
+		model, bad := checkBody(data, api.body)
+		if bad != nil {
 			b.refuse(w, ev, "the request's "+bad.Error())
 			return
 		}
+		ev.Model = clip(printableOnly(model), 100)
 	}
-	ev.Model, ev.Client = clip(printableOnly(gjson.GetBytes(data, "model").Str), 100), clip(printableOnly(r.UserAgent()), 100)
+	ev.Client = clip(printableOnly(r.UserAgent()), 100)
 	body := &countingReader{r: io.NopCloser(bytes.NewReader(data))}
 	r.Body, r.ContentLength = body, int64(len(data))
 	cw := &countingWriter{ResponseWriter: w}

@@ -370,6 +370,12 @@ func TestBrokerBodyLimits(t *testing.T) {
 	for _, c := range []struct{ name, body, want string }{
 		{"not JSON", `{"model":`, "not JSON"},
 		{"two values", `{"model":"x"}{"tools":[]}`, "not JSON"},
+		{"a bad escape", `{"model":"\x"}`, "not JSON"},
+		{"an unterminated string", `{"model":"x`, "not JSON"},
+		{"a bad number", `{"model":"x","max_tokens":01}`, "not JSON"},
+		{"a trailing comma", `{"model":"x",}`, "not JSON"},
+		{"an escaped quote and backslash", `{"model":"a\"b\\","max_tokens":1,"messages":[]}`, ""},
+		{"a surrogate pair in a key", `{"model":"x","\ud83d\ude00":1}`, "not a field"},
 		{"not UTF-8", "{\"model\":\"\xff\"}", "not UTF-8"},
 		{"nested past the cap", `{"model":"x","metadata":` + strings.Repeat("[", maxJSONDepth) + strings.Repeat("]", maxJSONDepth) + `}`, "nested more than"},
 		{"nested to the cap", `{"model":"x","max_tokens":1,"messages":[],"metadata":` + strings.Repeat("[", maxJSONDepth-1) + strings.Repeat("]", maxJSONDepth-1) + `}`, ""},
@@ -377,7 +383,7 @@ func TestBrokerBodyLimits(t *testing.T) {
 		{"an unknown top-level field", `{"model":"x","fancy_new_feature":{}}`, "fancy_new_feature: not a field the broker admits"},
 		{"a top level that is not an object", `[]`, "not an object"},
 	} {
-		err := checkBody([]byte(c.body), anthropicMessages)
+		_, err := checkBody([]byte(c.body), anthropicMessages)
 		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
 			t.Errorf("%s: %v, want %q", c.name, err, c.want)
 		}
@@ -391,4 +397,71 @@ func TestBrokerUnknownBackend(t *testing.T) {
 			t.Errorf("backend %q accepted", b)
 		}
 	}
+}
+
+// FuzzCheckBody: whatever the body, the judge answers without panicking, and what it admits is
+// one JSON value a JSON decoder reads (but for raw control characters in strings, which it
+// leaves to the provider to refuse) with no key twice.
+func FuzzCheckBody(f *testing.F) {
+	for _, s := range []string{
+		`{"model":"m","max_tokens":1,"messages":[{"role":"user","content":"hi"}]}`,
+		`{"model":"m","messages":[{"role":"user","content":[{"type":"image","source":{"type":"url","url":"http://x"}}]}]}`,
+		`{"model":"m","tools":[{"name":"a","input_schema":{"type":"object"}}],"t\u006fols":[]}`,
+		`{"model":"\ud83d\ude00","metadata":{"a":[1,2.5e-3,-0,true,null,"\"\\"]}}`,
+		`{"model":"m","messages":[{"role":"user","content":[{"text":"x","type":"text"}]}]}`,
+	} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, sh := range []shape{anthropicMessages, openAIChat, openAIResponses} {
+			if _, bad := checkBody(data, sh); bad != nil {
+				continue
+			}
+			if !json.Valid(data) {
+				if !bytes.ContainsFunc(data, func(r rune) bool { return r < 0x20 && r != '\n' && r != '\r' && r != '\t' }) {
+					t.Fatalf("admitted, and not JSON: %q", data)
+				}
+				continue
+			}
+			if dup := dupKey(json.NewDecoder(bytes.NewReader(data))); dup != "" {
+				t.Fatalf("admitted with the key %q twice: %q", dup, data)
+			}
+		}
+	})
+}
+
+// dupKey is a key that appears twice in one object, read with encoding/json's tokens.
+func dupKey(d *json.Decoder) string {
+	var walk func() string
+	walk = func() string {
+		tok, err := d.Token()
+		if err != nil {
+			return ""
+		}
+		switch tok {
+		case json.Delim('{'):
+			seen := map[string]bool{}
+			for d.More() {
+				k, _ := d.Token()
+				key, _ := k.(string)
+				if seen[key] {
+					return key
+				}
+				seen[key] = true
+				if dup := walk(); dup != "" {
+					return dup
+				}
+			}
+			d.Token()
+		case json.Delim('['):
+			for d.More() {
+				if dup := walk(); dup != "" {
+					return dup
+				}
+			}
+			d.Token()
+		}
+		return ""
+	}
+	return walk()
 }

@@ -1,11 +1,11 @@
 package proxy
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/tidwall/gjson"
 )
 
 // The model APIs the credential broker speaks, as tables. A request goes to the model only if
@@ -108,34 +108,40 @@ type bodyRefusal struct{ at, why string }
 
 func (r *bodyRefusal) Error() string { return r.at + ": " + r.why }
 
-// shape is what a JSON value may be.
+// shape is what a JSON value may be. check consumes one value from the scanner and reports
+// the first thing in it the shape does not admit, at its place.
 type shape interface {
-	check(v gjson.Result, at string) *bodyRefusal
+	check(s *scanner, at string) *bodyRefusal
 }
 
 // anyValue admits any value (the model's own parameters: numbers, schemas, tool inputs).
 type anyValue struct{}
 
-func (anyValue) check(gjson.Result, string) *bodyRefusal { return nil }
+func (anyValue) check(s *scanner, at string) *bodyRefusal { return s.skipValue(at) }
+
+// modelName admits the request's model, a string, and keeps it for the broker's record.
+type modelName struct{}
+
+func (modelName) check(s *scanner, at string) *bodyRefusal {
+	if s.peek() != '"' {
+		return s.skipValue(at)
+	}
+	v, bad := s.stringValue(at)
+	s.model = v
+	return bad
+}
 
 // object admits an object with these keys, each with its value's shape.
 type object map[string]shape
 
-func (o object) check(v gjson.Result, at string) *bodyRefusal {
-	if !v.IsObject() {
-		return &bodyRefusal{at, "not an object"}
-	}
-	var bad *bodyRefusal
-	v.ForEach(func(k, val gjson.Result) bool {
-		s, ok := o[k.Str]
+func (o object) check(s *scanner, at string) *bodyRefusal {
+	return s.object(at, func(key, where string) *bodyRefusal {
+		sh, ok := o[key]
 		if !ok {
-			bad = &bodyRefusal{join(at, k.Str), whyRefused(k.Str)}
-			return false
+			return &bodyRefusal{where, whyRefused(key)}
 		}
-		bad = s.check(val, join(at, k.Str))
-		return bad == nil
+		return sh.check(s, where)
 	})
-	return bad
 }
 
 // kinds admits an object whose "type" names one of its kinds (a name ending in "*" is a
@@ -145,17 +151,34 @@ type kinds struct {
 	untyped string
 }
 
-func (k kinds) check(v gjson.Result, at string) *bodyRefusal {
-	if !v.IsObject() {
+func (k kinds) check(s *scanner, at string) *bodyRefusal {
+	if s.peek() != '{' {
 		return &bodyRefusal{at, "not an object"}
 	}
-	t := v.Get("type")
-	name := t.Str
-	switch {
-	case !t.Exists() && k.untyped != "":
+	// The type may come after the other keys: find it first, then check the object again
+	// by its kind's shape.
+	start, name, typed := s.pos, "", false
+	bad := s.object(at, func(key, where string) *bodyRefusal {
+		if key != "type" {
+			return s.skipValue(where)
+		}
+		if s.peek() != '"' {
+			return &bodyRefusal{where, "not a string"}
+		}
+		var bad *bodyRefusal
+		name, bad = s.stringValue(where)
+		typed = true
+		return bad
+	})
+	if bad != nil {
+		return bad
+	}
+	s.pos = start
+	if !typed {
+		if k.untyped == "" {
+			return &bodyRefusal{join(at, "type"), "missing"}
+		}
 		name = k.untyped
-	case t.Type != gjson.String:
-		return &bodyRefusal{join(at, "type"), "not a string"}
 	}
 	o, ok := k.of[name]
 	if !ok {
@@ -167,56 +190,57 @@ func (k kinds) check(v gjson.Result, at string) *bodyRefusal {
 		}
 	}
 	if !ok {
-		return &bodyRefusal{join(at, "type") + " " + strconv.Quote(name), whyRefused(name)}
+		return &bodyRefusal{join(at, "type") + " " + strconv.Quote(clip(name, 60)), whyRefused(name)}
 	}
-	return o.check(v, at)
+	return o.check(s, at)
 }
 
 // list admits an array of one shape.
 type list struct{ of shape }
 
-func (l list) check(v gjson.Result, at string) *bodyRefusal {
-	if !v.IsArray() {
-		return &bodyRefusal{at, "not a list"}
-	}
-	var bad *bodyRefusal
-	i := 0
-	v.ForEach(func(_, e gjson.Result) bool {
-		bad = l.of.check(e, at+"["+strconv.Itoa(i)+"]")
-		i++
-		return bad == nil
-	})
-	return bad
+func (l list) check(s *scanner, at string) *bodyRefusal {
+	return s.array(at, func(where string) *bodyRefusal { return l.of.check(s, where) })
 }
 
 // textOr admits a string, or the shape.
 type textOr struct{ of shape }
 
-func (t textOr) check(v gjson.Result, at string) *bodyRefusal {
-	if v.Type == gjson.String {
-		return nil
+func (t textOr) check(s *scanner, at string) *bodyRefusal {
+	if s.peek() == '"' {
+		return s.skipValue(at)
 	}
-	return t.of.check(v, at)
+	return t.of.check(s, at)
 }
 
 // oneOf admits one of these strings.
 type oneOf []string
 
-func (o oneOf) check(v gjson.Result, at string) *bodyRefusal {
-	for _, s := range o {
-		if v.Type == gjson.String && v.Str == s {
-			return nil
-		}
+func (o oneOf) check(s *scanner, at string) *bodyRefusal {
+	if s.peek() != '"' {
+		return &bodyRefusal{at, "not a string"}
 	}
-	return &bodyRefusal{at + " " + clip(v.Raw, 40), whyRefused(v.Str)}
+	v, bad := s.stringValue(at)
+	if bad == nil && !slices.Contains(o, v) {
+		bad = &bodyRefusal{at + " " + strconv.Quote(clip(v, 60)), whyRefused(v)}
+	}
+	return bad
 }
 
 // dataURL admits a data: URL, whose content is in the request, not at an address.
 type dataURL struct{}
 
-func (dataURL) check(v gjson.Result, at string) *bodyRefusal {
-	if v.Type == gjson.String && strings.HasPrefix(strings.ToLower(strings.TrimLeft(v.Str, " \t\r\n")), "data:") {
-		return nil
+func (dataURL) check(s *scanner, at string) *bodyRefusal {
+	if s.peek() == '"' {
+		start := s.pos
+		if bad := s.skipValue(at); bad != nil {
+			return bad
+		}
+		// The scheme, as a URL parser reads it: after leading blanks, before the first colon;
+		// escapes decoded.
+		v, _ := (&scanner{data: s.data[start:s.pos]}).stringValue(at)
+		if scheme, _, ok := strings.Cut(strings.TrimLeft(v, " \t\r\n\f"), ":"); ok && strings.EqualFold(scheme, "data") {
+			return nil
+		}
 	}
 	return &bodyRefusal{at, "an address the provider would fetch (only data: URLs are admitted)"}
 }
@@ -288,7 +312,7 @@ var (
 		"memory_*":      anthropicClientTool,
 	}}
 	anthropicMessages = object{
-		"model": any_, "max_tokens": any_, "metadata": any_, "stop_sequences": any_, "stream": any_,
+		"model": modelName{}, "max_tokens": any_, "metadata": any_, "stop_sequences": any_, "stream": any_,
 		"temperature": any_, "top_k": any_, "top_p": any_, "thinking": any_, "tool_choice": any_,
 		"service_tier": any_, "context_management": any_, "output_config": any_, "output_format": any_,
 		"cache_control": any_, "inference_geo": any_, "speed": any_,
@@ -308,7 +332,7 @@ var (
 		"file":        {"type": any_, "file": object{"file_data": any_, "filename": any_}},
 	}}
 	openAIChat = object{
-		"model": any_, "max_tokens": any_, "max_completion_tokens": any_, "temperature": any_, "top_p": any_,
+		"model": modelName{}, "max_tokens": any_, "max_completion_tokens": any_, "temperature": any_, "top_p": any_,
 		"n": any_, "stream": any_, "stream_options": any_, "stop": any_, "presence_penalty": any_,
 		"frequency_penalty": any_, "logit_bias": any_, "logprobs": any_, "top_logprobs": any_, "user": any_,
 		"seed": any_, "tool_choice": any_, "parallel_tool_calls": any_, "response_format": any_,
@@ -357,7 +381,7 @@ var (
 		"apply_patch": {"type": any_},
 	}}
 	openAIResponses = object{
-		"model": any_, "instructions": any_, "max_output_tokens": any_, "metadata": any_, "parallel_tool_calls": any_,
+		"model": modelName{}, "instructions": any_, "max_output_tokens": any_, "metadata": any_, "parallel_tool_calls": any_,
 		"previous_response_id": any_, "reasoning": any_, "store": any_, "temperature": any_, "text": any_,
 		"tool_choice": any_, "top_p": any_, "truncation": any_, "user": any_, "stream": any_, "stream_options": any_,
 		"include": any_, "prompt_cache_key": any_, "safety_identifier": any_, "service_tier": any_,
@@ -371,77 +395,24 @@ var (
 // (tool inputs a few more); deeper is not a model request, and the checks recurse.
 const maxJSONDepth = 128
 
-// checkBody judges a request body against its shape: one JSON value, UTF-8, no key twice in any
-// object (the provider would read one of the two and the broker might judge the other), nested
-// no deeper than maxJSONDepth, of the shape's fields only.
-func checkBody(data []byte, s shape) *bodyRefusal {
+// checkBody judges a request body against its shape, in one pass: one JSON value, UTF-8, no key
+// twice in any object (the provider would read one of the two and the broker might judge the
+// other), nested no deeper than maxJSONDepth, of the shape's fields only. It returns the
+// request's model, if the shape keeps it.
+func checkBody(data []byte, sh shape) (string, *bodyRefusal) {
 	if !utf8.Valid(data) {
-		return &bodyRefusal{"the body", "not UTF-8"}
+		return "", &bodyRefusal{"the body", "not UTF-8"}
 	}
-	if depth(data) > maxJSONDepth {
-		return &bodyRefusal{"the body", "nested more than " + strconv.Itoa(maxJSONDepth) + " levels"}
+	s := &scanner{data: data}
+	s.space()
+	if s.pos == len(data) {
+		return "", &bodyRefusal{"the body", "not JSON"}
 	}
-	if !gjson.ValidBytes(data) {
-		return &bodyRefusal{"the body", "not JSON"}
+	if bad := sh.check(s, ""); bad != nil {
+		return "", bad
 	}
-	v := gjson.ParseBytes(data)
-	if at := duplicateKey(v, ""); at != "" {
-		return &bodyRefusal{at, "appears twice in its object (the provider would read one, the broker the other)"}
+	if s.space(); s.pos != len(data) {
+		return "", &bodyRefusal{"the body", "not JSON (more after its value)"}
 	}
-	return s.check(v, "")
-}
-
-// depth is how deeply data's arrays and objects nest, strings skipped.
-func depth(data []byte) int {
-	d, most, inString, escaped := 0, 0, false, false
-	for _, c := range data {
-		switch {
-		case inString:
-			switch {
-			case escaped:
-				escaped = false
-			case c == '\\':
-				escaped = true
-			case c == '"':
-				inString = false
-			}
-		case c == '"':
-			inString = true
-		case c == '{' || c == '[':
-			d++
-			most = max(most, d)
-		case c == '}' || c == ']':
-			d--
-		}
-	}
-	return most
-}
-
-// duplicateKey is the place of the first key that appears twice in one object, or "".
-func duplicateKey(v gjson.Result, at string) string {
-	found := ""
-	switch {
-	case v.IsObject():
-		var seen map[string]bool
-		v.ForEach(func(k, val gjson.Result) bool {
-			if seen == nil {
-				seen = map[string]bool{}
-			}
-			if seen[k.Str] {
-				found = join(at, k.Str)
-				return false
-			}
-			seen[k.Str] = true
-			found = duplicateKey(val, join(at, k.Str))
-			return found == ""
-		})
-	case v.IsArray():
-		i := 0
-		v.ForEach(func(_, e gjson.Result) bool {
-			found = duplicateKey(e, at+"["+strconv.Itoa(i)+"]")
-			i++
-			return found == ""
-		})
-	}
-	return found
+	return s.model, nil
 }

@@ -108,6 +108,7 @@ type client struct {
 	conn  net.Conn
 	limit *io.LimitedReader // caps each request's header
 	br    *bufio.Reader
+	bw    *bufio.Writer // responses, made on the first
 }
 
 // next reads the client's next request header, waiting at most wait for it.
@@ -124,6 +125,7 @@ func (cl *client) next(wait time.Duration) (*http.Request, error) {
 type upstream struct {
 	conn *meteredConn
 	br   *bufio.Reader
+	bw   *bufio.Writer
 	ev   egress.Event
 	// host, port is the target as judged, host lower-case and without a trailing dot.
 	host string
@@ -139,7 +141,7 @@ func (p *Proxy) open(method, host string, port int, rule egress.Rule) (*upstream
 		return &upstream{ev: ev}, err
 	}
 	m := &meteredConn{Conn: c}
-	return &upstream{conn: m, br: bufio.NewReader(m), ev: ev, host: canonicalHost(host), port: port}, nil
+	return &upstream{conn: m, br: bufio.NewReader(m), bw: bufio.NewWriter(m), ev: ev, host: canonicalHost(host), port: port}, nil
 }
 
 // close ends the connection and reports it, once.
@@ -283,9 +285,28 @@ func (p *Proxy) exchange(cl *client, req *http.Request, up *upstream) bool {
 	// with it; or, in a tunnel, the Host header): Write sends it as the Host header, and the
 	// request in origin form.
 	// The body goes up while the response comes down: a client that waits for 100 Continue,
-	// or a server that answers before it has read the body, would otherwise stall.
+	// or a server that answers before it has read the body, would otherwise stall. Writes are
+	// buffered, and flushed whenever the other side has nothing more buffered (flushBeforeWait):
+	// one write for a small message, and a stream still flows as it comes.
+	if req.Body != nil && req.Body != http.NoBody {
+		req.Body = &flushBeforeWait{ReadCloser: req.Body, bw: up.bw, from: cl.br}
+	}
 	wrote := make(chan error, 1)
-	go func() { wrote <- req.Write(up.conn) }()
+	send := func() {
+		err := req.Write(up.bw)
+		if err == nil {
+			err = up.bw.Flush()
+		}
+		wrote <- err
+	}
+	if req.Body == nil || req.Body == http.NoBody {
+		send() // nothing to wait for: no goroutine
+	} else {
+		go send()
+	}
+	if cl.bw == nil {
+		cl.bw = bufio.NewWriter(cl.conn)
+	}
 	for {
 		resp, err := http.ReadResponse(up.br, req)
 		if err != nil {
@@ -298,27 +319,39 @@ func (p *Proxy) exchange(cl *client, req *http.Request, up *upstream) bool {
 			if !websocket {
 				return false
 			}
-			resp.Write(cl.conn)
+			if resp.Write(cl.bw) != nil || cl.bw.Flush() != nil {
+				return false
+			}
 			if err := <-wrote; err != nil {
 				return false
 			}
 			// From here the connection carries the WebSocket's frames, to the host judged.
-			relay(cl.conn, cl.br, up.conn)
+			up.relay(cl)
 			return false
 		case resp.StatusCode >= 100 && resp.StatusCode < 200:
-			if resp.Write(cl.conn) != nil {
+			if resp.Write(cl.bw) != nil || cl.bw.Flush() != nil {
 				up.conn.Close()
 				<-wrote
 				return false
 			}
 			continue
 		}
-		err = resp.Write(cl.conn)
+		resp.Body = &flushBeforeWait{ReadCloser: resp.Body, bw: cl.bw, from: up.br}
+		if err = resp.Write(cl.bw); err == nil {
+			err = cl.bw.Flush()
+		}
 		resp.Body.Close()
 		select {
 		case werr := <-wrote:
 			return err == nil && werr == nil && !resp.Close && !req.Close
-		case <-time.After(headerTimeout):
+		default:
+		}
+		t := time.NewTimer(headerTimeout)
+		defer t.Stop()
+		select {
+		case werr := <-wrote:
+			return err == nil && werr == nil && !resp.Close && !req.Close
+		case <-t.C:
 			// The server answered without reading the whole body: the connection's framing is
 			// lost, so it ends.
 			up.conn.Close()
@@ -326,6 +359,23 @@ func (p *Proxy) exchange(cl *client, req *http.Request, up *upstream) bool {
 			return false
 		}
 	}
+}
+
+// flushBeforeWait is a body read from one side and written to bw for the other: bw is flushed
+// before a read that would wait for the network.
+type flushBeforeWait struct {
+	io.ReadCloser
+	bw   *bufio.Writer
+	from *bufio.Reader
+}
+
+func (f *flushBeforeWait) Read(p []byte) (int, error) {
+	if f.from.Buffered() == 0 && f.bw.Buffered() > 0 {
+		if err := f.bw.Flush(); err != nil {
+			return 0, err
+		}
+	}
+	return f.ReadCloser.Read(p)
 }
 
 func isClosedOrTimeout(err error) bool {
@@ -395,7 +445,7 @@ func (p *Proxy) tunnel(cl *client, req *http.Request) {
 		}
 		// Past the ClientHello the bytes are encrypted: what the client sends inside (an HTTP
 		// Host header, HTTP/2's :authority) is not seen (docs/decisions/0007).
-		relay(cl.conn, cl.br, up.conn)
+		up.relay(cl)
 	case isHTTP1(cl.br):
 		inner, err := cl.next(headerTimeout)
 		if err != nil {
@@ -406,7 +456,7 @@ func (p *Proxy) tunnel(cl *client, req *http.Request) {
 		up = nil // serveHTTP reports it
 		p.serveHTTP(cl, inner, b)
 	case isSSH(cl.br):
-		relay(cl.conn, cl.br, up.conn)
+		up.relay(cl)
 	default:
 		refused("the tunnel carries neither TLS, HTTP/1.x nor SSH: the proxy cannot see which host it reaches")
 	}
@@ -608,6 +658,28 @@ func (p *Proxy) viaUpstream(ctx context.Context, hostport string) (net.Conn, err
 	}
 	c.SetDeadline(time.Time{})
 	return c, nil
+}
+
+// relay joins the client to the upstream for the rest of the connection, counting what
+// crosses on the upstream's meter. The copy is between the sockets themselves (not the meter),
+// so that the kernel splices it.
+func (up *upstream) relay(cl *client) {
+	if err := up.bw.Flush(); err != nil {
+		return
+	}
+	if cl.bw != nil && cl.bw.Flush() != nil {
+		return
+	}
+	if n := up.br.Buffered(); n > 0 {
+		// What the upstream sent past the response the proxy read goes first.
+		b, _ := up.br.Peek(n)
+		if _, err := cl.conn.Write(b); err != nil {
+			return
+		}
+	}
+	sent, received := relay(cl.conn, cl.br, up.conn.Conn)
+	up.conn.sent.Add(sent)
+	up.conn.received.Add(received)
 }
 
 // relay copies both ways until both directions end, and returns the bytes each way. What the

@@ -364,3 +364,93 @@ func FuzzProxyRequest(f *testing.F) {
 		}
 	})
 }
+
+// TestPlainHTTPForwarding: what the proxy writes again of a request still works as the client
+// meant it: a streamed response reaches the client as it comes, a client that waits for 100
+// Continue gets it, a WebSocket upgrade reaches the host judged, and an offer to upgrade to h2c
+// is dropped (the request goes on as HTTP/1.1, which the proxy can judge).
+func TestPlainHTTPForwarding(t *testing.T) {
+	var upgrades sync.Map
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		upgrades.Store(r.URL.Path, r.Header.Get("Upgrade")+"|"+r.Header.Get("Http2-Settings"))
+		switch r.URL.Path {
+		case "/stream":
+			io.WriteString(w, "one\n")
+			w.(http.Flusher).Flush()
+			time.Sleep(400 * time.Millisecond)
+			io.WriteString(w, "two\n")
+		case "/upload":
+			n, _ := io.Copy(io.Discard, r.Body)
+			fmt.Fprintf(w, "got %d", n)
+		case "/ws":
+			c, brw, _ := w.(http.Hijacker).Hijack()
+			defer c.Close()
+			io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+			line, _ := brw.ReadString('\n')
+			io.WriteString(c, "frame: "+line)
+		default:
+			io.WriteString(w, "plain")
+		}
+	}))
+	defer origin.Close()
+	u, _ := url.Parse(origin.URL)
+	addr, _ := serve(t, &Proxy{Policy: policy(t, nil, []string{u.Host})})
+	proxyURL, _ := url.Parse("http://" + addr)
+	tr := &http.Transport{Proxy: http.ProxyURL(proxyURL), ExpectContinueTimeout: 5 * time.Second}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+
+	start := time.Now()
+	resp, err := client.Get(origin.URL + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
+	if line != "one\n" || time.Since(start) > 350*time.Millisecond {
+		t.Errorf("the stream's first line %q came after %v: held back", line, time.Since(start))
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+
+	req, _ := http.NewRequest("POST", origin.URL+"/upload", strings.NewReader(strings.Repeat("x", 100000)))
+	req.Header.Set("Expect", "100-continue")
+	start = time.Now()
+	if resp, err := client.Do(req); err != nil {
+		t.Error(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(body) != "got 100000" || time.Since(start) > 3*time.Second {
+			t.Errorf("Expect: 100-continue: %q after %v", body, time.Since(start))
+		}
+	}
+
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET %s/ws HTTP/1.1\r\nHost: %s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", origin.URL, u.Host)
+	br := bufio.NewReader(c)
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 101 {
+		t.Fatalf("websocket upgrade: %v %v", resp, err)
+	}
+	io.WriteString(c, "hello\n")
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if line, _ := br.ReadString('\n'); line != "frame: hello\n" {
+		t.Errorf("through the upgraded connection: %q", line)
+	}
+
+	c2, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	fmt.Fprintf(c2, "GET %s/h2c HTTP/1.1\r\nHost: %s\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n", origin.URL, u.Host)
+	if resp, err := http.ReadResponse(bufio.NewReader(c2), nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("an h2c upgrade offer: %v %v", resp, err)
+	}
+	if v, _ := upgrades.Load("/h2c"); v != "|" {
+		t.Errorf("the origin saw the upgrade offer: %q", v)
+	}
+}
