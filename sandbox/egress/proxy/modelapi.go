@@ -5,7 +5,6 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
-
 )
 
 // The model APIs the credential broker speaks, as tables. A request goes to the model only if
