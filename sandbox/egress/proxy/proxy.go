@@ -425,9 +425,12 @@ func (p *Proxy) tunnel(cl *client, req *http.Request) {
 	cl.conn.SetReadDeadline(time.Now().Add(headerTimeout))
 	first, err := cl.br.Peek(1)
 	cl.conn.SetReadDeadline(time.Time{})
+	var ne net.Error
 	switch {
+	case err != nil && !(errors.As(err, &ne) && ne.Timeout()):
+		return // the client closed the tunnel before using it
 	case err != nil:
-		return // the client sent nothing
+		refused(fmt.Sprintf("the client sent nothing through the tunnel for %v: the proxy judges a tunnel by its first bytes", headerTimeout))
 	case first[0] == recordHandshake:
 		cl.conn.SetReadDeadline(time.Now().Add(headerTimeout))
 		hello, err := readClientHello(cl.br)
