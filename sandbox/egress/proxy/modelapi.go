@@ -315,7 +315,7 @@ var (
 		"temperature": any_, "top_k": any_, "top_p": any_, "thinking": any_, "tool_choice": any_,
 		"service_tier": any_, "context_management": any_, "output_config": any_, "output_format": any_,
 		"cache_control": any_, "inference_geo": any_, "speed": any_,
-		"system":   textOr{list{kinds{of: map[string]object{"text": anthropicText}}}},
+		"system": textOr{list{kinds{of: map[string]object{"text": anthropicText}}}},
 		// A message's own output_config (its effort): Claude Code 2.1.328 sends one on its
 		// mid-conversation system message.
 		"messages": list{object{"role": any_, "content": textOr{list{anthropicBlock}}, "output_config": any_}},
