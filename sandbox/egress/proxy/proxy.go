@@ -293,7 +293,7 @@ func (p *Proxy) exchange(cl *client, req *http.Request, up *upstream) bool {
 	}
 	wrote := make(chan error, 1)
 	send := func() {
-		err := req.Write(up.bw)
+		err := req.Write(copyThrough{up.bw})
 		if err == nil {
 			err = up.bw.Flush()
 		}
@@ -337,7 +337,7 @@ func (p *Proxy) exchange(cl *client, req *http.Request, up *upstream) bool {
 			continue
 		}
 		resp.Body = &flushBeforeWait{ReadCloser: resp.Body, bw: cl.bw, from: up.br}
-		if err = resp.Write(cl.bw); err == nil {
+		if err = resp.Write(copyThrough{cl.bw}); err == nil {
 			err = cl.bw.Flush()
 		}
 		resp.Body.Close()
@@ -360,6 +360,17 @@ func (p *Proxy) exchange(cl *client, req *http.Request, up *upstream) bool {
 		}
 	}
 }
+
+// copyThrough is a bufio.Writer without its ReadFrom: a body is copied through io.Copy's own
+// buffer, never read straight into bw's, so that flushBeforeWait may flush bw between reads.
+// (ReadFrom reads into the free end of its buffer; a flush inside that read empties the buffer
+// under it, and the bytes already sent would be sent again.) WriteByte keeps Request.Write
+// from wrapping it in a buffer of its own, which nothing would flush until the body ended.
+type copyThrough struct{ bw *bufio.Writer }
+
+func (c copyThrough) Write(p []byte) (int, error)       { return c.bw.Write(p) }
+func (c copyThrough) WriteByte(b byte) error            { return c.bw.WriteByte(b) }
+func (c copyThrough) WriteString(s string) (int, error) { return c.bw.WriteString(s) }
 
 // flushBeforeWait is a body read from one side and written to bw for the other: bw is flushed
 // before a read that would wait for the network.

@@ -460,3 +460,72 @@ func TestPlainHTTPForwarding(t *testing.T) {
 		t.Errorf("the origin saw the upgrade offer: %q", v)
 	}
 }
+
+// TestSlowBodiesArriveWhole: a response whose head and body come in separate segments (as
+// Python's http.server writes them), and a request whose body comes after its head, reach the
+// other side byte for byte: the proxy's buffered writes flush between reads without sending a
+// byte twice. (An early version re-sent the head in place of the body.)
+func TestSlowBodiesArriveWhole(t *testing.T) {
+	body := strings.Repeat("0123456789abcdef", 40) // 640 bytes
+	origin := serveRaw(t, func(c net.Conn) {
+		br := bufio.NewReader(c)
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		got, _ := io.ReadAll(req.Body)
+		reply := body
+		if req.Method == "POST" {
+			reply = string(got)
+		}
+		fmt.Fprintf(c, "HTTP/1.0 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", len(reply))
+		time.Sleep(2 * time.Millisecond)
+		io.WriteString(c, reply)
+	})
+	addr, _ := serve(t, &Proxy{Policy: policy(t, nil, []string{origin})})
+	for i := 0; i < 20; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		method, sent := "GET", ""
+		if i%2 == 1 {
+			method, sent = "POST", body
+		}
+		fmt.Fprintf(c, "%s http://%s/x HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", method, origin, len(sent))
+		time.Sleep(2 * time.Millisecond)
+		io.WriteString(c, sent)
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("%s %d: %v", method, i, err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		c.Close()
+		if string(got) != body {
+			t.Fatalf("%s %d: the body arrived as %q", method, i, got)
+		}
+	}
+}
+
+// serveRaw serves each connection to handle, closing it after, and returns the address.
+func serveRaw(t *testing.T, handle func(net.Conn)) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				handle(c)
+			}()
+		}
+	}()
+	return l.Addr().String()
+}
