@@ -18,29 +18,17 @@ import (
 // loopback. Compare medians of -count runs before and after a change (docs/decisions/0007).
 
 // BenchmarkProxyKeepAlive: plain-HTTP requests on one kept-alive connection through the proxy.
-func BenchmarkProxyKeepAlive(b *testing.B) {
-	o := benchOrigin(b, false)
-	client := proxiedClient(b, o, false)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		get(b, client, o.URL+"/pkg")
-	}
-}
+func BenchmarkProxyKeepAlive(b *testing.B) { benchProxy(b, false, false) }
 
 // BenchmarkProxyNewConnection: one plain-HTTP request per connection.
-func BenchmarkProxyNewConnection(b *testing.B) {
-	o := benchOrigin(b, false)
-	client := proxiedClient(b, o, true)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		get(b, client, o.URL+"/pkg")
-	}
-}
+func BenchmarkProxyNewConnection(b *testing.B) { benchProxy(b, false, true) }
 
 // BenchmarkProxyConnectTLS: a CONNECT, a TLS handshake and one request per connection.
-func BenchmarkProxyConnectTLS(b *testing.B) {
-	o := benchOrigin(b, true)
-	client := proxiedClient(b, o, true)
+func BenchmarkProxyConnectTLS(b *testing.B) { benchProxy(b, true, true) }
+
+func benchProxy(b *testing.B, tlsToo, fresh bool) {
+	o := benchOrigin(b, tlsToo)
+	client := proxiedClient(b, o, fresh)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		get(b, client, o.URL+"/pkg")
@@ -71,15 +59,7 @@ func BenchmarkBroker(b *testing.B) {
 		body := fmt.Sprintf(`{"model":"claude-x","max_tokens":100,"messages":[{"role":"user","content":[{"type":"text","text":%q}]}]}`, text)
 		b.Run(fmt.Sprintf("body=%dKiB", size>>10), func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
-				resp, err := client.Post("http://"+l.Addr().String()+"/v1/messages", "application/json", strings.NewReader(body))
-				if err != nil {
-					b.Fatal(err)
-				}
-				io.Copy(io.Discard, resp.Body)
-				resp.Body.Close()
-				if resp.StatusCode != 200 {
-					b.Fatalf("status %d", resp.StatusCode)
-				}
+				done(b)(client.Post("http://"+l.Addr().String()+"/v1/messages", "application/json", strings.NewReader(body)))
 			}
 		})
 	}
@@ -114,15 +94,19 @@ func proxiedClient(b *testing.B, o *httptest.Server, fresh bool) *http.Client {
 	return &http.Client{Transport: tr}
 }
 
-func get(b *testing.B, c *http.Client, u string) {
-	resp, err := c.Get(u)
-	if err != nil {
-		b.Fatal(err)
-	}
-	io.Copy(io.Discard, resp.Body)
-	resp.Body.Close()
-	if resp.StatusCode != 200 {
-		b.Fatalf("status %d", resp.StatusCode)
+func get(b *testing.B, c *http.Client, u string) { done(b)(c.Get(u)) }
+
+// done reads a response whole, and fails the benchmark on anything but 200.
+func done(b *testing.B) func(*http.Response, error) {
+	return func(resp *http.Response, err error) {
+		if err != nil {
+			b.Fatal(err)
+		}
+		io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 200 {
+			b.Fatalf("status %d", resp.StatusCode)
+		}
 	}
 }
 

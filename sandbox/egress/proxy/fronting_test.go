@@ -200,18 +200,8 @@ func (w *frontingWorld) at(host string) string { return fmt.Sprintf("%s:%d", hos
 // tunnelTo opens a CONNECT tunnel through the proxy; ok says it was answered 200.
 func (w *frontingWorld) tunnelTo(t *testing.T, target string) (net.Conn, bool) {
 	t.Helper()
-	c, err := net.Dial("tcp", w.proxy)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { c.Close() })
-	fmt.Fprintf(c, "CONNECT %s HTTP/1.1\r\nHost: %s\r\n\r\n", target, target)
-	br := bufio.NewReader(c)
-	resp, err := http.ReadResponse(br, &http.Request{Method: http.MethodConnect})
-	if err != nil || resp.StatusCode != 200 {
-		return c, false
-	}
-	return &peekedConn{Conn: c, br: br}, true
+	resp, c, br := connect(t, w.proxy, target)
+	return &peekedConn{Conn: c, br: br}, resp.StatusCode == 200
 }
 
 func (w *frontingWorld) direct(t *testing.T) net.Conn {
@@ -490,25 +480,10 @@ func TestTunnelAdmitsItsHost(t *testing.T) {
 }
 
 func serveEcho(t *testing.T) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				line, _ := bufio.NewReader(c).ReadString('\n')
-				fmt.Fprintf(c, "echo: %s", line)
-			}()
-		}
-	}()
-	return l.Addr().String()
+	return serveRaw(t, func(c net.Conn) {
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		fmt.Fprintf(c, "echo: %s", line)
+	})
 }
 
 // TestUnnamedTLSWhereTheUserSaysSo: a host on [network] tls_unnamed may be reached by TLS that
