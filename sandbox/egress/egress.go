@@ -306,7 +306,8 @@ func (e *Event) Refusal(publish bool) string {
 		return fmt.Sprintf("hookctl: a review-mode publish reaches only api.github.com:443; %s was refused (%s).", target, e.Reason)
 	}
 	return fmt.Sprintf("hookctl: edit mode's network reaches only allowed hosts; %s was refused (%s). "+
-		"Fetch web pages with the WebFetch tool; the user can allow a host in hookctl's config ([network] allow).",
+		"Fetch web pages with the WebFetch tool; the user can allow a host in hookctl's config ([network] allow), "+
+		"or add a git remote's host with `hookctl remotes add HOST`.",
 		target, e.Reason)
 }
 
