@@ -433,8 +433,11 @@ func (p *Proxy) tunnel(cl *client, req *http.Request) {
 		up.conn = nil
 		p.emit(ev)
 	}
+	// The first bytes are read under the header's deadline, which holds until the tunnel is
+	// judged: a client that sends a few bytes and waits is not waited for.
 	cl.conn.SetReadDeadline(time.Now().Add(headerTimeout))
 	first, err := cl.br.Peek(1)
+	http1, ssh := err == nil && isHTTP1(cl.br), err == nil && isSSH(cl.br)
 	cl.conn.SetReadDeadline(time.Time{})
 	var ne net.Error
 	switch {
@@ -460,7 +463,7 @@ func (p *Proxy) tunnel(cl *client, req *http.Request) {
 		// Past the ClientHello the bytes are encrypted: what the client sends inside (an HTTP
 		// Host header, HTTP/2's :authority) is not seen (docs/decisions/0007).
 		up.relay(cl)
-	case isHTTP1(cl.br):
+	case http1:
 		inner, err := cl.next(headerTimeout)
 		if err != nil {
 			refused("not an HTTP request in the tunnel")
@@ -469,7 +472,7 @@ func (p *Proxy) tunnel(cl *client, req *http.Request) {
 		b := up
 		up = nil // serveHTTP reports it
 		p.serveHTTP(cl, inner, b)
-	case isSSH(cl.br):
+	case ssh:
 		up.relay(cl)
 	default:
 		refused("the tunnel carries neither TLS, HTTP/1.x nor SSH: the proxy cannot see which host it reaches")
