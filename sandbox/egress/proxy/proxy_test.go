@@ -173,6 +173,9 @@ func TestRefusedHostsReachNothing(t *testing.T) {
 		{fmt.Sprintf("origin.test:%d", o.port), 502, "not a public address"},       // rebinding to loopback
 		{fmt.Sprintf("127.0.0.1:%d", o.port+1), 502, "not a public address"},       // a remote's literal loopback
 		{fmt.Sprintf("[::ffff:127.0.0.1]:%d", o.port), 403, "not an allowed host"}, // a mapped spelling
+		{"r\u0435gistry.npmjs.org:443", 403, "not an allowed host"},                // IDNA: a Cyrillic е, in UTF-8
+		{"xn--rgistry-9wa.npmjs.org:443", 403, "not an allowed host"},              // the same look-alike as an A-label
+		{"registry.npmjs.org.:8443", 403, "not an allowed host"},                   // the allowed name with a trailing dot, another port
 		{"evil.example", 400, "not host:port"},
 		{"evil.example:99999", 400, "not a port"},
 		{"evil.example:http", 400, "not a proxy request"},
@@ -184,7 +187,7 @@ func TestRefusedHostsReachNothing(t *testing.T) {
 			t.Errorf("CONNECT %s: %s %q %q; want %d and %q", row.target, resp.Status, resp.Header.Get("X-Hookctl-Refused"), body, row.status, row.why)
 		}
 	}
-	for _, e := range ev.wait(t, 8) { // the last row reports nothing: it names no host
+	for _, e := range ev.wait(t, 11) { // the last row reports nothing: it names no host
 		if e.Allowed {
 			t.Errorf("an admitted refusal: %+v", e)
 		}
