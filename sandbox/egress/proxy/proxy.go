@@ -144,7 +144,7 @@ func (p *Proxy) open(method, host string, port int, rule egress.Rule) (*upstream
 	return &upstream{conn: m, br: bufio.NewReader(m), bw: bufio.NewWriter(m), ev: ev, host: canonicalHost(host), port: port}, nil
 }
 
-// close ends the connection and reports it, once.
+// closeUpstream ends the connection and reports it, once.
 func (p *Proxy) closeUpstream(up *upstream, start time.Time) {
 	if up == nil || up.conn == nil {
 		return
