@@ -179,6 +179,10 @@ type Decision struct {
 	// Rule names the part of the policy that decided, for the decision log: "read-only rules",
 	// "edit guard", "retriever", "review publish", "mode change by the model", ….
 	Rule string
+	// ClientRule is the user's own permission rule that settled a rewritten call (ClientRules),
+	// with its kind and file; ClientBy says what of the client's check decided ("your permission
+	// rule", "the client's default mode"). Both empty when the client's check was not asked.
+	ClientRule, ClientBy string
 }
 
 // PublishRecord is one review-mode publish decision as the audit keeps it: never the text,
