@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/agents/claude/permissions"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/retriever/scrub"
@@ -114,6 +115,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	if a.Client.Name == claude.Client.Name {
 		g.VerifyToggle = func() error { return claude.CheckReadonlyCommand(env.userHome) }
 		g.IsClient = claude.IsClientProcess
+		g.ClientRules = func(c *hook.ToolCall) hook.ClientRules { return claudeRules(env.userHome, c.Cwd) }
 	}
 	if env.err == nil {
 		g.AuditPublish = func(c *hook.ToolCall, r *hook.PublishRecord) error {
@@ -152,6 +154,14 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		g.Pinned = "this session is a hookctl run (hookctl run --profile secure-read-only), read-only from its start to its end"
 	}
 	return r.Run(g)
+}
+
+// claudeRules loads Claude Code's permission rules in force for a session in cwd: its settings
+// files, and the command line of the client process the hook runs under.
+func claudeRules(userHome, cwd string) *permissions.Set {
+	args, dir, ok := permissions.ClientCommandLine(os.Getppid(), claude.IsClientProcess)
+	return permissions.Load(permissions.Options{Home: userHome, ConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd,
+		ManagedDir: permissions.ManagedDir(runtime.GOOS), Args: args, ArgsKnown: ok, ClientDir: dir})
 }
 
 // environment is where hookctl lives on this machine.
