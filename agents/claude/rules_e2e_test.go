@@ -238,7 +238,10 @@ func TestRealClientUserRules(t *testing.T) {
 				}
 			}
 			for _, mode := range []string{"read-only", "edit", "review"} {
-				trs, got, _, _ := runMatrix(t, sc, hookctl, mode)
+				trs, got, s, home := runMatrix(t, sc, hookctl, mode)
+				if sc.name == "local" && mode == "edit" {
+					checkLogWhy(t, hookctl, s, home)
+				}
 				for i, c := range matrixCalls {
 					exp := control[i]
 					if mode != "edit" && readOnlyRefuses[i] {
@@ -262,5 +265,187 @@ func TestRealClientUserRules(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// modeCase is one short script under one set of local rules and client flags, run without
+// hookctl and under hookctl in edit mode, which must end alike.
+type modeCase struct {
+	name  string
+	rules ruleSet
+	args  []string
+	env   []string
+	calls []string
+	// want says, per call, whether it ran (its file exists, or it printed), in both runs.
+	want []bool
+	// effect tells whether call i ran.
+	effect func(s *ct.Session, i int, tr ct.ToolResult) bool
+}
+
+func runModeCase(t *testing.T, c modeCase, hookctl string) ([]ct.ToolResult, []bool) {
+	t.Helper()
+	s := ct.NewSession(t)
+	s.NoAllowedTools = true
+	s.Args = append([]string(nil), c.args...)
+	s.Env = append(s.Env, c.env...)
+	s.InitGitRepo(commitSubject)
+	s.WriteFile("keep.txt", "keep\n")
+	s.WriteFile("README.md", "README-CONTENT\n")
+	writeJSON(t, filepath.Join(s.Project, ".claude", "settings.local.json"), map[string]any{"permissions": permissionsOf(c.rules)})
+	if hookctl != "" {
+		home := t.TempDir()
+		s.Env = append(s.Env, "HOOKCTL_HOME="+home)
+		os.WriteFile(filepath.Join(home, "config.toml"), []byte("default_mode = \"edit\"\n"), 0o600)
+		s.Hooks = []ct.Hook{{Command: hookctl, Args: []string{"hook"}}}
+	}
+	for _, cmd := range c.calls {
+		s.Script.Main = append(s.Script.Main, ct.Bash(cmd))
+	}
+	r := s.Run("Work through the task.")
+	var trs []ct.ToolResult
+	var ran []bool
+	for i := range c.calls {
+		tr, ok := s.API.ResultFor(ct.Main, i)
+		if !ok {
+			r.Fatalf(t, "call %d has no result", i)
+		}
+		trs = append(trs, tr)
+		ran = append(ran, !tr.IsError && c.effect(s, i, tr))
+	}
+	return trs, ran
+}
+
+// fileEffect: call i ran if the file the call names last exists, or (rm) no longer does.
+func fileEffect(s *ct.Session, i int, tr ct.ToolResult, cmd string) bool {
+	f := strings.Fields(cmd)
+	last := f[len(f)-1]
+	switch {
+	case strings.Contains(cmd, "rm "):
+		return !exists(s, last)
+	case strings.HasPrefix(cmd, "cat ") || strings.HasPrefix(cmd, "git log"):
+		return strings.Contains(tr.Text, "README-CONTENT") || strings.Contains(tr.Text, commitSubject)
+	}
+	return exists(s, last)
+}
+
+// TestRealClientDenyUnderBashAllow is issue 25's report, in edit mode: with "allow": ["Bash"]
+// and deny rules for rm and echo, hookctl's rewrite let rm delete the file and echo write it;
+// without hookctl both were refused. And "allow": ["Bash(touch ok.txt)", "Bash(git log:*)"] was
+// refused in -p. Each case also runs in the client's other modes, against its own control.
+func TestRealClientDenyUnderBashAllow(t *testing.T) {
+	ct.Binary(t)
+	hookctl := buildHookctl(t)
+	cases := []modeCase{
+		{name: "allow Bash, deny rm and echo", rules: ruleSet{allow: []string{"Bash"}, deny: []string{"Bash(rm:*)", "Bash(echo:*)"}},
+			calls: []string{"rm -f keep.txt", "echo hi > g.txt", "touch h.txt"}, want: []bool{false, false, true}},
+		{name: "allow touch ok.txt and git log", rules: ruleSet{allow: []string{"Bash(touch ok.txt)", "Bash(git log:*)"}},
+			calls: []string{"touch ok.txt", "git log --oneline -1", "touch other.txt"}, want: []bool{true, true, false}},
+		{name: "dontAsk", rules: ruleSet{allow: []string{"Bash(touch ok.txt)"}}, args: []string{"--permission-mode", "dontAsk"},
+			calls: []string{"touch ok.txt", "touch m1", "cat README.md"}, want: []bool{true, false, true}},
+		{name: "acceptEdits", rules: ruleSet{deny: []string{"Bash(touch denied.txt)"}}, args: []string{"--permission-mode", "acceptEdits"},
+			calls: []string{"touch m2", "mkdir m3", "rm -f keep.txt", "touch /tmp/hookctl-rules-outside-" + strings.ReplaceAll(t.Name(), "/", "-"), "touch denied.txt"},
+			want:  []bool{true, true, true, false, false}},
+		{name: "bypassPermissions", rules: ruleSet{deny: []string{"Bash(touch m9)"}, ask: []string{"Bash(touch m10)"}},
+			args: []string{"--permission-mode", "bypassPermissions"}, env: []string{"IS_SANDBOX=1"},
+			calls: []string{"touch m8", "touch m9", "touch m10"}, want: []bool{true, false, false}},
+	}
+	for _, c := range cases {
+		c.effect = func(s *ct.Session, i int, tr ct.ToolResult) bool { return fileEffect(s, i, tr, c.calls[i]) }
+		t.Run(c.name, func(t *testing.T) {
+			_, control := runModeCase(t, c, "")
+			trs, got := runModeCase(t, c, hookctl)
+			for i, cmd := range c.calls {
+				if control[i] != c.want[i] {
+					t.Errorf("without hookctl, %q ran=%v, want %v: the client's own behaviour changed", cmd, control[i], c.want[i])
+				}
+				if got[i] != control[i] {
+					t.Errorf("under hookctl (edit mode), %q ran=%v, without hookctl %v: %q", cmd, got[i], control[i], trs[i].Text)
+				}
+			}
+		})
+	}
+}
+
+// TestRealClientRulePrecedence: a deny or ask at any scope beats an allow at any other, and a
+// project's allow counts once the workspace is trusted; without hookctl and under it in edit
+// mode alike.
+func TestRealClientRulePrecedence(t *testing.T) {
+	ct.Binary(t)
+	hookctl := buildHookctl(t)
+	calls := []string{"touch a1", "touch a2", "touch a3", "touch a4"}
+	want := []bool{false, false, false, true}
+	run := func(hookctl string) ([]ct.ToolResult, []bool) {
+		s := ct.NewSession(t)
+		s.NoAllowedTools = true
+		managed(t, s, map[string]any{"permissions": map[string]any{"deny": []string{"Bash(touch a1)"}, "ask": []string{"Bash(touch a2)"}}})
+		writeJSON(t, filepath.Join(s.Project, ".claude", "settings.local.json"), map[string]any{"permissions": map[string]any{
+			"allow": []string{"Bash(touch a1)", "Bash(touch a2)", "Bash(touch a3)"}}})
+		writeJSON(t, filepath.Join(s.Home, ".claude", "settings.json"), map[string]any{"permissions": map[string]any{"deny": []string{"Bash(touch a3)"}}})
+		project := map[string]any{"permissions": map[string]any{"allow": []string{"Bash(touch a4)"}}}
+		trustProject(t, s)
+		if hookctl != "" {
+			home := t.TempDir()
+			s.Env = append(s.Env, "HOOKCTL_HOME="+home)
+			os.WriteFile(filepath.Join(home, "config.toml"), []byte("default_mode = \"edit\"\n"), 0o600)
+			project["hooks"] = map[string]any{"PreToolUse": []any{map[string]any{"matcher": "*", "hooks": []any{
+				map[string]any{"type": "command", "command": hookctl, "args": []string{"hook"}, "timeout": 10, "onFailure": "block"}}}}}
+		}
+		writeJSON(t, filepath.Join(s.Project, ".claude", "settings.json"), project)
+		for _, c := range calls {
+			s.Script.Main = append(s.Script.Main, ct.Bash(c))
+		}
+		r := s.Run("Work through the task.")
+		var trs []ct.ToolResult
+		var ran []bool
+		for i, c := range calls {
+			tr, ok := s.API.ResultFor(ct.Main, i)
+			if !ok {
+				r.Fatalf(t, "call %d has no result", i)
+			}
+			trs = append(trs, tr)
+			ran = append(ran, !tr.IsError && exists(s, strings.Fields(c)[1]))
+		}
+		return trs, ran
+	}
+	_, control := run("")
+	trs, got := run(hookctl)
+	for i, c := range calls {
+		if control[i] != want[i] {
+			t.Errorf("without hookctl, %q ran=%v, want %v", c, control[i], want[i])
+		}
+		if got[i] != control[i] {
+			t.Errorf("under hookctl, %q ran=%v, without %v: %q", c, got[i], control[i], trs[i].Text)
+		}
+	}
+	if !strings.Contains(trs[0].Text, "managed settings /etc/claude-code/managed-settings.json") {
+		t.Errorf("the managed deny's refusal does not name its file: %q", trs[0].Text)
+	}
+}
+
+// checkLogWhy: the decision log records which of the user's rules decided, and `hookctl log why`
+// says so.
+func checkLogWhy(t *testing.T, hookctl string, s *ct.Session, home string) {
+	t.Helper()
+	entries, _, err := hook.DecisionLogAt(home).Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var e *hook.LogEntry
+	for i := range entries {
+		if entries[i].Command == "ls && rm -f keep.txt" {
+			e = &entries[i]
+		}
+	}
+	if e == nil {
+		t.Fatalf("the decision log has no entry for the compound command: %+v", entries)
+	}
+	if e.Verdict != "deny" || !strings.HasPrefix(e.UserRule, "deny Bash(rm:*) in "+s.Project) || !strings.Contains(e.Rule, "your permission rule") {
+		t.Errorf("the log entry does not name the user's rule: %+v", *e)
+	}
+	cmd := exec.Command(hookctl, "log", "why", e.ID)
+	cmd.Env = append(s.Environ(), "HOOKCTL_HOME="+home)
+	out, err := cmd.CombinedOutput()
+	if err != nil || !strings.Contains(string(out), "your own permission rule decided") || !strings.Contains(string(out), "Bash(rm:*)") {
+		t.Errorf("hookctl log why %s: %v\n%s", e.ID, err, out)
 	}
 }
