@@ -198,8 +198,8 @@ func (d *doctor) checkPermissionRules(env environment, cwd string) {
 	for _, r := range rules.WrapperRules(env.binary) {
 		d.problem("remove it from "+r.Source.Path+"; to allow a command without being asked, add a rule for that command (Bash(npm test *))",
 			"the rule %s approves hookctl's rewritten commands, not a command you chose (Claude Code's \"don't ask again\" saved it "+
-				"for a prompt about hookctl's wrapper); hookctl now decides each rewritten call itself, so it approves nothing while hookctl runs, "+
-				"and everything the agent wraps in hookctl sandbox if hookctl stopped deciding", r)
+				"for a prompt about hookctl's wrapper); while hookctl decides each rewritten call it approves nothing, but without hookctl it "+
+				"would let any command wrapped in hookctl sandbox run unasked", r)
 	}
 }
 

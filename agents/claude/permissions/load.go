@@ -53,6 +53,9 @@ func ManagedDir(goos string) string {
 // as the client would.
 type Set struct {
 	rules []*Rule
+	// held are allow rules the client holds until the workspace is trusted: not applied, but
+	// named by WrapperRules.
+	held []*Rule
 	// dirs are the working directories: the session's and the additional ones, which
 	// acceptEdits writes in without asking.
 	dirs      []string
@@ -171,11 +174,12 @@ func (s *Set) add(ps *claude.PermissionSettings, src Source, grant bool) {
 		list []string
 		b    Behavior
 	}{{ps.Deny, Deny}, {ps.Ask, Ask}, {ps.Allow, Allow}} {
-		if b.b == Allow && !grant {
-			continue
-		}
 		for i, t := range b.list {
 			if strings.TrimSpace(t) == "" {
+				continue
+			}
+			if b.b == Allow && !grant {
+				s.held = append(s.held, parseRule(t, b.b, src, i))
 				continue
 			}
 			s.rules = append(s.rules, parseRule(t, b.b, src, i))
@@ -341,10 +345,11 @@ func ClientCommandLine(pid int, isClient func(int) bool) (args []string, dir str
 // WrapperRules are the Bash rules that name hookctl's own rewrite rather than a command: what
 // Claude Code's "don't ask again" saved when hookctl left a rewritten call to the client's
 // prompt (2.1.328 offered "…/hookctl sandbox *"). hookctl decides every rewritten call itself,
-// so such a rule approves nothing while hookctl runs; it is named so that the user removes it.
+// so such a rule approves nothing while hookctl runs; it is named so that the user removes it
+// (one the client holds until the workspace is trusted too).
 func (s *Set) WrapperRules(binary string) []*Rule {
 	var out []*Rule
-	for _, r := range s.rules {
+	for _, r := range append(append([]*Rule(nil), s.rules...), s.held...) {
 		if r.Tool != "Bash" || r.Content == "" {
 			continue
 		}

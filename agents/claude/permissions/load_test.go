@@ -7,6 +7,9 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/lexer"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -158,5 +161,24 @@ func TestWrapperRules(t *testing.T) {
 	want := []string{"Bash(/home/u/.local/bin/hookctl sandbox *)", "Bash(/opt/x/hookctl:*)", "Bash(hookctl retrieve fetch https://x)"}
 	if !slices.Equal(got, want) {
 		t.Errorf("wrapper rules %q, want %q", got, want)
+	}
+}
+
+// BenchmarkLoadAndJudge is what the hook adds to an admitted Bash call: reading the rules of
+// every scope, and judging one compound command by them.
+func BenchmarkLoadAndJudge(b *testing.B) {
+	base := b.TempDir()
+	home, proj := filepath.Join(base, "home"), filepath.Join(base, "proj")
+	os.MkdirAll(filepath.Join(proj, ".git"), 0o755)
+	os.MkdirAll(filepath.Join(proj, ".claude"), 0o755)
+	os.MkdirAll(filepath.Join(home, ".claude"), 0o755)
+	os.WriteFile(filepath.Join(proj, ".claude", "settings.local.json"), []byte(`{"permissions":{"allow":["Bash(npm test *)","Bash(git log:*)"],"deny":["Bash(rm:*)","Read(./secrets/**)"],"ask":["Bash(git push:*)"]}}`), 0o644)
+	os.WriteFile(filepath.Join(home, ".claude", "settings.json"), []byte(`{"permissions":{"deny":["Bash(curl:*)"],"allow":["Edit(src/**)"]}}`), 0o644)
+	cmd := "cd src && git log --oneline -3 | head -2 && npm test 2>&1 > /dev/null"
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		s := Load(Options{Home: home, Cwd: proj, ManagedDir: filepath.Join(base, "etc"), ArgsKnown: true, Args: []string{"-p", "x", "--allowedTools", "Bash(make:*)"}})
+		c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: proj, PermissionMode: "default"}
+		s.Judge(hook.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)})
 	}
 }
