@@ -163,8 +163,8 @@ type Decision struct {
 	Reason  string
 	// Command, on Allow of a shell call, is the canonical form of exactly what was judged,
 	// with the hook's own configuration pins; on Pass (edit mode), the judged command wrapped
-	// in the edit sandbox, left to the client's own permission rules. The adapter sends it in
-	// place of the agent's.
+	// in the edit sandbox, left to the client's own check (the client's rules settle it first
+	// where its adapter models them: ClientRules). The adapter sends it in place of the agent's.
 	Command string
 	// Isolation, on Allow of a shell call, says what holds the command besides the policy: the
 	// OS sandbox, or "policy only: " and why there is none. For the decision log.
