@@ -1,4 +1,4 @@
-package claude_test
+package permissions_test
 
 import (
 	"encoding/json"
@@ -10,6 +10,7 @@ import (
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // The user's own permission rules, with and without hookctl (issue 25). Each scope's rules are
@@ -448,4 +449,23 @@ func checkLogWhy(t *testing.T, hookctl string, s *ct.Session, home string) {
 	if err != nil || !strings.Contains(string(out), "your own permission rule decided") || !strings.Contains(string(out), "Bash(rm:*)") {
 		t.Errorf("hookctl log why %s: %v\n%s", e.ID, err, out)
 	}
+}
+
+// commitSubject is the subject of the one commit in a test's project.
+const commitSubject = "initial commit of the e2e project"
+
+// buildHookctl is the hookctl the tests register: $HOOKCTL_E2E_HOOK, or one built as released.
+func buildHookctl(t *testing.T) string {
+	t.Helper()
+	if p := os.Getenv("HOOKCTL_E2E_HOOK"); p != "" {
+		return p
+	}
+	return testbin.Hookctl(t)
+}
+
+// TestMain removes the hookctl the tests built.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	testbin.Cleanup()
+	os.Exit(code)
 }

@@ -1,6 +1,6 @@
 //go:build unix
 
-package claude_test
+package permissions_test
 
 import (
 	"os"
