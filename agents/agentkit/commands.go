@@ -2,10 +2,12 @@ package agentkit
 
 import (
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/lexer"
 )
 
@@ -131,4 +133,24 @@ func InlineScript(words []string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// ClientArgs finds the client process among the hook's nearest ancestors (a client may run its
+// hooks through a shell) and returns its arguments after the one that names it: is tells, from
+// one of a process's first two arguments (the program, or the script a runtime runs), whether
+// that process is the client. ok is false when none is, or where there is no /proc.
+func ClientArgs(ancestors []int, is func(arg string) bool) (args []string, ok bool) {
+	for _, pid := range ancestors {
+		b, err := fsutil.ReadFile("/proc/"+strconv.Itoa(pid)+"/cmdline", 1<<20, true)
+		if err != nil || len(b) == 0 {
+			continue
+		}
+		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
+		for i, a := range argv[:min(2, len(argv))] {
+			if is(a) {
+				return argv[i+1:], true
+			}
+		}
+	}
+	return nil, false
 }

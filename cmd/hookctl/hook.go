@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/agents/claude/permissions"
 	"github.com/hookctl/hookctl/agents/codex/execpolicy"
@@ -191,12 +192,12 @@ func otherRules(agent, userHome string) func(c *hook.ToolCall) hook.ClientRules 
 		}
 	case "gemini":
 		return func(c *hook.ToolCall) hook.ClientRules {
-			args, _ := policy.ClientArgs(ancestors())
+			args, _ := agentkit.ClientArgs(ancestors(), policy.IsClient)
 			return policy.Load(policy.Options{Home: userHome, Cwd: c.Cwd, System: "/etc/gemini-cli", Args: args})
 		}
 	case "copilot":
 		return func(c *hook.ToolCall) hook.ClientRules {
-			args, ok := copilotperm.ClientArgs(ancestors())
+			args, ok := agentkit.ClientArgs(ancestors(), copilotperm.IsClient)
 			p := &copilotperm.Permissions{}
 			if ok {
 				p = copilotperm.Parse(args)

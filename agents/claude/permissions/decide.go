@@ -3,6 +3,7 @@ package permissions
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/hook"
@@ -177,7 +178,7 @@ func readOnlyPart(p *part) bool {
 // client's read-only commands; its redirections are judged apart.
 func readOnlyProgram(p *part) bool {
 	prog, args := p.program()
-	if has(readOnlyPrograms, prog) {
+	if slices.Contains(readOnlyPrograms, prog) {
 		return true
 	}
 	switch prog {
@@ -264,7 +265,7 @@ func (s *Set) allowRuleFor(p *part) *Rule {
 	if !ok {
 		return nil
 	}
-	onlyExact := has(execWrappers, filepath.Base(prog))
+	onlyExact := slices.Contains(execWrappers, filepath.Base(prog))
 	if filepath.Base(prog) == "find" {
 		_, args := p.program()
 		for _, a := range args {
@@ -333,14 +334,14 @@ var (
 func protectedPath(abs string) bool {
 	segs := strings.Split(abs, "/")
 	for i, s := range segs {
-		if has(protectedDirs, s) && i < len(segs)-1 {
-			if s == ".claude" && i+1 < len(segs)-1 && has(claudeWritable, segs[i+1]) {
+		if slices.Contains(protectedDirs, s) && i < len(segs)-1 {
+			if s == ".claude" && i+1 < len(segs)-1 && slices.Contains(claudeWritable, segs[i+1]) {
 				continue
 			}
 			return true
 		}
 	}
-	return has(protectedFiles, segs[len(segs)-1])
+	return slices.Contains(protectedFiles, segs[len(segs)-1])
 }
 
 // criticalRemoval finds an rm or rmdir of a critical path: the root, a directory right under it,
@@ -426,7 +427,7 @@ func (s *Set) editsOnly(a *anatomy) bool {
 		if prog == "cd" && len(a.parts) > 1 {
 			return false
 		}
-		if !has(fsCommands, prog) && !readOnlyProgram(p) {
+		if !slices.Contains(fsCommands, prog) && !readOnlyProgram(p) {
 			return false
 		}
 		for _, f := range p.accesses() {

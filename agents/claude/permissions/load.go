@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,7 +85,7 @@ func Load(o Options) *Set {
 	s.dirs = []string{s.cwd}
 	cl := parseArgs(o.Args)
 	sources := cl.sources // nil: all of user, project, local
-	enabled := func(name string) bool { return sources == nil || has(sources, name) }
+	enabled := func(name string) bool { return sources == nil || slices.Contains(sources, name) }
 
 	managedOnly := false
 	if o.ManagedDir != "" {

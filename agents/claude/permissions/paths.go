@@ -3,6 +3,7 @@ package permissions
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 )
 
@@ -119,22 +120,22 @@ func (p *part) accesses() []access {
 				inPlace = true
 			}
 			switch {
-			case has(fc.readOpts, name) || has(fc.writeOpts, name):
+			case slices.Contains(fc.readOpts, name) || slices.Contains(fc.writeOpts, name):
 				v := value
 				if !hasValue && i+1 < len(args) {
 					i++
 					v = args[i].lit
 				}
 				if v != "" {
-					out = append(out, access{v, has(fc.writeOpts, name)})
+					out = append(out, access{v, slices.Contains(fc.writeOpts, name)})
 				}
-				scriptGiven = scriptGiven || has(fc.scriptOpts, name)
-			case has(fc.valueOpts, name):
-				scriptGiven = scriptGiven || has(fc.scriptOpts, name)
+				scriptGiven = scriptGiven || slices.Contains(fc.scriptOpts, name)
+			case slices.Contains(fc.valueOpts, name):
+				scriptGiven = scriptGiven || slices.Contains(fc.scriptOpts, name)
 				if !hasValue {
 					i++
 				}
-			case has(fc.scriptOpts, name):
+			case slices.Contains(fc.scriptOpts, name):
 				scriptGiven = true
 			}
 			continue
@@ -158,15 +159,6 @@ func (p *part) accesses() []access {
 		out = append(out, access{f, w})
 	}
 	return out
-}
-
-func has(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // pathPattern is a Read or Edit rule's content, anchored.

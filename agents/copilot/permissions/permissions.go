@@ -21,13 +21,12 @@ package permissions
 
 import (
 	"path/filepath"
-	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
-	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // Rule is one --allow-tool or --deny-tool entry for the shell.
@@ -55,19 +54,10 @@ var subcommandCLIs = []string{"git", "gh", "npm", "pnpm", "yarn", "npx", "docker
 
 // allows reports whether an allow rule names a command.
 func (r *Rule) allows(words []string) bool {
-	if len(r.Words) > 1 && (len(words) == 0 || !contains(subcommandCLIs, filepath.Base(words[0]))) {
+	if len(r.Words) > 1 && (len(words) == 0 || !slices.Contains(subcommandCLIs, filepath.Base(words[0]))) {
 		return false
 	}
 	return r.Words == nil || r.names(words)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 func (r *Rule) names(words []string) bool {
@@ -242,20 +232,8 @@ func firstWords(l agentkit.Line) []string {
 	return nil
 }
 
-// ClientArgs finds the copilot process above the hook (Copilot runs a hook through a shell)
-// and returns its arguments; ok is false when none of the nearest ancestors is one.
-func ClientArgs(ancestors []int) (args []string, ok bool) {
-	for _, pid := range ancestors {
-		b, err := fsutil.ReadFile("/proc/"+strconv.Itoa(pid)+"/cmdline", 1<<20, true)
-		if err != nil || len(b) == 0 {
-			continue
-		}
-		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
-		for i, a := range argv[:min(2, len(argv))] {
-			if filepath.Base(a) == "copilot" || strings.HasSuffix(a, "/@github/copilot/npm-loader.js") {
-				return argv[i+1:], true
-			}
-		}
-	}
-	return nil, false
+// IsClient tells Copilot CLI's process by one of its first two arguments: its own executable,
+// or node running its npm loader.
+func IsClient(arg string) bool {
+	return filepath.Base(arg) == "copilot" || strings.HasSuffix(arg, "/@github/copilot/npm-loader.js")
 }

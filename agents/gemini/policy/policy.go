@@ -28,6 +28,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -247,7 +248,7 @@ func (r *Rule) matches(cmd, description, mode string) bool {
 	if r.Tool != "run_shell_command" && r.Tool != "*" {
 		return false
 	}
-	if len(r.Modes) > 0 && !contains(r.Modes, mode) {
+	if len(r.Modes) > 0 && !slices.Contains(r.Modes, mode) {
 		return false
 	}
 	if len(r.Prefixes) > 0 {
@@ -276,15 +277,6 @@ func (r *Rule) matches(cmd, description, mode string) bool {
 		}
 	}
 	return true
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // decide is the decision of the highest-priority rule covering cmd.
@@ -334,20 +326,7 @@ func (p *Policy) Judge(q hook.ClientQuery) hook.ClientVerdict {
 	return hook.ClientVerdict{Verdict: hook.Pass}
 }
 
-// ClientArgs finds the gemini process above the hook (node running its bundle) and returns its
-// arguments after the script; ok is false when none of the nearest ancestors is one.
-func ClientArgs(ancestors []int) (args []string, ok bool) {
-	for _, pid := range ancestors {
-		b, err := fsutil.ReadFile("/proc/"+strconv.Itoa(pid)+"/cmdline", 1<<20, true)
-		if err != nil || len(b) == 0 {
-			continue
-		}
-		argv := strings.Split(strings.TrimSuffix(string(b), "\x00"), "\x00")
-		for i, a := range argv[:min(2, len(argv))] {
-			if filepath.Base(a) == "gemini" || strings.Contains(a, "/@google/gemini-cli/") {
-				return argv[i+1:], true
-			}
-		}
-	}
-	return nil, false
+// IsClient tells Gemini CLI's process by one of its first two arguments: node runs its bundle.
+func IsClient(arg string) bool {
+	return filepath.Base(arg) == "gemini" || strings.Contains(arg, "/@google/gemini-cli/")
 }
