@@ -288,8 +288,8 @@ func linked(p string) bool {
 }
 
 // tracked reports whether git's index lists rel: its path, NUL-terminated, stands in the index
-// (version 2 and 3 name each entry in full). An index that cannot be read counts as tracking
-// it, so that its allow rules wait for trust.
+// (version 2 and 3 name each entry in full). An index that cannot be read, or of version 4
+// (whose paths are compressed), counts as tracking it, so that its allow rules wait for trust.
 func tracked(root, rel string) bool {
 	f, err := os.Open(filepath.Join(root, ".git", "index"))
 	if errors.Is(err, fs.ErrNotExist) {
@@ -299,6 +299,10 @@ func tracked(root, rel string) bool {
 		return true
 	}
 	defer f.Close()
+	var head [8]byte
+	if _, err := io.ReadFull(f, head[:]); err != nil || string(head[:4]) != "DIRC" || head[7] > 3 || head[4]|head[5]|head[6] != 0 {
+		return true
+	}
 	want := append([]byte(rel), 0)
 	buf := make([]byte, 256<<10)
 	keep := 0
