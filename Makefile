@@ -33,7 +33,7 @@ FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJu
                 ./retriever/worker:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
                 ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./hook:FuzzContainEdit ./hook:FuzzLogString \
                 ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest ./programs:FuzzAwkProgram \
-                ./agents/hookfile:FuzzAdd
+                ./agents/hookfile:FuzzAdd ./agents/claude/permissions:FuzzRulesJudge ./agents/codex/execpolicy:FuzzParse
 
 .PHONY: build install test fuzz bench e2e-deps docs clean
 

@@ -35,6 +35,7 @@ package permissions
 import (
 	"regexp"
 	"strings"
+	"unicode/utf8"
 )
 
 // Behavior is what a rule does when it matches.
@@ -167,7 +168,8 @@ func compileBash(content string) *bashPattern {
 	if !hasWildcard(content) {
 		return &bashPattern{kind: exact, text: strings.TrimSpace(content)}
 	}
-	pat := strings.TrimSpace(content)
+	// A rule from the command line may hold invalid UTF-8, which no command the client runs does.
+	pat := strings.ToValidUTF8(strings.TrimSpace(content), "\uFFFD")
 	var b strings.Builder
 	stars := 0
 	for i := 0; i < len(pat); i++ {
@@ -184,6 +186,10 @@ func compileBash(content string) *bashPattern {
 			for i+1 < len(pat) && (pat[i+1] == ' ' || pat[i+1] == '\t') {
 				i++
 			}
+		case c >= utf8.RuneSelf:
+			_, n := utf8.DecodeRuneInString(pat[i:])
+			b.WriteString(pat[i : i+n]) // no metacharacter is a multi-byte rune
+			i += n - 1
 		default:
 			b.WriteString(regexp.QuoteMeta(pat[i : i+1]))
 		}
@@ -193,7 +199,11 @@ func compileBash(content string) *bashPattern {
 	if stars == 1 && strings.HasSuffix(re, " .*") {
 		re = strings.TrimSuffix(re, " .*") + "( .*)?"
 	}
-	return &bashPattern{kind: wildcard, re: regexp.MustCompile(`(?s)^` + re + `$`)}
+	compiled, err := regexp.Compile(`(?s)^` + re + `$`)
+	if err != nil {
+		return &bashPattern{kind: exact, text: pat} // cannot happen with the quoting above; never a panic in the hook
+	}
+	return &bashPattern{kind: wildcard, re: compiled}
 }
 
 // hasWildcard reports whether s holds a `*` no odd run of backslashes escapes.
