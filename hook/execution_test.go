@@ -404,14 +404,19 @@ func compactFinding(f string) string {
 // /dev/null, in its own process group, killed at execTimeout; it returns what the run did to
 // the world and what it printed.
 func runInWorld(w *hostile.World, argv []string, command string) (findings []string, output string) {
+	return runInWorldEnv(w, argv, command, w.Env(), execTimeout)
+}
+
+// runInWorldEnv is runInWorld with the environment env, killed at timeout.
+func runInWorldEnv(w *hostile.World, argv []string, command string, env []string, timeout time.Duration) (findings []string, output string) {
 	before, err := hostile.Snapshot(w.Roots()...)
 	if err != nil {
 		return []string{"snapshot failed: " + err.Error()}, ""
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), execTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], append(argv[1:], command)...)
-	cmd.Dir, cmd.Env = w.Project, w.Env()
+	cmd.Dir, cmd.Env = w.Project, env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second

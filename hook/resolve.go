@@ -99,6 +99,16 @@ func ResolveTargets(paths []string, prot Protection) Resolution {
 //
 // Test: TestSensitiveFilesThroughLinks (secrets_test.go).
 func ResolveReads(paths []string) []Target {
+	home, _ := os.UserHomeDir()
+	return resolveReads(paths, home)
+}
+
+// resolveReadsUnder is ResolveReads for a user whose home is home (the hook's is its own).
+func resolveReadsUnder(home string) func([]string) []Target {
+	return func(paths []string) []Target { return resolveReads(paths, home) }
+}
+
+func resolveReads(paths []string, home string) []Target {
 	r := &resolver{seen: map[string]lookup{}}
 	var files []string
 	out := make([]Target, 0, len(paths))
@@ -113,7 +123,6 @@ func ResolveReads(paths []string) []Target {
 		t.Resolved = rp
 		if fi, err := os.Stat(rp); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
 			if files == nil {
-				home, _ := os.UserHomeDir()
 				files = secrets.HomeFiles(home)
 			}
 			if t.LinkOf, err = r.hardLinkOf(fi, files); err != nil {
