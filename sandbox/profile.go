@@ -70,8 +70,9 @@ type Profile struct {
 	// whose one way out is the egress proxy (the publish profile).
 	Network bool
 	// Keep are the only variables of the caller's environment the command gets, and Pins are
-	// set on top (the publish profile); nil Keep keeps them all (the edit profile), but for the
-	// read-only profile, whose environment is an allowlist (Environ).
+	// set on top (the publish profile; the read-only profile's git filter pins); nil Keep keeps
+	// them all (the edit profile), but for the read-only profile, whose environment is an
+	// allowlist (Environ).
 	Keep, Pins []string
 	// PassEnv are the variables the user's config adds to the read-only allowlist (pass_env).
 	PassEnv []string
@@ -262,6 +263,7 @@ func (p *Profile) Environ(env []string) []string {
 			out = append(out, c[0]+"="+filepath.Join(p.Scratch, c[1]))
 		}
 	}
+	out = append(out, p.Pins...)
 	return append(out, "PYTEST_ADDOPTS="+pytest)
 }
 

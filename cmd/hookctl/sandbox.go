@@ -352,20 +352,26 @@ func boundedExec(opts *sandboxOptions, home, scratch string, args []string) (int
 	if cfg, err := hook.LoadConfig(home); err == nil {
 		passEnv = cfg.PassEnv
 	}
+	// The repository's own git filter drivers, off (hook.GitFilterPins).
+	var pins []string
+	if wd, err := os.Getwd(); err == nil {
+		userHome, _ := os.UserHomeDir()
+		pins = hook.GitFilterPins(wd, userHome)
+	}
 	if opts.BoundedChild {
 		// A fresh /proc where this is the first process of its own namespace; where the kernel
 		// gave no namespace (or refuses the mount), /proc stays the machine's, and Landlock still
 		// keeps other processes' environments and memory unreadable.
 		sandbox.MountProc()
 		p := sandbox.ReadOnly(sandbox.ReadOnlyHidden(home), scratch)
-		p.PassEnv = passEnv
+		p.PassEnv, p.Pins = passEnv, pins
 		err := sandbox.Exec(p, args, os.Environ())
 		sandbox.Forget(home)
 		return 0, err
 	}
 	if opts.Profile == hook.PolicyOnlyProfile {
 		p := sandbox.ReadOnly(nil, scratch)
-		p.Name, p.PassEnv = hook.PolicyOnlyProfile, passEnv
+		p.Name, p.PassEnv, p.Pins = hook.PolicyOnlyProfile, passEnv, pins
 		path, err := exec.LookPath(args[0])
 		if err != nil {
 			return 0, fmt.Errorf("cannot run %s: %v", args[0], err)
