@@ -469,8 +469,18 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 				dir = c.Cwd + "/" + j.cd
 			}
 		}
-		iso := p.isolation(c)
-		rc := readContext{dir: dir, projectToo: true, sandboxed: iso.Available, rewritten: !c.NoRewrite, launched: launched}
+		// The probe is asked only when the answer matters: a walk (which the sandbox's hidden
+		// stores make safer), or a command to contain (hookctl's own lone read is not).
+		var iso *Isolation
+		isolation := func() Isolation {
+			if iso == nil {
+				i := p.isolation(c)
+				iso = &i
+			}
+			return *iso
+		}
+		rc := readContext{dir: dir, projectToo: true, rewritten: !c.NoRewrite, launched: launched}
+		rc.sandboxed = len(j.access.Walks) > 0 && isolation().Available
 		if h := p.sensitiveAccess(j.access, rc); h != nil {
 			return Decision{Verdict: Deny, Reason: p.render(h.reason(), sc)}
 		}
@@ -480,7 +490,7 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 				return Decision{Verdict: Deny, Reason: p.render(r, sc)}
 			}
 		}
-		return p.contain(c, script, j.need, iso, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewriteFor(p.Config))})
+		return p.contain(c, script, j.need, isolation, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewriteFor(p.Config))})
 	case KindFileWrite, KindOther:
 		return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}

@@ -61,7 +61,7 @@ const PolicyOnlyBadge = "(policy only)"
 //
 // A runner (Config.ReadOnlyRunners) runs only in the sandbox: it runs the repository's code; so
 // does a program whose rule says it may run what no rule sees (programs.Program.SandboxOnly).
-func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, iso Isolation, d Decision) Decision {
+func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, isolation func() Isolation, d Decision) Decision {
 	if need == (sandboxNeed{}) && hookctlOnly(sc) && p.Binary != "" {
 		d.Command = lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
 			pr := rewriteFor(p.Config)(c)
@@ -70,6 +70,13 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, iso Is
 		})
 		d.Isolation = "hookctl's own read, outside the sandbox"
 		return d
+	}
+	iso := isolation()
+	if need.launcher != "" && len(p.LaunchProfile) > 0 {
+		// A launch profile of the caller's (hookctl run's secure-read-only) passes the run's
+		// environment, not the read-only allowlist.
+		return Decision{Verdict: Deny, Reason: "hookctl read-only: " + need.launcher + ", and this session's commands run in " +
+			strings.Join(p.LaunchProfile[:min(2, len(p.LaunchProfile))], " ") + ", whose environment is the run's; name the variables: printenv HOME PATH."}
 	}
 	if !iso.Available {
 		if need.runner {
