@@ -22,8 +22,12 @@ type Bound struct {
 	// the launcher is not root), where the launcher mounts a /proc that shows its processes only
 	// (MountProc): no other process's command line, environment or memory is there to read, and
 	// every process it starts ends with it. Where the kernel refuses the namespaces, it runs in a
-	// process group of its own instead, and IsolatedProcesses says so.
+	// process group of its own instead, and RunBounded says so.
 	Isolate bool
+	// PidOnly runs it in a process namespace of its own only (the policy-only launch, whose child
+	// is the command itself: nothing mounts a /proc for it), so that every process it starts
+	// still ends with it.
+	PidOnly bool
 }
 
 // ExitTimedOut is the launcher's status for a command it stopped at its bound, as timeout(1)'s.
@@ -38,12 +42,13 @@ func RunBounded(path string, argv, env []string, b Bound) (code int, isolated bo
 		cmd := exec.Command(path)
 		cmd.Args, cmd.Env = argv, env
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-		cmd.SysProcAttr = boundAttr(isolate)
+		cmd.SysProcAttr = boundAttr(isolate, b.PidOnly)
 		return cmd, cmd.Start()
 	}
-	cmd, err := start(b.Isolate)
-	isolated = b.Isolate && err == nil
-	if err != nil && b.Isolate {
+	want := b.Isolate || b.PidOnly
+	cmd, err := start(want)
+	isolated = want && err == nil
+	if err != nil && want {
 		cmd, err = start(false)
 	}
 	if err != nil {

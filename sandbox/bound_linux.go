@@ -8,22 +8,28 @@ import (
 	"syscall"
 )
 
-// boundAttr starts RunBounded's child in namespaces of its own, or in a process group of its
-// own; it dies with the launcher either way.
-func boundAttr(isolate bool) *syscall.SysProcAttr {
+// boundAttr starts RunBounded's child in namespaces of its own (a process namespace, and a mount
+// namespace unless pidOnly), or in a process group of its own; it dies with the launcher either
+// way.
+func boundAttr(isolate, pidOnly bool) *syscall.SysProcAttr {
 	attr := &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	if !isolate {
 		attr.Setpgid = true
 		return attr
 	}
-	attr.Cloneflags = syscall.CLONE_NEWPID | syscall.CLONE_NEWNS
+	attr.Cloneflags = syscall.CLONE_NEWPID
+	if !pidOnly {
+		attr.Cloneflags |= syscall.CLONE_NEWNS
+	}
 	if uid, gid := os.Getuid(), os.Getgid(); uid != 0 {
 		attr.Cloneflags |= syscall.CLONE_NEWUSER
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-		// The user is not root in the new namespace: ambient capabilities survive the exec, and
-		// the launcher drops them all before the command runs (Apply).
-		attr.AmbientCaps = []uintptr{capSysAdmin, capSetpcap}
+		if !pidOnly {
+			// The user is not root in the new namespace: ambient capabilities survive the exec
+			// of the launcher's child, which mounts its /proc and then drops them all (Apply).
+			attr.AmbientCaps = []uintptr{capSysAdmin, capSetpcap}
+		}
 	}
 	return attr
 }

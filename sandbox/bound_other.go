@@ -8,7 +8,7 @@ import (
 )
 
 // boundAttr: no namespaces here; RunBounded's child gets a process group of its own.
-func boundAttr(isolate bool) *syscall.SysProcAttr {
+func boundAttr(isolate, pidOnly bool) *syscall.SysProcAttr {
 	return &syscall.SysProcAttr{Setpgid: true}
 }
 

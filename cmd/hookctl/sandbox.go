@@ -376,7 +376,7 @@ func boundedExec(opts *sandboxOptions, home, scratch string, args []string) (int
 		if err != nil {
 			return 0, fmt.Errorf("cannot run %s: %v", args[0], err)
 		}
-		code, _, err := sandbox.RunBounded(path, args, p.Environ(os.Environ()), sandbox.Bound{Timeout: opts.Timeout})
+		code, _, err := sandbox.RunBounded(path, args, p.Environ(os.Environ()), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
 		return code, err
 	}
 	argv := append([]string{"hookctl", "sandbox", "--profile", sandbox.ReadOnlyName, "--session", opts.Session, "--scratch", scratch,

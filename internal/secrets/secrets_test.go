@@ -1,6 +1,8 @@
 package secrets
 
 import (
+	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -267,5 +269,38 @@ func TestExcludeGlobsCoverProjectSecrets(t *testing.T) {
 		if slices.ContainsFunc(ExcludeGlobs, func(g string) bool { return Match(g, n, false) }) {
 			t.Errorf("%s is excluded from walks, and is no secret", n)
 		}
+	}
+}
+
+var update = flag.Bool("update", false, "rewrite docs/credential-stores.md from the table")
+
+// TestStoresDoc keeps docs/credential-stores.md in step with the credential-store table.
+func TestStoresDoc(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("# Credential stores\n\nGenerated from `internal/secrets` (stores.go) by `go test ./internal/secrets -run TestStoresDoc -update`;\n" +
+		"do not edit by hand. The read-only judge refuses a read of any of these in every mode, the\n" +
+		"read-only sandbox makes them unreadable, and a walk outside the sandbox may not reach one.\n" +
+		"\"home only\": the name is one projects also use for their own configuration, so only the one\n" +
+		"under a home is a store; elsewhere its content decides.\n\n")
+	b.WriteString("| path | holds | source |\n|---|---|---|\n")
+	for _, s := range Stores() {
+		p := s.Path
+		if s.Dir {
+			p += "/ (all of it)"
+		}
+		if s.HomeOnly {
+			p += " (home only)"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", p, s.What, s.Source)
+	}
+	path := filepath.Join("..", "..", "docs", "credential-stores.md")
+	if *update {
+		if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	got, err := os.ReadFile(path)
+	if err != nil || string(got) != b.String() {
+		t.Errorf("%s is out of date with the table; run go test ./internal/secrets -run TestStoresDoc -update", path)
 	}
 }
