@@ -131,6 +131,16 @@ var secretCorpus = []secretRow{
 	{causeOperands, "find . -name .env -print0 | sort --files0-from=-"},        // the list from find
 	{causeOperands, "find . -name '*.toml' -exec diff {} .env \\;"},            // diff's second file
 	{causeOperands, "find . -name x -exec cat docs/env.txt {} +"},              // a link as an operand
+	{causeOperands, "find . -name '*.go' -exec wc -l {} ~/.codex/auth.json +"}, // wc's operand after {}
+	{causeOperands, `find . -name go.mod -exec head -n 1 {} config/.env.production \;`},
+	{causeOperands, "find . -name '*.md' -exec grep -l . {} deploy/id_rsa +"},  // a key
+	{causeOperands, `find . -name go.mod -exec sort -m {} .env.local \;`},      // sort -m's second file
+	{causeOperands, `find . -name go.mod -exec cmp -l {} certs/server.key \;`}, // cmp prints bytes
+	{causeOperands, "find . -name '*.txt' -print0 | xargs -0 -n 1 head -c 100 ~/.bash_history"},
+	{causeOperands, "find . -name '*.sum' -print0 | xargs -0 -r tail -n 2 ~/.pypirc"},
+	{causeOperands, "sort --files0-from names0 -u"}, // the list as the next word
+	{causeOperands, "wc -l --files0-from=./names0"}, // spelt differently
+	{causeOperands, "file --files-from names.txt"},  // file's long form
 	// 4. Names the judge matched differently from the shell.
 	{causeNames, "find . -name '[!x]env' -exec cat {} +"},        // fnmatch's ! (Go's path.Match has ^)
 	{causeNames, "find . -name '[[:punct:]]env' -exec cat {} +"}, // a class
@@ -215,6 +225,13 @@ var secretCorpus = []secretRow{
 	{causeEnvNames, "echo \"x $DATABASE_URL\""},
 	{causeEnvNames, "printf '%s\\n' \"$GITHUB_TOKEN\""},
 	{causeEnvNames, "basename $NPM_CONFIG__AUTH"},
+	{causeEnvNames, "basename \"$SONAR_LOGIN\""},
+	{causeEnvNames, "dirname $DEPLOY_PSW"},
+	{causeEnvNames, "echo ${APP_SETTING}"},
+	{causeEnvNames, "echo \"x${JENKINS_CREDS}y\""},
+	{causeEnvNames, "printf '%s' \"$DATABASE_URL\""},
+	{causeEnvNames, "echo \"$AWS_SECRET_ACCESS_KEY\""},
+	{causeEnvNames, "echo $ANTHROPIC_API_KEY"},
 	// 8. A client that takes no rewrite runs the text as written: no pins, no exclusions.
 	{causeNoPins, "git status"},                 // fsmonitor, the index rewritten
 	{causeNoPins, "git diff"},                   // diff.external
@@ -228,6 +245,14 @@ var secretCorpus = []secretRow{
 	{causeNoPins, "rg token ."},        // the .ignore's whitelist
 	{causeNoPins, "grep -rln token ."}, // no exclusions
 	{causeNoPins, "grep -r --include=.env token ."},
+	{causeNoPins, "rg --hidden -l token"},               // hidden files, no exclusions
+	{causeNoPins, "grep -R token docs"},                 // links followed, no exclusions
+	{causeNoPins, "diff -r -q docs config"},             // diff follows links
+	{causeNoPins, "git blame README.md"},                // git without its pins
+	{causeNoPins, "git cat-file -p HEAD:go.mod"},        // the index's secret
+	{causeNoPins, "git status --short"},                 // fsmonitor
+	{causeNoPins, "git -C vendor/nested log -1"},        // a nested repository's gpg.program
+	{causeNoPins, "find . -name '*.md' -exec cat {} +"}, // find has no pins: judged by its walk
 	// 9. Hangs.
 	{causeHangs, "awk 'BEGIN{while(1){}}'"}, // awk that loops
 	{causeHangs, "awk 'BEGIN{for(;;){}}'"},
