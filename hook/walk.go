@@ -70,6 +70,9 @@ func Walk(reqs []WalkRequest) *WalkHit {
 		if h := w.storesBeneath(req); h != nil {
 			return h
 		}
+		if !needsWalk(req, w.linked) {
+			continue
+		}
 		for _, root := range req.Roots {
 			if h := w.walk(req, root, filepath.Base(root), true); h != nil {
 				return h
@@ -77,6 +80,16 @@ func Walk(reqs []WalkRequest) *WalkHit {
 		}
 	}
 	return nil
+}
+
+// needsWalk says whether a walk must be walked to be judged: its names are not enough when no
+// rewrite excludes the secret ones, when it follows links (a link's name says nothing of its
+// target) or its reader opens the links it yields (find -exec), and when a credential file has
+// another hard link somewhere (that name says nothing either). A walk the rewrite excludes
+// secret names from, that follows no link, is judged by its starting points alone: `rg TODO` in
+// a large tree costs nothing and is never refused for its size.
+func needsWalk(req WalkRequest, linked []string) bool {
+	return !req.Excluded || req.Follow == programs.FollowAll || req.OpensLinks || len(linked) > 0
 }
 
 // linkedCredentials are the credential files under home that have another hard link: rare, and
