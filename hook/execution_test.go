@@ -506,35 +506,43 @@ func TestExecHarnessSeesChanges(t *testing.T) {
 	}
 }
 
-var execWorld struct {
+// worldOnce is a hostile world built once per test process.
+type worldOnce struct {
 	once sync.Once
 	w    *hostile.World
 	err  error
 }
 
+func (o *worldOnce) get(t *testing.T, build func() (*hostile.World, error)) *hostile.World {
+	t.Helper()
+	o.once.Do(func() { o.w, o.err = build() })
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	return o.w
+}
+
+var execWorld worldOnce
+
 // execTemplate is the hostile world every run copies, built once per test process, on tmpfs
 // where there is one (a copy costs 12 ms there and some 70 ms on ext4).
 func execTemplate(t *testing.T) *hostile.World {
 	t.Helper()
-	execWorld.once.Do(func() {
+	return execWorld.get(t, func() (*hostile.World, error) {
 		base := ""
 		if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 			base = "/dev/shm"
 		}
 		dir, err := os.MkdirTemp(base, "hookctl-exec-")
 		if err != nil {
-			execWorld.err = err
-			return
+			return nil, err
 		}
 		registerCleanup(dir)
 		start := time.Now()
-		execWorld.w, execWorld.err = hostile.Build(filepath.Join(dir, "template"))
+		w, err := hostile.Build(filepath.Join(dir, "template"))
 		t.Logf("hostile world built in %v", time.Since(start).Round(time.Millisecond))
+		return w, err
 	})
-	if execWorld.err != nil {
-		t.Fatal(execWorld.err)
-	}
-	return execWorld.w
 }
 
 // hookctlBinary builds cmd/hookctl once per test process and returns its path, for the

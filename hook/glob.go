@@ -75,10 +75,7 @@ func expandReadGlob(pattern string, zsh bool, b *globBudget) ([]string, error) {
 		}
 		entries, err := readDirBudget(dir, b)
 		if err != nil {
-			if errors.Is(err, errGlobTooBig) {
-				return err
-			}
-			return nil
+			return err
 		}
 		for _, name := range entries {
 			if secrets.Match(e, name, false) {
@@ -103,10 +100,7 @@ func recurse(dir string, links bool, b *globBudget, f func(string) error) error 
 	}
 	entries, err := readDirBudget(dir, b)
 	if err != nil {
-		if errors.Is(err, errGlobTooBig) {
-			return err
-		}
-		return nil
+		return err
 	}
 	for _, name := range entries {
 		p := join(dir, name)
@@ -128,22 +122,23 @@ func recurse(dir string, links bool, b *globBudget, f func(string) error) error 
 	return nil
 }
 
-// readDirBudget lists dir's names, charging them to the budget.
+// readDirBudget lists dir's names, charging them to the budget; a directory it cannot read has
+// none (the shell matches nothing there), and only the budget's end is an error.
 func readDirBudget(dir string, b *globBudget) ([]string, error) {
 	if time.Now().After(b.deadline) {
 		return nil, errGlobTooBig
 	}
 	f, err := os.Open(dir)
 	if err != nil {
-		return nil, err
+		return nil, nil
 	}
 	defer f.Close()
-	names, err := f.Readdirnames(b.entries + 1)
+	names, _ := f.Readdirnames(b.entries + 1)
 	b.entries -= len(names)
 	if b.entries < 0 {
 		return nil, errGlobTooBig
 	}
-	return names, err
+	return names, nil
 }
 
 func join(dir, name string) string {

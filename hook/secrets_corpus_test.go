@@ -564,18 +564,14 @@ func reportCorpus(t *testing.T, results []corpusResult) {
 	}
 }
 
-var corpusWorld struct {
-	once sync.Once
-	w    *hostile.World
-	err  error
-}
+var corpusWorld worldOnce
 
 // secretsTemplate is the hostile world with the secrets planted and the env runner's script,
 // made once per test process from the execution test's template.
 func secretsTemplate(t *testing.T) *hostile.World {
 	t.Helper()
 	tmpl := execTemplate(t)
-	corpusWorld.once.Do(func() {
+	return corpusWorld.get(t, func() (*hostile.World, error) {
 		w, err := tmpl.Copy(filepath.Join(filepath.Dir(tmpl.Root), "secrets-template"))
 		if err == nil {
 			err = hostile.PlantSecrets(w)
@@ -586,12 +582,8 @@ func secretsTemplate(t *testing.T) *hostile.World {
 		if err == nil {
 			err = os.WriteFile(filepath.Join(w.Project, "scripts", "env.sh"), []byte(envScript), 0o755)
 		}
-		corpusWorld.w, corpusWorld.err = w, err
+		return w, err
 	})
-	if corpusWorld.err != nil {
-		t.Fatal(corpusWorld.err)
-	}
-	return corpusWorld.w
 }
 
 // envScript is repository code a read-only runner runs: it prints the environment and every
