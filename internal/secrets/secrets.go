@@ -29,7 +29,9 @@ package secrets
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 )
 
 // Class is what a path holds.
@@ -255,13 +257,24 @@ func Mentions(text string) bool {
 			return true
 		}
 	}
-	for _, s := range stores {
-		if s.elems[0] != "/" && strings.Contains(lower, strings.ToLower(s.elems[0])) {
+	for _, k := range storeFirsts() {
+		if strings.Contains(lower, k) {
 			return true
 		}
 	}
 	return false
 }
+
+// storeFirsts are the stores' first elements, lower-cased once.
+var storeFirsts = sync.OnceValue(func() []string {
+	var out []string
+	for _, s := range stores {
+		if k := strings.ToLower(s.elems[0]); s.elems[0] != "/" && !slices.Contains(out, k) {
+			out = append(out, k)
+		}
+	}
+	return out
+})
 
 // mentionKeys are the names besides the stores' first elements that Mentions looks for: a path
 // inside ~/.ssh or /etc, or the run directory (the system stores' runs start at the root).
