@@ -199,8 +199,8 @@ func (p *Policy) sensitiveRead(paths []string, dir string, projectToo, zsh bool)
 // (the agent wrote it) but never anything read from it.
 func (h *secretHit) reason() *Refusal {
 	if h.err != "" {
-		return &Refusal{What: "hookctl could not resolve " + clip.Short(h.path) + " (" + h.err + "), so it may be a credential store",
-			Hint: "read it by another path, or ask the user"}
+		return &Refusal{What: "hookctl could not check " + clip.Short(h.path) + " for secrets (" + h.err + "), so it may hold one",
+			Hint: "name the files it reads, or ask the user"}
 	}
 	via := ""
 	if h.via != "" {
