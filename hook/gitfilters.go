@@ -21,13 +21,19 @@ import (
 // maxFilterConfigs bounds the configuration files read for filter names.
 const maxFilterConfigs = 64
 
-var filterSection = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?mi)^\s*\[\s*filter(?:\s+"((?:[^"\\]|\\.)+)"|\.([^\]\s]+))\s*\]`)
-})
+// configPatterns are compiled on first use: the hook process must build nothing at start-up.
+func configPatterns() (section, include *regexp.Regexp) {
+	gitConfigRe.once.Do(func() {
+		gitConfigRe.section = regexp.MustCompile(`(?mi)^\s*\[\s*filter(?:\s+"((?:[^"\\]|\\.)+)"|\.([^\]\s]+))\s*\]`)
+		gitConfigRe.include = regexp.MustCompile(`(?mi)^\s*path\s*=\s*(\S.*?)\s*$`)
+	})
+	return gitConfigRe.section, gitConfigRe.include
+}
 
-var includePath = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`(?mi)^\s*path\s*=\s*(\S.*?)\s*$`)
-})
+var gitConfigRe struct {
+	once             sync.Once
+	section, include *regexp.Regexp
+}
 
 // GitFilterPins are the environment entries that turn off the filter drivers the repository at or
 // above dir defines and home's configuration does not define alike: GIT_CONFIG_COUNT and a key and
@@ -107,14 +113,15 @@ func filterNames(files []string) []string {
 		if err != nil || len(b) > 1<<20 {
 			continue
 		}
-		for _, m := range filterSection().FindAllStringSubmatch(string(b), -1) {
+		section, include := configPatterns()
+		for _, m := range section.FindAllStringSubmatch(string(b), -1) {
 			name := m[1] + m[2]
 			name = strings.ReplaceAll(strings.ReplaceAll(name, `\"`, `"`), `\\`, `\`)
 			if !slices.Contains(names, name) {
 				names = append(names, name)
 			}
 		}
-		for _, m := range includePath().FindAllStringSubmatch(string(b), -1) {
+		for _, m := range include.FindAllStringSubmatch(string(b), -1) {
 			p := strings.Trim(m[1], `"`)
 			if !filepath.IsAbs(p) && !strings.HasPrefix(p, "~") {
 				p = filepath.Join(filepath.Dir(f), p)

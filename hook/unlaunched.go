@@ -74,10 +74,17 @@ func needsPins(tool string, cmd *lexer.SimpleCommand) *Refusal {
 var endlessInputs = []string{"/dev/zero", "/dev/urandom", "/dev/random", "/dev/full", "/dev/tty", "/dev/console", "/dev/ptmx",
 	"/dev/stdin", "/dev/fd/0", "/proc/self/fd/0", "/dev/kmsg"}
 
-// loopWords are the words of awk and jq programs that make a loop whose end hookctl cannot see.
-var loopWords = sync.OnceValue(func() *regexp.Regexp {
-	return regexp.MustCompile(`\b(while|for|do|repeat|until|recurse|getline)\b`)
-})
+// loopWords are the words of awk and jq programs that make a loop whose end hookctl cannot see,
+// compiled on first use.
+func loopWords() *regexp.Regexp {
+	loops.once.Do(func() { loops.re = regexp.MustCompile(`\b(while|for|do|repeat|until|recurse|getline)\b`) })
+	return loops.re
+}
+
+var loops struct {
+	once sync.Once
+	re   *regexp.Regexp
+}
 
 // unboundedUnlaunched refuses, for a command no launcher runs (so that nothing of hookctl's
 // bounds its time: only the client's own timeout does), what may never end by construction: an

@@ -23,7 +23,17 @@ type contentPatterns struct {
 
 // contentRules are compiled on first use: the hook process links this package and must not pay
 // for them at start-up.
-var contentRules = sync.OnceValue(func() (p contentPatterns) {
+func contentRules() contentPatterns {
+	content.once.Do(func() { content.v = compileContentRules() })
+	return content.v
+}
+
+var content struct {
+	once sync.Once
+	v    contentPatterns
+}
+
+func compileContentRules() (p contentPatterns) {
 	// A private key's header in PEM or PGP armour, whatever the algorithm (RSA, EC, DSA,
 	// OPENSSH, ENCRYPTED, PGP … BLOCK), and PuTTY's key file.
 	p.pemPrivate = regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d:`)
@@ -47,7 +57,7 @@ var contentRules = sync.OnceValue(func() (p contentPatterns) {
 		{".my.cnf", regexp.MustCompile(`(?mi)^\s*password\s*=`), "a MySQL password"},
 	}
 	return p
-})
+}
 
 // ContentBase reports whether a file of this base name may hold a credential by its content (a
 // token line, a password in a URL, an extraheader), so that a reader of it should look: the

@@ -3,6 +3,7 @@ package secrets
 import (
 	"slices"
 	"strings"
+	"sync"
 )
 
 // The environment: where a secret in it is handled (docs/decisions/0010-environment.md). A
@@ -123,11 +124,17 @@ func kindRules() []kindRule {
 	}
 }
 
+var kinds struct {
+	once  sync.Once
+	rules []kindRule
+}
+
 // VariableKind says what a variable's name marks it as (a secret, a cloud credential, a CI job's
 // variable, a channel to the user's keys), or "" if nothing.
 func VariableKind(name string) string {
 	up := strings.ToUpper(name)
-	for _, r := range kindRules() {
+	kinds.once.Do(func() { kinds.rules = kindRules() })
+	for _, r := range kinds.rules {
 		if r.match(up) {
 			return r.what
 		}

@@ -265,16 +265,23 @@ func Mentions(text string) bool {
 	return false
 }
 
-// storeFirsts are the stores' first elements, lower-cased once.
-var storeFirsts = sync.OnceValue(func() []string {
-	var out []string
-	for _, s := range stores {
-		if k := strings.ToLower(s.elems[0]); s.elems[0] != "/" && !slices.Contains(out, k) {
-			out = append(out, k)
+// storeFirsts are the stores' first elements, lower-cased once, on first use: the hook process
+// builds nothing at start-up (TestInitAllocatesNothing).
+func storeFirsts() []string {
+	firsts.once.Do(func() {
+		for _, s := range stores {
+			if k := strings.ToLower(s.elems[0]); s.elems[0] != "/" && !slices.Contains(firsts.v, k) {
+				firsts.v = append(firsts.v, k)
+			}
 		}
-	}
-	return out
-})
+	})
+	return firsts.v
+}
+
+var firsts struct {
+	once sync.Once
+	v    []string
+}
 
 // mentionKeys are the names besides the stores' first elements that Mentions looks for: a path
 // inside ~/.ssh or /etc, or the run directory (the system stores' runs start at the root).
@@ -369,20 +376,14 @@ func Stores() []StoreRow {
 // (the agent can read those by name), and an SSH key's id_* without a dot is spelt out as id_
 // and one to maxKeyName characters that are not a dot (a glob has no "no dot" of any length;
 // a longer name is left to the walk the hook makes where links or no rewrite call for one).
-var ExcludeGlobs = excludeGlobs()
+var ExcludeGlobs = []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx",
+	"id_[!.]", "id_[!.][!.]", "id_[!.][!.][!.]", "id_[!.][!.][!.][!.]",
+	"id_[!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.][!.]",
+	"id_[!.][!.][!.][!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.][!.][!.][!.][!.][!.]"}
 
-// maxKeyName is the longest id_* name, after id_, that ExcludeGlobs spells out.
+// maxKeyName is the longest id_* name, after id_, that ExcludeGlobs spells out
+// (TestExcludeGlobsCoverProjectSecrets holds the list to it).
 const maxKeyName = 12
-
-func excludeGlobs() []string {
-	out := []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx"}
-	class := "id_"
-	for n := 1; n <= maxKeyName; n++ {
-		class += "[!.]"
-		out = append(out, class)
-	}
-	return out
-}
 
 // ExcludeDirs are the directories a recursive search skips: the credential stores' own
 // directories (a walk of the home enters them; the read-only sandbox hides them too). A

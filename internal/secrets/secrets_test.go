@@ -257,6 +257,11 @@ func TestMatch(t *testing.T) {
 // TestExcludeGlobsCoverProjectSecrets: every name Classify takes for a project secret matches one
 // of the globs the walks exclude (as fnmatch reads them), up to the longest key name spelt out.
 func TestExcludeGlobsCoverProjectSecrets(t *testing.T) {
+	for n := 1; n <= maxKeyName; n++ {
+		if g := "id_" + strings.Repeat("[!.]", n); !slices.Contains(ExcludeGlobs, g) {
+			t.Errorf("ExcludeGlobs lacks %s", g)
+		}
+	}
 	for _, n := range append(secretNames, "id_deploy_prod", "id_abcdefghijkl", ".env.whatever", "x.PEM") {
 		if !ProjectSecretName(n) {
 			continue
