@@ -34,6 +34,9 @@ type Gate struct {
 	// ResolveReads resolves the paths a read names, for the sensitive-file rule (ResolveReads).
 	// Nil: paths are judged as written.
 	ResolveReads func(paths []string) []Target
+	// Walk and ReadList judge what a command's walks and files of names reach (Walk, ReadList).
+	Walk     func(reqs []WalkRequest) *WalkHit
+	ReadList func(path string, sep byte) ([]string, error)
 	// Binary is hookctl's own path, for the rewrite of web reads into hookctl retrieve and of
 	// admitted commands into hookctl sandbox.
 	Binary string
@@ -162,7 +165,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads, Walk: g.Walk, ReadList: g.ReadList}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}

@@ -2,6 +2,9 @@ package hook
 
 import (
 	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -58,7 +61,7 @@ const PolicyOnlyBadge = "(policy only)"
 //
 // A runner (Config.ReadOnlyRunners) runs only in the sandbox: it runs the repository's code; so
 // does a program whose rule says it may run what no rule sees (programs.Program.SandboxOnly).
-func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Decision) Decision {
+func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, isolation func() Isolation, d Decision) Decision {
 	if need == (sandboxNeed{}) && hookctlOnly(sc) && p.Binary != "" {
 		d.Command = lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
 			pr := rewriteFor(p.Config)(c)
@@ -68,7 +71,13 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Deci
 		d.Isolation = "hookctl's own read, outside the sandbox"
 		return d
 	}
-	iso := p.isolation(c)
+	iso := isolation()
+	if need.launcher != "" && len(p.LaunchProfile) > 0 {
+		// A launch profile of the caller's (hookctl run's secure-read-only) passes the run's
+		// environment, not the read-only allowlist.
+		return Decision{Verdict: Deny, Reason: "hookctl read-only: " + need.launcher + ", and this session's commands run in " +
+			strings.Join(p.LaunchProfile[:min(2, len(p.LaunchProfile))], " ") + ", whose environment is the run's; name the variables: printenv HOME PATH."}
+	}
 	if !iso.Available {
 		if need.runner {
 			return Decision{Verdict: Deny, Reason: "hookctl read-only: `" + clip.Short(lexer.Print(sc, nil)) + "` is one of your read_only_runners, " +
@@ -84,18 +93,55 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Deci
 				"and it cannot apply: " + iso.Reason + ". No command runs until it can; ask the user to run `hookctl doctor`."}
 		}
 		d.Isolation = "policy only: " + iso.Reason
+		if c.NoRewrite || p.Binary == "" {
+			return d
+		}
+		// Where the kernel's sandbox cannot apply, hookctl's launcher still gives the command
+		// its environment allowlist and its time bound (docs/decisions/0012-environment.md).
+		d.Command = p.launch(leadingCdOf(sc), append([]string{"--profile", PolicyOnlyProfile, "--session", c.Session}, p.timeoutFlag(c)...), printBody(sc, p.Config))
+		d.Isolation += "; hookctl's launcher: environment allowlist, time bound"
 		return d
 	}
-	body := *sc
-	body.Cd = nil
-	cd := ""
-	if sc.Cd != nil {
-		cd = "cd " + lexer.FormatWord(*sc.Cd)
-	}
 	flags := append(append([]string{}, p.LaunchProfile...), "--session", c.Session)
-	d.Command = p.launch(cd, flags, lexer.Print(&body, rewriteFor(p.Config)))
+	if len(p.LaunchProfile) == 0 {
+		flags = append(flags, p.timeoutFlag(c)...)
+	}
+	d.Command = p.launch(leadingCdOf(sc), flags, printBody(sc, p.Config))
 	d.Isolation = "sandbox: " + iso.Describe
 	return d
+}
+
+// PolicyOnlyProfile is the launcher's profile where the sandbox cannot apply (`hookctl sandbox
+// --profile policy-only`): the read-only profile's environment and time bound, no kernel rules.
+const PolicyOnlyProfile = "policy-only"
+
+// leadingCdOf is the script's leading `cd DIR`, as the client's shell runs it, or "".
+func leadingCdOf(sc *lexer.Script) string {
+	if sc.Cd == nil {
+		return ""
+	}
+	return "cd " + lexer.FormatWord(*sc.Cd)
+}
+
+// printBody is the script without its leading cd, as the launched shell runs it.
+func printBody(sc *lexer.Script, cfg *Config) string {
+	body := *sc
+	body.Cd = nil
+	return lexer.Print(&body, rewriteFor(cfg))
+}
+
+// timeoutFlag is the launcher's bound on an admitted read-only command: the config's
+// command_timeout, or the call's own timeout when the client sends a longer one (Claude Code's
+// Bash, up to its 10 minutes), so that the client, not hookctl, cuts a run the model asked to
+// be long.
+func (p *Policy) timeoutFlag(c *ToolCall) []string {
+	d := p.Config.commandTimeout()
+	if ms := gjson.GetBytes(c.Input, "timeout"); ms.Type == gjson.Number {
+		if t := time.Duration(ms.Int()) * time.Millisecond; t > d {
+			d = min(t, maxCommandTimeout)
+		}
+	}
+	return []string{"--timeout", d.String()}
 }
 
 // isolation is what can hold c's command: the probe's answer, unless the client takes no

@@ -239,6 +239,15 @@ func InsideCheck(dir, marker string) []Check {
 	check("allowed: a write to the scratch directory", err == nil, fmt.Sprint(err))
 	_, err = os.ReadFile(filepath.Join(outside, "file"))
 	check("allowed: reading a file", err == nil, fmt.Sprint(err))
+	// The launcher, outside: its environment is the client's whole one (issue 23). In a process
+	// namespace of its own the command cannot see it at all; without one, Landlock refuses it.
+	_, err = os.ReadFile(fmt.Sprintf("/proc/%d/environ", os.Getppid()))
+	refused("refused: another process's environment", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
+	if os.Getpid() == 1 {
+		check("hidden: every other process (a process namespace of its own)", true, "")
+	} else {
+		check("listed: other processes (no process namespace here: their command lines can be read; their environments and memory cannot)", true, "")
+	}
 	return checks
 }
 

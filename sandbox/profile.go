@@ -31,6 +31,9 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/secrets"
+	"github.com/hookctl/hookctl/retriever/scrub"
 )
 
 // Profile is what a sandboxed command may touch.
@@ -67,8 +70,12 @@ type Profile struct {
 	// whose one way out is the egress proxy (the publish profile).
 	Network bool
 	// Keep are the only variables of the caller's environment the command gets, and Pins are
-	// set on top (the publish profile); nil Keep keeps them all.
+	// set on top (the publish profile; the read-only profile's git filter pins); nil Keep keeps
+	// them all (the edit profile), but for the read-only profile, whose environment is an
+	// allowlist (Environ).
 	Keep, Pins []string
+	// PassEnv are the variables the user's config adds to the read-only allowlist (pass_env).
+	PassEnv []string
 	// Readable, when not nil, are the only trees the command may read and execute, Hidden
 	// carved out of them, and Writable the only ones it may change (the secure-read-only
 	// profile); nil reads and executes everything but Hidden.
@@ -175,9 +182,9 @@ var cacheEnv = [][2]string{
 	{"npm_config_cache", "npm"}, {"PYTHONPYCACHEPREFIX", "pycache"}, {"PYTHONDONTWRITEBYTECODE", "=1"},
 }
 
-// Environ is env as the sandboxed shell gets it: scrubbedEnv and exported bash functions
-// (BASH_FUNC_name%%) removed, TMPDIR and the caches of cacheEnv in the scratch directory,
-// pytest's cache off.
+// Environ is env as the sandboxed shell gets it: for the read-only profile only the allowlist's
+// variables (passed), scrubbedEnv and exported bash functions (BASH_FUNC_name%%) removed, TMPDIR
+// and the caches of cacheEnv in the scratch directory, pytest's cache off.
 //
 // The edit profile keeps TMPDIR and the caches where the user has them (it may write them).
 func (p *Profile) Environ(env []string) []string {
@@ -238,6 +245,8 @@ func (p *Profile) Environ(env []string) []string {
 		switch {
 		case !ok || scrubbed(name):
 			continue
+		case !p.passed(name, value):
+			continue
 		case slices.ContainsFunc(cacheEnv, func(c [2]string) bool { return c[0] == name }):
 			continue
 		case name == "PYTEST_ADDOPTS":
@@ -254,7 +263,34 @@ func (p *Profile) Environ(env []string) []string {
 			out = append(out, c[0]+"="+filepath.Join(p.Scratch, c[1]))
 		}
 	}
+	out = append(out, p.Pins...)
 	return append(out, "PYTEST_ADDOPTS="+pytest)
+}
+
+// passed says whether the read-only profile passes a variable of the caller's: it is on the
+// allowlist (secrets.PassedEnv, secrets.ToolchainEnv) and its value holds nothing that looks like
+// a secret (a token of a known format, a password in a URL), or the user's config names it
+// (pass_env). Every other variable stays out, so that no secret of the environment enters a
+// read-only command, whatever reads it (/proc/self/environ, a runner's code, printenv): issue 23,
+// docs/decisions/0012-environment.md.
+func (p *Profile) passed(name, value string) bool {
+	if slices.Contains(p.PassEnv, name) {
+		return true
+	}
+	if !slices.Contains(secrets.PassedEnv, name) && !slices.Contains(secrets.ToolchainEnv, name) {
+		return false
+	}
+	return !secretValue(value)
+}
+
+// secretValue reports whether an allowed variable's value still looks like a secret: a known
+// token format or a password in a URL (GOPROXY=https://user:token@proxy), as the retriever's
+// scrubber finds them.
+func secretValue(v string) bool {
+	if len(v) < 8 {
+		return false
+	}
+	return (&scrub.Scrubber{}).Check("environment", v) != nil
 }
 
 // SecureReadOnlyName is the profile of `hookctl run --profile secure-read-only`.

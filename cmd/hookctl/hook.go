@@ -106,6 +106,8 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		},
 		Resolve:      hook.ResolveTargets,
 		ResolveReads: hook.ResolveReads,
+		Walk:         hook.Walk,
+		ReadList:     hook.ReadList,
 		VerifyToggle: nil,
 		Sandbox:      func() hook.Isolation { return isolation(env) },
 		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },

@@ -43,7 +43,7 @@ func TestCheckVerdicts(t *testing.T) {
 		{"git log --oneline -3", exitOK, " -- bash --noprofile --norc -c 'GIT_CONFIG_NOSYSTEM=1 GIT_ALLOW_PROTOCOL= GIT_NO_LAZY_FETCH=1 git --no-pager"},
 		{"echo x > f", exitDenied, "redirection"},
 		{"rg --pre cat x", exitDenied, "--pre"},
-		{"ls -la 2>/dev/null", exitOK, " sandbox --session '' -- bash --noprofile --norc -c 'ls -la 2>/dev/null'\nunder: sandbox: landlock ABI "},
+		{"ls -la 2>/dev/null", exitOK, " sandbox --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la 2>/dev/null'\nunder: sandbox: landlock ABI "},
 	} {
 		code, out, _ := runCLI(t, home, "", "check", "--", c.cmd)
 		if code != c.code || !strings.Contains(out, c.contains) {

@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -81,6 +83,10 @@ type sandboxOptions struct {
 	// variables it points at the broker (ANTHROPIC_BASE_URL).
 	ModelFD   int
 	ModelVars []string
+	// Timeout bounds a read-only or policy-only command (hook.Config's command_timeout);
+	// BoundedChild is the launcher again as RunBounded's child, which applies the profile.
+	Timeout      time.Duration
+	BoundedChild bool
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -106,6 +112,13 @@ and everything it starts, and cannot be lifted.
   secure-read-only
              hookctl run's: --read DIR… and the system's directories readable, --write DIR…
              the only ones writable, no network (docs/secure-read-only.md)
+  policy-only
+             where the sandbox cannot apply: the read-only profile's environment (an
+             allowlist, no secret) and time bound, without the kernel's rules
+
+read-only and policy-only run the program as a child, bounded by --timeout (it is stopped then,
+and says so); read-only runs it in process and mount namespaces of its own where the kernel
+allows, with a /proc that shows its own processes only.
 
 If the sandbox cannot be applied, nothing runs and the exit status is 126.
 With --probe it tries the sandbox for real and says whether this machine supports it.`,
@@ -130,8 +143,8 @@ With --probe it tries the sandbox for real and says whether this machine support
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
 				return exitCode(exitSandboxFailed)
-			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName:
-				return fmt.Errorf("unknown profile %q: the profiles are %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName)
+			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != hook.PolicyOnlyProfile:
+				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName, hook.PolicyOnlyProfile)
 			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
 				return errors.New("the edit profile needs --project DIR, an absolute path")
 			case len(args) == 0:
@@ -171,6 +184,9 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().MarkHidden("marker")
 	cmd.Flags().StringArrayVar(&opts.Read, "read", nil, "secure-read-only: a `DIR` it may read")
 	cmd.Flags().StringArrayVar(&opts.Write, "write", nil, "secure-read-only: a `DIR` it may write")
+	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 0, "stop a read-only or policy-only command after `DURATION`")
+	cmd.Flags().BoolVar(&opts.BoundedChild, "bounded-child", false, "")
+	cmd.Flags().MarkHidden("bounded-child")
 	cmd.Flags().IntVar(&opts.StatusFD, "status-fd", 0, "")
 	cmd.Flags().MarkHidden("status-fd")
 	cmd.Flags().IntVar(&opts.ModelFD, "model-fd", 0, "")
@@ -255,6 +271,9 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		}
 		sandbox.Sweep(base, scratch)
 	}
+	if opts.Profile == sandbox.ReadOnlyName || opts.Profile == hook.PolicyOnlyProfile {
+		return boundedExec(opts, home, scratch, args)
+	}
 	if opts.Profile != sandbox.ReadOnlyName && !opts.InUserNS && opts.EgressFD == 0 {
 		// The probe tries the profile as the kernel allows it, whatever the user's config says:
 		// a broken config is reported as such, not cached as "no edit sandbox here".
@@ -325,6 +344,53 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	// that the status line and doctor tell the user.
 	sandbox.Forget(home)
 	return 0, err
+}
+
+// boundedExec runs a read-only or policy-only command as a child bounded in time (issue 23): the
+// read-only profile's child is this launcher again (--bounded-child), in process and mount
+// namespaces of its own where the kernel allows, which mounts a /proc of its own, applies the
+// profile and execs the command; the policy-only profile's child is the command itself, with the
+// read-only profile's environment. Both environments are the allowlist (Profile.Environ).
+func boundedExec(opts *sandboxOptions, home, scratch string, args []string) (int, error) {
+	var passEnv []string
+	if cfg, err := hook.LoadConfig(home); err == nil {
+		passEnv = cfg.PassEnv
+	}
+	// The repository's own git filter drivers, off (hook.GitFilterPins).
+	var pins []string
+	if wd, err := os.Getwd(); err == nil {
+		userHome, _ := os.UserHomeDir()
+		pins = hook.GitFilterPins(wd, userHome)
+	}
+	if opts.BoundedChild {
+		// A fresh /proc where this is the first process of its own namespace; where the kernel
+		// gave no namespace (or refuses the mount), /proc stays the machine's, and Landlock still
+		// keeps other processes' environments and memory unreadable.
+		sandbox.MountProc()
+		p := sandbox.ReadOnly(sandbox.ReadOnlyHidden(home), scratch)
+		p.PassEnv, p.Pins = passEnv, pins
+		err := sandbox.Exec(p, args, os.Environ())
+		sandbox.Forget(home)
+		return 0, err
+	}
+	if opts.Profile == hook.PolicyOnlyProfile {
+		p := sandbox.ReadOnly(nil, scratch)
+		p.Name, p.PassEnv, p.Pins = hook.PolicyOnlyProfile, passEnv, pins
+		path, err := exec.LookPath(args[0])
+		if err != nil {
+			return 0, fmt.Errorf("cannot run %s: %v", args[0], err)
+		}
+		code, _, err := sandbox.RunBounded(path, args, p.Environ(os.Environ()), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
+		return code, err
+	}
+	argv := append([]string{"hookctl", "sandbox", "--profile", sandbox.ReadOnlyName, "--session", opts.Session, "--scratch", scratch,
+		"--bounded-child", "--"}, args...)
+	self, err := os.Executable()
+	if err != nil {
+		return 0, fmt.Errorf("hookctl cannot find its own executable: %v", err)
+	}
+	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
+	return code, err
 }
 
 func sandboxProbe(s *streams, opts *sandboxOptions) error {

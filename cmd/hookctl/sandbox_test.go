@@ -282,7 +282,8 @@ func TestPolicyOnlyMachine(t *testing.T) {
 	if out, code := run("", "sandbox", "--probe"); code != exitDenied || !strings.Contains(out, "no sandbox: the kernel has no Landlock (function not implemented)") {
 		t.Errorf("probe: exit %d\n%s", code, out)
 	}
-	if out, _ := run("", "check", "--", "ls -la"); !strings.Contains(out, "runs: ls -la\nunder: policy only: the kernel has no Landlock") {
+	// The launcher still runs it, for the environment allowlist and the time bound (issue 23).
+	if out, _ := run("", "check", "--", "ls -la"); !strings.Contains(out, " sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la'\nunder: policy only: the kernel has no Landlock") {
 		t.Errorf("check: %s", out)
 	}
 	if out, _ := run(`{"session_id":"s1"}`, "statusline"); strings.TrimSpace(out) != "🔒 READ-ONLY (policy only)" {
