@@ -138,10 +138,20 @@ func landlockRules(p *Profile) ([]landlock.Rule, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.Scratch != "" {
-		rules = append(rules, landlock.Rule{Path: p.Scratch, Access: readExec | landlock.Write})
-	}
+	rules = append(rules, p.scratchRules()...)
 	return append(rules, writeFileRules(p.WriteFiles)...), nil
+}
+
+// scratchRules grants the scratch directory: by its descriptor when it was opened once, which
+// no change to its path since can redirect.
+func (p *Profile) scratchRules() []landlock.Rule {
+	switch {
+	case p.ScratchDir != nil:
+		return []landlock.Rule{{Path: p.Scratch, FD: int(p.ScratchDir.Fd()), Access: readExec | landlock.Write}}
+	case p.Scratch != "":
+		return []landlock.Rule{{Path: p.Scratch, Access: readExec | landlock.Write}}
+	}
+	return nil
 }
 
 const readExec = landlock.Read | landlock.Execute
@@ -247,11 +257,10 @@ func secureLandlockRules(p *Profile) ([]landlock.Rule, error) {
 // and write on Writable, the scratch directory and WriteFiles.
 func editLandlockRules(p *Profile) []landlock.Rule {
 	rules := []landlock.Rule{{Path: "/", Access: readExec}}
-	for _, w := range append(slices.Clone(p.Writable), p.Scratch) {
-		if w != "" {
-			rules = append(rules, landlock.Rule{Path: w, Access: readExec | landlock.Write})
-		}
+	for _, w := range p.Writable {
+		rules = append(rules, landlock.Rule{Path: w, Access: readExec | landlock.Write})
 	}
+	rules = append(rules, p.scratchRules()...)
 	return append(rules, writeFileRules(p.WriteFiles)...)
 }
 

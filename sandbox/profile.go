@@ -54,8 +54,10 @@ type Profile struct {
 	Create []string
 	// Hidden are directories and files neither readable nor writable inside the sandbox.
 	Hidden []string
-	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox.
-	Scratch string
+	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox;
+	// ScratchDir, when set, is it opened once (OpenScratch), which is what the sandbox grants.
+	Scratch    string
+	ScratchDir *os.File
 	// WriteFiles are files the command may open for writing (devices: /dev/null, the tty).
 	WriteFiles []string
 	// Proxy is the egress proxy's URL inside the command's network namespace (edit mode), or ""
@@ -97,10 +99,13 @@ func ReadOnly(hidden []string, scratch string) *Profile {
 		}
 	}
 	slices.Sort(h)
+	if scratch != "" {
+		scratch = filepath.Clean(scratch)
+	}
 	return &Profile{
 		Name:       ReadOnlyName,
 		Hidden:     slices.Compact(h),
-		Scratch:    filepath.Clean(scratch),
+		Scratch:    scratch,
 		WriteFiles: []string{"/dev/null", "/dev/tty"},
 	}
 }

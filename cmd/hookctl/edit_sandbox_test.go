@@ -60,7 +60,8 @@ func newEditWorld(t *testing.T, user *syscall.Credential) *editWorld {
 		os.WriteFile(filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker"), worker, 0o755)
 	}
 	w.hh = filepath.Join(w.home, ".config", "hookctl")
-	w.env = append(os.Environ(), "HOME="+w.home, "HOOKCTL_HOME="+w.hh, "XDG_CONFIG_HOME=", "TMPDIR="+os.TempDir())
+	// A TMPDIR of the world's own: the tester's may be private to them (issue 30).
+	w.env = append(os.Environ(), "HOME="+w.home, "HOOKCTL_HOME="+w.hh, "XDG_CONFIG_HOME=", "TMPDIR="+dir("tmp"))
 	os.MkdirAll(filepath.Join(w.home, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(w.home, ".bashrc"), []byte("# rc\n"), 0o644)
 	os.MkdirAll(filepath.Join(w.project, ".claude"), 0o755)

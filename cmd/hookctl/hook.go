@@ -104,7 +104,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		ResolveReads: hook.ResolveReads,
 		VerifyToggle: nil,
 		Sandbox:      func() hook.Isolation { return isolation(env) },
-		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },
+		EndSession:   func(id string) { sandbox.RemoveScratch(env.home, id) },
 		IsClient:     nil,
 		// gh is found on the PATH the client gave the hook, which its shell shares; an absolute
 		// path only (exec.LookPath refuses one relative to the working directory).

@@ -190,12 +190,16 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		if len(opts.Write) == 0 && opts.Session != "" {
 			// A command the hooks of a run admitted: the run's roots to read, and its session's
 			// scratch directory as the one it writes, its TMPDIR.
-			scratch, err := sandbox.Scratch(sandbox.ScratchBase(), opts.Session)
+			home, err := hook.Home()
 			if err != nil {
 				return err
 			}
-			opts.Write = []string{scratch}
-			env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch)
+			scratch, err := sandbox.OpenScratch(home, opts.Session)
+			if err != nil {
+				return err
+			}
+			opts.Write = []string{scratch.Path}
+			env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch.Path)
 		}
 		switch {
 		case len(args) == 0:
@@ -247,13 +251,12 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	scratch := opts.Scratch
-	if scratch == "" {
-		base := sandbox.ScratchBase()
-		if scratch, err = sandbox.Scratch(base, opts.Session); err != nil {
+	var scratch *sandbox.Scratch
+	if opts.Profile != sandbox.EditName || opts.Scratch != "" {
+		if scratch, err = scratchFor(home, opts); err != nil {
 			return 0, err
 		}
-		sandbox.Sweep(base, scratch)
+		defer scratch.Close()
 	}
 	if opts.Profile != sandbox.ReadOnlyName && !opts.InUserNS && opts.EgressFD == 0 {
 		cfg, err := hook.LoadConfig(home)
@@ -279,8 +282,10 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 			}
 			opts.EgressFD = fd
 		case ns.User || ns.Net:
-			argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session,
-				"--project", opts.Project, "--scratch", scratch}
+			argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session, "--project", opts.Project}
+			if opts.Scratch != "" {
+				argv = append(argv, "--scratch", opts.Scratch)
+			}
 			if ns.User {
 				argv = append(argv, "--in-user-namespace")
 			}
@@ -293,16 +298,28 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
 		}
 	}
-	p := sandbox.ReadOnly(sandbox.ReadOnlyHidden(home), scratch)
+	var p *sandbox.Profile
+	if scratch != nil {
+		p = sandbox.ReadOnly(sandbox.ReadOnlyHidden(home), scratch.Path)
+		p.ScratchDir = scratch.Dir
+	}
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
-		p = sandbox.Publish(sandbox.HiddenDirs(home), scratch, hook.PublishEnv)
+		p = sandbox.Publish(sandbox.HiddenDirs(home), scratch.Path, hook.PublishEnv)
+		p.ScratchDir = scratch.Dir
 		if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
 			return 0, err
 		}
 	}
 	if opts.Profile == sandbox.EditName {
-		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
+		var scratchPath string
+		if scratch != nil {
+			scratchPath = scratch.Path
+		}
+		p = editProfile(home, opts.Project, scratchPath, opts.ProbeConfine)
+		if scratch != nil {
+			p.ScratchDir = scratch.Dir
+		}
 		p.InNamespace = opts.InUserNS
 		p.ConnectHelper = hookEnv().binary
 		if !opts.ProbeConfine {
@@ -321,6 +338,19 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	// that the status line and doctor tell the user.
 	sandbox.Forget(home)
 	return 0, err
+}
+
+// scratchFor opens the directory a read-only or publish command may write: the probe's own
+// (--scratch), or the session's beneath hookctl's home, by descriptor (sandbox.OpenScratch).
+func scratchFor(home string, opts *sandboxOptions) (*sandbox.Scratch, error) {
+	if opts.Scratch != "" {
+		return sandbox.OpenDir(opts.Scratch)
+	}
+	s, err := sandbox.OpenScratch(home, opts.Session)
+	if err == nil {
+		sandbox.Sweep(home, s.Path)
+	}
+	return s, err
 }
 
 func sandboxProbe(s *streams, opts *sandboxOptions) error {

@@ -18,12 +18,18 @@ import (
 )
 
 // world is a snapshot of everything under the roots (fixtures/hostile: names, types, modes,
-// contents, link targets, files' modification times).
+// contents, link targets, files' modification times), but the sandbox's scratch directories
+// in hookctl's home (home/.config/hookctl/scratch), the one place a command may write.
 func world(t *testing.T, roots ...string) hostile.State {
 	t.Helper()
 	st, err := hostile.Snapshot(roots...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for p := range st {
+		if _, rest, ok := strings.Cut(p, "/.config/hookctl/scratch"); ok && (rest == "" || rest[0] == '/') {
+			delete(st, p)
+		}
 	}
 	return st
 }
@@ -218,7 +224,7 @@ func TestSandboxAllowsReads(t *testing.T) {
 		{"cat <(echo substituted)", "substituted"},
 		{"cat <<'EOF'\nheredoc\nEOF", "heredoc"},
 		{"printf 'b\\na\\n' | sort | head -1", "a"},
-		{"echo \"$TMPDIR\"", filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-sandbox-%d", os.Getuid()), "test")},
+		{"echo \"$TMPDIR\"", filepath.Join(w.hookctlHome, "scratch", "test")},
 		// No capabilities, even for root, none to regain, and no new privileges.
 		{"grep -E '^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs)' /proc/self/status | tr -s '\\t' ' '", "CapPrm: 0000000000000000\nCapEff: 0000000000000000\nCapBnd: 0000000000000000\nCapAmb: 0000000000000000\nNoNewPrivs: 1"},
 	} {
@@ -371,7 +377,7 @@ func TestReadOnlyRunner(t *testing.T) {
 	}
 	check(env, "ls") // the probe writes its cache before the world is taken
 	before := world(t, project, home)
-	scratch := filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-sandbox-%d", os.Getuid()))
+	scratch := filepath.Join(hh, "scratch")
 	for _, c := range []struct {
 		command string
 		want    []string
