@@ -429,8 +429,11 @@ func runInWorld(w *hostile.World, argv []string, command string) (findings []str
 		return append(findings, "snapshot failed: "+err.Error()), out.String()
 	}
 	for _, d := range hostile.Diff(before, after) {
-		if strings.Contains(d, w.Root+"/tmp/hookctl-sandbox-") {
-			continue // the session's scratch directory: the one place the sandbox lets a command write
+		// The session's scratch directory, in hookctl's home (made, with the home, by the
+		// launcher): the one place the sandbox lets a command write.
+		if path := d[strings.LastIndexByte(d, ' ')+1:]; path == w.Root+"/home/.config/hookctl" && strings.HasPrefix(d, "added dir ") ||
+			strings.HasPrefix(path, w.Root+"/home/.config/hookctl/scratch") {
+			continue
 		}
 		if name, ok := strings.CutPrefix(d[strings.LastIndexByte(d, ' ')+1:], w.Canary+"/"); ok && strings.HasPrefix(d, "added ") {
 			findings = append(findings, "canary "+name)

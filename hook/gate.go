@@ -74,6 +74,9 @@ func EditEnforcement(iso Isolation, cfg *Config) string {
 		return "edit mode's commands run in hookctl's edit sandbox: they cannot write hookctl's files, the client's settings " +
 			"or your shell's start-up files; their network reaches only the package registries, the project's git remotes " +
 			"and the hosts of your [network] allow, through hookctl's egress proxy"
+	case iso.EditFailing:
+		return "⚠ edit mode's sandbox held here before and fails now (" + iso.EditReason + "): every edit-mode shell command is refused " +
+			"until it holds again (`hookctl sandbox --forget`, if this machine really has no sandbox any more)"
 	case cfg != nil && cfg.Sandbox == SandboxRequire:
 		return "⚠ no edit sandbox here (" + iso.EditReason + "), and your config requires one: every edit-mode shell command is refused"
 	}
@@ -86,6 +89,9 @@ func Enforcement(iso Isolation, cfg *Config) string {
 	switch {
 	case iso.Available:
 		return "read-only commands run in hookctl's OS sandbox (" + iso.Describe + "): no writes, no network"
+	case iso.Failing:
+		return "⚠ the OS sandbox held here before and fails now (" + iso.Reason + "): every shell command is refused " +
+			"until it holds again (`hookctl sandbox --forget`, if this machine really has no sandbox any more)"
 	case cfg != nil && cfg.Sandbox == SandboxRequire:
 		return "⚠ no OS sandbox here (" + iso.Reason + "), and your config requires one: every shell command is refused"
 	}

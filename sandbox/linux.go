@@ -134,6 +134,9 @@ func Apply(p *Profile) (Applied, error) {
 // as what it resolves to, and not at all if that is a hidden directory or holds one.
 func landlockRules(p *Profile) ([]landlock.Rule, error) {
 	hidden := resolvedHidden(p.Hidden)
+	if err := hidesWhatRuns(p.Hidden, hidden, p.Scratch); err != nil {
+		return nil, err
+	}
 	rules, err := grantTree(nil, "/", hidden)
 	if err != nil {
 		return nil, err
@@ -171,6 +174,27 @@ func resolvedHidden(paths []string) []string {
 		}
 	}
 	return hidden
+}
+
+// hidesWhatRuns refuses a hidden path that resolves to / or to a directory holding the working
+// directory or the scratch directory: a link planted at a credential path (`ln -s /
+// ~/.cargo/credentials.toml`, from edit mode) would otherwise hide everything, and the command
+// fail for no reason it could tell. The command does not run, and the user is told which link.
+func hidesWhatRuns(paths, hidden []string, scratch string) error {
+	cwd, _ := os.Getwd()
+	for _, h := range hidden {
+		if h == "/" || cwd != "" && within(cwd, h) || scratch != "" && within(scratch, h) {
+			link := h
+			for _, p := range paths {
+				if r, err := filepath.EvalSymlinks(p); err == nil && r == h && r != p {
+					link = p
+				}
+			}
+			return fmt.Errorf("%s, which the sandbox hides (it is a credential store or hookctl's own), resolves to %s, "+
+				"which holds what the command needs; remove that link", link, h)
+		}
+	}
+	return nil
 }
 
 // grantTree appends rules granting read and execute on root but hidden (see landlockRules).

@@ -191,7 +191,8 @@ func isolation(env environment) hook.Isolation {
 
 // isolationOf is a probe's result as the policy reads it.
 func isolationOf(st sandbox.Status) hook.Isolation {
-	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason}
+	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason,
+		Failing: st.Failing(), EditFailing: st.EditFailing()}
 }
 
 func loadConfig() (*hook.Config, error) {

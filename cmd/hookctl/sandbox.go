@@ -62,6 +62,7 @@ type sandboxOptions struct {
 	Scratch string // the probe's own scratch directory, instead of a session's
 	Project string // edit profile: the session's project, which it may write
 	Probe   bool
+	Forget  bool
 	JSON    bool
 	// The probe's inside half.
 	InsideCheck     string
@@ -108,7 +109,9 @@ and everything it starts, and cannot be lifted.
              the only ones writable, no network (docs/secure-read-only.md)
 
 If the sandbox cannot be applied, nothing runs and the exit status is 126.
-With --probe it tries the sandbox for real and says whether this machine supports it.`,
+With --probe it tries the sandbox for real and says whether this machine supports it. Once a
+sandbox has held on a machine, a failure refuses commands rather than running them without it;
+--forget (yours to run, never an agent's) forgets that, for a machine that has none any more.`,
 		Example: `  hookctl sandbox -- bash --noprofile --norc -c 'git status'
   hookctl sandbox --probe`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -126,6 +129,8 @@ With --probe it tries the sandbox for real and says whether this machine support
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEdit(opts.InsideCheckEdit, opts.Marker, opts.Outside))
 			case opts.Probe:
 				return sandboxProbe(s, opts)
+			case opts.Forget:
+				return sandboxForget(s)
 			case opts.Profile == sandbox.SecureReadOnlyName:
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
@@ -151,6 +156,7 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().StringVar(&opts.Project, "project", "", "edit profile: the project `DIR` it may write")
 	cmd.Flags().BoolVar(&opts.Probe, "probe", false, "try the sandbox and report whether it holds here")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "with --probe, print the result as JSON")
+	cmd.Flags().BoolVar(&opts.Forget, "forget", false, "forget the probe's result, and that the sandbox ever held on this machine")
 	cmd.Flags().StringVar(&opts.InsideCheck, "inside-check", "", "")
 	cmd.Flags().StringVar(&opts.InsideCheckEdit, "inside-check-edit", "", "")
 	cmd.Flags().MarkHidden("inside-check-edit")
@@ -300,7 +306,13 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	}
 	var p *sandbox.Profile
 	if scratch != nil {
-		p = sandbox.ReadOnly(sandbox.ReadOnlyHidden(home), scratch.Path)
+		hidden := sandbox.ReadOnlyHidden(home)
+		if opts.Scratch != "" {
+			// The probe tries the kernel's mechanisms, not the user's files: nothing a command
+			// can write (a link at a credential path) may decide whether the machine can sandbox.
+			hidden = sandbox.HiddenDirs(home)
+		}
+		p = sandbox.ReadOnly(hidden, scratch.Path)
 		p.ScratchDir = scratch.Dir
 	}
 	if opts.Profile == sandbox.PublishName {
@@ -333,11 +345,10 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 			}
 		}
 	}
-	err = sandbox.Exec(p, args, os.Environ())
-	// The probe promised a sandbox and the kernel refused it: the next hook probes again, so
-	// that the status line and doctor tell the user.
-	sandbox.Forget(home)
-	return 0, err
+	// The probe promised a sandbox and it failed to apply: nothing runs, and the hook goes on
+	// sending commands here (never around it) until the user's doctor finds out why. Forgetting
+	// the probe here would let whatever made it fail turn the sandbox off.
+	return 0, sandbox.Exec(p, args, os.Environ())
 }
 
 // scratchFor opens the directory a read-only or publish command may write: the probe's own
@@ -351,6 +362,20 @@ func scratchFor(home string, opts *sandboxOptions) (*sandbox.Scratch, error) {
 		sandbox.Sweep(home, s.Path)
 	}
 	return s, err
+}
+
+// sandboxForget is the user's way back from a sandbox that held and fails (sandbox.Status.Failing):
+// the next hook probes afresh, and if the machine has no sandbox now, says so.
+func sandboxForget(s *streams) error {
+	env := hookEnv()
+	if env.err != nil {
+		return env.err
+	}
+	if err := sandbox.Forget(env.home); err != nil {
+		return fmt.Errorf("failed to forget the probe: %v", err)
+	}
+	fmt.Fprintln(s.out, "forgot the sandbox probe; the next hook call probes again (hookctl doctor shows what it finds)")
+	return nil
 }
 
 func sandboxProbe(s *streams, opts *sandboxOptions) error {
