@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -43,6 +44,9 @@ type Gate struct {
 	// IsClient confirms that the hook's parent process is the client, before the gate notes
 	// which session it is in (Store.NoteClient). Nil: the parent is taken to be the client.
 	IsClient func(pid int) bool
+	// LeftEdit ends what a session's edit-mode commands left running, when it leaves edit mode,
+	// and returns how many processes that was. Nil: nothing to end.
+	LeftEdit func(id string) int
 	// EndSession cleans up after a session that ended (its sandbox scratch directory). Nil:
 	// nothing to clean.
 	EndSession func(id string)
@@ -437,6 +441,13 @@ func (g *Gate) toggle(ev *Event) Decision {
 	reason := "hookctl: this session is now " + Badge(to)
 	if from == to {
 		reason = "hookctl: this session is already " + Badge(to)
+	}
+	if from == ModeEdit && to != ModeEdit && g.LeftEdit != nil {
+		if n := g.LeftEdit(ev.Session); n == 1 {
+			reason += " (1 process edit mode's commands had left running was ended)"
+		} else if n > 1 {
+			reason += " (" + strconv.Itoa(n) + " processes edit mode's commands had left running were ended)"
+		}
 	}
 	switch to {
 	case ModeReadOnly:

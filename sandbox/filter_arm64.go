@@ -15,6 +15,15 @@ const (
 	nrFinitModule     = syscall.SYS_FINIT_MODULE
 	nrClockAdjtime    = syscall.SYS_CLOCK_ADJTIME
 	nrBPF             = syscall.SYS_BPF
+	nrRenameat2       = syscall.SYS_RENAMEAT2
+	nrOpenat2         = 437
+)
+
+// arm64 has only the *at forms of the calls that name a directory entry.
+var (
+	legacyNamedCalls []sys
+	legacyOpenRules  []seccomp.Rule
+	legacyNamed      map[int]func(*supervisor, *call, [6]uint64) (answer, syscall.Errno)
 )
 
 var filterArch = seccomp.Arch{Audit: 0xc00000b7}

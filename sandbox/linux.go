@@ -84,11 +84,7 @@ func Apply(p *Profile) (Applied, error) {
 			filter = modelOnlyRules
 		}
 	} else if p.Edit {
-		// Before the capabilities go: the mounts need them (or a user namespace's).
-		if err := privateMounts(p); err != nil {
-			return a, err
-		}
-		rules, filter, denyNet = editLandlockRules(p), editRules, 0
+		return a, errors.New("the edit profile runs only under the sandbox's init (ServeInit)")
 	} else if rules, err = landlockRules(p); err != nil {
 		return a, err
 	} else if p.Network {
@@ -134,7 +130,7 @@ func Apply(p *Profile) (Applied, error) {
 // as what it resolves to, and not at all if that is a hidden directory or holds one.
 func landlockRules(p *Profile) ([]landlock.Rule, error) {
 	hidden := resolvedHidden(p.Hidden)
-	if err := hidesWhatRuns(p.Hidden, hidden, p.Scratch); err != nil {
+	if err := hidesWhatRuns(p.Hidden, hidden); err != nil {
 		return nil, err
 	}
 	rules, err := grantTree(nil, "/", hidden)
@@ -177,13 +173,14 @@ func resolvedHidden(paths []string) []string {
 }
 
 // hidesWhatRuns refuses a hidden path that resolves to / or to a directory holding the working
-// directory or the scratch directory: a link planted at a credential path (`ln -s /
-// ~/.cargo/credentials.toml`, from edit mode) would otherwise hide everything, and the command
-// fail for no reason it could tell. The command does not run, and the user is told which link.
-func hidesWhatRuns(paths, hidden []string, scratch string) error {
+// directory: a link planted at a credential path (`ln -s / ~/.cargo/credentials.toml`, from
+// edit mode) would otherwise hide everything, and the command fail for no reason it could
+// tell. The command does not run, and the user is told which link. (The scratch directory is
+// beneath hookctl's hidden home by design: its rule grants it by descriptor.)
+func hidesWhatRuns(paths, hidden []string) error {
 	cwd, _ := os.Getwd()
 	for _, h := range hidden {
-		if h == "/" || cwd != "" && within(cwd, h) || scratch != "" && within(scratch, h) {
+		if h == "/" || cwd != "" && within(cwd, h) {
 			link := h
 			for _, p := range paths {
 				if r, err := filepath.EvalSymlinks(p); err == nil && r == h && r != p {
@@ -288,31 +285,44 @@ func editLandlockRules(p *Profile) []landlock.Rule {
 	return append(rules, writeFileRules(p.WriteFiles)...)
 }
 
-// privateMounts gives the calling thread a mount namespace of its own, private (nothing mounted
-// here reaches the user's), in which Frozen paths are read-only bind mounts of themselves,
-// Masked sockets are /dev/null, and Hidden directories an empty, unreadable tmpfs. Create's
-// directories (the project's .claude) are made first where missing, empty, so that they cannot
-// be made inside with settings in them.
-func privateMounts(p *Profile) error {
-	switch {
-	case p.InNamespace:
-		// Only as RunIsolated's child in a user namespace: in the parent's namespaces these mounts would
-		// change the user's own (and the flag is on hookctl's command line, which anyone can
-		// type).
-		if !ownNamespaces() {
-			return errors.New("not in a namespace of its own")
-		}
-	case os.Geteuid() != 0:
-		return errors.New("the edit sandbox needs a private mount namespace, which an unprivileged launcher makes in a user namespace of its own")
-	default:
-		if err := syscall.Unshare(syscall.CLONE_NEWNS); err != nil {
-			return fmt.Errorf("failed to make a mount namespace: %v", err)
-		}
+// privateMounts sets up the sandbox init's mount namespace (ServeInit has checked that it is
+// its own: ownInit), in this order: mounts private (nothing mounted here reaches the user's);
+// Create's directories (the project's .claude) made where missing, empty, so that they cannot
+// be made inside with settings in them; Anchors bound onto themselves (a mount point cannot be
+// renamed or removed, so nothing frozen inside the project or its git directory can be moved
+// away and replaced by a copy); Frozen paths read-only bind mounts of themselves; Hidden
+// directories an empty, unreadable tmpfs; a procfs of the sandbox's own pid namespace on /proc
+// (the command sees its own processes only, and the supervisor's /proc/PID is the caller's);
+// a devpts of its own on /dev/pts (other terminals cannot be opened, read or written; where
+// one cannot be mounted /dev/pts is hidden instead). Then the working directory is entered
+// again by its path, through the new mounts: the one inherited holds the tree beneath the
+// anchors as it was.
+//
+// It returns the frozen paths as directory entries (a missing one included) that no
+// supervised call may make: supervisor.forbid.
+func privateMounts(p *Profile) (map[entryKey]string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, fmt.Errorf("failed to read the working directory: %v", err)
 	}
 	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("failed to make the mounts private: %v", err)
+		return nil, fmt.Errorf("failed to make the mounts private: %v", err)
 	}
+	for _, a := range p.Anchors {
+		real, err := filepath.EvalSymlinks(a)
+		if err != nil {
+			continue
+		}
+		if err := syscall.Mount(real, real, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return nil, fmt.Errorf("failed to anchor %s: %v", real, err)
+		}
+	}
+	forbid := map[entryKey]string{}
 	for _, f := range p.Frozen {
+		var st syscall.Stat_t
+		if syscall.Stat(filepath.Dir(f), &st) == nil {
+			forbid[entryKey{uint64(st.Dev), st.Ino, filepath.Base(f)}] = p.frozenWhy(f)
+		}
 		real, err := filepath.EvalSymlinks(f)
 		if errors.Is(err, os.ErrNotExist) && slices.Contains(p.Create, f) {
 			if err = os.Mkdir(f, 0o755); err == nil {
@@ -320,20 +330,16 @@ func privateMounts(p *Profile) error {
 			}
 		}
 		if err != nil {
-			continue // missing: nothing to freeze (docs/residual-risks.md)
+			continue // missing: nothing to mount, and the supervisor refuses making it
+		}
+		if real != f && syscall.Stat(filepath.Dir(real), &st) == nil {
+			forbid[entryKey{uint64(st.Dev), st.Ino, filepath.Base(real)}] = p.frozenWhy(f)
 		}
 		if err := syscall.Mount(real, real, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-			return fmt.Errorf("failed to freeze %s: %v", real, err)
+			return nil, fmt.Errorf("failed to freeze %s: %v", real, err)
 		}
 		if err := syscall.Mount("", real, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV, ""); err != nil {
-			return fmt.Errorf("failed to make %s read-only: %v", real, err)
-		}
-	}
-	for _, s := range p.Masked {
-		if fi, err := os.Lstat(s); err == nil && fi.Mode()&os.ModeSocket != 0 {
-			if err := syscall.Mount("/dev/null", s, "", syscall.MS_BIND, ""); err != nil {
-				return fmt.Errorf("failed to mask %s: %v", s, err)
-			}
+			return nil, fmt.Errorf("failed to make %s read-only: %v", real, err)
 		}
 	}
 	for _, h := range p.Hidden {
@@ -341,11 +347,29 @@ func privateMounts(p *Profile) error {
 		if err != nil {
 			continue
 		}
-		if err := syscall.Mount(hiddenSource, real, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "mode=000,size=4k"); err != nil {
-			return fmt.Errorf("failed to hide %s: %v", real, err)
+		if err := hide(real); err != nil {
+			return nil, fmt.Errorf("failed to hide %s: %v", real, err)
 		}
 	}
-	return nil
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		return nil, fmt.Errorf("failed to mount the sandbox's own /proc: %v", err)
+	}
+	if err := syscall.Mount("devpts", "/dev/pts", "devpts", syscall.MS_NOSUID|syscall.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620"); err == nil {
+		syscall.Mount("/dev/pts/ptmx", "/dev/ptmx", "", syscall.MS_BIND, "")
+	} else {
+		if err := hide("/dev/pts"); err != nil {
+			return nil, fmt.Errorf("failed to hide the other terminals: %v", err)
+		}
+	}
+	if err := os.Chdir(wd); err != nil {
+		return nil, fmt.Errorf("failed to enter %s again: %v", wd, err)
+	}
+	return forbid, nil
+}
+
+// hide mounts an empty, unreadable, read-only tmpfs on dir.
+func hide(dir string) error {
+	return syscall.Mount(hiddenSource, dir, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "mode=000,size=4k")
 }
 
 // within says whether path is dir or beneath it.

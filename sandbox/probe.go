@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -216,6 +217,10 @@ func probeEdit(ctx context.Context, dir, binary, home, marker string) ([]Check, 
 	// writable directory, so that a directory beside it (in the temporary directory, which edit
 	// mode may write) shows whether writes outside are refused.
 	outside := filepath.Join(dir, "outside")
+	// A service outside the sandbox, listening on a unix socket (the supervisor must refuse it).
+	if l, err := net.Listen("unix", filepath.Join(outside, "service.sock")); err == nil {
+		defer l.Close()
+	}
 	return runChecks(ctx, home, "the edit sandbox", binary, "sandbox", "--profile", EditName, "--probe-confine",
 		"--scratch", filepath.Join(dir, "scratch"), "--project", project, "--",
 		binary, "sandbox", "--inside-check-edit", dir, "--marker", marker, "--outside", outside)
@@ -308,6 +313,9 @@ func InsideCheckEdit(dir, marker, outside string) []Check {
 	check("refused: moving the project's .claude away", os.Rename(filepath.Join(project, ".claude"), filepath.Join(project, "moved")),
 		syscall.EBUSY, syscall.EROFS, syscall.EACCES, syscall.EPERM)
 	check("refused: a write outside the project", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
+	check("refused: a client's settings directory below the project", os.MkdirAll(filepath.Join(project, "sub", ".claude"), 0o755), syscall.EACCES)
+	check("refused: a unix socket a service outside listens on", unixConnectErr(filepath.Join(outside, "service.sock")), syscall.EACCES)
+	check("allowed: a unix socket made inside", insideSocketErr(filepath.Join(project, "inside.sock")))
 	_, err := os.ReadFile(marker)
 	check("refused: reading hookctl's home", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
 	// No route but loopback: a connection to an address outside fails at once (ENETUNREACH),
@@ -337,6 +345,20 @@ func connectOutErr() error {
 		return errors.New("it connected")
 	}
 	return err
+}
+
+// insideSocketErr listens on a unix socket at path and connects to it.
+func insideSocketErr(path string) error {
+	l, err := net.Listen("unix", path)
+	if err != nil {
+		return err
+	}
+	defer l.Close()
+	c, err := net.Dial("unix", path)
+	if err != nil {
+		return err
+	}
+	return c.Close()
 }
 
 func socketErr(family, typ int) error {

@@ -42,13 +42,14 @@ type Profile struct {
 	// directories, tool caches).
 	Writable []string
 	// Frozen are files and directories that stay read-only whatever contains them (hookctl's
-	// binary, the client's settings, the shell's start-up files), and Masked are sockets that
-	// must be unreachable (a container engine's, which would run anything as root); edit mode
-	// enforces both with a private mount namespace.
-	Frozen, Masked []string
-	// InNamespace: the process already has a mount namespace of its own, in a user namespace
-	// that gives it the capabilities to mount (see RunIsolated).
-	InNamespace bool
+	// binary, the client's settings, the shell's start-up files, git's and the editors' files
+	// that run code later); one that does not exist may not be made (the sandbox's supervisor
+	// refuses it). FrozenWhy says why, for the refusal, by path (a default otherwise). Anchors
+	// are directories bound onto themselves, which then cannot be renamed or removed: the
+	// project and its git directory, which hold frozen paths. Edit mode enforces them with a
+	// private mount namespace (privateMounts).
+	Frozen, Anchors []string
+	FrozenWhy       map[string]string
 	// Create are frozen directories to make, empty, where they are missing, so that they cannot
 	// be made inside the sandbox with settings in them: the project's own .claude.
 	Create []string
@@ -110,6 +111,14 @@ func ReadOnly(hidden []string, scratch string) *Profile {
 	}
 }
 
+// frozenWhy is why a frozen path may not be made or changed, for the supervisor's refusal.
+func (p *Profile) frozenWhy(path string) string {
+	if why := p.FrozenWhy[path]; why != "" {
+		return why
+	}
+	return "hookctl keeps it read-only in edit mode (hookctl's own files, the clients' settings and the shell's start-up files)"
+}
+
 // EditName is the edit profile's name, as `hookctl sandbox --profile` spells it.
 const EditName = "edit"
 
@@ -127,8 +136,7 @@ func Edit(hidden, frozen, writable []string, scratch, project string) *Profile {
 	p.Name, p.Edit = EditName, true
 	p.Frozen = cleanAbs(frozen)
 	p.Writable = cleanAbs(writable)
-	p.Masked = []string{"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
-		"/run/podman/podman.sock", "/var/run/crio/crio.sock", "/run/k3s/containerd/containerd.sock"}
+	p.Anchors = []string{filepath.Clean(project)}
 	p.WriteFiles = append(p.WriteFiles, "/dev/ptmx", "/dev/pts")
 	return p
 }

@@ -144,15 +144,22 @@ func (w *editWorld) throughHook(t *testing.T, command string) (runs string, refu
 	return command, false
 }
 
-// protected is everything no edit-mode command may change: hookctl's home, the client's
-// settings in the home and the project, the shell's start-up file, hookctl's binary, and the
-// directory outside.
+// protected is everything no edit-mode command may change: hookctl's home (but for the
+// sandbox's scratch root, where its launcher records what it started), the client's settings
+// in the home and the project, the shell's start-up file, hookctl's binary, and the directory
+// outside.
 func (w *editWorld) protected(t *testing.T) hostile.State {
 	t.Helper()
 	st, err := hostile.Snapshot(w.hh, filepath.Join(w.home, ".claude"), filepath.Join(w.home, ".bashrc"),
 		filepath.Join(w.project, ".claude"), w.outside, filepath.Dir(w.bin))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// hookctl's own record of the sandbox (the launcher's, outside it), not the agent's.
+	for p := range st {
+		if strings.HasPrefix(p, filepath.Join(w.hh, "scratch")) {
+			delete(st, p)
+		}
 	}
 	return st
 }

@@ -104,8 +104,12 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		ResolveReads: hook.ResolveReads,
 		VerifyToggle: nil,
 		Sandbox:      func() hook.Isolation { return isolation(env) },
-		EndSession:   func(id string) { sandbox.RemoveScratch(env.home, id) },
-		IsClient:     nil,
+		LeftEdit:     func(id string) int { return sandbox.EndEdit(env.home, id) },
+		EndSession: func(id string) {
+			sandbox.EndEdit(env.home, id)
+			sandbox.RemoveScratch(env.home, id)
+		},
+		IsClient: nil,
 		// gh is found on the PATH the client gave the hook, which its shell shares; an absolute
 		// path only (exec.LookPath refuses one relative to the working directory).
 		GH:      func() (string, error) { return exec.LookPath("gh") },

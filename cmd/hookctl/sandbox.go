@@ -71,6 +71,7 @@ type sandboxOptions struct {
 	Outside         string
 	ProbeConfine    bool
 	InUserNS        bool
+	Init, Inner     bool // the edit sandbox's init and inner launcher (editExec)
 	EgressFD        int
 	EgressWatch     int // the watcher of StartWatcher: the pid of the command it serves
 	ProxyConnect    bool
@@ -165,6 +166,10 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	cmd.Flags().MarkHidden("outside")
 	cmd.Flags().BoolVar(&opts.ProbeConfine, "probe-confine", false, "")
 	cmd.Flags().MarkHidden("probe-confine")
+	cmd.Flags().BoolVar(&opts.Init, "init", false, "")
+	cmd.Flags().MarkHidden("init")
+	cmd.Flags().BoolVar(&opts.Inner, "inner", false, "")
+	cmd.Flags().MarkHidden("inner")
 	cmd.Flags().BoolVar(&opts.InUserNS, "in-user-namespace", false, "")
 	cmd.Flags().MarkHidden("in-user-namespace")
 	cmd.Flags().IntVar(&opts.EgressFD, "egress-fd", 0, "")
@@ -257,24 +262,23 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	var scratch *sandbox.Scratch
-	if opts.Profile != sandbox.EditName || opts.Scratch != "" {
-		if scratch, err = scratchFor(home, opts); err != nil {
-			return 0, err
-		}
-		defer scratch.Close()
+	if opts.Profile == sandbox.EditName {
+		return editExec(home, opts, args)
 	}
-	if opts.Profile != sandbox.ReadOnlyName && !opts.InUserNS && opts.EgressFD == 0 {
+	scratch, err := scratchFor(home, opts)
+	if err != nil {
+		return 0, err
+	}
+	defer scratch.Close()
+	if opts.Profile == sandbox.PublishName && !opts.InUserNS && opts.EgressFD == 0 {
 		cfg, err := hook.LoadConfig(home)
 		if err != nil {
 			return 0, err
 		}
-		// Namespaces of its own: a user namespace where the user is not root (to mount, and to
-		// bring loopback up), a network namespace unless the user gave edit mode the full
-		// network (the probe always tries one: it is what edit mode has by default).
-		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine || opts.Profile == sandbox.PublishName}
-		switch {
-		case ns.Net && !ns.User:
+		// A network namespace of its own, and for a user who is not root a user namespace, in
+		// which it may bring loopback up.
+		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: true}
+		if !ns.User {
 			// Root makes the network namespace itself and stays the command; a watcher beside
 			// it serves the bridge (sandbox.StartWatcher).
 			fd, err := sandbox.StartWatcher([]string{"hookctl", "sandbox", "--egress-watch", strconv.Itoa(os.Getpid()),
@@ -287,34 +291,19 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 				return 0, err
 			}
 			opts.EgressFD = fd
-		case ns.User || ns.Net:
-			argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session, "--project", opts.Project}
-			if opts.Scratch != "" {
-				argv = append(argv, "--scratch", opts.Scratch)
-			}
-			if ns.User {
-				argv = append(argv, "--in-user-namespace")
-			}
-			if ns.Net {
-				argv = append(argv, "--egress-fd", "3")
-			}
-			if opts.ProbeConfine {
-				argv = append(argv, "--probe-confine")
-			}
-			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
+		} else {
+			argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session, "--in-user-namespace", "--egress-fd", "3", "--"}
+			return sandbox.RunIsolated(append(argv, args...), ns, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
 		}
 	}
-	var p *sandbox.Profile
-	if scratch != nil {
-		hidden := sandbox.ReadOnlyHidden(home)
-		if opts.Scratch != "" {
-			// The probe tries the kernel's mechanisms, not the user's files: nothing a command
-			// can write (a link at a credential path) may decide whether the machine can sandbox.
-			hidden = sandbox.HiddenDirs(home)
-		}
-		p = sandbox.ReadOnly(hidden, scratch.Path)
-		p.ScratchDir = scratch.Dir
+	hidden := sandbox.ReadOnlyHidden(home)
+	if opts.Scratch != "" {
+		// The probe tries the kernel's mechanisms, not the user's files: nothing a command can
+		// write (a link at a credential path) may decide whether the machine can sandbox.
+		hidden = sandbox.HiddenDirs(home)
 	}
+	p := sandbox.ReadOnly(hidden, scratch.Path)
+	p.ScratchDir = scratch.Dir
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
 		p = sandbox.Publish(sandbox.HiddenDirs(home), scratch.Path, hook.PublishEnv)
@@ -323,32 +312,92 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 			return 0, err
 		}
 	}
-	if opts.Profile == sandbox.EditName {
-		var scratchPath string
-		if scratch != nil {
-			scratchPath = scratch.Path
-		}
-		p = editProfile(home, opts.Project, scratchPath, opts.ProbeConfine)
-		if scratch != nil {
-			p.ScratchDir = scratch.Dir
-		}
-		p.InNamespace = opts.InUserNS
-		p.ConnectHelper = hookEnv().binary
-		if !opts.ProbeConfine {
-			if err := sandbox.CheckLinks(p); err != nil {
-				return 0, err
-			}
-		}
-		if opts.EgressFD != 0 {
-			if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
-				return 0, err
-			}
-		}
-	}
 	// The probe promised a sandbox and it failed to apply: nothing runs, and the hook goes on
 	// sending commands here (never around it) until the user's doctor finds out why. Forgetting
 	// the probe here would let whatever made it fail turn the sandbox off.
 	return 0, sandbox.Exec(p, args, os.Environ())
+}
+
+// editExec runs args in the edit profile: as the launcher the hook's rewrite starts, it starts
+// the sandbox's init (sandbox.RunInit) in namespaces of its own and returns the command's
+// status; as the init (--init) it serves the sandbox (sandbox.ServeInit); as the inner
+// launcher (--inner) it installs the filter and execs the command.
+func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
+	switch {
+	case opts.Inner:
+		return 0, sandbox.ExecInner(editProfile(home, opts.Project, opts.Scratch, opts.ProbeConfine), args)
+	case opts.Init:
+		return editInit(home, opts, args), nil
+	}
+	cfg, err := hook.LoadConfig(home)
+	if err != nil {
+		return 0, err
+	}
+	if !opts.ProbeConfine {
+		if err := sandbox.CheckLinks(editProfile(home, opts.Project, "", false)); err != nil {
+			return 0, err
+		}
+	}
+	// A user namespace where the user is not root (to mount, and to bring loopback up), a
+	// network namespace unless the user gave edit mode the whole network (the probe always
+	// tries one: it is what edit mode has by default).
+	ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine}
+	argv := []string{"hookctl", "sandbox", "--profile", sandbox.EditName, "--init", "--session", opts.Session, "--project", opts.Project}
+	if opts.Scratch != "" {
+		argv = append(argv, "--scratch", opts.Scratch)
+	}
+	if ns.Net {
+		argv = append(argv, "--egress-fd", "4")
+	}
+	if opts.ProbeConfine {
+		argv = append(argv, "--probe-confine")
+	}
+	started := func(pid int) error {
+		if opts.ProbeConfine {
+			return nil // the probe's: no session, and it ends with its command
+		}
+		if err := sandbox.RegisterInit(home, opts.Session, pid); err != nil {
+			return err
+		}
+		// Recorded first, then the mode: a session that leaves edit mode now either finds
+		// this init recorded and ends it, or has already left, which this sees.
+		if mode, _, err := hook.NewStore(home).Peek(opts.Session); err != nil || mode != hook.ModeEdit {
+			sandbox.ForgetInit(home, opts.Session, pid)
+			return errors.New("the session is not in edit mode, so edit mode's command did not run")
+		}
+		return nil
+	}
+	ended := func(pid int) {
+		if !opts.ProbeConfine {
+			sandbox.ForgetInit(home, opts.Session, pid)
+		}
+	}
+	return sandbox.RunInit(sandbox.InitLaunch{Argv: append(append(argv, "--"), args...), NS: ns,
+		OnConnect: egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)), Started: started, Ended: ended})
+}
+
+// editInit is the edit sandbox's init: the profile, with the egress proxy's listener made in
+// its network namespace, and the unix sockets outside that the user lets commands reach: the
+// config's edit_unix_sockets and the ssh agent's (git over ssh signs with it).
+func editInit(home string, opts *sandboxOptions, args []string) int {
+	p := editProfile(home, opts.Project, opts.Scratch, opts.ProbeConfine)
+	p.ConnectHelper = hookEnv().binary
+	var sockets []string
+	if cfg, err := hook.LoadConfig(home); err == nil {
+		sockets = append(sockets, cfg.EditUnixSockets...)
+	}
+	if a := os.Getenv("SSH_AUTH_SOCK"); filepath.IsAbs(a) && !opts.ProbeConfine {
+		sockets = append(sockets, a)
+	}
+	inner := []string{"hookctl", "sandbox", "--profile", sandbox.EditName, "--inner", "--project", opts.Project}
+	if opts.Scratch != "" {
+		inner = append(inner, "--scratch", opts.Scratch)
+	}
+	if opts.ProbeConfine {
+		inner = append(inner, "--probe-confine")
+	}
+	inner = append(append(inner, "--"), args...)
+	return sandbox.ServeInit(sandbox.InitConfig{Profile: p, Inner: inner, Env: os.Environ(), Sockets: sockets, Bridge: opts.EgressFD != 0})
 }
 
 // scratchFor opens the directory a read-only or publish command may write: the probe's own
