@@ -217,7 +217,7 @@ func ServeInit(c InitConfig) int {
 		p.Proxy = url
 	}
 	env := p.Environ(c.Env)
-	forbid, err := privateMounts(p)
+	forbid, frozen, err := privateMounts(p)
 	if err != nil {
 		return fail(err)
 	}
@@ -246,7 +246,7 @@ func ServeInit(c InitConfig) int {
 		return fail(fmt.Errorf("failed to start the command: %v", err))
 	}
 	main := proc.Pid
-	sup := &supervisor{allow: allow, forbid: forbid, domain: domain, report: os.Stderr}
+	sup := &supervisor{allow: allow, forbid: forbid, frozen: frozen, domain: domain, report: os.Stderr}
 	if fd, err := receiveFD(pair[0]); err == nil {
 		sup.listener = fd
 		go sup.serve()

@@ -299,14 +299,15 @@ func editLandlockRules(p *Profile) []landlock.Rule {
 // anchors as it was.
 //
 // It returns the frozen paths as directory entries (a missing one included) that no
-// supervised call may make: supervisor.forbid.
-func privateMounts(p *Profile) (map[entryKey]string, error) {
+// supervised call may make (supervisor.forbid), and the frozen directories, by file, for the
+// supervisor to say why a write beneath one was refused (supervisor.frozen).
+func privateMounts(p *Profile) (map[entryKey]string, map[fileKey]string, error) {
 	wd, err := os.Getwd()
 	if err != nil {
-		return nil, fmt.Errorf("failed to read the working directory: %v", err)
+		return nil, nil, fmt.Errorf("failed to read the working directory: %v", err)
 	}
 	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
-		return nil, fmt.Errorf("failed to make the mounts private: %v", err)
+		return nil, nil, fmt.Errorf("failed to make the mounts private: %v", err)
 	}
 	for _, a := range p.Anchors {
 		real, err := filepath.EvalSymlinks(a)
@@ -314,10 +315,10 @@ func privateMounts(p *Profile) (map[entryKey]string, error) {
 			continue
 		}
 		if err := syscall.Mount(real, real, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-			return nil, fmt.Errorf("failed to anchor %s: %v", real, err)
+			return nil, nil, fmt.Errorf("failed to anchor %s: %v", real, err)
 		}
 	}
-	forbid := map[entryKey]string{}
+	forbid, frozen := map[entryKey]string{}, map[fileKey]string{}
 	for _, f := range p.Frozen {
 		var st syscall.Stat_t
 		if syscall.Stat(filepath.Dir(f), &st) == nil {
@@ -336,10 +337,13 @@ func privateMounts(p *Profile) (map[entryKey]string, error) {
 			forbid[entryKey{uint64(st.Dev), st.Ino, filepath.Base(real)}] = p.frozenWhy(f)
 		}
 		if err := syscall.Mount(real, real, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-			return nil, fmt.Errorf("failed to freeze %s: %v", real, err)
+			return nil, nil, fmt.Errorf("failed to freeze %s: %v", real, err)
 		}
 		if err := syscall.Mount("", real, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV, ""); err != nil {
-			return nil, fmt.Errorf("failed to make %s read-only: %v", real, err)
+			return nil, nil, fmt.Errorf("failed to make %s read-only: %v", real, err)
+		}
+		if syscall.Stat(real, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+			frozen[fileKey{uint64(st.Dev), st.Ino}] = p.frozenWhy(f)
 		}
 	}
 	for _, h := range p.Hidden {
@@ -348,23 +352,23 @@ func privateMounts(p *Profile) (map[entryKey]string, error) {
 			continue
 		}
 		if err := hide(real); err != nil {
-			return nil, fmt.Errorf("failed to hide %s: %v", real, err)
+			return nil, nil, fmt.Errorf("failed to hide %s: %v", real, err)
 		}
 	}
 	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
-		return nil, fmt.Errorf("failed to mount the sandbox's own /proc: %v", err)
+		return nil, nil, fmt.Errorf("failed to mount the sandbox's own /proc: %v", err)
 	}
 	if err := syscall.Mount("devpts", "/dev/pts", "devpts", syscall.MS_NOSUID|syscall.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620"); err == nil {
 		syscall.Mount("/dev/pts/ptmx", "/dev/ptmx", "", syscall.MS_BIND, "")
 	} else {
 		if err := hide("/dev/pts"); err != nil {
-			return nil, fmt.Errorf("failed to hide the other terminals: %v", err)
+			return nil, nil, fmt.Errorf("failed to hide the other terminals: %v", err)
 		}
 	}
 	if err := os.Chdir(wd); err != nil {
-		return nil, fmt.Errorf("failed to enter %s again: %v", wd, err)
+		return nil, nil, fmt.Errorf("failed to enter %s again: %v", wd, err)
 	}
-	return forbid, nil
+	return forbid, frozen, nil
 }
 
 // hide mounts an empty, unreadable, read-only tmpfs on dir.

@@ -43,6 +43,7 @@ type supervisor struct {
 	listener int
 	allow    map[fileKey]bool
 	forbid   map[entryKey]string
+	frozen   map[fileKey]string
 	domain   chan<- func() // runs a function on the init's thread in the command's Landlock ruleset
 	mu       sync.Mutex
 	report   io.Writer // the command's stderr, until it exits
@@ -508,6 +509,48 @@ func (s *supervisor) refused(parent int, base string) string {
 	return ""
 }
 
+// readOnly says why a write in directory parent failed as read-only, when a frozen directory
+// holds it; "" otherwise (a read-only file system of the user's own).
+func (s *supervisor) readOnly(parent int) string {
+	fd, err := syscall.Dup(parent)
+	if err != nil {
+		return ""
+	}
+	for depth := 0; depth < 32; depth++ {
+		var st syscall.Stat_t
+		if syscall.Fstat(fd, &st) != nil {
+			break
+		}
+		if why, ok := s.frozen[fileKey{uint64(st.Dev), st.Ino}]; ok {
+			syscall.Close(fd)
+			return why
+		}
+		up, err := syscall.Openat(fd, "..", oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		syscall.Close(fd)
+		if err != nil {
+			return ""
+		}
+		var ust syscall.Stat_t
+		if syscall.Fstat(up, &ust) == nil && ust.Dev == st.Dev && ust.Ino == st.Ino {
+			syscall.Close(up)
+			return "" // the root
+		}
+		fd = up
+	}
+	syscall.Close(fd)
+	return ""
+}
+
+// said reports, for a call that failed as read-only in parent, why, when hookctl froze it.
+func (s *supervisor) said(path string, parent int, errno syscall.Errno) syscall.Errno {
+	if errno == syscall.EROFS {
+		if why := s.readOnly(parent); why != "" {
+			s.say("refused to create or write %s: %s", path, why)
+		}
+	}
+	return errno
+}
+
 func (s *supervisor) refuse(path, why string) (answer, syscall.Errno) {
 	s.say("refused to create or write %s: %s", path, why)
 	return answer{}, syscall.EACCES
@@ -525,7 +568,7 @@ func (s *supervisor) mkdir(c *call, dirfd int, addr uint64, mode uint32) (answer
 	if !c.valid() {
 		return answer{}, syscall.EINTR
 	}
-	return answer{}, s.inDomain(func() syscall.Errno { return errnoOf0(syscall.Mkdirat(parent, base, mode)) })
+	return answer{}, s.said(path, parent, s.inDomain(func() syscall.Errno { return errnoOf0(syscall.Mkdirat(parent, base, mode)) }))
 }
 
 func (s *supervisor) mknod(c *call, dirfd int, addr uint64, mode uint32, dev uint64) (answer, syscall.Errno) {
@@ -540,7 +583,7 @@ func (s *supervisor) mknod(c *call, dirfd int, addr uint64, mode uint32, dev uin
 	if !c.valid() {
 		return answer{}, syscall.EINTR
 	}
-	return answer{}, s.inDomain(func() syscall.Errno { return errnoOf0(syscall.Mknodat(parent, base, mode, int(dev))) })
+	return answer{}, s.said(path, parent, s.inDomain(func() syscall.Errno { return errnoOf0(syscall.Mknodat(parent, base, mode, int(dev))) }))
 }
 
 func (s *supervisor) symlink(c *call, targetAddr uint64, dirfd int, addr uint64) (answer, syscall.Errno) {
@@ -560,10 +603,10 @@ func (s *supervisor) symlink(c *call, targetAddr uint64, dirfd int, addr uint64)
 	}
 	p0, _ := syscall.BytePtrFromString(target)
 	p1, _ := syscall.BytePtrFromString(base)
-	return answer{}, s.inDomain(func() syscall.Errno {
+	return answer{}, s.said(path, parent, s.inDomain(func() syscall.Errno {
 		_, _, e := syscall.Syscall(syscall.SYS_SYMLINKAT, uintptr(unsafe.Pointer(p0)), uintptr(parent), uintptr(unsafe.Pointer(p1)))
 		return e
-	})
+	}))
 }
 
 const renameExchange = 1 << 1
@@ -588,10 +631,10 @@ func (s *supervisor) rename(c *call, olddirfd int, oldAddr uint64, newdirfd int,
 	}
 	p0, _ := syscall.BytePtrFromString(oldBase)
 	p1, _ := syscall.BytePtrFromString(newBase)
-	return answer{}, s.inDomain(func() syscall.Errno {
+	return answer{}, s.said(newPath, newParent, s.inDomain(func() syscall.Errno {
 		_, _, e := syscall.Syscall6(nrRenameat2, uintptr(oldParent), uintptr(unsafe.Pointer(p0)), uintptr(newParent), uintptr(unsafe.Pointer(p1)), uintptr(flags), 0)
 		return e
-	})
+	}))
 }
 
 const (
@@ -628,10 +671,10 @@ func (s *supervisor) link(c *call, olddirfd int, oldAddr uint64, newdirfd int, n
 	}
 	p0, _ := syscall.BytePtrFromString(oldPath)
 	p1, _ := syscall.BytePtrFromString(newBase)
-	return answer{}, s.inDomain(func() syscall.Errno {
+	return answer{}, s.said(newPath, newParent, s.inDomain(func() syscall.Errno {
 		_, _, e := syscall.Syscall6(syscall.SYS_LINKAT, uintptr(oldDir), uintptr(unsafe.Pointer(p0)), uintptr(newParent), uintptr(unsafe.Pointer(p1)), uintptr(flags), 0)
 		return e
-	})
+	}))
 }
 
 // create opens path with flags, which hold O_CREAT, as the caller asked, and hands the caller
@@ -660,7 +703,7 @@ func (s *supervisor) create(c *call, dirfd int, addr uint64, flags int, mode uin
 			return answer{fd: c.keep(fd), cloexec: flags&syscall.O_CLOEXEC != 0}, 0
 		}
 		if err != syscall.ELOOP || flags&(syscall.O_NOFOLLOW|syscall.O_EXCL) != 0 {
-			return answer{}, err
+			return answer{}, s.said(path, parent, err)
 		}
 		// The last component is a link: where it points is the file to make (or open).
 		buf := make([]byte, 4096)

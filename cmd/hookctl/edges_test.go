@@ -3,6 +3,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"os/exec"
@@ -116,4 +117,155 @@ func TestFallbackCannotBeTriggered(t *testing.T) {
 		}
 		t.Logf("with %s -> /: %q", link, strings.TrimSpace(out))
 	})
+}
+
+// gitRepo makes the world's project a git repository with one commit, as its user.
+func (w *editWorld) gitRepo(t *testing.T) {
+	t.Helper()
+	if out, err := w.shell(t, "git init -q . && git -c user.name=u -c user.email=u@u commit -q --allow-empty -m first && git branch -M main"); err != nil {
+		t.Fatalf("git init: %v %s", err, out)
+	}
+}
+
+// canary is a file in the world that an attack's payload makes when it runs: its runs say
+// whether it did.
+func (w *editWorld) canary(t *testing.T) (path string, ran func() bool) {
+	path = filepath.Join(w.outside, "canary")
+	os.Remove(path)
+	os.Chmod(w.outside, 0o777)
+	return path, func() bool {
+		_, err := os.Stat(path)
+		os.Remove(path)
+		return err == nil
+	}
+}
+
+// TestEditKeepsRunLaterFilesReadOnly: git's code-running files and the well-known auto-run
+// files are read-only to edit-mode commands, whatever the write and whether or not they
+// exist yet, while git's everyday commands keep working. Each attack plants code; the trigger
+// is what the user does next, outside any sandbox. Control: the same plant without hookctl
+// runs the payload on the trigger.
+func TestEditKeepsRunLaterFilesReadOnly(t *testing.T) {
+	requireTool(t, "git")
+	forEditWorlds(t, func(t *testing.T, w *editWorld) {
+		w.gitRepo(t)
+		canary, ran := w.canary(t)
+		touch := "touch " + canary
+		commit := "git -c user.name=u -c user.email=u@u commit -q --allow-empty -m next"
+		script := filepath.Join(w.project, "payload.sh")
+		os.WriteFile(script, []byte("#!/bin/sh\n"+touch+"\n"), 0o755)
+		w.chown(script)
+		attacks := []struct{ name, plant, trigger, undo string }{
+			{"pre-commit hook", "printf '#!/bin/sh\\n" + touch + "\\n' > .git/hooks/pre-commit && chmod +x .git/hooks/pre-commit", commit, "rm -f .git/hooks/pre-commit"},
+			{"hook by python", `python3 -c "import os; open('.git/hooks/post-commit','w').write('#!/bin/sh\n` + touch + `\n'); os.chmod('.git/hooks/post-commit', 0o755)"`, commit, "rm -f .git/hooks/post-commit"},
+			{"hook by link", "ln -s " + script + " .git/hooks/pre-commit", commit, "rm -f .git/hooks/pre-commit"},
+			{"hooks dir swapped", "mv .git/hooks .git/hooks.old; mkdir -p .git/hooks && cp payload.sh .git/hooks/pre-commit", commit, "[ -d .git/hooks.old ] && rm -rf .git/hooks && mv .git/hooks.old .git/hooks; true"},
+			{"git dir swapped", "cp -r .git .git2 && cp payload.sh .git2/hooks/pre-commit && mv .git .git-old && mv .git2 .git", commit, "rm -rf .git2 && [ -d .git-old ] && rm -rf .git && mv .git-old .git; true"},
+			{"core.fsmonitor", "git config core.fsmonitor " + script, "git status --short >/dev/null 2>&1", "git config --unset core.fsmonitor"},
+			{"alias", "git config alias.st '!" + touch + "'", "git st", "git config --unset alias.st"},
+			{"config by sed", "sed -i '$a [alias]\\n\\tst = !" + touch + "' .git/config", "git st", "git config --unset alias.st"},
+			{"hooksPath target", "mkdir -p .githooks && cp payload.sh .githooks/pre-commit", commit, "rm -rf .githooks"},
+			{".envrc", "echo '" + touch + "' > .envrc", "bash -c 'source ./.envrc'", "rm -f .envrc"},
+			{".envrc by rename", "echo '" + touch + "' > env.tmp && mv env.tmp .envrc", "bash -c 'source ./.envrc'", "rm -f .envrc env.tmp"},
+			{".vscode tasks", `mkdir -p .vscode && echo '{"tasks":[{"command":"` + touch + `","runOptions":{"runOn":"folderOpen"}}]}' > .vscode/tasks.json`,
+				`grep -q folderOpen .vscode/tasks.json && ` + touch, "rm -rf .vscode"},
+		}
+		// core.hooksPath set by the user, before the session: its target is frozen too.
+		if out, err := w.shell(t, "git config core.hooksPath .githooks"); err != nil {
+			t.Fatal(err, out)
+		}
+		for _, a := range attacks {
+			if a.name == "hooksPath target" {
+				continue
+			}
+			w.shell(t, "git config --unset core.hooksPath")
+			// Control: without hookctl the plant lands and the trigger runs it.
+			if out, err := w.shell(t, a.plant); err != nil {
+				t.Errorf("%s: control plant: %v %s", a.name, err, out)
+			}
+			w.shell(t, a.trigger)
+			if !ran() {
+				t.Errorf("%s: control: the payload did not run without hookctl", a.name)
+			}
+			w.shell(t, a.undo)
+			ran()
+		}
+		w.shell(t, "git config core.hooksPath .githooks")
+		for _, a := range attacks {
+			if a.name == "hooksPath target" {
+				if out, _ := w.shell(t, a.plant+" && "+a.trigger); !ran() {
+					t.Errorf("hooksPath target: control: %s", out)
+				}
+				w.shell(t, a.undo)
+			}
+		}
+		for _, a := range attacks {
+			out, _, refused := w.viaHook(t, a.plant)
+			w.shell(t, a.trigger)
+			if ran() {
+				t.Errorf("%s: planted through the edit sandbox, and the user's next step ran it: %s", a.name, out)
+			}
+			first, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+			t.Logf("%s: refused by the hook %v; %s", a.name, refused, clipLine(first))
+			w.shell(t, a.undo)
+		}
+		// The refusal names the file and the key that widens it.
+		out, _, _ := w.viaHook(t, "echo x > .git/hooks/pre-commit")
+		if !strings.Contains(out, filepath.Join(w.project, ".git", "hooks")) || !strings.Contains(out, `edit_auto_run_writable = [".git/hooks"]`) {
+			t.Errorf("the refusal does not say which file and which key: %s", out)
+		}
+		// A file tool's write is refused by the hook, naming them too.
+		if reason := w.fileToolRefusal(t, filepath.Join(w.project, ".envrc")); !strings.Contains(reason, `edit_auto_run_writable = [".envrc"]`) {
+			t.Errorf("a file tool's write to .envrc: %q", reason)
+		}
+		// git's everyday work goes on in the sandbox.
+		for _, c := range []string{
+			"echo a > a.txt && git add a.txt && " + commit + " -a && git log --oneline | wc -l",
+			"git checkout -q -b feature && echo b > b.txt && git add b.txt && " + commit + " && git branch --list | wc -l",
+			"echo c >> a.txt && git stash -q && git stash pop -q && git diff --stat | wc -l",
+			"git -c user.name=u -c user.email=u@u commit -qam wip && git checkout -q main && echo m > m.txt && git add m.txt && " + commit +
+				" && git checkout -q feature && git -c user.name=u -c user.email=u@u rebase -q main && git log --oneline | wc -l",
+			"git tag v1 && git log --oneline --decorate | grep -c v1",
+		} {
+			if out, err, refused := w.viaHook(t, c); refused || err != nil {
+				t.Errorf("%s: refused %v, %v\n%s", c, refused, err, out)
+			}
+		}
+		// The user's key lets edit mode write what it names.
+		os.WriteFile(filepath.Join(w.hh, "config.toml"), []byte(`edit_auto_run_writable = [".git/hooks"]`+"\n"), 0o600)
+		w.chown(filepath.Join(w.hh, "config.toml"))
+		if out, err, _ := w.viaHook(t, "echo '# mine' > .git/hooks/pre-push && cat .git/hooks/pre-push"); err != nil || !strings.Contains(out, "# mine") {
+			t.Errorf("with edit_auto_run_writable: %v %s", err, out)
+		}
+	})
+}
+
+// clipLine shortens a line of output for a log.
+func clipLine(s string) string {
+	if len(s) > 160 {
+		return s[:160] + "…"
+	}
+	return s
+}
+
+// fileToolRefusal sends a Write of path through the hook in the session's mode, and returns the
+// refusal's reason ("" if it was let through).
+func (w *editWorld) fileToolRefusal(t *testing.T, path string) string {
+	t.Helper()
+	payload := `{"session_id":"` + w.session + `","cwd":"` + w.project + `","hook_event_name":"PreToolUse","tool_name":"Write",` +
+		`"tool_input":{"file_path":"` + path + `","content":"x"}}`
+	cmd := exec.Command(w.bin, "hook")
+	cmd.Env, cmd.Stdin = w.env, strings.NewReader(payload)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
+	out, _ := cmd.Output()
+	var d struct {
+		HookSpecificOutput struct {
+			PermissionDecision       string `json:"permissionDecision"`
+			PermissionDecisionReason string `json:"permissionDecisionReason"`
+		} `json:"hookSpecificOutput"`
+	}
+	if json.Unmarshal(out, &d) != nil || d.HookSpecificOutput.PermissionDecision != "deny" {
+		return ""
+	}
+	return d.HookSpecificOutput.PermissionDecisionReason
 }

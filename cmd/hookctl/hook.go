@@ -98,7 +98,13 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		Client: a.Client, LoadConfig: loadConfig, Binary: env.binary,
 		Modes: hook.FixedMode(hook.ModeReadOnly),
 		Protect: func(cwd string) hook.Protection {
-			return hook.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
+			p := hook.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
+			var writable []string
+			if cfg, err := hook.LoadConfig(env.home); err == nil {
+				writable = cfg.EditAutoRunWritable
+			}
+			p.AutoRun, _ = hook.AutoRun(cwd, env.userHome, writable)
+			return p
 		},
 		Resolve:      hook.ResolveTargets,
 		ResolveReads: hook.ResolveReads,

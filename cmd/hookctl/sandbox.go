@@ -503,11 +503,28 @@ func editProfile(home, project, scratch string, confine bool) *sandbox.Profile {
 			writable = append(writable, filepath.Join(userHome, d))
 		}
 	}
+	var autoWritable []string
 	if cfg, err := hook.LoadConfig(home); err == nil {
 		writable = append(writable, cfg.EditWritable...)
+		autoWritable = cfg.EditAutoRunWritable
 	}
 	if confine {
 		writable = []string{project}
 	}
-	return sandbox.Edit(sandbox.HiddenDirs(home), frozen, writable, scratch, project)
+	// What runs code later outside the sandbox (git's hooks and config, .envrc, .vscode, …):
+	// frozen, and refused where it does not exist yet; the git directories are anchored.
+	auto, gitDirs := hook.AutoRun(project, userHome, autoWritable)
+	why := map[string]string{}
+	for _, a := range auto {
+		frozen = append(frozen, a.Path)
+		why[a.Path] = a.Refusal()
+	}
+	p := sandbox.Edit(sandbox.HiddenDirs(home), frozen, writable, scratch, project)
+	p.FrozenWhy = why
+	for _, d := range gitDirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			p.Anchors = append(p.Anchors, d)
+		}
+	}
+	return p
 }
