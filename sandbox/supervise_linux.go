@@ -334,22 +334,12 @@ func (s *supervisor) connect(c *call, fd int, addr, addrlen uint64) syscall.Errn
 	}
 	switch {
 	case domain == syscall.AF_UNIX && len(sa) > 2 && sa[2] != 0:
-		return s.connectUnix(c, sock, sa)
+		return s.connectUnix(c, fd, sock, sa)
 	case domain == syscall.AF_UNIX && len(sa) > 2:
 		// An abstract name: there is no file to hold on to, and the name is the listener's
 		// alone while it listens.
-		typ, err := syscall.GetsockoptInt(sock, syscall.SOL_SOCKET, syscall.SO_TYPE)
-		if err != nil {
-			return errnoOf(err)
-		}
-		inside, errno := listensInside(typ, "@"+string(sa[3:]))
-		if errno != 0 {
-			return errno
-		}
-		if !inside {
-			s.say("refused a connection to the abstract unix socket @%s: a service outside edit mode's sandbox", strings.TrimRight(string(sa[3:]), "\x00"))
-			return syscall.EACCES
-		}
+		name := string(sa[3:])
+		return s.connectInside(c, fd, sock, &syscall.SockaddrUnix{Name: "@" + name}, "@"+strings.TrimRight(name, "\x00"))
 	}
 	// Any other address, as the caller gave it: TCP reaches only the command's own network
 	// namespace, and the egress proxy there.
@@ -365,10 +355,11 @@ func rawConnect(fd int, sa []byte) syscall.Errno {
 	return e
 }
 
-// connectUnix connects sock to the pathname unix socket sa names: the socket file is opened
-// once (links followed, as connect follows them), and both the check and the connection go to
-// that file through /proc/self/fd, so nothing the command does in between can redirect them.
-func (s *supervisor) connectUnix(c *call, sock int, sa []byte) syscall.Errno {
+// connectUnix connects the caller's socket fd (sock, a copy) to the pathname unix socket sa
+// names: the socket file is opened once (links followed, as connect follows them), and the
+// connection goes to that file through /proc/self/fd, so nothing the command does in between
+// can redirect it.
+func (s *supervisor) connectUnix(c *call, fd, sock int, sa []byte) syscall.Errno {
 	name := sa[2:]
 	if i := bytes.IndexByte(name, 0); i >= 0 {
 		name = name[:i]
@@ -390,42 +381,89 @@ func (s *supervisor) connectUnix(c *call, sock int, sa []byte) syscall.Errno {
 	if st.Mode&syscall.S_IFMT != syscall.S_IFSOCK {
 		return syscall.ECONNREFUSED
 	}
-	via := "/proc/self/fd/" + strconv.Itoa(file)
-	if !s.allow[fileKey{uint64(st.Dev), st.Ino}] {
-		typ, err := syscall.GetsockoptInt(sock, syscall.SOL_SOCKET, syscall.SO_TYPE)
-		if err != nil {
-			return errnoOf(err)
-		}
-		inside, errno := listensInside(typ, via)
-		if errno != 0 {
-			return errno
-		}
-		if !inside {
-			s.say("refused a connection to %s: a unix socket of a service outside edit mode's sandbox (a terminal multiplexer, "+
-				"a session bus, a container engine, an agent) could run commands outside it; the user lets one through with "+
-				"edit_unix_sockets in hookctl's config", path)
-			return syscall.EACCES
-		}
+	via := &syscall.SockaddrUnix{Name: "/proc/self/fd/" + strconv.Itoa(file)}
+	if s.allow[fileKey{uint64(st.Dev), st.Ino}] {
+		return errnoOf0(syscall.Connect(sock, via)) // the user's list: the caller's own socket
 	}
-	return errnoOf0(syscall.Connect(sock, &syscall.SockaddrUnix{Name: via}))
+	return s.connectInside(c, fd, sock, via, path)
 }
 
-// listensInside connects a socket of its own to the socket file at via and says whether the
-// process that listens there is in this pid namespace: a listener outside it shows as pid 0.
-func listensInside(typ int, via string) (bool, syscall.Errno) {
-	probe, err := syscall.Socket(syscall.AF_UNIX, typ|syscall.SOCK_CLOEXEC|syscall.SOCK_NONBLOCK, 0)
+// connectInside connects a socket of the supervisor's own, like the caller's, to addr, and if
+// the process that listens there is in the sandbox's pid namespace puts it in the caller's
+// place (its descriptor number, and its status flags): the listener sees one connection, the
+// one the caller uses. A listener outside the namespace shows as pid 0 and is refused (it has
+// seen a connection open and close). Socket options set before connect are carried over for
+// the usual ones only (buffer sizes, time-outs, SO_PASSCRED).
+func (s *supervisor) connectInside(c *call, fd, sock int, addr syscall.Sockaddr, what string) syscall.Errno {
+	typ, err := syscall.GetsockoptInt(sock, syscall.SOL_SOCKET, syscall.SO_TYPE)
 	if err != nil {
-		return false, errnoOf(err)
+		return errnoOf(err)
 	}
-	defer syscall.Close(probe)
-	if err := syscall.Connect(probe, &syscall.SockaddrUnix{Name: via}); err != nil {
-		return false, errnoOf(err)
-	}
-	cred, err := syscall.GetsockoptUcred(probe, syscall.SOL_SOCKET, soPeercred)
+	status, err := fcntl(sock, syscall.F_GETFL, 0)
 	if err != nil {
-		return false, errnoOf(err)
+		return errnoOf(err)
 	}
-	return cred.Pid != 0, 0
+	ours, err := syscall.Socket(syscall.AF_UNIX, typ|syscall.SOCK_CLOEXEC, 0)
+	if err != nil {
+		return errnoOf(err)
+	}
+	c.keep(ours)
+	for _, o := range []int{syscall.SO_PASSCRED, syscall.SO_SNDBUF, syscall.SO_RCVBUF} {
+		if v, err := syscall.GetsockoptInt(sock, syscall.SOL_SOCKET, o); err == nil {
+			syscall.SetsockoptInt(ours, syscall.SOL_SOCKET, o, v)
+		}
+	}
+	for _, o := range []int{syscall.SO_SNDTIMEO, syscall.SO_RCVTIMEO} {
+		var tv syscall.Timeval
+		size := uint32(unsafe.Sizeof(tv))
+		if _, _, e := syscall.Syscall6(syscall.SYS_GETSOCKOPT, uintptr(sock), syscall.SOL_SOCKET, uintptr(o), uintptr(unsafe.Pointer(&tv)), uintptr(unsafe.Pointer(&size)), 0); e == 0 {
+			syscall.SetsockoptTimeval(ours, syscall.SOL_SOCKET, o, &tv)
+		}
+	}
+	if status&syscall.O_NONBLOCK != 0 {
+		syscall.SetNonblock(ours, true) // a full backlog answers EAGAIN, as the caller's would
+	}
+	if err := syscall.Connect(ours, addr); err != nil {
+		return errnoOf(err)
+	}
+	cred, err := syscall.GetsockoptUcred(ours, syscall.SOL_SOCKET, soPeercred)
+	if err != nil {
+		return errnoOf(err)
+	}
+	if cred.Pid == 0 {
+		s.say("refused a connection to %s: a unix socket of a service outside edit mode's sandbox (a terminal multiplexer, "+
+			"a session bus, a container engine, an agent) could run commands outside it; the user lets one through with "+
+			"edit_unix_sockets in hookctl's config", what)
+		return syscall.EACCES
+	}
+	fcntl(ours, syscall.F_SETFL, status)
+	if !c.valid() {
+		return syscall.EINTR
+	}
+	if err := seccomp.ReplaceFD(c.listener, c.n.ID, ours, fd, c.cloexec(fd)); err != nil {
+		return errnoOf(err)
+	}
+	return 0
+}
+
+func fcntl(fd, cmd, arg int) (int, error) {
+	r, _, e := syscall.Syscall(syscall.SYS_FCNTL, uintptr(fd), uintptr(cmd), uintptr(arg))
+	if e != 0 {
+		return 0, e
+	}
+	return int(r), nil
+}
+
+// cloexec says whether the caller's descriptor fd is close-on-exec (its fdinfo's flags).
+func (c *call) cloexec(fd int) bool {
+	b, err := os.ReadFile("/proc/" + strconv.Itoa(int(c.n.Pid)) + "/fdinfo/" + strconv.Itoa(fd))
+	if err != nil {
+		return false
+	}
+	_, rest, ok := bytes.Cut(b, []byte("flags:\t"))
+	line, _, _ := bytes.Cut(rest, []byte("\n"))
+	flags, err := strconv.ParseUint(string(line), 8, 64)
+	return ok && err == nil && flags&syscall.O_CLOEXEC != 0
 }
 
 // clientNames are the directories whose settings a coding agent's client reads where it starts:

@@ -20,6 +20,7 @@ const (
 	ioctlNotifSend       = 0xc0182101 // _IOWR('!', 1, struct seccomp_notif_resp)
 	ioctlNotifIDValid    = 0x40082102 // _IOW('!', 2, __u64)
 	ioctlNotifAddfd      = 0x40182103 // _IOW('!', 3, struct seccomp_notif_addfd)
+	addfdFlagSetfd       = 1 << 0     // Linux 5.9
 	addfdFlagSend        = 1 << 1     // Linux 5.14
 )
 
@@ -118,6 +119,21 @@ type notifAddfd struct {
 // caller (close-on-exec if cloexec) and returned as its system call's result, in one step.
 func RespondFD(listener int, id uint64, fd int, cloexec bool) error {
 	a := notifAddfd{id: id, flags: addfdFlagSend, srcfd: uint32(fd)}
+	if cloexec {
+		a.newfdFlags = syscall.O_CLOEXEC
+	}
+	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(listener), ioctlNotifAddfd, uintptr(unsafe.Pointer(&a)))
+	if e != 0 {
+		return e
+	}
+	return nil
+}
+
+// ReplaceFD puts a copy of this process's descriptor fd in the caller of call id, as its
+// descriptor newfd (closing what that was, as dup2 does), close-on-exec if cloexec. The call
+// itself is answered separately (Respond).
+func ReplaceFD(listener int, id uint64, fd, newfd int, cloexec bool) error {
+	a := notifAddfd{id: id, flags: addfdFlagSetfd, srcfd: uint32(fd), newfd: uint32(newfd)}
 	if cloexec {
 		a.newfdFlags = syscall.O_CLOEXEC
 	}
