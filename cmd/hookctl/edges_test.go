@@ -5,6 +5,7 @@ package main
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -268,4 +269,65 @@ func (w *editWorld) fileToolRefusal(t *testing.T, path string) string {
 		return ""
 	}
 	return d.HookSpecificOutput.PermissionDecisionReason
+}
+
+// TestEditProcessesEndWithEditMode: every process an edit-mode command starts is tracked, and
+// ends when the session leaves edit mode, counted: issue 22's setsid child that wrote the
+// project after /readonly on, and its cousins (a double fork, nohup, a process whose main
+// thread has exited, which looks like a zombie). Control: without hookctl each writes its file
+// after the command has returned.
+func TestEditProcessesEndWithEditMode(t *testing.T) {
+	requireTool(t, "setsid")
+	forEditWorlds(t, func(t *testing.T, w *editWorld) {
+		late := func(name string) string { return filepath.Join(w.project, name) }
+		py := `import threading, time, ctypes; ` +
+			`threading.Thread(target=lambda: (time.sleep(3), open("%s", "w").write("x"))).start(); ` +
+			`ctypes.CDLL(None).pthread_exit(None)`
+		leftovers := []struct{ name, script string }{
+			{"setsid", "setsid -f bash -c 'sleep 3; echo late > %s' </dev/null >/dev/null 2>&1"},
+			{"double fork", "( ( sleep 3; echo late > %s ) & ) </dev/null >/dev/null 2>&1"},
+			{"nohup", "nohup bash -c 'sleep 3; echo late > %s' </dev/null >/dev/null 2>&1 &"},
+			{"main thread gone", "python3 -c " + shellQuote(py) + " </dev/null >/dev/null 2>&1 &"},
+		}
+		for _, l := range leftovers {
+			file := late("control-" + strings.ReplaceAll(l.name, " ", "-"))
+			start := time.Now()
+			if out, err := w.shell(t, fmt.Sprintf(l.script, file)); err != nil || time.Since(start) > 2*time.Second {
+				t.Fatalf("control %s: %v after %v: %s", l.name, err, time.Since(start), out)
+			}
+		}
+		time.Sleep(4 * time.Second)
+		for _, l := range leftovers {
+			if _, err := os.Stat(late("control-" + strings.ReplaceAll(l.name, " ", "-"))); err != nil {
+				t.Errorf("control: %s left nothing running without hookctl", l.name)
+			}
+		}
+		for _, l := range leftovers {
+			start := time.Now()
+			out, err, refused := w.viaHook(t, fmt.Sprintf(l.script, late(strings.ReplaceAll(l.name, " ", "-"))))
+			if refused || err != nil || time.Since(start) > 3*time.Second {
+				t.Fatalf("%s through the hook: refused %v, %v after %v: %s", l.name, refused, err, time.Since(start), out)
+			}
+		}
+		start := time.Now()
+		out, err := w.cli("readonly", "on", "--session", w.session)
+		took := time.Since(start)
+		if err != nil || !strings.Contains(out, "READ-ONLY") {
+			t.Fatalf("readonly on: %v %s", err, out)
+		}
+		var ended int
+		if i := strings.Index(out, "ended "); i >= 0 {
+			fmt.Sscanf(out[i+len("ended "):], "%d", &ended)
+		}
+		if ended < len(leftovers) {
+			t.Errorf("readonly on ended %d processes; the commands left at least %d:\n%s", ended, len(leftovers), out)
+		}
+		time.Sleep(4 * time.Second)
+		for _, l := range leftovers {
+			if _, err := os.Stat(late(strings.ReplaceAll(l.name, " ", "-"))); err == nil {
+				t.Errorf("%s: a process an edit-mode command left wrote the project after readonly on", l.name)
+			}
+		}
+		t.Logf("readonly on took %v and said: %q", took.Round(time.Millisecond), strings.TrimSpace(out))
+	})
 }
