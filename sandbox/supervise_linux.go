@@ -466,14 +466,6 @@ func (c *call) cloexec(fd int) bool {
 	return ok && err == nil && flags&syscall.O_CLOEXEC != 0
 }
 
-// clientNames are the directories whose settings a coding agent's client reads where it starts:
-// an edit-mode command may not give any directory entry one of these names. githubNames are
-// Copilot's, beneath a .github.
-var (
-	clientNames = []string{".claude", ".codex", ".gemini", ".qwen", ".cursor", ".copilot"}
-	githubNames = []string{"hooks", "copilot"}
-)
-
 // entryKey names a directory entry by its directory (device and inode) and its name.
 type entryKey struct {
 	dev, ino uint64
@@ -523,9 +515,14 @@ func (c *call) split(dir int, path string) (int, string, syscall.Errno) {
 // the sandbox (a git hook, an auto-run file: Profile.Frozen) that does not exist yet.
 func (s *supervisor) refused(parent int, base string) string {
 	name := strings.TrimRight(base, "/")
-	for _, n := range clientNames {
-		if strings.EqualFold(name, n) {
-			return "a client's settings directory, which the next session started there would read (its hooks and permissions)"
+	if isClientDir(name) {
+		return "a client's settings directory, which the next session started there would read (its hooks and permissions)"
+	}
+	if real, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(parent)); err == nil {
+		for _, c := range strings.Split(real, "/") {
+			if isClientDir(c) {
+				return "a client's settings (in " + real + "), which the next session started there would read"
+			}
 		}
 	}
 	for _, n := range githubNames {

@@ -331,3 +331,77 @@ func TestEditProcessesEndWithEditMode(t *testing.T) {
 		t.Logf("readonly on took %v and said: %q", took.Round(time.Millisecond), strings.TrimSpace(out))
 	})
 }
+
+// TestEditClientSettingsAtAnyDepth: an edit-mode command may not make a client's settings
+// directory anywhere below the project (issue 22's sub/.claude/settings.local.json with
+// disableAllHooks: the next Claude Code started in sub/ would run without hookctl), by any way
+// of making one, for every client; nor change one the user already has there. Control: each
+// plant lands without hookctl.
+func TestEditClientSettingsAtAnyDepth(t *testing.T) {
+	requireTool(t, "git")
+	forEditWorlds(t, func(t *testing.T, w *editWorld) {
+		// The user's own, made before the session's first edit-mode command: frozen.
+		own := filepath.Join(w.project, "packages", "web", ".claude", "settings.json")
+		os.MkdirAll(filepath.Dir(own), 0o755)
+		os.WriteFile(own, []byte("{}\n"), 0o644)
+		w.chown(filepath.Join(w.project, "packages"), filepath.Join(w.project, "packages", "web"), filepath.Dir(own), own)
+		w.gitRepo(t)
+		off := `{"disableAllHooks":true}`
+		type plant struct{ name, script, file string }
+		var plants []plant
+		for _, c := range []struct{ dir, file string }{
+			{".claude", "settings.local.json"}, {".codex", "hooks.json"}, {".gemini", "settings.json"},
+			{".qwen", "settings.json"}, {".cursor", "hooks.json"}, {".copilot", "config.json"}, {".github/hooks", "hooks.json"},
+		} {
+			for _, depth := range []string{"sub", "a/b/c"} {
+				f := filepath.Join(depth, c.dir, c.file)
+				plants = append(plants, plant{"mkdir -p " + f, "mkdir -p " + filepath.Dir(f) + " && echo '" + off + "' > " + f, f})
+			}
+		}
+		f := "sub/.claude/settings.local.json"
+		plants = append(plants,
+			plant{"python makedirs", "python3 -c " + shellQuote(`import os; os.makedirs("sub/.claude", exist_ok=True); open("`+f+`", "w").write('`+off+`')`), f},
+			plant{"rename into place", "mkdir -p sub/x && echo '" + off + "' > sub/x/settings.local.json && mv sub/x sub/.claude", f},
+			plant{"link to a directory made elsewhere", "mkdir -p /tmp/cs-$$ && echo '" + off + "' > /tmp/cs-$$/settings.local.json && mkdir -p sub && ln -s /tmp/cs-$$ sub/.claude", f},
+			plant{"case variant", "mkdir -p sub/.Claude && echo '" + off + "' > sub/.Claude/settings.local.json", "sub/.Claude/settings.local.json"},
+			plant{"git checkout of a tree that holds one", "b=$(echo '" + off + "' | git hash-object -w --stdin) && git update-index --add --cacheinfo 100644,$b," + f +
+				" && git -c user.name=u -c user.email=u@u commit -qm c && git rm -q --cached " + f + " && git -c user.name=u -c user.email=u@u commit -qm d && git checkout -q HEAD~1", f},
+			plant{"tar", "mkdir -p /tmp/ct-$$/sub/.claude && echo '" + off + "' > /tmp/ct-$$/" + f + " && tar -C /tmp/ct-$$ -cf /tmp/ct-$$.tar sub && tar -xf /tmp/ct-$$.tar", f},
+			plant{"the user's own, rewritten", "echo '" + off + "' > packages/web/.claude/settings.json", "packages/web/.claude/settings.json"},
+			plant{"the user's own, replaced", "echo '" + off + "' > x.json && mv x.json packages/web/.claude/settings.local.json", "packages/web/.claude/settings.local.json"},
+		)
+		planted := func(p plant) bool {
+			b, err := os.ReadFile(filepath.Join(w.project, p.file))
+			return err == nil && strings.Contains(string(b), "disableAllHooks")
+		}
+		undo := "git checkout -q -f main 2>/dev/null; rm -rf sub a x.json packages/web/.claude/settings.local.json; " +
+			"printf '{}\\n' > packages/web/.claude/settings.json"
+		for _, p := range plants {
+			w.shell(t, p.script)
+			if !planted(p) {
+				t.Errorf("control: %s did not plant %s without hookctl", p.name, p.file)
+			}
+			w.shell(t, undo)
+		}
+		held := 0
+		for _, p := range plants {
+			out, _, refused := w.viaHook(t, p.script)
+			if planted(p) {
+				t.Errorf("%s: planted %s through edit mode's sandbox:\n%s", p.name, p.file, out)
+			} else {
+				held++
+			}
+			if refused {
+				// The guard saw the name; the sandbox must hold all the same, as if it had not.
+				out, _ = w.run(t, p.script)
+				if planted(p) {
+					t.Errorf("%s: planted %s in edit mode's sandbox (the guard had refused it):\n%s", p.name, p.file, out)
+				}
+			}
+			first, _, _ := strings.Cut(strings.TrimSpace(out), "\n")
+			t.Logf("%s: refused by the hook %v; sandbox: %s", p.name, refused, clipLine(first))
+			w.shell(t, undo)
+		}
+		t.Logf("%d of %d plants of a client's settings refused", held, len(plants))
+	})
+}

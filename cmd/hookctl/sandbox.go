@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
@@ -334,7 +335,9 @@ func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
 		return 0, err
 	}
 	if !opts.ProbeConfine {
-		if err := sandbox.CheckLinks(editProfile(home, opts.Project, "", false)); err != nil {
+		p := editProfile(home, opts.Project, "", false)
+		p.Frozen = append(p.Frozen, nestedClients(home, opts.Session, opts.Project)...)
+		if err := sandbox.CheckLinks(p); err != nil {
 			return 0, err
 		}
 	}
@@ -382,6 +385,9 @@ func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
 func editInit(home string, opts *sandboxOptions, args []string) int {
 	p := editProfile(home, opts.Project, opts.Scratch, opts.ProbeConfine)
 	p.ConnectHelper = hookEnv().binary
+	if !opts.ProbeConfine {
+		p.Frozen = append(p.Frozen, nestedClients(home, opts.Session, opts.Project)...)
+	}
 	var sockets []string
 	if cfg, err := hook.LoadConfig(home); err == nil {
 		sockets = append(sockets, cfg.EditUnixSockets...)
@@ -398,6 +404,31 @@ func editInit(home string, opts *sandboxOptions, args []string) int {
 	}
 	inner = append(append(inner, "--"), args...)
 	return sandbox.ServeInit(sandbox.InitConfig{Profile: p, Inner: inner, Env: os.Environ(), Sockets: sockets, Bridge: opts.EgressFD != 0})
+}
+
+// nestedClients are the clients' settings directories below the project (sandbox.NestedClientDirs),
+// found once per session and kept beside its scratch directory: the walk costs as much as the
+// project is big. The ones the user makes later in the session are not frozen; no edit-mode
+// command can make one.
+func nestedClients(home, session, project string) []string {
+	dir, err := sandbox.EditDir(home, session)
+	if err != nil {
+		return nil
+	}
+	cache := filepath.Join(dir, "client-dirs.json")
+	var c struct {
+		Project string   `json:"project"`
+		Dirs    []string `json:"dirs"`
+	}
+	if b, err := os.ReadFile(cache); err == nil && json.Unmarshal(b, &c) == nil && c.Project == project {
+		return c.Dirs
+	}
+	c.Project = project
+	c.Dirs, _ = sandbox.NestedClientDirs(project)
+	if b, err := json.Marshal(c); err == nil {
+		fsutil.WriteAtomic(cache, b, 0o600)
+	}
+	return c.Dirs
 }
 
 // scratchFor opens the directory a read-only or publish command may write: the probe's own
