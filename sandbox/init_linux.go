@@ -79,7 +79,10 @@ func RunInit(l InitLaunch) (int, error) {
 		attr.Cloneflags |= syscall.CLONE_NEWUSER
 		attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
 		attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-		attr.AmbientCaps = []uintptr{capSysAdmin, capSetpcap, capNetAdmin}
+		// The init's own, dropped before anything runs (restrictInit): to mount, drop the
+		// bounding set and bring loopback up; and CAP_DAC_OVERRIDE, without which an overlay
+		// mounted in a user namespace is refused (EACCES, measured on Linux 6.18).
+		attr.AmbientCaps = []uintptr{capSysAdmin, capSetpcap, capNetAdmin, capDacOverride}
 	}
 	handover := -1
 	if l.NS.Net {
@@ -377,7 +380,10 @@ func restrictInit(p *Profile) (chan<- func(), error) {
 // and signals of its own.
 const editScope = landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal
 
-const prSetNoNewPrivs = 38
+const (
+	prSetNoNewPrivs = 38
+	capDacOverride  = 1
+)
 
 // dropAllCapabilities is dropCapabilities for every thread of the Go runtime.
 func dropAllCapabilities() error {

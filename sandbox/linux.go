@@ -318,6 +318,9 @@ func privateMounts(p *Profile) (map[entryKey]string, map[fileKey]string, error) 
 			return nil, nil, fmt.Errorf("failed to anchor %s: %v", real, err)
 		}
 	}
+	if err := layer(p); err != nil {
+		return nil, nil, err
+	}
 	forbid, frozen := map[entryKey]string{}, map[fileKey]string{}
 	for _, f := range p.Frozen {
 		var st syscall.Stat_t
@@ -371,15 +374,34 @@ func privateMounts(p *Profile) (map[entryKey]string, map[fileKey]string, error) 
 	return forbid, frozen, nil
 }
 
+// layer mounts an overlay on each of p.Layered (SetLayers chose them): the directory itself
+// beneath, and an upper directory of the session's own, beneath p.Layers, that takes every
+// change.
+func layer(p *Profile) error {
+	userxattr := os.Geteuid() != 0 || ownNamespaces()
+	for _, real := range p.Layered {
+		upper, work := layerDirs(p.Layers, real)
+		for _, dir := range []string{upper, work} {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return fmt.Errorf("failed to make edit mode's layer for %s: %v", real, err)
+			}
+		}
+		opts := "lowerdir=" + real + ",upperdir=" + upper + ",workdir=" + work
+		if userxattr {
+			opts += ",userxattr"
+		}
+		if err := syscall.Mount("overlay", real, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
+			return fmt.Errorf("failed to layer %s: %v", real, err)
+		}
+	}
+	return nil
+}
+
 // hide mounts an empty, unreadable, read-only tmpfs on dir.
 func hide(dir string) error {
 	return syscall.Mount(hiddenSource, dir, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "mode=000,size=4k")
 }
 
-// within says whether path is dir or beneath it.
-func within(path, dir string) bool {
-	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
-}
 
 // closeOnExec marks every descriptor above stderr close-on-exec, so that nothing the caller
 // had open (a socket, a lock, a directory) reaches the sandboxed command.

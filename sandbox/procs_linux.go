@@ -35,6 +35,12 @@ func EditDir(home, session string) (string, error) {
 	return f.Name(), nil
 }
 
+// LayersDir is the directory beneath which edit mode keeps the session's layers of the tools'
+// caches (Profile.Layered): a path only, made by the sandbox's init.
+func LayersDir(home, session string) string {
+	return filepath.Join(ScratchRoot(home), scratchName(session)+layersSuffix, "layers")
+}
+
 // RegisterInit records pid, the init of one of session's edit-mode commands.
 func RegisterInit(home, session string, pid int) error {
 	dir, err := EditDir(home, session)

@@ -26,6 +26,8 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -50,6 +52,13 @@ type Profile struct {
 	// private mount namespace (privateMounts).
 	Frozen, Anchors []string
 	FrozenWhy       map[string]string
+	// Layered are writable directories the command writes through an overlay of its own (upper
+	// and work directories beneath Layers): the tools' caches and stores (~/.cargo, ~/go, …),
+	// whose content runs later (a binary on PATH, a build's init script, a module another
+	// project builds). What the command writes there, later commands of the session see; the
+	// user's own directory never changes.
+	Layered []string
+	Layers  string
 	// Create are frozen directories to make, empty, where they are missing, so that they cannot
 	// be made inside the sandbox with settings in them: the project's own .claude.
 	Create []string
@@ -109,6 +118,38 @@ func ReadOnly(hidden []string, scratch string) *Profile {
 		Scratch:    scratch,
 		WriteFiles: []string{"/dev/null", "/dev/tty"},
 	}
+}
+
+// SetLayers makes dirs, writable directories of p, Layered beneath layers: each that exists is
+// written through an overlay (by its real path), and one an overlay cannot take (its path holds
+// a comma or a colon, which the overlay's options cannot say, or it holds layers) is not
+// writable at all. A pure function of the paths, so that the sandbox's init (which mounts) and
+// its inner launcher (which grants) agree.
+func (p *Profile) SetLayers(layers string, dirs []string) {
+	p.Layers = filepath.Clean(layers)
+	for _, d := range cleanAbs(dirs) {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue // missing: nothing is written there (its parent is not writable)
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() || strings.ContainsAny(real, ",:") || within(p.Layers, real) {
+			p.Writable = slices.DeleteFunc(p.Writable, func(w string) bool { return w == d })
+			continue
+		}
+		p.Layered = append(p.Layered, real)
+	}
+}
+
+// within says whether path is dir or beneath it.
+func within(path, dir string) bool {
+	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+}
+
+// layerDirs are the upper and work directories of dir's layer beneath layers.
+func layerDirs(layers, dir string) (upper, work string) {
+	sum := sha256.Sum256([]byte(dir))
+	base := filepath.Join(layers, filepath.Base(dir)+"-"+hex.EncodeToString(sum[:6]))
+	return filepath.Join(base, "upper"), filepath.Join(base, "work")
 }
 
 // frozenWhy is why a frozen path may not be made or changed, for the supervisor's refusal.

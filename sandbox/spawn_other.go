@@ -74,3 +74,6 @@ func ForgetInit(string, string, int) {}
 
 // EndEdit: nothing runs in an edit sandbox here.
 func EndEdit(string, string) int { return 0 }
+
+// LayersDir: namespaces are Linux's.
+func LayersDir(string, string) string { return "" }

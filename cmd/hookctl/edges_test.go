@@ -405,3 +405,82 @@ func TestEditClientSettingsAtAnyDepth(t *testing.T) {
 		t.Logf("%d of %d plants of a client's settings refused", held, len(plants))
 	})
 }
+
+// TestEditRunLaterFilesInTheWriteSet: the tools' directories edit mode writes hold code that
+// runs later outside the sandbox (issue 22: ~/.cargo/env sourced by the login shell,
+// ~/.cargo/bin/git and $PNPM_HOME/git ahead of the real git on PATH, ~/go/bin/gopls run by the
+// editor, ~/.gradle/init.d run by every build, a module rewritten in ~/go/pkg/mod); and a
+// directory on PATH inside the project. Control: each plant lands in the user's directory
+// without hookctl, and its trigger runs it. Through the hook, a tool's directory is written
+// through the session's own layer (the build and the next commands see it, the user's
+// directory does not change); a PATH directory the sandbox would write as it is is frozen.
+func TestEditRunLaterFilesInTheWriteSet(t *testing.T) {
+	forEditWorlds(t, func(t *testing.T, w *editWorld) {
+		canary, ran := w.canary(t)
+		payload := "#!/bin/sh\ntouch " + canary + "\n"
+		pnpm := filepath.Join(w.home, ".local", "share", "pnpm")
+		bin := filepath.Join(w.project, "bin")
+		for _, d := range []string{".cargo/bin", "go/bin", "go/pkg/mod/example.com/m@v1.0.0", ".gradle/init.d", ".local/share/pnpm"} {
+			os.MkdirAll(filepath.Join(w.home, d), 0o755)
+		}
+		os.WriteFile(filepath.Join(w.home, "go/pkg/mod/example.com/m@v1.0.0/m.sh"), []byte("#!/bin/sh\necho module\n"), 0o755)
+		filepath.Walk(w.home, func(p string, _ os.FileInfo, _ error) error { w.chown(p); return nil })
+		w.env = append(w.env, "PNPM_HOME="+pnpm, "PATH="+filepath.Join(w.home, ".cargo/bin")+":"+pnpm+":"+bin+":"+os.Getenv("PATH"))
+		plants := []struct{ name, file, trigger string }{
+			{"~/.cargo/env, sourced by the login shell", ".cargo/env", "bash -c '. ~/.cargo/env'"},
+			{"~/.cargo/bin/git ahead of git on PATH", ".cargo/bin/git", "git --version"},
+			{"$PNPM_HOME/git ahead of git on PATH", ".local/share/pnpm/git", "git --version"},
+			{"~/go/bin/gopls, run by the editor", "go/bin/gopls", "~/go/bin/gopls"},
+			{"~/.gradle/init.d, run by every build", ".gradle/init.d/init.sh", "sh ~/.gradle/init.d/init.sh"},
+			{"a module in ~/go/pkg/mod, built by another project", "go/pkg/mod/example.com/m@v1.0.0/m.sh", "~/go/pkg/mod/example.com/m@v1.0.0/m.sh"},
+		}
+		write := func(file string) string {
+			return "mkdir -p " + shellQuote(filepath.Dir(file)) + " && printf " + shellQuote(payload) + " > " + shellQuote(file) + " && chmod +x " + shellQuote(file)
+		}
+		for _, p := range plants {
+			file := filepath.Join(w.home, p.file)
+			before, _ := os.ReadFile(file)
+			if out, err := w.shell(t, write(file)+" && "+p.trigger); err != nil || !ran() {
+				t.Errorf("control: %s: the trigger did not run the plant without hookctl: %v %s", p.name, err, out)
+			}
+			if before == nil {
+				os.Remove(file)
+			} else {
+				os.WriteFile(file, before, 0o755)
+			}
+		}
+		for _, p := range plants {
+			file := filepath.Join(w.home, p.file)
+			before, _ := os.ReadFile(file)
+			out, err, refused := w.viaHook(t, write(file))
+			if refused || err != nil {
+				t.Errorf("%s: the write failed in edit mode (the layer takes it): refused %v, %v %s", p.name, refused, err, out)
+			}
+			// The session's next command sees it (its own layer)...
+			if out, _, _ := w.viaHook(t, "cat "+shellQuote(file)); !strings.Contains(out, canary) {
+				t.Errorf("%s: the next edit-mode command does not see what the last one wrote: %s", p.name, out)
+			}
+			// ...and the user's directory is as it was: the trigger, outside, runs nothing.
+			if after, _ := os.ReadFile(file); string(after) != string(before) {
+				t.Errorf("%s: the user's file changed: %q", p.name, after)
+			}
+			w.shell(t, p.trigger)
+			if ran() {
+				t.Errorf("%s: planted through edit mode, run by the user's next step", p.name)
+			}
+		}
+		// A directory on the user's PATH inside the project is frozen, missing or not.
+		for _, script := range []string{write(filepath.Join(bin, "git")), "mkdir bin", "ln -s /tmp bin"} {
+			out, _, refused := w.viaHook(t, script)
+			if refused {
+				out, _ = w.run(t, script) // the guard refused it; the sandbox must hold all the same
+			}
+			if _, err := os.Lstat(bin); err == nil {
+				t.Errorf("%s: made %s, on the user's PATH, from edit mode: %s", script, bin, out)
+				os.RemoveAll(bin)
+			} else if !strings.Contains(out, "a directory on your PATH") {
+				t.Errorf("%s: no refusal saying why: %s", script, out)
+			}
+		}
+	})
+}

@@ -326,7 +326,7 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
 	switch {
 	case opts.Inner:
-		return 0, sandbox.ExecInner(editProfile(home, opts.Project, opts.Scratch, opts.ProbeConfine), args)
+		return 0, sandbox.ExecInner(editProfile(home, opts.Session, opts.Project, opts.Scratch, opts.ProbeConfine), args)
 	case opts.Init:
 		return editInit(home, opts, args), nil
 	}
@@ -335,7 +335,7 @@ func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
 		return 0, err
 	}
 	if !opts.ProbeConfine {
-		p := editProfile(home, opts.Project, "", false)
+		p := editProfile(home, opts.Session, opts.Project, "", false)
 		p.Frozen = append(p.Frozen, nestedClients(home, opts.Session, opts.Project)...)
 		if err := sandbox.CheckLinks(p); err != nil {
 			return 0, err
@@ -383,7 +383,7 @@ func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
 // its network namespace, and the unix sockets outside that the user lets commands reach: the
 // config's edit_unix_sockets and the ssh agent's (git over ssh signs with it).
 func editInit(home string, opts *sandboxOptions, args []string) int {
-	p := editProfile(home, opts.Project, opts.Scratch, opts.ProbeConfine)
+	p := editProfile(home, opts.Session, opts.Project, opts.Scratch, opts.ProbeConfine)
 	p.ConnectHelper = hookEnv().binary
 	if !opts.ProbeConfine {
 		p.Frozen = append(p.Frozen, nestedClients(home, opts.Session, opts.Project)...)
@@ -500,13 +500,17 @@ func printChecks(s *streams, prefix string, checks []sandbox.Check) {
 var editWritable = []string{".cache", ".npm", ".yarn", ".pnpm-store", ".bun", ".deno", ".cargo", ".rustup", "go",
 	".m2", ".gradle", ".nuget", ".local/share/pnpm"}
 
-// editProfile is the edit profile for a session whose project is project: it may write the
+// editProfile is the edit profile for session, whose project is project: it may write the
 // project, the temporary directories and the caches, never hookctl's files, the clients'
 // settings (whole .claude directories, and the other clients' (clientDirs), in the home and in the
-// project and above) or the shell's start-up files.
+// project and above), the shell's start-up files, or what runs later outside the sandbox: git's
+// code-running files and the auto-run files (hook.AutoRun), and the directories on the user's
+// PATH that it could otherwise write. The tools' caches (editWritable) it writes through
+// layers of the session's own (sandbox.Profile.Layered), so that nothing it puts there (a
+// binary on PATH, an init script, a module) runs outside.
 //
 // confine (the probe's) leaves the project as the only writable directory.
-func editProfile(home, project, scratch string, confine bool) *sandbox.Profile {
+func editProfile(home, session, project, scratch string, confine bool) *sandbox.Profile {
 	userHome, _ := os.UserHomeDir()
 	binary := hookEnv().binary
 	frozen := hook.ProtectedPaths(guarding(claude.Client), home, userHome, binary, project)
@@ -528,23 +532,26 @@ func editProfile(home, project, scratch string, confine bool) *sandbox.Profile {
 	}
 	frozen = append(frozen, "/etc/claude-code")
 	frozen = append(frozen, clientDirs.system...)
-	writable := []string{project, "/tmp", "/var/tmp", "/dev/shm", os.TempDir()}
+	shared := []string{project, "/tmp", "/var/tmp", "/dev/shm", os.TempDir()}
+	var caches []string
 	for _, d := range editWritable {
 		if userHome != "" {
-			writable = append(writable, filepath.Join(userHome, d))
+			caches = append(caches, filepath.Join(userHome, d))
 		}
 	}
 	var autoWritable []string
 	if cfg, err := hook.LoadConfig(home); err == nil {
-		writable = append(writable, cfg.EditWritable...)
+		shared = append(shared, cfg.EditWritable...)
 		autoWritable = cfg.EditAutoRunWritable
 	}
+	writable := append(slices.Clone(shared), caches...)
 	if confine {
-		writable = []string{project}
+		shared, writable, caches = []string{project}, []string{project}, nil
 	}
 	// What runs code later outside the sandbox (git's hooks and config, .envrc, .vscode, …):
 	// frozen, and refused where it does not exist yet; the git directories are anchored.
 	auto, gitDirs := hook.AutoRun(project, userHome, autoWritable)
+	auto = append(auto, pathDirs(shared, autoWritable)...)
 	why := map[string]string{}
 	for _, a := range auto {
 		frozen = append(frozen, a.Path)
@@ -557,5 +564,34 @@ func editProfile(home, project, scratch string, confine bool) *sandbox.Profile {
 			p.Anchors = append(p.Anchors, d)
 		}
 	}
+	if session != "" && len(caches) > 0 {
+		p.SetLayers(sandbox.LayersDir(home, session), caches)
+	}
 	return p
+}
+
+// pathDirs are the directories on the user's PATH (as the client runs commands with it) beneath
+// a directory edit mode writes as it is (shared: the project, the temporary directories, the
+// user's edit_writable): what a command put there would run the next time the user typed its
+// name. A relative entry (., bin) names the directory the user is in, which no sandbox can keep.
+func pathDirs(shared, autoWritable []string) []hook.AutoRunPath {
+	var out []hook.AutoRunPath
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		d = filepath.Clean(d)
+		if !slices.ContainsFunc(shared, func(w string) bool { return withinDir(d, filepath.Clean(w)) }) ||
+			slices.ContainsFunc(autoWritable, func(w string) bool { return filepath.IsAbs(w) && withinDir(d, filepath.Clean(w)) }) {
+			continue
+		}
+		out = append(out, hook.AutoRunPath{Path: d, Key: d,
+			What: "a directory on your PATH: a program put there runs instead of the one you meant, the next time you type its name"})
+	}
+	return out
+}
+
+// withinDir says whether path is dir or beneath it.
+func withinDir(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+"/")
 }
