@@ -402,7 +402,6 @@ func hide(dir string) error {
 	return syscall.Mount(hiddenSource, dir, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "mode=000,size=4k")
 }
 
-
 // closeOnExec marks every descriptor above stderr close-on-exec, so that nothing the caller
 // had open (a socket, a lock, a directory) reaches the sandboxed command.
 func closeOnExec() error {
