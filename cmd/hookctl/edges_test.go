@@ -13,6 +13,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/fixtures/hostile"
 )
 
 // Issue 22: the sandboxes hold at their edges. Each test runs its attacks for real, through
@@ -481,6 +483,62 @@ func TestEditRunLaterFilesInTheWriteSet(t *testing.T) {
 			} else if !strings.Contains(out, "a directory on your PATH") {
 				t.Errorf("%s: no refusal saying why: %s", script, out)
 			}
+		}
+	})
+}
+
+// TestScratchCannotBeSwapped: issue 22's race on the scratch directory. A process an edit-mode
+// command leaves behind swaps the session's scratch directory for a link to the home, again and
+// again; the next read-only command must still write nowhere but its own scratch directory.
+// Control: without hookctl the same user can swap the directory (it is theirs), and a write
+// through the swapped path lands in the home. In the sandbox the scratch root is in hookctl's
+// home, which edit mode cannot see, and the read-only sandbox grants the directory it opened.
+func TestScratchCannotBeSwapped(t *testing.T) {
+	forEditWorlds(t, func(t *testing.T, w *editWorld) {
+		scratch := filepath.Join(w.hh, "scratch", w.session)
+		gitconfig := filepath.Join(w.home, ".gitconfig")
+		swap := "for i in $(seq 300); do rm -rf " + shellQuote(scratch) + " 2>/dev/null; ln -sfn " + shellQuote(w.home) + " " + shellQuote(scratch) + " 2>/dev/null; done"
+		// Control, as the user, without hookctl.
+		os.MkdirAll(scratch, 0o700)
+		w.chown(filepath.Join(w.hh, "scratch"), scratch)
+		w.shell(t, swap+"; echo '[core]' > "+shellQuote(scratch)+"/.gitconfig")
+		if b, _ := os.ReadFile(gitconfig); !strings.Contains(string(b), "[core]") {
+			t.Fatalf("control: the swap did not redirect the write to the home")
+		}
+		os.Remove(gitconfig)
+		os.Remove(scratch)
+		// From edit mode, in the background, while read-only commands run. (The hook's guard
+		// refuses this command, which names hookctl's home; the sandbox must hold without it.)
+		if _, _, refused := w.viaHook(t, swap); !refused {
+			t.Log("the guard let the swapper through")
+		}
+		if out, err := w.run(t, "( "+swap+" ) </dev/null >/dev/null 2>&1 & ls "+shellQuote(filepath.Dir(scratch))+" 2>&1; echo started"); err != nil {
+			t.Fatalf("the swapper: %v %s", err, out)
+		} else if !strings.Contains(out, "Permission denied") && !strings.Contains(out, "No such file") {
+			t.Errorf("edit mode sees the scratch root: %s", out)
+		}
+		w.mode(t, true)
+		// Read-only commands as the hook's rewrite runs them: one the policy admits (issue
+		// 22's git status), and the launcher's form with writes the policy would not admit.
+		if out, _, refused := w.viaHook(t, "git status --short; echo done"); refused || !strings.Contains(out, "done") {
+			t.Errorf("git status in read-only mode: refused %v, %s", refused, out)
+		}
+		hookctlHome := w.protected(t)
+		for i := 0; i < 5; i++ {
+			out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --session "+w.session+" -- bash --noprofile --norc -c "+
+				shellQuote(`echo "[core]" > "$TMPDIR/.gitconfig"; cat "$TMPDIR/.gitconfig"; echo x > ~/.gitconfig`))
+			if !strings.Contains(out, "[core]") {
+				t.Errorf("a read-only command's write to its scratch directory: %s", out)
+			}
+		}
+		if _, err := os.Stat(gitconfig); err == nil {
+			t.Error("a read-only command wrote ~/.gitconfig through its scratch directory")
+		}
+		if fi, err := os.Lstat(scratch); err != nil || !fi.IsDir() {
+			t.Errorf("the scratch directory is not the one hookctl made: %v %v", fi, err)
+		}
+		if d := strings.Join(hostile.Diff(hookctlHome, w.protected(t)), "\n"); d != "" {
+			t.Errorf("hookctl's home changed:\n%q", d)
 		}
 	})
 }
