@@ -77,3 +77,6 @@ func EndEdit(string, string) int { return 0 }
 
 // LayersDir: namespaces are Linux's.
 func LayersDir(string, string) string { return "" }
+
+// ServeRunInit: namespaces are Linux's.
+func ServeRunInit([]string, []string, int) int { return 126 }

@@ -44,9 +44,10 @@ func newRunWorld(t *testing.T, user *syscall.Credential) *runWorld {
 	if user != nil && os.Geteuid() != 0 {
 		t.Skip("switching users needs root")
 	}
-	root, err := os.MkdirTemp("", "hookctl-run-test-")
+	// Not under the tester's TMPDIR, which may be private to them (issue 30).
+	root, err := os.MkdirTemp("/var/lib", "hookctl-run-test-")
 	if err != nil {
-		t.Fatal(err)
+		t.Skipf("no place outside the temporary directories: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(root) })
 	os.Chmod(root, 0o755)
@@ -377,9 +378,14 @@ wait`
 		if code := cmd.ProcessState.ExitCode(); code != 130 {
 			t.Errorf("exit %d, want 130\n%s", code, stderr.String())
 		}
-		for _, pid := range strings.Fields(string(pids)) {
-			if b, err := os.ReadFile("/proc/" + pid + "/cmdline"); err == nil && strings.Contains(string(b), "sleep") {
-				t.Errorf("process %s (%q) outlived the run", pid, b)
+		// The pids the script saw are its pid namespace's; the machine's /proc is searched for
+		// the sleeps themselves.
+		if len(strings.Fields(string(pids))) != 3 {
+			t.Errorf("the script did not start its three sleeps: %q", pids)
+		}
+		for _, s := range []string{"61", "62", "63"} {
+			if left := running("sleep\x00" + s); len(left) > 0 {
+				t.Errorf("sleep %s outlived the run: %q", s, left)
 			}
 		}
 		m := w.meta(t)
@@ -521,4 +527,82 @@ func normaliseRun(s, root string) string {
 		s = regexp.MustCompile(r.re).ReplaceAllString(s, r.with)
 	}
 	return s
+}
+
+// running lists the machine's processes whose command line is cmdline (its words joined by
+// NULs).
+func running(cmdline string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && strings.TrimRight(string(b), "\x00") == cmdline {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
+
+// TestRunEndsWhatItLeaves: every process a run's command starts ends with the run, and is
+// counted (issue 22: a process whose main thread has exited looked like a zombie, was neither
+// killed nor counted, outlived the run, and raced the artifacts' validation). Control: the same
+// script without hookctl leaves processes that write after it has returned. Through hookctl
+// run, leftover_processes counts them, none writes afterwards, none is left on the machine;
+// and one swapping an artifact directory for a link to a file outside the run, again and
+// again, moves nothing from outside into the run's quarantine.
+func TestRunEndsWhatItLeaves(t *testing.T) {
+	requireTool(t, "python3")
+	requireTool(t, "setsid")
+	forUsers(t, func(t *testing.T, user *syscall.Credential) {
+		w := newRunWorld(t, user)
+		victim := filepath.Join(w.sibling, "victim")
+		os.WriteFile(victim, []byte("outside\n"), 0o644)
+		py := `import threading, time, ctypes, os; out = os.environ["HOOKCTL_RUN_OUT"]; ` +
+			`threading.Thread(target=lambda: (time.sleep(2), open(out + "/late-thread", "w").write("x"))).start(); ` +
+			`ctypes.CDLL(None).pthread_exit(None)`
+		script := `out=${HOOKCTL_RUN_OUT:-$1}
+setsid -f bash -c "sleep 2; echo late > $out/late-setsid" </dev/null >/dev/null 2>&1
+( ( sleep 2; echo late > $out/late-fork ) & ) </dev/null >/dev/null 2>&1
+/usr/bin/python3 -c '` + py + `' </dev/null >/dev/null 2>&1 &
+mkdir -p "$out/d"; mkfifo "$out/d/victim"
+setsid -f bash -c "while :; do rm -rf $out/d; ln -sfn ` + w.sibling + ` $out/d; mkdir -p $out/d; mkfifo $out/d/victim; done" </dev/null >/dev/null 2>&1
+sleep 0.3; echo done`
+		// Control: without hookctl (its output directory stands in for the run's).
+		ctl := filepath.Join(w.root, "control")
+		os.MkdirAll(ctl, 0o777)
+		os.Chmod(ctl, 0o777)
+		c := exec.Command("bash", "-c", strings.ReplaceAll(script, "setsid -f bash -c \"while", "false && bash -c \"while"), "x", ctl)
+		c.Env = append(append([]string{}, w.env...), "HOOKCTL_RUN_OUT="+ctl)
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: user}
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("control: %v %s", err, out)
+		}
+		time.Sleep(3 * time.Second)
+		for _, f := range []string{"late-setsid", "late-fork", "late-thread"} {
+			if _, err := os.Stat(filepath.Join(ctl, f)); err != nil {
+				t.Errorf("control: without hookctl nothing wrote %s after the script returned", f)
+			}
+		}
+		_, stderr, code := w.run(t, nil, "run", "--profile", "secure-read-only", "--out", w.out, "--", "bash", "-c", script)
+		if code != 0 {
+			t.Fatalf("the run: exit %d\n%s", code, stderr)
+		}
+		m := w.meta(t)
+		// setsid's bash and sleep, the fork's subshell and sleep, python, the swapper: 6.
+		if m.Leftover < 6 {
+			t.Errorf("leftover_processes %d, want at least 6\n%s", m.Leftover, stderr)
+		}
+		time.Sleep(3 * time.Second)
+		for _, f := range []string{"late-setsid", "late-fork", "late-thread"} {
+			if _, err := os.Stat(filepath.Join(w.out, "artifacts", f)); err == nil {
+				t.Errorf("%s: a process the run left wrote its output after the run", f)
+			}
+		}
+		if b, err := os.ReadFile(victim); err != nil || string(b) != "outside\n" {
+			t.Errorf("the file outside the run was moved or changed: %v %q", err, b)
+		}
+		if left := running("sleep\x002"); len(left) > 0 {
+			t.Errorf("the run's sleeps outlived it: %q", left)
+		}
+		t.Logf("leftover_processes %d; quarantined %d", m.Leftover, len(m.Output.Quarantined))
+	})
 }

@@ -84,6 +84,8 @@ type sandboxOptions struct {
 	// variables it points at the broker (ANTHROPIC_BASE_URL).
 	ModelFD   int
 	ModelVars []string
+	ModelPort int  // the inner launcher's: the port the run's init listens on for the broker
+	RunInit   bool // the launcher as the init of a hookctl run (secureInit)
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -133,6 +135,8 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				return sandboxProbe(s, opts)
 			case opts.Forget:
 				return sandboxForget(s)
+			case opts.Profile == sandbox.SecureReadOnlyName && opts.RunInit:
+				return exitCode(secureInit(opts, args))
 			case opts.Profile == sandbox.SecureReadOnlyName:
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
@@ -188,6 +192,10 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	cmd.Flags().IntVar(&opts.ModelFD, "model-fd", 0, "")
 	cmd.Flags().MarkHidden("model-fd")
 	cmd.Flags().StringArrayVar(&opts.ModelVars, "model-var", nil, "")
+	cmd.Flags().IntVar(&opts.ModelPort, "model-port", 0, "")
+	cmd.Flags().MarkHidden("model-port")
+	cmd.Flags().BoolVar(&opts.RunInit, "run-init", false, "")
+	cmd.Flags().MarkHidden("run-init")
 	cmd.Flags().MarkHidden("model-var")
 	cmd.Flags().SetInterspersed(false)
 	return cmd
@@ -230,23 +238,8 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		}
 		p := sandbox.SecureReadOnly(opts.Read, opts.Write)
 		p.StatusFD = opts.StatusFD
-		if opts.ModelFD > 0 {
-			// The network namespace hookctl run started this launcher in holds only loopback;
-			// the broker (outside it) accepts on the listener made here, and the command may
-			// connect to that port alone.
-			url, err := sandbox.BridgeNetwork(opts.ModelFD)
-			if err != nil {
-				return err
-			}
-			p.ConnectPorts = []uint16{sandbox.BridgePort(url)}
-			// getenv finds the first of duplicates: drop any the environment has already.
-			env = slices.DeleteFunc(env, func(kv string) bool {
-				name, _, _ := strings.Cut(kv, "=")
-				return slices.Contains(opts.ModelVars, name)
-			})
-			for _, v := range opts.ModelVars {
-				env = append(env, v+"="+url)
-			}
+		if opts.ModelPort > 0 {
+			p.ConnectPorts = []uint16{uint16(opts.ModelPort)} // the run's init made the listener
 		}
 		return sandbox.Exec(p, args, env)
 	}()
@@ -254,6 +247,42 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		sandbox.ReportFailure(opts.StatusFD, err)
 	}
 	return err
+}
+
+// secureInit is the init of a hookctl run's launch (--run-init: pid 1 of the pid namespace the
+// run's supervisor started it in, sandbox.ServeRunInit): with --network model-only it makes
+// the broker's listener in the run's network namespace (the command may connect to that port
+// alone) and points the model's variables at it; then it starts the launcher again, which
+// applies the profile and execs the command, and returns the command's status.
+func secureInit(opts *sandboxOptions, args []string) int {
+	env := os.Environ()
+	inner := []string{"hookctl", "sandbox", "--profile", sandbox.SecureReadOnlyName}
+	for _, r := range opts.Read {
+		inner = append(inner, "--read", r)
+	}
+	for _, w := range opts.Write {
+		inner = append(inner, "--write", w)
+	}
+	inner = append(inner, "--status-fd", strconv.Itoa(opts.StatusFD))
+	if opts.ModelFD > 0 {
+		// The network namespace hookctl run started this init in holds only loopback; the
+		// broker (outside it) accepts on the listener made here.
+		url, err := sandbox.BridgeNetwork(opts.ModelFD)
+		if err != nil {
+			sandbox.ReportFailure(opts.StatusFD, err)
+			return exitSandboxFailed
+		}
+		inner = append(inner, "--model-port", strconv.Itoa(int(sandbox.BridgePort(url))))
+		// getenv finds the first of duplicates: drop any the environment has already.
+		env = slices.DeleteFunc(env, func(kv string) bool {
+			name, _, _ := strings.Cut(kv, "=")
+			return slices.Contains(opts.ModelVars, name)
+		})
+		for _, v := range opts.ModelVars {
+			env = append(env, v+"="+url)
+		}
+	}
+	return sandbox.ServeRunInit(append(append(inner, "--"), args...), env, opts.StatusFD)
 }
 
 // sandboxExec applies the profile and execs args; it returns only on failure, or with the exit
