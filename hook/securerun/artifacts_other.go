@@ -112,4 +112,3 @@ func hashFile(p string, max int64) (string, int64, error) {
 	}
 	return hex.EncodeToString(h.Sum(nil)), n, nil
 }
-
