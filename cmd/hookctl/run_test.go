@@ -606,3 +606,55 @@ sleep 0.3; echo done`
 		t.Logf("leftover_processes %d; quarantined %d", m.Leftover, len(m.Output.Quarantined))
 	})
 }
+
+// TestRunReadsNoRepositoryACommonDirNames: a repository whose .git/commondir names another
+// repository (the user's private one) would have the run read that one: git takes the objects
+// and refs from it. Control: without hookctl, git log in the repository shows the private
+// repository's commit. hookctl run refuses it before anything runs; a real linked worktree
+// (whose git directory names it back) still runs, with git.
+func TestRunReadsNoRepositoryACommonDirNames(t *testing.T) {
+	forUsers(t, func(t *testing.T, user *syscall.Credential) {
+		w := newRunWorld(t, user)
+		private := filepath.Join(w.root, "private")
+		git := func(dir, script string) string {
+			c := exec.Command("bash", "-c", script)
+			c.Dir, c.Env = dir, append(append([]string{}, w.env...), "GIT_CONFIG_GLOBAL=/dev/null")
+			c.SysProcAttr = &syscall.SysProcAttr{Credential: user}
+			out, _ := c.CombinedOutput()
+			return string(out)
+		}
+		os.MkdirAll(private, 0o755)
+		w.chownAll(private)
+		git(private, "git init -q && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m SECRET-COMMIT")
+		os.WriteFile(filepath.Join(w.repo, ".git", "commondir"), []byte(filepath.Join(private, ".git")+"\n"), 0o644)
+		w.chownAll(w.repo)
+		if out := git(w.repo, "git log --all --format=%s"); !strings.Contains(out, "SECRET-COMMIT") {
+			t.Fatalf("control: git does not follow the commondir: %s", out)
+		}
+		stdout, stderr, code := w.run(t, nil, "run", "--profile", "secure-read-only", "--out", w.out, "--", "git", "log", "--all", "--format=%s")
+		if code != securerun.ExitNotStarted || strings.Contains(stdout+stderr, "SECRET-COMMIT") || !strings.Contains(stderr, "commondir") {
+			t.Errorf("a commondir naming another repository: exit %d\n%s%s", code, stdout, stderr)
+		}
+		os.Remove(filepath.Join(w.repo, ".git", "commondir"))
+		// A linked worktree of the repository: its git directory names it back.
+		wt := filepath.Join(w.root, "wt")
+		git(w.repo, "git worktree add -q "+wt+" 2>&1")
+		w.out = filepath.Join(w.root, "out-wt")
+		c := w.command(nil, "run", "--profile", "secure-read-only", "--out", w.out, "--", "git", "log", "--format=%s")
+		c.Dir = wt
+		out, err := c.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "init") {
+			t.Errorf("a linked worktree: %v\n%s", err, out)
+		}
+	})
+}
+
+// chownAll gives the tree at root to the world's user.
+func (w *runWorld) chownAll(root string) {
+	if w.user == nil {
+		return
+	}
+	filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error {
+		return os.Lchown(p, int(w.user.Uid), int(w.user.Gid))
+	})
+}
