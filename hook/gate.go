@@ -52,7 +52,7 @@ type Gate struct {
 	EndSession func(id string)
 	// GH and Secrets are the policy's (Policy.GH, Policy.Secrets): how review mode finds gh and
 	// checks a publish's text. Nil: review mode publishes nothing.
-	GH      func() (string, error)
+	GH      func(cwd string) (string, error)
 	Secrets func() *scrub.Scrubber
 	// AuditPublish appends a review-mode publish decision to hookctl's audit, before the hook
 	// answers. A publish it cannot record is refused; nil refuses every publish.
@@ -169,7 +169,10 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
+	if g.GH != nil {
+		p.GH = func() (string, error) { return g.GH(c.Cwd) }
+	}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}

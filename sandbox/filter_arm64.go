@@ -20,11 +20,11 @@ const (
 )
 
 // arm64 has only the *at forms of the calls that name a directory entry.
-var (
-	legacyNamedCalls []sys
-	legacyOpenRules  []seccomp.Rule
-	legacyNamed      map[int]func(*supervisor, *call, [6]uint64) (answer, syscall.Errno)
-)
+var legacyNamedCalls []sys
+
+func legacyOpenRules() []seccomp.Rule { return nil }
+
+func legacyNamed(int) (func(*supervisor, *call, [6]uint64) (answer, syscall.Errno), bool) { return nil, false }
 
 var filterArch = seccomp.Arch{Audit: 0xc00000b7}
 

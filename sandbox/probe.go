@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -218,8 +217,8 @@ func probeEdit(ctx context.Context, dir, binary, home, marker string) ([]Check, 
 	// mode may write) shows whether writes outside are refused.
 	outside := filepath.Join(dir, "outside")
 	// A service outside the sandbox, listening on a unix socket (the supervisor must refuse it).
-	if l, err := net.Listen("unix", filepath.Join(outside, "service.sock")); err == nil {
-		defer l.Close()
+	if fd, err := unixListen(filepath.Join(outside, "service.sock")); err == nil {
+		defer syscall.Close(fd)
 	}
 	return runChecks(ctx, home, "the edit sandbox", binary, "sandbox", "--profile", EditName, "--probe-confine",
 		"--scratch", filepath.Join(dir, "scratch"), "--project", project, "--",
@@ -347,18 +346,33 @@ func connectOutErr() error {
 	return err
 }
 
+// unixListen listens on a unix stream socket at path. (System calls, not package net: the hook
+// process links this package and links no network code.)
+func unixListen(path string) (int, error) {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return -1, err
+	}
+	syscall.CloseOnExec(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	if err := syscall.Listen(fd, 8); err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
 // insideSocketErr listens on a unix socket at path and connects to it.
 func insideSocketErr(path string) error {
-	l, err := net.Listen("unix", path)
+	l, err := unixListen(path)
 	if err != nil {
 		return err
 	}
-	defer l.Close()
-	c, err := net.Dial("unix", path)
-	if err != nil {
-		return err
-	}
-	return c.Close()
+	defer syscall.Close(l)
+	return unixConnectErr(path)
 }
 
 func socketErr(family, typ int) error {

@@ -143,7 +143,7 @@ func (s *supervisor) do(c *call) (answer, syscall.Errno) {
 	case syscall.SYS_LINKAT:
 		return s.link(c, fd(0), a[1], fd(2), a[3], uint32(a[4]))
 	}
-	if legacy, ok := legacyNamed[int(c.n.Data.Nr)]; ok {
+	if legacy, ok := legacyNamed(int(c.n.Data.Nr)); ok {
 		return legacy(s, c, a)
 	}
 	return answer{}, syscall.ENOSYS
@@ -785,7 +785,7 @@ func supervisedRules() []seccomp.Rule {
 	rules = append(rules, seccomp.Rule{Name: "openat (O_CREAT, supervised)", Nr: syscall.SYS_OPENAT, Notify: true,
 		When: []seccomp.Cond{{Arg: 2, Op: seccomp.NonZero, Mask: syscall.O_CREAT}}},
 		seccomp.Rule{Name: "openat2", Nr: nrOpenat2, Errno: syscall.ENOSYS})
-	return append(rules, legacyOpenRules...)
+	return append(rules, legacyOpenRules()...)
 }
 
 // assembleEdit is the edit profile's filter program: editRules, the supervised calls, and no

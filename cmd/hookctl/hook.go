@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 
@@ -12,6 +11,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/trustedpath"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/sandbox"
@@ -116,9 +116,9 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 			sandbox.RemoveScratch(env.home, id)
 		},
 		IsClient: nil,
-		// gh is found on the PATH the client gave the hook, which its shell shares; an absolute
-		// path only (exec.LookPath refuses one relative to the working directory).
-		GH:      func() (string, error) { return exec.LookPath("gh") },
+		// gh is found on the PATH the client gave the hook, which its shell shares, in a
+		// directory no sandboxed command can write (trustedLookPath).
+		GH:      func(cwd string) (string, error) { return trustedLookPath(env.home, cwd, "gh") },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
 	}
 	if a.Client.Name == claude.Client.Name {
@@ -187,6 +187,23 @@ func hookEnv() environment {
 		e.binary = exe
 	}
 	return e
+}
+
+// trustedLookPath finds a program hookctl itself runs on PATH, never beneath what a sandboxed
+// command may write as it is: the project (cwd, and the git work tree above it), the temporary
+// directories, the config's edit_writable (trustedpath.LookPath).
+func trustedLookPath(home, cwd, name string) (string, error) {
+	untrusted := []string{cwd, os.TempDir(), "/tmp", "/var/tmp", "/dev/shm"}
+	for d := filepath.Clean(cwd); filepath.IsAbs(d) && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			untrusted = append(untrusted, d)
+			break
+		}
+	}
+	if cfg, err := hook.LoadConfig(home); err == nil {
+		untrusted = append(untrusted, cfg.EditWritable...)
+	}
+	return trustedpath.LookPath(name, os.Getenv("PATH"), untrusted)
 }
 
 // isolation is the sandbox probe's result for this machine, cached in hookctl's home per
