@@ -24,7 +24,9 @@ var legacyNamedCalls []sys
 
 func legacyOpenRules() []seccomp.Rule { return nil }
 
-func legacyNamed(int) (func(*supervisor, *call, [6]uint64) (answer, syscall.Errno), bool) { return nil, false }
+func legacyNamed(int) (func(*supervisor, *call, [6]uint64) (answer, syscall.Errno), bool) {
+	return nil, false
+}
 
 var filterArch = seccomp.Arch{Audit: 0xc00000b7}
 
