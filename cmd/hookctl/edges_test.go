@@ -542,3 +542,30 @@ func TestScratchCannotBeSwapped(t *testing.T) {
 		}
 	})
 }
+
+// TestPublishRunsTrustedGH: review mode's approved publish runs gh found in a trusted directory
+// of PATH only (issue 22: a gh planted in a directory an edit-mode command could write, first on
+// the client's PATH, was what the publish ran, with GH_TOKEN). Control: the PATH lookup a shell
+// does finds the planted one first.
+func TestPublishRunsTrustedGH(t *testing.T) {
+	forEditWorlds(t, func(t *testing.T, w *editWorld) {
+		planted := filepath.Join(w.project, "bin")
+		real := filepath.Join(filepath.Dir(w.home), "ghbin")
+		for _, d := range []string{planted, real} {
+			os.MkdirAll(d, 0o755)
+			os.WriteFile(filepath.Join(d, "gh"), []byte("#!/bin/sh\necho "+d+"\n"), 0o755)
+		}
+		w.chown(planted, filepath.Join(planted, "gh"))
+		w.env = append(w.env, "PATH="+planted+":"+real+":"+os.Getenv("PATH"))
+		if out, _ := w.shell(t, "gh"); strings.TrimSpace(out) != planted {
+			t.Fatalf("control: the shell's gh is %q", out)
+		}
+		if out, err := w.cli("readonly", "review", "--session", w.session); err != nil {
+			t.Fatalf("readonly review: %v %s", err, out)
+		}
+		runs, refused := w.throughHook(t, `gh pr review 7 --comment --body "Looks good"`)
+		if refused || !strings.Contains(runs, filepath.Join(real, "gh")) || strings.Contains(runs, filepath.Join(planted, "gh")) {
+			t.Errorf("the publish runs %q (refused %v); want %s", runs, refused, filepath.Join(real, "gh"))
+		}
+	})
+}
