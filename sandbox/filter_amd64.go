@@ -18,7 +18,12 @@ const (
 	nrBPF             = 321
 	nrRenameat2       = 316
 	nrOpenat2         = 437
+	nrFanotifyInit    = 300
+	nrFanotifyMark    = 301
 )
+
+var inotifyCalls = []sys{{"inotify_init", syscall.SYS_INOTIFY_INIT}, {"inotify_init1", syscall.SYS_INOTIFY_INIT1},
+	{"inotify_add_watch", syscall.SYS_INOTIFY_ADD_WATCH}}
 
 // legacyNamedCalls are amd64's forms without a directory descriptor of the calls that name a
 // directory entry (supervisedRules), and legacyNamed answers them as their *at forms.

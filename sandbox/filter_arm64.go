@@ -17,7 +17,11 @@ const (
 	nrBPF             = syscall.SYS_BPF
 	nrRenameat2       = syscall.SYS_RENAMEAT2
 	nrOpenat2         = 437
+	nrFanotifyInit    = 262
+	nrFanotifyMark    = 263
 )
+
+var inotifyCalls = []sys{{"inotify_init1", syscall.SYS_INOTIFY_INIT1}, {"inotify_add_watch", syscall.SYS_INOTIFY_ADD_WATCH}}
 
 // arm64 has only the *at forms of the calls that name a directory entry.
 var legacyNamedCalls []sys

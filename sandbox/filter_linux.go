@@ -116,6 +116,12 @@ func readOnlyRules() []seccomp.Rule {
 	rules = append(rules, seccomp.Rule{Name: "prlimit64 (another process)", Nr: syscall.SYS_PRLIMIT64, Errno: syscall.EPERM,
 		When: []seccomp.Cond{{Arg: 0, Op: seccomp.NonZero}, {Arg: 2, Op: seccomp.NonZero64}}})
 
+	// Watching files: Landlock does not govern inotify or fanotify, so a command could watch
+	// what it may not read (hookctl's home, to learn when the user changes modes). ENOSYS for
+	// inotify, so that programs (tail -f) fall back to polling.
+	deny(syscall.ENOSYS, inotifyCalls)
+	deny(syscall.EPERM, []sys{{"fanotify_init", nrFanotifyInit}, {"fanotify_mark", nrFanotifyMark}})
+
 	// io_uring performs network and file operations no filter sees; ENOSYS, so that libraries
 	// fall back to plain system calls.
 	deny(syscall.ENOSYS, []sys{

@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/hookctl/hookctl/fixtures/hostile"
 )
@@ -566,6 +567,86 @@ func TestPublishRunsTrustedGH(t *testing.T) {
 		runs, refused := w.throughHook(t, `gh pr review 7 --comment --body "Looks good"`)
 		if refused || !strings.Contains(runs, filepath.Join(real, "gh")) || strings.Contains(runs, filepath.Join(planted, "gh")) {
 			t.Errorf("the publish runs %q (refused %v); want %s", runs, refused, filepath.Join(real, "gh"))
+		}
+	})
+}
+
+// TestOtherTerminalsAndWatches: a sandboxed command can neither read another terminal's input
+// (the user's keystrokes in another shell) nor write into it, and a read-only command cannot
+// watch hookctl's home with inotify (to learn when the user changes modes). Control: without
+// hookctl, each works.
+func TestOtherTerminalsAndWatches(t *testing.T) {
+	requireTool(t, "python3")
+	forEditWorlds(t, func(t *testing.T, w *editWorld) {
+		// Another terminal: a pty the test holds, its slave the world's user's, as a login's is.
+		master, err := syscall.Open("/dev/ptmx", syscall.O_RDWR|syscall.O_NOCTTY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			t.Skipf("no pseudo-terminals: %v", err)
+		}
+		defer syscall.Close(master)
+		var n uint32
+		const tiocgptn, tiocsptlck = 0x80045430, 0x40045431
+		zero := 0
+		syscall.Syscall(syscall.SYS_IOCTL, uintptr(master), tiocsptlck, uintptr(unsafe.Pointer(&zero)))
+		syscall.Syscall(syscall.SYS_IOCTL, uintptr(master), tiocgptn, uintptr(unsafe.Pointer(&n)))
+		slave := fmt.Sprintf("/dev/pts/%d", n)
+		w.chown(slave)
+		keep, err := os.OpenFile(slave, os.O_RDWR, 0) // the other shell, holding its terminal open
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer keep.Close()
+		watch := "python3 -c " + shellQuote(`import ctypes; c = ctypes.CDLL(None); fd = c.inotify_init(); `+
+			`print("watch", fd >= 0 and c.inotify_add_watch(fd, b"`+w.hh+`", 0xfff) >= 0)`)
+		attacks := []struct{ name, script, worked string }{
+			{"write into another terminal", "echo INJECTED > " + slave + " && echo wrote", "wrote"},
+			{"read another terminal's input", "timeout 2 head -c 6 " + slave, "SECRET"},
+			{"watch hookctl's home", watch, "watch True"},
+		}
+		try := func(run func(string) string, a struct{ name, script, worked string }) bool {
+			if a.name == "read another terminal's input" {
+				go func() { time.Sleep(500 * time.Millisecond); syscall.Write(master, []byte("SECRET\n")) }()
+			}
+			return strings.Contains(run(a.script), a.worked)
+		}
+		plain := func(s string) string { out, _ := w.shell(t, s); return out }
+		for _, a := range attacks {
+			if !try(plain, a) {
+				t.Errorf("control: %s did not work without hookctl", a.name)
+			}
+		}
+		drain := func() { // what the attempts wrote into the terminal, or left unread
+			buf := make([]byte, 4096)
+			for {
+				if n, err := syscall.Read(master, buf); n <= 0 || err != nil {
+					return
+				}
+			}
+		}
+		drain()
+		for _, p := range []struct {
+			name string
+			run  func(string) string
+		}{
+			{"read-only", func(s string) string {
+				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(s))
+				return out
+			}},
+			{"publish", func(s string) string {
+				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --profile publish --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(s))
+				return out
+			}},
+			{"edit", func(s string) string { out, _ := w.run(t, s); return out }},
+		} {
+			for _, a := range attacks {
+				if a.name == "watch hookctl's home" && p.name == "edit" {
+					continue // edit mode's hookctl home is an empty mount of its own
+				}
+				if try(p.run, a) {
+					t.Errorf("%s: %s worked", p.name, a.name)
+				}
+			}
+			drain()
 		}
 	})
 }

@@ -326,7 +326,9 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 			return sandbox.RunIsolated(append(argv, args...), ns, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
 		}
 	}
-	hidden := sandbox.ReadOnlyHidden(home)
+	// Other terminals too: a command could read one's input, its user's keystrokes (its own
+	// terminal it has open already, and /dev/tty).
+	hidden := append(sandbox.ReadOnlyHidden(home), otherTerminals)
 	if opts.Scratch != "" {
 		// The probe tries the kernel's mechanisms, not the user's files: nothing a command can
 		// write (a link at a credential path) may decide whether the machine can sandbox.
@@ -336,7 +338,7 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	p.ScratchDir = scratch.Dir
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
-		p = sandbox.Publish(sandbox.HiddenDirs(home), scratch.Path, hook.PublishEnv)
+		p = sandbox.Publish(append(sandbox.HiddenDirs(home), otherTerminals), scratch.Path, hook.PublishEnv)
 		p.ScratchDir = scratch.Dir
 		if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
 			return 0, err
@@ -347,6 +349,10 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	// the probe here would let whatever made it fail turn the sandbox off.
 	return 0, sandbox.Exec(p, args, os.Environ())
 }
+
+// otherTerminals is where the machine's pseudo-terminals are, which read-only and publish
+// commands may not open (edit mode's get a devpts of their own).
+const otherTerminals = "/dev/pts"
 
 // editExec runs args in the edit profile: as the launcher the hook's rewrite starts, it starts
 // the sandbox's init (sandbox.RunInit) in namespaces of its own and returns the command's
