@@ -99,7 +99,10 @@ func (p *Policy) review(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
 	}
 	rec.Scrub = "clean"
 	gh, err := p.GH()
-	if err != nil || !strings.HasPrefix(gh, "/") {
+	switch {
+	case err != nil:
+		return refuse("hookctl finds no gh it trusts (" + err.Error() + "), so it publishes nothing")
+	case !strings.HasPrefix(gh, "/"):
 		return refuse("hookctl cannot find gh as an absolute path on PATH, so it publishes nothing")
 	}
 	held, why := p.isolation(c).Publish()

@@ -340,31 +340,29 @@ func ownInit() error {
 	return nil
 }
 
-// restrictInit drops every capability from every thread, sets no_new_privs, and makes the
-// init undumpable, so that nothing it starts can read or write its memory or take its
-// descriptors through /proc or ptrace (that takes CAP_SYS_PTRACE, which none has). It then
-// starts the thread the supervisor makes files on, restricted by p's Landlock ruleset, which
-// is also the command's (ExecInner applies it): what the supervisor makes for the command, the
-// command could have made. The init's other threads stay outside Landlock: a Go process's
-// threads would each get a domain of their own (Landlock ABI 7 has no way to share one), and
-// the command's, which only its own thread could then trace or signal.
+// restrictInit makes the init undumpable, so that nothing it starts can read or write its
+// memory or take its descriptors through /proc or ptrace (that takes CAP_SYS_PTRACE, which none
+// of them has), and starts the thread the supervisor makes files on: it drops every capability
+// and applies p's Landlock ruleset, which is also the command's (ExecInner applies it), so that
+// what the supervisor makes for the command, the command could have made. The init's other
+// threads stay outside Landlock: a Go process's threads would each get a domain of their own
+// (Landlock ABI 7 cannot share one), and the command's, which only that thread could then trace
+// or signal. They keep the init's capabilities, which open nothing the command could not (its
+// user's own files, and connections the supervisor makes for it after its own checks).
 func restrictInit(p *Profile) (chan<- func(), error) {
 	const prSetDumpable = 4
 	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetDumpable, 0, 0); e != 0 {
 		return nil, fmt.Errorf("failed to make the init undumpable: %v", e)
-	}
-	if err := dropAllCapabilities(); err != nil {
-		return nil, err
-	}
-	if _, _, e := syscall.AllThreadsSyscall(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
-		return nil, fmt.Errorf("failed to set no_new_privs: %v", e)
 	}
 	ops := make(chan func())
 	errc := make(chan error, 1)
 	go func() {
 		// Never unlocked: the thread ends with this goroutine, and no other goroutine runs on it.
 		runtime.LockOSThread()
-		_, err := landlock.Restrict(landlock.Ruleset{Rules: editLandlockRules(p), Scope: editScope})
+		_, err := dropCapabilities()
+		if err == nil {
+			_, err = landlock.Restrict(landlock.Ruleset{Rules: editLandlockRules(p), Scope: editScope})
+		}
 		errc <- err
 		if err != nil {
 			return
@@ -380,37 +378,7 @@ func restrictInit(p *Profile) (chan<- func(), error) {
 // and signals of its own.
 const editScope = landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal
 
-const (
-	prSetNoNewPrivs = 38
-	capDacOverride  = 1
-)
-
-// dropAllCapabilities is dropCapabilities for every thread of the Go runtime.
-func dropAllCapabilities() error {
-	for c := 0; c <= capLastCapAssumed; c++ {
-		in, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetRead, uintptr(c), 0)
-		if e == syscall.EINVAL {
-			break
-		}
-		if e == 0 && in == 0 {
-			continue
-		}
-		if _, _, e := syscall.AllThreadsSyscall(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0); e != 0 {
-			return fmt.Errorf("failed to drop capability %d from the bounding set: %v", c, e)
-		}
-	}
-	if _, _, e := syscall.AllThreadsSyscall(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClrAll, 0); e != 0 && e != syscall.EINVAL {
-		return fmt.Errorf("failed to clear ambient capabilities: %v", e)
-	}
-	hdr := capHeader{version: linuxCapVersion3}
-	var data [2]capData
-	if _, _, e := syscall.AllThreadsSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
-		return fmt.Errorf("failed to drop capabilities: %v", e)
-	}
-	runtime.KeepAlive(&hdr)
-	runtime.KeepAlive(&data)
-	return nil
-}
+const capDacOverride = 1
 
 // ExecInner is the inner launcher's body: in the init's namespaces, it applies p's Landlock
 // ruleset and the edit profile's filter (whose supervised calls go to the init), hands the

@@ -110,7 +110,7 @@ type answer struct {
 
 // serveOne does one supervised call and answers it.
 func (s *supervisor) serveOne(n seccomp.Notif) {
-	c := &call{n: n, listener: s.listener}
+	c := &call{n: n, listener: s.listener, domain: s.inDomain}
 	defer c.close()
 	a, errno := s.do(c)
 	if errno == 0 && a.fd > 0 {
@@ -155,6 +155,7 @@ type call struct {
 	listener int
 	pidfd    int
 	opened   []int
+	domain   func(func() syscall.Errno) syscall.Errno // supervisor.inDomain
 }
 
 func (c *call) close() {
@@ -369,9 +370,9 @@ func (s *supervisor) connectUnix(c *call, fd, sock int, sa []byte) syscall.Errno
 	if errno != 0 {
 		return errno
 	}
-	file, err := syscall.Openat(dir, path, oPath|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return errnoOf(err)
+	file, errno := c.openPath(dir, path, 0)
+	if errno != 0 {
+		return errno
 	}
 	c.keep(file)
 	var st syscall.Stat_t
@@ -503,11 +504,24 @@ func (c *call) split(dir int, path string) (int, string, syscall.Errno) {
 			parentPath = "/"
 		}
 	}
-	fd, err := syscall.Openat(dir, parentPath, oPath|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		return -1, "", errnoOf(err)
+	fd, errno := c.openPath(dir, parentPath, syscall.O_DIRECTORY)
+	if errno != 0 {
+		return -1, "", errno
 	}
 	return c.keep(fd), base + slash, 0
+}
+
+// openPath opens path beneath dir as an O_PATH descriptor, on the thread restricted as the
+// command is and without capabilities: the path is walked with the command's permissions
+// (the init's other threads keep capabilities that could search what the command may not).
+func (c *call) openPath(dir int, path string, flags int) (int, syscall.Errno) {
+	fd := -1
+	errno := c.domain(func() syscall.Errno {
+		var err error
+		fd, err = syscall.Openat(dir, path, oPath|flags|syscall.O_CLOEXEC, 0)
+		return errnoOf0(err)
+	})
+	return fd, errno
 }
 
 // refused says why an edit-mode command may not give the entry base in directory parent a

@@ -176,7 +176,11 @@ func TestRunRefusesEscapes(t *testing.T) {
 		}), "\n"), "control", w.home, w.sibling, fmt.Sprint(w.port))
 		control.Dir = w.repo
 		control.SysProcAttr = &syscall.SysProcAttr{Credential: user}
-		if out, _ := control.CombinedOutput(); strings.Count(string(out), "ALLOWED") != 4 || w.reached.Load() != 1 {
+		out, _ := control.CombinedOutput()
+		for i := 0; i < 40 && w.reached.Load() == 0; i++ {
+			time.Sleep(50 * time.Millisecond) // the server counts in a goroutine of its own
+		}
+		if strings.Count(string(out), "ALLOWED") != 4 || w.reached.Load() != 1 {
 			t.Fatalf("control outside the sandbox (%d connections):\n%s", w.reached.Load(), out)
 		}
 		w.reached.Store(0)
@@ -656,5 +660,43 @@ func (w *runWorld) chownAll(root string) {
 	}
 	filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error {
 		return os.Lchown(p, int(w.user.Uid), int(w.user.Gid))
+	})
+}
+
+// TestRunRefusesUnixSockets: a secure run cannot reach a service outside on a unix socket (a
+// container engine's API, an abstract socket), by path or through a link, since its profile
+// refuses every connect. Control: the same script without hookctl reaches both.
+func TestRunRefusesUnixSockets(t *testing.T) {
+	requireTool(t, "python3")
+	forUsers(t, func(t *testing.T, user *syscall.Credential) {
+		w := newRunWorld(t, user)
+		sock := filepath.Join(w.sibling, "docker.sock")
+		link := filepath.Join(w.repo, "docker.sock")
+		var reached atomic.Int32
+		countConns(t, listenUnix(t, sock), &reached)
+		abstract := fmt.Sprintf("hookctl-run-victim-%d", time.Now().UnixNano())
+		al, err := net.Listen("unix", "@"+abstract)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { al.Close() })
+		countConns(t, al, &reached)
+		os.Symlink(sock, link)
+		script := ""
+		for _, addr := range []string{sock, link, `\0` + abstract} {
+			script += `/usr/bin/python3 -c 'import socket; c = socket.socket(socket.AF_UNIX); c.connect("` + addr + `"); c.send(b"x")' 2>/dev/null && echo reached` + "\n"
+		}
+		c := exec.Command("bash", "-c", script)
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: user}
+		out, _ := c.CombinedOutput()
+		time.Sleep(200 * time.Millisecond)
+		if strings.Count(string(out), "reached") != 3 || reached.Load() != 3 {
+			t.Fatalf("control: without hookctl %d of 3 connections reached the service (%d counted): %s", strings.Count(string(out), "reached"), reached.Load(), out)
+		}
+		stdout, stderr, code := w.run(t, nil, "run", "--profile", "secure-read-only", "--out", w.out, "--", "bash", "-c", script+"echo done\n")
+		time.Sleep(200 * time.Millisecond)
+		if code != 0 || !strings.Contains(stdout, "done") || strings.Contains(stdout, "reached") || reached.Load() != 3 {
+			t.Errorf("the run reached a unix socket outside: exit %d, %d counted\n%s%s", code, reached.Load(), stdout, stderr)
+		}
 	})
 }

@@ -231,5 +231,19 @@ func TestSocketsOfServicesOutside(t *testing.T) {
 		if out, _, _ := w.viaHook(t, "ssh-add -l; echo status $?"); !strings.Contains(out, "status 1") {
 			t.Errorf("the user's ssh agent from edit mode: %q", out)
 		}
+		// With the user's whole network (network.edit = "full"), abstract sockets of the
+		// machine are in reach of a connect: the supervisor refuses them as it does files.
+		config := filepath.Join(w.hh, "config.toml")
+		os.WriteFile(config, []byte("[network]\nedit = \"full\"\n"), 0o600)
+		w.chown(config)
+		for _, a := range s.attacks(canary, ran) {
+			if a.name != "an abstract socket" && a.name != "tmux send-keys into the user's pane" {
+				continue
+			}
+			out, _ := w.run(t, a.script)
+			if a.worked() || !strings.Contains(out, "outside edit mode's sandbox") {
+				t.Errorf("edit with the whole network: %s: %s", a.name, out)
+			}
+		}
 	})
 }
