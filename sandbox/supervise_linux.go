@@ -605,7 +605,10 @@ func (s *supervisor) refuse(path, why string) (answer, syscall.Errno) {
 	return answer{}, syscall.EACCES
 }
 
-func (s *supervisor) mkdir(c *call, dirfd int, addr uint64, mode uint32) (answer, syscall.Errno) {
+// makeEntry resolves the directory entry the path at addr names (from dirfd), refuses it when it
+// is one an edit-mode command may not make (refused), and otherwise runs op on it on the thread
+// restricted as the command is.
+func (s *supervisor) makeEntry(c *call, dirfd int, addr uint64, op func(parent int, base string) syscall.Errno) (answer, syscall.Errno) {
 	parent, base, path, errno := c.entry(dirfd, addr)
 	if errno != 0 {
 		return answer{}, errno
@@ -613,26 +616,24 @@ func (s *supervisor) mkdir(c *call, dirfd int, addr uint64, mode uint32) (answer
 	if why := s.refused(parent, base); why != "" {
 		return s.refuse(path, why)
 	}
-	mode &^= c.umask()
 	if !c.valid() {
 		return answer{}, syscall.EINTR
 	}
-	return answer{}, s.said(path, parent, s.inDomain(func() syscall.Errno { return errnoOf0(syscall.Mkdirat(parent, base, mode)) }))
+	return answer{}, s.said(path, parent, s.inDomain(func() syscall.Errno { return op(parent, base) }))
+}
+
+func (s *supervisor) mkdir(c *call, dirfd int, addr uint64, mode uint32) (answer, syscall.Errno) {
+	mode &^= c.umask()
+	return s.makeEntry(c, dirfd, addr, func(parent int, base string) syscall.Errno {
+		return errnoOf0(syscall.Mkdirat(parent, base, mode))
+	})
 }
 
 func (s *supervisor) mknod(c *call, dirfd int, addr uint64, mode uint32, dev uint64) (answer, syscall.Errno) {
-	parent, base, path, errno := c.entry(dirfd, addr)
-	if errno != 0 {
-		return answer{}, errno
-	}
-	if why := s.refused(parent, base); why != "" {
-		return s.refuse(path, why)
-	}
 	mode &^= c.umask() & 0o777
-	if !c.valid() {
-		return answer{}, syscall.EINTR
-	}
-	return answer{}, s.said(path, parent, s.inDomain(func() syscall.Errno { return errnoOf0(syscall.Mknodat(parent, base, mode, int(dev))) }))
+	return s.makeEntry(c, dirfd, addr, func(parent int, base string) syscall.Errno {
+		return errnoOf0(syscall.Mknodat(parent, base, mode, int(dev)))
+	})
 }
 
 func (s *supervisor) symlink(c *call, targetAddr uint64, dirfd int, addr uint64) (answer, syscall.Errno) {
@@ -640,22 +641,12 @@ func (s *supervisor) symlink(c *call, targetAddr uint64, dirfd int, addr uint64)
 	if errno != 0 {
 		return answer{}, errno
 	}
-	parent, base, path, errno := c.entry(dirfd, addr)
-	if errno != 0 {
-		return answer{}, errno
-	}
-	if why := s.refused(parent, base); why != "" {
-		return s.refuse(path, why)
-	}
-	if !c.valid() {
-		return answer{}, syscall.EINTR
-	}
 	p0, _ := syscall.BytePtrFromString(target)
-	p1, _ := syscall.BytePtrFromString(base)
-	return answer{}, s.said(path, parent, s.inDomain(func() syscall.Errno {
+	return s.makeEntry(c, dirfd, addr, func(parent int, base string) syscall.Errno {
+		p1, _ := syscall.BytePtrFromString(base)
 		_, _, e := syscall.Syscall(syscall.SYS_SYMLINKAT, uintptr(unsafe.Pointer(p0)), uintptr(parent), uintptr(unsafe.Pointer(p1)))
 		return e
-	}))
+	})
 }
 
 const renameExchange = 1 << 1
@@ -708,22 +699,12 @@ func (s *supervisor) link(c *call, olddirfd int, oldAddr uint64, newdirfd int, n
 	} else if oldDir, errno = c.dir(olddirfd, oldPath); errno != 0 {
 		return answer{}, errno
 	}
-	newParent, newBase, newPath, errno := c.entry(newdirfd, newAddr)
-	if errno != 0 {
-		return answer{}, errno
-	}
-	if why := s.refused(newParent, newBase); why != "" {
-		return s.refuse(newPath, why)
-	}
-	if !c.valid() {
-		return answer{}, syscall.EINTR
-	}
 	p0, _ := syscall.BytePtrFromString(oldPath)
-	p1, _ := syscall.BytePtrFromString(newBase)
-	return answer{}, s.said(newPath, newParent, s.inDomain(func() syscall.Errno {
-		_, _, e := syscall.Syscall6(syscall.SYS_LINKAT, uintptr(oldDir), uintptr(unsafe.Pointer(p0)), uintptr(newParent), uintptr(unsafe.Pointer(p1)), uintptr(flags), 0)
+	return s.makeEntry(c, newdirfd, newAddr, func(parent int, base string) syscall.Errno {
+		p1, _ := syscall.BytePtrFromString(base)
+		_, _, e := syscall.Syscall6(syscall.SYS_LINKAT, uintptr(oldDir), uintptr(unsafe.Pointer(p0)), uintptr(parent), uintptr(unsafe.Pointer(p1)), uintptr(flags), 0)
 		return e
-	}))
+	})
 }
 
 // create opens path with flags, which hold O_CREAT, as the caller asked, and hands the caller
