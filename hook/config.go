@@ -73,6 +73,15 @@ type Config struct {
 	// EditWritable are directories edit mode's sandbox lets commands write, besides the
 	// project, the temporary directories and the usual tool caches. Global only.
 	EditWritable []string `toml:"edit_writable"`
+	// EditAutoRunWritable are the files that run code later outside the sandbox (git's hooks
+	// and config, .envrc, .vscode, …: cmd/hookctl's autoRun) which edit mode's sandbox lets
+	// commands write all the same: a path relative to the project (".husky", ".vscode"), or
+	// an absolute one. Global only.
+	EditAutoRunWritable []string `toml:"edit_auto_run_writable"`
+	// EditUnixSockets are the unix sockets of services outside the sandbox that edit mode's
+	// commands may connect to (the ssh agent's is always allowed; a gpg agent's, say, is not
+	// unless listed): absolute paths. Global only.
+	EditUnixSockets []string `toml:"edit_unix_sockets"`
 	// Network is edit mode's network: through hookctl's egress proxy to allowed hosts (the
 	// default), or the user's whole network. Global only: a project cannot open a host.
 	Network NetworkConfig `toml:"network"`
@@ -166,7 +175,8 @@ const (
 func (c *Config) FullNetwork() bool { return c != nil && c.Network.Edit == NetworkFull }
 
 // globalOnly are the keys only the user's own config may set.
-var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "command_timeout", "pass_env", "read_only_runners", "edit_writable", "network", "allow_read", "run", "edit"}
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "command_timeout", "pass_env", "read_only_runners", "edit_writable",
+	"edit_auto_run_writable", "edit_unix_sockets", "network", "allow_read", "run", "edit"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -331,6 +341,17 @@ func ParseConfig(path, text string) (*Config, error) {
 	for _, w := range c.EditWritable {
 		if !filepath.IsAbs(w) {
 			return nil, fmt.Errorf("%s:%d: edit_writable entry %q is not an absolute path", path, lineOfKey(text, toml.Key{"edit_writable"}), w)
+		}
+	}
+	for _, w := range c.EditUnixSockets {
+		if !filepath.IsAbs(w) {
+			return nil, fmt.Errorf("%s:%d: edit_unix_sockets entry %q is not an absolute path", path, lineOfKey(text, toml.Key{"edit_unix_sockets"}), w)
+		}
+	}
+	for _, w := range c.EditAutoRunWritable {
+		if w == "" || slices.Contains(strings.Split(filepath.ToSlash(w), "/"), "..") {
+			return nil, fmt.Errorf("%s:%d: edit_auto_run_writable entry %q must be a path in the project or an absolute path, without ..",
+				path, lineOfKey(text, toml.Key{"edit_auto_run_writable"}), w)
 		}
 	}
 	switch c.Network.Edit {

@@ -440,9 +440,18 @@ func runInWorldEnv(w *hostile.World, argv []string, command string, env []string
 	if err != nil {
 		return append(findings, "snapshot failed: "+err.Error()), out.String()
 	}
-	for _, d := range hostile.Diff(before, after) {
-		if strings.Contains(d, w.Root+"/tmp/hookctl-sandbox-") {
-			continue // the session's scratch directory: the one place the sandbox lets a command write
+	diffs := hostile.Diff(before, after)
+	hh := w.Root + "/home/.config/hookctl"
+	onlyScratch := !slices.ContainsFunc(diffs, func(d string) bool {
+		path := d[strings.LastIndexByte(d, ' ')+1:]
+		return strings.HasPrefix(path, hh+"/") && !strings.HasPrefix(path, hh+"/scratch")
+	})
+	for _, d := range diffs {
+		// The session's scratch directory, in hookctl's home (made, with the home, by the
+		// launcher): the one place the sandbox lets a command write.
+		if path := d[strings.LastIndexByte(d, ' ')+1:]; path == hh && strings.HasPrefix(d, "added dir ") && onlyScratch ||
+			strings.HasPrefix(path, hh+"/scratch") {
+			continue
 		}
 		if name, ok := strings.CutPrefix(d[strings.LastIndexByte(d, ' ')+1:], w.Canary+"/"); ok && strings.HasPrefix(d, "added ") {
 			findings = append(findings, "canary "+name)

@@ -120,6 +120,9 @@ type Protection struct {
 	FoldCase bool
 	// Uninstaller is hookctl's uninstall.sh: hookctl uninstall without the binary.
 	Uninstaller string
+	// AutoRun are the project's files that run code later outside any sandbox (git's hooks
+	// and config, .envrc, …): edit mode's file tools may not write them (AutoRun).
+	AutoRun []AutoRunPath
 }
 
 // UninstallScript is the name, in hookctl's home, of the script install writes that removes
@@ -414,6 +417,19 @@ func (p *Policy) fileWrites(c *ToolCall, prot Protection, ctx *editguard.Context
 			return refuse(path, "")
 		}
 	}
+	autoRun := func(path string) (Decision, bool) {
+		for _, a := range prot.AutoRun {
+			if editguard.ProtectedPath(path, &editguard.Context{Project: c.Cwd, Protected: []string{a.Path}, FoldCase: ctx.FoldCase}) {
+				return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) + ": " + a.Refusal() + "."}, true
+			}
+		}
+		return Decision{}, false
+	}
+	for _, path := range c.Paths {
+		if d, ok := autoRun(path); ok {
+			return d, true
+		}
+	}
 	if p.Resolve == nil {
 		return Decision{}, false
 	}
@@ -441,6 +457,11 @@ func (p *Policy) fileWrites(c *ToolCall, prot Protection, ctx *editguard.Context
 			return refuse(t.Path, how)
 		case t.LinkOf != "":
 			return refuse(t.Path, " (a hard link to "+clip.Short(t.LinkOf)+")")
+		}
+		if t.Resolved != "" {
+			if d, ok := autoRun(t.Resolved); ok {
+				return d, true
+			}
 		}
 	}
 	return Decision{}, false

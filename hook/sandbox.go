@@ -23,12 +23,22 @@ type Isolation struct {
 	// Edit: edit mode's commands run in the edit profile; EditReason says why not.
 	Edit       bool
 	EditReason string
+	// Failing and EditFailing: the sandbox held on this machine and does not now. That is never a
+	// reason to run a command without it (something a command did, such as a link planted at a
+	// hidden path, could have caused it): every shell command the profile would hold is refused.
+	Failing, EditFailing bool
 }
 
 // Publish says whether review mode's approved publishes run in the publish profile: the
 // read-only profile with a network namespace whose one way out is the egress proxy, which needs
 // both what the read-only profile and what the edit profile's namespaces need.
 func (i Isolation) Publish() (bool, string) {
+	switch {
+	case i.Failing:
+		return false, "the sandbox held here before and cannot apply now: " + i.Reason
+	case i.EditFailing:
+		return false, "edit mode's sandbox held here before and cannot apply now: " + i.EditReason
+	}
 	switch {
 	case !i.Available:
 		return false, i.Reason
@@ -87,6 +97,10 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, isolat
 		if need.why != "" {
 			return Decision{Verdict: Deny, Reason: "hookctl read-only: " + need.why + ", so it runs only in the sandbox, and the sandbox cannot apply: " + iso.Reason +
 				". Read the files it would read (go.mod, Cargo.toml, package.json, their lock files) with cat or rg instead, or ask the user to leave read-only mode (they " + p.Client.toEdit() + ")."}
+		}
+		if iso.Failing {
+			return Decision{Verdict: Deny, Reason: "hookctl: the sandbox held on this machine before and cannot apply now: " + iso.Reason +
+				". No command runs without it until it holds again; ask the user to run `hookctl doctor`."}
 		}
 		if p.Config.Sandbox == SandboxRequire {
 			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
@@ -199,6 +213,10 @@ func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState
 		return Decision{Verdict: Deny, Reason: "hookctl edit-mode guard: the command holds a NUL byte, which no shell reads as written; send it without one."}
 	}
 	if !iso.Edit {
+		if iso.EditFailing {
+			return Decision{Verdict: Deny, Reason: "hookctl: edit mode's sandbox held on this machine before and cannot apply now: " + iso.EditReason +
+				". No command runs without it until it holds again; ask the user to run `hookctl doctor`."}
+		}
 		if p.Config.Sandbox == SandboxRequire {
 			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
 				"and edit mode's cannot apply: " + iso.EditReason + ". No command runs until it can; ask the user to run `hookctl doctor`."}

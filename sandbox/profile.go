@@ -26,6 +26,8 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -45,20 +47,30 @@ type Profile struct {
 	// directories, tool caches).
 	Writable []string
 	// Frozen are files and directories that stay read-only whatever contains them (hookctl's
-	// binary, the client's settings, the shell's start-up files), and Masked are sockets that
-	// must be unreachable (a container engine's, which would run anything as root); edit mode
-	// enforces both with a private mount namespace.
-	Frozen, Masked []string
-	// InNamespace: the process already has a mount namespace of its own, in a user namespace
-	// that gives it the capabilities to mount (see RunIsolated).
-	InNamespace bool
+	// binary, the client's settings, the shell's start-up files, git's and the editors' files
+	// that run code later); one that does not exist may not be made (the sandbox's supervisor
+	// refuses it). FrozenWhy says why, for the refusal, by path (a default otherwise). Anchors
+	// are directories bound onto themselves, which then cannot be renamed or removed: the
+	// project and its git directory, which hold frozen paths. Edit mode enforces them with a
+	// private mount namespace (privateMounts).
+	Frozen, Anchors []string
+	FrozenWhy       map[string]string
+	// Layered are writable directories the command writes through an overlay of its own (upper
+	// and work directories beneath Layers): the tools' caches and stores (~/.cargo, ~/go, …),
+	// whose content runs later (a binary on PATH, a build's init script, a module another
+	// project builds). What the command writes there, later commands of the session see; the
+	// user's own directory never changes.
+	Layered []string
+	Layers  string
 	// Create are frozen directories to make, empty, where they are missing, so that they cannot
 	// be made inside the sandbox with settings in them: the project's own .claude.
 	Create []string
 	// Hidden are directories and files neither readable nor writable inside the sandbox.
 	Hidden []string
-	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox.
-	Scratch string
+	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox;
+	// ScratchDir, when set, is it opened once (OpenScratch), which is what the sandbox grants.
+	Scratch    string
+	ScratchDir *os.File
 	// WriteFiles are files the command may open for writing (devices: /dev/null, the tty).
 	WriteFiles []string
 	// Proxy is the egress proxy's URL inside the command's network namespace (edit mode), or ""
@@ -104,12 +116,55 @@ func ReadOnly(hidden []string, scratch string) *Profile {
 		}
 	}
 	slices.Sort(h)
+	if scratch != "" {
+		scratch = filepath.Clean(scratch)
+	}
 	return &Profile{
 		Name:       ReadOnlyName,
 		Hidden:     slices.Compact(h),
-		Scratch:    filepath.Clean(scratch),
+		Scratch:    scratch,
 		WriteFiles: []string{"/dev/null", "/dev/tty"},
 	}
+}
+
+// SetLayers makes dirs, writable directories of p, Layered beneath layers: each that exists is
+// written through an overlay (by its real path), and one an overlay cannot take (its path holds
+// a comma or a colon, which the overlay's options cannot say, or it holds layers) is not
+// writable at all. A pure function of the paths, so that the sandbox's init (which mounts) and
+// its inner launcher (which grants) agree.
+func (p *Profile) SetLayers(layers string, dirs []string) {
+	p.Layers = filepath.Clean(layers)
+	for _, d := range cleanAbs(dirs) {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue // missing: nothing is written there (its parent is not writable)
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() || strings.ContainsAny(real, ",:") || within(p.Layers, real) {
+			p.Writable = slices.DeleteFunc(p.Writable, func(w string) bool { return w == d })
+			continue
+		}
+		p.Layered = append(p.Layered, real)
+	}
+}
+
+// within says whether path is dir or beneath it.
+func within(path, dir string) bool {
+	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+}
+
+// layerDirs are the upper and work directories of dir's layer beneath layers.
+func layerDirs(layers, dir string) (upper, work string) {
+	sum := sha256.Sum256([]byte(dir))
+	base := filepath.Join(layers, filepath.Base(dir)+"-"+hex.EncodeToString(sum[:6]))
+	return filepath.Join(base, "upper"), filepath.Join(base, "work")
+}
+
+// frozenWhy is why a frozen path may not be made or changed, for the supervisor's refusal.
+func (p *Profile) frozenWhy(path string) string {
+	if why := p.FrozenWhy[path]; why != "" {
+		return why
+	}
+	return "hookctl keeps it read-only in edit mode (hookctl's own files, the clients' settings and the shell's start-up files)"
 }
 
 // EditName is the edit profile's name, as `hookctl sandbox --profile` spells it.
@@ -129,8 +184,7 @@ func Edit(hidden, frozen, writable []string, scratch, project string) *Profile {
 	p.Name, p.Edit = EditName, true
 	p.Frozen = cleanAbs(frozen)
 	p.Writable = cleanAbs(writable)
-	p.Masked = []string{"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
-		"/run/podman/podman.sock", "/var/run/crio/crio.sock", "/run/k3s/containerd/containerd.sock"}
+	p.Anchors = []string{filepath.Clean(project)}
 	p.WriteFiles = append(p.WriteFiles, "/dev/ptmx", "/dev/pts")
 	return p
 }

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 )
 
 // runCLI runs hookctl in memory with HOOKCTL_HOME set to home.
@@ -207,7 +209,7 @@ func TestVersionFlagsAndExitCodes(t *testing.T) {
 // and its exit status says which verdict: 0 allow or pass, 1 deny, 2 ask, 3 usage.
 func TestCheckModes(t *testing.T) {
 	home := t.TempDir()
-	bin := t.TempDir()
+	bin := ct.TrustedBin(t) // not in a temporary directory, where hookctl never trusts a gh
 	os.WriteFile(filepath.Join(bin, "gh"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
 	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
 	project := t.TempDir()
