@@ -2,6 +2,8 @@ package seccomp
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -182,4 +184,129 @@ func TestFilterStaysCacheable(t *testing.T) {
 	if constAllow(t, prog, 0x40000003, 0) {
 		t.Error("a foreign ABI's call is allowed on the number alone")
 	}
+}
+
+// evaluate is what rules mean, read directly: the first rule whose number and conditions hold
+// decides; none, and the call is allowed.
+func evaluate(rules []Rule, nr int, args [6]uint64) uint32 {
+	for _, r := range rules {
+		if r.Nr != nr {
+			continue
+		}
+		holds := true
+		for _, c := range r.When {
+			lo := uint32(args[c.Arg])
+			if c.Mask != 0 && c.Op != NonZero64 {
+				lo &= c.Mask
+			}
+			switch c.Op {
+			case In:
+				holds = holds && slices.Contains(c.Values, lo)
+			case NotIn:
+				holds = holds && !slices.Contains(c.Values, lo)
+			case NonZero:
+				holds = holds && lo != 0
+			case NonZero64:
+				holds = holds && args[c.Arg] != 0
+			}
+		}
+		if holds {
+			if r.Notify {
+				return retUserNotif
+			}
+			return retErrno | uint32(r.Errno)
+		}
+	}
+	return retAllow
+}
+
+// TestAssembledFilterMeansItsRules: the search and the blocks it leads to answer every call as
+// the rules read in order do, for rule sets of every size (each size shapes the search anew),
+// on numbers at, between and beyond the rules' and on arguments that hit and miss.
+func TestAssembledFilterMeansItsRules(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 1))
+	for size := range 40 {
+		var rules []Rule
+		for range size {
+			r := Rule{Name: "r", Nr: rng.IntN(60) * 3, Errno: syscall.Errno(1 + rng.IntN(40))}
+			if rng.IntN(5) == 0 {
+				r.Errno, r.Notify = 0, true
+			}
+			for range rng.IntN(3) {
+				c := Cond{Arg: rng.IntN(6), Op: Op(1 + rng.IntN(4))}
+				if rng.IntN(2) == 0 {
+					c.Mask = 0xf
+				}
+				for range 1 + rng.IntN(3) {
+					c.Values = append(c.Values, uint32(rng.IntN(4)))
+				}
+				r.When = append(r.When, c)
+			}
+			rules = append(rules, r)
+		}
+		prog, err := Assemble(Arch{Audit: testArch}, rules)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 2000 {
+			nr := rng.IntN(200)
+			var args [6]uint64
+			for i := range args {
+				if rng.IntN(2) == 0 {
+					args[i] = uint64(rng.IntN(4))
+				} else {
+					args[i] = rng.Uint64()
+				}
+			}
+			if got, want := run(t, prog, testArch, nr, args), evaluate(rules, nr, args); got != want {
+				t.Fatalf("%d rules, number %d, args %v: action %#x, want %#x", size, nr, args, got, want)
+			}
+		}
+	}
+}
+
+// TestSearchIsShort: a number no rule names is allowed after a handful of instructions, which
+// is what the kernel runs for each number when it installs the filter.
+func TestSearchIsShort(t *testing.T) {
+	var rules []Rule
+	for nr := range 100 {
+		rules = append(rules, Rule{Name: "r", Nr: 2 * nr, Errno: syscall.EPERM})
+	}
+	prog, err := Assemble(Arch{Audit: testArch, MaxNr: 0x40000000}, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if action := run(t, prog, testArch, 101, [6]uint64{}); action != retAllow {
+		t.Fatalf("action %#x", action)
+	}
+	if n := countSteps(t, prog, 101); n > 30 {
+		t.Errorf("%d instructions to allow a number no rule names among 100 rules", n)
+	}
+}
+
+// countSteps is how many instructions prog runs for nr on the native arch.
+func countSteps(t *testing.T, prog []Instruction, nr int) int {
+	t.Helper()
+	n := 0
+	var acc uint32
+	for pc := 0; pc < len(prog); pc++ {
+		n++
+		in := prog[pc]
+		switch in.Code {
+		case ldAbsW:
+			acc = map[uint32]uint32{offNr: uint32(nr), offArch: testArch}[in.K]
+		case jaK:
+			pc += int(in.K)
+		case jeqK, jgeK:
+			if acc == in.K || in.Code == jgeK && acc >= in.K {
+				pc += int(in.JT)
+			} else {
+				pc += int(in.JF)
+			}
+		case retK:
+			return n
+		}
+	}
+	t.Fatal("ran off the end")
+	return n
 }
