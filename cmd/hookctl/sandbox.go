@@ -504,7 +504,7 @@ func scratchFor(home string, opts *sandboxOptions) (*sandbox.Scratch, error) {
 		return sandbox.OpenDir(opts.Scratch)
 	}
 	s, err := sandbox.OpenScratch(home, opts.Session)
-	if err == nil {
+	if err == nil && s.Idle {
 		sandbox.Sweep(home, s.Path)
 	}
 	return s, err
