@@ -11,8 +11,6 @@ package seccomp
 import (
 	"errors"
 	"fmt"
-	"slices"
-	"strconv"
 	"syscall"
 )
 
@@ -85,135 +83,65 @@ type Arch struct {
 }
 
 // Assemble builds the filter program for rules.
-//
-// The numbers the rules name are found by a binary search, each number's rules (in their
-// order) inline where the search finds it, and every other number is allowed after a few
-// comparisons: the kernel emulates a new filter for every system call number when it installs
-// it (Linux 5.11's cache), and a chain of ~100 rules made that a good part of each launch.
 func Assemble(arch Arch, rules []Rule) ([]Instruction, error) {
-	// Each number's rules, in the order given (rules of different numbers never both match).
-	byNr := map[uint32][]Rule{}
-	var nrs []uint32
-	for _, r := range rules {
+	var a assembler
+	a.op(ldAbsW, offArch, "", "")
+	a.op(jeqK, arch.Audit, "native", "")
+	a.op(retK, retKillProcess, "", "")
+	a.label("native")
+	a.op(ldAbsW, offNr, "", "")
+	if arch.MaxNr != 0 {
+		a.op(jgeK, arch.MaxNr, "", "numbered")
+		a.op(retK, retErrno|uint32(syscall.EPERM), "", "")
+		a.label("numbered")
+	}
+	for i, r := range rules {
 		if r.Notify != (r.Errno == 0) || r.Errno > 0xfff {
 			return nil, fmt.Errorf("seccomp rule %s: errno %d out of range", r.Name, r.Errno)
 		}
-		for _, c := range r.When {
+		next := fmt.Sprintf("rule%d", i+1)
+		a.op(ldAbsW, offNr, "", "")
+		a.op(jeqK, uint32(r.Nr), "", next)
+		for j, c := range r.When {
 			if c.Arg < 0 || c.Arg > 5 {
 				return nil, fmt.Errorf("seccomp rule %s: argument %d", r.Name, c.Arg)
 			}
-			if c.Op < In || c.Op > NonZero64 {
+			holds := fmt.Sprintf("rule%d.cond%d", i, j)
+			lo := uint32(offArgs + 8*c.Arg) // little-endian: the low word comes first
+			a.op(ldAbsW, lo, "", "")
+			if c.Mask != 0 && c.Mask != ^uint32(0) && c.Op != NonZero64 {
+				a.op(andK, c.Mask, "", "")
+			}
+			switch c.Op {
+			case In:
+				for _, v := range c.Values {
+					a.op(jeqK, v, holds, "")
+				}
+				a.op(jaK, 0, next, "")
+			case NotIn:
+				for _, v := range c.Values {
+					a.op(jeqK, v, next, "")
+				}
+			case NonZero:
+				a.op(jeqK, 0, next, "")
+			case NonZero64:
+				a.op(jeqK, 0, "", holds)
+				a.op(ldAbsW, lo+4, "", "")
+				a.op(jeqK, 0, next, "")
+			default:
 				return nil, fmt.Errorf("seccomp rule %s: unknown op %d", r.Name, c.Op)
 			}
+			a.label(holds)
 		}
-		nr := uint32(r.Nr)
-		if _, ok := byNr[nr]; !ok {
-			nrs = append(nrs, nr)
+		if r.Notify {
+			a.op(retK, retUserNotif, "", "")
+		} else {
+			a.op(retK, retErrno|uint32(r.Errno), "", "")
 		}
-		byNr[nr] = append(byNr[nr], r)
+		a.label(next)
 	}
-	slices.Sort(nrs)
-	// A node of the search jumps straight to its upper half when that is near enough (a
-	// conditional jump reaches 255 instructions on); those that are not go through an
-	// unconditional jump, and the program is laid out again.
-	far := map[string]bool{}
-	for {
-		var a assembler
-		a.op(ldAbsW, offArch, "", "")
-		a.op(jeqK, arch.Audit, "native", "")
-		a.op(retK, retKillProcess, "", "")
-		a.label("native")
-		a.op(ldAbsW, offNr, "", "")
-		if arch.MaxNr != 0 {
-			a.op(jgeK, arch.MaxNr, "", "numbered")
-			a.op(retK, retErrno|uint32(syscall.EPERM), "", "")
-			a.label("numbered")
-		}
-		a.search(nrs, byNr, far)
-		prog, err := a.resolve()
-		var tooFar *farJump
-		if !errors.As(err, &tooFar) || far[tooFar.label] {
-			return prog, err
-		}
-		far[tooFar.label] = true
-	}
-}
-
-// search emits the binary search over nrs (sorted; the accumulator holds the number): a node
-// compares with its middle number, its lower half follows it; a few numbers are tested one by
-// one, each followed by its rules.
-func (a *assembler) search(nrs []uint32, byNr map[uint32][]Rule, far map[string]bool) {
-	if len(nrs) <= 3 {
-		for _, nr := range nrs {
-			skip := "after" + strconv.Itoa(int(nr))
-			a.op(jeqK, nr, "", skip)
-			for j, r := range byNr[nr] {
-				next := skip + "." + strconv.Itoa(j)
-				if len(r.When) > 0 {
-					a.conditions(r, next)
-				}
-				if r.Notify {
-					a.op(retK, retUserNotif, "", "")
-				} else {
-					a.op(retK, retErrno|uint32(r.Errno), "", "")
-				}
-				a.label(next)
-			}
-			if rs := byNr[nr]; len(rs[len(rs)-1].When) > 0 {
-				a.op(retK, retAllow, "", "") // no rule of the number held
-			}
-			a.label(skip)
-		}
-		a.op(retK, retAllow, "", "")
-		return
-	}
-	mid := len(nrs) / 2
-	upper := "ge" + strconv.Itoa(int(nrs[mid]))
-	if far[upper] {
-		a.op(jgeK, nrs[mid], "", "")
-		a.ins[len(a.ins)-1].JF = 1
-		a.op(jaK, 0, upper, "")
-	} else {
-		a.op(jgeK, nrs[mid], upper, "")
-	}
-	a.search(nrs[:mid], byNr, far)
-	a.label(upper)
-	a.search(nrs[mid:], byNr, far)
-}
-
-// farJump is a conditional jump to label beyond 255 instructions.
-type farJump struct{ label string }
-
-func (e *farJump) Error() string { return "seccomp: a jump too far to " + e.label }
-
-// conditions emits r's tests of its arguments: each must hold, else the program goes on at next.
-func (a *assembler) conditions(r Rule, next string) {
-	for j, c := range r.When {
-		holds := next + ".c" + strconv.Itoa(j)
-		lo := uint32(offArgs + 8*c.Arg) // little-endian: the low word comes first
-		a.op(ldAbsW, lo, "", "")
-		if c.Mask != 0 && c.Mask != ^uint32(0) && c.Op != NonZero64 {
-			a.op(andK, c.Mask, "", "")
-		}
-		switch c.Op {
-		case In:
-			for _, v := range c.Values {
-				a.op(jeqK, v, holds, "")
-			}
-			a.op(jaK, 0, next, "")
-		case NotIn:
-			for _, v := range c.Values {
-				a.op(jeqK, v, next, "")
-			}
-		case NonZero:
-			a.op(jeqK, 0, next, "")
-		case NonZero64:
-			a.op(jeqK, 0, "", holds)
-			a.op(ldAbsW, lo+4, "", "")
-			a.op(jeqK, 0, next, "")
-		}
-		a.label(holds)
-	}
+	a.op(retK, retAllow, "", "")
+	return a.resolve()
 }
 
 // assembler collects instructions whose jumps name labels, and resolves them to offsets.
@@ -277,7 +205,7 @@ func (a *assembler) resolve() ([]Instruction, error) {
 				return nil, err
 			}
 			if d > 255 {
-				return nil, &farJump{label: t.name}
+				return nil, fmt.Errorf("seccomp: jump of %d instructions", d)
 			}
 			*t.dst = uint8(d)
 		}
