@@ -131,6 +131,12 @@ func Apply(p *Profile) (Applied, error) {
 // the hidden directory's names, not its contents). An entry that is a symbolic link is granted
 // as what it resolves to, and not at all if that is a hidden directory or holds one.
 func landlockRules(p *Profile) ([]landlock.Rule, error) {
+	if p.masked {
+		// The mounts hide them (MaskHidden): one rule reads the whole tree.
+		rules := []landlock.Rule{{Path: "/", Access: readExec}}
+		rules = append(rules, p.scratchRules()...)
+		return append(rules, writeFileRules(p.WriteFiles)...), nil
+	}
 	hidden := resolvedHidden(p.Hidden)
 	if err := hidesWhatRuns(p.Hidden, hidden); err != nil {
 		return nil, err
