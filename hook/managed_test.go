@@ -127,7 +127,11 @@ func TestManagedFileMustBeRoots(t *testing.T) {
 		{"a link", "symbolic link", func() { os.Remove(path); os.Symlink("/etc/hostname", path) }},
 		{"a FIFO", "not a regular file", func() { os.Remove(path); syscall.Mkfifo(path, 0o644) }},
 		{"a directory open to others", "everyone", func() { write(); os.Chmod(d, 0o777) }},
-		{"bad TOML", "config.toml:2:", func() { os.Chmod(d, 0o755); os.Remove(path); os.WriteFile(path, []byte("sandbox = \"require\"\ndefault_mode = \n"), 0o644) }},
+		{"bad TOML", "config.toml:2:", func() {
+			os.Chmod(d, 0o755)
+			os.Remove(path)
+			os.WriteFile(path, []byte("sandbox = \"require\"\ndefault_mode = \n"), 0o644)
+		}},
 	}
 	for _, b := range bad {
 		b.make()
