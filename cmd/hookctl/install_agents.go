@@ -239,9 +239,7 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 	if err != nil {
 		return err
 	}
-	if name == "gemini" && opts.Scope == "managed" {
-		r.Group = strings.Replace(r.Group, `"name":"hookctl"`, `"name":`+string(mustJSON(geminiHookName(text, r.Keys, oursFor(name)))), 1)
-	}
+	r.settle(name, opts.Scope, text)
 	rec := &agentRecord{}
 	recFile := recordPath(env.home, name, opts.Scope)
 	if b, err := fsutil.ReadFile(recFile, 1<<20, true); err == nil {
@@ -472,6 +470,7 @@ func agentDoctorRun(s *streams, name string) int {
 		return d.problems
 	}
 	found := false
+	a, _ := agentNamed(name)
 	for _, scope := range agentScopes[name] {
 		binary := linkedBinary(env.home)
 		if scope == "managed" {
@@ -490,6 +489,7 @@ func agentDoctorRun(s *streams, name string) int {
 		case !existed:
 			continue
 		}
+		r.settle(name, scope, text)
 		var exact bool
 		if r.Own {
 			exact = string(text) == r.Group+"\n"
@@ -519,8 +519,13 @@ func agentDoctorRun(s *streams, name string) int {
 		if name == "codex" {
 			doctorCodexTrust(d, r)
 		}
-		if name == "copilot" && scope == "user" {
-			d.note("⚠ Copilot CLI: a repository's disableAllHooks switches off user hooks; install the policy hook with sudo hookctl install --agent copilot --scope managed")
+		if why, ok := repoSwitchesOff[name]; ok && scope == "user" {
+			d.note("⚠ %s: a repository's %s switches off user hooks; install the hook no repository can switch off with sudo hookctl install --agent %s --scope managed", a.Client.Name, why, name)
+			if cwd, err := os.Getwd(); err == nil {
+				if off := repoHooksOff(name, cwd); off != "" {
+					d.problem("remove it, or install with --scope managed", "%s: EVERY hook is off in this project, hookctl's included — nothing is gated", off)
+				}
+			}
 		}
 	}
 	if !found {
@@ -581,6 +586,39 @@ func doctorCodexTrust(d *doctor, r hookRegistration) {
 			d.ok("Codex trusts hookctl's %s hook (%s)", h.EventName, h.Key)
 		}
 	}
+}
+
+// settle makes r what install writes into text: the managed Gemini CLI hook keeps the name
+// already there (geminiHookName).
+func (r *hookRegistration) settle(name, scope string, text []byte) {
+	if name == "gemini" && scope == "managed" {
+		r.Group = strings.Replace(r.Group, `"name":"hookctl"`, `"name":`+string(mustJSON(geminiHookName(text, r.Keys, oursFor(name)))), 1)
+	}
+}
+
+// repoHooksOff says how the project at dir switches off a user's hooks in client name (its
+// settings file and the setting), or "".
+func repoHooksOff(name, dir string) string {
+	file, off := "", func(gjson.Result) bool { return false }
+	switch name {
+	case "gemini":
+		file = filepath.Join(dir, ".gemini", "settings.json")
+		off = func(s gjson.Result) bool {
+			named := false
+			s.Get("hooksConfig.disabled").ForEach(func(_, v gjson.Result) bool { named = named || v.Str == "hookctl"; return !named })
+			return s.Get("hooksConfig.enabled").Type == gjson.False || named
+		}
+	case "qwen":
+		file = filepath.Join(dir, ".qwen", "settings.json")
+		off = func(s gjson.Result) bool { return s.Get("disableAllHooks").Bool() }
+	default:
+		return ""
+	}
+	b, err := fsutil.ReadFile(file, 1<<20, false)
+	if err != nil || !off(gjson.ParseBytes(b)) {
+		return ""
+	}
+	return file + " switches hooks off"
 }
 
 // geminiHookName is the name of the managed Gemini CLI hook already in text, or a new random

@@ -97,6 +97,16 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 					if out, err := cmd.CombinedOutput(); err != nil {
 						t.Fatalf("%v: %v\n%s", install, err, out)
 					}
+					// Doctor, in the project, says the repository switches hookctl off where it can.
+					doctor := exec.Command(hookctl, "doctor", "--agent", c.name)
+					if scope == "managed" {
+						doctor = exec.Command("unshare", "--mount", "--propagation", "private", "--", "sh", "-c", `mount --bind "$0" "$1" && shift && exec "$@"`, machine, system, hookctl, "doctor", "--agent", c.name)
+					}
+					doctor.Dir, doctor.Env = p.Dir, env
+					said, _ := doctor.CombinedOutput()
+					if warned := strings.Contains(string(said), "switches hooks off"); warned != (scope == "user") || scope == "managed" && !strings.Contains(string(said), "✓ "+managedFiles[c.name]+" registers hookctl") {
+						t.Errorf("%s %d: doctor:\n%s", scope, i, said)
+					}
 					ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
 					run := exec.CommandContext(ctx, bin, "--approval-mode", "yolo", "-p", "Try to change the project.")
 					run.Dir, run.Env = p.Dir, env
