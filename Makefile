@@ -36,6 +36,10 @@ FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJu
                 ./sandbox/egress/proxy:FuzzClientHello ./programs:FuzzAwkProgram \
                 ./agents/hookfile:FuzzAdd ./agents/claude/permissions:FuzzRulesJudge ./agents/codex/execpolicy:FuzzParse
 
+# TEST_JSON keeps go test's whole JSON stream (each test's log lines, with the figures many of
+# them print) where make test is asked to: make test TEST_JSON=tests.json.
+TEST_JSON ?= /dev/null
+
 .PHONY: build install test test-deps fuzz bench e2e-deps docs clean
 
 # hookctl (the gate, which links no network code), and the retriever's worker and the dashboard,
@@ -66,7 +70,7 @@ install: build
 test: test-deps e2e-deps
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o bin/testreport ./internal/testreport
-	HOOKCTL_REQUIRE_E2E=1 HOOKCTL_REQUIRE_ALL=1 $(GO) test -timeout 40m -json ./... | bin/testreport
+	HOOKCTL_REQUIRE_E2E=1 HOOKCTL_REQUIRE_ALL=1 $(GO) test -timeout 40m -json ./... | tee $(TEST_JSON) | bin/testreport
 	HOOKCTL_REQUIRE_ALL=1 $(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZSMOKE)
 
 # The programs the tests need besides Go (scripts/test-deps.sh names each and its package):
