@@ -56,8 +56,11 @@ func ServeRunInit(inner, env []string, statusFD int) int {
 	go func() {
 		for s := range sigs {
 			if s == syscall.SIGUSR2 {
-				n := killAll() // the main loop reaps them, the command included
+				// Reported before the kill: once the command dies the main loop reports its
+				// status and this process exits, which would lose a report written after.
+				n := runningCount()
 				report(statusFD, LaunchReport{Killed: &n})
+				syscall.Kill(-1, syscall.SIGKILL) // the main loop reaps them, the command included
 				continue
 			}
 			syscall.Kill(-1, s.(syscall.Signal)) // every process of the namespace but this one
@@ -94,6 +97,13 @@ func ServeRunInit(inner, env []string, statusFD int) int {
 // them: a process whose main thread has exited counts while any of its threads runs), kills
 // them, and returns the count. The caller reaps them.
 func killAll() int {
+	n := runningCount()
+	syscall.Kill(-1, syscall.SIGKILL)
+	return n
+}
+
+// runningCount counts the processes of this pid namespace still running, this one aside.
+func runningCount() int {
 	n := 0
 	entries, _ := os.ReadDir("/proc")
 	for _, e := range entries {
@@ -105,7 +115,6 @@ func killAll() int {
 			n++
 		}
 	}
-	syscall.Kill(-1, syscall.SIGKILL)
 	return n
 }
 

@@ -349,8 +349,8 @@ func runInterrupted(t *testing.T, w *runWorld, network []string) {
 setsid sleep 62 & echo $! >> "$HOOKCTL_RUN_OUT/pids"
 (trap '' TERM; : > "$HOOKCTL_RUN_OUT/ignoring"; exec sleep 63) & echo $! >> "$HOOKCTL_RUN_OUT/pids"
 until [ -e "$HOOKCTL_RUN_OUT/ignoring" ]; do sleep 0.01; done
-echo started > "$HOOKCTL_RUN_OUT/started"
 trap '' TERM INT
+echo started > "$HOOKCTL_RUN_OUT/started"
 wait`
 		args := append(append([]string{"run", "--profile", "secure-read-only", "--out", w.out, "--grace", "300ms"}, network...), "--", "bash", "-c", script)
 		cmd := w.command([]string{"ANTHROPIC_API_KEY=" + realKey}, args...)
@@ -398,7 +398,7 @@ wait`
 		}
 		m := w.meta(t)
 		if m.State != securerun.StateInterrupted || m.Interrupted == nil || m.Interrupted.Signal != "SIGINT" || m.Interrupted.Killed == 0 || m.Ended.IsZero() {
-			t.Errorf("runmeta: state %s interrupted %+v", m.State, m.Interrupted)
+			t.Errorf("runmeta: state %s interrupted %+v leftover %d exit %+v\n%s", m.State, m.Interrupted, m.Leftover, m.Exit, stderr.String())
 		}
 		if network != nil {
 			if left := processesOf(front.WorkerPath(w.bin)); len(left) > 0 {
