@@ -118,8 +118,15 @@ func TestAgentFailuresAreEachClientsDeny(t *testing.T) {
 		} {
 			var out, errOut bytes.Buffer
 			exited := make(chan int, 1)
+			// Only the deadline case waits for the deadline: under load another case could pass
+			// a short one, and a Run whose deadline fired first blocks for good (the process is
+			// exiting), which would hang the test.
+			deadline := hook.Deadline
+			if tc.what == "deadline" {
+				deadline = 100 * time.Millisecond
+			}
 			r := &hook.Runner{Stdin: strings.NewReader(tc.in), Stdout: &out, Stderr: &errOut, Adapter: a.Adapter,
-				Deadline: 100 * time.Millisecond, Exit: func(code int) { exited <- code }}
+				Deadline: deadline, Exit: func(code int) { exited <- code }}
 			code := -1
 			if tc.what == "deadline" {
 				go r.Run(tc.decider)
