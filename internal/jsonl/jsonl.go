@@ -1,0 +1,352 @@
+// Package jsonl is hookctl's append-only log of JSON records, one record a line: the decision
+// log and the audit. It runs in whichever process records something (the hook, on every tool
+// call; the retriever; the egress proxy) and in those that read (hookctl log, hookctl audit, the
+// dashboard).
+//
+// What it must survive: hundreds of hook processes appending at once on two busy cores,
+// processes killed at any instruction, a full disk, readers running while the log rotates, and
+// a FIFO, a link to a device or a directory where a log file should be (hookctl's home is the
+// user's; an agent must not reach it, but a reader must not hang if something did).
+//
+// What it guarantees:
+//   - A record is one whole line or nothing. Each append is one write(2) of the whole line, made
+//     by the only writer of its file at that moment (an exclusive flock on the file), to a file
+//     opened O_APPEND. A write the disk cut short is truncated back off; the tail a killed writer
+//     left is truncated off by the next writer of that file, and readers never take an
+//     unterminated last line for a record.
+//   - The common path never queues. Under contention a writer does not wait for a file another
+//     writer holds (whose holder the scheduler may not run again for a long time: with hundreds
+//     of runnable processes every hand-over of a lock costs a scheduling delay, and a queue of
+//     them turns a burst into a convoy); it appends to another lane, a file beside the first.
+//     Only when every lane is held for LaneWait does it wait, and only for a bounded time.
+//   - Rotation (by size, per lane) happens under a lock and only renames, so every record is in
+//     exactly one file at every instant; a reader opens every file, then checks that no
+//     rotation moved one meanwhile, and opens again if one did: it sees each record once.
+//   - Every open is non-blocking, never follows a link and checks the file is regular; reads are
+//     bounded per line and per file.
+//
+// Out of scope: power loss (records are fsync'd only with Sync) and filesystems without
+// atomic O_APPEND writes (NFS).
+package jsonl
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
+)
+
+// Log is an append-only JSONL log in Dir: lane 0 is Name ("decisions.jsonl"), lane k > 0 is
+// "decisions.lane<k>.jsonl", and each is rotated by size to .1 … .Keep.
+type Log struct {
+	Dir  string
+	Name string
+	// MaxBytes: a lane is rotated before a record would take it past this; 0 means 10 MiB.
+	MaxBytes int64
+	// Keep is how many rotated files each lane keeps; 0 means 5.
+	Keep int
+	// MaxRecord is the longest record, without its newline; 0 means 32 KiB.
+	MaxRecord int
+	// Lanes is how many files are written side by side under contention; 0 means 1.
+	Lanes int
+	// Sync makes each append fsync the file: for records worth keeping across a crash of the
+	// machine, and rare enough to pay for it.
+	Sync bool
+}
+
+// LaneWait is how long a writer tries the lanes without waiting on any, before it waits for
+// lane 0. LockWait bounds that wait; past it the record is appended without the lock (a holder
+// that long is stuck or hostile), prefixed by a newline so it cannot join a torn line.
+const (
+	LaneWait   = 500 * time.Millisecond
+	LockWait   = 500 * time.Millisecond
+	rotateWait = 200 * time.Millisecond
+)
+
+// ErrRecord is wrapped for a record that cannot be one line: too long, or holding a newline.
+var ErrRecord = errors.New("not a record")
+
+func (l *Log) maxBytes() int64 {
+	if l.MaxBytes > 0 {
+		return l.MaxBytes
+	}
+	return 10 << 20
+}
+
+func (l *Log) keep() int {
+	if l.Keep > 0 {
+		return l.Keep
+	}
+	return 5
+}
+
+// MaxLine is the longest line a reader accepts, newline included.
+func (l *Log) MaxLine() int {
+	if l.MaxRecord > 0 {
+		return l.MaxRecord + 1
+	}
+	return 32<<10 + 1
+}
+
+func (l *Log) lanes() int {
+	if l.Lanes > 1 {
+		return l.Lanes
+	}
+	return 1
+}
+
+// LanePath is the file of lane k.
+func (l *Log) LanePath(k int) string {
+	if k == 0 {
+		return filepath.Join(l.Dir, l.Name)
+	}
+	ext := filepath.Ext(l.Name)
+	return filepath.Join(l.Dir, strings.TrimSuffix(l.Name, ext)+".lane"+strconv.Itoa(k)+ext)
+}
+
+// lockPath is the rotation lock: "decisions.lock" for "decisions.jsonl".
+func (l *Log) lockPath() string {
+	return filepath.Join(l.Dir, strings.TrimSuffix(l.Name, filepath.Ext(l.Name))+".lock")
+}
+
+// Append writes rec (one JSON value, without its newline) as one line. An error means the
+// record is not in the log; no part of it is.
+func (l *Log) Append(rec []byte) error {
+	if len(rec)+1 > l.MaxLine() {
+		return fmt.Errorf("failed to append to %s: a record of %d bytes is over the %d-byte cap: %w", l.Name, len(rec), l.MaxLine()-1, ErrRecord)
+	}
+	if bytes.IndexByte(rec, '\n') >= 0 {
+		return fmt.Errorf("failed to append to %s: the record holds a newline: %w", l.Name, ErrRecord)
+	}
+	line := make([]byte, 0, len(rec)+1)
+	line = append(append(line, rec...), '\n')
+	lanes := l.lanes()
+	// Lane 0 first, then the others from a point of this process's own, so that writers
+	// turned away from lane 0 spread out instead of all trying lane 1.
+	first := 1 + os.Getpid()%max(lanes-1, 1)
+	start := time.Now()
+	for backoff := 100 * time.Microsecond; time.Since(start) < LaneWait; backoff = min(2*backoff, 5*time.Millisecond) {
+		for i := range lanes {
+			k := 0
+			if i > 0 {
+				k = 1 + (first-1+i-1)%(lanes-1)
+			}
+			switch err := l.tryLane(k, line, false); {
+			case err == nil:
+				return nil
+			case !errors.Is(err, errBusy):
+				return err
+			}
+		}
+		time.Sleep(backoff)
+	}
+	// Every lane held for LaneWait: wait for lane 0, then go ahead without it.
+	switch err := l.tryLane(0, line, true); {
+	case err == nil || !errors.Is(err, errBusy):
+		return err
+	}
+	return l.appendUnlocked(line)
+}
+
+// errBusy: another writer holds the lane.
+var errBusy = errors.New("the lane is busy")
+
+// tryLane appends line to lane k if no other writer holds it (with wait, after waiting up to
+// LockWait for it). It rotates the lane first if line would take it past MaxBytes, and moves
+// aside anything at the lane's path that is not a regular file.
+func (l *Log) tryLane(k int, line []byte, wait bool) error {
+	path := l.LanePath(k)
+	for attempt := 0; ; attempt++ {
+		f, err := openAppend(path)
+		if errors.Is(err, fs.ErrNotExist) && attempt == 0 {
+			if err := os.MkdirAll(l.Dir, 0o700); err != nil {
+				return fmt.Errorf("failed to create the directory of %s: %w", l.Name, err)
+			}
+			continue
+		}
+		if errors.Is(err, fsutil.ErrNotRegular) && attempt < 2 {
+			// Not a file this package wrote: out of the way, kept as a rotated file (which
+			// readers refuse to open) for the user to look at.
+			l.rotate(path, 0, true)
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("failed to open %s: %w", path, err)
+		}
+		if !lock(f, wait) {
+			f.Close()
+			return errBusy
+		}
+		size, newline, err := repairTail(f, l.MaxLine())
+		if err != nil {
+			f.Close()
+			return fmt.Errorf("failed to append to %s: %w", path, err)
+		}
+		if size > 0 && size+int64(len(line)) > l.maxBytes() && attempt < 3 {
+			f.Close()
+			l.rotate(path, size, false)
+			continue
+		}
+		err = l.write(f, line, size, newline)
+		f.Close() // releases the lock
+		if err != nil {
+			return fmt.Errorf("failed to append to %s: %w", path, err)
+		}
+		return nil
+	}
+}
+
+// openAppend opens a lane for appending: created if missing, never through a link, never
+// blocking on a FIFO, and only if it is a regular file.
+func openAppend(path string) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0o600)
+	if err != nil {
+		if notRegularErr(err) {
+			return nil, fmt.Errorf("%s: %w", path, fsutil.ErrNotRegular)
+		}
+		return nil, err
+	}
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", path, fsutil.ErrNotRegular)
+	}
+	return f, nil
+}
+
+// notRegularErr reports whether an open failed because the path is not a regular file: a
+// link (O_NOFOLLOW), a directory, a FIFO or socket with no peer.
+func notRegularErr(err error) bool {
+	return errors.Is(err, syscall.ELOOP) || errors.Is(err, syscall.EISDIR) || errors.Is(err, syscall.ENXIO) ||
+		errors.Is(err, syscall.ENODEV) || errors.Is(err, syscall.EOPNOTSUPP)
+}
+
+// lock takes the exclusive flock on f: at once or not at all, or with wait, waiting at most
+// LockWait.
+func lock(f *os.File, wait bool) bool {
+	fd := int(f.Fd())
+	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+		return true
+	}
+	if !wait {
+		return false
+	}
+	for deadline := time.Now().Add(LockWait); time.Now().Before(deadline); time.Sleep(time.Millisecond + rand.N(time.Millisecond)) {
+		if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+			return true
+		}
+	}
+	return false
+}
+
+// repairTail cuts off a last line without its newline (a writer killed in its write: no
+// writer leaves one otherwise) and returns the file's size after, and whether a line written
+// there must start with a newline. The caller holds the lock. A tail longer than maxLine is
+// not one of this package's lines: it is left, and the next line starts after a newline.
+func repairTail(f *os.File, maxLine int) (size int64, newline bool, err error) {
+	fi, err := f.Stat()
+	if err != nil {
+		return 0, false, err
+	}
+	size = fi.Size()
+	if size == 0 {
+		return 0, false, nil
+	}
+	last := make([]byte, 1)
+	if _, err := f.ReadAt(last, size-1); err != nil {
+		return 0, false, err
+	}
+	if last[0] == '\n' {
+		return size, false, nil
+	}
+	window := min(size, int64(maxLine))
+	buf := make([]byte, window)
+	if _, err := f.ReadAt(buf, size-window); err != nil && !errors.Is(err, io.EOF) {
+		return 0, false, err
+	}
+	cut := bytes.LastIndexByte(buf, '\n')
+	if cut < 0 && window < size {
+		return size, true, nil
+	}
+	keep := size - window + int64(cut) + 1
+	if err := f.Truncate(keep); err != nil {
+		return 0, false, err
+	}
+	return keep, false, nil
+}
+
+// write appends line in one write(2) to f, which ends at size (held under the lock). A short
+// write (a full disk, a file size limit) is cut back off.
+func (l *Log) write(f *os.File, line []byte, size int64, newline bool) error {
+	if newline {
+		line = append([]byte{'\n'}, line...)
+	}
+	n, err := syscall.Write(int(f.Fd()), line)
+	if err == nil && n != len(line) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		if n > 0 {
+			f.Truncate(size)
+		}
+		return err
+	}
+	if l.Sync {
+		return f.Sync()
+	}
+	return nil
+}
+
+// appendUnlocked is the last resort when every lane's lock is held past LaneWait and LockWait:
+// one O_APPEND write, which no other writer can interleave with, starting with a newline so
+// that it cannot join a line a killed writer cut short (a reader skips the blank line that
+// makes otherwise). A short write cannot be cut back without the lock; the reader skips what it
+// leaves, as a damaged line.
+func (l *Log) appendUnlocked(line []byte) error {
+	path := l.LanePath(0)
+	f, err := openAppend(path)
+	if err != nil {
+		return fmt.Errorf("failed to open %s: %w", path, err)
+	}
+	defer f.Close()
+	line = append([]byte{'\n'}, line...)
+	n, err := syscall.Write(int(f.Fd()), line)
+	if err == nil && n != len(line) {
+		err = io.ErrShortWrite
+	}
+	if err != nil {
+		return fmt.Errorf("failed to append to %s: %w", path, err)
+	}
+	if l.Sync {
+		return f.Sync()
+	}
+	return nil
+}
+
+// rotate shifts the lane at path to .1, .1 to .2, …, dropping the oldest, under the rotation
+// lock. Another writer may have rotated it first: unless force, a lane no longer past size
+// bytes is left as it is. A rotation lock held past rotateWait is another writer rotating: the
+// caller then goes on and appends to the file it has.
+func (l *Log) rotate(path string, size int64, force bool) {
+	unlock, err := fsutil.Lock(l.lockPath(), rotateWait)
+	if err != nil {
+		return
+	}
+	defer unlock()
+	if !force {
+		fi, err := os.Lstat(path)
+		if err != nil || fi.Mode().IsRegular() && fi.Size() < size {
+			return
+		}
+	}
+	fsutil.Rotate(path, l.keep())
+}
