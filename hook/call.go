@@ -179,6 +179,9 @@ type Decision struct {
 	// Rule names the part of the policy that decided, for the decision log: "read-only rules",
 	// "edit guard", "retriever", "review publish", "mode change by the model", ….
 	Rule string
+	// Record is what the decision log keeps of this decision (nil: nothing, as for a second
+	// registration's answer), written by the runner once the answer is given.
+	Record *LogEntry
 }
 
 // PublishRecord is one review-mode publish decision as the audit keeps it: never the text,

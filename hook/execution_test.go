@@ -71,7 +71,7 @@ var sandboxGaps = map[string]string{
 	"hookctl check \"ls -la\"":                          "added home/.config/hookctl; added home/.config/hookctl/sandbox.json", // edit-allow/git.txt:55
 }
 
-const retrieverAudit = "added home/.config/hookctl; added home/.config/hookctl/audit; added home/.config/hookctl/audit/audit.jsonl; added home/.config/hookctl/audit/audit.lock"
+const retrieverAudit = "added home/.config/hookctl; added home/.config/hookctl/audit; added home/.config/hookctl/audit/audit.jsonl"
 
 // sandboxPolicy is the policy with the real launcher, once the probe has shown it holds here.
 func sandboxPolicy(t *testing.T) *Policy {

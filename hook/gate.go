@@ -58,9 +58,7 @@ type Gate struct {
 	// Pinned, when not empty, says why the mode cannot change (a hookctl run's hook: read-only
 	// for the whole run): every toggle is refused with it, and Modes should be FixedMode.
 	Pinned string
-	// Log appends a decision to the decision log (nil: none is kept); Environ is the
-	// environment whose secret values the logged command is redacted of.
-	Log     func(*LogEntry)
+	// Environ is the environment whose secret values a recorded command is redacted of.
 	Environ []string
 }
 
@@ -101,7 +99,7 @@ func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 		return g.sessionStart(ev)
 	case EventToggle:
 		d := g.toggle(ev)
-		g.logDecision(&LogEntry{Session: ev.Session, Event: "toggle", Rule: "the user's /readonly", Cwd: ev.Cwd}, d)
+		d.Record = g.record(&LogEntry{Session: ev.Session, Event: "toggle", Rule: "the user's /readonly", Cwd: ev.Cwd}, d)
 		return d
 	case EventPrompt:
 		return g.prompt(ev)
@@ -175,7 +173,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		return d
 	}
 	d = g.audited(c, d)
-	g.logDecision(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
+	d.Record = g.record(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
 	g.noteClient(c.Session)
 	if c.AgentID == "" {
@@ -252,20 +250,18 @@ func (g *Gate) prompt(ev *Event) Decision {
 	}
 	g.noteClient(ev.Session)
 	g.Store.NotePermissionMode(ev.Session, ev.PermissionMode)
-	mode, _, err := g.Store.Peek(ev.Session)
+	mode, _, used, err := g.Store.peek(ev.Session)
 	if err != nil {
 		return Decision{Verdict: Pass} // not seen yet (session start tells it), or damaged (read-only; the tool calls say why)
 	}
-	g.Store.Touch(ev.Session)
+	g.Store.touchStale(ev.Session, used)
 	return Decision{Verdict: Pass, Context: g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == PermissionPlan})}
 }
 
-// logDecision appends one decision to the decision log, with the command's secrets withheld. A
-// failure to log changes nothing: the log records decisions, it does not make them.
-func (g *Gate) logDecision(e *LogEntry, d Decision) {
-	if g.Log == nil {
-		return
-	}
+// record is what the decision log keeps of decision d, with the command's secrets withheld. The
+// runner writes it once the answer is given; a failure to write it changes nothing: the log
+// records decisions, it does not make them.
+func (g *Gate) record(e *LogEntry, d Decision) *LogEntry {
 	e.Time = time.Now()
 	e.ID, e.Agent = NewLogID(e.Time), g.Client.Name
 	e.Verdict, e.Reason, e.Isolation = d.Verdict.String(), d.Reason, d.Isolation
@@ -277,7 +273,7 @@ func (g *Gate) logDecision(e *LogEntry, d Decision) {
 		e.Command = RedactCommand(e.Command, g.Environ)
 	}
 	e.Reason = RedactCommand(e.Reason, g.Environ) // reasons quote a prefix of the command
-	g.Log(e)
+	return e
 }
 
 // audited records a publish decision in the audit before the hook answers. An ask that cannot be

@@ -71,11 +71,20 @@ client whose hook protocol it speaks (claude, the default, or another that hookc
 //
 // a is the client whose hook protocol the call speaks (--agent).
 func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int {
-	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: a.Adapter}
+	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: a.Adapter, Agent: a.Client.Name}
 	if os.Getenv(inRetrieverEnv) == "1" {
 		return r.Run(hook.RefuseTools)
 	}
 	env := hookEnv()
+	if env.err == nil {
+		// Every answer, the runner's own refusals included, once given.
+		log := hook.DecisionLogAt(env.home)
+		r.Log = func(e *hook.LogEntry) {
+			if err := log.Append(e); err != nil {
+				s.err.Write([]byte("hookctl: " + err.Error() + "\n"))
+			}
+		}
+	}
 	loadConfig := func(cwd string) (*hook.Config, error) {
 		if env.err != nil {
 			return nil, env.err
@@ -129,12 +138,6 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	if env.err == nil {
 		g.Store = hook.NewStore(env.home)
 		g.Modes = hook.StoreModes{Store: g.Store}
-		log := hook.DecisionLogAt(env.home)
-		g.Log = func(e *hook.LogEntry) {
-			if err := log.Append(e); err != nil {
-				s.err.Write([]byte("hookctl: " + err.Error() + "\n"))
-			}
-		}
 		g.Environ = os.Environ()
 	}
 	if len(runRead) > 0 {

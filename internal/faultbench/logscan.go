@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // LogFigures is what a raw read of a JSONL log found: every line ends in a newline, and is one
@@ -25,9 +26,30 @@ func (f LogFigures) String() string {
 		f.Records, f.Lines, f.Files, f.Blank, f.Torn, f.Tail)
 }
 
-// ScanLog reads base and its rotations (base.N … base.1, base) raw. It does not use hookctl's
-// reader: it is the check of what hookctl wrote.
+// ScanLog reads base and its rotations (base.N … base.1, base) raw, and the same of every
+// lane beside it (decisions.lane1.jsonl …), if any. It does not use hookctl's reader: it is the
+// check of what hookctl wrote.
 func ScanLog(base string) (LogFigures, error) {
+	lanes, _ := filepath.Glob(strings.TrimSuffix(base, ".jsonl") + ".lane*.jsonl")
+	var all LogFigures
+	for _, b := range append([]string{base}, lanes...) {
+		f, err := scanLane(b)
+		if err != nil {
+			return all, err
+		}
+		all.Files += f.Files
+		all.Lines += f.Lines
+		all.Records += f.Records
+		all.Blank += f.Blank
+		all.Torn += f.Torn
+		all.Tail += f.Tail
+		all.IDs = append(all.IDs, f.IDs...)
+		all.Recs = append(all.Recs, f.Recs...)
+	}
+	return all, nil
+}
+
+func scanLane(base string) (LogFigures, error) {
 	var f LogFigures
 	paths, _ := filepath.Glob(base + ".*")
 	var rotated []string

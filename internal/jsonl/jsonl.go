@@ -35,7 +35,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -62,11 +61,14 @@ type Log struct {
 	// Sync makes each append fsync the file: for records worth keeping across a crash of the
 	// machine, and rare enough to pay for it.
 	Sync bool
+	// Wait bounds how long an append waits for a lane when every lane is held; 0 means
+	// LockWait. Past it the record is appended without the lock.
+	Wait time.Duration
 }
 
 // LaneWait is how long a writer tries the lanes without waiting on any, before it waits for
-// lane 0. LockWait bounds that wait; past it the record is appended without the lock (a holder
-// that long is stuck or hostile), prefixed by a newline so it cannot join a torn line.
+// lane 0. LockWait bounds that wait (unless Log.Wait says otherwise); past it the record is
+// appended without the lock: a holder that long is stuck or hostile.
 const (
 	LaneWait   = 500 * time.Millisecond
 	LockWait   = 500 * time.Millisecond
@@ -183,7 +185,7 @@ func (l *Log) tryLane(k int, line []byte, wait bool) error {
 		if err != nil {
 			return fmt.Errorf("failed to open %s: %w", path, err)
 		}
-		if !lock(f, wait) {
+		if !l.lock(f, wait) {
 			f.Close()
 			return errBusy
 		}
@@ -207,9 +209,15 @@ func (l *Log) tryLane(k int, line []byte, wait bool) error {
 }
 
 // openAppend opens a lane for appending: created if missing, never through a link, never
-// blocking on a FIFO, and only if it is a regular file.
+// blocking on a FIFO, and only if it is a regular file. It opens without O_CREAT first:
+// creating takes the directory's lock, which opening a file that exists need not, and every
+// hook appends.
 func openAppend(path string) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0o600)
+	const flags = os.O_RDWR | os.O_APPEND | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_NOCTTY | syscall.O_CLOEXEC
+	f, err := os.OpenFile(path, flags, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		f, err = os.OpenFile(path, flags|os.O_CREATE, 0o600)
+	}
 	if err != nil {
 		if notRegularErr(err) {
 			return nil, fmt.Errorf("%s: %w", path, fsutil.ErrNotRegular)
@@ -231,21 +239,34 @@ func notRegularErr(err error) bool {
 }
 
 // lock takes the exclusive flock on f: at once or not at all, or with wait, waiting at most
-// LockWait.
-func lock(f *os.File, wait bool) bool {
-	fd := int(f.Fd())
-	if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+// Wait (LockWait). The waiting is the kernel's, on a duplicate of f, which a wait given up on
+// closes once it returns.
+func (l *Log) lock(f *os.File, wait bool) bool {
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
 		return true
 	}
 	if !wait {
 		return false
 	}
-	for deadline := time.Now().Add(LockWait); time.Now().Before(deadline); time.Sleep(time.Millisecond + rand.N(time.Millisecond)) {
-		if syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB) == nil {
-			return true
-		}
+	fd, err := syscall.Dup(int(f.Fd()))
+	if err != nil {
+		return false
 	}
-	return false
+	got := make(chan bool, 1)
+	go func() {
+		got <- syscall.Flock(fd, syscall.LOCK_EX) == nil
+		syscall.Close(fd) // the lock stays with f's open file, until the caller closes f
+	}()
+	d := l.Wait
+	if d <= 0 {
+		d = LockWait
+	}
+	select {
+	case ok := <-got:
+		return ok
+	case <-time.After(d):
+		return false
+	}
 }
 
 // repairTail cuts off a last line without its newline (a writer killed in its write: no
@@ -284,21 +305,27 @@ func repairTail(f *os.File, maxLine int) (size int64, newline bool, err error) {
 	return keep, false, nil
 }
 
-// write appends line in one write(2) to f, which ends at size (held under the lock). A short
-// write (a full disk, a file size limit) is cut back off.
+// write appends line to f, which ends at size (held under the lock), in one write(2) when the
+// disk takes it. A write cut short (a full disk, a file size limit) is carried on, to learn why
+// it stopped, and then cut back off.
 func (l *Log) write(f *os.File, line []byte, size int64, newline bool) error {
 	if newline {
 		line = append([]byte{'\n'}, line...)
 	}
-	n, err := syscall.Write(int(f.Fd()), line)
-	if err == nil && n != len(line) {
-		err = io.ErrShortWrite
-	}
-	if err != nil {
+	for done := 0; done < len(line); {
+		n, err := syscall.Write(int(f.Fd()), line[done:])
 		if n > 0 {
-			f.Truncate(size)
+			done += n
 		}
-		return err
+		if err == nil && n <= 0 {
+			err = io.ErrShortWrite
+		}
+		if err != nil {
+			if done > 0 {
+				f.Truncate(size)
+			}
+			return err
+		}
 	}
 	if l.Sync {
 		return f.Sync()
@@ -306,11 +333,11 @@ func (l *Log) write(f *os.File, line []byte, size int64, newline bool) error {
 	return nil
 }
 
-// appendUnlocked is the last resort when every lane's lock is held past LaneWait and LockWait:
-// one O_APPEND write, which no other writer can interleave with, starting with a newline so
-// that it cannot join a line a killed writer cut short (a reader skips the blank line that
-// makes otherwise). A short write cannot be cut back without the lock; the reader skips what it
-// leaves, as a damaged line.
+// appendUnlocked is the last resort when every lane's lock is held past LaneWait and Wait: one
+// O_APPEND write, which no other write can interleave with. If the log does not end in a
+// newline (a writer killed in its write, or one writing now), it starts with one, so that it
+// cannot join that line; a reader skips the blank line this may leave. A short write cannot be
+// cut back without the lock; the next locked writer cuts it off.
 func (l *Log) appendUnlocked(line []byte) error {
 	path := l.LanePath(0)
 	f, err := openAppend(path)
@@ -318,7 +345,12 @@ func (l *Log) appendUnlocked(line []byte) error {
 		return fmt.Errorf("failed to open %s: %w", path, err)
 	}
 	defer f.Close()
-	line = append([]byte{'\n'}, line...)
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
+		last := make([]byte, 1)
+		if _, err := f.ReadAt(last, fi.Size()-1); err != nil || last[0] != '\n' {
+			line = append([]byte{'\n'}, line...)
+		}
+	}
 	n, err := syscall.Write(int(f.Fd()), line)
 	if err == nil && n != len(line) {
 		err = io.ErrShortWrite

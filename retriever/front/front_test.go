@@ -11,6 +11,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
@@ -55,47 +56,46 @@ func TestRetrieveWithoutAWorker(t *testing.T) {
 }
 
 // TestRetrieveAuditLockBounded: a lock on the audit that another process holds and never lets
-// go (here another open file, which flock treats alike) withholds the retrieval's result after
-// auditLockWait, saying why, instead of stalling the agent's tool call for ever; so does a
-// direct_fetch call, which is refused.
+// go (here another open file, which flock treats alike) delays a retrieval by a bounded time,
+// and the retrieval is still audited; so is a direct_fetch call, which then passes.
 func TestRetrieveAuditLockBounded(t *testing.T) {
 	dir := t.TempDir()
-	unlock, err := fsutil.Lock(filepath.Join(dir, auditLock), 0)
+	unlock, err := fsutil.Lock(filepath.Join(dir, auditFile), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer unlock()
 	f := &Front{Config: settings.Config{Distiller: "extract"}, Audit: &Audit{Dir: dir}}
+	bound := jsonl.LaneWait + auditLockWait
 	within := func(what string, do func() string) string {
 		start := time.Now()
 		done := make(chan string, 1)
 		go func() { done <- do() }()
 		select {
 		case text := <-done:
-			if d := time.Since(start); d < auditLockWait-100*time.Millisecond || d > auditLockWait+2*time.Second {
-				t.Errorf("%s: returned after %v, want about %v", what, d, auditLockWait)
+			if d := time.Since(start); d > bound+2*time.Second {
+				t.Errorf("%s: returned after %v, want at most about %v", what, d, bound)
 			}
 			return text
-		case <-time.After(auditLockWait + 10*time.Second):
+		case <-time.After(bound + 10*time.Second):
 			t.Fatalf("%s: still waiting for the audit lock after %v", what, time.Since(start))
 		}
 		return ""
 	}
-	text := within("retrieve", func() string {
+	within("retrieve", func() string {
 		return f.Retrieve(context.Background(), &retriever.Request{Kind: retriever.KindFetch, URL: "https://example.com/", Need: "x"}).Text
 	})
-	if !strings.Contains(text, "could not record the retrieval in its audit log") || !strings.Contains(text, "so its result is withheld") ||
-		!strings.Contains(text, "held it too long") {
-		t.Errorf("retrieve: %q", text)
-	}
 	f.DirectFetch = true
 	d := hook.Decision{}
 	within("direct fetch", func() string {
 		d = f.AnswerWebTool(context.Background(), &hook.ToolCall{Tool: "WebFetch", Web: &hook.WebRequest{URL: "https://example.com/"}})
 		return d.Reason
 	})
-	if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "could not audit this direct fetch") {
+	if d.Verdict != hook.Pass {
 		t.Errorf("direct fetch: %+v", d)
+	}
+	if entries, damaged, err := f.Audit.Entries(); len(entries) != 2 || len(damaged) != 0 || err != nil {
+		t.Errorf("audit: %+v %v %v", entries, damaged, err)
 	}
 }
 
