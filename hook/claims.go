@@ -50,9 +50,7 @@ func (s *Store) Claim(session, what, id string) bool {
 	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
 	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
-		if os.MkdirAll(dir, 0o700) != nil {
-			return true
-		}
+		s.makeClaimShards(session)
 		f, err = os.OpenFile(path, flags, 0o600)
 	}
 	if errors.Is(err, fs.ErrExist) {
@@ -62,6 +60,18 @@ func (s *Store) Claim(session, what, id string) bool {
 		f.Close()
 	}
 	return true
+}
+
+// makeClaimShards creates the directories of a session's claims, all at once: the calls of a
+// burst that each created the one it needs would queue on the session's directory for it.
+func (s *Store) makeClaimShards(session string) {
+	calls := s.callsDir(session)
+	if os.MkdirAll(calls, 0o700) != nil {
+		return
+	}
+	for i := range claimShards {
+		os.Mkdir(filepath.Join(calls, fmt.Sprintf("%02x", i)), 0o700)
+	}
 }
 
 // ForgetCalls removes session's claims, when it ends.

@@ -10,7 +10,9 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
+	"unsafe"
 )
 
 // BurstFigures is what a burst of hook processes released at once did.
@@ -20,10 +22,16 @@ type BurstFigures struct {
 	Deadline, Failed int
 	// Latency of the calls, from the process's start to its answer.
 	P50, P99, Max time.Duration
-	// Toggles made during the bursts and how long each took.
+	// Toggles made during the bursts and how long each took; and, as the floor no command can
+	// beat, how long `hookctl version` took, started with each (a process of the same binary in
+	// the same storm, doing nothing).
 	Toggles                          int
 	ToggleP50, ToggleMax             time.Duration
 	TogglesOverSecond, TogglesFailed int
+	FloorP50, FloorMax               time.Duration
+	// LandP50, LandMax: from a toggle's start to its change of the state file (what the next
+	// hook reads), before the toggle has synced it and exited.
+	LandP50, LandMax time.Duration
 	// Waits: where the burst's hook processes were found, sampled from /proc: running or
 	// waiting for a CPU, or asleep in the kernel function named (flock, fsync, …).
 	Waits   map[string]int
@@ -31,9 +39,10 @@ type BurstFigures struct {
 }
 
 func (f BurstFigures) String() string {
-	s := fmt.Sprintf("%d rounds of %d processes (%d calls): %d refused at the deadline, %d unanswered; latency p50 %s p99 %s max %s; %d toggles: p50 %s max %s, %d over 1 s, %d failed",
+	s := fmt.Sprintf("%d rounds of %d processes (%d calls): %d refused at the deadline, %d unanswered; latency p50 %s p99 %s max %s; %d toggles: p50 %s max %s, %d over 1 s, %d failed, landed p50 %s max %s (hookctl version beside them: p50 %s max %s)",
 		f.Rounds, f.Procs, f.Calls, f.Deadline, f.Failed, f.P50.Round(time.Millisecond), f.P99.Round(time.Millisecond), f.Max.Round(time.Millisecond),
-		f.Toggles, f.ToggleP50.Round(time.Millisecond), f.ToggleMax.Round(time.Millisecond), f.TogglesOverSecond, f.TogglesFailed)
+		f.Toggles, f.ToggleP50.Round(time.Millisecond), f.ToggleMax.Round(time.Millisecond), f.TogglesOverSecond, f.TogglesFailed,
+		f.LandP50.Round(time.Millisecond), f.LandMax.Round(time.Millisecond), f.FloorP50.Round(time.Millisecond), f.FloorMax.Round(time.Millisecond))
 	if f.Samples > 0 {
 		type kv struct {
 			k string
@@ -89,7 +98,7 @@ func Burst(w *World, procs, rounds int, sample, cold bool) (BurstFigures, error)
 		return ToolCall(s, "/", "Bash", map[string]any{"command": fmt.Sprintf("cat /etc/hostname # %d", i), "description": "d"}, id)
 	}
 	var lat []time.Duration
-	var toggles []time.Duration
+	var toggles, floors, lands []time.Duration
 	for round := range rounds {
 		if cold && round == 0 {
 			// The first burst after an upgrade: the sandbox probe's answer is not cached yet.
@@ -183,9 +192,19 @@ func Burst(w *World, procs, rounds int, sample, cold bool) (BurstFigures, error)
 			<-release
 			for k := range 4 {
 				time.Sleep([]time.Duration{20, 150, 150, 150}[k] * time.Millisecond)
+				floorDone := make(chan Result)
+				go func() { floorDone <- w.Run("", 0, "version") }()
+				watch := watchState(w.Home, sessions[3])
+				start := time.Now()
 				r := w.Readonly([]string{"on", "off"}[k%2], sessions[3])
+				floor := <-floorDone
+				landed := watch(start)
 				mu.Lock()
 				toggles = append(toggles, r.Took)
+				if landed > 0 {
+					lands = append(lands, landed)
+				}
+				floors = append(floors, floor.Took)
 				if r.Code != 0 {
 					fig.TogglesFailed++
 				}
@@ -210,6 +229,14 @@ func Burst(w *World, procs, rounds int, sample, cold bool) (BurstFigures, error)
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	if n := len(lat); n > 0 {
 		fig.P50, fig.P99, fig.Max = lat[n/2], lat[n*99/100], lat[n-1]
+	}
+	sort.Slice(lands, func(i, j int) bool { return lands[i] < lands[j] })
+	if n := len(lands); n > 0 {
+		fig.LandP50, fig.LandMax = lands[n/2], lands[n-1]
+	}
+	sort.Slice(floors, func(i, j int) bool { return floors[i] < floors[j] })
+	if n := len(floors); n > 0 {
+		fig.FloorP50, fig.FloorMax = floors[n/2], floors[n-1]
 	}
 	sort.Slice(toggles, func(i, j int) bool { return toggles[i] < toggles[j] })
 	fig.Toggles = len(toggles)
@@ -243,6 +270,68 @@ func waitingShells(ps []*burstProc) int {
 	return n
 }
 
+// watchState watches session's state file for its next change (a file renamed into place, or a
+// write in place) and returns a function that, given when the toggle started, waits briefly
+// for the change and says how long after start it came (0: none seen).
+func watchState(home, session string) func(start time.Time) time.Duration {
+	fd, err := syscall.InotifyInit1(syscall.IN_CLOEXEC)
+	if err != nil {
+		return func(time.Time) time.Duration { return 0 }
+	}
+	if _, err := syscall.InotifyAddWatch(fd, sessionsDir(home), syscall.IN_MOVED_TO|syscall.IN_MODIFY|syscall.IN_CLOSE_WRITE); err != nil {
+		syscall.Close(fd)
+		return func(time.Time) time.Duration { return 0 }
+	}
+	seen := make(chan time.Time, 1)
+	go func() {
+		defer syscall.Close(fd)
+		buf := make([]byte, 64<<10)
+		for {
+			n, err := syscall.Read(fd, buf)
+			if err != nil || n <= 0 {
+				return
+			}
+			at := time.Now()
+			for off := 0; off+syscall.SizeofInotifyEvent <= n; {
+				ev := (*syscall.InotifyEvent)(unsafe.Pointer(&buf[off]))
+				name := strings.TrimRight(string(buf[off+syscall.SizeofInotifyEvent:off+syscall.SizeofInotifyEvent+int(ev.Len)]), "\x00")
+				off += syscall.SizeofInotifyEvent + int(ev.Len)
+				if name == session+".json" && ev.Mask&(syscall.IN_MOVED_TO|syscall.IN_MODIFY) != 0 {
+					seen <- at
+					return
+				}
+			}
+		}
+	}()
+	return func(start time.Time) time.Duration {
+		select {
+		case at := <-seen:
+			return at.Sub(start)
+		case <-time.After(100 * time.Millisecond):
+			syscall.Close(fd) // ends the reader
+			return 0
+		}
+	}
+}
+
+// parentOf is pid's parent.
+func parentOf(pid int) (int, bool) {
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0, false
+	}
+	i := bytes.LastIndexByte(stat, ')')
+	if i < 0 {
+		return 0, false
+	}
+	f := strings.Fields(string(stat[i+1:]))
+	if len(f) < 2 {
+		return 0, false
+	}
+	ppid, err := strconv.Atoi(f[1])
+	return ppid, err == nil
+}
+
 // payloadFile is an unlinked file holding payload, at its start.
 func payloadFile(payload string) (*os.File, error) {
 	f, err := os.CreateTemp("", "faultbench-payload-")
@@ -258,7 +347,7 @@ func payloadFile(payload string) (*os.File, error) {
 	return f, err
 }
 
-// sampleProcs classifies each process named comm: "running" if a thread is running or waiting
+// sampleProcs classifies each process named comm that this process started: "running" if a thread is running or waiting
 // for a CPU, else the kernel function a non-idle thread sleeps in (wchan), else "go-idle" (every
 // thread parked in a futex: the Go runtime waiting, a timer, a channel).
 func sampleProcs(comm string) []string {
@@ -274,6 +363,11 @@ func sampleProcs(comm string) []string {
 		}
 		c, err := os.ReadFile(fmt.Sprintf("/proc/%d/comm", pid))
 		if err != nil || strings.TrimSpace(string(c)) != comm {
+			continue
+		}
+		// Only this burst's: the hooks (and toggles) are this process's children; other
+		// hookctl processes on the machine are not.
+		if p, ok := parentOf(pid); !ok || p != os.Getpid() {
 			continue
 		}
 		tasks, _ := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
