@@ -61,15 +61,48 @@ const ProbeTimeout = 3 * time.Second
 // gjson and its key with two system calls: decoding with encoding/json and reading the boot id
 // cost the hook 0.2 ms (docs/decisions/0005).
 func Current(home, binary string) Status {
+	if st, ok := cached(home, binary); ok {
+		return st
+	}
+	// One process probes; the others wait for its answer rather than each probe as well: a
+	// probe is two execs of hookctl, and in a burst of hooks with no answer cached (the first
+	// after an upgrade) half of 600 missed their deadline while 600 probes ran at once.
+	lock := filepath.Join(home, probeLock)
+	os.MkdirAll(home, 0o700)
+	if unlock, err := fsutil.TryLock(lock); err == nil {
+		defer unlock()
+		if st, ok := cached(home, binary); ok {
+			return st
+		}
+		return Refresh(home, binary)
+	}
+	if unlock, err := fsutil.LockShared(lock, ProbeWait); err == nil {
+		unlock()
+		if st, ok := cached(home, binary); ok {
+			return st
+		}
+	}
+	return Refresh(home, binary) // the prober failed or is stuck: probe here
+}
+
+// probeLock is the lock in hookctl's home that the process probing holds.
+const probeLock = "sandbox.probe.lock"
+
+// ProbeWait bounds how long a process waits for another's probe, well inside the hook's
+// deadline.
+const ProbeWait = 1500 * time.Millisecond
+
+// cached is the cached result, if it is this machine's and this build's.
+func cached(home, binary string) (Status, bool) {
 	data, err := fsutil.ReadFile(filepath.Join(home, CacheName), 64<<10, true)
 	if err == nil {
 		f := gjson.GetManyBytes(data, "machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason")
 		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary {
 			return Status{Machine: f[0].Str, Build: f[1].Str, Binary: f[2].Str,
-				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str}
+				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str}, true
 		}
 	}
-	return Refresh(home, binary)
+	return Status{}, false
 }
 
 // Refresh probes and caches the result.

@@ -285,6 +285,22 @@ func MoveAside(path string) error {
 // pollers starve one another. The lock dies with its process, so a crash never leaves it held;
 // a symbolic link or a FIFO at path is refused rather than opened.
 func Lock(path string, wait time.Duration) (unlock func(), err error) {
+	return lock(path, syscall.LOCK_EX, wait)
+}
+
+// LockShared takes a shared flock on path, as Lock takes an exclusive one: it is had while no
+// one holds the exclusive lock, by any number of processes at once.
+func LockShared(path string, wait time.Duration) (unlock func(), err error) {
+	return lock(path, syscall.LOCK_SH, wait)
+}
+
+// TryLock takes the exclusive flock on path if no one holds it, without waiting; it fails with
+// ErrLockTimeout if someone does.
+func TryLock(path string) (unlock func(), err error) {
+	return lock(path, syscall.LOCK_EX, -1)
+}
+
+func lock(path string, how int, wait time.Duration) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("failed to open the lock %s: %w", path, err)
@@ -294,11 +310,15 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 		return nil, fmt.Errorf("failed to open the lock %s: %w", path, ErrNotRegular)
 	}
 	release := func() { f.Close() } // closing the file releases the lock
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+	if syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB) == nil {
 		return release, nil
 	}
+	if wait < 0 {
+		f.Close()
+		return nil, fmt.Errorf("failed to lock %s: %w", path, ErrLockTimeout)
+	}
 	if wait == 0 {
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		if err := syscall.Flock(int(f.Fd()), how); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("failed to lock %s: %w", path, err)
 		}
@@ -308,7 +328,7 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 	var mu sync.Mutex
 	abandoned := false
 	go func() {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		err := syscall.Flock(int(f.Fd()), how)
 		mu.Lock()
 		defer mu.Unlock()
 		if abandoned {
