@@ -177,8 +177,17 @@ func (s *Store) readStateOnce(id string) (gjson.Result, []byte, time.Time, error
 	if err != nil {
 		return gjson.Result{}, nil, time.Time{}, fmt.Errorf("failed to read the state of session %s: %w", id, err)
 	}
-	damaged := func(format string, args ...any) (gjson.Result, []byte, time.Time, error) {
-		return gjson.Result{}, nil, time.Time{}, fmt.Errorf("the state file %s is damaged: %s", path, fmt.Sprintf(format, args...))
+	root, err := parseState(id, path, b)
+	if err != nil {
+		return gjson.Result{}, nil, time.Time{}, err
+	}
+	return root, b, fi.ModTime(), nil
+}
+
+// parseState checks b, the state file of session id at path, as readState says.
+func parseState(id, path string, b []byte) (gjson.Result, error) {
+	damaged := func(format string, args ...any) (gjson.Result, error) {
+		return gjson.Result{}, fmt.Errorf("the state file %s is damaged: %s", path, fmt.Sprintf(format, args...))
 	}
 	if !gjson.ValidBytes(b) {
 		return damaged("not valid JSON")
@@ -188,8 +197,8 @@ func (s *Store) readStateOnce(id string) (gjson.Result, []byte, time.Time, error
 		return damaged("not an object")
 	}
 	if why := checkSeal(b, root); why != "" {
-		_, _, _, err := damaged("%s", why)
-		return gjson.Result{}, nil, time.Time{}, tornError{err}
+		_, err := damaged("%s", why)
+		return gjson.Result{}, tornError{err}
 	}
 	if dup := DuplicateKey(root); dup != "" {
 		return damaged("the key %q appears twice", clip.Short(dup))
@@ -234,7 +243,7 @@ func (s *Store) readStateOnce(id string) (gjson.Result, []byte, time.Time, error
 	if badRemote {
 		return damaged("remotes: an entry is not a string")
 	}
-	return root, b, fi.ModTime(), nil
+	return root, nil
 }
 
 // changeKeys are the keys of one history entry.

@@ -150,7 +150,8 @@ func (f ReaderFigures) String() string {
 }
 
 // Readers puts a FIFO, a link to /dev/full and a directory where the decision log, its first
-// rotation, the audit log and its first rotation are, and runs the commands that read them.
+// rotation, its first lane, the audit log and its first rotation are, and runs the commands
+// that read them.
 func Readers(w *World) (ReaderFigures, error) {
 	var fig ReaderFigures
 	logs := []struct {
@@ -159,6 +160,7 @@ func Readers(w *World) (ReaderFigures, error) {
 	}{
 		{filepath.Join(w.Home, "log", "decisions.jsonl"), [][]string{{"log"}, {"log", "--json"}}},
 		{filepath.Join(w.Home, "log", "decisions.jsonl.1"), [][]string{{"log"}}},
+		{filepath.Join(w.Home, "log", "decisions.lane1.jsonl"), [][]string{{"log"}}},
 		{filepath.Join(w.Home, "audit", "audit.jsonl"), [][]string{{"audit"}}},
 		{filepath.Join(w.Home, "audit", "audit.jsonl.1"), [][]string{{"audit"}}},
 	}

@@ -28,10 +28,14 @@ type BurstFigures struct {
 	Toggles                          int
 	ToggleP50, ToggleMax             time.Duration
 	TogglesOverSecond, TogglesFailed int
-	FloorP50, FloorMax               time.Duration
+	// Unlanded: toggles whose change of the state file was not seen.
+	Unlanded           int
+	FloorP50, FloorMax time.Duration
 	// LandP50, LandMax: from a toggle's start to its change of the state file (what the next
-	// hook reads), before the toggle has synced it and exited.
-	LandP50, LandMax time.Duration
+	// hook reads), before the toggle has synced it and exited. OverFloor is the most a toggle
+	// landed after the hookctl version started with it exited: the toggle's own delay, beyond
+	// what any process started in the same storm waited for a CPU.
+	LandP50, LandMax, OverFloor time.Duration
 	// Waits: where the burst's hook processes were found, sampled from /proc: running or
 	// waiting for a CPU, or asleep in the kernel function named (flock, fsync, …).
 	Waits   map[string]int
@@ -203,6 +207,9 @@ func Burst(w *World, procs, rounds int, sample, cold bool) (BurstFigures, error)
 				toggles = append(toggles, r.Took)
 				if landed > 0 {
 					lands = append(lands, landed)
+					fig.OverFloor = max(fig.OverFloor, landed-floor.Took)
+				} else {
+					fig.Unlanded++
 				}
 				floors = append(floors, floor.Took)
 				if r.Code != 0 {

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"os"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"time"
 )
@@ -33,7 +33,7 @@ var seqMark = regexp.MustCompile(`\b(w\d+|fill)-(\d{6})\b`)
 // RotationReads makes the decision log rotate again and again while `hookctl log --json` reads
 // it: hook calls append numbered commands (each writer in order), and a filler appends large
 // numbered records straight to the log so that it reaches the 10 MiB rotation size in
-// moments. Each read must hold every writer's records without a gap and none twice.
+// moments. Each read must hold every record appended before it began, and none twice.
 func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, error) {
 	var fig RotationFigures
 	const maxLog = 10 << 20
@@ -45,6 +45,12 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 	stop := make(chan struct{})
 	var wg sync.WaitGroup
 	var mu sync.Mutex
+	// done[who] is how many of who's records were appended (their hook exited, or the filler's
+	// write returned): a read that begins after must see them all.
+	done := map[string]*atomic.Int64{"fill": new(atomic.Int64)}
+	for k := range writers {
+		done[fmt.Sprintf("w%d", k)] = new(atomic.Int64)
+	}
 	for k := range writers {
 		wg.Add(1)
 		go func() {
@@ -56,10 +62,15 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 				default:
 				}
 				w.Hook(Bash(session, "/", fmt.Sprintf("echo w%d-%06d", k, seq)))
+				done[fmt.Sprintf("w%d", k)].Store(int64(seq + 1))
 			}
 		}()
 	}
-	var reads [][]string
+	type read struct {
+		before map[string]int64
+		marks  []string
+	}
+	var reads []read
 	for range readers {
 		wg.Add(1)
 		go func() {
@@ -69,6 +80,10 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 				case <-stop:
 					return
 				default:
+				}
+				before := map[string]int64{}
+				for who, n := range done {
+					before[who] = n.Load()
 				}
 				r := w.Run("", time.Minute, "log", "--json")
 				var marks []string
@@ -85,7 +100,7 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 					}
 				}
 				mu.Lock()
-				reads = append(reads, marks)
+				reads = append(reads, read{before, marks})
 				mu.Unlock()
 			}
 		}()
@@ -107,6 +122,9 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 			wg.Wait()
 			return fig, err
 		}
+		// As a hookctl writer does: under the lane's lock, so that no writer takes the end of
+		// a line being written for one a killed writer left.
+		syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
 		size := st.Size
 		for size < maxLog-(32<<10) {
 			line := fmt.Sprintf(`{"id":"fill-%06d","time":%q,"event":"tool","verdict":"allow","reason":%q}`+"\n",
@@ -116,6 +134,7 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 			if err != nil || n != len(line) {
 				break
 			}
+			done["fill"].Store(int64(fill))
 			size += int64(n)
 		}
 		f.Close()
@@ -129,10 +148,22 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 	}
 	close(stop)
 	wg.Wait()
-	for i, marks := range reads {
+	// The oldest files a rotation drops are not a read's to see: a writer's records from the
+	// first any read saw are the ones it must see.
+	first := map[string]int{}
+	for _, r := range reads {
+		for _, m := range r.marks {
+			who, num, _ := strings.Cut(m, "-")
+			n, _ := strconv.Atoi(num)
+			if f, ok := first[who]; !ok || n < f {
+				first[who] = n
+			}
+		}
+	}
+	for i, r := range reads {
 		fig.Reads++
 		seen := map[string]map[int]int{}
-		for _, m := range marks {
+		for _, m := range r.marks {
 			who, num, _ := strings.Cut(m, "-")
 			n, _ := strconv.Atoi(num)
 			if seen[who] == nil {
@@ -141,20 +172,28 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 			seen[who][n]++
 		}
 		missing, repeated := 0, false
-		for who, nums := range seen {
-			var all []int
-			for n, c := range nums {
-				all = append(all, n)
+		for who, before := range r.before {
+			lowest := first[who]
+			if nums := seen[who]; len(nums) > 0 {
+				lowest = int(^uint(0) >> 1)
+				for n := range nums {
+					lowest = min(lowest, n)
+				}
+			}
+			gone := 0
+			for n := lowest; n < int(before); n++ {
+				if seen[who][n] == 0 {
+					gone++
+				}
+			}
+			if gone > 0 {
+				fig.Failures = append(fig.Failures, fmt.Sprintf("read %d: %d of %s's records %d..%d, appended before it began, missing", i, gone, who, lowest, before-1))
+				missing += gone
+			}
+			for _, c := range seen[who] {
 				if c > 1 {
 					repeated = true
 				}
-			}
-			sort.Ints(all)
-			for j := 1; j < len(all); j++ {
-				missing += all[j] - all[j-1] - 1
-			}
-			if gap := len(all) > 0 && all[len(all)-1]-all[0]+1 != len(all); gap {
-				fig.Failures = append(fig.Failures, fmt.Sprintf("read %d: %s's records %d..%d, %d of them missing", i, who, all[0], all[len(all)-1], all[len(all)-1]-all[0]+1-len(all)))
 			}
 		}
 		if missing > 0 {

@@ -18,7 +18,8 @@
 //     writer holds (whose holder the scheduler may not run again for a long time: with hundreds
 //     of runnable processes every hand-over of a lock costs a scheduling delay, and a queue of
 //     them turns a burst into a convoy); it appends to another lane, a file beside the first.
-//     Only when every lane is held for LaneWait does it wait, and only for a bounded time.
+//     Only when every lane is held for LaneWait does it wait, and only for a bounded time,
+//     after which the append fails: a lock held that long is stuck or hostile.
 //   - Rotation (by size, per lane) happens under a lock and only renames, so every record is in
 //     exactly one file at every instant; a reader opens every file, then checks that no
 //     rotation moved one meanwhile, and opens again if one did: it sees each record once.
@@ -62,13 +63,13 @@ type Log struct {
 	// machine, and rare enough to pay for it.
 	Sync bool
 	// Wait bounds how long an append waits for a lane when every lane is held; 0 means
-	// LockWait. Past it the record is appended without the lock.
+	// LockWait. Past it the append fails.
 	Wait time.Duration
 }
 
 // LaneWait is how long a writer tries the lanes without waiting on any, before it waits for
-// lane 0. LockWait bounds that wait (unless Log.Wait says otherwise); past it the record is
-// appended without the lock: a holder that long is stuck or hostile.
+// lane 0. LockWait bounds that wait (unless Log.Wait says otherwise); past it the append fails:
+// a holder that long is stuck or hostile.
 const (
 	LaneWait   = 500 * time.Millisecond
 	LockWait   = 500 * time.Millisecond
@@ -152,12 +153,18 @@ func (l *Log) Append(rec []byte) error {
 		}
 		time.Sleep(backoff)
 	}
-	// Every lane held for LaneWait: wait for lane 0, then go ahead without it.
-	switch err := l.tryLane(0, line, true); {
-	case err == nil || !errors.Is(err, errBusy):
-		return err
+	// Every lane held for LaneWait: wait for lane 0, a bounded time. A holder past that is
+	// stuck or hostile; the record is not written rather than written without the lock, which
+	// every writer holds, so that a writer can cut off a tail only a killed writer leaves.
+	err := l.tryLane(0, line, true)
+	if errors.Is(err, errBusy) {
+		d := l.Wait
+		if d <= 0 {
+			d = LockWait
+		}
+		return fmt.Errorf("failed to append to %s: every lane was held for %s and lane 0 %s more", l.Name, LaneWait, d)
 	}
-	return l.appendUnlocked(line)
+	return err
 }
 
 // errBusy: another writer holds the lane.
@@ -326,37 +333,6 @@ func (l *Log) write(f *os.File, line []byte, size int64, newline bool) error {
 			}
 			return err
 		}
-	}
-	if l.Sync {
-		return f.Sync()
-	}
-	return nil
-}
-
-// appendUnlocked is the last resort when every lane's lock is held past LaneWait and Wait: one
-// O_APPEND write, which no other write can interleave with. If the log does not end in a
-// newline (a writer killed in its write, or one writing now), it starts with one, so that it
-// cannot join that line; a reader skips the blank line this may leave. A short write cannot be
-// cut back without the lock; the next locked writer cuts it off.
-func (l *Log) appendUnlocked(line []byte) error {
-	path := l.LanePath(0)
-	f, err := openAppend(path)
-	if err != nil {
-		return fmt.Errorf("failed to open %s: %w", path, err)
-	}
-	defer f.Close()
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 {
-		last := make([]byte, 1)
-		if _, err := f.ReadAt(last, fi.Size()-1); err != nil || last[0] != '\n' {
-			line = append([]byte{'\n'}, line...)
-		}
-	}
-	n, err := syscall.Write(int(f.Fd()), line)
-	if err == nil && n != len(line) {
-		err = io.ErrShortWrite
-	}
-	if err != nil {
-		return fmt.Errorf("failed to append to %s: %w", path, err)
 	}
 	if l.Sync {
 		return f.Sync()

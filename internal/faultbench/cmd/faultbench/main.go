@@ -23,7 +23,7 @@ func main() {
 	burstRounds := flag.Int("burst-rounds", 3, "bursts")
 	cold := flag.Bool("cold", false, "the first burst finds no cached sandbox probe")
 	sample := flag.Bool("sample", true, "sample where the burst's processes wait")
-	rotations := flag.Int("rotations", 12, "rotations in the rotation scenario")
+	rotations := flag.Int("rotations", 5, "rotations in the rotation scenario (over 5, the oldest files are dropped, and a read cannot be held to them)")
 	waitMinute := flag.Bool("minute", false, "in kills, wait a minute and toggle again")
 	verbose := flag.Bool("v", false, "print each failure")
 	var env []string
