@@ -27,8 +27,10 @@ func newLogCmd(s *streams) *cobra.Command {
 		Short: "List the hook's decisions: every tool call and mode change, and why",
 		Long: `log lists every decision the hook made, oldest first: when, in which session and mode,
 which tool, the verdict (allow, deny, ask, pass), the part of the policy that decided, and the
-command, with anything that looks like a secret withheld. The log is
-$HOOKCTL_HOME/log/decisions.jsonl, rotated at 10 MiB to .1 … .5.
+command, with anything that looks like a secret withheld; refusals made before any decision (a
+payload hookctl could not read, its deadline) too. The log is
+$HOOKCTL_HOME/log/decisions.jsonl, rotated at 10 MiB to .1 … .5, with the lanes a burst of
+hooks writes beside it (decisions.lane1.jsonl …).
 
 --session takes a session id or a unique prefix of one. log why ID prints one decision step
 by step, and what hookctl's rules say about the same command now.`,
