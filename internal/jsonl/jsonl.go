@@ -125,14 +125,35 @@ func (l *Log) lockPath() string {
 // Append writes rec (one JSON value, without its newline) as one line. An error means the
 // record is not in the log; no part of it is.
 func (l *Log) Append(rec []byte) error {
+	line, err := l.line(rec)
+	if err != nil {
+		return err
+	}
+	return l.append(line, nil)
+}
+
+// AppendWith appends the record build makes from the last record of the lane it is written to
+// (nil for the first), under that lane's lock, so that no other record comes between the two:
+// for a record that must carry something of the one before it, as a hash chain's does. Each
+// lane is a sequence of its own.
+func (l *Log) AppendWith(build func(last []byte) ([]byte, error)) error {
+	return l.append(nil, build)
+}
+
+// line checks a record and returns it as a line.
+func (l *Log) line(rec []byte) ([]byte, error) {
 	if len(rec)+1 > l.MaxLine() {
-		return fmt.Errorf("failed to append to %s: a record of %d bytes is over the %d-byte cap: %w", l.Name, len(rec), l.MaxLine()-1, ErrRecord)
+		return nil, fmt.Errorf("failed to append to %s: a record of %d bytes is over the %d-byte cap: %w", l.Name, len(rec), l.MaxLine()-1, ErrRecord)
 	}
 	if bytes.IndexByte(rec, '\n') >= 0 {
-		return fmt.Errorf("failed to append to %s: the record holds a newline: %w", l.Name, ErrRecord)
+		return nil, fmt.Errorf("failed to append to %s: the record holds a newline: %w", l.Name, ErrRecord)
 	}
 	line := make([]byte, 0, len(rec)+1)
-	line = append(append(line, rec...), '\n')
+	return append(append(line, rec...), '\n'), nil
+}
+
+// append writes line, or what build makes, to a lane.
+func (l *Log) append(line []byte, build func(last []byte) ([]byte, error)) error {
 	lanes := l.lanes()
 	// Lane 0 first, then the others from a point of this process's own, so that writers
 	// turned away from lane 0 spread out instead of all trying lane 1.
@@ -144,7 +165,7 @@ func (l *Log) Append(rec []byte) error {
 			if i > 0 {
 				k = 1 + (first-1+i-1)%(lanes-1)
 			}
-			switch err := l.tryLane(k, line, false); {
+			switch err := l.tryLane(k, line, build, false); {
 			case err == nil:
 				return nil
 			case !errors.Is(err, errBusy):
@@ -156,7 +177,7 @@ func (l *Log) Append(rec []byte) error {
 	// Every lane held for LaneWait: wait for lane 0, a bounded time. A holder past that is
 	// stuck or hostile; the record is not written rather than written without the lock, which
 	// every writer holds, so that a writer can cut off a tail only a killed writer leaves.
-	err := l.tryLane(0, line, true)
+	err := l.tryLane(0, line, build, true)
 	if errors.Is(err, errBusy) {
 		d := l.Wait
 		if d <= 0 {
@@ -173,7 +194,7 @@ var errBusy = errors.New("the lane is busy")
 // tryLane appends line to lane k if no other writer holds it (with wait, after waiting up to
 // LockWait for it). It rotates the lane first if line would take it past MaxBytes, and moves
 // aside anything at the lane's path that is not a regular file.
-func (l *Log) tryLane(k int, line []byte, wait bool) error {
+func (l *Log) tryLane(k int, line []byte, build func(last []byte) ([]byte, error), wait bool) error {
 	path := l.LanePath(k)
 	for attempt := 0; ; attempt++ {
 		f, err := openAppend(path)
@@ -200,6 +221,16 @@ func (l *Log) tryLane(k int, line []byte, wait bool) error {
 		if err != nil {
 			f.Close()
 			return fmt.Errorf("failed to append to %s: %w", path, err)
+		}
+		if build != nil {
+			rec, err := build(lastLine(f, size, l.MaxLine()))
+			if err == nil {
+				line, err = l.line(rec)
+			}
+			if err != nil {
+				f.Close()
+				return err
+			}
 		}
 		if size > 0 && size+int64(len(line)) > l.maxBytes() && attempt < 3 {
 			f.Close()
@@ -310,6 +341,28 @@ func repairTail(f *os.File, maxLine int) (size int64, newline bool, err error) {
 		return 0, false, err
 	}
 	return keep, false, nil
+}
+
+// lastLine is the last whole line of f, which ends at size, without its newline; nil if there
+// is none within maxLine of the end.
+func lastLine(f *os.File, size int64, maxLine int) []byte {
+	window := min(size, int64(maxLine)+1)
+	if window <= 1 {
+		return nil
+	}
+	buf := make([]byte, window)
+	if _, err := f.ReadAt(buf, size-window); err != nil && !errors.Is(err, io.EOF) {
+		return nil
+	}
+	if buf[len(buf)-1] != '\n' {
+		return nil
+	}
+	buf = buf[:len(buf)-1]
+	start := bytes.LastIndexByte(buf, '\n') + 1
+	if start == 0 && window < size {
+		return nil // longer than a line can be
+	}
+	return bytes.TrimSpace(buf[start:])
 }
 
 // write appends line to f, which ends at size (held under the lock), in one write(2) when the

@@ -443,3 +443,94 @@ func TestReadsDuringRotation(t *testing.T) {
 		t.Fatalf("%d rotated files and %d reads: the test did not exercise rotation", len(rotated), reads.Load())
 	}
 }
+
+// TestAppendWith: a record built from the last one of its lane, under the lane's lock, sees
+// that record and no other comes between them: a chain whose every link names the one before
+// holds under parallel writers.
+func TestAppendWith(t *testing.T) {
+	l := &Log{Dir: t.TempDir(), Name: "x.jsonl", Lanes: 2, MaxBytes: 64 << 10, Keep: 1000}
+	var wg sync.WaitGroup
+	for w := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range 200 {
+				err := l.AppendWith(func(last []byte) ([]byte, error) {
+					var prev struct{ ID string }
+					json.Unmarshal(last, &prev)
+					return []byte(fmt.Sprintf(`{"id":"w%d-%d","prev":%q}`, w, i, prev.ID)), nil
+				})
+				if err != nil {
+					t.Error(err)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	for k := range 2 {
+		lane := &Log{Dir: l.Dir, Name: filepath.Base(l.LanePath(k)), Keep: 1000}
+		prev := ""
+		n := 0
+		lane.Read(func(r Record) error {
+			var v struct{ ID, Prev string }
+			json.Unmarshal(r.Data, &v)
+			// A rotation starts a new file, whose first record names none.
+			if v.Prev != prev && !(v.Prev == "" && r.Line == 1) {
+				t.Errorf("lane %d %s:%d: %s names %q, the record before is %q", k, r.File, r.Line, v.ID, v.Prev, prev)
+			}
+			prev = v.ID
+			n++
+			return nil
+		})
+		t.Logf("lane %d: %d records", k, n)
+	}
+}
+
+// TestFullDisk: on a tmpfs filled to the last byte, an append that finds no room, or room for
+// part of its line only, fails and leaves nothing; once there is room again, appends go on and
+// every line is whole. (Each full-disk round left a torn line in the decision log before.)
+func TestFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
+			t.Fatal("mounting a tmpfs needs root (HOOKCTL_REQUIRE_ALL=1)")
+		}
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=128k"); err != nil {
+		t.Fatal(err)
+	}
+	defer syscall.Unmount(dir, syscall.MNT_DETACH)
+	l := &Log{Dir: filepath.Join(dir, "log"), Name: "x.jsonl"}
+	for round := range 5 {
+		l.Append(rec(fmt.Sprintf("r%d-first", round), 100))
+		filler := filepath.Join(dir, "filler")
+		f, _ := os.Create(filler)
+		for _, size := range []int{16 << 10, 1 << 10, 1} {
+			for {
+				if n, err := syscall.Write(int(f.Fd()), make([]byte, size)); err != nil || n < size {
+					break
+				}
+			}
+		}
+		f.Close()
+		failed := 0
+		for i := range 20 {
+			// Lengths that cross the last page's end: part of the line fits, the rest does not.
+			if l.Append(rec(fmt.Sprintf("r%d-%d", round, i), 300+i*397+round*61)) != nil {
+				failed++
+			}
+		}
+		if failed == 0 {
+			t.Fatalf("round %d: every append found room: the disk was not full", round)
+		}
+		os.Remove(filler)
+		if err := l.Append(rec(fmt.Sprintf("r%d-after", round), 10)); err != nil {
+			t.Fatalf("round %d: with room again: %v", round, err)
+		}
+	}
+	records, blank, torn, tail := raw(t, l.LanePath(0))
+	if blank+torn+tail != 0 || records < 10 {
+		t.Errorf("%d records, %d blank, %d torn, %d unterminated", records, blank, torn, tail)
+	}
+}
