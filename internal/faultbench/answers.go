@@ -139,25 +139,41 @@ func Answers(w *World, stopped int) (AnswerFigures, error) {
 	return fig, nil
 }
 
-// ReaderFigures counts readers that hung or spun on a file that is not a regular file.
+// ReaderFigures counts readers that hung, stalled or spun on a file that is not a regular
+// file.
 type ReaderFigures struct {
-	Cases, Hung, Spun int
-	Failures          []string
+	// Hung: killed after 5 s; Stalled: over 2 s (a command's own 3 s deadline ended it); Spun:
+	// over 1 s of CPU.
+	Cases, Hung, Stalled, Spun int
+	Failures                   []string
 }
 
 func (f ReaderFigures) String() string {
-	return fmt.Sprintf("%d reader cases: %d hung (killed after 5 s), %d spun (over 1 s of CPU)", f.Cases, f.Hung, f.Spun)
+	return fmt.Sprintf("%d reader cases: %d hung (killed after 5 s), %d stalled (over 2 s), %d spun (over 1 s of CPU)", f.Cases, f.Hung, f.Stalled, f.Spun)
 }
 
 // Readers puts a FIFO, a link to /dev/full and a directory where the decision log, its first
-// rotation, its first lane, the audit log and its first rotation are, and runs the commands
-// that read them.
+// rotation, its first lane, the audit log, its first rotation and a transcript are, and runs
+// the commands that read them.
 func Readers(w *World) (ReaderFigures, error) {
 	var fig ReaderFigures
+	// An audit entry whose transcript `hookctl audit show` reads.
+	const auditID = "20261201T000000.000Z-0badf00d"
+	if err := os.MkdirAll(filepath.Join(w.Home, "audit", "transcripts"), 0o700); err != nil {
+		return fig, err
+	}
+	entry := `{"id":"` + auditID + `","time":"2026-12-01T00:00:00Z","kind":"fetch","url":"https://example.com/","duration_ms":1,"scrub":"clean","outcome":"answered"}` + "\n"
+	if err := os.WriteFile(filepath.Join(w.Home, "audit", "audit.jsonl"), []byte(entry), 0o600); err != nil {
+		return fig, err
+	}
+	if w.Cred != nil {
+		exec.Command("chown", "-R", fmt.Sprintf("%d:%d", w.Cred.Uid, w.Cred.Gid), w.Home).Run()
+	}
 	logs := []struct {
 		file string
 		cmds [][]string
 	}{
+		{filepath.Join(w.Home, "audit", "transcripts", auditID+".json"), [][]string{{"audit", "show", auditID}}},
 		{filepath.Join(w.Home, "log", "decisions.jsonl"), [][]string{{"log"}, {"log", "--json"}}},
 		{filepath.Join(w.Home, "log", "decisions.jsonl.1"), [][]string{{"log"}}},
 		{filepath.Join(w.Home, "log", "decisions.lane1.jsonl"), [][]string{{"log"}}},
@@ -199,6 +215,11 @@ func Readers(w *World) (ReaderFigures, error) {
 					fig.Hung++
 					fig.Failures = append(fig.Failures, fmt.Sprintf("hookctl %s with %s at %s: hung", strings.Join(args, " "), kind, filepath.Base(l.file)))
 					continue
+				}
+				if took := time.Since(start); took > 2*time.Second {
+					fig.Stalled++
+					fig.Failures = append(fig.Failures, fmt.Sprintf("hookctl %s with %s at %s: %s", strings.Join(args, " "), kind,
+						filepath.Base(l.file), took.Round(time.Millisecond)))
 				}
 				if cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(); cpu > time.Second {
 					fig.Spun++

@@ -214,18 +214,21 @@ func (a *Audit) SaveTranscript(t *Transcript) error {
 	return fsutil.WriteAtomic(filepath.Join(dir, t.ID+".json"), b, 0o600)
 }
 
-// Transcript reads a stored transcript.
+// maxTranscript caps what a transcript read takes: the raw documents of keep_raw included.
+const maxTranscript = 64 << 20
+
+// Transcript reads a stored transcript: a regular file only, opened without blocking, never
+// through a link (a FIFO or a link to a device there must not stall hookctl audit show).
 func (a *Audit) Transcript(id string) (*Transcript, error) {
 	if !validAuditID(id) {
 		return nil, fmt.Errorf("invalid audit id %q", id)
 	}
-	f, err := os.Open(filepath.Join(a.Dir, "transcripts", id+".json"))
+	b, err := fsutil.ReadFile(filepath.Join(a.Dir, "transcripts", id+".json"), maxTranscript, true)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var t Transcript
-	if err := json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&t); err != nil {
+	if err := json.Unmarshal(b, &t); err != nil {
 		return nil, err
 	}
 	return &t, nil
