@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/faultbench"
 	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
@@ -533,30 +534,18 @@ func TestToggleOnAFullDisk(t *testing.T) {
 		t.Skip("mounting a tmpfs needs root")
 	}
 	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=256k"); err != nil {
+	unmount, err := faultbench.MountTmpfs(dir, 256<<10, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer syscall.Unmount(dir, syscall.MNT_DETACH)
+	defer unmount()
 	s := NewStore(dir)
 	if _, err := s.Record("s", "/p", ModeEdit); err != nil {
 		t.Fatal(err)
 	}
 	before := mustStat(t, s.path("s"))
-	filler, _ := os.Create(filepath.Join(dir, "filler"))
-	for _, size := range []int{64 << 10, 4 << 10, 1} {
-		for {
-			if n, err := syscall.Write(int(filler.Fd()), make([]byte, size)); err != nil || n < size {
-				break
-			}
-		}
-	}
-	filler.Close()
-	if f, err := os.Create(filepath.Join(dir, "one-more")); err == nil {
-		_, err := f.Write([]byte{1})
-		f.Close()
-		if err == nil {
-			t.Fatal("the disk is not full: one more byte was written")
-		}
+	if _, err := faultbench.Fill(dir); err != nil {
+		t.Fatal(err) // it checks that not one more byte fits
 	}
 	for i := range 300 {
 		toggle, want := ToggleOn, ModeReadOnly

@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/faultbench"
 )
 
 // raw reads a file's bytes and counts its lines as a reader that knows nothing of this package
@@ -497,23 +499,18 @@ func TestFullDisk(t *testing.T) {
 		t.Skip("mounting a tmpfs needs root")
 	}
 	dir := t.TempDir()
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, "size=128k"); err != nil {
+	unmount, err := faultbench.MountTmpfs(dir, 128<<10, nil)
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer syscall.Unmount(dir, syscall.MNT_DETACH)
+	defer unmount()
 	l := &Log{Dir: filepath.Join(dir, "log"), Name: "x.jsonl"}
 	for round := range 5 {
 		l.Append(rec(fmt.Sprintf("r%d-first", round), 100))
-		filler := filepath.Join(dir, "filler")
-		f, _ := os.Create(filler)
-		for _, size := range []int{16 << 10, 1 << 10, 1} {
-			for {
-				if n, err := syscall.Write(int(f.Fd()), make([]byte, size)); err != nil || n < size {
-					break
-				}
-			}
+		filler, err := faultbench.Fill(dir)
+		if err != nil {
+			t.Fatal(err)
 		}
-		f.Close()
 		failed := 0
 		for i := range 20 {
 			// Lengths that cross the last page's end: part of the line fits, the rest does not.

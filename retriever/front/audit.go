@@ -126,7 +126,9 @@ func (a *Audit) Append(e *AuditEntry) error {
 // log is the audit's JSONL log. Its appends are rare (a retrieval, a publish, a command's
 // connections) and worth keeping across a crash, so each is synced, and one lane is enough.
 func (a *Audit) log() *jsonl.Log {
-	return &jsonl.Log{Dir: a.Dir, Name: auditFile, MaxBytes: a.maxBytes(), Keep: a.keep(), MaxRecord: auditMaxLine, Sync: true, Wait: auditLockWait}
+	// A zero or negative MaxBytes or Keep (which the config should refuse) is jsonl's default,
+	// not a rotation on every append.
+	return &jsonl.Log{Dir: a.Dir, Name: auditFile, MaxBytes: a.MaxBytes, Keep: a.Keep, MaxRecord: auditMaxLine, Sync: true, Wait: auditLockWait}
 }
 
 // encodeEntry renders an entry as one JSON line, newline included, capped. (encoding/json, not
@@ -143,22 +145,6 @@ func encodeEntry(e *AuditEntry) ([]byte, error) {
 		return nil, fmt.Errorf("audit entry %s is %d bytes, over the %d-byte cap", e.ID, len(line), auditMaxLine)
 	}
 	return line, nil
-}
-
-// maxBytes is MaxBytes, or 10 MiB when it is zero or negative: the config's validation is the
-// config's, and a bad value must not make every append rotate, or none.
-func (a *Audit) maxBytes() int64 {
-	if a.MaxBytes > 0 {
-		return a.MaxBytes
-	}
-	return 10 << 20
-}
-
-func (a *Audit) keep() int {
-	if a.Keep > 0 {
-		return a.Keep
-	}
-	return 5
 }
 
 // DamagedLine is an audit line that could not be read: cut short by a crash or a full disk

@@ -1,7 +1,7 @@
 // Command faultbench runs hookctl's reliability faults against a built hookctl and prints the
 // figures (see package faultbench). It needs root (it mounts tmpfs and runs as uid 65534 too).
 //
-//	go run ./internal/faultbench/cmd/faultbench -bin bin/hookctl [-only burst,kills] [-scale 1]
+//	go run ./internal/faultbench/cmd/faultbench -bin bin/hookctl [-only burst,kills] [-v]
 package main
 
 import (
@@ -16,9 +16,20 @@ import (
 	"github.com/hookctl/hookctl/internal/faultbench"
 )
 
+// figures is what a scenario measured, and what went wrong in words.
+type figures interface{ fmt.Stringer }
+
+// scenario is one fault: run in a world of its own (a home, owned by cred's user), or, with
+// dir, in a directory it builds its world in.
+type scenario struct {
+	name  string
+	users bool // also as uid 65534
+	run   func(w *faultbench.World, dir string) (figures, []string, error)
+}
+
 func main() {
 	bin := flag.String("bin", "", "the hookctl binary to measure")
-	only := flag.String("only", "", "comma-separated scenarios: fulldisk,concurrent,kills,answers,readers,state,rotation,burst (default all)")
+	only := flag.String("only", "", "comma-separated scenarios: fulldisk,state,readers,concurrent,answers,kills,rotation,burst (default all)")
 	burstProcs := flag.Int("burst", 600, "processes per burst")
 	burstRounds := flag.Int("burst-rounds", 3, "bursts")
 	cold := flag.Bool("cold", false, "the first burst finds no cached sandbox probe")
@@ -38,94 +49,79 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
-	want := func(name string) bool { return *only == "" || strings.Contains(","+*only+",", ","+name+",") }
+	scenarios := []scenario{
+		{"fulldisk", true, func(w *faultbench.World, dir string) (figures, []string, error) {
+			fig, err := faultbench.FullDisk(w.Bin, dir, w.Cred, 5)
+			return fig, fig.Failures, err
+		}},
+		{"state", true, func(w *faultbench.World, _ string) (figures, []string, error) {
+			fig, err := faultbench.StateInPlace(w)
+			return fig, fig.Failures, err
+		}},
+		{"readers", true, func(w *faultbench.World, _ string) (figures, []string, error) {
+			fig, err := faultbench.Readers(w)
+			return fig, fig.Failures, err
+		}},
+		{"concurrent", false, func(w *faultbench.World, _ string) (figures, []string, error) {
+			fig, err := faultbench.Concurrent(w, 4200, 48)
+			return fig, nil, err
+		}},
+		{"answers", false, func(w *faultbench.World, _ string) (figures, []string, error) {
+			fig, err := faultbench.Answers(w, 40)
+			return fig, fig.Failures, err
+		}},
+		{"kills", false, func(w *faultbench.World, _ string) (figures, []string, error) {
+			fig, err := faultbench.Kills(w, 1500, 24, 40*time.Millisecond, *waitMinute)
+			return fig, nil, err
+		}},
+		{"rotation", false, func(w *faultbench.World, _ string) (figures, []string, error) {
+			fig, err := faultbench.RotationReads(w, 4, 4, *rotations)
+			return fig, fig.Failures, err
+		}},
+		{"burst", false, func(w *faultbench.World, _ string) (figures, []string, error) {
+			fig, err := faultbench.Burst(w, *burstProcs, *burstRounds, *sample, *cold)
+			return fig, nil, err
+		}},
+	}
 	nobody := &syscall.Credential{Uid: 65534, Gid: 65534}
-	world := func(name string, cred *syscall.Credential) (*faultbench.World, func()) {
-		dir, err := os.MkdirTemp("", "faultbench-"+name+"-")
-		if err != nil {
-			panic(err)
+	for _, s := range scenarios {
+		if *only != "" && !strings.Contains(","+*only+",", ","+s.name+",") {
+			continue
 		}
-		os.Chmod(dir, 0o755)
-		w, err := faultbench.NewWorld(abs, dir, cred)
-		if err != nil {
-			panic(err)
+		creds := []*syscall.Credential{nil}
+		if s.users {
+			creds = append(creds, nobody)
 		}
-		w.Env = env
-		return w, func() { os.RemoveAll(dir) }
-	}
-	report := func(name string, start time.Time, fig fmt.Stringer, failures []string, err error) {
-		if err != nil {
-			fmt.Printf("%-11s ERROR %v\n", name, err)
-			return
-		}
-		fmt.Printf("%-11s %s  [%s]\n", name, fig, time.Since(start).Round(time.Second))
-		if *verbose {
-			for _, f := range failures {
-				fmt.Printf("    %s\n", f)
+		for _, cred := range creds {
+			name := s.name
+			if s.users {
+				name += map[bool]string{true: "/root", false: "/nobody"}[cred == nil]
 			}
-		}
-	}
-	for _, cred := range []*syscall.Credential{nil, nobody} {
-		who := "root"
-		if cred != nil {
-			who = "nobody"
-		}
-		if want("fulldisk") {
-			dir, _ := os.MkdirTemp("", "faultbench-disk-")
-			os.Chmod(dir, 0o755)
+			dir, err := os.MkdirTemp("", "faultbench-"+s.name+"-")
+			if err != nil {
+				panic(err)
+			}
+			os.Chmod(dir, 0o755) // reachable by uid 65534
 			start := time.Now()
-			fig, err := faultbench.FullDisk(abs, dir, cred, 5)
-			report("fulldisk/"+who, start, fig, fig.Failures, err)
+			w, err := faultbench.NewWorld(abs, filepath.Join(dir, "world"), cred)
+			var fig figures
+			var failures []string
+			if err == nil {
+				w.Env = env
+				os.Chmod(filepath.Dir(w.Home), 0o755)
+				fig, failures, err = s.run(w, dir)
+			}
+			if err != nil {
+				fmt.Printf("%-15s ERROR %v\n", name, err)
+			} else {
+				fmt.Printf("%-15s %s  [%s]\n", name, fig, time.Since(start).Round(time.Second))
+			}
+			if *verbose {
+				for _, f := range failures {
+					fmt.Printf("    %s\n", f)
+				}
+			}
 			os.RemoveAll(dir)
 		}
-		if want("state") {
-			w, done := world("state", cred)
-			start := time.Now()
-			fig, err := faultbench.StateInPlace(w)
-			report("state/"+who, start, fig, fig.Failures, err)
-			done()
-		}
-		if want("readers") {
-			w, done := world("readers", cred)
-			start := time.Now()
-			fig, err := faultbench.Readers(w)
-			report("readers/"+who, start, fig, fig.Failures, err)
-			done()
-		}
-	}
-	if want("concurrent") {
-		w, done := world("concurrent", nil)
-		start := time.Now()
-		fig, err := faultbench.Concurrent(w, 4200, 48)
-		report("concurrent", start, fig, nil, err)
-		done()
-	}
-	if want("answers") {
-		w, done := world("answers", nil)
-		start := time.Now()
-		fig, err := faultbench.Answers(w, 40)
-		report("answers", start, fig, fig.Failures, err)
-		done()
-	}
-	if want("kills") {
-		w, done := world("kills", nil)
-		start := time.Now()
-		fig, err := faultbench.Kills(w, 1500, 24, 40*time.Millisecond, *waitMinute)
-		report("kills", start, fig, nil, err)
-		done()
-	}
-	if want("rotation") {
-		w, done := world("rotation", nil)
-		start := time.Now()
-		fig, err := faultbench.RotationReads(w, 4, 4, *rotations)
-		report("rotation", start, fig, fig.Failures, err)
-		done()
-	}
-	if want("burst") {
-		w, done := world("burst", nil)
-		start := time.Now()
-		fig, err := faultbench.Burst(w, *burstProcs, *burstRounds, *sample, *cold)
-		report("burst", start, fig, nil, err)
-		done()
 	}
 }
