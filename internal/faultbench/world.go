@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package faultbench runs hookctl's reliability faults for real against a built hookctl binary
 // and counts what went wrong: a toggle that did not land on a full disk, a torn or blank line in
 // a log, an answer the log does not hold, a call refused at the deadline in a burst, a reader

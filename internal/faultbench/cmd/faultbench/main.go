@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command faultbench runs hookctl's reliability faults against a built hookctl and prints the
 // figures (see package faultbench). It needs root (it mounts tmpfs and runs as uid 65534 too).
 //
