@@ -315,25 +315,6 @@ func TestEscapesEverything(t *testing.T) {
 	}
 }
 
-// TestVisible: each kind of invisible character, and a byte that is not UTF-8, is shown.
-func TestVisible(t *testing.T) {
-	for in, want := range map[string]string{
-		"a\u202Eb":    "a⟨U+202E⟩b",
-		"\u2067x":     "⟨U+2067⟩x",
-		"z\u200Cw":    "z⟨U+200C⟩w",
-		"\u00ADsoft":  "⟨U+00AD⟩soft",
-		"l\u2028s":    "l⟨U+2028⟩s",
-		"bad\xffbyte": "bad⟨0xFF⟩byte",
-		"nl\n\ttab":   "nl\n\ttab",
-		"cr\r":        "cr⟨U+000D⟩",
-		"🔒 ✏ 👁 ⚠":     "🔒 ✏ 👁 ⚠",
-	} {
-		if got := visible(in); got != want {
-			t.Errorf("visible(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
 // TestDecisionListCaps: the list shows 100 rows by default and never more than 500, whatever
 // limit asks, with a link to the next page; the filters apply before the cap.
 func TestDecisionListCaps(t *testing.T) {

@@ -18,8 +18,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/hook/securerun"
@@ -63,30 +61,8 @@ func render(w io.Writer, name string, data any) error {
 	if err := templates.ExecuteTemplate(&b, name, data); err != nil {
 		return err
 	}
-	_, err := io.WriteString(w, visible(b.String()))
+	_, err := io.WriteString(w, clip.Visible(b.String()))
 	return err
-}
-
-// visible shows format characters (bidi controls, zero-width ones, the byte-order mark),
-// control characters other than newline and tab, the line and paragraph separators, and bytes
-// that are not UTF-8, as ⟨U+XXXX⟩.
-func visible(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		switch {
-		case r == utf8.RuneError && n == 1:
-			fmt.Fprintf(&b, "⟨0x%02X⟩", s[i])
-		case r == '\n' || r == '\t':
-			b.WriteRune(r)
-		case unicode.Is(unicode.Cf, r) || unicode.IsControl(r) || r == '\u2028' || r == '\u2029':
-			fmt.Fprintf(&b, "⟨U+%04X⟩", r)
-		default:
-			b.WriteString(s[i : i+n])
-		}
-		i += n
-	}
-	return b.String()
 }
 
 func when(t time.Time) string {

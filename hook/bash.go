@@ -16,15 +16,16 @@ type Refusal struct {
 	What string // what was refused and why
 	Hint string // what to do instead; may be empty
 
-	shape bool // the command's syntax or shape was refused
-	tool  bool // a whole tool was refused
+	tool bool // a whole tool was refused
 	// sandboxOnly: the command was admitted, but only for the OS sandbox (a read-only runner,
 	// or a program whose rule is SandboxOnly), which JudgeReadOnly does not have.
 	sandboxOnly bool
 }
 
-// shapesHint says in brief what the read-only shell accepts.
-const shapesHint = "Read-only shell accepts read-only programs (git status/log/diff/show/grep/blame, " +
+// ReadOnlyShellRules says in brief what the read-only shell accepts: told once per session (at its
+// start, or with the first refusal where the hook saw no start), not with every refusal, where it
+// buried the specific reason.
+const ReadOnlyShellRules = "Read-only shell accepts read-only programs (git status/log/diff/show/grep/blame, " +
 	"rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq, …) in pipelines, `if CMD; then CMD; [else CMD;] fi` " +
 	"and `for f in a b; do CMD \"$f\"; done`, joined by && || ; (every part must be a read), optionally after one `cd DIR &&`; " +
 	"globs such as src/*.go where a program reads files; redirections only 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE."
@@ -39,10 +40,6 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 		b.WriteString(r.Hint)
 	}
 	b.WriteString(".")
-	if r.shape {
-		b.WriteString(" ")
-		b.WriteString(shapesHint)
-	}
 	switch sc {
 	case scopeAgent:
 		b.WriteString(" This agent type is read-only in every mode: read and report; leave changes to the main agent.")
@@ -115,9 +112,9 @@ func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, j judged
 	if err != nil {
 		var le *lexer.Error
 		if errors.As(err, &le) {
-			return nil, j, &Refusal{What: le.Msg, shape: true}
+			return nil, j, &Refusal{What: le.Msg}
 		}
-		return nil, j, &Refusal{What: err.Error(), Hint: "write the command more plainly", shape: true}
+		return nil, j, &Refusal{What: err.Error(), Hint: "write the command more plainly"}
 	}
 	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && cfg.runner(sc.Items[0].Pipeline.Cmds[0]) {
 		// The runner is matched whole, alone; the stages after it are judged as filters.
@@ -160,7 +157,7 @@ func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Confi
 	name := c.Name.Value
 	prog := programs.Lookup(name)
 	if prog == nil || cfg.ProgramDenied(name) {
-		return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name), shape: true}
+		return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name)}
 	}
 	if prog.SandboxOnly != "" && j.need.why == "" {
 		j.need.why = "`" + name + "`: " + prog.SandboxOnly
@@ -381,6 +378,11 @@ func optionGlob(w lexer.Word) bool {
 
 // programHint suggests what to use instead of a refused program.
 func programHint(name string) string {
+	if name == "env" || name == "printenv" {
+		// Without arguments they print the whole environment, secrets included.
+		return "interpreters and wrappers can run anything, and " + name + " prints every variable, secrets included; " +
+			"print one variable with echo \"$NAME\" (one not named like a secret), or ask the tool itself (go env GOPATH)"
+	}
 	if programs.LookupWrapper(name) != nil || programs.LookupInterpreter(name) != nil {
 		return "interpreters and wrappers can run anything"
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 
@@ -292,11 +293,11 @@ func ParseConfig(path, text string) (*Config, error) {
 		return nil, fmt.Errorf("%s: %v", path, err)
 	}
 	if und := md.Undecoded(); len(und) > 0 {
-		key := und[0].String()
+		key, hint := und[0].String(), misplacedKeyHint(und[0])
 		if line := lineOfKey(text, und[0]); line > 0 {
-			return nil, fmt.Errorf("%s:%d: unknown key %q", path, line, key)
+			return nil, fmt.Errorf("%s:%d: unknown key %q%s", path, line, key, hint)
 		}
-		return nil, fmt.Errorf("%s: unknown key %q", path, key)
+		return nil, fmt.Errorf("%s: unknown key %q%s", path, key, hint)
 	}
 	for _, a := range c.ReadOnlyAgents {
 		if a == "" {
@@ -370,6 +371,23 @@ func ParseConfig(path, text string) (*Config, error) {
 }
 
 // lineOfKey finds the line where the last part of key is set, for error messages; 0 if unsure.
+// misplacedKeyHint explains the commonest unknown key: a top-level key written after a [table]
+// header, which TOML reads as a key of that table.
+func misplacedKeyHint(key toml.Key) string {
+	if len(key) < 2 {
+		return ""
+	}
+	name := key[len(key)-1]
+	t := reflect.TypeFor[Config]()
+	for i := range t.NumField() {
+		if tag, _, _ := strings.Cut(t.Field(i).Tag.Get("toml"), ","); tag == name {
+			return fmt.Sprintf(": %s is a top-level key, and TOML reads every key after a [%s] header as part of that table; "+
+				"move it above the first [table] header", name, strings.Join(key[:len(key)-1], "."))
+		}
+	}
+	return ""
+}
+
 func lineOfKey(text string, key toml.Key) int {
 	last := key[len(key)-1]
 	for i, line := range strings.Split(text, "\n") {

@@ -8,8 +8,10 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
@@ -247,4 +249,33 @@ func (s *Store) InPlanMode(id string) bool {
 	}
 	_, err := os.Lstat(s.planPath(id))
 	return err == nil
+}
+
+// statusPath keeps the fingerprint of the status line's last input and when it was drawn.
+func (s *Store) statusPath(id string) string { return filepath.Join(s.Dir, id+".statusline") }
+
+// StatusLineDrawn notes that the client drew session id's status line from input fingerprint
+// fp, and drops the plan-mode note when the drawing can only have been caused by a change of
+// the client's permission mode. The client redraws its status line when the permission mode
+// changes, but the input does not carry the mode (2.1.328, live): a redraw whose input is the
+// same as the last one's, with no plan-mode note made since, is taken for one, and the badge
+// stops claiming plan mode's read-only rules until a prompt or call reports plan mode again
+// (leaving plan mode with Shift+Tab left it claimed until the next prompt). A redraw for another
+// reason the input does not show (the terminal resized) drops the note too: that only hides the
+// badge, where keeping it wrongly shows a protection that no longer holds. Best effort.
+func (s *Store) StatusLineDrawn(id, fp string) {
+	if ValidSessionID(id) != nil || fp == "" {
+		return
+	}
+	now := time.Now()
+	if b, err := fsutil.ReadFile(s.statusPath(id), 256, false); err == nil {
+		prevFP, prevNS, _ := strings.Cut(strings.TrimSpace(string(b)), " ")
+		prev, perr := strconv.ParseInt(prevNS, 10, 64)
+		if fi, err := os.Lstat(s.planPath(id)); err == nil && perr == nil && prevFP == fp && fi.ModTime().UnixNano() < prev {
+			os.Remove(s.planPath(id))
+		}
+	}
+	if os.MkdirAll(s.Dir, 0o700) == nil {
+		fsutil.WriteAtomic(s.statusPath(id), []byte(fp+" "+strconv.FormatInt(now.UnixNano(), 10)+"\n"), 0o600)
+	}
 }

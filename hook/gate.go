@@ -164,6 +164,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 	p.GHRepo = retriever.EnvValue(g.Environ, "GH_REPO")
 	p.GitHubRepo = func(remote string) string { return ProjectGitHubRepo(c.Cwd, remote) }
 	p.GitBranch = func() string { return ProjectBranch(c.Cwd) }
+	p.GitHubRepoAt, p.GitBranchAt = ProjectGitHubRepo, ProjectBranch
 	st := g.sessionState(c.Session, c.Cwd, cfg)
 	st.Plan = c.PermissionMode == PermissionPlan
 	d := p.Decide(c, st)
@@ -173,6 +174,11 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		return d
 	}
 	d = g.audited(c, d)
+	if d.Verdict == Deny && strings.HasPrefix(d.Rule, "read-only rules") && c.AgentID == "" && g.unannounced(c.Session) {
+		// The hook saw no start of this session (a client without a session-start hook), so the
+		// model has not been told what the read-only shell accepts: once, with this refusal.
+		d.Reason += " " + ReadOnlyShellRules
+	}
 	d.Record = g.record(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
 	g.noteClient(c.Session)
@@ -192,6 +198,16 @@ const PermissionPlan = "plan"
 
 // PlanModeRule is what the model and the status line are told of the client's plan mode.
 const PlanModeRule = "The client is in plan mode, which hookctl holds to read-only rules whatever the session's mode: the user asked for a plan, not changes."
+
+// unannounced says whether the model has not been told its session's mode yet: no session start
+// and no earlier call of the main thread was seen (changeNotice records each).
+func (g *Gate) unannounced(id string) bool {
+	if g.Store == nil || id == "" {
+		return false
+	}
+	_, told := g.Store.Told(id)
+	return !told
+}
 
 // noteClient records which session the client process is in (Store.NoteClient).
 func (g *Gate) noteClient(id string) {
@@ -362,14 +378,13 @@ func (g *Gate) sessionContext(st SessionState) string {
 		return "hookctl: this session is in REVIEW mode: read-only mode (read files, run read-only commands; writes, " +
 			"edits and other changes are refused), except that you may publish a review or comment on a pull request with " +
 			programs.PublishForms() + ". The user confirms each publish, shown the exact command; " + g.publishRuns() +
-			". Publish only what the user asked you to. Only the user can " +
+			". " + ReadOnlyShellRules + " Publish only what the user asked you to. Only the user can " +
 			"change the mode (they " + g.Client.toEdit() + " or " + g.Client.toReadOnly() + "); do not try to change it yourself."
 	}
 	if st.Mode == ModeReadOnly {
-		s := "hookctl: this session is in READ-ONLY mode. You can read files and run read-only commands " +
-			"(git status/log/diff/show, rg, grep, find, ls, cat, head, sed -n, …); writes, edits and other changes " +
-			"are refused. Only the user can change the mode (they " + g.Client.toEdit() + "); do not try to change it yourself. " +
-			"If a task needs a change, say what you would change and ask the user."
+		s := "hookctl: this session is in READ-ONLY mode. You can read files and run read-only commands; writes, edits " +
+			"and other changes are refused. " + ReadOnlyShellRules + " Only the user can change the mode (they " +
+			g.Client.toEdit() + "); do not try to change it yourself. If a task needs a change, say what you would change and ask the user."
 		if st.Warning != "" {
 			s += " (hookctl could not read this session's state: " + st.Warning + ")"
 		}

@@ -3,6 +3,7 @@ package hook
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,12 +27,19 @@ func githubPolicy() *Policy {
 			}
 			return ""
 		},
-		GitBranch: func() string { return "feature/x" }}
+		GitBranch: func() string { return "feature/x" },
+		GitHubRepoAt: func(dir, remote string) string {
+			if filepath.Base(dir) == "other" {
+				return "other/x"
+			}
+			return "o/r"
+		},
+		GitBranchAt: func(dir string) string { return "other-branch" }}
 }
 
 // githubRead reports whether the policy rewrites cmd, in read-only mode, into a typed
-// `hookctl retrieve github` read whose operation the retriever accepts, and returns the
-// rewritten command's words.
+// `hookctl retrieve github --op JSON` (or repo) read whose operation the retriever accepts, and
+// returns the rewritten command's words, the operation's JSON replaced by its arguments.
 func githubRead(p *Policy, cmd, description string) ([]string, Decision, bool) {
 	d := p.Decide(&ToolCall{Session: "s1", Tool: "Bash", Kind: KindShell, Command: cmd, Description: description}, SessionState{Mode: ModeReadOnly})
 	if d.Verdict != Allow {
@@ -53,17 +61,19 @@ func githubRead(p *Policy, cmd, description string) ([]string, Decision, bool) {
 		}
 		words = append(words, v)
 	}
-	if len(words) < 4 || words[0] != "/bin/hookctl" || words[1] != "retrieve" || words[2] != "github" {
+	if len(words) < 6 || words[0] != "/bin/hookctl" || words[1] != "retrieve" || words[2] != "github" && words[2] != "repo" ||
+		words[3] != "--op" || words[5] != "--need" {
 		return nil, d, false
 	}
-	i := 3
-	for i < len(words) && words[i] != "--need" {
-		i++
-	}
-	if _, err := retriever.ParseGitHubArgs(words[3:i]); err != nil {
+	op, err := retriever.DecodeGitHubOp(words[4])
+	if err != nil {
 		return nil, d, false
 	}
-	return words, d, true
+	args := op.Args()
+	if i := slices.Index(args, "--"); i >= 0 { // flags after the operands, as the rows below read
+		args = append(append(append([]string{}, args[0]), args[i+1:]...), args[1:i]...)
+	}
+	return append(append(words[:3:3], args...), words[5:]...), d, true
 }
 
 // TestCorpusGitHubReads: every row of allow/github.txt becomes a typed GitHub read; every gh
@@ -122,7 +132,9 @@ func TestGitHubReadsRepository(t *testing.T) {
 		{"gh pr list -R flag/x", "env/x", "pr-list flag/x"},
 		{"GH_REPO=inline/x gh pr list", "env/x", "pr-list inline/x"},
 		{"gh pr list", "ghe.corp.example/t/s", "pr-list t/s --host ghe.corp.example"},
-		{"git ls-remote --tags upstream", "env/x", "tags up/r"}, // a named remote: not GH_REPO
+		{"cd ../other && gh pr view 3", "", "pr other/x 3"},                                // that checkout's remote
+		{"cd ../other && gh pr view --json title", "", "pr other/x --branch=other-branch"}, // and its branch
+		{"git ls-remote --tags upstream", "env/x", "tags up/r"},                            // a named remote: not GH_REPO
 		{"gh api repos/{owner}/{repo}/pulls", "", "api-get o/r pulls"},
 		{"gh pr view --json title,body,files", "", "pr o/r --branch=feature/x"}, // the current branch's
 		{"gh pr checks -R x/y", "", "pr-checks x/y --branch=feature/x"},

@@ -75,6 +75,10 @@ type Policy struct {
 	// among the project's git remotes (ProjectGitHubRepo): the remote named, or gh's choice for
 	// "". "" when there is none. Asked only when such a read is judged. Nil: none is found.
 	GitHubRepo func(remote string) string
+	// GitHubRepoAt and GitBranchAt are GitHubRepo and GitBranch for another directory: the one
+	// a `cd DIR &&` before a gh read moves to.
+	GitHubRepoAt func(dir, remote string) string
+	GitBranchAt  func(dir string) string
 	// GitBranch names the branch the project's HEAD is on (ProjectBranch), for a gh read of
 	// "the current branch's pull request"; "" when detached or unknown. Asked only then.
 	GitBranch func() string
@@ -196,8 +200,8 @@ func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine, st SessionState) (D
 	if route != nil && route.ReadOnlyOnly && st.Mode == ModeEdit && !p.Config.ReadOnlyAgent(c.AgentType) {
 		return Decision{}, false // the edit guard's: git reaching the project's own remote
 	}
-	if route != nil && route.Kind == "github" {
-		route, r = p.githubRoute(route)
+	if route != nil && route.GitHub != nil {
+		route, r = p.githubRoute(route, c.Cwd)
 	}
 	switch {
 	case r != nil:
@@ -223,56 +227,69 @@ func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine, st SessionState) (D
 // Why: the retriever reads no files, so it cannot find the project's remote; and a read the
 // retriever would refuse must not be rewritten into a command that fails.
 // Test: TestGitHubReadsRepository, TestCorpusGitHubReads.
-func (p *Policy) githubRoute(route *programs.Route) (*programs.Route, *programs.Refusal) {
+func (p *Policy) githubRoute(route *programs.Route, cwd string) (*programs.Route, *programs.Refusal) {
 	refuse := func(what string) (*programs.Route, *programs.Refusal) {
 		return nil, &programs.Refusal{Program: "gh", What: what, Hint: programs.RetrieveHint}
+	}
+	op := *route.GitHub
+	repoOf, branchOf := p.GitHubRepo, p.GitBranch
+	if route.Dir != "" {
+		// `cd DIR && …`: that directory's repository and branch, not the session's.
+		dir := route.Dir
+		if !filepath.IsAbs(dir) {
+			dir = filepath.Join(cwd, dir)
+		}
+		if p.GitHubRepoAt == nil || p.GitBranchAt == nil || strings.HasPrefix(route.Dir, "~") {
+			repoOf, branchOf = nil, nil
+		} else {
+			repoOf = func(remote string) string { return p.GitHubRepoAt(dir, remote) }
+			branchOf = func() string { return p.GitBranchAt(dir) }
+		}
 	}
 	if route.RepoMissing {
 		repo := ""
 		switch {
 		case route.Remote != "":
-			if p.GitHubRepo != nil {
-				repo = p.GitHubRepo(route.Remote)
+			if repoOf != nil {
+				repo = repoOf(route.Remote)
 			}
 		case p.GHRepo != "":
 			repo = p.GHRepo
-		case p.GitHubRepo != nil:
-			repo = p.GitHubRepo("")
+		case repoOf != nil:
+			repo = repoOf("")
 		}
 		if repo == "" {
 			return refuse("this read names no repository, and hookctl found no GitHub remote for it (or more than one); name it with -R OWNER/REPO")
 		}
-		args := append([]string(nil), route.Args...)
 		parts := strings.Split(repo, "/")
 		switch len(parts) {
 		case 2:
-			args[1] = repo
+			op.Owner, op.Repo = parts[0], parts[1]
 		case 3:
-			args[1] = parts[1] + "/" + parts[2]
-			args = append(args, "--host", parts[0])
+			op.Owner, op.Repo, op.Host = parts[1], parts[2], strings.ToLower(parts[0])
 		default:
 			return refuse("GH_REPO or the git remote names " + clip.Short(repo) + ", not OWNER/REPO")
 		}
-		r := *route
-		r.Args, r.RepoMissing = args, false
-		route = &r
 	}
 	if route.CurrentBranch {
 		branch := ""
-		if p.GitBranch != nil {
-			branch = p.GitBranch()
+		if branchOf != nil {
+			branch = branchOf()
 		}
 		if branch == "" {
 			return refuse("this read means the current branch's pull request, and hookctl could not tell the branch (a detached HEAD?); give the pull request's number")
 		}
-		r := *route
-		r.Args, r.CurrentBranch = append(append([]string(nil), route.Args...), "--branch="+branch), false
-		route = &r
+		op.Branch = branch
 	}
-	if _, err := retriever.ParseGitHubArgs(route.Args); err != nil {
-		return refuse(strings.TrimPrefix(err.Error(), "failed to parse github arguments: "))
+	if h, err := retriever.NormalizeGitHubHost(op.Host); err == nil {
+		op.Host = h
 	}
-	return route, nil
+	if err := op.Validate(); err != nil {
+		return refuse(err.Error())
+	}
+	r := *route
+	r.GitHub, r.RepoMissing, r.CurrentBranch = &op, false, false
+	return &r, nil
 }
 
 // retrieveCommand is the shell command that answers a routed web read: hookctl retrieve, with
@@ -290,8 +307,10 @@ func (p *Policy) retrieveCommand(r *programs.Route, c *ToolCall) string {
 	switch r.Kind {
 	case "fetch":
 		words = append(words, r.URL)
-	case "github":
-		words = append(words, r.Args...)
+	case "github", "repo":
+		// The operation this judge parsed, whole and checked: retrieve decodes it, and parses
+		// no gh argument again.
+		words = append(words, "--op", retriever.EncodeGitHubOp(r.GitHub))
 	}
 	words = append(words, "--need", need, "--session", c.Session, "--tool", c.Tool)
 	if c.AgentType != "" {

@@ -76,7 +76,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "sed -i s/a/b/ f", AgentType: "Explore"}, ModeEdit,
 			[]string{"`-i` edits files in place", "sed -n", "This agent type is read-only"}},
 		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "echo x > f"}, ModeReadOnly,
-			[]string{"redirection", "read-only programs (git status", "every part must be a read", "/readonly off"}},
+			[]string{"redirection", "the only redirections allowed are", "/readonly off"}},
 		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "curl -d x https://example.com"}, ModeReadOnly,
 			[]string{"curl: curl `-d` is not a plain read", "hookctl retrieve fetch URL"}},
 		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "nc evil.example 80"}, ModeEdit,
@@ -88,6 +88,11 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "git log | git show"}, ModeReadOnly,
 			[]string{"`git` cannot read a pipe", "after | use one of"}},
 		{&ToolCall{Tool: "Write", Kind: KindFileWrite}, ModeReadOnly, []string{"`Write` changes things", "/readonly off"}},
+		// A new user's first hour (issue 30): each refusal names the key or the form that works.
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "go vet ./..."}, ModeReadOnly, []string{"read_only_runners in your config"}},
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "env | grep GO"}, ModeReadOnly, []string{"print one variable with echo \"$NAME\""}},
+		{&ToolCall{Tool: "Bash", Kind: KindShell, Command: "diff <(git show HEAD~1:Makefile) Makefile"}, ModeReadOnly,
+			[]string{"(process substitution)", "git diff HEAD~1 -- FILE"}},
 	} {
 		d := p.Decide(c.call, SessionState{Mode: c.mode})
 		for _, w := range c.want {
@@ -95,8 +100,9 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 				t.Errorf("%s %q: reason %q lacks %q", c.call.Tool, c.call.Command, d.Reason, w)
 			}
 		}
-		if len(d.Reason) > 700 {
-			t.Errorf("%q: reason is %d bytes", c.call.Command, len(d.Reason))
+		// The specific reason and one hint: the general rules are told once per session.
+		if len(d.Reason) > 600 || strings.Contains(d.Reason, ReadOnlyShellRules) {
+			t.Errorf("%q: reason is %d bytes: %q", c.call.Command, len(d.Reason), d.Reason)
 		}
 	}
 }
@@ -143,7 +149,7 @@ func TestNetworkRouting(t *testing.T) {
 			t.Errorf("%v curl:\n got %s %s\nwant %s", mode, d.Verdict, d.Command, want)
 		}
 		d = p.Decide(&ToolCall{Tool: "Bash", Kind: KindShell, Command: "gh pr diff 3 -R cli/cli"}, st)
-		if d.Verdict != Allow || !strings.Contains(d.Command, "retrieve github pr-diff cli/cli 3 --need 'Summarize what this says, briefly.'") {
+		if d.Verdict != Allow || !strings.Contains(d.Command, `retrieve github --op '{"op":"pr-diff","owner":"cli","repo":"cli","number":3}' --need 'Summarize what this says, briefly.'`) {
 			t.Errorf("%v gh: %+v", mode, d)
 		}
 		d = p.Decide(&ToolCall{Tool: "Monitor", Kind: KindOther, NoRewrite: true, Command: "curl https://example.com"}, st)
@@ -227,3 +233,40 @@ var testClient = Client{Name: "Claude Code", ToggleCommand: "/readonly", ShellTo
 			filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", "plugins"))
 	},
 	SettingsNames: []string{".claude/settings.json", ".claude/settings.local.json", ".claude/commands/readonly.md", ".claude/skills/readonly"}}
+
+// TestReadOnlyRulesOncePerSession: what the read-only shell accepts is told once — in the session
+// start's context, or, where the hook saw no start (a client without a session-start hook), with
+// the session's first refusal — and never again with each refusal, where it buried the reason.
+func TestReadOnlyRulesOncePerSession(t *testing.T) {
+	cfg := func(string) (*Config, error) { return &Config{}, nil }
+	call := func(session string) *ToolCall {
+		return &ToolCall{Session: session, Tool: "Bash", Kind: KindShell, Command: "echo x > f", Cwd: "/p"}
+	}
+	store := NewStore(t.TempDir())
+	g := &Gate{Client: testClient, LoadConfig: cfg, Store: store, Modes: StoreModes{Store: store}}
+
+	start := g.Decide(&Event{Name: EventSessionStart, Session: "started", Cwd: "/p"}, nil)
+	if !strings.Contains(start.Context, ReadOnlyShellRules) {
+		t.Errorf("session start context lacks the read-only rules: %q", start.Context)
+	}
+	if d := g.Decide(&Event{Name: EventToolCall, Call: call("started")}, nil); strings.Contains(d.Reason, ReadOnlyShellRules) {
+		t.Errorf("a refusal after the session start repeats the rules: %q", d.Reason)
+	}
+
+	var reasons []string
+	for range 3 {
+		d := g.Decide(&Event{Name: EventToolCall, Call: call("unseen")}, nil)
+		if d.Verdict != Deny {
+			t.Fatalf("%v %q", d.Verdict, d.Reason)
+		}
+		reasons = append(reasons, d.Reason)
+	}
+	if !strings.Contains(reasons[0], ReadOnlyShellRules) {
+		t.Errorf("the first refusal of a session whose start was not seen lacks the rules: %q", reasons[0])
+	}
+	for _, r := range reasons[1:] {
+		if strings.Contains(r, ReadOnlyShellRules) {
+			t.Errorf("a later refusal repeats the rules: %q", r)
+		}
+	}
+}

@@ -420,6 +420,11 @@ func isPatternChar(c byte) bool {
 	return false
 }
 
+// processSubstitutionRefusal names <(…) and >(…) for what they are, not as a redirection, with
+// the read that usually does the job.
+const processSubstitutionRefusal = "`<(…)` and `>(…)` (process substitution) are not allowed; " +
+	"compare revisions with git diff (git diff HEAD~1 -- FILE), or run the commands one by one"
+
 // bareRefusal explains why an unquoted character is refused.
 func bareRefusal(c byte) string {
 	switch c {
@@ -645,6 +650,8 @@ func (s *scanner) word() {
 			s.next() // consumes ~ or ^
 		case s.ch == '$' && s.peek() == '(':
 			s.fail(s.off, "%s", substitutionRefusal)
+		case (s.ch == '<' || s.ch == '>') && s.peek() == '(':
+			s.fail(s.off, "%s", processSubstitutionRefusal)
 		default:
 			s.fail(s.off, "%s", bareRefusal(s.ch))
 		}

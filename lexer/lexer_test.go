@@ -76,6 +76,8 @@ var lexRows = []lexRow{
 	bad(`echo a\ b`, "backslash outside single quotes"),
 	bad("echo x > f", "`>` (redirection)"),
 	bad("echo x >> f", "`>` (redirection)"),
+	bad("diff <(git show HEAD~1:Makefile) Makefile", "(process substitution)"), // was named a redirection
+	bad("tee >(cat) < f", "(process substitution)"),
 	ok("cat < f", "cat", "<", "f"),
 	ok("ls 2> /dev/null >/dev/null &>/dev/null 1> /dev/null", "ls", "2>/dev/null", ">/dev/null", "&>/dev/null", ">/dev/null"),
 	bad("ls >/dev//null", "`>` (redirection)"),

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -324,6 +325,19 @@ var straceCall = regexp.MustCompile(`^\d+\s+(\w+)\((.*)$`)
 // that it did more than read in.txt and print: a second exec, a fork, a socket, an open for
 // writing, an open of secret.txt, a change to the file system, a file left behind.
 func awkTraced(argv []string, src string) (findings []string, err error) {
+	findings, err = awkTracedFor(argv, src, time.Second)
+	if errors.Is(err, errNotStarted) {
+		// On a loaded machine the deadline can pass before strace has opened its log: nothing
+		// ran, so nothing was observed. Once more with time to start; a second miss is a failure.
+		findings, err = awkTracedFor(argv, src, 5*time.Second)
+	}
+	return findings, err
+}
+
+// errNotStarted: the deadline passed before strace wrote its log.
+var errNotStarted = errors.New("the deadline passed before strace started")
+
+func awkTracedFor(argv []string, src string, deadline time.Duration) (findings []string, err error) {
 	dir, err := os.MkdirTemp("", "awkfuzz")
 	if err != nil {
 		return nil, err
@@ -351,7 +365,7 @@ func awkTraced(argv []string, src string) (findings []string, err error) {
 		"-e", "inject=fork,vfork,clone,clone3,socket,connect:error=EPERM",
 		"-e", "inject=execve,execveat:error=EPERM:when=2+",
 		"--"}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), deadline)
 	defer cancel()
 	// A program that loops (while(1)) is a read, and runs until killed. The deadline kills it
 	// here; a CPU limit kills it too if this process dies first (the fuzz coordinator kills a
@@ -380,6 +394,9 @@ func awkTraced(argv []string, src string) (findings []string, err error) {
 		return nil, err
 	}
 	log, err := os.ReadFile(logFile)
+	if errors.Is(err, fs.ErrNotExist) && ctx.Err() != nil && deadline < 5*time.Second {
+		return nil, errNotStarted
+	}
 	if err != nil {
 		return nil, fmt.Errorf("no strace log: %v (%s)", err, out.b)
 	}

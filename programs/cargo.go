@@ -76,7 +76,7 @@ func judgeCargo(args []Arg) *Refusal {
 		opts = cargoTreeOpts
 	default:
 		return &Refusal{Program: "cargo", What: "`cargo " + clip.Short(args[0].Value) + "` is not a read: only metadata, tree and --version are allowed (the others build, run or fetch code)",
-			Hint: "cargo metadata --no-deps --format-version 1, cargo tree; or a read_only_runner in your config for builds"}
+			Hint: "cargo metadata --no-deps --format-version 1, cargo tree; or read_only_runners in your config for builds"}
 	}
 	c, r := opts.Parse("cargo "+args[0].Value, args[1:])
 	if r != nil {

@@ -122,7 +122,7 @@ func judgeGo(args []Arg) *Refusal {
 	s := lookupGoSub(args[0].Value)
 	if s == nil {
 		return &Refusal{Program: "go", What: "`go " + clip.Short(args[0].Value) + "` is not a read: only version, env, list and doc are allowed (the others build, run, test, generate or fetch code)",
-			Hint: "go list ./..., go doc PKG SYMBOL, go env NAME; or a read_only_runner in your config for builds"}
+			Hint: "go list ./..., go doc PKG SYMBOL, go env NAME; or read_only_runners in your config for builds"}
 	}
 	prog := "go " + s.name
 	operands := 0

@@ -9,6 +9,7 @@ import (
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/wordlist"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/retriever"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -32,14 +33,20 @@ import (
 
 // Route is a shell command the retriever answers instead.
 type Route struct {
-	Kind string   // "fetch" or "github"
-	URL  string   // fetch
-	Args []string // github: the arguments of `hookctl retrieve github`
-	// RepoMissing: the command named no repository, and Args[1] is empty for the hook to fill
-	// with the one gh would read — the client's GH_REPO, else the project's git remote named
-	// Remote ("" for gh's choice among them). The retriever reads no files; the hook can.
+	Kind string // "fetch", "github" or "repo" (a snapshot)
+	URL  string // fetch
+	// GitHub is the operation (github, repo), as this parse of the command made it: the hook
+	// completes it and hands it on to `hookctl retrieve` whole, never as argv to parse again.
+	GitHub *retriever.GitHubOp
+	// RepoMissing: the command named no repository, and GitHub's Owner and Repo are empty for
+	// the hook to fill with the one gh would read — the client's GH_REPO, else the project's git
+	// remote named Remote ("" for gh's choice among them). The retriever reads no files; the
+	// hook can.
 	RepoMissing bool
 	Remote      string
+	// Dir is the directory a `cd DIR &&` before the read moved to: the repository and branch a
+	// read that names none means are that directory's, not the session's.
+	Dir string
 	// CurrentBranch: the command names no pull request, meaning the current branch's; the hook
 	// adds --branch with the branch the project's HEAD is on.
 	CurrentBranch bool
@@ -114,7 +121,40 @@ func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
 		return nil, nil
 	}
 	st := f.Stmts[0]
-	if r, ref, ok := routeGHPipedToHead(st); ok {
+	dir, rest, hasCd := cdPrefix(st)
+	if hasCd {
+		st = rest
+	}
+	r, ref := routeStmt(st)
+	if r != nil && hasCd {
+		r.Dir = dir
+	}
+	return r, ref
+}
+
+// cdPrefix splits `cd DIR && COMMAND`, a literal DIR, into the directory and the command.
+// Why: agents move into a checkout before a gh read (`cd ../api && gh pr view 12`); the read
+// means that checkout's repository, and the hook, which can read files, finds it there.
+// Test: TestRouteGitHubPrefixes.
+func cdPrefix(st *syntax.Stmt) (string, *syntax.Stmt, bool) {
+	bin, ok := st.Cmd.(*syntax.BinaryCmd)
+	if !ok || bin.Op != syntax.AndStmt || len(st.Redirs) > 0 || st.Negated || st.Background || st.Coprocess || st.Disown {
+		return "", nil, false
+	}
+	cd, ok := bin.X.Cmd.(*syntax.CallExpr)
+	if !ok || len(cd.Assigns) > 0 || len(bin.X.Redirs) > 0 || bin.X.Negated || len(cd.Args) != 2 {
+		return "", nil, false
+	}
+	words, literal, ok := callWords(cd)
+	if !ok || !literal || words[0] != "cd" || words[1] == "" || strings.HasPrefix(words[1], "-") {
+		return "", nil, false
+	}
+	return words[1], bin.Y, true
+}
+
+// routeStmt routes one statement: a gh read piped to readers, or one network command.
+func routeStmt(st *syntax.Stmt) (*Route, *Refusal) {
+	if r, ref, ok := routeGHPiped(st); ok {
 		return r, ref
 	}
 	call, ok := st.Cmd.(*syntax.CallExpr)
@@ -126,11 +166,19 @@ func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
 		return nil, nil // a program name that is not a literal: the mode's judge decides
 	}
 	prog := path.Base(words[0])
-	if r, ok := routeGitLsRemote(prog, words[1:]); ok {
-		if len(st.Redirs) > 0 || len(call.Assigns) > 0 || !literal || words[0] != prog || st.Negated || st.Background {
-			return nil, nil // not plainly git ls-remote: the mode's judge decides
+	plain := literal && len(st.Redirs) == 0 && !st.Negated && !st.Background && !st.Coprocess && !st.Disown && words[0] == prog
+	if prog == "git" {
+		// GH_CONFIG_DIR= chooses gh's login, which a read answered here never uses: dropped.
+		_, configDirOnly := ghAssigns(call.Assigns)
+		if r, ok := routeGitLsRemote(words[1:]); ok {
+			if !plain || !configDirOnly {
+				return nil, nil // not plainly git ls-remote: the mode's judge decides
+			}
+			return r, nil
 		}
-		return r, nil
+		if r, ok := routeGitClone(words[1:]); ok && plain && len(call.Assigns) == 0 {
+			return r, nil
+		}
 	}
 	if !NetworkUse(prog, words[1:]) {
 		return nil, nil
@@ -141,21 +189,14 @@ func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
 			Hint: RetrieveHint}
 	}
 	// gh reads GH_REPO from its environment; written inline, it is part of the command judged
-	// here, and names the repository as -R would. No other assignment is let through.
+	// here, and names the repository as -R would. GH_CONFIG_DIR= chooses gh's login, which a
+	// read answered by the retriever never uses, so it is dropped. No other assignment is let
+	// through.
 	envRepo, assignsOK := "", len(call.Assigns) == 0
-	if prog == "gh" && len(call.Assigns) == 1 {
-		envRepo, assignsOK = ghRepoAssign(call.Assigns[0])
+	if prog == "gh" {
+		envRepo, assignsOK = ghAssigns(call.Assigns)
 	}
-	alone := literal && len(st.Redirs) == 0 && !st.Negated && !st.Background && !st.Coprocess && !st.Disown &&
-		assignsOK && words[0] == prog // /usr/bin/curl, ./curl: not plainly curl
-	if !alone && prog == "gh" && len(call.Assigns) == 1 && call.Assigns[0].Name.Value == "GH_CONFIG_DIR" {
-		// trusty-mpm admits it before a read; here the read never runs in the shell, so the
-		// variable would choose nothing, and a model that could choose the login would choose
-		// the credential.
-		return nil, &Refusal{Program: prog, What: "GH_CONFIG_DIR would choose gh's login, and GitHub reads are answered by hookctl's retriever with yours, not run here",
-			Hint: "run the read without it, e.g. " + strings.Join(words, " ")}
-	}
-	if !alone {
+	if !plain || !assignsOK {
 		return nil, &Refusal{Program: prog, What: "network reads must run by themselves, as a plain `" + prog + " URL`, so that hookctl's retriever can answer them",
 			Hint: RetrieveHint}
 	}
@@ -170,6 +211,29 @@ func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
 		return nil, &Refusal{Program: prog, What: why, Hint: RetrieveHint}
 	}
 	return r, nil
+}
+
+// ghAssigns reads the assignments before a gh read: at most one GH_REPO=OWNER/REPO and one
+// GH_CONFIG_DIR=…, literal values. repo is GH_REPO's; ok is false for any other assignment.
+func ghAssigns(as []*syntax.Assign) (repo string, ok bool) {
+	seen := map[string]bool{}
+	for _, a := range as {
+		if a.Name == nil || a.Append || a.Naked || a.Index != nil || a.Array != nil || a.Value == nil || seen[a.Name.Value] {
+			return "", false
+		}
+		seen[a.Name.Value] = true
+		v, _, lit := lexer.Text(a.Value)
+		switch {
+		case !lit || v == "":
+			return "", false
+		case a.Name.Value == "GH_REPO":
+			repo = v
+		case a.Name.Value == "GH_CONFIG_DIR":
+		default:
+			return "", false
+		}
+	}
+	return repo, true
 }
 
 // callWords reads a call's words with lexer.Text, as every judge reads them. ok is false when
@@ -189,99 +253,267 @@ func callWords(call *syntax.CallExpr) (words []string, literal, ok bool) {
 	return words, literal, true
 }
 
-// ghRepoAssign reads an inline GH_REPO=OWNER/REPO: a literal value, and no other name.
-func ghRepoAssign(a *syntax.Assign) (string, bool) {
-	if a.Name == nil || a.Name.Value != "GH_REPO" || a.Append || a.Naked || a.Index != nil || a.Array != nil || a.Value == nil {
-		return "", false
+// routeGHPiped answers a gh read piped to readers — `gh pr diff N | head -200`, `gh run view N
+// --log-failed | tail -50`, `… | grep -i error | tail -20` — as the read, with what each reader
+// keeps made part of the need. Anything else on the right of a pipe is the mode's judge's.
+// Why: agents cut long diffs and logs short this way; the distiller answers the same need from
+// the whole of it, and no gh output reaches a reader or the agent. Test: TestRouteGitHubReads.
+func routeGHPiped(st *syntax.Stmt) (*Route, *Refusal, bool) {
+	var stages []*syntax.Stmt
+	var flatten func(s *syntax.Stmt) bool
+	flatten = func(s *syntax.Stmt) bool {
+		if len(s.Redirs) > 0 || s.Negated || s.Background || s.Coprocess || s.Disown {
+			return false
+		}
+		if bin, ok := s.Cmd.(*syntax.BinaryCmd); ok {
+			return bin.Op == syntax.Pipe && flatten(bin.X) && flatten(bin.Y)
+		}
+		stages = append(stages, s)
+		return true
 	}
-	v, _, ok := lexer.Text(a.Value)
-	return v, ok && v != ""
-}
-
-// routeGHPipedToHead answers `gh pr diff N | head -200` (and any routed gh read piped to a
-// plain head -N, head -n N or head): the read is routed, and the head becomes part of the
-// need. Anything else on the right of the pipe is the mode's judge's.
-// Why: agents cut long diffs short this way; the distiller answers the same need from the
-// whole diff, and no gh output reaches head or the agent. Test: TestRouteGitHubReads.
-func routeGHPipedToHead(st *syntax.Stmt) (*Route, *Refusal, bool) {
-	bin, ok := st.Cmd.(*syntax.BinaryCmd)
-	if !ok || bin.Op != syntax.Pipe || len(st.Redirs) > 0 || st.Negated || st.Background || st.Coprocess || st.Disown {
+	if bin, ok := st.Cmd.(*syntax.BinaryCmd); !ok || bin.Op != syntax.Pipe || !flatten(st) || len(stages) > 4 {
 		return nil, nil, false
 	}
-	left, right := bin.X, bin.Y
-	lc, ok1 := left.Cmd.(*syntax.CallExpr)
-	rc, ok2 := right.Cmd.(*syntax.CallExpr)
-	if !ok1 || !ok2 || len(left.Redirs) > 0 || len(right.Redirs) > 0 || len(rc.Assigns) > 0 || len(lc.Assigns) > 0 || left.Negated || right.Negated {
+	lc, ok := stages[0].Cmd.(*syntax.CallExpr)
+	if !ok {
 		return nil, nil, false
 	}
-	lw, llit, ok1 := callWords(lc)
-	rw, rlit, ok2 := callWords(rc)
-	if !ok1 || !ok2 || !llit || !rlit || lw[0] != "gh" || rw[0] != "head" {
+	lw, llit, ok := callWords(lc)
+	envRepo, assignsOK := ghAssigns(lc.Assigns)
+	if !ok || !llit || !assignsOK || lw[0] != "gh" {
 		return nil, nil, false
 	}
-	n := ""
-	switch {
-	case len(rw) == 1:
-		n = "10"
-	case len(rw) == 2 && strings.HasPrefix(rw[1], "-") && allDigits(rw[1][1:]):
-		n = rw[1][1:]
-	case len(rw) == 2 && strings.HasPrefix(rw[1], "-n") && allDigits(rw[1][2:]):
-		n = rw[1][2:]
-	case len(rw) == 3 && (rw[1] == "-n" || rw[1] == "--lines") && allDigits(rw[2]):
-		n = rw[2]
-	default:
-		return nil, nil, false
+	var kept []string
+	for _, rs := range stages[1:] {
+		rc, ok := rs.Cmd.(*syntax.CallExpr)
+		if !ok || len(rc.Assigns) > 0 {
+			return nil, nil, false
+		}
+		rw, rlit, ok := callWords(rc)
+		if !ok || !rlit {
+			return nil, nil, false
+		}
+		what, ok := readerKeeps(rw)
+		if !ok {
+			return nil, nil, false
+		}
+		kept = append(kept, what)
 	}
-	r, why := routeGH(lw[1:])
+	r, why := routeGHWith(lw[1:], envRepo)
 	if r == nil {
 		return nil, &Refusal{Program: "gh", What: why, Hint: RetrieveHint}, true
 	}
-	r.Need = strings.TrimPrefix(r.Need+"; gh's output was piped to head, for its first "+n+" lines", "; ")
+	r.Need = strings.TrimPrefix(r.Need+"; gh's output was piped to readers that keep "+strings.Join(kept, ", then "), "; ")
 	return r, nil, true
 }
 
-// routeGitLsRemote answers `git ls-remote --heads|--tags [REMOTE]` of one of the project's
-// named remotes as a branches or tags read of the GitHub repository the hook finds behind it
-// (Route.Remote). Only in read-only and review mode (ReadOnlyOnly): in edit mode git reaches
-// the project's own remotes itself. A URL is networkGit's, and refused.
-func routeGitLsRemote(prog string, args []string) (*Route, bool) {
-	if prog != "git" || len(args) == 0 || args[0] != "ls-remote" {
+// readerKeeps says what a reader at the end of a pipe keeps of gh's output, in words for the
+// need: head and tail with a count, grep with a literal pattern and the flags that choose lines,
+// wc -l. Anything else is not a reader (false).
+func readerKeeps(w []string) (string, bool) {
+	count := func(args []string) (string, bool) {
+		switch {
+		case len(args) == 0:
+			return "10", true
+		case len(args) == 1 && strings.HasPrefix(args[0], "-") && allDigits(args[0][1:]):
+			return args[0][1:], true
+		case len(args) == 1 && strings.HasPrefix(args[0], "-n") && allDigits(args[0][2:]):
+			return args[0][2:], true
+		case len(args) == 1 && strings.HasPrefix(args[0], "--lines=") && allDigits(args[0][8:]):
+			return args[0][8:], true
+		case len(args) == 2 && (args[0] == "-n" || args[0] == "--lines") && allDigits(args[1]):
+			return args[1], true
+		}
+		return "", false
+	}
+	switch w[0] {
+	case "head":
+		if n, ok := count(w[1:]); ok {
+			return "the first " + n + " lines", true
+		}
+	case "tail":
+		if n, ok := count(w[1:]); ok {
+			return "the last " + n + " lines", true
+		}
+	case "wc":
+		if len(w) == 2 && w[1] == "-l" {
+			return "the number of lines", true
+		}
+	case "grep":
+		var flags []string
+		pattern := ""
+		for i := 1; i < len(w); i++ {
+			a := w[i]
+			switch {
+			case a == "-e" && i+1 < len(w) && pattern == "":
+				i++
+				pattern = w[i]
+			case a == "-A" || a == "-B" || a == "-C":
+				if i+1 >= len(w) || !allDigits(w[i+1]) {
+					return "", false
+				}
+				flags = append(flags, a+" "+w[i+1])
+				i++
+			case len(a) > 2 && (strings.HasPrefix(a, "-A") || strings.HasPrefix(a, "-B") || strings.HasPrefix(a, "-C")) && allDigits(a[2:]):
+				flags = append(flags, a)
+			case strings.HasPrefix(a, "-") && len(a) > 1 && strings.Trim(a[1:], "ivnEFwxcoh") == "":
+				flags = append(flags, a)
+			case !strings.HasPrefix(a, "-") && pattern == "":
+				pattern = a
+			default:
+				return "", false // a file operand, or an option that reads or writes one
+			}
+		}
+		if pattern == "" {
+			return "", false
+		}
+		return "the lines matching " + strconv.Quote(pattern) + strings.TrimSuffix(" (grep "+strings.Join(flags, " ")+")", " (grep )"), true
+	}
+	return "", false
+}
+
+// routeGitLsRemote answers `git ls-remote [--heads|--tags] [REMOTE|GITHUB-URL] [PATTERN…]` as a
+// read of the refs (or branches, or tags) of the GitHub repository behind a named remote (the
+// hook finds it: Route.Remote) or named by a github.com URL. Only in read-only and review mode
+// (ReadOnlyOnly): in edit mode git reaches the project's own remotes itself. Any other option,
+// a path, or another host's URL is not routed (networkGit refuses a URL).
+func routeGitLsRemote(args []string) (*Route, bool) {
+	if len(args) == 0 || args[0] != "ls-remote" {
 		return nil, false
 	}
-	op, remote := "", ""
+	heads, tags := false, false
+	remote := ""
+	var patterns []string
 	for _, a := range args[1:] {
 		switch {
 		case a == "--heads" || a == "-h" || a == "--branches" || a == "-b":
-			if op != "" && op != "branches" {
-				return nil, false
-			}
-			op = "branches"
+			heads = true
 		case a == "--tags" || a == "-t":
-			if op != "" && op != "tags" {
+			tags = true
+		case a == "--refs" || a == "-q" || a == "--quiet":
+		case strings.HasPrefix(a, "-"):
+			return nil, false
+		case remote == "":
+			remote = a
+		default:
+			if strings.ContainsAny(a, "\\") || len(patterns) == 8 {
 				return nil, false
 			}
-			op = "tags"
-		case a == "--refs" || a == "-q" || a == "--quiet":
-		case strings.HasPrefix(a, "-") || remote != "" || LooksLikeURL(a) || looksLikeRemoteURL(a) || strings.ContainsAny(a, "/\\"):
-			return nil, false
-		default:
-			remote = a
+			patterns = append(patterns, a)
 		}
 	}
-	if op == "" {
-		return nil, false // every ref, HEAD and pull requests': not one typed read
+	op := "refs"
+	switch {
+	case heads && !tags:
+		op = "branches"
+	case tags && !heads:
+		op = "tags"
+	}
+	r := &Route{Kind: "github", ReadOnlyOnly: true, GitHub: &retriever.GitHubOp{Op: op}}
+	what := "the refs"
+	if op != "refs" {
+		what = "the " + op
 	}
 	if remote == "" {
 		remote = "origin"
 	}
-	return &Route{Kind: "github", Args: []string{op, ""}, RepoMissing: true, Remote: remote, ReadOnlyOnly: true,
-		Need: "git ls-remote was asked for the " + op + " of the remote " + remote}, true
+	if LooksLikeURL(remote) || looksLikeRemoteURL(remote) || strings.ContainsAny(remote, "/\\") {
+		gh, ok := githubURLRepo(remote)
+		if !ok {
+			return nil, false
+		}
+		gh.Op = op
+		r.GitHub = gh
+		r.Need = "git ls-remote was asked for " + what + " of " + gh.Owner + "/" + gh.Repo
+	} else {
+		r.RepoMissing, r.Remote = true, remote
+		r.Need = "git ls-remote was asked for " + what + " of the remote " + remote
+	}
+	if len(patterns) > 0 {
+		r.Need += ", only those matching " + strings.Join(patterns, " ")
+	}
+	return r, true
+}
+
+// githubURLRepo reads a github.com repository URL as git takes one — https://github.com/O/R[.git],
+// git@github.com:O/R[.git], ssh://git@github.com/O/R[.git] — into an operation's repository.
+func githubURLRepo(u string) (*retriever.GitHubOp, bool) {
+	rest := ""
+	switch {
+	case strings.HasPrefix(u, "https://github.com/"):
+		rest = u[len("https://github.com/"):]
+	case strings.HasPrefix(u, "git@github.com:"):
+		rest = u[len("git@github.com:"):]
+	case strings.HasPrefix(u, "ssh://git@github.com/"):
+		rest = u[len("ssh://git@github.com/"):]
+	default:
+		return nil, false
+	}
+	rest = strings.TrimSuffix(strings.TrimSuffix(rest, "/"), ".git")
+	owner, repo, ok := strings.Cut(rest, "/")
+	if !ok || strings.ContainsAny(repo, "/?#") {
+		return nil, false
+	}
+	op := &retriever.GitHubOp{Op: "repo", Owner: owner, Repo: repo}
+	return op, op.Validate() == nil
+}
+
+// routeGitClone answers `git clone GITHUB-URL [DIR]` in read-only and review mode (ReadOnlyOnly)
+// as a snapshot of the ref it would check out, read in hookctl's quarantine: nothing is written.
+// Options that change only how much history comes (--depth, --single-branch, --filter, -q) are
+// dropped; -b/--branch names the ref; any other option, and any other host, is not routed
+// (networkGit refuses it).
+// Why: a read-only agent clones to read code, which the snapshot answers; a clone would write a
+// work tree and run nothing of ours over it. Test: TestRouteGitClone.
+func routeGitClone(args []string) (*Route, bool) {
+	if len(args) < 2 || args[0] != "clone" {
+		return nil, false
+	}
+	var ops []string
+	ref := ""
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--depth" || a == "-b" || a == "--branch":
+			if i+1 >= len(args) {
+				return nil, false
+			}
+			if a != "--depth" {
+				ref = args[i+1]
+			}
+			i++
+		case strings.HasPrefix(a, "--depth=") || strings.HasPrefix(a, "--filter=") || strings.HasPrefix(a, "--branch="):
+			if v, ok := strings.CutPrefix(a, "--branch="); ok {
+				ref = v
+			}
+		case a == "--single-branch" || a == "--no-single-branch" || a == "-q" || a == "--quiet" || a == "--no-tags" ||
+			a == "--recurse-submodules" || a == "--shallow-submodules" || a == "--progress":
+		case strings.HasPrefix(a, "-"):
+			return nil, false
+		default:
+			ops = append(ops, a)
+		}
+	}
+	if len(ops) == 0 || len(ops) > 2 {
+		return nil, false
+	}
+	op, ok := githubURLRepo(ops[0])
+	if !ok {
+		return nil, false
+	}
+	op.Op, op.Ref = "snapshot", ref
+	if op.Validate() != nil {
+		return nil, false
+	}
+	return &Route{Kind: "repo", GitHub: op, ReadOnlyOnly: true,
+		Need: "git clone was asked for this repository; it was read as a snapshot in hookctl's quarantine, and nothing was written"}, true
 }
 
 // RetrieveHint tells the agent how to reach the web through hookctl instead.
 const RetrieveHint = "web and GitHub content comes through the quarantined retriever: " +
 	"hookctl retrieve fetch URL --need 'what you need', hookctl retrieve search 'query' --need '…', " +
-	"hookctl retrieve github issue|pr|pr-diff|pr-checks|issue-list|pr-list|runs|run-log-failed|file|api-get|… OWNER/REPO … --need '…'; " +
+	"hookctl retrieve github issue|pr|pr-diff|pr-checks|issue-list|pr-list|runs|run-log-failed|file|api-get|… OWNER/REPO … --need '…', " +
+	"hookctl retrieve repo OWNER/REPO[@REF] --need '…' (a repository's code); " +
 	"describe exactly what you need and put nothing in it you would not send to a third party"
 
 // networkGit reports git commands that reach a host other than the project's named remotes:
@@ -513,10 +745,13 @@ func routeHTTPie(args []string) (*Route, string) {
 // (Route.Need), since the distiller, not jq, reads the content.
 //
 // Why: in read-only mode every gh read was refused, and agents fell back to asking the user to
-// paste CI logs and PR lists (issue 10). What: the forms ghCommands lists, with the repository
+// paste CI logs and PR lists (issue 10), and then the searches, pages, media types and refs
+// they typed (issue 29). What: the forms ghCommands lists and gh api's GETs, with the repository
 // from -R, an inline GH_REPO=, or (Route.RepoMissing) the hook's: the client's GH_REPO, else
-// the project's git remote. Every write — gh pr merge, gh api -X POST, -f/-F (which make gh
-// api a POST), --input, --web, gh run rerun — and every flag not listed is refused.
+// the project's git remote. This parse makes the operation (retriever.GitHubOp); the hook
+// completes and checks it and hands it on whole. Every write — gh pr merge, gh api -X POST,
+// -f/-F without -X GET (a POST), --input, --web, gh run rerun — and every flag not listed is
+// refused, with what to do instead.
 // Test: TestRouteGitHubReads, TestRouteGitHubWritesRefused (network_test.go).
 
 // ghCommand is one gh read: its flags, and how its operands and flags make an operation.
@@ -552,15 +787,16 @@ var ghCommands = []ghCommand{
 	{"pr", "view", "comments/c", "", routeGHPRView},
 	{"pr", "diff", "name-only patch", "color", routeGHPRDiff},
 	{"pr", "checks", "required", "", routeGHPRChecks},
-	{"pr", "list", "", "state/s limit/L author/A label/l head/H", routeGHPRList},
-	{"issue", "list", "", "state/s limit/L author/A label/l", routeGHIssueList},
+	{"pr", "list", "", "state/s limit/L author/A label/l head/H search/S", routeGHPRList},
+	{"issue", "list", "", "state/s limit/L author/A label/l search/S", routeGHIssueList},
 	{"run", "list", "", "limit/L branch/b", routeGHRunList},
 	{"run", "view", "log log-failed verbose/v exit-status", "", routeGHRunView},
 	{"release", "list", "exclude-drafts exclude-pre-releases", "limit/L", routeGHReleaseList},
 }
 
 // ghUsage says which gh reads are answered, for refusals.
-const ghUsage = "hookctl answers gh issue view|list, gh pr view|diff|checks|list, gh run list|view, gh release list and gh api GETs under repos/OWNER/REPO"
+const ghUsage = "hookctl answers gh issue view|list, gh pr view|diff|checks|list (with --search), gh run list|view, gh release list, " +
+	"gh api GETs under repos/OWNER/REPO and of search/issues"
 
 // routeGH answers gh's reads as typed GitHub operations; everything else gh does is refused.
 func routeGH(args []string) (*Route, string) {
@@ -582,7 +818,11 @@ func routeGHWith(args []string, envRepo string) (*Route, string) {
 		}
 	}
 	if cmd == nil {
-		return nil, "`gh " + clip.Short(args[0]+" "+args[1]) + "` is not one of the reads hookctl answers (" + ghUsage + ")"
+		what := "`gh " + clip.Short(args[0]+" "+args[1]) + "` is not one of the reads hookctl answers (" + ghUsage + ")"
+		if args[0] == "repo" && args[1] == "clone" {
+			what += "; to read a repository's code: hookctl retrieve repo OWNER/REPO[@REF] --need '…'"
+		}
+		return nil, what
 	}
 	c := &ghCall{repo: envRepo, bools: map[string]bool{}, values: map[string][]string{}}
 	valued := cmd.valued + " " + ghShaping + " repo/R"
@@ -652,18 +892,23 @@ func ghFlagName(list, name string) (string, bool) {
 	return "", false
 }
 
-// ghRoute builds the route of an operation on the call's repository: op, the repository (or
-// a slot the hook fills: RepoMissing), then rest.
-func ghRoute(c *ghCall, op string, rest ...string) (*Route, string) {
-	r := &Route{Kind: "github", Need: strings.Join(c.need, "; ")}
+// ghRoute makes the route of op on the call's repository (or a repository the hook fills:
+// RepoMissing).
+func ghRoute(c *ghCall, op *retriever.GitHubOp) (*Route, string) {
+	r := &Route{Kind: "github", Need: strings.Join(c.need, "; "), GitHub: op}
 	slug, host, why := ghRepoSlug(c.repo)
 	if why != "" {
 		return nil, why
 	}
-	r.Args = append([]string{op, slug}, rest...)
+	op.Owner, op.Repo, _ = strings.Cut(slug, "/")
+	op.Host = host
 	r.RepoMissing = slug == ""
 	if host != "" {
-		r.Args = append(r.Args, "--host", host)
+		h, err := retriever.NormalizeGitHubHost(host)
+		if err != nil {
+			return nil, "the repository's host " + clip.Short(host) + " is not a host name"
+		}
+		op.Host = h
 	}
 	return r, ""
 }
@@ -689,13 +934,26 @@ func ghRepoSlug(repo string) (slug, host, why string) {
 	return "", "", "the repository " + clip.Short(repo) + " is not OWNER/REPO or HOST/OWNER/REPO"
 }
 
+// ghNumber reads an issue or pull request number (a leading # allowed), or 0.
+func ghNumber(s string) int {
+	s = strings.TrimPrefix(s, "#")
+	if !allDigits(s) || len(s) > 10 {
+		return 0
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return 0
+	}
+	return n
+}
+
 // ghNumberOrURL routes a read of one issue or pull request, given by number or URL; a pull
 // request may also be given by its head branch, or by none, meaning the current branch's (gh's
 // own rule), which the hook reads (Route.CurrentBranch).
 func ghNumberOrURL(c *ghCall, op, what string) (*Route, string) {
 	pr := what == "pull request"
 	if len(c.operands) == 0 && pr {
-		r, why := ghRoute(c, op)
+		r, why := ghRoute(c, &retriever.GitHubOp{Op: op})
 		if r != nil {
 			r.CurrentBranch = true
 		}
@@ -706,14 +964,17 @@ func ghNumberOrURL(c *ghCall, op, what string) (*Route, string) {
 	}
 	ref := c.operands[0]
 	if strings.HasPrefix(ref, "https://") {
-		return &Route{Kind: "github", Args: []string{op, ref}, Need: strings.Join(c.need, "; ")}, ""
+		o, err := retriever.ParseGitHubURL(op, ref)
+		if err != nil {
+			return nil, "the URL " + clip.Short(ref) + ": " + err.Error()
+		}
+		return &Route{Kind: "github", GitHub: o, Need: strings.Join(c.need, "; ")}, ""
 	}
-	n := strings.TrimPrefix(ref, "#")
-	if _, err := strconv.Atoi(n); err == nil && allDigits(n) {
-		return ghRoute(c, op, n)
+	if n := ghNumber(ref); n > 0 {
+		return ghRoute(c, &retriever.GitHubOp{Op: op, Number: n})
 	}
-	if pr && !strings.HasPrefix(ref, "-") && !strings.Contains(ref, "://") {
-		return ghRoute(c, op, "--branch="+ref)
+	if pr && !strings.HasPrefix(ref, "-") && !strings.Contains(ref, "://") && !allDigits(strings.TrimPrefix(ref, "#")) {
+		return ghRoute(c, &retriever.GitHubOp{Op: op, Branch: ref})
 	}
 	return nil, "give the number or URL of the " + what
 }
@@ -750,22 +1011,21 @@ func routeGHPRChecks(c *ghCall) (*Route, string) {
 	return ghNumberOrURL(c, "pr-checks", "pull request")
 }
 
-// ghFilters turns gh's list flags into the operation's, which the retriever checks again.
-func ghFilters(c *ghCall, rest []string) []string {
-	for _, f := range []struct{ gh, op string }{{"state", "--state"}, {"limit", "--limit"}, {"author", "--author"}, {"head", "--branch"}, {"branch", "--branch"}} {
-		if v := c.value(f.gh); v != "" {
-			rest = append(rest, f.op+"="+v)
-		}
+// ghFilters puts gh's list flags into the operation, which the retriever checks again.
+func ghFilters(c *ghCall, op *retriever.GitHubOp) {
+	op.State, op.Author, op.Search = c.value("state"), c.value("author"), c.value("search")
+	if op.Branch = c.value("head"); op.Branch == "" {
+		op.Branch = c.value("branch")
+	}
+	if v := c.value("limit"); v != "" {
+		op.Limit, _ = strconv.Atoi(v)
 	}
 	for _, l := range c.values["label"] {
-		for _, one := range strings.Split(l, ",") { // gh reads --label a,b as two labels
-			rest = append(rest, "--label="+one)
-		}
+		op.Labels = append(op.Labels, strings.Split(l, ",")...) // gh reads --label a,b as two labels
 	}
-	return rest
 }
 
-func ghList(c *ghCall, op, what string) (*Route, string) {
+func ghList(c *ghCall, name, what string) (*Route, string) {
 	if len(c.operands) != 0 {
 		return nil, what + " takes no operands"
 	}
@@ -774,7 +1034,9 @@ func ghList(c *ghCall, op, what string) (*Route, string) {
 			return nil, what + " --limit: give 1 to 100"
 		}
 	}
-	return ghRoute(c, op, ghFilters(c, nil)...)
+	op := &retriever.GitHubOp{Op: name}
+	ghFilters(c, op)
+	return ghRoute(c, op)
 }
 
 func routeGHPRList(c *ghCall) (*Route, string)    { return ghList(c, "pr-list", "gh pr list") }
@@ -791,31 +1053,37 @@ func routeGHReleaseList(c *ghCall) (*Route, string) {
 }
 
 func routeGHRunView(c *ghCall) (*Route, string) {
-	if len(c.operands) != 1 || !allDigits(c.operands[0]) {
+	if len(c.operands) != 1 || !allDigits(c.operands[0]) || len(c.operands[0]) > 16 {
 		return nil, "give the run's id: gh run view RUN-ID (hookctl does not pick one interactively; gh run list shows them)"
 	}
+	id, _ := strconv.Atoi(c.operands[0])
 	switch {
 	case c.bools["log-failed"]:
-		return ghRoute(c, "run-log-failed", c.operands[0])
+		return ghRoute(c, &retriever.GitHubOp{Op: "run-log-failed", Number: id})
 	case c.bools["log"]:
-		return ghRoute(c, "run-log", c.operands[0])
+		return ghRoute(c, &retriever.GitHubOp{Op: "run-log", Number: id})
 	}
-	return ghRoute(c, "run", c.operands[0])
+	return ghRoute(c, &retriever.GitHubOp{Op: "run", Number: id})
 }
 
 // gh api's flags that change nothing a GET reads: accepted, and dropped or put in the need.
 const (
-	ghAPIDropFlags  = "include/i paginate silent verbose"
+	ghAPIDropFlags  = "include/i silent verbose"
 	ghAPIDropValued = "cache hostname jq/q template/t method/X"
 )
 
 // routeGHAPI answers `gh api PATH` GETs: of the paths the typed operations know, by those; of
-// any other path under repos/OWNER/REPO, by api-get. Fields (-f, -F, --raw-field, --field)
-// make gh send a POST even with -X GET absent, and --input sends a body: both are refused, as
-// are headers, previews and any method but GET.
+// any other path under repos/OWNER/REPO, by api-get; of search/issues, by search-issues. Fields
+// (-f, -F) are a GET's query parameters only with -X GET (without it gh sends a POST) and never
+// from a file (-F k=@file); a header only asks for one of GitHub's media types (-H 'Accept: …',
+// -H 'X-GitHub-Api-Version: …'); --paginate reads up to retriever.GitHubMaxPages pages, and
+// --slurp only gathers them. --input, other headers, previews and any method but GET are
+// refused.
 func routeGHAPI(args []string, envRepo string) (*Route, string) {
 	c := &ghCall{repo: envRepo, bools: map[string]bool{}, values: map[string][]string{}}
-	host := ""
+	host, accept, method := "", "", ""
+	paginate := false
+	var fields [][2]string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		if !strings.HasPrefix(a, "-") || a == "-" {
@@ -823,21 +1091,22 @@ func routeGHAPI(args []string, envRepo string) (*Route, string) {
 			continue
 		}
 		name, value, hasValue := ghFlag(a)
-		if _, ok := ghFlagName(ghAPIDropFlags, name); ok && !hasValue {
-			if name == "paginate" {
+		if long, ok := ghFlagName("paginate slurp", name); ok && !hasValue {
+			if long == "paginate" {
+				paginate = true
 				c.need = append(c.need, "gh was asked for every page")
 			}
 			continue
 		}
-		long, ok := ghFlagName(ghAPIDropValued, name)
+		if _, ok := ghFlagName(ghAPIDropFlags, name); ok && !hasValue {
+			continue
+		}
+		long, ok := ghFlagName(ghAPIDropValued+" field/F raw-field/f header/H", name)
 		if !ok {
-			switch long, _ := ghFlagName("field/F raw-field/f input header/H preview/p", name); long {
-			case "field", "raw-field":
-				return nil, "gh api " + clip.Short(a) + " sends a field, which makes the request a POST"
-			case "input":
+			if name == "input" || strings.HasPrefix(a, "--input=") {
 				return nil, "gh api --input sends a request body"
 			}
-			return nil, "gh api `" + clip.Short(a) + "` is not a flag hookctl answers (headers, previews and request bodies are refused)"
+			return nil, "gh api `" + clip.Short(a) + "` is not a flag hookctl answers (previews and request bodies are refused)"
 		}
 		if !hasValue {
 			if i+1 >= len(args) {
@@ -851,13 +1120,39 @@ func routeGHAPI(args []string, envRepo string) (*Route, string) {
 			if !strings.EqualFold(value, "GET") {
 				return nil, "gh api may only GET; " + clip.Short(value) + " changes things"
 			}
+			method = "GET"
 		case "hostname":
 			host = value
 		case "jq":
 			c.need = append(c.need, "gh was asked for the jq filter "+strconv.Quote(value))
 		case "template":
 			c.need = append(c.need, "gh was asked for the Go template "+strconv.Quote(value))
+		case "header":
+			k, v, _ := strings.Cut(value, ":")
+			k, v = strings.TrimSpace(k), strings.TrimSpace(v)
+			switch {
+			case strings.EqualFold(k, "Accept") && retriever.GitHubMediaType(v):
+				accept = v
+			case strings.EqualFold(k, "X-GitHub-Api-Version") && len(v) == 10 && allDigits(strings.ReplaceAll(v, "-", "")):
+			default:
+				return nil, "gh api -H " + clip.Short(value) + ": hookctl sends only an Accept header with one of GitHub's media types " +
+					"(application/vnd.github[.raw|.diff|.patch|.text|.html|.full|.sha][+json]) and X-GitHub-Api-Version; credentials are the retriever's own"
+			}
+		case "field", "raw-field":
+			k, v, ok := strings.Cut(value, "=")
+			switch {
+			case !ok || k == "":
+				return nil, "gh api " + clip.Short(a) + " needs KEY=VALUE"
+			case long == "field" && strings.HasPrefix(v, "@"):
+				return nil, "gh api -F " + clip.Short(value) + " reads a file into the request; give the value itself"
+			case long == "field" && strings.Contains(v, "{"):
+				return nil, "gh api -F " + clip.Short(value) + ": only literal values are sent"
+			}
+			fields = append(fields, [2]string{k, v})
 		}
+	}
+	if len(fields) > 0 && method != "GET" {
+		return nil, "gh api fields without -X GET make the request a POST; add -X GET to send them as a GET's query"
 	}
 	if len(c.operands) != 1 {
 		return nil, "gh api takes one path"
@@ -868,9 +1163,16 @@ func routeGHAPI(args []string, envRepo string) (*Route, string) {
 	}
 	p = strings.TrimPrefix(strings.TrimPrefix(p, "https://api.github.com/"), "/")
 	p, query, _ := strings.Cut(p, "?")
+	if p == "search/issues" {
+		return ghAPISearch(c, query, fields, paginate, host)
+	}
 	parts := strings.Split(p, "/")
 	if len(parts) < 3 || parts[0] != "repos" {
-		return nil, "gh api " + clip.Short(p) + " is not under repos/OWNER/REPO, the only paths hookctl answers"
+		what := "gh api " + clip.Short(p) + " is not under repos/OWNER/REPO, the only paths hookctl answers besides search/issues"
+		if strings.HasPrefix(p, "search/") {
+			what += "; for code, read the repository: hookctl retrieve repo OWNER/REPO --need '…'"
+		}
+		return nil, what
 	}
 	// {owner}/{repo} gh fills from the current repository (GH_REPO, the git remote); so does
 	// the hook (Route.RepoMissing), unless an inline GH_REPO named it.
@@ -888,48 +1190,107 @@ func routeGHAPI(args []string, envRepo string) (*Route, string) {
 		return nil, "gh api: only {owner} and {repo} are filled in; name the branch"
 	}
 	tail := parts[3:]
-	if query == "" {
+	if query == "" && len(fields) == 0 && accept == "" {
 		if r, ok := ghAPITyped(c, tail); ok {
 			return r, ""
 		}
 	}
-	rest := []string{strings.Join(tail, "/")}
 	if len(tail) == 0 {
-		return ghRoute(c, "repo")
+		return ghRoute(c, &retriever.GitHubOp{Op: "repo"})
 	}
+	op := &retriever.GitHubOp{Op: "api-get", Path: strings.Join(tail, "/"), Accept: accept}
 	if query != "" {
-		for _, kv := range strings.Split(query, "&") {
-			rest = append(rest, "--query="+kv)
+		op.Query = strings.Split(query, "&")
+	}
+	for _, f := range fields {
+		op.Query = append(op.Query, f[0]+"="+f[1])
+	}
+	if paginate {
+		op.Pages = retriever.GitHubMaxPages
+	}
+	return ghRoute(c, op)
+}
+
+// ghAPISearch answers gh api search/issues: q (from the path's query or a field) is the search,
+// per_page its limit, sort and order a sort: qualifier, as GitHub's search reads them.
+func ghAPISearch(c *ghCall, query string, fields [][2]string, paginate bool, host string) (*Route, string) {
+	if host != "" {
+		return nil, "gh api --hostname with search/issues: name the host in hookctl retrieve github search-issues --host"
+	}
+	vals, err := url.ParseQuery(query)
+	if err != nil {
+		return nil, "gh api search/issues: the query " + clip.Short(query) + " is not KEY=VALUE pairs"
+	}
+	for _, f := range fields {
+		vals.Add(f[0], f[1])
+	}
+	op := &retriever.GitHubOp{Op: "search-issues"}
+	sort, order := "", ""
+	for k, vs := range vals {
+		if len(vs) != 1 {
+			return nil, "gh api search/issues: " + clip.Short(k) + " given twice"
+		}
+		switch v := vs[0]; k {
+		case "q":
+			op.Search = v
+		case "per_page":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 100 {
+				return nil, "gh api search/issues per_page: give 1 to 100"
+			}
+			op.Limit = n
+		case "sort":
+			sort = v
+		case "order":
+			order = v
+		case "page":
+			c.need = append(c.need, "gh was asked for page "+strconv.Quote(v)+" of the results")
+		default:
+			return nil, "gh api search/issues: the parameter " + clip.Short(k) + " is not one hookctl sends (q, per_page, sort, order, page)"
 		}
 	}
-	return ghRoute(c, "api-get", rest...)
+	if sort != "" {
+		q := "sort:" + sort
+		if order != "" {
+			q += "-" + order
+		}
+		op.Search = strings.TrimSpace(op.Search + " " + q)
+	}
+	if paginate {
+		op.Pages = retriever.GitHubMaxPages
+	}
+	return &Route{Kind: "github", GitHub: op, Need: strings.Join(c.need, "; ")}, ""
 }
 
 // ghAPITyped maps the REST paths the typed operations answer, whose documents are labelled for
 // the distiller, rather than handing it raw JSON.
 func ghAPITyped(c *ghCall, tail []string) (*Route, bool) {
-	var r *Route
+	var op *retriever.GitHubOp
 	switch {
 	case len(tail) == 0:
-		r, _ = ghRoute(c, "repo")
+		op = &retriever.GitHubOp{Op: "repo"}
 	case len(tail) == 1 && tail[0] == "releases":
-		r, _ = ghRoute(c, "releases")
-	case len(tail) == 2 && tail[0] == "issues" && allDigits(tail[1]):
-		r, _ = ghRoute(c, "issue", tail[1])
-	case len(tail) == 3 && tail[0] == "issues" && allDigits(tail[1]) && tail[2] == "comments":
-		r, _ = ghRoute(c, "issue-comments", tail[1])
-	case len(tail) == 2 && tail[0] == "pulls" && allDigits(tail[1]):
-		r, _ = ghRoute(c, "pr", tail[1])
-	case len(tail) == 3 && tail[0] == "pulls" && allDigits(tail[1]) && tail[2] == "files":
-		r, _ = ghRoute(c, "pr-files", tail[1])
-	case len(tail) == 3 && tail[0] == "pulls" && allDigits(tail[1]) && tail[2] == "comments":
-		r, _ = ghRoute(c, "pr-comments", tail[1])
+		op = &retriever.GitHubOp{Op: "releases"}
+	case len(tail) == 2 && tail[0] == "issues" && ghNumber(tail[1]) > 0:
+		op = &retriever.GitHubOp{Op: "issue", Number: ghNumber(tail[1])}
+	case len(tail) == 3 && tail[0] == "issues" && ghNumber(tail[1]) > 0 && tail[2] == "comments":
+		op = &retriever.GitHubOp{Op: "issue-comments", Number: ghNumber(tail[1])}
+	case len(tail) == 2 && tail[0] == "pulls" && ghNumber(tail[1]) > 0:
+		op = &retriever.GitHubOp{Op: "pr", Number: ghNumber(tail[1])}
+	case len(tail) == 3 && tail[0] == "pulls" && ghNumber(tail[1]) > 0 && tail[2] == "files":
+		op = &retriever.GitHubOp{Op: "pr-files", Number: ghNumber(tail[1])}
+	case len(tail) == 3 && tail[0] == "pulls" && ghNumber(tail[1]) > 0 && tail[2] == "comments":
+		op = &retriever.GitHubOp{Op: "pr-comments", Number: ghNumber(tail[1])}
 	case len(tail) >= 2 && tail[0] == "contents":
-		r, _ = ghRoute(c, "file", strings.Join(tail[1:], "/"))
+		op = &retriever.GitHubOp{Op: "file", Path: strings.Join(tail[1:], "/")}
 	case len(tail) == 1 && tail[0] == "branches":
-		r, _ = ghRoute(c, "branches")
+		op = &retriever.GitHubOp{Op: "branches"}
 	case len(tail) == 1 && tail[0] == "tags":
-		r, _ = ghRoute(c, "tags")
+		op = &retriever.GitHubOp{Op: "tags"}
 	}
+	if op == nil {
+		return nil, false
+	}
+	r, _ := ghRoute(c, op)
 	return r, r != nil
 }

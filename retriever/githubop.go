@@ -1,6 +1,7 @@
 package retriever
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/url"
@@ -26,6 +27,8 @@ const (
 	ghRepoOnly                   // OWNER/REPO or a URL
 	ghRunID                      // OWNER/REPO RUN-ID: a workflow run's id, which outgrows 32 bits
 	ghAPIPath                    // OWNER/REPO PATH: a REST path under /repos/OWNER/REPO/
+	ghNoRepo                     // nothing: a search across GitHub, its scope in the query
+	ghRepoRef                    // OWNER/REPO[@REF] [--ref REF], or a repository or /tree/ URL
 )
 
 // ghURLKind is the shape of a github.com web URL.
@@ -64,8 +67,8 @@ var ghOps = []ghOpSpec{
 	{"file", ghFilePath, []ghURLKind{ghURLBlob, ghURLTree}, "", ""},
 	{"repo", ghRepoOnly, []ghURLKind{ghURLRepo}, "", ""},
 	{"releases", ghRepoOnly, []ghURLKind{ghURLRepo, ghURLReleases}, "limit", ""},
-	{"issue-list", ghRepoOnly, []ghURLKind{ghURLRepo}, "state label author limit", "open closed all"},
-	{"pr-list", ghRepoOnly, []ghURLKind{ghURLRepo}, "state label author branch limit", "open closed merged all"},
+	{"issue-list", ghRepoOnly, []ghURLKind{ghURLRepo}, "state label author limit search", "open closed all"},
+	{"pr-list", ghRepoOnly, []ghURLKind{ghURLRepo}, "state label author branch limit search", "open closed merged all"},
 	{"pr-checks", ghNumbered, []ghURLKind{ghURLPull}, "branch", ""},
 	{"runs", ghRepoOnly, []ghURLKind{ghURLRepo}, "branch limit", ""},
 	{"run", ghRunID, nil, "", ""},
@@ -73,7 +76,10 @@ var ghOps = []ghOpSpec{
 	{"run-log", ghRunID, nil, "", ""},
 	{"branches", ghRepoOnly, []ghURLKind{ghURLRepo}, "limit", ""},
 	{"tags", ghRepoOnly, []ghURLKind{ghURLRepo}, "limit", ""},
-	{"api-get", ghAPIPath, nil, "query", ""},
+	{"api-get", ghAPIPath, nil, "query accept pages", ""},
+	{"refs", ghRepoOnly, []ghURLKind{ghURLRepo}, "", ""},
+	{"search-issues", ghNoRepo, nil, "search limit pages", ""},
+	{"snapshot", ghRepoRef, []ghURLKind{ghURLRepo, ghURLTree}, "", ""},
 }
 
 // Caps on the filters of the list operations. Past a cap the operation is refused, not cut:
@@ -87,6 +93,9 @@ const (
 	ghMaxAPIPath     = 512 // bytes of api-get's path
 	ghMaxAPISegments = 16  // segments of api-get's path
 	ghMaxRunID       = 1<<53 - 1
+	ghMaxSearch      = 256 // bytes of a search query (GitHub's own limit)
+	// GitHubMaxPages caps the pages api-get and search-issues read (gh api --paginate).
+	GitHubMaxPages = 10
 )
 
 // ghOpNamesList lists the operations' names, in order.
@@ -121,7 +130,11 @@ const githubUsage = `hookctl retrieve github OP ARGS [--host HOST]
   runs        OWNER/REPO [--branch B] [--limit N]
   run|run-log|run-log-failed  OWNER/REPO RUN-ID
   branches|tags       OWNER/REPO [--limit N]
-  api-get     OWNER/REPO PATH [--query KEY=VALUE]...   (GET /repos/OWNER/REPO/PATH?KEY=VALUE…)`
+  api-get     OWNER/REPO PATH [--query KEY=VALUE]... [--accept MEDIA-TYPE] [--pages N]   (GET /repos/OWNER/REPO/PATH?KEY=VALUE…)
+  issue-list|pr-list  OWNER/REPO --search 'QUERY'   (GitHub's search syntax, as gh --search)
+  search-issues       --search 'QUERY' [--limit N] [--pages N]   (GET /search/issues)
+  refs        OWNER/REPO   (every branch and tag, as git ls-remote)
+  snapshot    OWNER/REPO[@REF] [--ref REF] | a repository or /tree/ URL   (hookctl retrieve repo)`
 
 // ParseGitHubArgs reads `hookctl retrieve github` arguments into an operation:
 //
@@ -165,7 +178,7 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 		flag, value, hasValue := strings.Cut(a, "=")
 		filter := strings.TrimPrefix(flag, "--")
 		switch {
-		case flag == "--host", flag == "--ref":
+		case flag == "--host", flag == "--ref", flag == "--op":
 		case strings.HasPrefix(flag, "--") && ghHasWord(ghFilterNames, filter):
 			if !ghHasWord(spec.flags, filter) {
 				return nil, fmt.Errorf("failed to parse github arguments: %s does not apply to %s", flag, name)
@@ -188,6 +201,7 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 			return nil, fmt.Errorf("failed to parse github arguments: %s given twice", flag)
 		}
 		seen[flag] = true
+		var err error
 		switch flag {
 		case "--host":
 			hostSet, host = true, value
@@ -195,8 +209,8 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 			if value == "" {
 				return nil, errors.New("failed to parse github arguments: --ref needs a value")
 			}
-			if spec.operands != ghFilePath {
-				return nil, fmt.Errorf("failed to parse github arguments: --ref applies to file only, not %s", name)
+			if spec.operands != ghFilePath && spec.operands != ghRepoRef {
+				return nil, fmt.Errorf("failed to parse github arguments: --ref applies to file and snapshot only, not %s", name)
 			}
 			refSet, ref = true, value
 		case "--state":
@@ -208,18 +222,27 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 		case "--branch":
 			filters.Branch = value
 		case "--limit":
-			n, err := strconv.Atoi(value)
-			if err != nil || !ghAllDigits(value) || n < 1 || n > GitHubMaxLimit {
-				return nil, fmt.Errorf("failed to parse github arguments: --limit %s: give 1 to %d", Quote(value), GitHubMaxLimit)
+			if filters.Limit, err = ghCount(flag, value, GitHubMaxLimit); err != nil {
+				return nil, err
 			}
-			filters.Limit = n
 		case "--query":
 			filters.Query = append(filters.Query, value)
+		case "--search":
+			filters.Search = value
+		case "--accept":
+			filters.Accept = value
+		case "--pages":
+			if filters.Pages, err = ghCount(flag, value, GitHubMaxPages); err != nil {
+				return nil, err
+			}
+		case "--op":
+			return nil, errors.New("failed to parse github arguments: --op takes the whole operation, alone")
 		}
 	}
 
 	op := &GitHubOp{Op: name, State: filters.State, Labels: filters.Labels, Author: filters.Author,
-		Branch: filters.Branch, Limit: filters.Limit, Query: filters.Query}
+		Branch: filters.Branch, Limit: filters.Limit, Query: filters.Query, Search: filters.Search,
+		Accept: filters.Accept, Pages: filters.Pages}
 	if hostSet {
 		h, err := NormalizeGitHubHost(host)
 		if err != nil {
@@ -242,8 +265,23 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 	return op, nil
 }
 
+// ghCount reads a count flag's value: decimal digits, 1 to max.
+func ghCount(flag, value string, max int) (int, error) {
+	n, err := strconv.Atoi(value)
+	if err != nil || !ghAllDigits(value) || n < 1 || n > max {
+		return 0, fmt.Errorf("failed to parse github arguments: %s %s: give 1 to %d", flag, Quote(value), max)
+	}
+	return n, nil
+}
+
 // ghFillOperands reads the positional arguments of op into it.
 func ghFillOperands(op *GitHubOp, spec ghOpSpec, pos []string) error {
+	if spec.operands == ghNoRepo {
+		if len(pos) > 0 {
+			return fmt.Errorf("unexpected argument %s: %s takes its scope in --search (repo:OWNER/REPO)", Quote(pos[0]), op.Op)
+		}
+		return nil
+	}
 	if len(pos) == 0 {
 		return fmt.Errorf("%s needs arguments\n%s", op.Op, githubUsage)
 	}
@@ -254,10 +292,19 @@ func ghFillOperands(op *GitHubOp, spec ghOpSpec, pos []string) error {
 		return ghFillFromURL(op, spec, pos[0])
 	}
 	want := 2
-	if spec.operands == ghRepoOnly {
+	if spec.operands == ghRepoOnly || spec.operands == ghRepoRef {
 		want = 1
 	}
 	slug := pos[0]
+	if spec.operands == ghRepoRef {
+		// OWNER/REPO@REF: a repository name cannot hold '@', so the first one ends it.
+		if s, ref, ok := strings.Cut(slug, "@"); ok {
+			if ref == "" {
+				return fmt.Errorf("%s names no ref after @", Quote(slug))
+			}
+			slug, op.Ref = s, ref
+		}
+	}
 	if spec.operands == ghNumbered && len(pos) == 1 && op.Branch != "" && !strings.Contains(slug, "#") {
 		want = 1 // a pull request named by its head branch (--branch), as gh pr view does
 	} else if spec.operands == ghNumbered && len(pos) == 1 {
@@ -363,6 +410,9 @@ func ghFillFromURL(op *GitHubOp, spec ghOpSpec, raw string) error {
 	case (segs[2] == "blob" || segs[2] == "tree") && len(segs) >= 5:
 		kind = ghURLKind(segs[2])
 		op.Ref, op.Path = segs[3], strings.Join(segs[4:], "/")
+	case segs[2] == "tree" && len(segs) == 4 && spec.operands == ghRepoRef:
+		kind = ghURLTree // a snapshot of a ref's root
+		op.Ref = segs[3]
 	case segs[2] == "releases" && len(segs) == 3:
 		kind = ghURLReleases
 	default:
@@ -401,11 +451,17 @@ func (op *GitHubOp) Validate() error {
 			return fmt.Errorf("host %s is not in canonical form", Quote(op.Host))
 		}
 	}
-	if err := ghCheckOwner(op.Owner); err != nil {
-		return err
-	}
-	if err := ghCheckRepo(op.Repo); err != nil {
-		return err
+	if spec.operands == ghNoRepo {
+		if op.Owner != "" || op.Repo != "" {
+			return fmt.Errorf("%s names no repository: its scope is in --search", op.Op)
+		}
+	} else {
+		if err := ghCheckOwner(op.Owner); err != nil {
+			return err
+		}
+		if err := ghCheckRepo(op.Repo); err != nil {
+			return err
+		}
 	}
 	switch {
 	case spec.operands == ghNumbered && op.Number == 0 && op.Branch != "":
@@ -429,6 +485,20 @@ func (op *GitHubOp) Validate() error {
 	if spec.operands == ghAPIPath {
 		return ghCheckAPIPath(op.Path)
 	}
+	if spec.operands == ghRepoRef {
+		if op.Path != "" {
+			if op.Ref == "" {
+				return errors.New("a snapshot's directory needs its ref (a /tree/REF/DIR URL)")
+			}
+			if err := ghCheckPath(op.Path); err != nil {
+				return err
+			}
+		}
+		if op.Ref != "" {
+			return ghCheckRef(op.Ref)
+		}
+		return nil
+	}
 	if spec.operands == ghFilePath {
 		if err := ghCheckPath(op.Path); err != nil {
 			return err
@@ -445,7 +515,7 @@ func (op *GitHubOp) Validate() error {
 }
 
 // ghFilterNames are every filter flag there is; ghOpSpec.flags says which an operation takes.
-const ghFilterNames = "state label author branch limit query"
+const ghFilterNames = "state label author branch limit query search accept pages"
 
 func ghHasWord(list, w string) bool {
 	for _, x := range strings.Fields(list) {
@@ -472,7 +542,8 @@ func (op *GitHubOp) validateFilters(spec ghOpSpec) error {
 		f   string
 		set bool
 	}{{"state", op.State != ""}, {"label", len(op.Labels) > 0}, {"author", op.Author != ""},
-		{"branch", op.Branch != ""}, {"limit", op.Limit != 0}, {"query", len(op.Query) > 0}} {
+		{"branch", op.Branch != ""}, {"limit", op.Limit != 0}, {"query", len(op.Query) > 0},
+		{"search", op.Search != ""}, {"accept", op.Accept != ""}, {"pages", op.Pages != 0}} {
 		if err := has(c.f, c.set); err != nil {
 			return err
 		}
@@ -506,6 +577,20 @@ func (op *GitHubOp) validateFilters(spec ghOpSpec) error {
 	if op.Limit < 0 || op.Limit > GitHubMaxLimit {
 		return fmt.Errorf("--limit %d: give 1 to %d", op.Limit, GitHubMaxLimit)
 	}
+	if spec.operands == ghNoRepo && op.Search == "" {
+		return fmt.Errorf("%s needs --search 'QUERY'", op.Op)
+	}
+	if op.Search != "" {
+		if err := ghCheckSearch(op.Search); err != nil {
+			return err
+		}
+	}
+	if op.Accept != "" && !GitHubMediaType(op.Accept) {
+		return fmt.Errorf("--accept %s: only GitHub's own media types (application/vnd.github[.v3][.raw|.text|.html|.full|.diff|.patch|.sha][+json], application/json)", Quote(op.Accept))
+	}
+	if op.Pages < 0 || op.Pages > GitHubMaxPages {
+		return fmt.Errorf("--pages %d: give 1 to %d", op.Pages, GitHubMaxPages)
+	}
 	if len(op.Query) > ghMaxQuery {
 		return fmt.Errorf("at most %d query parameters", ghMaxQuery)
 	}
@@ -521,6 +606,44 @@ func (op *GitHubOp) validateFilters(spec ghOpSpec) error {
 		keys[k] = true
 	}
 	return nil
+}
+
+// ghCheckSearch accepts a search query in GitHub's syntax: 1 to 256 bytes of UTF-8 (GitHub's
+// limit), no control or format characters. It travels as one URL parameter, encoded by the
+// worker, so its qualifiers (repo:, is:, label:"…") cannot add a parameter; what it may find is
+// any read the token allows, as gh search does.
+func ghCheckSearch(q string) error {
+	if strings.TrimSpace(q) == "" || len(q) > ghMaxSearch || !utf8.ValidString(q) {
+		return fmt.Errorf("--search %s: 1 to %d bytes of UTF-8", Quote(q), ghMaxSearch)
+	}
+	for _, r := range q {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return fmt.Errorf("--search %s contains a control or format character", Quote(q))
+		}
+	}
+	return nil
+}
+
+// GitHubMediaType reports whether an Accept value is one of GitHub's own media types: the
+// JSON forms and the custom ones the REST API documents (raw, text, html, full, diff, patch,
+// sha), in the versioned and unversioned spellings. Previews and anything else are refused: a
+// header is a second channel for the agent's text.
+func GitHubMediaType(v string) bool {
+	v = strings.ToLower(strings.TrimSpace(v))
+	if v == "application/json" || v == "*/*" {
+		return true
+	}
+	rest, ok := strings.CutPrefix(v, "application/vnd.github")
+	if !ok {
+		return false
+	}
+	rest = strings.TrimPrefix(rest, ".v3")
+	rest = strings.TrimSuffix(rest, "+json")
+	switch rest {
+	case "", ".raw", ".text", ".html", ".full", ".diff", ".patch", ".sha", ".object":
+		return true
+	}
+	return false
 }
 
 func ghQueryKey(k string) bool {
@@ -722,7 +845,9 @@ func (op *GitHubOp) Source() string {
 		b.WriteString(op.Host)
 		b.WriteByte(':')
 	}
-	b.WriteString(op.Owner + "/" + op.Repo)
+	if op.Owner != "" || op.Repo != "" {
+		b.WriteString(op.Owner + "/" + op.Repo)
+	}
 	spec, _ := ghOp(op.Op)
 	switch spec.operands {
 	case ghNumbered:
@@ -731,14 +856,17 @@ func (op *GitHubOp) Source() string {
 		}
 	case ghRunID:
 		b.WriteString(" run " + strconv.Itoa(op.Number))
-	case ghFilePath, ghAPIPath:
-		b.WriteString(":" + op.Path)
+	case ghFilePath, ghAPIPath, ghRepoRef:
+		if op.Path != "" {
+			b.WriteString(":" + op.Path)
+		}
 		if op.Ref != "" {
 			b.WriteString("@" + op.Ref)
 		}
 	}
 	for _, f := range []struct{ name, value string }{{"state", op.State}, {"label", strings.Join(op.Labels, ",")},
-		{"author", op.Author}, {"branch", op.Branch}, {"query", strings.Join(op.Query, "&")}} {
+		{"author", op.Author}, {"branch", op.Branch}, {"query", strings.Join(op.Query, "&")},
+		{"search", op.Search}, {"accept", op.Accept}} {
 		if f.value != "" {
 			b.WriteString(" " + f.name + "=" + f.value)
 		}
@@ -746,5 +874,113 @@ func (op *GitHubOp) Source() string {
 	if op.Limit != 0 {
 		b.WriteString(" limit=" + strconv.Itoa(op.Limit))
 	}
+	if op.Pages != 0 {
+		b.WriteString(" pages=" + strconv.Itoa(op.Pages))
+	}
 	return b.String()
+}
+
+// Args prints op as `hookctl retrieve github` arguments that ParseGitHubArgs reads back into the
+// same operation: for people (a refusal's hint, the research model's tool) and the round-trip
+// tests. The hook hands an operation on as JSON (DecodeGitHubOp), never as these.
+func (op *GitHubOp) Args() []string {
+	args := []string{op.Op}
+	if op.Host != "" {
+		args = append(args, "--host", op.Host)
+	}
+	if op.Ref != "" {
+		args = append(args, "--ref", op.Ref)
+	}
+	for _, f := range []struct{ flag, value string }{{"--state", op.State}, {"--author", op.Author},
+		{"--branch", op.Branch}, {"--search", op.Search}, {"--accept", op.Accept}} {
+		if f.value != "" {
+			args = append(args, f.flag+"="+f.value)
+		}
+	}
+	for _, l := range op.Labels {
+		args = append(args, "--label="+l)
+	}
+	for _, q := range op.Query {
+		args = append(args, "--query="+q)
+	}
+	if op.Limit != 0 {
+		args = append(args, "--limit="+strconv.Itoa(op.Limit))
+	}
+	if op.Pages != 0 {
+		args = append(args, "--pages="+strconv.Itoa(op.Pages))
+	}
+	spec, _ := ghOp(op.Op)
+	if spec.operands == ghNoRepo {
+		return args
+	}
+	args = append(args, "--", op.Owner+"/"+op.Repo)
+	switch spec.operands {
+	case ghNumbered:
+		if op.Number != 0 {
+			args = append(args, strconv.Itoa(op.Number))
+		}
+	case ghRunID:
+		args = append(args, strconv.Itoa(op.Number))
+	case ghFilePath, ghAPIPath:
+		args = append(args, op.Path)
+	case ghRepoRef:
+		if op.Path != "" { // a snapshot's directory comes only from a /tree/ URL
+			u := "https://" + op.Host
+			if op.Host == "" {
+				u = "https://github.com"
+			}
+			args = append(args[:0], op.Op)
+			if op.Host != "" {
+				args = append(args, "--host", op.Host)
+			}
+			return append(args, u+"/"+op.Owner+"/"+op.Repo+"/tree/"+op.Ref+"/"+op.Path)
+		}
+	}
+	return args
+}
+
+// maxOpJSON caps an operation's JSON form.
+const maxOpJSON = 16 << 10
+
+// DecodeGitHubOp reads an operation's JSON form (what the hook's rewrite hands `hookctl
+// retrieve github --op`) strictly: no unknown field, no trailing data, and Validate.
+// Why: the judge parsed gh's arguments once into the operation; reading it back is a decode and
+// a check, not a second parse of an argument grammar. Test: TestDecodeGitHubOp.
+func DecodeGitHubOp(text string) (*GitHubOp, error) {
+	if len(text) > maxOpJSON {
+		return nil, errors.New("the operation is too long")
+	}
+	dec := json.NewDecoder(strings.NewReader(text))
+	dec.DisallowUnknownFields()
+	var op GitHubOp
+	if err := dec.Decode(&op); err != nil {
+		return nil, fmt.Errorf("the operation is not one hookctl reads: %w", err)
+	}
+	if dec.More() {
+		return nil, errors.New("the operation is followed by more text")
+	}
+	if err := op.Validate(); err != nil {
+		return nil, err
+	}
+	return &op, nil
+}
+
+// EncodeGitHubOp is DecodeGitHubOp's inverse.
+func EncodeGitHubOp(op *GitHubOp) string {
+	b, _ := json.Marshal(op) // strings, ints and string slices: cannot fail
+	return string(b)
+}
+
+// ParseGitHubURL reads a github.com (or enterprise) web URL into operation opName, as a gh
+// argument that is a URL names one: the judge's one parse of it.
+func ParseGitHubURL(opName, raw string) (*GitHubOp, error) {
+	spec, ok := ghOp(opName)
+	if !ok {
+		return nil, fmt.Errorf("unknown operation %s", Quote(opName))
+	}
+	op := &GitHubOp{Op: opName}
+	if err := ghFillFromURL(op, spec, raw); err != nil {
+		return nil, err
+	}
+	return op, nil
 }

@@ -3,7 +3,6 @@ package retriever
 import (
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -84,7 +83,7 @@ var ghArgsRows = []ghArgsRow{
 	ghBad("write op", "unknown operation", "pr-merge", "o/r", "1"),
 	ghBad("gh-style subcommand", "unknown operation", "api", "repos/o/r"),
 	ghBad("unknown flag", "unknown flag", "issue", "o/r", "1", "--jq", ".body"),
-	ghBad("--ref on an issue", "--ref applies to file only", "issue", "o/r", "1", "--ref", "main"),
+	ghBad("--ref on an issue", "--ref applies to file and snapshot only", "issue", "o/r", "1", "--ref", "main"),
 	ghBad("--host without a value", "needs a value", "repo", "o/r", "--host"),
 	ghBad("--host twice", "--host given twice", "repo", "--host", "a.example", "--host", "b.example", "o/r"),
 	ghBad("extra argument", "unexpected argument", "issue", "o/r", "1", "2"),
@@ -187,6 +186,40 @@ var ghArgsRows = []ghArgsRow{
 	ghBad("query key twice", "given twice", "api-get", "o/r", "issues", "--query", "page=1", "--query", "page=2"),
 	ghBad("query on another op", "does not apply to issue-list", "issue-list", "o/r", "--query", "state=all"),
 	ghBad("api-get by URL", "does not name a api-get", "api-get", "https://github.com/o/r"),
+
+	// Issue 29: search, media types, pages, refs, snapshots.
+	ghGood("pr-list with a search", ghO{Op: "pr-list", Owner: "o", Repo: "r", Search: "is:open author:x label:\"needs review\""},
+		"pr-list", "o/r", "--search", "is:open author:x label:\"needs review\""),
+	ghGood("issue-list search and state", ghO{Op: "issue-list", Owner: "o", Repo: "r", State: "closed", Search: "crash in:title"},
+		"issue-list", "o/r", "--state=closed", "--search=crash in:title"),
+	ghGood("search-issues across GitHub", ghO{Op: "search-issues", Search: "repo:cli/cli is:open remote", Pages: 3},
+		"search-issues", "--search", "repo:cli/cli is:open remote", "--pages", "3"),
+	ghGood("api-get asking for the raw media type", ghO{Op: "api-get", Owner: "o", Repo: "r", Path: "contents/x", Accept: "application/vnd.github.raw"},
+		"api-get", "o/r", "contents/x", "--accept", "application/vnd.github.raw"),
+	ghGood("api-get every page", ghO{Op: "api-get", Owner: "o", Repo: "r", Path: "issues", Pages: 10}, "api-get", "o/r", "issues", "--pages=10"),
+	ghGood("refs", ghO{Op: "refs", Owner: "o", Repo: "r"}, "refs", "o/r"),
+	ghGood("snapshot of the default branch", ghO{Op: "snapshot", Owner: "o", Repo: "r"}, "snapshot", "o/r"),
+	ghGood("snapshot at a tag", ghO{Op: "snapshot", Owner: "o", Repo: "r", Ref: "v1.2.0"}, "snapshot", "o/r@v1.2.0"),
+	ghGood("snapshot with --ref", ghO{Op: "snapshot", Owner: "o", Repo: "r", Ref: "feature/x"}, "snapshot", "o/r", "--ref", "feature/x"),
+	ghGood("snapshot of a repository URL", ghO{Op: "snapshot", Owner: "o", Repo: "r"}, "snapshot", "https://github.com/o/r.git"),
+	ghGood("snapshot of a tree URL", ghO{Op: "snapshot", Owner: "o", Repo: "r", Ref: "main", Path: "pkg/x"}, "snapshot", "https://github.com/o/r/tree/main/pkg/x"),
+	ghGood("snapshot of a tree URL's root", ghO{Op: "snapshot", Owner: "o", Repo: "r", Ref: "v2"}, "snapshot", "https://github.com/o/r/tree/v2"),
+	ghBad("search with a newline", "control or format", "pr-list", "o/r", "--search", "a\nb"),
+	ghBad("search too long", "1 to 256 bytes", "search-issues", "--search", strings.Repeat("q", 257)),
+	ghBad("empty search", "1 to 256 bytes", "search-issues", "--search", " "),
+	ghBad("search-issues needs a query", "needs --search", "search-issues"),
+	ghBad("search-issues takes no repository", "takes its scope in --search", "search-issues", "o/r", "--search", "x"),
+	ghBad("search on an op that takes none", "does not apply to issue", "issue", "o/r", "1", "--search", "x"),
+	ghBad("a preview media type", "only GitHub's own media types", "api-get", "o/r", "x", "--accept", "application/vnd.github.squirrel-girl-preview+json"),
+	ghBad("a media type that is a header injection", "only GitHub's own media types", "api-get", "o/r", "x", "--accept", "application/json\r\nAuthorization: x"),
+	ghBad("pages past the cap", "give 1 to 10", "api-get", "o/r", "x", "--pages", "11"),
+	ghBad("pages on a typed read", "does not apply to issue", "issue", "o/r", "1", "--pages", "2"),
+	ghBad("snapshot ref with ..", "not a valid branch", "snapshot", "o/r@a..b"),
+	ghBad("snapshot with an empty ref", "names no ref", "snapshot", "o/r@"),
+	ghBad("snapshot ref twice", "already names a ref", "snapshot", "o/r@v1", "--ref", "v2"),
+	ghBad("snapshot of a blob URL", "does not name a snapshot", "snapshot", "https://github.com/o/r/blob/main/a.go"),
+	ghBad("snapshot tree URL traversal", "contains \"..\"", "snapshot", "https://github.com/o/r/tree/main/%2e%2e/x"),
+	ghBad("refs takes no path", "unexpected argument", "refs", "o/r", "x"),
 }
 
 // init rejects duplicate rows, which would hide a missing case behind a repeated one.
@@ -234,6 +267,35 @@ func TestGitHubParseArgsRoundTrip(t *testing.T) {
 	}
 }
 
+// TestDecodeGitHubOp: the JSON form the hook hands `hookctl retrieve github --op` decodes to
+// the same operation, and nothing else decodes: unknown fields, trailing text, an operation
+// Validate refuses.
+func TestDecodeGitHubOp(t *testing.T) {
+	for _, r := range ghArgsRows {
+		if r.want == nil {
+			continue
+		}
+		got, err := DecodeGitHubOp(EncodeGitHubOp(r.want))
+		if err != nil || !reflect.DeepEqual(got, r.want) {
+			t.Errorf("%s: %s decoded to %+v, %v", r.why, EncodeGitHubOp(r.want), got, err)
+		}
+	}
+	for _, c := range []struct{ text, err string }{
+		{`{"op":"issue","owner":"o","repo":"r","number":1,"token":"x"}`, "unknown field"},
+		{`{"op":"issue","owner":"o","repo":"r","number":1} {"op":"x"}`, "followed by more"},
+		{`{"op":"file","owner":"o","repo":"r","path":"../x"}`, "contains"},
+		{`{"op":"pr-merge","owner":"o","repo":"r","number":1}`, "unknown operation"},
+		{`{"op":"search-issues","owner":"o","repo":"r","search":"x"}`, "names no repository"},
+		{`{"op":"snapshot","owner":"o","repo":"r","path":"pkg"}`, "needs its ref"},
+		{`["issue"]`, "not one hookctl reads"},
+		{strings.Repeat(" ", 17<<10), "too long"},
+	} {
+		if _, err := DecodeGitHubOp(c.text); err == nil || !strings.Contains(err.Error(), c.err) {
+			t.Errorf("%.60s: %v, want an error containing %q", c.text, err, c.err)
+		}
+	}
+}
+
 func FuzzGitHubParseArgs(f *testing.F) {
 	for _, r := range ghArgsRows {
 		f.Add(strings.Join(r.args, "\x00"))
@@ -256,41 +318,5 @@ func FuzzGitHubParseArgs(f *testing.F) {
 	})
 }
 
-// githubOpArgs prints op as arguments ParseGitHubArgs reads back into the same operation, for
-// the round-trip tests; nothing else needs to print one.
-func githubOpArgs(op *GitHubOp) []string {
-	args := []string{op.Op}
-	if op.Host != "" {
-		args = append(args, "--host", op.Host)
-	}
-	if op.Ref != "" {
-		args = append(args, "--ref", op.Ref)
-	}
-	for _, f := range []struct{ flag, value string }{{"--state", op.State}, {"--author", op.Author}, {"--branch", op.Branch}} {
-		if f.value != "" {
-			args = append(args, f.flag+"="+f.value)
-		}
-	}
-	for _, l := range op.Labels {
-		args = append(args, "--label="+l)
-	}
-	for _, q := range op.Query {
-		args = append(args, "--query="+q)
-	}
-	if op.Limit != 0 {
-		args = append(args, "--limit="+strconv.Itoa(op.Limit))
-	}
-	args = append(args, "--", op.Owner+"/"+op.Repo)
-	spec, _ := ghOp(op.Op)
-	switch spec.operands {
-	case ghNumbered:
-		if op.Number != 0 {
-			args = append(args, strconv.Itoa(op.Number))
-		}
-	case ghRunID:
-		args = append(args, strconv.Itoa(op.Number))
-	case ghFilePath, ghAPIPath:
-		args = append(args, op.Path)
-	}
-	return args
-}
+// githubOpArgs is op.Args(), the printing the round-trip tests read back.
+func githubOpArgs(op *GitHubOp) []string { return op.Args() }

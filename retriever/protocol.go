@@ -18,6 +18,26 @@ type WorkerInput struct {
 	KeepRaw bool            `json:"keep_raw"`
 	// Build is the sending hookctl's buildinfo.ID(); the worker refuses another build's.
 	Build string `json:"build"`
+	// Seconds is how long the worker may take, the front's own deadline less a margin; the
+	// research budget's time is cut to it.
+	Seconds int `json:"seconds,omitempty"`
+	// Secrets lets the worker's scrubber know the caller's secret environment values without
+	// holding them: salted digests (scrub.Digests), for the arguments the distiller chooses.
+	Secrets *SecretDigests `json:"secrets,omitempty"`
+}
+
+// SecretDigests are salted SHA-256 digests of secret values (and their encodings), each with
+// the value's length and the kind to report ("value of $NPM_TOKEN").
+type SecretDigests struct {
+	Salt    []byte         `json:"salt"`
+	Entries []SecretDigest `json:"entries"`
+}
+
+// SecretDigest is one value's digest.
+type SecretDigest struct {
+	Len  int    `json:"len"`
+	Sum  []byte `json:"sum"`
+	Kind string `json:"kind"`
 }
 
 // WorkerExecutable is the worker's executable, installed next to hookctl's (make install): the
@@ -33,7 +53,10 @@ type WorkerResult struct {
 	// distiller said.
 	Flags   []InjectionFlag `json:"flags,omitempty"`
 	Refused string          `json:"refused,omitempty"` // a policy refusal: blocked address, binary content
-	Error   string          `json:"error,omitempty"`
+	// Steps are the research loop's tool calls, in order (none without the loop).
+	Steps []Step `json:"steps,omitempty"`
+	Usage *Usage `json:"usage,omitempty"`
+	Error string `json:"error,omitempty"`
 	// Shown is the refusal or error as the agent may see it: a fetch's without what the server
 	// sent (Refused and Error keep that, for the audit).
 	Shown string `json:"shown,omitempty"`

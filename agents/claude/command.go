@@ -18,13 +18,39 @@ const ReadonlyCommandRel = ".claude/commands/readonly.md"
 // only a /readonly the user types reaches the hook's UserPromptExpansion. The body is never
 // seen by the model: the hook blocks the expanded prompt.
 var ReadonlyCommand = []byte(`---
+description: Switch this session between read-only, edit and review mode (hookctl)
+argument-hint: "[on|off|review|status]"
+disable-model-invocation: true
+---
+hookctl handles /readonly before the model sees it; if you are reading this, the hookctl hook is not running.
+Arguments: $ARGUMENTS
+`)
+
+// readonlyCommandBefore are the command files earlier releases installed, which differ only in
+// what the client shows: they still toggle (an upgrade must not lock the user in read-only mode
+// until they reinstall), install updates them and uninstall removes them.
+var readonlyCommandBefore = [][]byte{[]byte(`---
 description: Switch this session between read-only and edit mode (hookctl)
 argument-hint: "[on|off]"
 disable-model-invocation: true
 ---
 hookctl handles /readonly before the model sees it; if you are reading this, the hookctl hook is not running.
 Arguments: $ARGUMENTS
-`)
+`)}
+
+// ReadonlyCommandIs says whether b is a /readonly command hookctl installed (ours) and whether it
+// is this release's (current).
+func ReadonlyCommandIs(b []byte) (ours, current bool) {
+	if bytes.Equal(b, ReadonlyCommand) {
+		return true, true
+	}
+	for _, old := range readonlyCommandBefore {
+		if bytes.Equal(b, old) {
+			return true, false
+		}
+	}
+	return false, false
+}
 
 // ReadonlyCommandPath returns the command file's path for the user whose home is home.
 func ReadonlyCommandPath(home string) string { return filepath.Join(home, ReadonlyCommandRel) }
@@ -36,7 +62,7 @@ func CheckReadonlyCommand(home string) error {
 	if err != nil {
 		return fmt.Errorf("the /readonly command %s cannot be read: %v", p, err)
 	}
-	if !bytes.Equal(b, ReadonlyCommand) {
+	if ours, _ := ReadonlyCommandIs(b); !ours {
 		return fmt.Errorf("the /readonly command %s is not the one hookctl installed", p)
 	}
 	return nil

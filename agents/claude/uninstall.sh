@@ -625,6 +625,12 @@ for f in "$@"; do
 		if mv -f "$tmp" "$real"; then
 			echo "removed hookctl from $f (backup: $backup)"
 			changed=$((changed + 1))
+			# A settings file hookctl install created, with nothing left in it, goes, as
+			# hookctl uninstall removes it (statusline.json's "created" list names it).
+			if [ "$(tr -d ' \t\r\n' <"$real")" = "{}" ] && [ -f "$home/statusline.json" ] &&
+				sed -n '/"created": \[/,/\]/p' "$home/statusline.json" | grep -qF "\"$real\""; then
+				rm -f "$real" && echo "removed $f, which hookctl install had created"
+			fi
 		else
 			echo "$f: cannot replace it; left alone" >&2
 			rm -f "$tmp"
@@ -659,9 +665,19 @@ if [ -n "$defaults" ] && [ -z "$dry" ] && [ $status -eq 0 ]; then
 		echo "hookctl is not registered in ${HOME:-~}/.claude/settings.json or in $(pwd -P)/.claude; run this in the project whose settings register it"
 	fi
 	# The /readonly command is hookctl's; without hookctl, typing /readonly would send its
-	# text to the model. It goes if it is exactly the one hookctl wrote.
+	# text to the model. It goes if it is exactly the one this release wrote, or the one an
+	# earlier release wrote (whose argument hint was "[on|off]").
 	cmd=${HOME:-/}/.claude/commands/readonly.md
-	if [ -f "$cmd" ] && cmp -s "$cmd" - <<'END_OF_READONLY_COMMAND'
+	if [ -f "$cmd" ] && { cmp -s "$cmd" - <<'END_OF_READONLY_COMMAND'
+---
+description: Switch this session between read-only, edit and review mode (hookctl)
+argument-hint: "[on|off|review|status]"
+disable-model-invocation: true
+---
+hookctl handles /readonly before the model sees it; if you are reading this, the hookctl hook is not running.
+Arguments: $ARGUMENTS
+END_OF_READONLY_COMMAND
+	} || { cmp -s "$cmd" - <<'END_OF_EARLIER_READONLY_COMMAND'
 ---
 description: Switch this session between read-only and edit mode (hookctl)
 argument-hint: "[on|off]"
@@ -669,8 +685,8 @@ disable-model-invocation: true
 ---
 hookctl handles /readonly before the model sees it; if you are reading this, the hookctl hook is not running.
 Arguments: $ARGUMENTS
-END_OF_READONLY_COMMAND
-	then
+END_OF_EARLIER_READONLY_COMMAND
+	}; then
 		rm -f "$cmd" && echo "removed the /readonly command $cmd"
 	fi
 fi

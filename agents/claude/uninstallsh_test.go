@@ -278,6 +278,12 @@ func TestUninstallScriptDefaults(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(home, ".claude", "commands", "readonly.md")); err == nil {
 		t.Error("the /readonly command is still there")
 	}
+	// An earlier release's command goes too.
+	os.WriteFile(filepath.Join(home, ".claude", "commands", "readonly.md"), readonlyCommandBefore[0], 0o644)
+	w.run(dir)
+	if _, err := os.Stat(filepath.Join(home, ".claude", "commands", "readonly.md")); err == nil {
+		t.Error("the earlier /readonly command is still there")
+	}
 	code, out = w.run(dir)
 	if code != 0 || !strings.Contains(out, "hookctl is not registered in") {
 		t.Errorf("again: exit %d %s", code, out)
@@ -285,13 +291,23 @@ func TestUninstallScriptDefaults(t *testing.T) {
 }
 
 // TestUninstallScriptKnowsTheReadonlyCommand: the script removes the command file only when it
-// is exactly hookctl's, so its copy must be ReadonlyCommand.
+// is exactly hookctl's, so its copies must be ReadonlyCommand and each earlier release's.
 func TestUninstallScriptKnowsTheReadonlyCommand(t *testing.T) {
-	const start, end = "<<'END_OF_READONLY_COMMAND'\n", "END_OF_READONLY_COMMAND\n"
 	s := string(UninstallScript)
-	i, j := strings.Index(s, start), strings.LastIndex(s, end)
-	if i < 0 || j < i || s[i+len(start):j] != string(ReadonlyCommand) {
+	heredoc := func(tag string) string {
+		start, end := "<<'"+tag+"'\n", "\n"+tag+"\n"
+		i := strings.Index(s, start)
+		j := strings.Index(s[i+len(start):], end)
+		if i < 0 || j < 0 {
+			t.Fatalf("uninstall.sh has no %s", tag)
+		}
+		return s[i+len(start) : i+len(start)+j+1]
+	}
+	if heredoc("END_OF_READONLY_COMMAND") != string(ReadonlyCommand) {
 		t.Errorf("uninstall.sh's copy of the /readonly command differs from ReadonlyCommand")
+	}
+	if len(readonlyCommandBefore) != 1 || heredoc("END_OF_EARLIER_READONLY_COMMAND") != string(readonlyCommandBefore[0]) {
+		t.Errorf("uninstall.sh's copy of the earlier /readonly command differs from readonlyCommandBefore")
 	}
 }
 

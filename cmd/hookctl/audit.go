@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"reflect"
 	"strings"
 	"time"
 
@@ -11,6 +13,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
 )
 
@@ -39,7 +42,7 @@ agent is shown only which rules fired), and the raw content, with audit.keep_raw
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 2 && args[0] == "show" {
-				return auditShow(s, args[1])
+				return auditShow(s, args[1], opts.JSON)
 			}
 			if len(args) > 0 {
 				return errors.New("use hookctl audit [flags] or hookctl audit show ID")
@@ -92,7 +95,7 @@ func auditList(s *streams, opts *auditOptions) error {
 	if opts.Since > 0 {
 		cutoff = time.Now().Add(-opts.Since)
 	}
-	n := 0
+	n, out := 0, visibleTo(s.out)
 	for _, e := range entries {
 		if opts.Session != "" && e.Session != opts.Session || e.Time.Before(cutoff) {
 			continue
@@ -138,13 +141,22 @@ func auditList(s *streams, opts *auditOptions) error {
 		if e.Outcome != "answered" && e.Outcome != "direct" && e.Kind != front.KindEgress {
 			flags = append(flags, e.Outcome)
 		}
-		fmt.Fprintf(s.out, "%s  %s  %-8s %s  %s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
+		fmt.Fprintf(out, "%s  %s  %-8s %s  %s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
 			e.Tool, clip.String(what, 70), e.Distiller, strings.Join(flags, " "))
 		if e.Kind == front.KindEgress {
-			fmt.Fprintf(s.out, "    id %s  %d bytes received, %d sent  isolation: %s\n", e.ID, e.Bytes, e.Sent, e.Isolation)
+			fmt.Fprintf(out, "    id %s  %d bytes received, %d sent  isolation: %s\n", e.ID, e.Bytes, e.Sent, e.Isolation)
 			continue
 		}
-		fmt.Fprintf(s.out, "    id %s  %s %s  status %d  %d bytes  isolation: %s\n", e.ID, e.Host, e.IP, e.Status, e.Bytes, e.Isolation)
+		fmt.Fprintf(out, "    id %s  %s %s  status %d  %d bytes  isolation: %s\n", e.ID, e.Host, e.IP, e.Status, e.Bytes, e.Isolation)
+		if len(e.Steps) > 1 { // a research retrieval: what each step read
+			for _, st := range e.Steps {
+				why := ""
+				if st.Why != "" {
+					why = " (" + clip.String(st.Why, 80) + ")"
+				}
+				fmt.Fprintf(out, "    step %d  %s  %s  %s%s\n", st.N, st.Tool, clip.String(st.Target, 100), st.Outcome, why)
+			}
+		}
 	}
 	if n == 0 && !opts.JSON {
 		fmt.Fprintln(s.out, "no retrievals recorded")
@@ -152,7 +164,7 @@ func auditList(s *streams, opts *auditOptions) error {
 	return nil
 }
 
-func auditShow(s *streams, id string) error {
+func auditShow(s *streams, id string, asJSON bool) error {
 	a, err := openAudit()
 	if err != nil {
 		return err
@@ -165,25 +177,70 @@ func auditShow(s *streams, id string) error {
 		if e.ID != id {
 			continue
 		}
-		b, _ := json.MarshalIndent(e, "", "  ")
-		fmt.Fprintln(s.out, string(b))
+		if asJSON {
+			b, _ := json.Marshal(e)
+			fmt.Fprintln(s.out, string(b))
+			return nil
+		}
+		out := visibleTo(s.out)
+		printFields(out, e)
 		if t, err := a.Transcript(id); err == nil {
-			fmt.Fprintf(s.out, "\nneed:\n%s\n\nanswer:\n%s\n", t.Need, t.Answer)
+			fmt.Fprintf(out, "\nneed:\n%s\n\nanswer:\n%s\n", t.Need, t.Answer)
 			if len(t.Injection) > 0 {
-				fmt.Fprintf(s.out, "\nsuspected injection (with what the heuristics matched):\n")
+				fmt.Fprintf(out, "\nsuspected injection (with what the heuristics matched):\n")
 				for _, f := range t.Injection {
-					fmt.Fprintf(s.out, "- %s\n", f)
+					fmt.Fprintf(out, "- %s\n", f)
 				}
 			}
 			for _, d := range t.Documents {
 				if d.Text != "" {
-					fmt.Fprintf(s.out, "\nraw content of %s (%d bytes):\n%s\n", d.URL, d.Bytes, d.Text)
+					fmt.Fprintf(out, "\nraw content of %s (%d bytes; untrusted text from the web, never instructions):\n%s\n", d.URL, d.Bytes, d.Text)
 				}
 			}
 		}
 		return nil
 	}
 	return fmt.Errorf("no audit entry %s", id)
+}
+
+// printFields prints each field of the struct v that is set, one per line, labelled with its
+// JSON name: every field the log holds, in the order the type declares them, so that a field
+// added to the entry is shown without a change here.
+func printFields(w io.Writer, v any) {
+	rv := reflect.ValueOf(v)
+	rt := rv.Type()
+	for i := range rt.NumField() {
+		f := rv.Field(i)
+		name, _, _ := strings.Cut(rt.Field(i).Tag.Get("json"), ",")
+		if name == "" || name == "-" || f.IsZero() {
+			continue
+		}
+		var val string
+		switch x := f.Interface().(type) {
+		case time.Time:
+			val = x.Local().Format("2006-01-02 15:04:05.000 MST")
+		case []string:
+			val = strings.Join(x, "; ")
+		case []retriever.Step: // a research's steps, one a line
+			var lines []string
+			for _, st := range x {
+				line := fmt.Sprintf("step %d  %s  %s  %s", st.N, st.Tool, st.Target, st.Outcome)
+				if st.Why != "" {
+					line += " (" + st.Why + ")"
+				}
+				lines = append(lines, line)
+			}
+			val = strings.Join(lines, "\n              ")
+		case *retriever.Usage:
+			val = fmt.Sprintf("%d model calls, %d tool calls, %d pages, %d bytes, %d ms", x.Turns, x.Calls, x.Pages, x.Bytes, x.Elapsed)
+			if x.Exhausted != "" {
+				val += ", stopped at its budget (" + x.Exhausted + ")"
+			}
+		default:
+			val = fmt.Sprint(x)
+		}
+		fmt.Fprintf(w, "%-13s %s\n", strings.ReplaceAll(name, "_", " "), val)
+	}
 }
 
 // readAudit reads the log, warning on stderr of each damaged line it skipped.

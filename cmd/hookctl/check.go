@@ -140,11 +140,12 @@ func newPolicy(env environment, cfg *hook.Config, cwd string) *hook.Policy {
 		Protect: func() hook.Protection {
 			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
 		},
-		GH:         func() (string, error) { return exec.LookPath("gh") },
-		Secrets:    func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
-		GHRepo:     os.Getenv("GH_REPO"),
-		GitHubRepo: func(remote string) string { return hook.ProjectGitHubRepo(cwd, remote) },
-		GitBranch:  func() string { return hook.ProjectBranch(cwd) },
+		GH:           func() (string, error) { return exec.LookPath("gh") },
+		Secrets:      func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
+		GHRepo:       os.Getenv("GH_REPO"),
+		GitHubRepo:   func(remote string) string { return hook.ProjectGitHubRepo(cwd, remote) },
+		GitBranch:    func() string { return hook.ProjectBranch(cwd) },
+		GitHubRepoAt: hook.ProjectGitHubRepo, GitBranchAt: hook.ProjectBranch,
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/overload"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/sandbox"
@@ -23,13 +24,12 @@ func newHookCmd(s *streams) *cobra.Command {
 	var runRead []string
 	cmd := &cobra.Command{
 		Use:   "hook [--agent NAME] [--retrieve]",
-		Short: "Answer one Claude Code hook call (payload on stdin, decision on stdout)",
-		Long: `hook reads one Claude Code hook payload on standard input and prints the decision.
-It is what the Claude Code settings run; it prints nothing but the decision on stdout,
-and on any failure it refuses the call. With --retrieve it is the retrieval hook, which
-answers WebFetch and WebSearch through the quarantined retriever. --agent names the
-client whose hook protocol it speaks (claude, the default, or another that hookctl install
---agent registered).`,
+		Short: "Answer one hook call of a client (payload on stdin, decision on stdout)",
+		Long: `hook reads one hook payload of the client --agent names (claude, the default, codex,
+qwen, gemini, copilot or cursor) on standard input and prints the decision in that client's
+protocol. It is what the hooks hookctl install registered run; it prints nothing but the
+decision on stdout, and on any failure it refuses the call. With --retrieve it is Claude
+Code's retrieval hook, which answers WebFetch and WebSearch through the quarantined retriever.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(runRead) > 0 && !pinned {
@@ -77,6 +77,8 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	}
 	env := hookEnv()
 	if env.err == nil {
+		// In a burst of hooks, the human's toggle first.
+		overload.Enter(filepath.Join(env.home, hookSlots))
 		// Every answer, the runner's own refusals included, once given.
 		log := hook.DecisionLogAt(env.home)
 		r.Log = func(e *hook.LogEntry) {
@@ -156,6 +158,9 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	}
 	return r.Run(g)
 }
+
+// hookSlots is the file in hookctl's home whose locks count the running hooks (overload).
+const hookSlots = "hooks.slots"
 
 // environment is where hookctl lives on this machine.
 type environment struct {

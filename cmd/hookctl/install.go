@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -32,8 +33,12 @@ func newInstallCmd(s *streams) *cobra.Command {
 	opts := &installOptions{}
 	cmd := &cobra.Command{
 		Use:   "install [--scope user|project|local|managed] [--dry-run]",
-		Short: "Register hookctl in Claude Code's settings",
-		Long: `install registers hookctl as Claude Code's PreToolUse, UserPromptSubmit,
+		Short: "Register hookctl as a client's hook (Claude Code, or the client --agent names)",
+		Long: `install registers hookctl as the hook of a coding agent: Claude Code by default, or with
+--agent codex, qwen, gemini, copilot or cursor in that client's own hooks file (edited in
+place, what it replaces backed up; hookctl doctor --agent NAME checks it).
+
+For Claude Code it registers hookctl as the PreToolUse, UserPromptSubmit,
 UserPromptExpansion, SessionStart and SessionEnd hook and as its status line (wrapping the
 status line you had), and writes the /readonly command to ~/.claude/commands/readonly.md.
 It links $HOOKCTL_HOME/bin/hookctl to this binary, which the hooks run, and writes
@@ -49,6 +54,7 @@ current directory, for a team to commit: it names no path of yours, and each mem
 install runs it); local (.claude/settings.local.json, yours alone in this project); managed
 (the organization's managed-settings.json, which no project can switch off; needs root).`,
 		Example: `  hookctl install
+  hookctl install --agent codex
   hookctl install --dry-run
   hookctl install --scope project   # then commit .claude/settings.json
   sudo hookctl install --scope managed`,
@@ -66,7 +72,11 @@ func newUninstallCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "uninstall [--scope user|project|local|managed] [--dry-run]",
 		Short: "Remove what hookctl install added",
-		Long: `uninstall removes hookctl's hooks and status line from the settings file of the scope,
+		Long: `uninstall undoes install: for Claude Code (the default) as below; with --agent NAME it puts
+back that client's hooks file as it was (or, if you edited it since, takes out only hookctl's
+entry).
+
+For Claude Code it removes hookctl's hooks and status line from the settings file of the scope,
 restores the status line install replaced, and removes the /readonly command file if it is
 hookctl's and no other scope registers hookctl. Everything else in the file, and every other
 scope's file, is kept; the old file is backed up under $HOOKCTL_HOME/backups.
@@ -152,6 +162,9 @@ type savedStatusLines struct {
 	Previous string `json:"previous,omitempty"`
 	// Files maps a settings file to the status line it had, for uninstall.
 	Files map[string]string `json:"files,omitempty"`
+	// Created are the settings files install created (there was none): uninstall removes one
+	// again when nothing but hookctl's entries was ever in it, rather than leave a `{}` behind.
+	Created []string `json:"created,omitempty"`
 }
 
 func loadSavedStatusLines(home string) (*savedStatusLines, error) {
@@ -250,7 +263,9 @@ func installRun(s *streams, opts *installOptions) error {
 	}
 
 	if opts.DryRun {
-		if changed {
+		if changed && opts.Remove && slices.Contains(saved.Created, path) && emptyObject(out) {
+			fmt.Fprintf(s.out, "would remove %s, which hookctl install had created\n", path)
+		} else if changed {
 			fmt.Fprintf(s.out, "would change %s:\n%s", path, lineDiff(string(text), string(out)))
 		} else {
 			fmt.Fprintf(s.out, "%s: nothing to change\n", path)
@@ -288,6 +303,23 @@ func installRun(s *streams, opts *installOptions) error {
 		}
 	}
 
+	created := slices.Contains(saved.Created, path)
+	if changed && opts.Remove && created && emptyObject(out) {
+		if err := os.Remove(path); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "removed %s, which hookctl install had created\n", path)
+		changed = false
+		saved.Created = slices.DeleteFunc(saved.Created, func(p string) bool { return p == path })
+	} else if changed && opts.Remove && created {
+		// The user has written their own settings into it since: it is theirs now.
+		saved.Created = slices.DeleteFunc(saved.Created, func(p string) bool { return p == path })
+	}
+	if changed && !opts.Remove && !existed && !created {
+		saved.Created = append(saved.Created, path)
+	}
+	recordChanged := created != slices.Contains(saved.Created, path)
+
 	if changed {
 		backup := ""
 		if existed && len(text) > 0 {
@@ -310,7 +342,7 @@ func installRun(s *streams, opts *installOptions) error {
 			fmt.Fprintf(s.out, " (backup: %s)", backup)
 		}
 		fmt.Fprintln(s.out)
-	} else {
+	} else if !recordChanged {
 		fmt.Fprintf(s.out, "%s: already up to date\n", path)
 	}
 
@@ -329,7 +361,7 @@ func installRun(s *streams, opts *installOptions) error {
 			saved.Previous = v
 		}
 	}
-	if !opts.Remove && prev != "" || forget {
+	if !opts.Remove && prev != "" || forget || recordChanged {
 		if err := os.MkdirAll(env.home, 0o700); err != nil {
 			return err
 		}
@@ -348,6 +380,11 @@ func installRun(s *streams, opts *installOptions) error {
 			return err
 		}
 		fmt.Fprintf(s.out, "wrote the /readonly command to %s\n", cmdPath)
+	case "update":
+		if err := fsutil.WriteAtomic(cmdPath, claude.ReadonlyCommand, 0o644); err != nil {
+			return err
+		}
+		fmt.Fprintf(s.out, "updated the /readonly command %s\n", cmdPath)
 	case "replace":
 		old, err := fsutil.ReadFile(cmdPath, 1<<20, false)
 		if err != nil {
@@ -460,20 +497,29 @@ func registeredElsewhere(env environment, cwd, except string) string {
 }
 
 // readonlyCommandChange says what install or uninstall does to the command file: "write" (it
-// is missing), "replace" (someone else's file is there), "remove" (uninstall, and it is ours),
-// or "" (nothing).
+// is missing), "update" (an earlier release's is there), "replace" (someone else's file is
+// there), "remove" (uninstall, and it is ours), or "" (nothing).
 func readonlyCommandChange(path string, remove bool) string {
 	b, err := fsutil.ReadFile(path, 1<<20, false)
-	ours := err == nil && bytes.Equal(b, claude.ReadonlyCommand)
+	ours, current := claude.ReadonlyCommandIs(b)
+	ours, current = ours && err == nil, current && err == nil
 	switch {
 	case remove && ours:
 		return "remove"
-	case remove, ours:
+	case remove, current:
 		return ""
+	case ours:
+		return "update"
 	case errors.Is(err, fs.ErrNotExist):
 		return "write"
 	}
 	return "replace"
+}
+
+// emptyObject says whether settings text is a JSON object with nothing in it.
+func emptyObject(text []byte) bool {
+	var m map[string]json.RawMessage
+	return json.Unmarshal(text, &m) == nil && m != nil && len(m) == 0
 }
 
 // readSettingsFile reads a settings file; a missing one is empty.

@@ -218,6 +218,14 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing changed", r.File, err)
 	}
+	if !opts.Remove && name == "codex" {
+		// Check before writing anything: without codex, install cannot make Codex trust the hook,
+		// and Codex skips an untrusted hook without a word, so a half install would look done.
+		if _, err := exec.LookPath("codex"); err != nil {
+			return errors.New("codex is not on your PATH, and hookctl needs it to make Codex trust the hook (Codex skips untrusted hooks without a word); " +
+				"nothing was changed. Put codex on your PATH and run hookctl install --agent codex again")
+		}
+	}
 	verb := map[bool]string{false: "register hookctl in", true: "remove hookctl from"}[opts.Remove]
 	if opts.DryRun {
 		if !changed {

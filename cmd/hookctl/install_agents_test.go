@@ -120,3 +120,24 @@ func TestAgentInstallRefusesWhatItCannotEdit(t *testing.T) {
 		t.Errorf("a scope Qwen's install does not take: %d %s", code, errOut)
 	}
 }
+
+// TestCodexInstallWithoutCodex: without codex on the PATH, install --agent codex cannot make Codex
+// trust the hook, so it changes nothing at all (it used to write the hooks file, then fail,
+// leaving half an install that Codex silently skips).
+func TestCodexInstallWithoutCodex(t *testing.T) {
+	userHome, home := t.TempDir(), t.TempDir()
+	t.Setenv("HOME", userHome)
+	t.Setenv("PATH", t.TempDir())
+	code, out, errOut := runCLI(t, home, "", "install", "--agent", "codex")
+	if code == exitOK || !strings.Contains(errOut, "codex is not on your PATH") || !strings.Contains(errOut, "nothing was changed") {
+		t.Errorf("exit %d %q %q", code, out, errOut)
+	}
+	for _, dir := range []string{userHome, home} {
+		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+			if err == nil && !d.IsDir() {
+				t.Errorf("install wrote %s", p)
+			}
+			return nil
+		})
+	}
+}

@@ -4,10 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/hookctl/hookctl/retriever"
 
@@ -363,7 +366,7 @@ func TestUninstallOneScopeKeepsTheOther(t *testing.T) {
 	}
 	userBefore, _ := os.ReadFile(userSettings)
 	code, out, _ := runCLI(t, hh, "", "uninstall", "--scope", "project", "--dry-run")
-	if code != exitOK || !strings.Contains(out, "would keep the /readonly command") || strings.Contains(out, "would remove") {
+	if code != exitOK || !strings.Contains(out, "would keep the /readonly command") || strings.Contains(out, "would remove "+cmd) {
 		t.Errorf("uninstall --scope project --dry-run: %d %s", code, out)
 	}
 	code, out, _ = runCLI(t, hh, "", "uninstall", "--scope", "project")
@@ -441,4 +444,112 @@ func TestDoctorWarnsBeforeTheBinaryGoesMissing(t *testing.T) {
 	b, _ := os.ReadFile(project)
 	os.WriteFile(project, bytes.ReplaceAll(b, []byte(`>&2; exit 2"`), []byte(`>&2; exit 0"`)), 0o644)
 	doctor(exitDenied, "project settings "+project+" run hookctl through a wrapper that is not this hookctl's")
+}
+
+// TestReadonlyCommandUpgrade: the /readonly command an earlier release installed (its argument
+// hint said "[on|off]") still toggles, so an upgrade never locks a user in read-only mode; install
+// updates it without a backup, and uninstall removes it. Someone else's file is still not ours.
+func TestReadonlyCommandUpgrade(t *testing.T) {
+	home, hh := userEnv(t)
+	path := claude.ReadonlyCommandPath(home)
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	earlier := strings.Replace(string(claude.ReadonlyCommand), `argument-hint: "[on|off|review|status]"`, `argument-hint: "[on|off]"`, 1)
+	earlier = strings.Replace(earlier, "read-only, edit and review mode", "read-only and edit mode", 1)
+	if earlier == string(claude.ReadonlyCommand) {
+		t.Fatal("the earlier command is the current one")
+	}
+	os.WriteFile(path, []byte(earlier), 0o644)
+	if err := claude.CheckReadonlyCommand(home); err != nil {
+		t.Errorf("the earlier release's command no longer toggles: %v", err)
+	}
+	code, out, errOut := runCLI(t, hh, "", "install")
+	if b, _ := os.ReadFile(path); code != exitOK || !strings.Contains(out, "updated the /readonly command") || string(b) != string(claude.ReadonlyCommand) {
+		t.Fatalf("install over the earlier command: exit %d %q %q\n%s", code, out, errOut, b)
+	}
+	if !strings.Contains(string(claude.ReadonlyCommand), `argument-hint: "[on|off|review|status]"`) {
+		t.Errorf("the command's hint does not name review and status")
+	}
+	os.WriteFile(path, []byte(earlier), 0o644)
+	if code, out, _ := runCLI(t, hh, "", "uninstall"); code != exitOK || !strings.Contains(out, "removed the /readonly command") {
+		t.Errorf("uninstall of the earlier command: exit %d %q", code, out)
+	}
+	os.WriteFile(path, []byte(earlier+"# mine\n"), 0o644)
+	if err := claude.CheckReadonlyCommand(home); err == nil {
+		t.Errorf("a changed command file is taken for hookctl's")
+	}
+}
+
+// TestUninstallRemovesTheFileInstallCreated: where there was no settings file, uninstall leaves
+// none (it used to leave `{}`), and so does uninstall.sh; a file the user has since written their
+// own settings into is theirs and stays, without hookctl.
+func TestUninstallRemovesTheFileInstallCreated(t *testing.T) {
+	home, hh := userEnv(t)
+	settings := filepath.Join(home, ".claude", "settings.json")
+	if code, out, errOut := runCLI(t, hh, "", "install"); code != exitOK {
+		t.Fatalf("install: %d %q %q", code, out, errOut)
+	}
+	if code, out, _ := runCLI(t, hh, "", "uninstall"); code != exitOK || !strings.Contains(out, "which hookctl install had created") {
+		t.Errorf("uninstall: exit %d %q", code, out)
+	}
+	if _, err := os.Stat(settings); !os.IsNotExist(err) {
+		b, _ := os.ReadFile(settings)
+		t.Errorf("uninstall left %s: %q", settings, b)
+	}
+
+	// The same through uninstall.sh, which needs no hookctl.
+	runCLI(t, hh, "", "install")
+	sh := exec.Command("sh", filepath.Join(hh, "uninstall.sh"))
+	sh.Env = append(os.Environ(), "HOME="+home)
+	if out, err := sh.CombinedOutput(); err != nil || !strings.Contains(string(out), "which hookctl install had created") {
+		t.Errorf("uninstall.sh: %v %s", err, out)
+	}
+	if _, err := os.Stat(settings); !os.IsNotExist(err) {
+		b, _ := os.ReadFile(settings)
+		t.Errorf("uninstall.sh left %s: %q", settings, b)
+	}
+
+	// The user's own key since install: kept.
+	runCLI(t, hh, "", "install")
+	b, _ := os.ReadFile(settings)
+	os.WriteFile(settings, []byte(strings.Replace(string(b), "{", "{\n  \"model\": \"opus\",", 1)), 0o644)
+	runCLI(t, hh, "", "uninstall")
+	if b, err := os.ReadFile(settings); err != nil || !strings.Contains(string(b), `"model": "opus"`) || strings.Contains(string(b), "hookctl") {
+		t.Errorf("a file with the user's settings: %v %q", err, b)
+	}
+}
+
+// TestStatuslineLeavesPlanMode (issue 30): the client redraws its status line when its
+// permission mode changes, with an input that does not say the mode. A redraw whose input is
+// unchanged since the last, with no plan-mode note since, drops the plan badge, which used to
+// claim plan mode's read-only rules until the next prompt although the agent could edit again.
+func TestStatuslineLeavesPlanMode(t *testing.T) {
+	_, hh := userEnv(t)
+	store := hook.NewStore(hh)
+	store.Record("ed", "/p", hook.ModeEdit)
+	draw := func(tokens int) string {
+		in := fmt.Sprintf(`{"session_id":"ed","model":{"id":"m"},"context_window":{"total_input_tokens":%d},"cost":{"total_duration_ms":%d}}`,
+			tokens, time.Now().UnixNano())
+		_, out, _ := runCLI(t, hh, in, "statusline")
+		return strings.TrimSpace(out)
+	}
+	const planned = "✏ EDIT (⏸ plan mode: read-only)"
+	draw(10)
+	store.NotePermissionMode("ed", hook.PermissionPlan) // a prompt in plan mode
+	for i, step := range []struct {
+		tokens int
+		want   string
+	}{
+		{10, planned},  // noted since the last drawing: shown
+		{20, planned},  // the model answered: still in plan mode
+		{20, "✏ EDIT"}, // Shift+Tab: redrawn with nothing else changed
+		{30, "✏ EDIT"}, // later answers do not bring it back …
+	} {
+		if got := draw(step.tokens); got != step.want {
+			t.Errorf("drawing %d: %q, want %q", i, got, step.want)
+		}
+	}
+	store.NotePermissionMode("ed", hook.PermissionPlan) // … a prompt or call in plan mode does
+	if got := draw(30); got != planned {
+		t.Errorf("after plan mode was reported again: %q", got)
+	}
 }

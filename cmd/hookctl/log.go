@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strings"
 	"time"
 
@@ -104,7 +105,7 @@ func logList(s *streams, opts *logOptions) error {
 	if opts.Since > 0 {
 		cutoff = time.Now().Add(-opts.Since)
 	}
-	n := 0
+	n, out := 0, visibleTo(s.out)
 	for _, e := range entries {
 		if session != "" && e.Session != session || opts.Denied && e.Verdict != "deny" || e.Time.Before(cutoff) {
 			continue
@@ -121,9 +122,9 @@ func logList(s *streams, opts *logOptions) error {
 		} else if what == "" {
 			what = "(" + e.Tool + ")"
 		}
-		fmt.Fprintf(s.out, "%s  %s  %-9s %-5s %-8s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
+		fmt.Fprintf(out, "%s  %s  %-9s %-5s %-8s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
 			e.Mode, e.Verdict, e.Tool, clip.String(what, 80))
-		fmt.Fprintf(s.out, "    id %s  %s: %s\n", e.ID, e.Rule, clip.String(e.Reason, 120))
+		fmt.Fprintf(out, "    id %s  %s: %s\n", e.ID, e.Rule, clip.String(e.Reason, 120))
 	}
 	if n == 0 && !opts.JSON {
 		fmt.Fprintln(s.out, "no decisions recorded")
@@ -143,7 +144,7 @@ func logWhy(s *streams, id string) error {
 			continue
 		}
 		for i, step := range hook.WhySteps(e, judgeNow) {
-			fmt.Fprintf(s.out, "%d. %s\n", i+1, step)
+			fmt.Fprintf(visibleTo(s.out), "%d. %s\n", i+1, step)
 		}
 		return nil
 	}
@@ -160,6 +161,20 @@ func judgeNow(e hook.LogEntry, m hook.Mode) hook.Decision {
 	p := newPolicy(env, cfg, e.Cwd)
 	call := &hook.ToolCall{Session: e.Session, Tool: "Bash", Kind: hook.KindShell, Command: e.Command, Cwd: e.Cwd, AgentType: e.AgentType}
 	return p.Decide(call, hook.SessionState{Mode: m})
+}
+
+// visibleTo writes to w with escape sequences, other control characters and bidi and other
+// format characters shown as ⟨U+XXXX⟩ (clip.Visible): the log and the audit quote what the
+// model and web pages wrote, which must not reach the user's terminal as control sequences.
+func visibleTo(w io.Writer) io.Writer { return visibleWriter{w} }
+
+type visibleWriter struct{ w io.Writer }
+
+func (v visibleWriter) Write(p []byte) (int, error) {
+	if _, err := io.WriteString(v.w, clip.Visible(string(p))); err != nil {
+		return 0, err
+	}
+	return len(p), nil
 }
 
 func or(s, otherwise string) string {

@@ -238,3 +238,16 @@ func TestCheckModes(t *testing.T) {
 		t.Errorf("a bad mode: exit %d %q", code, errOut)
 	}
 }
+
+// TestHelpNamesEveryClient: the verbs that take --agent (or act on any client's session) do not
+// read as if they were for Claude Code alone.
+func TestHelpNamesEveryClient(t *testing.T) {
+	for _, verb := range []string{"install", "uninstall", "hook", "readonly"} {
+		_, out, _ := runCLI(t, t.TempDir(), "", verb, "--help")
+		for _, want := range []string{"codex", "Claude Code"} {
+			if !strings.Contains(strings.ToLower(strings.Join(strings.Fields(out), " ")), strings.ToLower(want)) {
+				t.Errorf("hookctl %s --help does not name %s:\n%s", verb, want, out)
+			}
+		}
+	}
+}

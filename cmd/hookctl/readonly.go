@@ -37,12 +37,14 @@ func newReadonlyCmd(s *streams) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "readonly [on|off|review|toggle|status] [--session ID]",
 		Short: "Show or change a session's mode (read-only, edit or review)",
-		Long: `readonly shows or changes the mode of a Claude Code session; with no verb it shows it.
+		Long: `readonly shows or changes the mode of an agent's session (Claude Code, Codex, Gemini CLI,
+Copilot CLI, Qwen Code or Cursor); with no verb it shows it.
 
-Typed inside Claude Code (a shell command the user runs, which no hook sees)
+Typed in the client's own shell mode (in Claude Code a shell command the user runs with !,
+which no hook sees)
   ! hookctl readonly off
-it acts on the session it is typed in: hookctl finds the Claude Code process it runs under,
-which its hook noted in that session. In a terminal outside Claude Code it acts on the
+it acts on the session it is typed in: hookctl finds the client process it runs under,
+which its hook noted in that session. In a terminal outside the client it acts on the
 session whose project holds the current directory (a subdirectory counts); if several do,
 it refuses and lists them, and --session picks one: a whole id, or any unique prefix of
 at least four characters, such as the short id the list shows. A session hookctl has not
@@ -52,7 +54,7 @@ read-only mode.
 
 review is read-only mode plus publishing a review or comment on a pull request
 (gh pr review N --comment|--approve|--request-changes -b TEXT, gh pr comment N -b TEXT),
-each of which Claude Code asks you to confirm.
+each of which the client asks you to confirm (Claude Code; clients that cannot ask refuse it).
 
 In Claude Code you can also type /readonly (or /readonly status) to see the mode, and
 /readonly on, /readonly off or /readonly review to change it.`,

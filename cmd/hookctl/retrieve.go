@@ -17,13 +17,15 @@ import (
 func newRetrieveCmd(s *streams) *cobra.Command {
 	opts := &front.CLIOptions{}
 	cmd := &cobra.Command{
-		Use:   "retrieve fetch URL | search QUERY | github OP ARGS… --need TEXT",
-		Short: "Fetch, search or read GitHub through the quarantined retriever",
+		Use:   "retrieve fetch URL | search QUERY | github OP ARGS… | repo OWNER/REPO[@REF] --need TEXT",
+		Short: "Fetch, search, read GitHub or a repository through the quarantined retriever",
 		Long: `retrieve gets web or GitHub content for an agent without letting the raw content reach it.
 A separate process, with network access and no access to your files, fetches the content and
 has a distiller model read it as untrusted data; retrieve prints only the distilled answer to
 the need you state, with a header saying where it came from and whether the content tried to
-give instructions. Every retrieval is recorded: hookctl audit lists them.
+give instructions. The distiller may research the need within a budget ([retriever.research]):
+search, read more pages, GitHub and a snapshot of a repository, and cites what it read. Every
+retrieval is recorded, with each page it read: hookctl audit lists them.
 
 The need crosses a trust boundary to the distiller's provider: describe exactly what you need,
 and put nothing in it you would not send to a third party. Requests holding secrets are
@@ -39,12 +41,17 @@ refused.
   github pr-checks OWNER/REPO N     the checks and statuses of a pull request's head
   github runs OWNER/REPO            workflow runs [--branch B] [--limit N]
   github run OWNER/REPO RUN-ID      also run-log-failed: the end of each failed job's log
-  github api-get OWNER/REPO PATH    GET /repos/OWNER/REPO/PATH [--query KEY=VALUE]…
-  github … URL                      a github.com URL instead of OWNER/REPO N`,
+  github api-get OWNER/REPO PATH    GET /repos/OWNER/REPO/PATH [--query KEY=VALUE]… [--accept TYPE] [--pages N]
+  github issue-list|pr-list OWNER/REPO --search 'QUERY'   GitHub's search syntax, as gh --search
+  github search-issues --search 'repo:OWNER/REPO QUERY'   GET /search/issues
+  github refs OWNER/REPO            every branch and tag, as git ls-remote
+  github … URL                      a github.com URL instead of OWNER/REPO N
+  repo OWNER/REPO[@REF]             a snapshot of one ref (or a repository or /tree/ URL), read in memory`,
 		Example: `  hookctl retrieve fetch https://go.dev/doc/go1.22 --need "What changed in for loops?"
   hookctl retrieve search "mvdan sh LangZsh" --need "Is zsh parsing supported, and since when?"
-  hookctl retrieve github pr-diff cli/cli 123 --need "Which files does it touch and why?"`,
-		Args: cobra.MinimumNArgs(2),
+  hookctl retrieve github pr-diff cli/cli 123 --need "Which files does it touch and why?"
+  hookctl retrieve repo mvdan/sh@v3.10.0 --need "How does the parser tell bash from zsh?"`,
+		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if ref, _ := cmd.Flags().GetString("ref"); ref != "" {
 				args = append(args, "--ref", ref)
@@ -54,7 +61,7 @@ refused.
 			}
 			// The list filters go to ParseGitHubArgs as they came, which checks them (and
 			// refuses one the operation does not take); repeated ones stay repeated.
-			for _, f := range []string{"state", "author", "branch", "limit"} {
+			for _, f := range []string{"state", "author", "branch", "limit", "search", "accept", "pages"} {
 				if cmd.Flags().Changed(f) {
 					v, _ := cmd.Flags().GetString(f)
 					args = append(args, "--"+f+"="+v)
@@ -91,6 +98,10 @@ refused.
 	cmd.Flags().String("limit", "", "github list operations: 1 to 100 items")
 	cmd.Flags().StringArray("label", nil, "github issue-list, pr-list: a label (repeatable; all must match)")
 	cmd.Flags().StringArray("query", nil, "github api-get: a KEY=VALUE query parameter (repeatable)")
+	cmd.Flags().String("search", "", "github issue-list, pr-list, search-issues: a query in GitHub's search syntax")
+	cmd.Flags().String("accept", "", "github api-get: one of GitHub's media types")
+	cmd.Flags().String("pages", "", "github api-get, search-issues: read up to N pages (1 to 10)")
+	cmd.Flags().StringVar(&opts.Op, "op", "", "github, repo: the whole operation as JSON (what hookctl's rewrite of a gh read passes)")
 	for _, f := range []string{"session", "agent-type", "tool"} {
 		cmd.Flags().MarkHidden(f)
 	}

@@ -256,9 +256,13 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		sandbox.Sweep(base, scratch)
 	}
 	if opts.Profile != sandbox.ReadOnlyName && !opts.InUserNS && opts.EgressFD == 0 {
-		cfg, err := hook.LoadConfig(home)
-		if err != nil {
-			return 0, err
+		// The probe tries the profile as the kernel allows it, whatever the user's config says:
+		// a broken config is reported as such, not cached as "no edit sandbox here".
+		cfg := &hook.Config{}
+		if !opts.ProbeConfine {
+			if cfg, err = hook.LoadConfig(home); err != nil {
+				return 0, err
+			}
 		}
 		// Namespaces of its own: a user namespace where the user is not root (to mount, and to
 		// bring loopback up), a network namespace unless the user gave edit mode the full

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"io"
@@ -50,9 +52,9 @@ that hookctl install replaced, if there was one.`,
 // statuslineDeadline bounds the status line, the wrapped command included (wrappedTimeout).
 const statuslineDeadline = wrappedTimeout + time.Second
 
-// runStatusline prints the badge. It runs on every assistant message, so it reads only the
-// session's state file and never fails loudly: a problem shows in the badge, and if reading
-// stalls, the badge says read-only and why.
+// runStatusline prints the badge. It runs on every assistant message, so it reads the session's
+// state, writes only what it drew from (StatusLineDrawn), and never fails loudly: a problem
+// shows in the badge, and if reading stalls, the badge says read-only and why.
 func runStatusline(s *streams) {
 	line := make(chan string, 1)
 	go func() { line <- statusLine(s.in) }()
@@ -85,7 +87,9 @@ func statusLine(stdin io.Reader) string {
 		}
 		return line
 	}
-	plan := line != hook.Badge(hook.ModeReadOnly) && hook.NewStore(home).InPlanMode(id)
+	store := hook.NewStore(home)
+	store.StatusLineDrawn(id, drawFingerprint(in))
+	plan := line != hook.Badge(hook.ModeReadOnly) && store.InPlanMode(id)
 	switch line {
 	case hook.Badge(hook.ModeReadOnly):
 		line += sandboxBadge(cfg, isolation(hookEnv()).Available)
@@ -113,6 +117,22 @@ func statusLine(stdin io.Reader) string {
 		line += "  " + out
 	}
 	return line
+}
+
+// drawFingerprint identifies what a status line input shows, without what changes by itself
+// (the session's cost and duration, rate limits, the prompt cache's state): two inputs with the
+// same fingerprint were redrawn for a reason the input does not carry (Store.StatusLineDrawn).
+func drawFingerprint(in []byte) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(in, &m) != nil {
+		return ""
+	}
+	for _, k := range []string{"cost", "rate_limits", "prompt_cache"} {
+		delete(m, k)
+	}
+	b, _ := json.Marshal(m) // map keys sorted: the same input, the same bytes
+	sum := sha256.Sum256(b)
+	return hex.EncodeToString(sum[:16])
 }
 
 // brokenConfigBadge is shown, after the mode, while hookctl's config cannot be loaded: the hook

@@ -48,13 +48,8 @@ type Server struct {
 // New starts the API and its proxy; dir is where the CA file goes (readable by every user the
 // test runs commands as).
 func New(t testing.TB, dir string) *Server {
-	t.Helper()
-	s := &Server{CAFile: filepath.Join(dir, "fake-github-ca.pem")}
-	cert, caPEM := issue(t)
-	if err := os.WriteFile(s.CAFile, caPEM, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	api := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	var s *Server
+	s = NewWith(t, dir, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, _ := io.ReadAll(io.LimitReader(r.Body, 1<<20))
 		if r.Method == http.MethodPost {
 			s.mu.Lock()
@@ -64,6 +59,20 @@ func New(t testing.TB, dir string) *Server {
 		w.Header().Set("Content-Type", "application/json")
 		fmt.Fprintf(w, `{"id":1,"html_url":"https://github.com%s"}`, r.URL.Path)
 	}))
+	return s
+}
+
+// NewWith is New with the API's answers given by handler, which also serves
+// codeload.github.com (the certificate names both; r.Host tells them apart): the retriever's
+// reads and snapshots reach it as they would reach GitHub behind a proxy.
+func NewWith(t testing.TB, dir string, handler http.Handler) *Server {
+	t.Helper()
+	s := &Server{CAFile: filepath.Join(dir, "fake-github-ca.pem")}
+	cert, caPEM := issue(t)
+	if err := os.WriteFile(s.CAFile, caPEM, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	api := httptest.NewUnstartedServer(handler)
 	api.TLS = &tls.Config{Certificates: []tls.Certificate{cert}}
 	api.StartTLS()
 	t.Cleanup(api.Close)
@@ -125,7 +134,7 @@ func (s *Server) tunnel(c net.Conn, api string) {
 	io.Copy(c, up)
 }
 
-// issue makes a CA and a certificate for api.github.com signed by it.
+// issue makes a CA and a certificate for api.github.com and codeload.github.com signed by it.
 func issue(t testing.TB) (tls.Certificate, []byte) {
 	t.Helper()
 	caKey, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
@@ -145,7 +154,7 @@ func issue(t testing.TB) (tls.Certificate, []byte) {
 		t.Fatal(err)
 	}
 	leaf := &x509.Certificate{SerialNumber: big.NewInt(2), Subject: pkix.Name{CommonName: "api.github.com"},
-		DNSNames: []string{"api.github.com"}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
+		DNSNames: []string{"api.github.com", "codeload.github.com"}, NotBefore: time.Now().Add(-time.Hour), NotAfter: time.Now().Add(24 * time.Hour),
 		KeyUsage: x509.KeyUsageDigitalSignature, ExtKeyUsage: []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth}}
 	leafDER, err := x509.CreateCertificate(rand.Reader, leaf, ca, &key.PublicKey, caKey)
 	if err != nil {

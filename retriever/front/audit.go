@@ -56,6 +56,13 @@ type AuditEntry struct {
 	Connections int    `json:"connections,omitempty"`
 	Rule        string `json:"rule,omitempty"`
 	Sent        int64  `json:"sent,omitempty"`
+	// Steps are a research retrieval's tool calls: every URL, query, GitHub read and snapshot,
+	// with the step that asked for it (0: the caller's own request), each target clipped.
+	Steps []retriever.Step `json:"steps,omitempty"`
+	// Usage is what the research spent of its budget.
+	Usage *retriever.Usage `json:"usage,omitempty"`
+	// Citations are the sources the answer named, as the worker checked them.
+	Citations []string `json:"citations,omitempty"`
 }
 
 // Transcript is what a retrieval was asked and answered; the raw content only when the user
@@ -65,6 +72,7 @@ type Transcript struct {
 	Need      string               `json:"need"`
 	Answer    string               `json:"answer"`
 	Injection []string             `json:"injection,omitempty"`
+	Steps     []retriever.Step     `json:"steps,omitempty"`     // whole, unclipped
 	Documents []retriever.Document `json:"documents,omitempty"` // with Text only under keep_raw
 }
 

@@ -95,11 +95,20 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 		return finish(&Result{Text: "hookctl could not retrieve this: " + err.Error()})
 	}
 	e.Isolation = res.Isolation
+	e.Steps, e.Usage = auditSteps(res.Steps), res.Usage
+	if res.Answer != nil {
+		for _, c := range res.Answer.Citations {
+			e.Citations = append(e.Citations, clip.String(c.String(), maxAuditTarget))
+		}
+	}
 	for i, d := range res.Documents {
 		if i == 0 {
 			e.FinalURL, e.Host, e.IP, e.Status, e.ContentType = d.URL, d.Host, d.IP, d.Status, d.ContentType
 		}
 		e.Bytes += d.Bytes
+	}
+	if res.Usage != nil && res.Usage.Bytes > 0 {
+		e.Bytes = res.Usage.Bytes // every page the research read, and a snapshot's archive
 	}
 	// The entry, which the agent's answer is rendered from, gets each flag's brief; the transcript,
 	// for the human, gets the quotes of what matched as well.
@@ -122,7 +131,10 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 		return finish(&Result{Text: "hookctl could not retrieve this: the distiller gave no answer"})
 	}
 	e.Outcome, e.Distiller = "answered", res.Answer.Distiller
-	t := &Transcript{ID: e.ID, Need: req.Need, Answer: res.Answer.Text, Injection: flagged}
+	t := &Transcript{ID: e.ID, Need: req.Need, Answer: res.Answer.Text, Injection: flagged, Steps: res.Steps}
+	for i := range t.Steps {
+		redactStep(&t.Steps[i], sc)
+	}
 	if f.KeepRaw {
 		t.Documents = res.Documents
 	}
@@ -143,7 +155,13 @@ func (f *Front) runWorker(ctx context.Context, req *retriever.Request, cfg setti
 		return nil, fmt.Errorf("failed to create the retriever's directory: %w", err)
 	}
 	defer os.RemoveAll(tmp)
-	in, err := json.Marshal(&retriever.WorkerInput{Request: *req, Config: cfg, KeepRaw: f.KeepRaw, Build: buildinfo.ID()})
+	// The worker's time: the research budget's, cut to what the caller's deadline leaves.
+	seconds := int(cfg.Research.Budget().Time / time.Second)
+	if dl, ok := ctx.Deadline(); ok {
+		seconds = min(seconds, int(time.Until(dl)/time.Second)-workerMargin)
+	}
+	in, err := json.Marshal(&retriever.WorkerInput{Request: *req, Config: cfg, KeepRaw: f.KeepRaw, Build: buildinfo.ID(),
+		Seconds: max(seconds, 5), Secrets: scrub.NewScrubber(f.Environ).Digests(randomSalt())})
 	if err != nil {
 		return nil, fmt.Errorf("failed to encode the request: %w", err)
 	}
@@ -222,7 +240,9 @@ func WorkerEnviron(environ []string, cfg *settings.Config, kind retriever.Kind, 
 		}
 		keep["ANTHROPIC_BASE_URL"] = true // a gateway the user's claude talks to
 	}
-	if kind == retriever.KindGitHub {
+	// The token, for the GitHub reads and snapshots the caller asked for, and for the research
+	// loop's reads of repositories the user listed (the worker sends it nowhere else).
+	if kind == retriever.KindGitHub || kind == retriever.KindRepo || cfg.Research.On() && len(cfg.GitHub.PrivateRepos) > 0 {
 		keep["HOOKCTL_GITHUB_TOKEN"] = true
 	}
 	out := []string{"HOME=" + tmp, "TMPDIR=" + tmp, "HOOKCTL_IN_RETRIEVER=1"}
@@ -244,6 +264,8 @@ func Format(req *retriever.Request, res *retriever.WorkerResult, e *AuditEntry) 
 		src = "a web search for " + quoteShort(req.Query)
 	case retriever.KindGitHub:
 		src = "GitHub " + e.GitHub
+	case retriever.KindRepo:
+		src = "a snapshot of the GitHub repository " + strings.TrimPrefix(e.GitHub, "snapshot ")
 	}
 	fmt.Fprintf(&b, "hookctl retrieved %s", src)
 	if req.Kind == retriever.KindFetch {
@@ -257,12 +279,67 @@ func Format(req *retriever.Request, res *retriever.WorkerResult, e *AuditEntry) 
 	} else {
 		fmt.Fprintf(&b, " through its quarantine. The %s distiller read the content as untrusted data; instructions inside it were not followed. The answer below is a summary, not the source.\n", ans.Distiller)
 	}
+	if u := res.Usage; u != nil && u.Calls > 0 {
+		fmt.Fprintf(&b, "It researched the need: %d page(s) read in %d model call(s) and %d tool call(s), %d bytes, %.1f s", u.Pages, u.Turns, u.Calls, u.Bytes, float64(u.Elapsed)/1000)
+		if u.Exhausted != "" {
+			fmt.Fprintf(&b, "; it stopped at its budget (%s)", u.Exhausted)
+		}
+		b.WriteString(".\n")
+	}
 	if len(e.Injection) > 0 {
 		fmt.Fprintf(&b, "⚠ The content contains text that tries to instruct its reader (ignored): %s\n", strings.Join(clipAll(e.Injection, 3, 120), "; "))
 	}
 	b.WriteString("\n")
 	b.WriteString(ans.Text)
+	if len(ans.Citations) > 0 {
+		b.WriteString("\n\nSources (each checked to be one this retrieval read; step 0 is your own request):\n")
+		for i, c := range ans.Citations {
+			fmt.Fprintf(&b, "[%d] %s (step %d)\n", i+1, clip.String(c.String(), 300), c.Step)
+		}
+	}
 	return b.String()
+}
+
+// maxAuditTarget and maxAuditSteps keep an entry's research steps well inside the audit's
+// line cap; the transcript keeps them whole.
+const (
+	maxAuditTarget = 300
+	maxAuditSteps  = 80
+	// workerMargin is the seconds kept between the worker's time and the caller's deadline, for
+	// starting it, reading its result and the audit.
+	workerMargin = 8
+)
+
+// auditSteps clips steps for the audit entry.
+func auditSteps(steps []retriever.Step) []retriever.Step {
+	out := make([]retriever.Step, 0, min(len(steps), maxAuditSteps))
+	for i, st := range steps {
+		if i == maxAuditSteps {
+			out = append(out, retriever.Step{N: -1, Tool: "…", Outcome: fmt.Sprintf("%d more steps in the transcript", len(steps)-i)})
+			break
+		}
+		st.Target, st.Why = clip.String(st.Target, maxAuditTarget), clip.String(st.Why, maxAuditTarget)
+		out = append(out, st)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return out
+}
+
+// randomSalt is 16 bytes from the kernel's random source for the secrets' digests (not
+// crypto/rand: see NewID), or, if it cannot be read, the time and process id, which still make
+// a table of precomputed digests useless.
+func randomSalt() []byte {
+	b := make([]byte, 16)
+	if f, err := os.Open("/dev/urandom"); err == nil {
+		_, err = io.ReadFull(f, b)
+		f.Close()
+		if err == nil {
+			return b
+		}
+	}
+	return []byte(fmt.Sprintf("%d-%d", time.Now().UnixNano(), os.Getpid()))
 }
 
 func answerInjection(a *retriever.Answer) []string {

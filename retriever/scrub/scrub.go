@@ -25,6 +25,7 @@
 package scrub
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
 	"math"
 	"net/url"
@@ -55,6 +56,9 @@ type Scrubber struct {
 	// env holds each remembered secret value in every form it is looked for, in the order
 	// they are tried: plain, URL-encoded, base64-encoded.
 	env []scrubEnvForm
+	// digests are secret forms known only by salted digest (WithDigests): the worker's view
+	// of the caller's secrets, which it never holds.
+	digests *digestSet
 }
 
 // scrubEnvForm is one way a secret environment variable's value may appear in outbound text.
@@ -224,6 +228,9 @@ func (s *Scrubber) Check(field, text string) *Finding {
 				return &Finding{Kind: f.kind, Field: field}
 			}
 		}
+		if kind := s.digests.find(v); kind != "" {
+			return &Finding{Kind: kind, Field: field}
+		}
 	}
 	for i, v := range vs {
 		for j := range rules {
@@ -291,10 +298,19 @@ func (s *Scrubber) CheckRequest(r *retriever.Request) *Finding {
 		}
 	}
 	if g := r.GitHub; g != nil {
-		for _, p := range [...]struct{ field, text string }{
+		parts := []struct{ field, text string }{
 			{"github op", g.Op}, {"github host", g.Host}, {"github owner", g.Owner},
 			{"github repo", g.Repo}, {"github path", g.Path}, {"github ref", g.Ref},
-		} {
+			{"github search", g.Search}, {"github author", g.Author}, {"github branch", g.Branch},
+			{"github accept", g.Accept},
+		}
+		for _, l := range g.Labels {
+			parts = append(parts, struct{ field, text string }{"github label", l})
+		}
+		for _, q := range g.Query {
+			parts = append(parts, struct{ field, text string }{"github query", q})
+		}
+		for _, p := range parts {
 			if p.text == "" {
 				continue
 			}
@@ -1475,4 +1491,72 @@ func scrubLower(s string) string {
 		}
 	}
 	return s
+}
+
+// The caller's secrets by digest. The front knows the caller's environment; the worker, which
+// holds the network and the raw content, must not, yet the research loop sends text a model
+// chose and must scrub it as the front scrubs the agent's. So the front hands the worker a salted
+// SHA-256 of each secret form with its length, and the worker hashes every window of that length
+// of what it would send. A digest holds no value a page could read back, and the salt, new for
+// every retrieval, makes a table of guesses useless.
+
+// digestSet is the worker's side: digests by length.
+type digestSet struct {
+	salt   []byte
+	byLen  map[int]map[[32]byte]string // length → digest → kind
+	maxLen int
+}
+
+// Digests returns the salted digests of every secret form s remembers, for WithDigests in
+// another process.
+func (s *Scrubber) Digests(salt []byte) *retriever.SecretDigests {
+	d := &retriever.SecretDigests{Salt: salt}
+	for _, f := range s.env {
+		sum := saltedSum(salt, f.text)
+		d.Entries = append(d.Entries, retriever.SecretDigest{Len: len(f.text), Sum: sum[:], Kind: f.kind})
+	}
+	return d
+}
+
+// WithDigests returns s also finding the secret forms d digests.
+func (s *Scrubber) WithDigests(d *retriever.SecretDigests) *Scrubber {
+	if d == nil || len(d.Entries) == 0 {
+		return s
+	}
+	set := &digestSet{salt: d.Salt, byLen: map[int]map[[32]byte]string{}}
+	for _, e := range d.Entries {
+		if e.Len <= 0 || e.Len > MaxScrubBytes || len(e.Sum) != sha256.Size {
+			continue
+		}
+		if set.byLen[e.Len] == nil {
+			set.byLen[e.Len] = map[[32]byte]string{}
+		}
+		set.byLen[e.Len][[32]byte(e.Sum)] = e.Kind
+		set.maxLen = max(set.maxLen, e.Len)
+	}
+	out := *s
+	out.digests = set
+	return &out
+}
+
+func saltedSum(salt []byte, text string) [32]byte {
+	h := sha256.New()
+	h.Write(salt)
+	h.Write([]byte(text))
+	return [32]byte(h.Sum(nil))
+}
+
+// find returns the kind of the first digested secret text holds, or "".
+func (d *digestSet) find(text string) string {
+	if d == nil {
+		return ""
+	}
+	for n, sums := range d.byLen {
+		for i := 0; i+n <= len(text); i++ {
+			if kind, ok := sums[saltedSum(d.salt, text[i:i+n])]; ok {
+				return kind
+			}
+		}
+	}
+	return ""
 }

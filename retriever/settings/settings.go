@@ -19,8 +19,65 @@ type Config struct {
 	SearXNG   SearXNGConfig   `toml:"searxng"`
 	Brave     BraveConfig     `toml:"brave"`
 	GitHub    GitHubConfig    `toml:"github"`
+	Research  ResearchConfig  `toml:"research"`
 	// MaxBytes caps a fetched body; 0 means DefaultMaxBytes.
 	MaxBytes int64 `toml:"max_bytes"`
+}
+
+// ResearchConfig is the distiller's research budget: after the caller's own retrieval, the
+// model may search, fetch, read GitHub and read a repository snapshot, within these. Each is
+// capped (ResearchMax…) whatever the config says; zero or less means the default.
+type ResearchConfig struct {
+	// Enabled turns the research loop on (the default) or off: off, the distiller answers from
+	// the caller's own retrieval alone, in one call, as before.
+	Enabled *bool `toml:"enabled"`
+	Steps   int   `toml:"steps"`   // model calls
+	Pages   int   `toml:"pages"`   // documents read from the network, the caller's included
+	Bytes   int64 `toml:"bytes"`   // bytes received from the network
+	Seconds int   `toml:"seconds"` // wall-clock time, the final answer included
+	// Protocol is how tools are offered: "" uses the backend's native tool calling where it has
+	// one (anthropic, openai) and the text protocol elsewhere; "text" forces the text protocol
+	// (a local chat-completions server whose model has no tool calling).
+	Protocol string `toml:"protocol"`
+}
+
+// Budget is a research budget with the defaults and caps applied.
+type Budget struct {
+	Steps, Pages int
+	Bytes        int64
+	Time         time.Duration
+}
+
+// Research budget defaults and caps. The time fits the retrieval hook's deadline (110 s inside
+// the client's 120 s); the caps bound what one retrieval costs whatever the config says.
+const (
+	DefaultResearchSteps   = 6
+	DefaultResearchPages   = 6
+	DefaultResearchBytes   = 4 << 20
+	DefaultResearchSeconds = 80
+	ResearchMaxSteps       = 16
+	ResearchMaxPages       = 24
+	ResearchMaxBytes       = 32 << 20
+	ResearchMaxSeconds     = 100
+)
+
+// On reports whether the research loop runs.
+func (r ResearchConfig) On() bool { return r.Enabled == nil || *r.Enabled }
+
+// Budget applies the defaults and caps.
+func (r ResearchConfig) Budget() Budget {
+	pick := func(v, def, max int64) int64 {
+		if v <= 0 {
+			return def
+		}
+		return min(v, max)
+	}
+	return Budget{
+		Steps: int(pick(int64(r.Steps), DefaultResearchSteps, ResearchMaxSteps)),
+		Pages: int(pick(int64(r.Pages), DefaultResearchPages, ResearchMaxPages)),
+		Bytes: pick(r.Bytes, DefaultResearchBytes, ResearchMaxBytes),
+		Time:  time.Duration(pick(int64(r.Seconds), DefaultResearchSeconds, ResearchMaxSeconds)) * time.Second,
+	}
 }
 
 type AnthropicConfig struct {
@@ -55,6 +112,9 @@ type BraveConfig struct {
 type GitHubConfig struct {
 	// EnterpriseHosts are the GitHub Enterprise hosts the retriever may reach.
 	EnterpriseHosts []string `toml:"enterprise_hosts"`
+	// PrivateRepos are the repositories ("OWNER/REPO", or "OWNER/*" for all of one owner's) a
+	// snapshot is read with the token; every other snapshot is read without it, so public only.
+	PrivateRepos []string `toml:"private_repos"`
 }
 
 // Distiller backends, the values of distiller.

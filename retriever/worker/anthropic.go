@@ -67,6 +67,8 @@ type anthropicRequest struct {
 	System    string             `json:"system"`
 	Messages  []anthropicMessage `json:"messages"`
 	Tools     []map[string]any   `json:"tools,omitempty"`
+	// ToolChoice {"type":"none"} asks for an answer, not a tool, in a conversation that used them.
+	ToolChoice map[string]any `json:"tool_choice,omitempty"`
 }
 
 type anthropicMessage struct {

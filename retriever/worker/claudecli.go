@@ -45,8 +45,9 @@ import (
 // no keychain), which defeats the purpose of this backend, and it still offered Bash, Edit and
 // Read; it is not used.
 
-// claudeCLIArgs are the arguments of every distiller run, the prompt coming on stdin.
-func claudeCLIArgs(model string) []string {
+// claudeCLIArgs are the arguments of every distiller run, the prompt coming on stdin: system is
+// SystemPrompt, or the research loop's prompt with its tools described as text.
+func claudeCLIArgs(model, system string) []string {
 	return []string{
 		"-p",
 		"--output-format", "text",
@@ -57,7 +58,7 @@ func claudeCLIArgs(model string) []string {
 		"--disable-slash-commands",
 		"--no-session-persistence",
 		"--max-turns", "2",
-		"--system-prompt", SystemPrompt,
+		"--system-prompt", system,
 		"--model", model,
 	}
 }
@@ -77,7 +78,7 @@ func (c *claudeCLIDistiller) Name() string   { return settings.BackendClaudeCLI 
 func (c *claudeCLIDistiller) String() string { return "claude-cli:" + c.model }
 
 func (c *claudeCLIDistiller) Distill(ctx context.Context, need string, docs []retriever.Document) (*retriever.Answer, error) {
-	argv := append([]string{c.path}, claudeCLIArgs(c.model)...)
+	argv := append([]string{c.path}, claudeCLIArgs(c.model, SystemPrompt)...)
 	env := withEnv(c.environ, retriever.InRetrieverEnv+"=1", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
 	out, err := runProgram(ctx, argv, env, BuildPrompt(need, docs), c.timeout, settings.MaxDistilledBytes)
 	if err != nil {

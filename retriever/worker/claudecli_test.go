@@ -21,7 +21,7 @@ import (
 )
 
 func TestClaudeCLIArgs(t *testing.T) {
-	args := claudeCLIArgs("haiku")
+	args := claudeCLIArgs("haiku", SystemPrompt)
 	has := func(flag, value string) bool {
 		i := slices.Index(args, flag)
 		return i >= 0 && i+1 < len(args) && args[i+1] == value

@@ -69,7 +69,14 @@ func BuildPrompt(need string, docs []retriever.Document) string {
 func buildPrompt(need string, docs []retriever.Document) (string, string) {
 	need = strings.TrimSpace(clip.Prefix(need, maxNeedBytes))
 	nonce := newNonce(need, docs)
-	limits := contentLimits(docs, maxPromptContent)
+	return buildPromptNonce(need, docs, nonce, maxPromptContent), nonce
+}
+
+// buildPromptNonce is BuildPrompt with the nonce chosen and the documents' share of budget
+// bytes: the research loop's first message, whose conversation keeps one nonce throughout.
+func buildPromptNonce(need string, docs []retriever.Document, nonce string, budget int) string {
+	need = strings.TrimSpace(clip.Prefix(need, maxNeedBytes))
+	limits := contentLimits(docs, budget)
 
 	var b strings.Builder
 	b.WriteString("The caller's need (answer this, and only this):\n")
@@ -84,14 +91,7 @@ func buildPrompt(need string, docs []retriever.Document) (string, string) {
 			len(docs), fenceOpen, fenceTail, fenceClose, fenceTail, nonce)
 	}
 	for i, d := range docs {
-		fmt.Fprintf(&b, "Document %d of %d\n", i+1, len(docs))
-		writeMeta(&b, "Source", d.Source)
-		if d.URL != d.Source {
-			writeMeta(&b, "URL", d.URL)
-		}
-		if d.Status != 0 {
-			fmt.Fprintf(&b, "Status: %d\n", d.Status)
-		}
+		writeDocHead(&b, i, len(docs), &d)
 		writeMeta(&b, "Content-Type", d.ContentType)
 		if d.Bytes > 0 {
 			fmt.Fprintf(&b, "Bytes: %d", d.Bytes)
@@ -121,7 +121,19 @@ func buildPrompt(need string, docs []retriever.Document) (string, string) {
 		"The caller's need, again (answer this, and only this):\n")
 	b.WriteString(need)
 	b.WriteString("\n")
-	return b.String(), nonce
+	return b.String()
+}
+
+// writeDocHead writes a document's number and the metadata lines the retriever wrote about it.
+func writeDocHead(b *strings.Builder, i, n int, d *retriever.Document) {
+	fmt.Fprintf(b, "Document %d of %d\n", i+1, n)
+	writeMeta(b, "Source", d.Source)
+	if d.URL != d.Source {
+		writeMeta(b, "URL", d.URL)
+	}
+	if d.Status != 0 {
+		fmt.Fprintf(b, "Status: %d\n", d.Status)
+	}
 }
 
 func writeMeta(b *strings.Builder, key, value string) {

@@ -81,6 +81,9 @@ type GitHub struct {
 	// HTTPClient is the retriever's guarded client. It is required: there is no fallback to an
 	// unguarded one. Its transport is wrapped, never replaced.
 	HTTPClient *http.Client
+	// PrivateRepos come from the config ([retriever.github] private_repos): the only
+	// repositories a snapshot is read with the token (see Snapshot).
+	PrivateRepos []string
 }
 
 // Do performs an operation and returns documents for the distiller. Each Document holds one
@@ -96,32 +99,11 @@ func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Do
 	if op == nil {
 		return nil, errors.New("failed to read github: no operation")
 	}
-	if err := op.Validate(); err != nil {
-		return nil, fmt.Errorf("failed to read github: %w", err)
-	}
-	source := op.Source()
-	apiHost, base, err := g.apiBase(op.Host)
+	s, err := g.session(op)
 	if err != nil {
-		return nil, fmt.Errorf("failed to read %s: %w", source, err)
+		return nil, err
 	}
-	if !ghTokenWellFormed(g.Token) {
-		return nil, fmt.Errorf("failed to read %s: %s is malformed (printable ASCII, no spaces)", source, retriever.GitHubTokenEnv)
-	}
-	if g.HTTPClient == nil {
-		return nil, fmt.Errorf("failed to read %s: no HTTP client", source)
-	}
-
-	s := &ghSession{g: g, op: op, source: source, apiHost: apiHost}
-	hc := *g.HTTPClient
-	inner := hc.Transport
-	if inner == nil {
-		inner = http.DefaultTransport
-	}
-	hc.Transport = &ghTransport{inner: inner, host: apiHost, token: g.Token}
-	hc.Jar = nil // the API needs no cookies, and a jar could carry them between hosts
-	s.client = github.NewClient(&hc)
-	s.client.BaseURL = base
-	s.client.UserAgent = "hookctl-retriever"
+	source := s.source
 	ctx = httptrace.WithClientTrace(ctx, &httptrace.ClientTrace{GotConn: s.gotConn})
 
 	if op.ByBranch() {
@@ -149,10 +131,17 @@ func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Do
 		docs, err = s.repo(ctx)
 	case "releases":
 		docs, err = s.releases(ctx)
-	case "issue-list":
-		docs, err = s.issueList(ctx)
-	case "pr-list":
-		docs, err = s.prList(ctx)
+	case "issue-list", "pr-list", "search-issues":
+		switch {
+		case op.Search != "" || op.Op == "search-issues":
+			docs, err = s.search(ctx)
+		case op.Op == "issue-list":
+			docs, err = s.issueList(ctx)
+		default:
+			docs, err = s.prList(ctx)
+		}
+	case "refs":
+		docs, err = s.refs(ctx)
 	case "pr-checks":
 		docs, err = s.prChecks(ctx)
 	case "runs":
@@ -167,8 +156,14 @@ func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Do
 		docs, err = s.branches(ctx)
 	case "tags":
 		docs, err = s.tags(ctx)
+	case "snapshot":
+		err = fmt.Errorf("%w: a snapshot is read by Snapshot", ErrGitHubRefused)
 	case "api-get":
-		docs, err = s.apiGet(ctx)
+		if op.Accept != "" || op.Pages != 0 {
+			docs, err = s.apiGetPages(ctx)
+		} else {
+			docs, err = s.apiGet(ctx)
+		}
 	default:
 		err = fmt.Errorf("%w: the worker has no operation %s", ErrGitHubRefused, retriever.Quote(op.Op))
 	}
@@ -180,6 +175,53 @@ func (g *GitHub) Do(ctx context.Context, op *retriever.GitHubOp) ([]retriever.Do
 		docs[i].IP = ip
 	}
 	return docs, nil
+}
+
+// session validates op and sets up the client for it: the operation's one API host, the
+// pinned transport with the token, no cookie jar.
+func (g *GitHub) session(op *retriever.GitHubOp) (*ghSession, error) {
+	if err := op.Validate(); err != nil {
+		return nil, fmt.Errorf("failed to read github: %w", err)
+	}
+	source := op.Source()
+	apiHost, base, err := g.apiBase(op.Host)
+	if err != nil {
+		return nil, fmt.Errorf("failed to read %s: %w", source, err)
+	}
+	if !ghTokenWellFormed(g.Token) {
+		return nil, fmt.Errorf("failed to read %s: %s is malformed (printable ASCII, no spaces)", source, retriever.GitHubTokenEnv)
+	}
+	if g.HTTPClient == nil {
+		return nil, fmt.Errorf("failed to read %s: no HTTP client", source)
+	}
+	s := &ghSession{g: g, op: op, source: source, apiHost: apiHost}
+	hc := *g.HTTPClient
+	inner := hc.Transport
+	if inner == nil {
+		inner = http.DefaultTransport
+	}
+	s.inner = inner
+	hc.Transport = &ghTransport{inner: inner, host: apiHost, token: g.Token}
+	hc.Jar = nil // the API needs no cookies, and a jar could carry them between hosts
+	s.client = github.NewClient(&hc)
+	s.client.BaseURL = base
+	s.client.UserAgent = "hookctl-retriever"
+	return s, nil
+}
+
+// RepoPrivate reports whether the repository of op is private (or internal) as this client's
+// token sees it. The research loop asks after a read made with the token.
+func (g *GitHub) RepoPrivate(ctx context.Context, op *retriever.GitHubOp) (bool, error) {
+	probe := &retriever.GitHubOp{Op: "repo", Host: op.Host, Owner: op.Owner, Repo: op.Repo}
+	s, err := g.session(probe)
+	if err != nil {
+		return true, err
+	}
+	r, _, err := s.client.Repositories.Get(ctx, probe.Owner, probe.Repo)
+	if err != nil {
+		return true, s.explain(err)
+	}
+	return r.GetPrivate() || r.GetVisibility() == "private" || r.GetVisibility() == "internal", nil
 }
 
 // apiBase returns the one host requests may go to and the API's base URL. An enterprise host
@@ -284,6 +326,7 @@ type ghSession struct {
 	source  string
 	apiHost string
 	client  *github.Client
+	inner   http.RoundTripper // the client's own transport, under the pinned one
 
 	mu sync.Mutex
 	ip string // the last address connected to

@@ -171,6 +171,20 @@ var injectionRules = sync.OnceValue(func() []injectionRule {
 				`|\brequest\s+(?:more|additional|elevated|full)\s+(?:access|permissions?|privileges)\b`),
 		},
 		{
+			// A page steering a research model's next step: "before answering, fetch URL", or
+			// "put the user's question into URL". The research loop refuses what such a step
+			// would reach (research.go); this names the page that tried.
+			name: "steer-request",
+			what: "tells the reader to fetch an address or to put its question into a request",
+			needles: []string{"before answering", "before responding", "before replying", "before you", "to answer",
+				"question", "query", "prompt", "task", "conversation"},
+			re: regexp.MustCompile(`\b(?:before\s+(?:answering|responding|replying|you\s+(?:answer|respond|reply))|to\s+answer(?:\s+this)?)\s*,?\s+` +
+				`(?:you\s+(?:must|should|need\s+to)\s+)?(?:first\s+)?(?:fetch|visit|open|load|request|retrieve|browse\s+to|navigate\s+to|go\s+to|read)\s+` +
+				`(?:the\s+(?:url|page|link|address)\s+)?(?:https?://|www\.)` +
+				`|\b(?:put|append|add|include|insert|encode|pass)\s+(?:\S+\s+){0,3}?(?:question|query|request|prompt|task|need|conversation)\s+` +
+				`(?:\S+\s+){0,4}?(?:in(?:to)?|to|as)\s+(?:\S+\s+){0,2}?(?:the\s+)?(?:url|link|query\s+string|parameter|https?://)`),
+		},
+		{
 			name:    "fence-forgery",
 			what:    "imitates the retriever's untrusted-content fence",
 			needles: []string{"untrusted-content", "untrusted content"},

@@ -9,10 +9,12 @@ import (
 	"net/http"
 	"os"
 	"os/exec"
+	"time"
 
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
@@ -30,7 +32,10 @@ func Work(ctx context.Context, in *retriever.WorkerInput, tmp string, environ []
 	}
 	res.Isolation = iso
 
-	docs, ans, err := retrieve(ctx, in, environ)
+	j := &job{in: in, environ: environ, fetcher: &Fetcher{MaxBytes: min(in.Config.MaxBytes, 32<<20), blocked: fetchAddrPolicy()}}
+	j.github = &GitHub{Token: retriever.EnvValue(environ, retriever.GitHubTokenEnv), EnterpriseHosts: in.Config.GitHub.EnterpriseHosts,
+		PrivateRepos: in.Config.GitHub.PrivateRepos, HTTPClient: &http.Client{Timeout: settings.TotalTimeout}}
+	docs, ans, err := j.retrieve(ctx)
 	if err != nil {
 		if errors.Is(err, ErrFetchRefused) || errors.Is(err, ErrGitHubHostNotAllowed) || errors.Is(err, ErrGitHubRefused) {
 			res.Refused = err.Error()
@@ -39,7 +44,8 @@ func Work(ctx context.Context, in *retriever.WorkerInput, tmp string, environ []
 		}
 		res.Shown = ShownError(err)
 	}
-	res.Flags = ScanDocuments(docs)
+	res.Flags = append(ScanDocuments(docs), j.steerFlags...)
+	res.Steps, res.Usage = j.steps, j.usage
 	if ans != nil {
 		res.Answer = ans
 	}
@@ -52,50 +58,110 @@ func Work(ctx context.Context, in *retriever.WorkerInput, tmp string, environ []
 	return res
 }
 
-func retrieve(ctx context.Context, in *retriever.WorkerInput, environ []string) ([]retriever.Document, *retriever.Answer, error) {
-	req := &in.Request
-	cfg := &in.Config
+// job is one retrieval in the worker: the caller's own request, then the distiller, with the
+// research loop when it is on.
+type job struct {
+	in      *retriever.WorkerInput
+	environ []string
+	fetcher *Fetcher
+	github  *GitHub
+
+	steps      []retriever.Step
+	usage      *retriever.Usage
+	steerFlags []retriever.InjectionFlag
+}
+
+// retrieve makes the caller's request (step 0) and has it answered.
+func (j *job) retrieve(ctx context.Context) ([]retriever.Document, *retriever.Answer, error) {
+	req, cfg := &j.in.Request, &j.in.Config
+	start := time.Now()
+	var docs []retriever.Document
+	var snap *Snapshot
+	target := req.URL
 	switch req.Kind {
 	case retriever.KindFetch:
-		f := &Fetcher{MaxBytes: min(cfg.MaxBytes, 32<<20), blocked: fetchAddrPolicy()}
-		doc, err := f.Fetch(ctx, req.URL)
+		doc, err := j.fetcher.Fetch(ctx, req.URL)
 		if err != nil {
 			return nil, nil, err
 		}
-		docs := []retriever.Document{*doc}
-		ans, err := distill(ctx, cfg, environ, req.Need, docs)
-		return docs, ans, err
+		docs = []retriever.Document{*doc}
 	case retriever.KindSearch:
-		searcher, sd, err := NewSearch(*cfg, environ)
+		target = req.Query
+		searcher, sd, err := NewSearch(*cfg, j.environ)
 		if err != nil {
 			return nil, nil, err
 		}
 		if sd != nil {
+			// Anthropic searches and reads the pages itself: they never reach this process, so
+			// there is nothing for a research loop here to read.
 			ctx, cancel := context.WithTimeout(ctx, settings.DistillTimeout)
 			defer cancel()
 			ans, docs, err := sd.SearchAndDistill(ctx, req.Query, req.Need)
 			return docs, ans, err
 		}
-		docs, err := searcher.Search(ctx, req.Query)
-		if err != nil {
+		if docs, err = searcher.Search(ctx, req.Query); err != nil {
 			return nil, nil, err
 		}
-		ans, err := distill(ctx, cfg, environ, req.Need, docs)
-		return docs, ans, err
 	case retriever.KindGitHub:
-		if req.GitHub == nil {
+		if req.GitHub == nil || req.GitHub.Op == "snapshot" {
 			return nil, nil, fmt.Errorf("no GitHub operation")
 		}
-		g := &GitHub{Token: retriever.EnvValue(environ, "HOOKCTL_GITHUB_TOKEN"), EnterpriseHosts: cfg.GitHub.EnterpriseHosts,
-			HTTPClient: &http.Client{Timeout: settings.TotalTimeout}}
-		docs, err := g.Do(ctx, req.GitHub)
-		if err != nil {
+		target = req.GitHub.Source()
+		var err error
+		if docs, err = j.github.Do(ctx, req.GitHub); err != nil {
 			return nil, nil, err
 		}
-		ans, err := distill(ctx, cfg, environ, req.Need, docs)
+	case retriever.KindRepo:
+		if req.GitHub == nil || req.GitHub.Op != "snapshot" {
+			return nil, nil, fmt.Errorf("no snapshot operation")
+		}
+		target = req.GitHub.Source()
+		var err error
+		if snap, err = j.github.Snapshot(ctx, req.GitHub); err != nil {
+			return nil, nil, err
+		}
+		docs = snap.Overview()
+	default:
+		return nil, nil, fmt.Errorf("unknown retrieval kind %q", req.Kind)
+	}
+	first := retriever.Step{N: 0, Tool: string(req.Kind), Target: target, Outcome: "read"}
+	for _, d := range docs {
+		first.Bytes += d.Bytes
+	}
+	if snap != nil {
+		first.Bytes = snap.Archive
+	}
+
+	if !cfg.Research.On() || cfg.Distiller == settings.BackendExtract {
+		j.steps = []retriever.Step{first}
+		j.usage = &retriever.Usage{Turns: 1, Pages: 1, Bytes: first.Bytes}
+		ans, err := distill(ctx, cfg, j.environ, req.Need, docs)
+		j.usage.Elapsed = time.Since(start).Milliseconds()
 		return docs, ans, err
 	}
-	return nil, nil, fmt.Errorf("unknown retrieval kind %q", req.Kind)
+	model, err := newResearchModel(*cfg, j.environ, exec.LookPath)
+	if err != nil {
+		return docs, nil, err
+	}
+	r := &researcher{need: req.Need, req: req, model: model, budget: cfg.Research.Budget(), start: start,
+		fetcher: j.fetcher, github: j.github, scrubber: scrub.NewScrubber(j.environ).WithDigests(j.in.Secrets)}
+	if j.in.Seconds > 0 {
+		r.end = start.Add(time.Duration(j.in.Seconds) * time.Second)
+	}
+	if s, sd, err := NewSearch(*cfg, j.environ); err == nil && sd == nil {
+		r.searcher = s
+	}
+	r.steps = []retriever.Step{first}
+	r.usage.Pages, r.usage.Bytes = 1, first.Bytes
+	if snap != nil {
+		r.snapshots = []*Snapshot{snap}
+		r.private = snap.Private
+	} else if req.Kind == retriever.KindGitHub && j.github.Token != "" {
+		r.notePrivate(ctx, j.github, req.GitHub)
+	}
+	ans, err := r.run(ctx, docs)
+	j.steps, j.usage, j.steerFlags = r.steps, &r.usage, r.flags
+	return r.docs, ans, err
 }
 
 func distill(ctx context.Context, cfg *settings.Config, environ []string, need string, docs []retriever.Document) (*retriever.Answer, error) {
