@@ -32,7 +32,8 @@ FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJu
                 ./programs/editguard:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
                 ./retriever/worker:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
                 ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./hook:FuzzContainEdit ./hook:FuzzLogString \
-                ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest ./programs:FuzzAwkProgram \
+                ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest ./sandbox/egress/proxy:FuzzCheckBody \
+                ./sandbox/egress/proxy:FuzzClientHello ./programs:FuzzAwkProgram \
                 ./agents/hookfile:FuzzAdd
 
 .PHONY: build install test test-deps fuzz bench e2e-deps docs clean

@@ -140,6 +140,7 @@ type sessionRow struct {
 	SandboxWhy                 string
 	Plan                       bool
 	Modes                      []hook.Mode // what the menu offers: the other modes
+	Remotes                    string      // the hosts edit mode reaches as the project's git remotes
 }
 
 func (r sessionRow) ModeClass() string { return strings.ReplaceAll(r.Mode.String(), "-", "") }
@@ -152,6 +153,7 @@ func (s *Server) sessions() ([]sessionRow, string) {
 	}
 	live := store.LiveClients(false)
 	clients := s.sessionClients()
+	projects := hook.NewProjects(s.Home)
 	st, probed := s.sandbox.get(s.Home, s.Hookctl)
 	var rows []sessionRow
 	for _, sess := range list {
@@ -159,6 +161,10 @@ func (s *Server) sessions() ([]sessionRow, string) {
 			Live: live[sess.ID] > 0, Plan: store.InPlanMode(sess.ID), Client: clients[sess.ID]}
 		if t, err := store.LastUsed(sess.ID); err == nil {
 			row.LastActive = t
+		}
+		row.Remotes = "none recorded"
+		if r, err := projects.Load(hook.ProjectOf(sess.Cwd)); err == nil {
+			row.Remotes = hook.DescribeRemotes(r)
 		}
 		if probed {
 			held, why := st.Available, st.Reason

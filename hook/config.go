@@ -141,6 +141,10 @@ type NetworkConfig struct {
 	// project's git remotes: "host", "host:port", "*.domain", an IP address. The user's own
 	// entries may resolve to private and loopback addresses.
 	Allow []string `toml:"allow"`
+	// TLSUnnamed are hosts of Allow (or defaults, or remotes) whose TLS connections may name
+	// no server, or an encrypted one (ECH). Every other tunnel's TLS must name the host it was
+	// allowed for, so that a CDN serving another host on the same address is not reached.
+	TLSUnnamed []string `toml:"tls_unnamed"`
 }
 
 // Edit mode's network settings.
@@ -328,6 +332,11 @@ func ParseConfig(path, text string) (*Config, error) {
 	for _, h := range c.Network.Allow {
 		if _, err := egress.ParseRule(h, "config", true); err != nil {
 			return nil, fmt.Errorf("%s:%d: network.allow: %v", path, lineOfKey(text, toml.Key{"network", "allow"}), err)
+		}
+	}
+	for _, h := range c.Network.TLSUnnamed {
+		if _, err := egress.ParseRule(h, "config", true); err != nil {
+			return nil, fmt.Errorf("%s:%d: network.tls_unnamed: %v", path, lineOfKey(text, toml.Key{"network", "tls_unnamed"}), err)
 		}
 	}
 	for _, s := range c.Edit.Sudo {

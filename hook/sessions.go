@@ -71,7 +71,7 @@ func (s *Store) applyChecked(id string, next func(Mode) Mode, how, cwd, promptID
 				start = ModeReadOnly
 			}
 			old = &Session{ID: id, Mode: start, Cwd: cwd, Started: now,
-				History: []Change{{Time: now, From: start, To: start, How: "new"}}, Remotes: ProjectRemotes(cwd)}
+				History: []Change{{Time: now, From: start, To: start, How: "new"}}, Remotes: s.noteProject(cwd)}
 		}
 		from, to = old.Mode, old.Mode
 		if promptID != "" && old.LastPrompt == promptID {

@@ -29,9 +29,8 @@ type Session struct {
 	// LastPrompt is the id of the last prompt that changed the mode, so that a prompt seen by
 	// two hook events toggles once.
 	LastPrompt string `json:"last_prompt,omitempty"`
-	// Remotes are the hosts of the project's git remotes when the session was first seen, which
-	// edit mode's egress proxy admits. Read then, not when a command runs: edit mode may write
-	// the project's .git/config, and a remote it added must not open a host.
+	// Remotes are the hosts of the project's remotes when the session was first seen, as its
+	// project's record had them (projects.go); edit mode's egress proxy reads the record.
 	Remotes []string `json:"remotes,omitempty"`
 }
 
@@ -367,7 +366,7 @@ func (s *Store) Record(id, cwd string, def Mode) (*Session, error) {
 	}
 	now := time.Now().UTC()
 	sess := &Session{ID: id, Mode: def, Cwd: cwd, Started: now, History: []Change{{Time: now, From: def, To: def, How: "new"}},
-		Remotes: ProjectRemotes(cwd)}
+		Remotes: s.noteProject(cwd)}
 	j, err := encodeJSON(sess)
 	if err != nil {
 		return nil, err

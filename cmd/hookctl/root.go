@@ -115,7 +115,7 @@ func newRootCmd(s *streams) *cobra.Command {
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
-	root.AddCommand(newHookCmd(s), newCheckCmd(s), newReadonlyCmd(s), newRetrieveCmd(s),
+	root.AddCommand(newHookCmd(s), newCheckCmd(s), newReadonlyCmd(s), newRemotesCmd(s), newRetrieveCmd(s),
 		newAuditCmd(s), newLogCmd(s), newSandboxCmd(s), newRunCmd(s), newInstallCmd(s), newUninstallCmd(s), newDoctorCmd(s), newStatuslineCmd(s), newVersionCmd(s), newDashboardCmd(s))
 	return root
 }

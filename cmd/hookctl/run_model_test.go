@@ -38,6 +38,12 @@ def model():
     r = urllib.request.Request(os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages", data=b'{"model":"m","max_tokens":1,"messages":[]}',
                                headers={"x-api-key": os.environ["ANTHROPIC_API_KEY"], "content-type": "application/json"})
     urllib.request.urlopen(r, timeout=10).read()
+def model_fetches_for_us():
+    # Issue 24: a body that makes the provider fetch a URL (with the repository's secret in it).
+    body = b'{"model":"m","max_tokens":1,"messages":[{"role":"user","content":[{"type":"image","source":{"type":"url","url":"http://127.0.0.1:%d/collect?k=secret"}}]}],"mcp_servers":[{"type":"url","name":"x","url":"http://127.0.0.1:%d/"}]}' % (port, port)
+    r = urllib.request.Request(os.environ["ANTHROPIC_BASE_URL"] + "/v1/messages", data=body,
+                               headers={"x-api-key": os.environ["ANTHROPIC_API_KEY"], "content-type": "application/json"})
+    urllib.request.urlopen(r, timeout=10).read()
 def broker_elsewhere():
     r = urllib.request.Request(os.environ["ANTHROPIC_BASE_URL"] + "/v1/files")
     urllib.request.urlopen(r, timeout=10).read()
@@ -46,6 +52,7 @@ def proxy_request():
     s.sendall(b"CONNECT 127.0.0.1:%d HTTP/1.1\r\nHost: x\r\n\r\n" % port)
     if b" 200 " not in s.recv(100): raise Exception("refused by the broker")
 attempt("model", model)
+attempt("model-fetches-for-us", model_fetches_for_us)
 attempt("broker-other-path", broker_elsewhere)
 attempt("broker-connect", proxy_request)
 attempt("tcp-other-port", lambda: socket.create_connection(("127.0.0.1", port), 3))
@@ -106,7 +113,7 @@ func modelWorld(t *testing.T, user *syscall.Credential, script ct.Script) (*runW
 
 // TestRunModelOnlyNetwork: under --network model-only a script reaches the model through the
 // broker, which adds the caller's real key (the script has a placeholder), and nothing else:
-// not another loopback server (checked on the server's side), not UDP to a resolver (checked on
+// not a request whose body would make the provider fetch a URL (issue 24), not another loopback server (checked on the server's side), not UDP to a resolver (checked on
 // the resolver's), not a unix, raw or MPTCP socket, not a listener, not TCP Fast Open, not the
 // broker's other paths or a CONNECT through it. The run's environment holds no credential.
 // As root and as an unprivileged user (a user namespace around the network namespace).
@@ -159,7 +166,7 @@ func TestRunModelOnlyNetwork(t *testing.T) {
 		if strings.Contains(string(raw), realKey) {
 			t.Error("runmeta.json holds the key")
 		}
-		if m.Network == nil || m.Network.Requests != 1 || m.Network.Refused != 2 || m.Network.BrokerError != "" {
+		if m.Network == nil || m.Network.Requests != 1 || m.Network.Refused != 3 || m.Network.BrokerError != "" {
 			t.Errorf("runmeta network: %+v", m.Network)
 		}
 		if m.Preflight.Model == nil || m.Preflight.Model.Broker == nil || m.Preflight.Model.Broker.Variable != "ANTHROPIC_API_KEY" {

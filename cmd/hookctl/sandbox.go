@@ -21,8 +21,8 @@ import (
 )
 
 // policyFor is the egress policy of a command under opts's profile: a publish reaches the GitHub
-// API alone; an edit-mode command the registries, the session's remotes as recorded when it was
-// first seen, and the user's [network] allow.
+// API alone; an edit-mode command the registries, its project's remotes as recorded when hookctl
+// first saw a session there (and as the human added since), and the user's [network] allow.
 func policyFor(home string, opts *sandboxOptions, cfg *hook.Config) func() (*egress.Policy, error) {
 	if opts.Profile == sandbox.PublishName {
 		return publishPolicy
@@ -30,9 +30,9 @@ func policyFor(home string, opts *sandboxOptions, cfg *hook.Config) func() (*egr
 	return func() (*egress.Policy, error) {
 		var remotes []string
 		if sess, err := hook.NewStore(home).Load(opts.Session); err == nil {
-			remotes = sess.Remotes
+			remotes = hook.NewProjects(home).RemotesFor(sess)
 		}
-		return egress.New(remotes, cfg.Network.Allow)
+		return egress.New(remotes, cfg.Network.Allow, cfg.Network.TLSUnnamed)
 	}
 }
 

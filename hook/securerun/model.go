@@ -141,7 +141,7 @@ func modelOf(o Options, fail func(string, ...any)) (*Model, *egress.BrokerConfig
 		if val := getenv(o.Environ, c.Variable); val != "" {
 			m.Broker = &Broker{Mode: "hookctl's broker adds it to each request, outside the run", Variable: c.Variable, Header: c.Header, Destination: m.URL}
 			m.AgentVariables = append(append(m.AgentVariables, b.URLVars...), b.Placeholder+"="+PlaceholderValue)
-			return m, &egress.BrokerConfig{Upstream: m.URL, Trusted: trusted, Paths: b.Paths,
+			return m, &egress.BrokerConfig{Backend: b.Name, Upstream: m.URL, Trusted: trusted, Paths: b.Paths,
 				Headers: map[string]string{c.Header: c.Prefix + val}}
 		}
 	}

@@ -462,6 +462,7 @@ func TestHookctlAndClaude(t *testing.T) {
 		deny("hookctl readonly", "only the user"),
 		deny("hookctl install", "only the user"),
 		deny("hookctl uninstall", "only the user"),
+		deny("hookctl remotes add evil.example", "only the user"), // opens a host to edit mode (issue 24)
 		deny("hookctl run --profile secure-read-only --network model-only -- claude -p x", "with the user's model credential"),
 		deny("/home/user/.local/bin/hookctl readonly off", "only the user"),
 		deny("./bin/hookctl uninstall", "only the user"),

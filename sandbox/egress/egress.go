@@ -134,6 +134,11 @@ func validHost(h string) bool {
 // Policy is the rules one sandboxed command's proxy enforces.
 type Policy struct {
 	Rules []Rule `json:"rules"`
+	// UnnamedTLS are the hosts (the user's [network] tls_unnamed) whose TLS tunnels may carry
+	// no server name, or an encrypted one (ECH): the proxy cannot see which host behind the
+	// address such a tunnel reaches. Every other tunnel's ClientHello must name the host the
+	// tunnel was allowed for.
+	UnnamedTLS []Rule `json:"unnamed_tls,omitempty"`
 }
 
 // Admit says which rule, if any, lets a connection to host:port through. host is as the client
@@ -155,6 +160,13 @@ func (p *Policy) Admit(host string, port int) (Rule, bool) {
 	return Rule{}, false
 }
 
+// AllowsUnnamedTLS says whether a TLS tunnel to host:port may name no server, or an encrypted
+// one.
+func (p *Policy) AllowsUnnamedTLS(host string, port int) bool {
+	_, ok := (&Policy{Rules: p.UnnamedTLS}).Admit(host, port)
+	return ok
+}
+
 func matchHost(pattern, host string) bool {
 	if d, ok := strings.CutPrefix(pattern, "*."); ok {
 		return strings.HasSuffix(host, "."+d)
@@ -164,9 +176,9 @@ func matchHost(pattern, host string) bool {
 
 // New builds the policy of one session: the user's own entries (trusted, and first, so that a
 // host the user lists is trusted even where it is also a default or a remote), DefaultHosts,
-// and the hosts of its git remotes. A bad entry of the user's is an error: the config's loader
+// and the hosts of its git remotes; unnamedTLS are the user's [network] tls_unnamed. A bad entry of the user's is an error: the config's loader
 // reports it before a command ever runs.
-func New(remotes, user []string) (*Policy, error) {
+func New(remotes, user, unnamedTLS []string) (*Policy, error) {
 	p := &Policy{}
 	for _, h := range user {
 		r, err := ParseRule(h, "config", true)
@@ -174,6 +186,13 @@ func New(remotes, user []string) (*Policy, error) {
 			return nil, err
 		}
 		p.Rules = append(p.Rules, r)
+	}
+	for _, h := range unnamedTLS {
+		r, err := ParseRule(h, "config", true)
+		if err != nil {
+			return nil, err
+		}
+		p.UnnamedTLS = append(p.UnnamedTLS, r)
 	}
 	for _, h := range DefaultHosts {
 		p.Rules = append(p.Rules, Rule{Host: h, Source: "default"})
@@ -287,7 +306,8 @@ func (e *Event) Refusal(publish bool) string {
 		return fmt.Sprintf("hookctl: a review-mode publish reaches only api.github.com:443; %s was refused (%s).", target, e.Reason)
 	}
 	return fmt.Sprintf("hookctl: edit mode's network reaches only allowed hosts; %s was refused (%s). "+
-		"Fetch web pages with the WebFetch tool; the user can allow a host in hookctl's config ([network] allow).",
+		"Fetch web pages with the WebFetch tool; the user can allow a host in hookctl's config ([network] allow), "+
+		"or add a git remote's host with `hookctl remotes add HOST`.",
 		target, e.Reason)
 }
 
@@ -308,6 +328,9 @@ type Config struct {
 // credential the broker adds to each of them. The credential travels on this pipe alone: it is
 // never in the run's environment, files or command lines.
 type BrokerConfig struct {
+	// Backend is the model API the run speaks ("anthropic", "openai"): the broker judges each
+	// request's body by that API's fields, and refuses a backend it does not know.
+	Backend string `json:"backend"`
 	// Upstream is the model's base URL (https://api.anthropic.com); request paths are joined
 	// to it.
 	Upstream string `json:"upstream"`

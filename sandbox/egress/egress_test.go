@@ -54,7 +54,7 @@ func TestParseRule(t *testing.T) {
 }
 
 func TestAdmit(t *testing.T) {
-	p, err := New([]string{"github.com", "git.corp.example:8443", "git.corp.example"}, []string{"*.corp.example", "127.0.0.1:4873", "[::1]:9000"})
+	p, err := New([]string{"github.com", "git.corp.example:8443", "git.corp.example"}, []string{"*.corp.example", "127.0.0.1:4873", "[::1]:9000"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,13 +100,13 @@ func TestAdmit(t *testing.T) {
 	if r, _ := p.Admit("127.0.0.1", 4873); !r.Trusted || r.Source != "config" {
 		t.Errorf("the user's rule is %+v: it is trusted", r)
 	}
-	if _, err := New(nil, []string{"http://evil.example"}); err == nil {
+	if _, err := New(nil, []string{"http://evil.example"}, nil); err == nil {
 		t.Error("a bad entry of the user's must be an error")
 	}
 	if r, _ := p.Admit("git.corp.example", 443); !r.Trusted {
 		t.Errorf("a remote's host the user also lists is trusted: %+v", r)
 	}
-	if p, err := New([]string{"not a host", "/srv/repo.git"}, nil); err != nil || len(p.Rules) != len(DefaultHosts) {
+	if p, err := New([]string{"not a host", "/srv/repo.git"}, nil, nil); err != nil || len(p.Rules) != len(DefaultHosts) {
 		t.Errorf("bad remote hosts are dropped: %v %+v", err, p)
 	}
 }
@@ -169,7 +169,7 @@ func FuzzPolicy(f *testing.F) {
 	for _, s := range []string{"registry.npmjs.org", "*.corp.example:8443", "[::1]:9000", "10.0.0.7", "evil.example.", "a..b", "*.", "[", "x:99999"} {
 		f.Add(s, s, 443)
 	}
-	p, err := New([]string{"github.com", "git.corp.example:8443"}, []string{"*.corp.example", "127.0.0.1:4873"})
+	p, err := New([]string{"github.com", "git.corp.example:8443"}, []string{"*.corp.example", "127.0.0.1:4873"}, nil)
 	if err != nil {
 		f.Fatal(err)
 	}

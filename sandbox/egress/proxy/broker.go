@@ -13,6 +13,7 @@ import (
 	"net/url"
 	"os"
 	"path"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -24,8 +25,9 @@ import (
 // The credential broker of `hookctl run --network model-only`: a reverse proxy between the
 // agent, which reaches it as its model's base URL (http://127.0.0.1:PORT in the run's network
 // namespace, its only way out), and the model's real endpoint. It admits only the model API's
-// paths, drops whatever credential the agent sends (it has a placeholder) and adds the real
-// one, which it alone holds: hookctl run hands it over on its standard input. Like the egress
+// requests, each body judged field by field against its backend's table (modelapi.go), drops
+// whatever credential the agent sends (it has a placeholder) and adds the real one, which it
+// alone holds: hookctl run hands it over on its standard input. Like the egress
 // proxy it runs in the retriever's worker, restricted to no file access before it accepts
 // anything: it holds the network and the agent's traffic (the repository content the model
 // reads), so it must hold nothing of the user's files.
@@ -50,6 +52,7 @@ type Broker struct {
 	}
 
 	upstream *url.URL
+	api      *apiBackend
 	proxy    *httputil.ReverseProxy
 }
 
@@ -66,8 +69,10 @@ func NewBroker(cfg egress.BrokerConfig) (*Broker, error) {
 		return nil, fmt.Errorf("the model's URL %s is not a base URL (scheme://host[:port][/path])", u.Redacted())
 	case len(cfg.Paths) == 0:
 		return nil, fmt.Errorf("no request path is admitted")
+	case modelAPIs[cfg.Backend] == nil:
+		return nil, fmt.Errorf("the model API %q is not one the broker knows", cfg.Backend)
 	}
-	b := &Broker{Config: cfg, upstream: u}
+	b := &Broker{Config: cfg, upstream: u, api: modelAPIs[cfg.Backend]}
 	tr := &http.Transport{
 		Proxy:                 nil, // the worker's environment is empty; and the broker's route is its own
 		DialContext:           b.dial,
@@ -111,35 +116,64 @@ func (b *Broker) dial(ctx context.Context, network, address string) (net.Conn, e
 	return p.dial(host, port, egress.Rule{Host: host, Port: port, Trusted: b.Config.Trusted})
 }
 
-// admit says why a request may not go to the model, or "".
-func (b *Broker) admit(r *http.Request) string {
+// admit says why a request may not go to the model, or "", and which of its API's requests it
+// is.
+func (b *Broker) admit(r *http.Request) (string, *apiRequest) {
 	switch {
 	case r.Method != http.MethodPost && r.Method != http.MethodGet:
-		return "method " + r.Method + " is not a model API request"
+		return "method " + r.Method + " is not a model API request", nil
 	case !strings.HasPrefix(r.RequestURI, "/"):
 		// CONNECT, or an absolute-form request: a proxy request for some other host.
-		return "only the model's API is reachable, not " + strconv.Quote(r.Host)
+		return "only the model's API is reachable, not " + strconv.Quote(r.Host), nil
 	}
 	p := r.URL.EscapedPath()
 	if p != path.Clean(p) || strings.Contains(p, "%") || strings.Contains(p, "//") {
-		return "the path " + strconv.Quote(p) + " is not in canonical form"
+		return "the path " + strconv.Quote(p) + " is not in canonical form", nil
 	}
-	for _, a := range b.Config.Paths {
-		if p == a || strings.HasPrefix(p, strings.TrimSuffix(a, "/")+"/") {
-			return ""
+	if !slices.ContainsFunc(b.Config.Paths, func(a string) bool { return p == a || strings.HasPrefix(p, strings.TrimSuffix(a, "/")+"/") }) {
+		return "the path " + strconv.Quote(p) + " is not one of the model API's", nil
+	}
+	var req *apiRequest
+	for i, a := range b.api.requests {
+		base, one := strings.CutSuffix(a.path, "/*")
+		if a.method == r.Method && (p == a.path || one && strings.HasPrefix(p, base+"/") && !strings.Contains(p[len(base)+1:], "/")) {
+			req = &b.api.requests[i]
+			break
 		}
 	}
-	return "the path " + strconv.Quote(p) + " is not one of the model API's"
+	if req == nil {
+		return r.Method + " " + strconv.Quote(p) + " is not a request of the model API the broker admits (files, batches and the rest reach what is stored at the provider)", nil
+	}
+	for k := range r.URL.Query() {
+		if !slices.Contains(strings.Fields(req.query), k) {
+			return "the query parameter " + strconv.Quote(clip(k, 40)) + " is not one the broker admits", nil
+		}
+	}
+	if ce := r.Header.Get("Content-Encoding"); ce != "" && !strings.EqualFold(ce, "identity") {
+		return "a body in Content-Encoding " + strconv.Quote(clip(ce, 40)) + " (the broker judges the body as JSON it can read)", nil
+	}
+	if b.api.betaHeader != "" {
+		for _, v := range r.Header.Values(b.api.betaHeader) {
+			for _, beta := range strings.Split(v, ",") {
+				beta = strings.ToLower(strings.TrimSpace(beta))
+				for _, p := range b.api.refusedBetas {
+					if strings.HasPrefix(beta, p) {
+						return b.api.betaHeader + ": " + strconv.Quote(clip(beta, 60)) + " enables a feature that reaches the network or a service for the agent", nil
+					}
+				}
+			}
+		}
+	}
+	return "", req
 }
 
 // ServeHTTP relays one admitted request to the model, or refuses it.
 func (b *Broker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	start := time.Now()
 	ev := egress.BrokerEvent{Method: r.Method, Path: clip(r.URL.Path, 256)}
-	if why := b.admit(r); why != "" {
-		ev.Refused = why
-		b.emit(ev)
-		http.Error(w, "hookctl: "+why+": this run reaches only its model, through hookctl's credential broker", http.StatusForbidden)
+	why, api := b.admit(r)
+	if why != "" {
+		b.refuse(w, ev, why)
 		return
 	}
 	// The body is read whole (it is bounded): its model is recorded, and a body over the cap is
@@ -151,11 +185,19 @@ func (b *Broker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "hookctl: "+ev.Refused, http.StatusRequestEntityTooLarge)
 		return
 	}
-	var asked struct {
-		Model string `json:"model"`
+	switch {
+	case api.body == nil && len(data) > 0:
+		b.refuse(w, ev, "a "+r.Method+" of "+api.path+" has no body")
+		return
+	case api.body != nil:
+		model, bad := checkBody(data, api.body)
+		if bad != nil {
+			b.refuse(w, ev, "the request's "+bad.Error())
+			return
+		}
+		ev.Model = clip(printableOnly(model), 100)
 	}
-	json.Unmarshal(data, &asked)
-	ev.Model, ev.Client = clip(printableOnly(asked.Model), 100), clip(printableOnly(r.UserAgent()), 100)
+	ev.Client = clip(printableOnly(r.UserAgent()), 100)
 	body := &countingReader{r: io.NopCloser(bytes.NewReader(data))}
 	r.Body, r.ContentLength = body, int64(len(data))
 	cw := &countingWriter{ResponseWriter: w}
@@ -165,6 +207,13 @@ func (b *Broker) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ev.Error = "the model could not be reached"
 	}
 	b.emit(ev)
+}
+
+// refuse answers a request the broker does not send on, and reports it.
+func (b *Broker) refuse(w http.ResponseWriter, ev egress.BrokerEvent, why string) {
+	ev.Refused = why
+	b.emit(ev)
+	http.Error(w, "hookctl: "+why+": this run reaches only its model, through hookctl's credential broker", http.StatusForbidden)
 }
 
 func (b *Broker) emit(e egress.BrokerEvent) {

@@ -76,7 +76,7 @@ func serveBroker(t *testing.T, cfg egress.BrokerConfig) (string, func() []egress
 
 func TestBrokerAddsTheCredentialAndDropsTheAgents(t *testing.T) {
 	m := newModel(t)
-	addr, events := serveBroker(t, egress.BrokerConfig{Upstream: m.URL, Trusted: true, Paths: []string{"/v1/messages"},
+	addr, events := serveBroker(t, egress.BrokerConfig{Backend: "anthropic", Upstream: m.URL, Trusted: true, Paths: []string{"/v1/messages"},
 		Headers: map[string]string{"X-Api-Key": "sk-real-secret"}})
 	req, _ := http.NewRequest("POST", "http://"+addr+"/v1/messages?beta=true", strings.NewReader(`{"model":"x"}`))
 	req.Header.Set("X-Api-Key", "hookctl-placeholder")
@@ -111,7 +111,7 @@ func TestBrokerAddsTheCredentialAndDropsTheAgents(t *testing.T) {
 
 func TestBrokerRefusesAllButTheModelAPI(t *testing.T) {
 	m := newModel(t)
-	addr, events := serveBroker(t, egress.BrokerConfig{Upstream: m.URL, Trusted: true,
+	addr, events := serveBroker(t, egress.BrokerConfig{Backend: "anthropic", Upstream: m.URL, Trusted: true,
 		Paths: []string{"/v1/messages"}, Headers: map[string]string{"X-Api-Key": "k"}})
 	for _, raw := range []string{
 		"CONNECT example.com:443 HTTP/1.1\r\nHost: example.com:443\r\n\r\n",
@@ -152,18 +152,18 @@ func TestBrokerRefusesAllButTheModelAPI(t *testing.T) {
 }
 
 func TestBrokerRefusesUntrustedPrivateAndClearText(t *testing.T) {
-	if _, err := NewBroker(egress.BrokerConfig{Upstream: "http://api.example.com", Paths: []string{"/v1"}}); err == nil {
+	if _, err := NewBroker(egress.BrokerConfig{Backend: "anthropic", Upstream: "http://api.example.com", Paths: []string{"/v1"}}); err == nil {
 		t.Error("a clear-text endpoint the user did not list was accepted: the credential would cross in clear")
 	}
 	for _, u := range []string{"https://user:pw@api.example.com", "https://api.example.com/?x=1", "ftp://x"} {
-		if _, err := NewBroker(egress.BrokerConfig{Upstream: u, Trusted: true, Paths: []string{"/v1"}}); err == nil {
+		if _, err := NewBroker(egress.BrokerConfig{Backend: "anthropic", Upstream: u, Trusted: true, Paths: []string{"/v1"}}); err == nil {
 			t.Errorf("%s accepted as a base URL", u)
 		}
 	}
 	// An endpoint the user did not list that resolves to loopback reaches nothing there.
 	m := newModel(t)
 	port := m.Listener.Addr().(*net.TCPAddr).Port
-	b, err := NewBroker(egress.BrokerConfig{Upstream: fmt.Sprintf("https://api.example.com:%d", port), Paths: []string{"/v1/messages"}})
+	b, err := NewBroker(egress.BrokerConfig{Backend: "anthropic", Upstream: fmt.Sprintf("https://api.example.com:%d", port), Paths: []string{"/v1/messages"}})
 	if err != nil {
 		t.Fatal(err)
 	}

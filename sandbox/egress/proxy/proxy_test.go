@@ -87,7 +87,7 @@ func serve(t *testing.T, p *Proxy) (string, *events) {
 
 func policy(t *testing.T, remotes, user []string) *egress.Policy {
 	t.Helper()
-	p, err := egress.New(remotes, user)
+	p, err := egress.New(remotes, user, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -120,7 +120,7 @@ func TestConnectToAnAllowedHost(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("CONNECT to an allowed host: %s", resp.Status)
 	}
-	fmt.Fprintf(c, "GET /through HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	fmt.Fprintf(c, "GET /through HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", target)
 	body, _ := io.ReadAll(br)
 	if !strings.Contains(string(body), "origin saw GET /through") {
 		t.Errorf("through the tunnel: %q", body)
@@ -173,6 +173,9 @@ func TestRefusedHostsReachNothing(t *testing.T) {
 		{fmt.Sprintf("origin.test:%d", o.port), 502, "not a public address"},       // rebinding to loopback
 		{fmt.Sprintf("127.0.0.1:%d", o.port+1), 502, "not a public address"},       // a remote's literal loopback
 		{fmt.Sprintf("[::ffff:127.0.0.1]:%d", o.port), 403, "not an allowed host"}, // a mapped spelling
+		{"r\u0435gistry.npmjs.org:443", 403, "not an allowed host"},                // IDNA: a Cyrillic е, in UTF-8
+		{"xn--rgistry-9wa.npmjs.org:443", 403, "not an allowed host"},              // the same look-alike as an A-label
+		{"registry.npmjs.org.:8443", 403, "not an allowed host"},                   // the allowed name with a trailing dot, another port
 		{"evil.example", 400, "not host:port"},
 		{"evil.example:99999", 400, "not a port"},
 		{"evil.example:http", 400, "not a proxy request"},
@@ -184,7 +187,7 @@ func TestRefusedHostsReachNothing(t *testing.T) {
 			t.Errorf("CONNECT %s: %s %q %q; want %d and %q", row.target, resp.Status, resp.Header.Get("X-Hookctl-Refused"), body, row.status, row.why)
 		}
 	}
-	for _, e := range ev.wait(t, 8) { // the last row reports nothing: it names no host
+	for _, e := range ev.wait(t, 11) { // the last row reports nothing: it names no host
 		if e.Allowed {
 			t.Errorf("an admitted refusal: %+v", e)
 		}
@@ -251,7 +254,7 @@ func TestThroughTheUsersProxy(t *testing.T) {
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("CONNECT through the upstream: %s", resp.Status)
 	}
-	fmt.Fprintf(c, "GET /up HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+	fmt.Fprintf(c, "GET /up HTTP/1.1\r\nHost: %s\r\nConnection: close\r\n\r\n", name)
 	if body, _ := io.ReadAll(br); !strings.Contains(string(body), "origin saw GET /up") {
 		t.Errorf("through both proxies: %q", body)
 	}
@@ -331,10 +334,16 @@ func FuzzProxyRequest(f *testing.F) {
 		"CONNECT [::1]:443 HTTP/1.1\r\n\r\n",
 		"CONNECT pypi.org:443\r\n\r\n",
 		"GET / HTTP/1.1\r\nHost: pypi.org\r\n\r\n",
+		// Issue 24: a second request, kept alive or pipelined, for another host.
+		"GET http://pypi.org/ HTTP/1.1\r\nHost: pypi.org\r\n\r\nGET http://evil.example/ HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+		"GET http://pypi.org/ HTTP/1.1\r\nHost: pypi.org\r\n\r\nGET /x HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+		"CONNECT pypi.org:443 HTTP/1.1\r\n\r\nGET / HTTP/1.1\r\nHost: evil.example\r\n\r\n",
+		"CONNECT pypi.org:443 HTTP/1.1\r\n\r\n\x16\x03\x01\x00\x05\x01\x00\x00\x01\x00",
+		"CONNECT pypi.org:443 HTTP/1.1\r\n\r\nPRI * HTTP/2.0\r\n\r\nSM\r\n\r\n",
 	} {
 		f.Add([]byte(s))
 	}
-	policy, err := egress.New(nil, nil)
+	policy, err := egress.New(nil, nil, nil)
 	if err != nil {
 		f.Fatal(err)
 	}
@@ -363,4 +372,163 @@ func FuzzProxyRequest(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPlainHTTPForwarding: what the proxy writes again of a request still works as the client
+// meant it: a streamed response reaches the client as it comes, a client that waits for 100
+// Continue gets it, a WebSocket upgrade reaches the host judged, and an offer to upgrade to h2c
+// is dropped (the request goes on as HTTP/1.1, which the proxy can judge).
+func TestPlainHTTPForwarding(t *testing.T) {
+	var upgrades sync.Map
+	origin := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		upgrades.Store(r.URL.Path, r.Header.Get("Upgrade")+"|"+r.Header.Get("Http2-Settings"))
+		switch r.URL.Path {
+		case "/stream":
+			io.WriteString(w, "one\n")
+			w.(http.Flusher).Flush()
+			time.Sleep(400 * time.Millisecond)
+			io.WriteString(w, "two\n")
+		case "/upload":
+			n, _ := io.Copy(io.Discard, r.Body)
+			fmt.Fprintf(w, "got %d", n)
+		case "/ws":
+			c, brw, _ := w.(http.Hijacker).Hijack()
+			defer c.Close()
+			io.WriteString(c, "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n")
+			line, _ := brw.ReadString('\n')
+			io.WriteString(c, "frame: "+line)
+		default:
+			io.WriteString(w, "plain")
+		}
+	}))
+	defer origin.Close()
+	u, _ := url.Parse(origin.URL)
+	addr, _ := serve(t, &Proxy{Policy: policy(t, nil, []string{u.Host})})
+	proxyURL, _ := url.Parse("http://" + addr)
+	tr := &http.Transport{Proxy: http.ProxyURL(proxyURL), ExpectContinueTimeout: 5 * time.Second}
+	defer tr.CloseIdleConnections()
+	client := &http.Client{Transport: tr}
+
+	start := time.Now()
+	resp, err := client.Get(origin.URL + "/stream")
+	if err != nil {
+		t.Fatal(err)
+	}
+	line, _ := bufio.NewReader(resp.Body).ReadString('\n')
+	if line != "one\n" || time.Since(start) > 350*time.Millisecond {
+		t.Errorf("the stream's first line %q came after %v: held back", line, time.Since(start))
+	}
+	io.Copy(io.Discard, resp.Body)
+	resp.Body.Close()
+
+	req, _ := http.NewRequest("POST", origin.URL+"/upload", strings.NewReader(strings.Repeat("x", 100000)))
+	req.Header.Set("Expect", "100-continue")
+	start = time.Now()
+	if resp, err := client.Do(req); err != nil {
+		t.Error(err)
+	} else {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if string(body) != "got 100000" || time.Since(start) > 3*time.Second {
+			t.Errorf("Expect: 100-continue: %q after %v", body, time.Since(start))
+		}
+	}
+
+	c, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	fmt.Fprintf(c, "GET %s/ws HTTP/1.1\r\nHost: %s\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n", origin.URL, u.Host)
+	br := bufio.NewReader(c)
+	if resp, err := http.ReadResponse(br, nil); err != nil || resp.StatusCode != 101 {
+		t.Fatalf("websocket upgrade: %v %v", resp, err)
+	}
+	io.WriteString(c, "hello\n")
+	c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	if line, _ := br.ReadString('\n'); line != "frame: hello\n" {
+		t.Errorf("through the upgraded connection: %q", line)
+	}
+
+	c2, err := net.Dial("tcp", addr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c2.Close()
+	fmt.Fprintf(c2, "GET %s/h2c HTTP/1.1\r\nHost: %s\r\nConnection: Upgrade, HTTP2-Settings\r\nUpgrade: h2c\r\nHTTP2-Settings: AAMAAABkAAQCAAAAAAIAAAAA\r\n\r\n", origin.URL, u.Host)
+	if resp, err := http.ReadResponse(bufio.NewReader(c2), nil); err != nil || resp.StatusCode != 200 {
+		t.Fatalf("an h2c upgrade offer: %v %v", resp, err)
+	}
+	if v, _ := upgrades.Load("/h2c"); v != "|" {
+		t.Errorf("the origin saw the upgrade offer: %q", v)
+	}
+}
+
+// TestSlowBodiesArriveWhole: a response whose head and body come in separate segments (as
+// Python's http.server writes them), and a request whose body comes after its head, reach the
+// other side byte for byte: the proxy's buffered writes flush between reads without sending a
+// byte twice. (An early version re-sent the head in place of the body.)
+func TestSlowBodiesArriveWhole(t *testing.T) {
+	body := strings.Repeat("0123456789abcdef", 40) // 640 bytes
+	origin := serveRaw(t, func(c net.Conn) {
+		br := bufio.NewReader(c)
+		req, err := http.ReadRequest(br)
+		if err != nil {
+			return
+		}
+		got, _ := io.ReadAll(req.Body)
+		reply := body
+		if req.Method == "POST" {
+			reply = string(got)
+		}
+		fmt.Fprintf(c, "HTTP/1.0 200 OK\r\nContent-Length: %d\r\nConnection: close\r\n\r\n", len(reply))
+		time.Sleep(2 * time.Millisecond)
+		io.WriteString(c, reply)
+	})
+	addr, _ := serve(t, &Proxy{Policy: policy(t, nil, []string{origin})})
+	for i := 0; i < 20; i++ {
+		c, err := net.Dial("tcp", addr)
+		if err != nil {
+			t.Fatal(err)
+		}
+		method, sent := "GET", ""
+		if i%2 == 1 {
+			method, sent = "POST", body
+		}
+		fmt.Fprintf(c, "%s http://%s/x HTTP/1.1\r\nHost: x\r\nContent-Length: %d\r\n\r\n", method, origin, len(sent))
+		time.Sleep(2 * time.Millisecond)
+		io.WriteString(c, sent)
+		c.SetReadDeadline(time.Now().Add(5 * time.Second))
+		resp, err := http.ReadResponse(bufio.NewReader(c), nil)
+		if err != nil {
+			t.Fatalf("%s %d: %v", method, i, err)
+		}
+		got, _ := io.ReadAll(resp.Body)
+		c.Close()
+		if string(got) != body {
+			t.Fatalf("%s %d: the body arrived as %q", method, i, got)
+		}
+	}
+}
+
+// serveRaw serves each connection to handle, closing it after, and returns the address.
+func serveRaw(t *testing.T, handle func(net.Conn)) string {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				handle(c)
+			}()
+		}
+	}()
+	return l.Addr().String()
 }
