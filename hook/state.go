@@ -367,7 +367,7 @@ func (s *Store) Record(id, cwd string, def Mode) (*Session, error) {
 	now := time.Now().UTC()
 	sess := &Session{ID: id, Mode: def, Cwd: cwd, Started: now, History: []Change{{Time: now, From: def, To: def, How: "new"}},
 		Remotes: s.noteProject(cwd)}
-	j, err := encodeJSON(sess)
+	j, err := encodeState(sess)
 	if err != nil {
 		return nil, err
 	}
@@ -419,8 +419,8 @@ func (s *Store) update(id string, fn func(old *Session, loadErr error) (*Session
 // with them cannot delay the toggle; the next toggle removes more.
 const maxStrays = 1000
 
-// encodeJSON is the session as JSON, before sealState.
-func encodeJSON(sess *Session) ([]byte, error) {
+// encodeState is the session as JSON, before sealState (a file from before the check).
+func encodeState(sess *Session) ([]byte, error) {
 	if sess.History == nil {
 		sess.History = []Change{} // a list, as readState requires, never null
 	}

@@ -467,8 +467,8 @@ func TestTornStateWriteIsReadOnly(t *testing.T) {
 	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
 	edit := &Session{ID: "s", Mode: ModeEdit, Cwd: "/p", Started: now, History: []Change{{now, ModeReadOnly, ModeReadOnly, "new"}, {now, ModeReadOnly, ModeEdit, "cli"}}}
 	ro := &Session{ID: "s", Mode: ModeReadOnly, Cwd: "/p", Started: now, History: append(append([]Change{}, edit.History...), Change{now, ModeEdit, ModeReadOnly, "cli"})}
-	jEdit, _ := encodeJSON(edit)
-	jRO, _ := encodeJSON(ro)
+	jEdit, _ := encodeState(edit)
+	jRO, _ := encodeState(ro)
 	sealedEdit := sealState(jEdit, stateBlock)
 	sealedRO := sealState(jRO, stateBlock)
 	legacyEdit := append([]byte{}, jEdit...)

@@ -47,7 +47,7 @@ var (
 	castagnoliTable *crc32.Table
 )
 
-// sealState turns j (a JSON object as encodeJSON writes it: "{\n  \"id\": …}\n") into the
+// sealState turns j (a JSON object as encodeState writes it: "{\n  \"id\": …}\n") into the
 // file: the check as the first key, then j, then spaces to size bytes (0: the reserve for j).
 // A result longer than size means j does not fit.
 func sealState(j []byte, size int) []byte {
@@ -112,7 +112,7 @@ func writeStateInPlace(path string, sess *Session) error {
 	room := roomOf(st)
 	trimmed := *sess
 	for {
-		j, err := encodeJSON(&trimmed)
+		j, err := encodeState(&trimmed)
 		if err != nil {
 			return err
 		}
@@ -150,7 +150,7 @@ func (s *Store) writeState(id string, sess *Session) error {
 			return fmt.Errorf("failed to move aside %s, which is not a regular file: %w", path, err)
 		}
 	}
-	j, err := encodeJSON(sess)
+	j, err := encodeState(sess)
 	if err != nil {
 		return err
 	}
