@@ -51,7 +51,9 @@ func (s *Store) Claim(session, what, id string) bool {
 	f, err := os.OpenFile(path, flags, 0o600)
 	if errors.Is(err, fs.ErrNotExist) {
 		s.makeClaimShards(session)
-		f, err = os.OpenFile(path, flags, 0o600)
+		if f, err = os.OpenFile(path, flags, 0o600); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(dir, 0o700) == nil {
+			f, err = os.OpenFile(path, flags, 0o600) // its maker has not made this shard yet
+		}
 	}
 	if errors.Is(err, fs.ErrExist) {
 		return false
@@ -62,12 +64,17 @@ func (s *Store) Claim(session, what, id string) bool {
 	return true
 }
 
-// makeClaimShards creates the directories of a session's claims, all at once: the calls of a
-// burst that each created the one it needs would queue on the session's directory for it.
+// makeClaimShards creates the directories of a session's claims: all of them, by whoever
+// creates the session's directory (Record does, as it records the session), so that the calls
+// of a burst do not each create the one they need and queue on the directory's lock for it.
 func (s *Store) makeClaimShards(session string) {
 	calls := s.callsDir(session)
-	if os.MkdirAll(calls, 0o700) != nil {
-		return
+	err := os.Mkdir(calls, 0o700)
+	if errors.Is(err, fs.ErrNotExist) && os.MkdirAll(s.Dir, 0o700) == nil {
+		err = os.Mkdir(calls, 0o700)
+	}
+	if err != nil {
+		return // made by another, which makes the shards
 	}
 	for i := range claimShards {
 		os.Mkdir(filepath.Join(calls, fmt.Sprintf("%02x", i)), 0o700)

@@ -373,6 +373,7 @@ func (s *Store) Record(id, cwd string, def Mode) (*Session, error) {
 	}
 	switch err := fsutil.CreateExclusive(s.path(id), sealState(j, 0), 0o600); {
 	case err == nil:
+		s.makeClaimShards(id)
 		return sess, nil
 	case errors.Is(err, fs.ErrExist):
 		return s.Load(id) // another hook created it first

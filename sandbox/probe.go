@@ -82,15 +82,18 @@ func Current(home, binary string) Status {
 			return st
 		}
 	}
-	return Refresh(home, binary) // the prober failed or is stuck: probe here
+	return Refresh(home, binary) // the prober failed, or held the lock past its own timeout: probe here
 }
 
 // probeLock is the lock in hookctl's home that the process probing holds.
 const probeLock = "sandbox.probe.lock"
 
-// ProbeWait bounds how long a process waits for another's probe, well inside the hook's
-// deadline.
-const ProbeWait = 1500 * time.Millisecond
+// ProbeWait bounds how long a process waits for another's probe: past the probe's own timeout,
+// so that a waiter probes only when the prober failed or is stuck. A hook's deadline comes
+// first, and refuses the call (it never runs a command without knowing the sandbox); a waiter
+// that probed sooner would join hundreds of probes that slow the one that counts, as it did
+// with a 1.5 s wait on a loaded machine (296-299 of 600 refused).
+const ProbeWait = ProbeTimeout + time.Second
 
 // cached is the cached result, if it is this machine's and this build's.
 func cached(home, binary string) (Status, bool) {

@@ -77,8 +77,9 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	}
 	env := hookEnv()
 	if env.err == nil {
-		// In a burst of hooks, the human's toggle first.
-		overload.Enter(filepath.Join(env.home, hookSlots))
+		// In a burst of hooks, the human's toggle first; but the sandbox probe, if one must
+		// run, at full priority first: the burst's other hooks wait for its answer.
+		overload.Enter(filepath.Join(env.home, hookSlots), func() { isolation(env) })
 		// Every answer, the runner's own refusals included, once given.
 		log := hook.DecisionLogAt(env.home)
 		r.Log = func(e *hook.LogEntry) {

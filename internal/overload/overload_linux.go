@@ -7,9 +7,10 @@ import (
 )
 
 // Enter takes a slot in the slot file at path for this process, until it exits, and if every
-// slot is taken lowers the process's priority to Nice. It reports whether it did. It never
-// raises a priority, and a slot file it cannot open changes nothing.
-func Enter(path string) bool {
+// slot is taken runs before (work that must not be slowed: it cannot be sped up again), then
+// lowers the process's priority to Nice. It reports whether it did. It never raises a
+// priority, and a slot file it cannot open changes nothing.
+func Enter(path string, before func()) bool {
 	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if os.IsNotExist(err) {
 		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o600)
@@ -32,6 +33,9 @@ func Enter(path string) bool {
 		}
 	}
 	f.Close()
+	if before != nil {
+		before()
+	}
 	return yield()
 }
 

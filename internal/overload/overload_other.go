@@ -3,4 +3,4 @@
 package overload
 
 // Enter does nothing here: thread priorities are Linux's.
-func Enter(path string) bool { return false }
+func Enter(path string, before func()) bool { return false }
