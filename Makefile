@@ -34,7 +34,7 @@ FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJu
                 ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./hook:FuzzContainEdit ./hook:FuzzLogString \
                 ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest ./sandbox/egress/proxy:FuzzCheckBody \
                 ./sandbox/egress/proxy:FuzzClientHello ./programs:FuzzAwkProgram \
-                ./agents/hookfile:FuzzAdd
+                ./agents/hookfile:FuzzAdd ./agents/claude/permissions:FuzzRulesJudge ./agents/codex/execpolicy:FuzzParse
 
 .PHONY: build install test test-deps fuzz bench e2e-deps docs clean
 

@@ -163,8 +163,8 @@ type Decision struct {
 	Reason  string
 	// Command, on Allow of a shell call, is the canonical form of exactly what was judged,
 	// with the hook's own configuration pins; on Pass (edit mode), the judged command wrapped
-	// in the edit sandbox, left to the client's own permission rules. The adapter sends it in
-	// place of the agent's.
+	// in the edit sandbox, left to the client's own check (the client's rules settle it first
+	// where its adapter models them: ClientRules). The adapter sends it in place of the agent's.
 	Command string
 	// Isolation, on Allow of a shell call, says what holds the command besides the policy: the
 	// OS sandbox, or "policy only: " and why there is none. For the decision log.
@@ -182,6 +182,10 @@ type Decision struct {
 	// Record is what the decision log keeps of this decision (nil: nothing, as for a second
 	// registration's answer), written by the runner once the answer is given.
 	Record *LogEntry
+	// ClientRule is the user's own permission rule that settled a rewritten call (ClientRules),
+	// with its kind and file; ClientBy says what of the client's check decided ("your permission
+	// rule", "the client's default mode"). Both empty when the client's check was not asked.
+	ClientRule, ClientBy string
 }
 
 // PublishRecord is one review-mode publish decision as the audit keeps it: never the text,

@@ -42,6 +42,7 @@ type LogEntry struct {
 	Rewrite   bool      `json:"rewrite,omitempty"` // the hook ran a rewritten command instead
 	Isolation string    `json:"isolation,omitempty"`
 	Cwd       string    `json:"cwd,omitempty"`
+	UserRule  string    `json:"user_rule,omitempty"` // the user's own rule that settled a rewritten call, with its kind and file
 }
 
 // DecisionLog appends to and reads the log in Dir.
@@ -110,7 +111,7 @@ func (e *LogEntry) appendJSON(b []byte) []byte {
 	for _, f := range []struct{ name, value string }{
 		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool},
 		{"mode", e.Mode}, {"verdict", e.Verdict}, {"rule", e.Rule}, {"reason", e.Reason}, {"command", e.Command},
-		{"isolation", e.Isolation}, {"cwd", e.Cwd},
+		{"isolation", e.Isolation}, {"cwd", e.Cwd}, {"user_rule", e.UserRule},
 	} {
 		if f.value == "" && f.name != "event" && f.name != "verdict" {
 			continue
@@ -293,6 +294,9 @@ func WhySteps(e LogEntry, now func(LogEntry, Mode) Decision) []string {
 		say("the caller was a %s subagent", e.AgentType)
 	}
 	say("decided by: %s", orElse(e.Rule, "(not recorded)"))
+	if e.UserRule != "" {
+		say("your own permission rule decided, applied by hookctl to the command as written: %s", e.UserRule)
+	}
 	say("verdict: %s — %s", e.Verdict, orElse(e.Reason, "(no reason given)"))
 	if e.Rewrite {
 		say("the hook had the client run its rewrite of the command instead (%s)", orElse(e.Isolation, "no isolation recorded"))

@@ -58,6 +58,9 @@ type Gate struct {
 	// Pinned, when not empty, says why the mode cannot change (a hookctl run's hook: read-only
 	// for the whole run): every toggle is refused with it, and Modes should be FixedMode.
 	Pinned string
+	// ClientRules loads the client's own permission rules for a call (Policy.ClientRules), with
+	// their I/O, when the policy asks. Nil: the client judges its rewrites itself.
+	ClientRules func(c *ToolCall) ClientRules
 	// Environ is the environment whose secret values a recorded command is redacted of.
 	Environ []string
 }
@@ -160,6 +163,9 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
+	}
+	if g.ClientRules != nil {
+		p.ClientRules = func() ClientRules { return g.ClientRules(c) }
 	}
 	p.GHRepo = retriever.EnvValue(g.Environ, "GH_REPO")
 	p.GitHubRepo = func(remote string) string { return ProjectGitHubRepo(c.Cwd, remote) }
@@ -283,6 +289,10 @@ func (g *Gate) record(e *LogEntry, d Decision) *LogEntry {
 	e.Verdict, e.Reason, e.Isolation = d.Verdict.String(), d.Reason, d.Isolation
 	if d.Rule != "" {
 		e.Rule = d.Rule
+	}
+	if d.ClientBy != "" {
+		e.Rule += ", then " + d.ClientBy
+		e.UserRule = d.ClientRule
 	}
 	e.Rewrite = d.Command != "" && d.Command != e.Command
 	if e.Command != "" {

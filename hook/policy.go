@@ -85,6 +85,9 @@ type Policy struct {
 	// GHRepo is GH_REPO in the client's environment (which the agent's shell inherits, and the
 	// agent cannot change): the repository gh reads when a command names none.
 	GHRepo string
+	// ClientRules loads the client's own permission rules (clientrules.go), asked only when a
+	// shell call is admitted with a rewrite. Nil: the client judges the rewrite itself.
+	ClientRules func() ClientRules
 }
 
 // SessionState is a session's mode as the policy sees it. When the state could not be read,
@@ -127,10 +130,20 @@ const (
 	scopePlan                     // the client is in plan mode: read-only whatever the session's mode
 )
 
-// Decide judges one tool call made in a session in state st.
+// Decide judges one tool call made in a session in state st: hookctl's own rules first, then,
+// for a command it has the client run rewritten, the user's own permission rules on the command
+// as written (withClientRules).
 //
 // A command is parsed once, here, and every judge reads that one parse (lexer.CommandLine).
 func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
+	var cl *lexer.CommandLine
+	if c.Command != "" {
+		cl = lexer.NewCommandLine(c.Command)
+	}
+	return p.withClientRules(c, cl, p.decide(c, cl, st))
+}
+
+func (p *Policy) decide(c *ToolCall, cl *lexer.CommandLine, st SessionState) Decision {
 	ruled := func(d Decision, rule string) Decision {
 		if d.Rule == "" {
 			d.Rule = rule
@@ -139,10 +152,6 @@ func (p *Policy) Decide(c *ToolCall, st SessionState) Decision {
 	}
 	if d, ok := p.modeChangeByModel(c); ok {
 		return ruled(d, "mode change by the model")
-	}
-	var cl *lexer.CommandLine
-	if c.Command != "" {
-		cl = lexer.NewCommandLine(c.Command)
 	}
 	if st.Mode == ModeReview && !st.Plan && !p.Config.ReadOnlyAgent(c.AgentType) {
 		if d, ok := p.review(c, cl); ok {

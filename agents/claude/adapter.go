@@ -366,8 +366,10 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	switch d.Verdict {
 	case hook.Pass:
 		// No opinion, but a rewrite: updatedInput without a permissionDecision runs the new
-		// command through the client's own permission flow (2.1.328, live: with Bash allowed it
-		// ran; with an ask rule it was asked, and denied in -p), which edit mode must keep.
+		// command through the client's own permission flow, which matches the user's rules
+		// against the rewrite (2.1.328, live). The gate settles rewritten calls by the user's
+		// rules first (hook.ClientRules); only the auto mode, whose classifier hookctl cannot
+		// model, is left to the client this way.
 	case hook.Deny:
 		h.Str("permissionDecision", "deny")
 	case hook.Allow:

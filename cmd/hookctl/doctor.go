@@ -9,6 +9,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -18,6 +19,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/agents/claude/permissions"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
@@ -121,6 +123,9 @@ func doctorRun(s *streams) int {
 	// What no agent may write.
 	d.checkProtection(env, cwd)
 
+	// The user's own permission rules, which hookctl applies to the commands it rewrites.
+	d.checkPermissionRules(env, cwd)
+
 	// Claude Code's version.
 	d.checkClaudeVersion()
 
@@ -164,6 +169,48 @@ func (d *doctor) checkProtection(env environment, cwd string) {
 	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
 		d.note("CLAUDE_CONFIG_DIR is %s: its settings, plugins and .claude.json are protected as well as ~/.claude's", dir)
 	}
+}
+
+// checkPermissionRules says which of Claude Code's permission rules hookctl applies to the
+// commands the agent writes (it has the client run them rewritten, which the client's own
+// matching no longer recognises), and names any rule that approves hookctl's rewrite instead of
+// a command: what the client's "don't ask again" saved for a prompt hookctl left to it.
+func (d *doctor) checkPermissionRules(env environment, cwd string) {
+	rules := permissions.Load(permissions.Options{Home: env.userHome, ConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd,
+		ManagedDir: permissions.ManagedDir(runtime.GOOS), ArgsKnown: true})
+	count := map[permissions.Behavior]int{}
+	scopes := map[string]int{}
+	var order []string
+	for _, r := range rules.Rules() {
+		count[r.Behavior]++
+		if scopes[r.Source.Scope.String()]++; scopes[r.Source.Scope.String()] == 1 {
+			order = append(order, r.Source.Scope.String())
+		}
+	}
+	var where []string
+	for _, sc := range order {
+		where = append(where, fmt.Sprintf("%s %d", sc, scopes[sc]))
+	}
+	d.ok("Claude Code permission rules for a session here: %d deny, %d ask, %d allow (%s); hookctl applies them, and the "+
+		"permission mode, to each command as the agent wrote it, before it has Claude Code run its rewrite (the command line's "+
+		"--allowedTools and --disallowedTools too, read from the running client)",
+		count[permissions.Deny], count[permissions.Ask], count[permissions.Allow], orNone(strings.Join(where, ", ")))
+	for _, p := range rules.Problems {
+		d.note("%s", p)
+	}
+	for _, r := range rules.WrapperRules(env.binary) {
+		d.problem("remove it from "+r.Source.Path+"; to allow a command without being asked, add a rule for that command (Bash(npm test *))",
+			"the rule %s approves hookctl's rewritten commands, not a command you chose (Claude Code's \"don't ask again\" saved it "+
+				"for a prompt about hookctl's wrapper); while hookctl decides each rewritten call it approves nothing, but without hookctl it "+
+				"would let any command wrapped in hookctl sandbox run unasked", r)
+	}
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "none"
+	}
+	return s
 }
 
 func mustSettingsPath(scope, home, cwd string) string {

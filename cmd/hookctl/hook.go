@@ -10,7 +10,12 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/agents/claude/permissions"
+	"github.com/hookctl/hookctl/agents/codex/execpolicy"
+	copilotperm "github.com/hookctl/hookctl/agents/copilot/permissions"
+	"github.com/hookctl/hookctl/agents/gemini/policy"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/overload"
 	"github.com/hookctl/hookctl/retriever/front"
@@ -126,6 +131,9 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	if a.Client.Name == claude.Client.Name {
 		g.VerifyToggle = func() error { return claude.CheckReadonlyCommand(env.userHome) }
 		g.IsClient = claude.IsClientProcess
+		g.ClientRules = func(c *hook.ToolCall) hook.ClientRules { return claudeRules(env.userHome, c.Cwd) }
+	} else {
+		g.ClientRules = otherRules(a.Name, env.userHome)
 	}
 	if env.err == nil {
 		g.AuditPublish = func(c *hook.ToolCall, r *hook.PublishRecord) error {
@@ -162,6 +170,54 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 
 // hookSlots is the file in hookctl's home whose locks count the running hooks (overload).
 const hookSlots = "hooks.slots"
+
+// claudeRules loads Claude Code's permission rules in force for a session in cwd: its settings
+// files, and the command line of the client process the hook runs under.
+func claudeRules(userHome, cwd string) *permissions.Set {
+	args, dir, ok := permissions.ClientCommandLine(os.Getppid(), claude.IsClientProcess)
+	return permissions.Load(permissions.Options{Home: userHome, ConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd,
+		ManagedDir: permissions.ManagedDir(runtime.GOOS), Args: args, ArgsKnown: ok, ClientDir: dir})
+}
+
+// otherRules loads the permission rules of a client other than Claude Code that takes a
+// rewritten command, for a session in the call's directory; nil for one whose rules are not
+// modelled.
+func otherRules(agent, userHome string) func(c *hook.ToolCall) hook.ClientRules {
+	ancestors := func() []int {
+		var pids []int
+		for _, p := range hook.Ancestors(os.Getpid()) {
+			pids = append(pids, p.PID)
+		}
+		return pids
+	}
+	switch agent {
+	case "codex":
+		return func(c *hook.ToolCall) hook.ClientRules {
+			home := os.Getenv("CODEX_HOME")
+			if home == "" {
+				home = filepath.Join(userHome, ".codex")
+			}
+			return execpolicy.Load(execpolicy.Options{CodexHome: home, Cwd: c.Cwd, System: "/etc/codex"})
+		}
+	case "gemini":
+		return func(c *hook.ToolCall) hook.ClientRules {
+			args, _ := agentkit.ClientArgs(ancestors(), policy.IsClient)
+			return policy.Load(policy.Options{Home: userHome, Cwd: c.Cwd, System: "/etc/gemini-cli", Args: args})
+		}
+	case "copilot":
+		return func(c *hook.ToolCall) hook.ClientRules {
+			args, ok := agentkit.ClientArgs(ancestors(), copilotperm.IsClient)
+			p := &copilotperm.Permissions{}
+			if ok {
+				p = copilotperm.Parse(args)
+			}
+			// Copilot CLI reads COPILOT_ALLOW_ALL=true as allowing everything, and gives its hooks its environment.
+			p.AllowAll = p.AllowAll || os.Getenv("COPILOT_ALLOW_ALL") == "true"
+			return p
+		}
+	}
+	return nil
+}
 
 // environment is where hookctl lives on this machine.
 type environment struct {

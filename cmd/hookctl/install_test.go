@@ -553,3 +553,27 @@ func TestStatuslineLeavesPlanMode(t *testing.T) {
 		t.Errorf("after plan mode was reported again: %q", got)
 	}
 }
+
+// TestDoctorNamesRulesOnHookctlsWrapper (issue 25): doctor counts the Claude Code permission
+// rules hookctl applies, and names a rule that approves hookctl's rewrite rather than a command
+// (what "don't ask again" saved when an earlier hookctl left a rewritten call to the client's
+// prompt), as a problem with the file it is in.
+func TestDoctorNamesRulesOnHookctlsWrapper(t *testing.T) {
+	_, hh := userEnv(t)
+	t.Setenv("PATH", "")
+	runCLI(t, hh, "", "install")
+	cwd, _ := os.Getwd()
+	local := filepath.Join(cwd, ".claude", "settings.local.json")
+	os.MkdirAll(filepath.Dir(local), 0o755)
+	os.WriteFile(local, []byte(`{"permissions":{"allow":["Bash(npm test *)"],"deny":["Bash(rm:*)"],"ask":["Bash(git push:*)"]}}`), 0o644)
+	code, out, _ := runCLI(t, hh, "", "doctor")
+	if code != exitOK || !strings.Contains(out, "Claude Code permission rules for a session here: 1 deny, 1 ask, 1 allow (local 3)") {
+		t.Errorf("doctor with the user's rules: exit %d\n%s", code, out)
+	}
+	os.WriteFile(local, []byte(`{"permissions":{"allow":["Bash(/home/u/.local/bin/hookctl sandbox *)","Bash(npm test *)"]}}`), 0o644)
+	code, out, _ = runCLI(t, hh, "", "doctor")
+	if code != exitDenied || !strings.Contains(out, "✗ the rule allow Bash(/home/u/.local/bin/hookctl sandbox *) in "+local+" approves hookctl's rewritten commands") ||
+		!strings.Contains(out, "fix: remove it from "+local) {
+		t.Errorf("doctor did not name the rule on hookctl's wrapper: exit %d\n%s", code, out)
+	}
+}

@@ -175,7 +175,13 @@ func TestRunRefusesEscapes(t *testing.T) {
 		}), "\n"), "control", w.home, w.sibling, fmt.Sprint(w.port))
 		control.Dir = w.repo
 		control.SysProcAttr = &syscall.SysProcAttr{Credential: user}
-		if out, _ := control.CombinedOutput(); strings.Count(string(out), "ALLOWED") != 4 || w.reached.Load() != 1 {
+		out, _ := control.CombinedOutput()
+		// The server counts a connection once it has accepted it, which can come after the
+		// control's bash has connected and exited.
+		for deadline := time.Now().Add(5 * time.Second); w.reached.Load() < 1 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		if strings.Count(string(out), "ALLOWED") != 4 || w.reached.Load() != 1 {
 			t.Fatalf("control outside the sandbox (%d connections):\n%s", w.reached.Load(), out)
 		}
 		w.reached.Store(0)
@@ -197,6 +203,7 @@ func TestRunRefusesEscapes(t *testing.T) {
 		if strings.Contains(stdout+stderr, "SECRET") {
 			t.Errorf("a secret reached the output:\n%s\n%s", stdout, stderr)
 		}
+		time.Sleep(200 * time.Millisecond) // a connection is counted once accepted: let a late one show
 		if n := w.reached.Load(); n != 0 {
 			t.Errorf("the loopback server saw %d connections", n)
 		}

@@ -97,6 +97,10 @@ type Session struct {
 	Args    []string      // extra command-line arguments, e.g. "--agent", "reviewer"
 	Timeout time.Duration // for the whole run; NewSession sets 60 s
 
+	// NoAllowedTools starts the client without --allowedTools AllowedTools, so that its own
+	// permission rules and mode decide each call, as for a user who passed none.
+	NoAllowedTools bool
+
 	t testing.TB
 }
 
@@ -257,7 +261,11 @@ func (s *Session) Run(prompt string) *Result {
 	s.API.SetScript(s.Script)
 	ctx, cancel := context.WithTimeout(context.Background(), s.Timeout)
 	defer cancel()
-	args := append([]string{"-p", prompt, "--output-format", "json", "--allowedTools", AllowedTools}, s.Args...)
+	args := []string{"-p", prompt, "--output-format", "json"}
+	if !s.NoAllowedTools {
+		args = append(args, "--allowedTools", AllowedTools)
+	}
+	args = append(args, s.Args...)
 	cmd := exec.CommandContext(ctx, s.Bin, args...)
 	cmd.Dir = s.Project
 	cmd.Env = s.Environ()

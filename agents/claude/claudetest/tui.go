@@ -111,7 +111,10 @@ func (s *Session) StartTUI(width, height int) *TUI {
 	argv := []string{"-f", conf, "new-session", "-d", "-s", "claude", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height),
 		"-c", s.Project, "--", "env", "-i"}
 	argv = append(argv, s.tuiEnviron()...)
-	argv = append(argv, s.Bin, "--permission-mode", "default", "--allowedTools", AllowedTools)
+	argv = append(argv, s.Bin, "--permission-mode", "default")
+	if !s.NoAllowedTools {
+		argv = append(argv, "--allowedTools", AllowedTools)
+	}
 	argv = append(argv, s.Args...)
 	if out, err := u.run(argv...); err != nil {
 		s.t.Fatalf("failed to start tmux: %v\n%s", err, out)
