@@ -51,10 +51,10 @@ const maxFileRead = 8
 
 // Read calls each with every record in the log, lane by lane, each lane oldest file first;
 // each returning an error marks the line damaged and goes on. A line over the cap, a whole
-// file that is not a regular file, and an error from each are returned as damage, never as a
-// reason to stop: one bad line must not hide the rest. The last line of a lane's current file,
-// if it has no newline yet, is left out silently: it is being written, or was cut short and
-// will be cut off by the next append. err is for a log that cannot be read at all.
+// file that is not a regular file, an error from each, and a last line without its newline (cut
+// short by a crash, which the next append to that file cuts off; or, for a moment, one being
+// written) are returned as damage, never as a reason to stop: one bad line must not hide the
+// rest. err is for a log that cannot be read at all.
 //
 // Every record present when Read begins is seen exactly once, whatever rotations happen while
 // it runs; records appended meanwhile may or may not be.
@@ -216,11 +216,13 @@ func (l *Log) readFile(of openFile, each func(Record) error) []Damage {
 		start := off
 		off += length
 		if errors.Is(err, io.EOF) && !long && (len(line) == 0 || line[len(line)-1] != '\n') {
-			// The last line, without its newline.
+			// The last line, without its newline: never a record.
 			switch {
 			case off > limit:
 				damage = append(damage, Damage{File: of.name, Why: fmt.Sprintf("larger than %d bytes, which the log never grows to: the rest is not read", limit)})
-			case len(bytes.TrimSpace(line)) > 0 && !of.current:
+			case len(bytes.TrimSpace(line)) > 0 && of.current:
+				damage = append(damage, Damage{File: of.name, Line: n, Why: "the last line has no newline: cut short (the next record cuts it off), or being written"})
+			case len(bytes.TrimSpace(line)) > 0:
 				damage = append(damage, Damage{File: of.name, Line: n, Why: "cut short (the last line has no newline)"})
 			}
 			return damage

@@ -131,10 +131,10 @@ func BenchmarkAuditAppend(b *testing.B) {
 	}
 }
 
-// TestAuditSkipsDamagedLines: a line cut short in the middle of the log, or one past the cap, is
-// skipped and reported by file and line; a last line without its newline (a write in progress,
-// or one a crash cut short) is not an entry, and the next append cuts it off; every other entry
-// is read. (Entries once refused the whole log for one bad line, and hookctl audit with it.)
+// TestAuditSkipsDamagedLines: a line cut short in the middle of the log or at its end (a crash,
+// a full disk), or one past the cap, is skipped and reported by file and line, and the next
+// append cuts off the one at the end; every other entry is read. (Entries once refused the whole
+// log for one bad line, and hookctl audit with it.)
 func TestAuditSkipsDamagedLines(t *testing.T) {
 	a := &Audit{Dir: t.TempDir()}
 	line := func(url string) string {
@@ -167,7 +167,7 @@ func TestAuditSkipsDamagedLines(t *testing.T) {
 	for _, d := range damaged {
 		where = append(where, fmt.Sprintf("%s:%d", filepath.Base(d.File), d.Line))
 	}
-	if fmt.Sprint(where) != "[audit.jsonl:2 audit.jsonl:4]" || !strings.Contains(damaged[1].Why, "cap") ||
+	if fmt.Sprint(where) != "[audit.jsonl:2 audit.jsonl:4 audit.jsonl:6]" || !strings.Contains(damaged[1].Why, "cap") ||
 		!strings.HasPrefix(damaged[0].String(), filepath.Join(a.Dir, auditFile)+":2: ") {
 		t.Errorf("damaged %v", damaged)
 	}
