@@ -120,7 +120,7 @@ func logList(s *streams, opts *logOptions) error {
 		if e.Event == "toggle" {
 			what = "(mode change)"
 		} else if what == "" {
-			what = "(" + e.Tool + ")"
+			what = "(" + or(e.Tool, e.Event) + ")" // a refusal before any decision names no tool
 		}
 		fmt.Fprintf(out, "%s  %s  %-9s %-5s %-8s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
 			e.Mode, e.Verdict, e.Tool, clip.String(what, 80))
