@@ -27,6 +27,10 @@ import (
 // fails the check and reads as damaged, which every reader treats as read-only, never as the
 // wider of the two modes it was torn between. A file without a check (written before
 // hookctl kept one) is read only if it is not padded: a padded file has been written in place.
+//
+// A write in place needs no room on filesystems that overwrite blocks where they are (ext4,
+// xfs, tmpfs); one that copies on write (btrfs, zfs) may still want room, and there the toggle
+// can fail on a full disk as before, saying why.
 
 const (
 	stateBlock = 4096
