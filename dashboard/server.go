@@ -30,6 +30,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/sandbox"
 )
 
 // CookieName is the cookie that carries the token after the first visit.
@@ -285,9 +286,13 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "hookctl's config cannot be loaded: "+err.Error(), http.StatusInternalServerError)
 		return
 	}
-	if _, _, err := store.HumanToggle(t, id, "dashboard", s.Inside, cfg.SessionDefault()); err != nil {
+	from, to, err := store.HumanToggle(t, id, "dashboard", s.Inside, cfg.SessionDefault())
+	if err != nil {
 		http.Error(w, "the mode did not change: "+err.Error(), http.StatusConflict)
 		return
+	}
+	if from == hook.ModeEdit && to != hook.ModeEdit {
+		sandbox.EndEdit(s.Home, id) // what edit mode's commands left running ends with it
 	}
 	store.LiveClients(true)
 	http.Redirect(w, r, s.base+"#sessions", http.StatusSeeOther)

@@ -20,6 +20,9 @@ type Refusal struct {
 	// sandboxOnly: the command was admitted, but only for the OS sandbox (a read-only runner,
 	// or a program whose rule is SandboxOnly), which JudgeReadOnly does not have.
 	sandboxOnly bool
+	// launcherOnly: the command was admitted, but only through hookctl's launcher, sandbox or
+	// policy-only launch (printenv and env bare: the launcher's environment holds no secret).
+	launcherOnly bool
 }
 
 // ReadOnlyShellRules says in brief what the read-only shell accepts: told once per session (at its
@@ -73,7 +76,7 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
 	need := j.need
 	if r == nil {
 		p := &Policy{Config: cfg}
-		if h := p.sensitiveRead(j.reads, j.cd, true); h != nil {
+		if h := p.sensitiveAccess(j.access, readContext{dir: j.cd, projectToo: true, rewritten: true, launched: true}); h != nil {
 			r = h.reason()
 		}
 	}
@@ -84,6 +87,8 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
 		return "", &Refusal{What: "a read-only runner runs only in the sandbox", sandboxOnly: true}
 	case need.why != "":
 		return "", &Refusal{What: need.why + ", so it runs only in the sandbox", sandboxOnly: true}
+	case need.launcher != "":
+		return "", &Refusal{What: need.launcher + ", so it runs only through hookctl's launcher", launcherOnly: true}
 	}
 	return lexer.Print(sc, rewriteFor(cfg)), nil
 }
@@ -94,15 +99,22 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
 type sandboxNeed struct {
 	runner bool
 	why    string // "`cargo`: …"
+	// launcher says why the script runs only through hookctl's launcher, sandbox or not
+	// (programs.Program.LauncherOnly): "`printenv`: it prints the whole environment, …".
+	launcher string
 }
 
 // judged is what judging an admitted script learned besides its verdict.
 type judged struct {
 	need sandboxNeed
-	// reads are the words its programs may open and read (programs.Program.JudgeReads),
-	// relative to cd when the script starts with `cd DIR &&`, for the sensitive-file rule.
-	reads []string
-	cd    string
+	// access is what its programs may read (programs.Program.JudgeAccess): the words they open,
+	// their walks and their files of names, relative to cd when the script starts with
+	// `cd DIR &&`, for the sensitive-file rule.
+	access programs.Access
+	cd     string
+	// env are the variables its words read ($NAME), for a client whose commands run without
+	// hookctl's launcher (its environment is the client's whole one).
+	env []string
 }
 
 // judgeScript is JudgeReadOnly before printing: the admitted script, or why not, and whether it
@@ -156,16 +168,24 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int, 
 func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *judged) *Refusal {
 	name := c.Name.Value
 	prog := programs.Lookup(name)
+	if prog != nil && prog.LauncherOnly != nil && programs.LookupWrapper(name) != nil && !bareWrapper(c) {
+		prog = nil // env runs a program with anything after it: only its bare form reads
+	}
 	if prog == nil || cfg.ProgramDenied(name) {
 		return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name)}
 	}
 	if prog.SandboxOnly != "" && j.need.why == "" {
 		j.need.why = "`" + name + "`: " + prog.SandboxOnly
 	}
+	if prog.LauncherOnly != nil && j.need.launcher == "" {
+		if why := prog.LauncherOnly(lexerArgs(c)); why != "" {
+			j.need.launcher = "`" + name + "`: " + why
+		}
+	}
 	if i > 0 && !prog.Filter {
 		return &Refusal{What: "`" + name + "` cannot read a pipe", Hint: "after | use one of: " + strings.Join(programs.FilterNames(), " ")}
 	}
-	if r := judgeInput(prog, c, &j.reads); r != nil {
+	if r := judgeInput(prog, c, &j.access.Files); r != nil {
 		return r
 	}
 	judge := prog
@@ -176,7 +196,12 @@ func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Confi
 		}
 		c, judge = findExec(prev, c, at), programs.Lookup("find")
 	}
-	if r := judgeCommand(judge, c, loop, cfg.UserHome, &j.reads); r != nil {
+	for _, w := range c.Args {
+		if w.Env {
+			j.env = append(j.env, w.Vars()...)
+		}
+	}
+	if r := judgeCommand(judge, c, loop, cfg.UserHome, &j.access); r != nil {
 		what := r.What
 		if r.Program != "" {
 			what = r.Program + ": " + what
@@ -188,6 +213,17 @@ func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Confi
 		return &Refusal{What: what, Hint: hint}
 	}
 	return nil
+}
+
+// bareWrapper says whether a wrapper that is also a read (env) stands without a program to run:
+// no word but -0.
+func bareWrapper(c *lexer.SimpleCommand) bool {
+	for _, w := range c.Args {
+		if w.Value != "-0" && w.Value != "--null" {
+			return false
+		}
+	}
+	return true
 }
 
 // findXargs admits xargs only as `find … -print0 | xargs -0 …` (programs.xargsRule says why):
@@ -275,7 +311,7 @@ func judgeInput(prog *programs.Program, c *lexer.SimpleCommand, reads *[]string)
 // (allow/home.txt), TestCorpusRefused (deny/expansion.txt).
 //
 // The words its program may open go to reads, for the sensitive-file rule.
-func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For, home string, reads *[]string) *programs.Refusal {
+func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.For, home string, acc *programs.Access) *programs.Refusal {
 	args := make([]programs.Arg, len(c.Args))
 	usesVar := false
 	for i, w := range c.Args {
@@ -296,7 +332,7 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 		usesVar = usesVar || w.Var != "" || w.Parts != nil
 	}
 	if !usesVar {
-		return prog.JudgeReads(args, reads)
+		return prog.JudgeAccess(args, acc)
 	}
 	seen := make(map[string]bool, len(loop.Items))
 	for _, item := range loop.Items {
@@ -318,12 +354,22 @@ func judgeCommand(prog *programs.Program, c *lexer.SimpleCommand, loop *lexer.Fo
 				args[i].Glob = item.Glob != ""
 			}
 		}
-		if r := prog.JudgeReads(args, reads); r != nil {
+		if r := prog.JudgeAccess(args, acc); r != nil {
 			r.What += " (with " + loop.Var + "=" + clip.Short(item.Value) + ")"
 			return r
 		}
 	}
 	return nil
+}
+
+// lexerArgs are a command's words as its program receives them, for a rule's question about
+// them (programs.Program.LauncherOnly).
+func lexerArgs(c *lexer.SimpleCommand) []programs.Arg {
+	args := make([]programs.Arg, len(c.Args))
+	for i, w := range c.Args {
+		args[i] = programs.Arg{Value: w.Value, Pattern: w.Pattern, Var: w.Var != "" || w.Parts != nil, Glob: w.Glob != ""}
+	}
+	return args
 }
 
 // substitute joins a word's parts with value for its variable (the loop's: a word that reads

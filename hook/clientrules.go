@@ -1,6 +1,9 @@
 package hook
 
-import "github.com/hookctl/hookctl/lexer"
+import (
+	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
+)
 
 // The client's own permission rules, on a command hookctl rewrites.
 //
@@ -63,7 +66,7 @@ func (p *Policy) withClientRules(c *ToolCall, cl *lexer.CommandLine, d Decision)
 	}
 	q := ClientQuery{Call: c, Line: cl, Rewrite: d.Command}
 	if _, j, r := judgeScript(cl, p.Config); r == nil {
-		q.Read, q.Reads = true, j.reads
+		q.Read, q.Reads = true, readPaths(j.access)
 	}
 	q.Read = q.Read || d.Rule == "retriever"
 	v := rules.Judge(q)
@@ -86,4 +89,20 @@ func (p *Policy) withClientRules(c *ToolCall, cl *lexer.CommandLine, d Decision)
 		}
 	}
 	return d
+}
+
+// readPaths are the paths a judged read opens, as the client's Read rules see them: the files it
+// reads, the roots of its walks (a rule on a directory covers what is beneath), and its files of
+// names.
+func readPaths(a programs.Access) []string {
+	paths := append([]string(nil), a.Files...)
+	for _, w := range a.Walks {
+		paths = append(paths, w.Roots...)
+	}
+	for _, l := range a.Lists {
+		if l.Path != "-" {
+			paths = append(paths, l.Path)
+		}
+	}
+	return paths
 }

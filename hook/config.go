@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/BurntSushi/toml"
 
@@ -57,6 +58,14 @@ type Config struct {
 	// (every shell command the sandbox cannot hold is refused). A project file may set
 	// "require", never relax it.
 	Sandbox string `toml:"sandbox"`
+	// CommandTimeout bounds how long an admitted read-only command runs ("2m" by default, at
+	// most "10m"): the launcher stops it then and says so (issue 23). A longer timeout the
+	// client's own call asks for wins. Global only.
+	CommandTimeout string `toml:"command_timeout"`
+	// PassEnv are variables, besides hookctl's allowlist (secrets.PassedEnv, ToolchainEnv),
+	// that read-only commands get from the client's environment: a toolchain's own that a
+	// read-only runner needs. The user names them knowingly; any value is passed. Global only.
+	PassEnv []string `toml:"pass_env"`
 	// ReadOnlyRunners are commands read-only mode admits although they run the repository's
 	// code (test runners: "go test ./...", "cargo test", "npm test"), matched on the whole
 	// argv, run only in the sandbox. Global only. See runners.go.
@@ -64,6 +73,15 @@ type Config struct {
 	// EditWritable are directories edit mode's sandbox lets commands write, besides the
 	// project, the temporary directories and the usual tool caches. Global only.
 	EditWritable []string `toml:"edit_writable"`
+	// EditAutoRunWritable are the files that run code later outside the sandbox (git's hooks
+	// and config, .envrc, .vscode, …: cmd/hookctl's autoRun) which edit mode's sandbox lets
+	// commands write all the same: a path relative to the project (".husky", ".vscode"), or
+	// an absolute one. Global only.
+	EditAutoRunWritable []string `toml:"edit_auto_run_writable"`
+	// EditUnixSockets are the unix sockets of services outside the sandbox that edit mode's
+	// commands may connect to (the ssh agent's is always allowed; a gpg agent's, say, is not
+	// unless listed): absolute paths. Global only.
+	EditUnixSockets []string `toml:"edit_unix_sockets"`
 	// Network is edit mode's network: through hookctl's egress proxy to allowed hosts (the
 	// default), or the user's whole network. Global only: a project cannot open a host.
 	Network NetworkConfig `toml:"network"`
@@ -157,7 +175,8 @@ const (
 func (c *Config) FullNetwork() bool { return c != nil && c.Network.Edit == NetworkFull }
 
 // globalOnly are the keys only the user's own config may set.
-var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "read_only_runners", "edit_writable", "network", "allow_read", "run", "edit"}
+var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "command_timeout", "pass_env", "read_only_runners", "edit_writable",
+	"edit_auto_run_writable", "edit_unix_sockets", "network", "allow_read", "run", "edit"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -324,6 +343,17 @@ func ParseConfig(path, text string) (*Config, error) {
 			return nil, fmt.Errorf("%s:%d: edit_writable entry %q is not an absolute path", path, lineOfKey(text, toml.Key{"edit_writable"}), w)
 		}
 	}
+	for _, w := range c.EditUnixSockets {
+		if !filepath.IsAbs(w) {
+			return nil, fmt.Errorf("%s:%d: edit_unix_sockets entry %q is not an absolute path", path, lineOfKey(text, toml.Key{"edit_unix_sockets"}), w)
+		}
+	}
+	for _, w := range c.EditAutoRunWritable {
+		if w == "" || slices.Contains(strings.Split(filepath.ToSlash(w), "/"), "..") {
+			return nil, fmt.Errorf("%s:%d: edit_auto_run_writable entry %q must be a path in the project or an absolute path, without ..",
+				path, lineOfKey(text, toml.Key{"edit_auto_run_writable"}), w)
+		}
+	}
 	switch c.Network.Edit {
 	case "", NetworkProxy, NetworkFull:
 	default:
@@ -361,6 +391,16 @@ func ParseConfig(path, text string) (*Config, error) {
 		}
 		c.runners = append(c.runners, r)
 	}
+	if c.CommandTimeout != "" {
+		if d, err := time.ParseDuration(c.CommandTimeout); err != nil || d <= 0 || d > maxCommandTimeout {
+			return nil, fmt.Errorf("%s:%d: command_timeout must be a duration up to %v, such as \"2m\" (not %q)", path, lineOfKey(text, toml.Key{"command_timeout"}), maxCommandTimeout, c.CommandTimeout)
+		}
+	}
+	for _, n := range c.PassEnv {
+		if n == "" || strings.ContainsAny(n, "= \x00") {
+			return nil, fmt.Errorf("%s:%d: pass_env entry %q is not a variable's name", path, lineOfKey(text, toml.Key{"pass_env"}), n)
+		}
+	}
 	switch c.Sandbox {
 	case "", SandboxAuto, SandboxRequire:
 	default:
@@ -377,6 +417,23 @@ func ParseConfig(path, text string) (*Config, error) {
 	}
 	c.Path = path
 	return &c, nil
+}
+
+// Bounds on an admitted read-only command's time (CommandTimeout): Claude Code's own default for
+// its shell tool, and its maximum.
+const (
+	defaultCommandTimeout = 2 * time.Minute
+	maxCommandTimeout     = 10 * time.Minute
+)
+
+// commandTimeout is CommandTimeout as a duration.
+func (c *Config) commandTimeout() time.Duration {
+	if c != nil {
+		if d, err := time.ParseDuration(c.CommandTimeout); err == nil && d > 0 {
+			return d
+		}
+	}
+	return defaultCommandTimeout
 }
 
 // lineOfKey finds the line where the last part of key is set, for error messages; 0 if unsure.

@@ -16,6 +16,11 @@ func corpusConfig() *Config { return &Config{UserHome: "/home/agent"} }
 // reason and no other.
 const sandboxOnlyMark = "sandbox-only"
 
+// launcherOnlyMark marks a comment group of allowed rows admitted only through hookctl's
+// launcher, sandboxed or not (programs.Program.LauncherOnly: the environment it passes holds no
+// secret): without a launcher each must be refused for that reason and no other.
+const launcherOnlyMark = "launcher-only"
+
 // TestCorpusAllowed judges every legitimate read in fixtures/corpus/allow: each must be allowed,
 // or, in a group marked sandbox-only, admitted for the sandbox only.
 func TestCorpusAllowed(t *testing.T) {
@@ -37,6 +42,13 @@ func TestCorpusAllowed(t *testing.T) {
 			continue
 		}
 		_, ref := judgeReadOnly(r.Command, corpusConfig())
+		if strings.Contains(r.Comment, launcherOnlyMark) {
+			if ref == nil || !ref.launcherOnly {
+				misses++
+				t.Errorf("%s: its group says launcher-only, the judge says %v", r, ref)
+			}
+			continue
+		}
 		switch marked := strings.Contains(r.Comment, sandboxOnlyMark); {
 		case marked && ref == nil:
 			misses++

@@ -411,14 +411,19 @@ func compactFinding(f string) string {
 // /dev/null, in its own process group, killed at execTimeout; it returns what the run did to
 // the world and what it printed.
 func runInWorld(w *hostile.World, argv []string, command string) (findings []string, output string) {
+	return runInWorldEnv(w, argv, command, w.Env(), execTimeout)
+}
+
+// runInWorldEnv is runInWorld with the environment env, killed at timeout.
+func runInWorldEnv(w *hostile.World, argv []string, command string, env []string, timeout time.Duration) (findings []string, output string) {
 	before, err := hostile.Snapshot(w.Roots()...)
 	if err != nil {
 		return []string{"snapshot failed: " + err.Error()}, ""
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), execTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, argv[0], append(argv[1:], command)...)
-	cmd.Dir, cmd.Env = w.Project, w.Env()
+	cmd.Dir, cmd.Env = w.Project, env
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
 	cmd.WaitDelay = time.Second
@@ -435,9 +440,18 @@ func runInWorld(w *hostile.World, argv []string, command string) (findings []str
 	if err != nil {
 		return append(findings, "snapshot failed: "+err.Error()), out.String()
 	}
-	for _, d := range hostile.Diff(before, after) {
-		if strings.Contains(d, w.Root+"/tmp/hookctl-sandbox-") {
-			continue // the session's scratch directory: the one place the sandbox lets a command write
+	diffs := hostile.Diff(before, after)
+	hh := w.Root + "/home/.config/hookctl"
+	onlyScratch := !slices.ContainsFunc(diffs, func(d string) bool {
+		path := d[strings.LastIndexByte(d, ' ')+1:]
+		return strings.HasPrefix(path, hh+"/") && !strings.HasPrefix(path, hh+"/scratch")
+	})
+	for _, d := range diffs {
+		// The session's scratch directory, in hookctl's home (made, with the home, by the
+		// launcher): the one place the sandbox lets a command write.
+		if path := d[strings.LastIndexByte(d, ' ')+1:]; path == hh && strings.HasPrefix(d, "added dir ") && onlyScratch ||
+			strings.HasPrefix(path, hh+"/scratch") {
+			continue
 		}
 		if name, ok := strings.CutPrefix(d[strings.LastIndexByte(d, ' ')+1:], w.Canary+"/"); ok && strings.HasPrefix(d, "added ") {
 			findings = append(findings, "canary "+name)
@@ -508,35 +522,43 @@ func TestExecHarnessSeesChanges(t *testing.T) {
 	}
 }
 
-var execWorld struct {
+// worldOnce is a hostile world built once per test process.
+type worldOnce struct {
 	once sync.Once
 	w    *hostile.World
 	err  error
 }
 
+func (o *worldOnce) get(t *testing.T, build func() (*hostile.World, error)) *hostile.World {
+	t.Helper()
+	o.once.Do(func() { o.w, o.err = build() })
+	if o.err != nil {
+		t.Fatal(o.err)
+	}
+	return o.w
+}
+
+var execWorld worldOnce
+
 // execTemplate is the hostile world every run copies, built once per test process, on tmpfs
 // where there is one (a copy costs 12 ms there and some 70 ms on ext4).
 func execTemplate(t *testing.T) *hostile.World {
 	t.Helper()
-	execWorld.once.Do(func() {
+	return execWorld.get(t, func() (*hostile.World, error) {
 		base := ""
 		if fi, err := os.Stat("/dev/shm"); err == nil && fi.IsDir() {
 			base = "/dev/shm"
 		}
 		dir, err := os.MkdirTemp(base, "hookctl-exec-")
 		if err != nil {
-			execWorld.err = err
-			return
+			return nil, err
 		}
 		registerCleanup(dir)
 		start := time.Now()
-		execWorld.w, execWorld.err = hostile.Build(filepath.Join(dir, "template"))
+		w, err := hostile.Build(filepath.Join(dir, "template"))
 		t.Logf("hostile world built in %v", time.Since(start).Round(time.Millisecond))
+		return w, err
 	})
-	if execWorld.err != nil {
-		t.Fatal(execWorld.err)
-	}
-	return execWorld.w
 }
 
 // hookctlBinary builds cmd/hookctl once per test process and returns its path, for the

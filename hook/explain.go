@@ -79,14 +79,14 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *Config) []Step {
 		j.cd = sc.Cd.Value
 	}
 	p := &Policy{Config: cfg}
-	if h := p.sensitiveRead(j.reads, j.cd, true); h != nil {
+	if h := p.sensitiveAccess(j.access, readContext{dir: j.cd, projectToo: true, rewritten: true, launched: true}); h != nil {
 		add("files read", false, h.reason().What)
 		return steps
 	}
-	if len(j.reads) == 0 {
+	if len(j.access.Files) == 0 {
 		add("files read", true, "no program reads a file the command names")
 	} else {
-		add("files read", true, "none of these is a secret or credential store: "+clip.Short(strings.Join(unique(j.reads), " ")))
+		add("files read", true, "none of these is a secret or credential store: "+clip.Short(strings.Join(unique(j.access.Files), " ")))
 	}
 	add("rewrite", true, lexer.Print(sc, rewriteFor(cfg)))
 	switch {
@@ -94,6 +94,8 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *Config) []Step {
 		add("sandbox", true, "required: a read-only runner runs only in the sandbox")
 	case j.need.why != "":
 		add("sandbox", true, "required: "+j.need.why)
+	case j.need.launcher != "":
+		add("sandbox", true, "required: hookctl's launcher, sandboxed or not: "+j.need.launcher)
 	default:
 		add("sandbox", true, "wanted, not required: where it cannot apply, the policy alone holds the command")
 	}

@@ -3,6 +3,7 @@ package hook
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"time"
 
@@ -34,6 +35,9 @@ type Gate struct {
 	// ResolveReads resolves the paths a read names, for the sensitive-file rule (ResolveReads).
 	// Nil: paths are judged as written.
 	ResolveReads func(paths []string) []Target
+	// Walk and ReadList judge what a command's walks and files of names reach (Walk, ReadList).
+	Walk     func(reqs []WalkRequest) *WalkHit
+	ReadList func(path string, sep byte) ([]string, error)
 	// Binary is hookctl's own path, for the rewrite of web reads into hookctl retrieve and of
 	// admitted commands into hookctl sandbox.
 	Binary string
@@ -43,12 +47,15 @@ type Gate struct {
 	// IsClient confirms that the hook's parent process is the client, before the gate notes
 	// which session it is in (Store.NoteClient). Nil: the parent is taken to be the client.
 	IsClient func(pid int) bool
+	// LeftEdit ends what a session's edit-mode commands left running, when it leaves edit mode,
+	// and returns how many processes that was. Nil: nothing to end.
+	LeftEdit func(id string) int
 	// EndSession cleans up after a session that ended (its sandbox scratch directory). Nil:
 	// nothing to clean.
 	EndSession func(id string)
 	// GH and Secrets are the policy's (Policy.GH, Policy.Secrets): how review mode finds gh and
 	// checks a publish's text. Nil: review mode publishes nothing.
-	GH      func() (string, error)
+	GH      func(cwd string) (string, error)
 	Secrets func() *scrub.Scrubber
 	// AuditPublish appends a review-mode publish decision to hookctl's audit, before the hook
 	// answers. A publish it cannot record is refused; nil refuses every publish.
@@ -75,6 +82,9 @@ func EditEnforcement(iso Isolation, cfg *Config) string {
 		return "edit mode's commands run in hookctl's edit sandbox: they cannot write hookctl's files, the client's settings " +
 			"or your shell's start-up files; their network reaches only the package registries, the project's git remotes " +
 			"and the hosts of your [network] allow, through hookctl's egress proxy"
+	case iso.EditFailing:
+		return "⚠ edit mode's sandbox held here before and fails now (" + iso.EditReason + "): every edit-mode shell command is refused " +
+			"until it holds again (`hookctl sandbox --forget`, if this machine really has no sandbox any more)"
 	case cfg != nil && cfg.Sandbox == SandboxRequire:
 		return "⚠ no edit sandbox here (" + iso.EditReason + "), and your config requires one: every edit-mode shell command is refused"
 	}
@@ -87,6 +97,9 @@ func Enforcement(iso Isolation, cfg *Config) string {
 	switch {
 	case iso.Available:
 		return "read-only commands run in hookctl's OS sandbox (" + iso.Describe + "): no writes, no network"
+	case iso.Failing:
+		return "⚠ the OS sandbox held here before and fails now (" + iso.Reason + "): every shell command is refused " +
+			"until it holds again (`hookctl sandbox --forget`, if this machine really has no sandbox any more)"
 	case cfg != nil && cfg.Sandbox == SandboxRequire:
 		return "⚠ no OS sandbox here (" + iso.Reason + "), and your config requires one: every shell command is refused"
 	}
@@ -160,7 +173,11 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, GH: g.GH, Secrets: g.Secrets, Resolve: g.Resolve, ResolveReads: g.ResolveReads}
+	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
+		Resolve: g.Resolve, ResolveReads: g.ResolveReads, Walk: g.Walk, ReadList: g.ReadList}
+	if g.GH != nil {
+		p.GH = func() (string, error) { return g.GH(c.Cwd) }
+	}
 	if g.Protect != nil {
 		p.Protect = func() Protection { return g.Protect(c.Cwd) }
 	}
@@ -452,6 +469,13 @@ func (g *Gate) toggle(ev *Event) Decision {
 	reason := "hookctl: this session is now " + Badge(to)
 	if from == to {
 		reason = "hookctl: this session is already " + Badge(to)
+	}
+	if from == ModeEdit && to != ModeEdit && g.LeftEdit != nil {
+		if n := g.LeftEdit(ev.Session); n == 1 {
+			reason += " (1 process edit mode's commands had left running was ended)"
+		} else if n > 1 {
+			reason += " (" + strconv.Itoa(n) + " processes edit mode's commands had left running were ended)"
+		}
 	}
 	switch to {
 	case ModeReadOnly:

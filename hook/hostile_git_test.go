@@ -291,7 +291,12 @@ func TestGitSubmoduleDiffRealGit(t *testing.T) {
 		}
 		rewritten := rewriteOf(t, c.cmd)
 		if !strings.Contains(c.cmd, "status") && !strings.Contains(c.cmd, "--submodule") {
-			runShell(t, main, rewritten+" --submodule=diff")
+			// The option before the rewrite's pathspec exclusions, if it has them.
+			withOpt := rewritten + " --submodule=diff"
+			if i := strings.Index(rewritten, " -- "); i >= 0 {
+				withOpt = rewritten[:i] + " --submodule=diff" + rewritten[i:]
+			}
+			runShell(t, main, withOpt)
 			if fired := markerSet(markers); len(fired) == 0 {
 				t.Errorf("control: %q --submodule=diff ran no trap: the pins alone would do", rewritten)
 			}

@@ -55,6 +55,12 @@ type Policy struct {
 	// finds hard links to credential files (ResolveReads), for the sensitive-file rule. Nil:
 	// paths are judged as written and made absolute.
 	ResolveReads func(paths []string) []Target
+	// Walk judges the walks of a command's recursive readers by where they can go (Walk), and
+	// ReadList reads a file of names a command reads names from (ReadList), for the
+	// sensitive-file rule. Nil: walks are judged by their words only, and a file of names is
+	// refused.
+	Walk     func(reqs []WalkRequest) *WalkHit
+	ReadList func(path string, sep byte) ([]string, error)
 	// Binary is hookctl's own path, which the rewrite of a web read runs as `hookctl retrieve`,
 	// and an admitted command as `hookctl sandbox`.
 	Binary string
@@ -114,6 +120,9 @@ type Protection struct {
 	FoldCase bool
 	// Uninstaller is hookctl's uninstall.sh: hookctl uninstall without the binary.
 	Uninstaller string
+	// AutoRun are the project's files that run code later outside any sandbox (git's hooks
+	// and config, .envrc, …): edit mode's file tools may not write them (AutoRun).
+	AutoRun []AutoRunPath
 }
 
 // UninstallScript is the name, in hookctl's home, of the script install writes that removes
@@ -408,6 +417,19 @@ func (p *Policy) fileWrites(c *ToolCall, prot Protection, ctx *editguard.Context
 			return refuse(path, "")
 		}
 	}
+	autoRun := func(path string) (Decision, bool) {
+		for _, a := range prot.AutoRun {
+			if editguard.ProtectedPath(path, &editguard.Context{Project: c.Cwd, Protected: []string{a.Path}, FoldCase: ctx.FoldCase}) {
+				return Decision{Verdict: Deny, Reason: "hookctl: `" + c.Tool + "` would write " + clip.Short(path) + ": " + a.Refusal() + "."}, true
+			}
+		}
+		return Decision{}, false
+	}
+	for _, path := range c.Paths {
+		if d, ok := autoRun(path); ok {
+			return d, true
+		}
+	}
 	if p.Resolve == nil {
 		return Decision{}, false
 	}
@@ -435,6 +457,11 @@ func (p *Policy) fileWrites(c *ToolCall, prot Protection, ctx *editguard.Context
 			return refuse(t.Path, how)
 		case t.LinkOf != "":
 			return refuse(t.Path, " (a hard link to "+clip.Short(t.LinkOf)+")")
+		}
+		if t.Resolved != "" {
+			if d, ok := autoRun(t.Resolved); ok {
+				return d, true
+			}
 		}
 	}
 	return Decision{}, false
@@ -475,6 +502,15 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 			return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` runs its command as written, and this one is a read " +
 				"only as hookctl rewrites it (a glob, a brace group or ~)", Hint: p.noRewriteHint()}, sc)}
 		}
+		// Without hookctl's launcher the command runs in the client's own shell and
+		// environment, with no time bound; without the rewrite also without its pins.
+		launched := !c.NoRewrite && p.Binary != ""
+		if !launched {
+			if r := judgeUnlaunched(c, script, &j); r != nil {
+				r.Hint = p.noRewriteHint()
+				return Decision{Verdict: Deny, Reason: p.render(r, sc)}
+			}
+		}
 		dir := c.Cwd
 		if j.cd != "" {
 			dir = j.cd
@@ -482,10 +518,28 @@ func (p *Policy) readOnlyRules(c *ToolCall, cl *lexer.CommandLine, sc scope) Dec
 				dir = c.Cwd + "/" + j.cd
 			}
 		}
-		if h := p.sensitiveRead(j.reads, dir, true); h != nil {
+		// The probe is asked only when the answer matters: a walk (which the sandbox's hidden
+		// stores make safer), or a command to contain (hookctl's own lone read is not).
+		var iso *Isolation
+		isolation := func() Isolation {
+			if iso == nil {
+				i := p.isolation(c)
+				iso = &i
+			}
+			return *iso
+		}
+		rc := readContext{dir: dir, projectToo: true, rewritten: !c.NoRewrite, launched: launched}
+		rc.sandboxed = len(j.access.Walks) > 0 && isolation().Available
+		if h := p.sensitiveAccess(j.access, rc); h != nil {
 			return Decision{Verdict: Deny, Reason: p.render(h.reason(), sc)}
 		}
-		return p.contain(c, script, j.need, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewriteFor(p.Config))})
+		if !launched {
+			if r := p.unboundedUnlaunched(script, dir); r != nil {
+				r.Hint = p.noRewriteHint()
+				return Decision{Verdict: Deny, Reason: p.render(r, sc)}
+			}
+		}
+		return p.contain(c, script, j.need, isolation, Decision{Verdict: Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewriteFor(p.Config))})
 	case KindFileWrite, KindOther:
 		return Decision{Verdict: Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}
@@ -503,7 +557,7 @@ func (p *Policy) protection() Protection {
 // noRewriteHint is what a refusal of a command that is a read only as rewritten suggests.
 func (p *Policy) noRewriteHint() string {
 	if p.Client.ShellTool == "" {
-		return "write the file names and paths out"
+		return "write the file names and paths out; read files with cat, head or sed -n, and search named files with grep"
 	}
 	return "write the file names and paths out, or use " + p.Client.ShellTool
 }

@@ -27,6 +27,11 @@ type Target struct {
 	LinkOf string
 	// FoldsCase says the target's directory looks names up without regard to case.
 	FoldsCase bool
+	// Holds says what credential a read target holds by its content (a token line in an
+	// .npmrc, a password or an extraheader in a git configuration: secrets.ContentCredential),
+	// and Raw that it is a block device (a disk, which holds every file); reads only.
+	Holds string
+	Raw   bool
 	// Err says why the target could not be resolved; the policy refuses such a write.
 	Err string
 }
@@ -99,6 +104,16 @@ func ResolveTargets(paths []string, prot Protection) Resolution {
 //
 // Test: TestSensitiveFilesThroughLinks (secrets_test.go).
 func ResolveReads(paths []string) []Target {
+	home, _ := os.UserHomeDir()
+	return resolveReads(paths, home)
+}
+
+// resolveReadsUnder is ResolveReads for a user whose home is home (the hook's is its own).
+func resolveReadsUnder(home string) func([]string) []Target {
+	return func(paths []string) []Target { return resolveReads(paths, home) }
+}
+
+func resolveReads(paths []string, home string) []Target {
 	r := &resolver{seen: map[string]lookup{}}
 	var files []string
 	out := make([]Target, 0, len(paths))
@@ -110,10 +125,24 @@ func ResolveReads(paths []string) []Target {
 			out = append(out, t)
 			continue
 		}
+		if strings.HasSuffix(t.Path, "/.git/config") {
+			// What git config, git remote -v and ls-remote --get-url print: the configuration of
+			// the repository git finds from there, and the user's own (issue 23, item 2).
+			t.Resolved = rp
+			t.Holds = gitConfigHolds(r, filepath.Dir(filepath.Dir(t.Path)), home)
+			out = append(out, t)
+			continue
+		}
 		t.Resolved = rp
-		if fi, err := os.Stat(rp); err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
+		fi, err := os.Stat(rp)
+		if err == nil && fi.Mode()&fs.ModeDevice != 0 && fi.Mode()&fs.ModeCharDevice == 0 {
+			t.Raw = true
+		}
+		if err == nil && fi.Mode().IsRegular() && secrets.ContentBase(filepath.Base(rp)) {
+			t.Holds = contentCredential(rp, filepath.Base(rp), filepath.Base(filepath.Dir(rp)) == ".git")
+		}
+		if err == nil && fi.Mode().IsRegular() && linkCount(fi) > 1 {
 			if files == nil {
-				home, _ := os.UserHomeDir()
 				files = secrets.HomeFiles(home)
 			}
 			if t.LinkOf, err = r.hardLinkOf(fi, files); err != nil {
@@ -123,6 +152,46 @@ func ResolveReads(paths []string) []Target {
 		out = append(out, t)
 	}
 	return out
+}
+
+// gitConfigHolds says what credential the git configuration that git run in dir reads holds: the
+// repository's (found as git finds it, walking up to a .git directory or a .git file's gitdir),
+// the user's ~/.gitconfig and ~/.config/git/config; "" when none.
+func gitConfigHolds(r *resolver, dir, home string) string {
+	var configs []string
+	for d := dir; ; d = filepath.Dir(d) {
+		g := filepath.Join(d, ".git")
+		if fi, err := os.Stat(g); err == nil {
+			if fi.IsDir() {
+				configs = append(configs, filepath.Join(g, "config"))
+			} else if b, err := os.ReadFile(g); err == nil && len(b) < 4096 {
+				if gd, ok := strings.CutPrefix(strings.TrimSpace(string(b)), "gitdir:"); ok {
+					gd = strings.TrimSpace(gd)
+					if !filepath.IsAbs(gd) {
+						gd = filepath.Join(d, gd)
+					}
+					configs = append(configs, filepath.Join(gd, "config"), filepath.Join(gd, "..", "..", "config"))
+				}
+			}
+			break
+		}
+		if d == filepath.Dir(d) {
+			break
+		}
+	}
+	if home != "" {
+		configs = append(configs, filepath.Join(home, ".gitconfig"), filepath.Join(home, ".config", "git", "config"))
+	}
+	for _, c := range configs {
+		rc, err := r.resolve(c)
+		if err != nil {
+			continue
+		}
+		if what := contentCredential(rc, "config", true); what != "" {
+			return what
+		}
+	}
+	return ""
 }
 
 // FoldsCase reports whether any of dirs sits on a file system that looks names up without

@@ -22,3 +22,11 @@ func device(fi fs.FileInfo) (uint64, bool) {
 	}
 	return 0, false
 }
+
+// fileID is a file's device and inode: its identity, whatever its names.
+func fileID(fi fs.FileInfo) ([2]uint64, bool) {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return [2]uint64{uint64(st.Dev), uint64(st.Ino)}, true
+	}
+	return [2]uint64{}, false
+}

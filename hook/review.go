@@ -45,6 +45,8 @@ func PublishWhere(iso Isolation, cfg *Config) string {
 			"api.github.com through hookctl's egress proxy, with your gh credentials and nothing else of your environment"
 	case cfg != nil && cfg.Sandbox == SandboxRequire:
 		return "⚠ no publish sandbox here (" + why + "), and your config requires the sandbox: every publish is refused"
+	case iso.Failing || iso.EditFailing:
+		return "⚠ " + why + ": every publish is refused until it holds again"
 	}
 	return "⚠ no publish sandbox here (" + why + "): a publish you approve runs in the client's shell, with your gh credentials"
 }
@@ -97,12 +99,18 @@ func (p *Policy) review(c *ToolCall, cl *lexer.CommandLine) (Decision, bool) {
 	}
 	rec.Scrub = "clean"
 	gh, err := p.GH()
-	if err != nil || !strings.HasPrefix(gh, "/") {
+	switch {
+	case err != nil:
+		return refuse("hookctl finds no gh it trusts (" + err.Error() + "), so it publishes nothing")
+	case !strings.HasPrefix(gh, "/"):
 		return refuse("hookctl cannot find gh as an absolute path on PATH, so it publishes nothing")
 	}
 	held, why := p.isolation(c).Publish()
 	if !held && p.Config.Sandbox == SandboxRequire {
 		return refuse("your config requires the sandbox (sandbox = \"require\"), and the publish sandbox cannot apply here: " + why)
+	}
+	if iso := p.isolation(c); !held && (iso.Failing || iso.EditFailing) {
+		return refuse(why + "; nothing runs without it until it holds again")
 	}
 	words := make([]string, 0, len(PublishEnv)+12)
 	isolation := "publish sandbox: files read-only, network only to api.github.com through the egress proxy"

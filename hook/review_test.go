@@ -177,7 +177,7 @@ func TestGateAuditsPublishes(t *testing.T) {
 	var got []*PublishRecord
 	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil },
 		Modes: StoreModes{Store: store}, Store: store, Binary: "/bin/hookctl",
-		GH:      func() (string, error) { return "/usr/bin/gh", nil },
+		GH:      func(string) (string, error) { return "/usr/bin/gh", nil },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(nil) },
 		AuditPublish: func(c *ToolCall, r *PublishRecord) error {
 			got = append(got, r)

@@ -2,6 +2,9 @@ package hook
 
 import (
 	"strings"
+	"time"
+
+	"github.com/tidwall/gjson"
 
 	"mvdan.cc/sh/v3/syntax"
 
@@ -20,12 +23,22 @@ type Isolation struct {
 	// Edit: edit mode's commands run in the edit profile; EditReason says why not.
 	Edit       bool
 	EditReason string
+	// Failing and EditFailing: the sandbox held on this machine and does not now. That is never a
+	// reason to run a command without it (something a command did, such as a link planted at a
+	// hidden path, could have caused it): every shell command the profile would hold is refused.
+	Failing, EditFailing bool
 }
 
 // Publish says whether review mode's approved publishes run in the publish profile: the
 // read-only profile with a network namespace whose one way out is the egress proxy, which needs
 // both what the read-only profile and what the edit profile's namespaces need.
 func (i Isolation) Publish() (bool, string) {
+	switch {
+	case i.Failing:
+		return false, "the sandbox held here before and cannot apply now: " + i.Reason
+	case i.EditFailing:
+		return false, "edit mode's sandbox held here before and cannot apply now: " + i.EditReason
+	}
 	switch {
 	case !i.Available:
 		return false, i.Reason
@@ -58,7 +71,7 @@ const PolicyOnlyBadge = "(policy only)"
 //
 // A runner (Config.ReadOnlyRunners) runs only in the sandbox: it runs the repository's code; so
 // does a program whose rule says it may run what no rule sees (programs.Program.SandboxOnly).
-func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Decision) Decision {
+func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, isolation func() Isolation, d Decision) Decision {
 	if need == (sandboxNeed{}) && hookctlOnly(sc) && p.Binary != "" {
 		d.Command = lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
 			pr := rewriteFor(p.Config)(c)
@@ -68,7 +81,13 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Deci
 		d.Isolation = "hookctl's own read, outside the sandbox"
 		return d
 	}
-	iso := p.isolation(c)
+	iso := isolation()
+	if need.launcher != "" && len(p.LaunchProfile) > 0 {
+		// A launch profile of the caller's (hookctl run's secure-read-only) passes the run's
+		// environment, not the read-only allowlist.
+		return Decision{Verdict: Deny, Reason: "hookctl read-only: " + need.launcher + ", and this session's commands run in " +
+			strings.Join(p.LaunchProfile[:min(2, len(p.LaunchProfile))], " ") + ", whose environment is the run's; name the variables: printenv HOME PATH."}
+	}
 	if !iso.Available {
 		if need.runner {
 			return Decision{Verdict: Deny, Reason: "hookctl read-only: `" + clip.Short(lexer.Print(sc, nil)) + "` is one of your read_only_runners, " +
@@ -79,23 +98,64 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, d Deci
 			return Decision{Verdict: Deny, Reason: "hookctl read-only: " + need.why + ", so it runs only in the sandbox, and the sandbox cannot apply: " + iso.Reason +
 				". Read the files it would read (go.mod, Cargo.toml, package.json, their lock files) with cat or rg instead, or ask the user to leave read-only mode (they " + p.Client.toEdit() + ")."}
 		}
+		if iso.Failing {
+			return Decision{Verdict: Deny, Reason: "hookctl: the sandbox held on this machine before and cannot apply now: " + iso.Reason +
+				". No command runs without it until it holds again; ask the user to run `hookctl doctor`."}
+		}
 		if p.Config.Sandbox == SandboxRequire {
 			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
 				"and it cannot apply: " + iso.Reason + ". No command runs until it can; ask the user to run `hookctl doctor`."}
 		}
 		d.Isolation = "policy only: " + iso.Reason
+		if c.NoRewrite || p.Binary == "" {
+			return d
+		}
+		// Where the kernel's sandbox cannot apply, hookctl's launcher still gives the command
+		// its environment allowlist and its time bound (docs/decisions/0012-environment.md).
+		d.Command = p.launch(leadingCdOf(sc), append([]string{"--profile", PolicyOnlyProfile, "--session", c.Session}, p.timeoutFlag(c)...), printBody(sc, p.Config))
+		d.Isolation += "; hookctl's launcher: environment allowlist, time bound"
 		return d
 	}
-	body := *sc
-	body.Cd = nil
-	cd := ""
-	if sc.Cd != nil {
-		cd = "cd " + lexer.FormatWord(*sc.Cd)
-	}
 	flags := append(append([]string{}, p.LaunchProfile...), "--session", c.Session)
-	d.Command = p.launch(cd, flags, lexer.Print(&body, rewriteFor(p.Config)))
+	if len(p.LaunchProfile) == 0 {
+		flags = append(flags, p.timeoutFlag(c)...)
+	}
+	d.Command = p.launch(leadingCdOf(sc), flags, printBody(sc, p.Config))
 	d.Isolation = "sandbox: " + iso.Describe
 	return d
+}
+
+// PolicyOnlyProfile is the launcher's profile where the sandbox cannot apply (`hookctl sandbox
+// --profile policy-only`): the read-only profile's environment and time bound, no kernel rules.
+const PolicyOnlyProfile = "policy-only"
+
+// leadingCdOf is the script's leading `cd DIR`, as the client's shell runs it, or "".
+func leadingCdOf(sc *lexer.Script) string {
+	if sc.Cd == nil {
+		return ""
+	}
+	return "cd " + lexer.FormatWord(*sc.Cd)
+}
+
+// printBody is the script without its leading cd, as the launched shell runs it.
+func printBody(sc *lexer.Script, cfg *Config) string {
+	body := *sc
+	body.Cd = nil
+	return lexer.Print(&body, rewriteFor(cfg))
+}
+
+// timeoutFlag is the launcher's bound on an admitted read-only command: the config's
+// command_timeout, or the call's own timeout when the client sends a longer one (Claude Code's
+// Bash, up to its 10 minutes), so that the client, not hookctl, cuts a run the model asked to
+// be long.
+func (p *Policy) timeoutFlag(c *ToolCall) []string {
+	d := p.Config.commandTimeout()
+	if ms := gjson.GetBytes(c.Input, "timeout"); ms.Type == gjson.Number {
+		if t := time.Duration(ms.Int()) * time.Millisecond; t > d {
+			d = min(t, maxCommandTimeout)
+		}
+	}
+	return []string{"--timeout", d.String()}
 }
 
 // isolation is what can hold c's command: the probe's answer, unless the client takes no
@@ -153,6 +213,10 @@ func (p *Policy) containEdit(c *ToolCall, cl *lexer.CommandLine, st SessionState
 		return Decision{Verdict: Deny, Reason: "hookctl edit-mode guard: the command holds a NUL byte, which no shell reads as written; send it without one."}
 	}
 	if !iso.Edit {
+		if iso.EditFailing {
+			return Decision{Verdict: Deny, Reason: "hookctl: edit mode's sandbox held on this machine before and cannot apply now: " + iso.EditReason +
+				". No command runs without it until it holds again; ask the user to run `hookctl doctor`."}
+		}
 		if p.Config.Sandbox == SandboxRequire {
 			return Decision{Verdict: Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
 				"and edit mode's cannot apply: " + iso.EditReason + ". No command runs until it can; ask the user to run `hookctl doctor`."}

@@ -72,7 +72,7 @@ func TestContainRewritesIntoTheLauncher(t *testing.T) {
 			}
 			want = strings.TrimPrefix(want, "cd "+quoteForTest(c.cd)+" && ")
 		}
-		head := []string{p.Binary, "sandbox", "--session", c.session, "--", "bash", "--noprofile", "--norc", "-c"}
+		head := []string{p.Binary, "sandbox", "--session", c.session, "--timeout", "2m0s", "--", "bash", "--noprofile", "--norc", "-c"}
 		if len(launch) != len(head)+1 || strings.Join(launch[:len(head)], "\x00") != strings.Join(head, "\x00") {
 			t.Errorf("%q: launcher words %q", c.command, launch)
 			continue
@@ -107,8 +107,11 @@ func TestContainWithoutSandbox(t *testing.T) {
 		isolation string
 		command   string
 	}{
+		// Where the sandbox cannot apply, hookctl's launcher still runs the command, for its
+		// environment allowlist and time bound (issue 23).
 		{"policy only", none, "", ToolCall{Tool: "Bash", Kind: KindShell, Command: "ls -la"},
-			Allow, "policy only: the kernel has no Landlock", "ls -la"},
+			Allow, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
+			"/bin/hookctl sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la'"},
 		{"require refuses", none, SandboxRequire, ToolCall{Tool: "Bash", Kind: KindShell, Command: "ls -la"},
 			Deny, "", ""},
 		{"a client that ignores rewrites", some, "", ToolCall{Tool: "Monitor", Kind: KindShell, Command: "ls -la", NoRewrite: true},
@@ -118,7 +121,8 @@ func TestContainWithoutSandbox(t *testing.T) {
 		{"hookctl's own read runs outside", some, SandboxRequire, ToolCall{Tool: "Bash", Kind: KindShell, Command: "hookctl readonly status"},
 			Allow, "hookctl's own read, outside the sandbox", "/bin/hookctl readonly status"},
 		{"hookctl in a pipeline is sandboxed", none, "", ToolCall{Tool: "Bash", Kind: KindShell, Command: "hookctl readonly status | head -1"},
-			Allow, "policy only: the kernel has no Landlock", "hookctl readonly status | head -1"},
+			Allow, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
+			"/bin/hookctl sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'hookctl readonly status | head -1'"},
 	} {
 		p := &Policy{Config: &Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
 		d := p.Decide(&c.call, SessionState{})
@@ -224,7 +228,7 @@ func TestShellsRunTheLauncherOnWhatWasJudged(t *testing.T) {
 			sc, _ := lexer.NewCommandLine(r.Command).Shape()
 			body := *sc
 			body.Cd = nil
-			want := strings.Join([]string{"sandbox", "--session", "s'1 x", "--", "bash", "--noprofile", "--norc", "-c", lexer.Print(&body, rewrite)}, "\x1f") + "\x1f"
+			want := strings.Join([]string{"sandbox", "--session", "s'1 x", "--timeout", "2m0s", "--", "bash", "--noprofile", "--norc", "-c", lexer.Print(&body, rewrite)}, "\x1f") + "\x1f"
 			os.Remove(trace)
 			cmd := exec.Command(sh.argv[0], append(sh.argv[1:], "cd() { :; }\n"+d.Command)...)
 			cmd.Env = append(os.Environ(), "HOOKCTL_TRACE="+trace)

@@ -1,10 +1,12 @@
 package hook
 
 import (
+	"maps"
 	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -90,12 +92,23 @@ func (w *toolWorld) run(dir, command string) (string, map[string]string) {
 }
 
 // snapshot is the project and the home, for before-and-after comparisons (run reports the
-// canaries).
+// canaries), but for the sandbox's scratch directories in hookctl's home (and that home, which
+// the launcher makes for them): the one place a sandboxed command may write.
 func (w *toolWorld) snapshot() hostile.State {
 	w.t.Helper()
 	s, err := hostile.Snapshot(w.project, w.home)
 	if err != nil {
 		w.t.Fatal(err)
+	}
+	hh := filepath.Join(w.home, ".config", "hookctl")
+	for p := range s {
+		if p == hh || strings.HasPrefix(p, filepath.Join(hh, "scratch")) {
+			delete(s, p)
+		}
+	}
+	config := filepath.Dir(hh) // made with it, when the home had none
+	if !slices.ContainsFunc(slices.Collect(maps.Keys(s)), func(p string) bool { return strings.HasPrefix(p, config+"/") }) {
+		delete(s, config)
 	}
 	return s
 }

@@ -102,8 +102,9 @@ var gawkRule = &Program{
 	PatternOperand: func(c *ParsedArgs, i int) bool {
 		return firstOperandUnless(c, i, "-e", "--source")
 	},
-	Check:   checkAwk,
-	Rewrite: func(args []string) ([]string, []string) { return nil, append([]string{"--sandbox"}, args...) },
+	Check:        checkAwk,
+	Rewrite:      func(args []string) ([]string, []string) { return nil, append([]string{"--sandbox"}, args...) },
+	RewriteDepth: true,
 }
 
 // checkAwk applies the awk rules to a parsed call of any of the awk names.

@@ -62,7 +62,7 @@ var tailRule = &Program{
 //
 // Refuses: every option not listed. Test: TestFilesRules.
 var wcRule = &Program{
-	Name: "wc", Summary: "count lines, words and bytes", Files: true, Filter: true,
+	Name: "wc", Summary: "count lines, words and bytes", Files: true, Filter: true, FileLists: "--files0-from",
 	BSD: &BSD{Getopt: "clmwL", Note: "getopt(3) `clmwL`: options end at the first operand; later words are files to count"},
 	Opts: &Options{
 		Flags:  "-c -m -l -L -w --bytes --chars --lines --max-line-length --words",
@@ -122,7 +122,7 @@ var statRule = &Program{
 // Refuses: -C/--compile (writes a compiled magic file), -z/-Z/--uncompress (run decompressors),
 // -p/--preserve-date (changes file times). Test: TestFileRefusesWrites (files_test.go).
 var fileRule = &Program{
-	Name: "file", Summary: "guess file types (no -C, -z)", Files: true,
+	Name: "file", Summary: "guess file types (no -C, -z)", Files: true, NameLists: "-f --files-from",
 	BSD: &BSD{Same: true, Note: "the same program (Christos Zoulas' file) on macOS, FreeBSD and Linux"},
 	Opts: &Options{
 		Flags: "-b -i -k -l -L -h -N -n -r -s -0 -E --brief --mime --mime-type --mime-encoding --keep-going " +

@@ -29,6 +29,7 @@ import (
 var findRule = &Program{
 	Name: "find", Summary: "walk directory trees (no -ok, -delete, -fprint*, -fls; -exec only of an allowed read)", Files: true,
 	NamesOnly: true, // its own words name directories to walk; what a -exec reads is judged in judgeFind
+	AccessOf:  findAccess,
 	BSD:       &BSD{Getopt: "EHLPXdf:sx", Note: "getopt(3) `EHLPXdf:sx` before the paths: only -E -H -L -P -s -x are admitted, each as its own word; -f PATH and -d are refused, and so is a number after -depth (BSD reads `-depth N` as a test)"},
 	Custom:    judgeFind,
 }
@@ -175,6 +176,107 @@ func judgeFind(args []Arg) *Refusal {
 		return execReadsFiles(starts, names, alternatives)
 	}
 	return nil
+}
+
+// findAccess is what a find the rule admitted reads (issue 23, items 3 and 5): each -exec
+// command's own reads but the {} it is given (`find . -exec cat {} .env \;` reads .env), its
+// files of names, and, for a -exec of a program that reads content, a walk of the starting
+// points whose every yielded name the program opens: following links as -L, -H or -follow say,
+// and as the program's open does for every link find names; only names that match every -name
+// and -iname pattern, when the expression is a plain conjunction.
+// Test: TestFindAccess (find_test.go); TestSecretsCorpus (hook).
+func findAccess(args []Arg) Access {
+	var acc Access
+	follow := FollowNone
+	i := 0
+	for ; i < len(args) && slices.Contains(findOptions, args[i].Value); i++ {
+		switch args[i].Value {
+		case "-L":
+			follow = FollowAll
+		case "-H":
+			follow = FollowRoots
+		case "-P":
+			follow = FollowNone
+		}
+	}
+	var starts []string
+	for ; i < len(args); i++ {
+		v := args[i].Value
+		if strings.HasPrefix(v, "-") || v == "(" || v == ")" || v == "!" || v == "," {
+			break
+		}
+		starts = append(starts, v)
+	}
+	if len(starts) == 0 {
+		starts = []string{"."}
+	}
+	var names []string
+	fold, alternatives, reader := false, false, false
+	for ; i < len(args); i++ {
+		switch name := args[i].Value; name {
+		case "-follow":
+			follow = FollowAll
+		case "-o", "-or", "!", "-not", "(", ")", ",":
+			alternatives = true
+		case "-name", "-iname":
+			if i+1 < len(args) {
+				names = append(names, args[i+1].Value)
+				fold = fold || name == "-iname"
+				i++
+			}
+		case "-exec":
+			n, inner, prog := execCommand(args[i+1:])
+			i += n
+			if prog == nil {
+				continue
+			}
+			var a Access
+			if prog.JudgeAccess(inner, &a) == nil {
+				for _, f := range a.Files {
+					if f != "./{}" {
+						acc.Files = append(acc.Files, f)
+					}
+				}
+				acc.Lists = append(acc.Lists, a.Lists...)
+				acc.Walks = append(acc.Walks, a.Walks...)
+			}
+			reader = reader || !prog.NamesOnly
+		default:
+			if n, ok := findArity(name); ok {
+				i += n
+			}
+		}
+	}
+	if reader {
+		w := Walk{Roots: starts, Follow: follow, OpensLinks: true, Fold: fold}
+		if !alternatives {
+			w.Names = names
+		}
+		acc.Walks = append(acc.Walks, w)
+	}
+	return acc
+}
+
+// execCommand returns the words of a -exec command up to its terminator (with {} as the glob
+// ./{} that judgeFindExec judged), how many words it spans, and its program's rule.
+func execCommand(args []Arg) (int, []Arg, *Program) {
+	if len(args) == 0 {
+		return 0, nil, nil
+	}
+	prog := lookupExec(args[0].Value)
+	var inner []Arg
+	for j := 1; j < len(args); j++ {
+		a := args[j]
+		switch {
+		case a.Value == ";" && a.Pattern, a.Value == "+" && j > 1 && args[j-1].Value == "{}" && args[j-1].Pattern:
+			return j + 1, inner, prog
+		case a.Value == "{}" && a.Pattern:
+			inner = append(inner, Arg{Value: "./{}", Glob: true})
+		default:
+			inner = append(inner, a)
+		}
+	}
+	return len(args), inner, prog
 }
 
 // execReadsFiles judges a find whose -exec reads the content of the files it yields, for the

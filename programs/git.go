@@ -1,10 +1,12 @@
 package programs
 
 import (
+	"path"
 	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/secrets"
 	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
@@ -43,6 +45,7 @@ var gitRule = &Program{
 	Custom:  judgeGit,
 	Rewrite: gitRewrite,
 	Reads:   gitReads,
+	Walks:   gitWalks,
 }
 
 // gitReads is every word git may take as a path or an object naming one, for the sensitive-file
@@ -59,6 +62,122 @@ func gitReads(args []Arg) []string {
 				out = append(out, v[j+1:])
 			}
 		}
+	}
+	dir, sub, _ := gitSplit(values(args))
+	for i, a := range args {
+		// -L START,END:PATH and -L :FUNC:PATH (log, blame), attached or not: the path is a read
+		// (issue 23: `git log -L1,2:legacy/.env`).
+		v := a.Value
+		switch {
+		case v == "-L" && i+1 < len(args):
+			v = args[i+1].Value
+		case strings.HasPrefix(v, "-L") && len(v) > 2:
+			v = v[2:]
+		default:
+			continue
+		}
+		if j := strings.LastIndexByte(v, ':'); j >= 0 {
+			out = append(out, v[j+1:])
+		}
+	}
+	if gitPrintsConfig(sub) {
+		// git config, remote -v, ls-remote --get-url print the repository's configuration,
+		// where a CI checkout leaves its token (extraheader, https://x-access-token:…@): the
+		// hook judges the configuration git reads by its content (issue 23, item 2).
+		out = append(out, path.Join(dir, ".git", "config"))
+	}
+	return out
+}
+
+// gitPrintsConfig says whether a subcommand prints configuration values or remote URLs.
+func gitPrintsConfig(sub string) bool {
+	return sub == "config" || sub == "remote" || sub == "ls-remote"
+}
+
+// values are the words as the program gets them.
+func values(args []Arg) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a.Value
+	}
+	return out
+}
+
+// gitSplit returns a git command's -C directory (joined, "" for none), its subcommand, and the
+// words after the subcommand.
+func gitSplit(words []string) (dir, sub string, rest []string) {
+	for i := 0; i < len(words); i++ {
+		w := words[i]
+		switch {
+		case w == "-C" && i+1 < len(words):
+			dir = path.Join(dir, words[i+1])
+			i++
+		case !strings.HasPrefix(w, "-"):
+			return dir, w, words[i+1:]
+		}
+	}
+	return dir, "", nil
+}
+
+// gitWalks is git grep's walk of the work tree (tracked files, and untracked ones with
+// --untracked or --no-index): its pathspecs, or the working directory. git follows no link.
+func gitWalks(args []Arg) []Walk {
+	words := values(args)
+	dir, sub, rest := gitSplit(words)
+	if sub != "grep" {
+		return nil
+	}
+	var roots []string
+	if at := slices.Index(rest, "--"); at >= 0 {
+		for _, p := range rest[at+1:] {
+			if !strings.HasPrefix(p, ":") {
+				roots = append(roots, path.Join(dir, p))
+			}
+		}
+	}
+	if len(roots) == 0 {
+		roots = []string{path.Join(dir, ".")}
+	}
+	return []Walk{{Roots: roots, Follow: FollowNone, Excluded: gitExcludable(words)}}
+}
+
+// gitExcludable says whether the rewrite can add pathspecs that keep secret files out of a git
+// grep or git diff (gitExclusions): after its `--`, or at its end when it has no operand that git
+// would read as a path or a revision (so that an added `--` changes nothing): git diff alone,
+// git grep PATTERN.
+func gitExcludable(words []string) bool {
+	_, sub, rest := gitSplit(words)
+	if sub != "grep" && sub != "diff" {
+		return false
+	}
+	if slices.Contains(rest, "--") {
+		return true
+	}
+	s := lookupGitSub(sub)
+	parsed := make([]Arg, len(rest))
+	for i, w := range rest {
+		parsed[i] = Arg{Value: w}
+	}
+	c, r := s.opts.Parse("git "+sub, parsed)
+	if r != nil {
+		return false
+	}
+	pattern := 0
+	if sub == "grep" && !c.Has("-e", "-f") {
+		pattern = 1
+	}
+	return len(c.Operands) <= pattern
+}
+
+// gitExclusions are the pathspecs that keep every secret name out of a git grep or diff, in any
+// directory and without regard to case (git reads :(exclude) alone as "everything but").
+func gitExclusions() []string {
+	var out []string
+	for _, g := range secrets.ExcludeGlobs {
+		out = append(out, ":(exclude,icase,glob)**/"+g)
+	}
+	for _, d := range secrets.ExcludeDirs {
+		out = append(out, ":(exclude,icase,glob)**/"+d+"/**")
 	}
 	return out
 }
@@ -860,6 +979,15 @@ func gitRewrite(args []string) (env, out []string) {
 			out = append(out, s.inject...)
 		}
 		out = append(out, args[i:]...)
+		if gitExcludable(args) {
+			// Secret files stay out of git grep's and git diff's output (issue 23, item 6:
+			// `git grep --untracked` and `--no-index` had no exclusions, and a tracked .env
+			// was printed whole).
+			if !slices.Contains(args[i:], "--") {
+				out = append(out, "--")
+			}
+			out = append(out, gitExclusions()...)
+		}
 	}
 	return gitEnv, out
 }

@@ -24,8 +24,44 @@ var grepRule = &Program{
 	Name: "grep", Summary: "search files for a pattern", Files: true, Filter: true,
 	BSD:            &BSD{Getopt: "0123456789A:B:C:D:EFGHIJLMOPSRUVXZabcd:e:f:hilm:nopqrsuvwxyz", Lacks: "T", Long: true, Permute: true, Note: "getopt_long without `+`: permutes like GNU, and stops at the first operand under POSIXLY_CORRECT; -Z, -J, -X, -M decompress in the process; no option writes or runs a program"},
 	Opts:           grepOpts,
-	PatternOperand: func(c *ParsedArgs, i int) bool { return firstOperandUnless(c, i, "-e", "--regexp", "-f", "--file") },
+	PatternOperand: grepPattern,
 	Rewrite:        grepRewrite,
+	RewriteDepth:   true,
+	Walks:          grepWalks,
+}
+
+// grepPattern: grep's first operand is its pattern unless -e or -f gave one.
+func grepPattern(c *ParsedArgs, i int) bool {
+	return firstOperandUnless(c, i, "-e", "--regexp", "-f", "--file")
+}
+
+// grepWalks is a recursive grep's walk: its file operands, or the working directory, followed
+// through every link with -R, through the starting points only with -r.
+func grepWalks(args []Arg) []Walk {
+	c, r := grepOpts.Parse("grep", args)
+	if r != nil || !grepRecursive(c) {
+		return nil
+	}
+	follow := FollowRoots
+	if c.Has("-R", "--dereference-recursive") {
+		follow = FollowAll
+	}
+	return []Walk{{Roots: operandRoots(c, grepPattern), Follow: follow, Excluded: true}}
+}
+
+// operandRoots are a parsed call's operands that are not patterns, or "." when there are none:
+// where a search starts.
+func operandRoots(c *ParsedArgs, pattern func(c *ParsedArgs, i int) bool) []string {
+	var roots []string
+	for i, a := range c.Operands {
+		if pattern == nil || !pattern(c, i) {
+			roots = append(roots, a.Value)
+		}
+	}
+	if len(roots) == 0 {
+		roots = []string{"."}
+	}
+	return roots
 }
 
 // grepOpts is grep's table, a variable of its own so that the rewrite can parse with it.
@@ -111,44 +147,59 @@ func grepRewrite(args []string) ([]string, []string) {
 // TestRewritePinsConfig (hook). Its walks skip secret files (rgRewrite): TestRecursiveReadsSkipSecrets.
 var rgRule = &Program{
 	Name: "rg", Summary: "search files for a pattern (no --pre, -z, --hostname-bin)", Files: true, Filter: true,
-	BSD: &BSD{Same: true, Note: "the same program (ripgrep) everywhere, with its own parser"},
-	Opts: &Options{
-		Flags: "-i -s -S -v -w -x -F -c -l -n -N -H -I -o -q -u -L -a -U -P -0 -p -b " +
-			"--ignore-case --case-sensitive --smart-case --invert-match --word-regexp --line-regexp --fixed-strings " +
-			"--count --count-matches --files-with-matches --files-without-match --files --line-number --no-line-number " +
-			"--with-filename --no-filename --only-matching --quiet --hidden --no-hidden --no-ignore --no-ignore-vcs " +
-			"--no-ignore-dot --no-ignore-global --no-ignore-parent --no-ignore-exclude --no-ignore-files --follow " +
-			"--text --multiline --multiline-dotall --pcre2 --auto-hybrid-regex --null --null-data --pretty --heading " +
-			"--no-heading --column --no-column --json --no-messages --stats --trim --vimgrep --byte-offset --binary " +
-			"--crlf --no-unicode --type-list --sort-files --passthru --debug --trace --no-config --one-file-system " +
-			"--max-columns-preview --include-zero --line-buffered --block-buffered --unrestricted -V --version",
-		Valued: "-e -f -g -t -T -A -B -C -m -d -M -j -r -E --regexp --file --glob --iglob --type --type-not --type-add " +
-			"--type-clear --after-context --before-context --context --max-count --max-depth --max-columns " +
-			"--max-filesize --threads --sort --sortr --color --colors --replace --encoding --engine --path-separator " +
-			"--context-separator --field-match-separator --field-context-separator --ignore-file",
-		Patterns: "-e --regexp -g --glob --iglob -r --replace --type-add --context-separator",
-		Refused:  Refusals{{"--pre", "runs a program on every file searched"}, {"--pre-glob", "chooses files for --pre"}, {"--hostname-bin", "runs a program"}, {"-z", "runs decompression programs"}, {"--search-zip", "runs decompression programs"}},
-	},
-	PatternOperand: func(c *ParsedArgs, i int) bool {
-		return firstOperandUnless(c, i, "-e", "--regexp", "-f", "--file", "--files", "--type-list")
-	},
-	Rewrite: rgRewrite,
+	BSD:            &BSD{Same: true, Note: "the same program (ripgrep) everywhere, with its own parser"},
+	Opts:           rgOpts,
+	PatternOperand: rgPattern,
+	Rewrite:        rgRewrite,
+	RewriteDepth:   true,
+	Walks:          rgWalks,
 }
 
-// rgRewrite turns off rg's config file and, last among the options (rg lets the last matching
-// glob win), excludes the secret file names and credential directories from every walk with one
-// -g '!{…}'. Files named on the command line are searched whatever the globs say; the
+// rgOpts is rg's table, a variable of its own so that its walks can parse with it.
+var rgOpts = &Options{
+	Flags: "-i -s -S -v -w -x -F -c -l -n -N -H -I -o -q -u -L -a -U -P -0 -p -b " +
+		"--ignore-case --case-sensitive --smart-case --invert-match --word-regexp --line-regexp --fixed-strings " +
+		"--count --count-matches --files-with-matches --files-without-match --files --line-number --no-line-number " +
+		"--with-filename --no-filename --only-matching --quiet --hidden --no-hidden --no-ignore --no-ignore-vcs " +
+		"--no-ignore-dot --no-ignore-global --no-ignore-parent --no-ignore-exclude --no-ignore-files --follow " +
+		"--text --multiline --multiline-dotall --pcre2 --auto-hybrid-regex --null --null-data --pretty --heading " +
+		"--no-heading --column --no-column --json --no-messages --stats --trim --vimgrep --byte-offset --binary " +
+		"--crlf --no-unicode --type-list --sort-files --passthru --debug --trace --no-config --one-file-system " +
+		"--max-columns-preview --include-zero --line-buffered --block-buffered --unrestricted -V --version",
+	Valued: "-e -f -g -t -T -A -B -C -m -d -M -j -r -E --regexp --file --glob --iglob --type --type-not --type-add " +
+		"--type-clear --after-context --before-context --context --max-count --max-depth --max-columns " +
+		"--max-filesize --threads --sort --sortr --color --colors --replace --encoding --engine --path-separator " +
+		"--context-separator --field-match-separator --field-context-separator --ignore-file",
+	Patterns: "-e --regexp -g --glob --iglob -r --replace --type-add --context-separator",
+	Refused:  Refusals{{"--pre", "runs a program on every file searched"}, {"--pre-glob", "chooses files for --pre"}, {"--hostname-bin", "runs a program"}, {"-z", "runs decompression programs"}, {"--search-zip", "runs decompression programs"}},
+}
+
+// rgPattern: rg's first operand is its pattern unless -e or -f gave one, or it only lists.
+func rgPattern(c *ParsedArgs, i int) bool {
+	return firstOperandUnless(c, i, "-e", "--regexp", "-f", "--file", "--files", "--type-list")
+}
+
+// rgWalks is rg's walk of its operands or the working directory (unless it only lists names or
+// types), through every link with -L.
+func rgWalks(args []Arg) []Walk {
+	c, r := rgOpts.Parse("rg", args)
+	if r != nil || c.Has("--files", "--type-list") {
+		return nil
+	}
+	follow := FollowRoots
+	if c.Has("-L", "--follow") {
+		follow = FollowAll
+	}
+	return []Walk{{Roots: operandRoots(c, rgPattern), Follow: follow, Excluded: true}}
+}
+
+// rgRewrite turns off rg's config file and, last among the options, excludes the secret file
+// names and credential directories from every walk with one --iglob '!{…}'. rg applies every
+// --iglob after every -g and lets the last matching one win, so an --iglob of the agent's
+// (`rg --iglob .env TOKEN`) outranked the -g this was (issue 23, item 6); the last --iglob is
+// the hook's. Files named on the command line are searched whatever the globs say; the
 // sensitive-file rule judges those by name.
 func rgRewrite(args []string) ([]string, []string) {
-	var b strings.Builder
-	b.WriteString("!{")
-	for i, g := range append(append([]string(nil), secrets.ExcludeGlobs...), secrets.ExcludeDirs...) {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(g)
-	}
-	b.WriteByte('}')
 	at := len(args)
 	for i, a := range args {
 		if a == "--" {
@@ -159,6 +210,21 @@ func rgRewrite(args []string) ([]string, []string) {
 	out := make([]string, 0, len(args)+3)
 	out = append(out, "--no-config")
 	out = append(out, args[:at]...)
-	out = append(out, "-g", b.String())
+	out = append(out, "--iglob", ExclusionGlob())
 	return []string{"RIPGREP_CONFIG_PATH="}, append(out, args[at:]...)
+}
+
+// ExclusionGlob is the one glob rg (and gitignore-style matchers) exclude secret names with:
+// !{…} of every secrets.ExcludeGlobs and ExcludeDirs.
+func ExclusionGlob() string {
+	var b strings.Builder
+	b.WriteString("!{")
+	for i, g := range append(append([]string(nil), secrets.ExcludeGlobs...), secrets.ExcludeDirs...) {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		b.WriteString(g)
+	}
+	b.WriteByte('}')
+	return b.String()
 }

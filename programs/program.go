@@ -79,6 +79,11 @@ type Program struct {
 	// Rewrite returns the environment assignments and arguments the hook runs instead of args,
 	// to pin off configuration that could run code. Nil: run args as given.
 	Rewrite func(args []string) (env, out []string)
+	// RewriteDepth marks a rewrite the call stays safe without, for a client that takes no
+	// rewrite: gawk's --sandbox (its checker refuses what that turns off as written), the walk
+	// exclusions of rg, grep -r and diff -r (the hook walks what such a call reads instead). git's
+	// pins are not: without them the repository's configuration runs programs.
+	RewriteDepth bool
 	// Files marks a program whose every operand but its pattern operands (PatternOperand) is a
 	// file or name it only reads or prints, any number of them meaning the same thing: there a
 	// glob may stand (Arg.Glob), since the names it becomes all start with its literal prefix
@@ -100,6 +105,12 @@ type Program struct {
 	// may run that no rule can see (cargo runs the toolchain a project's rust-toolchain.toml
 	// names). Where the sandbox cannot apply, the hook refuses it with this reason.
 	SandboxOnly string
+	// LauncherOnly, when set, says why a call runs only through hookctl's launcher (the
+	// sandbox, or the policy-only launch): printenv and env print the environment, which the
+	// launcher reduces to an allowlist (docs/decisions/0012-environment.md); a client that runs
+	// the command as written would print the client's whole environment. "" for a call that
+	// needs none.
+	LauncherOnly func(args []Arg) string
 	// NamesOnly marks a program that reads names and metadata but never a file's content
 	// (ls, stat, find): the sensitive-file rule does not look at its words (Reads), except the
 	// values of ContentValues, options whose file it does read (du --files0-from reads the
@@ -107,9 +118,66 @@ type Program struct {
 	NamesOnly     bool
 	ContentValues string
 	// Reads returns the words of a call that the program may open and read, for the
-	// sensitive-file rule, for a program with its own grammar (Custom). Nil: every word that
-	// is not a pattern, and the value of every --name=value (customReads).
+	// sensitive-file rule, for a program with its own grammar (Custom), or for a NamesOnly one
+	// that runs a reader (find -exec). Nil: every word that is not a pattern, and the value of
+	// every --name=value (customReads).
 	Reads func(args []Arg) []string
+	// Walks returns the directory walks of a call whose files' content the program reads (rg,
+	// grep -r, diff -r, git grep, find -exec of a reader), for the hook to judge by where they
+	// can go (issue 23): the words name where they start, not what they reach.
+	Walks func(args []Arg) []Walk
+	// AccessOf, for a program with its own grammar, returns everything a call may read at once,
+	// in place of Reads and Walks: find, whose -exec runs another program's reads.
+	AccessOf func(args []Arg) Access
+	// FileLists are valued options whose value is a file of NUL-separated names the program
+	// reads (sort and wc --files0-from); NameLists the same for newline-separated names (file
+	// -f). The names in the file are reads too: the hook reads the list (Access.Lists).
+	FileLists, NameLists string
+}
+
+// Access is what a judged call may read, for the sensitive-file rule: the words it opens
+// (Files), the walks it makes (Walks) and the files of names it reads names from (Lists).
+type Access struct {
+	Files []string
+	Walks []Walk
+	Lists []FileList
+}
+
+// Follow says which symbolic links a walk follows.
+type Follow uint8
+
+const (
+	// FollowNone follows no link (rg, grep -r below its starting points, find -P).
+	FollowNone Follow = iota
+	// FollowRoots follows a starting point that is a link (grep -r, find -H).
+	FollowRoots
+	// FollowAll follows every link (rg -L, grep -R, find -L, diff -r).
+	FollowAll
+)
+
+// Walk is a directory walk whose files a program reads the content of.
+type Walk struct {
+	// Roots are the starting points as written; "." when the program starts in the working
+	// directory.
+	Roots  []string
+	Follow Follow
+	// Names, for find, are the -name patterns (fnmatch) a file must match to be read, all of
+	// them; nil: every file the walk reaches. Fold: -iname.
+	Names []string
+	Fold  bool
+	// OpensLinks: the reader opens every name the walk yields, a link too, which the open
+	// follows (find -exec cat {}: find lists the link, cat reads its target).
+	OpensLinks bool
+	// Excluded: the hook's rewrite keeps the secret names (secrets.ExcludeGlobs, ExcludeDirs)
+	// out of the walk; a client that takes no rewrite runs it without.
+	Excluded bool
+}
+
+// FileList is a file of names a program reads names from: Sep separates them (0 or '\n').
+// Path "-" is standard input.
+type FileList struct {
+	Path string
+	Sep  byte
 }
 
 // Options is a program's option table. Each field is a space-separated list of option names as
@@ -489,10 +557,10 @@ func allDigits(s string) bool {
 // parse them (readings, bsd.go): the judge cannot know which build runs, so every reading must
 // be a read.
 //
-// With reads set, it appends the words the program may open as files in any reading, for the
-// sensitive-file rule: every operand that is not a pattern, and the value of every option that
-// is not a pattern or format.
-func (p *Program) judge(args []Arg, reads *[]string) *Refusal {
+// With acc set, it appends what the program may read in any reading, for the sensitive-file
+// rule: every operand that is not a pattern, and the value of every option that is not a
+// pattern or format (Files); its walks (Walks); and its files of names (Lists).
+func (p *Program) judge(args []Arg, acc *Access) *Refusal {
 	if p.Custom != nil {
 		if !p.Files {
 			for _, a := range args {
@@ -501,17 +569,30 @@ func (p *Program) judge(args []Arg, reads *[]string) *Refusal {
 				}
 			}
 		}
-		if r := p.Custom(args); r != nil || reads == nil || p.NamesOnly {
+		if r := p.Custom(args); r != nil || acc == nil {
 			return r
 		}
-		if p.Reads != nil {
-			*reads = append(*reads, p.Reads(args)...)
-		} else {
-			*reads = append(*reads, customReads(args)...)
+		if p.AccessOf != nil {
+			a := p.AccessOf(args)
+			acc.Files, acc.Walks, acc.Lists = append(acc.Files, a.Files...), append(acc.Walks, a.Walks...), append(acc.Lists, a.Lists...)
+			return nil
+		}
+		switch {
+		case p.Reads != nil:
+			acc.Files = append(acc.Files, p.Reads(args)...)
+		case !p.NamesOnly:
+			acc.Files = append(acc.Files, customReads(args)...)
+		}
+		if p.Walks != nil {
+			acc.Walks = append(acc.Walks, p.Walks(args)...)
 		}
 		return nil
 	}
 	var contentOnly bool
+	reads := (*[]string)(nil)
+	if acc != nil {
+		reads = &acc.Files
+	}
 	if p.NamesOnly {
 		if p.ContentValues == "" {
 			reads = nil
@@ -526,7 +607,33 @@ func (p *Program) judge(args []Arg, reads *[]string) *Refusal {
 			return r
 		}
 	}
+	if acc != nil {
+		if p.Walks != nil {
+			acc.Walks = append(acc.Walks, p.Walks(args)...)
+		}
+		if p.FileLists != "" || p.NameLists != "" {
+			acc.Lists = append(acc.Lists, p.lists(args)...)
+		}
+	}
 	return nil
+}
+
+// lists returns the files of names a call's FileLists and NameLists options name.
+func (p *Program) lists(args []Arg) []FileList {
+	c, r := p.Opts.Parse(p.Name, args)
+	if r != nil {
+		return nil
+	}
+	var out []FileList
+	for _, o := range c.Opts {
+		switch {
+		case wordlist.Has(p.FileLists, o.Name):
+			out = append(out, FileList{Path: o.Value, Sep: 0})
+		case wordlist.Has(p.NameLists, o.Name):
+			out = append(out, FileList{Path: o.Value, Sep: '\n'})
+		}
+	}
+	return out
 }
 
 // judgeReading applies the rule to one reading of the arguments.

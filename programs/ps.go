@@ -17,8 +17,14 @@ import (
 // process ids). No form writes a file or runs anything; -o picks columns, none of which is the
 // environment in any build.
 //
+// Nor their command lines (issue 23): another process's arguments are where a secret passed on
+// one sits (`mysql -pPASS`, `--password=…`), and the read-only sandbox hides other processes
+// altogether; so BSD words print the command's name (`c`: ps axc), and -f, -F and the args,
+// cmd, command and cmdline columns are refused.
+//
 // Refuses: `e` among BSD letters, -e, -E, any BSD letter not listed, a BSD word after the
-// first, an operand. Test: TestPsNeverPrintsEnvironments (ps_test.go); deny/readers2.txt.
+// first, a BSD word without `c`, -f, -F, an args column, an operand. Test:
+// TestPsNeverPrintsEnvironments (ps_test.go); deny/readers2.txt; TestSecretsCorpus (hook).
 var psRule = &Program{
 	Name: "ps", Summary: "list processes (never their environment)", NamesOnly: true,
 	BSD:    &BSD{Same: true, Note: "macOS and FreeBSD read a first word of letters as options (`ps aux` is -aux), and -e (FreeBSD) and -E print environments there: the rule refuses both and BSD `e` in every build"},
@@ -32,11 +38,14 @@ var psRule = &Program{
 const psLetters = "auxwfjlvrchmST"
 
 var psOpts = &Options{
-	Flags:  "-A -a -d -f -F -H -j -l -w -y --forest --no-headers --headers",
-	Valued: "-o -O -p -u -U -G -t -C --sort --pid --ppid --width --cols --columns --format",
+	Flags:  "-A -a -d -H -j -l -w -y --forest --no-headers --headers",
+	Valued: "-o -p -u -U -G -t -C --sort --pid --ppid --width --cols --columns --format",
 	Refused: Refusals{
 		{"-e", "prints every process's environment, tokens included, in FreeBSD's ps (all processes in procps): use -A"},
 		{"-E", "prints every process's environment, tokens included (macOS, FreeBSD)"},
+		{"-O", "adds its columns to a default that prints every process's command line; use -o"},
+		{"-f", "prints every process's command line, where secrets are passed; ps -A -o pid,ppid,user,etime,comm prints its name"},
+		{"-F", "prints every process's command line, where secrets are passed; ps -A -o pid,ppid,user,etime,comm prints its name"},
 	},
 }
 
@@ -54,6 +63,9 @@ func judgePs(args []Arg) *Refusal {
 				return refuse("ps", "BSD letter `%c` is not on the read-only allowlist (only %s)", c, psLetters)
 			}
 		}
+		if !strings.ContainsRune(w.Value, 'c') {
+			return refuse("ps", "`%s` prints every process's command line, where secrets are passed; add c for the command's name only (ps %sc), or ps -A -o pid,ppid,user,%%cpu,%%mem,etime,comm", clip.Short(w.Value), clip.Short(w.Value))
+		}
 		args = args[1:]
 	}
 	c, r := psOpts.Parse("ps", args)
@@ -63,14 +75,17 @@ func judgePs(args []Arg) *Refusal {
 	if len(c.Operands) > 0 {
 		return refuse("ps", "takes BSD letters only as its first word, and no operands (`%s`)", clip.Short(c.Operands[0].Value))
 	}
-	for _, name := range []string{"-o", "-O", "--format"} {
+	for _, name := range []string{"-o", "--format"} {
 		for _, v := range c.Values(name) {
 			// The environ column (env, environ) is each process's environment on BSD and
 			// macOS; procps prints `-` for it, which a red team could not get past, but the
 			// column is refused wherever ps runs.
 			for _, col := range strings.FieldsFunc(strings.ToLower(v), func(r rune) bool { return r == ',' || r == ' ' || r == ':' || r == '=' }) {
-				if col == "env" || col == "environ" || col == "environment" {
+				switch col {
+				case "env", "environ", "environment":
 					return refuse("ps", "the `%s` column prints each process's environment, tokens included", col)
+				case "args", "cmd", "command", "cmdline":
+					return refuse("ps", "the `%s` column prints each process's command line, where secrets are passed; use comm", col)
 				}
 			}
 		}

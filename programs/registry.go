@@ -15,7 +15,7 @@ var all = []*Program{
 	dateRule, echoRule, pwdRule, trueRule, falseRule, idRule, whoamiRule, unameRule, whichRule, nprocRule,
 	md5sumRule, sha1sumRule, sha256sumRule, sha512sumRule, b2sumRule, cksumRule, awkRule, gawkRule, mawkRule, nawkRule,
 	tmuxRule, plutilRule, defaultsRule, launchctlRule, cargoRule, rustcRule, goRule, npmRule,
-	commandRule, typeRule, printenvRule, printfRule, ulimitRule, xargsRule,
+	commandRule, typeRule, printenvRule, envRule, printfRule, ulimitRule, xargsRule,
 	columnRule, nlRule, pasteRule, revRule, commRule, odRule, hexdumpRule, stringsRule, xxdRule,
 	hostnameRule, uptimeRule, freeRule, localeRule, psRule, testRule, bracketRule,
 	nodeRule, python3Rule, gofmtRule,
@@ -80,7 +80,18 @@ func (p *Program) Judge(args []Arg) *Refusal { return p.judge(args, nil) }
 // patterns; nothing for a program that reads only names: NamesOnly), for the sensitive-file
 // rule. A word may name no file at all (a count, a sort key): the rule only asks whether a word
 // names a secret.
-func (p *Program) JudgeReads(args []Arg, reads *[]string) *Refusal { return p.judge(args, reads) }
+func (p *Program) JudgeReads(args []Arg, reads *[]string) *Refusal {
+	var acc Access
+	if r := p.judge(args, &acc); r != nil {
+		return r
+	}
+	*reads = append(*reads, acc.Files...)
+	return nil
+}
+
+// JudgeAccess is JudgeReads with everything the call may read: the words it opens, its walks and
+// its files of names (Access).
+func (p *Program) JudgeAccess(args []Arg, acc *Access) *Refusal { return p.judge(args, acc) }
 
 // RewriteArgs returns the environment assignments and arguments to run in place of args.
 func (p *Program) RewriteArgs(args []string) (env, out []string) {

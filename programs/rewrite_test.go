@@ -3,6 +3,8 @@ package programs
 import (
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/secrets"
 )
 
 // TestGitRewrite checks where the rewrite puts the hook's pins: global pins first, driver
@@ -12,13 +14,17 @@ func TestGitRewrite(t *testing.T) {
 	pins := strings.Join(gitPinned, " ")
 	for in, want := range map[string]string{
 		"log --oneline -3":   pins + " log --no-ext-diff --no-textconv --oneline -3",
-		"-C sub diff --stat": pins + " -C sub diff --no-ext-diff --no-textconv --stat",
+		"-C sub diff --stat": pins + " -C sub diff --no-ext-diff --no-textconv --stat -- " + strings.Join(gitExclusions(), " "),
+		// An operand git might read as a path or a revision: no `--` is added after it.
+		"diff HEAD~1 --stat": pins + " diff --no-ext-diff --no-textconv HEAD~1 --stat",
+		"grep -n foo src":    pins + " grep --no-textconv -n foo src",
+		"grep -n foo -- src": pins + " grep --no-textconv -n foo -- src " + strings.Join(gitExclusions(), " "),
 		"stash show -p":      pins + " stash show --no-ext-diff --no-textconv -p",
 		"stash list":         pins + " stash list --no-ext-diff --no-textconv",
 		"reflog show -5":     pins + " reflog show --no-ext-diff --no-textconv -5",
 		"reflog -5":          pins + " reflog --no-ext-diff --no-textconv -5",
 		"status --short":     pins + " status --short",
-		"grep -n foo":        pins + " grep --no-textconv -n foo",
+		"grep -n foo":        pins + " grep --no-textconv -n foo -- " + strings.Join(gitExclusions(), " "),
 		"--no-pager log":     pins + " --no-pager log --no-ext-diff --no-textconv",
 		"blame -L 1,2 f":     pins + " blame --no-textconv -L 1,2 f",
 	} {
@@ -29,10 +35,14 @@ func TestGitRewrite(t *testing.T) {
 	}
 }
 
-// TestRgRewrite: rg's config file is off, and the secret names are excluded by one glob that
-// comes after every option of the call (rg lets the last matching glob win), before a `--`.
+// TestRgRewrite: rg's config file is off, and the secret names are excluded by one --iglob that
+// comes after every option of the call (rg applies --iglob after -g and lets the last matching
+// one win: issue 23, `rg --iglob .env`), before a `--`.
 func TestRgRewrite(t *testing.T) {
-	ex := "-g !{.env,.env.*,.envrc,*.pem,*.key,*.p12,*.pfx,id_rsa,id_dsa,id_ecdsa,id_ed25519,id_ecdsa_sk,id_ed25519_sk,.ssh,.gnupg,.aws,.password-store,.azure}"
+	ex := "--iglob " + ExclusionGlob()
+	if !strings.Contains(ex, "id_[!.][!.]") || !strings.Contains(ex, ".codex") {
+		t.Errorf("the exclusion glob lacks key names or client directories: %s", ex)
+	}
 	for in, want := range map[string]string{
 		"-n x":              "--no-config -n x " + ex,
 		"-g *.env -n x src": "--no-config -g *.env -n x src " + ex,
@@ -52,10 +62,10 @@ func TestRgRewrite(t *testing.T) {
 // recurse is unchanged.
 func TestGrepRecursiveExcludesSecrets(t *testing.T) {
 	var ex []string
-	for _, g := range []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"} {
+	for _, g := range secrets.ExcludeGlobs {
 		ex = append(ex, "--exclude="+g)
 	}
-	for _, d := range []string{".ssh", ".gnupg", ".aws", ".password-store", ".azure"} {
+	for _, d := range secrets.ExcludeDirs {
 		ex = append(ex, "--exclude-dir="+d)
 	}
 	e := strings.Join(ex, " ")
@@ -81,7 +91,7 @@ func TestGrepRecursiveExcludesSecrets(t *testing.T) {
 // credential directory before its first operand; a diff of two files is unchanged.
 func TestDiffRecursiveExcludesSecrets(t *testing.T) {
 	var ex []string
-	for _, g := range append(append([]string(nil), secretsGlobsForTest...), ".ssh", ".gnupg", ".aws", ".password-store", ".azure") {
+	for _, g := range append(append([]string(nil), secrets.ExcludeGlobs...), secrets.ExcludeDirs...) {
 		ex = append(ex, "--exclude="+g)
 	}
 	e := strings.Join(ex, " ")
@@ -98,5 +108,3 @@ func TestDiffRecursiveExcludesSecrets(t *testing.T) {
 		}
 	}
 }
-
-var secretsGlobsForTest = []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx", "id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"}

@@ -32,32 +32,58 @@ var typeRule = &Program{
 	Custom: func(args []Arg) *Refusal { return judgeNames("type", args, "-a -f -p -P -t -s -S -w -m", false) },
 }
 
-// printenv prints the variables it names. Bare, it prints the whole environment, tokens
-// included, into the model's context; so it must name its variables, and none whose name says
-// it holds a secret (a TOKEN, KEY, SECRET, PASSWORD, …).
+// printenv prints the variables it names, none whose name says it holds a secret (a TOKEN, KEY,
+// SECRET, PASSWORD, …). Bare, it prints the whole environment: only through hookctl's launcher,
+// whose environment is an allowlist without a secret (LauncherOnly; issue 23), never where the
+// client runs the text as written.
 //
 // Test: TestShellInfoRules; TestCorpusRefused (deny/shellinfo.txt, deny/secrets.txt).
 var printenvRule = &Program{
-	Name: "printenv", Summary: "print named environment variables (not secret ones; never all)", NamesOnly: true,
-	BSD: &BSD{Same: true, Note: "GNU: -0 and --null; BSD printenv takes one name and no options"},
+	Name: "printenv", Summary: "print named environment variables (not secret ones; all only through hookctl's launcher)", NamesOnly: true,
+	BSD:          &BSD{Same: true, Note: "GNU: -0 and --null; BSD printenv takes one name and no options"},
+	LauncherOnly: wholeEnvironment,
 	Custom: func(args []Arg) *Refusal {
 		if r := judgeNames("printenv", args, "-0 --null", false); r != nil {
 			return r
 		}
-		names := 0
 		for _, a := range args {
 			if strings.HasPrefix(a.Value, "-") {
 				continue
 			}
-			names++
 			if secrets.Variable(a.Value) {
 				return &Refusal{Program: "printenv", What: "`" + clip.Short(a.Value) + "` is named like a secret, whose value would enter the model's context",
 					Hint: "ask the user whether it is set; never print a secret's value"}
 			}
 		}
-		if names == 0 {
-			return &Refusal{Program: "printenv", What: "bare printenv prints the whole environment, tokens included",
-				Hint: "name the variables: printenv HOME PATH"}
+		return nil
+	},
+}
+
+// wholeEnvironment is why printenv or env without names needs the launcher.
+func wholeEnvironment(args []Arg) string {
+	for _, a := range args {
+		if !strings.HasPrefix(a.Value, "-") {
+			return ""
+		}
+	}
+	return "it prints the whole environment, which only hookctl's launcher reduces to variables that hold no secret"
+}
+
+// env, bare, prints the environment (env -0 with NUL ends): through hookctl's launcher only,
+// as printenv. With anything else it runs a program (env NAME=VALUE PROG), which the allowlist
+// never admits: wrappers run anything.
+//
+// Test: TestShellInfoRules; TestSecretsCorpus (hook).
+var envRule = &Program{
+	Name: "env", Summary: "print the environment (bare; only through hookctl's launcher)", NamesOnly: true,
+	BSD:          &BSD{Same: true, Note: "env alone prints the environment in every build"},
+	LauncherOnly: wholeEnvironment,
+	Custom: func(args []Arg) *Refusal {
+		for _, a := range args {
+			if a.Value != "-0" && a.Value != "--null" {
+				return &Refusal{Program: "env", What: "env with arguments runs a program with a changed environment, which can run anything",
+					Hint: "bare env prints the environment; run the program itself"}
+			}
 		}
 		return nil
 	},

@@ -16,6 +16,12 @@ func TestShellInfoRules(t *testing.T) {
 		r("printenv", "HOME"),
 		r("printenv", "PATH", "SHELL"),
 		r("printenv", "-0", "HOME"),
+		// The whole environment: the rule admits it; the hook runs it only through its launcher,
+		// whose environment holds no secret (LauncherOnly: TestLauncherOnly).
+		r("printenv"),
+		r("printenv", "-0"),
+		r("env"),
+		r("env", "-0"),
 		r("printf", pat("%s\\n"), "a", "b"),
 		r("printf", pat("%-10s %s\\n"), "name", "value"),
 	)
@@ -29,8 +35,8 @@ func TestShellInfoRules(t *testing.T) {
 		r("command", "-v", pat("a;b")).because("not a plain name"),
 		r("type", "-x", "ls").because("not on the read-only allowlist"),
 		r("type").because("needs a name"),
-		r("printenv").because("whole environment"),
-		r("printenv", "-0").because("whole environment"),
+		r("env", "X=1", "ls").because("runs a program"),
+		r("env", "-i", "ls").because("runs a program"),
 		r("printenv", "GITHUB_TOKEN").because("named like a secret"),
 		r("printenv", "HOME", "AWS_SECRET_ACCESS_KEY").because("named like a secret"),
 		r("printenv", "npm_config__authToken").because("named like a secret"),
@@ -72,4 +78,24 @@ func TestUlimitOnlyPrints(t *testing.T) {
 		r("ulimit", "-v", "100000").because("sets a limit"),          // virtual memory
 		r("ulimit", "-s", "8192", "-n", "1").because("sets a limit"), // two settings
 	)
+}
+
+// TestLauncherOnly: printenv and env print the whole environment only through hookctl's
+// launcher, and say so; printenv NAME needs no launcher.
+func TestLauncherOnly(t *testing.T) {
+	for _, c := range []struct {
+		prog *Program
+		args []Arg
+		want bool
+	}{
+		{printenvRule, nil, true},
+		{printenvRule, []Arg{{Value: "-0"}}, true},
+		{printenvRule, []Arg{{Value: "HOME"}}, false},
+		{envRule, nil, true},
+		{envRule, []Arg{{Value: "--null"}}, true},
+	} {
+		if got := c.prog.LauncherOnly(c.args) != ""; got != c.want {
+			t.Errorf("%s %v: launcher only %v, want %v", c.prog.Name, c.args, got, c.want)
+		}
+	}
 }

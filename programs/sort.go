@@ -8,7 +8,7 @@ package programs
 // Refuses: -o/--output, -T/--temporary-directory, --compress-program, and every abbreviation
 // of them. Test: TestSortRefusesWrites (sort_test.go).
 var sortRule = &Program{
-	Name: "sort", Summary: "sort lines (no -o, -T, --compress-program)", Files: true, Filter: true,
+	Name: "sort", Summary: "sort lines (no -o, -T, --compress-program)", Files: true, Filter: true, FileLists: "--files0-from",
 	BSD: &BSD{Getopt: "bcCdfghik:Mmno:RrsS:t:T:uVz", Long: true, Permute: true, Note: "getopt_long without `+`: permutes like GNU (stops at the first operand under POSIXLY_CORRECT); -o, -T and --compress-program are the same writes as GNU's"},
 	Opts: &Options{
 		Flags: "-b -d -f -g -i -M -h -n -R -r -V -c -C -m -s -u -z " +

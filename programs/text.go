@@ -69,9 +69,25 @@ var uniqRule = &Program{
 // (rewrite_test.go).
 var diffRule = &Program{
 	Name: "diff", Summary: "compare files",
-	BSD:     &BSD{Getopt: "0123456789aBbC:cdD:efF:HhI:iL:lnNPpqrS:sTtU:uwW:X:x:y", Lacks: "EZ", Long: true, Permute: true, Note: "FreeBSD diff (macOS 13 and later), getopt_long without `+`: permutes like GNU; -l runs pr there too"},
-	Rewrite: diffRewrite,
-	Opts:    diffOpts,
+	BSD:          &BSD{Getopt: "0123456789aBbC:cdD:efF:HhI:iL:lnNPpqrS:sTtU:uwW:X:x:y", Lacks: "EZ", Long: true, Permute: true, Note: "FreeBSD diff (macOS 13 and later), getopt_long without `+`: permutes like GNU; -l runs pr there too"},
+	Rewrite:      diffRewrite,
+	RewriteDepth: true,
+	Opts:         diffOpts,
+	Walks:        diffWalks,
+}
+
+// diffWalks is a recursive diff's walk of both its operands: GNU diff follows every link unless
+// --no-dereference (issue 23, item 5).
+func diffWalks(args []Arg) []Walk {
+	c, r := diffOpts.Parse("diff", args)
+	if r != nil || !c.Has("-r", "--recursive") {
+		return nil
+	}
+	follow := FollowAll
+	if c.Has("--no-dereference") {
+		follow = FollowRoots
+	}
+	return []Walk{{Roots: operandRoots(c, nil), Follow: follow, Excluded: true}}
 }
 
 // diffOpts is diff's table, a variable of its own so that the rewrite can parse with it.

@@ -116,6 +116,12 @@ func readOnlyRules() []seccomp.Rule {
 	rules = append(rules, seccomp.Rule{Name: "prlimit64 (another process)", Nr: syscall.SYS_PRLIMIT64, Errno: syscall.EPERM,
 		When: []seccomp.Cond{{Arg: 0, Op: seccomp.NonZero}, {Arg: 2, Op: seccomp.NonZero64}}})
 
+	// Watching files: Landlock does not govern inotify or fanotify, so a command could watch
+	// what it may not read (hookctl's home, to learn when the user changes modes). ENOSYS for
+	// inotify, so that programs (tail -f) fall back to polling.
+	deny(syscall.ENOSYS, inotifyCalls)
+	deny(syscall.EPERM, []sys{{"fanotify_init", nrFanotifyInit}, {"fanotify_mark", nrFanotifyMark}})
+
 	// io_uring performs network and file operations no filter sees; ENOSYS, so that libraries
 	// fall back to plain system calls.
 	deny(syscall.ENOSYS, []sys{
@@ -156,7 +162,10 @@ func readOnlyRules() []seccomp.Rule {
 
 // publishRules is the publish profile's filter: the read-only profile's, but for the rules that
 // keep the network out (socket families and types, connect, bind, listen, accept, sendto to an
-// address). Its network is a namespace of its own whose one way out is the egress proxy.
+// address). Its network is a namespace of its own whose one way out is the egress proxy. No
+// unix socket but a socketpair: Landlock (below ABI 9) does not govern connecting to one, and a
+// service outside listening on one (a container engine, a session bus, a terminal multiplexer)
+// would run what the publish asked; gh needs none.
 func publishRules() []seccomp.Rule {
 	var rules []seccomp.Rule
 	for _, r := range readOnlyRules() {
@@ -167,6 +176,9 @@ func publishRules() []seccomp.Rule {
 		}
 		rules = append(rules, r)
 	}
+	rules = append(rules, seccomp.Rule{Name: "socket (unix)", Nr: syscall.SYS_SOCKET, Errno: syscall.EPERM,
+		When: []seccomp.Cond{{Arg: 0, Op: seccomp.In, Values: []uint32{afUnix}}}})
+	sortRules(rules)
 	return rules
 }
 

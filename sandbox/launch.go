@@ -46,6 +46,18 @@ func (a Applied) Isolation() string {
 type LaunchReport struct {
 	Applied *Applied `json:"applied,omitempty"`
 	Error   string   `json:"error,omitempty"`
+	// From a run's init (ServeRunInit): the command's status, the processes it left running
+	// when it ended (killed then), and those still running when the grace after an interruption
+	// was over (killed then).
+	Status   *ExitStatus `json:"status,omitempty"`
+	Leftover *int        `json:"leftover,omitempty"`
+	Killed   *int        `json:"killed,omitempty"`
+}
+
+// ExitStatus is how a command ended: its exit code, or the signal that killed it.
+type ExitStatus struct {
+	Code   int `json:"code"`
+	Signal int `json:"signal,omitempty"`
 }
 
 // ReportFailure tells the caller on fd that the command did not run, and why.

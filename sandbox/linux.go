@@ -84,11 +84,7 @@ func Apply(p *Profile) (Applied, error) {
 			filter = modelOnlyRules
 		}
 	} else if p.Edit {
-		// Before the capabilities go: the mounts need them (or a user namespace's).
-		if err := privateMounts(p); err != nil {
-			return a, err
-		}
-		rules, filter, denyNet = editLandlockRules(p), editRules, 0
+		return a, errors.New("the edit profile runs only under the sandbox's init (ServeInit)")
 	} else if rules, err = landlockRules(p); err != nil {
 		return a, err
 	} else if p.Network {
@@ -134,14 +130,27 @@ func Apply(p *Profile) (Applied, error) {
 // as what it resolves to, and not at all if that is a hidden directory or holds one.
 func landlockRules(p *Profile) ([]landlock.Rule, error) {
 	hidden := resolvedHidden(p.Hidden)
+	if err := hidesWhatRuns(p.Hidden, hidden); err != nil {
+		return nil, err
+	}
 	rules, err := grantTree(nil, "/", hidden)
 	if err != nil {
 		return nil, err
 	}
-	if p.Scratch != "" {
-		rules = append(rules, landlock.Rule{Path: p.Scratch, Access: readExec | landlock.Write})
-	}
+	rules = append(rules, p.scratchRules()...)
 	return append(rules, writeFileRules(p.WriteFiles)...), nil
+}
+
+// scratchRules grants the scratch directory: by its descriptor when it was opened once, which
+// no change to its path since can redirect.
+func (p *Profile) scratchRules() []landlock.Rule {
+	switch {
+	case p.ScratchDir != nil:
+		return []landlock.Rule{{Path: p.Scratch, FD: int(p.ScratchDir.Fd()), Access: readExec | landlock.Write}}
+	case p.Scratch != "":
+		return []landlock.Rule{{Path: p.Scratch, Access: readExec | landlock.Write}}
+	}
+	return nil
 }
 
 const readExec = landlock.Read | landlock.Execute
@@ -161,6 +170,28 @@ func resolvedHidden(paths []string) []string {
 		}
 	}
 	return hidden
+}
+
+// hidesWhatRuns refuses a hidden path that resolves to / or to a directory holding the working
+// directory: a link planted at a credential path (`ln -s / ~/.cargo/credentials.toml`, from
+// edit mode) would otherwise hide everything, and the command fail for no reason it could
+// tell. The command does not run, and the user is told which link. (The scratch directory is
+// beneath hookctl's hidden home by design: its rule grants it by descriptor.)
+func hidesWhatRuns(paths, hidden []string) error {
+	cwd, _ := os.Getwd()
+	for _, h := range hidden {
+		if h == "/" || cwd != "" && within(cwd, h) {
+			link := h
+			for _, p := range paths {
+				if r, err := filepath.EvalSymlinks(p); err == nil && r == h && r != p {
+					link = p
+				}
+			}
+			return fmt.Errorf("%s, which the sandbox hides (it is a credential store or hookctl's own), resolves to %s, "+
+				"which holds what the command needs; remove that link", link, h)
+		}
+	}
+	return nil
 }
 
 // grantTree appends rules granting read and execute on root but hidden (see landlockRules).
@@ -247,39 +278,55 @@ func secureLandlockRules(p *Profile) ([]landlock.Rule, error) {
 // and write on Writable, the scratch directory and WriteFiles.
 func editLandlockRules(p *Profile) []landlock.Rule {
 	rules := []landlock.Rule{{Path: "/", Access: readExec}}
-	for _, w := range append(slices.Clone(p.Writable), p.Scratch) {
-		if w != "" {
-			rules = append(rules, landlock.Rule{Path: w, Access: readExec | landlock.Write})
-		}
+	for _, w := range p.Writable {
+		rules = append(rules, landlock.Rule{Path: w, Access: readExec | landlock.Write})
 	}
+	rules = append(rules, p.scratchRules()...)
 	return append(rules, writeFileRules(p.WriteFiles)...)
 }
 
-// privateMounts gives the calling thread a mount namespace of its own, private (nothing mounted
-// here reaches the user's), in which Frozen paths are read-only bind mounts of themselves,
-// Masked sockets are /dev/null, and Hidden directories an empty, unreadable tmpfs. Create's
-// directories (the project's .claude) are made first where missing, empty, so that they cannot
-// be made inside with settings in them.
-func privateMounts(p *Profile) error {
-	switch {
-	case p.InNamespace:
-		// Only as RunIsolated's child in a user namespace: in the parent's namespaces these mounts would
-		// change the user's own (and the flag is on hookctl's command line, which anyone can
-		// type).
-		if !ownNamespaces() {
-			return errors.New("not in a namespace of its own")
-		}
-	case os.Geteuid() != 0:
-		return errors.New("the edit sandbox needs a private mount namespace, which an unprivileged launcher makes in a user namespace of its own")
-	default:
-		if err := syscall.Unshare(syscall.CLONE_NEWNS); err != nil {
-			return fmt.Errorf("failed to make a mount namespace: %v", err)
-		}
+// privateMounts sets up the sandbox init's mount namespace (ServeInit has checked that it is
+// its own: ownInit), in this order: mounts private (nothing mounted here reaches the user's);
+// Create's directories (the project's .claude) made where missing, empty, so that they cannot
+// be made inside with settings in them; Anchors bound onto themselves (a mount point cannot be
+// renamed or removed, so nothing frozen inside the project or its git directory can be moved
+// away and replaced by a copy); Frozen paths read-only bind mounts of themselves; Hidden
+// directories an empty, unreadable tmpfs; a procfs of the sandbox's own pid namespace on /proc
+// (the command sees its own processes only, and the supervisor's /proc/PID is the caller's);
+// a devpts of its own on /dev/pts (other terminals cannot be opened, read or written; where
+// one cannot be mounted /dev/pts is hidden instead). Then the working directory is entered
+// again by its path, through the new mounts: the one inherited holds the tree beneath the
+// anchors as it was.
+//
+// It returns the frozen paths as directory entries (a missing one included) that no
+// supervised call may make (supervisor.forbid), and the frozen directories, by file, for the
+// supervisor to say why a write beneath one was refused (supervisor.frozen).
+func privateMounts(p *Profile) (map[entryKey]string, map[fileKey]string, error) {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil, nil, fmt.Errorf("failed to read the working directory: %v", err)
 	}
 	if err := syscall.Mount("", "/", "", syscall.MS_REC|syscall.MS_PRIVATE, ""); err != nil {
-		return fmt.Errorf("failed to make the mounts private: %v", err)
+		return nil, nil, fmt.Errorf("failed to make the mounts private: %v", err)
 	}
+	for _, a := range p.Anchors {
+		real, err := filepath.EvalSymlinks(a)
+		if err != nil {
+			continue
+		}
+		if err := syscall.Mount(real, real, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
+			return nil, nil, fmt.Errorf("failed to anchor %s: %v", real, err)
+		}
+	}
+	if err := layer(p); err != nil {
+		return nil, nil, err
+	}
+	forbid, frozen := map[entryKey]string{}, map[fileKey]string{}
 	for _, f := range p.Frozen {
+		var st syscall.Stat_t
+		if syscall.Stat(filepath.Dir(f), &st) == nil {
+			forbid[entryKey{uint64(st.Dev), st.Ino, filepath.Base(f)}] = p.frozenWhy(f)
+		}
 		real, err := filepath.EvalSymlinks(f)
 		if errors.Is(err, os.ErrNotExist) && slices.Contains(p.Create, f) {
 			if err = os.Mkdir(f, 0o755); err == nil {
@@ -287,20 +334,19 @@ func privateMounts(p *Profile) error {
 			}
 		}
 		if err != nil {
-			continue // missing: nothing to freeze (docs/residual-risks.md)
+			continue // missing: nothing to mount, and the supervisor refuses making it
+		}
+		if real != f && syscall.Stat(filepath.Dir(real), &st) == nil {
+			forbid[entryKey{uint64(st.Dev), st.Ino, filepath.Base(real)}] = p.frozenWhy(f)
 		}
 		if err := syscall.Mount(real, real, "", syscall.MS_BIND|syscall.MS_REC, ""); err != nil {
-			return fmt.Errorf("failed to freeze %s: %v", real, err)
+			return nil, nil, fmt.Errorf("failed to freeze %s: %v", real, err)
 		}
 		if err := syscall.Mount("", real, "", syscall.MS_BIND|syscall.MS_REMOUNT|syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV, ""); err != nil {
-			return fmt.Errorf("failed to make %s read-only: %v", real, err)
+			return nil, nil, fmt.Errorf("failed to make %s read-only: %v", real, err)
 		}
-	}
-	for _, s := range p.Masked {
-		if fi, err := os.Lstat(s); err == nil && fi.Mode()&os.ModeSocket != 0 {
-			if err := syscall.Mount("/dev/null", s, "", syscall.MS_BIND, ""); err != nil {
-				return fmt.Errorf("failed to mask %s: %v", s, err)
-			}
+		if syscall.Stat(real, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFDIR {
+			frozen[fileKey{uint64(st.Dev), st.Ino}] = p.frozenWhy(f)
 		}
 	}
 	for _, h := range p.Hidden {
@@ -308,16 +354,52 @@ func privateMounts(p *Profile) error {
 		if err != nil {
 			continue
 		}
-		if err := syscall.Mount(hiddenSource, real, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "mode=000,size=4k"); err != nil {
-			return fmt.Errorf("failed to hide %s: %v", real, err)
+		if err := hide(real); err != nil {
+			return nil, nil, fmt.Errorf("failed to hide %s: %v", real, err)
+		}
+	}
+	if err := syscall.Mount("proc", "/proc", "proc", syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, ""); err != nil {
+		return nil, nil, fmt.Errorf("failed to mount the sandbox's own /proc: %v", err)
+	}
+	if err := syscall.Mount("devpts", "/dev/pts", "devpts", syscall.MS_NOSUID|syscall.MS_NOEXEC, "newinstance,ptmxmode=0666,mode=0620"); err == nil {
+		syscall.Mount("/dev/pts/ptmx", "/dev/ptmx", "", syscall.MS_BIND, "")
+	} else {
+		if err := hide("/dev/pts"); err != nil {
+			return nil, nil, fmt.Errorf("failed to hide the other terminals: %v", err)
+		}
+	}
+	if err := os.Chdir(wd); err != nil {
+		return nil, nil, fmt.Errorf("failed to enter %s again: %v", wd, err)
+	}
+	return forbid, frozen, nil
+}
+
+// layer mounts an overlay on each of p.Layered (SetLayers chose them): the directory itself
+// beneath, and an upper directory of the session's own, beneath p.Layers, that takes every
+// change.
+func layer(p *Profile) error {
+	userxattr := os.Geteuid() != 0 || ownNamespaces()
+	for _, real := range p.Layered {
+		upper, work := layerDirs(p.Layers, real)
+		for _, dir := range []string{upper, work} {
+			if err := os.MkdirAll(dir, 0o700); err != nil {
+				return fmt.Errorf("failed to make edit mode's layer for %s: %v", real, err)
+			}
+		}
+		opts := "lowerdir=" + real + ",upperdir=" + upper + ",workdir=" + work
+		if userxattr {
+			opts += ",userxattr"
+		}
+		if err := syscall.Mount("overlay", real, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
+			return fmt.Errorf("failed to layer %s: %v", real, err)
 		}
 	}
 	return nil
 }
 
-// within says whether path is dir or beneath it.
-func within(path, dir string) bool {
-	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+// hide mounts an empty, unreadable, read-only tmpfs on dir.
+func hide(dir string) error {
+	return syscall.Mount(hiddenSource, dir, "tmpfs", syscall.MS_RDONLY|syscall.MS_NOSUID|syscall.MS_NODEV|syscall.MS_NOEXEC, "mode=000,size=4k")
 }
 
 // closeOnExec marks every descriptor above stderr close-on-exec, so that nothing the caller

@@ -33,6 +33,13 @@ type Status struct {
 	Edit       bool    `json:"edit"`
 	EditReason string  `json:"edit_reason,omitempty"`
 	EditChecks []Check `json:"edit_checks,omitempty"`
+	// HeldSince and EditHeldSince: when a probe on this machine (Machine) first found each
+	// sandbox holding. A sandbox that held here and fails now is failing, not absent (Failing):
+	// only the kernel's facts (Machine: no Landlock, another kernel) say a machine has none,
+	// never something a command could cause (a link at a hidden path, a full temporary
+	// directory, a cache removed). The user forgets it with `hookctl sandbox --forget`.
+	HeldSince     *time.Time `json:"held_since,omitempty"`
+	EditHeldSince *time.Time `json:"edit_held_since,omitempty"`
 	// The key: a probe holds for one kernel, booted with Landlock at one ABI (or without it),
 	// and one build of hookctl at one path.
 	Machine string    `json:"machine"`
@@ -40,6 +47,13 @@ type Status struct {
 	Binary  string    `json:"binary"`
 	Time    time.Time `json:"time"`
 }
+
+// Failing says whether the read-only sandbox held on this machine and does not now: every
+// shell command is then refused, never run without it.
+func (s Status) Failing() bool { return !s.Available && s.HeldSince != nil }
+
+// EditFailing is Failing for the edit profile.
+func (s Status) EditFailing() bool { return !s.Edit && s.EditHeldSince != nil }
 
 // Check is one attempt the probe made from inside the sandbox.
 type Check struct {
@@ -99,19 +113,40 @@ const ProbeWait = ProbeTimeout + time.Second
 func cached(home, binary string) (Status, bool) {
 	data, err := fsutil.ReadFile(filepath.Join(home, CacheName), 64<<10, true)
 	if err == nil {
-		f := gjson.GetManyBytes(data, "machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason")
+		f := gjson.GetManyBytes(data, "machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason",
+			"held_since", "edit_held_since")
 		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary {
 			return Status{Machine: f[0].Str, Build: f[1].Str, Binary: f[2].Str,
-				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str}, true
+				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str,
+				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9])}, true
 		}
 	}
 	return Status{}, false
 }
 
-// Refresh probes and caches the result.
+func heldTime(r gjson.Result) *time.Time {
+	if !r.Exists() {
+		return nil
+	}
+	t := r.Time()
+	return &t
+}
+
+// Refresh probes and caches the result, carrying over when each sandbox first held on this
+// machine (a cache from another machine key carries nothing: the kernel's facts changed).
 func Refresh(home, binary string) Status {
 	st := Probe(home, binary)
 	st.Machine = machineKey()
+	if prev, ok := Cached(home); ok && prev.Machine == st.Machine {
+		st.HeldSince, st.EditHeldSince = prev.HeldSince, prev.EditHeldSince
+	}
+	now := st.Time
+	if st.Available && st.HeldSince == nil {
+		st.HeldSince = &now
+	}
+	if st.Edit && st.EditHeldSince == nil {
+		st.EditHeldSince = &now
+	}
 	if data, err := json.Marshal(st); err == nil {
 		if os.MkdirAll(home, 0o700) == nil {
 			fsutil.WriteAtomic(filepath.Join(home, CacheName), append(data, '\n'), 0o600)
@@ -130,9 +165,16 @@ func Cached(home string) (Status, bool) {
 	return st, true
 }
 
-// Forget removes the cache, so that the next hook probes again (the launcher calls it when a
-// sandbox the probe promised failed to apply).
-func Forget(home string) { os.Remove(filepath.Join(home, CacheName)) }
+// Forget removes the cache, and with it what it remembers of a sandbox that held, so that the
+// next hook probes afresh: the user's `hookctl sandbox --forget`, for a machine that really has
+// no sandbox any more. No sandboxed command can reach it (hookctl's home is hidden from every
+// profile), and the launcher never calls it: a sandbox that fails to apply refuses the command.
+func Forget(home string) error {
+	if err := os.Remove(filepath.Join(home, CacheName)); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return err
+	}
+	return nil
+}
 
 // machineKey names what a probe's answer depends on that can change under a cached one: the
 // kernel and whether (and at which ABI) it runs Landlock, which a boot option or a container's
@@ -160,10 +202,14 @@ func Probe(home, binary string) Status {
 		st.Reason = err.Error()
 		return st
 	}
+	// The temporary directory, else beside hookctl's home (a TMPDIR may be another user's, or
+	// full): the edit check needs a project outside hookctl's home, which it hides.
 	dir, err := os.MkdirTemp("", "hookctl-probe-")
 	if err != nil {
-		st.Reason = "the probe could not create a directory: " + err.Error()
-		return st
+		if dir, err = os.MkdirTemp(filepath.Dir(filepath.Clean(home)), ".hookctl-probe-"); err != nil {
+			st.Reason = "the probe could not create a directory: " + err.Error()
+			return st
+		}
 	}
 	defer os.RemoveAll(dir)
 	if err := os.MkdirAll(home, 0o700); err != nil {
@@ -206,6 +252,10 @@ func probeEdit(ctx context.Context, dir, binary, home, marker string) ([]Check, 
 	// writable directory, so that a directory beside it (in the temporary directory, which edit
 	// mode may write) shows whether writes outside are refused.
 	outside := filepath.Join(dir, "outside")
+	// A service outside the sandbox, listening on a unix socket (the supervisor must refuse it).
+	if fd, err := unixListen(filepath.Join(outside, "service.sock")); err == nil {
+		defer syscall.Close(fd)
+	}
 	return runChecks(ctx, home, "the edit sandbox", binary, "sandbox", "--profile", EditName, "--probe-confine",
 		"--scratch", filepath.Join(dir, "scratch"), "--project", project, "--",
 		binary, "sandbox", "--inside-check-edit", dir, "--marker", marker, "--outside", outside)
@@ -275,6 +325,15 @@ func InsideCheck(dir, marker string) []Check {
 	check("allowed: a write to the scratch directory", err == nil, fmt.Sprint(err))
 	_, err = os.ReadFile(filepath.Join(outside, "file"))
 	check("allowed: reading a file", err == nil, fmt.Sprint(err))
+	// The launcher, outside: its environment is the client's whole one (issue 23). In a process
+	// namespace of its own the command cannot see it at all; without one, Landlock refuses it.
+	_, err = os.ReadFile(fmt.Sprintf("/proc/%d/environ", os.Getppid()))
+	refused("refused: another process's environment", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
+	if os.Getpid() == 1 {
+		check("hidden: every other process (a process namespace of its own)", true, "")
+	} else {
+		check("listed: other processes (no process namespace here: their command lines can be read; their environments and memory cannot)", true, "")
+	}
 	return checks
 }
 
@@ -298,6 +357,9 @@ func InsideCheckEdit(dir, marker, outside string) []Check {
 	check("refused: moving the project's .claude away", os.Rename(filepath.Join(project, ".claude"), filepath.Join(project, "moved")),
 		syscall.EBUSY, syscall.EROFS, syscall.EACCES, syscall.EPERM)
 	check("refused: a write outside the project", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
+	check("refused: a client's settings directory below the project", os.MkdirAll(filepath.Join(project, "sub", ".claude"), 0o755), syscall.EACCES)
+	check("refused: a unix socket a service outside listens on", unixConnectErr(filepath.Join(outside, "service.sock")), syscall.EACCES)
+	check("allowed: a unix socket made inside", insideSocketErr(filepath.Join(project, "inside.sock")))
 	_, err := os.ReadFile(marker)
 	check("refused: reading hookctl's home", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
 	// No route but loopback: a connection to an address outside fails at once (ENETUNREACH),
@@ -327,6 +389,35 @@ func connectOutErr() error {
 		return errors.New("it connected")
 	}
 	return err
+}
+
+// unixListen listens on a unix stream socket at path. (System calls, not package net: the hook
+// process links this package and links no network code.)
+func unixListen(path string) (int, error) {
+	fd, err := syscall.Socket(syscall.AF_UNIX, syscall.SOCK_STREAM, 0)
+	if err != nil {
+		return -1, err
+	}
+	syscall.CloseOnExec(fd)
+	if err := syscall.Bind(fd, &syscall.SockaddrUnix{Name: path}); err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	if err := syscall.Listen(fd, 8); err != nil {
+		syscall.Close(fd)
+		return -1, err
+	}
+	return fd, nil
+}
+
+// insideSocketErr listens on a unix socket at path and connects to it.
+func insideSocketErr(path string) error {
+	l, err := unixListen(path)
+	if err != nil {
+		return err
+	}
+	defer syscall.Close(l)
+	return unixConnectErr(path)
 }
 
 func socketErr(family, typ int) error {

@@ -26,11 +26,16 @@
 package sandbox
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/secrets"
+	"github.com/hookctl/hookctl/retriever/scrub"
 )
 
 // Profile is what a sandboxed command may touch.
@@ -42,20 +47,30 @@ type Profile struct {
 	// directories, tool caches).
 	Writable []string
 	// Frozen are files and directories that stay read-only whatever contains them (hookctl's
-	// binary, the client's settings, the shell's start-up files), and Masked are sockets that
-	// must be unreachable (a container engine's, which would run anything as root); edit mode
-	// enforces both with a private mount namespace.
-	Frozen, Masked []string
-	// InNamespace: the process already has a mount namespace of its own, in a user namespace
-	// that gives it the capabilities to mount (see RunIsolated).
-	InNamespace bool
+	// binary, the client's settings, the shell's start-up files, git's and the editors' files
+	// that run code later); one that does not exist may not be made (the sandbox's supervisor
+	// refuses it). FrozenWhy says why, for the refusal, by path (a default otherwise). Anchors
+	// are directories bound onto themselves, which then cannot be renamed or removed: the
+	// project and its git directory, which hold frozen paths. Edit mode enforces them with a
+	// private mount namespace (privateMounts).
+	Frozen, Anchors []string
+	FrozenWhy       map[string]string
+	// Layered are writable directories the command writes through an overlay of its own (upper
+	// and work directories beneath Layers): the tools' caches and stores (~/.cargo, ~/go, …),
+	// whose content runs later (a binary on PATH, a build's init script, a module another
+	// project builds). What the command writes there, later commands of the session see; the
+	// user's own directory never changes.
+	Layered []string
+	Layers  string
 	// Create are frozen directories to make, empty, where they are missing, so that they cannot
 	// be made inside the sandbox with settings in them: the project's own .claude.
 	Create []string
 	// Hidden are directories and files neither readable nor writable inside the sandbox.
 	Hidden []string
-	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox.
-	Scratch string
+	// Scratch is the one directory the command may write, and TMPDIR inside the sandbox;
+	// ScratchDir, when set, is it opened once (OpenScratch), which is what the sandbox grants.
+	Scratch    string
+	ScratchDir *os.File
 	// WriteFiles are files the command may open for writing (devices: /dev/null, the tty).
 	WriteFiles []string
 	// Proxy is the egress proxy's URL inside the command's network namespace (edit mode), or ""
@@ -67,8 +82,12 @@ type Profile struct {
 	// whose one way out is the egress proxy (the publish profile).
 	Network bool
 	// Keep are the only variables of the caller's environment the command gets, and Pins are
-	// set on top (the publish profile); nil Keep keeps them all.
+	// set on top (the publish profile; the read-only profile's git filter pins); nil Keep keeps
+	// them all (the edit profile), but for the read-only profile, whose environment is an
+	// allowlist (Environ).
 	Keep, Pins []string
+	// PassEnv are the variables the user's config adds to the read-only allowlist (pass_env).
+	PassEnv []string
 	// Readable, when not nil, are the only trees the command may read and execute, Hidden
 	// carved out of them, and Writable the only ones it may change (the secure-read-only
 	// profile); nil reads and executes everything but Hidden.
@@ -97,12 +116,55 @@ func ReadOnly(hidden []string, scratch string) *Profile {
 		}
 	}
 	slices.Sort(h)
+	if scratch != "" {
+		scratch = filepath.Clean(scratch)
+	}
 	return &Profile{
 		Name:       ReadOnlyName,
 		Hidden:     slices.Compact(h),
-		Scratch:    filepath.Clean(scratch),
+		Scratch:    scratch,
 		WriteFiles: []string{"/dev/null", "/dev/tty"},
 	}
+}
+
+// SetLayers makes dirs, writable directories of p, Layered beneath layers: each that exists is
+// written through an overlay (by its real path), and one an overlay cannot take (its path holds
+// a comma or a colon, which the overlay's options cannot say, or it holds layers) is not
+// writable at all. A pure function of the paths, so that the sandbox's init (which mounts) and
+// its inner launcher (which grants) agree.
+func (p *Profile) SetLayers(layers string, dirs []string) {
+	p.Layers = filepath.Clean(layers)
+	for _, d := range cleanAbs(dirs) {
+		real, err := filepath.EvalSymlinks(d)
+		if err != nil {
+			continue // missing: nothing is written there (its parent is not writable)
+		}
+		if fi, err := os.Stat(real); err != nil || !fi.IsDir() || strings.ContainsAny(real, ",:") || within(p.Layers, real) {
+			p.Writable = slices.DeleteFunc(p.Writable, func(w string) bool { return w == d })
+			continue
+		}
+		p.Layered = append(p.Layered, real)
+	}
+}
+
+// within says whether path is dir or beneath it.
+func within(path, dir string) bool {
+	return path == dir || dir == "/" || strings.HasPrefix(path, dir+"/")
+}
+
+// layerDirs are the upper and work directories of dir's layer beneath layers.
+func layerDirs(layers, dir string) (upper, work string) {
+	sum := sha256.Sum256([]byte(dir))
+	base := filepath.Join(layers, filepath.Base(dir)+"-"+hex.EncodeToString(sum[:6]))
+	return filepath.Join(base, "upper"), filepath.Join(base, "work")
+}
+
+// frozenWhy is why a frozen path may not be made or changed, for the supervisor's refusal.
+func (p *Profile) frozenWhy(path string) string {
+	if why := p.FrozenWhy[path]; why != "" {
+		return why
+	}
+	return "hookctl keeps it read-only in edit mode (hookctl's own files, the clients' settings and the shell's start-up files)"
 }
 
 // EditName is the edit profile's name, as `hookctl sandbox --profile` spells it.
@@ -122,8 +184,7 @@ func Edit(hidden, frozen, writable []string, scratch, project string) *Profile {
 	p.Name, p.Edit = EditName, true
 	p.Frozen = cleanAbs(frozen)
 	p.Writable = cleanAbs(writable)
-	p.Masked = []string{"/var/run/docker.sock", "/run/docker.sock", "/run/containerd/containerd.sock",
-		"/run/podman/podman.sock", "/var/run/crio/crio.sock", "/run/k3s/containerd/containerd.sock"}
+	p.Anchors = []string{filepath.Clean(project)}
 	p.WriteFiles = append(p.WriteFiles, "/dev/ptmx", "/dev/pts")
 	return p
 }
@@ -175,9 +236,9 @@ var cacheEnv = [][2]string{
 	{"npm_config_cache", "npm"}, {"PYTHONPYCACHEPREFIX", "pycache"}, {"PYTHONDONTWRITEBYTECODE", "=1"},
 }
 
-// Environ is env as the sandboxed shell gets it: scrubbedEnv and exported bash functions
-// (BASH_FUNC_name%%) removed, TMPDIR and the caches of cacheEnv in the scratch directory,
-// pytest's cache off.
+// Environ is env as the sandboxed shell gets it: for the read-only profile only the allowlist's
+// variables (passed), scrubbedEnv and exported bash functions (BASH_FUNC_name%%) removed, TMPDIR
+// and the caches of cacheEnv in the scratch directory, pytest's cache off.
 //
 // The edit profile keeps TMPDIR and the caches where the user has them (it may write them).
 func (p *Profile) Environ(env []string) []string {
@@ -238,6 +299,8 @@ func (p *Profile) Environ(env []string) []string {
 		switch {
 		case !ok || scrubbed(name):
 			continue
+		case !p.passed(name, value):
+			continue
 		case slices.ContainsFunc(cacheEnv, func(c [2]string) bool { return c[0] == name }):
 			continue
 		case name == "PYTEST_ADDOPTS":
@@ -254,7 +317,34 @@ func (p *Profile) Environ(env []string) []string {
 			out = append(out, c[0]+"="+filepath.Join(p.Scratch, c[1]))
 		}
 	}
+	out = append(out, p.Pins...)
 	return append(out, "PYTEST_ADDOPTS="+pytest)
+}
+
+// passed says whether the read-only profile passes a variable of the caller's: it is on the
+// allowlist (secrets.PassedEnv, secrets.ToolchainEnv) and its value holds nothing that looks like
+// a secret (a token of a known format, a password in a URL), or the user's config names it
+// (pass_env). Every other variable stays out, so that no secret of the environment enters a
+// read-only command, whatever reads it (/proc/self/environ, a runner's code, printenv): issue 23,
+// docs/decisions/0012-environment.md.
+func (p *Profile) passed(name, value string) bool {
+	if slices.Contains(p.PassEnv, name) {
+		return true
+	}
+	if !slices.Contains(secrets.PassedEnv, name) && !slices.Contains(secrets.ToolchainEnv, name) {
+		return false
+	}
+	return !secretValue(value)
+}
+
+// secretValue reports whether an allowed variable's value still looks like a secret: a known
+// token format or a password in a URL (GOPROXY=https://user:token@proxy), as the retriever's
+// scrubber finds them.
+func secretValue(v string) bool {
+	if len(v) < 8 {
+		return false
+	}
+	return (&scrub.Scrubber{}).Check("environment", v) != nil
 }
 
 // SecureReadOnlyName is the profile of `hookctl run --profile secure-read-only`.

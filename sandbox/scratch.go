@@ -3,7 +3,6 @@ package sandbox
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -14,49 +13,61 @@ import (
 // StaleAfter is how long a session's scratch directory outlives its last sandboxed command.
 const StaleAfter = 24 * time.Hour
 
-// ScratchBase is the directory that holds the sessions' scratch directories: one per user, in
-// the system's temporary directory.
-func ScratchBase() string {
-	return filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-sandbox-%d", os.Getuid()))
+// scratchRootName is the directory in hookctl's home that holds the sessions' scratch
+// directories. hookctl's home is hidden from every profile and writable by none, so nothing a
+// sandboxed command can do reaches the directories that hold what it may write: a root in the
+// temporary directory, which edit mode may write, let a process left behind swap a session's
+// directory for a link to the home between two commands (issue 22), and failed for any user
+// whose TMPDIR another user had made private (issue 30).
+const scratchRootName = "scratch"
+
+// layersSuffix names, beside a session's scratch directory, what edit mode keeps for the
+// session (EditLayers).
+const layersSuffix = ".edit"
+
+// ScratchRoot is the directory that holds the sessions' scratch directories.
+func ScratchRoot(home string) string { return filepath.Join(home, scratchRootName) }
+
+// Scratch is a session's scratch directory, opened once: Dir is what the sandbox grants (a
+// Landlock rule by descriptor), Path only what TMPDIR names inside the sandbox. The launcher
+// never resolves Path again.
+type Scratch struct {
+	Path string
+	Dir  *os.File
 }
 
-// Scratch returns session's private scratch directory beneath base, creating it (and base) if
-// needed, and marks it used. base must be a directory of this user's, a real one (not a link)
-// that no one else can enter: in a shared /tmp anyone could have made it first.
-func Scratch(base, session string) (string, error) {
-	if err := os.Mkdir(base, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", fmt.Errorf("failed to create the sandbox's scratch directory: %v", err)
+// Close closes the directory.
+func (s *Scratch) Close() error { return s.Dir.Close() }
+
+// OpenScratch makes (if needed) and opens session's private scratch directory beneath
+// ScratchRoot(home), by descriptor: each directory is made and opened relative to the one
+// above it, never following a link, and checked to be this user's and closed to everyone else.
+// Its age says when the session last ran a command (Sweep).
+func OpenScratch(home, session string) (*Scratch, error) {
+	if err := os.MkdirAll(home, 0o700); err != nil {
+		return nil, fmt.Errorf("failed to create hookctl's directory: %v", err)
 	}
-	if err := ownedPrivateDir(base); err != nil {
-		return "", err
-	}
-	dir := filepath.Join(base, scratchName(session))
-	if err := os.Mkdir(dir, 0o700); err != nil && !errors.Is(err, os.ErrExist) {
-		return "", fmt.Errorf("failed to create the session's scratch directory: %v", err)
-	}
-	if err := ownedPrivateDir(dir); err != nil {
-		return "", err
+	name := scratchName(session)
+	dir, err := openScratch(home, name)
+	if err != nil {
+		return nil, err
 	}
 	now := time.Now()
-	os.Chtimes(dir, now, now) // its age says when the session last ran a command
-	return dir, nil
+	tv := []syscall.Timeval{syscall.NsecToTimeval(now.UnixNano()), syscall.NsecToTimeval(now.UnixNano())}
+	syscall.Futimes(int(dir.Fd()), tv)
+	return &Scratch{Path: filepath.Join(ScratchRoot(home), name), Dir: dir}, nil
 }
 
-// ownedPrivateDir checks that dir is a directory, not a link, owned by this user and closed to
-// everyone else.
-func ownedPrivateDir(dir string) error {
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return fmt.Errorf("failed to check the scratch directory: %v", err)
-	}
-	st, ok := fi.Sys().(*syscall.Stat_t)
+// ownedPrivate checks that st, the file at what, is a directory owned by this user and closed
+// to everyone else.
+func ownedPrivate(what string, st *syscall.Stat_t) error {
 	switch {
-	case !fi.IsDir():
-		return fmt.Errorf("%s is not a directory (it must be hookctl's own); remove it", dir)
-	case !ok || int(st.Uid) != os.Getuid():
-		return fmt.Errorf("%s belongs to another user; remove it", dir)
-	case fi.Mode().Perm()&0o077 != 0:
-		return fmt.Errorf("%s is open to other users (mode %v); remove it", dir, fi.Mode().Perm())
+	case st.Mode&syscall.S_IFMT != syscall.S_IFDIR:
+		return fmt.Errorf("%s is not a directory (it must be hookctl's own); remove it", what)
+	case int(st.Uid) != os.Getuid():
+		return fmt.Errorf("%s belongs to another user; remove it", what)
+	case st.Mode&0o077 != 0:
+		return fmt.Errorf("%s is open to other users (mode %o); remove it", what, st.Mode&0o777)
 	}
 	return nil
 }
@@ -76,29 +87,26 @@ func scratchName(session string) string {
 	return "session-" + hex.EncodeToString(sum[:12])
 }
 
-// RemoveScratch removes session's scratch directory, if it is a directory of this user's
-// beneath base (not a link to one elsewhere).
-func RemoveScratch(base, session string) {
-	if ownedPrivateDir(base) != nil {
-		return
-	}
-	dir := filepath.Join(base, scratchName(session))
-	if ownedPrivateDir(dir) == nil {
-		os.RemoveAll(dir)
-	}
+// RemoveScratch removes session's scratch directory and what edit mode kept for it (Layers).
+// os.RemoveAll removes links, never what they point to.
+func RemoveScratch(home, session string) {
+	name := scratchName(session)
+	os.RemoveAll(filepath.Join(ScratchRoot(home), name))
+	os.RemoveAll(filepath.Join(ScratchRoot(home), name+layersSuffix))
 }
 
-// Sweep removes the scratch directories beneath base that no command has used for StaleAfter;
-// keep is spared whatever its age. Errors are ignored: a directory left behind is tried again
-// next time.
-func Sweep(base, keep string) {
-	entries, err := os.ReadDir(base)
+// Sweep removes what beneath ScratchRoot(home) no command has used for StaleAfter; keep (a
+// directory's path) is spared whatever its age. Errors are ignored: a directory left behind is
+// tried again next time.
+func Sweep(home, keep string) {
+	root := ScratchRoot(home)
+	entries, err := os.ReadDir(root)
 	if err != nil {
 		return
 	}
 	cutoff := time.Now().Add(-StaleAfter)
 	for _, e := range entries {
-		path := filepath.Join(base, e.Name())
+		path := filepath.Join(root, e.Name())
 		if path == keep || !e.IsDir() {
 			continue
 		}
@@ -106,4 +114,13 @@ func Sweep(base, keep string) {
 			os.RemoveAll(path)
 		}
 	}
+}
+
+// OpenDir opens dir, a directory that is not a link, as a Scratch (the probe's own).
+func OpenDir(dir string) (*Scratch, error) {
+	f, err := os.OpenFile(dir, os.O_RDONLY|syscall.O_DIRECTORY|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return nil, fmt.Errorf("failed to open the scratch directory: %v", err)
+	}
+	return &Scratch{Path: filepath.Clean(dir), Dir: f}, nil
 }

@@ -32,3 +32,51 @@ func BridgePort(string) uint16 { return 0 }
 
 // ReceiveListener: namespaces are Linux's.
 func ReceiveListener(*os.File) (*os.File, error) { return nil, errNoNamespaces }
+
+// InitLaunch: namespaces are Linux's.
+type InitLaunch struct {
+	Argv      []string
+	NS        Namespaces
+	OnConnect func(*os.File) func()
+	Started   func(int) error
+	Ended     func(int)
+}
+
+// RunInit: namespaces are Linux's.
+func RunInit(InitLaunch) (int, error) { return 0, errNotApplied(errNoNamespaces) }
+
+// InitConfig: namespaces are Linux's.
+type InitConfig struct {
+	Profile *Profile
+	Inner   []string
+	Env     []string
+	Sockets []string
+	Bridge  bool
+}
+
+// ServeInit: namespaces are Linux's.
+func ServeInit(InitConfig) int { return 126 }
+
+// ExecInner: namespaces are Linux's.
+func ExecInner(*Profile, []string) error { return errNoNamespaces }
+
+// IsInit: namespaces are Linux's.
+func IsInit([]string) bool { return false }
+
+// EditDir: namespaces are Linux's.
+func EditDir(string, string) (string, error) { return "", errNoNamespaces }
+
+// RegisterInit: namespaces are Linux's.
+func RegisterInit(string, string, int) error { return errNoNamespaces }
+
+// ForgetInit: namespaces are Linux's.
+func ForgetInit(string, string, int) {}
+
+// EndEdit: nothing runs in an edit sandbox here.
+func EndEdit(string, string) int { return 0 }
+
+// LayersDir: namespaces are Linux's.
+func LayersDir(string, string) string { return "" }
+
+// ServeRunInit: namespaces are Linux's.
+func ServeRunInit([]string, []string, int) int { return 126 }

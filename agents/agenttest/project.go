@@ -73,6 +73,15 @@ func (p *Project) Replacements() map[string]string {
 // of refusals seen by the model (saw), and git log's output too.
 func (p *Project) CheckReadOnly(t testing.TB, saw func(string) bool, refusals ...string) {
 	t.Helper()
+	p.CheckRefusals(t, saw, refusals...)
+	if !saw(CommitSubject) {
+		t.Errorf("git log's output did not reach the model")
+	}
+}
+
+// CheckRefusals asserts F untouched, Outside absent, and each of refusals seen by the model.
+func (p *Project) CheckRefusals(t testing.TB, saw func(string) bool, refusals ...string) {
+	t.Helper()
 	if b, _ := os.ReadFile(p.F); string(b) != "a\n" {
 		t.Errorf("f was changed to %q", b)
 	}
@@ -83,9 +92,6 @@ func (p *Project) CheckReadOnly(t testing.TB, saw func(string) bool, refusals ..
 		if !saw(want) {
 			t.Errorf("the model was not told %q", want)
 		}
-	}
-	if !saw(CommitSubject) {
-		t.Errorf("git log's output did not reach the model")
 	}
 }
 

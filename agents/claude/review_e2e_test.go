@@ -26,7 +26,7 @@ func TestRealClientReviewPublishAsks(t *testing.T) {
 	s.InitGitRepo(commitSubject)
 	home := t.TempDir()
 	// A gh that records being run: the publish must not run under -p, nor any refused form.
-	bin := t.TempDir()
+	bin := ct.TrustedBin(t)
 	ran := filepath.Join(t.TempDir(), "gh-ran")
 	os.WriteFile(filepath.Join(bin, "gh"), []byte("#!/bin/sh\necho \"$@\" >> "+ran+"\n"), 0o755)
 	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "PATH="+bin+":"+os.Getenv("PATH"))

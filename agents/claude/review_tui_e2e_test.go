@@ -27,7 +27,7 @@ func TestRealTUIReviewPublishIsAsked(t *testing.T) {
 	s := ct.NewSession(t)
 	s.InitGitRepo(commitSubject)
 	home := t.TempDir()
-	bin := t.TempDir()
+	bin := ct.TrustedBin(t)
 	os.WriteFile(filepath.Join(bin, "gh"), []byte(fakegithub.GH), 0o755)
 	api := fakegithub.New(t, bin)
 	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "PATH="+bin+":"+os.Getenv("PATH"), "GH_TOKEN=gho_tuiToken",

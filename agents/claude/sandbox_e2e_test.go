@@ -113,7 +113,10 @@ func TestRealClientEditModeCannotUnregisterTheHook(t *testing.T) {
 	settings := filepath.Join(s.Project, ".claude", "settings.json")
 	before, _ := os.ReadFile(settings)
 	r := s.Run("Build it.")
-	if tr, _ := s.API.ResultFor(ct.Main, 0); !strings.Contains(tr.Text, "Read-only file system") {
+	// Refused by the sandbox's supervisor (it makes no file in a client's settings directory),
+	// or by the read-only mount beneath it.
+	if tr, _ := s.API.ResultFor(ct.Main, 0); !strings.Contains(tr.Text, "Read-only file system") &&
+		!strings.Contains(tr.Text, "hookctl: refused to create or write .claude/settings.json") {
 		r.Fatalf(t, "the settings write did not fail at the kernel: is_error=%v %q", tr.IsError, tr.Text)
 	}
 	if after, _ := os.ReadFile(settings); string(after) != string(before) {

@@ -22,20 +22,25 @@ var record = flag.Bool("record", false, "write the payloads the client sent to f
 
 // TestRealQwenStaysReadOnly runs Qwen Code (-p, yolo: it asks nothing) with hookctl as its
 // PreToolUse hook in a new, read-only session, against a fake Chat Completions API. The model
-// tries sed -i, a redirect and write_file, then git log: the file must survive, each refusal
-// must reach the model with hookctl's reason, and git log must run. Qwen Code takes no
-// rewritten input, so the admitted read runs outside hookctl's sandbox, as the model wrote it.
+// tries sed -i, a redirect and write_file, then git log, then a plain read: the file must
+// survive, each refusal must reach the model with hookctl's reason, and the plain read must run.
+// Qwen Code takes no rewritten input, so an admitted read runs outside hookctl's sandbox, as the
+// model wrote it; git is refused, since it is a read only with the pins hookctl's rewrite adds
+// (issue 23, item 8: without them the repository's configuration runs programs).
 func TestRealQwenStaysReadOnly(t *testing.T) {
 	bin := agenttest.Binary(t, "qwen-code", "qwen", "@qwen-code/qwen-code@"+Version)
 	hookctl := testbin.Hookctl(t)
 	p := agenttest.NewProject(t)
-	api := agenttest.NewChat(t, p.ReadOnlyScript())
+	api := agenttest.NewChat(t, append(p.ReadOnlyScript(), agenttest.Shell("cat f")))
 	hook := agenttest.RecordingHook(t, p.HookDir, hookctl, "hook", "--agent", "qwen")
 	writeSettings(t, p, map[string]any{"PreToolUse": []any{map[string]any{"matcher": "*", "hooks": []any{
 		map[string]any{"type": "command", "command": hook, "timeout": 30000}}}}})
 	out := run(t, bin, p, api)
-	p.CheckReadOnly(t, api.Saw, "hookctl read-only: sed: `-i` edits files in place",
-		"hookctl read-only: `>` (redirection) is not allowed here", "hookctl read-only: `write_file` changes things")
+	p.CheckRefusals(t, api.Saw, "hookctl read-only: sed: `-i` edits files in place",
+		"hookctl read-only: `>` (redirection) is not allowed here", "hookctl read-only: `write_file` changes things",
+		"and `git` is a read only with the settings hookctl's rewrite adds")
+	// (Qwen Code puts the latest commits in its own prompt, so the commit's subject reaching the
+	// model proves nothing either way; the refusal above is what shows git did not run.)
 	if in, ok := agenttest.Sandboxed(api.Saw); in || !ok {
 		t.Errorf("the admitted read: sandboxed %v, seen %v; Qwen Code was expected to run it as written", in, ok)
 	}

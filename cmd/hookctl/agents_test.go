@@ -55,8 +55,11 @@ func TestAgentsAnswerRecordedPayloads(t *testing.T) {
 			for _, w := range []string{"-sed", "-echo", "write", "create", "apply_patch", "delete", "mcp"} {
 				write = write || strings.Contains(base, w)
 			}
-			if denied != write {
-				t.Errorf("%s/%s: denied %v, want %v: %s", name, base, denied, write, out.String())
+			// A client that takes no rewrite runs git as written, without hookctl's pins, which
+			// the judge refuses (issue 23, item 8).
+			asWritten := name == "qwen" && strings.Contains(base, "-git")
+			if denied != (write || asWritten) {
+				t.Errorf("%s/%s: denied %v, want %v: %s", name, base, denied, write || asWritten, out.String())
 			}
 			if cmd := res.Get(want.command); !write && want.command != "" && cmd.Exists() && !strings.Contains(cmd.Str, " sandbox --session ") {
 				t.Errorf("%s/%s: rewritten to %q, not into the sandbox", name, base, cmd.Str)

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 
 	"github.com/spf13/cobra"
 
@@ -140,7 +139,7 @@ func newPolicy(env environment, cfg *hook.Config, cwd string) *hook.Policy {
 		Protect: func() hook.Protection {
 			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
 		},
-		GH:           func() (string, error) { return exec.LookPath("gh") },
+		GH:           func() (string, error) { return trustedLookPath(env.home, cwd, "gh") },
 		Secrets:      func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
 		GHRepo:       os.Getenv("GH_REPO"),
 		GitHubRepo:   func(remote string) string { return hook.ProjectGitHubRepo(cwd, remote) },

@@ -458,6 +458,9 @@ func (d *doctor) checkSandbox(env environment) {
 	switch {
 	case st.Available:
 		d.ok("%s", hook.Enforcement(iso, cfg))
+	case st.Failing():
+		d.problem(sandboxFix(st)+"; if this machine really has no sandbox any more, `hookctl sandbox --forget` and doctor again",
+			"%s", hook.Enforcement(iso, cfg))
 	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
 		d.problem(sandboxFix(st), "%s", hook.Enforcement(iso, cfg))
 	default:
@@ -468,11 +471,14 @@ func (d *doctor) checkSandbox(env environment) {
 		// A protected file with a second name would be writable through it: the edit
 		// launcher refuses every command until it has one (here, for this directory's project).
 		cwd, _ := os.Getwd()
-		p := editProfile(env.home, cwd, "", false)
+		p := editProfile(env.home, "", cwd, "", false)
 		if f, n := sandbox.HardLinked(append(p.Frozen, p.Hidden...)); f != "" {
 			d.problem("find the other names with `find / -xdev -samefile "+f+"` and remove them",
 				"%s has %d hard links: edit mode's commands are refused until it has one", f, n)
 		}
+	} else if st.EditFailing() {
+		d.problem("run `hookctl sandbox --probe` to see which check fails; if this machine really has no edit sandbox any more, "+
+			"`hookctl sandbox --forget` and doctor again", "%s", hook.EditEnforcement(iso, cfg))
 	} else {
 		d.note("%s\n    to get it: allow unprivileged user namespaces (on Ubuntu 23.10+, an AppArmor profile granting userns to hookctl, "+
 			"or kernel.apparmor_restrict_unprivileged_userns=0), or run outside the container that forbids them", hook.EditEnforcement(iso, cfg))

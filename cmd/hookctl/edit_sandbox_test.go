@@ -60,7 +60,8 @@ func newEditWorld(t *testing.T, user *syscall.Credential) *editWorld {
 		os.WriteFile(filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker"), worker, 0o755)
 	}
 	w.hh = filepath.Join(w.home, ".config", "hookctl")
-	w.env = append(os.Environ(), "HOME="+w.home, "HOOKCTL_HOME="+w.hh, "XDG_CONFIG_HOME=", "TMPDIR="+os.TempDir())
+	// A TMPDIR of the world's own: the tester's may be private to them (issue 30).
+	w.env = append(os.Environ(), "HOME="+w.home, "HOOKCTL_HOME="+w.hh, "XDG_CONFIG_HOME=", "TMPDIR="+dir("tmp"))
 	os.MkdirAll(filepath.Join(w.home, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(w.home, ".bashrc"), []byte("# rc\n"), 0o644)
 	os.MkdirAll(filepath.Join(w.project, ".claude"), 0o755)
@@ -143,15 +144,22 @@ func (w *editWorld) throughHook(t *testing.T, command string) (runs string, refu
 	return command, false
 }
 
-// protected is everything no edit-mode command may change: hookctl's home, the client's
-// settings in the home and the project, the shell's start-up file, hookctl's binary, and the
-// directory outside.
+// protected is everything no edit-mode command may change: hookctl's home (but for the
+// sandbox's scratch root, where its launcher records what it started), the client's settings
+// in the home and the project, the shell's start-up file, hookctl's binary, and the directory
+// outside.
 func (w *editWorld) protected(t *testing.T) hostile.State {
 	t.Helper()
 	st, err := hostile.Snapshot(w.hh, filepath.Join(w.home, ".claude"), filepath.Join(w.home, ".bashrc"),
 		filepath.Join(w.project, ".claude"), w.outside, filepath.Dir(w.bin))
 	if err != nil {
 		t.Fatal(err)
+	}
+	// hookctl's own record of the sandbox (the launcher's, outside it), not the agent's.
+	for p := range st {
+		if strings.HasPrefix(p, filepath.Join(w.hh, "scratch")) {
+			delete(st, p)
+		}
 	}
 	return st
 }

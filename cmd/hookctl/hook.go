@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 
@@ -18,6 +17,7 @@ import (
 	"github.com/hookctl/hookctl/agents/gemini/policy"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/overload"
+	"github.com/hookctl/hookctl/internal/trustedpath"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/sandbox"
@@ -115,17 +115,29 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		Client: a.Client, LoadConfig: loadConfig, Binary: env.binary,
 		Modes: hook.FixedMode(hook.ModeReadOnly),
 		Protect: func(cwd string) hook.Protection {
-			return hook.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
+			p := hook.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
+			var writable []string
+			if cfg, err := hook.LoadConfig(env.home); err == nil {
+				writable = cfg.EditAutoRunWritable
+			}
+			p.AutoRun, _ = hook.AutoRun(cwd, env.userHome, writable)
+			return p
 		},
 		Resolve:      hook.ResolveTargets,
 		ResolveReads: hook.ResolveReads,
+		Walk:         hook.Walk,
+		ReadList:     hook.ReadList,
 		VerifyToggle: nil,
 		Sandbox:      func() hook.Isolation { return isolation(env) },
-		EndSession:   func(id string) { sandbox.RemoveScratch(sandbox.ScratchBase(), id) },
-		IsClient:     nil,
-		// gh is found on the PATH the client gave the hook, which its shell shares; an absolute
-		// path only (exec.LookPath refuses one relative to the working directory).
-		GH:      func() (string, error) { return exec.LookPath("gh") },
+		LeftEdit:     func(id string) int { return sandbox.EndEdit(env.home, id) },
+		EndSession: func(id string) {
+			sandbox.EndEdit(env.home, id)
+			sandbox.RemoveScratch(env.home, id)
+		},
+		IsClient: nil,
+		// gh is found on the PATH the client gave the hook, which its shell shares, in a
+		// directory no sandboxed command can write (trustedLookPath).
+		GH:      func(cwd string) (string, error) { return trustedLookPath(env.home, cwd, "gh") },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
 	}
 	if a.Client.Name == claude.Client.Name {
@@ -244,6 +256,23 @@ func hookEnv() environment {
 	return e
 }
 
+// trustedLookPath finds a program hookctl itself runs on PATH, never beneath what a sandboxed
+// command may write as it is: the project (cwd, and the git work tree above it), the temporary
+// directories, the config's edit_writable (trustedpath.LookPath).
+func trustedLookPath(home, cwd, name string) (string, error) {
+	untrusted := []string{cwd, os.TempDir(), "/tmp", "/var/tmp", "/dev/shm"}
+	for d := filepath.Clean(cwd); filepath.IsAbs(d) && d != filepath.Dir(d); d = filepath.Dir(d) {
+		if _, err := os.Lstat(filepath.Join(d, ".git")); err == nil {
+			untrusted = append(untrusted, d)
+			break
+		}
+	}
+	if cfg, err := hook.LoadConfig(home); err == nil {
+		untrusted = append(untrusted, cfg.EditWritable...)
+	}
+	return trustedpath.LookPath(name, os.Getenv("PATH"), untrusted)
+}
+
 // isolation is the sandbox probe's result for this machine, cached in hookctl's home per
 // kernel and build: reading it costs the hook one small file and two system calls.
 func isolation(env environment) hook.Isolation {
@@ -256,7 +285,8 @@ func isolation(env environment) hook.Isolation {
 
 // isolationOf is a probe's result as the policy reads it.
 func isolationOf(st sandbox.Status) hook.Isolation {
-	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason}
+	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason,
+		Failing: st.Failing(), EditFailing: st.EditFailing()}
 }
 
 func loadConfig() (*hook.Config, error) {

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 )
 
 // runCLI runs hookctl in memory with HOOKCTL_HOME set to home.
@@ -43,7 +45,7 @@ func TestCheckVerdicts(t *testing.T) {
 		{"git log --oneline -3", exitOK, " -- bash --noprofile --norc -c 'GIT_CONFIG_NOSYSTEM=1 GIT_ALLOW_PROTOCOL= GIT_NO_LAZY_FETCH=1 git --no-pager"},
 		{"echo x > f", exitDenied, "redirection"},
 		{"rg --pre cat x", exitDenied, "--pre"},
-		{"ls -la 2>/dev/null", exitOK, " sandbox --session '' -- bash --noprofile --norc -c 'ls -la 2>/dev/null'\nunder: sandbox: landlock ABI "},
+		{"ls -la 2>/dev/null", exitOK, " sandbox --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la 2>/dev/null'\nunder: sandbox: landlock ABI "},
 	} {
 		code, out, _ := runCLI(t, home, "", "check", "--", c.cmd)
 		if code != c.code || !strings.Contains(out, c.contains) {
@@ -207,7 +209,7 @@ func TestVersionFlagsAndExitCodes(t *testing.T) {
 // and its exit status says which verdict: 0 allow or pass, 1 deny, 2 ask, 3 usage.
 func TestCheckModes(t *testing.T) {
 	home := t.TempDir()
-	bin := t.TempDir()
+	bin := ct.TrustedBin(t) // not in a temporary directory, where hookctl never trusts a gh
 	os.WriteFile(filepath.Join(bin, "gh"), []byte("#!/bin/sh\nexit 0\n"), 0o755)
 	t.Setenv("PATH", bin+":"+os.Getenv("PATH"))
 	project := t.TempDir()

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
 	"strings"
 	"time"
 
@@ -12,6 +13,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/sandbox"
 )
 
 type readonlyOptions struct {
@@ -144,6 +146,11 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		return nil
 	}
 	fmt.Fprintf(s.out, "session %s: %s → %s\n", store.Short(id), hook.Badge(from), hook.Badge(to))
+	if from == hook.ModeEdit && to != hook.ModeEdit {
+		if n := sandbox.EndEdit(hookEnv().home, id); n > 0 {
+			fmt.Fprintf(s.out, "  ended %s that edit mode's commands had left running\n", processes(n))
+		}
+	}
 	if to == hook.ModeReview {
 		fmt.Fprintf(s.out, "  each publish asks you first; %s\n", hook.PublishWhere(isolation(hookEnv()), cfg))
 	}
@@ -157,6 +164,14 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		store.SetTold(id, to)
 	}
 	return nil
+}
+
+// processes is n processes, in words.
+func processes(n int) string {
+	if n == 1 {
+		return "1 process"
+	}
+	return strconv.Itoa(n) + " processes"
 }
 
 // pickSession finds the session a readonly command means, and the session the shell runs

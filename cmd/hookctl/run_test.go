@@ -44,9 +44,10 @@ func newRunWorld(t *testing.T, user *syscall.Credential) *runWorld {
 	if user != nil && os.Geteuid() != 0 {
 		t.Skip("switching users needs root")
 	}
-	root, err := os.MkdirTemp("", "hookctl-run-test-")
+	// Not under the tester's TMPDIR, which may be private to them (issue 30).
+	root, err := os.MkdirTemp("/var/lib", "hookctl-run-test-")
 	if err != nil {
-		t.Fatal(err)
+		t.Skipf("no place outside the temporary directories: %v", err)
 	}
 	t.Cleanup(func() { os.RemoveAll(root) })
 	os.Chmod(root, 0o755)
@@ -384,9 +385,14 @@ wait`
 		if code := cmd.ProcessState.ExitCode(); code != 130 {
 			t.Errorf("exit %d, want 130\n%s", code, stderr.String())
 		}
-		for _, pid := range strings.Fields(string(pids)) {
-			if b, err := os.ReadFile("/proc/" + pid + "/cmdline"); err == nil && strings.Contains(string(b), "sleep") {
-				t.Errorf("process %s (%q) outlived the run", pid, b)
+		// The pids the script saw are its pid namespace's; the machine's /proc is searched for
+		// the sleeps themselves.
+		if len(strings.Fields(string(pids))) != 3 {
+			t.Errorf("the script did not start its three sleeps: %q", pids)
+		}
+		for _, s := range []string{"61", "62", "63"} {
+			if left := running("sleep\x00" + s); len(left) > 0 {
+				t.Errorf("sleep %s outlived the run: %q", s, left)
 			}
 		}
 		m := w.meta(t)
@@ -528,4 +534,172 @@ func normaliseRun(s, root string) string {
 		s = regexp.MustCompile(r.re).ReplaceAllString(s, r.with)
 	}
 	return s
+}
+
+// running lists the machine's processes whose command line is cmdline (its words joined by
+// NULs).
+func running(cmdline string) []string {
+	var pids []string
+	entries, _ := os.ReadDir("/proc")
+	for _, e := range entries {
+		if b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline")); err == nil && strings.TrimRight(string(b), "\x00") == cmdline {
+			pids = append(pids, e.Name())
+		}
+	}
+	return pids
+}
+
+// TestRunEndsWhatItLeaves: every process a run's command starts ends with the run, and is
+// counted (issue 22: a process whose main thread has exited looked like a zombie, was neither
+// killed nor counted, outlived the run, and raced the artifacts' validation). Control: the same
+// script without hookctl leaves processes that write after it has returned. Through hookctl
+// run, leftover_processes counts them, none writes afterwards, none is left on the machine;
+// and one swapping an artifact directory for a link to a file outside the run, again and
+// again, moves nothing from outside into the run's quarantine.
+func TestRunEndsWhatItLeaves(t *testing.T) {
+	requireTool(t, "python3")
+	requireTool(t, "setsid")
+	forUsers(t, func(t *testing.T, user *syscall.Credential) {
+		w := newRunWorld(t, user)
+		victim := filepath.Join(w.sibling, "victim")
+		os.WriteFile(victim, []byte("outside\n"), 0o644)
+		py := `import threading, time, ctypes, os; out = os.environ["HOOKCTL_RUN_OUT"]; ` +
+			`threading.Thread(target=lambda: (time.sleep(2), open(out + "/late-thread", "w").write("x"))).start(); ` +
+			`ctypes.CDLL(None).pthread_exit(None)`
+		script := `out=${HOOKCTL_RUN_OUT:-$1}
+setsid -f bash -c "sleep 2; echo late > $out/late-setsid" </dev/null >/dev/null 2>&1
+( ( sleep 2; echo late > $out/late-fork ) & ) </dev/null >/dev/null 2>&1
+/usr/bin/python3 -c '` + py + `' </dev/null >/dev/null 2>&1 &
+mkdir -p "$out/d"; mkfifo "$out/d/victim"
+setsid -f bash -c "while :; do rm -rf $out/d; ln -sfn ` + w.sibling + ` $out/d; mkdir -p $out/d; mkfifo $out/d/victim; done" </dev/null >/dev/null 2>&1
+sleep 0.3; echo done`
+		// Control: without hookctl (its output directory stands in for the run's).
+		ctl := filepath.Join(w.root, "control")
+		os.MkdirAll(ctl, 0o777)
+		os.Chmod(ctl, 0o777)
+		c := exec.Command("bash", "-c", strings.ReplaceAll(script, "setsid -f bash -c \"while", "false && bash -c \"while"), "x", ctl)
+		c.Env = append(append([]string{}, w.env...), "HOOKCTL_RUN_OUT="+ctl)
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: user}
+		if out, err := c.CombinedOutput(); err != nil {
+			t.Fatalf("control: %v %s", err, out)
+		}
+		time.Sleep(3 * time.Second)
+		for _, f := range []string{"late-setsid", "late-fork", "late-thread"} {
+			if _, err := os.Stat(filepath.Join(ctl, f)); err != nil {
+				t.Errorf("control: without hookctl nothing wrote %s after the script returned", f)
+			}
+		}
+		_, stderr, code := w.run(t, nil, "run", "--profile", "secure-read-only", "--out", w.out, "--", "bash", "-c", script)
+		if code != 0 {
+			t.Fatalf("the run: exit %d\n%s", code, stderr)
+		}
+		m := w.meta(t)
+		// setsid's bash and sleep, the fork's subshell and sleep, python, the swapper: 6.
+		if m.Leftover < 6 {
+			t.Errorf("leftover_processes %d, want at least 6\n%s", m.Leftover, stderr)
+		}
+		time.Sleep(3 * time.Second)
+		for _, f := range []string{"late-setsid", "late-fork", "late-thread"} {
+			if _, err := os.Stat(filepath.Join(w.out, "artifacts", f)); err == nil {
+				t.Errorf("%s: a process the run left wrote its output after the run", f)
+			}
+		}
+		if b, err := os.ReadFile(victim); err != nil || string(b) != "outside\n" {
+			t.Errorf("the file outside the run was moved or changed: %v %q", err, b)
+		}
+		if left := running("sleep\x002"); len(left) > 0 {
+			t.Errorf("the run's sleeps outlived it: %q", left)
+		}
+		t.Logf("leftover_processes %d; quarantined %d", m.Leftover, len(m.Output.Quarantined))
+	})
+}
+
+// TestRunReadsNoRepositoryACommonDirNames: a repository whose .git/commondir names another
+// repository (the user's private one) would have the run read that one: git takes the objects
+// and refs from it. Control: without hookctl, git log in the repository shows the private
+// repository's commit. hookctl run refuses it before anything runs; a real linked worktree
+// (whose git directory names it back) still runs, with git.
+func TestRunReadsNoRepositoryACommonDirNames(t *testing.T) {
+	forUsers(t, func(t *testing.T, user *syscall.Credential) {
+		w := newRunWorld(t, user)
+		private := filepath.Join(w.root, "private")
+		git := func(dir, script string) string {
+			c := exec.Command("bash", "-c", script)
+			c.Dir, c.Env = dir, append(append([]string{}, w.env...), "GIT_CONFIG_GLOBAL=/dev/null")
+			c.SysProcAttr = &syscall.SysProcAttr{Credential: user}
+			out, _ := c.CombinedOutput()
+			return string(out)
+		}
+		os.MkdirAll(private, 0o755)
+		w.chownAll(private)
+		git(private, "git init -q && git -c user.email=t@t -c user.name=t commit -q --allow-empty -m SECRET-COMMIT")
+		os.WriteFile(filepath.Join(w.repo, ".git", "commondir"), []byte(filepath.Join(private, ".git")+"\n"), 0o644)
+		w.chownAll(w.repo)
+		if out := git(w.repo, "git log --all --format=%s"); !strings.Contains(out, "SECRET-COMMIT") {
+			t.Fatalf("control: git does not follow the commondir: %s", out)
+		}
+		stdout, stderr, code := w.run(t, nil, "run", "--profile", "secure-read-only", "--out", w.out, "--", "git", "log", "--all", "--format=%s")
+		if code != securerun.ExitNotStarted || strings.Contains(stdout+stderr, "SECRET-COMMIT") || !strings.Contains(stderr, "commondir") {
+			t.Errorf("a commondir naming another repository: exit %d\n%s%s", code, stdout, stderr)
+		}
+		os.Remove(filepath.Join(w.repo, ".git", "commondir"))
+		// A linked worktree of the repository: its git directory names it back.
+		wt := filepath.Join(w.root, "wt")
+		git(w.repo, "git worktree add -q "+wt+" 2>&1")
+		w.out = filepath.Join(w.root, "out-wt")
+		c := w.command(nil, "run", "--profile", "secure-read-only", "--out", w.out, "--", "git", "log", "--format=%s")
+		c.Dir = wt
+		out, err := c.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "init") {
+			t.Errorf("a linked worktree: %v\n%s", err, out)
+		}
+	})
+}
+
+// chownAll gives the tree at root to the world's user.
+func (w *runWorld) chownAll(root string) {
+	if w.user == nil {
+		return
+	}
+	filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error {
+		return os.Lchown(p, int(w.user.Uid), int(w.user.Gid))
+	})
+}
+
+// TestRunRefusesUnixSockets: a secure run cannot reach a service outside on a unix socket (a
+// container engine's API, an abstract socket), by path or through a link, since its profile
+// refuses every connect. Control: the same script without hookctl reaches both.
+func TestRunRefusesUnixSockets(t *testing.T) {
+	requireTool(t, "python3")
+	forUsers(t, func(t *testing.T, user *syscall.Credential) {
+		w := newRunWorld(t, user)
+		sock := filepath.Join(w.sibling, "docker.sock")
+		link := filepath.Join(w.repo, "docker.sock")
+		var reached atomic.Int32
+		countConns(t, listenUnix(t, sock), &reached)
+		abstract := fmt.Sprintf("hookctl-run-victim-%d", time.Now().UnixNano())
+		al, err := net.Listen("unix", "@"+abstract)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { al.Close() })
+		countConns(t, al, &reached)
+		os.Symlink(sock, link)
+		script := ""
+		for _, addr := range []string{sock, link, `\0` + abstract} {
+			script += `/usr/bin/python3 -c 'import socket; c = socket.socket(socket.AF_UNIX); c.connect("` + addr + `"); c.send(b"x")' 2>/dev/null && echo reached` + "\n"
+		}
+		c := exec.Command("bash", "-c", script)
+		c.SysProcAttr = &syscall.SysProcAttr{Credential: user}
+		out, _ := c.CombinedOutput()
+		time.Sleep(200 * time.Millisecond)
+		if strings.Count(string(out), "reached") != 3 || reached.Load() != 3 {
+			t.Fatalf("control: without hookctl %d of 3 connections reached the service (%d counted): %s", strings.Count(string(out), "reached"), reached.Load(), out)
+		}
+		stdout, stderr, code := w.run(t, nil, "run", "--profile", "secure-read-only", "--out", w.out, "--", "bash", "-c", script+"echo done\n")
+		time.Sleep(200 * time.Millisecond)
+		if code != 0 || !strings.Contains(stdout, "done") || strings.Contains(stdout, "reached") || reached.Load() != 3 {
+			t.Errorf("the run reached a unix socket outside: exit %d, %d counted\n%s%s", code, reached.Load(), stdout, stderr)
+		}
+	})
 }

@@ -5,16 +5,19 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
@@ -62,6 +65,7 @@ type sandboxOptions struct {
 	Scratch string // the probe's own scratch directory, instead of a session's
 	Project string // edit profile: the session's project, which it may write
 	Probe   bool
+	Forget  bool
 	JSON    bool
 	// The probe's inside half.
 	InsideCheck     string
@@ -70,6 +74,7 @@ type sandboxOptions struct {
 	Outside         string
 	ProbeConfine    bool
 	InUserNS        bool
+	Init, Inner     bool // the edit sandbox's init and inner launcher (editExec)
 	EgressFD        int
 	EgressWatch     int // the watcher of StartWatcher: the pid of the command it serves
 	ProxyConnect    bool
@@ -81,6 +86,12 @@ type sandboxOptions struct {
 	// variables it points at the broker (ANTHROPIC_BASE_URL).
 	ModelFD   int
 	ModelVars []string
+	// Timeout bounds a read-only or policy-only command (hook.Config's command_timeout);
+	// BoundedChild is the launcher again as RunBounded's child, which applies the profile.
+	Timeout      time.Duration
+	BoundedChild bool
+	ModelPort    int  // the inner launcher's: the port the run's init listens on for the broker
+	RunInit      bool // the launcher as the init of a hookctl run (secureInit)
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -106,9 +117,18 @@ and everything it starts, and cannot be lifted.
   secure-read-only
              hookctl run's: --read DIR… and the system's directories readable, --write DIR…
              the only ones writable, no network (docs/secure-read-only.md)
+  policy-only
+             where the sandbox cannot apply: the read-only profile's environment (an
+             allowlist, no secret) and time bound, without the kernel's rules
+
+read-only and policy-only run the program as a child, bounded by --timeout (it is stopped then,
+and says so); read-only runs it in process and mount namespaces of its own where the kernel
+allows, with a /proc that shows its own processes only.
 
 If the sandbox cannot be applied, nothing runs and the exit status is 126.
-With --probe it tries the sandbox for real and says whether this machine supports it.`,
+With --probe it tries the sandbox for real and says whether this machine supports it. Once a
+sandbox has held on a machine, a failure refuses commands rather than running them without it;
+--forget (yours to run, never an agent's) forgets that, for a machine that has none any more.`,
 		Example: `  hookctl sandbox -- bash --noprofile --norc -c 'git status'
   hookctl sandbox --probe`,
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -126,12 +146,16 @@ With --probe it tries the sandbox for real and says whether this machine support
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEdit(opts.InsideCheckEdit, opts.Marker, opts.Outside))
 			case opts.Probe:
 				return sandboxProbe(s, opts)
+			case opts.Forget:
+				return sandboxForget(s)
+			case opts.Profile == sandbox.SecureReadOnlyName && opts.RunInit:
+				return exitCode(secureInit(opts, args))
 			case opts.Profile == sandbox.SecureReadOnlyName:
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
 				return exitCode(exitSandboxFailed)
-			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName:
-				return fmt.Errorf("unknown profile %q: the profiles are %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName)
+			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != hook.PolicyOnlyProfile:
+				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName, hook.PolicyOnlyProfile)
 			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
 				return errors.New("the edit profile needs --project DIR, an absolute path")
 			case len(args) == 0:
@@ -151,6 +175,7 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().StringVar(&opts.Project, "project", "", "edit profile: the project `DIR` it may write")
 	cmd.Flags().BoolVar(&opts.Probe, "probe", false, "try the sandbox and report whether it holds here")
 	cmd.Flags().BoolVar(&opts.JSON, "json", false, "with --probe, print the result as JSON")
+	cmd.Flags().BoolVar(&opts.Forget, "forget", false, "forget the probe's result, and that the sandbox ever held on this machine")
 	cmd.Flags().StringVar(&opts.InsideCheck, "inside-check", "", "")
 	cmd.Flags().StringVar(&opts.InsideCheckEdit, "inside-check-edit", "", "")
 	cmd.Flags().MarkHidden("inside-check-edit")
@@ -159,6 +184,10 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().MarkHidden("outside")
 	cmd.Flags().BoolVar(&opts.ProbeConfine, "probe-confine", false, "")
 	cmd.Flags().MarkHidden("probe-confine")
+	cmd.Flags().BoolVar(&opts.Init, "init", false, "")
+	cmd.Flags().MarkHidden("init")
+	cmd.Flags().BoolVar(&opts.Inner, "inner", false, "")
+	cmd.Flags().MarkHidden("inner")
 	cmd.Flags().BoolVar(&opts.InUserNS, "in-user-namespace", false, "")
 	cmd.Flags().MarkHidden("in-user-namespace")
 	cmd.Flags().IntVar(&opts.EgressFD, "egress-fd", 0, "")
@@ -171,11 +200,18 @@ With --probe it tries the sandbox for real and says whether this machine support
 	cmd.Flags().MarkHidden("marker")
 	cmd.Flags().StringArrayVar(&opts.Read, "read", nil, "secure-read-only: a `DIR` it may read")
 	cmd.Flags().StringArrayVar(&opts.Write, "write", nil, "secure-read-only: a `DIR` it may write")
+	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 0, "stop a read-only or policy-only command after `DURATION`")
+	cmd.Flags().BoolVar(&opts.BoundedChild, "bounded-child", false, "")
+	cmd.Flags().MarkHidden("bounded-child")
 	cmd.Flags().IntVar(&opts.StatusFD, "status-fd", 0, "")
 	cmd.Flags().MarkHidden("status-fd")
 	cmd.Flags().IntVar(&opts.ModelFD, "model-fd", 0, "")
 	cmd.Flags().MarkHidden("model-fd")
 	cmd.Flags().StringArrayVar(&opts.ModelVars, "model-var", nil, "")
+	cmd.Flags().IntVar(&opts.ModelPort, "model-port", 0, "")
+	cmd.Flags().MarkHidden("model-port")
+	cmd.Flags().BoolVar(&opts.RunInit, "run-init", false, "")
+	cmd.Flags().MarkHidden("run-init")
 	cmd.Flags().MarkHidden("model-var")
 	cmd.Flags().SetInterspersed(false)
 	return cmd
@@ -190,12 +226,16 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		if len(opts.Write) == 0 && opts.Session != "" {
 			// A command the hooks of a run admitted: the run's roots to read, and its session's
 			// scratch directory as the one it writes, its TMPDIR.
-			scratch, err := sandbox.Scratch(sandbox.ScratchBase(), opts.Session)
+			home, err := hook.Home()
 			if err != nil {
 				return err
 			}
-			opts.Write = []string{scratch}
-			env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch)
+			scratch, err := sandbox.OpenScratch(home, opts.Session)
+			if err != nil {
+				return err
+			}
+			opts.Write = []string{scratch.Path}
+			env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch.Path)
 		}
 		switch {
 		case len(args) == 0:
@@ -214,23 +254,8 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		}
 		p := sandbox.SecureReadOnly(opts.Read, opts.Write)
 		p.StatusFD = opts.StatusFD
-		if opts.ModelFD > 0 {
-			// The network namespace hookctl run started this launcher in holds only loopback;
-			// the broker (outside it) accepts on the listener made here, and the command may
-			// connect to that port alone.
-			url, err := sandbox.BridgeNetwork(opts.ModelFD)
-			if err != nil {
-				return err
-			}
-			p.ConnectPorts = []uint16{sandbox.BridgePort(url)}
-			// getenv finds the first of duplicates: drop any the environment has already.
-			env = slices.DeleteFunc(env, func(kv string) bool {
-				name, _, _ := strings.Cut(kv, "=")
-				return slices.Contains(opts.ModelVars, name)
-			})
-			for _, v := range opts.ModelVars {
-				env = append(env, v+"="+url)
-			}
+		if opts.ModelPort > 0 {
+			p.ConnectPorts = []uint16{uint16(opts.ModelPort)} // the run's init made the listener
 		}
 		return sandbox.Exec(p, args, env)
 	}()
@@ -240,6 +265,42 @@ func secureExec(opts *sandboxOptions, args []string) error {
 	return err
 }
 
+// secureInit is the init of a hookctl run's launch (--run-init: pid 1 of the pid namespace the
+// run's supervisor started it in, sandbox.ServeRunInit): with --network model-only it makes
+// the broker's listener in the run's network namespace (the command may connect to that port
+// alone) and points the model's variables at it; then it starts the launcher again, which
+// applies the profile and execs the command, and returns the command's status.
+func secureInit(opts *sandboxOptions, args []string) int {
+	env := os.Environ()
+	inner := []string{"hookctl", "sandbox", "--profile", sandbox.SecureReadOnlyName}
+	for _, r := range opts.Read {
+		inner = append(inner, "--read", r)
+	}
+	for _, w := range opts.Write {
+		inner = append(inner, "--write", w)
+	}
+	inner = append(inner, "--status-fd", strconv.Itoa(opts.StatusFD))
+	if opts.ModelFD > 0 {
+		// The network namespace hookctl run started this init in holds only loopback; the
+		// broker (outside it) accepts on the listener made here.
+		url, err := sandbox.BridgeNetwork(opts.ModelFD)
+		if err != nil {
+			sandbox.ReportFailure(opts.StatusFD, err)
+			return exitSandboxFailed
+		}
+		inner = append(inner, "--model-port", strconv.Itoa(int(sandbox.BridgePort(url))))
+		// getenv finds the first of duplicates: drop any the environment has already.
+		env = slices.DeleteFunc(env, func(kv string) bool {
+			name, _, _ := strings.Cut(kv, "=")
+			return slices.Contains(opts.ModelVars, name)
+		})
+		for _, v := range opts.ModelVars {
+			env = append(env, v+"="+url)
+		}
+	}
+	return sandbox.ServeRunInit(append(append(inner, "--"), args...), env, opts.StatusFD)
+}
+
 // sandboxExec applies the profile and execs args; it returns only on failure, or with the exit
 // status of the child an unprivileged edit profile runs in a user namespace.
 func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
@@ -247,29 +308,32 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if err != nil {
 		return 0, err
 	}
-	scratch := opts.Scratch
-	if scratch == "" {
-		base := sandbox.ScratchBase()
-		if scratch, err = sandbox.Scratch(base, opts.Session); err != nil {
+	if opts.Profile == sandbox.EditName {
+		return editExec(home, opts, args)
+	}
+	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == hook.PolicyOnlyProfile) && !opts.BoundedChild {
+		return boundedExec(opts, home, args)
+	}
+	if opts.BoundedChild {
+		// A fresh /proc where this is the first process of its own namespace; where the kernel
+		// gave no namespace (or refuses the mount), /proc stays the machine's, and Landlock still
+		// keeps other processes' environments and memory unreadable.
+		sandbox.MountProc()
+	}
+	scratch, err := scratchFor(home, opts)
+	if err != nil {
+		return 0, err
+	}
+	defer scratch.Close()
+	if opts.Profile == sandbox.PublishName && !opts.InUserNS && opts.EgressFD == 0 {
+		cfg, err := hook.LoadConfig(home)
+		if err != nil {
 			return 0, err
 		}
-		sandbox.Sweep(base, scratch)
-	}
-	if opts.Profile != sandbox.ReadOnlyName && !opts.InUserNS && opts.EgressFD == 0 {
-		// The probe tries the profile as the kernel allows it, whatever the user's config says:
-		// a broken config is reported as such, not cached as "no edit sandbox here".
-		cfg := &hook.Config{}
-		if !opts.ProbeConfine {
-			if cfg, err = hook.LoadConfig(home); err != nil {
-				return 0, err
-			}
-		}
-		// Namespaces of its own: a user namespace where the user is not root (to mount, and to
-		// bring loopback up), a network namespace unless the user gave edit mode the full
-		// network (the probe always tries one: it is what edit mode has by default).
-		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine || opts.Profile == sandbox.PublishName}
-		switch {
-		case ns.Net && !ns.User:
+		// A network namespace of its own, and for a user who is not root a user namespace, in
+		// which it may bring loopback up.
+		ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: true}
+		if !ns.User {
 			// Root makes the network namespace itself and stays the command; a watcher beside
 			// it serves the bridge (sandbox.StartWatcher).
 			fd, err := sandbox.StartWatcher([]string{"hookctl", "sandbox", "--egress-watch", strconv.Itoa(os.Getpid()),
@@ -282,49 +346,231 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 				return 0, err
 			}
 			opts.EgressFD = fd
-		case ns.User || ns.Net:
-			argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session,
-				"--project", opts.Project, "--scratch", scratch}
-			if ns.User {
-				argv = append(argv, "--in-user-namespace")
-			}
-			if ns.Net {
-				argv = append(argv, "--egress-fd", "3")
-			}
-			if opts.ProbeConfine {
-				argv = append(argv, "--probe-confine")
-			}
-			return sandbox.RunIsolated(append(append(argv, "--"), args...), ns, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
+		} else {
+			argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session, "--in-user-namespace", "--egress-fd", "3", "--"}
+			return sandbox.RunIsolated(append(argv, args...), ns, egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
 		}
 	}
-	p := sandbox.ReadOnly(sandbox.ReadOnlyHidden(home), scratch)
+	// Other terminals too: a command could read one's input, its user's keystrokes (its own
+	// terminal it has open already, and /dev/tty).
+	hidden := append(sandbox.ReadOnlyHidden(home), otherTerminals)
+	if opts.Scratch != "" {
+		// The probe tries the kernel's mechanisms, not the user's files: nothing a command can
+		// write (a link at a credential path) may decide whether the machine can sandbox.
+		hidden = sandbox.HiddenDirs(home)
+	}
+	p := sandbox.ReadOnly(hidden, scratch.Path)
+	p.ScratchDir = scratch.Dir
+	p.PassEnv, p.Pins = readOnlyEnv(home)
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
-		p = sandbox.Publish(sandbox.HiddenDirs(home), scratch, hook.PublishEnv)
+		p = sandbox.Publish(append(sandbox.HiddenDirs(home), otherTerminals), scratch.Path, hook.PublishEnv)
+		p.ScratchDir = scratch.Dir
 		if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
 			return 0, err
 		}
 	}
-	if opts.Profile == sandbox.EditName {
-		p = editProfile(home, opts.Project, scratch, opts.ProbeConfine)
-		p.InNamespace = opts.InUserNS
-		p.ConnectHelper = hookEnv().binary
-		if !opts.ProbeConfine {
-			if err := sandbox.CheckLinks(p); err != nil {
-				return 0, err
-			}
-		}
-		if opts.EgressFD != 0 {
-			if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
-				return 0, err
-			}
+	// The probe promised a sandbox and it failed to apply: nothing runs, and the hook goes on
+	// sending commands here (never around it) until the user's doctor finds out why. Forgetting
+	// the probe here would let whatever made it fail turn the sandbox off.
+	return 0, sandbox.Exec(p, args, os.Environ())
+}
+
+// otherTerminals is where the machine's pseudo-terminals are, which read-only and publish
+// commands may not open (edit mode's get a devpts of their own).
+const otherTerminals = "/dev/pts"
+
+// editExec runs args in the edit profile: as the launcher the hook's rewrite starts, it starts
+// the sandbox's init (sandbox.RunInit) in namespaces of its own and returns the command's
+// status; as the init (--init) it serves the sandbox (sandbox.ServeInit); as the inner
+// launcher (--inner) it installs the filter and execs the command.
+func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
+	switch {
+	case opts.Inner:
+		return 0, sandbox.ExecInner(editProfile(home, opts.Session, opts.Project, opts.Scratch, opts.ProbeConfine), args)
+	case opts.Init:
+		return editInit(home, opts, args), nil
+	}
+	// The probe tries the profile as the kernel allows it, whatever the user's config says: a
+	// broken config is reported as such, not cached as "no edit sandbox here".
+	cfg := &hook.Config{}
+	if !opts.ProbeConfine {
+		var err error
+		if cfg, err = hook.LoadConfig(home); err != nil {
+			return 0, err
 		}
 	}
-	err = sandbox.Exec(p, args, os.Environ())
-	// The probe promised a sandbox and the kernel refused it: the next hook probes again, so
-	// that the status line and doctor tell the user.
-	sandbox.Forget(home)
-	return 0, err
+	if !opts.ProbeConfine {
+		p := editProfile(home, opts.Session, opts.Project, "", false)
+		p.Frozen = append(p.Frozen, nestedClients(home, opts.Session, opts.Project)...)
+		if err := sandbox.CheckLinks(p); err != nil {
+			return 0, err
+		}
+	}
+	// A user namespace where the user is not root (to mount, and to bring loopback up), a
+	// network namespace unless the user gave edit mode the whole network (the probe always
+	// tries one: it is what edit mode has by default).
+	ns := sandbox.Namespaces{User: os.Geteuid() != 0, Net: !cfg.FullNetwork() || opts.ProbeConfine}
+	argv := []string{"hookctl", "sandbox", "--profile", sandbox.EditName, "--init", "--session", opts.Session, "--project", opts.Project}
+	if opts.Scratch != "" {
+		argv = append(argv, "--scratch", opts.Scratch)
+	}
+	if ns.Net {
+		argv = append(argv, "--egress-fd", "4")
+	}
+	if opts.ProbeConfine {
+		argv = append(argv, "--probe-confine")
+	}
+	started := func(pid int) error {
+		if opts.ProbeConfine {
+			return nil // the probe's: no session, and it ends with its command
+		}
+		if err := sandbox.RegisterInit(home, opts.Session, pid); err != nil {
+			return err
+		}
+		// Recorded first, then the mode: a session that leaves edit mode now either finds
+		// this init recorded and ends it, or has already left, which this sees.
+		if mode, _, err := hook.NewStore(home).Peek(opts.Session); err != nil || mode != hook.ModeEdit {
+			sandbox.ForgetInit(home, opts.Session, pid)
+			return errors.New("the session is not in edit mode, so edit mode's command did not run")
+		}
+		return nil
+	}
+	ended := func(pid int) {
+		if !opts.ProbeConfine {
+			sandbox.ForgetInit(home, opts.Session, pid)
+		}
+	}
+	return sandbox.RunInit(sandbox.InitLaunch{Argv: append(append(argv, "--"), args...), NS: ns,
+		OnConnect: egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)), Started: started, Ended: ended})
+}
+
+// editInit is the edit sandbox's init: the profile, with the egress proxy's listener made in
+// its network namespace, and the unix sockets outside that the user lets commands reach: the
+// config's edit_unix_sockets and the ssh agent's (git over ssh signs with it).
+func editInit(home string, opts *sandboxOptions, args []string) int {
+	p := editProfile(home, opts.Session, opts.Project, opts.Scratch, opts.ProbeConfine)
+	p.ConnectHelper = hookEnv().binary
+	if !opts.ProbeConfine {
+		p.Frozen = append(p.Frozen, nestedClients(home, opts.Session, opts.Project)...)
+	}
+	var sockets []string
+	if cfg, err := hook.LoadConfig(home); err == nil {
+		sockets = append(sockets, cfg.EditUnixSockets...)
+	}
+	if a := os.Getenv("SSH_AUTH_SOCK"); filepath.IsAbs(a) && !opts.ProbeConfine {
+		sockets = append(sockets, a)
+	}
+	inner := []string{"hookctl", "sandbox", "--profile", sandbox.EditName, "--inner", "--project", opts.Project}
+	if opts.Scratch != "" {
+		inner = append(inner, "--scratch", opts.Scratch)
+	}
+	if opts.ProbeConfine {
+		inner = append(inner, "--probe-confine")
+	}
+	inner = append(append(inner, "--"), args...)
+	return sandbox.ServeInit(sandbox.InitConfig{Profile: p, Inner: inner, Env: os.Environ(), Sockets: sockets, Bridge: opts.EgressFD != 0})
+}
+
+// nestedClients are the clients' settings directories below the project (sandbox.NestedClientDirs),
+// found once per session and kept beside its scratch directory: the walk costs as much as the
+// project is big. The ones the user makes later in the session are not frozen; no edit-mode
+// command can make one.
+func nestedClients(home, session, project string) []string {
+	dir, err := sandbox.EditDir(home, session)
+	if err != nil {
+		return nil
+	}
+	cache := filepath.Join(dir, "client-dirs.json")
+	var c struct {
+		Project string   `json:"project"`
+		Dirs    []string `json:"dirs"`
+	}
+	if b, err := os.ReadFile(cache); err == nil && json.Unmarshal(b, &c) == nil && c.Project == project {
+		return c.Dirs
+	}
+	c.Project = project
+	c.Dirs, _ = sandbox.NestedClientDirs(project)
+	if b, err := json.Marshal(c); err == nil {
+		fsutil.WriteAtomic(cache, b, 0o600)
+	}
+	return c.Dirs
+}
+
+// scratchFor opens the directory a read-only or publish command may write: the probe's own
+// (--scratch), or the session's beneath hookctl's home, by descriptor (sandbox.OpenScratch).
+func scratchFor(home string, opts *sandboxOptions) (*sandbox.Scratch, error) {
+	if opts.Scratch != "" {
+		return sandbox.OpenDir(opts.Scratch)
+	}
+	s, err := sandbox.OpenScratch(home, opts.Session)
+	if err == nil {
+		sandbox.Sweep(home, s.Path)
+	}
+	return s, err
+}
+
+// sandboxForget is the user's way back from a sandbox that held and fails (sandbox.Status.Failing):
+// the next hook probes afresh, and if the machine has no sandbox now, says so.
+func sandboxForget(s *streams) error {
+	env := hookEnv()
+	if env.err != nil {
+		return env.err
+	}
+	if err := sandbox.Forget(env.home); err != nil {
+		return fmt.Errorf("failed to forget the probe: %v", err)
+	}
+	fmt.Fprintln(s.out, "forgot the sandbox probe; the next hook call probes again (hookctl doctor shows what it finds)")
+	return nil
+}
+
+// boundedExec runs a read-only or policy-only command as a child bounded in time (issue 23): the
+// read-only profile's child is this launcher again (--bounded-child), in process and mount
+// namespaces of its own where the kernel allows, which mounts a /proc of its own, applies the
+// profile and execs the command; the policy-only profile's child is the command itself, with the
+// read-only profile's environment. Both environments are the allowlist (Profile.Environ).
+func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) {
+	if opts.Profile == hook.PolicyOnlyProfile {
+		scratch, err := scratchFor(home, opts)
+		if err != nil {
+			return 0, err
+		}
+		defer scratch.Close()
+		p := sandbox.ReadOnly(nil, scratch.Path)
+		p.Name = hook.PolicyOnlyProfile
+		p.PassEnv, p.Pins = readOnlyEnv(home)
+		path, err := exec.LookPath(args[0])
+		if err != nil {
+			return 0, fmt.Errorf("cannot run %s: %v", args[0], err)
+		}
+		code, _, err := sandbox.RunBounded(path, args, p.Environ(os.Environ()), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
+		return code, err
+	}
+	argv := []string{"hookctl", "sandbox", "--profile", sandbox.ReadOnlyName, "--session", opts.Session}
+	if opts.Scratch != "" {
+		argv = append(argv, "--scratch", opts.Scratch) // the probe's
+	}
+	argv = append(append(argv, "--bounded-child", "--"), args...)
+	self, err := os.Executable()
+	if err != nil {
+		return 0, fmt.Errorf("hookctl cannot find its own executable: %v", err)
+	}
+	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
+	return code, err
+}
+
+// readOnlyEnv is what a read-only command's environment keeps besides the allowlist (the
+// config's pass_env), and the pins that turn the repository's own git filter drivers off
+// (hook.GitFilterPins).
+func readOnlyEnv(home string) (passEnv, pins []string) {
+	if cfg, err := hook.LoadConfig(home); err == nil {
+		passEnv = cfg.PassEnv
+	}
+	if wd, err := os.Getwd(); err == nil {
+		userHome, _ := os.UserHomeDir()
+		pins = hook.GitFilterPins(wd, userHome)
+	}
+	return passEnv, pins
 }
 
 func sandboxProbe(s *streams, opts *sandboxOptions) error {
@@ -369,13 +615,17 @@ func printChecks(s *streams, prefix string, checks []sandbox.Check) {
 var editWritable = []string{".cache", ".npm", ".yarn", ".pnpm-store", ".bun", ".deno", ".cargo", ".rustup", "go",
 	".m2", ".gradle", ".nuget", ".local/share/pnpm"}
 
-// editProfile is the edit profile for a session whose project is project: it may write the
+// editProfile is the edit profile for session, whose project is project: it may write the
 // project, the temporary directories and the caches, never hookctl's files, the clients'
 // settings (whole .claude directories, and the other clients' (clientDirs), in the home and in the
-// project and above) or the shell's start-up files.
+// project and above), the shell's start-up files, or what runs later outside the sandbox: git's
+// code-running files and the auto-run files (hook.AutoRun), and the directories on the user's
+// PATH that it could otherwise write. The tools' caches (editWritable) it writes through
+// layers of the session's own (sandbox.Profile.Layered), so that nothing it puts there (a
+// binary on PATH, an init script, a module) runs outside.
 //
 // confine (the probe's) leaves the project as the only writable directory.
-func editProfile(home, project, scratch string, confine bool) *sandbox.Profile {
+func editProfile(home, session, project, scratch string, confine bool) *sandbox.Profile {
 	userHome, _ := os.UserHomeDir()
 	binary := hookEnv().binary
 	frozen := hook.ProtectedPaths(guarding(claude.Client), home, userHome, binary, project)
@@ -397,17 +647,66 @@ func editProfile(home, project, scratch string, confine bool) *sandbox.Profile {
 	}
 	frozen = append(frozen, "/etc/claude-code")
 	frozen = append(frozen, clientDirs.system...)
-	writable := []string{project, "/tmp", "/var/tmp", "/dev/shm", os.TempDir()}
+	shared := []string{project, "/tmp", "/var/tmp", "/dev/shm", os.TempDir()}
+	var caches []string
 	for _, d := range editWritable {
 		if userHome != "" {
-			writable = append(writable, filepath.Join(userHome, d))
+			caches = append(caches, filepath.Join(userHome, d))
 		}
 	}
+	var autoWritable []string
 	if cfg, err := hook.LoadConfig(home); err == nil {
-		writable = append(writable, cfg.EditWritable...)
+		shared = append(shared, cfg.EditWritable...)
+		autoWritable = cfg.EditAutoRunWritable
 	}
+	writable := append(slices.Clone(shared), caches...)
 	if confine {
-		writable = []string{project}
+		shared, writable, caches = []string{project}, []string{project}, nil
 	}
-	return sandbox.Edit(sandbox.HiddenDirs(home), frozen, writable, scratch, project)
+	// What runs code later outside the sandbox (git's hooks and config, .envrc, .vscode, …):
+	// frozen, and refused where it does not exist yet; the git directories are anchored.
+	auto, gitDirs := hook.AutoRun(project, userHome, autoWritable)
+	auto = append(auto, pathDirs(shared, autoWritable)...)
+	why := map[string]string{}
+	for _, a := range auto {
+		frozen = append(frozen, a.Path)
+		why[a.Path] = a.Refusal()
+	}
+	p := sandbox.Edit(sandbox.HiddenDirs(home), frozen, writable, scratch, project)
+	p.FrozenWhy = why
+	for _, d := range gitDirs {
+		if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			p.Anchors = append(p.Anchors, d)
+		}
+	}
+	if session != "" && len(caches) > 0 {
+		p.SetLayers(sandbox.LayersDir(home, session), caches)
+	}
+	return p
+}
+
+// pathDirs are the directories on the user's PATH (as the client runs commands with it) beneath
+// a directory edit mode writes as it is (shared: the project, the temporary directories, the
+// user's edit_writable): what a command put there would run the next time the user typed its
+// name. A relative entry (., bin) names the directory the user is in, which no sandbox can keep.
+func pathDirs(shared, autoWritable []string) []hook.AutoRunPath {
+	var out []hook.AutoRunPath
+	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
+		if !filepath.IsAbs(d) {
+			continue
+		}
+		d = filepath.Clean(d)
+		if !slices.ContainsFunc(shared, func(w string) bool { return withinDir(d, filepath.Clean(w)) }) ||
+			slices.ContainsFunc(autoWritable, func(w string) bool { return filepath.IsAbs(w) && withinDir(d, filepath.Clean(w)) }) {
+			continue
+		}
+		out = append(out, hook.AutoRunPath{Path: d, Key: d,
+			What: "a directory on your PATH: a program put there runs instead of the one you meant, the next time you type its name"})
+	}
+	return out
+}
+
+// withinDir says whether path is dir or beneath it.
+func withinDir(path, dir string) bool {
+	return path == dir || strings.HasPrefix(path, dir+"/")
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync/atomic"
 	"syscall"
@@ -18,12 +19,18 @@ import (
 )
 
 // world is a snapshot of everything under the roots (fixtures/hostile: names, types, modes,
-// contents, link targets, files' modification times).
+// contents, link targets, files' modification times), but the sandbox's scratch directories
+// in hookctl's home (home/.config/hookctl/scratch), the one place a command may write.
 func world(t *testing.T, roots ...string) hostile.State {
 	t.Helper()
 	st, err := hostile.Snapshot(roots...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for p := range st {
+		if _, rest, ok := strings.Cut(p, "/.config/hookctl/scratch"); ok && (rest == "" || rest[0] == '/') {
+			delete(st, p)
+		}
 	}
 	return st
 }
@@ -218,7 +225,7 @@ func TestSandboxAllowsReads(t *testing.T) {
 		{"cat <(echo substituted)", "substituted"},
 		{"cat <<'EOF'\nheredoc\nEOF", "heredoc"},
 		{"printf 'b\\na\\n' | sort | head -1", "a"},
-		{"echo \"$TMPDIR\"", filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-sandbox-%d", os.Getuid()), "test")},
+		{"echo \"$TMPDIR\"", filepath.Join(w.hookctlHome, "scratch", "test")},
 		// No capabilities, even for root, none to regain, and no new privileges.
 		{"grep -E '^(CapEff|CapPrm|CapBnd|CapAmb|NoNewPrivs)' /proc/self/status | tr -s '\\t' ' '", "CapPrm: 0000000000000000\nCapEff: 0000000000000000\nCapBnd: 0000000000000000\nCapAmb: 0000000000000000\nNoNewPrivs: 1"},
 	} {
@@ -282,7 +289,8 @@ func TestPolicyOnlyMachine(t *testing.T) {
 	if out, code := run("", "sandbox", "--probe"); code != exitDenied || !strings.Contains(out, "no sandbox: the kernel has no Landlock (function not implemented)") {
 		t.Errorf("probe: exit %d\n%s", code, out)
 	}
-	if out, _ := run("", "check", "--", "ls -la"); !strings.Contains(out, "runs: ls -la\nunder: policy only: the kernel has no Landlock") {
+	// The launcher still runs it, for the environment allowlist and the time bound (issue 23).
+	if out, _ := run("", "check", "--", "ls -la"); !strings.Contains(out, " sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la'\nunder: policy only: the kernel has no Landlock") {
 		t.Errorf("check: %s", out)
 	}
 	if out, _ := run(`{"session_id":"s1"}`, "statusline"); strings.TrimSpace(out) != "🔒 READ-ONLY (policy only)" {
@@ -310,7 +318,8 @@ func TestPolicyOnlyMachine(t *testing.T) {
 
 // TestSandboxFailingAtExecRefuses: the probe said yes on this machine, then the kernel says no
 // when the command runs (here: Landlock taken away). The launcher must not run the command
-// without the sandbox, and it forgets the probe so that the next hook asks again.
+// without the sandbox, and must not forget the probe: a failure a command could cause is never
+// a reason for the next one to run without it.
 func TestSandboxFailingAtExecRefuses(t *testing.T) {
 	bin := hookctlBinary(t)
 	home := t.TempDir()
@@ -338,8 +347,15 @@ func TestSandboxFailingAtExecRefuses(t *testing.T) {
 	if b, _ := os.ReadFile(marker); len(b) != 0 {
 		t.Errorf("the command ran without the sandbox: %s", b)
 	}
-	if _, err := os.Stat(filepath.Join(hh, "sandbox.json")); err == nil {
-		t.Error("the probe's cache was kept after the sandbox failed")
+	// Nothing a failure does turns the sandbox off: the probe's answer stays, and the next
+	// command is sent to the sandbox again (never around it).
+	if _, err := os.Stat(filepath.Join(hh, "sandbox.json")); err != nil {
+		t.Errorf("the probe's cache was forgotten after the sandbox failed: %v", err)
+	}
+	again := exec.Command(bin, "check", "--", "ls -la")
+	again.Env = env
+	if out, _ := again.Output(); !strings.Contains(string(out), " sandbox --session") {
+		t.Errorf("after a failure the next command is not sandboxed: %s", out)
 	}
 }
 
@@ -371,7 +387,7 @@ func TestReadOnlyRunner(t *testing.T) {
 	}
 	check(env, "ls") // the probe writes its cache before the world is taken
 	before := world(t, project, home)
-	scratch := filepath.Join(os.TempDir(), fmt.Sprintf("hookctl-sandbox-%d", os.Getuid()))
+	scratch := filepath.Join(hh, "scratch")
 	for _, c := range []struct {
 		command string
 		want    []string
@@ -429,7 +445,15 @@ func TestProbeCache(t *testing.T) {
 	}
 	cache := filepath.Join(hh, "sandbox.json")
 	b, _ := os.ReadFile(cache)
+	// A probe that fails where the sandbox held before: refused, never run without it.
 	edited := strings.Replace(string(b), `"available":true`, `"available":false,"reason":"edited by hand"`, 1)
+	os.WriteFile(cache, []byte(edited), 0o600)
+	if out := check(); !strings.HasPrefix(out, "deny:") || !strings.Contains(out, "held on this machine before and cannot apply now: edited by hand") {
+		t.Errorf("a failing sandbox: %s", out)
+	}
+	// Without the memory of it having held (the user's `hookctl sandbox --forget`, then a
+	// probe that finds none): policy only, said so.
+	edited = regexp.MustCompile(`"(edit_)?held_since":"[^"]*",`).ReplaceAllString(edited, "")
 	os.WriteFile(cache, []byte(edited), 0o600)
 	if out := check(); !strings.Contains(out, "under: policy only: edited by hand") {
 		t.Errorf("an edited cache: %s", out)

@@ -92,17 +92,19 @@ func statusLine(stdin io.Reader) string {
 	plan := line != hook.Badge(hook.ModeReadOnly) && store.InPlanMode(id)
 	switch line {
 	case hook.Badge(hook.ModeReadOnly):
-		line += sandboxBadge(cfg, isolation(hookEnv()).Available)
+		iso := isolation(hookEnv())
+		line += sandboxBadge(cfg, iso.Available, iso.Failing)
 	case hook.Badge(hook.ModeEdit):
-		held := isolation(hookEnv()).Edit
-		line += sandboxBadge(cfg, held)
+		iso := isolation(hookEnv())
+		held := iso.Edit
+		line += sandboxBadge(cfg, held, iso.EditFailing)
 		if held && cfg.FullNetwork() {
 			line += " " + fullNetworkBadge
 		}
 	case hook.Badge(hook.ModeReview):
 		// Review mode's reads are held as read-only mode's are; its publishes are not.
 		iso := isolation(hookEnv())
-		line += sandboxBadge(cfg, iso.Available)
+		line += sandboxBadge(cfg, iso.Available, iso.Failing)
 		if held, _ := iso.Publish(); !held {
 			line += " " + reviewPublishBadge
 		}
@@ -168,12 +170,14 @@ func statusBadge(home, id string, cfg *hook.Config, cfgErr error) string {
 }
 
 // sandboxBadge is what a mode's badge adds where its commands cannot run in their sandbox
-// (held says whether they can): policy only, or, when the config requires the sandbox, that
-// the shell is refused.
-func sandboxBadge(cfg *hook.Config, held bool) string {
+// (held says whether they can): policy only, or, when the config requires the sandbox or the
+// sandbox held here before (failing), that the shell is refused.
+func sandboxBadge(cfg *hook.Config, held, failing bool) string {
 	switch {
 	case held:
 		return ""
+	case failing:
+		return " (⚠ sandbox failing: shell refused)"
 	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
 		return " (⚠ no sandbox: shell refused)"
 	}

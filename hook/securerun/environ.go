@@ -9,11 +9,10 @@ import (
 	"github.com/hookctl/hookctl/internal/secrets"
 )
 
-// passedEnv are the caller's variables the command gets, when they are set: where programs
-// are (PATH, filtered to the readable roots), the user's name, the locale, the time zone and
-// the terminal. None names or holds a credential (TestPassedEnvHoldsNoCredential).
-var passedEnv = []string{"PATH", "USER", "LOGNAME", "LANG", "LANGUAGE", "LC_ALL", "LC_CTYPE", "LC_MESSAGES",
-	"LC_COLLATE", "LC_NUMERIC", "LC_TIME", "LC_MONETARY", "TZ", "TERM", "COLORTERM", "NO_COLOR", "COLUMNS", "LINES"}
+// passedEnv are the caller's variables the command gets, when they are set: the allowlist every
+// sandboxed command shares (secrets.PassedEnv). None names or holds a credential
+// (TestPassedEnvHoldsNoCredential).
+var passedEnv = secrets.PassedEnv
 
 // setEnv are the variables the profile sets itself: the home, the temporary directory and the
 // XDG directories inside the run's output directory (the agent's own config and session
@@ -25,72 +24,9 @@ func setEnv(l Layout) []string {
 		"XDG_STATE_HOME=" + filepath.Join(h, ".local", "state"), OutEnv + "=" + l.Artifacts()}
 }
 
-// credentialRule marks a variable that holds, or leads to, a credential: one the command must
-// never get under --credentials none.
-type credentialRule struct {
-	match func(name string) bool
-	what  string
-}
-
-func suffix(s ...string) func(string) bool {
-	return func(n string) bool {
-		return slices.ContainsFunc(s, func(x string) bool { return strings.HasSuffix(n, x) })
-	}
-}
-
-func prefix(s ...string) func(string) bool {
-	return func(n string) bool {
-		return slices.ContainsFunc(s, func(x string) bool { return strings.HasPrefix(n, x) })
-	}
-}
-
-func exact(s ...string) func(string) bool {
-	return func(n string) bool { return slices.Contains(s, n) }
-}
-
-// credentialRules, tried in order on the upper-cased name; the first that matches names the
-// kind in a refusal. Each errs towards refusing: a variable that is refused by mistake can be
-// renamed, a credential that leaks cannot be taken back.
-//
-// Built on first use: the hook process links this package and must not pay for it at start-up.
-var credentialRules = lazy[[]credentialRule]{build: func() []credentialRule {
-	return []credentialRule{
-		// Why: the names the issue lists, and the broader words of secrets.Variable
-		// (GITHUB_TOKEN, PGPASSWORD, NPM_CONFIG__AUTH, …). What: a name ending in _TOKEN, _KEY,
-		// _SECRET, _PASSWORD or _PAT, or containing TOKEN, SECRET, PASSWORD, PASSWD, KEY,
-		// CREDENTIAL, AUTH, COOKIE, SESSION or PRIVATE. Test: TestCredentialVariables.
-		{suffix("_TOKEN", "_KEY", "_SECRET", "_PASSWORD", "_PAT"), "a secret (by its name)"},
-		{secrets.Variable, "a secret (by its name)"},
-		// Why: cloud SDKs read credentials, profiles and credential files from these. What: the
-		// prefixes of AWS, Google Cloud, Azure and other clouds' SDKs. Test: TestCredentialVariables.
-		{prefix("AWS_", "AMAZON_", "GOOGLE_", "GCLOUD_", "GCP_", "CLOUDSDK_", "AZURE_", "ARM_", "DIGITALOCEAN_",
-			"HCLOUD_", "LINODE_", "OCI_", "ALIBABA_CLOUD_", "ALICLOUD_", "IBMCLOUD_", "SCW_", "OS_"), "a cloud credential or profile"},
-		// Why: a CI job's variables carry its tokens and the URLs that mint them
-		// (ACTIONS_ID_TOKEN_REQUEST_URL); none belongs to an agent's run. What: CI and the
-		// prefixes of the common CI systems. Test: TestCredentialVariables.
-		{exact("CI", "CONTINUOUS_INTEGRATION", "BUILD_NUMBER", "TF_BUILD", "CIRCLECI", "GITLAB_CI", "JENKINS_URL"), "a CI job's variable"},
-		{prefix("GITHUB_", "ACTIONS_", "RUNNER_", "GITLAB_", "CI_", "BUILDKITE", "CIRCLE_", "TRAVIS", "JENKINS_", "HUDSON_",
-			"TEAMCITY_", "BITBUCKET_", "DRONE_", "APPVEYOR", "CODEBUILD_", "SYSTEM_", "BUILD_", "SEMAPHORE"), "a CI job's variable"},
-		// Why: these lead to the user's keys without holding them: an agent socket signs as the
-		// user, a helper prints a password, a ticket cache or config file authenticates. What: ssh's
-		// and gpg's agents and helpers, Kerberos, D-Bus (the keyring), and the files and daemons of
-		// container, Kubernetes, Vault and netrc clients. Test: TestCredentialVariables.
-		{prefix("SSH_", "GPG_", "GNUPG", "KRB5", "VAULT_", "DOCKER_", "KUBE"), "a channel to the user's keys or agents"},
-		{exact("GIT_ASKPASS", "SUDO_ASKPASS", "DBUS_SESSION_BUS_ADDRESS", "NETRC", "PGPASSFILE", "PGSERVICEFILE", "GIT_SSH",
-			"GIT_SSH_COMMAND", "GH_HOST", "GH_CONFIG_DIR", "NPM_CONFIG_USERCONFIG", "CLOUDSDK_CONFIG", "XAUTHORITY"), "a channel to the user's keys or agents"},
-	}
-}}
-
-// CredentialKind says what a variable's name marks it as, or "" if nothing.
-func CredentialKind(name string) string {
-	up := strings.ToUpper(name)
-	for _, r := range credentialRules.get() {
-		if r.match(up) {
-			return r.what
-		}
-	}
-	return ""
-}
+// CredentialKind says what a variable's name marks it as, or "" if nothing: the rules the
+// sandbox's own allowlist shares (secrets.VariableKind).
+func CredentialKind(name string) string { return secrets.VariableKind(name) }
 
 // Environment is the command's environment as the preflight decided it: names only, never a
 // value but the ones the profile sets.

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
@@ -371,6 +372,10 @@ func repositoryOf(o Options, fail, warn func(string, ...any)) Repository {
 	if !r.Git {
 		return r
 	}
+	if why := gitDirsVouched(r.Root, gitDir, common); why != "" {
+		fail("%s", why)
+		return r
+	}
 	for _, g := range []string{gitDir, common} {
 		if g, err := realPath(g); err == nil && !within(g, r.Root) && !slices.Contains(r.GitDirs, g) {
 			if why := rootProblem(g, o.UserHome, o.StateDir); why != "" {
@@ -582,4 +587,56 @@ func interpreter(path string) string {
 		return real
 	}
 	return fields[0]
+}
+
+// gitDirsVouched says why the repository's git directories outside root may not be read by
+// the run, or "": a run reads the repository, and git directories elsewhere only when that
+// other place names this work tree back. A .git/commondir (or a .git file) is the
+// repository's own text, which anyone who wrote the repository chose: one that named another
+// repository (the user's private one) would have the run read it.
+//
+//   - A git directory inside root: its common directory must be inside root too.
+//   - A git directory outside root: a linked worktree's (its gitdir file names root/.git,
+//     and its common directory is the one two levels up, the main repository's .git) or a
+//     submodule's (its config's core.worktree names root).
+func gitDirsVouched(root, gitDir, common string) string {
+	real := func(p string) string {
+		if r, err := realPath(p); err == nil {
+			return r
+		}
+		return filepath.Clean(p)
+	}
+	gitDir, common = real(gitDir), real(common)
+	if within(gitDir, root) {
+		if !within(common, root) {
+			return "the repository's git directory names " + common + " as its common directory, outside the repository " +
+				"(its commondir file); a run reads only the repository"
+		}
+		return ""
+	}
+	if b, err := fsutil.ReadFile(filepath.Join(gitDir, "gitdir"), 4096, false); err == nil {
+		back := strings.TrimSpace(string(b))
+		if !filepath.IsAbs(back) {
+			back = filepath.Join(gitDir, back)
+		}
+		if real(back) == filepath.Join(root, ".git") && (common == gitDir || common == filepath.Dir(filepath.Dir(gitDir))) {
+			return ""
+		}
+	}
+	if b, err := fsutil.ReadFile(filepath.Join(gitDir, "config"), 256<<10, false); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			key, value, ok := strings.Cut(strings.TrimSpace(line), "=")
+			if ok && strings.EqualFold(strings.TrimSpace(key), "worktree") {
+				wt := strings.Trim(strings.TrimSpace(value), `"`)
+				if !filepath.IsAbs(wt) {
+					wt = filepath.Join(gitDir, wt)
+				}
+				if real(wt) == root && common == gitDir {
+					return ""
+				}
+			}
+		}
+	}
+	return "the repository's git directory " + gitDir + " is outside it and does not name it back (as a worktree's or a " +
+		"submodule's does); a run reads only the repository"
 }

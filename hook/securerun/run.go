@@ -55,7 +55,7 @@ type ToolCalls struct {
 
 // LauncherArgs is the launcher's command line for p, binary being hookctl.
 func LauncherArgs(binary string, p *Preflight) []string {
-	argv := []string{binary, "sandbox", "--profile", sandbox.SecureReadOnlyName}
+	argv := []string{binary, "sandbox", "--profile", sandbox.SecureReadOnlyName, "--run-init"}
 	for _, r := range p.RunRoots() {
 		argv = append(argv, "--read", r)
 	}

@@ -8,7 +8,6 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"syscall"
@@ -61,23 +60,6 @@ func allowCovers(allow, p string) bool {
 	return a == "." || a == p || strings.HasPrefix(p, a+"/")
 }
 
-// scanPatterns are the scan's regular expressions, compiled on first use (the hook process
-// links this package and must not pay for them at start-up).
-var scanPatterns = lazy[patterns]{build: func() (p patterns) {
-	// A private key's header in PEM or PGP armour, whatever the algorithm (RSA, EC, DSA,
-	// OPENSSH, ENCRYPTED, PGP … BLOCK), and PuTTY's key file.
-	p.pemPrivate = regexp.MustCompile(`-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|PuTTY-User-Key-File-\d:`)
-	// A URL with a password in it (https://user:TOKEN@host).
-	p.urlPassword = regexp.MustCompile(`[a-zA-Z][a-zA-Z0-9+.-]*://[^/\s:@'"]+:[^/\s@'"]+@`)
-	p.tokenFiles = tokenFiles(p.urlPassword)
-	return p
-}}
-
-type patterns struct {
-	pemPrivate, urlPassword *regexp.Regexp
-	tokenFiles              []tokenFile
-}
-
 // nameRule is a file that holds a credential by what it is, beyond internal/secrets' names.
 type nameRule struct {
 	match func(base string) bool
@@ -99,32 +81,6 @@ var sensitiveNames = []nameRule{
 	{func(b string) bool { return b == ".dockercfg" }, "Docker registry credentials"},
 }
 
-// tokenFile is a well-known file that holds a token when it has a line of a certain form.
-type tokenFile struct {
-	base    string
-	pattern *regexp.Regexp
-	what    string
-}
-
-// tokenFiles are the files tools read tokens from, and the lines that put one there.
-func tokenFiles(urlPassword *regexp.Regexp) []tokenFile {
-	return []tokenFile{
-		{".npmrc", regexp.MustCompile(`(?m)(_authToken|_auth|_password)\s*=`), "an npm registry token"},
-		{".yarnrc.yml", regexp.MustCompile(`(?m)npmAuth(Token|Ident)\s*:`), "a yarn registry token"},
-		{".yarnrc", regexp.MustCompile(`(?m)_authToken`), "a yarn registry token"},
-		{".pypirc", regexp.MustCompile(`(?m)^\s*password\s*[=:]`), "a PyPI password"},
-		{"pip.conf", urlPassword, "a package index password"},
-		{".terraformrc", regexp.MustCompile(`(?m)token\s*=`), "a Terraform token"},
-		{"terraform.rc", regexp.MustCompile(`(?m)token\s*=`), "a Terraform token"},
-		{".s3cfg", regexp.MustCompile(`(?m)^\s*secret_key\s*=\s*\S`), "S3 credentials"},
-		{".boto", regexp.MustCompile(`(?m)_secret_access_key\s*=\s*\S`), "cloud storage credentials"},
-		{"settings.xml", regexp.MustCompile(`<password>`), "a Maven repository password"},
-		{"gradle.properties", regexp.MustCompile(`(?mi)(password|token|secret)\s*[=:]`), "a Gradle repository credential"},
-		{"auth.json", regexp.MustCompile(`"(http-basic|github-oauth|gitlab-token|bearer)"`), "Composer credentials"},
-		{"config", urlPassword, "a password in a git remote's URL"}, // .git/config, checked inside git directories only
-	}
-}
-
 // ScanName classifies a repository-relative path by its name alone.
 func ScanName(rel string) string {
 	if class, what := secrets.Classify(rel); class != secrets.None {
@@ -140,26 +96,11 @@ func ScanName(rel string) string {
 }
 
 // ScanContent classifies a file by the first ScanHeadBytes of its content: a private key's
-// header anywhere in it, or, in a well-known token file, a line that sets a token. inGitDir:
-// the file is in a git directory, where only config files are looked at.
+// header anywhere in it, or, in a well-known token file, a line that sets a token
+// (secrets.ContentCredential, which the read-only judge shares). inGitDir: the file is in a git
+// directory, where only config files are looked at.
 func ScanContent(rel string, head []byte, inGitDir bool) string {
-	base := path.Base(rel)
-	pat := scanPatterns.get()
-	if inGitDir {
-		if base == "config" && pat.urlPassword.Match(head) {
-			return "a password in a git remote's URL"
-		}
-		return ""
-	}
-	if pat.pemPrivate.Match(head) {
-		return "a private key (by its content)"
-	}
-	for _, t := range pat.tokenFiles {
-		if t.base == base && t.base != "config" && t.pattern.Match(head) {
-			return t.what
-		}
-	}
-	return ""
+	return secrets.ContentCredential(path.Base(rel), head, inGitDir)
 }
 
 // skippedGitDirs are the parts of a git directory the scan does not walk: objects, packs and

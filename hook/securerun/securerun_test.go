@@ -137,7 +137,8 @@ func TestScanNames(t *testing.T) {
 		{"keys/id_ed25519", "an SSH private key"},
 		{"store.p12", "a key store"},
 		{"home/.aws/credentials", "AWS credentials"},
-		{".aws", "a directory holding AWS credentials"},
+		{".aws", ""}, // a repository's: its credentials file is found by its own name
+		{".aws/credentials", "AWS credentials"},
 		{"fixtures/.ssh/id_rsa", "SSH private keys"},
 		{".netrc", "netrc passwords"},
 		{".git-credentials", "git credentials"},

@@ -10,11 +10,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 
@@ -23,17 +21,18 @@ import (
 )
 
 const (
-	prSetChildSubreaper = 36
-	capNetAdmin         = 12
-	capSetpcap          = 8
+	capSysAdmin = 21
+	capNetAdmin = 12
+	capSetpcap  = 8
 )
 
 // Supervise starts the launch and waits for it, tearing down everything it started: the
-// supervisor makes itself the subreaper of its descendants, so that a process the command
-// orphans or daemonizes (setsid, a double fork) is re-parented to it instead of to init, and
-// can be found and killed. On a signal from Signals it sends SIGTERM to every descendant, and
-// SIGKILL to whatever is left after Grace; when the command ends, anything it left running is
-// killed (Outcome.Leftover).
+// launcher starts as the init of a pid namespace of its own (sandbox.ServeRunInit), which holds
+// every process the command starts, whatever it does (setsid, a double fork, a main thread
+// that exits), and ends with it. On a signal from Signals the init passes SIGTERM to every
+// process of the run, and after Grace kills what is left (Interruption.Killed); when the
+// command ends, the init kills what it left running (Outcome.Leftover). The counts come from
+// the init's report.
 func Supervise(l Launch) Outcome {
 	var o Outcome
 	select {
@@ -42,10 +41,6 @@ func Supervise(l Launch) Outcome {
 		o.NotStarted = "interrupted before it started"
 		return o
 	default:
-	}
-	if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prSetChildSubreaper, 1, 0); e != 0 {
-		o.NotStarted = fmt.Sprintf("failed to become the subreaper of the run's processes: %v", e)
-		return o
 	}
 	r, w, err := os.Pipe()
 	if err != nil {
@@ -59,8 +54,18 @@ func Supervise(l Launch) Outcome {
 	// could hold open: Wait gives up on it after this long, and the teardown kills it.
 	cmd.WaitDelay = 2 * time.Second
 	cmd.ExtraFiles = []*os.File{w} // descriptor 3: --status-fd 3
-	// The kernel kills the command if the supervisor dies, however it dies.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
+	// The kernel kills the run's init if the supervisor dies, however it dies, and with it
+	// every process of the run. A user who is not root gets the pid namespace in a user
+	// namespace mapping them to themselves, where the init may mount its /proc (and bring
+	// loopback up); the launcher drops every capability before the command runs.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL, Cloneflags: syscall.CLONE_NEWPID | syscall.CLONE_NEWNS}
+	if os.Geteuid() != 0 {
+		uid, gid := os.Getuid(), os.Getgid()
+		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
+		cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
+		cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
+		cmd.SysProcAttr.AmbientCaps = []uintptr{capSysAdmin, capNetAdmin, capSetpcap}
+	}
 	var handover, child *os.File
 	if l.Broker != nil {
 		// Model-only: the launcher starts in a network namespace of its own (for a user who is
@@ -77,15 +82,7 @@ func Supervise(l Launch) Outcome {
 		handover, child = os.NewFile(uintptr(pair[0]), "handover"), os.NewFile(uintptr(pair[1]), "handover")
 		defer handover.Close()
 		cmd.ExtraFiles = append(cmd.ExtraFiles, child)
-		cmd.SysProcAttr.Cloneflags = syscall.CLONE_NEWNET
-		if os.Geteuid() != 0 {
-			uid, gid := os.Getuid(), os.Getgid()
-			cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWUSER
-			cmd.SysProcAttr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-			cmd.SysProcAttr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-			// CAP_SETPCAP too: the launcher drops every capability from the bounding set.
-			cmd.SysProcAttr.AmbientCaps = []uintptr{capNetAdmin, capSetpcap}
-		}
+		cmd.SysProcAttr.Cloneflags |= syscall.CLONE_NEWNET
 	}
 	if err := cmd.Start(); err != nil {
 		r.Close()
@@ -93,10 +90,7 @@ func Supervise(l Launch) Outcome {
 		if child != nil {
 			child.Close()
 		}
-		o.NotStarted = fmt.Sprintf("failed to start hookctl's launcher: %v", err)
-		if l.Broker != nil {
-			o.NotStarted = fmt.Sprintf("failed to start hookctl's launcher in a network namespace of its own: %v", err)
-		}
+		o.NotStarted = fmt.Sprintf("failed to start hookctl's launcher in namespaces of its own: %v", err)
 		return o
 	}
 	w.Close()
@@ -121,11 +115,11 @@ wait:
 		case s := <-l.Signals:
 			if o.Interrupted == nil {
 				o.Interrupted = &Interruption{Signal: signalName(s), At: time.Now().UTC()}
-				signalTree(syscall.SIGTERM)
+				cmd.Process.Signal(syscall.SIGTERM) // the init passes it to every process of the run
 				grace = time.After(l.Grace)
 			}
 		case <-grace:
-			o.Interrupted.Killed = signalTree(syscall.SIGKILL)
+			cmd.Process.Signal(syscall.SIGUSR2) // the init kills them all, and says how many
 			grace = nil
 		case waitErr = <-waited:
 			break wait
@@ -141,7 +135,12 @@ wait:
 	} else if l.Broker != nil {
 		o.Network = &NetworkUse{}
 	}
-	o.Leftover = reapTree()
+	if rep.Leftover != nil {
+		o.Leftover = *rep.Leftover
+	}
+	if o.Interrupted != nil && rep.Killed != nil {
+		o.Interrupted.Killed = *rep.Killed
+	}
 	switch {
 	case rep.Error != "":
 		o.NotStarted = rep.Error
@@ -152,7 +151,12 @@ wait:
 	}
 	o.Started, o.Applied = true, rep.Applied
 	o.Exit = &Exit{}
-	if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+	if st := rep.Status; st != nil {
+		o.Exit.Code = st.Code
+		if st.Signal > 0 {
+			o.Exit.Signal = signalName(syscall.Signal(st.Signal))
+		}
+	} else if ws, ok := cmd.ProcessState.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
 		o.Exit.Code, o.Exit.Signal = 128+int(ws.Signal()), signalName(ws.Signal())
 	} else {
 		o.Exit.Code = cmd.ProcessState.ExitCode()
@@ -184,93 +188,17 @@ func readReport(r *os.File) sandbox.LaunchReport {
 		if line.Error != "" {
 			rep.Error = line.Error
 		}
+		if line.Status != nil {
+			rep.Status = line.Status
+		}
+		if line.Leftover != nil {
+			rep.Leftover = line.Leftover
+		}
+		if line.Killed != nil {
+			rep.Killed = line.Killed
+		}
 	}
 	return rep
-}
-
-// signalTree sends sig to every descendant of this process and returns how many it reached.
-func signalTree(sig syscall.Signal) int {
-	n := 0
-	for _, p := range descendants() {
-		if !p.zombie && syscall.Kill(p.pid, sig) == nil {
-			n++
-		}
-	}
-	return n
-}
-
-// reapTree kills every descendant left (the command has ended: these are what it left
-// running) and reaps them as they are re-parented here, until none is left or 5 s have passed.
-// It returns how many it killed.
-func reapTree() int {
-	killed := map[int]bool{}
-	deadline := time.Now().Add(5 * time.Second)
-	for time.Now().Before(deadline) {
-		procs := descendants()
-		if len(procs) == 0 {
-			break
-		}
-		self := os.Getpid()
-		for _, p := range procs {
-			if !p.zombie && !killed[p.pid] {
-				syscall.Kill(p.pid, syscall.SIGKILL)
-				killed[p.pid] = true
-			}
-			if p.ppid == self {
-				var ws syscall.WaitStatus
-				syscall.Wait4(p.pid, &ws, syscall.WNOHANG, nil)
-			}
-		}
-		time.Sleep(2 * time.Millisecond)
-	}
-	return len(killed)
-}
-
-type proc struct {
-	pid, ppid int
-	zombie    bool
-}
-
-// descendants lists the processes below this one, from /proc, but the brokers.
-func descendants() []proc {
-	brokersMu.Lock()
-	defer brokersMu.Unlock()
-	entries, _ := os.ReadDir("/proc")
-	children := map[int][]proc{}
-	for _, e := range entries {
-		pid, err := strconv.Atoi(e.Name())
-		if err != nil {
-			continue
-		}
-		b, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
-		if err != nil {
-			continue
-		}
-		// pid (comm) state ppid …: comm may hold anything, so read after its last ')'.
-		i := strings.LastIndexByte(string(b), ')')
-		if i < 0 {
-			continue
-		}
-		f := strings.Fields(string(b[i+1:]))
-		if len(f) < 2 {
-			continue
-		}
-		ppid, _ := strconv.Atoi(f[1])
-		if _, ok := brokers.Load(pid); ok {
-			continue
-		}
-		children[ppid] = append(children[ppid], proc{pid: pid, ppid: ppid, zombie: f[0] == "Z" || f[0] == "X"})
-	}
-	var out []proc
-	queue := []int{os.Getpid()}
-	for len(queue) > 0 {
-		for _, c := range children[queue[0]] {
-			out = append(out, c)
-			queue = append(queue, c.pid)
-		}
-		queue = queue[1:]
-	}
-	return out
 }
 
 // signalName names s as runmeta.json records it (SIGINT).
@@ -321,14 +249,7 @@ func startBroker(handover *os.File, l Launch) *brokerProcess {
 	b.cmd.SysProcAttr = &syscall.SysProcAttr{Pdeathsig: syscall.SIGKILL}
 	stdin, err1 := b.cmd.StdinPipe()
 	stdout, err2 := b.cmd.StdoutPipe()
-	// Started and noted as one step: a teardown that walked the tree in between would take
-	// the broker for one of the run's processes.
-	brokersMu.Lock()
 	err = errors.Join(err1, err2, b.cmd.Start())
-	if err == nil {
-		brokers.Store(b.cmd.Process.Pid, true)
-	}
-	brokersMu.Unlock()
 	if err != nil {
 		b.use.BrokerError = fmt.Sprintf("the broker did not start: %v", err)
 		close(b.read)
@@ -384,16 +305,8 @@ func (b *brokerProcess) stop() *NetworkUse {
 	<-b.read
 	err := b.cmd.Wait()
 	t.Stop()
-	brokers.Delete(b.cmd.Process.Pid)
 	if err != nil && b.use.BrokerError == "" {
 		b.use.BrokerError = strings.TrimSpace(fmt.Sprintf("%v: %s", err, b.err.String()))
 	}
 	return &b.use
 }
-
-// brokers are the supervisor's own broker processes, which the teardown leaves to stop():
-// they are not the run's.
-var (
-	brokers   sync.Map
-	brokersMu sync.Mutex // held while one starts, and while the run's processes are listed
-)

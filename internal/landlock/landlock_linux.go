@@ -85,9 +85,12 @@ type pathBeneathAttr struct {
 	parentFd      int32
 }
 
-// Rule grants Access beneath Path (a directory), or on Path (a file).
+// Rule grants Access beneath Path (a directory), or on Path (a file). With FD set (above 0),
+// the rule is for the file FD has open, and Path only names it in errors: a directory opened
+// once is granted as it was opened, whatever its path has become since.
 type Rule struct {
 	Path   string
+	FD     int
 	Access uint64
 }
 
@@ -166,7 +169,7 @@ func Restrict(rs Ruleset) (int, error) {
 	}
 	defer syscall.Close(int(fd))
 	for _, r := range rs.Rules {
-		if err := addPathRule(int(fd), r.Path, r.Access&fsRights); err != nil {
+		if err := addPathRule(int(fd), r, r.Access&fsRights); err != nil {
 			return 0, err
 		}
 	}
@@ -201,17 +204,22 @@ func Restrict(rs Ruleset) (int, error) {
 	return abi, nil
 }
 
-// addPathRule allows rights beneath path. A path that does not exist is skipped: lists cover
-// every distribution's layout.
-func addPathRule(ruleset int, path string, rights uint64) error {
-	fd, err := syscall.Open(path, oPath|syscall.O_CLOEXEC, 0)
-	if err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) {
-			return nil
+// addPathRule allows rights beneath r's path or descriptor. A path that does not exist is
+// skipped: lists cover every distribution's layout; so is one this user cannot reach (a
+// private TMPDIR of another user's), which it could not use either.
+func addPathRule(ruleset int, r Rule, rights uint64) error {
+	path, fd := r.Path, r.FD
+	if fd <= 0 {
+		var err error
+		fd, err = syscall.Open(path, oPath|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.EACCES) {
+				return nil
+			}
+			return fmt.Errorf("failed to open %s for the Landlock ruleset: %v", path, err)
 		}
-		return fmt.Errorf("failed to open %s for the Landlock ruleset: %v", path, err)
+		defer syscall.Close(fd)
 	}
-	defer syscall.Close(fd)
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil {
 		return err

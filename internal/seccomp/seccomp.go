@@ -39,12 +39,14 @@ type Cond struct {
 }
 
 // Rule refuses system call Nr with Errno when every condition in When holds (always, if When
-// is empty).
+// is empty). With Notify, the call is not refused but handed to the filter's listener
+// (SECCOMP_RET_USER_NOTIF: InstallListener), which answers it for the caller.
 type Rule struct {
-	Name  string // for messages and tests
-	Nr    int
-	Errno syscall.Errno
-	When  []Cond
+	Name   string // for messages and tests
+	Nr     int
+	Errno  syscall.Errno
+	Notify bool
+	When   []Cond
 }
 
 // Instruction is one classic BPF instruction (struct sock_filter).
@@ -63,6 +65,7 @@ const (
 	retK   = 0x06 // BPF_RET | BPF_K
 
 	retAllow       = 0x7fff0000
+	retUserNotif   = 0x7fc00000
 	retErrno       = 0x00050000
 	retKillProcess = 0x80000000
 
@@ -93,7 +96,7 @@ func Assemble(arch Arch, rules []Rule) ([]Instruction, error) {
 		a.label("numbered")
 	}
 	for i, r := range rules {
-		if r.Errno == 0 || r.Errno > 0xfff {
+		if r.Notify != (r.Errno == 0) || r.Errno > 0xfff {
 			return nil, fmt.Errorf("seccomp rule %s: errno %d out of range", r.Name, r.Errno)
 		}
 		next := fmt.Sprintf("rule%d", i+1)
@@ -130,7 +133,11 @@ func Assemble(arch Arch, rules []Rule) ([]Instruction, error) {
 			}
 			a.label(holds)
 		}
-		a.op(retK, retErrno|uint32(r.Errno), "", "")
+		if r.Notify {
+			a.op(retK, retUserNotif, "", "")
+		} else {
+			a.op(retK, retErrno|uint32(r.Errno), "", "")
+		}
 		a.label(next)
 	}
 	a.op(retK, retAllow, "", "")

@@ -1,33 +1,37 @@
 // Package secrets names the files that hold credentials, so that the read-only gate can refuse
-// to read them into a model's context and the read-only sandbox can make them unreadable.
+// to read them into a model's context and the read-only sandbox can make them unreadable; and the
+// environment variables that hold them, so that the sandbox never passes them in.
 //
 // It runs in the hook process and in hookctl's sandbox launcher; it does no I/O but in
-// HomePaths, which lists ~/.ssh for the launcher.
+// HomePaths and HomeFiles, which list ~/.ssh for the launcher.
 //
-// Two classes, both judged on the path's names alone, however the path is written (relative,
-// absolute, through `..`): the caller resolves links and the working directory and asks again.
-//   - Credential: a credential store of the user or the system (~/.ssh private keys,
-//     ~/.aws/credentials, ~/.config/gh/hosts.yml, ~/.netrc, ~/.docker/config.json,
-//     ~/.kube/config, ~/.gnupg, the gcloud and Azure directories, browser profiles,
-//     /etc/shadow, …). Matched as a run of path elements anywhere in the path, so
-//     /home/u/.aws/credentials, ../../.aws/credentials and a copy under another home all count.
+// Three classes, judged on the path's names alone, however the path is written (relative,
+// absolute, through `..`), without regard to case (a file system that folds case opens .ENV as
+// .env): the caller resolves links and the working directory and asks again.
+//   - Credential: a credential store of the user or the system (the stores table: ~/.ssh
+//     private keys, ~/.aws/credentials, every coding agent's own credential file, package
+//     registries' tokens, shell histories, /etc/shadow, …), matched as a run of path elements
+//     anywhere in the path, so /home/u/.aws/credentials, ../../.aws/credentials and a copy under
+//     another home all count (a few names projects use for their own configuration, .npmrc
+//     among them, only right under the user's home: ClassifyUnder); a process's environment,
+//     memory, command line and descriptors under /proc (any process: the judge cannot know
+//     which process /proc/self will be); a raw disk or memory device.
 //   - Project: a file that by its name holds a project's secrets: .env and .env.* (but the
 //     committed templates .env.example, .env.sample, .env.template and .env.dist, which hold
 //     placeholders by convention), .envrc, *.pem, *.key, *.p12, *.pfx, and id_* without a dot
 //     (an SSH key's name; id_rsa.pub and id_gen.go are not).
 //
-// Out of scope: a secret in a file named like any other (config.yaml), a secret in git's
-// history or objects reached by a hash, the environment (jq's env and awk's ENVIRON are refused
-// by their rules), and the content of a directory a program walks (the rewrites of rg and
-// grep -r exclude these names: ExcludeGlobs).
+// Out of scope: a secret in a file named like any other (config.yaml; a project's .npmrc or
+// .git/config is judged by its content, in the hook: ConfigMayHoldCredential), a secret in git's
+// history or objects reached by a hash.
 package secrets
 
 import (
 	"os"
-	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 )
 
 // Class is what a path holds.
@@ -41,67 +45,31 @@ const (
 	Project
 )
 
-// store is a credential store: a run of path elements and what it holds. Dir: everything
-// beneath counts too.
-type store struct {
-	elems []string
-	what  string
-	dir   bool
-}
-
-// stores are the credential stores, home-relative unless they start with "/" (system files).
-// Browser profiles and the cloud SDKs' directories hold tokens and cookies in many files, so
-// they are whole directories.
-var stores = []store{
-	{[]string{".aws", "credentials"}, "AWS credentials", false},
-	{[]string{".aws", "sso", "cache"}, "AWS SSO tokens", true},
-	{[]string{".aws", "cli", "cache"}, "AWS CLI tokens", true},
-	{[]string{".config", "gh", "hosts.yml"}, "GitHub CLI tokens", false},
-	{[]string{".config", "hub"}, "hub's GitHub token", false},
-	{[]string{".netrc"}, "netrc passwords", false},
-	{[]string{"_netrc"}, "netrc passwords", false},
-	{[]string{".git-credentials"}, "git credentials", false},
-	{[]string{".config", "git", "credentials"}, "git credentials", false},
-	{[]string{".docker", "config.json"}, "Docker registry credentials", false},
-	{[]string{".kube", "config"}, "Kubernetes credentials", false},
-	{[]string{".gnupg"}, "GnuPG keys", true},
-	{[]string{".password-store"}, "pass passwords", true},
-	{[]string{".config", "gcloud"}, "Google Cloud credentials", true},
-	{[]string{".azure"}, "Azure credentials", true},
-	{[]string{".cargo", "credentials"}, "crates.io token", false},
-	{[]string{".cargo", "credentials.toml"}, "crates.io token", false},
-	{[]string{".vault-token"}, "Vault token", false},
-	{[]string{".terraform.d", "credentials.tfrc.json"}, "Terraform Cloud token", false},
-	{[]string{".pgpass"}, "PostgreSQL passwords", false},
-	{[]string{".mozilla", "firefox"}, "a Firefox profile", true},
-	{[]string{".config", "google-chrome"}, "a Chrome profile", true},
-	{[]string{".config", "chromium"}, "a Chromium profile", true},
-	{[]string{".config", "BraveSoftware"}, "a Brave profile", true},
-	{[]string{".config", "microsoft-edge"}, "an Edge profile", true},
-	{[]string{"Library", "Application Support", "Google", "Chrome"}, "a Chrome profile", true},
-	{[]string{"Library", "Application Support", "Firefox"}, "a Firefox profile", true},
-	{[]string{"Library", "Keychains"}, "macOS keychains", true},
-	{[]string{"Library", "Cookies"}, "macOS cookies", true},
-	{[]string{"/", "etc", "shadow"}, "the system's password hashes", false},
-	{[]string{"/", "etc", "shadow-"}, "the system's password hashes", false},
-	{[]string{"/", "etc", "gshadow"}, "the system's group password hashes", false},
-	{[]string{"/", "etc", "gshadow-"}, "the system's group password hashes", false},
-}
-
 // sshPublic are the names in ~/.ssh that hold no secret. Every other file there may be a
 // private key, whatever its name (keys are often named for the host: ~/.ssh/github).
 func sshPublic(name string) bool {
-	switch name {
+	switch strings.ToLower(name) {
 	case "known_hosts", "known_hosts.old", "config", "authorized_keys", "authorized_keys2":
 		return true
 	}
-	return strings.HasSuffix(name, ".pub")
+	return hasSuffixFold(name, ".pub")
 }
 
-// Classify says what path holds, and in a few words what it is (for a refusal).
-func Classify(path string) (Class, string) {
+// Classify says what path holds, and in a few words what it is (for a refusal), matching the
+// stores that count under any home; ClassifyUnder also matches those that count only under the
+// user's.
+func Classify(path string) (Class, string) { return ClassifyUnder(path, "") }
+
+// ClassifyUnder is Classify for a user whose home is home: the stores marked home (.npmrc,
+// .pypirc, …) count there too.
+func ClassifyUnder(path, home string) (Class, string) {
 	if path == "" {
 		return None, ""
+	}
+	if strings.HasPrefix(path, "/") && (strings.Contains(path, "proc") || strings.Contains(path, "dev")) {
+		if what := systemPath(path); what != "" {
+			return Credential, what
+		}
 	}
 	if !Mentions(path) {
 		// No store's first directory or file is named: only the base name can mark a secret.
@@ -115,28 +83,43 @@ func Classify(path string) (Class, string) {
 	elems := split(path)
 	abs := strings.HasPrefix(path, "/")
 	for i, e := range elems {
-		if e == ".ssh" {
+		if strings.EqualFold(e, ".ssh") {
 			// ~/.ssh itself, a walk of it, or a file in it that is not public.
 			if i == len(elems)-1 || !sshPublic(elems[i+1]) {
 				return Credential, "SSH private keys"
 			}
 		}
-		if strings.HasPrefix(e, "ssh_host_") && strings.HasSuffix(e, "_key") && i > 0 && elems[i-1] == "ssh" {
+		if i > 0 && strings.EqualFold(elems[i-1], "ssh") && hasPrefixFold(e, "ssh_host_") && hasSuffixFold(e, "_key") {
 			return Credential, "an SSH host private key"
 		}
 	}
+	anchors := homeAnchors(elems, home)
 	for _, s := range stores {
-		if at := find(elems, s.elems, abs); at >= 0 && (s.dir || at+len(s.elems) == len(elems)) {
+		if s.home {
+			for _, a := range anchors {
+				if hasRunAt(elems, s.elems, a) && (s.dir || a+len(s.elems) == len(elems)) {
+					return Credential, s.what
+				}
+			}
+		} else if at := find(elems, s.elems, abs); at >= 0 && (s.dir || at+len(s.elems) == len(elems)) {
 			return Credential, s.what
 		}
-		// A directory on the way to a store (~/.aws, ~/.config/gh): a reader that walks it
-		// reads the store.
+		// A directory on the way to a store (~/.aws, ~/.config/gh, /etc): a reader that walks
+		// it reads the store. Only in a home: a project's own .claude or .cargo holds none.
 		for n := len(s.elems) - 1; n >= 1; n-- {
-			if s.elems[0] == "/" && n == 1 {
-				break // not the root itself
+			if s.elems[0] == "/" {
+				if n == 1 {
+					break // not the root itself
+				}
+				if at := find(elems, s.elems[:n], abs); at >= 0 && at+n == len(elems) {
+					return Credential, "a directory holding " + s.what
+				}
+				continue
 			}
-			if at := find(elems, s.elems[:n], abs); at >= 0 && at+n == len(elems) {
-				return Credential, "a directory holding " + s.what
+			for _, a := range anchors {
+				if a+n == len(elems) && hasRunAt(elems, s.elems[:n], a) {
+					return Credential, "a directory holding " + s.what
+				}
 			}
 		}
 	}
@@ -148,26 +131,62 @@ func Classify(path string) (Class, string) {
 	return None, ""
 }
 
-// projectSecret says whether a file's base name marks it as a project secret, and what kind.
-func projectSecret(name string) string {
+// homeAnchors returns where, in elems, a home directory ends: the user's (home) and the usual
+// places of anyone's (/root, /home/NAME, /Users/NAME, /var/root), so that a copy of a store under
+// another user's home counts too. A relative path has none: the caller asks again with it made
+// absolute.
+func homeAnchors(elems []string, home string) []int {
+	if len(elems) == 0 || elems[0] != "/" {
+		return nil
+	}
+	var out []int
+	if home != "" && filepath.IsAbs(home) {
+		if h := split(home); len(h) > 1 && hasRunAt(elems, h, 0) {
+			out = append(out, len(h))
+		}
+	}
 	switch {
-	case name == ".env" || name == ".envrc":
+	case len(elems) > 2 && (elems[1] == "home" || elems[1] == "Users"):
+		out = append(out, 3)
+	case len(elems) > 1 && elems[1] == "root":
+		out = append(out, 2)
+	case len(elems) > 2 && elems[1] == "var" && elems[2] == "root":
+		out = append(out, 3)
+	}
+	return out
+}
+
+// projectSecret says whether a file's base name marks it as a project secret, and what kind,
+// without regard to case.
+func projectSecret(name string) string {
+	lower := name
+	for i := 0; i < len(name); i++ {
+		if 'A' <= name[i] && name[i] <= 'Z' {
+			lower = strings.ToLower(name)
+			break
+		}
+	}
+	switch {
+	case lower == ".env" || lower == ".envrc":
 		return "an environment file"
-	case strings.HasPrefix(name, ".env."):
-		switch strings.TrimPrefix(name, ".env.") {
+	case strings.HasPrefix(lower, ".env."):
+		switch strings.TrimPrefix(lower, ".env.") {
 		case "example", "sample", "template", "dist":
 			return ""
 		}
 		return "an environment file"
-	case strings.HasSuffix(name, ".pem"), strings.HasSuffix(name, ".key"):
+	case strings.HasSuffix(lower, ".pem"), strings.HasSuffix(lower, ".key"):
 		return "a private key or certificate"
-	case strings.HasSuffix(name, ".p12"), strings.HasSuffix(name, ".pfx"):
+	case strings.HasSuffix(lower, ".p12"), strings.HasSuffix(lower, ".pfx"):
 		return "a key store"
-	case strings.HasPrefix(name, "id_") && !strings.Contains(name, "."):
+	case strings.HasPrefix(lower, "id_") && !strings.Contains(lower, "."):
 		return "an SSH private key"
 	}
 	return ""
 }
+
+// ProjectSecretName reports whether a base name marks a project secret file (.env, *.pem, id_*).
+func ProjectSecretName(name string) bool { return projectSecret(name) != "" }
 
 // split cleans path lexically and returns its elements; an absolute path starts with "/".
 func split(path string) []string {
@@ -213,12 +232,14 @@ func find(elems, want []string, abs bool) int {
 	return -1
 }
 
+// hasRunAt reports whether want stands in elems at at, without regard to case; "*" in want
+// stands for any one element.
 func hasRunAt(elems, want []string, at int) bool {
 	if at+len(want) > len(elems) {
 		return false
 	}
 	for j, w := range want {
-		if elems[at+j] != w {
+		if w != "*" && !strings.EqualFold(elems[at+j], w) {
 			return false
 		}
 	}
@@ -226,34 +247,55 @@ func hasRunAt(elems, want []string, at int) bool {
 }
 
 // Mentions reports whether text names the first element of some credential store's path
-// (".aws", ".ssh", "etc/", ".netrc", …), without which no path in it can be one: a cheap test
-// before a path is split, or a command parsed to find what it reads. It errs towards true.
+// (".aws", ".ssh", "etc/", ".netrc", …), without regard to case, without which no path in it can
+// be one: a cheap test before a path is split, or a command parsed to find what it reads. It
+// errs towards true.
 func Mentions(text string) bool {
+	lower := strings.ToLower(text)
 	for _, k := range mentionKeys {
-		if strings.Contains(text, k) {
+		if strings.Contains(lower, k) {
 			return true
 		}
 	}
-	for _, s := range stores {
-		if s.elems[0] != "/" && strings.Contains(text, s.elems[0]) {
+	for _, k := range storeFirsts() {
+		if strings.Contains(lower, k) {
 			return true
 		}
 	}
 	return false
 }
 
+// storeFirsts are the stores' first elements, lower-cased once, on first use: the hook process
+// builds nothing at start-up (TestInitAllocatesNothing).
+func storeFirsts() []string {
+	firsts.once.Do(func() {
+		for _, s := range stores {
+			if k := strings.ToLower(s.elems[0]); s.elems[0] != "/" && !slices.Contains(firsts.v, k) {
+				firsts.v = append(firsts.v, k)
+			}
+		}
+	})
+	return firsts.v
+}
+
+var firsts struct {
+	once sync.Once
+	v    []string
+}
+
 // mentionKeys are the names besides the stores' first elements that Mentions looks for: a path
-// inside ~/.ssh or /etc (the system stores' runs start at the root).
-var mentionKeys = [...]string{".ssh", "ssh_host_", "etc/"}
+// inside ~/.ssh or /etc, or the run directory (the system stores' runs start at the root).
+var mentionKeys = [...]string{".ssh", "ssh_host_", "etc/", "run/"}
 
 // HomePaths lists the credential stores under home and the system files, as absolute paths,
 // whether or not they exist, and every private file in home/.ssh (everything there but the
-// public names), for the read-only sandbox to make unreadable. It reads home/.ssh.
+// public names), for the read-only sandbox to make unreadable. A store with a wildcard element
+// is listed for each directory that stands there now. It reads home/.ssh.
 func HomePaths(home string) []string {
 	var out []string
 	for _, s := range stores {
 		if s.elems[0] == "/" {
-			out = append(out, "/"+filepath.Join(s.elems[1:]...))
+			out = append(out, expand("/"+filepath.Join(s.elems[1:]...))...)
 			continue
 		}
 		if home != "" {
@@ -272,89 +314,89 @@ func HomePaths(home string) []string {
 	return out
 }
 
+// expand is path with each "*" element replaced by the entries standing there now.
+func expand(path string) []string {
+	if !strings.Contains(path, "/*/") {
+		return []string{path}
+	}
+	m, _ := filepath.Glob(path)
+	return m
+}
+
 // HomeFiles is HomePaths without the directories: the files another hard link could name.
 func HomeFiles(home string) []string {
 	var out []string
-	for _, p := range HomePaths(home) {
-		for _, s := range stores {
-			if !s.dir && strings.HasSuffix(p, "/"+strings.Join(s.elems, "/")) || strings.Contains(p, "/.ssh/") {
-				out = append(out, p)
-				break
-			}
+	for _, s := range stores {
+		switch {
+		case s.dir:
+		case s.elems[0] == "/":
+			out = append(out, expand("/"+filepath.Join(s.elems[1:]...))...)
+		case home != "":
+			out = append(out, filepath.Join(append([]string{home}, s.elems...)...))
+		}
+	}
+	if home == "" {
+		return out
+	}
+	entries, _ := os.ReadDir(filepath.Join(home, ".ssh"))
+	for _, e := range entries {
+		if !sshPublic(e.Name()) && !e.IsDir() {
+			out = append(out, filepath.Join(home, ".ssh", e.Name()))
 		}
 	}
 	return out
 }
 
-// ExcludeGlobs are the base names a recursive search skips (the rewrites of rg and grep -r):
-// the project secrets' patterns and the credential directories a walk of a home would enter.
-// .env.* takes the templates too; the agent can read those by name.
-var ExcludeGlobs = []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx",
-	"id_rsa", "id_dsa", "id_ecdsa", "id_ed25519", "id_ecdsa_sk", "id_ed25519_sk"}
-
-// ExcludeDirs are the directories a recursive search skips.
-var ExcludeDirs = []string{".ssh", ".gnupg", ".aws", ".password-store", ".azure"}
-
-// secretNames stand for the project secrets' names (projectSecret), for testing a pattern.
-var secretNames = []string{".env", ".env.local", ".env.production", ".env.prod", ".env.development", ".env.dev",
-	".env.test", ".env.staging", ".envrc", "server.pem", "server.key", "store.p12", "store.pfx", "id_rsa", "id_dsa",
-	"id_ed25519", "id_ecdsa"}
-
-// PatternMayMatch reports whether a file-name pattern (fnmatch(3), as find's -name uses it) may
-// match a project secret's name: a pattern without wildcards is classified as the name it is;
-// one with wildcards is tried against names that stand for each kind (secretNames), with `*`
-// matching a leading dot too, as find's -name does. It is a test of patterns people write
-// (`*.go` passes, `*`, `.e*`, `*.pem` do not), not of every language a pattern can denote: a
-// `.env.go` would pass `*.go`. fold compares without case (-iname).
-func PatternMayMatch(pattern string, fold bool) bool {
-	if fold {
-		pattern = strings.ToLower(pattern)
-	}
-	if !strings.ContainsAny(pattern, "*?[\\") {
-		return projectSecret(pattern) != ""
-	}
-	for _, n := range secretNames {
-		if ok, err := path.Match(pattern, n); ok || err != nil {
-			return true
-		}
-	}
-	return false
+// StoreRow is one entry of the credential-store table, for the documentation and its test.
+type StoreRow struct {
+	Path, What, Source string
+	Dir, HomeOnly      bool
 }
 
-// variableParts say a variable holds a secret wherever they stand in its name; variableWords
-// say so as one of its _-separated words (GH_PAT, MYSQL_PWD, CI_JOB_JWT, SENTRY_DSN,
-// DATABASE_URL, HTTPS_PROXY: a URL or a proxy often carries user:password@). PWD and OLDPWD
-// alone are the shell's directories.
-var (
-	variableParts = []string{"TOKEN", "SECRET", "PASS", "KEY", "CREDENTIAL", "AUTH", "COOKIE", "SESSION", "PRIVATE", "SIGNATURE", "SALT", "CERT"}
-	variableWords = []string{"PAT", "PWD", "PW", "JWT", "DSN", "URL", "URI", "PROXY", "CONN", "CONNECTION", "DATABASE", "DB", "WEBHOOK", "SAS", "OTP", "PIN"}
-)
+// Stores lists the credential-store table: each store's path (home-relative unless it starts
+// with /), what it holds and where its location is documented. ~/.ssh's private keys and
+// /etc/ssh's host keys are matched by rule and listed last.
+func Stores() []StoreRow {
+	out := make([]StoreRow, 0, len(stores)+2)
+	for _, s := range stores {
+		p := strings.Join(s.elems, "/")
+		if s.elems[0] == "/" {
+			p = "/" + strings.Join(s.elems[1:], "/")
+		} else {
+			p = "~/" + p
+		}
+		out = append(out, StoreRow{Path: p, What: s.what, Source: s.source, Dir: s.dir, HomeOnly: s.home})
+	}
+	return append(out, StoreRow{Path: "~/.ssh/* (but *.pub, known_hosts, config, authorized_keys)", What: "SSH private keys", Source: sshSource},
+		StoreRow{Path: "/etc/ssh/ssh_host_*_key", What: "SSH host private keys", Source: sshSource})
+}
 
-// Variable reports whether an environment variable's name says it holds a secret (GITHUB_TOKEN,
-// AWS_SECRET_ACCESS_KEY, PGPASSWORD, MYSQL_PWD, DATABASE_URL, …): its value must not enter the
-// model's context, and the decision log withholds what is assigned to it. It errs toward yes
-// (MONKEY, ANTHROPIC_BASE_URL): a variable it names can still be read by the user.
-func Variable(name string) bool {
-	upper := strings.ToUpper(name)
-	if upper == "PWD" || upper == "OLDPWD" {
-		return false
-	}
-	for _, p := range variableParts {
-		if strings.Contains(upper, p) {
-			return true
-		}
-	}
-	// The words between underscores and digits, without allocating: the decision log asks
-	// this of every variable of the hook's environment on every call.
-	for start := 0; start < len(upper); {
-		end := start
-		for end < len(upper) && upper[end] != '_' && (upper[end] < '0' || upper[end] > '9') {
-			end++
-		}
-		if end > start && slices.Contains(variableWords, upper[start:end]) {
-			return true
-		}
-		start = end + 1
-	}
-	return false
+// ExcludeGlobs are the base names a recursive search skips (the rewrites of rg, grep -r and git
+// grep), covering every project secret's name (projectSecret): .env.* takes the templates too
+// (the agent can read those by name), and an SSH key's id_* without a dot is spelt out as id_
+// and one to maxKeyName characters that are not a dot (a glob has no "no dot" of any length;
+// a longer name is left to the walk the hook makes where links or no rewrite call for one).
+var ExcludeGlobs = []string{".env", ".env.*", ".envrc", "*.pem", "*.key", "*.p12", "*.pfx",
+	"id_[!.]", "id_[!.][!.]", "id_[!.][!.][!.]", "id_[!.][!.][!.][!.]",
+	"id_[!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.][!.]",
+	"id_[!.][!.][!.][!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.][!.][!.][!.][!.]", "id_[!.][!.][!.][!.][!.][!.][!.][!.][!.][!.][!.][!.]"}
+
+// maxKeyName is the longest id_* name, after id_, that ExcludeGlobs spells out
+// (TestExcludeGlobsCoverProjectSecrets holds the list to it).
+const maxKeyName = 12
+
+// ExcludeDirs are the directories a recursive search skips: the credential stores' own
+// directories (a walk of the home enters them; the read-only sandbox hides them too). A
+// store's file under a directory shared with other tools (~/.config/gh/hosts.yml) is not here: a
+// walk that can reach it is judged where it starts (the hook refuses a walk of the home outside
+// the sandbox).
+var ExcludeDirs = []string{".ssh", ".gnupg", ".aws", ".password-store", ".azure", ".codex", ".gemini", ".qwen", ".copilot",
+	".cursor", ".docker", ".kube", ".gem", ".terraform.d", ".huggingface"}
+
+func hasPrefixFold(s, prefix string) bool {
+	return len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix)
+}
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && strings.EqualFold(s[len(s)-len(suffix):], suffix)
 }

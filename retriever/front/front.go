@@ -16,6 +16,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -23,6 +24,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/trustedpath"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/internal/proc"
 	"github.com/hookctl/hookctl/retriever/scrub"
@@ -83,8 +85,11 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 	// Resolve "auto" here, where the whole environment and PATH are visible, so that the worker
 	// knows which backend it runs (and what its isolation must let it execute).
 	cfg := f.Config
-	if d, err := retriever.ChooseDistiller(&cfg, f.Environ, nil); err == nil {
+	if d, err := retriever.ChooseDistiller(&cfg, f.Environ, trustedLookPath(f.Environ)); err == nil {
 		cfg.Distiller = d.Backend
+		if d.Backend == settings.BackendClaudeCLI && len(d.Argv) > 0 {
+			cfg.ClaudeCLI.Path = d.Argv[0] // the worker runs what was found, and checked, here
+		}
 	} else if req.Kind != retriever.KindSearch || cfg.Search != "anthropic" {
 		e.Outcome, e.Error = "failed", err.Error()
 		return finish(&Result{Text: "hookctl cannot retrieve anything yet: " + err.Error()})
@@ -389,3 +394,17 @@ func (c *capped) Write(p []byte) (int, error) {
 }
 
 var _ io.Writer = (*capped)(nil)
+
+// trustedLookPath finds a program the retriever runs (the distiller) on environ's PATH in a
+// directory no sandboxed command can write (trustedpath): never beneath the project (the
+// directory retrieve runs in) or a temporary directory. A path the user's config names is
+// theirs.
+func trustedLookPath(environ []string) func(string) (string, error) {
+	return func(name string) (string, error) {
+		if strings.Contains(name, "/") {
+			return exec.LookPath(name)
+		}
+		cwd, _ := os.Getwd()
+		return trustedpath.LookPath(name, retriever.EnvValue(environ, "PATH"), []string{cwd, os.TempDir(), "/tmp", "/var/tmp", "/dev/shm"})
+	}
+}

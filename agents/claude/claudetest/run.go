@@ -344,3 +344,17 @@ func clip(s string, n int) string {
 	}
 	return s[:n] + fmt.Sprintf("… (%d more bytes)", len(s)-n)
 }
+
+// TrustedBin makes a directory for a test's stand-in programs (a fake gh) outside the temporary
+// directories, which hookctl never trusts to hold a program it runs (internal/trustedpath):
+// edit mode's commands may write them.
+func TrustedBin(t testing.TB) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/var/lib", "hookctl-test-bin-")
+	if err != nil {
+		t.Skipf("no directory outside the temporary directories for a stand-in program: %v", err)
+	}
+	os.Chmod(dir, 0o755)
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	return dir
+}
