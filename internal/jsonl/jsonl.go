@@ -159,7 +159,9 @@ func (l *Log) append(line []byte, build func(last []byte) ([]byte, error)) error
 	// turned away from lane 0 spread out instead of all trying lane 1.
 	first := 1 + os.Getpid()%max(lanes-1, 1)
 	start := time.Now()
-	for backoff := 100 * time.Microsecond; time.Since(start) < LaneWait; backoff = min(2*backoff, 5*time.Millisecond) {
+	// With one lane there is nowhere else to go: wait in the kernel's queue for it at once, as
+	// a writer that polled would lose it to those waiting there.
+	for backoff := 100 * time.Microsecond; lanes > 1 && time.Since(start) < LaneWait; backoff = min(2*backoff, 5*time.Millisecond) {
 		for i := range lanes {
 			k := 0
 			if i > 0 {
@@ -179,11 +181,7 @@ func (l *Log) append(line []byte, build func(last []byte) ([]byte, error)) error
 	// every writer holds, so that a writer can cut off a tail only a killed writer leaves.
 	err := l.tryLane(0, line, build, true)
 	if errors.Is(err, errBusy) {
-		d := l.Wait
-		if d <= 0 {
-			d = LockWait
-		}
-		return fmt.Errorf("failed to append to %s: every lane was held for %s and lane 0 %s more", l.Name, LaneWait, d)
+		return fmt.Errorf("failed to append to %s: its lock was held for %s", l.Name, time.Since(start).Round(time.Millisecond))
 	}
 	return err
 }

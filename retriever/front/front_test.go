@@ -11,7 +11,6 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
-	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
@@ -67,7 +66,7 @@ func TestRetrieveAuditLockBounded(t *testing.T) {
 	}
 	defer unlock()
 	f := &Front{Config: settings.Config{Distiller: "extract"}, Audit: &Audit{Dir: dir}}
-	bound := jsonl.LaneWait + auditLockWait
+	bound := auditLockWait // one lane: no other to try first
 	within := func(what string, do func() string) string {
 		start := time.Now()
 		done := make(chan string, 1)
