@@ -31,10 +31,15 @@ func faultDir(t *testing.T) string {
 	return dir
 }
 
-// faultBin is hookctl (and its worker) copied where every user can run it.
+// faultBin is hookctl (and its worker) copied where every user can run it: this tree's, or,
+// for the control, the build named by HOOKCTL_FAULTS_BIN (a hookctl from before the fixes, with
+// its worker beside it), against which these tests must fail.
 func faultBin(t *testing.T) string {
 	t.Helper()
-	built := testbin.Hookctl(t)
+	built := os.Getenv("HOOKCTL_FAULTS_BIN")
+	if built == "" {
+		built = testbin.Hookctl(t)
+	}
 	dir := faultDir(t)
 	for _, name := range []string{"hookctl", "hookctl-retrieve-worker"} {
 		b, err := os.ReadFile(filepath.Join(filepath.Dir(built), name))
