@@ -74,7 +74,12 @@ const ProbeTimeout = 3 * time.Second
 // nothing else. It runs in every hook call that admits a command, so it reads the cache with
 // gjson and its key with two system calls: decoding with encoding/json and reading the boot id
 // cost the hook 0.2 ms (docs/decisions/0005).
-func Current(home, binary string) Status {
+func Current(home, binary string) Status { return CurrentWaiting(home, binary, nil) }
+
+// CurrentWaiting is Current, calling waiting (if not nil) before it waits for another
+// process's probe: a hook in a burst lowers its priority there, so that when the answer comes
+// the burst's waiters do not all wake at full priority, ahead of the hooks whose deadline runs.
+func CurrentWaiting(home, binary string, waiting func()) Status {
 	if st, ok := cached(home, binary); ok {
 		return st
 	}
@@ -89,6 +94,9 @@ func Current(home, binary string) Status {
 			return st
 		}
 		return Refresh(home, binary)
+	}
+	if waiting != nil {
+		waiting()
 	}
 	if unlock, err := fsutil.LockShared(lock, ProbeWait); err == nil {
 		unlock()
