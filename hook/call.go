@@ -179,6 +179,9 @@ type Decision struct {
 	// Rule names the part of the policy that decided, for the decision log: "read-only rules",
 	// "edit guard", "retriever", "review publish", "mode change by the model", ….
 	Rule string
+	// Record is what the decision log keeps of this decision (nil: nothing, as for a second
+	// registration's answer), written by the runner once the answer is given.
+	Record *LogEntry
 	// ClientRule is the user's own permission rule that settled a rewritten call (ClientRules),
 	// with its kind and file; ClientBy says what of the client's check decided ("your permission
 	// rule", "the client's default mode"). Both empty when the client's check was not asked.

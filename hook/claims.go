@@ -2,6 +2,8 @@ package hook
 
 import (
 	"errors"
+	"fmt"
+	"hash/fnv"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,6 +23,9 @@ import (
 // callsSuffix names a session's directory of claimed calls, "<session>.calls".
 const callsSuffix = ".calls"
 
+// claimShards is how many directories a session's claims are spread over.
+const claimShards = 32
+
 // staleCalls is the age past which a session's claims are garbage: a session that ended
 // without SessionEnd (a crash) leaves them.
 const staleCalls = 24 * time.Hour
@@ -35,11 +40,21 @@ func (s *Store) Claim(session, what, id string) bool {
 	if ValidSessionID(session) != nil || ValidSessionID(id) != nil || ValidSessionID(what) != nil {
 		return true
 	}
-	dir := s.callsDir(session)
-	if os.MkdirAll(dir, 0o700) != nil {
-		return true
+	// In one of claimShards directories by the id's hash: every call of a session creates a
+	// claim, and creating a file takes its directory's lock, which a burst of calls would
+	// queue for.
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	dir := filepath.Join(s.callsDir(session), fmt.Sprintf("%02x", h.Sum32()%claimShards))
+	path := filepath.Join(dir, what+"-"+id)
+	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
+	f, err := os.OpenFile(path, flags, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		s.makeClaimShards(session)
+		if f, err = os.OpenFile(path, flags, 0o600); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(dir, 0o700) == nil {
+			f, err = os.OpenFile(path, flags, 0o600) // its maker has not made this shard yet
+		}
 	}
-	f, err := os.OpenFile(filepath.Join(dir, what+"-"+id), os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW, 0o600)
 	if errors.Is(err, fs.ErrExist) {
 		return false
 	}
@@ -47,6 +62,23 @@ func (s *Store) Claim(session, what, id string) bool {
 		f.Close()
 	}
 	return true
+}
+
+// makeClaimShards creates the directories of a session's claims: all of them, by whoever
+// creates the session's directory (Record does, as it records the session), so that the calls
+// of a burst do not each create the one they need and queue on the directory's lock for it.
+func (s *Store) makeClaimShards(session string) {
+	calls := s.callsDir(session)
+	err := os.Mkdir(calls, 0o700)
+	if errors.Is(err, fs.ErrNotExist) && os.MkdirAll(s.Dir, 0o700) == nil {
+		err = os.Mkdir(calls, 0o700)
+	}
+	if err != nil {
+		return // made by another, which makes the shards
+	}
+	for i := range claimShards {
+		os.Mkdir(filepath.Join(calls, fmt.Sprintf("%02x", i)), 0o700)
+	}
 }
 
 // ForgetCalls removes session's claims, when it ends.

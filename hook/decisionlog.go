@@ -1,30 +1,28 @@
 package hook
 
 import (
-	"bufio"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"time"
 	"unicode/utf8"
 
-	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/internal/secrets"
 )
 
-// The decision log is every decision the hook made, one JSON line each, in
-// $HOOKCTL_HOME/log/decisions.jsonl, rotated by size to decisions.jsonl.1 … .N. It is written on
-// every tool call, so the append is cheap: a hand-written encoder (encoding/json's first use
-// costs more than the rest of the hook), no fsync, and a lock only to rotate. Appends from
-// parallel hooks never interleave: each line is one write(2) to a file opened O_APPEND, which
-// Linux and the BSDs perform under the file's lock. A line a crash cut short is skipped by the
-// reader, and the next append starts on a line of its own.
+// The decision log is every answer the hook gave, one JSON line each, in
+// $HOOKCTL_HOME/log/decisions.jsonl (with, after a burst of parallel hooks, lanes beside it:
+// decisions.lane1.jsonl …), rotated by size to decisions.jsonl.1 … .N. It is written on every
+// tool call, so the append is cheap: a hand-written encoder (encoding/json's first use costs
+// more than the rest of the hook), no fsync, no waiting on another hook (internal/jsonl says how
+// a record stays one whole line, or nothing, through kills, full disks and rotations).
 
 // LogEntry is one decision as the log keeps it. Command is the command with anything that looks
 // like a secret withheld (RedactCommand), never a secret value.
@@ -56,11 +54,12 @@ type DecisionLog struct {
 
 const (
 	decisionFile = "decisions.jsonl"
-	decisionLock = "decisions.lock"
 	// Fields are clipped so that a line stays one small write.
-	maxLogField   = 4 << 10
-	maxLogLine    = 32 << 10
-	logRotateWait = 50 * time.Millisecond
+	maxLogField = 4 << 10
+	maxLogLine  = 32 << 10
+	// decisionLanes is how many files a burst of hooks spreads its records over, rather than
+	// queue for one (internal/jsonl).
+	decisionLanes = 4
 )
 
 // DecisionLogAt is the decision log in hookctl's home.
@@ -68,124 +67,38 @@ func DecisionLogAt(home string) *DecisionLog {
 	return &DecisionLog{Dir: filepath.Join(home, "log")}
 }
 
-func (l *DecisionLog) maxBytes() int64 {
-	if l.MaxBytes > 0 {
-		return l.MaxBytes
-	}
-	return 10 << 20
-}
-
-func (l *DecisionLog) keep() int {
-	if l.Keep > 0 {
-		return l.Keep
-	}
-	return 5
+func (l *DecisionLog) log() *jsonl.Log {
+	return &jsonl.Log{Dir: l.Dir, Name: decisionFile, MaxBytes: l.MaxBytes, Keep: l.Keep, MaxRecord: maxLogLine, Lanes: decisionLanes}
 }
 
 // Append writes e as one line. An error is for the caller to report; it never changes a
 // decision (the log records decisions, it does not make them).
 func (l *DecisionLog) Append(e *LogEntry) error {
 	line := e.appendJSON(make([]byte, 0, 512))
-	if len(line) > maxLogLine {
-		return fmt.Errorf("decision %s is %d bytes, over the %d-byte cap", e.ID, len(line), maxLogLine)
-	}
-	path := filepath.Join(l.Dir, decisionFile)
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
-	if errors.Is(err, fs.ErrNotExist) {
-		if err := os.MkdirAll(l.Dir, 0o700); err != nil {
-			return fmt.Errorf("failed to create the decision log's directory: %w", err)
-		}
-		f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
-	}
-	if err != nil {
-		return fmt.Errorf("failed to open the decision log: %w", err)
-	}
-	fi, err := f.Stat()
-	if err == nil && fi.Size()+int64(len(line)) > l.maxBytes() {
-		f.Close()
-		if err := l.rotate(int64(len(line))); err != nil {
-			return err
-		}
-		if f, err = os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600); err != nil {
-			return fmt.Errorf("failed to open the decision log: %w", err)
-		}
-		fi, err = f.Stat()
-	}
-	defer f.Close()
-	if err != nil {
-		return fmt.Errorf("failed to open the decision log: %w", err)
-	}
-	// A log cut off inside a line (a crash) would glue this entry onto its remains.
-	if last := make([]byte, 1); fi.Size() > 0 {
-		if _, err := f.ReadAt(last, fi.Size()-1); err == nil && last[0] != '\n' {
-			line = append([]byte{'\n'}, line...)
-		}
-	}
-	if _, err := f.Write(line); err != nil {
-		return fmt.Errorf("failed to write the decision log: %w", err)
+	if err := l.log().Append(line[:len(line)-1]); err != nil {
+		return fmt.Errorf("failed to record decision %s: %w", e.ID, err)
 	}
 	return nil
 }
 
-// rotate shifts decisions.jsonl to .1, .1 to .2, …, dropping the oldest, under the rotation
-// lock; another hook that rotated first (the file is small again) leaves it be. A lock held
-// longer than logRotateWait is another hook rotating: this append goes on into the current file.
-func (l *DecisionLog) rotate(adding int64) error {
-	unlock, err := fsutil.Lock(filepath.Join(l.Dir, decisionLock), logRotateWait)
-	if err != nil {
-		return nil
-	}
-	defer unlock()
-	base := filepath.Join(l.Dir, decisionFile)
-	if fi, err := os.Stat(base); err != nil || fi.Size()+adding <= l.maxBytes() {
-		return nil
-	}
-	if err := fsutil.Rotate(base, l.keep()); err != nil {
-		return fmt.Errorf("failed to rotate the decision log: %w", err)
-	}
-	return nil
-}
-
-// Entries reads the log, oldest first, rotated files included. A line that does not parse is
-// skipped and counted in damaged, so that one bad line cannot hide the rest.
+// Entries reads the log, oldest first, rotated files and lanes included. A line that is not
+// an entry is skipped and counted in damaged, so that one bad line cannot hide the rest; so is a
+// file that is not a regular file, which is not opened.
 func (l *DecisionLog) Entries() (entries []LogEntry, damaged int, err error) {
-	base := filepath.Join(l.Dir, decisionFile)
-	var files []string
-	for i := l.keep(); i >= 1; i-- {
-		files = append(files, fmt.Sprintf("%s.%d", base, i))
+	damage, err := l.log().Read(func(r jsonl.Record) error {
+		var e LogEntry
+		if json.Unmarshal(r.Data, &e) != nil || e.ID == "" {
+			return errors.New("not a decision")
+		}
+		entries = append(entries, e)
+		return nil
+	})
+	if err != nil {
+		return nil, len(damage), fmt.Errorf("failed to read the decision log: %w", err)
 	}
-	for _, path := range append(files, base) {
-		f, err := os.Open(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, damaged, fmt.Errorf("failed to read the decision log: %w", err)
-		}
-		r := bufio.NewReaderSize(f, 64<<10)
-		for {
-			line, err := r.ReadSlice('\n')
-			if len(line) > 0 && err != bufio.ErrBufferFull {
-				var e LogEntry
-				if json.Unmarshal(line, &e) == nil && e.ID != "" {
-					entries = append(entries, e)
-				} else if len(strings.TrimSpace(string(line))) > 0 {
-					damaged++
-				}
-			}
-			if err == bufio.ErrBufferFull { // a line over the cap: not one of ours
-				damaged++
-				for err == bufio.ErrBufferFull {
-					_, err = r.ReadSlice('\n')
-				}
-			}
-			if err != nil {
-				break
-			}
-		}
-		f.Close()
-	}
-	return entries, damaged, nil
+	// Lanes interleave in time; each is in order, and so is a stable sort.
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Time.Before(entries[j].Time) })
+	return entries, len(damage), nil
 }
 
 // appendJSON renders the entry as one JSON line, newline included, each text field clipped.

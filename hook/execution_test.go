@@ -50,35 +50,35 @@ var sandboxGaps = map[string]string{
 	"wget -qO- https://example.com/x":      retrieverAudit, // deny/network.txt:8
 	// The GitHub reads that name their repository (the test's policy finds no git remote, so
 	// the others are refused).
-	"gh pr view 123 -R cli/cli":                                            retrieverAudit,                                                        // allow/github.txt:8
-	"gh pr view https://github.com/cli/cli/pull/3":                         retrieverAudit,                                                        // allow/github.txt:15
-	"gh issue view 7 -R o/r -c":                                            retrieverAudit,                                                        // allow/github.txt:30
-	"gh release list -L 3 -R o/r":                                          retrieverAudit,                                                        // allow/github.txt:42
-	"gh api repos/hookctl/hookctl":                                         retrieverAudit,                                                        // allow/github.txt:44
-	"gh api 'repos/o/r/issues?state=open'":                                 retrieverAudit,                                                        // allow/github.txt:46
-	"gh api 'repos/o/r/issues?state=open&per_page=100'":                    retrieverAudit,                                                        // allow/github.txt:47
-	"gh api -X GET repos/o/r/commits":                                      retrieverAudit,                                                        // allow/github.txt:48
-	"gh api --method=GET repos/o/r/actions/runs":                           retrieverAudit,                                                        // allow/github.txt:49
-	"gh api repos/o/r/commits --jq '.[].sha'":                              retrieverAudit,                                                        // allow/github.txt:50
-	"gh api repos/o/r/pulls/3 -q .title":                                   retrieverAudit,                                                        // allow/github.txt:51
-	"gh api --paginate repos/o/r/branches":                                 retrieverAudit,                                                        // allow/github.txt:52
-	"gh api repos/o/r/tags":                                                retrieverAudit,                                                        // allow/github.txt:53
-	"gh api /repos/o/r/contents/docs/README.md":                            retrieverAudit,                                                        // allow/github.txt:54
-	"gh api repos/o/r/pulls/3/files":                                       retrieverAudit,                                                        // allow/github.txt:55
-	"GH_REPO=o/r gh pr list":                                               retrieverAudit,                                                        // allow/github.txt:57
-	"GH_REPO=o/r gh api repos/{owner}/{repo}/pulls":                        retrieverAudit,                                                        // allow/github.txt:58
-	"gh pr diff 42 -R o/r | head -n 50":                                    retrieverAudit,                                                        // allow/github.txt:61
-	"gh api search/issues -X GET -f q='repo:cli/cli is:open remote'":       retrieverAudit,                                                        // allow/github.txt:68
-	"gh api 'search/issues?q=repo:o/r+is:pr+label:bug&per_page=50'":        retrieverAudit,                                                        // allow/github.txt:69
-	"gh api -X GET repos/o/r/issues -f state=open":                         retrieverAudit,                                                        // allow/github.txt:70
-	"gh api repos/o/r/issues --paginate --slurp":                           retrieverAudit,                                                        // allow/github.txt:71
-	"gh api -H 'Accept: application/vnd.github.raw' repos/o/r/contents/x":  retrieverAudit,                                                        // allow/github.txt:72
-	"gh api -H 'Accept: application/vnd.github.v3.diff' repos/o/r/pulls/3": retrieverAudit,                                                        // allow/github.txt:73
-	"git ls-remote https://github.com/cli/cli.git":                         retrieverAudit,                                                        // allow/github.txt:77
-	"hookctl check \"ls -la\"":                                             "added home/.config/hookctl; added home/.config/hookctl/sandbox.json", // edit-allow/git.txt:55
+	"gh pr view 123 -R cli/cli":                                            retrieverAudit,                                                                                                       // allow/github.txt:8
+	"gh pr view https://github.com/cli/cli/pull/3":                         retrieverAudit,                                                                                                       // allow/github.txt:15
+	"gh issue view 7 -R o/r -c":                                            retrieverAudit,                                                                                                       // allow/github.txt:30
+	"gh release list -L 3 -R o/r":                                          retrieverAudit,                                                                                                       // allow/github.txt:42
+	"gh api repos/hookctl/hookctl":                                         retrieverAudit,                                                                                                       // allow/github.txt:44
+	"gh api 'repos/o/r/issues?state=open'":                                 retrieverAudit,                                                                                                       // allow/github.txt:46
+	"gh api 'repos/o/r/issues?state=open&per_page=100'":                    retrieverAudit,                                                                                                       // allow/github.txt:47
+	"gh api -X GET repos/o/r/commits":                                      retrieverAudit,                                                                                                       // allow/github.txt:48
+	"gh api --method=GET repos/o/r/actions/runs":                           retrieverAudit,                                                                                                       // allow/github.txt:49
+	"gh api repos/o/r/commits --jq '.[].sha'":                              retrieverAudit,                                                                                                       // allow/github.txt:50
+	"gh api repos/o/r/pulls/3 -q .title":                                   retrieverAudit,                                                                                                       // allow/github.txt:51
+	"gh api --paginate repos/o/r/branches":                                 retrieverAudit,                                                                                                       // allow/github.txt:52
+	"gh api repos/o/r/tags":                                                retrieverAudit,                                                                                                       // allow/github.txt:53
+	"gh api /repos/o/r/contents/docs/README.md":                            retrieverAudit,                                                                                                       // allow/github.txt:54
+	"gh api repos/o/r/pulls/3/files":                                       retrieverAudit,                                                                                                       // allow/github.txt:55
+	"GH_REPO=o/r gh pr list":                                               retrieverAudit,                                                                                                       // allow/github.txt:57
+	"GH_REPO=o/r gh api repos/{owner}/{repo}/pulls":                        retrieverAudit,                                                                                                       // allow/github.txt:58
+	"gh pr diff 42 -R o/r | head -n 50":                                    retrieverAudit,                                                                                                       // allow/github.txt:61
+	"gh api search/issues -X GET -f q='repo:cli/cli is:open remote'":       retrieverAudit,                                                                                                       // allow/github.txt:68
+	"gh api 'search/issues?q=repo:o/r+is:pr+label:bug&per_page=50'":        retrieverAudit,                                                                                                       // allow/github.txt:69
+	"gh api -X GET repos/o/r/issues -f state=open":                         retrieverAudit,                                                                                                       // allow/github.txt:70
+	"gh api repos/o/r/issues --paginate --slurp":                           retrieverAudit,                                                                                                       // allow/github.txt:71
+	"gh api -H 'Accept: application/vnd.github.raw' repos/o/r/contents/x":  retrieverAudit,                                                                                                       // allow/github.txt:72
+	"gh api -H 'Accept: application/vnd.github.v3.diff' repos/o/r/pulls/3": retrieverAudit,                                                                                                       // allow/github.txt:73
+	"git ls-remote https://github.com/cli/cli.git":                         retrieverAudit,                                                                                                       // allow/github.txt:77
+	"hookctl check \"ls -la\"":                                             "added home/.config/hookctl; added home/.config/hookctl/sandbox.json; added home/.config/hookctl/sandbox.probe.lock", // edit-allow/git.txt:55
 }
 
-const retrieverAudit = "added home/.config/hookctl; added home/.config/hookctl/audit; added home/.config/hookctl/audit/audit.jsonl; added home/.config/hookctl/audit/audit.lock"
+const retrieverAudit = "added home/.config/hookctl; added home/.config/hookctl/audit; added home/.config/hookctl/audit/audit.jsonl"
 
 // sandboxPolicy is the policy with the real launcher, once the probe has shown it holds here.
 func sandboxPolicy(t *testing.T) *Policy {

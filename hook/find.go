@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/clip"
@@ -176,12 +177,14 @@ func (s *Store) Told(id string) (Mode, bool) {
 	if err != nil {
 		return ModeReadOnly, false
 	}
-	m, err := ParseMode(strings.TrimSuffix(string(b), "\n"))
+	m, err := ParseMode(strings.TrimRight(string(b), " \n"))
 	return m, err == nil
 }
 
 // SetTold notes that the model of session id has been told mode m. Best effort: a note that
-// cannot be written means the model is told again.
+// cannot be written means the model is told again. The note is rewritten in place, a fixed
+// ten bytes, not replaced: after a toggle every hook call of the session writes it at once, and
+// replacing a file queues each of them on the directory's lock and the disk.
 func (s *Store) SetTold(id string, m Mode) {
 	if ValidSessionID(id) != nil {
 		return
@@ -189,10 +192,32 @@ func (s *Store) SetTold(id string, m Mode) {
 	if old, ok := s.Told(id); ok && old == m {
 		return
 	}
-	if os.MkdirAll(s.Dir, 0o700) == nil {
-		fsutil.WriteAtomic(s.toldPath(id), []byte(m.String()+"\n"), 0o600)
+	path := s.toldPath(id)
+	// Without O_CREAT first: creating takes the directory's lock, which an open of a file that
+	// exists need not.
+	flags := os.O_WRONLY | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	f, err := os.OpenFile(path, flags, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		if f, err = os.OpenFile(path, flags|os.O_CREATE, 0o600); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(s.Dir, 0o700) == nil {
+			f, err = os.OpenFile(path, flags|os.O_CREATE, 0o600)
+		}
+	}
+	if err != nil {
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() {
+		return
+	}
+	// "%-9s\n": as long as the longest mode, so that one write replaces any note.
+	if n, err := f.WriteAt([]byte(fmt.Sprintf("%-9s\n", m.String())), 0); err == nil && n == toldLen && fi.Size() > toldLen {
+		f.Truncate(toldLen) // a longer note, not one of ours
 	}
 }
+
+// toldLen is the length of a told note.
+const toldLen = 10
 
 // Whether the client was last seen in its plan mode, kept as "<id>.plan" for the status line,
 // whose input does not say (2.1.328, live). The hook sees the client's permission mode with each

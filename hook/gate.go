@@ -68,9 +68,7 @@ type Gate struct {
 	// ClientRules loads the client's own permission rules for a call (Policy.ClientRules), with
 	// their I/O, when the policy asks. Nil: the client judges its rewrites itself.
 	ClientRules func(c *ToolCall) ClientRules
-	// Log appends a decision to the decision log (nil: none is kept); Environ is the
-	// environment whose secret values the logged command is redacted of.
-	Log     func(*LogEntry)
+	// Environ is the environment whose secret values a recorded command is redacted of.
 	Environ []string
 }
 
@@ -117,7 +115,7 @@ func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 		return g.sessionStart(ev)
 	case EventToggle:
 		d := g.toggle(ev)
-		g.logDecision(&LogEntry{Session: ev.Session, Event: "toggle", Rule: "the user's /readonly", Cwd: ev.Cwd}, d)
+		d.Record = g.record(&LogEntry{Session: ev.Session, Event: "toggle", Rule: "the user's /readonly", Cwd: ev.Cwd}, d)
 		return d
 	case EventPrompt:
 		return g.prompt(ev)
@@ -204,7 +202,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// model has not been told what the read-only shell accepts: once, with this refusal.
 		d.Reason += " " + ReadOnlyShellRules
 	}
-	g.logDecision(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
+	d.Record = g.record(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
 	g.noteClient(c.Session)
 	if c.AgentID == "" {
@@ -291,20 +289,18 @@ func (g *Gate) prompt(ev *Event) Decision {
 	}
 	g.noteClient(ev.Session)
 	g.Store.NotePermissionMode(ev.Session, ev.PermissionMode)
-	mode, _, err := g.Store.Peek(ev.Session)
+	mode, _, used, err := g.Store.peek(ev.Session)
 	if err != nil {
 		return Decision{Verdict: Pass} // not seen yet (session start tells it), or damaged (read-only; the tool calls say why)
 	}
-	g.Store.Touch(ev.Session)
+	g.Store.touchStale(ev.Session, used)
 	return Decision{Verdict: Pass, Context: g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == PermissionPlan})}
 }
 
-// logDecision appends one decision to the decision log, with the command's secrets withheld. A
-// failure to log changes nothing: the log records decisions, it does not make them.
-func (g *Gate) logDecision(e *LogEntry, d Decision) {
-	if g.Log == nil {
-		return
-	}
+// record is what the decision log keeps of decision d, with the command's secrets withheld. The
+// runner writes it once the answer is given; a failure to write it changes nothing: the log
+// records decisions, it does not make them.
+func (g *Gate) record(e *LogEntry, d Decision) *LogEntry {
 	e.Time = time.Now()
 	e.ID, e.Agent = NewLogID(e.Time), g.Client.Name
 	e.Verdict, e.Reason, e.Isolation = d.Verdict.String(), d.Reason, d.Isolation
@@ -320,7 +316,7 @@ func (g *Gate) logDecision(e *LogEntry, d Decision) {
 		e.Command = RedactCommand(e.Command, g.Environ)
 	}
 	e.Reason = RedactCommand(e.Reason, g.Environ) // reasons quote a prefix of the command
-	g.Log(e)
+	return e
 }
 
 // audited records a publish decision in the audit before the hook answers. An ask that cannot be

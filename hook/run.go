@@ -7,6 +7,10 @@ import (
 	"runtime/debug"
 	"sync"
 	"time"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/hookctl/hookctl/internal/clip"
 )
 
 // Limits of one hook run. The client's own timeout for the hook is longer (install sets it);
@@ -61,7 +65,19 @@ type Runner struct {
 	Deadline       time.Duration // zero means Deadline
 	// Exit ends the process when the deadline passes; nil means os.Exit.
 	Exit func(code int)
+	// Log records every answer the run gives, once it has given it: the decider's record of its
+	// decision (Decision.Record), or the runner's own of a refusal it made (a payload it could
+	// not read, a panic, the deadline). Recording after the answer is written is what keeps a
+	// record from saying anything but what the client was told. Nil: nothing is recorded (the
+	// retriever's distiller).
+	Log func(*LogEntry)
+	// Agent names the client in the runner's own records ("Claude Code").
+	Agent string
 }
+
+// RecordWait bounds how long a run waits for its record to be written once it has answered:
+// the log's own waits are bounded (internal/jsonl), a disk that hangs is not.
+const RecordWait = time.Second
 
 // Exit codes of Run. The decision itself is on stdout; a failure also exits 2, which Claude Code
 // (and the other clients, see agents/) treat as a block whatever they make of stdout.
@@ -72,7 +88,8 @@ const (
 
 type outcome struct {
 	out    []byte
-	failed string // non-empty: the reason the run failed closed
+	failed string    // non-empty: the reason the run failed closed
+	record *LogEntry // what to record of the answer
 }
 
 // Run reads one payload and writes exactly one decision. It never panics and never takes longer
@@ -90,6 +107,7 @@ func (r *Runner) Run(d Decider) int {
 	var mu sync.Mutex
 	claimed := false
 	current := deadline
+	var payload []byte // once read, for the deadline's record
 	claim := func() bool {
 		mu.Lock()
 		defer mu.Unlock()
@@ -104,10 +122,12 @@ func (r *Runner) Run(d Decider) int {
 			return
 		}
 		mu.Lock()
-		after := current
+		after, seen := current, payload
 		mu.Unlock()
 		reason := fmt.Sprintf("hookctl did not decide within %s; the call is refused", after)
-		r.write(outcome{out: r.Adapter.Refuse(nil, reason), failed: reason})
+		o := outcome{out: r.Adapter.Refuse(seen, reason), failed: reason}
+		o.record = r.refusal(seen, reason, "the hook's deadline")
+		r.write(o)
 		r.exit(ExitFailed)
 	})
 	run := &Run{extend: func(d time.Duration) {
@@ -116,7 +136,7 @@ func (r *Runner) Run(d Decider) int {
 		mu.Unlock()
 		timer.Reset(d)
 	}}
-	o := r.decideSafely(d, run)
+	o := r.decideSafely(d, run, func(b []byte) { mu.Lock(); payload = b; mu.Unlock() })
 	timer.Stop()
 	if !claim() {
 		select {} // the deadline fired and is exiting the process
@@ -132,45 +152,82 @@ func (r *Runner) exit(code int) {
 	os.Exit(code)
 }
 
+// write gives the answer, then records it.
 func (r *Runner) write(o outcome) int {
 	r.Stdout.Write(o.out)
 	if o.failed != "" {
 		fmt.Fprintln(r.Stderr, o.failed)
+	}
+	if o.record != nil && r.Log != nil {
+		done := make(chan struct{})
+		go func() { defer close(done); r.Log(o.record) }()
+		select {
+		case <-done:
+		case <-time.After(RecordWait):
+			fmt.Fprintln(r.Stderr, "hookctl: the decision log did not take this call's record within", RecordWait)
+		}
+	}
+	if o.failed != "" {
 		return ExitFailed
 	}
 	return ExitDecided
 }
 
-// decideSafely turns a panic anywhere in deciding into a refusal.
-func (r *Runner) decideSafely(d Decider, run *Run) (o outcome) {
+// refusal is the runner's record of a refusal it made before any decider decided: what the
+// payload says of the call (read leniently, as it may be broken), never its content.
+func (r *Runner) refusal(payload []byte, reason, rule string) *LogEntry {
+	now := time.Now()
+	e := &LogEntry{ID: NewLogID(now), Time: now, Agent: r.Agent, Event: "hook", Verdict: Deny.String(),
+		Rule: "hookctl: " + rule, Reason: reason}
+	if gjson.ValidBytes(payload) {
+		field := func(k string) string {
+			if v := gjson.GetBytes(payload, k); v.Type == gjson.String {
+				return clip.String(v.Str, 200)
+			}
+			return ""
+		}
+		e.Session, e.Tool, e.Cwd, e.AgentType = field("session_id"), field("tool_name"), field("cwd"), field("agent_type")
+	}
+	if e.Tool != "" {
+		e.Event = "tool"
+	}
+	return e
+}
+
+// decideSafely turns a panic anywhere in deciding into a refusal. read receives the payload
+// once it is read.
+func (r *Runner) decideSafely(d Decider, run *Run, read func([]byte)) (o outcome) {
 	var payload []byte
 	defer func() {
 		if v := recover(); v != nil {
 			reason := fmt.Sprintf("hookctl failed (internal error: %v); the call is refused", v)
-			o = outcome{out: r.Adapter.Refuse(payload, reason), failed: reason + "\n" + string(debug.Stack())}
+			o = outcome{out: r.Adapter.Refuse(payload, reason), failed: reason + "\n" + string(debug.Stack()),
+				record: r.refusal(payload, reason, "an internal error")}
 		}
 	}()
 	payload, err := io.ReadAll(io.LimitReader(r.Stdin, MaxPayload+1))
 	if err != nil {
-		return r.fail(nil, fmt.Sprintf("hookctl failed to read the payload: %v; the call is refused", err))
+		return r.fail(nil, fmt.Sprintf("hookctl failed to read the payload: %v; the call is refused", err), "the payload")
 	}
 	if len(payload) > MaxPayload {
-		return r.fail(nil, fmt.Sprintf("hookctl refuses payloads over %d bytes", MaxPayload))
+		return r.fail(nil, fmt.Sprintf("hookctl refuses payloads over %d bytes", MaxPayload), "the payload")
 	}
+	read(payload)
 	ev, err := r.Adapter.Decode(payload)
 	if err != nil {
-		return r.fail(payload, "hookctl could not read the hook payload: "+err.Error()+"; the call is refused")
+		return r.fail(payload, "hookctl could not read the hook payload: "+err.Error()+"; the call is refused", "the payload")
 	}
 	dec := d.Decide(ev, run)
 	out, err := r.Adapter.Encode(ev, dec)
 	if err != nil {
-		return r.fail(payload, "hookctl failed to write its decision: "+err.Error())
+		return r.fail(payload, "hookctl failed to write its decision: "+err.Error(), "the answer")
 	}
-	return outcome{out: out}
+	return outcome{out: out, record: dec.Record}
 }
 
-func (r *Runner) fail(payload []byte, reason string) outcome {
-	return outcome{out: r.Adapter.Refuse(payload, reason), failed: reason}
+// fail refuses, for a reason found in what (the payload, the answer).
+func (r *Runner) fail(payload []byte, reason, what string) outcome {
+	return outcome{out: r.Adapter.Refuse(payload, reason), failed: reason, record: r.refusal(payload, reason, what)}
 }
 
 // RefuseTools is the decider inside the retriever's own distiller (a claude run with no tools):

@@ -35,10 +35,10 @@ func (s StoreModes) ModeFor(id, cwd string, def Mode) (Mode, error) {
 // was first seen, which edit mode's sandbox lets it write (not the directory of this call,
 // which the agent moves with cd).
 func (s StoreModes) ModeAndProject(id, cwd string, def Mode) (Mode, string, error) {
-	mode, project, err := s.Store.Peek(id)
+	mode, project, used, err := s.Store.peek(id)
 	switch {
 	case err == nil:
-		s.Store.Touch(id)
+		s.Store.touchStale(id, used)
 		return mode, project, nil
 	case errors.Is(err, ErrNoSession):
 		sess, err := s.Store.Record(id, cwd, def)

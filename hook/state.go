@@ -124,7 +124,7 @@ var ErrNoSession = errors.New("no such session")
 // stateKey returns the JSON type of a key a state file may hold.
 func stateKey(k string) (gjson.Type, bool) {
 	switch k {
-	case "id", "mode", "cwd", "started", "last_prompt":
+	case "id", "mode", "cwd", "started", "last_prompt", checkKey:
 		return gjson.String, true
 	case "history", "remotes":
 		return gjson.JSON, true
@@ -139,19 +139,54 @@ func stateKey(k string) (gjson.Type, bool) {
 // not read-only, edit or review, another session's id — is an error, and every caller treats the
 // session as read-only and says why.
 func (s *Store) readState(id string) (gjson.Result, []byte, error) {
+	root, b, _, err := s.readStateAt(id)
+	return root, b, err
+}
+
+// readStateAt is readState, also returning when the file was last changed or touched.
+func (s *Store) readStateAt(id string) (root gjson.Result, b []byte, used time.Time, err error) {
+	// A toggle that found the disk full rewrites the file in place, and a read at that moment
+	// can see part of each: it fails the check. A second read, a moment later, tells a torn
+	// read from a torn file.
+	for try := 0; ; try++ {
+		root, b, used, err = s.readStateOnce(id)
+		if !errors.Is(err, errTorn) || try == 2 {
+			return root, b, used, err
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// errTorn is a state file that fails its check (tornError).
+var errTorn = errors.New("torn")
+
+type tornError struct{ error }
+
+func (tornError) Is(target error) bool { return target == errTorn }
+
+func (s *Store) readStateOnce(id string) (gjson.Result, []byte, time.Time, error) {
 	if err := ValidSessionID(id); err != nil {
-		return gjson.Result{}, nil, err
+		return gjson.Result{}, nil, time.Time{}, err
 	}
 	path := s.path(id)
-	b, err := fsutil.ReadFile(path, maxStateFile, true)
+	b, fi, err := fsutil.ReadFileStat(path, maxStateFile, true)
 	if errors.Is(err, fs.ErrNotExist) {
-		return gjson.Result{}, nil, ErrNoSession
+		return gjson.Result{}, nil, time.Time{}, ErrNoSession
 	}
 	if err != nil {
-		return gjson.Result{}, nil, fmt.Errorf("failed to read the state of session %s: %w", id, err)
+		return gjson.Result{}, nil, time.Time{}, fmt.Errorf("failed to read the state of session %s: %w", id, err)
 	}
-	damaged := func(format string, args ...any) (gjson.Result, []byte, error) {
-		return gjson.Result{}, nil, fmt.Errorf("the state file %s is damaged: %s", path, fmt.Sprintf(format, args...))
+	root, err := parseState(id, path, b)
+	if err != nil {
+		return gjson.Result{}, nil, time.Time{}, err
+	}
+	return root, b, fi.ModTime(), nil
+}
+
+// parseState checks b, the state file of session id at path, as readState says.
+func parseState(id, path string, b []byte) (gjson.Result, error) {
+	damaged := func(format string, args ...any) (gjson.Result, error) {
+		return gjson.Result{}, fmt.Errorf("the state file %s is damaged: %s", path, fmt.Sprintf(format, args...))
 	}
 	if !gjson.ValidBytes(b) {
 		return damaged("not valid JSON")
@@ -159,6 +194,10 @@ func (s *Store) readState(id string) (gjson.Result, []byte, error) {
 	root := gjson.ParseBytes(b)
 	if !root.IsObject() {
 		return damaged("not an object")
+	}
+	if why := checkSeal(b, root); why != "" {
+		_, err := damaged("%s", why)
+		return gjson.Result{}, tornError{err}
 	}
 	if dup := DuplicateKey(root); dup != "" {
 		return damaged("the key %q appears twice", clip.Short(dup))
@@ -203,7 +242,7 @@ func (s *Store) readState(id string) (gjson.Result, []byte, error) {
 	if badRemote {
 		return damaged("remotes: an entry is not a string")
 	}
-	return root, b, nil
+	return root, nil
 }
 
 // changeKeys are the keys of one history entry.
@@ -301,12 +340,18 @@ func (s *Store) Load(id string) (*Session, error) {
 // is the hook's lookup on every call, and encoding/json's first use costs more than the rest of
 // the lookup together. It checks exactly what Load checks (readState).
 func (s *Store) Peek(id string) (Mode, string, error) {
-	root, _, err := s.readState(id)
+	mode, cwd, _, err := s.peek(id)
+	return mode, cwd, err
+}
+
+// peek is Peek, also returning when the session was last used (LastUsed).
+func (s *Store) peek(id string) (Mode, string, time.Time, error) {
+	root, _, used, err := s.readStateAt(id)
 	if err != nil {
-		return ModeReadOnly, "", err
+		return ModeReadOnly, "", time.Time{}, err
 	}
 	mode, _ := ParseMode(root.Get("mode").Str) // checked by readState
-	return mode, root.Get("cwd").Str, nil
+	return mode, root.Get("cwd").Str, used, nil
 }
 
 // Record notes a session the hook has not seen, in mode def. It never changes an existing
@@ -322,12 +367,13 @@ func (s *Store) Record(id, cwd string, def Mode) (*Session, error) {
 	now := time.Now().UTC()
 	sess := &Session{ID: id, Mode: def, Cwd: cwd, Started: now, History: []Change{{Time: now, From: def, To: def, How: "new"}},
 		Remotes: s.noteProject(cwd)}
-	b, err := encodeState(sess)
+	j, err := encodeState(sess)
 	if err != nil {
 		return nil, err
 	}
-	switch err := fsutil.CreateExclusive(s.path(id), b, 0o600); {
+	switch err := fsutil.CreateExclusive(s.path(id), sealState(j, 0), 0o600); {
 	case err == nil:
+		s.makeClaimShards(id)
 		return sess, nil
 	case errors.Is(err, fs.ErrExist):
 		return s.Load(id) // another hook created it first
@@ -347,6 +393,12 @@ func (s *Store) update(id string, fn func(old *Session, loadErr error) (*Session
 	if err := os.MkdirAll(s.Dir, 0o700); err != nil {
 		return nil, fmt.Errorf("failed to create %s: %w", s.Dir, err)
 	}
+	// Once the change has landed and the lock is released, whether it wrote or not: what killed
+	// writers left here (temporary files, and what a repair moved aside).
+	defer func() {
+		fsutil.RemoveStrays(s.Dir, "", maxStrays)
+		fsutil.RemoveStrays(s.clientsDir(), "", maxStrays)
+	}()
 	if unlock, err := fsutil.Lock(s.lockPath(id), ToggleLockWait); err == nil {
 		defer unlock()
 	}
@@ -358,16 +410,17 @@ func (s *Store) update(id string, fn func(old *Session, loadErr error) (*Session
 	if len(next.History) > maxHistory {
 		next.History = next.History[len(next.History)-maxHistory:]
 	}
-	b, err := encodeState(next)
-	if err != nil {
-		return nil, err
-	}
-	if err := fsutil.WriteAtomic(s.path(id), b, 0o600); err != nil {
+	if err := s.writeState(id, next); err != nil {
 		return nil, err
 	}
 	return next, nil
 }
 
+// maxStrays bounds how many stray files a toggle removes, so that a directory someone filled
+// with them cannot delay the toggle; the next toggle removes more.
+const maxStrays = 1000
+
+// encodeState is the session as JSON, before sealState (a file from before the check).
 func encodeState(sess *Session) ([]byte, error) {
 	if sess.History == nil {
 		sess.History = []Change{} // a list, as readState requires, never null
@@ -380,12 +433,24 @@ func encodeState(sess *Session) ([]byte, error) {
 }
 
 // Touch marks a session as used now: its last activity, which `readonly status` shows and List
-// sorts by. It changes
-// the file's times only, never its content, so it needs no lock.
+// sorts by. It changes the file's times only, never its content, so it needs no lock.
 func (s *Store) Touch(id string) {
 	if ValidSessionID(id) == nil {
 		now := time.Now()
 		os.Chtimes(s.path(id), now, now)
+	}
+}
+
+// touchEvery is how stale a session's last use may be before the hook moves it: the hook
+// reads the time with the state on every call, and changing it takes the file's lock in the
+// kernel, which hundreds of hooks of one session would queue for. Minutes are what `readonly
+// status` shows.
+const touchEvery = 30 * time.Second
+
+// touchStale is Touch, unless the session was marked used within touchEvery of now.
+func (s *Store) touchStale(id string, used time.Time) {
+	if time.Since(used) > touchEvery {
+		s.Touch(id)
 	}
 }
 

@@ -74,7 +74,51 @@ const ProbeTimeout = 3 * time.Second
 // nothing else. It runs in every hook call that admits a command, so it reads the cache with
 // gjson and its key with two system calls: decoding with encoding/json and reading the boot id
 // cost the hook 0.2 ms (docs/decisions/0005).
-func Current(home, binary string) Status {
+func Current(home, binary string) Status { return CurrentWaiting(home, binary, nil) }
+
+// CurrentWaiting is Current, calling waiting (if not nil) before it waits for another
+// process's probe: a hook in a burst lowers its priority there, so that when the answer comes
+// the burst's waiters do not all wake at full priority, ahead of the hooks whose deadline runs.
+func CurrentWaiting(home, binary string, waiting func()) Status {
+	if st, ok := cached(home, binary); ok {
+		return st
+	}
+	// One process probes; the others wait for its answer rather than each probe as well: a
+	// probe is two execs of hookctl, and in a burst of hooks with no answer cached (the first
+	// after an upgrade) half of 600 missed their deadline while 600 probes ran at once.
+	lock := filepath.Join(home, probeLock)
+	os.MkdirAll(home, 0o700)
+	if unlock, err := fsutil.TryLock(lock); err == nil {
+		defer unlock()
+		if st, ok := cached(home, binary); ok {
+			return st
+		}
+		return Refresh(home, binary)
+	}
+	if waiting != nil {
+		waiting()
+	}
+	if unlock, err := fsutil.LockShared(lock, ProbeWait); err == nil {
+		unlock()
+		if st, ok := cached(home, binary); ok {
+			return st
+		}
+	}
+	return Refresh(home, binary) // the prober failed, or held the lock past its own timeout: probe here
+}
+
+// probeLock is the lock in hookctl's home that the process probing holds.
+const probeLock = "sandbox.probe.lock"
+
+// ProbeWait bounds how long a process waits for another's probe: past the probe's own timeout,
+// so that a waiter probes only when the prober failed or is stuck. A hook's deadline comes
+// first, and refuses the call (it never runs a command without knowing the sandbox); a waiter
+// that probed sooner would join hundreds of probes that slow the one that counts, as it did
+// with a 1.5 s wait on a loaded machine (296-299 of 600 refused).
+const ProbeWait = ProbeTimeout + time.Second
+
+// cached is the cached result, if it is this machine's and this build's.
+func cached(home, binary string) (Status, bool) {
 	data, err := fsutil.ReadFile(filepath.Join(home, CacheName), 64<<10, true)
 	if err == nil {
 		f := gjson.GetManyBytes(data, "machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason",
@@ -82,10 +126,10 @@ func Current(home, binary string) Status {
 		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary {
 			return Status{Machine: f[0].Str, Build: f[1].Str, Binary: f[2].Str,
 				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str,
-				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9])}
+				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9])}, true
 		}
 	}
-	return Refresh(home, binary)
+	return Status{}, false
 }
 
 func heldTime(r gjson.Result) *time.Time {

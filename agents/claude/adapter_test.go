@@ -202,6 +202,12 @@ func (l *lockedBuffer) Write(p []byte) (int, error) {
 	return l.b.Write(p)
 }
 
+func (l *lockedBuffer) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
 type blockingReader struct{}
 
 func (blockingReader) Read([]byte) (int, error) { select {} }
@@ -499,5 +505,81 @@ func TestReadToolPaths(t *testing.T) {
 	}
 	if _, err := (Adapter{}).Decode([]byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{}}`)); err == nil {
 		t.Error("a Read without file_path was accepted")
+	}
+}
+
+type slowModes struct{ d time.Duration }
+
+func (m slowModes) ModeFor(string, string, hook.Mode) (hook.Mode, error) {
+	time.Sleep(m.d)
+	return hook.ModeEdit, nil
+}
+
+// TestEveryAnswerIsRecorded (issue 31, item 3): a payload refused before any decision, and a
+// call refused at the deadline, left no record, and three calls refused at the deadline were
+// recorded as pass (the decision, logged before the deadline's refusal won). Every answer is now
+// recorded once it is given, as what was given, with why.
+func TestEveryAnswerIsRecorded(t *testing.T) {
+	write := `{"session_id":"s1","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/f","content":"x"}}`
+	for _, c := range []struct {
+		name     string
+		stdin    io.Reader
+		modes    hook.Modes
+		deadline time.Duration
+		verdict  string
+		rule     string
+		reason   string
+	}{
+		{"cut short", strings.NewReader(`{"x":`), nil, 0, "deny", "hookctl: the payload", "could not read the hook payload"},
+		{"not JSON", strings.NewReader("hello"), nil, 0, "deny", "hookctl: the payload", "could not read the hook payload"},
+		{"over the cap", strings.NewReader(`{"a":"` + strings.Repeat("a", hook.MaxPayload) + `"}`), nil, 0, "deny", "hookctl: the payload", "over"},
+		{"unreadable", errReader{}, nil, 0, "deny", "hookctl: the payload", "broken pipe"},
+		{"internal error", strings.NewReader(write), panicModes{}, 0, "deny", "hookctl: an internal error", "state exploded"},
+		{"never arrives", blockingReader{}, nil, 50 * time.Millisecond, "deny", "hookctl: the hook's deadline", "did not decide within"},
+		// Decided as pass, too late: the deadline's refusal is what the client got.
+		{"decided too late", strings.NewReader(write), slowModes{300 * time.Millisecond}, 50 * time.Millisecond, "deny", "hookctl: the hook's deadline", "did not decide within"},
+		{"decided", strings.NewReader(write), nil, 0, "pass", "", ""},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			out := &lockedBuffer{b: &stdout}
+			var records []hook.LogEntry
+			var answeredFirst []bool
+			var mu sync.Mutex
+			exited := make(chan int, 1)
+			modes := c.modes
+			if modes == nil {
+				modes = hook.FixedMode(hook.ModeEdit)
+			}
+			r := &hook.Runner{Stdin: c.stdin, Stdout: out, Stderr: &lockedBuffer{b: &stderr}, Adapter: Adapter{}, Agent: Client.Name,
+				Deadline: c.deadline, Exit: func(code int) { exited <- code; runtime.Goexit() },
+				Log: func(e *hook.LogEntry) {
+					mu.Lock()
+					defer mu.Unlock()
+					records = append(records, *e)
+					answeredFirst = append(answeredFirst, out.String() != "")
+				}}
+			g := &hook.Gate{Client: Client, LoadConfig: func(string) (*hook.Config, error) { return &hook.Config{}, nil }, Modes: modes}
+			go func() { exited <- r.Run(g) }()
+			<-exited
+			time.Sleep(400 * time.Millisecond) // a decision that lost to the deadline would record now
+			mu.Lock()
+			defer mu.Unlock()
+			if len(records) != 1 {
+				t.Fatalf("%d records: %+v (answer %s)", len(records), records, out.String())
+			}
+			e := records[0]
+			if e.Verdict != c.verdict || e.Rule != c.rule && c.rule != "" || !strings.Contains(e.Reason, c.reason) || e.ID == "" || e.Agent != Client.Name {
+				t.Errorf("record %+v", e)
+			}
+			if !answeredFirst[0] {
+				t.Errorf("recorded before the answer was given")
+			}
+			if strings.Contains(c.name, "too late") || c.name == "internal error" {
+				if e.Session != "s1" || e.Tool != "Write" || e.Event != "tool" {
+					t.Errorf("the record does not name the call: %+v", e)
+				}
+			}
+		})
 	}
 }

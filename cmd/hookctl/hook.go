@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -16,6 +17,7 @@ import (
 	copilotperm "github.com/hookctl/hookctl/agents/copilot/permissions"
 	"github.com/hookctl/hookctl/agents/gemini/policy"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/overload"
 	"github.com/hookctl/hookctl/internal/trustedpath"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/retriever/scrub"
@@ -75,11 +77,30 @@ Code's retrieval hook, which answers WebFetch and WebSearch through the quaranti
 //
 // a is the client whose hook protocol the call speaks (--agent).
 func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int {
-	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: a.Adapter}
+	r := &hook.Runner{Stdin: s.in, Stdout: s.out, Stderr: s.err, Adapter: a.Adapter, Agent: a.Client.Name}
 	if os.Getenv(inRetrieverEnv) == "1" {
 		return r.Run(hook.RefuseTools)
 	}
 	env := hookEnv()
+	// The sandbox probe's answer, read (or, the first time after an install or an upgrade,
+	// probed) before the run's deadline starts: in a burst of hooks with none cached one
+	// process probes and the others wait for it, longer than a decision may take (the hooks
+	// that waited inside their deadline were refused at it). The probe runs at full priority;
+	// a hook that waits for another's steps back first (overload), so that when the answer
+	// comes the burst's waiters do not all wake ahead of the human's toggle.
+	iso := sync.OnceValue(func() hook.Isolation { return isolationWaiting(env, func() { overload.Yield() }) })
+	if env.err == nil {
+		iso()
+		// In a burst of hooks, the human's toggle first.
+		overload.Enter(filepath.Join(env.home, hookSlots))
+		// Every answer, the runner's own refusals included, once given.
+		log := hook.DecisionLogAt(env.home)
+		r.Log = func(e *hook.LogEntry) {
+			if err := log.Append(e); err != nil {
+				s.err.Write([]byte("hookctl: " + err.Error() + "\n"))
+			}
+		}
+	}
 	loadConfig := func(cwd string) (*hook.Config, error) {
 		if env.err != nil {
 			return nil, env.err
@@ -115,7 +136,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		Walk:         hook.Walk,
 		ReadList:     hook.ReadList,
 		VerifyToggle: nil,
-		Sandbox:      func() hook.Isolation { return isolation(env) },
+		Sandbox:      iso,
 		LeftEdit:     func(id string) int { return sandbox.EndEdit(env.home, id) },
 		EndSession: func(id string) {
 			sandbox.EndEdit(env.home, id)
@@ -148,12 +169,6 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	if env.err == nil {
 		g.Store = hook.NewStore(env.home)
 		g.Modes = hook.StoreModes{Store: g.Store}
-		log := hook.DecisionLogAt(env.home)
-		g.Log = func(e *hook.LogEntry) {
-			if err := log.Append(e); err != nil {
-				s.err.Write([]byte("hookctl: " + err.Error() + "\n"))
-			}
-		}
 		g.Environ = os.Environ()
 	}
 	if len(runRead) > 0 {
@@ -172,6 +187,9 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	}
 	return r.Run(g)
 }
+
+// hookSlots is the file in hookctl's home whose locks count the running hooks (overload).
+const hookSlots = "hooks.slots"
 
 // claudeRules loads Claude Code's permission rules in force for a session in cwd: its settings
 // files, and the command line of the client process the hook runs under.
@@ -265,12 +283,16 @@ func trustedLookPath(home, cwd, name string) (string, error) {
 
 // isolation is the sandbox probe's result for this machine, cached in hookctl's home per
 // kernel and build: reading it costs the hook one small file and two system calls.
-func isolation(env environment) hook.Isolation {
+func isolation(env environment) hook.Isolation { return isolationWaiting(env, nil) }
+
+// isolationWaiting is isolation, calling waiting before it waits for another process's probe
+// (sandbox.CurrentWaiting).
+func isolationWaiting(env environment, waiting func()) hook.Isolation {
 	if env.err != nil || env.binary == "" {
 		why := "hookctl does not know its own path"
 		return hook.Isolation{Reason: why, EditReason: why}
 	}
-	return isolationOf(sandbox.Current(env.home, env.binary))
+	return isolationOf(sandbox.CurrentWaiting(env.home, env.binary, waiting))
 }
 
 // isolationOf is a probe's result as the policy reads it.

@@ -28,8 +28,10 @@ func newLogCmd(s *streams) *cobra.Command {
 		Short: "List the hook's decisions: every tool call and mode change, and why",
 		Long: `log lists every decision the hook made, oldest first: when, in which session and mode,
 which tool, the verdict (allow, deny, ask, pass), the part of the policy that decided, and the
-command, with anything that looks like a secret withheld. The log is
-$HOOKCTL_HOME/log/decisions.jsonl, rotated at 10 MiB to .1 … .5.
+command, with anything that looks like a secret withheld; refusals made before any decision (a
+payload hookctl could not read, its deadline) too. The log is
+$HOOKCTL_HOME/log/decisions.jsonl, rotated at 10 MiB to .1 … .5, with the lanes a burst of
+hooks writes beside it (decisions.lane1.jsonl …).
 
 --session takes a session id or a unique prefix of one. log why ID prints one decision step
 by step, and what hookctl's rules say about the same command now.`,
@@ -118,7 +120,7 @@ func logList(s *streams, opts *logOptions) error {
 		if e.Event == "toggle" {
 			what = "(mode change)"
 		} else if what == "" {
-			what = "(" + e.Tool + ")"
+			what = "(" + or(e.Tool, e.Event) + ")" // a refusal before any decision names no tool
 		}
 		fmt.Fprintf(out, "%s  %s  %-9s %-5s %-8s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
 			e.Mode, e.Verdict, e.Tool, clip.String(what, 80))

@@ -33,36 +33,42 @@ var ErrTooLarge = errors.New("larger than the limit")
 // error, never a truncated read. With nofollow, a symbolic link at path is refused rather than
 // followed: state files are hookctl's own and are never links.
 func ReadFile(path string, max int64, nofollow bool) ([]byte, error) {
-	flags := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	b, _, err := ReadFileStat(path, max, nofollow)
+	return b, err
+}
+
+// ReadFileStat is ReadFile, also returning what the open file's fstat said.
+func ReadFileStat(path string, max int64, nofollow bool) ([]byte, os.FileInfo, error) {
+	flags := os.O_RDONLY | syscall.O_NONBLOCK | syscall.O_NOCTTY | syscall.O_CLOEXEC
 	if nofollow {
 		flags |= syscall.O_NOFOLLOW
 	}
 	f, err := os.OpenFile(path, flags, 0)
 	if err != nil {
 		if nofollow && errors.Is(err, syscall.ELOOP) {
-			return nil, fmt.Errorf("%s is a symbolic link, which hookctl does not follow here: %w", path, ErrNotRegular)
+			return nil, nil, fmt.Errorf("%s is a symbolic link, which hookctl does not follow here: %w", path, ErrNotRegular)
 		}
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s is %s: %w", path, fileKind(fi.Mode()), ErrNotRegular)
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, fileKind(fi.Mode()), ErrNotRegular)
 	}
 	if fi.Size() > max {
-		return nil, fmt.Errorf("%s is %d bytes, %w of %d", path, fi.Size(), ErrTooLarge, max)
+		return nil, nil, fmt.Errorf("%s is %d bytes, %w of %d", path, fi.Size(), ErrTooLarge, max)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	if int64(len(b)) > max {
-		return nil, fmt.Errorf("%s is %w of %d bytes", path, ErrTooLarge, max)
+		return nil, nil, fmt.Errorf("%s is %w of %d bytes", path, ErrTooLarge, max)
 	}
-	return b, nil
+	return b, fi, nil
 }
 
 func fileKind(m os.FileMode) string {
@@ -81,25 +87,23 @@ func fileKind(m os.FileMode) string {
 	return "not a regular file"
 }
 
-// staleTemp is how old a temporary file must be before a later write removes it: older than any
-// write in progress, which takes milliseconds.
-const staleTemp = time.Minute
+// A temporary file is locked (flock) by its writer from its creation until it is renamed or
+// removed, so that a cleaner can tell one a killed writer left from one being written: the lock
+// dies with its process. A cleaner can still take one in the instant between its creation and
+// its writer's lock; the writer then finds it gone when it renames it, and writes again.
+const tempTries = 3
 
 // WriteAtomic replaces path with data: a temporary file in the same directory, written, given
 // mode, synced, renamed over path, and the directory synced. Readers see the old file or the
-// new one, never a torn one. A crash leaves at worst a stray temporary file, which the next write
-// of the same file removes once it is a minute old.
+// new one, never a torn one. A crash leaves at worst a stray temporary file, which the next
+// write of the same file removes.
 func WriteAtomic(path string, data []byte, mode os.FileMode) error {
-	tmp, err := writeTemp(path, data, mode)
+	err := withTemp(path, data, mode, os.Rename)
 	if err != nil {
 		return fmt.Errorf("failed to write %s: %w", path, err)
 	}
-	defer os.Remove(tmp) // after a successful rename this finds nothing
-	if err := os.Rename(tmp, path); err != nil {
-		return fmt.Errorf("failed to write %s: %w", path, err)
-	}
 	syncDir(filepath.Dir(path))
-	removeStaleTemps(path)
+	RemoveStrays(filepath.Dir(path), tempPrefix(path), maxStrays)
 	return nil
 }
 
@@ -107,32 +111,53 @@ func WriteAtomic(path string, data []byte, mode os.FileMode) error {
 // written to a temporary file and linked into place, which fails if path exists, so a file
 // another process wrote meanwhile is never overwritten. An existing path is fs.ErrExist.
 func CreateExclusive(path string, data []byte, mode os.FileMode) error {
-	tmp, err := writeTemp(path, data, mode)
-	if err != nil {
-		return fmt.Errorf("failed to create %s: %w", path, err)
+	err := withTemp(path, data, mode, os.Link)
+	var le *os.LinkError
+	if errors.As(err, &le) && errors.Is(le.Err, syscall.EEXIST) {
+		return os.ErrExist
 	}
-	defer os.Remove(tmp)
-	if err := os.Link(tmp, path); err != nil {
-		var le *os.LinkError
-		if errors.As(err, &le) && errors.Is(le.Err, syscall.EEXIST) {
-			return os.ErrExist
-		}
+	if err != nil {
 		return fmt.Errorf("failed to create %s: %w", path, err)
 	}
 	syncDir(filepath.Dir(path))
 	return nil
 }
 
-// writeTemp writes data to a new temporary file beside path and returns its name.
-func writeTemp(path string, data []byte, mode os.FileMode) (string, error) {
-	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix(path)+"*.tmp")
-	if err != nil {
-		return "", err
-	}
-	fail := func(err error) (string, error) {
+// withTemp writes data to a temporary file beside path and puts it in place with place
+// (rename, link), writing again if a cleaner took the file first.
+func withTemp(path string, data []byte, mode os.FileMode, place func(tmp, path string) error) error {
+	for try := 1; ; try++ {
+		tmp, err := writeTemp(path, data, mode)
+		if err != nil {
+			return err
+		}
+		err = place(tmp.Name(), path)
+		os.Remove(tmp.Name()) // after a rename this finds nothing; after a link, the temporary name
 		tmp.Close()
+		var le *os.LinkError
+		if errors.As(err, &le) && le.Old == tmp.Name() && errors.Is(le.Err, fs.ErrNotExist) && try < tempTries {
+			if _, statErr := os.Lstat(filepath.Dir(path)); statErr == nil {
+				continue // a cleaner removed it before this writer locked it
+			}
+		}
+		return err
+	}
+}
+
+// writeTemp writes data to a new temporary file beside path, synced, and returns it open and
+// locked: the caller renames it and then closes it.
+func writeTemp(path string, data []byte, mode os.FileMode) (*os.File, error) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), tempPrefix(path)+"*"+tempSuffix)
+	if err != nil {
+		return nil, err
+	}
+	fail := func(err error) (*os.File, error) {
 		os.Remove(tmp.Name())
-		return "", err
+		tmp.Close()
+		return nil, err
+	}
+	if err := syscall.Flock(int(tmp.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		return fail(err)
 	}
 	if _, err := tmp.Write(data); err != nil {
 		return fail(err)
@@ -143,12 +168,10 @@ func writeTemp(path string, data []byte, mode os.FileMode) (string, error) {
 	if err := tmp.Sync(); err != nil {
 		return fail(err)
 	}
-	if err := tmp.Close(); err != nil {
-		os.Remove(tmp.Name())
-		return "", err
-	}
-	return tmp.Name(), nil
+	return tmp, nil
 }
+
+const tempSuffix = ".tmp"
 
 func tempPrefix(path string) string { return "." + filepath.Base(path) + "." }
 
@@ -159,22 +182,102 @@ func syncDir(dir string) {
 	}
 }
 
-// removeStaleTemps removes the temporary files of path that writes killed midway left behind.
-func removeStaleTemps(path string) {
-	dir, prefix := filepath.Dir(path), tempPrefix(path)
-	entries, err := os.ReadDir(dir)
+// maxStrays bounds how many stray files one write removes, so that a directory someone filled
+// with them cannot stall it.
+const maxStrays = 256
+
+// RemoveStrays removes, in dir, the temporary files whose names start with prefix ("" for
+// every one: ".…tmp") and whose writers are gone (no lock on them), and what MoveAside put
+// aside; at most max of them. It returns how many it removed.
+func RemoveStrays(dir, prefix string, max int) int {
+	d, err := os.Open(dir)
 	if err != nil {
-		return
+		return 0
 	}
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasPrefix(name, prefix) || !strings.HasSuffix(name, ".tmp") || !e.Type().IsRegular() {
-			continue
+	defer d.Close()
+	removed := 0
+	for removed < max {
+		entries, err := d.ReadDir(512)
+		for _, e := range entries {
+			name := e.Name()
+			if removed >= max || !strings.HasPrefix(name, ".") || !strings.HasPrefix(name, prefix) {
+				continue
+			}
+			switch {
+			case strings.HasSuffix(name, tempSuffix) && e.Type().IsRegular():
+				if removeUnlocked(filepath.Join(dir, name)) {
+					removed++
+				}
+			case strings.HasSuffix(name, asideSuffix):
+				if removeShallow(filepath.Join(dir, name), max-removed) {
+					removed++
+				}
+			}
 		}
-		if info, err := e.Info(); err == nil && time.Since(info.ModTime()) > staleTemp {
-			os.Remove(filepath.Join(dir, name))
+		if err != nil {
+			break
 		}
 	}
+	return removed
+}
+
+// removeUnlocked removes the temporary file at path if no process holds its lock.
+func removeUnlocked(path string) bool {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return false
+	}
+	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) != nil {
+		return false // its writer is alive
+	}
+	return os.Remove(path) == nil
+}
+
+// removeShallow removes path, and if it is a directory, at most max entries in it first
+// (without descending further, so that a deep tree cannot stall a write; what remains is tried
+// again by the next write).
+func removeShallow(path string, max int) bool {
+	if os.Remove(path) == nil {
+		return true
+	}
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.IsDir() {
+		return false
+	}
+	if d, err := os.Open(path); err == nil {
+		names, _ := d.Readdirnames(max)
+		d.Close()
+		for _, n := range names {
+			os.Remove(filepath.Join(path, n))
+		}
+	}
+	return os.Remove(path) == nil
+}
+
+// asideSuffix names what MoveAside put aside.
+const asideSuffix = ".aside"
+
+// MoveAside renames whatever is at path (a directory, a FIFO, a link: something that should
+// have been a regular file) out of the way, beside it, for RemoveStrays to remove: a rename
+// works on any kind of file and needs no room on the disk.
+func MoveAside(path string) error {
+	for range 8 {
+		var b [4]byte
+		if f, err := os.Open("/dev/urandom"); err == nil {
+			f.Read(b[:])
+			f.Close()
+		}
+		aside := filepath.Join(filepath.Dir(path), fmt.Sprintf("%s%x-%d%s", tempPrefix(path), b, time.Now().UnixNano(), asideSuffix))
+		err := os.Rename(path, aside)
+		if err == nil || !errors.Is(err, fs.ErrExist) {
+			return err
+		}
+	}
+	return fmt.Errorf("failed to move %s aside", path)
 }
 
 // Lock takes an exclusive flock on path (created if missing), waiting at most wait; zero waits
@@ -182,6 +285,22 @@ func removeStaleTemps(path string) {
 // pollers starve one another. The lock dies with its process, so a crash never leaves it held;
 // a symbolic link or a FIFO at path is refused rather than opened.
 func Lock(path string, wait time.Duration) (unlock func(), err error) {
+	return lock(path, syscall.LOCK_EX, wait)
+}
+
+// LockShared takes a shared flock on path, as Lock takes an exclusive one: it is had while no
+// one holds the exclusive lock, by any number of processes at once.
+func LockShared(path string, wait time.Duration) (unlock func(), err error) {
+	return lock(path, syscall.LOCK_SH, wait)
+}
+
+// TryLock takes the exclusive flock on path if no one holds it, without waiting; it fails with
+// ErrLockTimeout if someone does.
+func TryLock(path string) (unlock func(), err error) {
+	return lock(path, syscall.LOCK_EX, -1)
+}
+
+func lock(path string, how int, wait time.Duration) (unlock func(), err error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("failed to open the lock %s: %w", path, err)
@@ -191,11 +310,15 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 		return nil, fmt.Errorf("failed to open the lock %s: %w", path, ErrNotRegular)
 	}
 	release := func() { f.Close() } // closing the file releases the lock
-	if syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil {
+	if syscall.Flock(int(f.Fd()), how|syscall.LOCK_NB) == nil {
 		return release, nil
 	}
+	if wait < 0 {
+		f.Close()
+		return nil, fmt.Errorf("failed to lock %s: %w", path, ErrLockTimeout)
+	}
 	if wait == 0 {
-		if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX); err != nil {
+		if err := syscall.Flock(int(f.Fd()), how); err != nil {
 			f.Close()
 			return nil, fmt.Errorf("failed to lock %s: %w", path, err)
 		}
@@ -205,7 +328,7 @@ func Lock(path string, wait time.Duration) (unlock func(), err error) {
 	var mu sync.Mutex
 	abandoned := false
 	go func() {
-		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
+		err := syscall.Flock(int(f.Fd()), how)
 		mu.Lock()
 		defer mu.Unlock()
 		if abandoned {

@@ -1,14 +1,12 @@
 package front
 
 import (
-	"bufio"
 	"bytes"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -17,6 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/retriever"
 )
 
@@ -87,7 +86,6 @@ type Audit struct {
 
 const (
 	auditFile    = "audit.jsonl"
-	auditLock    = "audit.lock"
 	auditMaxLine = 64 << 10
 )
 
@@ -116,63 +114,29 @@ func fallbackIDBytes(t time.Time) [4]byte {
 	return [4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}
 }
 
-// auditLockWait bounds how long an append waits for another process's. An append takes
-// milliseconds; a lock held longer belongs to a stuck or hostile process, and waiting for it
-// would stall the retrieval, and with it the agent's tool call, without end.
+// auditLockWait bounds how long an append waits for another process's (each syncs its line,
+// which on a busy disk takes a while); past it the line is appended without the lock.
 const auditLockWait = 2 * time.Second
 
-// Append writes one entry as one JSON line. Appends from concurrent processes never interleave:
-// each takes the log's lock (waiting at most auditLockWait), rotates if the file is full, and
-// writes the whole line, newline included, in one write to a file opened O_APPEND. A write that
-// fails part way (a full disk, a file size limit) is cut back off, so the log never ends in part
-// of a line; a log that does (a crash) gets the line after a newline of its own.
+// Append writes one entry as one JSON line, synced to disk: a whole line or nothing, whatever
+// runs at the same time, whatever is killed, however full the disk (internal/jsonl).
 func (a *Audit) Append(e *AuditEntry) error {
 	line, err := encodeEntry(e)
 	if err != nil {
 		return err
 	}
-	if err := os.MkdirAll(a.Dir, 0o700); err != nil {
-		return fmt.Errorf("failed to create the audit directory: %w", err)
-	}
-	unlock, err := fsutil.Lock(filepath.Join(a.Dir, auditLock), auditLockWait)
-	if err != nil {
-		return err
-	}
-	defer unlock()
-	path := filepath.Join(a.Dir, auditFile)
-	if fi, err := os.Stat(path); err == nil && fi.Size()+int64(len(line)) > a.maxBytes() {
-		if err := a.rotate(); err != nil {
-			return err
-		}
-	}
-	f, err := os.OpenFile(path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
-	if err != nil {
-		return fmt.Errorf("failed to open the audit log: %w", err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return fmt.Errorf("failed to open the audit log: %w", err)
-	}
-	// A log cut off inside a line (a crash) would glue this entry onto that line's remains.
-	if last := make([]byte, 1); fi.Size() > 0 {
-		if _, err := f.ReadAt(last, fi.Size()-1); err != nil {
-			return fmt.Errorf("failed to read the audit log: %w", err)
-		}
-		if last[0] != '\n' {
-			line = append([]byte{'\n'}, line...)
-		}
-	}
-	if n, err := f.Write(line); err != nil {
-		if n > 0 {
-			f.Truncate(fi.Size()) // under the lock: the end of the file is this line's part
-		}
-		return fmt.Errorf("failed to write the audit log: %w", err)
-	}
-	if err := f.Sync(); err != nil {
+	if err := a.log().Append(bytes.TrimSuffix(line, []byte("\n"))); err != nil {
 		return fmt.Errorf("failed to write the audit log: %w", err)
 	}
 	return nil
+}
+
+// log is the audit's JSONL log. Its appends are rare (a retrieval, a publish, a command's
+// connections) and worth keeping across a crash, so each is synced, and one lane is enough.
+func (a *Audit) log() *jsonl.Log {
+	// A zero or negative MaxBytes or Keep (which the config should refuse) is jsonl's default,
+	// not a rotation on every append.
+	return &jsonl.Log{Dir: a.Dir, Name: auditFile, MaxBytes: a.MaxBytes, Keep: a.Keep, MaxRecord: auditMaxLine, Sync: true, Wait: auditLockWait}
 }
 
 // encodeEntry renders an entry as one JSON line, newline included, capped. (encoding/json, not
@@ -191,101 +155,41 @@ func encodeEntry(e *AuditEntry) ([]byte, error) {
 	return line, nil
 }
 
-// maxBytes is MaxBytes, or 10 MiB when it is zero or negative: the config's validation is the
-// config's, and a bad value must not make every append rotate, or none.
-func (a *Audit) maxBytes() int64 {
-	if a.MaxBytes > 0 {
-		return a.MaxBytes
-	}
-	return 10 << 20
-}
-
-func (a *Audit) keep() int {
-	if a.Keep > 0 {
-		return a.Keep
-	}
-	return 5
-}
-
-// rotate shifts audit.jsonl to .1, .1 to .2, …, dropping the oldest. Called under the lock.
-func (a *Audit) rotate() error {
-	if err := fsutil.Rotate(filepath.Join(a.Dir, auditFile), a.keep()); err != nil {
-		return fmt.Errorf("failed to rotate the audit log: %w", err)
-	}
-	return nil
-}
-
 // DamagedLine is an audit line that could not be read: cut short by a crash or a full disk
 // before appends were cut back, or edited. Entries skips it and says where it is.
 type DamagedLine struct {
 	File string
-	Line int // from 1
+	Line int // from 1; 0: the whole file
 	Why  string
 }
 
-func (d DamagedLine) String() string { return fmt.Sprintf("%s:%d: %s", d.File, d.Line, d.Why) }
+func (d DamagedLine) String() string {
+	if d.Line == 0 {
+		return d.File + ": " + d.Why
+	}
+	return fmt.Sprintf("%s:%d: %s", d.File, d.Line, d.Why)
+}
 
 // Entries reads every entry, oldest first. A line that does not parse is skipped and listed in
-// damaged, so that one bad line cannot hide the rest of the log; an error is a file that cannot
-// be read at all.
+// damaged, so that one bad line cannot hide the rest of the log; so is a file that is not a
+// regular file, which is not opened. An error is a log that cannot be read at all.
 func (a *Audit) Entries() (entries []AuditEntry, damaged []DamagedLine, err error) {
-	base := filepath.Join(a.Dir, auditFile)
-	for i := a.keep(); i >= 0; i-- {
-		path := base
-		if i > 0 {
-			path = fmt.Sprintf("%s.%d", base, i)
+	damage, err := a.log().Read(func(r jsonl.Record) error {
+		var e AuditEntry
+		if err := json.Unmarshal(r.Data, &e); err != nil {
+			return errors.New("not a whole entry (cut short or edited)")
 		}
-		f, err := os.Open(path)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return nil, nil, fmt.Errorf("failed to read the audit log: %w", err)
-		}
-		r := bufio.NewReaderSize(f, 64<<10)
-		for n := 1; ; n++ {
-			line, tooLong, err := readAuditLine(r)
-			if err != nil && !errors.Is(err, io.EOF) {
-				f.Close()
-				return nil, nil, fmt.Errorf("failed to read the audit log %s: %w", path, err)
-			}
-			if errors.Is(err, io.EOF) && len(line) == 0 && !tooLong {
-				break
-			}
-			var e AuditEntry
-			switch {
-			case tooLong:
-				damaged = append(damaged, DamagedLine{path, n, fmt.Sprintf("longer than the %d-byte cap", auditMaxLine)})
-			case json.Unmarshal(line, &e) != nil:
-				damaged = append(damaged, DamagedLine{path, n, "not a whole entry (cut short or edited)"})
-			default:
-				entries = append(entries, e)
-			}
-			if errors.Is(err, io.EOF) {
-				break
-			}
-		}
-		f.Close()
+		entries = append(entries, e)
+		return nil
+	})
+	for _, d := range damage {
+		damaged = append(damaged, DamagedLine{File: filepath.Join(a.Dir, d.File), Line: d.Line, Why: d.Why})
+	}
+	if err != nil {
+		return nil, damaged, fmt.Errorf("failed to read the audit log: %w", err)
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Time.Before(entries[j].Time) })
 	return entries, damaged, nil
-}
-
-// readAuditLine reads one line without its newline, keeping at most auditMaxLine bytes of it:
-// tooLong reports that it was longer. err is io.EOF for the last line, newline or not.
-func readAuditLine(r *bufio.Reader) (line []byte, tooLong bool, err error) {
-	for {
-		chunk, err := r.ReadSlice('\n')
-		if len(line)+len(chunk) <= auditMaxLine+1 {
-			line = append(line, chunk...)
-		} else {
-			tooLong = true
-		}
-		if errors.Is(err, bufio.ErrBufferFull) {
-			continue // the rest of a long line
-		}
-		return bytes.TrimSuffix(line, []byte("\n")), tooLong, err
-	}
 }
 
 // SaveTranscript stores a transcript, written atomically.
@@ -304,18 +208,21 @@ func (a *Audit) SaveTranscript(t *Transcript) error {
 	return fsutil.WriteAtomic(filepath.Join(dir, t.ID+".json"), b, 0o600)
 }
 
-// Transcript reads a stored transcript.
+// maxTranscript caps what a transcript read takes: the raw documents of keep_raw included.
+const maxTranscript = 64 << 20
+
+// Transcript reads a stored transcript: a regular file only, opened without blocking, never
+// through a link (a FIFO or a link to a device there must not stall hookctl audit show).
 func (a *Audit) Transcript(id string) (*Transcript, error) {
 	if !validAuditID(id) {
 		return nil, fmt.Errorf("invalid audit id %q", id)
 	}
-	f, err := os.Open(filepath.Join(a.Dir, "transcripts", id+".json"))
+	b, err := fsutil.ReadFile(filepath.Join(a.Dir, "transcripts", id+".json"), maxTranscript, true)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
 	var t Transcript
-	if err := json.NewDecoder(io.LimitReader(f, 64<<20)).Decode(&t); err != nil {
+	if err := json.Unmarshal(b, &t); err != nil {
 		return nil, err
 	}
 	return &t, nil

@@ -132,8 +132,9 @@ func BenchmarkAuditAppend(b *testing.B) {
 }
 
 // TestAuditSkipsDamagedLines: a line cut short in the middle of the log or at its end (a crash,
-// a full disk), or one past the cap, is skipped and reported by file and line; every other entry
-// is read. (Entries once refused the whole log for one bad line, and hookctl audit with it.)
+// a full disk), or one past the cap, is skipped and reported by file and line, and the next
+// append cuts off the one at the end; every other entry is read. (Entries once refused the whole
+// log for one bad line, and hookctl audit with it.)
 func TestAuditSkipsDamagedLines(t *testing.T) {
 	a := &Audit{Dir: t.TempDir()}
 	line := func(url string) string {
@@ -174,8 +175,11 @@ func TestAuditSkipsDamagedLines(t *testing.T) {
 	if err := a.Append(&AuditEntry{ID: NewID(time.Now()), Time: time.Now(), Kind: retriever.KindFetch, URL: "https://e.com/7"}); err != nil {
 		t.Fatal(err)
 	}
-	if got, damaged, _ := a.Entries(); len(got) != 4 || len(damaged) != 3 {
+	if got, damaged, _ := a.Entries(); len(got) != 4 || len(damaged) != 2 {
 		t.Errorf("after an append: %d entries, %v", len(got), damaged)
+	}
+	if b, _ := os.ReadFile(filepath.Join(a.Dir, auditFile)); strings.Contains(string(b), cut[:len(cut)-9]) {
+		t.Errorf("the last line cut short is still in the log")
 	}
 }
 
