@@ -16,10 +16,6 @@
 package copilot
 
 import (
-	"fmt"
-
-	"github.com/tidwall/gjson"
-
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/hookjson"
@@ -63,39 +59,16 @@ var Tools = agentkit.Tools{
 	{Name: "session_store_sql", Kind: hook.KindOther}, {Name: "task", Kind: hook.KindOther},
 }
 
-// Decode reads a preToolUse payload. Copilot's camelCase payloads name no event: hookctl
-// registers only preToolUse in this form, so a payload without toolName is an error, refused.
-func (Adapter) Decode(payload []byte) (*hook.Event, error) {
-	root, err := agentkit.Parse(payload)
-	if err != nil {
-		return nil, err
-	}
-	c := &hook.ToolCall{}
-	if c.Session, err = agentkit.Str(root, "sessionId", true); err != nil {
-		return nil, err
-	}
-	if c.Tool, err = agentkit.Str(root, "toolName", true); err != nil {
-		return nil, err
-	}
-	if c.Cwd, err = agentkit.Str(root, "cwd", false); err != nil {
-		return nil, err
-	}
-	args := root.Get("toolArgs")
-	if args.Type == gjson.String {
-		// The documented form: a JSON string holding the object.
-		if args, err = agentkit.Parse([]byte(args.Str)); err != nil {
-			return nil, fmt.Errorf("toolArgs: %w", err)
-		}
-	}
-	t, ok := Tools.Find(c.Tool)
-	if !ok {
-		t = agentkit.Tool{Name: c.Tool, Kind: hook.KindUnknown}
-	}
-	if err := agentkit.FillCall(c, t, args); err != nil {
-		return nil, err
-	}
-	return &hook.Event{Name: hook.EventToolCall, Session: c.Session, Cwd: c.Cwd, Call: c}, nil
+// protocol is Copilot CLI's camelCase payloads. They name no event: hookctl registers only
+// preToolUse in this form, so every payload is a tool call, and one without toolName is an
+// error, refused. toolArgs may be an object or a JSON string holding one.
+var protocol = agentkit.Protocol{
+	Name: "Copilot CLI", Tools: Tools, InputMayBeString: true,
+	Fields: agentkit.Fields{Session: "sessionId", Tool: "toolName", Cwd: "cwd", Input: "toolArgs"},
 }
+
+// Decode reads a preToolUse payload (agentkit's prologue).
+func (Adapter) Decode(payload []byte) (*hook.Event, error) { return protocol.Decode(payload) }
 
 // askRefusal replaces an ask, which hookctl does not rely on Copilot CLI to honour.
 const askRefusal = " hookctl does not ask through Copilot CLI, so it refuses it; if it is wanted, run it yourself."
@@ -107,20 +80,16 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	if ev.Name != hook.EventToolCall {
 		return o.Line(), nil
 	}
-	switch d.Verdict {
-	case hook.Deny, hook.Ask:
-		reason := agentkit.DenyReason(d, askRefusal)
-		o.Str("permissionDecision", "deny")
-		o.Str("permissionDecisionReason", reason)
-		return o.Line(), nil
-	case hook.Allow, hook.Pass:
-	default:
-		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
-	}
-	if d.Command == "" {
+	reason, refused, err := agentkit.Denial(d, askRefusal)
+	switch {
+	case err != nil:
+		return nil, err
+	case refused:
+		return deny(reason), nil
+	case d.Command == "":
 		return o.Line(), nil
 	}
-	in, err := hookjson.ReplaceString(ev.Call.Input, "command", d.Command)
+	in, err := protocol.Rewrite(ev.Call, d.Command)
 	if err != nil {
 		return nil, err
 	}
@@ -132,10 +101,12 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	return o.Line(), nil
 }
 
-// Refuse writes a deny; the runner also exits 2, which Copilot CLI treats as a deny.
-func (Adapter) Refuse(payload []byte, reason string) []byte {
+func deny(reason string) []byte {
 	var o hookjson.Object
 	o.Str("permissionDecision", "deny")
-	o.Str("permissionDecisionReason", agentkit.Reason(reason))
+	o.Str("permissionDecisionReason", reason)
 	return o.Line()
 }
+
+// Refuse writes a deny; the runner also exits 2, which Copilot CLI treats as a deny.
+func (Adapter) Refuse(payload []byte, reason string) []byte { return deny(agentkit.Reason(reason)) }

@@ -52,7 +52,7 @@ func TestShellIsNoRewrite(t *testing.T) {
 		t.Fatalf("%+v %v", ev.Call, err)
 	}
 	for tool, kind := range map[string]hook.Kind{"write_file": hook.KindFileWrite, "save_memory": hook.KindOther, "mcp__x__y": hook.KindOther, "brand_new": hook.KindUnknown} {
-		if got := kindOf(tool).Kind; got != kind {
+		if got := protocol.Lookup(tool).Kind; got != kind {
 			t.Errorf("%s: %v, want %v", tool, got, kind)
 		}
 	}

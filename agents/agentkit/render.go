@@ -1,0 +1,117 @@
+package agentkit
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/hookjson"
+)
+
+// The pieces the adapters render their answers from. Each client's answer keeps its own shape
+// (its adapter's Encode); what is the same rule everywhere is written here once.
+
+// Reason is a deny's reason, never blank: Codex runs the tool on a deny without one, and the
+// others would show the model nothing.
+func Reason(reason string) string {
+	if strings.TrimSpace(reason) == "" {
+		return "hookctl refused this call"
+	}
+	return reason
+}
+
+// DenyReason is the reason of the deny that answers d, a Deny or an Ask: an ask is refused
+// (no adapter relies on its client to put one to the user), with askRefusal, the client's
+// words for why, after d's reason.
+func DenyReason(d hook.Decision, askRefusal string) string {
+	reason := Reason(d.Reason)
+	if d.Verdict == hook.Ask {
+		reason += askRefusal
+	}
+	return reason
+}
+
+// Denial says whether d refuses the call, for a client hookctl does not ask through: a Deny, or
+// an Ask (refused, DenyReason), with the reason to give. A verdict that is none of those, Allow
+// or Pass is an error, which the runner turns into a refusal.
+func Denial(d hook.Decision, askRefusal string) (reason string, deny bool, err error) {
+	switch d.Verdict {
+	case hook.Deny, hook.Ask:
+		return DenyReason(d, askRefusal), true, nil
+	case hook.Allow, hook.Pass:
+		return "", false, nil
+	}
+	return "", false, fmt.Errorf("unknown verdict %d", d.Verdict)
+}
+
+// Rewrite is the call's input with its command replaced by command: the new command spliced in
+// where the old one's value stood, every other byte as the client sent it. The member replaced
+// is the one the tool's entry names and Read read (gjson's, and Parse refused a duplicate key),
+// so the command judged is the command the client runs.
+func (p *Protocol) Rewrite(c *hook.ToolCall, command string) (json.RawMessage, error) {
+	key := p.Lookup(c.Tool).Command
+	if key == "" {
+		return nil, fmt.Errorf("%s takes no command to rewrite", c.Tool)
+	}
+	out, err := hookjson.ReplaceString(c.Input, key, command)
+	if err != nil {
+		return nil, fmt.Errorf("failed to find the command in %s", p.Input)
+	}
+	return out, nil
+}
+
+// The answers below are Claude-shaped: Claude Code's, which Codex and Qwen Code copy.
+
+// PreToolUse is the hookSpecificOutput of an answer to a tool call, with decision and reason
+// where they are not "".
+func PreToolUse(decision, reason string) hookjson.Object {
+	var h hookjson.Object
+	h.Str("hookEventName", "PreToolUse")
+	if decision != "" {
+		h.Str("permissionDecision", decision)
+	}
+	if reason != "" {
+		h.Str("permissionDecisionReason", reason)
+	}
+	return h
+}
+
+// DenyCall adds to o the refusal of a tool call with reason (never blank: Reason), and renders o.
+func DenyCall(o hookjson.Object, reason string) []byte {
+	o.Obj("hookSpecificOutput", PreToolUse("deny", Reason(reason)))
+	return o.Line()
+}
+
+// SessionStartAnswer is the answer to a session's start: d's context for the model, its message
+// for the user.
+func SessionStartAnswer(d hook.Decision) []byte {
+	var o hookjson.Object
+	if d.Context != "" {
+		var h hookjson.Object
+		h.Str("hookEventName", "SessionStart")
+		h.Str("additionalContext", d.Context)
+		o.Obj("hookSpecificOutput", h)
+	}
+	if d.Message != "" {
+		o.Str("systemMessage", d.Message)
+	}
+	return o.Line()
+}
+
+// PromptAnswer adds to o the answer to a prompt or a mode toggle, and renders o: a refusal
+// blocks it, with reason; a prompt's context reaches the model with the prompt.
+func PromptAnswer(o hookjson.Object, ev *hook.Event, d hook.Decision, reason string) []byte {
+	if d.Verdict == hook.Deny {
+		o.Str("decision", "block")
+		o.Str("reason", reason)
+		return o.Line()
+	}
+	if d.Context != "" && ev.Name == hook.EventPrompt {
+		var h hookjson.Object
+		h.Str("hookEventName", "UserPromptSubmit")
+		h.Str("additionalContext", d.Context)
+		o.Obj("hookSpecificOutput", h)
+	}
+	return o.Line()
+}
