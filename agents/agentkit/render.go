@@ -45,6 +45,24 @@ func Denial(d hook.Decision, askRefusal string) (reason string, deny bool, err e
 	return "", false, fmt.Errorf("unknown verdict %d", d.Verdict)
 }
 
+// Refusal is the first step of Encode for a client whose hook answers tool calls only and that
+// hookctl does not ask through: done says out is the whole answer, {} for any other event and
+// deny's rendering of the reason for a Deny or an Ask (Denial).
+func Refusal(ev *hook.Event, d hook.Decision, askRefusal string, deny func(reason string) []byte) (out []byte, done bool, err error) {
+	if ev.Name != hook.EventToolCall {
+		var none hookjson.Object
+		return none.Line(), true, nil
+	}
+	reason, refused, err := Denial(d, askRefusal)
+	switch {
+	case err != nil:
+		return nil, true, err
+	case refused:
+		return deny(reason), true, nil
+	}
+	return nil, false, nil
+}
+
 // Rewrite is the call's input with its command replaced by command: the new command spliced in
 // where the old one's value stood, every other byte as the client sent it. The member replaced
 // is the one the tool's entry names and Read read (gjson's, and Parse refused a duplicate key),

@@ -76,18 +76,13 @@ const askRefusal = " hookctl does not ask through Copilot CLI, so it refuses it;
 // Encode writes a decision: deny with its reason; a rewrite as allow with modifiedArgs (every
 // argument as the client sent it, the command replaced); {} for no opinion.
 func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	var o hookjson.Object
-	if ev.Name != hook.EventToolCall {
-		return o.Line(), nil
+	out, done, err := agentkit.Refusal(ev, d, askRefusal, deny)
+	if done {
+		return out, err
 	}
-	reason, refused, err := agentkit.Denial(d, askRefusal)
-	switch {
-	case err != nil:
-		return nil, err
-	case refused:
-		return deny(reason), nil
-	case d.Command == "":
-		return o.Line(), nil
+	var o hookjson.Object
+	if d.Command == "" {
+		return o.Line(), nil // no opinion: {}
 	}
 	in, err := protocol.Rewrite(ev.Call, d.Command)
 	if err != nil {

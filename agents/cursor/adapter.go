@@ -89,18 +89,13 @@ const askRefusal = " hookctl does not ask through Cursor, so it refuses it; if i
 // Encode writes a decision: deny with the reason for both the user and the agent; a rewrite as
 // allow with updated_input; {} for no opinion.
 func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	var o hookjson.Object
-	if ev.Name != hook.EventToolCall {
-		return o.Line(), nil
+	out, done, err := agentkit.Refusal(ev, d, askRefusal, deny)
+	if done {
+		return out, err
 	}
-	reason, refused, err := agentkit.Denial(d, askRefusal)
-	switch {
-	case err != nil:
-		return nil, err
-	case refused:
-		return deny(reason), nil
-	case d.Command == "":
-		return o.Line(), nil
+	var o hookjson.Object
+	if d.Command == "" {
+		return o.Line(), nil // no opinion: {}
 	}
 	in, err := protocol.Rewrite(ev.Call, d.Command)
 	if err != nil {

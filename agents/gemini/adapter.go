@@ -86,17 +86,12 @@ const askRefusal = " hookctl does not ask through Gemini CLI, so it refuses it; 
 // holding the new command (allow, or no decision for edit mode's contained command); {} for no
 // opinion.
 func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	var o hookjson.Object
-	if ev.Name != hook.EventToolCall {
-		return o.Line(), nil
+	out, done, err := agentkit.Refusal(ev, d, askRefusal, deny)
+	if done {
+		return out, err
 	}
-	reason, refused, err := agentkit.Denial(d, askRefusal)
-	switch {
-	case err != nil:
-		return nil, err
-	case refused:
-		return deny(reason), nil
-	case d.Verdict == hook.Allow:
+	var o hookjson.Object
+	if d.Verdict == hook.Allow {
 		o.Str("decision", "allow")
 		if d.Reason != "" {
 			o.Str("reason", d.Reason)
