@@ -10,25 +10,25 @@ import (
 	"testing"
 )
 
-// Gemini is a fake Gemini API (models/MODEL:generateContent and :streamGenerateContent), which
-// Gemini CLI speaks. A request without tools (its model router, its next-speaker check) gets a
-// JSON answer that satisfies each of them.
-type Gemini struct {
+// GenerateContent is a fake Gemini API (models/MODEL:generateContent and
+// :streamGenerateContent), which Gemini CLI speaks. A request without tools (its model router,
+// its next-speaker check) gets a JSON answer that satisfies each of them.
+type GenerateContent struct {
 	log
 	srv    *httptest.Server
 	script []Step
 }
 
-// NewGemini starts the fake on loopback; it stops when the test ends.
-func NewGemini(t testing.TB, script []Step) *Gemini {
-	g := &Gemini{script: script}
+// NewGenerateContent starts the fake on loopback; it stops when the test ends.
+func NewGenerateContent(t testing.TB, script []Step) *GenerateContent {
+	g := &GenerateContent{script: script}
 	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
 	t.Cleanup(g.srv.Close)
 	return g
 }
 
 // URL is the base URL (GOOGLE_GEMINI_BASE_URL).
-func (g *Gemini) URL() string { return g.srv.URL }
+func (g *GenerateContent) URL() string { return g.srv.URL }
 
 type geminiRequest struct {
 	Contents []struct {
@@ -45,7 +45,7 @@ type geminiRequest struct {
 // next-speaker check's.
 const noToolAnswer = `{"complexity_reasoning":"a scripted test","complexity_score":1,"reasoning":"the script is done","next_speaker":"user"}`
 
-func (g *Gemini) serve(w http.ResponseWriter, req *http.Request) {
+func (g *GenerateContent) serve(w http.ResponseWriter, req *http.Request) {
 	body, _ := io.ReadAll(req.Body)
 	g.add(string(body))
 	stream := strings.Contains(req.URL.Path, ":streamGenerateContent")
@@ -106,7 +106,7 @@ func (g *Gemini) serve(w http.ResponseWriter, req *http.Request) {
 }
 
 // ToolNames are the tools the first request with tools offered.
-func (g *Gemini) ToolNames() []string {
+func (g *GenerateContent) ToolNames() []string {
 	for _, body := range g.Requests() {
 		var rq geminiRequest
 		if json.Unmarshal([]byte(body), &rq) == nil && len(rq.Tools) > 0 {
