@@ -134,3 +134,17 @@ func TestRewriteReplacesTheMemberJudged(t *testing.T) {
 		t.Error("a tool without a command field was rewritten")
 	}
 }
+
+// TestEnclosing: a client's project files in the session's directory and every one above it,
+// home's left to the user's files, and nothing for a directory that is not absolute.
+func TestEnclosing(t *testing.T) {
+	names := []string{".c/hooks.json", ".c/settings.json"}
+	got := strings.Join(Enclosing([]string{"/etc/c"}, "/home/u", "/home/u/p/../q/", names), " ")
+	want := "/etc/c /home/u/q/.c/hooks.json /home/u/q/.c/settings.json /home/.c/hooks.json /home/.c/settings.json /.c/hooks.json /.c/settings.json"
+	if got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+	if got := Enclosing(nil, "/home/u", "p", names); len(got) != 0 {
+		t.Errorf("a relative directory: %v", got)
+	}
+}

@@ -79,6 +79,52 @@ func (p *Protocol) Rewrite(c *hook.ToolCall, command string) (json.RawMessage, e
 	return out, nil
 }
 
+// Flat is the answer of a client whose hook writes one flat object (Copilot CLI, Cursor, and
+// Gemini CLI's deny), as data: the key of its decision, the keys a deny's reason goes to, and the
+// key of the tool input it takes back rewritten. Such a client answers tool calls only, and
+// hookctl never asks through it (AskRefusal: the client's words for why an ask is refused).
+type Flat struct {
+	Decision string
+	Reasons  []string
+	// AllowReason: an allow carries its reason too, in the first of Reasons.
+	AllowReason bool
+	Rewrite     string
+	AskRefusal  string
+}
+
+// Encode renders d: a deny with its reason, a rewrite as allow with the whole input, the command
+// replaced (Protocol.Rewrite); {} for anything else.
+func (f *Flat) Encode(p *Protocol, ev *hook.Event, d hook.Decision) ([]byte, error) {
+	out, done, err := Refusal(ev, d, f.AskRefusal, f.Deny)
+	if done {
+		return out, err
+	}
+	var o hookjson.Object
+	if d.Command == "" {
+		return o.Line(), nil // no opinion
+	}
+	in, err := p.Rewrite(ev.Call, d.Command)
+	if err != nil {
+		return nil, err
+	}
+	o.Str(f.Decision, "allow")
+	if f.AllowReason && d.Reason != "" {
+		o.Str(f.Reasons[0], d.Reason)
+	}
+	o.Raw(f.Rewrite, in)
+	return o.Line(), nil
+}
+
+// Deny renders a refusal with reason.
+func (f *Flat) Deny(reason string) []byte {
+	var o hookjson.Object
+	o.Str(f.Decision, "deny")
+	for _, k := range f.Reasons {
+		o.Str(k, reason)
+	}
+	return o.Line()
+}
+
 // The answers below are Claude-shaped: Claude Code's, which Codex and Qwen Code copy.
 
 // PreToolUse is the hookSpecificOutput of an answer to a tool call, with decision and reason

@@ -18,7 +18,6 @@ package copilot
 import (
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/internal/hookjson"
 )
 
 // Adapter implements hook.Adapter for Copilot CLI.
@@ -73,35 +72,17 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) { return protocol.Dec
 // askRefusal replaces an ask, which hookctl does not rely on Copilot CLI to honour.
 const askRefusal = " hookctl does not ask through Copilot CLI, so it refuses it; if it is wanted, run it yourself."
 
-// Encode writes a decision: deny with its reason; a rewrite as allow with modifiedArgs (every
-// argument as the client sent it, the command replaced); {} for no opinion.
-func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	out, done, err := agentkit.Refusal(ev, d, askRefusal, deny)
-	if done {
-		return out, err
-	}
-	var o hookjson.Object
-	if d.Command == "" {
-		return o.Line(), nil // no opinion: {}
-	}
-	in, err := protocol.Rewrite(ev.Call, d.Command)
-	if err != nil {
-		return nil, err
-	}
-	o.Str("permissionDecision", "allow")
-	if d.Reason != "" {
-		o.Str("permissionDecisionReason", d.Reason)
-	}
-	o.Raw("modifiedArgs", in)
-	return o.Line(), nil
-}
+// answer is Copilot CLI's output: deny with its reason; a rewrite as allow with modifiedArgs
+// (every argument as the client sent it, the command replaced); {} for no opinion.
+var answer = agentkit.Flat{Decision: "permissionDecision", Reasons: []string{"permissionDecisionReason"}, AllowReason: true,
+	Rewrite: "modifiedArgs", AskRefusal: askRefusal}
 
-func deny(reason string) []byte {
-	var o hookjson.Object
-	o.Str("permissionDecision", "deny")
-	o.Str("permissionDecisionReason", reason)
-	return o.Line()
+// Encode writes a decision (answer).
+func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
+	return answer.Encode(&protocol, ev, d)
 }
 
 // Refuse writes a deny; the runner also exits 2, which Copilot CLI treats as a deny.
-func (Adapter) Refuse(payload []byte, reason string) []byte { return deny(agentkit.Reason(reason)) }
+func (Adapter) Refuse(payload []byte, reason string) []byte {
+	return answer.Deny(agentkit.Reason(reason))
+}

@@ -22,7 +22,6 @@ import (
 
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/internal/hookjson"
 )
 
 // Adapter implements hook.Adapter for Cursor.
@@ -86,33 +85,17 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) { return protocol.Dec
 
 const askRefusal = " hookctl does not ask through Cursor, so it refuses it; if it is wanted, run it yourself."
 
-// Encode writes a decision: deny with the reason for both the user and the agent; a rewrite as
+// answer is Cursor's output: deny with the reason for both the user and the agent; a rewrite as
 // allow with updated_input; {} for no opinion.
-func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	out, done, err := agentkit.Refusal(ev, d, askRefusal, deny)
-	if done {
-		return out, err
-	}
-	var o hookjson.Object
-	if d.Command == "" {
-		return o.Line(), nil // no opinion: {}
-	}
-	in, err := protocol.Rewrite(ev.Call, d.Command)
-	if err != nil {
-		return nil, err
-	}
-	o.Str("permission", "allow")
-	o.Raw("updated_input", in)
-	return o.Line(), nil
-}
+var answer = agentkit.Flat{Decision: "permission", Reasons: []string{"user_message", "agent_message"}, Rewrite: "updated_input",
+	AskRefusal: askRefusal}
 
-func deny(reason string) []byte {
-	var o hookjson.Object
-	o.Str("permission", "deny")
-	o.Str("user_message", reason)
-	o.Str("agent_message", reason)
-	return o.Line()
+// Encode writes a decision (answer).
+func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
+	return answer.Encode(&protocol, ev, d)
 }
 
 // Refuse writes a deny; the runner also exits 2.
-func (Adapter) Refuse(payload []byte, reason string) []byte { return deny(agentkit.Reason(reason)) }
+func (Adapter) Refuse(payload []byte, reason string) []byte {
+	return answer.Deny(agentkit.Reason(reason))
+}

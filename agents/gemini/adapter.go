@@ -86,7 +86,7 @@ const askRefusal = " hookctl does not ask through Gemini CLI, so it refuses it; 
 // holding the new command (allow, or no decision for edit mode's contained command); {} for no
 // opinion.
 func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	out, done, err := agentkit.Refusal(ev, d, askRefusal, deny)
+	out, done, err := agentkit.Refusal(ev, d, askRefusal, deny.Deny)
 	if done {
 		return out, err
 	}
@@ -107,12 +107,10 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	return o.Line(), nil
 }
 
-func deny(reason string) []byte {
-	var o hookjson.Object
-	o.Str("decision", "deny")
-	o.Str("reason", reason)
-	return o.Line()
-}
+// deny is Gemini CLI's refusal: {"decision":"deny","reason":…}.
+var deny = agentkit.Flat{Decision: "decision", Reasons: []string{"reason"}}
 
 // Refuse writes a deny; the runner also exits 2, which Gemini CLI treats as a deny too.
-func (Adapter) Refuse(payload []byte, reason string) []byte { return deny(agentkit.Reason(reason)) }
+func (Adapter) Refuse(payload []byte, reason string) []byte {
+	return deny.Deny(agentkit.Reason(reason))
+}
