@@ -15,6 +15,9 @@ package agenttest
 import (
 	"encoding/json"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,6 +71,25 @@ func RepoRoot(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// fake is what every fake API holds: the requests it received (log), its server on loopback,
+// and the model's script.
+type fake struct {
+	log
+	srv    *httptest.Server
+	script []Step
+}
+
+// start serves answer on loopback until the test ends, each request's body logged first.
+func (f *fake) start(t testing.TB, script []Step, answer func(w http.ResponseWriter, req *http.Request, body []byte)) {
+	f.script = script
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		f.add(string(body))
+		answer(w, req, body)
+	}))
+	t.Cleanup(f.srv.Close)
 }
 
 // log keeps the requests a fake API received.

@@ -3,9 +3,7 @@ package agenttest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
@@ -13,17 +11,12 @@ import (
 // GenerateContent is a fake Gemini API (models/MODEL:generateContent and
 // :streamGenerateContent), which Gemini CLI speaks. A request without tools (its model router,
 // its next-speaker check) gets a JSON answer that satisfies each of them.
-type GenerateContent struct {
-	log
-	srv    *httptest.Server
-	script []Step
-}
+type GenerateContent struct{ fake }
 
 // NewGenerateContent starts the fake on loopback; it stops when the test ends.
 func NewGenerateContent(t testing.TB, script []Step) *GenerateContent {
-	g := &GenerateContent{script: script}
-	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
-	t.Cleanup(g.srv.Close)
+	g := &GenerateContent{}
+	g.start(t, script, g.serve)
 	return g
 }
 
@@ -45,9 +38,7 @@ type geminiRequest struct {
 // next-speaker check's.
 const noToolAnswer = `{"complexity_reasoning":"a scripted test","complexity_score":1,"reasoning":"the script is done","next_speaker":"user"}`
 
-func (g *GenerateContent) serve(w http.ResponseWriter, req *http.Request) {
-	body, _ := io.ReadAll(req.Body)
-	g.add(string(body))
+func (g *GenerateContent) serve(w http.ResponseWriter, req *http.Request, body []byte) {
 	stream := strings.Contains(req.URL.Path, ":streamGenerateContent")
 	if !stream && !strings.Contains(req.URL.Path, ":generateContent") {
 		if strings.Contains(req.URL.Path, ":countTokens") {
