@@ -141,6 +141,19 @@ func PreToolUse(decision, reason string) hookjson.Object {
 	return h
 }
 
+// CallAnswer renders the answer to a tool call whose hookSpecificOutput is h, with context for
+// the model where there is one: it reaches the model with the call's result, allowed or refused
+// (Claude Code 2.1.328, live: TestRealClientModeNoticeAtToolCall; Codex and Qwen Code read it
+// from the same place).
+func CallAnswer(h hookjson.Object, context string) []byte {
+	if context != "" {
+		h.Str("additionalContext", context)
+	}
+	var o hookjson.Object
+	o.Obj("hookSpecificOutput", h)
+	return o.Line()
+}
+
 // DenyCall adds to o the refusal of a tool call with reason (never blank: Reason), and renders o.
 func DenyCall(o hookjson.Object, reason string) []byte {
 	o.Obj("hookSpecificOutput", PreToolUse("deny", Reason(reason)))

@@ -209,13 +209,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 		}
 		h.Raw("updatedInput", in)
 	}
-	if d.Context != "" {
-		// Reaches the model with the call's result, allowed or refused (2.1.328, live:
-		// TestRealClientModeNoticeAtToolCall).
-		h.Str("additionalContext", d.Context)
-	}
-	o.Obj("hookSpecificOutput", h)
-	return o.Line(), nil
+	return agentkit.CallAnswer(h, d.Context), nil
 }
 
 // Refuse writes a refusal for a payload that could not be decided. For a prompt it blocks the

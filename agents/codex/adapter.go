@@ -94,11 +94,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	default:
 		h = agentkit.PreToolUse("", "")
 	}
-	if d.Context != "" {
-		h.Str("additionalContext", d.Context)
-	}
-	o.Obj("hookSpecificOutput", h)
-	return o.Line(), nil
+	return agentkit.CallAnswer(h, d.Context), nil
 }
 
 // Refuse writes a refusal for a payload that could not be decided: the prompt form for a prompt,

@@ -119,11 +119,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 		}
 	}
 	h := agentkit.PreToolUse(decision, reason)
-	if d.Context != "" {
-		h.Str("additionalContext", d.Context)
-	}
-	o.Obj("hookSpecificOutput", h)
-	return o.Line(), nil
+	return agentkit.CallAnswer(h, d.Context), nil
 }
 
 // Refuse writes the PreToolUse deny; the runner also exits 2 with the reason on stderr, which

@@ -17,6 +17,7 @@ func TestEncodeShapes(t *testing.T) {
 		{D: hook.Decision{Verdict: hook.Allow, Reason: "ok", Command: "/bin/hookctl retrieve"}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok"}}`},
 		{D: hook.Decision{Verdict: hook.Ask, Reason: "publish?"}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"publish?"}}`},
 		{D: hook.Decision{Verdict: hook.Pass}, Want: `{}`},
+		{D: hook.Decision{Verdict: hook.Pass, Context: "mode: edit"}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"mode: edit"}}`},
 	}, denyOf)
 }
 
