@@ -18,6 +18,7 @@ import (
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
@@ -556,6 +557,11 @@ func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) 
 		return 0, fmt.Errorf("hookctl cannot find its own executable: %v", err)
 	}
 	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
+	if err == nil && code != 0 && code != sandbox.ExitTimedOut {
+		if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
+			fmt.Fprintln(os.Stderr, note)
+		}
+	}
 	return code, err
 }
 

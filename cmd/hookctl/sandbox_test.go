@@ -494,3 +494,32 @@ func TestSandboxHidesCredentials(t *testing.T) {
 		}
 	}
 }
+
+// TestSandboxExplainsGoOffline (issue 30): go list -m all in a module whose dependency is not in
+// the module cache fails in the read-only sandbox with go's "module lookup disabled by
+// GOPROXY=off", which names neither hookctl nor what to do; the launcher adds one line that does.
+// Control: the same command outside the launcher fails without it.
+func TestSandboxExplainsGoOffline(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Fatal("go is not installed")
+	}
+	bin := hookctlBinary(t)
+	mod := t.TempDir()
+	os.WriteFile(filepath.Join(mod, "go.mod"), []byte("module example.com/m\n\ngo 1.22\n\nrequire example.com/never/cached v1.2.3\n"), 0o644)
+	os.WriteFile(filepath.Join(mod, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644)
+	script := "GOTOOLCHAIN=local GOFLAGS=-buildvcs=false GOPROXY=off go list -m all"
+	env := append(os.Environ(), "HOOKCTL_HOME="+t.TempDir(), "GOFLAGS=", "GOMODCACHE="+t.TempDir())
+	control := exec.Command("bash", "--noprofile", "--norc", "-c", script)
+	control.Dir, control.Env = mod, env
+	out, err := control.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "GOPROXY=off") || strings.Contains(string(out), "hookctl") {
+		t.Fatalf("control: %v\n%s", err, out)
+	}
+	cmd := exec.Command(bin, "sandbox", "--session", "s1", "--", "bash", "--noprofile", "--norc", "-c", script)
+	cmd.Dir, cmd.Env = mod, env
+	out, err = cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "hookctl: go ran in hookctl's read-only sandbox with GOPROXY=off") ||
+		!strings.Contains(string(out), "go mod download") {
+		t.Errorf("in the sandbox: %v\n%s", err, out)
+	}
+}
