@@ -391,7 +391,9 @@ func WhySteps(e LogEntry, now func(LogEntry, Mode) Decision) []string {
 	} else if e.Isolation != "" {
 		say("isolation: %s", e.Isolation)
 	}
-	if now != nil && e.Event == "tool" && e.Kind == KindShell.String() && e.Command != "" && !strings.Contains(e.Command, "[withheld]") {
+	// An entry written before entries carried a kind is re-judged as it was then: Bash only.
+	shell := e.Kind == KindShell.String() || e.Kind == "" && e.Tool == "Bash"
+	if now != nil && e.Event == "tool" && shell && e.Command != "" && !strings.Contains(e.Command, "[withheld]") {
 		if m, err := ParseMode(e.Mode); err == nil {
 			d := now(e, m)
 			if d.Verdict.String() == e.Verdict {
