@@ -2,13 +2,15 @@
 // a client's payloads described as data (Protocol: the keys of the fields every client sends,
 // its events, its tool table), the one prologue that reads a payload by that description
 // (Protocol.Decode: the size cap, strict JSON, the event, the call's fields, the tool's input,
-// each failure an error that refuses the call), and the pieces the answers are rendered from
-// (render.go), so that a rule about payloads or answers is written once.
+// each failure an error that refuses the call), the pieces the answers are rendered from
+// (render.go: a flat answer as data, Flat, and the Claude-shaped pieces), and the walk of a
+// project's hook files (settings.go), so that a rule about payloads or answers is written once.
 //
-// Each adapter keeps its client's own facts: its tool names and events (as data), what only it
-// sends (Claude Code's readonly command, Cursor's workspace roots), and the shape of its answer,
-// which differs from client to client in ways that decide whether a refusal holds (see each
-// adapter's package comment). It runs in the hook process, and links no network code.
+// Each adapter keeps its client's own facts: its tool names, fields and events (as data), what
+// only it sends (Claude Code's readonly command, Cursor's workspace roots), where its hook files
+// are, and the shape of its answer, which differs from client to client in ways that decide
+// whether a refusal holds (see each adapter's package comment). It runs in the hook process, and
+// links no network code.
 package agentkit
 
 import (
