@@ -100,8 +100,9 @@ fuzz:
 
 # Go benchmarks of the judge and the lexer, then whole-process latency beside a floor program
 # (and through the wrapper a project's registration runs it with, docs/decisions/0009), then
-# what the sandbox adds: one system call under the seccomp filter, and whole commands run
-# through the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md).
+# what the sandbox adds: one system call under the seccomp filter, whole commands run through
+# the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md), and the
+# launch beside a minimal Go launcher, with hookctl's home among 5 and among 5,000 entries.
 bench: build
 	$(GO) test ./hook -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
@@ -112,6 +113,8 @@ bench: build
 		fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
 	$(GO) test ./sandbox -run '^$$' -bench FilterSyscall -benchtime 300000x
 	$(GO) run ./internal/latency/sandboxed -hookctl $(BIN) -home bin -n 300 -heavy 21 -edit
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/minlaunch ./internal/latency/minlaunch
+	$(GO) run ./internal/latency/launch -hookctl $(BIN) -min bin/minlaunch -n 200 -dir bin
 
 # The real clients for the end-to-end tests: Claude Code, Codex, Qwen Code, Gemini CLI and
 # Copilot CLI, at the pinned versions, installed with npm under .cache.
