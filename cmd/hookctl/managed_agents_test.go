@@ -48,7 +48,9 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 			}
 			for i, repo := range mc.repoSettings {
 				for _, scope := range []string{"user", "managed"} {
-					s := c.NewSession(t, func(*agenttest.Project) []agenttest.Step { return []agenttest.Step{agenttest.Shell("touch made-by-the-model")} })
+					s := c.NewSession(t, func(*agenttest.Project) []agenttest.Step {
+						return []agenttest.Step{agenttest.Shell("touch made-by-the-model")}
+					})
 					writeFile(t, filepath.Join(s.Dir, mc.settingsDir, "settings.json"), repo)
 					env := s.Env()
 					// In a mount namespace of its own, the machine's file is at its real place; the
