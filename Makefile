@@ -17,7 +17,7 @@ CLAUDE_CODE_VERSION := 2.1.328
 CLAUDE_DIR          := .cache/claude-code
 CLAUDE_BIN          := $(CLAUDE_DIR)/node_modules/.bin/claude
 
-# The other clients the end-to-end tests drive (agents/*/e2e_test.go), each under .cache/<dir>.
+# The other clients the end-to-end tests drive (agents/conformance), each under .cache/<dir>.
 # Copilot CLI unpacks about 235 MB on its first run; its test keeps that in .cache/copilot-pkg.
 CODEX_VERSION   := 0.169.0
 QWEN_VERSION    := 0.24.4

@@ -32,8 +32,9 @@ type LogEntry struct {
 	Session   string    `json:"session,omitempty"`
 	Agent     string    `json:"agent,omitempty"` // the client: "Claude Code"
 	AgentType string    `json:"agent_type,omitempty"`
-	Event     string    `json:"event"` // "tool", "toggle"
-	Tool      string    `json:"tool,omitempty"`
+	Event     string    `json:"event"`          // "tool", "toggle"
+	Tool      string    `json:"tool,omitempty"` // the client's own name for it
+	Kind      string    `json:"kind,omitempty"` // what the tool does (Kind's name: "shell", "file write", …)
 	Mode      string    `json:"mode,omitempty"` // the session's mode when it was decided
 	Verdict   string    `json:"verdict"`        // allow, deny, ask, pass
 	Rule      string    `json:"rule,omitempty"` // which part of the policy decided
@@ -109,7 +110,7 @@ func (e *LogEntry) appendJSON(b []byte) []byte {
 	b = e.Time.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, '"')
 	for _, f := range []struct{ name, value string }{
-		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool},
+		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"kind", e.Kind},
 		{"mode", e.Mode}, {"verdict", e.Verdict}, {"rule", e.Rule}, {"reason", e.Reason}, {"command", e.Command},
 		{"isolation", e.Isolation}, {"cwd", e.Cwd}, {"user_rule", e.UserRule},
 	} {
@@ -279,7 +280,7 @@ func assignsSecret(word string) bool {
 	return ok && value != "" && secrets.Variable(strings.TrimLeft(name, "-")) && !strings.ContainsAny(name, "/.")
 }
 
-// WhySteps is `hookctl log why`: decision e, step by step. now, if set, decides e's Bash command
+// WhySteps is `hookctl log why`: decision e, step by step. now, if set, decides e's shell command
 // again with today's config and rules in the mode it was decided in (they may have changed
 // since: a config edit, a new hookctl), and the last step says whether the verdict still holds.
 // The dashboard shows the same steps.
@@ -303,7 +304,9 @@ func WhySteps(e LogEntry, now func(LogEntry, Mode) Decision) []string {
 	} else if e.Isolation != "" {
 		say("isolation: %s", e.Isolation)
 	}
-	if now != nil && e.Event == "tool" && e.Tool == "Bash" && e.Command != "" && !strings.Contains(e.Command, "[withheld]") {
+	// An entry written before entries carried a kind is re-judged as it was then: Bash only.
+	shell := e.Kind == KindShell.String() || e.Kind == "" && e.Tool == "Bash"
+	if now != nil && e.Event == "tool" && shell && e.Command != "" && !strings.Contains(e.Command, "[withheld]") {
 		if m, err := ParseMode(e.Mode); err == nil {
 			d := now(e, m)
 			if d.Verdict.String() == e.Verdict {

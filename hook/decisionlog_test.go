@@ -198,3 +198,31 @@ func TestGateLogsEveryDecision(t *testing.T) {
 		t.Errorf("toggle entry %+v", toggle)
 	}
 }
+
+// TestWhyRejudgesShellCallsOfEveryClient: log why decides a logged command again for any
+// client's shell tool (the entry's kind, not Claude Code's tool name), and never a command a
+// tool of another kind carried (Claude Code's Monitor, which takes no rewrite). An entry
+// written before entries carried a kind is re-judged as then: Bash's, and no other tool's.
+func TestWhyRejudgesShellCallsOfEveryClient(t *testing.T) {
+	var judged []string
+	now := func(e LogEntry, m Mode) Decision {
+		judged = append(judged, e.Tool)
+		return Decision{Verdict: Deny, Reason: "still no"}
+	}
+	for _, e := range []LogEntry{
+		{Event: "tool", Tool: "Bash", Kind: KindShell.String(), Mode: "read-only", Verdict: "deny", Command: "sed -i s/a/b/ f"},
+		{Event: "tool", Tool: "run_shell_command", Kind: KindShell.String(), Mode: "read-only", Verdict: "deny", Command: "sed -i s/a/b/ f"},
+		{Event: "tool", Tool: "Monitor", Kind: KindOther.String(), Mode: "read-only", Verdict: "deny", Command: "tail -f log"},
+		{Event: "tool", Tool: "Bash", Mode: "read-only", Verdict: "deny", Command: "sed -i s/a/b/ old"},
+		{Event: "tool", Tool: "Monitor", Mode: "read-only", Verdict: "deny", Command: "tail -f old"},
+	} {
+		steps := WhySteps(e, now)
+		shell := e.Kind == "shell" || e.Kind == "" && e.Tool == "Bash"
+		if last := steps[len(steps)-1]; shell != strings.HasPrefix(last, "today the same command") {
+			t.Errorf("%s (%s): last step %q", e.Tool, e.Kind, last)
+		}
+	}
+	if strings.Join(judged, ",") != "Bash,run_shell_command,Bash" {
+		t.Errorf("judged again: %v", judged)
+	}
+}

@@ -202,7 +202,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// model has not been told what the read-only shell accepts: once, with this refusal.
 		d.Reason += " " + ReadOnlyShellRules
 	}
-	d.Record = g.record(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Mode: st.Mode.String(),
+	d.Record = g.record(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Kind: c.Kind.String(), Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
 	g.noteClient(c.Session)
 	if c.AgentID == "" {

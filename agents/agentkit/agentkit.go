@@ -1,10 +1,16 @@
-// Package agentkit is what the adapters of the clients other than Claude Code share: a table of
-// each client's tools (what each does, and which input field holds what the policy judges), the
-// strict reading of a payload, and the reading of a tool's input into a hook.ToolCall.
+// Package agentkit is the one kit every client's adapter is built from, Claude Code's included:
+// a client's payloads described as data (Protocol: the keys of the fields every client sends,
+// its events, its tool table), the one prologue that reads a payload by that description
+// (Protocol.Decode: the size cap, strict JSON, the event, the call's fields, the tool's input,
+// each failure an error that refuses the call), the pieces the answers are rendered from
+// (render.go: a flat answer as data, Flat, and the Claude-shaped pieces), and the walk of a
+// project's hook files (settings.go), so that a rule about payloads or answers is written once.
 //
-// Each adapter keeps its own events and output: those differ from client to client in ways that
-// decide whether a refusal holds (see each adapter's package comment). It runs in the hook
-// process, and links no network code.
+// Each adapter keeps its client's own facts: its tool names, fields and events (as data), what
+// only it sends (Claude Code's readonly command, Cursor's workspace roots), where its hook files
+// are, and the shape of its answer, which differs from client to client in ways that decide
+// whether a refusal holds (see each adapter's package comment). It runs in the hook process, and
+// links no network code.
 package agentkit
 
 import (
@@ -25,11 +31,14 @@ import (
 type Tool struct {
 	Name string
 	Kind hook.Kind
-	// Command is the field holding a shell tool's command (required); Dir the field holding
+	// Command is the field holding the command a tool runs (required); Dir the field holding
 	// the directory it runs in, when the tool takes one ("" or absent: the session's).
 	Command, Dir string
 	// Description is the field where the model says what a command is for.
 	Description string
+	// NoRewrite: the client does not take the command back rewritten (Qwen Code's shell, Claude
+	// Code's Monitor), so an admitted command runs as written, outside hookctl's sandbox.
+	NoRewrite bool
 	// Write is the field holding the file a writing tool writes (required); Patch the field
 	// holding a patch whose file headers name the files it writes (Codex's apply_patch).
 	Write, Patch string
@@ -40,6 +49,9 @@ type Tool struct {
 	// URL and Query are a web tool's fetch address and search query; Need what the model says
 	// it wants from it.
 	URL, Query, Need string
+	// Prompt is the field holding a prompt the tool schedules for later (Claude Code's
+	// CronCreate); Skill the field naming the skill a tool loads.
+	Prompt, Skill string
 }
 
 // Tools is a client's tool table.
@@ -55,9 +67,12 @@ func (ts Tools) Find(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// Parse reads a payload: valid JSON, an object, and no key twice anywhere (gjson would decide on
-// the first value while the client acts on the last).
+// Parse reads a payload: at most hook.MaxPayload bytes, valid JSON, an object, and no key twice
+// anywhere (gjson would decide on the first value while the client acts on the last).
 func Parse(payload []byte) (gjson.Result, error) {
+	if len(payload) > hook.MaxPayload {
+		return gjson.Result{}, fmt.Errorf("hookctl refuses payloads over %d bytes", hook.MaxPayload)
+	}
 	if !gjson.ValidBytes(payload) {
 		return gjson.Result{}, fmt.Errorf("the payload is not valid JSON")
 	}
@@ -76,19 +91,20 @@ func Str(obj gjson.Result, key string, required bool) (string, error) {
 	return hookjson.Str(obj, key, required)
 }
 
-// FillCall reads the input of a call to tool t into c: c.Input, and the command, paths or web
-// request the policy judges. c.Tool and c.Cwd must be set. A tool whose input lacks what its
-// entry names is an error, which refuses the call.
-func FillCall(c *hook.ToolCall, t Tool, in gjson.Result) error {
+// FillCall reads the input of a call to tool t into c: c.Input, and the command, paths, web
+// request, prompt or skill the policy judges. key is the payload's name for the input, for the
+// errors; c.Tool and c.Cwd must be set. A tool whose input lacks what its entry names is an
+// error, which refuses the call.
+func FillCall(c *hook.ToolCall, t Tool, key string, in gjson.Result) error {
 	if !in.IsObject() {
-		return fmt.Errorf("the tool input is missing or not an object")
+		return fmt.Errorf("%s is missing or not an object", key)
 	}
 	c.Input = json.RawMessage(in.Raw)
-	c.Kind = t.Kind
-	field := func(key string, required bool) (string, error) {
-		v, err := Str(in, key, required)
+	c.Kind, c.NoRewrite = t.Kind, t.NoRewrite
+	field := func(name string, required bool) (string, error) {
+		v, err := Str(in, name, required)
 		if err != nil {
-			return "", fmt.Errorf("tool input: %w", err)
+			return "", fmt.Errorf("%s: %w", key, err)
 		}
 		return v, nil
 	}
@@ -157,8 +173,12 @@ func FillCall(c *hook.ToolCall, t Tool, in gjson.Result) error {
 			w.Need = w.Query
 		}
 		c.Web = w
+	case t.Prompt != "":
+		c.Prompt, err = field(t.Prompt, false)
+	case t.Skill != "":
+		c.Skill, err = field(t.Skill, false)
 	}
-	return nil
+	return err
 }
 
 // patchHeaders are the lines of a Codex patch that name a file it writes (codex-rs
@@ -192,24 +212,4 @@ func PatchPaths(patch string) ([]string, error) {
 		return nil, fmt.Errorf("the patch names no file")
 	}
 	return out, nil
-}
-
-// Reason is a deny's reason, never blank: Codex runs the tool on a deny without one, and the
-// others would show the model nothing.
-func Reason(reason string) string {
-	if strings.TrimSpace(reason) == "" {
-		return "hookctl refused this call"
-	}
-	return reason
-}
-
-// DenyReason is the reason of the deny that answers d, a Deny or an Ask: an ask is refused
-// (no adapter relies on its client to put one to the user), with askRefusal, the client's
-// words for why, after d's reason.
-func DenyReason(d hook.Decision, askRefusal string) string {
-	reason := Reason(d.Reason)
-	if d.Verdict == hook.Ask {
-		reason += askRefusal
-	}
-	return reason
 }

@@ -1,7 +1,9 @@
-// Package agenttest drives the real clients other than Claude Code in end-to-end tests: it finds
-// the pinned client under .cache (make e2e-deps installs it), and plays a scripted model behind
-// the fake API each client speaks (responses.go: OpenAI Responses for Codex; chat.go: OpenAI
-// Chat Completions for Qwen Code).
+// Package agenttest drives the real clients in end-to-end tests, through one harness: each
+// client's driver (clients.go: where its pinned release is under .cache, which make e2e-deps
+// installs; how a hook is registered for it; how it runs headless; what it shows the model of a
+// refusal), and a scripted model behind the fake API each client speaks (responses.go: OpenAI
+// Responses for Codex; chat.go: OpenAI Chat Completions for Qwen Code and Copilot CLI;
+// generatecontent.go: the Gemini API; Claude Code's Messages API is claudetest's).
 //
 // A script is a list of Steps, each one tool call the model makes, in order, one per turn: the
 // fake answers each request with the step after the tool results already in the conversation,
@@ -12,13 +14,17 @@ package agenttest
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // Step is one tool call the model makes: a shell command, or a whole-file write with the
@@ -42,7 +48,7 @@ const Done = "All done."
 // skipping the test when it is not installed, or failing under HOOKCTL_REQUIRE_E2E=1 (CI).
 func Binary(t testing.TB, dir, name, pkg string) string {
 	t.Helper()
-	root, err := repoRoot()
+	root, err := testbin.RepoRoot()
 	if err == nil {
 		p := filepath.Join(root, ".cache", dir, "node_modules", ".bin", name)
 		if fi, err := os.Stat(p); err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0 {
@@ -57,31 +63,33 @@ func Binary(t testing.TB, dir, name, pkg string) string {
 	return ""
 }
 
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod found")
-		}
-		dir = parent
-	}
-}
-
 // RepoRoot is the directory holding go.mod, above the test's working directory.
 func RepoRoot(t testing.TB) string {
 	t.Helper()
-	root, err := repoRoot()
+	root, err := testbin.RepoRoot()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return root
+}
+
+// fake is what every fake API holds: the requests it received (log), its server on loopback,
+// and the model's script.
+type fake struct {
+	log
+	srv    *httptest.Server
+	script []Step
+}
+
+// start serves answer on loopback until the test ends, each request's body logged first.
+func (f *fake) start(t testing.TB, script []Step, answer func(w http.ResponseWriter, req *http.Request, body []byte)) {
+	f.script = script
+	f.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		body, _ := io.ReadAll(req.Body)
+		f.add(string(body))
+		answer(w, req, body)
+	}))
+	t.Cleanup(f.srv.Close)
 }
 
 // log keeps the requests a fake API received.

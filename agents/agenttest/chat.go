@@ -3,26 +3,19 @@ package agenttest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
 
 // Chat is a fake OpenAI Chat Completions API (POST /v1/chat/completions, streamed or not), which
 // Qwen Code and Copilot CLI speak.
-type Chat struct {
-	log
-	srv    *httptest.Server
-	script []Step
-}
+type Chat struct{ fake }
 
 // NewChat starts the fake on loopback; it stops when the test ends.
 func NewChat(t testing.TB, script []Step) *Chat {
-	c := &Chat{script: script}
-	c.srv = httptest.NewServer(http.HandlerFunc(c.serve))
-	t.Cleanup(c.srv.Close)
+	c := &Chat{}
+	c.start(t, script, c.serve)
 	return c
 }
 
@@ -51,9 +44,7 @@ type chatRequest struct {
 var shellTools = map[string]string{"run_shell_command": "command", "bash": "command", "shell": "command"}
 var writeTools = map[string][2]string{"write_file": {"file_path", "content"}, "create": {"path", "file_text"}}
 
-func (c *Chat) serve(w http.ResponseWriter, req *http.Request) {
-	body, _ := io.ReadAll(req.Body)
-	c.add(string(body))
+func (c *Chat) serve(w http.ResponseWriter, req *http.Request, body []byte) {
 	if !strings.HasSuffix(req.URL.Path, "/chat/completions") {
 		if strings.HasSuffix(req.URL.Path, "/models") {
 			writeJSON(w, map[string]any{"object": "list", "data": []any{map[string]any{"id": "gpt-4.1", "object": "model"}}})

@@ -3,24 +3,17 @@ package agenttest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"testing"
 )
 
 // Responses is a fake OpenAI Responses API (POST /v1/responses, streamed), which Codex speaks.
-type Responses struct {
-	log
-	srv    *httptest.Server
-	script []Step
-}
+type Responses struct{ fake }
 
 // NewResponses starts the fake on loopback; it stops when the test ends.
 func NewResponses(t testing.TB, script []Step) *Responses {
-	r := &Responses{script: script}
-	r.srv = httptest.NewServer(http.HandlerFunc(r.serve))
-	t.Cleanup(r.srv.Close)
+	r := &Responses{}
+	r.start(t, script, r.serve)
 	return r
 }
 
@@ -44,9 +37,7 @@ type responsesRequest struct {
 	Tools []responsesTool `json:"tools"`
 }
 
-func (r *Responses) serve(w http.ResponseWriter, req *http.Request) {
-	body, _ := io.ReadAll(req.Body)
-	r.add(string(body))
+func (r *Responses) serve(w http.ResponseWriter, req *http.Request, body []byte) {
 	if req.URL.Path != "/v1/responses" {
 		http.NotFound(w, req)
 		return

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -53,15 +54,10 @@ func SettingsPathsFor(home, configDir, cwd string) []string {
 		"/etc/claude-code",
 		"/Library/Application Support/ClaudeCode",
 	}
-	claudeDir := func(dir string) {
-		out = append(out,
-			filepath.Join(dir, ".claude", "settings.json"),
-			filepath.Join(dir, ".claude", "settings.local.json"),
-			filepath.Join(dir, ".claude", "commands", "readonly.md"),
-			filepath.Join(dir, ".claude", "skills", "readonly"))
-	}
 	if home != "" {
-		claudeDir(home)
+		for _, n := range SettingsNames {
+			out = append(out, filepath.Join(home, n))
+		}
 		out = append(out, filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", "plugins"))
 	}
 	if filepath.IsAbs(configDir) {
@@ -74,17 +70,7 @@ func SettingsPathsFor(home, configDir, cwd string) []string {
 			filepath.Join(d, "plugins"),
 			filepath.Join(d, ".claude.json"))
 	}
-	if filepath.IsAbs(cwd) {
-		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-			if d != home {
-				claudeDir(d)
-			}
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	return out
+	return agentkit.Enclosing(out, home, cwd, SettingsNames)
 }
 
 // RetrievalAnswerDelay is the least time the retrieval hook takes to answer a web tool. Claude

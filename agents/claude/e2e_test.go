@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -152,6 +153,39 @@ func buildHookctl(t *testing.T) string {
 		return p
 	}
 	return testbin.Hookctl(t) // as released: the retriever's Landlock needs it without cgo
+}
+
+// newSession is a session of the real client (skipped where it is not installed), the hookctl
+// under test, and the session's own HOOKCTL_HOME.
+func newSession(t *testing.T) (s *ct.Session, hookctl, home string) {
+	ct.Binary(t)
+	hookctl = buildHookctl(t)
+	s = ct.NewSession(t)
+	home = t.TempDir()
+	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
+	return s, hookctl, home
+}
+
+// modeEvents are the events hookctl's hook answers for a session's modes: tool calls, the
+// user's /readonly (a prompt or its expansion), and the session's start.
+var modeEvents = []string{"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart"}
+
+// hookOn registers hookctl's hook for events.
+func hookOn(s *ct.Session, hookctl string, events ...string) {
+	for _, ev := range events {
+		s.Hooks = append(s.Hooks, ct.Hook{Event: ev, Command: hookctl, Args: []string{"hook"}})
+	}
+}
+
+// install runs `hookctl install` in the session's project, as the README says.
+func install(t *testing.T, s *ct.Session, hookctl string) {
+	t.Helper()
+	cmd := exec.Command(hookctl, "install")
+	cmd.Env = s.Environ()
+	cmd.Dir = s.Project
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("hookctl install: %v\n%s", err, out)
+	}
 }
 
 // TestMain removes the hookctl the tests built.

@@ -17,15 +17,9 @@ import (
 // itself, edit Claude Code's settings, or make an Explore subagent write; /readonly on restores
 // read-only.
 func TestRealClientSessionModes(t *testing.T) {
-	ct.Binary(t)
-	hookctl := buildHookctl(t)
-	s := ct.NewSession(t)
+	s, hookctl, home := newSession(t)
 	s.InitGitRepo(commitSubject)
-	home := t.TempDir()
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
-	for _, ev := range []string{"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart"} {
-		s.Hooks = append(s.Hooks, ct.Hook{Event: ev, Command: hookctl, Args: []string{"hook"}})
-	}
+	hookOn(s, hookctl, modeEvents...)
 	cmd := claude.ReadonlyCommandPath(s.Home)
 	os.MkdirAll(filepath.Dir(cmd), 0o755)
 	os.WriteFile(cmd, claude.ReadonlyCommand, 0o644)

@@ -20,19 +20,14 @@ import (
 // denied by the hook itself; gh never runs; every decision is in the audit; and a read-only
 // command still runs.
 func TestRealClientReviewPublishAsks(t *testing.T) {
-	ct.Binary(t)
-	hookctl := buildHookctl(t)
-	s := ct.NewSession(t)
+	s, hookctl, home := newSession(t)
 	s.InitGitRepo(commitSubject)
-	home := t.TempDir()
 	// A gh that records being run: the publish must not run under -p, nor any refused form.
 	bin := ct.TrustedBin(t)
 	ran := filepath.Join(t.TempDir(), "gh-ran")
 	os.WriteFile(filepath.Join(bin, "gh"), []byte("#!/bin/sh\necho \"$@\" >> "+ran+"\n"), 0o755)
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "PATH="+bin+":"+os.Getenv("PATH"))
-	for _, ev := range []string{"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart"} {
-		s.Hooks = append(s.Hooks, ct.Hook{Event: ev, Command: hookctl, Args: []string{"hook"}})
-	}
+	s.Env = append(s.Env, "PATH="+bin+":"+os.Getenv("PATH"))
+	hookOn(s, hookctl, modeEvents...)
 	cmd := claude.ReadonlyCommandPath(s.Home)
 	os.MkdirAll(filepath.Dir(cmd), 0o755)
 	os.WriteFile(cmd, claude.ReadonlyCommand, 0o644)

@@ -4,7 +4,6 @@ package claude_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,24 +20,16 @@ import (
 // runs only when the user approves, posting the text to the GitHub API exactly once (a fake API,
 // reached as through a user's corporate proxy: internal/fakegithub).
 func TestRealTUIReviewPublishIsAsked(t *testing.T) {
-	ct.Binary(t)
 	ct.Tmux(t)
-	hookctl := buildHookctl(t)
-	s := ct.NewSession(t)
+	s, hookctl, home := newSession(t)
 	s.InitGitRepo(commitSubject)
-	home := t.TempDir()
 	bin := ct.TrustedBin(t)
 	os.WriteFile(filepath.Join(bin, "gh"), []byte(fakegithub.GH), 0o755)
 	api := fakegithub.New(t, bin)
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home, "PATH="+bin+":"+os.Getenv("PATH"), "GH_TOKEN=gho_tuiToken",
+	s.Env = append(s.Env, "PATH="+bin+":"+os.Getenv("PATH"), "GH_TOKEN=gho_tuiToken",
 		"NO_PROXY=127.0.0.1,localhost", "no_proxy=127.0.0.1,localhost") // the client's own API is on loopback
 	s.Env = append(s.Env, api.Env()...)
-	install := exec.Command(hookctl, "install")
-	install.Env = s.Environ()
-	install.Dir = s.Project
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("hookctl install: %v\n%s", err, out)
-	}
+	install(t, s, hookctl)
 	s.Script.Main = []ct.Call{ct.Bash(`gh pr comment 7 -b "Looks good."`)}
 
 	tui := s.StartTUI(140, 40)

@@ -16,15 +16,9 @@ import (
 // next tool call, states the new mode: additionalContext on PreToolUse reaches the model with
 // the call's result, allowed or refused (2.1.328, live).
 func TestRealClientModeNoticeAtToolCall(t *testing.T) {
-	ct.Binary(t)
-	hookctl := buildHookctl(t)
-	s := ct.NewSession(t)
+	s, hookctl, home := newSession(t)
 	s.InitGitRepo(commitSubject)
-	home := t.TempDir()
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
-	for _, ev := range []string{"PreToolUse", "UserPromptSubmit", "UserPromptExpansion", "SessionStart"} {
-		s.Hooks = append(s.Hooks, ct.Hook{Event: ev, Command: hookctl, Args: []string{"hook"}})
-	}
+	hookOn(s, hookctl, modeEvents...)
 	f := filepath.Join(s.Project, "f")
 	store := hook.NewStore(home)
 	session := func() string {
@@ -97,16 +91,10 @@ func lastUserTurn(body string) string {
 // read-only rules: the user asked for a plan, not changes. The client reports the mode in each
 // PreToolUse payload as permission_mode "plan" (2.1.328, live).
 func TestRealClientPlanModeIsReadOnly(t *testing.T) {
-	ct.Binary(t)
-	hookctl := buildHookctl(t)
-	s := ct.NewSession(t)
+	s, hookctl, home := newSession(t)
 	s.InitGitRepo(commitSubject)
-	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte("default_mode = \"edit\"\n"), 0o600)
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
-	for _, ev := range []string{"PreToolUse", "UserPromptSubmit", "SessionStart"} {
-		s.Hooks = append(s.Hooks, ct.Hook{Event: ev, Command: hookctl, Args: []string{"hook"}})
-	}
+	hookOn(s, hookctl, "PreToolUse", "UserPromptSubmit", "SessionStart")
 	f := filepath.Join(s.Project, "f")
 	s.Script.Main = []ct.Call{
 		{Name: "Write", Input: map[string]any{"file_path": f, "content": "planned\n"}},

@@ -4,7 +4,6 @@ package claude_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -21,19 +20,10 @@ import (
 // /read, shows the mode and changes nothing (it unlocked); a resumed session is found as well,
 // and after /clear the client's new session.
 func TestRealTUITwoSessionsInOneDirectory(t *testing.T) {
-	ct.Binary(t)
 	ct.Tmux(t)
-	hookctl := buildHookctl(t)
-	s := ct.NewSession(t)
-	home := t.TempDir()
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
+	s, hookctl, home := newSession(t)
 	os.MkdirAll(filepath.Join(s.Project, "sub"), 0o755)
-	install := exec.Command(hookctl, "install")
-	install.Env = s.Environ()
-	install.Dir = s.Project
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("hookctl install: %v\n%s", err, out)
-	}
+	install(t, s, hookctl)
 	store := hook.NewStore(home)
 	mode := func(id string) hook.Mode {
 		t.Helper()

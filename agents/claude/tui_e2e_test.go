@@ -4,7 +4,6 @@ package claude_test
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,19 +18,10 @@ import (
 // /readonly on: the session's mode follows, the status line shows it, and the model is never
 // sent the command.
 func TestRealTUIReadonlyToggle(t *testing.T) {
-	ct.Binary(t)
 	ct.Tmux(t)
-	hookctl := buildHookctl(t)
-	s := ct.NewSession(t)
-	home := t.TempDir()
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
+	s, hookctl, home := newSession(t)
 
-	install := exec.Command(hookctl, "install")
-	install.Env = s.Environ()
-	install.Dir = s.Project
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("hookctl install: %v\n%s", err, out)
-	}
+	install(t, s, hookctl)
 
 	tui := s.StartTUI(110, 30)
 	tui.WaitFor("🔒 READ-ONLY", 20*time.Second)
@@ -91,21 +81,12 @@ func lastLines(screen string, n int) string {
 // out of plan mode takes the badge away at the redraw it causes, not at the next prompt (the
 // status line's input does not carry the permission mode; the redraw does).
 func TestRealTUIPlanBadgeFollowsShiftTab(t *testing.T) {
-	ct.Binary(t)
 	ct.Tmux(t)
-	hookctl := buildHookctl(t)
-	s := ct.NewSession(t)
-	home := t.TempDir()
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
+	s, hookctl, home := newSession(t)
 	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("default_mode = \"edit\"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	install := exec.Command(hookctl, "install")
-	install.Env = s.Environ()
-	install.Dir = s.Project
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("hookctl install: %v\n%s", err, out)
-	}
+	install(t, s, hookctl)
 	const badge = "plan mode: read-only"
 	tui := s.StartTUI(120, 30)
 	tui.WaitFor("✏ EDIT", 20*time.Second)
@@ -152,16 +133,8 @@ func TestRealTUIReadmeScreens(t *testing.T) {
 	}
 	squash := func(s string) string { return strings.Join(strings.Fields(s), " ") }
 
-	hookctl := buildHookctl(t)
-	s := ct.NewSession(t)
-	home := t.TempDir()
-	s.Env = append(s.Env, "HOOKCTL_HOME="+home)
-	install := exec.Command(hookctl, "install")
-	install.Env = s.Environ()
-	install.Dir = s.Project
-	if out, err := install.CombinedOutput(); err != nil {
-		t.Fatalf("hookctl install: %v\n%s", err, out)
-	}
+	s, hookctl, _ := newSession(t)
+	install(t, s, hookctl)
 	s.Script.Main = []ct.Call{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(s.Project, "notes.md"), "content": "x\n"}}}
 	tui := s.StartTUI(220, 40)
 	tui.WaitFor("🔒 READ-ONLY", 20*time.Second)

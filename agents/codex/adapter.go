@@ -21,15 +21,11 @@
 package codex
 
 import (
-	"fmt"
-
 	"github.com/tidwall/gjson"
 
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/hookjson"
-	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // Adapter implements hook.Adapter for Codex.
@@ -47,81 +43,20 @@ var Tools = agentkit.Tools{
 	{Name: "apply_patch", Kind: hook.KindFileWrite, Patch: "command"},
 }
 
-// KindOf says what a Codex tool does.
-func KindOf(tool string) (agentkit.Tool, bool) {
-	if t, ok := Tools.Find(tool); ok {
-		return t, true
-	}
-	if len(tool) > 5 && tool[:5] == "mcp__" {
-		return agentkit.Tool{Name: tool, Kind: hook.KindOther}, true
-	}
-	return agentkit.Tool{Name: tool, Kind: hook.KindUnknown}, false
-}
-
 // knownEvents are Codex's hook events (codex-rs/hooks/src/events). Those hookctl does not act on
 // get no opinion; any other name is refused.
 var knownEvents = "PreToolUse PermissionRequest PostToolUse SessionStart UserPromptSubmit Stop StopFailure PreCompact PostCompact SubagentStart SubagentStop"
 
-// Decode reads a payload.
-func (Adapter) Decode(payload []byte) (*hook.Event, error) {
-	root, err := agentkit.Parse(payload)
-	if err != nil {
-		return nil, err
-	}
-	name, err := agentkit.Str(root, "hook_event_name", true)
-	if err != nil {
-		return nil, err
-	}
-	if !wordlist.Has(knownEvents, name) {
-		return nil, fmt.Errorf("unknown hook event %q", clip.Short(name))
-	}
-	ev := &hook.Event{Name: hook.EventOther}
-	switch name {
-	case "PreToolUse":
-		ev.Name = hook.EventToolCall
-		return decodeCall(root, ev)
-	case "SessionStart":
-		ev.Name = hook.EventSessionStart
-	case "UserPromptSubmit":
-		ev.Name = hook.EventPrompt
-	default:
-		return ev, nil
-	}
-	if ev.Session, err = agentkit.Str(root, "session_id", true); err != nil {
-		return nil, err
-	}
-	if ev.Cwd, err = agentkit.Str(root, "cwd", false); err != nil {
-		return nil, err
-	}
-	if ev.PermissionMode, err = agentkit.Str(root, "permission_mode", false); err != nil {
-		return nil, err
-	}
-	return ev, nil
+// protocol is Codex's payloads: Claude-shaped, and every mcp__ tool an external server's.
+var protocol = agentkit.Protocol{
+	Name: "Codex", Fields: agentkit.ClaudeFields, Events: knownEvents,
+	Acts: []agentkit.Act{{Name: "PreToolUse", Event: hook.EventToolCall}, {Name: "SessionStart", Event: hook.EventSessionStart},
+		{Name: "UserPromptSubmit", Event: hook.EventPrompt}},
+	Tools: Tools, External: "mcp__",
 }
 
-func decodeCall(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
-	c := &hook.ToolCall{}
-	var err error
-	for _, f := range []struct {
-		key      string
-		to       *string
-		required bool
-	}{
-		{"session_id", &c.Session, true}, {"tool_name", &c.Tool, true}, {"cwd", &c.Cwd, false},
-		{"agent_id", &c.AgentID, false}, {"agent_type", &c.AgentType, false},
-		{"permission_mode", &c.PermissionMode, false}, {"tool_use_id", &c.UseID, false},
-	} {
-		if *f.to, err = agentkit.Str(root, f.key, f.required); err != nil {
-			return nil, err
-		}
-	}
-	t, _ := KindOf(c.Tool)
-	if err := agentkit.FillCall(c, t, root.Get("tool_input")); err != nil {
-		return nil, err
-	}
-	ev.Session, ev.Cwd, ev.Call, ev.PermissionMode = c.Session, c.Cwd, c, c.PermissionMode
-	return ev, nil
-}
+// Decode reads a payload (agentkit's prologue: Codex sends nothing more hookctl reads).
+func (Adapter) Decode(payload []byte) (*hook.Event, error) { return protocol.Decode(payload) }
 
 // askRefusal is what replaces an ask, which Codex does not support (it would run the tool).
 const askRefusal = " Codex's hooks cannot ask you to confirm, so hookctl refuses it; if it is wanted, run it yourself."
@@ -131,61 +66,35 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	var o hookjson.Object
 	switch ev.Name {
 	case hook.EventSessionStart:
-		if d.Context != "" {
-			var h hookjson.Object
-			h.Str("hookEventName", "SessionStart")
-			h.Str("additionalContext", d.Context)
-			o.Obj("hookSpecificOutput", h)
-		}
-		if d.Message != "" {
-			o.Str("systemMessage", d.Message)
-		}
-		return o.Line(), nil
+		return agentkit.SessionStartAnswer(d), nil
 	case hook.EventPrompt, hook.EventToggle:
-		if d.Verdict == hook.Deny {
-			o.Str("decision", "block")
-			o.Str("reason", agentkit.Reason(d.Reason))
-			return o.Line(), nil
-		}
-		if d.Context != "" && ev.Name == hook.EventPrompt {
-			var h hookjson.Object
-			h.Str("hookEventName", "UserPromptSubmit")
-			h.Str("additionalContext", d.Context)
-			o.Obj("hookSpecificOutput", h)
-		}
-		return o.Line(), nil
+		return agentkit.PromptAnswer(o, ev, d, agentkit.Reason(d.Reason)), nil
 	}
 	if ev.Name != hook.EventToolCall {
 		return o.Line(), nil
 	}
+	reason, deny, err := agentkit.Denial(d, askRefusal)
+	if err != nil {
+		return nil, err
+	}
 	var h hookjson.Object
-	h.Str("hookEventName", "PreToolUse")
 	switch {
-	case d.Verdict == hook.Deny || d.Verdict == hook.Ask:
-		reason := agentkit.DenyReason(d, askRefusal)
-		h.Str("permissionDecision", "deny")
-		h.Str("permissionDecisionReason", reason)
-	case d.Verdict != hook.Pass && d.Verdict != hook.Allow:
-		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
+	case deny:
+		h = agentkit.PreToolUse("deny", reason)
 	case d.Command != "":
 		// A rewrite, allowed or (edit mode) contained: Codex takes updatedInput only with allow.
-		in, err := hookjson.ReplaceString(ev.Call.Input, "command", d.Command)
+		in, err := protocol.Rewrite(ev.Call, d.Command)
 		if err != nil {
 			return nil, err
 		}
-		h.Str("permissionDecision", "allow")
-		if d.Reason != "" {
-			h.Str("permissionDecisionReason", d.Reason)
-		}
+		h = agentkit.PreToolUse("allow", d.Reason)
 		h.Raw("updatedInput", in)
 	case d.Context == "":
 		return o.Line(), nil // no opinion: {}
+	default:
+		h = agentkit.PreToolUse("", "")
 	}
-	if d.Context != "" {
-		h.Str("additionalContext", d.Context)
-	}
-	o.Obj("hookSpecificOutput", h)
-	return o.Line(), nil
+	return agentkit.CallAnswer(h, d.Context), nil
 }
 
 // Refuse writes a refusal for a payload that could not be decided: the prompt form for a prompt,
@@ -194,14 +103,7 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 func (Adapter) Refuse(payload []byte, reason string) []byte {
 	var o hookjson.Object
 	if gjson.GetBytes(payload, "hook_event_name").Str == "UserPromptSubmit" {
-		o.Str("decision", "block")
-		o.Str("reason", agentkit.Reason(reason))
-		return o.Line()
+		return agentkit.PromptAnswer(o, &hook.Event{Name: hook.EventPrompt}, hook.Decision{Verdict: hook.Deny}, agentkit.Reason(reason))
 	}
-	var h hookjson.Object
-	h.Str("hookEventName", "PreToolUse")
-	h.Str("permissionDecision", "deny")
-	h.Str("permissionDecisionReason", agentkit.Reason(reason))
-	o.Obj("hookSpecificOutput", h)
-	return o.Line()
+	return agentkit.DenyCall(o, reason)
 }

@@ -11,7 +11,7 @@ import (
 )
 
 // TestDecodeRecordedPayloads reads every payload Codex 0.169.0 sent (fixtures/codex, recorded by
-// TestRealCodexStaysReadOnly -record) into the call the policy judges.
+// agents/conformance with -record) into the call the policy judges.
 func TestDecodeRecordedPayloads(t *testing.T) {
 	files, _ := filepath.Glob("../../fixtures/codex/*.json")
 	if len(files) == 0 {

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -38,15 +39,5 @@ func SettingsPaths(home, codexHome, cwd string) []string {
 	if filepath.IsAbs(codexHome) {
 		dir(filepath.Clean(codexHome))
 	}
-	if filepath.IsAbs(cwd) {
-		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-			if d != home {
-				out = append(out, filepath.Join(d, ".codex", "config.toml"), filepath.Join(d, ".codex", "hooks.json"))
-			}
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	return out
+	return agentkit.Enclosing(out, home, cwd, SettingsNames)
 }

@@ -16,13 +16,8 @@
 package copilot
 
 import (
-	"fmt"
-
-	"github.com/tidwall/gjson"
-
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/internal/hookjson"
 )
 
 // Adapter implements hook.Adapter for Copilot CLI.
@@ -63,79 +58,31 @@ var Tools = agentkit.Tools{
 	{Name: "session_store_sql", Kind: hook.KindOther}, {Name: "task", Kind: hook.KindOther},
 }
 
-// Decode reads a preToolUse payload. Copilot's camelCase payloads name no event: hookctl
-// registers only preToolUse in this form, so a payload without toolName is an error, refused.
-func (Adapter) Decode(payload []byte) (*hook.Event, error) {
-	root, err := agentkit.Parse(payload)
-	if err != nil {
-		return nil, err
-	}
-	c := &hook.ToolCall{}
-	if c.Session, err = agentkit.Str(root, "sessionId", true); err != nil {
-		return nil, err
-	}
-	if c.Tool, err = agentkit.Str(root, "toolName", true); err != nil {
-		return nil, err
-	}
-	if c.Cwd, err = agentkit.Str(root, "cwd", false); err != nil {
-		return nil, err
-	}
-	args := root.Get("toolArgs")
-	if args.Type == gjson.String {
-		// The documented form: a JSON string holding the object.
-		if args, err = agentkit.Parse([]byte(args.Str)); err != nil {
-			return nil, fmt.Errorf("toolArgs: %w", err)
-		}
-	}
-	t, ok := Tools.Find(c.Tool)
-	if !ok {
-		t = agentkit.Tool{Name: c.Tool, Kind: hook.KindUnknown}
-	}
-	if err := agentkit.FillCall(c, t, args); err != nil {
-		return nil, err
-	}
-	return &hook.Event{Name: hook.EventToolCall, Session: c.Session, Cwd: c.Cwd, Call: c}, nil
+// protocol is Copilot CLI's camelCase payloads. They name no event: hookctl registers only
+// preToolUse in this form, so every payload is a tool call, and one without toolName is an
+// error, refused. toolArgs may be an object or a JSON string holding one.
+var protocol = agentkit.Protocol{
+	Name: "Copilot CLI", Tools: Tools, InputMayBeString: true,
+	Fields: agentkit.Fields{Session: "sessionId", Tool: "toolName", Cwd: "cwd", Input: "toolArgs"},
 }
+
+// Decode reads a preToolUse payload (agentkit's prologue).
+func (Adapter) Decode(payload []byte) (*hook.Event, error) { return protocol.Decode(payload) }
 
 // askRefusal replaces an ask, which hookctl does not rely on Copilot CLI to honour.
 const askRefusal = " hookctl does not ask through Copilot CLI, so it refuses it; if it is wanted, run it yourself."
 
-// Encode writes a decision: deny with its reason; a rewrite as allow with modifiedArgs (every
-// argument as the client sent it, the command replaced); {} for no opinion.
+// answer is Copilot CLI's output: deny with its reason; a rewrite as allow with modifiedArgs
+// (every argument as the client sent it, the command replaced); {} for no opinion.
+var answer = agentkit.Flat{Decision: "permissionDecision", Reasons: []string{"permissionDecisionReason"}, AllowReason: true,
+	Rewrite: "modifiedArgs", AskRefusal: askRefusal}
+
+// Encode writes a decision (answer).
 func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	var o hookjson.Object
-	if ev.Name != hook.EventToolCall {
-		return o.Line(), nil
-	}
-	switch d.Verdict {
-	case hook.Deny, hook.Ask:
-		reason := agentkit.DenyReason(d, askRefusal)
-		o.Str("permissionDecision", "deny")
-		o.Str("permissionDecisionReason", reason)
-		return o.Line(), nil
-	case hook.Allow, hook.Pass:
-	default:
-		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
-	}
-	if d.Command == "" {
-		return o.Line(), nil
-	}
-	in, err := hookjson.ReplaceString(ev.Call.Input, "command", d.Command)
-	if err != nil {
-		return nil, err
-	}
-	o.Str("permissionDecision", "allow")
-	if d.Reason != "" {
-		o.Str("permissionDecisionReason", d.Reason)
-	}
-	o.Raw("modifiedArgs", in)
-	return o.Line(), nil
+	return answer.Encode(&protocol, ev, d)
 }
 
 // Refuse writes a deny; the runner also exits 2, which Copilot CLI treats as a deny.
 func (Adapter) Refuse(payload []byte, reason string) []byte {
-	var o hookjson.Object
-	o.Str("permissionDecision", "deny")
-	o.Str("permissionDecisionReason", agentkit.Reason(reason))
-	return o.Line()
+	return answer.Deny(agentkit.Reason(reason))
 }

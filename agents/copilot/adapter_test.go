@@ -1,9 +1,9 @@
 package copilot
 
 import (
-	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/agents/agenttest"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -11,33 +11,13 @@ import (
 // decision, never one it reads as invalid (and so runs the tool): a deny always with a
 // non-empty reason, and each failure of the runner a deny.
 func TestEncodeShapes(t *testing.T) {
-	ev, err := Adapter{}.Decode([]byte(`{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":"{\"command\":\"ls\",\"description\":\"d\"}"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		d    hook.Decision
-		want string
-	}{
-		{hook.Decision{Verdict: hook.Deny, Reason: "no"}, denyOf("no")},
-		{hook.Decision{Verdict: hook.Deny}, denyOf("hookctl refused this call")},
-		{hook.Decision{Verdict: hook.Ask, Reason: "publish?"}, denyOf("publish?" + askRefusal)},
-		{hook.Decision{Verdict: hook.Allow, Reason: "ok", Command: "sb ls"}, `{"permissionDecision":"allow","permissionDecisionReason":"ok","modifiedArgs":{"command":"sb ls","description":"d"}}`},
-		{hook.Decision{Verdict: hook.Pass}, `{}`},
-	} {
-		out, err := Adapter{}.Encode(ev, tc.d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.TrimSpace(string(out)); got != tc.want {
-			t.Errorf("%+v:\n got %s\nwant %s", tc.d, got, tc.want)
-		}
-	}
-	for _, p := range []string{"", "{", strings.Repeat("x", 64)} {
-		if got, want := strings.TrimSpace(string(Adapter{}.Refuse([]byte(p), "broken"))), denyOf("broken"); got != want {
-			t.Errorf("Refuse(%q) = %s, want %s", p, got, want)
-		}
-	}
+	agenttest.CheckAnswers(t, Adapter{}, `{"sessionId":"s","timestamp":1,"cwd":"/p","toolName":"bash","toolArgs":"{\"command\":\"ls\",\"description\":\"d\"}"}`, []agenttest.Answer{
+		{D: hook.Decision{Verdict: hook.Deny, Reason: "no"}, Want: denyOf("no")},
+		{D: hook.Decision{Verdict: hook.Deny}, Want: denyOf("hookctl refused this call")},
+		{D: hook.Decision{Verdict: hook.Ask, Reason: "publish?"}, Want: denyOf("publish?" + askRefusal)},
+		{D: hook.Decision{Verdict: hook.Allow, Reason: "ok", Command: "sb ls"}, Want: `{"permissionDecision":"allow","permissionDecisionReason":"ok","modifiedArgs":{"command":"sb ls","description":"d"}}`},
+		{D: hook.Decision{Verdict: hook.Pass}, Want: `{}`},
+	}, denyOf)
 }
 
 func denyOf(reason string) string {

@@ -3,6 +3,7 @@ package copilot
 import (
 	"path/filepath"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -26,15 +27,5 @@ func SettingsPaths(home, cwd string) []string {
 	if home != "" {
 		out = append(out, filepath.Join(home, ".copilot"))
 	}
-	if filepath.IsAbs(cwd) {
-		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-			if d != home {
-				out = append(out, filepath.Join(d, ".github", "hooks"), filepath.Join(d, ".github", "copilot"), filepath.Join(d, ".copilot"))
-			}
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	return out
+	return agentkit.Enclosing(out, home, cwd, SettingsNames)
 }

@@ -17,15 +17,11 @@ package cursor
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/tidwall/gjson"
 
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/internal/clip"
-	"github.com/hookctl/hookctl/internal/hookjson"
-	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // Adapter implements hook.Adapter for Cursor.
@@ -51,99 +47,55 @@ var pathKeys = []string{"file_path", "path"}
 // knownEvents are Cursor's documented hook events.
 var knownEvents = "preToolUse postToolUse beforeShellExecution afterShellExecution beforeReadFile afterFileEdit beforeMCPExecution afterMCPExecution beforeSubmitPrompt afterAgentResponse afterAgentThought sessionStart sessionEnd stop subagentStart subagentStop preCompact"
 
-// Decode reads a preToolUse payload.
-func (Adapter) Decode(payload []byte) (*hook.Event, error) {
-	root, err := agentkit.Parse(payload)
-	if err != nil {
-		return nil, err
-	}
-	name, err := agentkit.Str(root, "hook_event_name", true)
-	if err != nil {
-		return nil, err
-	}
-	if !wordlist.Has(knownEvents, name) {
-		return nil, fmt.Errorf("unknown hook event %q", clip.Short(name))
-	}
-	if name != "preToolUse" {
-		// Only preToolUse is registered; any other event reaching this hook is misregistered.
-		return nil, fmt.Errorf("hookctl answers Cursor's preToolUse only, not %s", name)
-	}
-	c := &hook.ToolCall{}
-	if c.Session, err = agentkit.Str(root, "conversation_id", true); err != nil {
-		return nil, err
-	}
-	if c.Tool, err = agentkit.Str(root, "tool_name", true); err != nil {
-		return nil, err
-	}
+// protocol is Cursor's payloads: the conversation is the session, preToolUse the one event
+// registered (another reaching the hook is refused), and every MCP:<name> tool an external
+// server's.
+var protocol = agentkit.Protocol{
+	Name: "Cursor", Events: knownEvents, Tools: Tools, External: "MCP:", Prepare: prepare,
+	Fields:   agentkit.Fields{Event: "hook_event_name", Session: "conversation_id", Tool: "tool_name", Input: "tool_input"},
+	Acts:     []agentkit.Act{{Name: "preToolUse", Event: hook.EventToolCall}},
+	OnlyActs: true,
+}
+
+// prepare reads what only Cursor sends: the session's directory is the first workspace root,
+// and a file tool's path is in whichever of pathKeys its input holds (Grep's is optional and
+// not documented, so it is left to the session's directory).
+func prepare(c *hook.ToolCall, t *agentkit.Tool, root, in gjson.Result) error {
 	if roots := root.Get("workspace_roots"); roots.IsArray() && roots.Get("0").Type == gjson.String {
 		c.Cwd = roots.Get("0").Str
 	}
-	in := root.Get("tool_input")
-	t, ok := Tools.Find(c.Tool)
-	switch {
-	case ok && (t.Kind == hook.KindFileWrite || t.Kind == hook.KindFileRead) && c.Tool != "Grep":
-		key := ""
-		for _, k := range pathKeys {
-			if in.Get(k).Exists() {
-				key = k
-				break
+	if t.Kind != hook.KindFileWrite && t.Kind != hook.KindFileRead || t.Name == "Grep" {
+		return nil
+	}
+	for _, k := range pathKeys {
+		if in.Get(k).Exists() {
+			if t.Kind == hook.KindFileWrite {
+				t.Write = k
+			} else {
+				t.Read, t.ReadRequired = k, true
 			}
+			return nil
 		}
-		if key == "" {
-			return nil, fmt.Errorf("tool_input of %s names no file (file_path or path)", c.Tool)
-		}
-		if t.Kind == hook.KindFileWrite {
-			t.Write = key
-		} else {
-			t.Read, t.ReadRequired = key, true
-		}
-	case !ok && strings.HasPrefix(c.Tool, "MCP:"):
-		t = agentkit.Tool{Name: c.Tool, Kind: hook.KindOther}
-	case !ok:
-		t = agentkit.Tool{Name: c.Tool, Kind: hook.KindUnknown}
 	}
-	if err := agentkit.FillCall(c, t, in); err != nil {
-		return nil, err
-	}
-	return &hook.Event{Name: hook.EventToolCall, Session: c.Session, Cwd: c.Cwd, Call: c}, nil
+	return fmt.Errorf("tool_input of %s names no file (file_path or path)", c.Tool)
 }
+
+// Decode reads a preToolUse payload (agentkit's prologue, and prepare).
+func (Adapter) Decode(payload []byte) (*hook.Event, error) { return protocol.Decode(payload) }
 
 const askRefusal = " hookctl does not ask through Cursor, so it refuses it; if it is wanted, run it yourself."
 
-// Encode writes a decision: deny with the reason for both the user and the agent; a rewrite as
+// answer is Cursor's output: deny with the reason for both the user and the agent; a rewrite as
 // allow with updated_input; {} for no opinion.
-func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	var o hookjson.Object
-	if ev.Name != hook.EventToolCall {
-		return o.Line(), nil
-	}
-	switch d.Verdict {
-	case hook.Deny, hook.Ask:
-		reason := agentkit.DenyReason(d, askRefusal)
-		return deny(reason), nil
-	case hook.Allow, hook.Pass:
-	default:
-		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
-	}
-	if d.Command == "" {
-		return o.Line(), nil
-	}
-	in, err := hookjson.ReplaceString(ev.Call.Input, "command", d.Command)
-	if err != nil {
-		return nil, err
-	}
-	o.Str("permission", "allow")
-	o.Raw("updated_input", in)
-	return o.Line(), nil
-}
+var answer = agentkit.Flat{Decision: "permission", Reasons: []string{"user_message", "agent_message"}, Rewrite: "updated_input",
+	AskRefusal: askRefusal}
 
-func deny(reason string) []byte {
-	var o hookjson.Object
-	o.Str("permission", "deny")
-	o.Str("user_message", reason)
-	o.Str("agent_message", reason)
-	return o.Line()
+// Encode writes a decision (answer).
+func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
+	return answer.Encode(&protocol, ev, d)
 }
 
 // Refuse writes a deny; the runner also exits 2.
-func (Adapter) Refuse(payload []byte, reason string) []byte { return deny(agentkit.Reason(reason)) }
+func (Adapter) Refuse(payload []byte, reason string) []byte {
+	return answer.Deny(agentkit.Reason(reason))
+}

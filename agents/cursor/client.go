@@ -3,6 +3,7 @@ package cursor
 import (
 	"path/filepath"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -23,15 +24,5 @@ func SettingsPaths(home, cwd string) []string {
 	if home != "" {
 		out = append(out, filepath.Join(home, ".cursor", "hooks.json"))
 	}
-	if filepath.IsAbs(cwd) {
-		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-			if d != home {
-				out = append(out, filepath.Join(d, ".cursor", "hooks.json"))
-			}
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	return out
+	return agentkit.Enclosing(out, home, cwd, SettingsNames)
 }

@@ -17,13 +17,9 @@
 package gemini
 
 import (
-	"fmt"
-
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/hookjson"
-	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // Adapter implements hook.Adapter for Gemini CLI.
@@ -70,41 +66,17 @@ var Tools = agentkit.Tools{
 // knownEvents are Gemini CLI's hook events (docs/hooks, 0.61.0).
 var knownEvents = "BeforeTool AfterTool BeforeAgent AfterAgent BeforeModel AfterModel BeforeToolSelection SessionStart SessionEnd PreCompress Notification"
 
-// Decode reads a payload.
-func (Adapter) Decode(payload []byte) (*hook.Event, error) {
-	root, err := agentkit.Parse(payload)
-	if err != nil {
-		return nil, err
-	}
-	name, err := agentkit.Str(root, "hook_event_name", true)
-	if err != nil {
-		return nil, err
-	}
-	if !wordlist.Has(knownEvents, name) {
-		return nil, fmt.Errorf("unknown hook event %q", clip.Short(name))
-	}
-	if name != "BeforeTool" {
-		return &hook.Event{Name: hook.EventOther}, nil
-	}
-	c := &hook.ToolCall{}
-	if c.Session, err = agentkit.Str(root, "session_id", true); err != nil {
-		return nil, err
-	}
-	if c.Tool, err = agentkit.Str(root, "tool_name", true); err != nil {
-		return nil, err
-	}
-	if c.Cwd, err = agentkit.Str(root, "cwd", false); err != nil {
-		return nil, err
-	}
-	t, ok := Tools.Find(c.Tool)
-	if !ok {
-		t = agentkit.Tool{Name: c.Tool, Kind: hook.KindUnknown} // MCP tools among them: refused in read-only mode
-	}
-	if err := agentkit.FillCall(c, t, root.Get("tool_input")); err != nil {
-		return nil, err
-	}
-	return &hook.Event{Name: hook.EventToolCall, Session: c.Session, Cwd: c.Cwd, Call: c}, nil
+// protocol is Gemini CLI's payloads: Claude-shaped keys without the subagent's, permission
+// mode's or call's, BeforeTool the one event hookctl acts on. MCP tools are not in the table:
+// unknown, so read-only mode refuses them.
+var protocol = agentkit.Protocol{
+	Name: "Gemini CLI", Events: knownEvents, Tools: Tools,
+	Fields: agentkit.Fields{Event: "hook_event_name", Session: "session_id", Tool: "tool_name", Cwd: "cwd", Input: "tool_input"},
+	Acts:   []agentkit.Act{{Name: "BeforeTool", Event: hook.EventToolCall}},
 }
+
+// Decode reads a payload (agentkit's prologue: Gemini CLI sends nothing more hookctl reads).
+func (Adapter) Decode(payload []byte) (*hook.Event, error) { return protocol.Decode(payload) }
 
 // askRefusal replaces an ask: under -p and yolo, Gemini CLI's handling of one is not verified,
 // and a refusal is the answer that cannot run the call.
@@ -114,24 +86,16 @@ const askRefusal = " hookctl does not ask through Gemini CLI, so it refuses it; 
 // holding the new command (allow, or no decision for edit mode's contained command); {} for no
 // opinion.
 func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
-	var o hookjson.Object
-	if ev.Name != hook.EventToolCall {
-		return o.Line(), nil
+	out, done, err := agentkit.Refusal(ev, d, askRefusal, deny.Deny)
+	if done {
+		return out, err
 	}
-	switch d.Verdict {
-	case hook.Deny, hook.Ask:
-		reason := agentkit.DenyReason(d, askRefusal)
-		o.Str("decision", "deny")
-		o.Str("reason", reason)
-		return o.Line(), nil
-	case hook.Allow:
+	var o hookjson.Object
+	if d.Verdict == hook.Allow {
 		o.Str("decision", "allow")
 		if d.Reason != "" {
 			o.Str("reason", d.Reason)
 		}
-	case hook.Pass:
-	default:
-		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
 	}
 	if d.Command != "" {
 		var in, h hookjson.Object
@@ -143,10 +107,10 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	return o.Line(), nil
 }
 
+// deny is Gemini CLI's refusal: {"decision":"deny","reason":…}.
+var deny = agentkit.Flat{Decision: "decision", Reasons: []string{"reason"}}
+
 // Refuse writes a deny; the runner also exits 2, which Gemini CLI treats as a deny too.
 func (Adapter) Refuse(payload []byte, reason string) []byte {
-	var o hookjson.Object
-	o.Str("decision", "deny")
-	o.Str("reason", agentkit.Reason(reason))
-	return o.Line()
+	return deny.Deny(agentkit.Reason(reason))
 }

@@ -3,6 +3,7 @@ package gemini
 import (
 	"path/filepath"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -27,15 +28,5 @@ func SettingsPaths(home, cwd string) []string {
 		out = append(out, filepath.Join(home, ".gemini", "settings.json"), filepath.Join(home, ".gemini", "extensions"),
 			filepath.Join(home, ".gemini", "config", "hooks.json"))
 	}
-	if filepath.IsAbs(cwd) {
-		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-			if d != home {
-				out = append(out, filepath.Join(d, ".gemini", "settings.json"))
-			}
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	return out
+	return agentkit.Enclosing(out, home, cwd, SettingsNames)
 }

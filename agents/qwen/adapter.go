@@ -18,9 +18,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/hookjson"
-	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // Adapter implements hook.Adapter for Qwen Code.
@@ -36,7 +34,7 @@ type Adapter struct{}
 // worktrees, workflows, artifacts, goals, image generation, the MCP tools and every mcp__ tool.
 // Any tool not listed is unknown, and refused.
 var Tools = agentkit.Tools{
-	{Name: "run_shell_command", Kind: hook.KindShell, Command: "command", Description: "description", Dir: "directory"},
+	{Name: "run_shell_command", Kind: hook.KindShell, Command: "command", Description: "description", Dir: "directory", NoRewrite: true},
 
 	{Name: "read_file", Kind: hook.KindFileRead, Read: "file_path", ReadRequired: true},
 	{Name: "grep_search", Kind: hook.KindFileRead, Read: "path"},
@@ -49,7 +47,7 @@ var Tools = agentkit.Tools{
 	{Name: "list_agents", Kind: hook.KindSession}, {Name: "task_list", Kind: hook.KindSession},
 	{Name: "task_create", Kind: hook.KindSession}, {Name: "task_update", Kind: hook.KindSession},
 	{Name: "cron_list", Kind: hook.KindSession}, {Name: "tool_search", Kind: hook.KindSession},
-	{Name: "skill", Kind: hook.KindSession}, {Name: "get_goal", Kind: hook.KindSession},
+	{Name: "skill", Kind: hook.KindSession, Skill: "skill"}, {Name: "get_goal", Kind: hook.KindSession},
 	{Name: "send_message", Kind: hook.KindSession}, {Name: "report_findings", Kind: hook.KindSession},
 
 	{Name: "agent", Kind: hook.KindAgent},
@@ -75,59 +73,20 @@ var Tools = agentkit.Tools{
 	{Name: "read_mcp_resource", Kind: hook.KindOther},
 }
 
-func kindOf(tool string) agentkit.Tool {
-	if t, ok := Tools.Find(tool); ok {
-		return t
-	}
-	if strings.HasPrefix(tool, "mcp__") {
-		return agentkit.Tool{Name: tool, Kind: hook.KindOther}
-	}
-	return agentkit.Tool{Name: tool, Kind: hook.KindUnknown}
-}
-
 // knownEvents are Qwen Code's hook events (docs/users/features/hooks.md, 0.24.4).
 var knownEvents = "PreToolUse PostToolUse PostToolUseFailure PostToolBatch UserPromptSubmit UserPromptExpansion SessionStart SessionEnd Stop SubagentStart SubagentStop Notification PreCompact PostCompact PermissionRequest"
 
-// Decode reads a payload.
-func (Adapter) Decode(payload []byte) (*hook.Event, error) {
-	root, err := agentkit.Parse(payload)
-	if err != nil {
-		return nil, err
-	}
-	name, err := agentkit.Str(root, "hook_event_name", true)
-	if err != nil {
-		return nil, err
-	}
-	if !wordlist.Has(knownEvents, name) {
-		return nil, fmt.Errorf("unknown hook event %q", clip.Short(name))
-	}
-	if name != "PreToolUse" {
-		return &hook.Event{Name: hook.EventOther}, nil
-	}
-	c := &hook.ToolCall{}
-	for _, f := range []struct {
-		key      string
-		to       *string
-		required bool
-	}{
-		{"session_id", &c.Session, true}, {"tool_name", &c.Tool, true}, {"cwd", &c.Cwd, false},
-		{"agent_id", &c.AgentID, false}, {"agent_type", &c.AgentType, false},
-		{"permission_mode", &c.PermissionMode, false}, {"tool_use_id", &c.UseID, false},
-	} {
-		if *f.to, err = agentkit.Str(root, f.key, f.required); err != nil {
-			return nil, err
-		}
-	}
-	t := kindOf(c.Tool)
-	if err := agentkit.FillCall(c, t, root.Get("tool_input")); err != nil {
-		return nil, err
-	}
-	c.NoRewrite = c.Kind == hook.KindShell // Qwen Code takes no rewritten input at PreToolUse
-	if c.Tool == "skill" {
-		c.Skill, _ = agentkit.Str(root.Get("tool_input"), "skill", false)
-	}
-	return &hook.Event{Name: hook.EventToolCall, Session: c.Session, Cwd: c.Cwd, Call: c, PermissionMode: c.PermissionMode}, nil
+// protocol is Qwen Code's payloads: Claude-shaped, PreToolUse the one event hookctl acts on,
+// and every mcp__ tool an external server's.
+var protocol = agentkit.Protocol{
+	Name: "Qwen Code", Fields: agentkit.ClaudeFields, Events: knownEvents,
+	Acts:  []agentkit.Act{{Name: "PreToolUse", Event: hook.EventToolCall}},
+	Tools: Tools, External: "mcp__",
 }
+
+// Decode reads a payload (agentkit's prologue: Qwen Code sends nothing more hookctl reads). Its
+// shell calls are NoRewrite (the table says so): Qwen Code takes no rewritten input at PreToolUse.
+func (Adapter) Decode(payload []byte) (*hook.Event, error) { return protocol.Decode(payload) }
 
 // Encode writes a decision: the PreToolUse wrapper with a decision and its reason, both of
 // which Qwen Code requires, or {} for no opinion. A decision's Command is not sent (Qwen Code
@@ -153,30 +112,18 @@ func (Adapter) Encode(ev *hook.Event, d hook.Decision) ([]byte, error) {
 	default:
 		return nil, fmt.Errorf("unknown verdict %d", d.Verdict)
 	}
-	var h hookjson.Object
-	h.Str("hookEventName", "PreToolUse")
+	var reason string // with a decision, which Qwen Code requires it beside
 	if decision != "" {
-		reason := d.Reason
-		if strings.TrimSpace(reason) == "" {
+		if reason = d.Reason; strings.TrimSpace(reason) == "" {
 			reason = "hookctl: " + decision
 		}
-		h.Str("permissionDecision", decision)
-		h.Str("permissionDecisionReason", reason)
 	}
-	if d.Context != "" {
-		h.Str("additionalContext", d.Context)
-	}
-	o.Obj("hookSpecificOutput", h)
-	return o.Line(), nil
+	h := agentkit.PreToolUse(decision, reason)
+	return agentkit.CallAnswer(h, d.Context), nil
 }
 
 // Refuse writes the PreToolUse deny; the runner also exits 2 with the reason on stderr, which
 // Qwen Code treats as a block whatever stdout holds.
 func (Adapter) Refuse(payload []byte, reason string) []byte {
-	var o, h hookjson.Object
-	h.Str("hookEventName", "PreToolUse")
-	h.Str("permissionDecision", "deny")
-	h.Str("permissionDecisionReason", agentkit.Reason(reason))
-	o.Obj("hookSpecificOutput", h)
-	return o.Line()
+	return agentkit.DenyCall(hookjson.Object{}, reason)
 }

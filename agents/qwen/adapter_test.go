@@ -1,9 +1,9 @@
 package qwen
 
 import (
-	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/agents/agenttest"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -11,33 +11,14 @@ import (
 // decision, never one it reads as invalid (and so runs the tool): a deny always with a
 // non-empty reason, and each failure of the runner a deny.
 func TestEncodeShapes(t *testing.T) {
-	ev, err := Adapter{}.Decode([]byte(`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_use_id":"t"}`))
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, tc := range []struct {
-		d    hook.Decision
-		want string
-	}{
-		{hook.Decision{Verdict: hook.Deny, Reason: "no"}, denyOf("no")},
-		{hook.Decision{Verdict: hook.Deny}, denyOf("hookctl: deny")},
-		{hook.Decision{Verdict: hook.Allow, Reason: "ok", Command: "/bin/hookctl retrieve"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok"}}`},
-		{hook.Decision{Verdict: hook.Ask, Reason: "publish?"}, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"publish?"}}`},
-		{hook.Decision{Verdict: hook.Pass}, `{}`},
-	} {
-		out, err := Adapter{}.Encode(ev, tc.d)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if got := strings.TrimSpace(string(out)); got != tc.want {
-			t.Errorf("%+v:\n got %s\nwant %s", tc.d, got, tc.want)
-		}
-	}
-	for _, p := range []string{"", "{", strings.Repeat("x", 64)} {
-		if got, want := strings.TrimSpace(string(Adapter{}.Refuse([]byte(p), "broken"))), denyOf("broken"); got != want {
-			t.Errorf("Refuse(%q) = %s, want %s", p, got, want)
-		}
-	}
+	agenttest.CheckAnswers(t, Adapter{}, `{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"run_shell_command","tool_input":{"command":"ls"},"tool_use_id":"t"}`, []agenttest.Answer{
+		{D: hook.Decision{Verdict: hook.Deny, Reason: "no"}, Want: denyOf("no")},
+		{D: hook.Decision{Verdict: hook.Deny}, Want: denyOf("hookctl: deny")},
+		{D: hook.Decision{Verdict: hook.Allow, Reason: "ok", Command: "/bin/hookctl retrieve"}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","permissionDecisionReason":"ok"}}`},
+		{D: hook.Decision{Verdict: hook.Ask, Reason: "publish?"}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"publish?"}}`},
+		{D: hook.Decision{Verdict: hook.Pass}, Want: `{}`},
+		{D: hook.Decision{Verdict: hook.Pass, Context: "mode: edit"}, Want: `{"hookSpecificOutput":{"hookEventName":"PreToolUse","additionalContext":"mode: edit"}}`},
+	}, denyOf)
 }
 
 func denyOf(reason string) string {
@@ -52,7 +33,7 @@ func TestShellIsNoRewrite(t *testing.T) {
 		t.Fatalf("%+v %v", ev.Call, err)
 	}
 	for tool, kind := range map[string]hook.Kind{"write_file": hook.KindFileWrite, "save_memory": hook.KindOther, "mcp__x__y": hook.KindOther, "brand_new": hook.KindUnknown} {
-		if got := kindOf(tool).Kind; got != kind {
+		if got := protocol.Lookup(tool).Kind; got != kind {
 			t.Errorf("%s: %v, want %v", tool, got, kind)
 		}
 	}

@@ -3,6 +3,7 @@ package qwen
 import (
 	"path/filepath"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -26,15 +27,5 @@ func SettingsPaths(home, cwd string) []string {
 	if home != "" {
 		out = append(out, filepath.Join(home, ".qwen", "settings.json"), filepath.Join(home, ".qwen", "extensions"))
 	}
-	if filepath.IsAbs(cwd) {
-		for d := filepath.Clean(cwd); ; d = filepath.Dir(d) {
-			if d != home {
-				out = append(out, filepath.Join(d, ".qwen", "settings.json"))
-			}
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-	}
-	return out
+	return agentkit.Enclosing(out, home, cwd, SettingsNames)
 }

@@ -159,7 +159,7 @@ func judgeNow(e hook.LogEntry, m hook.Mode) hook.Decision {
 		return hook.Decision{Verdict: hook.Deny, Reason: err.Error()}
 	}
 	p := newPolicy(env, cfg, e.Cwd)
-	call := &hook.ToolCall{Session: e.Session, Tool: "Bash", Kind: hook.KindShell, Command: e.Command, Cwd: e.Cwd, AgentType: e.AgentType}
+	call := &hook.ToolCall{Session: e.Session, Tool: e.Tool, Kind: hook.KindShell, Command: e.Command, Cwd: e.Cwd, AgentType: e.AgentType}
 	return p.Decide(call, hook.SessionState{Mode: m})
 }
 

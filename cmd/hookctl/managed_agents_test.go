@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"io/fs"
@@ -10,123 +9,88 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/hookctl/hookctl/agents/agenttest"
-	"github.com/hookctl/hookctl/internal/testbin"
 )
 
-// managedClient is a client whose install takes --scope managed, driven for real.
-type managedClient struct {
-	name, dir, bin, pkg string
-	settingsDir         string            // the client's directory in a home or a project (.gemini)
-	systemEnv           string            // the variable that points the client at its system file
-	auth                map[string]any    // the user settings the fake API needs
-	repoSettings        []json.RawMessage // what a repository's settings file says to switch hooks off
-	api                 func(t *testing.T, steps []agenttest.Step) (url string, saw func(string) bool, requests func() []string)
-	env                 func(url string) []string
-}
-
-var managedClients = []managedClient{
-	{name: "gemini", dir: "gemini-cli", bin: "gemini", pkg: "@google/gemini-cli@0.61.0", settingsDir: ".gemini", systemEnv: "GEMINI_CLI_SYSTEM_SETTINGS_PATH",
-		auth:         map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "gemini-api-key"}}},
-		repoSettings: []json.RawMessage{json.RawMessage(`{"hooksConfig":{"enabled":false}}`), json.RawMessage(`{"hooksConfig":{"disabled":["hookctl"]}}`)},
-		api: func(t *testing.T, steps []agenttest.Step) (string, func(string) bool, func() []string) {
-			a := agenttest.NewGemini(t, steps)
-			return a.URL(), a.Saw, a.Requests
-		},
-		env: func(url string) []string {
-			return []string{"GEMINI_API_KEY=x", "GOOGLE_GEMINI_BASE_URL=" + url, "GEMINI_CLI_TRUST_WORKSPACE=true"}
-		}},
-	{name: "qwen", dir: "qwen-code", bin: "qwen", pkg: "@qwen-code/qwen-code@0.24.4", settingsDir: ".qwen", systemEnv: "QWEN_CODE_SYSTEM_SETTINGS_PATH",
-		auth:         map[string]any{"security": map[string]any{"auth": map[string]any{"selectedType": "openai"}}},
-		repoSettings: []json.RawMessage{json.RawMessage(`{"disableAllHooks":true}`)},
-		api: func(t *testing.T, steps []agenttest.Step) (string, func(string) bool, func() []string) {
-			a := agenttest.NewChat(t, steps)
-			return a.URL(), a.Saw, a.Requests
-		},
-		env: func(url string) []string {
-			return []string{"OPENAI_BASE_URL=" + url, "OPENAI_API_KEY=x", "OPENAI_MODEL=gpt-4.1"}
-		}},
+// managedClients are the clients whose install takes --scope managed and which run here: the
+// variable that points each at its system file, and what a repository's own settings file says
+// to switch hooks off.
+var managedClients = []struct {
+	client       *agenttest.Client
+	settingsDir  string
+	systemEnv    string
+	repoSettings []string
+}{
+	{agenttest.Gemini, ".gemini", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", []string{`{"hooksConfig":{"enabled":false}}`, `{"hooksConfig":{"disabled":["hookctl"]}}`}},
+	{agenttest.Qwen, ".qwen", "QWEN_CODE_SYSTEM_SETTINGS_PATH", []string{`{"disableAllHooks":true}`}},
 }
 
 // TestRealClientsManagedHookHoldsAgainstTheRepository: a repository's own settings file can
 // switch off the hook a user installed (Gemini CLI: hooksConfig.enabled false, or hookctl's
 // name in hooksConfig.disabled; Qwen Code: disableAllHooks) — the control, where the model's
-// touch then makes a file. `hookctl install --agent NAME --scope managed` writes the
-// machine's settings file, which the client reads last: the same repository no longer switches
-// hookctl off, and the touch is refused.
+// touch then makes a file, and doctor names the file that did it. `hookctl install --agent NAME
+// --scope managed` writes the machine's settings file, which the client reads last: the same
+// repository no longer switches hookctl off, and the touch is refused.
 func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 	requireTool(t, "unshare")
 	if os.Geteuid() != 0 {
 		t.Skip("install --scope managed writes a root-owned file: the test runs as root")
 	}
-	hookctl := testbin.Hookctl(t)
-	for _, c := range managedClients {
-		t.Run(c.name, func(t *testing.T) {
-			bin := agenttest.Binary(t, c.dir, c.bin, c.pkg)
-			system := filepath.Dir(managedFiles[c.name])
+	for _, mc := range managedClients {
+		c := mc.client
+		t.Run(c.Agent, func(t *testing.T) {
+			system := filepath.Dir(managedFiles[c.Agent])
 			if _, err := os.Lstat(system); errors.Is(err, fs.ErrNotExist) {
 				if os.Mkdir(system, 0o755) == nil {
 					t.Cleanup(func() { os.Remove(system) })
 				}
 			}
-			for i, repo := range c.repoSettings {
+			for i, repo := range mc.repoSettings {
 				for _, scope := range []string{"user", "managed"} {
-					p := agenttest.NewProject(t)
-					url, saw, requests := c.api(t, []agenttest.Step{agenttest.Shell("touch made-by-the-model")})
-					env := append([]string{"HOME=" + p.Home, "PATH=" + os.Getenv("PATH"), "HOOKCTL_HOME=" + filepath.Join(p.Base, "hookctl"), "LANG=C.UTF-8"}, c.env(url)...)
-					writeJSON(t, filepath.Join(p.Home, c.settingsDir, "settings.json"), c.auth)
-					writeJSON(t, filepath.Join(p.Dir, c.settingsDir, "settings.json"), repo)
-					// Not under the temporary directory: the clients, like hookctl, refuse a system
-					// file in a directory others may write.
-					machine, err := os.MkdirTemp("/var/lib", "hookctl-managed-client-")
-					if err != nil {
-						t.Fatal(err)
-					}
-					t.Cleanup(func() { os.RemoveAll(machine) })
-					os.Chmod(machine, 0o755)
-					install := []string{hookctl, "install", "--agent", c.name, "--scope", scope}
+					s := c.NewSession(t, func(*agenttest.Project) []agenttest.Step {
+						return []agenttest.Step{agenttest.Shell("touch made-by-the-model")}
+					})
+					writeFile(t, filepath.Join(s.Dir, mc.settingsDir, "settings.json"), repo)
+					env := s.Env()
+					// In a mount namespace of its own, the machine's file is at its real place; the
+					// clients, like hookctl, refuse one in a directory others may write.
+					inPlace := func(argv ...string) []string { return argv }
 					if scope == "managed" {
-						// The machine's file, at its real place in a mount namespace of install's own.
-						install = append([]string{"unshare", "--mount", "--propagation", "private", "--", "sh", "-c", `mount --bind "$0" "$1" && shift && exec "$@"`, machine, system}, install...)
-						env = append(env, c.systemEnv+"="+filepath.Join(machine, filepath.Base(managedFiles[c.name])))
+						machine, err := os.MkdirTemp("/var/lib", "hookctl-managed-client-")
+						if err != nil {
+							t.Fatal(err)
+						}
+						t.Cleanup(func() { os.RemoveAll(machine) })
+						os.Chmod(machine, 0o755)
+						inPlace = func(argv ...string) []string {
+							return append([]string{"unshare", "--mount", "--propagation", "private", "--", "sh", "-c", `mount --bind "$0" "$1" && shift && exec "$@"`, machine, system}, argv...)
+						}
+						env = append(env, mc.systemEnv+"="+filepath.Join(machine, filepath.Base(managedFiles[c.Agent])))
 					}
-					cmd := exec.Command(install[0], install[1:]...)
-					cmd.Dir, cmd.Env = p.Dir, env
-					if out, err := cmd.CombinedOutput(); err != nil {
-						t.Fatalf("%v: %v\n%s", install, err, out)
+					run := func(argv ...string) string {
+						argv = inPlace(argv...)
+						cmd := exec.Command(argv[0], argv[1:]...)
+						cmd.Dir, cmd.Env = s.Dir, env
+						out, _ := cmd.CombinedOutput()
+						return string(out)
 					}
-					// Doctor, in the project, says the repository switches hookctl off where it can.
-					doctor := exec.Command(hookctl, "doctor", "--agent", c.name)
-					if scope == "managed" {
-						doctor = exec.Command("unshare", "--mount", "--propagation", "private", "--", "sh", "-c", `mount --bind "$0" "$1" && shift && exec "$@"`, machine, system, hookctl, "doctor", "--agent", c.name)
+					if out := run(s.Hookctl, "install", "--agent", c.Agent, "--scope", scope); !strings.Contains(out, "registered hookctl in") {
+						t.Fatalf("install --scope %s:\n%s", scope, out)
 					}
-					doctor.Dir, doctor.Env = p.Dir, env
-					said, _ := doctor.CombinedOutput()
-					if warned := strings.Contains(string(said), "switches hooks off"); warned != (scope == "user") || scope == "managed" && !strings.Contains(string(said), "✓ "+managedFiles[c.name]+" registers hookctl") {
+					// Doctor, in the project, names the repository's file where it switches hookctl off.
+					said := run(s.Hookctl, "doctor", "--agent", c.Agent)
+					if warned := strings.Contains(said, "switches hooks off"); warned != (scope == "user") || scope == "managed" && !strings.Contains(said, "✓ "+managedFiles[c.Agent]+" registers hookctl") {
 						t.Errorf("%s %d: doctor:\n%s", scope, i, said)
 					}
-					ctx, cancel := context.WithTimeout(context.Background(), 180*time.Second)
-					run := exec.CommandContext(ctx, bin, "--approval-mode", "yolo", "-p", "Try to change the project.")
-					run.Dir, run.Env = p.Dir, env
-					out, err := run.CombinedOutput()
-					cancel()
-					if err != nil {
-						t.Fatalf("%s: %v\n%s", c.bin, err, out)
-					}
-					_, err = os.Stat(filepath.Join(p.Dir, "made-by-the-model"))
-					made, refused := err == nil, saw("hookctl read-only: ")
-					if reqs := requests(); len(reqs) > 0 && testing.Verbose() {
-						var req struct{ Messages []json.RawMessage }
-						json.Unmarshal([]byte(reqs[len(reqs)-1]), &req)
-						t.Logf("%s %d: %d requests; the model last saw: %s", scope, i, len(reqs), req.Messages[len(req.Messages)-1])
-					}
+					s.RunEnv(t, env, "Try to change the project.")
+					_, err := os.Stat(filepath.Join(s.Dir, "made-by-the-model"))
+					made, refused := err == nil, s.API.Saw("hookctl read-only: ")
 					switch {
 					case scope == "user" && (!made || refused):
-						t.Errorf("control %d: the repository's %s did not switch off the user's hook (the file made %v, refused %v): the row proves nothing\n%s", i, repo, made, refused, out)
+						t.Errorf("control %d: the repository's %s did not switch off the user's hook (the file made %v, refused %v): the row proves nothing", i, repo, made, refused)
 					case scope == "managed" && (made || !refused):
-						t.Errorf("%d: the repository's %s switched off the managed hook (the file made %v, refused %v)\n%s", i, repo, made, refused, out)
+						t.Errorf("%d: the repository's %s switched off the managed hook (the file made %v, refused %v)", i, repo, made, refused)
 					}
 				}
 			}
@@ -134,11 +98,10 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 	}
 }
 
-func writeJSON(t *testing.T, path string, v any) {
+func writeFile(t *testing.T, path, text string) {
 	t.Helper()
-	b, _ := json.Marshal(v)
 	os.MkdirAll(filepath.Dir(path), 0o755)
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -166,7 +129,8 @@ func TestManagedAgentInstallIsIdempotent(t *testing.T) {
 	if again, changed, _ := r.addAll(out, oursFor("gemini")); changed || string(again) != string(out) {
 		t.Errorf("a second install changed the file:\n%s", again)
 	}
-	if !strings.Contains(string(out), `"enabled": true`) && !strings.Contains(string(out), `"enabled":true`) {
+	var v struct{ HooksConfig struct{ Enabled bool } }
+	if json.Unmarshal(out, &v); !v.HooksConfig.Enabled {
 		t.Errorf("hooks are not switched on:\n%s", out)
 	}
 }

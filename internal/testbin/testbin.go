@@ -5,6 +5,7 @@
 package testbin
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
@@ -49,5 +50,24 @@ func Hookctl(t testing.TB) string {
 func Cleanup() {
 	if built.dir != "" {
 		os.RemoveAll(built.dir)
+	}
+}
+
+// RepoRoot is the nearest directory above the working directory holding go.mod: the checkout a
+// test runs in (the clients the end-to-end tests drive are under its .cache).
+func RepoRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod found")
+		}
+		dir = parent
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // Version is the Claude Code release the harness and the recorded fixtures were made with.
@@ -31,7 +33,7 @@ func Binary(t testing.TB) string {
 			return p
 		}
 		tried = append(tried, p+" (from HOOKCTL_CLAUDE_BIN)")
-	} else if root, err := repoRoot(); err == nil {
+	} else if root, err := testbin.RepoRoot(); err == nil {
 		p := filepath.Join(root, ".cache", "claude-code", "node_modules", ".bin", "claude")
 		if isExecutable(p) {
 			return p
@@ -53,24 +55,6 @@ func Binary(t testing.TB) string {
 func isExecutable(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir() && fi.Mode()&0o111 != 0
-}
-
-// repoRoot is the nearest directory above the working directory holding go.mod.
-func repoRoot() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for {
-		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
-			return dir, nil
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return "", errors.New("no go.mod found")
-		}
-		dir = parent
-	}
 }
 
 // Hook is one command hook to register. Command is an absolute path run without a shell, with
@@ -163,6 +147,11 @@ func (s *Session) WriteSettings() {
 	if len(s.Hooks) == 0 {
 		return
 	}
+	s.WriteFile(".claude/settings.json", string(Settings(s.Hooks)))
+}
+
+// Settings is a settings.json registering hooks.
+func Settings(hooks []Hook) []byte {
 	type entry struct {
 		Type      string   `json:"type"`
 		Command   string   `json:"command"`
@@ -174,8 +163,8 @@ func (s *Session) WriteSettings() {
 		Matcher string  `json:"matcher,omitempty"`
 		Hooks   []entry `json:"hooks"`
 	}
-	hooks := map[string][]group{}
-	for _, h := range s.Hooks {
+	groups := map[string][]group{}
+	for _, h := range hooks {
 		ev, m, timeout, onFailure := h.Event, h.Matcher, h.Timeout, h.OnFailure
 		if ev == "" {
 			ev = "PreToolUse"
@@ -189,15 +178,12 @@ func (s *Session) WriteSettings() {
 		if onFailure == "" {
 			onFailure = "block"
 		}
-		hooks[ev] = append(hooks[ev], group{Matcher: m, Hooks: []entry{{
+		groups[ev] = append(groups[ev], group{Matcher: m, Hooks: []entry{{
 			Type: "command", Command: h.Command, Args: h.Args, Timeout: timeout, OnFailure: onFailure,
 		}}})
 	}
-	b, err := json.MarshalIndent(map[string]any{"hooks": hooks}, "", "  ")
-	if err != nil {
-		s.t.Fatalf("failed to encode settings: %v", err)
-	}
-	s.WriteFile(".claude/settings.json", string(b))
+	b, _ := json.MarshalIndent(map[string]any{"hooks": groups}, "", "  ") // plain types: cannot fail
+	return b
 }
 
 // WriteFile writes a file under Project, creating directories.
@@ -234,14 +220,20 @@ func (s *Session) InitGitRepo(subject string) {
 // Environ is the client's whole environment. It is built from scratch, not inherited, so a
 // test run inside another Claude Code session (CLAUDECODE, ANTHROPIC_* …) behaves the same.
 func (s *Session) Environ() []string {
-	env := []string{
+	return append(Environ(s.Home, s.API.URL()), s.Env...)
+}
+
+// Environ is the environment of a client with home as its HOME that talks to the fake at url
+// and to nothing else.
+func Environ(home, url string) []string {
+	return []string{
 		"PATH=" + os.Getenv("PATH"),
-		"HOME=" + s.Home,
+		"HOME=" + home,
 		"USER=test",
 		"LANG=C.UTF-8",
 		"TERM=dumb",
 		"TMPDIR=" + os.TempDir(),
-		"ANTHROPIC_BASE_URL=" + s.API.URL(),
+		"ANTHROPIC_BASE_URL=" + url,
 		"ANTHROPIC_API_KEY=sk-ant-fake-key-for-tests",
 		"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
 		"DISABLE_TELEMETRY=1",
@@ -249,7 +241,6 @@ func (s *Session) Environ() []string {
 		"DISABLE_ERROR_REPORTING=1",
 		"GIT_CONFIG_NOSYSTEM=1",
 	}
-	return append(env, s.Env...)
 }
 
 // Run writes the settings, runs claude -p prompt in Project and parses its JSON result. It fails

@@ -3,32 +3,25 @@ package agenttest
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
 	"strings"
 	"testing"
 )
 
-// Gemini is a fake Gemini API (models/MODEL:generateContent and :streamGenerateContent), which
-// Gemini CLI speaks. A request without tools (its model router, its next-speaker check) gets a
-// JSON answer that satisfies each of them.
-type Gemini struct {
-	log
-	srv    *httptest.Server
-	script []Step
-}
+// GenerateContent is a fake Gemini API (models/MODEL:generateContent and
+// :streamGenerateContent), which Gemini CLI speaks. A request without tools (its model router,
+// its next-speaker check) gets a JSON answer that satisfies each of them.
+type GenerateContent struct{ fake }
 
-// NewGemini starts the fake on loopback; it stops when the test ends.
-func NewGemini(t testing.TB, script []Step) *Gemini {
-	g := &Gemini{script: script}
-	g.srv = httptest.NewServer(http.HandlerFunc(g.serve))
-	t.Cleanup(g.srv.Close)
+// NewGenerateContent starts the fake on loopback; it stops when the test ends.
+func NewGenerateContent(t testing.TB, script []Step) *GenerateContent {
+	g := &GenerateContent{}
+	g.start(t, script, g.serve)
 	return g
 }
 
 // URL is the base URL (GOOGLE_GEMINI_BASE_URL).
-func (g *Gemini) URL() string { return g.srv.URL }
+func (g *GenerateContent) URL() string { return g.srv.URL }
 
 type geminiRequest struct {
 	Contents []struct {
@@ -45,9 +38,7 @@ type geminiRequest struct {
 // next-speaker check's.
 const noToolAnswer = `{"complexity_reasoning":"a scripted test","complexity_score":1,"reasoning":"the script is done","next_speaker":"user"}`
 
-func (g *Gemini) serve(w http.ResponseWriter, req *http.Request) {
-	body, _ := io.ReadAll(req.Body)
-	g.add(string(body))
+func (g *GenerateContent) serve(w http.ResponseWriter, req *http.Request, body []byte) {
 	stream := strings.Contains(req.URL.Path, ":streamGenerateContent")
 	if !stream && !strings.Contains(req.URL.Path, ":generateContent") {
 		if strings.Contains(req.URL.Path, ":countTokens") {
@@ -106,7 +97,7 @@ func (g *Gemini) serve(w http.ResponseWriter, req *http.Request) {
 }
 
 // ToolNames are the tools the first request with tools offered.
-func (g *Gemini) ToolNames() []string {
+func (g *GenerateContent) ToolNames() []string {
 	for _, body := range g.Requests() {
 		var rq geminiRequest
 		if json.Unmarshal([]byte(body), &rq) == nil && len(rq.Tools) > 0 {
