@@ -186,7 +186,17 @@ type Decision struct {
 	// with its kind and file; ClientBy says what of the client's check decided ("your permission
 	// rule", "the client's default mode"). Both empty when the client's check was not asked.
 	ClientRule, ClientBy string
+	// Toggled, on the answer to a mode command, is the change it made (From equals To for a
+	// status request): the decision log records it as the human's request carried out, though
+	// the answer itself stops the prompt.
+	Toggled *ModeChange
+	// Audit, on the retrieval hook's answer, is the audit entry that records the retrieval: the
+	// decision log names it rather than keep the answer's text (web content, distilled).
+	Audit string
 }
+
+// ModeChange is a session's mode before and after a mode command.
+type ModeChange struct{ From, To Mode }
 
 // PublishRecord is one review-mode publish decision as the audit keeps it: never the text,
 // only its length and hash.

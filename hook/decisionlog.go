@@ -44,6 +44,12 @@ type LogEntry struct {
 	Isolation string    `json:"isolation,omitempty"`
 	Cwd       string    `json:"cwd,omitempty"`
 	UserRule  string    `json:"user_rule,omitempty"` // the user's own rule that settled a rewritten call, with its kind and file
+	// A toggle's: how the human asked ("prompt", "cli", "dashboard") and the mode before and
+	// after (equal for a status request, or a change to the mode the session already had).
+	// Verdict is allow when the request was carried out, deny when it was refused.
+	How  string `json:"how,omitempty"`
+	From string `json:"from,omitempty"`
+	To   string `json:"to,omitempty"`
 }
 
 // DecisionLog appends to and reads the log in Dir.
@@ -112,7 +118,7 @@ func (e *LogEntry) appendJSON(b []byte) []byte {
 	for _, f := range []struct{ name, value string }{
 		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"kind", e.Kind},
 		{"mode", e.Mode}, {"verdict", e.Verdict}, {"rule", e.Rule}, {"reason", e.Reason}, {"command", e.Command},
-		{"isolation", e.Isolation}, {"cwd", e.Cwd}, {"user_rule", e.UserRule},
+		{"isolation", e.Isolation}, {"cwd", e.Cwd}, {"user_rule", e.UserRule}, {"how", e.How}, {"from", e.From}, {"to", e.To},
 	} {
 		if f.value == "" && f.name != "event" && f.name != "verdict" {
 			continue

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -194,8 +195,55 @@ func TestGateLogsEveryDecision(t *testing.T) {
 	if strings.Contains(tool.Command, "tok_s3cret_value") || !strings.Contains(tool.Command, "sed -i") {
 		t.Errorf("logged command %q: the secret must be withheld, the rest kept", tool.Command)
 	}
-	if toggle.Event != "toggle" || toggle.Rule != "the user's /readonly" || !strings.Contains(toggle.Reason, "REVIEW") {
+	if toggle.Event != "toggle" || toggle.Rule != "the user's /readonly" || !strings.Contains(toggle.Reason, "REVIEW") ||
+		toggle.How != "prompt" || toggle.From != "read-only" || toggle.To != "review" || toggle.Verdict != "allow" {
 		t.Errorf("toggle entry %+v", toggle)
+	}
+	// A toggle the gate refuses (from a shadowing project command) is recorded as refused.
+	rd := g.Decide(&Event{Name: EventToggle, Session: "s", Cwd: "/p", Toggle: &ToggleRequest{Args: "off", PromptID: "2", Source: "projectSettings"}}, nil)
+	if r := rd.Record; r == nil || r.Verdict != "deny" || r.From != "" || r.How != "prompt" {
+		t.Errorf("refused toggle entry %+v", r)
+	}
+}
+
+// TestHumanTogglesAreLogged: a toggle from the command line or the dashboard is in the decision
+// log beside the prompt's, with how it was made; one refused says why.
+func TestHumanTogglesAreLogged(t *testing.T) {
+	home := t.TempDir()
+	store := NewStore(home)
+	store.Record("s", "/p", ModeReadOnly)
+	store.HumanToggle(ToggleOff, "s", "dashboard", "", ModeReadOnly)
+	store.HumanToggle(ToggleOn, "s", "cli", "", ModeReadOnly)
+	store.HumanToggle(ToggleOff, "s", "cli", "other-session", ModeReadOnly) // widening from inside another session
+	entries, _, err := DecisionLogAt(home).Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, e := range entries {
+		got = append(got, e.Session+" "+e.How+" "+e.From+"→"+e.To+" "+e.Verdict)
+		if e.Verdict == "deny" && !strings.Contains(e.Reason, "runs inside session") {
+			t.Errorf("a refused toggle's reason: %q", e.Reason)
+		}
+	}
+	want := []string{"s dashboard read-only→edit allow", "s cli edit→read-only allow", "s cli → deny"}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("logged %q, want %q", got, want)
+	}
+}
+
+// TestRetrievalIsLoggedWithoutItsContent: the retrieval hook's answer is recorded with the
+// audit entry that has it, never with the distilled content the agent got.
+func TestRetrievalIsLoggedWithoutItsContent(t *testing.T) {
+	r := &Retrieval{LoadConfig: func(string) (*Config, error) { return &Config{}, nil },
+		Retrieve: func(context.Context, *Config, *ToolCall) Decision {
+			return Decision{Verdict: Deny, Reason: "DISTILLED-PAGE-TEXT", Audit: "r-20261202-1"}
+		}}
+	c := &ToolCall{Session: "s", Tool: "WebFetch", Kind: KindWeb, Web: &WebRequest{URL: "https://example.com", Need: "x"}}
+	d := r.Decide(&Event{Name: EventToolCall, Call: c}, &Run{extend: func(time.Duration) {}})
+	if d.Reason != "DISTILLED-PAGE-TEXT" || d.Record == nil || d.Record.Tool != "WebFetch" || d.Record.Rule != "retrieval hook" ||
+		!strings.Contains(d.Record.Reason, "audit entry r-20261202-1") || strings.Contains(d.Record.Reason, "DISTILLED") {
+		t.Errorf("answer %q, record %+v", d.Reason, d.Record)
 	}
 }
 

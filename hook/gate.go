@@ -115,7 +115,10 @@ func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 		return g.sessionStart(ev)
 	case EventToggle:
 		d := g.toggle(ev)
-		d.Record = g.record(&LogEntry{Session: ev.Session, Event: "toggle", Rule: "the user's /readonly", Cwd: ev.Cwd}, d)
+		d.Record = g.record(&LogEntry{Session: ev.Session, Event: "toggle", How: "prompt", Rule: "the user's " + g.Client.ToggleCommand, Cwd: ev.Cwd}, d)
+		if d.Toggled != nil {
+			d.Record.Verdict, d.Record.From, d.Record.To = Allow.String(), d.Toggled.From.String(), d.Toggled.To.String()
+		}
 		return d
 	case EventPrompt:
 		return g.prompt(ev)
@@ -486,7 +489,7 @@ func (g *Gate) toggle(ev *Event) Decision {
 	default:
 		reason += ". The agent may edit; " + g.Client.toReadOnly() + " to make it read-only again."
 	}
-	return Decision{Verdict: Deny, Reason: reason}
+	return Decision{Verdict: Deny, Reason: reason, Toggled: &ModeChange{from, to}}
 }
 
 // toggleStatus answers the bare mode command (and "status"): the mode, and how to change it.
@@ -510,11 +513,12 @@ func (g *Gate) toggleStatus(ev *Event) Decision {
 		return Decision{Verdict: Deny, Reason: "hookctl: this session is treated as " + Badge(ModeReadOnly) + ": " + err.Error() +
 			". Nothing changed; " + cmd + " on|off|review rewrites its state."}
 	}
+	same := &ModeChange{mode, mode} // a status request, answered
 	if ev.PermissionMode == PermissionPlan && mode != ModeReadOnly {
 		return Decision{Verdict: Deny, Reason: "hookctl: this session is " + Badge(mode) + ", held read-only while the client is in plan mode. " +
-			"Nothing changed; " + cmd + " on, off or review switches it."}
+			"Nothing changed; " + cmd + " on, off or review switches it.", Toggled: same}
 	}
-	return Decision{Verdict: Deny, Reason: "hookctl: this session is " + Badge(mode) + ". Nothing changed; " + cmd + " on, off or review switches it."}
+	return Decision{Verdict: Deny, Reason: "hookctl: this session is " + Badge(mode) + ". Nothing changed; " + cmd + " on, off or review switches it.", Toggled: same}
 }
 
 // Retrieval is the decider of the retrieval hook: the instance the client runs for its web
@@ -552,6 +556,13 @@ func (r *Retrieval) Decide(ev *Event, run *Run) Decision {
 	if r.Claim != nil && !r.Claim(c) {
 		return Decision{Verdict: Pass}
 	}
+	d := r.answer(c, run)
+	d.Record = retrievalRecord(c, d)
+	return d
+}
+
+// answer is the retrieval hook's answer to web call c, which it claimed.
+func (r *Retrieval) answer(c *ToolCall, run *Run) Decision {
 	cfg, err := r.LoadConfig(c.Cwd)
 	if err != nil || cfg == nil {
 		return Decision{Verdict: Deny, Reason: "hookctl refuses every call until this is fixed: " + errText(err)}
@@ -571,6 +582,21 @@ func (r *Retrieval) Decide(ev *Event, run *Run) Decision {
 		}
 	}
 	return d
+}
+
+// retrievalRecord is what the decision log keeps of the retrieval hook's answer: never the
+// answer's text (distilled web content, which the audit keeps), but the audit entry that has it.
+func retrievalRecord(c *ToolCall, d Decision) *LogEntry {
+	e := &LogEntry{Time: time.Now(), Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Kind: c.Kind.String(),
+		Verdict: d.Verdict.String(), Rule: "retrieval hook", Cwd: c.Cwd, Reason: d.Reason}
+	e.ID = NewLogID(e.Time)
+	switch {
+	case d.Verdict == Pass:
+		e.Reason = "direct_fetch is on: the client fetches it itself (audited)"
+	case d.Audit != "":
+		e.Reason = "answered through hookctl's quarantined retriever: the agent got its distilled answer in place of the tool's (audit entry " + d.Audit + ")"
+	}
+	return e
 }
 
 func errText(err error) string {

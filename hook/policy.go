@@ -208,8 +208,11 @@ func (p *Policy) network(c *ToolCall, cl *lexer.CommandLine, st SessionState) (D
 			return Decision{Verdict: Deny, Reason: "hookctl: web content reaches you only through hookctl's quarantined retriever, " +
 				"which " + c.Tool + " does not go through; run hookctl retrieve fetch URL --need '…' (or hookctl retrieve search 'query') in the shell instead."}, true
 		}
-		return Decision{Verdict: Deny, Reason: "hookctl: " + c.Tool + " is answered by hookctl's retrieval hook, which did not run; " +
-			"ask the user to run `hookctl doctor`. Meanwhile: hookctl retrieve fetch URL --need '…'."}, true
+		// Both hooks run for the call: the retrieval hook's answer, which comes last, is the one
+		// the client shows; this one holds the call closed if that hook gave none.
+		return Decision{Verdict: Deny, Reason: "hookctl: " + c.Tool + " is answered by hookctl's retrieval hook, with the retriever's answer; " +
+			"if you see no such answer, that hook did not run: ask the user to run `hookctl doctor`. Meanwhile: hookctl retrieve fetch URL --need '…'.",
+			Rule: "retriever (the retrieval hook answers)"}, true
 	}
 	if cl == nil || c.Kind != KindShell && c.Kind != KindOther {
 		return Decision{}, false

@@ -159,6 +159,9 @@ func (r *Runner) write(o outcome) int {
 		fmt.Fprintln(r.Stderr, o.failed)
 	}
 	if o.record != nil && r.Log != nil {
+		if o.record.Agent == "" {
+			o.record.Agent = r.Agent
+		}
 		done := make(chan struct{})
 		go func() { defer close(done); r.Log(o.record) }()
 		select {

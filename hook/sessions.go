@@ -3,6 +3,7 @@ package hook
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -193,7 +194,26 @@ func (s *Store) HumanToggle(t Toggle, id, how, inside string, def Mode) (from, t
 		}
 		return nil
 	}
-	return t.Apply(s, id, how, "", def, check)
+	from, to, err = t.Apply(s, id, how, "", def, check)
+	s.recordToggle(id, how, from, to, err)
+	return from, to, err
+}
+
+// recordToggle puts a toggle made outside the session's prompt in the decision log, beside the
+// prompt's own (Gate.Decide), so that the log holds every mode change. A record that cannot be
+// written does not undo the change, which the session's state holds.
+func (s *Store) recordToggle(id, how string, from, to Mode, err error) {
+	e := &LogEntry{Time: time.Now(), Session: id, Event: "toggle", How: how, Rule: "the user's hookctl readonly", Verdict: Allow.String()}
+	if how == "dashboard" {
+		e.Rule = "the user, on the dashboard"
+	}
+	e.ID = NewLogID(e.Time)
+	if err != nil {
+		e.Verdict, e.Reason = Deny.String(), "the mode did not change: "+err.Error()
+	} else {
+		e.From, e.To, e.Reason = from.String(), to.String(), "this session is now "+Badge(to)
+	}
+	DecisionLogAt(filepath.Dir(s.Dir)).Append(e)
 }
 
 // Widens reports whether a change from one mode to another gives the agent more: read-only,

@@ -118,7 +118,14 @@ func logList(s *streams, opts *logOptions) error {
 		}
 		what := e.Command
 		if e.Event == "toggle" {
-			what = "(mode change)"
+			switch {
+			case e.From != "" && e.From != e.To:
+				what = "(mode change, " + e.How + ": " + e.From + " → " + e.To + ")"
+			case e.From != "":
+				what = "(mode asked, " + e.How + ": " + e.To + ")"
+			default:
+				what = "(mode change, " + or(e.How, "prompt") + ": refused)"
+			}
 		} else if what == "" {
 			what = "(" + or(e.Tool, e.Event) + ")" // a refusal before any decision names no tool
 		}

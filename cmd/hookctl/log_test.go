@@ -2,6 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -60,5 +63,54 @@ func TestLogCommand(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, hh, "", "log", "why", "nope"); code == 0 {
 		t.Error("log why of an unknown id succeeded")
+	}
+}
+
+// TestLogHoldsEveryModeChange (issue 27): the human's toggles are in the decision log as what
+// they are — how they were made (the prompt's /readonly, the command line), the mode before and
+// after, and allow for a change carried out — never as a deny, and never missing for a CLI one.
+func TestLogHoldsEveryModeChange(t *testing.T) {
+	bin := hookctlBinary(t)
+	home := t.TempDir()
+	hh := filepath.Join(home, ".config", "hookctl")
+	run := func(stdin string, args ...string) string {
+		t.Helper()
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "CLAUDE_CONFIG_DIR=")
+		cmd.Dir, cmd.Stdin = home, strings.NewReader(stdin)
+		out, _ := cmd.CombinedOutput()
+		return string(out)
+	}
+	run("", "install", "--scope", "user")
+	const session = "5e55e55e-0000-4000-8000-00000000d0d0"
+	prompt := func(id, args string) string {
+		return `{"session_id":"` + session + `","cwd":"` + home + `","prompt_id":"` + id + `","hook_event_name":"UserPromptExpansion","command_name":"readonly",` +
+			`"command_args":"` + args + `","command_source":"userSettings","prompt":"/readonly ` + args + `"}`
+	}
+	run(`{"session_id":"`+session+`","cwd":"`+home+`","hook_event_name":"SessionStart","source":"startup"}`, "hook")
+	if out := run(prompt("p1", "off"), "hook"); !strings.Contains(out, "now ✏ EDIT") {
+		t.Fatalf("/readonly off:\n%s", out)
+	}
+	run(prompt("p2", ""), "hook")
+	if out := run("", "readonly", "on", "--session", session); !strings.Contains(out, "→ 🔒 READ-ONLY") {
+		t.Fatalf("readonly on:\n%s", out)
+	}
+	var toggles []hook.LogEntry
+	for _, line := range strings.Split(strings.TrimSpace(run("", "log", "--json", "--session", session)), "\n") {
+		var e hook.LogEntry
+		if json.Unmarshal([]byte(line), &e) == nil && e.Event == "toggle" {
+			toggles = append(toggles, e)
+		}
+	}
+	want := []string{"prompt read-only→edit allow", "prompt edit→edit allow", "cli edit→read-only allow"}
+	var got []string
+	for _, e := range toggles {
+		got = append(got, e.How+" "+e.From+"→"+e.To+" "+e.Verdict)
+	}
+	if strings.Join(got, "; ") != strings.Join(want, "; ") {
+		t.Errorf("the log's mode changes: %q, want %q", got, want)
+	}
+	if out := run("", "log", "--session", session); !strings.Contains(out, "(mode change, cli: edit → read-only)") || !strings.Contains(out, "(mode change, prompt: read-only → edit)") {
+		t.Errorf("hookctl log:\n%s", out)
 	}
 }

@@ -52,7 +52,12 @@ func (f *Front) AnswerWebTool(ctx context.Context, c *hook.ToolCall) hook.Decisi
 	} else {
 		req.Kind, req.Query = retriever.KindSearch, c.Web.Query
 	}
-	return hook.Decision{Verdict: hook.Deny, Reason: f.Retrieve(ctx, req).Text}
+	res := f.Retrieve(ctx, req)
+	d := hook.Decision{Verdict: hook.Deny, Reason: res.Text}
+	if res.Entry != nil {
+		d.Audit = res.Entry.ID
+	}
+	return d
 }
 
 // auditDirect records a web call that direct_fetch lets the client make itself.
