@@ -420,3 +420,21 @@ func TestLogCacheSeesAppends(t *testing.T) {
 		t.Errorf("after an append: %.300s", body)
 	}
 }
+
+// TestPageShowsManagedPolicy: the page says which keys the organisation's policy sets, and that
+// every call is refused while the configuration cannot be loaded. (The managed file's place is
+// fixed: cmd/hookctl's TestManagedPolicyBindsEveryUser mounts one there for the binary.)
+func TestPageShowsManagedPolicy(t *testing.T) {
+	var b strings.Builder
+	if err := render(&b, "page", &pageData{Policy: &managedPolicy{Path: hook.ManagedConfigPath, Keys: []string{"default_mode", "sandbox"}}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<code>"+hook.ManagedConfigPath+"</code> sets <code>default_mode</code>, <code>sandbox</code>") {
+		t.Errorf("the page does not name the managed keys:\n%s", b.String())
+	}
+	b.Reset()
+	render(&b, "page", &pageData{PolicyErr: "the organisation's policy is refused"})
+	if !strings.Contains(b.String(), "every tool call is refused until it is fixed: the organisation&#39;s policy is refused") {
+		t.Errorf("the page hides a broken configuration:\n%s", b.String())
+	}
+}

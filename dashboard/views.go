@@ -82,6 +82,14 @@ type pageData struct {
 	Filter     filter
 	Retrievals listOf[retrievalRow]
 	Runs       listOf[runRow]
+	Policy     *managedPolicy // the organisation's policy, where one applies
+	PolicyErr  string         // why the configuration cannot be loaded
+}
+
+// managedPolicy is what the page says of the organisation's policy: the file and the keys it sets.
+type managedPolicy struct {
+	Path string
+	Keys []string
 }
 
 type listOf[T any] struct {
@@ -115,6 +123,14 @@ func (s *Server) part(w http.ResponseWriter, r *http.Request) {
 // collect reads what the page (only the part named, if any) shows.
 func (s *Server) collect(r *http.Request, only string) *pageData {
 	d := &pageData{CSRF: s.csrf, Filter: parseFilter(r), Verdicts: []string{"allow", "deny", "ask", "pass"}}
+	if only == "" {
+		switch cfg, err := hook.LoadConfig(s.Home); {
+		case err != nil:
+			d.PolicyErr = err.Error()
+		case cfg.Managed != "":
+			d.Policy = &managedPolicy{Path: cfg.Managed, Keys: cfg.ManagedKeys}
+		}
+	}
 	if only == "" || only == "sessions" {
 		d.Sessions, d.SessionErr = s.sessions()
 	}

@@ -105,6 +105,10 @@ type Config struct {
 	Path string `toml:"-"`
 	// Project is the project file merged in, or "".
 	Project string `toml:"-"`
+	// Managed is the organisation's policy laid over the user's file (ManagedConfigPath), or
+	// "", and ManagedKeys the top-level keys it sets: theirs hold (managed.go).
+	Managed     string   `toml:"-"`
+	ManagedKeys []string `toml:"-"`
 	// Warnings are problems that did not stop the config from loading, for the user.
 	Warnings []string `toml:"-"`
 
@@ -206,11 +210,16 @@ func Home() (string, error) {
 	return filepath.Join(home, ".config", "hookctl"), nil
 }
 
-// LoadConfig reads the global file $home/config.toml. A missing file means the defaults. Any
-// other problem — unreadable, too large, bad TOML, an unknown key, a wrong type — is an error
-// naming the file (and the line, where the TOML decoder knows it): a broken config must never
-// silently fall back to defaults the user did not choose.
+// LoadConfig reads the global file $home/config.toml, with the organisation's policy
+// (ManagedConfigPath) laid over it. A missing file means the defaults. Any other problem —
+// unreadable, too large, bad TOML, an unknown key, a wrong type, a managed file someone other
+// than root could write — is an error naming the file (and the line, where the TOML decoder
+// knows it): a broken config must never silently fall back to defaults the user did not choose.
 func LoadConfig(home string) (*Config, error) {
+	managed, err := loadManaged(ManagedConfigPath)
+	if err != nil {
+		return nil, err
+	}
 	path := filepath.Join(home, "config.toml")
 	text, err := readConfigFile(path)
 	c := &Config{}
@@ -222,6 +231,9 @@ func LoadConfig(home string) (*Config, error) {
 		if c, err = ParseConfig(path, text); err != nil {
 			return nil, err
 		}
+	}
+	if managed != nil {
+		c.applyManaged(managed)
 	}
 	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
 		c.UserHome = filepath.Clean(h)

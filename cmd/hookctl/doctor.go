@@ -631,6 +631,9 @@ func describeConfig(c *hook.Config) string {
 	if c.Project != "" {
 		parts = append(parts, "+ "+c.Project)
 	}
+	if c.Managed != "" {
+		parts = append(parts, "under your organisation's policy "+c.Managed+", which sets "+strings.Join(c.ManagedKeys, ", "))
+	}
 	return strings.Join(parts, " ")
 }
 

@@ -26,8 +26,8 @@ func newLauncherWorld(t *testing.T, user *syscall.Credential) *launcherWorld {
 	if os.Geteuid() != 0 {
 		t.Skip("the test switches users: it runs as root")
 	}
-	// Not t.TempDir, whose parent only root may enter.
-	root, err := os.MkdirTemp("", "hookctl-launcher-test-")
+	// Not under the tester's TMPDIR, which may be private to them (issue 30).
+	root, err := os.MkdirTemp("/var/lib", "hookctl-launcher-test-")
 	if err != nil {
 		t.Fatal(err)
 	}

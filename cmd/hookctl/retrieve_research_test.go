@@ -263,6 +263,11 @@ func TestRetrieveRepoHostileArchive(t *testing.T) {
 				exe = filepath.Join(bindir, "hookctl")
 				filepath.Walk(home, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, 65534, 65534) })
 				os.Chown(wd, 65534, 65534)
+				// A user's TMPDIR is their own, not the tester's (which may be private: issue 30).
+				tmp := filepath.Join(root, "tmp")
+				os.MkdirAll(tmp, 0o700)
+				os.Chown(tmp, 65534, 65534)
+				env = append(env, "TMPDIR="+tmp)
 			}
 			cmd := exec.Command(exe, "retrieve", "repo", "o/r", "--need", "How does the cache evict entries?")
 			cmd.Env, cmd.Dir = env, wd

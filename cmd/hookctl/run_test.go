@@ -347,7 +347,8 @@ func runInterrupted(t *testing.T, w *runWorld, network []string) {
 	{
 		script := `sleep 61 & echo $! >> "$HOOKCTL_RUN_OUT/pids"
 setsid sleep 62 & echo $! >> "$HOOKCTL_RUN_OUT/pids"
-(trap '' TERM; exec sleep 63) & echo $! >> "$HOOKCTL_RUN_OUT/pids"
+(trap '' TERM; : > "$HOOKCTL_RUN_OUT/ignoring"; exec sleep 63) & echo $! >> "$HOOKCTL_RUN_OUT/pids"
+until [ -e "$HOOKCTL_RUN_OUT/ignoring" ]; do sleep 0.01; done
 echo started > "$HOOKCTL_RUN_OUT/started"
 trap '' TERM INT
 wait`

@@ -40,7 +40,9 @@ func startServices(t *testing.T, w *editWorld) *services {
 		w.chown(filepath.Join(s.dir, d))
 	}
 	s.tmux = filepath.Join(s.dir, "tmux.sock")
-	if out, err := w.shell(t, "tmux -S "+s.tmux+" new-session -d -s victim 'bash --norc --noprofile'"); err != nil {
+	// tmux runs a session's command with the user's shell, taken from SHELL or else the
+	// password file, where the world's user has nologin: the victim's pane would die at once.
+	if out, err := w.shell(t, "SHELL=/bin/bash tmux -S "+s.tmux+" new-session -d -s victim 'bash --norc --noprofile' && sleep 0.2 && tmux -S "+s.tmux+" has-session -t victim"); err != nil {
 		t.Fatalf("tmux: %v %s", err, out)
 	}
 	t.Cleanup(func() { w.shell(t, "tmux -S "+s.tmux+" kill-server") })

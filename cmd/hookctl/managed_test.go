@@ -1,0 +1,166 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/hookctl/hookctl/hook"
+)
+
+// managedWorld runs the built hookctl as a user whose own config loosens things, with or without
+// the organisation's policy at its fixed place: the policy directory is mounted on
+// /etc/hookctl in a mount namespace of the command's own, so the machine's /etc is untouched
+// and the binary reads the path it always reads.
+type managedWorld struct {
+	bin, home, policy string
+	user              *syscall.Credential
+}
+
+func newManagedWorld(t *testing.T, user *syscall.Credential, userConfig string) *managedWorld {
+	t.Helper()
+	requireTool(t, "unshare")
+	requireTool(t, "setpriv")
+	if os.Geteuid() != 0 {
+		t.Skip("mounting the policy in place needs root")
+	}
+	// The mount point: an empty directory of root's, made only if the machine has none (an
+	// empty /etc/hookctl holds no policy, so nothing else running meanwhile is affected).
+	if _, err := os.Lstat(filepath.Dir(hook.ManagedConfigPath)); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(filepath.Dir(hook.ManagedConfigPath), 0o755); err == nil {
+			t.Cleanup(func() { os.Remove(filepath.Dir(hook.ManagedConfigPath)) })
+		}
+	} else if _, err := os.Lstat(hook.ManagedConfigPath); err == nil {
+		t.Skipf("this machine has an organisation's policy at %s already", hook.ManagedConfigPath)
+	}
+	root, err := os.MkdirTemp("/var/lib", "hookctl-managed-e2e-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	os.Chmod(root, 0o755)
+	w := &managedWorld{bin: filepath.Join(root, "hookctl"), home: filepath.Join(root, "home"), policy: filepath.Join(root, "policy"), user: user}
+	b, err := os.ReadFile(hookctlBinary(t))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(w.bin, b, 0o755)
+	os.MkdirAll(filepath.Join(w.home, ".config", "hookctl"), 0o755)
+	os.MkdirAll(filepath.Join(w.home, ".aws"), 0o755)
+	os.WriteFile(filepath.Join(w.home, ".aws", "credentials"), []byte("[default]\naws_secret_access_key = CANARY\n"), 0o600)
+	os.WriteFile(filepath.Join(w.home, ".config", "hookctl", "config.toml"), []byte(userConfig), 0o600)
+	os.MkdirAll(w.policy, 0o755)
+	if user != nil {
+		filepath.Walk(w.home, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, int(user.Uid), int(user.Gid)) })
+	}
+	return w
+}
+
+// run runs hookctl with args, under the managed policy when managed is set.
+func (w *managedWorld) run(t *testing.T, managed bool, stdin string, args ...string) (string, int) {
+	t.Helper()
+	var argv []string
+	switch {
+	case managed:
+		argv = []string{"unshare", "--mount", "--propagation", "private", "--", "sh", "-c", `mount --bind "$0" /etc/hookctl && exec "$@"`, w.policy}
+	default:
+		argv = []string{"env"}
+	}
+	if w.user != nil {
+		argv = append(argv, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+	}
+	argv = append(append(argv, w.bin), args...)
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = w.home
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + w.home, "HOOKCTL_HOME=" + filepath.Join(w.home, ".config", "hookctl"), "TMPDIR=" + w.home, "LANG=C.UTF-8"}
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return string(out), code
+}
+
+func (w *managedWorld) setPolicy(t *testing.T, text string) {
+	t.Helper()
+	path := filepath.Join(w.policy, "config.toml")
+	os.Remove(path)
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// writePayload is a new session's first Write, as Claude Code sends it.
+func writePayload(home, session string) string {
+	return `{"session_id":"` + session + `","hook_event_name":"PreToolUse","cwd":"` + home + `","tool_name":"Write",` +
+		`"tool_input":{"file_path":"` + home + `/notes.txt","content":"x"}}`
+}
+
+// TestManagedPolicyBindsEveryUser: the organisation's file at its fixed place holds against a
+// user's config that loosens each thing tried, as root and as an unprivileged user, through
+// the real binary. Control: the same user config without the managed file has its looser
+// effect. A managed file root does not alone control, or one that does not parse, refuses
+// every tool call naming the file; doctor names the keys it sets.
+func TestManagedPolicyBindsEveryUser(t *testing.T) {
+	forUsers(t, func(t *testing.T, user *syscall.Credential) {
+		w := newManagedWorld(t, user, "default_mode = \"edit\"\nallow_read = [\"~/.aws\"]\nread_only_runners = [\"go test ./...\"]\n")
+		w.setPolicy(t, "default_mode = \"read-only\"\nallow_read = []\nread_only_runners = []\n")
+		rows := []struct {
+			name  string
+			stdin string
+			args  []string
+			loose func(out string, code int) bool
+		}{
+			{"default_mode: a new session's Write", writePayload(w.home, "0f7c2a11-managed-1"), []string{"hook"},
+				func(out string, _ int) bool { return !strings.Contains(out, `"deny"`) }},
+			{"allow_read: reading ~/.aws/credentials", "", []string{"check", "--", "cat " + w.home + "/.aws/credentials"},
+				func(_ string, code int) bool { return code == exitOK }},
+			{"read_only_runners: go test", "", []string{"check", "--", "go test ./..."},
+				func(_ string, code int) bool { return code == exitOK }},
+		}
+		for i, r := range rows {
+			stdin := r.stdin
+			if out, code := w.run(t, false, stdin, r.args...); !r.loose(out, code) {
+				t.Errorf("control: %s without the managed file: exit %d\n%s", r.name, code, out)
+			}
+			if r.stdin != "" {
+				stdin = writePayload(w.home, "0f7c2a11-managed-m"+string(rune('a'+i)))
+			}
+			if out, code := w.run(t, true, stdin, r.args...); r.loose(out, code) {
+				t.Errorf("%s: the user's config loosened the organisation's policy: exit %d\n%s", r.name, code, out)
+			}
+		}
+		out, _ := w.run(t, true, "", "doctor")
+		if !strings.Contains(out, "under your organisation's policy "+hook.ManagedConfigPath+", which sets allow_read, default_mode, read_only_runners") ||
+			!strings.Contains(out, "sets default_mode, which your organisation's policy") {
+			t.Errorf("doctor does not say what is managed:\n%s", out)
+		}
+
+		// A policy root does not alone control, or one that does not parse: every tool call is
+		// refused, naming the file and why.
+		path := filepath.Join(w.policy, "config.toml")
+		for _, bad := range []struct {
+			name, want string
+			make       func()
+		}{
+			{"a policy its group may write", "writable by its group", func() { w.setPolicy(t, "sandbox = \"require\"\n"); os.Chmod(path, 0o664) }},
+			{"a policy a user owns", "owned by uid 65534", func() { w.setPolicy(t, "sandbox = \"require\"\n"); os.Chown(path, 65534, 65534) }},
+			{"a policy that does not parse", hook.ManagedConfigPath + ":2:", func() { w.setPolicy(t, "sandbox = \"require\"\ndefault_mode = \n") }},
+		} {
+			bad.make()
+			out, _ := w.run(t, true, `{"session_id":"0f7c2a11-managed-r","hook_event_name":"PreToolUse","cwd":"`+w.home+`","tool_name":"Read","tool_input":{"file_path":"`+w.home+`/notes.txt"}}`, "hook")
+			if !strings.Contains(out, `"deny"`) || !strings.Contains(out, bad.want) {
+				t.Errorf("%s: a Read is not refused naming why (%q):\n%s", bad.name, bad.want, out)
+			}
+		}
+	})
+}
