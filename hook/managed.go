@@ -41,6 +41,7 @@ var managedMerge = map[string]func(c, m *Config, userSet bool){
 	"audit":             func(c, m *Config, _ bool) { c.Audit = m.Audit },
 	"run":               func(c, m *Config, _ bool) { c.Run = m.Run },
 	"edit":              func(c, m *Config, _ bool) { c.Edit = m.Edit },
+	"telemetry":         func(c, m *Config, _ bool) { c.Telemetry = m.Telemetry },
 }
 
 // applyManaged lays the managed file m over the user's config c. The user's file keeps every
