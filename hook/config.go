@@ -111,6 +111,9 @@ type Config struct {
 	// "", and ManagedKeys the top-level keys it sets: theirs hold (managed.go).
 	Managed     string   `toml:"-"`
 	ManagedKeys []string `toml:"-"`
+	// ManagedSHA256 is the hex SHA-256 of the managed file as read, which each session start's
+	// record carries so that the organisation sees which policy a machine runs.
+	ManagedSHA256 string `toml:"-"`
 	// Warnings are problems that did not stop the config from loading, for the user.
 	Warnings []string `toml:"-"`
 

@@ -140,6 +140,7 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 	if err != nil {
 		return err
 	}
+	recordToggle(s, home, cfg, id, from, to, "hookctl readonly")
 	store.LiveClients(true) // prune the notes of clients that have exited
 	if from == to {
 		fmt.Fprintf(s.out, "session %s: already %s\n", store.Short(id), hook.Badge(to))
@@ -164,6 +165,21 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		store.SetTold(id, to)
 	}
 	return nil
+}
+
+// recordToggle records a mode change made outside the hook (hookctl readonly, the dashboard) in
+// the decision log, as the hook records a /readonly, and ships it (startExport).
+func recordToggle(s *streams, home string, cfg *hook.Config, id string, from, to hook.Mode, how string) {
+	now := time.Now()
+	e := &hook.LogEntry{ID: hook.NewLogID(now), Time: now, Session: id, Event: "toggle", Mode: to.String(), Verdict: hook.Allow.String(),
+		Rule: "the user's " + how, Reason: fmt.Sprintf("%s → %s", from, to)}
+	if from == to {
+		e.Reason = "already " + to.String()
+	}
+	if err := hook.DecisionLogAt(home).Append(e); err != nil {
+		fmt.Fprintln(s.err, "hookctl: "+err.Error())
+	}
+	startExport(hookEnv(), cfg)
 }
 
 // processes is n processes, in words.

@@ -22,6 +22,7 @@ type Record struct {
 	Lane   int
 	Line   int   // from 1
 	Offset int64 // of the line in its file
+	End    int64 // of the next line: past this one's newline
 	Data   []byte
 }
 
@@ -283,7 +284,7 @@ func (l *Log) readFile(of openFile, offset int64, each func(Record) error) []Dam
 		case len(data) == 0:
 			// A blank line: nothing (an append that followed a tail it could not cut off).
 		default:
-			if err := each(Record{File: of.name, Lane: of.lane, Line: n, Offset: start, Data: data}); errors.Is(err, ErrStop) {
+			if err := each(Record{File: of.name, Lane: of.lane, Line: n, Offset: start, End: off, Data: data}); errors.Is(err, ErrStop) {
 				return damage
 			} else if err != nil {
 				damage = append(damage, Damage{File: of.name, Line: n, Why: err.Error()})
