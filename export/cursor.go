@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"slices"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/fsutil"
@@ -38,7 +39,10 @@ type laneCursor struct {
 }
 
 type fileCount struct {
+	// A file is its inode and its first record's id: a rotated-away file's inode is soon
+	// another's.
 	Ino     uint64 `json:"ino"`
+	First   string `json:"first,omitempty"`
 	End     int64  `json:"end"` // counted up to here
 	Records int    `json:"records"`
 }
@@ -121,8 +125,12 @@ func (lc *laneCursor) plan(log string, snap *jsonl.Snapshot, files []int) (start
 	for _, i := range files {
 		f := snap.Files[i]
 		fc := fileCount{Ino: f.Ino}
+		snap.ReadFile(i, 0, func(r jsonl.Record) error {
+			fc.First = recordID(log, r.Data)
+			return jsonl.ErrStop
+		})
 		for _, old := range lc.Files {
-			if old.Ino == f.Ino && old.End <= f.Size {
+			if old.same(fc) && old.End <= f.Size {
 				fc = old
 			}
 		}
@@ -135,52 +143,55 @@ func (lc *laneCursor) plan(log string, snap *jsonl.Snapshot, files []int) (start
 	}
 	previous := lc.Files
 	lc.Files = counted
-	if lc.Ino == 0 {
-		for _, i := range files {
-			starts = append(starts, readStart{file: i})
+	present := func(old fileCount) bool { return slices.ContainsFunc(counted, old.same) }
+	at := -1 // where in files the cursor's record is
+	if lc.Ino != 0 {
+		for p, i := range files {
+			if snap.Files[i].Ino == lc.Ino && lc.resumes(log, snap, i) {
+				at = p
+			}
 		}
-		return starts, nil
 	}
-	for p, i := range files {
-		if snap.Files[i].Ino != lc.Ino || !lc.resumes(log, snap, i) {
-			continue
-		}
-		starts = append(starts, readStart{file: i, offset: lc.End})
-		for _, j := range files[p+1:] {
-			starts = append(starts, readStart{file: j})
-		}
-		return starts, nil
-	}
-	// The cursor's file is gone: count what it and the files after it had unshipped.
-	lost = &drop{Log: log, Time: time.Now().UTC()}
-	present := map[uint64]bool{}
-	for _, i := range files {
-		present[snap.Files[i].Ino] = true
-	}
-	after := false
+	// What went unshipped: the files seen before that are gone now, less what was shipped of
+	// them (all of those older than the cursor's file, its records up to the cursor).
+	var gone int
+	shipped := lc.Ino != 0
 	for _, old := range previous {
 		switch {
-		case old.Ino == lc.Ino:
-			lost.Records += max(old.Records-lc.Shipped, 0)
-			after = true
-		case after && !present[old.Ino]:
-			lost.Records += old.Records
+		case lc.Ino != 0 && old.Ino == lc.Ino:
+			shipped = false
+			if at < 0 {
+				gone += max(old.Records-lc.Shipped, 0)
+			}
+		case shipped:
+		case !present(old):
+			gone += old.Records
 		}
 	}
-	// The lane's oldest file now is one never seen: files may have come and gone between.
-	if len(files) > 0 {
-		seen := false
-		for _, old := range previous {
-			seen = seen || old.Ino == snap.Files[files[0]].Ino
-		}
-		lost.AtLeast = !seen || !after
+	// The lane's oldest file now is one never seen: whole files may have come and gone between.
+	unseen := false
+	if len(previous) > 0 && len(files) > 0 {
+		unseen = !slices.ContainsFunc(previous, counted[0].same)
 	}
+	if gone > 0 || unseen {
+		lost = &drop{Log: log, Records: gone, AtLeast: unseen, Time: time.Now().UTC()}
+	}
+	if at >= 0 {
+		starts = append(starts, readStart{file: files[at], offset: lc.End})
+		for _, j := range files[at+1:] {
+			starts = append(starts, readStart{file: j})
+		}
+		return starts, lost
+	}
+	// Nothing shipped yet, or the cursor's file is gone: the lane from its oldest file.
 	*lc = laneCursor{Files: lc.Files}
 	for _, i := range files {
 		starts = append(starts, readStart{file: i})
 	}
 	return starts, lost
 }
+
+func (f fileCount) same(g fileCount) bool { return f.Ino == g.Ino && f.First == g.First }
 
 // resumes checks that the record at the cursor is the one it shipped last.
 func (lc *laneCursor) resumes(log string, snap *jsonl.Snapshot, i int) bool {

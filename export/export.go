@@ -151,11 +151,17 @@ func (e *Exporter) lock(inherited bool) (func(), error) {
 
 // loop ships batches while there are records, backing off while sends fail.
 func (e *Exporter) loop(ctx context.Context) error {
+	// Read once a run, under the lock, and kept: what a failing pass learns (the records counted
+	// in each file, which a rotation may take away) is saved too, for a loss to be counted.
+	c, err := loadCursor(e.cursor)
+	if err != nil {
+		return fmt.Errorf("failed to read the cursor: %w", err)
+	}
 	active := time.Now()
 	var failingSince time.Time
 	backoff := firstBackoff
 	for ctx.Err() == nil {
-		n, err := e.pass(ctx)
+		n, err := e.pass(ctx, c)
 		switch {
 		case err != nil:
 			if failingSince.IsZero() {
@@ -208,12 +214,8 @@ type lane struct {
 	truncated bool // more were left unread
 }
 
-// pass ships at most one batch and reports how many records it shipped.
-func (e *Exporter) pass(ctx context.Context) (int, error) {
-	c, err := loadCursor(e.cursor)
-	if err != nil {
-		return 0, fmt.Errorf("failed to read the cursor: %w", err)
-	}
+// pass ships at most one batch from cursor c and reports how many records it shipped.
+func (e *Exporter) pass(ctx context.Context, c *cursor) (int, error) {
 	lanes, lost, err := e.read(c)
 	if err != nil {
 		return 0, err
@@ -233,6 +235,7 @@ func (e *Exporter) pass(ctx context.Context) (int, error) {
 		return 0, nil
 	}
 	if err := e.send.send(ctx, c.Dropped, batch); err != nil {
+		c.save(e.cursor) // what was counted; the places are unchanged
 		return 0, err
 	}
 	n := len(c.Dropped) + len(batch)

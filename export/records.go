@@ -168,7 +168,7 @@ func dropRecord(d drop, now time.Time) log.Record {
 	r.SetSeverityText("ERROR")
 	n := fmt.Sprint(d.Records)
 	if d.AtLeast {
-		n = "at least " + n
+		n = fmt.Sprintf("an unknown number (at least %d) of", d.Records)
 	}
 	r.SetBody(attribute.StringValue(fmt.Sprintf("%s records of hookctl's %s log (lane %d) were rotated away on this machine before they could be exported", n, d.Log, d.Lane)))
 	r.AddAttributes(attribute.String("hookctl.record.id", d.id()), attribute.String("hookctl.log", d.Log), attribute.Int("hookctl.export.lane", d.Lane),

@@ -1,0 +1,526 @@
+package export
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hookctl/hookctl/export/launch"
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/jsonl"
+	"github.com/hookctl/hookctl/internal/otelcoltest"
+	"github.com/hookctl/hookctl/internal/testbin"
+	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/retriever/front"
+)
+
+// box is a hookctl home whose config sends the records to a collector, with the real
+// hookctl (and hookctl-export beside it) to drive.
+type box struct {
+	t    *testing.T
+	home string
+	bin  string
+	cwd  string
+}
+
+func newBox(t *testing.T, endpoint, protocol string) *box {
+	if testing.Short() {
+		t.Skip("builds hookctl and an OpenTelemetry Collector")
+	}
+	m := &box{t: t, home: t.TempDir(), bin: testbin.Hookctl(t), cwd: t.TempDir()}
+	cfg := ""
+	if endpoint != "" {
+		cfg = fmt.Sprintf("[telemetry]\notlp_endpoint = %q\n", endpoint)
+		if protocol != "" {
+			cfg += fmt.Sprintf("otlp_protocol = %q\n", protocol)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(m.home, "config.toml"), []byte(cfg), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	// An exporter the hook started must be gone before the home is removed.
+	t.Cleanup(func() { m.waitExporter(30 * time.Second) })
+	return m
+}
+
+// run runs hookctl with args and stdin, as a client or a user would, and returns its output.
+func (m *box) run(stdin string, args ...string) string {
+	m.t.Helper()
+	cmd := exec.Command(m.bin, args...)
+	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+m.home)
+	cmd.Dir = m.cwd
+	cmd.Stdin = strings.NewReader(stdin)
+	out, err := cmd.CombinedOutput()
+	if _, ok := err.(*exec.ExitError); err != nil && !ok {
+		m.t.Fatal(err)
+	}
+	return string(out)
+}
+
+func (m *box) hook(session, event, rest string) string {
+	m.t.Helper()
+	return m.run(fmt.Sprintf(`{"session_id":%q,"cwd":%q,"hook_event_name":%q%s}`, session, m.cwd, event, rest), "hook")
+}
+
+func (m *box) bash(session, command string, n int) string {
+	m.t.Helper()
+	return m.hook(session, "PreToolUse", fmt.Sprintf(`,"tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"toolu_%d"`, command, n))
+}
+
+// exporterRunning says whether an exporter holds the lock.
+func (m *box) exporterRunning() bool {
+	unlock, err := fsLockFree(filepath.Join(m.home, launch.LockFile))
+	if err != nil {
+		return true
+	}
+	unlock()
+	return false
+}
+
+func fsLockFree(path string) (func(), error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, err
+	}
+	if err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { f.Close() }, nil
+}
+
+func (m *box) waitExporter(d time.Duration) {
+	deadline := time.Now().Add(d)
+	for m.exporterRunning() && time.Now().Before(deadline) {
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// decisions are the decision log's records, as hookctl log reads them.
+func (m *box) decisions() []hook.LogEntry {
+	m.t.Helper()
+	entries, damaged, err := hook.DecisionLogAt(m.home).Entries()
+	if err != nil || damaged > 0 {
+		m.t.Fatalf("decision log: %v, %d damaged", err, damaged)
+	}
+	return entries
+}
+
+// byDecision indexes what the collector received by the decision's id, counting copies.
+func byDecision(recs []otelcoltest.Record) (map[string]otelcoltest.Record, map[string]int) {
+	one, copies := map[string]otelcoltest.Record{}, map[string]int{}
+	for _, r := range recs {
+		if id, ok := r.Attributes["hookctl.decision.id"].(string); ok {
+			one[id] = r
+			copies[id]++
+		}
+	}
+	return one, copies
+}
+
+// TestEveryRecordArrives drives the real hookctl as Claude Code and a user do — a session's
+// start, an admitted and a refused shell command, a refused Write, a /readonly typed in the
+// session, `hookctl readonly` from a terminal, a retrieval in the audit, the session's end — with
+// the collector up, and checks that every record of both logs arrives once, with its fields as
+// attributes under their names, and the machine's resource.
+func TestEveryRecordArrives(t *testing.T) {
+	col := otelcoltest.New(t)
+	col.Start()
+	m := newBox(t, "http://"+col.HTTP, "")
+	s := "5e55a0e1-0000-4000-8000-000000000001"
+	m.hook(s, "SessionStart", `,"source":"startup"`)
+	if out := m.bash(s, "ls -la", 1); !strings.Contains(out, `"permissionDecision":"allow"`) {
+		t.Fatalf("ls: %s", out)
+	}
+	if out := m.bash(s, "sed -i s/a/b/ README.md", 2); !strings.Contains(out, `"permissionDecision":"deny"`) {
+		t.Fatalf("sed -i: %s", out)
+	}
+	m.hook(s, "PreToolUse", `,"tool_name":"Write","tool_input":{"file_path":"x.txt","content":"x"},"tool_use_id":"toolu_3"`)
+	m.hook(s, "UserPromptExpansion", `,"prompt":"/readonly review","command_name":"readonly","command_args":"review","command_source":"userSettings","prompt_id":"p1"`)
+	if out := m.run("", "readonly", "off", "--session", s); !strings.Contains(out, "EDIT") {
+		t.Fatalf("hookctl readonly off: %s", out)
+	}
+	// A retrieval, as the retriever's front records it, in the audit.
+	now := time.Now()
+	if err := front.AuditAt(m.home).Append(&front.AuditEntry{ID: front.NewID(now), Time: now, Session: s, Tool: "WebFetch", Kind: retriever.KindFetch,
+		URL: "https://example.com/a", Host: "example.com", Status: 200, Bytes: 1234, Scrub: "clean", Outcome: "answered", Injection: []string{"ignore-previous"}}); err != nil {
+		t.Fatal(err)
+	}
+	m.hook(s, "SessionEnd", `,"reason":"other"`)
+
+	want := m.decisions()
+	audit, _, err := front.AuditAt(m.home).Entries()
+	if err != nil || len(audit) != 1 {
+		t.Fatalf("audit: %v %d", err, len(audit))
+	}
+	recs := col.Wait(60*time.Second, func(r []otelcoltest.Record) bool {
+		got, _ := byDecision(r)
+		return len(got) >= len(want) && slices.ContainsFunc(r, func(r otelcoltest.Record) bool { return r.Attributes["hookctl.log"] == "audit" })
+	})
+	got, copies := byDecision(recs)
+	host, _ := os.Hostname()
+	kinds := map[string]int{}
+	for _, e := range want {
+		r, ok := got[e.ID]
+		if !ok {
+			t.Errorf("decision %s (%s %s) did not arrive", e.ID, e.Event, e.Tool)
+			continue
+		}
+		kinds[r.EventName]++
+		if copies[e.ID] != 1 {
+			t.Errorf("decision %s arrived %d times", e.ID, copies[e.ID])
+		}
+		for name, v := range map[string]string{"session.id": e.Session, "hookctl.event": e.Event, "hookctl.verdict": e.Verdict, "hookctl.tool": e.Tool,
+			"hookctl.mode": e.Mode, "hookctl.rule": e.Rule, "hookctl.reason": e.Reason, "hookctl.command": e.Command, "hookctl.client": e.Agent,
+			"hookctl.isolation": e.Isolation, "hookctl.version": e.Version, "hookctl.log": "decisions"} {
+			if a, _ := r.Attributes[name].(string); a != v {
+				t.Errorf("%s %s: %s = %q, want %q", e.Event, e.ID, name, a, v)
+			}
+		}
+		if id, _ := r.Attributes["hookctl.record.id"].(string); len(id) != 32 {
+			t.Errorf("%s: record id %q", e.ID, id)
+		}
+		if !r.Time.Equal(e.Time) {
+			t.Errorf("%s: time %v, want %v", e.ID, r.Time, e.Time)
+		}
+		for name, v := range map[string]string{"service.name": "hookctl", "host.name": host, "service.version": r.Resource["service.version"].(string)} {
+			if r.Resource[name] != v || v == "" {
+				t.Errorf("resource %s = %v", name, r.Resource[name])
+			}
+		}
+		if r.Resource["user.name"] == nil {
+			t.Errorf("resource has no user.name: %v", r.Resource)
+		}
+	}
+	// The events the session made, each named.
+	events := map[string]string{}
+	for _, e := range want {
+		events[e.Event+" "+e.Verdict+" "+e.Tool] = got[e.ID].EventName
+	}
+	for ev, name := range map[string]string{"session_start pass ": "hookctl.session.start", "tool allow Bash": "hookctl.decision",
+		"tool deny Bash": "hookctl.decision", "tool deny Write": "hookctl.decision", "toggle allow ": "hookctl.mode_change", "session_end pass ": "hookctl.session.end"} {
+		if events[ev] != name {
+			t.Errorf("%q: event %q, want %q (events: %v)", ev, events[ev], name, events)
+		}
+	}
+	// The heartbeat: the gate is installed and firing here, with this build and sandbox.
+	for _, e := range want {
+		if e.Event == "session_start" {
+			r := got[e.ID]
+			if r.Attributes["hookctl.version"] == "" || !strings.HasPrefix(r.Attributes["hookctl.isolation"].(string), "read-only: ") || r.Attributes["hookctl.client"] != "Claude Code" {
+				t.Errorf("heartbeat attributes: %v", r.Attributes)
+			}
+		}
+		if e.Event == "tool" && e.Verdict == "deny" && got[e.ID].Severity != "DENY" {
+			t.Errorf("a refusal's severity %q", got[e.ID].Severity)
+		}
+	}
+	// The CLI's toggle, which the decision log did not hold before.
+	if !slices.ContainsFunc(want, func(e hook.LogEntry) bool { return e.Event == "toggle" && e.Rule == "the user's hookctl readonly" && e.Mode == "edit" }) {
+		t.Errorf("hookctl readonly off was not recorded: %+v", want)
+	}
+	var a otelcoltest.Record
+	for _, r := range recs {
+		if r.Attributes["hookctl.log"] == "audit" {
+			a = r
+		}
+	}
+	for name, v := range map[string]any{"session.id": s, "url.full": "https://example.com/a", "server.address": "example.com", "http.response.status_code": int64(200),
+		"hookctl.bytes": int64(1234), "hookctl.outcome": "answered", "hookctl.retrieval.kind": "fetch", "hookctl.audit.id": audit[0].ID} {
+		if a.Attributes[name] != v {
+			t.Errorf("audit record: %s = %#v, want %#v", name, a.Attributes[name], v)
+		}
+	}
+	if inj, _ := a.Attributes["hookctl.injection"].([]any); len(inj) != 1 || inj[0] != "ignore-previous" {
+		t.Errorf("audit record injection %#v", a.Attributes["hookctl.injection"])
+	}
+	t.Logf("%d decision records and 1 audit record arrived, each once; by event: %v", len(want), kinds)
+	for _, r := range recs {
+		keys := make([]string, 0, len(r.Attributes))
+		for k := range r.Attributes {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		t.Logf("  %-22s %s", r.EventName, strings.Join(keys, " "))
+	}
+}
+
+// TestGRPC: the same export over OTLP/gRPC (otlp_protocol = "grpc").
+func TestGRPC(t *testing.T) {
+	col := otelcoltest.New(t)
+	col.Start()
+	m := newBox(t, "http://"+col.GRPC, "grpc")
+	m.bash("grpc-session", "ls", 1)
+	want := m.decisions()
+	col.Wait(60*time.Second, func(r []otelcoltest.Record) bool {
+		got, _ := byDecision(r)
+		_, ok := got[want[0].ID]
+		return ok
+	})
+}
+
+// TestOutageLosesNothing: the collector takes some records, stops, 100 decisions are made
+// while it is down, and it starts again: every decision arrives, and exactly once after
+// de-duplication by hookctl.record.id. Control: with the collector down, none had arrived.
+func TestOutageLosesNothing(t *testing.T) {
+	col := otelcoltest.New(t)
+	col.Start()
+	m := newBox(t, "http://"+col.HTTP, "")
+	s := "outage-session"
+	m.bash(s, "ls", 0)
+	col.Wait(60*time.Second, func(r []otelcoltest.Record) bool { return len(r) >= 1 })
+	col.Stop()
+	before := len(col.Records())
+	for i := 1; i <= 100; i++ {
+		cmd := "ls"
+		if i%3 == 0 {
+			cmd = "rm -rf build" // refused: both verdicts go through the outage
+		}
+		m.bash(s, cmd, i)
+	}
+	if !m.exporterRunning() {
+		t.Error("no exporter holds on while the collector is down")
+	}
+	if n := len(col.Records()); n != before {
+		t.Fatalf("control: %d records arrived with the collector down", n-before)
+	}
+	want := m.decisions()
+	if len(want) != 101 {
+		t.Fatalf("the decision log has %d records, want 101", len(want))
+	}
+	col.Start()
+	// The exporter that waited through the outage sends them (its backoff is capped at 30 s).
+	recs := col.Wait(90*time.Second, func(r []otelcoltest.Record) bool {
+		got, _ := byDecision(r)
+		return len(got) >= len(want)
+	})
+	m.waitExporter(30 * time.Second)
+	recs = col.Records()
+	got, copies := byDecision(recs)
+	ids := map[string]int{}
+	for _, r := range recs {
+		ids[r.Attributes["hookctl.record.id"].(string)]++
+	}
+	dups := 0
+	for _, e := range want {
+		if _, ok := got[e.ID]; !ok {
+			t.Errorf("decision %s did not arrive", e.ID)
+		}
+		dups += copies[e.ID] - 1
+	}
+	if len(ids) != len(want) {
+		t.Errorf("%d distinct record ids for %d decisions", len(ids), len(want))
+	}
+	// In order per session: the collector received them in the order they were made.
+	var order []string
+	for _, r := range recs {
+		order = append(order, r.Attributes["hookctl.decision.id"].(string))
+	}
+	var made []string
+	for _, e := range want {
+		made = append(made, e.ID)
+	}
+	if first := dedupe(order); !slices.Equal(first, made) {
+		t.Errorf("received out of order:\n got %v\nwant %v", first, made)
+	}
+	t.Logf("outage: 100 decisions made with the collector down (0 arrived); after its restart it had received %d records, %d distinct ids, "+
+		"all 101 decisions (100 + the one before), %d duplicates, in the order made", len(recs), len(ids), dups)
+}
+
+func dedupe(ids []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, id := range ids {
+		if !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// TestKillMidSendLosesNothing: the exporter is killed (SIGKILL) again and again at random
+// moments while it ships 3,000 records; whatever was acknowledged and not yet in the cursor is
+// sent again, nothing is lost, and every copy carries the same record id.
+func TestKillMidSendLosesNothing(t *testing.T) {
+	col := otelcoltest.New(t)
+	col.Start()
+	m := newBox(t, "http://"+col.HTTP, "")
+	log := hook.DecisionLogAt(m.home)
+	const n = 3000
+	for i := range n {
+		now := time.Now()
+		if err := log.Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Session: fmt.Sprintf("s%d", i%7), Event: "tool", Tool: "Bash",
+			Verdict: "allow", Command: fmt.Sprintf("echo %d %s", i, strings.Repeat("x", 200))}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	exporter := filepath.Join(filepath.Dir(m.bin), launch.Executable)
+	kills := 0
+	for try := 0; try < 60; try++ {
+		cmd := exec.Command(exporter, "--idle", "200ms")
+		cmd.Env = []string{"HOOKCTL_HOME=" + m.home, "HOME=" + os.Getenv("HOME")}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(time.Duration(5+rand.IntN(120)) * time.Millisecond)
+		cmd.Process.Kill()
+		if err := cmd.Wait(); err != nil {
+			kills++
+		}
+		if got, _ := byDecision(col.Records()); len(got) == n {
+			break
+		}
+	}
+	// The last run finishes the job.
+	cmd := exec.Command(exporter, "--idle", "500ms")
+	cmd.Env = []string{"HOOKCTL_HOME=" + m.home, "HOME=" + os.Getenv("HOME")}
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("exporter: %v\n%s", err, out)
+	}
+	recs := col.Wait(30*time.Second, func(r []otelcoltest.Record) bool { got, _ := byDecision(r); return len(got) == n })
+	got, copies := byDecision(recs)
+	dups := 0
+	for _, c := range copies {
+		dups += c - 1
+	}
+	for _, e := range m.decisions() {
+		if _, ok := got[e.ID]; !ok {
+			t.Errorf("decision %s lost", e.ID)
+		}
+	}
+	if kills == 0 {
+		t.Error("no exporter was killed: the test proves nothing")
+	}
+	t.Logf("%d records, %d exporters killed mid-run: all %d arrived, %d sent twice (acknowledged, killed before the cursor moved)", n, kills, len(got), dups)
+}
+
+// TestRotatedAwayIsCounted: records rotated out of a log before they were shipped are counted,
+// and a loud hookctl.export.dropped record says how many; those still on disk are shipped. With
+// the collector down and the exporter retrying, it has counted every file and the number is
+// exact; with no exporter running while whole files come and go, it says "at least".
+func TestRotatedAwayIsCounted(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an OpenTelemetry Collector")
+	}
+	col := otelcoltest.New(t)
+	col.Start()
+	home := t.TempDir()
+	small := &jsonl.Log{Dir: filepath.Join(home, "log"), Name: "small.jsonl", MaxBytes: 2000, Keep: 2}
+	written := 0
+	write := func(n int, every time.Duration) {
+		for range n {
+			line := fmt.Sprintf(`{"id":"r%04d","time":%q,"event":"tool","verdict":"allow","command":"%s"}`, written, time.Now().UTC().Format(time.RFC3339Nano), strings.Repeat("y", 60))
+			if err := small.Append([]byte(line)); err != nil {
+				t.Fatal(err)
+			}
+			written++
+			time.Sleep(every)
+		}
+	}
+	exporter := func(giveUp time.Duration) *Exporter {
+		e, err := New(Options{Home: home, Telemetry: hook.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond,
+			GiveUp: giveUp, MaxBackoff: 500 * time.Millisecond})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.sources = []source{{"decisions", small}}
+		return e
+	}
+	dropped := func() []otelcoltest.Record {
+		var out []otelcoltest.Record
+		for _, r := range col.Records() {
+			if r.EventName == "hookctl.export.dropped" {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	// lost checks that whatever is not at the collector is not on disk either, and says how many.
+	lost := func() int {
+		present := map[string]bool{}
+		small.Read(func(r jsonl.Record) error { present[string(r.Data[7:12])] = true; return nil })
+		shipped := map[string]bool{}
+		for _, r := range col.Records() {
+			if id, ok := r.Attributes["hookctl.decision.id"].(string); ok {
+				shipped[id] = true
+			}
+		}
+		n := 0
+		for i := range written {
+			id := fmt.Sprintf("r%04d", i)
+			if !shipped[id] {
+				n++
+				if present[id] {
+					t.Errorf("%s is on disk and was not shipped", id)
+				}
+			}
+		}
+		return n
+	}
+	write(30, 0) // about 3 files of 13 records
+	if err := exporter(time.Minute).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if len(dropped()) != 0 || lost() != 0 {
+		t.Fatal("control: a loss with nothing lost")
+	}
+
+	// The collector down, the exporter retrying, the log rotating past what it has shipped.
+	col.Stop()
+	done := make(chan error, 1)
+	go func() { done <- exporter(time.Minute).Run(context.Background()) }()
+	time.Sleep(300 * time.Millisecond)
+	write(60, 30*time.Millisecond)
+	col.Start()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	// One dropped record per loss found (each pass that found files gone): their sum is exact.
+	d := dropped()
+	exact := lost()
+	if exact == 0 || len(d) == 0 {
+		t.Fatalf("%d lost, %d dropped records", exact, len(d))
+	}
+	var n int64
+	var bodies []string
+	for _, r := range d {
+		k, _ := r.Attributes["hookctl.export.dropped.records"].(int64)
+		n += k
+		bodies = append(bodies, r.Body)
+		if r.Attributes["hookctl.export.dropped.at_least"] != false || r.Severity != "ERROR" {
+			t.Errorf("dropped record %v", r.Attributes)
+		}
+	}
+	if int(n) != exact {
+		t.Errorf("the dropped records say %d, %d were lost", n, exact)
+	}
+	t.Logf("while the exporter retried: %d records rotated away; %d dropped records say %d in all: %q", exact, len(d), n, bodies)
+	before := len(d)
+
+	// No exporter running while whole files come and go: a lower bound.
+	write(100, 0)
+	if err := exporter(time.Minute).Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	d = dropped()
+	all := lost()
+	if len(d) != before+1 {
+		t.Fatalf("%d dropped records, %d before", len(d), before)
+	}
+	last := d[len(d)-1]
+	n2, _ := last.Attributes["hookctl.export.dropped.records"].(int64)
+	if last.Attributes["hookctl.export.dropped.at_least"] != true || int(n2) > all-exact {
+		t.Errorf("the last dropped record says %d, %d were lost: %v", n2, all-exact, last.Attributes)
+	}
+	t.Logf("with no exporter running: %d rotated away, the dropped record says %q", all-exact, last.Body)
+}
