@@ -225,7 +225,9 @@ func TestEveryRecordArrives(t *testing.T) {
 		}
 	}
 	// The CLI's toggle, which the decision log did not hold before.
-	if !slices.ContainsFunc(want, func(e hook.LogEntry) bool { return e.Event == "toggle" && e.Rule == "the user's hookctl readonly" && e.Mode == "edit" }) {
+	if !slices.ContainsFunc(want, func(e hook.LogEntry) bool {
+		return e.Event == "toggle" && e.Rule == "the user's hookctl readonly" && e.Mode == "edit"
+	}) {
 		t.Errorf("hookctl readonly off was not recorded: %+v", want)
 	}
 	var a otelcoltest.Record

@@ -40,7 +40,9 @@ func TestManagedKeysHold(t *testing.T) {
 		// organisation's records elsewhere, or trust another server as the collector.
 		{"telemetry", "[telemetry]\notlp_endpoint = \"https://collector.corp:4318\"\notlp_certificate = \"/etc/ssl/corp.pem\"\n",
 			"[telemetry]\notlp_endpoint = \"http://127.0.0.1:4318\"\notlp_headers = { tenant = \"me\" }\n",
-			func(c *Config) string { return fmt.Sprint(c.Telemetry.Endpoint, c.Telemetry.Headers, c.Telemetry.Certificate) }, "https://collector.corp:4318map[]/etc/ssl/corp.pem"},
+			func(c *Config) string {
+				return fmt.Sprint(c.Telemetry.Endpoint, c.Telemetry.Headers, c.Telemetry.Certificate)
+			}, "https://collector.corp:4318map[]/etc/ssl/corp.pem"},
 	}
 	covered := map[string]bool{}
 	for _, r := range rows {
