@@ -28,6 +28,7 @@ func main() {
 	baseBin := flag.String("baseline", "", "another hookctl binary to interleave and compare")
 	n := flag.Int("n", 300, "runs of each binary")
 	wrapper := flag.Bool("wrapper", false, "also run the hook through the wrapper a shared registration uses")
+	config := flag.String("config", "", "a config.toml for the measured hook's home, not the baseline's: with -baseline the same binary, what a setting costs ([telemetry])")
 	flag.Parse()
 	payloads := flag.Args()
 	if len(payloads) == 0 {
@@ -45,6 +46,16 @@ func main() {
 	}
 	home := mustTemp()
 	env := append(os.Environ(), "HOOKCTL_HOME="+home)
+	if *config != "" {
+		b, err := os.ReadFile(*config)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(home, "config.toml"), b, 0o600)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "latency:", err)
+			os.Exit(2)
+		}
+	}
 	if *wrapper {
 		abs, _ := filepath.Abs(*hookBin)
 		os.MkdirAll(filepath.Join(home, "bin"), 0o700)
