@@ -526,3 +526,77 @@ func TestRotatedAwayIsCounted(t *testing.T) {
 	}
 	t.Logf("with no exporter running: %d rotated away, the dropped record says %q", all-exact, last.Body)
 }
+
+// TestFleetDocFollowed follows docs/fleet.md's export section as an administrator would: its
+// [telemetry] section (in the user's file here: the managed file's place is fixed, and this
+// machine's is not the test's to write) and its collector configuration, then one session. Every
+// kind of record the page's table names for a session arrives under that name, with the
+// resource the page lists.
+func TestFleetDocFollowed(t *testing.T) {
+	doc, err := os.ReadFile("../docs/fleet.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, ok := strings.Cut(string(doc), "## Every record to your OpenTelemetry Collector")
+	if !ok {
+		t.Fatal("docs/fleet.md has no export section")
+	}
+	block := func(lang string) string {
+		_, rest, ok := strings.Cut(section, "```"+lang+"\n")
+		body, _, ok2 := strings.Cut(rest, "```")
+		if !ok || !ok2 {
+			t.Fatalf("no %s block in the export section", lang)
+		}
+		return body
+	}
+	col := otelcoltest.New(t)
+	yaml := block("yaml")
+	for old, new := range map[string]string{"0.0.0.0:4318": col.HTTP, "0.0.0.0:4317": col.GRPC, "/var/log/hookctl/records.jsonl": col.OutPath(),
+		// Not the page's: the collector's own metrics port (8888) is not the test's to take.
+		"service:\n": "service:\n  telemetry:\n    metrics:\n      level: none\n"} {
+		if !strings.Contains(yaml, old) {
+			t.Fatalf("the page's collector configuration has no %q:\n%s", old, yaml)
+		}
+		yaml = strings.Replace(yaml, old, new, 1)
+	}
+	col.StartConfig(yaml)
+	toml := block("toml")
+	if !strings.Contains(toml, "http://collector.example.internal:4318") {
+		t.Fatalf("the page's [telemetry] section: %s", toml)
+	}
+	m := newBox(t, "", "")
+	if err := os.WriteFile(filepath.Join(m.home, "config.toml"), []byte(strings.Replace(toml, "collector.example.internal:4318", col.HTTP, 1)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out := m.run("", "doctor"); !strings.Contains(out, "telemetry: every record goes to http://"+col.HTTP+" over OTLP (http/protobuf), as your config sets") {
+		t.Errorf("doctor does not say where the records go:\n%s", out)
+	}
+	s := "doc-session"
+	m.hook(s, "SessionStart", `,"source":"startup"`)
+	m.bash(s, "git log --oneline -3", 1)
+	m.bash(s, "rm -rf /", 2)
+	m.run("", "readonly", "off", "--session", s)
+	m.hook(s, "SessionEnd", `,"reason":"other"`)
+	n := len(m.decisions())
+	recs := col.Wait(60*time.Second, func(r []otelcoltest.Record) bool { got, _ := byDecision(r); return len(got) >= n })
+	names := map[string]bool{}
+	for _, r := range recs {
+		names[r.EventName] = true
+		for _, k := range []string{"service.name", "service.version", "host.name", "user.name", "user.id"} {
+			if r.Resource[k] == nil || !strings.Contains(section, "`"+k+"`") {
+				t.Errorf("resource %s: %v (and the page lists it: %v)", k, r.Resource[k], strings.Contains(section, "`"+k+"`"))
+			}
+		}
+	}
+	for _, want := range []string{"hookctl.session.start", "hookctl.decision", "hookctl.mode_change", "hookctl.session.end"} {
+		if !names[want] || !strings.Contains(section, "| `"+want+"`") {
+			t.Errorf("%s: arrived %v, in the page's table %v", want, names[want], strings.Contains(section, "| `"+want+"`"))
+		}
+	}
+	// Every event the exporter names is in the page's table.
+	for _, name := range eventNames {
+		if !strings.Contains(section, "`"+name+"`") {
+			t.Errorf("the page's table does not name %s", name)
+		}
+	}
+}

@@ -107,14 +107,17 @@ func New(t testing.TB) *Collector {
 	return c
 }
 
+// OutPath is the file the next start's file exporter writes: one of its own for each start, as
+// the file exporter truncates the one it opens.
+func (c *Collector) OutPath() string {
+	return filepath.Join(c.dir, fmt.Sprintf("logs-%d.jsonl", len(c.outs)))
+}
+
 // Start starts the collector and waits until its receivers listen.
 func (c *Collector) Start() {
-	t := c.t
-	t.Helper()
-	// A file of its own for each start: the file exporter truncates the one it opens.
-	out := filepath.Join(c.dir, fmt.Sprintf("logs-%d.jsonl", len(c.outs)))
-	c.outs = append(c.outs, out)
-	config := fmt.Sprintf(`receivers:
+	c.t.Helper()
+	out := c.OutPath()
+	c.StartConfig(fmt.Sprintf(`receivers:
   otlp:
     protocols:
       http:
@@ -135,7 +138,15 @@ service:
     logs:
       receivers: [otlp]
       exporters: [file]
-`, c.HTTP, c.GRPC, out)
+`, c.HTTP, c.GRPC, out))
+}
+
+// StartConfig starts the collector with a configuration of the caller's, which listens on HTTP
+// and GRPC and writes to OutPath, and waits until its receivers listen.
+func (c *Collector) StartConfig(config string) {
+	t := c.t
+	t.Helper()
+	c.outs = append(c.outs, c.OutPath())
 	cfg := filepath.Join(c.dir, "config.yaml")
 	if err := os.WriteFile(cfg, []byte(config), 0o600); err != nil {
 		t.Fatal(err)
