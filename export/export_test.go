@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/jsonl"
@@ -599,4 +600,48 @@ func TestFleetDocFollowed(t *testing.T) {
 			t.Errorf("the page's table does not name %s", name)
 		}
 	}
+}
+
+// TestRealClaudeCode: real Claude Code (against a fake model on loopback) runs a session with
+// hookctl's hooks, a [telemetry] config and the collector up: the session's start, each tool
+// call's decision (an admitted read, an admitted shell command, a refused Write) and its end
+// arrive, each once, under the session id the client reports.
+func TestRealClaudeCode(t *testing.T) {
+	ct.Binary(t)
+	col := otelcoltest.New(t)
+	col.Start()
+	m := newBox(t, "http://"+col.HTTP, "")
+	s := ct.NewSession(t)
+	s.InitGitRepo("first")
+	s.Env = append(s.Env, "HOOKCTL_HOME="+m.home)
+	for _, ev := range []string{"PreToolUse", "UserPromptSubmit", "SessionStart", "SessionEnd"} {
+		s.Hooks = append(s.Hooks, ct.Hook{Event: ev, Command: m.bin, Args: []string{"hook"}})
+	}
+	f := filepath.Join(s.Project, "f")
+	s.Script.Main = []ct.Call{
+		{Name: "Read", Input: map[string]any{"file_path": f}},
+		ct.Bash("git log --oneline"),
+		{Name: "Write", Input: map[string]any{"file_path": f, "content": "changed\n"}},
+	}
+	r := s.Run("Look at f and the history, then change f.")
+	if tr, _ := s.API.ResultFor(ct.Main, 2); !tr.IsError {
+		r.Fatalf(t, "the Write ran in a read-only session: %q", tr.Text)
+	}
+	want := m.decisions()
+	recs := col.Wait(60*time.Second, func(r []otelcoltest.Record) bool { got, _ := byDecision(r); return len(got) >= len(want) })
+	got, copies := byDecision(recs)
+	seen := map[string]int{}
+	for _, e := range want {
+		rec := got[e.ID]
+		if copies[e.ID] != 1 || rec.Attributes["session.id"] != r.Output.SessionID {
+			t.Errorf("%s %s: %d copies, session %v (the client's: %s)", e.Event, e.Tool, copies[e.ID], rec.Attributes["session.id"], r.Output.SessionID)
+		}
+		seen[rec.EventName+" "+e.Tool+" "+e.Verdict]++
+	}
+	for _, k := range []string{"hookctl.session.start  pass", "hookctl.decision Read pass", "hookctl.decision Bash allow", "hookctl.decision Write deny", "hookctl.session.end  pass"} {
+		if seen[k] == 0 {
+			t.Errorf("no %q arrived: %v", k, seen)
+		}
+	}
+	t.Logf("real Claude Code session %s: %d records arrived: %v", r.Output.SessionID, len(want), seen)
 }
