@@ -22,6 +22,7 @@ import (
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
+	"go.opentelemetry.io/otel/attribute"
 )
 
 // box is a hookctl home whose config sends the records to a collector, with the real
@@ -644,4 +645,49 @@ func TestRealClaudeCode(t *testing.T) {
 		}
 	}
 	t.Logf("real Claude Code session %s: %d records arrived: %v", r.Output.SessionID, len(want), seen)
+}
+
+// TestUnreadableLineIsSentNotStuck: a line that is not JSON (nor UTF-8) in a log is sent as it
+// is, flagged, and the records after it follow: one bad line must not stop the export for good.
+// Control: the same bytes as a string attribute, unmended, fail the SDK's encoding.
+func TestUnreadableLineIsSentNotStuck(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds an OpenTelemetry Collector")
+	}
+	col := otelcoltest.New(t)
+	col.Start()
+	home := t.TempDir()
+	lg := &jsonl.Log{Dir: filepath.Join(home, "log"), Name: "d.jsonl"}
+	lg.Append([]byte("\xff\xfe not a record"))
+	lg.Append([]byte(`{"id":"after","time":"2026-12-01T00:00:00Z","event":"tool","verdict":"deny"}`))
+	e, err := New(Options{Home: home, Telemetry: hook.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond, GiveUp: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.sources = []source{{"decisions", lg}}
+	if err := e.Run(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	recs := col.Wait(10*time.Second, func(r []otelcoltest.Record) bool { return len(r) == 2 })
+	if recs[0].EventName != "hookctl.unreadable" || !strings.Contains(recs[0].Body, "not a record") || recs[1].Attributes["hookctl.decision.id"] != "after" {
+		t.Errorf("received %+v", recs)
+	}
+	// Control: unmended, the same line fails the batch; mended, the same batch goes.
+	for _, mend := range []bool{false, true} {
+		s, err := newSender(hook.TelemetryConfig{Endpoint: "http://" + col.HTTP})
+		if err != nil {
+			t.Fatal(err)
+		}
+		bad := item{log: "decisions", data: []byte("\xff\xfe not a record")}
+		r := toRecord(&bad, time.Now())
+		if !mend {
+			r.SetBody(attribute.StringValue(string(bad.data)))
+		}
+		s.logger.Emit(context.Background(), r)
+		err = s.exporter.Export(context.Background(), s.held.records)
+		s.shutdown()
+		if (err == nil) != mend {
+			t.Errorf("mended %v: %v", mend, err)
+		}
+	}
 }

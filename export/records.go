@@ -55,7 +55,8 @@ func toRecord(it *item, now time.Time) log.Record {
 		r.SetEventName("hookctl.unreadable")
 		r.SetSeverity(log.SeverityError)
 		r.SetSeverityText("ERROR")
-		r.SetBody(attribute.StringValue(string(it.data)))
+		// As text OTLP can carry: a string that is not UTF-8 fails the whole batch, for ever.
+		r.SetBody(attribute.StringValue(strings.ToValidUTF8(string(it.data), "\uFFFD")))
 		r.AddAttributes(append(attrs, attribute.String("hookctl.error", "the log line is not a JSON object: "+err.Error()))...)
 		return r
 	}

@@ -71,7 +71,7 @@ func build() (string, error) {
 	cmd := exec.Command(gobin, "build", "-trimpath", "-o", tmp, ".")
 	cmd.Dir = src
 	// Its own module, as go.mod and go.sum pin it: no workspace, no edit of go.mod.
-	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly", "CGO_ENABLED=0")
+	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=-mod=readonly -buildvcs=false", "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
 		return "", fmt.Errorf("failed to build the test collector in %s: %v\n%s", src, err, out)
 	}
