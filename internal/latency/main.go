@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"time"
 
@@ -28,6 +29,7 @@ func main() {
 	baseBin := flag.String("baseline", "", "another hookctl binary to interleave and compare")
 	n := flag.Int("n", 300, "runs of each binary")
 	wrapper := flag.Bool("wrapper", false, "also run the hook through the wrapper a shared registration uses")
+	unique := flag.Bool("unique", false, "give each run its own tool_use_id, so that every call is decided and recorded as a new one (not answered as a repeat)")
 	config := flag.String("config", "", "a config.toml for the measured hook's home, not the baseline's: with -baseline the same binary, what a setting costs ([telemetry])")
 	flag.Parse()
 	payloads := flag.Args()
@@ -70,6 +72,9 @@ func main() {
 	var hook, floor, base, wrapped []time.Duration
 	for i := 0; i < *n; i++ {
 		in := inputs[i%len(inputs)]
+		if *unique {
+			in = useID.ReplaceAll(in, []byte(fmt.Sprintf(`"tool_use_id":"latency_%d"`, i)))
+		}
 		// Interleave so that machine noise hits both series alike.
 		floor = append(floor, runOnce(*floorBin, nil, env, in))
 		hook = append(hook, runOnce(*hookBin, []string{"hook"}, env, in))
@@ -105,6 +110,9 @@ func main() {
 		fmt.Printf("  %-50s p50 %7.3f ms  p99 %7.3f ms\n", p, ms(a), ms(b))
 	}
 }
+
+// useID is a payload's tool_use_id, which -unique replaces.
+var useID = regexp.MustCompile(`"tool_use_id":\s*"[^"]*"`)
 
 func runOnce(bin string, args, env []string, in []byte) time.Duration {
 	cmd := exec.Command(bin, args...)
