@@ -129,14 +129,23 @@ func byDecision(recs []otelcoltest.Record) (map[string]otelcoltest.Record, map[s
 	return one, copies
 }
 
+// upCollector is a collector, started.
+func upCollector(t *testing.T) *otelcoltest.Collector {
+	if testing.Short() {
+		t.Skip("builds an OpenTelemetry Collector")
+	}
+	col := otelcoltest.New(t)
+	col.Start()
+	return col
+}
+
 // TestEveryRecordArrives drives the real hookctl as Claude Code and a user do — a session's
 // start, an admitted and a refused shell command, a refused Write, a /readonly typed in the
 // session, `hookctl readonly` from a terminal, a retrieval in the audit, the session's end — with
 // the collector up, and checks that every record of both logs arrives once, with its fields as
 // attributes under their names, and the machine's resource.
 func TestEveryRecordArrives(t *testing.T) {
-	col := otelcoltest.New(t)
-	col.Start()
+	col := upCollector(t)
 	m := newBox(t, "http://"+col.HTTP, "")
 	s := "5e55a0e1-0000-4000-8000-000000000001"
 	m.hook(s, "SessionStart", `,"source":"startup"`)
@@ -260,8 +269,7 @@ func TestEveryRecordArrives(t *testing.T) {
 
 // TestGRPC: the same export over OTLP/gRPC (otlp_protocol = "grpc").
 func TestGRPC(t *testing.T) {
-	col := otelcoltest.New(t)
-	col.Start()
+	col := upCollector(t)
 	m := newBox(t, "http://"+col.GRPC, "grpc")
 	m.bash("grpc-session", "ls", 1)
 	want := m.decisions()
@@ -276,8 +284,7 @@ func TestGRPC(t *testing.T) {
 // while it is down, and it starts again: every decision arrives, and exactly once after
 // de-duplication by hookctl.record.id. Control: with the collector down, none had arrived.
 func TestOutageLosesNothing(t *testing.T) {
-	col := otelcoltest.New(t)
-	col.Start()
+	col := upCollector(t)
 	m := newBox(t, "http://"+col.HTTP, "")
 	s := "outage-session"
 	m.bash(s, "ls", 0)
@@ -356,8 +363,7 @@ func dedupe(ids []string) []string {
 // moments while it ships 3,000 records; whatever was acknowledged and not yet in the cursor is
 // sent again, nothing is lost, and every copy carries the same record id.
 func TestKillMidSendLosesNothing(t *testing.T) {
-	col := otelcoltest.New(t)
-	col.Start()
+	col := upCollector(t)
 	m := newBox(t, "http://"+col.HTTP, "")
 	log := hook.DecisionLogAt(m.home)
 	const n = 3000
@@ -413,11 +419,7 @@ func TestKillMidSendLosesNothing(t *testing.T) {
 // the collector down and the exporter retrying, it has counted every file and the number is
 // exact; with no exporter running while whole files come and go, it says "at least".
 func TestRotatedAwayIsCounted(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds an OpenTelemetry Collector")
-	}
-	col := otelcoltest.New(t)
-	col.Start()
+	col := upCollector(t)
 	home := t.TempDir()
 	small := &jsonl.Log{Dir: filepath.Join(home, "log"), Name: "small.jsonl", MaxBytes: 2000, Keep: 2}
 	written := 0
@@ -609,8 +611,7 @@ func TestFleetDocFollowed(t *testing.T) {
 // arrive, each once, under the session id the client reports.
 func TestRealClaudeCode(t *testing.T) {
 	ct.Binary(t)
-	col := otelcoltest.New(t)
-	col.Start()
+	col := upCollector(t)
 	m := newBox(t, "http://"+col.HTTP, "")
 	s := ct.NewSession(t)
 	s.InitGitRepo("first")
@@ -651,11 +652,7 @@ func TestRealClaudeCode(t *testing.T) {
 // is, flagged, and the records after it follow: one bad line must not stop the export for good.
 // Control: the same bytes as a string attribute, unmended, fail the SDK's encoding.
 func TestUnreadableLineIsSentNotStuck(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds an OpenTelemetry Collector")
-	}
-	col := otelcoltest.New(t)
-	col.Start()
+	col := upCollector(t)
 	home := t.TempDir()
 	lg := &jsonl.Log{Dir: filepath.Join(home, "log"), Name: "d.jsonl"}
 	lg.Append([]byte("\xff\xfe not a record"))
