@@ -53,9 +53,12 @@ const (
 	DefaultMaxBackoff = 30 * time.Second
 	firstBackoff      = 500 * time.Millisecond
 	poll              = 200 * time.Millisecond
-	// batchSize records go in one request; window is how many a lane contributes to one pass.
-	batchSize = 512
-	window    = 2048
+	// batchSize records, of batchBytes of log lines at most, go in one request (a collector's
+	// default limit on a request is 20 MiB; audit lines are up to 64 KiB); window is how many a
+	// lane contributes to one pass.
+	batchSize  = 512
+	batchBytes = 4 << 20
+	window     = 2048
 )
 
 // ErrBusy is returned when another exporter holds the lock.
@@ -326,7 +329,8 @@ func recordTime(data []byte) time.Time {
 func merge(lanes []*lane, n int) []*item {
 	var out []*item
 	heads := make([]int, len(lanes))
-	for len(out) < n {
+	size := 0
+	for len(out) < n && size < batchBytes {
 		best := -1
 		for i, l := range lanes {
 			if heads[i] < len(l.items) && (best < 0 || l.items[heads[i]].time.Before(lanes[best].items[heads[best]].time)) {
@@ -336,7 +340,12 @@ func merge(lanes []*lane, n int) []*item {
 		if best < 0 {
 			break
 		}
-		out = append(out, lanes[best].items[heads[best]])
+		next := lanes[best].items[heads[best]]
+		if len(out) > 0 && size+len(next.data) > batchBytes {
+			break
+		}
+		out = append(out, next)
+		size += len(next.data)
 		heads[best]++
 		if heads[best] == len(lanes[best].items) && lanes[best].truncated {
 			break
