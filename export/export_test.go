@@ -688,3 +688,38 @@ func TestUnreadableLineIsSentNotStuck(t *testing.T) {
 		}
 	}
 }
+
+// TestMergeOrder: a batch takes the lanes' records oldest first, each lane in its own order (so
+// that its cursor is a prefix), and stops where a lane read only in part runs out, as that
+// lane's next record may be older than the others'.
+func TestMergeOrder(t *testing.T) {
+	at := func(s int) time.Time { return time.Unix(1700000000+int64(s), 0) }
+	mk := func(log string, truncated bool, secs ...int) *lane {
+		l := &lane{log: log, truncated: truncated}
+		for _, s := range secs {
+			l.items = append(l.items, &item{id: fmt.Sprintf("%s%d", log, s), time: at(s)})
+		}
+		return l
+	}
+	ids := func(items []*item) string {
+		var out []string
+		for _, it := range items {
+			out = append(out, it.id)
+		}
+		return strings.Join(out, " ")
+	}
+	if got := ids(merge([]*lane{mk("a", false, 1, 4, 5), mk("b", false, 2, 3, 6), mk("audit", false, 0, 7)}, 100)); got != "audit0 a1 b2 b3 a4 a5 b6 audit7" {
+		t.Errorf("merged %s", got)
+	}
+	// Lane a was read only up to 4: nothing after it goes in this batch.
+	if got := ids(merge([]*lane{mk("a", true, 1, 4), mk("b", false, 2, 3, 6)}, 100)); got != "a1 b2 b3 a4" {
+		t.Errorf("merged past a truncated lane: %s", got)
+	}
+	// A lane out of time order keeps its own order.
+	if got := ids(merge([]*lane{mk("a", false, 5, 1), mk("b", false, 3)}, 100)); got != "b3 a5 a1" {
+		t.Errorf("merged %s", got)
+	}
+	if got := ids(merge([]*lane{mk("a", false, 1, 2, 3)}, 2)); got != "a1 a2" {
+		t.Errorf("batch of 2: %s", got)
+	}
+}
