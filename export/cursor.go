@@ -74,25 +74,41 @@ func recordID(log string, line []byte) string {
 // maxCursor bounds the cursor file as read.
 const maxCursor = 1 << 20
 
+// loadCursor reads the cursor. One that cannot be read or does not parse (this package writes
+// it atomically, so another wrote it, or the disk failed) is a fresh cursor, with an error that
+// says so: starting over sends every record again, which the record ids de-duplicate, and an
+// exporter stuck on its own cursor would send nothing ever again.
 func loadCursor(path string) (*cursor, error) {
-	c := &cursor{Logs: map[string][]*laneCursor{}}
+	fresh := &cursor{Logs: map[string][]*laneCursor{}}
 	b, err := fsutil.ReadFile(path, maxCursor, true)
 	if errors.Is(err, fs.ErrNotExist) {
-		return c, nil
+		return fresh, nil
 	}
 	if err != nil {
-		return nil, err
+		return fresh, fmt.Errorf("the cursor %s cannot be read (%w): every record is sent again", path, err)
 	}
+	c := &cursor{}
 	if err := json.Unmarshal(b, c); err != nil {
-		// A cursor that does not parse was not written by this package (it writes atomically):
-		// starting over sends every record again, which the record ids de-duplicate; losing
-		// none is worth that.
-		return &cursor{Logs: map[string][]*laneCursor{}}, nil
+		return fresh, fmt.Errorf("the cursor %s does not parse (%w): every record is sent again", path, err)
 	}
 	if c.Logs == nil {
 		c.Logs = map[string][]*laneCursor{}
 	}
 	return c, nil
+}
+
+// maxDropped bounds the losses kept unsent (a collector away for months): past it, a loss is
+// added to the last one kept.
+const maxDropped = 100
+
+func (c *cursor) addDropped(d drop) {
+	if n := len(c.Dropped); n >= maxDropped {
+		last := &c.Dropped[n-1]
+		last.Records += d.Records
+		last.AtLeast = last.AtLeast || d.AtLeast || last.Log != d.Log || last.Lane != d.Lane
+		return
+	}
+	c.Dropped = append(c.Dropped, d)
 }
 
 func (c *cursor) save(path string) error {

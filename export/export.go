@@ -158,7 +158,7 @@ func (e *Exporter) loop(ctx context.Context) error {
 	// in each file, which a rotation may take away) is saved too, for a loss to be counted.
 	c, err := loadCursor(e.cursor)
 	if err != nil {
-		return fmt.Errorf("failed to read the cursor: %w", err)
+		fmt.Fprintf(e.o.Log, "hookctl-export: %v\n", err)
 	}
 	active := time.Now()
 	var failingSince time.Time
@@ -225,8 +225,8 @@ func (e *Exporter) pass(ctx context.Context, c *cursor) (int, error) {
 	}
 	if len(lost) > 0 {
 		// The loss is kept with the reset cursor, in one write, before anything else is sent.
-		c.Dropped = append(c.Dropped, lost...)
 		for _, d := range lost {
+			c.addDropped(d)
 			fmt.Fprintf(e.o.Log, "hookctl-export: %d records of the %s log (lane %d) were rotated away before they were exported\n", d.Records, d.Log, d.Lane)
 		}
 		if err := c.save(e.cursor); err != nil {
@@ -254,10 +254,7 @@ func (e *Exporter) pass(ctx context.Context, c *cursor) (int, error) {
 
 // pending counts the unshipped records, without sending.
 func (e *Exporter) pending() (int, error) {
-	c, err := loadCursor(e.cursor)
-	if err != nil {
-		return 0, err
-	}
+	c, _ := loadCursor(e.cursor)
 	lanes, lost, err := e.read(c)
 	n := len(lost)
 	for _, l := range lanes {

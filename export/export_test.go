@@ -723,3 +723,40 @@ func TestMergeOrder(t *testing.T) {
 		t.Errorf("batch of 2: %s", got)
 	}
 }
+
+// TestDamagedCursorStartsOver: a cursor that does not parse, or is past its cap, is not the
+// end of the export: every record is sent again (the ids de-duplicate them). Control: with the
+// cursor intact, a second run sends nothing.
+func TestDamagedCursorStartsOver(t *testing.T) {
+	col := upCollector(t)
+	home := t.TempDir()
+	lg := &jsonl.Log{Dir: filepath.Join(home, "log"), Name: "d.jsonl"}
+	for i := range 3 {
+		lg.Append(fmt.Appendf(nil, `{"id":"r%d","time":"2026-12-01T00:00:0%dZ","event":"tool","verdict":"allow"}`, i, i))
+	}
+	run := func() {
+		e, err := New(Options{Home: home, Telemetry: hook.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 200 * time.Millisecond, GiveUp: 5 * time.Second})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e.sources = []source{{"decisions", lg}}
+		if err := e.Run(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cursor := filepath.Join(home, launch.CursorFile)
+	want := 3
+	for _, damage := range []string{"", "" /* the control: intact, nothing again */, "{not json", strings.Repeat("x", maxCursor+1)} {
+		if damage != "" {
+			if err := os.WriteFile(cursor, []byte(damage), 0o600); err != nil {
+				t.Fatal(err)
+			}
+			want += 3
+		}
+		run()
+		col.Wait(10*time.Second, func(r []otelcoltest.Record) bool { return len(r) >= want })
+		if n := len(col.Records()); n != want {
+			t.Errorf("cursor %.20q: %d records at the collector, want %d", damage, n, want)
+		}
+	}
+}
