@@ -37,6 +37,10 @@ FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJu
                 ./sandbox/egress/proxy:FuzzClientHello ./programs:FuzzAwkProgram \
                 ./agents/hookfile:FuzzAdd ./agents/claude/permissions:FuzzRulesJudge ./agents/codex/execpolicy:FuzzParse
 
+# TEST_JSON keeps go test's whole JSON stream (each test's log lines, with the figures many of
+# them print) where make test is asked to: make test TEST_JSON=tests.json.
+TEST_JSON ?= /dev/null
+
 .PHONY: build install test test-deps fuzz bench e2e-deps docs clean
 
 # hookctl (the gate, which links no network code), and the retriever's worker, the dashboard and
@@ -69,7 +73,7 @@ install: build
 test: test-deps e2e-deps
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o bin/testreport ./internal/testreport
-	HOOKCTL_REQUIRE_E2E=1 HOOKCTL_REQUIRE_ALL=1 $(GO) test -timeout 40m -json ./... | bin/testreport
+	HOOKCTL_REQUIRE_E2E=1 HOOKCTL_REQUIRE_ALL=1 $(GO) test -timeout 40m -json ./... | tee $(TEST_JSON) | bin/testreport
 	HOOKCTL_REQUIRE_ALL=1 $(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZSMOKE)
 
 # The programs the tests need besides Go (scripts/test-deps.sh names each and its package):
@@ -103,8 +107,9 @@ fuzz:
 
 # Go benchmarks of the judge and the lexer, then whole-process latency beside a floor program
 # (and through the wrapper a project's registration runs it with, docs/decisions/0009), then
-# what the sandbox adds: one system call under the seccomp filter, and whole commands run
-# through the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md).
+# what the sandbox adds: one system call under the seccomp filter, whole commands run through
+# the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md), and the
+# launch beside a minimal Go launcher, with hookctl's home among 5 and among 5,000 entries.
 bench: build
 	$(GO) test ./hook -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
@@ -115,6 +120,8 @@ bench: build
 		fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
 	$(GO) test ./sandbox -run '^$$' -bench FilterSyscall -benchtime 300000x
 	$(GO) run ./internal/latency/sandboxed -hookctl $(BIN) -home bin -n 300 -heavy 21 -edit
+	CGO_ENABLED=0 $(GO) build -trimpath -o bin/minlaunch ./internal/latency/minlaunch
+	$(GO) run ./internal/latency/launch -hookctl $(BIN) -min bin/minlaunch -n 200 -dir bin
 
 # The real clients for the end-to-end tests: Claude Code, Codex, Qwen Code, Gemini CLI and
 # Copilot CLI, at the pinned versions, installed with npm under .cache.

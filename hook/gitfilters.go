@@ -113,6 +113,12 @@ func filterNames(files []string) []string {
 		if err != nil || len(b) > 1<<20 {
 			continue
 		}
+		// Most configurations define no filter and include nothing: a substring search spares
+		// the launcher compiling the patterns (issue 28).
+		lower := strings.ToLower(string(b))
+		if !strings.Contains(lower, "filter") && !strings.Contains(lower, "path") {
+			continue
+		}
 		section, include := configPatterns()
 		for _, m := range section.FindAllStringSubmatch(string(b), -1) {
 			name := m[1] + m[2]

@@ -23,39 +23,42 @@ const ManagedConfigPath = "/etc/hookctl/config.toml"
 // do with it: a key the organisation sets wins, and the user's file can only make it stricter.
 // Locked keys take the managed value whole (which endpoints content is sent to, how long a
 // command runs, which guard families are off: no direction there is plainly "stricter").
-var managedMerge = map[string]func(c, m *Config, userSet bool){
-	"read_only_agents":  func(c, m *Config, _ bool) { c.ReadOnlyAgents = union(m.ReadOnlyAgents, c.ReadOnlyAgents) },
-	"deny_programs":     func(c, m *Config, _ bool) { c.DenyPrograms = union(m.DenyPrograms, c.DenyPrograms) },
-	"default_mode":      func(c, m *Config, u bool) { c.DefaultMode = stricterMode(m.DefaultMode, c.DefaultMode, u) },
-	"direct_fetch":      func(c, m *Config, u bool) { c.DirectFetch = m.DirectFetch && (!u || c.DirectFetch) },
-	"sandbox":           func(c, m *Config, _ bool) { c.Sandbox = stricterSandbox(m.Sandbox, c.Sandbox) },
-	"allow_read":        func(c, m *Config, u bool) { c.AllowRead = subset(m.AllowRead, c.AllowRead, u) },
-	"pass_env":          func(c, m *Config, u bool) { c.PassEnv = subset(m.PassEnv, c.PassEnv, u) },
-	"read_only_runners": func(c, m *Config, u bool) { c.ReadOnlyRunners = subset(m.ReadOnlyRunners, c.ReadOnlyRunners, u) },
-	"edit_writable":     func(c, m *Config, u bool) { c.EditWritable = subset(m.EditWritable, c.EditWritable, u) },
-	"edit_auto_run_writable": func(c, m *Config, u bool) {
+var managedMerge = []struct {
+	key   string
+	merge func(c, m *Config, userSet bool)
+}{
+	{"read_only_agents", func(c, m *Config, _ bool) { c.ReadOnlyAgents = union(m.ReadOnlyAgents, c.ReadOnlyAgents) }},
+	{"deny_programs", func(c, m *Config, _ bool) { c.DenyPrograms = union(m.DenyPrograms, c.DenyPrograms) }},
+	{"default_mode", func(c, m *Config, u bool) { c.DefaultMode = stricterMode(m.DefaultMode, c.DefaultMode, u) }},
+	{"direct_fetch", func(c, m *Config, u bool) { c.DirectFetch = m.DirectFetch && (!u || c.DirectFetch) }},
+	{"sandbox", func(c, m *Config, _ bool) { c.Sandbox = stricterSandbox(m.Sandbox, c.Sandbox) }},
+	{"allow_read", func(c, m *Config, u bool) { c.AllowRead = subset(m.AllowRead, c.AllowRead, u) }},
+	{"pass_env", func(c, m *Config, u bool) { c.PassEnv = subset(m.PassEnv, c.PassEnv, u) }},
+	{"read_only_runners", func(c, m *Config, u bool) { c.ReadOnlyRunners = subset(m.ReadOnlyRunners, c.ReadOnlyRunners, u) }},
+	{"edit_writable", func(c, m *Config, u bool) { c.EditWritable = subset(m.EditWritable, c.EditWritable, u) }},
+	{"edit_auto_run_writable", func(c, m *Config, u bool) {
 		c.EditAutoRunWritable = subset(m.EditAutoRunWritable, c.EditAutoRunWritable, u)
-	},
-	"edit_unix_sockets": func(c, m *Config, u bool) { c.EditUnixSockets = subset(m.EditUnixSockets, c.EditUnixSockets, u) },
-	"network":           func(c, m *Config, u bool) { c.Network = stricterNetwork(m.Network, c.Network, u) },
-	"command_timeout":   func(c, m *Config, _ bool) { c.CommandTimeout = m.CommandTimeout },
-	"retriever":         func(c, m *Config, _ bool) { c.Retriever = m.Retriever },
-	"audit":             func(c, m *Config, _ bool) { c.Audit = m.Audit },
-	"run":               func(c, m *Config, _ bool) { c.Run = m.Run },
-	"edit":              func(c, m *Config, _ bool) { c.Edit = m.Edit },
-	"telemetry":         func(c, m *Config, _ bool) { c.Telemetry = m.Telemetry },
+	}},
+	{"edit_unix_sockets", func(c, m *Config, u bool) { c.EditUnixSockets = subset(m.EditUnixSockets, c.EditUnixSockets, u) }},
+	{"network", func(c, m *Config, u bool) { c.Network = stricterNetwork(m.Network, c.Network, u) }},
+	{"command_timeout", func(c, m *Config, _ bool) { c.CommandTimeout = m.CommandTimeout }},
+	{"retriever", func(c, m *Config, _ bool) { c.Retriever = m.Retriever }},
+	{"audit", func(c, m *Config, _ bool) { c.Audit = m.Audit }},
+	{"run", func(c, m *Config, _ bool) { c.Run = m.Run }},
+	{"edit", func(c, m *Config, _ bool) { c.Edit = m.Edit }},
+	{"telemetry", func(c, m *Config, _ bool) { c.Telemetry = m.Telemetry }},
 }
 
 // applyManaged lays the managed file m over the user's config c. The user's file keeps every
 // key the organisation left alone; where it tried to loosen a managed key, it is told.
 func (c *Config) applyManaged(m *Config) {
-	for _, k := range m.defined {
-		merge, ok := managedMerge[k]
-		if !ok {
+	for _, e := range managedMerge {
+		k := e.key
+		if !slices.Contains(m.defined, k) {
 			continue
 		}
 		userSet := slices.Contains(c.defined, k)
-		merge(c, m, userSet)
+		e.merge(c, m, userSet)
 		if userSet {
 			c.Warnings = append(c.Warnings, fmt.Sprintf("%s sets %s, which your organisation's policy (%s) sets: it holds, and your file may only make it stricter", c.Path, k, m.Path))
 		}

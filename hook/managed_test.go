@@ -71,9 +71,9 @@ func TestManagedKeysHold(t *testing.T) {
 			}
 		})
 	}
-	for k := range managedMerge {
-		if !covered[k] {
-			t.Errorf("managed key %s has no row", k)
+	for _, e := range managedMerge {
+		if !covered[e.key] {
+			t.Errorf("managed key %s has no row", e.key)
 		}
 	}
 }

@@ -14,3 +14,6 @@ func boundAttr(isolate, pidOnly bool) *syscall.SysProcAttr {
 
 // MountProc: no process namespaces here.
 func MountProc() error { return errors.New("no process namespaces on this platform") }
+
+// MaskHidden: no mount namespaces here; the sandbox hides the paths by itself.
+func MaskHidden(*Profile) error { return errors.New("no mount namespaces on this platform") }

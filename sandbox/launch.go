@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"runtime"
 	"syscall"
 
@@ -33,11 +34,18 @@ type Applied struct {
 	LandlockABI int  `json:"landlock_abi"`
 	Seccomp     bool `json:"seccomp"`
 	Caps        bool `json:"capabilities_dropped"` // false: there were none to drop
+	// BoundingKept: the capability bounding set could not be emptied (root without
+	// CAP_SETPCAP); no_new_privs keeps the exec from regaining any capability from it.
+	BoundingKept bool `json:"bounding_set_kept,omitempty"`
 }
 
 // Isolation describes a for the audit: "landlock ABI 7, seccomp".
 func (a Applied) Isolation() string {
-	return fmt.Sprintf("landlock ABI %d, seccomp", a.LandlockABI)
+	s := fmt.Sprintf("landlock ABI %d, seccomp", a.LandlockABI)
+	if a.BoundingKept {
+		s += "; capability bounding set kept (no CAP_SETPCAP; no_new_privs keeps any exec from regaining one)"
+	}
+	return s
 }
 
 // LaunchReport is what the launcher says on Profile.StatusFD: what it applied, just before the
@@ -76,6 +84,9 @@ func errNotApplied(err error) error {
 // HiddenDirs are the directories the read-only profile hides: hookctl's home as this process
 // sees it, and the default one (a command's environment may name another).
 func HiddenDirs(home string) []string {
+	if abs, err := filepath.Abs(home); err == nil {
+		home = abs // a relative HOOKCTL_HOME is hidden too
+	}
 	dirs := []string{home}
 	if h, err := os.UserHomeDir(); err == nil {
 		dirs = append(dirs, h+"/.config/hookctl")

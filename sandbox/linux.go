@@ -43,7 +43,7 @@ func Mechanisms() (kernel string, landlockABI int, err error) {
 // describe names the mechanisms, for the probe's report.
 func describe() string {
 	abi, _ := landlock.ABI()
-	return fmt.Sprintf("landlock ABI %d, seccomp, no capabilities", abi)
+	return fmt.Sprintf("landlock ABI %d", abi)
 }
 
 func execSandboxed(p *Profile, path string, argv, env []string) error {
@@ -100,9 +100,11 @@ func Apply(p *Profile) (Applied, error) {
 	if err := closeOnExec(); err != nil {
 		return a, err
 	}
-	if a.Caps, err = dropCapabilities(); err != nil {
+	caps, err := dropCapabilities()
+	if err != nil {
 		return a, err
 	}
+	a.Caps, a.BoundingKept = caps.had, !caps.bounded
 	a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
 		Rules:      rules,
 		DenyNet:    denyNet,
@@ -129,6 +131,12 @@ func Apply(p *Profile) (Applied, error) {
 // the hidden directory's names, not its contents). An entry that is a symbolic link is granted
 // as what it resolves to, and not at all if that is a hidden directory or holds one.
 func landlockRules(p *Profile) ([]landlock.Rule, error) {
+	if p.masked {
+		// The mounts hide them (MaskHidden): one rule reads the whole tree.
+		rules := []landlock.Rule{{Path: "/", Access: readExec}}
+		rules = append(rules, p.scratchRules()...)
+		return append(rules, writeFileRules(p.WriteFiles)...), nil
+	}
 	hidden := resolvedHidden(p.Hidden)
 	if err := hidesWhatRuns(p.Hidden, hidden); err != nil {
 		return nil, err
@@ -424,7 +432,11 @@ func closeOnExec() error {
 
 // Capabilities, for a process that has some (root): the bounding set is emptied, so that no
 // exec can grant any back (not even root's file-capability emulation), then the ambient,
-// effective, permitted and inheritable sets.
+// effective, permitted and inheritable sets. Emptying the bounding set takes CAP_SETPCAP; root
+// without it (a container that dropped every capability: docker run --cap-drop ALL, a pod
+// that drops ALL, bubblewrap) keeps its bounding set, and no_new_privs, which Landlock and
+// seccomp set before the exec, keeps the exec from gaining any of it (execve intersects a
+// no_new_privs process's new permitted set with its old one, emptied here).
 const (
 	prCapbsetRead      = 23
 	prCapbsetDrop      = 24
@@ -443,40 +455,49 @@ type capHeader struct {
 
 type capData struct{ effective, permitted, inheritable uint32 }
 
-func dropCapabilities() (bool, error) {
+// capsDropped is what dropCapabilities did: whether there were capabilities to drop, and
+// whether the bounding set is empty now (false where it could not be emptied).
+type capsDropped struct{ had, bounded bool }
+
+func dropCapabilities() (capsDropped, error) {
+	var d capsDropped
 	hdr := capHeader{version: linuxCapVersion3}
 	var data [2]capData
 	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPGET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
-		return false, fmt.Errorf("failed to read capabilities: %v", e)
+		return d, fmt.Errorf("failed to read capabilities: %v", e)
 	}
-	had := data[0] != (capData{}) || data[1] != (capData{})
-	if !had && os.Geteuid() != 0 {
+	d.had = data[0] != (capData{}) || data[1] != (capData{})
+	if !d.had && os.Geteuid() != 0 {
 		// Nothing to drop, and no exec can grant any under no_new_privs.
-		return false, nil
+		return d, nil
 	}
+	canDrop := data[capSetpcap/32].effective&(1<<(capSetpcap%32)) != 0
+	d.bounded = true
 	for c := 0; c <= capLastCapAssumed; c++ {
 		in, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetRead, uintptr(c), 0)
 		if e == syscall.EINVAL {
 			break // past the kernel's last capability
 		}
 		if e == 0 && in == 0 {
-			// Gone already (a launcher nested in a sandbox that dropped it): dropping needs
-			// CAP_SETPCAP, which went with it.
-			continue
+			continue // gone already (a launcher nested in a sandbox that dropped it)
+		}
+		if !canDrop {
+			d.bounded = false
+			break
 		}
 		if _, _, e := syscall.RawSyscall(syscall.SYS_PRCTL, prCapbsetDrop, uintptr(c), 0); e != 0 {
-			return false, fmt.Errorf("failed to drop capability %d from the bounding set: %v", c, e)
+			return d, fmt.Errorf("failed to drop capability %d from the bounding set: %v", c, e)
 		}
 	}
 	if _, _, e := syscall.RawSyscall6(syscall.SYS_PRCTL, prCapAmbient, prCapAmbientClrAll, 0, 0, 0, 0); e != 0 && e != syscall.EINVAL {
-		return false, fmt.Errorf("failed to clear ambient capabilities: %v", e)
+		return d, fmt.Errorf("failed to clear ambient capabilities: %v", e)
 	}
 	data = [2]capData{}
 	hdr = capHeader{version: linuxCapVersion3}
 	if _, _, e := syscall.RawSyscall(syscall.SYS_CAPSET, uintptr(unsafe.Pointer(&hdr)), uintptr(unsafe.Pointer(&data[0])), 0); e != 0 {
-		return false, fmt.Errorf("failed to drop capabilities: %v", e)
+		return d, fmt.Errorf("failed to drop capabilities: %v", e)
 	}
-	return true, nil
+	return d, nil
 }
 
 // ownNamespaces says whether this process is in a user namespace other than the initial one

@@ -74,7 +74,12 @@ const ProbeTimeout = 3 * time.Second
 // nothing else. It runs in every hook call that admits a command, so it reads the cache with
 // gjson and its key with two system calls: decoding with encoding/json and reading the boot id
 // cost the hook 0.2 ms (docs/decisions/0005).
-func Current(home, binary string) Status {
+func Current(home, binary string) Status { return CurrentWaiting(home, binary, nil) }
+
+// CurrentWaiting is Current, calling waiting (if not nil) before it waits for another
+// process's probe: a hook in a burst lowers its priority there, so that when the answer comes
+// the burst's waiters do not all wake at full priority, ahead of the hooks whose deadline runs.
+func CurrentWaiting(home, binary string, waiting func()) Status {
 	if st, ok := cached(home, binary); ok {
 		return st
 	}
@@ -89,6 +94,9 @@ func Current(home, binary string) Status {
 			return st
 		}
 		return Refresh(home, binary)
+	}
+	if waiting != nil {
+		waiting()
 	}
 	if unlock, err := fsutil.LockShared(lock, ProbeWait); err == nil {
 		unlock()
@@ -236,7 +244,7 @@ func Probe(home, binary string) Status {
 		return st
 	}
 	st.Available = true
-	st.Isolation = describe()
+	st.Isolation = describe() + layerSummary(st.Checks)
 	st.EditChecks, st.EditReason = probeEdit(ctx, dir, binary, home, marker.Name())
 	st.Edit = st.EditReason == ""
 	return st
@@ -316,7 +324,8 @@ func InsideCheck(dir, marker string) []Check {
 	refused("refused: removing a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM)
 	refused("refused: a mode change", os.Chmod(filepath.Join(outside, "file"), 0o777), syscall.EPERM)
 	_, err := os.ReadFile(marker)
-	refused("refused: reading hookctl's home", err, syscall.EACCES, syscall.EPERM)
+	// ENOENT where a mount masks it (MaskHidden), EACCES where Landlock hides it.
+	refused("refused: reading hookctl's home", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
 	refused("refused: an inet socket", socketErr(syscall.AF_INET, syscall.SOCK_STREAM), syscall.EPERM)
 	refused("refused: a UDP socket", socketErr(syscall.AF_INET6, syscall.SOCK_DGRAM), syscall.EPERM)
 	refused("refused: a unix datagram socket", socketErr(syscall.AF_UNIX, syscall.SOCK_DGRAM), syscall.EPERM)
@@ -334,7 +343,69 @@ func InsideCheck(dir, marker string) []Check {
 	} else {
 		check("listed: other processes (no process namespace here: their command lines can be read; their environments and memory cannot)", true, "")
 	}
+	return append(checks, layerChecks()...)
+}
+
+// layerChecks are what the process it runs in says of itself (/proc/self/status): whether
+// no_new_privs, a seccomp filter and no capabilities hold it, and for root whether its
+// capability bounding set is empty (it cannot be where root lacks CAP_SETPCAP: a container
+// that dropped every capability). They never fail the probe; the ones named "missing:" say
+// what does not hold, and the probe's description (layerSummary) names them.
+func layerChecks() []Check {
+	status, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return nil
+	}
+	field := func(name string) string {
+		for _, line := range strings.Split(string(status), "\n") {
+			if v, ok := strings.CutPrefix(line, name+":"); ok {
+				return strings.TrimSpace(v)
+			}
+		}
+		return ""
+	}
+	var checks []Check
+	fact := func(holds bool, yes, no string) {
+		if holds {
+			checks = append(checks, Check{Name: "holds: " + yes, OK: true})
+		} else if no != "" {
+			checks = append(checks, Check{Name: "missing: " + no, OK: true})
+		}
+	}
+	none := func(v string) bool { return strings.Trim(v, "0") == "" && v != "" }
+	fact(field("NoNewPrivs") == "1", "no_new_privs", "no_new_privs")
+	fact(field("Seccomp") == "2", "seccomp filter", "a seccomp filter")
+	fact(none(field("CapEff")) && none(field("CapPrm")), "no capabilities", "dropping the capabilities")
+	if os.Geteuid() == 0 {
+		fact(none(field("CapBnd")), "an empty capability bounding set",
+			"an empty capability bounding set (no CAP_SETPCAP here to empty it; no_new_privs keeps an exec from regaining any)")
+	}
 	return checks
+}
+
+// layerSummary is what the probe's description adds from layerChecks: the layers that hold,
+// then what is missing.
+func layerSummary(checks []Check) string {
+	var holds, missing []string
+	for _, c := range checks {
+		if v, ok := strings.CutPrefix(c.Name, "holds: "); ok {
+			holds = append(holds, v)
+		} else if v, ok := strings.CutPrefix(c.Name, "missing: "); ok {
+			missing = append(missing, v)
+		} else if strings.HasPrefix(c.Name, "hidden: every other process") {
+			holds = append(holds, "a process namespace of its own")
+		} else if strings.HasPrefix(c.Name, "listed: other processes") {
+			missing = append(missing, "a process namespace (other processes' command lines can be read)")
+		}
+	}
+	s := ""
+	if len(holds) > 0 {
+		s += ", " + strings.Join(holds, ", ")
+	}
+	if len(missing) > 0 {
+		s += "; without " + strings.Join(missing, ", ")
+	}
+	return s
 }
 
 // InsideCheckEdit is the edit probe's inside half (see probeEdit).

@@ -24,7 +24,7 @@ func EditDir(home, session string) (string, error) {
 	if err := os.MkdirAll(home, 0o700); err != nil {
 		return "", fmt.Errorf("failed to create hookctl's directory: %v", err)
 	}
-	f, err := openScratch(home, scratchName(session)+layersSuffix)
+	f, _, err := openScratch(home, scratchName(session)+layersSuffix)
 	if err != nil {
 		return "", err
 	}

@@ -101,6 +101,9 @@ type Profile struct {
 	// StatusFD, when not 0, is a descriptor on which the launcher reports, as one JSON line
 	// (LaunchReport), what it applied or why it could not; the exec closes it.
 	StatusFD int
+	// masked: Hidden is masked in this process's own mount namespace (MaskHidden), so that
+	// Landlock may grant reading the whole tree.
+	masked bool
 }
 
 // ReadOnlyName is the read-only profile's name, as `hookctl sandbox --profile` spells it.

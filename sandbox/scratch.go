@@ -34,7 +34,13 @@ func ScratchRoot(home string) string { return filepath.Join(home, scratchRootNam
 type Scratch struct {
 	Path string
 	Dir  *os.File
+	// Idle: the directory was just made, or no command of the session had used it for a while
+	// (sweepEvery): the time to Sweep the others, which a launch need not pay every time.
+	Idle bool
 }
+
+// sweepEvery is how often, at most, a session's commands sweep the scratch root.
+const sweepEvery = time.Hour
 
 // Close closes the directory.
 func (s *Scratch) Close() error { return s.Dir.Close() }
@@ -48,14 +54,18 @@ func OpenScratch(home, session string) (*Scratch, error) {
 		return nil, fmt.Errorf("failed to create hookctl's directory: %v", err)
 	}
 	name := scratchName(session)
-	dir, err := openScratch(home, name)
+	dir, made, err := openScratch(home, name)
 	if err != nil {
 		return nil, err
 	}
 	now := time.Now()
+	idle := made
+	if fi, err := dir.Stat(); err == nil && now.Sub(fi.ModTime()) > sweepEvery {
+		idle = true
+	}
 	tv := []syscall.Timeval{syscall.NsecToTimeval(now.UnixNano()), syscall.NsecToTimeval(now.UnixNano())}
 	syscall.Futimes(int(dir.Fd()), tv)
-	return &Scratch{Path: filepath.Join(ScratchRoot(home), name), Dir: dir}, nil
+	return &Scratch{Path: filepath.Join(ScratchRoot(home), name), Dir: dir, Idle: idle}, nil
 }
 
 // ownedPrivate checks that st, the file at what, is a directory owned by this user and closed

@@ -10,22 +10,26 @@ import (
 )
 
 // openScratch makes and checks the directories by path (Seatbelt's policy names paths anyway).
-func openScratch(home, name string) (*os.File, error) {
+func openScratch(home, name string) (*os.File, bool, error) {
+	made := false
 	for _, d := range []string{ScratchRoot(home), filepath.Join(ScratchRoot(home), name)} {
-		if err := os.Mkdir(d, 0o700); err != nil && !os.IsExist(err) {
-			return nil, fmt.Errorf("failed to create the sandbox's scratch directory %s: %v", d, err)
+		err := os.Mkdir(d, 0o700)
+		if err != nil && !os.IsExist(err) {
+			return nil, false, fmt.Errorf("failed to create the sandbox's scratch directory %s: %v", d, err)
 		}
+		made = err == nil
 		fi, err := os.Lstat(d)
 		if err != nil {
-			return nil, err
+			return nil, false, err
 		}
 		st, ok := fi.Sys().(*syscall.Stat_t)
 		if !ok {
-			return nil, fmt.Errorf("%s: no owner", d)
+			return nil, false, fmt.Errorf("%s: no owner", d)
 		}
 		if err := ownedPrivate(d, st); err != nil {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	return os.Open(filepath.Join(ScratchRoot(home), name))
+	f, err := os.Open(filepath.Join(ScratchRoot(home), name))
+	return f, made, err
 }

@@ -277,3 +277,52 @@ func pretty(text []byte) []byte {
 	}
 	return append(b.Bytes(), '\n')
 }
+
+// Pin returns text with the value at path (an object member, made with the objects above it
+// where missing) set to value, JSON text: a setting hookctl's registration depends on, such as
+// a client's switch for all hooks. Text that holds value there already comes back unchanged.
+func Pin(text []byte, path []string, value string) (out []byte, changed bool, err error) {
+	if !gjson.Valid(value) || len(path) == 0 {
+		return nil, false, fmt.Errorf("a pinned setting must be JSON at a path")
+	}
+	if len(bytes.TrimSpace(text)) == 0 {
+		text = []byte("{}")
+	}
+	root, err := parse(text)
+	if err != nil {
+		return nil, false, err
+	}
+	cur, i := root, 0
+	for ; i < len(path); i++ {
+		next := cur.Get(hookjson.Key(path[i]))
+		if !next.Exists() {
+			break
+		}
+		if i < len(path)-1 && !next.IsObject() {
+			return nil, false, fmt.Errorf("%s is not an object", strings.Join(path[:i+1], "."))
+		}
+		cur = next
+	}
+	if i == len(path) {
+		if compact(cur.Raw) == compact(value) {
+			return text, false, nil
+		}
+		out = append(append(append([]byte{}, text[:cur.Index]...), value...), text[cur.Index+len(cur.Raw):]...)
+	} else {
+		v := value
+		for j := len(path) - 1; j > i; j-- {
+			v = `{` + string(hookjson.AppendString(nil, path[j])) + `:` + v + `}`
+		}
+		if out, err = insertMember(text, cur, path[i], v); err != nil {
+			return nil, false, err
+		}
+	}
+	got, err := parse(out)
+	for _, k := range path {
+		got = got.Get(hookjson.Key(k))
+	}
+	if err != nil || compact(got.Raw) != compact(value) {
+		return nil, false, fmt.Errorf("failed to set %s", strings.Join(path, "."))
+	}
+	return out, true, nil
+}

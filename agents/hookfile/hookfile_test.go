@@ -103,3 +103,23 @@ func FuzzAdd(f *testing.F) {
 		}
 	})
 }
+
+func TestPin(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{``, `{"hooksConfig": {"enabled":true}}`},
+		{`{"a": 1}`, `{"a": 1, "hooksConfig": {"enabled":true}}`},
+		{`{"hooksConfig": {"enabled": false, "x": [1]}}`, `{"hooksConfig": {"enabled": true, "x": [1]}}`},
+		{`{"hooksConfig": {"x": 2}}`, `{"hooksConfig": {"x": 2, "enabled": true}}`},
+	} {
+		out, changed, err := Pin([]byte(c.in), []string{"hooksConfig", "enabled"}, "true")
+		if err != nil || !changed || compact(string(out)) != compact(c.want) {
+			t.Errorf("Pin(%s) = %s %v %v, want %s", c.in, out, changed, err, c.want)
+		}
+		if again, changed, _ := Pin(out, []string{"hooksConfig", "enabled"}, "true"); changed || string(again) != string(out) {
+			t.Errorf("Pin twice changed %s", out)
+		}
+	}
+	if _, _, err := Pin([]byte(`{"hooksConfig": 3}`), []string{"hooksConfig", "enabled"}, "true"); err == nil {
+		t.Error("a path through a number was rewritten")
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -82,10 +83,17 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		return r.Run(hook.RefuseTools)
 	}
 	env := hookEnv()
+	// The sandbox probe's answer, read (or, the first time after an install or an upgrade,
+	// probed) before the run's deadline starts: in a burst of hooks with none cached one
+	// process probes and the others wait for it, longer than a decision may take (the hooks
+	// that waited inside their deadline were refused at it). The probe runs at full priority;
+	// a hook that waits for another's steps back first (overload), so that when the answer
+	// comes the burst's waiters do not all wake ahead of the human's toggle.
+	iso := sync.OnceValue(func() hook.Isolation { return isolationWaiting(env, func() { overload.Yield() }) })
 	if env.err == nil {
-		// In a burst of hooks, the human's toggle first; but the sandbox probe, if one must
-		// run, at full priority first: the burst's other hooks wait for its answer.
-		overload.Enter(filepath.Join(env.home, hookSlots), func() { isolation(env) })
+		iso()
+		// In a burst of hooks, the human's toggle first.
+		overload.Enter(filepath.Join(env.home, hookSlots))
 		// Every answer, the runner's own refusals included, once given.
 		log := hook.DecisionLogAt(env.home)
 		r.Log = func(e *hook.LogEntry) {
@@ -139,7 +147,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		Walk:         hook.Walk,
 		ReadList:     hook.ReadList,
 		VerifyToggle: nil,
-		Sandbox:      func() hook.Isolation { return isolation(env) },
+		Sandbox:      iso,
 		LeftEdit:     func(id string) int { return sandbox.EndEdit(env.home, id) },
 		EndSession: func(id string) {
 			sandbox.EndEdit(env.home, id)
@@ -303,12 +311,16 @@ func trustedLookPath(home, cwd, name string) (string, error) {
 
 // isolation is the sandbox probe's result for this machine, cached in hookctl's home per
 // kernel and build: reading it costs the hook one small file and two system calls.
-func isolation(env environment) hook.Isolation {
+func isolation(env environment) hook.Isolation { return isolationWaiting(env, nil) }
+
+// isolationWaiting is isolation, calling waiting before it waits for another process's probe
+// (sandbox.CurrentWaiting).
+func isolationWaiting(env environment, waiting func()) hook.Isolation {
 	if env.err != nil || env.binary == "" {
 		why := "hookctl does not know its own path"
 		return hook.Isolation{Reason: why, EditReason: why}
 	}
-	return isolationOf(sandbox.Current(env.home, env.binary))
+	return isolationOf(sandbox.CurrentWaiting(env.home, env.binary, waiting))
 }
 
 // isolationOf is a probe's result as the policy reads it.

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,6 +19,7 @@ import (
 	"github.com/hookctl/hookctl/agents/hookfile"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/hookjson"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/sandbox"
 )
@@ -35,6 +37,10 @@ type hookRegistration struct {
 	Command string // the command the group runs
 	// Also are more groups in the same file, each in its own array (Codex's SessionStart).
 	Also []hookEntry
+	// Pins are settings the hook depends on, set in the same file, each a path and its JSON
+	// value: a managed file's "hooks are on", which a repository's own settings file could
+	// otherwise switch off. Uninstall leaves them: each is the client's default.
+	Pins []hookEntry
 }
 
 // hookEntry is one more group of a registration, and the array it goes in.
@@ -58,6 +64,13 @@ func (r hookRegistration) addAll(text []byte, ours hookfile.Ours) ([]byte, bool,
 		}
 		text, changed = out, changed || c
 	}
+	for _, p := range r.Pins {
+		out, c, err := hookfile.Pin(text, p.Keys, p.Group)
+		if err != nil {
+			return nil, false, err
+		}
+		text, changed = out, changed || c
+	}
 	return text, changed, nil
 }
 
@@ -74,10 +87,27 @@ func (r hookRegistration) removeAll(text []byte, ours hookfile.Ours) ([]byte, bo
 	return text, changed, nil
 }
 
-// agentScopes are the scopes each client's install takes: a user's own hooks file, and for
-// Copilot CLI the root-owned policy directory, which no repository's disableAllHooks switches
-// off.
-var agentScopes = map[string][]string{"codex": {"user"}, "qwen": {"user"}, "gemini": {"user"}, "copilot": {"user", "managed"}, "cursor": {"user"}}
+// agentScopes are the scopes each client's install takes: a user's own hooks file, and where
+// the client has one, a root-owned file of the machine's that no repository's settings switch
+// off (Copilot CLI's policy directory, Gemini CLI's and Qwen Code's system settings, which they
+// read last).
+var agentScopes = map[string][]string{"codex": {"user"}, "qwen": {"user", "managed"}, "gemini": {"user", "managed"}, "copilot": {"user", "managed"}, "cursor": {"user"}}
+
+// repoSwitchesOff is how a repository's own settings switch off a user's hooks, for the clients
+// where one can (each tested for real: TestRealClientsManagedHookHoldsAgainstTheRepository).
+var repoSwitchesOff = map[string]string{
+	"copilot": "disableAllHooks",
+	"gemini":  ".gemini/settings.json (hooksConfig.enabled = false, or hookctl in hooksConfig.disabled)",
+	"qwen":    ".qwen/settings.json (disableAllHooks)",
+}
+
+// managedFiles are the machine's settings files of the clients whose install takes --scope
+// managed, on Linux.
+var managedFiles = map[string]string{
+	"copilot": "/etc/github-copilot/policy.d/hookctl.json",
+	"gemini":  "/etc/gemini-cli/settings.json",
+	"qwen":    "/etc/qwen-code/settings.json",
+}
 
 // codexHome is where Codex keeps its configuration: $CODEX_HOME, else ~/.codex.
 func codexHome(userHome string) string {
@@ -111,13 +141,25 @@ func agentRegistration(name, scope, userHome, binary string) (hookRegistration, 
 	case "qwen":
 		r.File = filepath.Join(userHome, ".qwen", "settings.json")
 		r.Group = `{"matcher":"*","hooks":[{"type":"command","command":` + q(command) + `,"timeout":30000}]}`
+		if scope == "managed" {
+			// A repository's .qwen/settings.json could say disableAllHooks; the system file,
+			// read last, says otherwise.
+			r.File, r.Pins = managedFiles[name], []hookEntry{{[]string{"disableAllHooks"}, "false"}}
+		}
 	case "gemini":
 		r.File, r.Keys = filepath.Join(userHome, ".gemini", "settings.json"), []string{"hooks", "BeforeTool"}
 		r.Group = `{"matcher":".*","hooks":[{"type":"command","name":"hookctl","command":` + q(command) + `,"timeout":30000}]}`
+		if scope == "managed" {
+			// A repository's .gemini/settings.json could turn hooks off (hooksConfig.enabled,
+			// which the system file, read last, sets back) or name hookctl's in
+			// hooksConfig.disabled, which every file adds to: the managed hook's name is one no
+			// repository can know in advance (geminiHookName).
+			r.File, r.Pins = managedFiles[name], []hookEntry{{[]string{"hooksConfig", "enabled"}, "true"}}
+		}
 	case "copilot":
 		r.File, r.Own = filepath.Join(userHome, ".copilot", "hooks", "hookctl.json"), true
 		if scope == "managed" {
-			r.File = "/etc/github-copilot/policy.d/hookctl.json"
+			r.File = managedFiles[name]
 		}
 		r.Group = `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":` + q(command) + `,"timeoutSec":30}]}}`
 	case "cursor":
@@ -197,6 +239,7 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 	if err != nil {
 		return err
 	}
+	r.settle(name, opts.Scope, text)
 	rec := &agentRecord{}
 	recFile := recordPath(env.home, name, opts.Scope)
 	if b, err := fsutil.ReadFile(recFile, 1<<20, true); err == nil {
@@ -284,8 +327,8 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 			return err
 		}
 		fmt.Fprintf(s.out, "new %s sessions start 🔒 READ-ONLY; run `hookctl readonly off` in the session's shell to let the agent edit\n", a.Client.Name)
-		if name == "copilot" && opts.Scope != "managed" {
-			fmt.Fprintln(s.out, "note: a repository's disableAllHooks switches off user hooks; sudo hookctl install --agent copilot --scope managed installs a policy hook no repository can")
+		if why, ok := repoSwitchesOff[name]; ok && opts.Scope != "managed" {
+			fmt.Fprintf(s.out, "note: a repository's %s switches off user hooks; sudo hookctl install --agent %s --scope managed installs a hook no repository can\n", why, name)
 		}
 		return nil
 	}
@@ -427,6 +470,7 @@ func agentDoctorRun(s *streams, name string) int {
 		return d.problems
 	}
 	found := false
+	a, _ := agentNamed(name)
 	for _, scope := range agentScopes[name] {
 		binary := linkedBinary(env.home)
 		if scope == "managed" {
@@ -445,6 +489,7 @@ func agentDoctorRun(s *streams, name string) int {
 		case !existed:
 			continue
 		}
+		r.settle(name, scope, text)
 		var exact bool
 		if r.Own {
 			exact = string(text) == r.Group+"\n"
@@ -474,8 +519,13 @@ func agentDoctorRun(s *streams, name string) int {
 		if name == "codex" {
 			doctorCodexTrust(d, r)
 		}
-		if name == "copilot" && scope == "user" {
-			d.note("⚠ Copilot CLI: a repository's disableAllHooks switches off user hooks; install the policy hook with sudo hookctl install --agent copilot --scope managed")
+		if why, ok := repoSwitchesOff[name]; ok && scope == "user" {
+			d.note("⚠ %s: a repository's %s switches off user hooks; install the hook no repository can switch off with sudo hookctl install --agent %s --scope managed", a.Client.Name, why, name)
+			if cwd, err := os.Getwd(); err == nil {
+				if off := repoHooksOff(name, cwd); off != "" {
+					d.problem("remove it, or install with --scope managed", "%s: EVERY hook is off in this project, hookctl's included — nothing is gated", off)
+				}
+			}
 		}
 	}
 	if !found {
@@ -536,4 +586,63 @@ func doctorCodexTrust(d *doctor, r hookRegistration) {
 			d.ok("Codex trusts hookctl's %s hook (%s)", h.EventName, h.Key)
 		}
 	}
+}
+
+// settle makes r what install writes into text: the managed Gemini CLI hook keeps the name
+// already there (geminiHookName).
+func (r *hookRegistration) settle(name, scope string, text []byte) {
+	if name == "gemini" && scope == "managed" {
+		r.Group = strings.Replace(r.Group, `"name":"hookctl"`, `"name":`+string(mustJSON(geminiHookName(text, r.Keys, oursFor(name)))), 1)
+	}
+}
+
+// repoHooksOff says how the project at dir switches off a user's hooks in client name (its
+// settings file and the setting), or "".
+func repoHooksOff(name, dir string) string {
+	file, off := "", func(gjson.Result) bool { return false }
+	switch name {
+	case "gemini":
+		file = filepath.Join(dir, ".gemini", "settings.json")
+		off = func(s gjson.Result) bool {
+			named := false
+			s.Get("hooksConfig.disabled").ForEach(func(_, v gjson.Result) bool { named = named || v.Str == "hookctl"; return !named })
+			return s.Get("hooksConfig.enabled").Type == gjson.False || named
+		}
+	case "qwen":
+		file = filepath.Join(dir, ".qwen", "settings.json")
+		off = func(s gjson.Result) bool { return s.Get("disableAllHooks").Bool() }
+	default:
+		return ""
+	}
+	b, err := fsutil.ReadFile(file, 1<<20, false)
+	if err != nil || !off(gjson.ParseBytes(b)) {
+		return ""
+	}
+	return file + " switches hooks off"
+}
+
+// geminiHookName is the name of the managed Gemini CLI hook already in text, or a new random
+// one: Gemini CLI skips a hook whose name any settings file lists in hooksConfig.disabled, a
+// repository's included, so the name must be one a repository's author cannot write down in
+// advance; it is kept across installs so that install stays idempotent.
+func geminiHookName(text []byte, keys []string, ours hookfile.Ours) string {
+	root := gjson.ParseBytes(text)
+	for _, k := range keys {
+		root = root.Get(hookjson.Key(k))
+	}
+	name := ""
+	root.ForEach(func(_, g gjson.Result) bool {
+		if ours(g) {
+			if n := g.Get("hooks.0.name").Str; strings.HasPrefix(n, "hookctl-") {
+				name = n
+			}
+		}
+		return name == ""
+	})
+	if name != "" {
+		return name
+	}
+	b := make([]byte, 8)
+	rand.Read(b)
+	return "hookctl-" + hex.EncodeToString(b)
 }

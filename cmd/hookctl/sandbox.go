@@ -315,11 +315,12 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == hook.PolicyOnlyProfile) && !opts.BoundedChild {
 		return boundedExec(opts, home, args)
 	}
+	ownMounts := false
 	if opts.BoundedChild {
 		// A fresh /proc where this is the first process of its own namespace; where the kernel
 		// gave no namespace (or refuses the mount), /proc stays the machine's, and Landlock still
 		// keeps other processes' environments and memory unreadable.
-		sandbox.MountProc()
+		ownMounts = sandbox.MountProc() == nil
 	}
 	scratch, err := scratchFor(home, opts)
 	if err != nil {
@@ -363,6 +364,11 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	p := sandbox.ReadOnly(hidden, scratch.Path)
 	p.ScratchDir = scratch.Dir
 	p.PassEnv, p.Pins = readOnlyEnv(home)
+	if ownMounts && opts.Profile == sandbox.ReadOnlyName {
+		// Mounts hide the paths, at a cost that does not grow with the directories around them;
+		// where they cannot, Landlock hides them by itself.
+		sandbox.MaskHidden(p)
+	}
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
 		p = sandbox.Publish(append(sandbox.HiddenDirs(home), otherTerminals), scratch.Path, hook.PublishEnv)
@@ -505,7 +511,7 @@ func scratchFor(home string, opts *sandboxOptions) (*sandbox.Scratch, error) {
 		return sandbox.OpenDir(opts.Scratch)
 	}
 	s, err := sandbox.OpenScratch(home, opts.Session)
-	if err == nil {
+	if err == nil && s.Idle {
 		sandbox.Sweep(home, s.Path)
 	}
 	return s, err

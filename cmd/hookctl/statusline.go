@@ -93,7 +93,7 @@ func statusLine(stdin io.Reader) string {
 	switch line {
 	case hook.Badge(hook.ModeReadOnly):
 		iso := isolation(hookEnv())
-		line += sandboxBadge(cfg, iso.Available, iso.Failing)
+		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
 	case hook.Badge(hook.ModeEdit):
 		iso := isolation(hookEnv())
 		held := iso.Edit
@@ -104,7 +104,7 @@ func statusLine(stdin io.Reader) string {
 	case hook.Badge(hook.ModeReview):
 		// Review mode's reads are held as read-only mode's are; its publishes are not.
 		iso := isolation(hookEnv())
-		line += sandboxBadge(cfg, iso.Available, iso.Failing)
+		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
 		if held, _ := iso.Publish(); !held {
 			line += " " + reviewPublishBadge
 		}
@@ -167,6 +167,16 @@ func statusBadge(home, id string, cfg *hook.Config, cfgErr error) string {
 		return hook.Badge(cfg.SessionDefault())
 	}
 	return "🔒 READ-ONLY (⚠ state unreadable)"
+}
+
+// partialBadge is what the badge adds where the sandbox holds without some of its layers (the
+// probe's description names them after "; without ": a container's root that cannot empty its
+// bounding set, a machine without namespaces); doctor says which.
+func partialBadge(iso hook.Isolation) string {
+	if iso.Available && strings.Contains(iso.Describe, "; without ") {
+		return " (⚠ partial sandbox: hookctl doctor)"
+	}
+	return ""
 }
 
 // sandboxBadge is what a mode's badge adds where its commands cannot run in their sandbox

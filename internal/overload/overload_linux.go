@@ -7,10 +7,10 @@ import (
 )
 
 // Enter takes a slot in the slot file at path for this process, until it exits, and if every
-// slot is taken runs before (work that must not be slowed: it cannot be sped up again), then
-// lowers the process's priority to Nice. It reports whether it did. It never raises a
-// priority, and a slot file it cannot open changes nothing.
-func Enter(path string, before func()) bool {
+// slot is taken lowers the process's priority to Nice (Yield). It reports whether it did. It
+// never raises a priority, and a slot file it cannot open changes nothing. Work that must not
+// be slowed (it cannot be sped up again) is done before it.
+func Enter(path string) bool {
 	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
 	if os.IsNotExist(err) {
 		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o600)
@@ -33,17 +33,15 @@ func Enter(path string, before func()) bool {
 		}
 	}
 	f.Close()
-	if before != nil {
-		before()
-	}
-	return yield()
+	return Yield()
 }
 
 // held keeps the slot's file open for the life of the process.
 var held *os.File
 
-// yield lowers every thread of this process to Nice, unless it is lower already.
-func yield() bool {
+// Yield lowers every thread of this process to Nice, unless it is lower already: for a hook
+// that Enter found in a burst, or one about to wait for another.
+func Yield() bool {
 	// getpriority(2) returns 20 minus the nice value.
 	if prio, err := syscall.Getpriority(syscall.PRIO_PROCESS, 0); err == nil && 20-prio >= Nice {
 		return false

@@ -400,7 +400,7 @@ type scrubRule struct {
 	keywords []string
 	// gate, if set, replaces keywords for a format with no literal part.
 	gate func(lower string) bool
-	re   *regexp.Regexp // Go's RE2: time linear in the text
+	re   *lazyRegexp // Go's RE2: time linear in the text
 	// confirm, if set, rejects a match the pattern admits but that is no secret (an issuer's
 	// documentation example, a placeholder). m holds re's submatch indexes.
 	confirm func(text string, m []int) bool
@@ -425,6 +425,24 @@ func (r *scrubRule) found(text, lower string) bool {
 		}
 	}
 	return false
+}
+
+// lazyRegexp is a rule's pattern, compiled the first time a text passes its keywords or gate:
+// most texts pass none, and the read-only launcher checks each variable of the environment it
+// passes, where compiling all 53 patterns cost each launch about a millisecond.
+type lazyRegexp struct {
+	src  string
+	once sync.Once
+	re   *regexp.Regexp
+}
+
+func lazyPattern(src string) *lazyRegexp { return &lazyRegexp{src: src} }
+
+// FindAllStringSubmatchIndex is the pattern's; a pattern that does not compile panics, as
+// MustCompile did (TestScrubRulesCompile compiles them all).
+func (l *lazyRegexp) FindAllStringSubmatchIndex(s string, n int) [][]int {
+	l.once.Do(func() { l.re = regexp.MustCompile(l.src) })
+	return l.re.FindAllStringSubmatchIndex(s, n)
 }
 
 // ruleGroup is submatch i of m in text, or the whole match if the pattern has no such group.
@@ -468,7 +486,7 @@ func compileScrubRules() []scrubRule {
 		// Guide). The documentation's AKIAIOSFODNN7EXAMPLE passes.
 		{name: "aws-access-key-id", kind: "AWS access key ID",
 			keywords: ruleKeywords("akia", "asia", "agpa", "aida", "aroa", "anpa", "anva", "aipa"),
-			re:       regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`),
+			re:       lazyPattern(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[A-Z0-9]{16}\b`),
 			confirm:  notAWSExample},
 		// AWS secret access keys: 40 base64 characters with no prefix, so only after their name as
 		// written in ~/.aws/credentials (aws_secret_access_key), the environment
@@ -476,18 +494,18 @@ func compileScrubRules() []scrubRule {
 		// wJalrXUtnFEMI/K7MDENG/bPxRfiCYEXAMPLEKEY passes.
 		{name: "aws-secret-access-key", kind: "AWS secret access key",
 			keywords: ruleKeywords("secret_access_key", "secretaccesskey"),
-			re:       regexp.MustCompile(`(?i)secret_?access_?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
+			re:       lazyPattern(`(?i)secret_?access_?key["']?\s*[:=]\s*["']?([A-Za-z0-9/+]{40})(?:[^A-Za-z0-9/+=]|$)`),
 			confirm:  notAWSExample},
 		// GitHub tokens: ghp_ (personal access token, classic), gho_ (OAuth), ghu_ (user-to-server),
 		// ghs_ (server-to-server), ghr_ (refresh) and 36 base62 characters ("About authentication to
 		// GitHub", GitHub Docs; "Behind GitHub's new authentication token formats", 2021).
 		{name: "github-token", kind: "GitHub token",
 			keywords: ruleKeywords("ghp_", "gho_", "ghu_", "ghs_", "ghr_"),
-			re:       regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{36}`)},
+			re:       lazyPattern(`\bgh[pousr]_[A-Za-z0-9]{36}`)},
 		// GitHub fine-grained personal access tokens: github_pat_, 22 characters, _, 59 characters.
 		{name: "github-fine-grained", kind: "GitHub token",
 			keywords: ruleKeywords("github_pat_"),
-			re:       regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{50,}`)},
+			re:       lazyPattern(`\bgithub_pat_[A-Za-z0-9_]{50,}`)},
 		// GitLab tokens: glpat- personal, gldt- deploy, glrt- runner, glptt- pipeline trigger, glft-
 		// feed, glcbt- CI/CD job, glimt- incoming mail, glsoat- SCIM, gloas- OAuth application
 		// secret, glagent- agent, glffct- feature flags client, glwt- workspace; 20 or more
@@ -495,219 +513,219 @@ func compileScrubRules() []scrubRule {
 		{name: "gitlab-token", kind: "GitLab token",
 			keywords: ruleKeywords("glpat-", "gldt-", "glrt-", "glptt-", "glft-", "glcbt-", "glimt-", "glsoat-",
 				"gloas-", "glagent-", "glffct-", "glwt-"),
-			re: regexp.MustCompile(`\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|soat|oas|agent|ffct|wt)-[A-Za-z0-9_-]{20,}`)},
+			re: lazyPattern(`\bgl(?:pat|dt|rt|ptt|ft|cbt|imt|soat|oas|agent|ffct|wt)-[A-Za-z0-9_-]{20,}`)},
 		// Slack tokens: xoxb- bot, xoxp- user, xoxa- workspace app, xoxr- refresh, xoxs- session,
 		// xoxe- configuration, xoxo-; hyphenated numbers and a random part ("Token types", Slack API).
 		{name: "slack-token", kind: "Slack token",
 			keywords: ruleKeywords("xox"),
-			re:       regexp.MustCompile(`\bxox[abeoprs]-[A-Za-z0-9-]{10,}`)},
+			re:       lazyPattern(`\bxox[abeoprs]-[A-Za-z0-9-]{10,}`)},
 		// Slack app-level tokens: xapp-, a version number, the app ID, digits and hex.
 		{name: "slack-app-token", kind: "Slack token",
 			keywords: ruleKeywords("xapp-"),
-			re:       regexp.MustCompile(`\bxapp-[0-9]+-[A-Za-z0-9-]{10,}`)},
+			re:       lazyPattern(`\bxapp-[0-9]+-[A-Za-z0-9-]{10,}`)},
 		// Slack incoming webhooks: the URL is the credential, hooks.slack.com/services/T…/B…/secret
 		// ("Sending messages using incoming webhooks"); workflows and triggers URLs likewise.
 		{name: "slack-webhook", kind: "Slack webhook URL",
 			keywords: ruleKeywords("hooks.slack.com"),
-			re:       regexp.MustCompile(`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{20,}`)},
+			re:       lazyPattern(`hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/+-]{20,}`)},
 		// Discord webhooks: discord.com/api/webhooks/<id>/<token> ("Webhook resource", Discord
 		// Developer Portal); discordapp.com is the old host.
 		{name: "discord-webhook", kind: "Discord webhook URL",
 			keywords: ruleKeywords("discord"),
-			re:       regexp.MustCompile(`discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/[0-9]{5,}/[A-Za-z0-9_-]{20,}`)},
+			re:       lazyPattern(`discord(?:app)?\.com/api/(?:v[0-9]+/)?webhooks/[0-9]{5,}/[A-Za-z0-9_-]{20,}`)},
 		// Microsoft Teams incoming webhooks: <tenant>.webhook.office.com/webhookb2/… and the older
 		// outlook.office.com/webhook/….
 		{name: "teams-webhook", kind: "Microsoft Teams webhook URL",
 			keywords: ruleKeywords("webhook.office.com", "outlook.office"),
-			re:       regexp.MustCompile(`(?:webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/[A-Za-z0-9@/_-]{30,}`)},
+			re:       lazyPattern(`(?:webhook\.office\.com/webhookb2|outlook\.office(?:365)?\.com/webhook)/[A-Za-z0-9@/_-]{30,}`)},
 		// Stripe secret and restricted keys: sk_live_, rk_live_, and the test-mode sk_test_,
 		// rk_test_ ("API keys", Stripe Docs). Test keys are refused too: they read and write the
 		// account's test data. Publishable keys (pk_) are public by design and pass.
 		{name: "stripe-key", kind: "Stripe secret key",
 			keywords: ruleKeywords("k_live_", "k_test_"),
-			re:       regexp.MustCompile(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{24,}`)},
+			re:       lazyPattern(`\b[rs]k_(?:live|test)_[A-Za-z0-9]{24,}`)},
 		// Stripe webhook signing secrets: whsec_ ("Check the webhook signatures").
 		{name: "stripe-webhook-secret", kind: "Stripe webhook secret",
 			keywords: ruleKeywords("whsec_"),
-			re:       regexp.MustCompile(`\bwhsec_[A-Za-z0-9+/=]{24,}`)},
+			re:       lazyPattern(`\bwhsec_[A-Za-z0-9+/=]{24,}`)},
 		// Anthropic API keys: sk-ant-api03-…, admin keys sk-ant-admin01-…, OAuth sk-ant-oat01-….
 		{name: "anthropic-key", kind: "Anthropic API key",
 			keywords: ruleKeywords("sk-ant-"),
-			re:       regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{32,}`)},
+			re:       lazyPattern(`\bsk-ant-[A-Za-z0-9_-]{32,}`)},
 		// OpenAI project, service-account and admin keys: sk-proj-, sk-svcacct-, sk-admin-.
 		{name: "openai-key", kind: "OpenAI API key",
 			keywords: ruleKeywords("sk-proj-", "sk-svcacct-", "sk-admin-", "sk-none-"),
-			re:       regexp.MustCompile(`\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}`)},
+			re:       lazyPattern(`\bsk-(?:proj|svcacct|admin|None)-[A-Za-z0-9_-]{20,}`)},
 		// OpenAI legacy user keys: sk- and 48 base62 characters.
 		{name: "openai-legacy-key", kind: "OpenAI API key",
 			keywords: ruleKeywords("sk-"),
-			re:       regexp.MustCompile(`\bsk-[A-Za-z0-9]{48}\b`)},
+			re:       lazyPattern(`\bsk-[A-Za-z0-9]{48}\b`)},
 		// Google API keys: AIza and 35 characters ("Manage API keys", Google Cloud).
 		{name: "google-api-key", kind: "Google API key",
 			keywords: ruleKeywords("aiza"),
-			re:       regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
+			re:       lazyPattern(`\bAIza[0-9A-Za-z_-]{35}`)},
 		// Google OAuth 2.0 access tokens: ya29. and the token.
 		{name: "google-oauth-token", kind: "Google OAuth token",
 			keywords: ruleKeywords("ya29."),
-			re:       regexp.MustCompile(`\bya29\.[0-9A-Za-z_-]{30,}`)},
+			re:       lazyPattern(`\bya29\.[0-9A-Za-z_-]{30,}`)},
 		// Google OAuth client secrets: GOCSPX- and 28 characters.
 		{name: "google-client-secret", kind: "Google OAuth client secret",
 			keywords: ruleKeywords("gocspx-"),
-			re:       regexp.MustCompile(`\bGOCSPX-[0-9A-Za-z_-]{28}`)},
+			re:       lazyPattern(`\bGOCSPX-[0-9A-Za-z_-]{28}`)},
 		// npm access tokens: npm_ and 36 base62 characters ("About access tokens", npm Docs).
 		{name: "npm-token", kind: "npm token",
 			keywords: ruleKeywords("npm_"),
-			re:       regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36}\b`)},
+			re:       lazyPattern(`\bnpm_[A-Za-z0-9]{36}\b`)},
 		// PyPI API tokens: pypi- and a macaroon, base64 beginning AgE (AgEIcHlwaS5vcmc is "pypi.org"
 		// on pypi.org, AgENdGVzdC5weXBp "test.pypi" on TestPyPI) ("API tokens", PyPI help).
 		{name: "pypi-token", kind: "PyPI token",
 			keywords: ruleKeywords("pypi-age"),
-			re:       regexp.MustCompile(`\bpypi-AgE[A-Za-z0-9_-]{50,}`)},
+			re:       lazyPattern(`\bpypi-AgE[A-Za-z0-9_-]{50,}`)},
 		// Twilio API keys: SK and 32 hex digits ("API keys", Twilio Docs). Account SIDs (AC and 32
 		// hex) name an account, appear in every API URL and pass; the auth token has no format.
 		{name: "twilio-api-key", kind: "Twilio API key",
 			keywords: ruleKeywords("sk"),
-			re:       regexp.MustCompile(`\bSK[0-9a-fA-F]{32}\b`)},
+			re:       lazyPattern(`\bSK[0-9a-fA-F]{32}\b`)},
 		// SendGrid API keys: SG., 22 characters, ., 43 characters.
 		{name: "sendgrid-key", kind: "SendGrid API key",
 			keywords: ruleKeywords("sg."),
-			re:       regexp.MustCompile(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`)},
+			re:       lazyPattern(`\bSG\.[A-Za-z0-9_-]{22}\.[A-Za-z0-9_-]{43}\b`)},
 		// Mailgun private API keys, legacy form: key- and 32 hex digits.
 		{name: "mailgun-key", kind: "Mailgun API key",
 			keywords: ruleKeywords("key-"),
-			re:       regexp.MustCompile(`\bkey-[0-9a-f]{32}\b`)},
+			re:       lazyPattern(`\bkey-[0-9a-f]{32}\b`)},
 		// Mailgun private API keys, current form: 32 hex, -, 8 hex, -, 8 hex (a UUID is 8-4-4-4-12
 		// and does not match).
 		{name: "mailgun-key-v2", kind: "Mailgun API key",
 			gate: func(lower string) bool { return longestHexRun(lower) >= 32 },
-			re:   regexp.MustCompile(`\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b`)},
+			re:   lazyPattern(`\b[0-9a-f]{32}-[0-9a-f]{8}-[0-9a-f]{8}\b`)},
 		// Heroku API keys, current form: HRKU- and the token.
 		{name: "heroku-key", kind: "Heroku API key",
 			keywords: ruleKeywords("hrku-"),
-			re:       regexp.MustCompile(`\bHRKU-[A-Za-z0-9_-]{20,}`)},
+			re:       lazyPattern(`\bHRKU-[A-Za-z0-9_-]{20,}`)},
 		// Heroku API keys, legacy form: a UUID, so only after a name that says Heroku
 		// (HEROKU_API_KEY=…, heroku_token: …). A UUID anywhere else is an identifier.
 		{name: "heroku-key-legacy", kind: "Heroku API key",
 			keywords: ruleKeywords("heroku"),
-			re:       regexp.MustCompile(`(?i)heroku[a-z0-9_.-]{0,24}["']?\s*[:=]\s*["']?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)},
+			re:       lazyPattern(`(?i)heroku[a-z0-9_.-]{0,24}["']?\s*[:=]\s*["']?[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b`)},
 		// DigitalOcean tokens: dop_v1_ personal, doo_v1_ OAuth, dor_v1_ refresh; 64 hex digits.
 		{name: "digitalocean-token", kind: "DigitalOcean token",
 			keywords: ruleKeywords("_v1_"),
-			re:       regexp.MustCompile(`\bdo[opr]_v1_[0-9a-f]{64}\b`)},
+			re:       lazyPattern(`\bdo[opr]_v1_[0-9a-f]{64}\b`)},
 		// Hugging Face user access tokens: hf_ and 34 letters ("User access tokens", Hub docs).
 		{name: "huggingface-token", kind: "Hugging Face token",
 			keywords: ruleKeywords("hf_"),
-			re:       regexp.MustCompile(`\bhf_[A-Za-z0-9]{34,}`)},
+			re:       lazyPattern(`\bhf_[A-Za-z0-9]{34,}`)},
 		// Hugging Face organisation API tokens (legacy): api_org_ and 34 characters.
 		{name: "huggingface-org-token", kind: "Hugging Face token",
 			keywords: ruleKeywords("api_org_"),
-			re:       regexp.MustCompile(`\bapi_org_[A-Za-z0-9]{34,}`)},
+			re:       lazyPattern(`\bapi_org_[A-Za-z0-9]{34,}`)},
 		// Shopify: shpat_ Admin API access token, shpca_ custom app, shppa_ private app, shpss_
 		// shared secret; 32 hex digits.
 		{name: "shopify-token", kind: "Shopify token",
 			keywords: ruleKeywords("shpat_", "shpca_", "shppa_", "shpss_"),
-			re:       regexp.MustCompile(`\bshp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}\b`)},
+			re:       lazyPattern(`\bshp(?:at|ca|pa|ss)_[0-9a-fA-F]{32}\b`)},
 		// Azure Storage connection strings: AccountKey= and 64 bytes in base64 (86 characters and
 		// ==) ("Configure Azure Storage connection strings").
 		{name: "azure-storage-key", kind: "Azure storage account key",
 			keywords: ruleKeywords("accountkey="),
-			re:       regexp.MustCompile(`(?i)\bAccountKey=[A-Za-z0-9+/]{86}==`)},
+			re:       lazyPattern(`(?i)\bAccountKey=[A-Za-z0-9+/]{86}==`)},
 		// Azure Service Bus, Event Hubs and IoT Hub connection strings: SharedAccessKey= and 32
 		// bytes in base64 (43 characters and =).
 		{name: "azure-shared-access-key", kind: "Azure shared access key",
 			keywords: ruleKeywords("sharedaccesskey="),
-			re:       regexp.MustCompile(`(?i)\bSharedAccessKey=[A-Za-z0-9+/]{43}=`)},
+			re:       lazyPattern(`(?i)\bSharedAccessKey=[A-Za-z0-9+/]{43}=`)},
 		// PEM private keys (RFC 7468): -----BEGIN [RSA |EC |DSA |OPENSSH |ENCRYPTED |PGP ]PRIVATE
 		// KEY[ BLOCK]----- followed by a base64 body, also with the newlines written as \n (JSON,
 		// .env) or the spaces as + (a form-encoded query). A header alone, as when asking what
 		// one means, passes: confirm requires 40 base64 characters within 512 bytes of it.
 		{name: "private-key", kind: "private key",
 			keywords: ruleKeywords("private"),
-			re:       regexp.MustCompile(`-----BEGIN[ +](?:[A-Z0-9]+[ +]){0,3}PRIVATE[ +]KEY(?:[ +]BLOCK)?-----`),
+			re:       lazyPattern(`-----BEGIN[ +](?:[A-Z0-9]+[ +]){0,3}PRIVATE[ +]KEY(?:[ +]BLOCK)?-----`),
 			confirm:  pemBodyFollows},
 		// JSON Web Tokens (RFC 7519) in compact form: base64url header and claims, each a JSON object
 		// and so beginning eyJ, and a signature.
 		{name: "jwt", kind: "JSON Web Token",
 			keywords: ruleKeywords("eyj"),
-			re:       regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`)},
+			re:       lazyPattern(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{16,}`)},
 		// Telegram bot tokens: the bot's numeric ID, :, AA and 33 characters ("Bot API").
 		{name: "telegram-bot-token", kind: "Telegram bot token",
 			keywords: ruleKeywords(":aa"),
-			re:       regexp.MustCompile(`(?:^|[^0-9])[0-9]{8,10}:AA[0-9A-Za-z_-]{33}`)}, // also in /bot<token>/
+			re:       lazyPattern(`(?:^|[^0-9])[0-9]{8,10}:AA[0-9A-Za-z_-]{33}`)}, // also in /bot<token>/
 		// age identities: AGE-SECRET-KEY-1 and 58 Bech32 characters (age-encryption.org/v1).
 		{name: "age-secret-key", kind: "age secret key",
 			keywords: ruleKeywords("age-secret-key-1"),
-			re:       regexp.MustCompile(`\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b`)},
+			re:       lazyPattern(`\bAGE-SECRET-KEY-1[0-9A-Z]{58}\b`)},
 		// Atlassian API tokens: ATATT3 and the token.
 		{name: "atlassian-token", kind: "Atlassian API token",
 			keywords: ruleKeywords("atatt3"),
-			re:       regexp.MustCompile(`\bATATT3[A-Za-z0-9_=-]{40,}`)},
+			re:       lazyPattern(`\bATATT3[A-Za-z0-9_=-]{40,}`)},
 		// Databricks personal access tokens: dapi and 32 hex digits, with an optional -N.
 		{name: "databricks-token", kind: "Databricks token",
 			keywords: ruleKeywords("dapi"),
-			re:       regexp.MustCompile(`\bdapi[0-9a-f]{32}(?:-[0-9])?\b`)},
+			re:       lazyPattern(`\bdapi[0-9a-f]{32}(?:-[0-9])?\b`)},
 		// Postman API keys: PMAK-, 24 hex, -, 34 hex.
 		{name: "postman-key", kind: "Postman API key",
 			keywords: ruleKeywords("pmak-"),
-			re:       regexp.MustCompile(`\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}\b`)},
+			re:       lazyPattern(`\bPMAK-[0-9a-f]{24}-[0-9a-f]{34}\b`)},
 		// Linear API keys: lin_api_ personal, lin_oauth_ OAuth; 40 characters.
 		{name: "linear-key", kind: "Linear API key",
 			keywords: ruleKeywords("lin_api_", "lin_oauth_"),
-			re:       regexp.MustCompile(`\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b`)},
+			re:       lazyPattern(`\blin_(?:api|oauth)_[A-Za-z0-9]{40}\b`)},
 		// Grafana service account tokens: glsa_, 32 characters, _, 8 hex (a CRC32).
 		{name: "grafana-service-account", kind: "Grafana token",
 			keywords: ruleKeywords("glsa_"),
-			re:       regexp.MustCompile(`\bglsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8}\b`)},
+			re:       lazyPattern(`\bglsa_[A-Za-z0-9]{32}_[0-9a-fA-F]{8}\b`)},
 		// Grafana Cloud access policy tokens: glc_ and base64.
 		{name: "grafana-cloud-token", kind: "Grafana token",
 			keywords: ruleKeywords("glc_"),
-			re:       regexp.MustCompile(`\bglc_[A-Za-z0-9+/]{32,}`)},
+			re:       lazyPattern(`\bglc_[A-Za-z0-9+/]{32,}`)},
 		// Sentry tokens: sntrys_ organisation auth tokens (base64 claims and a signature), sntryu_
 		// user auth tokens (64 hex digits).
 		{name: "sentry-token", kind: "Sentry token",
 			keywords: ruleKeywords("sntrys_", "sntryu_"),
-			re:       regexp.MustCompile(`\bsntry[su]_[A-Za-z0-9+/=_]{32,}`)},
+			re:       lazyPattern(`\bsntry[su]_[A-Za-z0-9+/=_]{32,}`)},
 		// Supabase personal access tokens: sbp_ and 40 hex digits.
 		{name: "supabase-token", kind: "Supabase token",
 			keywords: ruleKeywords("sbp_"),
-			re:       regexp.MustCompile(`\bsbp_[0-9a-f]{40}\b`)},
+			re:       lazyPattern(`\bsbp_[0-9a-f]{40}\b`)},
 		// Notion integration tokens: ntn_ (current) or secret_ and 43 characters (legacy).
 		{name: "notion-token", kind: "Notion token",
 			keywords: ruleKeywords("ntn_", "secret_"),
-			re:       regexp.MustCompile(`\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}\b)`)},
+			re:       lazyPattern(`\b(?:ntn_[A-Za-z0-9]{40,}|secret_[A-Za-z0-9]{43}\b)`)},
 		// Doppler tokens: dp.pt. personal, dp.st. service, dp.sa. service account, dp.ct. CLI,
 		// dp.scim., dp.audit.; 40 or more characters.
 		{name: "doppler-token", kind: "Doppler token",
 			keywords: ruleKeywords("dp."),
-			re:       regexp.MustCompile(`\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`)},
+			re:       lazyPattern(`\bdp\.(?:pt|st|sa|ct|scim|audit)\.[A-Za-z0-9]{40,}`)},
 		// Terraform Cloud / HCP Terraform API tokens: 14 characters, .atlasv1., and 60 or more.
 		{name: "terraform-token", kind: "Terraform Cloud token",
 			keywords: ruleKeywords(".atlasv1."),
-			re:       regexp.MustCompile(`\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`)},
+			re:       lazyPattern(`\b[A-Za-z0-9]{14}\.atlasv1\.[A-Za-z0-9_=-]{60,}`)},
 		// Pulumi access tokens: pul- and 40 hex digits.
 		{name: "pulumi-token", kind: "Pulumi token",
 			keywords: ruleKeywords("pul-"),
-			re:       regexp.MustCompile(`\bpul-[0-9a-f]{40}\b`)},
+			re:       lazyPattern(`\bpul-[0-9a-f]{40}\b`)},
 		// HashiCorp Vault tokens: hvs. service, hvb. batch, hvr. recovery (Vault 1.10 formats).
 		{name: "vault-token", kind: "Vault token",
 			keywords: ruleKeywords("hvs.", "hvb.", "hvr."),
-			re:       regexp.MustCompile(`\bhv[sbr]\.[A-Za-z0-9_-]{24,}`)},
+			re:       lazyPattern(`\bhv[sbr]\.[A-Za-z0-9_-]{24,}`)},
 		// Mapbox secret tokens: sk. and a JWT-like body (public tokens are pk. and pass).
 		{name: "mapbox-secret-token", kind: "Mapbox secret token",
 			keywords: ruleKeywords("sk.eyj"),
-			re:       regexp.MustCompile(`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`)},
+			re:       lazyPattern(`\bsk\.eyJ[A-Za-z0-9_-]{20,}\.[A-Za-z0-9_-]{20,}`)},
 		// The generic rules: credentials recognised by the words around them.
 
 		// Bearer tokens (RFC 6750): "Bearer" and a token68 of 16 characters or more that looks
 		// like a credential, not a placeholder (Bearer YOUR_TOKEN, Bearer $TOKEN) or a word.
 		{name: "bearer", kind: "bearer token", generic: true,
 			keywords: ruleKeywords("bearer"),
-			re:       regexp.MustCompile(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`),
+			re:       lazyPattern(`(?i)\bbearer\s+([A-Za-z0-9._~+/-]{16,}=*)`),
 			confirm:  func(text string, m []int) bool { return credentialLike(ruleGroup(text, m, 1)) }},
 		// Basic credentials (RFC 7617): "Basic" and base64 that decodes to printable user:password.
 		{name: "basic-auth", kind: "basic-auth credential", generic: true,
 			keywords: ruleKeywords("basic"),
-			re:       regexp.MustCompile(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?:[^A-Za-z0-9+/=]|$)`),
+			re:       lazyPattern(`(?i)\bbasic\s+([A-Za-z0-9+/]{8,}={0,2})(?:[^A-Za-z0-9+/=]|$)`),
 			confirm:  func(text string, m []int) bool { return basicCredential(ruleGroup(text, m, 1)) }},
 		// Assignments of credentials in config and code (password=…, "api_key": "…", DB_PASSWORD:
 		// …): a name ending in a credential word, = or :, and a value that looks like a credential
@@ -715,7 +733,7 @@ func compileScrubRules() []scrubRule {
 		// (page_token, nextToken) are left to the entropy rule.
 		{name: "assignment", kind: "password or key assignment", generic: true,
 			keywords: ruleKeywords("pass", "pwd", "secret", "key", "token"),
-			re:       regexp.MustCompile(`(?i)(password|passwd|passphrase|pwd|secret|api_?key|access_?key|private_?key|access_?token|auth_?token|refresh_?token|token)["']?\s*[:=]\s*["']?([^\s"'&,;]{8,})`),
+			re:       lazyPattern(`(?i)(password|passwd|passphrase|pwd|secret|api_?key|access_?key|private_?key|access_?token|auth_?token|refresh_?token|token)["']?\s*[:=]\s*["']?([^\s"'&,;]{8,})`),
 			confirm: func(text string, m []int) bool {
 				// The name is the whole identifier the credential word ends (db_password,
 				// next_page_token); the pattern starts at the word, which keeps it fast.

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"fmt"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -799,5 +800,15 @@ func BenchmarkScrubMaxField(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		s.Check("need", text)
+	}
+}
+
+// TestScrubRulesCompile: the rules' patterns compile on first use (lazyRegexp), so that a text
+// that passes no keyword compiles none; every one must compile.
+func TestScrubRulesCompile(t *testing.T) {
+	for _, r := range scrubRules() {
+		if _, err := regexp.Compile(r.re.src); err != nil {
+			t.Errorf("%s: %v", r.name, err)
+		}
 	}
 }

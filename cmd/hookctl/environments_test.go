@@ -1,0 +1,186 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestSandboxEnvironments launches the read-only sandbox in each environment people run agents
+// in (issue 28, docs/sandbox-environments.md) and tries from inside a write outside, a read of
+// a hidden credential and a TCP connection to a listener on loopback. Each row first runs the
+// same attack without hookctl, in the same environment: it must write, read and connect there,
+// or the row proves nothing. Where the sandbox holds, none of the three gets through and the
+// probe names the layers that hold; where it cannot apply (no Landlock), the launcher runs
+// nothing, and the policy-only launch the hook uses there is shown to hold none of them.
+func TestSandboxEnvironments(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the rows switch users and drop capabilities: run as root")
+	}
+	for _, tool := range []string{"bash", "bwrap", "setpriv"} {
+		requireTool(t, tool)
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	bwrap := func(extra ...string) []string {
+		return append(append([]string{"bwrap", "--dev-bind", "/", "/"}, extra...), "--")
+	}
+	rows := []struct {
+		name  string
+		wrap  []string
+		user  *syscall.Credential
+		probe []string // what the probe says holds (or why nothing does)
+		held  bool
+	}{
+		{"root with capabilities", nil, nil, []string{"sandbox available: landlock ABI", "a process namespace of its own", "an empty capability bounding set"}, true},
+		{"unprivileged user", nil, nobody, []string{"sandbox available: landlock ABI", "a process namespace of its own", "no capabilities"}, true},
+		// What docker run --cap-drop ALL and a pod that drops ALL leave: no capability, and a
+		// bounding set that cannot be emptied.
+		{"root without capabilities", bwrap("--cap-drop", "ALL"), nil, []string{"sandbox available: landlock ABI", "no_new_privs, seccomp filter, no capabilities",
+			"without a process namespace", "an empty capability bounding set (no CAP_SETPCAP"}, true},
+		// Ubuntu 23.10+'s AppArmor restriction, or a container that forbids them.
+		{"no user namespaces", bwrap("--unshare-user", "--disable-userns"), nobody, []string{"sandbox available: landlock ABI", "no_new_privs, seccomp filter",
+			"without a process namespace"}, true},
+		{"no Landlock", []string{self, withoutLandlockArg}, nil, []string{"no sandbox: the kernel has no Landlock"}, false},
+	}
+	for _, row := range rows {
+		t.Run(strings.ReplaceAll(row.name, " ", "_"), func(t *testing.T) {
+			root, err := os.MkdirTemp("/var/lib", "hookctl-env-test-")
+			if err != nil {
+				t.Skipf("no place outside the temporary directories: %v", err)
+			}
+			t.Cleanup(func() { os.RemoveAll(root) })
+			os.Chmod(root, 0o755)
+			home, outside, bin := filepath.Join(root, "home"), filepath.Join(root, "outside"), filepath.Join(root, "bin")
+			hh := filepath.Join(home, ".config", "hookctl")
+			for _, d := range []string{hh, filepath.Join(home, ".ssh"), outside, bin, filepath.Join(root, "tmp")} {
+				os.MkdirAll(d, 0o755)
+			}
+			const secret = "hookctl-env-test-secret"
+			os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte(secret+"\n"), 0o600)
+			b, _ := os.ReadFile(hookctlBinary(t))
+			os.WriteFile(filepath.Join(bin, "hookctl"), b, 0o755)
+			if row.user != nil {
+				for _, d := range []string{home, outside, filepath.Join(root, "tmp")} {
+					filepath.Walk(d, func(p string, _ os.FileInfo, _ error) error {
+						return os.Lchown(p, int(row.user.Uid), int(row.user.Gid))
+					})
+				}
+			}
+			var reached atomic.Int32
+			l, err := net.Listen("tcp", "127.0.0.1:0")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer l.Close()
+			go func() {
+				for {
+					c, err := l.Accept()
+					if err != nil {
+						return
+					}
+					reached.Add(1)
+					c.Close()
+				}
+			}()
+			port := l.Addr().(*net.TCPAddr).Port
+			env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=", "TMPDIR="+filepath.Join(root, "tmp"))
+			run := func(argv ...string) (string, int) {
+				t.Helper()
+				argv = append(append([]string{}, row.wrap...), argv...)
+				cmd := exec.Command(argv[0], argv[1:]...)
+				cmd.Dir, cmd.Env = outside, env
+				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: row.user}
+				timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
+				defer timer.Stop()
+				out, err := cmd.CombinedOutput()
+				code := 0
+				if ee, ok := err.(*exec.ExitError); ok {
+					code = ee.ExitCode()
+				} else if err != nil {
+					t.Fatalf("%q: %v", argv, err)
+				}
+				return string(out), code
+			}
+			n := 0
+			// attack writes outside, reads the hidden key and connects; effects says which
+			// of the three got through, from outside.
+			attack := func(launch ...string) (string, int, []string) {
+				n++
+				written := filepath.Join(outside, "written-"+strconv.Itoa(n))
+				script := fmt.Sprintf("echo x > %s; cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected",
+					written, filepath.Join(home, ".ssh", "id_ed25519"), port)
+				before := reached.Load()
+				out, code := run(append(launch, "bash", "--noprofile", "--norc", "-c", script)...)
+				var effects []string
+				if _, err := os.Stat(written); err == nil {
+					effects = append(effects, "write outside")
+				}
+				if strings.Contains(out, secret) {
+					effects = append(effects, "hidden read")
+				}
+				for wait := 0; wait < 20 && reached.Load() == before && strings.Contains(out, "connected"); wait++ {
+					time.Sleep(50 * time.Millisecond) // the listener counts it
+				}
+				if reached.Load() != before || strings.Contains(out, "connected") {
+					effects = append(effects, "connection")
+				}
+				return out, code, effects
+			}
+			all := "write outside, hidden read, connection"
+			if out, _, effects := attack(); strings.Join(effects, ", ") != all {
+				t.Fatalf("control: without hookctl the attack got through only %v, so this row proves nothing:\n%s", effects, out)
+			}
+			// The status line: nothing added where every layer holds, a warning where some are
+			// missing, "policy only" where none can apply.
+			badge := map[bool]string{true: "", false: " (policy only)"}[row.held]
+			if strings.Contains(row.name, "without capabilities") || strings.Contains(row.name, "no user namespaces") {
+				badge = " (⚠ partial sandbox: hookctl doctor)"
+			}
+			status := exec.Command(filepath.Join(bin, "hookctl"), "statusline")
+			status.Args = append(append([]string{}, row.wrap...), status.Args...)
+			if len(row.wrap) > 0 {
+				status.Path, _ = exec.LookPath(row.wrap[0])
+			}
+			status.Env, status.Stdin = env, strings.NewReader(`{"session_id":"s1"}`)
+			status.SysProcAttr = &syscall.SysProcAttr{Credential: row.user}
+			if out, _ := status.Output(); strings.TrimSpace(string(out)) != "🔒 READ-ONLY"+badge {
+				t.Errorf("status line %q, want %q", out, "🔒 READ-ONLY"+badge)
+			}
+			probe, _ := run(filepath.Join(bin, "hookctl"), "sandbox", "--probe")
+			for _, want := range row.probe {
+				if !strings.Contains(probe, want) {
+					t.Errorf("the probe does not say %q:\n%s", want, probe)
+				}
+			}
+			out, code, effects := attack(filepath.Join(bin, "hookctl"), "sandbox", "--session", "s", "--")
+			switch {
+			case row.held && len(effects) > 0:
+				t.Errorf("under the sandbox the attack got through: %v\n%s", effects, out)
+			case row.held && code == exitSandboxFailed:
+				t.Errorf("the sandbox did not run the command:\n%s", out)
+			case !row.held && (code != exitSandboxFailed || len(effects) > 0):
+				t.Errorf("without the sandbox the read-only launcher ran the command (exit %d, %v):\n%s", code, effects, out)
+			}
+			if !row.held {
+				// The hook's launch on a machine without the sandbox: the policy alone holds.
+				out, _, effects := attack(filepath.Join(bin, "hookctl"), "sandbox", "--profile", "policy-only", "--session", "s", "--")
+				if strings.Join(effects, ", ") != all {
+					t.Errorf("policy-only: expected nothing held, got through only %v:\n%s", effects, out)
+				}
+			}
+		})
+	}
+}

@@ -1,0 +1,106 @@
+// Command launch measures the read-only launcher against its yardstick (issue 28): `hookctl
+// sandbox --session S -- bash --noprofile --norc -c true` (what the hook rewrites an admitted read
+// into) beside the minimal Go launcher (internal/latency/minlaunch: no_new_privs, Landlock reading
+// everywhere and writing one directory, exec) running the same bash, in interleaved rounds whose
+// order rotates, so that machine noise hits every series alike. It reports the median wall time
+// of each and the ratio of the medians; then the same launch with HOOKCTL_HOME inside a directory
+// of 5 entries and inside one of 5,000 (a shared server's /home), whose ratio says whether the
+// launch depends on the size of the directories around the paths it hides.
+//
+//	go run ./internal/latency/launch -hookctl bin/hookctl -min bin/minlaunch -n 200
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"time"
+)
+
+func main() {
+	hookctl := flag.String("hookctl", "bin/hookctl", "hookctl binary")
+	minimal := flag.String("min", "bin/minlaunch", "the minimal launcher")
+	n := flag.Int("n", 200, "rounds")
+	parent := flag.String("dir", os.TempDir(), "make the temporary directories in `DIR`")
+	flag.Parse()
+	root, err := os.MkdirTemp(*parent, "hookctl-launch-bench-")
+	if err == nil {
+		root, err = filepath.Abs(root)
+	}
+	if err != nil {
+		fail(err)
+	}
+	defer os.RemoveAll(root)
+	// Two homes of hookctl's: one among 5 entries, one among 5,000.
+	small, big := filepath.Join(root, "small"), filepath.Join(root, "big")
+	for dir, entries := range map[string]int{small: 5, big: 5000} {
+		for i := range entries {
+			if err := os.MkdirAll(filepath.Join(dir, "user"+strconv.Itoa(i)), 0o755); err != nil {
+				fail(err)
+			}
+		}
+	}
+	write := filepath.Join(root, "write")
+	os.Mkdir(write, 0o700)
+	bash := []string{"bash", "--noprofile", "--norc", "-c", "true"}
+	home := func(dir string) []string {
+		return append(os.Environ(), "HOOKCTL_HOME="+filepath.Join(dir, "user0", ".config", "hookctl"), "HOME="+filepath.Join(dir, "user0"))
+	}
+	series := []struct {
+		name string
+		argv []string
+		env  []string
+	}{
+		{"bash alone", bash, os.Environ()},
+		{"minimal Go launcher", append([]string{*minimal, write}, bash...), os.Environ()},
+		{"hookctl sandbox, home among 5", append([]string{*hookctl, "sandbox", "--session", "bench", "--"}, bash...), home(small)},
+		{"hookctl sandbox, home among 5,000", append([]string{*hookctl, "sandbox", "--session", "bench", "--"}, bash...), home(big)},
+	}
+	times := make([][]time.Duration, len(series))
+	for _, s := range series {
+		run(s.argv, s.env) // the scratch directories, the page cache
+	}
+	for i := range *n {
+		for j := range series {
+			k := (i + j) % len(series) // rotate which runs first
+			times[k] = append(times[k], run(series[k].argv, series[k].env))
+		}
+	}
+	med := make([]time.Duration, len(series))
+	fmt.Printf("launch, %d interleaved rounds (median wall, ms)\n", *n)
+	for i, s := range series {
+		med[i] = pct(times[i], 50)
+		fmt.Printf("  %-36s p50 %7.3f  p90 %7.3f\n", s.name, ms(med[i]), ms(pct(times[i], 90)))
+	}
+	fmt.Printf("ratio: hookctl sandbox / minimal Go launcher      %.2fx (goal ≤ 1.2x)\n", float64(med[2])/float64(med[1]))
+	fmt.Printf("ratio: home among 5,000 / home among 5            %.2fx (goal ≤ 1.2x)\n", float64(med[3])/float64(med[2]))
+}
+
+func run(argv, env []string) time.Duration {
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Env = env
+	start := time.Now()
+	out, err := cmd.CombinedOutput()
+	d := time.Since(start)
+	if err != nil {
+		fail(fmt.Errorf("%q: %v\n%s", argv, err, out))
+	}
+	return d
+}
+
+func pct(ds []time.Duration, p int) time.Duration {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[min(len(s)-1, len(s)*p/100)]
+}
+
+func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "launch:", err)
+	os.Exit(1)
+}
