@@ -96,6 +96,8 @@ type Config struct {
 	// Edit configures edit mode's accident guard (docs/edit-guard.md). Global only: a
 	// repository's author must not be able to loosen it.
 	Edit EditConfig `toml:"edit"`
+	// Telemetry is where hookctl-export sends every record (telemetry.go). Global only.
+	Telemetry TelemetryConfig `toml:"telemetry"`
 	// TempDir is $TMPDIR when the config is loaded (the hook inherits the client's environment,
 	// as the agent's shell does), absolute and clean, or "": the guard resolves $TMPDIR in a
 	// command to it. Not read from any file.
@@ -109,6 +111,9 @@ type Config struct {
 	// "", and ManagedKeys the top-level keys it sets: theirs hold (managed.go).
 	Managed     string   `toml:"-"`
 	ManagedKeys []string `toml:"-"`
+	// ManagedSHA256 is the hex SHA-256 of the managed file as read, which each session start's
+	// record carries so that the organisation sees which policy a machine runs.
+	ManagedSHA256 string `toml:"-"`
 	// Warnings are problems that did not stop the config from loading, for the user.
 	Warnings []string `toml:"-"`
 
@@ -180,7 +185,7 @@ func (c *Config) FullNetwork() bool { return c != nil && c.Network.Edit == Netwo
 
 // globalOnly are the keys only the user's own config may set.
 var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "command_timeout", "pass_env", "read_only_runners", "edit_writable",
-	"edit_auto_run_writable", "edit_unix_sockets", "network", "allow_read", "run", "edit"}
+	"edit_auto_run_writable", "edit_unix_sockets", "network", "allow_read", "run", "edit", "telemetry"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -426,6 +431,9 @@ func ParseConfig(path, text string) (*Config, error) {
 			}
 			return nil, fmt.Errorf("%s:%d: default_mode: %v", path, lineOfKey(text, toml.Key{"default_mode"}), err)
 		}
+	}
+	if err := c.Telemetry.validate(path, text); err != nil {
+		return nil, err
 	}
 	c.Path = path
 	return &c, nil

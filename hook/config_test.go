@@ -269,3 +269,44 @@ func TestEditConfig(t *testing.T) {
 		t.Errorf("sudo rm with apt-get install allowed: %v", v)
 	}
 }
+
+// TestTelemetryConfig: a [telemetry] section the exporter could not use as written is refused,
+// naming the file, the line and the key; one it can is kept as written.
+func TestTelemetryConfig(t *testing.T) {
+	good := "[telemetry]\notlp_endpoint = \"https://collector.corp:4318\"\notlp_protocol = \"grpc\"\n" +
+		"otlp_headers = { authorization = \"Bearer t\", \"x-tenant\" = \"dev\" }\notlp_certificate = \"/etc/ssl/ca.pem\"\n" +
+		"otlp_client_certificate = \"/etc/ssl/me.pem\"\notlp_client_key = \"/etc/ssl/me.key\"\n"
+	c, err := ParseConfig("c.toml", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tc := c.Telemetry
+	if !tc.Enabled() || tc.OTLPProtocol() != OTLPGRPC || tc.Headers["x-tenant"] != "dev" || tc.ClientKey != "/etc/ssl/me.key" {
+		t.Errorf("parsed %+v", tc)
+	}
+	if c, _ := ParseConfig("c.toml", "[telemetry]\notlp_endpoint = \"http://collector:4318\"\n"); c.Telemetry.OTLPProtocol() != OTLPHTTP {
+		t.Errorf("default protocol %q", c.Telemetry.OTLPProtocol())
+	}
+	if c, _ := ParseConfig("c.toml", ""); c.Telemetry.Enabled() {
+		t.Error("no section, yet enabled")
+	}
+	for _, bad := range []struct{ text, want string }{
+		{"[telemetry]\notlp_endpoint = \"collector:4318\"\n", "c.toml:2: telemetry.otlp_endpoint must be an http:// or https:// URL"},
+		{"[telemetry]\notlp_endpoint = \"ftp://c\"\n", "c.toml:2: telemetry.otlp_endpoint must be"},
+		{"[telemetry]\notlp_endpoint = \"http://u:p@c:4318\"\n", "c.toml:2: telemetry.otlp_endpoint holds a user name or password"},
+		{"[telemetry]\notlp_endpoint = \"http://c:4318\"\notlp_protocol = \"http/json\"\n", "c.toml:3: telemetry.otlp_protocol must be \"http/protobuf\" or \"grpc\", not \"http/json\""},
+		{"[telemetry]\notlp_endpoint = \"http://c:4317/x\"\notlp_protocol = \"grpc\"\n", "c.toml:2: telemetry.otlp_endpoint \"http://c:4317/x\" has a path"},
+		{"[telemetry]\notlp_protocol = \"grpc\"\n", "c.toml:2: telemetry.otlp_protocol is set but telemetry.otlp_endpoint is not"},
+		{"[telemetry]\notlp_endpoint = \"http://c:4318\"\notlp_headers = { \"a b\" = \"x\" }\n", "c.toml:3: telemetry.otlp_headers: \"a b\" is not a header name"},
+		{"[telemetry]\notlp_endpoint = \"http://c:4318\"\notlp_headers = { a = \"x\\ny\" }\n", "telemetry.otlp_headers: the value of a holds a line break"},
+		{"[telemetry]\notlp_endpoint = \"https://c:4318\"\notlp_certificate = \"ca.pem\"\n", "c.toml:3: telemetry.otlp_certificate \"ca.pem\" is not an absolute path"},
+		{"[telemetry]\notlp_endpoint = \"http://c:4318\"\notlp_certificate = \"/ca.pem\"\n", "TLS files need an https:// endpoint"},
+		{"[telemetry]\notlp_endpoint = \"https://c:4318\"\notlp_client_key = \"/k\"\n", "mTLS needs both"},
+		{"[telemetry]\notlp_endpoint = \"https://c:4318\"\notlp_compression = \"gzip\"\n", "c.toml:3: unknown key \"telemetry.otlp_compression\""},
+	} {
+		_, err := ParseConfig("c.toml", bad.text)
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("%q: got %v, want %q", bad.text, err, bad.want)
+		}
+	}
+}

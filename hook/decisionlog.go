@@ -50,6 +50,10 @@ type LogEntry struct {
 	How  string `json:"how,omitempty"`
 	From string `json:"from,omitempty"`
 	To   string `json:"to,omitempty"`
+	// A session start's, for the organisation's view of where the gate runs (docs/fleet.md):
+	// hookctl's version, and the SHA-256 of the organisation's policy in force ("" for none).
+	Version string `json:"version,omitempty"`
+	Policy  string `json:"policy,omitempty"`
 }
 
 // DecisionLog appends to and reads the log in Dir.
@@ -73,6 +77,9 @@ const (
 func DecisionLogAt(home string) *DecisionLog {
 	return &DecisionLog{Dir: filepath.Join(home, "log")}
 }
+
+// JSONL is the log's files, for a reader that resumes where it stopped (hookctl-export).
+func (l *DecisionLog) JSONL() *jsonl.Log { return l.log() }
 
 func (l *DecisionLog) log() *jsonl.Log {
 	return &jsonl.Log{Dir: l.Dir, Name: decisionFile, MaxBytes: l.MaxBytes, Keep: l.Keep, MaxRecord: maxLogLine, Lanes: decisionLanes}
@@ -119,6 +126,7 @@ func (e *LogEntry) appendJSON(b []byte) []byte {
 		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"kind", e.Kind},
 		{"mode", e.Mode}, {"verdict", e.Verdict}, {"rule", e.Rule}, {"reason", e.Reason}, {"command", e.Command},
 		{"isolation", e.Isolation}, {"cwd", e.Cwd}, {"user_rule", e.UserRule}, {"how", e.How}, {"from", e.From}, {"to", e.To},
+		{"version", e.Version}, {"policy", e.Policy},
 	} {
 		if f.value == "" && f.name != "event" && f.name != "verdict" {
 			continue

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever"
@@ -129,6 +130,9 @@ func (g *Gate) Decide(ev *Event, _ *Run) Decision {
 		if g.Store != nil {
 			g.Store.ForgetCalls(ev.Session)
 		}
+		d := Decision{Verdict: Pass}
+		d.Record = g.record(&LogEntry{Session: ev.Session, Event: "session_end", Rule: "the client ended the session", Cwd: ev.Cwd}, d)
+		return d
 	}
 	return Decision{Verdict: Pass}
 }
@@ -372,6 +376,11 @@ func (g *Gate) sessionStart(ev *Event) Decision {
 		msgs = append(msgs, "hookctl: "+w)
 	}
 	d.Message = strings.Join(msgs, "\n")
+	// The heartbeat of the organisation's view (docs/fleet.md): the gate runs here, this build,
+	// this policy, and what holds read-only mode.
+	d.Record = g.record(&LogEntry{Session: ev.Session, Event: "session_start", Rule: "hookctl at the session's start", Mode: st.Mode.String(), Cwd: ev.Cwd,
+		Version: buildinfo.Version(), Policy: cfg.ManagedSHA256}, d)
+	d.Record.Isolation, d.Record.Reason = iso.Status(), Enforcement(iso, cfg)
 	return d
 }
 

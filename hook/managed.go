@@ -1,6 +1,8 @@
 package hook
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -44,6 +46,7 @@ var managedMerge = []struct {
 	{"audit", func(c, m *Config, _ bool) { c.Audit = m.Audit }},
 	{"run", func(c, m *Config, _ bool) { c.Run = m.Run }},
 	{"edit", func(c, m *Config, _ bool) { c.Edit = m.Edit }},
+	{"telemetry", func(c, m *Config, _ bool) { c.Telemetry = m.Telemetry }},
 }
 
 // applyManaged lays the managed file m over the user's config c. The user's file keeps every
@@ -62,7 +65,7 @@ func (c *Config) applyManaged(m *Config) {
 		c.ManagedKeys = append(c.ManagedKeys, k)
 	}
 	slices.Sort(c.ManagedKeys)
-	c.Managed = m.Path
+	c.Managed, c.ManagedSHA256 = m.Path, m.ManagedSHA256
 	c.runners = c.runners[:0]
 	for _, e := range c.ReadOnlyRunners {
 		if r, err := parseRunner(e); err == nil {
@@ -133,7 +136,12 @@ func loadManaged(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	return ParseConfig(path, text)
+	c, err := ParseConfig(path, text)
+	if err == nil {
+		sum := sha256.Sum256([]byte(text))
+		c.ManagedSHA256 = hex.EncodeToString(sum[:])
+	}
+	return c, err
 }
 
 // readManaged opens the file once, without following a link or blocking, and judges what it

@@ -36,6 +36,13 @@ func TestManagedKeysHold(t *testing.T) {
 		{"audit", "[audit]\nkeep_raw = true\n", "[audit]\nkeep_raw = false\n", func(c *Config) string { return fmt.Sprint(c.Audit.KeepRaw) }, "true"},
 		{"run", "[run]\nmodel_endpoints = []\n", "[run]\nmodel_endpoints = [\"http://127.0.0.1:9\"]\n", func(c *Config) string { return fmt.Sprint(c.Run.ModelEndpoints) }, "[]"},
 		{"edit", "[edit]\nallow = []\n", "[edit]\nallow = [\"databases\"]\n", func(c *Config) string { return fmt.Sprint(c.Edit.Allow) }, "[]"},
+		// The destination is locked whole: a user's own collector, headers or CA would send the
+		// organisation's records elsewhere, or trust another server as the collector.
+		{"telemetry", "[telemetry]\notlp_endpoint = \"https://collector.corp:4318\"\notlp_certificate = \"/etc/ssl/corp.pem\"\n",
+			"[telemetry]\notlp_endpoint = \"http://127.0.0.1:4318\"\notlp_headers = { tenant = \"me\" }\n",
+			func(c *Config) string {
+				return fmt.Sprint(c.Telemetry.Endpoint, c.Telemetry.Headers, c.Telemetry.Certificate)
+			}, "https://collector.corp:4318map[]/etc/ssl/corp.pem"},
 	}
 	covered := map[string]bool{}
 	for _, r := range rows {

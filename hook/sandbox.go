@@ -29,6 +29,27 @@ type Isolation struct {
 	Failing, EditFailing bool
 }
 
+// Status is the sandbox's state in a few words, for a session start's record: "sandbox"
+// (with its mechanisms), "failing" or "policy-only" (with why), then edit mode's the same way.
+func (i Isolation) Status() string {
+	s := "read-only: "
+	switch {
+	case i.Failing:
+		s += "failing (" + i.Reason + ")"
+	case i.Available:
+		s += "sandbox (" + i.Describe + ")"
+	default:
+		s += "policy-only (" + i.Reason + ")"
+	}
+	switch {
+	case i.EditFailing:
+		return s + "; edit: failing (" + i.EditReason + ")"
+	case i.Edit:
+		return s + "; edit: sandbox"
+	}
+	return s + "; edit: policy-only (" + i.EditReason + ")"
+}
+
 // Publish says whether review mode's approved publishes run in the publish profile: the
 // read-only profile with a network namespace whose one way out is the egress proxy, which needs
 // both what the read-only profile and what the edit profile's namespaces need.

@@ -20,6 +20,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/agents/claude/permissions"
+	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
@@ -138,6 +139,7 @@ func doctorRun(s *streams) int {
 			d.note("%s", w)
 		}
 		d.checkRetrieval(cfg.Retriever)
+		d.checkExport(env, cfg)
 	}
 
 	// The project's remotes, which edit mode reaches.
@@ -524,32 +526,68 @@ func (d *doctor) checkWorker(binary string) {
 		d.note("not checking the retriever's worker: this binary's path is unknown")
 		return
 	}
+	d.checkBeside(path, retriever.WorkerExecutable, "the retriever's worker", "every retrieval will fail",
+		fmt.Sprintf("web retrieval: %s is not beside hookctl in %s, so WebFetch, WebSearch and Bash web reads will be refused (make install puts both there)",
+			retriever.WorkerExecutable, filepath.Dir(path)))
+}
+
+// checkBeside checks an executable of hookctl's build that hookctl runs from its own directory:
+// there (else the note missing, or a problem where that is empty), executable, and of the same build. what names it; fails says
+// what goes wrong without it.
+func (d *doctor) checkBeside(path, name, what, fails, missing string) bool {
 	fi, err := os.Stat(path)
 	switch {
+	case errors.Is(err, fs.ErrNotExist) && missing == "":
+		d.problem("run make install", "%s %s is not beside hookctl: %s", what, path, fails)
+		return false
 	case errors.Is(err, fs.ErrNotExist):
-		d.note("web retrieval: %s is not beside hookctl in %s, so WebFetch, WebSearch and Bash web reads will be refused (make install puts both there)",
-			retriever.WorkerExecutable, filepath.Dir(path))
-		return
+		d.note("%s", missing)
+		return false
 	case err != nil:
-		d.problem("make it readable", "the retriever's worker %s: %v", path, err)
-		return
+		d.problem("make it readable", "%s %s: %v", what, path, err)
+		return false
 	case !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0:
-		d.problem("run make install", "the retriever's worker %s is not an executable file: every retrieval will fail", path)
-		return
+		d.problem("run make install", "%s %s is not an executable file: %s", what, path, fails)
+		return false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "version").Output()
 	if err != nil {
-		d.problem("run make install", "the retriever's worker %s does not run (%v): every retrieval will fail", path, err)
+		d.problem("run make install", "%s %s does not run (%v): %s", what, path, err, fails)
+		return false
+	}
+	if want := buildinfo.Describe(name); string(out) != want {
+		d.problem("install both from one build (make install)", "%s %s is from another build:\n    it says:  %s\n    hookctl:  %s",
+			what, path, strings.ReplaceAll(strings.TrimSpace(clip.String(string(out), 400)), "\n", "\n              "), strings.ReplaceAll(strings.TrimSpace(want), "\n", "\n              "))
+		return false
+	}
+	d.ok("%s %s, of the same build", what, path)
+	return true
+}
+
+// checkExport says where the records go, and whether the exporter that ships them is there
+// and has shipped (docs/fleet.md).
+func (d *doctor) checkExport(env environment, cfg *hook.Config) {
+	t := cfg.Telemetry
+	if !t.Enabled() {
+		d.note("telemetry: off (no [telemetry] otlp_endpoint): the records stay on this machine")
 		return
 	}
-	if want := buildinfo.Describe(retriever.WorkerExecutable); string(out) != want {
-		d.problem("install both from one build (make install)", "the retriever's worker %s is from another build, so it refuses every retrieval:\n    it says:  %s\n    hookctl:  %s",
-			path, strings.ReplaceAll(strings.TrimSpace(clip.String(string(out), 400)), "\n", "\n              "), strings.ReplaceAll(strings.TrimSpace(want), "\n", "\n              "))
+	by := "your config"
+	if slices.Contains(cfg.ManagedKeys, "telemetry") {
+		by = "your organisation's policy (" + cfg.Managed + ")"
+	}
+	d.ok("telemetry: every record goes to %s over OTLP (%s), as %s sets", t.Endpoint, t.OTLPProtocol(), by)
+	path := filepath.Join(filepath.Dir(env.binary), launch.Executable)
+	if !d.checkBeside(path, launch.Executable, "the exporter", "no record is exported", "") {
 		return
 	}
-	d.ok("the retriever's worker %s, of the same build", path)
+	if fi, err := os.Stat(filepath.Join(env.home, launch.CursorFile)); err == nil {
+		d.ok("telemetry: the collector last acknowledged a batch at %s", fi.ModTime().Local().Format(time.DateTime))
+	} else {
+		d.note("telemetry: the collector has acknowledged no batch from this machine yet")
+	}
 }
 
 // firstParagraph is s up to its first blank line (the distiller error's reasons, without the

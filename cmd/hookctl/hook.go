@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/agents/codex/execpolicy"
 	copilotperm "github.com/hookctl/hookctl/agents/copilot/permissions"
 	"github.com/hookctl/hookctl/agents/gemini/policy"
+	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/overload"
 	"github.com/hookctl/hookctl/internal/trustedpath"
@@ -101,11 +102,21 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 			}
 		}
 	}
+	var loaded *hook.Config // the config the decision was made under, for the export after it
 	loadConfig := func(cwd string) (*hook.Config, error) {
 		if env.err != nil {
 			return nil, env.err
 		}
-		return hook.LoadConfigFor(env.home, cwd)
+		c, err := hook.LoadConfigFor(env.home, cwd)
+		if err == nil {
+			loaded = c
+		}
+		return c, err
+	}
+	// Once the client has its answer and the record is written: ship it, from another process.
+	// Not from a hookctl run's pinned hook: its home is the run's own, inside its sandbox.
+	if !pinned {
+		defer func() { startExport(env, loaded) }()
 	}
 	if web {
 		ret := &hook.Retrieval{LoadConfig: loadConfig, Retrieve: hookRetrieve(env), MinAnswer: claude.RetrievalAnswerDelay}
@@ -186,6 +197,23 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		g.Pinned = "this session is a hookctl run (hookctl run --profile secure-read-only), read-only from its start to its end"
 	}
 	return r.Run(g)
+}
+
+// startExport starts hookctl-export if the config (cfg, or the global one where the call
+// loaded none) names a collector: detached, and only if none runs (export/launch).
+func startExport(env environment, cfg *hook.Config) {
+	if env.err != nil || env.binary == "" {
+		return
+	}
+	if cfg == nil {
+		var err error
+		if cfg, err = hook.LoadConfig(env.home); err != nil {
+			return
+		}
+	}
+	if cfg.Telemetry.Enabled() {
+		launch.Start(env.home, env.binary)
+	}
 }
 
 // hookSlots is the file in hookctl's home whose locks count the running hooks (overload).

@@ -126,6 +126,8 @@ func logList(s *streams, opts *logOptions) error {
 			default:
 				what = "(mode change, " + or(e.How, "prompt") + ": refused)"
 			}
+		} else if label := eventLabel(e.Event); label != "" {
+			what = label
 		} else if what == "" {
 			what = "(" + or(e.Tool, e.Event) + ")" // a refusal before any decision names no tool
 		}
@@ -137,6 +139,19 @@ func logList(s *streams, opts *logOptions) error {
 		fmt.Fprintln(s.out, "no decisions recorded")
 	}
 	return nil
+}
+
+// eventLabel shows a record that is not a command's decision, or is "".
+func eventLabel(event string) string {
+	switch event {
+	case "toggle":
+		return "(mode change)"
+	case "session_start":
+		return "(session start)"
+	case "session_end":
+		return "(session end)"
+	}
+	return ""
 }
 
 // logWhy prints one decision step by step, then what the rules say about the same command now

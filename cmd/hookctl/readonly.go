@@ -140,7 +140,8 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 	if err != nil {
 		return err
 	}
-	store.LiveClients(true) // prune the notes of clients that have exited
+	startExport(hookEnv(), cfg) // HumanToggle recorded the change in the decision log
+	store.LiveClients(true)     // prune the notes of clients that have exited
 	if from == to {
 		fmt.Fprintf(s.out, "session %s: already %s\n", store.Short(id), hook.Badge(to))
 		return nil

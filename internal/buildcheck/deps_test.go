@@ -22,6 +22,7 @@ import (
 var gateRoots = []string{
 	"./cmd/hookctl", "./hook/...", "./programs/...", "./lexer/...", "./agents/...",
 	"./retriever", "./retriever/front", "./retriever/scrub", "./retriever/settings",
+	"./export/launch", // what the hook runs to start the exporter, which is where the network code is
 }
 
 var testHarnesses = []string{"github.com/hookctl/hookctl/agents/claude/claudetest", "github.com/hookctl/hookctl/agents/agenttest"}

@@ -22,6 +22,7 @@ type Record struct {
 	Lane   int
 	Line   int   // from 1
 	Offset int64 // of the line in its file
+	End    int64 // of the next line: past this one's newline
 	Data   []byte
 }
 
@@ -69,9 +70,57 @@ func (l *Log) Read(each func(Record) error) ([]Damage, error) {
 		}
 	}()
 	for _, f := range files {
-		damage = append(damage, l.readFile(f, each)...)
+		damage = append(damage, l.readFile(f, 0, each)...)
 	}
 	return damage, nil
+}
+
+// ErrStop, returned by a Snapshot reader's each, stops reading that file there.
+var ErrStop = errors.New("stop reading")
+
+// File is one file of a Snapshot.
+type File struct {
+	Name    string // in the log's directory
+	Lane    int
+	Current bool   // the lane's current file, not a rotated one
+	Ino     uint64 // the file's inode, which names it across rotations (they only rename)
+	Size    int64  // when the snapshot was taken
+}
+
+// Snapshot is the log's files as they were at one instant, open, for a reader that resumes
+// where it stopped (the exporter): Files are each lane's, oldest first, as Read reads them.
+type Snapshot struct {
+	Files  []File
+	Damage []Damage // what was not opened
+	log    *Log
+	open   []openFile
+}
+
+// Open takes a snapshot of the log's files; Close releases it.
+func (l *Log) Open() (*Snapshot, error) {
+	files, damage, err := l.snapshot()
+	if err != nil {
+		return nil, err
+	}
+	s := &Snapshot{Damage: damage, log: l, open: files}
+	for _, f := range files {
+		s.Files = append(s.Files, File{Name: f.name, Lane: f.lane, Current: f.current, Ino: f.ino, Size: f.size})
+	}
+	return s, nil
+}
+
+// ReadFile reads Files[i] as Read does, from offset: the start of a line (a Record's Offset, or
+// the end of the one before). Line numbers count from there. An each that returns ErrStop stops
+// the read.
+func (s *Snapshot) ReadFile(i int, offset int64, each func(Record) error) []Damage {
+	return s.log.readFile(s.open[i], offset, each)
+}
+
+// Close closes the snapshot's files.
+func (s *Snapshot) Close() {
+	for _, f := range s.open {
+		f.f.Close()
+	}
 }
 
 // openFile is one file of a snapshot, open.
@@ -80,6 +129,8 @@ type openFile struct {
 	name    string
 	lane    int
 	current bool // the lane's current file, not a rotated one
+	ino     uint64
+	size    int64
 }
 
 // lanePath is one file of the log: a lane's current file or one of its rotations.
@@ -165,7 +216,7 @@ func (l *Log) open() (files []openFile, damage []Damage, stable bool, err error)
 			}
 			inodes[key] = true
 			check = append(check, seen{p.path, uint64(st.Dev), st.Ino, true})
-			files = append(files, openFile{f: f, name: name, lane: p.lane, current: p.current})
+			files = append(files, openFile{f: f, name: name, lane: p.lane, current: p.current, ino: st.Ino, size: st.Size})
 			continue
 		}
 		damage = append(damage, Damage{File: name, Why: "not a regular file (" + fileKind(p.path) + "): not read"})
@@ -200,13 +251,13 @@ func fileKind(path string) string {
 	return "not a regular file"
 }
 
-// readFile reads one file of a snapshot, line by line, bounded per line and in all.
-func (l *Log) readFile(of openFile, each func(Record) error) []Damage {
+// readFile reads one file of a snapshot from offset, line by line, bounded per line and in all.
+func (l *Log) readFile(of openFile, offset int64, each func(Record) error) []Damage {
 	var damage []Damage
 	maxLine := l.MaxLine()
 	limit := maxFileRead * max(l.maxBytes(), 10<<20)
-	r := bufio.NewReaderSize(io.LimitReader(of.f, limit+1), 64<<10)
-	var off int64
+	off := max(offset, 0)
+	r := bufio.NewReaderSize(io.LimitReader(io.NewSectionReader(of.f, off, limit+1-off), limit+1-off), 64<<10)
 	var buf []byte
 	for n := 1; ; n++ {
 		line, length, long, err := readLine(r, maxLine, &buf)
@@ -233,7 +284,9 @@ func (l *Log) readFile(of openFile, each func(Record) error) []Damage {
 		case len(data) == 0:
 			// A blank line: nothing (an append that followed a tail it could not cut off).
 		default:
-			if err := each(Record{File: of.name, Lane: of.lane, Line: n, Offset: start, Data: data}); err != nil {
+			if err := each(Record{File: of.name, Lane: of.lane, Line: n, Offset: start, End: off, Data: data}); errors.Is(err, ErrStop) {
+				return damage
+			} else if err != nil {
 				damage = append(damage, Damage{File: of.name, Line: n, Why: err.Error()})
 			}
 		}

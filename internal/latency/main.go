@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"time"
 
@@ -28,6 +29,8 @@ func main() {
 	baseBin := flag.String("baseline", "", "another hookctl binary to interleave and compare")
 	n := flag.Int("n", 300, "runs of each binary")
 	wrapper := flag.Bool("wrapper", false, "also run the hook through the wrapper a shared registration uses")
+	unique := flag.Bool("unique", false, "give each run its own tool_use_id, so that every call is decided and recorded as a new one (not answered as a repeat)")
+	config := flag.String("config", "", "a config.toml for the measured hook's home, not the baseline's: with -baseline the same binary, what a setting costs ([telemetry])")
 	flag.Parse()
 	payloads := flag.Args()
 	if len(payloads) == 0 {
@@ -45,6 +48,16 @@ func main() {
 	}
 	home := mustTemp()
 	env := append(os.Environ(), "HOOKCTL_HOME="+home)
+	if *config != "" {
+		b, err := os.ReadFile(*config)
+		if err == nil {
+			err = os.WriteFile(filepath.Join(home, "config.toml"), b, 0o600)
+		}
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "latency:", err)
+			os.Exit(2)
+		}
+	}
 	if *wrapper {
 		abs, _ := filepath.Abs(*hookBin)
 		os.MkdirAll(filepath.Join(home, "bin"), 0o700)
@@ -59,6 +72,9 @@ func main() {
 	var hook, floor, base, wrapped []time.Duration
 	for i := 0; i < *n; i++ {
 		in := inputs[i%len(inputs)]
+		if *unique {
+			in = useID.ReplaceAll(in, []byte(fmt.Sprintf(`"tool_use_id":"latency_%d"`, i)))
+		}
 		// Interleave so that machine noise hits both series alike.
 		floor = append(floor, runOnce(*floorBin, nil, env, in))
 		hook = append(hook, runOnce(*hookBin, []string{"hook"}, env, in))
@@ -94,6 +110,9 @@ func main() {
 		fmt.Printf("  %-50s p50 %7.3f ms  p99 %7.3f ms\n", p, ms(a), ms(b))
 	}
 }
+
+// useID is a payload's tool_use_id, which -unique replaces.
+var useID = regexp.MustCompile(`"tool_use_id":\s*"[^"]*"`)
 
 func runOnce(bin string, args, env []string, in []byte) time.Duration {
 	cmd := exec.Command(bin, args...)

@@ -32,7 +32,7 @@ func Hookctl(t testing.TB) string {
 		path := filepath.Join(built.dir, "hookctl")
 		cmd := exec.Command("go", "build", "-o", built.dir+string(filepath.Separator),
 			"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-retrieve-worker",
-			"github.com/hookctl/hookctl/cmd/hookctl-dashboard")
+			"github.com/hookctl/hookctl/cmd/hookctl-dashboard", "github.com/hookctl/hookctl/cmd/hookctl-export")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("failed to build hookctl: %w\n%s", err, out)

@@ -131,6 +131,9 @@ func (a *Audit) Append(e *AuditEntry) error {
 	return nil
 }
 
+// JSONL is the audit's files, for a reader that resumes where it stopped (hookctl-export).
+func (a *Audit) JSONL() *jsonl.Log { return a.log() }
+
 // log is the audit's JSONL log. Its appends are rare (a retrieval, a publish, a command's
 // connections) and worth keeping across a crash, so each is synced, and one lane is enough.
 func (a *Audit) log() *jsonl.Log {
