@@ -18,6 +18,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -46,6 +47,9 @@ func startBrowser(t *testing.T) *browser {
 		"--disable-extensions", "--disable-background-networking", "--disable-sync", "--remote-debugging-address=127.0.0.1",
 		"--remote-debugging-port=0", "--user-data-dir="+profile, "--window-size=1366,900", "--lang=en-US", "about:blank")
 	stderr, _ := cmd.StderrPipe()
+	// Its own process group: chromium's helpers (renderer, utility, crash handler) outlive a
+	// kill of the main process and keep writing the profile, whose removal then fails.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -54,8 +58,14 @@ func startBrowser(t *testing.T) *browser {
 		if b.page != nil {
 			b.page.conn.Close()
 		}
-		cmd.Process.Kill()
+		syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 		cmd.Wait()
+		for end := time.Now().Add(10 * time.Second); time.Now().Before(end); time.Sleep(50 * time.Millisecond) {
+			if syscall.Kill(-cmd.Process.Pid, 0) != nil {
+				break // the whole group is gone
+			}
+			syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		}
 	})
 	found := make(chan string, 1)
 	go func() {
