@@ -19,10 +19,15 @@ import (
 // happened (the disk was full, processes were killed, calls reached the deadline, the log
 // rotated), or it would prove nothing.
 
-// faultDir is a directory every user can reach, removed when the test ends.
+// faultDir is a directory every user can reach, removed when the test ends: as root, not under
+// the tester's TMPDIR, which may be private to them (issue 30).
 func faultDir(t *testing.T) string {
 	t.Helper()
-	dir, err := os.MkdirTemp("", "hookctl-faults-")
+	base := ""
+	if os.Geteuid() == 0 {
+		base = "/var/lib"
+	}
+	dir, err := os.MkdirTemp(base, "hookctl-faults-")
 	if err != nil {
 		t.Fatal(err)
 	}
