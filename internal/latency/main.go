@@ -21,6 +21,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/internal/latency/stats"
 )
 
 func main() {
@@ -88,18 +89,18 @@ func main() {
 	h50, h99 := percentiles(hook)
 	f50, f99 := percentiles(floor)
 	fmt.Printf("runs: %d each, %d payloads\n", *n, len(inputs))
-	fmt.Printf("floor   p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", ms(f50), ms(pct(floor, 90)), ms(f99))
-	fmt.Printf("hookctl p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", ms(h50), ms(pct(hook, 90)), ms(h99))
+	fmt.Printf("floor   p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", stats.Ms(f50), stats.Ms(stats.Pct(floor, 90)), stats.Ms(f99))
+	fmt.Printf("hookctl p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", stats.Ms(h50), stats.Ms(stats.Pct(hook, 90)), stats.Ms(h99))
 	fmt.Printf("ratio   p50 %.2fx  p99 %.2fx\n", float64(h50)/float64(f50), float64(h99)/float64(f99))
 	if *baseBin != "" {
 		b50, b99 := percentiles(base)
-		fmt.Printf("baseline p50 %7.3f ms  p99 %7.3f ms  ratio p50 %.2fx\n", ms(b50), ms(b99), float64(b50)/float64(f50))
-		fmt.Printf("hookctl - baseline  p50 %+.3f ms  p99 %+.3f ms\n", ms(h50-b50), ms(h99-b99))
+		fmt.Printf("baseline p50 %7.3f ms  p99 %7.3f ms  ratio p50 %.2fx\n", stats.Ms(b50), stats.Ms(b99), float64(b50)/float64(f50))
+		fmt.Printf("hookctl - baseline  p50 %+.3f ms  p99 %+.3f ms\n", stats.Ms(h50-b50), stats.Ms(h99-b99))
 	}
 	if *wrapper {
 		w50, w99 := percentiles(wrapped)
-		fmt.Printf("wrapped p50 %7.3f ms  p99 %7.3f ms  ratio p50 %.2fx\n", ms(w50), ms(w99), float64(w50)/float64(f50))
-		fmt.Printf("wrapped - hookctl   p50 %+.3f ms  p99 %+.3f ms\n", ms(w50-h50), ms(w99-h99))
+		fmt.Printf("wrapped p50 %7.3f ms  p99 %7.3f ms  ratio p50 %.2fx\n", stats.Ms(w50), stats.Ms(w99), float64(w50)/float64(f50))
+		fmt.Printf("wrapped - hookctl   p50 %+.3f ms  p99 %+.3f ms\n", stats.Ms(w50-h50), stats.Ms(w99-h99))
 	}
 	for i, p := range payloads {
 		var hs []time.Duration
@@ -107,7 +108,7 @@ func main() {
 			hs = append(hs, hook[j])
 		}
 		a, b := percentiles(hs)
-		fmt.Printf("  %-50s p50 %7.3f ms  p99 %7.3f ms\n", p, ms(a), ms(b))
+		fmt.Printf("  %-50s p50 %7.3f ms  p99 %7.3f ms\n", p, stats.Ms(a), stats.Ms(b))
 	}
 }
 
@@ -135,14 +136,6 @@ func percentiles(ds []time.Duration) (p50, p99 time.Duration) {
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
 	return s[len(s)*50/100], s[min(len(s)-1, len(s)*99/100)]
 }
-
-func pct(ds []time.Duration, p int) time.Duration {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[min(len(s)-1, len(s)*p/100)]
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func mustTemp() string {
 	d, err := os.MkdirTemp("", "hookctl-latency")

@@ -16,9 +16,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strconv"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/latency/stats"
 )
 
 func main() {
@@ -73,8 +74,8 @@ func main() {
 	med := make([]time.Duration, len(series))
 	fmt.Printf("launch, %d interleaved rounds (median wall, ms)\n", *n)
 	for i, s := range series {
-		med[i] = pct(times[i], 50)
-		fmt.Printf("  %-36s p50 %7.3f  p90 %7.3f\n", s.name, ms(med[i]), ms(pct(times[i], 90)))
+		med[i] = stats.Pct(times[i], 50)
+		fmt.Printf("  %-36s p50 %7.3f  p90 %7.3f\n", s.name, stats.Ms(med[i]), stats.Ms(stats.Pct(times[i], 90)))
 	}
 	fmt.Printf("ratio: hookctl sandbox / minimal Go launcher      %.2fx (goal ≤ 1.2x)\n", float64(med[2])/float64(med[1]))
 	fmt.Printf("ratio: home among 5,000 / home among 5            %.2fx (goal ≤ 1.2x)\n", float64(med[3])/float64(med[2]))
@@ -91,14 +92,6 @@ func run(argv, env []string) time.Duration {
 	}
 	return d
 }
-
-func pct(ds []time.Duration, p int) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, len(s)*p/100)]
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "launch:", err)

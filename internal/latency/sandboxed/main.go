@@ -20,8 +20,9 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/latency/stats"
 )
 
 // short commands: the launcher's cost dominates; heavy ones: the per-call cost does.
@@ -137,24 +138,16 @@ func run(argv, env []string) time.Duration {
 }
 
 func report(command string, s series, tail bool) {
-	b50, p50 := pct(s.boxed, 50), pct(s.plain, 50)
+	b50, p50 := stats.Pct(s.boxed, 50), stats.Pct(s.plain, 50)
 	if tail {
-		b99, p99 := pct(s.boxed, 99), pct(s.plain, 99)
+		b99, p99 := stats.Pct(s.boxed, 99), stats.Pct(s.plain, 99)
 		fmt.Printf("  %-48s plain p50 %7.3f p99 %7.3f  sandboxed p50 %7.3f p99 %7.3f  added p50 %+6.3f p99 %+6.3f\n",
-			command, ms(p50), ms(p99), ms(b50), ms(b99), ms(b50-p50), ms(b99-p99))
+			command, stats.Ms(p50), stats.Ms(p99), stats.Ms(b50), stats.Ms(b99), stats.Ms(b50-p50), stats.Ms(b99-p99))
 		return
 	}
 	fmt.Printf("  %-48s plain p50 %8.2f  sandboxed p50 %8.2f  added %+7.2f  ratio %.3fx\n",
-		command, ms(p50), ms(b50), ms(b50-p50), float64(b50)/float64(p50))
+		command, stats.Ms(p50), stats.Ms(b50), stats.Ms(b50-p50), float64(b50)/float64(p50))
 }
-
-func pct(ds []time.Duration, p int) time.Duration {
-	s := slices.Clone(ds)
-	slices.Sort(s)
-	return s[min(len(s)-1, len(s)*p/100)]
-}
-
-func ms(d time.Duration) float64 { return float64(d) / float64(time.Millisecond) }
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "sandboxed:", err)
