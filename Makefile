@@ -31,7 +31,7 @@ AGENT_CLIENTS   := codex:codex:@openai/codex@$(CODEX_VERSION) \
 
 FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
                 ./programs/editguard:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
-                ./retriever/worker:FuzzFetchParseURL ./retriever/scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
+                ./retriever/worker:FuzzFetchParseURL ./scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
                 ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./hook:FuzzContainEdit ./hook:FuzzLogString \
                 ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest ./sandbox/egress/proxy:FuzzCheckBody \
                 ./sandbox/egress/proxy:FuzzClientHello ./programs:FuzzAwkProgram \

@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/hook/securerun"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/securerun"
 )
 
 // The fixture's sessions: one read-only, one in review mode.

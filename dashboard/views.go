@@ -20,11 +20,11 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/hook/securerun"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/securerun"
 )
 
 //go:embed templates/*.html

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/retriever/scrub"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // fakeRules answers every query with v, and records what it was asked.

@@ -11,7 +11,7 @@ import (
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/scrub"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // Gate is the decider of the main hook: tool calls (through Policy), session starts, and the

@@ -9,7 +9,7 @@ import (
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/programs/editguard"
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/scrub"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // Mode is a session's mode.

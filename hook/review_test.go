@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/internal/corpus"
-	"github.com/hookctl/hookctl/retriever/scrub"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // reviewPolicy is a policy as the gate builds it, with gh at /usr/bin/gh, a scrubber that knows

@@ -35,7 +35,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/secrets"
-	"github.com/hookctl/hookctl/retriever/scrub"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // Profile is what a sandboxed command may touch.

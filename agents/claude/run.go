@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/hookctl/hookctl/hook/securerun"
+	"github.com/hookctl/hookctl/securerun"
 )
 
 // RunSettingsName is the settings file hookctl run gives Claude Code, beneath the run's config/

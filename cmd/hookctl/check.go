@@ -12,7 +12,7 @@ import (
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/retriever/scrub"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 type checkOptions struct {

@@ -21,8 +21,8 @@ import (
 	"github.com/hookctl/hookctl/internal/overload"
 	"github.com/hookctl/hookctl/internal/trustedpath"
 	"github.com/hookctl/hookctl/retriever/front"
-	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 func newHookCmd(s *streams) *cobra.Command {

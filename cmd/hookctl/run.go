@@ -18,10 +18,10 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/hook/securerun"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/securerun"
 )
 
 type runOptions struct {

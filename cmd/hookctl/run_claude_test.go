@@ -13,7 +13,7 @@ import (
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/hook/securerun"
+	"github.com/hookctl/hookctl/securerun"
 )
 
 // injected is planted in the repository's README: an instruction the model (scripted to obey

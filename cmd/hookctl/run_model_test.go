@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/hook/securerun"
+	"github.com/hookctl/hookctl/securerun"
 )
 
 // realKey is the model credential the caller of hookctl run holds. It may reach the model's

@@ -20,8 +20,8 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/hook/securerun"
 	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/securerun"
 )
 
 var updateGolden = flag.Bool("update-run-golden", false, "rewrite testdata/run-dry-run.golden")

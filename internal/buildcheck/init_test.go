@@ -23,7 +23,7 @@ import (
 var mustLink = []string{
 	"github.com/hookctl/hookctl/programs",
 	"github.com/hookctl/hookctl/programs/editguard",
-	"github.com/hookctl/hookctl/retriever/scrub",
+	"github.com/hookctl/hookctl/scrub",
 	"github.com/hookctl/hookctl/hook",
 	"github.com/hookctl/hookctl/lexer",
 	"github.com/hookctl/hookctl/agents/claude",

@@ -27,8 +27,8 @@ import (
 	"github.com/hookctl/hookctl/internal/trustedpath"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/internal/proc"
-	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // Front runs a retrieval for a caller that has file access (the hook, or the agent's rewritten

@@ -12,8 +12,8 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // TestWorkerPath: the worker is looked for beside hookctl's own executable and nowhere else;

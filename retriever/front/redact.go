@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/scrub"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // The audit never records a secret. A request the scrubber refused is recorded without the

@@ -38,8 +38,8 @@ import (
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 const (

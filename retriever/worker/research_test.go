@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // ---- a scripted model ----

@@ -14,8 +14,8 @@ import (
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/retriever/settings"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // Work runs in the isolated worker process: isolate, retrieve, distill. tmp is its empty

@@ -10,9 +10,9 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/fsutil"
-	"github.com/hookctl/hookctl/retriever/scrub"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
+	"github.com/hookctl/hookctl/scrub"
 )
 
 // Options are what `hookctl run` was asked, and the machine facts it gathers them with.
