@@ -114,7 +114,7 @@ bench: build
 	$(GO) test ./hook -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/floor ./internal/latency/floor
-	$(GO) run ./internal/latency -hook $(BIN) -floor bin/floor -wrapper -n 400 \
+	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -wrapper -n 400 \
 		fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-bash-sed-i.json \
 		fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \
 		fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json

@@ -9,7 +9,7 @@ import (
 )
 
 // BenchmarkHookWork is the work of one hook call inside the process (payload read, decode,
-// config, state, policy, encode), without the process start that internal/latency measures.
+// config, state, policy, encode), without the process start that cmd/latency measures.
 func BenchmarkHookWork(b *testing.B) {
 	var payloads [][]byte
 	for _, f := range []string{"explore-bash-git-log.json", "explore-bash-sed-i.json", "explore-bash-ls.json",

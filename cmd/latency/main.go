@@ -6,7 +6,7 @@
 // runs the hook as a wrapped registration does, /bin/sh -c claude.Wrapper hookctl hook, through
 // the link in hookctl's home, and reports what the shell adds.
 //
-//	go run ./internal/latency -hook bin/hookctl -floor bin/floor -n 300 fixtures/claude/*.json
+//	go run ./cmd/latency -hook bin/hookctl -floor bin/floor -n 300 fixtures/claude/*.json
 package main
 
 import (
