@@ -12,31 +12,6 @@ import (
 	"github.com/hookctl/hookctl/scrub"
 )
 
-// Mode is a session's mode.
-type Mode uint8
-
-const (
-	// ModeReadOnly refuses every tool that is not a read, and every shell command that is not
-	// on the read-only allowlist. It is the zero value, so that a mode nobody set is read-only.
-	ModeReadOnly Mode = iota
-	// ModeEdit leaves tool calls to the client's own permission rules, under the edit-mode
-	// accident guard and the protection of hookctl's and the client's own files.
-	ModeEdit
-	// ModeReview is read-only mode plus review mode's publishing verbs (gh pr review, gh pr
-	// comment with the text inline), each confirmed by the user and audited (review.go).
-	ModeReview
-)
-
-func (m Mode) String() string {
-	switch m {
-	case ModeReadOnly:
-		return "read-only"
-	case ModeReview:
-		return "review"
-	}
-	return "edit"
-}
-
 // Policy decides tool calls. It does no I/O: config and session state are read before it runs,
 // so no I/O failure can turn into an allow.
 type Policy struct {

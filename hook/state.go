@@ -42,32 +42,6 @@ type Change struct {
 	How  string    `json:"how"` // "new" (first seen), "prompt", "cli", "dashboard"
 }
 
-// MarshalText writes a mode as "read-only", "edit" or "review".
-func (m Mode) MarshalText() ([]byte, error) { return []byte(m.String()), nil }
-
-// UnmarshalText reads a mode; anything else is an error, so a damaged file cannot decode to edit.
-func (m *Mode) UnmarshalText(b []byte) error {
-	mode, err := ParseMode(string(b))
-	if err != nil {
-		return err
-	}
-	*m = mode
-	return nil
-}
-
-// ParseMode reads "read-only", "edit" or "review".
-func ParseMode(s string) (Mode, error) {
-	switch s {
-	case "read-only":
-		return ModeReadOnly, nil
-	case "edit":
-		return ModeEdit, nil
-	case "review":
-		return ModeReview, nil
-	}
-	return ModeReadOnly, fmt.Errorf("unknown mode %q (want read-only, edit or review)", clip.Short(s))
-}
-
 // Limits of the state store.
 const (
 	maxStateFile = 256 << 10
