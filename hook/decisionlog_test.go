@@ -240,7 +240,7 @@ func TestRetrievalIsLoggedWithoutItsContent(t *testing.T) {
 			return Decision{Verdict: Deny, Reason: "DISTILLED-PAGE-TEXT", Audit: "r-20261202-1"}
 		}}
 	c := &ToolCall{Session: "s", Tool: "WebFetch", Kind: KindWeb, Web: &WebRequest{URL: "https://example.com", Need: "x"}}
-	d := r.Decide(&Event{Name: EventToolCall, Call: c}, &Run{extend: func(time.Duration) {}})
+	d := r.Decide(&Event{Name: EventToolCall, Call: c}, &Run{})
 	if d.Reason != "DISTILLED-PAGE-TEXT" || d.Record == nil || d.Record.Tool != "WebFetch" || d.Record.Rule != "retrieval hook" ||
 		!strings.Contains(d.Record.Reason, "audit entry r-20261202-1") || strings.Contains(d.Record.Reason, "DISTILLED") {
 		t.Errorf("answer %q, record %+v", d.Reason, d.Record)
