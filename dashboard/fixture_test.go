@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
@@ -37,7 +38,7 @@ const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)>"'><a href
 func plant(t testing.TB, home, extra string) {
 	t.Helper()
 	project := filepath.Join(home, "project "+extra)
-	store := hook.NewStore(home)
+	store := gate.NewStore(home)
 	if _, err := store.Record(sessionA, project, hook.ModeReadOnly); err != nil {
 		t.Fatal(err)
 	}
@@ -45,7 +46,7 @@ func plant(t testing.TB, home, extra string) {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
-	log := hook.DecisionLogAt(home)
+	log := gate.DecisionLogAt(home)
 	for i, e := range []hook.LogEntry{
 		{Session: sessionA, Event: "tool", Tool: "Bash", Mode: "read-only", Verdict: "allow", Rule: "read-only judge", Reason: "read-only command " + extra,
 			Command: "ls -la " + extra, Rewrite: true, Isolation: "landlock " + extra, Cwd: project},

@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 )
 
 // Executable is the dashboard's executable, installed next to hookctl's (make install), which
@@ -39,11 +39,11 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 func run(port int, open bool, stdout io.Writer) error {
-	home, err := hook.Home()
+	home, err := gate.Home()
 	if err != nil {
 		return err
 	}
-	store := hook.NewStore(home)
+	store := gate.NewStore(home)
 	// What a command typed in the client prints goes to the model, and the token with it; and
 	// the agent's own commands run there too. The dashboard starts only in a terminal of its
 	// own. (The environment alone can only make it refuse.)

@@ -28,6 +28,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
@@ -274,14 +275,14 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unknown mode: want read-only, edit or review", http.StatusBadRequest)
 		return
 	}
-	store := hook.NewStore(s.Home)
+	store := gate.NewStore(s.Home)
 	// A damaged state file is rewritten by the toggle, as `readonly on --session` does; one the
 	// store has never seen is refused, never created.
-	if _, err := store.Load(id); hook.ValidSessionID(id) != nil || errors.Is(err, hook.ErrNoSession) {
+	if _, err := store.Load(id); gate.ValidSessionID(id) != nil || errors.Is(err, gate.ErrNoSession) {
 		http.Error(w, "no such session", http.StatusNotFound)
 		return
 	}
-	cfg, err := hook.LoadConfig(s.Home)
+	cfg, err := gate.LoadConfig(s.Home)
 	if err != nil {
 		http.Error(w, "hookctl's config cannot be loaded: "+err.Error(), http.StatusInternalServerError)
 		return
@@ -299,4 +300,4 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
 }
 
 // toggles are the modes the page offers, by the name its form sends.
-var toggles = map[string]hook.Toggle{"read-only": hook.ToggleOn, "edit": hook.ToggleOff, "review": hook.ToggleReview}
+var toggles = map[string]gate.Toggle{"read-only": gate.ToggleOn, "edit": gate.ToggleOff, "review": gate.ToggleReview}

@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -156,7 +157,7 @@ func TestModeChangeNeedsOriginAndCSRF(t *testing.T) {
 	if w.Code != http.StatusSeeOther {
 		t.Fatalf("the dashboard's form: %d %s", w.Code, w.Body)
 	}
-	sess, err := hook.NewStore(ts.home).Load(sessionA)
+	sess, err := gate.NewStore(ts.home).Load(sessionA)
 	if err != nil || sess.Mode != hook.ModeEdit {
 		t.Fatalf("after the toggle: %v %v", sess, err)
 	}
@@ -172,7 +173,7 @@ func TestModeChangeNeedsOriginAndCSRF(t *testing.T) {
 			t.Errorf("%v: %d", bad, w.Code)
 		}
 	}
-	if ids, _ := hook.NewStore(ts.home).List(); len(ids) != 2 {
+	if ids, _ := gate.NewStore(ts.home).List(); len(ids) != 2 {
 		t.Errorf("%d sessions after the refused toggles", len(ids))
 	}
 }
@@ -189,7 +190,7 @@ func TestToggleChecksAsTheCLIDoes(t *testing.T) {
 	if code := post("edit"); code != http.StatusConflict || mode(t, ts.home, sessionA) != hook.ModeReadOnly {
 		t.Errorf("widening another session from inside one: %d", code)
 	}
-	hook.NewStore(ts.home).HumanToggle(hook.ToggleOff, sessionA, "cli", "", hook.ModeReadOnly)
+	gate.NewStore(ts.home).HumanToggle(gate.ToggleOff, sessionA, "cli", "", hook.ModeReadOnly)
 	if code := post("read-only"); code != http.StatusSeeOther || mode(t, ts.home, sessionA) != hook.ModeReadOnly {
 		t.Errorf("narrowing: %d", code)
 	}
@@ -197,7 +198,7 @@ func TestToggleChecksAsTheCLIDoes(t *testing.T) {
 
 func mode(t testing.TB, home, id string) hook.Mode {
 	t.Helper()
-	m, _, err := hook.NewStore(home).Peek(id)
+	m, _, err := gate.NewStore(home).Peek(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -248,7 +249,7 @@ var (
 // invisible character is shown as its code point.
 func TestEscapesEverything(t *testing.T) {
 	ts := newTestServer(t, hostile)
-	entries, _, _ := hook.DecisionLogAt(ts.home).Entries()
+	entries, _, _ := gate.DecisionLogAt(ts.home).Entries()
 	paths := []string{"/", "/part/sessions", "/part/decisions", "/part/retrievals", "/part/runs", "/retrieval?id=" + auditID,
 		"/run?id=" + runID, "/confirm?session=" + sessionA + "&mode=edit", "/?session=" + url.QueryEscape(hostile) + "&tool=" + url.QueryEscape(hostile) +
 			"&since=" + url.QueryEscape(hostile) + "&verdict=" + url.QueryEscape(hostile)}
@@ -319,7 +320,7 @@ func TestEscapesEverything(t *testing.T) {
 // limit asks, with a link to the next page; the filters apply before the cap.
 func TestDecisionListCaps(t *testing.T) {
 	ts := newTestServer(t, "")
-	log := hook.DecisionLogAt(ts.home)
+	log := gate.DecisionLogAt(ts.home)
 	base := time.Now().UTC().Add(-time.Hour)
 	for i := range 700 {
 		e := hook.LogEntry{ID: hook.NewLogID(base.Add(time.Duration(i) * time.Millisecond)), Time: base.Add(time.Duration(i) * time.Millisecond),
@@ -365,10 +366,10 @@ func TestDecisionListCaps(t *testing.T) {
 // TestDecisionShowsLogWhy: a decision's page is log why's steps.
 func TestDecisionShowsLogWhy(t *testing.T) {
 	ts := newTestServer(t, "")
-	entries, _, _ := hook.DecisionLogAt(ts.home).Entries()
+	entries, _, _ := gate.DecisionLogAt(ts.home).Entries()
 	e := entries[1]
 	body := ts.get("/decision?id=" + e.ID).Body.String()
-	for _, step := range hook.WhySteps(e, nil) {
+	for _, step := range gate.WhySteps(e, nil) {
 		if !strings.Contains(body, "<li>"+template.HTMLEscapeString(step)+"</li>") {
 			t.Errorf("step %q not shown", step)
 		}
@@ -395,7 +396,7 @@ func TestSessionsShowBadges(t *testing.T) {
 		if j := strings.Index(card, "</article>"); j > 0 {
 			card = card[:j]
 		}
-		if !strings.Contains(card, hook.Badge(m)+"</span>") || !strings.Contains(card, "confirm?session="+id+"&amp;mode=edit") {
+		if !strings.Contains(card, gate.Badge(m)+"</span>") || !strings.Contains(card, "confirm?session="+id+"&amp;mode=edit") {
 			t.Errorf("session %s: %s", id, card)
 		}
 	}
@@ -415,7 +416,7 @@ func TestLogCacheSeesAppends(t *testing.T) {
 		t.Fatalf("before: %.300s", body)
 	}
 	now := time.Now().UTC()
-	hook.DecisionLogAt(ts.home).Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Session: sessionA, Event: "tool", Tool: "Read", Verdict: "allow", Command: "appended-later"})
+	gate.DecisionLogAt(ts.home).Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Session: sessionA, Event: "tool", Tool: "Read", Verdict: "allow", Command: "appended-later"})
 	if body := ts.get("/part/decisions").Body.String(); !strings.Contains(body, "4 of 4") || !strings.Contains(body, "appended-later") {
 		t.Errorf("after an append: %.300s", body)
 	}
@@ -426,10 +427,10 @@ func TestLogCacheSeesAppends(t *testing.T) {
 // fixed: cmd/hookctl's TestManagedPolicyBindsEveryUser mounts one there for the binary.)
 func TestPageShowsManagedPolicy(t *testing.T) {
 	var b strings.Builder
-	if err := render(&b, "page", &pageData{Policy: &managedPolicy{Path: hook.ManagedConfigPath, Keys: []string{"default_mode", "sandbox"}}}); err != nil {
+	if err := render(&b, "page", &pageData{Policy: &managedPolicy{Path: gate.ManagedConfigPath, Keys: []string{"default_mode", "sandbox"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "<code>"+hook.ManagedConfigPath+"</code> sets <code>default_mode</code>, <code>sandbox</code>") {
+	if !strings.Contains(b.String(), "<code>"+gate.ManagedConfigPath+"</code> sets <code>default_mode</code>, <code>sandbox</code>") {
 		t.Errorf("the page does not name the managed keys:\n%s", b.String())
 	}
 	b.Reset()

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
@@ -38,7 +39,7 @@ var staticFS = func() fs.FS { return staticRoot }()
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"when":      func(t time.Time) string { return when(t) },
 	"clip":      func(s string) string { return clip.String(s, maxListText) },
-	"badge":     hook.Badge,
+	"badge":     gate.Badge,
 	"modeclass": func(m hook.Mode) string { return sessionRow{Mode: m}.ModeClass() },
 }).ParseFS(templateFS, "templates/*.html"))
 
@@ -124,7 +125,7 @@ func (s *Server) part(w http.ResponseWriter, r *http.Request) {
 func (s *Server) collect(r *http.Request, only string) *pageData {
 	d := &pageData{CSRF: s.csrf, Filter: parseFilter(r), Verdicts: []string{"allow", "deny", "ask", "pass"}}
 	if only == "" {
-		switch cfg, err := hook.LoadConfig(s.Home); {
+		switch cfg, err := gate.LoadConfig(s.Home); {
 		case err != nil:
 			d.PolicyErr = err.Error()
 		case cfg.Managed != "":
@@ -162,14 +163,14 @@ type sessionRow struct {
 func (r sessionRow) ModeClass() string { return strings.ReplaceAll(r.Mode.String(), "-", "") }
 
 func (s *Server) sessions() ([]sessionRow, string) {
-	store := hook.NewStore(s.Home)
+	store := gate.NewStore(s.Home)
 	list, err := store.List()
 	if err != nil {
 		return nil, "failed to list the sessions: " + err.Error()
 	}
 	live := store.LiveClients(false)
 	clients := s.sessionClients()
-	projects := hook.NewProjects(s.Home)
+	projects := gate.NewProjects(s.Home)
 	st, probed := s.sandbox.get(s.Home, s.Hookctl)
 	var rows []sessionRow
 	for _, sess := range list {
@@ -179,8 +180,8 @@ func (s *Server) sessions() ([]sessionRow, string) {
 			row.LastActive = t
 		}
 		row.Remotes = "none recorded"
-		if r, err := projects.Load(hook.ProjectOf(sess.Cwd)); err == nil {
-			row.Remotes = hook.DescribeRemotes(r)
+		if r, err := projects.Load(gate.ProjectOf(sess.Cwd)); err == nil {
+			row.Remotes = gate.DescribeRemotes(r)
 		}
 		if probed {
 			held, why := st.Available, st.Reason
@@ -313,7 +314,7 @@ func (s *Server) decisions(f filter) listOf[decisionRow] {
 		for _, e := range entries {
 			ids = append(ids, e.Session)
 		}
-		if session, err = hook.MatchID(f.Session, ids); err != nil {
+		if session, err = gate.MatchID(f.Session, ids); err != nil {
 			out.Err = err.Error()
 			return out
 		}
@@ -508,7 +509,7 @@ func (s *Server) decision(w http.ResponseWriter, r *http.Request) {
 	for _, e := range entries {
 		if e.ID == id && id != "" {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			render(w, "decision", map[string]any{"E": e, "Steps": hook.WhySteps(e, nil)})
+			render(w, "decision", map[string]any{"E": e, "Steps": gate.WhySteps(e, nil)})
 			return
 		}
 	}
@@ -575,11 +576,11 @@ func statErr(p string) error { _, err := os.Lstat(p); return err }
 func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id, mode := q.Get("session"), q.Get("mode")
-	if _, ok := toggles[mode]; !ok || hook.ValidSessionID(id) != nil {
+	if _, ok := toggles[mode]; !ok || gate.ValidSessionID(id) != nil {
 		http.Error(w, "unknown session or mode", http.StatusBadRequest)
 		return
 	}
-	store := hook.NewStore(s.Home)
+	store := gate.NewStore(s.Home)
 	sess, err := store.Load(id)
 	if err != nil {
 		http.Error(w, "no such session", http.StatusNotFound)
@@ -588,7 +589,7 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
 	to, _ := hook.ParseMode(mode)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	render(w, "confirm", map[string]any{"S": sess, "Short": store.Short(id), "To": to, "ToName": mode, "CSRF": s.csrf,
-		"Widens": hook.Widens(sess.Mode, to)})
+		"Widens": gate.Widens(sess.Mode, to)})
 }
 
 // logCache keeps a log's entries while its directory's files are unchanged (names, sizes and
@@ -635,7 +636,7 @@ func dirSignature(dir string) string {
 
 // decisionEntries are the decision log's entries, oldest first, and how many lines were damaged.
 func (s *Server) decisionEntries() ([]hook.LogEntry, int, error) {
-	l := hook.DecisionLogAt(s.Home)
+	l := gate.DecisionLogAt(s.Home)
 	return s.decisionLog.get(l.Dir, l.Entries)
 }
 

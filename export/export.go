@@ -25,7 +25,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/export/launch"
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/retriever/front"
@@ -34,7 +34,7 @@ import (
 // Options configure one exporter run.
 type Options struct {
 	Home      string
-	Telemetry hook.TelemetryConfig
+	Telemetry gate.TelemetryConfig
 	// AuditMaxBytes is the audit's rotation size (config [audit] max_bytes).
 	AuditMaxBytes int64
 	// Locked: the lock is held already, on launch.LockedFD (the hook took it for this process).
@@ -103,7 +103,7 @@ func New(o Options) (*Exporter, error) {
 	audit.MaxBytes = o.AuditMaxBytes
 	return &Exporter{
 		o:       o,
-		sources: []source{{"decisions", hook.DecisionLogAt(o.Home).JSONL()}, {"audit", audit.JSONL()}},
+		sources: []source{{"decisions", gate.DecisionLogAt(o.Home).JSONL()}, {"audit", audit.JSONL()}},
 		cursor:  filepath.Join(o.Home, launch.CursorFile),
 		send:    s,
 	}, nil

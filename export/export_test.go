@@ -16,6 +16,7 @@ import (
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/export/launch"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/internal/otelcoltest"
@@ -110,7 +111,7 @@ func (m *box) waitExporter(d time.Duration) {
 // decisions are the decision log's records, as hookctl log reads them.
 func (m *box) decisions() []hook.LogEntry {
 	m.t.Helper()
-	entries, damaged, err := hook.DecisionLogAt(m.home).Entries()
+	entries, damaged, err := gate.DecisionLogAt(m.home).Entries()
 	if err != nil || damaged > 0 {
 		m.t.Fatalf("decision log: %v, %d damaged", err, damaged)
 	}
@@ -365,7 +366,7 @@ func dedupe(ids []string) []string {
 func TestKillMidSendLosesNothing(t *testing.T) {
 	col := upCollector(t)
 	m := newBox(t, "http://"+col.HTTP, "")
-	log := hook.DecisionLogAt(m.home)
+	log := gate.DecisionLogAt(m.home)
 	const n = 3000
 	for i := range n {
 		now := time.Now()
@@ -434,7 +435,7 @@ func TestRotatedAwayIsCounted(t *testing.T) {
 		}
 	}
 	exporter := func(giveUp time.Duration) *Exporter {
-		e, err := New(Options{Home: home, Telemetry: hook.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond,
+		e, err := New(Options{Home: home, Telemetry: gate.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond,
 			GiveUp: giveUp, MaxBackoff: 500 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
@@ -657,7 +658,7 @@ func TestUnreadableLineIsSentNotStuck(t *testing.T) {
 	lg := &jsonl.Log{Dir: filepath.Join(home, "log"), Name: "d.jsonl"}
 	lg.Append([]byte("\xff\xfe not a record"))
 	lg.Append([]byte(`{"id":"after","time":"2026-12-01T00:00:00Z","event":"tool","verdict":"deny"}`))
-	e, err := New(Options{Home: home, Telemetry: hook.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond, GiveUp: 5 * time.Second})
+	e, err := New(Options{Home: home, Telemetry: gate.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond, GiveUp: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -671,7 +672,7 @@ func TestUnreadableLineIsSentNotStuck(t *testing.T) {
 	}
 	// Control: unmended, the same line fails the batch; mended, the same batch goes.
 	for _, mend := range []bool{false, true} {
-		s, err := newSender(hook.TelemetryConfig{Endpoint: "http://" + col.HTTP})
+		s, err := newSender(gate.TelemetryConfig{Endpoint: "http://" + col.HTTP})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -735,7 +736,7 @@ func TestDamagedCursorStartsOver(t *testing.T) {
 		lg.Append(fmt.Appendf(nil, `{"id":"r%d","time":"2026-12-01T00:00:0%dZ","event":"tool","verdict":"allow"}`, i, i))
 	}
 	run := func() {
-		e, err := New(Options{Home: home, Telemetry: hook.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 200 * time.Millisecond, GiveUp: 5 * time.Second})
+		e, err := New(Options{Home: home, Telemetry: gate.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 200 * time.Millisecond, GiveUp: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

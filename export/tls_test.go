@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/internal/otelcoltest"
 )
@@ -93,13 +93,13 @@ service:
       receivers: [otlp]
       exporters: [file]
 `, col.HTTP, tls, col.GRPC, tls, col.OutPath()))
-		for _, protocol := range []string{hook.OTLPHTTP, hook.OTLPGRPC} {
+		for _, protocol := range []string{gate.OTLPHTTP, gate.OTLPGRPC} {
 			addr := col.HTTP
-			if protocol == hook.OTLPGRPC {
+			if protocol == gate.OTLPGRPC {
 				addr = col.GRPC
 			}
 			for _, withFiles := range []bool{false, true} {
-				tc := hook.TelemetryConfig{Endpoint: "https://" + addr, Protocol: protocol}
+				tc := gate.TelemetryConfig{Endpoint: "https://" + addr, Protocol: protocol}
 				if withFiles {
 					tc.Certificate = p.ca
 					if mtls {

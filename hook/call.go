@@ -1,12 +1,9 @@
-// Package hook is hookctl's client-neutral core: it turns a tool call into a decision. It holds
-// the policy (read-only mode, read-only agent types, the network quarantine, edit mode's guard),
-// the read-only shell judge, configuration, session state, and the one fail-closed runner every
-// client adapter runs its decider through.
-//
-// It runs in the hook process, which can read the user's files; it links no network code (a test
-// in internal/buildcheck keeps it so). Nothing here knows any client: agents/<client> translates
-// the client's payloads into Events, names the client's own files in a Client, and renders
-// Decisions as the client's output.
+// Package hook is the protocol between hookctl and the clients it guards, in neutral terms: a
+// tool call (ToolCall, Kind), an event (Event), the answer (Verdict, Decision), a session's Mode,
+// the client's own files (Client), the record of an answer (LogEntry), and the one fail-closed
+// runner (Runner) every client adapter runs its decider through. It holds no judge and does no
+// deciding: gate decides, agents/<client> translates the client's payloads into Events and
+// renders Decisions as the client's output.
 package hook
 
 import "encoding/json"
@@ -236,11 +233,11 @@ type Client struct {
 
 // toEdit and toReadOnly tell the user and the model how the human switches: the client's own
 // command, or hookctl's, which works from any shell the user types in.
-func (c Client) toEdit() string     { return c.how("off") }
-func (c Client) toReadOnly() string { return c.how("on") }
+func (c Client) ToEdit() string     { return c.how("off") }
+func (c Client) ToReadOnly() string { return c.how("on") }
 
 // modeCommand says how the user switches modes, for the session's start message.
-func (c Client) modeCommand() string {
+func (c Client) ModeCommand() string {
 	if c.ToggleCommand == "" {
 		return "run `hookctl readonly on`, `off` or `review` to switch"
 	}

@@ -44,9 +44,9 @@ type LogEntry struct {
 }
 
 // appendJSON renders the entry as one JSON line, newline included, each text field clipped.
-func (e *LogEntry) appendJSON(b []byte) []byte {
+func (e *LogEntry) AppendJSON(b []byte) []byte {
 	b = append(b, `{"id":`...)
-	b = appendJSONString(b, e.ID)
+	b = AppendJSONString(b, e.ID)
 	b = append(b, `,"time":"`...)
 	b = e.Time.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, '"')
@@ -62,7 +62,7 @@ func (e *LogEntry) appendJSON(b []byte) []byte {
 		b = append(b, ',', '"')
 		b = append(b, f.name...)
 		b = append(b, '"', ':')
-		b = appendJSONString(b, clipField(f.value))
+		b = AppendJSONString(b, clipField(f.value))
 	}
 	if e.Rewrite {
 		b = append(b, `,"rewrite":true`...)
@@ -84,7 +84,7 @@ func clipField(s string) string {
 // appendJSONString appends s as a JSON string: quotes, backslashes and control characters
 // escaped, invalid UTF-8 replaced, and the line and paragraph separators escaped as
 // encoding/json does.
-func appendJSONString(b []byte, s string) []byte {
+func AppendJSONString(b []byte, s string) []byte {
 	const hexDigits = "0123456789abcdef"
 	b = append(b, '"')
 	for i := 0; i < len(s); {

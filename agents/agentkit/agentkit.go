@@ -21,6 +21,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/hookjson"
@@ -80,7 +81,7 @@ func Parse(payload []byte) (gjson.Result, error) {
 	if !root.IsObject() {
 		return gjson.Result{}, fmt.Errorf("the payload is not a JSON object")
 	}
-	if dup := hook.DuplicateKey(root); dup != "" {
+	if dup := gate.DuplicateKey(root); dup != "" {
 		return gjson.Result{}, fmt.Errorf("the key %q appears twice", clip.Short(dup))
 	}
 	return root, nil

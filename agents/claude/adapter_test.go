@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -48,21 +49,21 @@ type runResult struct {
 }
 
 // runHook runs the hook the way `hookctl hook` does, in memory.
-func runHook(t *testing.T, stdin io.Reader, cfg func() (*hook.Config, error), modes hook.Modes, deadline time.Duration) runResult {
+func runHook(t *testing.T, stdin io.Reader, cfg func() (*gate.Config, error), modes gate.Modes, deadline time.Duration) runResult {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	if cfg == nil {
-		cfg = func() (*hook.Config, error) { return &hook.Config{}, nil }
+		cfg = func() (*gate.Config, error) { return &gate.Config{}, nil }
 	}
 	if modes == nil {
-		modes = hook.FixedMode(hook.ModeEdit)
+		modes = gate.FixedMode(hook.ModeEdit)
 	}
 	// The deadline path ends the process; here it ends the run instead, leaving the blocked
 	// reader behind.
 	exited := make(chan int, 1)
 	r := &hook.Runner{Stdin: stdin, Stdout: &lockedBuffer{b: &stdout}, Stderr: &lockedBuffer{b: &stderr}, Adapter: Adapter{},
 		Deadline: deadline, Exit: func(code int) { exited <- code; runtime.Goexit() }}
-	g := &hook.Gate{Client: Client, LoadConfig: func(string) (*hook.Config, error) { return cfg() }, Modes: modes}
+	g := &gate.Gate{Client: Client, LoadConfig: func(string) (*gate.Config, error) { return cfg() }, Modes: modes}
 	go func() { exited <- r.Run(g) }()
 	code := <-exited
 	res := runResult{code: code, raw: stdout.String(), stderr: stderr.String()}
@@ -251,8 +252,8 @@ func TestReadErrorIsADeny(t *testing.T) {
 // TestBrokenConfigDeniesEverything: even a tool read-only mode would pass is refused, with the
 // config error (file and line) in the reason.
 func TestBrokenConfigDeniesEverything(t *testing.T) {
-	cfg := func() (*hook.Config, error) {
-		return hook.ParseConfig("/home/u/.config/hookctl/config.toml", "read_only_agents = [\n")
+	cfg := func() (*gate.Config, error) {
+		return gate.ParseConfig("/home/u/.config/hookctl/config.toml", "read_only_agents = [\n")
 	}
 	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`
 	res := runHook(t, strings.NewReader(payload), cfg, nil, 0)
@@ -302,17 +303,17 @@ func TestToolKinds(t *testing.T) {
 
 // readOnly is the policy's decision on a call of tool, with no input, in a read-only session.
 func readOnly(tool string) hook.Decision {
-	p := &hook.Policy{Config: &hook.Config{}, Client: Client}
-	return p.Decide(&hook.ToolCall{Tool: tool, Kind: KindOf(tool)}, hook.SessionState{Mode: hook.ModeReadOnly})
+	p := &gate.Policy{Config: &gate.Config{}, Client: Client}
+	return p.Decide(&hook.ToolCall{Tool: tool, Kind: KindOf(tool)}, gate.SessionState{Mode: hook.ModeReadOnly})
 }
 
 // runWithStore runs one payload through a runner that keeps session state in store.
-func runWithStore(t *testing.T, store *hook.Store, check func() error, payload string) runResult {
+func runWithStore(t *testing.T, store *gate.Store, check func() error, payload string) runResult {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	r := &hook.Runner{Stdin: strings.NewReader(payload), Stdout: &stdout, Stderr: &stderr, Adapter: Adapter{}}
-	code := r.Run(&hook.Gate{Client: Client, LoadConfig: func(string) (*hook.Config, error) { return &hook.Config{}, nil },
-		Modes: hook.StoreModes{Store: store}, Store: store, VerifyToggle: check})
+	code := r.Run(&gate.Gate{Client: Client, LoadConfig: func(string) (*gate.Config, error) { return &gate.Config{}, nil },
+		Modes: gate.StoreModes{Store: store}, Store: store, VerifyToggle: check})
 	res := runResult{code: code, raw: stdout.String()}
 	if err := json.Unmarshal(stdout.Bytes(), &res.out); err != nil {
 		t.Fatalf("stdout is not JSON: %q", res.raw)
@@ -330,7 +331,7 @@ func expansion(args, source, promptID string) string {
 // project's command of the same name is blocked without effect, and a tampered command file
 // stops the toggle.
 func TestToggleOnlyAtTheUsersExpansion(t *testing.T) {
-	store := hook.NewStore(t.TempDir())
+	store := gate.NewStore(t.TempDir())
 	store.Record("s", "/p", hook.ModeReadOnly)
 	mode := func() hook.Mode { m, _, _ := store.Peek("s"); return m }
 
@@ -373,7 +374,7 @@ func TestToggleOnlyAtTheUsersExpansion(t *testing.T) {
 }
 
 func TestSessionStartTellsTheMode(t *testing.T) {
-	store := hook.NewStore(t.TempDir())
+	store := gate.NewStore(t.TempDir())
 	res := runWithStore(t, store, nil, `{"session_id":"s","cwd":"/p","hook_event_name":"SessionStart","source":"startup"}`)
 	var o struct {
 		HookSpecificOutput struct {
@@ -396,7 +397,7 @@ func TestSessionStartTellsTheMode(t *testing.T) {
 // TestModelCannotScheduleOrInvokeReadonly: in edit mode too, the agent's Skill call of readonly
 // and a scheduled /readonly prompt are refused.
 func TestModelCannotScheduleOrInvokeReadonly(t *testing.T) {
-	store := hook.NewStore(t.TempDir())
+	store := gate.NewStore(t.TempDir())
 	store.Record("s", "/p", hook.ModeEdit)
 	for _, p := range []string{
 		`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"readonly","args":"off"}}`,
@@ -421,7 +422,7 @@ func TestSessionEndCleansUp(t *testing.T) {
 		t.Fatalf("%+v %v", ev, err)
 	}
 	var ended []string
-	g := &hook.Gate{Client: Client, EndSession: func(id string) { ended = append(ended, id) }}
+	g := &gate.Gate{Client: Client, EndSession: func(id string) { ended = append(ended, id) }}
 	if d := g.Decide(ev, nil); d.Verdict != hook.Pass || len(ended) != 1 || ended[0] != "s9" {
 		t.Errorf("%+v, ended %v", d, ended)
 	}
@@ -471,7 +472,7 @@ func TestAskCarriesTheRewrite(t *testing.T) {
 	}
 	// A review toggle comes only from the user's own command; the model's Skill call of it is
 	// refused like any other mode change.
-	store := hook.NewStore(t.TempDir())
+	store := gate.NewStore(t.TempDir())
 	store.Record("s", "/p", hook.ModeReadOnly)
 	mode := func() hook.Mode { m, _, _ := store.Peek("s"); return m }
 	if res := runWithStore(t, store, nil, expansion("review", "projectSettings", "r1")); res.out.verdict() != "deny" || mode() != hook.ModeReadOnly {
@@ -524,7 +525,7 @@ func TestEveryAnswerIsRecorded(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		stdin    io.Reader
-		modes    hook.Modes
+		modes    gate.Modes
 		deadline time.Duration
 		verdict  string
 		rule     string
@@ -549,7 +550,7 @@ func TestEveryAnswerIsRecorded(t *testing.T) {
 			exited := make(chan int, 1)
 			modes := c.modes
 			if modes == nil {
-				modes = hook.FixedMode(hook.ModeEdit)
+				modes = gate.FixedMode(hook.ModeEdit)
 			}
 			r := &hook.Runner{Stdin: c.stdin, Stdout: out, Stderr: &lockedBuffer{b: &stderr}, Adapter: Adapter{}, Agent: Client.Name,
 				Deadline: c.deadline, Exit: func(code int) { exited <- code; runtime.Goexit() },
@@ -559,7 +560,7 @@ func TestEveryAnswerIsRecorded(t *testing.T) {
 					records = append(records, *e)
 					answeredFirst = append(answeredFirst, out.String() != "")
 				}}
-			g := &hook.Gate{Client: Client, LoadConfig: func(string) (*hook.Config, error) { return &hook.Config{}, nil }, Modes: modes}
+			g := &gate.Gate{Client: Client, LoadConfig: func(string) (*gate.Config, error) { return &gate.Config{}, nil }, Modes: modes}
 			go func() { exited <- r.Run(g) }()
 			<-exited
 			time.Sleep(400 * time.Millisecond) // a decision that lost to the deadline would record now

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -68,7 +69,7 @@ func TestRealClientMissingBinaryRecovery(t *testing.T) {
 			if tr, _ := s.API.ResultFor(ct.Main, 0); tr.IsError || !strings.Contains(tr.Text, commitSubject) {
 				r.Fatalf(t, "with hookctl installed, git log: %q", tr.Text)
 			}
-			if sessions, _ := hook.NewStore(filepath.Join(s.Home, ".config", "hookctl")).List(); len(sessions) != 1 {
+			if sessions, _ := gate.NewStore(filepath.Join(s.Home, ".config", "hookctl")).List(); len(sessions) != 1 {
 				r.Fatalf(t, "hookctl did not run: sessions %v", sessions)
 			}
 
@@ -162,7 +163,7 @@ func TestRealClientUserAndProjectRegistrations(t *testing.T) {
 	if runs["PreToolUse"] != 6 || runs["SessionStart"] != 1 || runs["UserPromptSubmit"] != 1 {
 		r.Errorf(t, "hookctl processes by event: %v; want 6 PreToolUse (two a call), one SessionStart and one UserPromptSubmit", runs)
 	}
-	entries, _, err := hook.DecisionLogAt(hh).Entries()
+	entries, _, err := gate.DecisionLogAt(hh).Entries()
 	tools := 0
 	for _, e := range entries {
 		if e.Event == "tool" {
@@ -172,7 +173,7 @@ func TestRealClientUserAndProjectRegistrations(t *testing.T) {
 	if err != nil || tools != 3 {
 		r.Errorf(t, "decision log: %d tool entries (%v), want 3", tools, err)
 	}
-	if sessions, _ := hook.NewStore(hh).List(); len(sessions) != 1 || sessions[0].Mode != hook.ModeReadOnly {
+	if sessions, _ := gate.NewStore(hh).List(); len(sessions) != 1 || sessions[0].Mode != hook.ModeReadOnly {
 		r.Errorf(t, "sessions: %v", sessions)
 	}
 	first := s.API.Requests()

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
 )
@@ -34,7 +35,7 @@ func TestRealClientReviewPublishAsks(t *testing.T) {
 
 	r := s.Run("/readonly review")
 	id := r.Output.SessionID
-	store := hook.NewStore(home)
+	store := gate.NewStore(home)
 	if sess, err := store.Load(id); err != nil || sess.Mode != hook.ModeReview {
 		r.Fatalf(t, "after /readonly review: %+v %v", sess, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -20,7 +21,7 @@ func TestRealClientModeNoticeAtToolCall(t *testing.T) {
 	s.InitGitRepo(commitSubject)
 	hookOn(s, hookctl, modeEvents...)
 	f := filepath.Join(s.Project, "f")
-	store := hook.NewStore(home)
+	store := gate.NewStore(home)
 	session := func() string {
 		list, err := store.List()
 		if err != nil || len(list) != 1 {
@@ -39,9 +40,9 @@ func TestRealClientModeNoticeAtToolCall(t *testing.T) {
 			switch {
 			case th != ct.Main:
 			case i == 1:
-				hook.ToggleOff.Apply(store, session(), "cli", "", hook.ModeReadOnly, nil)
+				gate.ToggleOff.Apply(store, session(), "cli", "", hook.ModeReadOnly, nil)
 			case i == 2:
-				hook.ToggleOn.Apply(store, session(), "cli", "", hook.ModeReadOnly, nil)
+				gate.ToggleOn.Apply(store, session(), "cli", "", hook.ModeReadOnly, nil)
 			}
 		},
 	}
@@ -113,8 +114,8 @@ func TestRealClientPlanModeIsReadOnly(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.Project, "g")); err == nil {
 		t.Error("g was created in plan mode")
 	}
-	list, _ := hook.NewStore(home).List()
-	if len(list) != 1 || list[0].Mode != hook.ModeEdit || !hook.NewStore(home).InPlanMode(list[0].ID) {
+	list, _ := gate.NewStore(home).List()
+	if len(list) != 1 || list[0].Mode != hook.ModeEdit || !gate.NewStore(home).InPlanMode(list[0].ID) {
 		t.Errorf("sessions %+v: want one, in edit mode, noted in plan mode", list)
 	}
 	// Out of plan mode, the same session writes.
@@ -124,7 +125,7 @@ func TestRealClientPlanModeIsReadOnly(t *testing.T) {
 	if b, _ := os.ReadFile(f); string(b) != "planned\n" {
 		r.Errorf(t, "f after plan mode: %q", b)
 	}
-	if hook.NewStore(home).InPlanMode(r.Output.SessionID) {
+	if gate.NewStore(home).InPlanMode(r.Output.SessionID) {
 		t.Error("the session is still noted in plan mode (the status line would say so)")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -24,7 +25,7 @@ func TestRealTUITwoSessionsInOneDirectory(t *testing.T) {
 	s, hookctl, home := newSession(t)
 	os.MkdirAll(filepath.Join(s.Project, "sub"), 0o755)
 	install(t, s, hookctl)
-	store := hook.NewStore(home)
+	store := gate.NewStore(home)
 	mode := func(id string) hook.Mode {
 		t.Helper()
 		m, _, err := store.Peek(id)
@@ -153,7 +154,7 @@ func TestRealTUITwoSessionsInOneDirectory(t *testing.T) {
 	// A resumed session: its start tells the model the mode (switched meanwhile from a terminal
 	// to review mode), and its new client process is found by `! hookctl` too.
 	a.Close()
-	hook.ToggleReview.Apply(store, idA, "cli", "", hook.ModeReadOnly, nil)
+	gate.ToggleReview.Apply(store, idA, "cli", "", hook.ModeReadOnly, nil)
 	before := len(s.API.Requests())
 	a = start("--resume", idA)
 	out = bang(a, hookctl+" readonly off", "session "+shortA+": 👁 REVIEW → ✏ EDIT")

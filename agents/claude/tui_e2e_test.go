@@ -10,6 +10,7 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -26,7 +27,7 @@ func TestRealTUIReadonlyToggle(t *testing.T) {
 	tui := s.StartTUI(110, 30)
 	tui.WaitFor("🔒 READ-ONLY", 20*time.Second)
 
-	store := hook.NewStore(home)
+	store := gate.NewStore(home)
 	mode := func() hook.Mode {
 		list, err := store.List()
 		if err != nil || len(list) != 1 {

@@ -18,7 +18,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/hookjson"
 )
 
@@ -156,7 +156,7 @@ func parse(text []byte) (gjson.Result, error) {
 	if !root.IsObject() {
 		return gjson.Result{}, fmt.Errorf("the file does not hold a JSON object")
 	}
-	if k := hook.DuplicateKey(root); k != "" {
+	if k := gate.DuplicateKey(root); k != "" {
 		return gjson.Result{}, fmt.Errorf("the key %q appears twice", k)
 	}
 	return root, nil

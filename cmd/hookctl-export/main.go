@@ -14,7 +14,7 @@ import (
 
 	"github.com/hookctl/hookctl/export"
 	"github.com/hookctl/hookctl/export/launch"
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 )
 
@@ -37,11 +37,11 @@ func main() {
 		fmt.Fprintf(os.Stderr, "usage: %s [--idle D] [--give-up D] | version\n", launch.Executable)
 		os.Exit(2)
 	}
-	home, err := hook.Home()
+	home, err := gate.Home()
 	if err != nil {
 		fail(err)
 	}
-	cfg, err := hook.LoadConfig(home)
+	cfg, err := gate.LoadConfig(home)
 	if err != nil {
 		fail(err)
 	}

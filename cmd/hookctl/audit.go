@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
@@ -85,7 +85,7 @@ func auditList(s *streams, opts *auditOptions) error {
 				ids = append(ids, id)
 			}
 		}
-		id, err := hook.MatchID(opts.Session, ids)
+		id, err := gate.MatchID(opts.Session, ids)
 		if err != nil {
 			return err
 		}
@@ -263,10 +263,10 @@ func shortID(s string) string {
 }
 
 // sessionStore is hookctl's session store.
-func sessionStore() (*hook.Store, error) {
-	home, err := hook.Home()
+func sessionStore() (*gate.Store, error) {
+	home, err := gate.Home()
 	if err != nil {
 		return nil, err
 	}
-	return hook.NewStore(home), nil
+	return gate.NewStore(home), nil
 }

@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/scrub"
@@ -80,7 +81,7 @@ type checkResult struct {
 	// Rule names what decided (the decision log's rule).
 	Rule string `json:"rule,omitempty"`
 	// Steps are the read-only judge's stages, with --explain.
-	Steps []hook.Step `json:"steps,omitempty"`
+	Steps []gate.Step `json:"steps,omitempty"`
 }
 
 func checkRun(s *streams, opts *checkOptions) error {
@@ -101,14 +102,14 @@ func checkRun(s *streams, opts *checkOptions) error {
 	if env.err != nil {
 		return env.err
 	}
-	cfg, err := hook.LoadConfigFor(env.home, call.Cwd)
+	cfg, err := gate.LoadConfigFor(env.home, call.Cwd)
 	if err != nil {
 		return err
 	}
-	d := newPolicy(env, cfg, call.Cwd).Decide(call, hook.SessionState{Mode: mode, Project: call.Cwd})
+	d := newPolicy(env, cfg, call.Cwd).Decide(call, gate.SessionState{Mode: mode, Project: call.Cwd})
 	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command, Isolation: d.Isolation, Rule: d.Rule}
 	if opts.Explain && call.Kind == hook.KindShell && mode != hook.ModeEdit {
-		res.Steps = hook.ExplainReadOnly(lexer.NewCommandLine(call.Command), cfg)
+		res.Steps = gate.ExplainReadOnly(lexer.NewCommandLine(call.Command), cfg)
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(s.out)
@@ -131,20 +132,20 @@ func checkRun(s *streams, opts *checkOptions) error {
 
 // newPolicy is the policy the hook applies to a call from cwd (cmd/hookctl/hook.go builds the
 // same through its gate): for hookctl check and hookctl log why, which must judge as it does.
-func newPolicy(env environment, cfg *hook.Config, cwd string) *hook.Policy {
-	return &hook.Policy{Config: cfg, Client: claude.Client, Binary: env.binary,
-		Sandbox:      func() hook.Isolation { return isolation(env) },
-		Resolve:      hook.ResolveTargets,
-		ResolveReads: hook.ResolveReads,
-		Protect: func() hook.Protection {
-			return hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
+func newPolicy(env environment, cfg *gate.Config, cwd string) *gate.Policy {
+	return &gate.Policy{Config: cfg, Client: claude.Client, Binary: env.binary,
+		Sandbox:      func() gate.Isolation { return isolation(env) },
+		Resolve:      gate.ResolveTargets,
+		ResolveReads: gate.ResolveReads,
+		Protect: func() gate.Protection {
+			return gate.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
 		},
 		GH:           func() (string, error) { return trustedLookPath(env.home, cwd, "gh") },
 		Secrets:      func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
 		GHRepo:       os.Getenv("GH_REPO"),
-		GitHubRepo:   func(remote string) string { return hook.ProjectGitHubRepo(cwd, remote) },
-		GitBranch:    func() string { return hook.ProjectBranch(cwd) },
-		GitHubRepoAt: hook.ProjectGitHubRepo, GitBranchAt: hook.ProjectBranch,
+		GitHubRepo:   func(remote string) string { return gate.ProjectGitHubRepo(cwd, remote) },
+		GitBranch:    func() string { return gate.ProjectBranch(cwd) },
+		GitHubRepoAt: gate.ProjectGitHubRepo, GitBranchAt: gate.ProjectBranch,
 	}
 }
 

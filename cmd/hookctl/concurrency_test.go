@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -36,7 +37,7 @@ func TestConcurrentHooksWhileToggling(t *testing.T) {
 	home := t.TempDir()
 	env := append(os.Environ(), "HOOKCTL_HOME="+home)
 	const session, hooks, toggles = "0d9f5e8a-concurrency", 200, 30
-	store := hook.NewStore(home)
+	store := gate.NewStore(home)
 	if _, err := store.Record(session, "/p", hook.ModeReadOnly); err != nil {
 		t.Fatal(err)
 	}
@@ -168,12 +169,12 @@ func TestTwoRegistrationsOneCall(t *testing.T) {
 	home := t.TempDir()
 	env := append(os.Environ(), "HOOKCTL_HOME="+home)
 	const session, calls = "5b1e0c47-two-registrations", 40
-	store := hook.NewStore(home)
+	store := gate.NewStore(home)
 	if _, err := store.Record(session, "/p", hook.ModeReadOnly); err != nil {
 		t.Fatal(err)
 	}
 	store.SetTold(session, hook.ModeReadOnly)
-	hook.ToggleOff.Apply(store, session, "cli", "", hook.ModeReadOnly, nil) // the model has not been told yet
+	gate.ToggleOff.Apply(store, session, "cli", "", hook.ModeReadOnly, nil) // the model has not been told yet
 	run := func(payload string) (string, error) {
 		cmd := exec.Command(bin, "hook")
 		cmd.Env = env
@@ -220,7 +221,7 @@ func TestTwoRegistrationsOneCall(t *testing.T) {
 	if notices != 1 {
 		t.Errorf("the mode-change notice was given %d times, want once", notices)
 	}
-	entries, _, err := hook.DecisionLogAt(home).Entries()
+	entries, _, err := gate.DecisionLogAt(home).Entries()
 	if err != nil || len(entries) != calls {
 		t.Errorf("decision log: %d entries (%v), want %d, one a call", len(entries), err, calls)
 	}

@@ -21,7 +21,7 @@ import (
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/agents/claude/permissions"
 	"github.com/hookctl/hookctl/export/launch"
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
@@ -131,10 +131,10 @@ func doctorRun(s *streams) int {
 	d.checkClaudeVersion()
 
 	// Configuration.
-	if cfg, err := hook.LoadConfigFor(env.home, cwd); err != nil {
+	if cfg, err := gate.LoadConfigFor(env.home, cwd); err != nil {
 		d.problem("correct the file; until then every tool call is refused", "configuration: %v", err)
 	} else {
-		d.ok("configuration: %s (new sessions start %s)", describeConfig(cfg), hook.Badge(cfg.SessionDefault()))
+		d.ok("configuration: %s (new sessions start %s)", describeConfig(cfg), gate.Badge(cfg.SessionDefault()))
 		for _, w := range cfg.Warnings {
 			d.note("%s", w)
 		}
@@ -160,7 +160,7 @@ func doctorRun(s *streams) int {
 // listed paths, the names protected in every directory, and how file tools' targets are
 // resolved (issue 9).
 func (d *doctor) checkProtection(env environment, cwd string) {
-	prot := hook.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
+	prot := gate.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
 	fold := "this file system is case-sensitive"
 	if prot.FoldCase {
 		fold = "this file system ignores case, so case variants are protected too"
@@ -454,22 +454,22 @@ func (d *doctor) checkRetrieval(cfg settings.Config) {
 // checkSandbox probes the sandbox afresh (and caches the result for the hook): what holds
 // read-only mode here, and what to do where the answer is the policy alone.
 func (d *doctor) checkSandbox(env environment) {
-	cfg, _ := hook.LoadConfig(env.home)
+	cfg, _ := gate.LoadConfig(env.home)
 	st := sandbox.Refresh(env.home, env.binary)
 	iso := isolationOf(st)
 	switch {
 	case st.Available:
-		d.ok("%s", hook.Enforcement(iso, cfg))
+		d.ok("%s", gate.Enforcement(iso, cfg))
 	case st.Failing():
 		d.problem(sandboxFix(st)+"; if this machine really has no sandbox any more, `hookctl sandbox --forget` and doctor again",
-			"%s", hook.Enforcement(iso, cfg))
-	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
-		d.problem(sandboxFix(st), "%s", hook.Enforcement(iso, cfg))
+			"%s", gate.Enforcement(iso, cfg))
+	case cfg != nil && cfg.Sandbox == gate.SandboxRequire:
+		d.problem(sandboxFix(st), "%s", gate.Enforcement(iso, cfg))
 	default:
-		d.note("%s\n    to get it: %s", hook.Enforcement(iso, cfg), sandboxFix(st))
+		d.note("%s\n    to get it: %s", gate.Enforcement(iso, cfg), sandboxFix(st))
 	}
 	if st.Edit {
-		d.ok("%s", hook.EditEnforcement(iso, cfg))
+		d.ok("%s", gate.EditEnforcement(iso, cfg))
 		// A protected file with a second name would be writable through it: the edit
 		// launcher refuses every command until it has one (here, for this directory's project).
 		cwd, _ := os.Getwd()
@@ -480,10 +480,10 @@ func (d *doctor) checkSandbox(env environment) {
 		}
 	} else if st.EditFailing() {
 		d.problem("run `hookctl sandbox --probe` to see which check fails; if this machine really has no edit sandbox any more, "+
-			"`hookctl sandbox --forget` and doctor again", "%s", hook.EditEnforcement(iso, cfg))
+			"`hookctl sandbox --forget` and doctor again", "%s", gate.EditEnforcement(iso, cfg))
 	} else {
 		d.note("%s\n    to get it: allow unprivileged user namespaces (on Ubuntu 23.10+, an AppArmor profile granting userns to hookctl, "+
-			"or kernel.apparmor_restrict_unprivileged_userns=0), or run outside the container that forbids them", hook.EditEnforcement(iso, cfg))
+			"or kernel.apparmor_restrict_unprivileged_userns=0), or run outside the container that forbids them", gate.EditEnforcement(iso, cfg))
 	}
 	d.checkSecureRun(st)
 }
@@ -568,7 +568,7 @@ func (d *doctor) checkBeside(path, name, what, fails, missing string) bool {
 
 // checkExport says where the records go, and whether the exporter that ships them is there
 // and has shipped (docs/fleet.md).
-func (d *doctor) checkExport(env environment, cfg *hook.Config) {
+func (d *doctor) checkExport(env environment, cfg *gate.Config) {
 	t := cfg.Telemetry
 	if !t.Enabled() {
 		d.note("telemetry: off (no [telemetry] otlp_endpoint): the records stay on this machine")
@@ -659,7 +659,7 @@ var probeStateDir = func(dir string) error {
 	return nil
 }
 
-func describeConfig(c *hook.Config) string {
+func describeConfig(c *gate.Config) string {
 	parts := []string{}
 	if c.Path != "" {
 		parts = append(parts, c.Path)
@@ -679,18 +679,18 @@ func describeConfig(c *hook.Config) string {
 // recorded when hookctl first saw a session here, and those the user added, never what
 // .git/config names now (a remote an agent added there is named, and not reached).
 func (d *doctor) checkProjectRemotes(home, cwd string) {
-	project := hook.ProjectOf(cwd)
-	r, err := hook.NewProjects(home).Load(project)
+	project := gate.ProjectOf(cwd)
+	r, err := gate.NewProjects(home).Load(project)
 	switch {
-	case errors.Is(err, hook.ErrNoProject):
+	case errors.Is(err, gate.ErrNoProject):
 		d.ok("project remotes: none recorded for %s yet (recorded when a session first starts here)", project)
 		return
 	case err != nil:
 		d.problem("remove the file; the next session here records the project's remotes again", "project remotes: %v", err)
 		return
 	}
-	d.ok("project remotes: edit mode reaches %s (recorded %s; add one with hookctl remotes add HOST)", hook.DescribeRemotes(r), r.Recorded.Local().Format(time.DateOnly))
-	for _, h := range hook.ProjectRemotes(cwd) {
+	d.ok("project remotes: edit mode reaches %s (recorded %s; add one with hookctl remotes add HOST)", gate.DescribeRemotes(r), r.Recorded.Local().Format(time.DateOnly))
+	for _, h := range gate.ProjectRemotes(cwd) {
 		if !slices.Contains(r.Hosts(), h) {
 			d.note(".git/config names %s, which is not one of the project's recorded remotes: edit mode does not reach it (hookctl remotes add %s, if you added it)", h, h)
 		}

@@ -17,6 +17,7 @@ import (
 	copilotperm "github.com/hookctl/hookctl/agents/copilot/permissions"
 	"github.com/hookctl/hookctl/agents/gemini/policy"
 	"github.com/hookctl/hookctl/export/launch"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/overload"
 	"github.com/hookctl/hookctl/internal/trustedpath"
@@ -89,25 +90,25 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	// that waited inside their deadline were refused at it). The probe runs at full priority;
 	// a hook that waits for another's steps back first (overload), so that when the answer
 	// comes the burst's waiters do not all wake ahead of the human's toggle.
-	iso := sync.OnceValue(func() hook.Isolation { return isolationWaiting(env, func() { overload.Yield() }) })
+	iso := sync.OnceValue(func() gate.Isolation { return isolationWaiting(env, func() { overload.Yield() }) })
 	if env.err == nil {
 		iso()
 		// In a burst of hooks, the human's toggle first.
 		overload.Enter(filepath.Join(env.home, hookSlots))
 		// Every answer, the runner's own refusals included, once given.
-		log := hook.DecisionLogAt(env.home)
+		log := gate.DecisionLogAt(env.home)
 		r.Log = func(e *hook.LogEntry) {
 			if err := log.Append(e); err != nil {
 				s.err.Write([]byte("hookctl: " + err.Error() + "\n"))
 			}
 		}
 	}
-	var loaded *hook.Config // the config the decision was made under, for the export after it
-	loadConfig := func(cwd string) (*hook.Config, error) {
+	var loaded *gate.Config // the config the decision was made under, for the export after it
+	loadConfig := func(cwd string) (*gate.Config, error) {
 		if env.err != nil {
 			return nil, env.err
 		}
-		c, err := hook.LoadConfigFor(env.home, cwd)
+		c, err := gate.LoadConfigFor(env.home, cwd)
 		if err == nil {
 			loaded = c
 		}
@@ -119,9 +120,9 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		defer func() { startExport(env, loaded) }()
 	}
 	if web {
-		ret := &hook.Retrieval{LoadConfig: loadConfig, Retrieve: hookRetrieve(env), MinAnswer: claude.RetrievalAnswerDelay}
+		ret := &gate.Retrieval{LoadConfig: loadConfig, Retrieve: hookRetrieve(env), MinAnswer: claude.RetrievalAnswerDelay}
 		if env.err == nil {
-			store := hook.NewStore(env.home)
+			store := gate.NewStore(env.home)
 			ret.Claim = func(c *hook.ToolCall) bool { return c.UseID == "" || store.Claim(c.Session, "retrieve", c.UseID) }
 		}
 		return r.Run(ret)
@@ -130,22 +131,22 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	if a.Client.Name != claude.Client.Name {
 		protected = guarding(a.Client)
 	}
-	g := &hook.Gate{
+	g := &gate.Gate{
 		Client: a.Client, LoadConfig: loadConfig, Binary: env.binary,
-		Modes: hook.FixedMode(hook.ModeReadOnly),
-		Protect: func(cwd string) hook.Protection {
-			p := hook.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
+		Modes: gate.FixedMode(hook.ModeReadOnly),
+		Protect: func(cwd string) gate.Protection {
+			p := gate.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
 			var writable []string
-			if cfg, err := hook.LoadConfig(env.home); err == nil {
+			if cfg, err := gate.LoadConfig(env.home); err == nil {
 				writable = cfg.EditAutoRunWritable
 			}
-			p.AutoRun, _ = hook.AutoRun(cwd, env.userHome, writable)
+			p.AutoRun, _ = gate.AutoRun(cwd, env.userHome, writable)
 			return p
 		},
-		Resolve:      hook.ResolveTargets,
-		ResolveReads: hook.ResolveReads,
-		Walk:         hook.Walk,
-		ReadList:     hook.ReadList,
+		Resolve:      gate.ResolveTargets,
+		ResolveReads: gate.ResolveReads,
+		Walk:         gate.Walk,
+		ReadList:     gate.ReadList,
 		VerifyToggle: nil,
 		Sandbox:      iso,
 		LeftEdit:     func(id string) int { return sandbox.EndEdit(env.home, id) },
@@ -162,7 +163,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	if a.Client.Name == claude.Client.Name {
 		g.VerifyToggle = func() error { return claude.CheckReadonlyCommand(env.userHome) }
 		g.IsClient = claude.IsClientProcess
-		g.ClientRules = func(c *hook.ToolCall) hook.ClientRules { return claudeRules(env.userHome, c.Cwd) }
+		g.ClientRules = func(c *hook.ToolCall) gate.ClientRules { return claudeRules(env.userHome, c.Cwd) }
 	} else {
 		g.ClientRules = otherRules(a.Name, env.userHome)
 	}
@@ -178,8 +179,8 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		}
 	}
 	if env.err == nil {
-		g.Store = hook.NewStore(env.home)
-		g.Modes = hook.StoreModes{Store: g.Store}
+		g.Store = gate.NewStore(env.home)
+		g.Modes = gate.StoreModes{Store: g.Store}
 		g.Environ = os.Environ()
 	}
 	if len(runRead) > 0 {
@@ -187,13 +188,13 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		for _, r := range runRead {
 			g.LaunchProfile = append(g.LaunchProfile, "--read", r)
 		}
-		g.Sandbox = func() hook.Isolation {
-			return hook.Isolation{Available: true, Describe: "hookctl run's secure-read-only profile, again, without writes or network",
+		g.Sandbox = func() gate.Isolation {
+			return gate.Isolation{Available: true, Describe: "hookctl run's secure-read-only profile, again, without writes or network",
 				EditReason: "a hookctl run is read-only"}
 		}
 	}
 	if pinned {
-		g.Modes = hook.FixedMode(hook.ModeReadOnly)
+		g.Modes = gate.FixedMode(hook.ModeReadOnly)
 		g.Pinned = "this session is a hookctl run (hookctl run --profile secure-read-only), read-only from its start to its end"
 	}
 	return r.Run(g)
@@ -201,13 +202,13 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 
 // startExport starts hookctl-export if the config (cfg, or the global one where the call
 // loaded none) names a collector: detached, and only if none runs (export/launch).
-func startExport(env environment, cfg *hook.Config) {
+func startExport(env environment, cfg *gate.Config) {
 	if env.err != nil || env.binary == "" {
 		return
 	}
 	if cfg == nil {
 		var err error
-		if cfg, err = hook.LoadConfig(env.home); err != nil {
+		if cfg, err = gate.LoadConfig(env.home); err != nil {
 			return
 		}
 	}
@@ -230,17 +231,17 @@ func claudeRules(userHome, cwd string) *permissions.Set {
 // otherRules loads the permission rules of a client other than Claude Code that takes a
 // rewritten command, for a session in the call's directory; nil for one whose rules are not
 // modelled.
-func otherRules(agent, userHome string) func(c *hook.ToolCall) hook.ClientRules {
+func otherRules(agent, userHome string) func(c *hook.ToolCall) gate.ClientRules {
 	ancestors := func() []int {
 		var pids []int
-		for _, p := range hook.Ancestors(os.Getpid()) {
+		for _, p := range gate.Ancestors(os.Getpid()) {
 			pids = append(pids, p.PID)
 		}
 		return pids
 	}
 	switch agent {
 	case "codex":
-		return func(c *hook.ToolCall) hook.ClientRules {
+		return func(c *hook.ToolCall) gate.ClientRules {
 			home := os.Getenv("CODEX_HOME")
 			if home == "" {
 				home = filepath.Join(userHome, ".codex")
@@ -248,12 +249,12 @@ func otherRules(agent, userHome string) func(c *hook.ToolCall) hook.ClientRules 
 			return execpolicy.Load(execpolicy.Options{CodexHome: home, Cwd: c.Cwd, System: "/etc/codex"})
 		}
 	case "gemini":
-		return func(c *hook.ToolCall) hook.ClientRules {
+		return func(c *hook.ToolCall) gate.ClientRules {
 			args, _ := agentkit.ClientArgs(ancestors(), policy.IsClient)
 			return policy.Load(policy.Options{Home: userHome, Cwd: c.Cwd, System: "/etc/gemini-cli", Args: args})
 		}
 	case "copilot":
-		return func(c *hook.ToolCall) hook.ClientRules {
+		return func(c *hook.ToolCall) gate.ClientRules {
 			args, ok := agentkit.ClientArgs(ancestors(), copilotperm.IsClient)
 			p := &copilotperm.Permissions{}
 			if ok {
@@ -277,7 +278,7 @@ type environment struct {
 
 func hookEnv() environment {
 	var e environment
-	e.home, e.err = hook.Home()
+	e.home, e.err = gate.Home()
 	e.userHome, _ = os.UserHomeDir()
 	if exe, err := os.Executable(); err == nil {
 		// Linux answers from /proc/self/exe, which the kernel has resolved already; elsewhere the
@@ -303,7 +304,7 @@ func trustedLookPath(home, cwd, name string) (string, error) {
 			break
 		}
 	}
-	if cfg, err := hook.LoadConfig(home); err == nil {
+	if cfg, err := gate.LoadConfig(home); err == nil {
 		untrusted = append(untrusted, cfg.EditWritable...)
 	}
 	return trustedpath.LookPath(name, os.Getenv("PATH"), untrusted)
@@ -311,30 +312,30 @@ func trustedLookPath(home, cwd, name string) (string, error) {
 
 // isolation is the sandbox probe's result for this machine, cached in hookctl's home per
 // kernel and build: reading it costs the hook one small file and two system calls.
-func isolation(env environment) hook.Isolation { return isolationWaiting(env, nil) }
+func isolation(env environment) gate.Isolation { return isolationWaiting(env, nil) }
 
 // isolationWaiting is isolation, calling waiting before it waits for another process's probe
 // (sandbox.CurrentWaiting).
-func isolationWaiting(env environment, waiting func()) hook.Isolation {
+func isolationWaiting(env environment, waiting func()) gate.Isolation {
 	if env.err != nil || env.binary == "" {
 		why := "hookctl does not know its own path"
-		return hook.Isolation{Reason: why, EditReason: why}
+		return gate.Isolation{Reason: why, EditReason: why}
 	}
 	return isolationOf(sandbox.CurrentWaiting(env.home, env.binary, waiting))
 }
 
 // isolationOf is a probe's result as the policy reads it.
-func isolationOf(st sandbox.Status) hook.Isolation {
-	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason,
+func isolationOf(st sandbox.Status) gate.Isolation {
+	return gate.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason,
 		Failing: st.Failing(), EditFailing: st.EditFailing()}
 }
 
-func loadConfig() (*hook.Config, error) {
-	home, err := hook.Home()
+func loadConfig() (*gate.Config, error) {
+	home, err := gate.Home()
 	if err != nil {
 		return nil, err
 	}
-	return hook.LoadConfig(home)
+	return gate.LoadConfig(home)
 }
 
 // inRetrieverEnv marks the claude the retriever runs as a distiller (retriever.InRetrieverEnv).

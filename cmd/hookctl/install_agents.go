@@ -17,7 +17,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/codex"
 	"github.com/hookctl/hookctl/agents/hookfile"
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/internal/hookjson"
 	"github.com/hookctl/hookctl/lexer"
@@ -539,15 +539,15 @@ func agentDoctorRun(s *streams, name string) int {
 // on hookctl's policy alone (the machine has no sandbox, or the client takes no rewrite).
 func (d *doctor) checkAgentSandbox(env environment, name string) {
 	a, _ := agentNamed(name)
-	cfg, _ := hook.LoadConfig(env.home)
+	cfg, _ := gate.LoadConfig(env.home)
 	st := sandbox.Current(env.home, env.binary)
 	switch {
 	case a.AsWritten:
 		d.note("%s runs shell commands as it sent them (it takes no rewritten command): its admitted reads run on hookctl's policy alone, never in the OS sandbox, and reads that need the sandbox are refused", a.Client.Name)
 	case st.Available:
-		d.ok("%s", hook.Enforcement(isolationOf(st), cfg))
+		d.ok("%s", gate.Enforcement(isolationOf(st), cfg))
 	default:
-		d.note("%s\n    to get it: %s", hook.Enforcement(isolationOf(st), cfg), sandboxFix(st))
+		d.note("%s\n    to get it: %s", gate.Enforcement(isolationOf(st), cfg), sandboxFix(st))
 	}
 }
 

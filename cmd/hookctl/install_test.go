@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/retriever"
 
 	"github.com/hookctl/hookctl/agents/claude"
@@ -161,7 +162,7 @@ func TestInstallScopes(t *testing.T) {
 func TestReadonlyCommand(t *testing.T) {
 	_, hh := userEnv(t)
 	cwd, _ := os.Getwd()
-	store := hook.NewStore(hh)
+	store := gate.NewStore(hh)
 	store.Record("elsewhere", "/somewhere/else", hook.ModeReadOnly)
 	store.Record("here", cwd, hook.ModeReadOnly)
 
@@ -211,7 +212,7 @@ func TestReadonlyCommand(t *testing.T) {
 
 func TestStatuslineBadges(t *testing.T) {
 	_, hh := userEnv(t)
-	store := hook.NewStore(hh)
+	store := gate.NewStore(hh)
 	store.Record("ro", "/p", hook.ModeReadOnly)
 	store.Record("ed", "/p", hook.ModeEdit)
 	store.Record("rv", "/p", hook.ModeReview)
@@ -239,8 +240,8 @@ func TestStatuslineBadges(t *testing.T) {
 	}
 	os.Remove(filepath.Join(hh, "config.toml"))
 	// Issue 11: the client's plan mode, once the hook has seen a call in it, shows.
-	store.NotePermissionMode("ed", hook.PermissionPlan)
-	store.NotePermissionMode("ro", hook.PermissionPlan)
+	store.NotePermissionMode("ed", gate.PermissionPlan)
+	store.NotePermissionMode("ro", gate.PermissionPlan)
 	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT (⏸ plan mode: read-only)\n" {
 		t.Errorf("edit mode in plan mode: %q", out)
 	}
@@ -524,7 +525,7 @@ func TestUninstallRemovesTheFileInstallCreated(t *testing.T) {
 // claim plan mode's read-only rules until the next prompt although the agent could edit again.
 func TestStatuslineLeavesPlanMode(t *testing.T) {
 	_, hh := userEnv(t)
-	store := hook.NewStore(hh)
+	store := gate.NewStore(hh)
 	store.Record("ed", "/p", hook.ModeEdit)
 	draw := func(tokens int) string {
 		in := fmt.Sprintf(`{"session_id":"ed","model":{"id":"m"},"context_window":{"total_input_tokens":%d},"cost":{"total_duration_ms":%d}}`,
@@ -534,7 +535,7 @@ func TestStatuslineLeavesPlanMode(t *testing.T) {
 	}
 	const planned = "✏ EDIT (⏸ plan mode: read-only)"
 	draw(10)
-	store.NotePermissionMode("ed", hook.PermissionPlan) // a prompt in plan mode
+	store.NotePermissionMode("ed", gate.PermissionPlan) // a prompt in plan mode
 	for i, step := range []struct {
 		tokens int
 		want   string
@@ -548,7 +549,7 @@ func TestStatuslineLeavesPlanMode(t *testing.T) {
 			t.Errorf("drawing %d: %q, want %q", i, got, step.want)
 		}
 	}
-	store.NotePermissionMode("ed", hook.PermissionPlan) // … a prompt or call in plan mode does
+	store.NotePermissionMode("ed", gate.PermissionPlan) // … a prompt or call in plan mode does
 	if got := draw(30); got != planned {
 		t.Errorf("after plan mode was reported again: %q", got)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 )
@@ -61,7 +62,7 @@ func readLog(s *streams) ([]hook.LogEntry, error) {
 	if env.err != nil {
 		return nil, env.err
 	}
-	entries, damaged, err := hook.DecisionLogAt(env.home).Entries()
+	entries, damaged, err := gate.DecisionLogAt(env.home).Entries()
 	if damaged > 0 {
 		fmt.Fprintf(s.err, "hookctl: %d damaged line(s) in the decision log were skipped\n", damaged)
 	}
@@ -165,7 +166,7 @@ func logWhy(s *streams, id string) error {
 		if e.ID != id {
 			continue
 		}
-		for i, step := range hook.WhySteps(e, judgeNow) {
+		for i, step := range gate.WhySteps(e, judgeNow) {
 			fmt.Fprintf(visibleTo(s.out), "%d. %s\n", i+1, step)
 		}
 		return nil
@@ -176,13 +177,13 @@ func logWhy(s *streams, id string) error {
 // judgeNow decides e's command again with today's config and rules, for a session in mode m.
 func judgeNow(e hook.LogEntry, m hook.Mode) hook.Decision {
 	env := hookEnv()
-	cfg, err := hook.LoadConfigFor(env.home, e.Cwd)
+	cfg, err := gate.LoadConfigFor(env.home, e.Cwd)
 	if err != nil {
 		return hook.Decision{Verdict: hook.Deny, Reason: err.Error()}
 	}
 	p := newPolicy(env, cfg, e.Cwd)
 	call := &hook.ToolCall{Session: e.Session, Tool: e.Tool, Kind: hook.KindShell, Command: e.Command, Cwd: e.Cwd, AgentType: e.AgentType}
-	return p.Decide(call, hook.SessionState{Mode: m})
+	return p.Decide(call, gate.SessionState{Mode: m})
 }
 
 // visibleTo writes to w with escape sequences, other control characters and bidi and other

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -21,17 +22,17 @@ const (
 	sessB = "bbbb2222-0000-4000-8000-00000000000b"
 )
 
-func twoSessions(t *testing.T) (*hook.Store, string, string) {
+func twoSessions(t *testing.T) (*gate.Store, string, string) {
 	t.Helper()
 	_, hh := userEnv(t)
 	proj, _ := os.Getwd()
-	store := hook.NewStore(hh)
+	store := gate.NewStore(hh)
 	store.Record(sessA, proj, hook.ModeReadOnly)
 	store.Record(sessB, proj, hook.ModeReadOnly)
 	return store, hh, proj
 }
 
-func modeOf(t *testing.T, store *hook.Store, id string) hook.Mode {
+func modeOf(t *testing.T, store *gate.Store, id string) hook.Mode {
 	t.Helper()
 	m, _, err := store.Peek(id)
 	if err != nil {
@@ -41,7 +42,7 @@ func modeOf(t *testing.T, store *hook.Store, id string) hook.Mode {
 }
 
 func needProc(t *testing.T) {
-	if _, ok := hook.ReadProc(os.Getpid()); !ok {
+	if _, ok := gate.ReadProc(os.Getpid()); !ok {
 		t.Skip("no /proc: clients are not noted on this system")
 	}
 }
@@ -97,7 +98,7 @@ func TestReadonlyNeverUnlocksAnotherSessionFromInside(t *testing.T) {
 		t.Fatalf("a session was unlocked: A %v, B %v", modeOf(t, store, sessA), modeOf(t, store, sessB))
 	}
 	// Narrowing another session is fine: review → read-only.
-	hook.ToggleReview.Apply(store, sessB, "cli", "", hook.ModeReadOnly, nil)
+	gate.ToggleReview.Apply(store, sessB, "cli", "", hook.ModeReadOnly, nil)
 	if code, out, errOut := runCLI(t, hh, "", "readonly", "on", "--session", "bbbb2222"); code != exitOK || !strings.Contains(out, "👁 REVIEW → 🔒 READ-ONLY") {
 		t.Errorf("on --session B from inside A: exit %d %q %q", code, out, errOut)
 	}
@@ -110,7 +111,7 @@ func TestReadonlyNeverUnlocksAnotherSessionFromInside(t *testing.T) {
 func TestReadonlyOutsideAnySession(t *testing.T) {
 	_, hh := userEnv(t)
 	proj, _ := os.Getwd()
-	store := hook.NewStore(hh)
+	store := gate.NewStore(hh)
 	store.Record(sessA, proj, hook.ModeReadOnly)
 	sub := filepath.Join(proj, "sub", "deeper")
 	os.MkdirAll(sub, 0o755)
@@ -160,7 +161,7 @@ func TestReadonlyPrefersTheRunningSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Process.Kill()
-	p, ok := hook.ReadProc(client.Process.Pid)
+	p, ok := gate.ReadProc(client.Process.Pid)
 	if !ok {
 		t.Fatal("cannot read the child's process")
 	}

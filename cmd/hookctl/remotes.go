@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 )
 
 type remotesOptions struct {
@@ -66,7 +66,7 @@ A host is added only by you: the hook refuses this command to the agent in every
 }
 
 func remotesRun(s *streams, opts *remotesOptions) error {
-	home, err := hook.Home()
+	home, err := gate.Home()
 	if err != nil {
 		return err
 	}
@@ -74,10 +74,10 @@ func remotesRun(s *streams, opts *remotesOptions) error {
 	if err != nil {
 		return err
 	}
-	project := hook.ProjectOf(dir)
-	projects := hook.NewProjects(home)
+	project := gate.ProjectOf(dir)
+	projects := gate.NewProjects(home)
 	if opts.Verb == "add" {
-		store := hook.NewStore(home)
+		store := gate.NewStore(home)
 		inside, client, ok := store.ClientSession(opts.Self)
 		if opts.EnvSession != "" && (!ok || opts.EnvSession != inside) {
 			// As readonly does: the environment says this runs in a client session, and its
@@ -89,19 +89,19 @@ func remotesRun(s *streams, opts *remotesOptions) error {
 		if err != nil {
 			return fmt.Errorf("failed to add %s: %w", opts.Host, err)
 		}
-		fmt.Fprintf(s.out, "%s: edit mode may now reach %s as the project's remotes\n", project, hook.DescribeRemotes(r))
+		fmt.Fprintf(s.out, "%s: edit mode may now reach %s as the project's remotes\n", project, gate.DescribeRemotes(r))
 		return nil
 	}
 	r, err := projects.Load(project)
-	if errors.Is(err, hook.ErrNoProject) {
+	if errors.Is(err, gate.ErrNoProject) {
 		fmt.Fprintf(s.out, "%s: no session seen here yet; its remotes are recorded when one starts (or add one: hookctl remotes add HOST)\n", project)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "%s: %s\n  recorded %s from %s\n", project, hook.DescribeRemotes(r), r.Recorded.Local().Format(time.DateTime), r.From)
-	if now := hook.ProjectRemotes(dir); len(now) > 0 {
+	fmt.Fprintf(s.out, "%s: %s\n  recorded %s from %s\n", project, gate.DescribeRemotes(r), r.Recorded.Local().Format(time.DateTime), r.From)
+	if now := gate.ProjectRemotes(dir); len(now) > 0 {
 		for _, h := range now {
 			if !slices.Contains(r.Hosts(), h) {
 				fmt.Fprintf(s.out, "  .git/config now also names %s, which edit mode does not reach (hookctl remotes add %s, if you added it)\n", h, h)
@@ -111,7 +111,7 @@ func remotesRun(s *streams, opts *remotesOptions) error {
 	return nil
 }
 
-func clientNote(c hook.Proc, ok bool) string {
+func clientNote(c gate.Proc, ok bool) string {
 	if !ok {
 		return ""
 	}

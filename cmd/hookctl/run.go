@@ -17,7 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
@@ -109,7 +109,7 @@ func runRun(s *streams, opts *runOptions, args []string) error {
 	}
 	// The user's own config only: the repository's .hookctl.toml has no say in where its
 	// content goes.
-	cfg, err := hook.LoadConfig(env.home)
+	cfg, err := gate.LoadConfig(env.home)
 	if err != nil {
 		return err
 	}
@@ -204,7 +204,7 @@ func agentDecisions(p *securerun.Preflight) func() *securerun.ToolCalls {
 		return nil
 	}
 	return func() *securerun.ToolCalls {
-		entries, damaged, _ := hook.DecisionLogAt(p.Agent.HookctlHome).Entries()
+		entries, damaged, _ := gate.DecisionLogAt(p.Agent.HookctlHome).Entries()
 		tc := &securerun.ToolCalls{Damaged: damaged}
 		for _, e := range entries {
 			if e.Event != "tool" {

@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/programs"
@@ -27,14 +28,14 @@ import (
 // policyFor is the egress policy of a command under opts's profile: a publish reaches the GitHub
 // API alone; an edit-mode command the registries, its project's remotes as recorded when hookctl
 // first saw a session there (and as the human added since), and the user's [network] allow.
-func policyFor(home string, opts *sandboxOptions, cfg *hook.Config) func() (*egress.Policy, error) {
+func policyFor(home string, opts *sandboxOptions, cfg *gate.Config) func() (*egress.Policy, error) {
 	if opts.Profile == sandbox.PublishName {
 		return publishPolicy
 	}
 	return func() (*egress.Policy, error) {
 		var remotes []string
-		if sess, err := hook.NewStore(home).Load(opts.Session); err == nil {
-			remotes = hook.NewProjects(home).RemotesFor(sess)
+		if sess, err := gate.NewStore(home).Load(opts.Session); err == nil {
+			remotes = gate.NewProjects(home).RemotesFor(sess)
 		}
 		return egress.New(remotes, cfg.Network.Allow, cfg.Network.TLSUnnamed)
 	}
@@ -43,11 +44,11 @@ func policyFor(home string, opts *sandboxOptions, cfg *hook.Config) func() (*egr
 // egressWatch is the watcher a root launcher starts beside the command (sandbox.StartWatcher):
 // the bridge's listener comes on descriptor 3.
 func egressWatch(opts *sandboxOptions) error {
-	home, err := hook.Home()
+	home, err := gate.Home()
 	if err != nil {
 		return err
 	}
-	cfg, err := hook.LoadConfig(home)
+	cfg, err := gate.LoadConfig(home)
 	if err != nil {
 		return err
 	}
@@ -155,8 +156,8 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
 				return exitCode(exitSandboxFailed)
-			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != hook.PolicyOnlyProfile:
-				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName, hook.PolicyOnlyProfile)
+			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != gate.PolicyOnlyProfile:
+				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName, gate.PolicyOnlyProfile)
 			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
 				return errors.New("the edit profile needs --project DIR, an absolute path")
 			case len(args) == 0:
@@ -227,7 +228,7 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		if len(opts.Write) == 0 && opts.Session != "" {
 			// A command the hooks of a run admitted: the run's roots to read, and its session's
 			// scratch directory as the one it writes, its TMPDIR.
-			home, err := hook.Home()
+			home, err := gate.Home()
 			if err != nil {
 				return err
 			}
@@ -305,14 +306,14 @@ func secureInit(opts *sandboxOptions, args []string) int {
 // sandboxExec applies the profile and execs args; it returns only on failure, or with the exit
 // status of the child an unprivileged edit profile runs in a user namespace.
 func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
-	home, err := hook.Home()
+	home, err := gate.Home()
 	if err != nil {
 		return 0, err
 	}
 	if opts.Profile == sandbox.EditName {
 		return editExec(home, opts, args)
 	}
-	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == hook.PolicyOnlyProfile) && !opts.BoundedChild {
+	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == gate.PolicyOnlyProfile) && !opts.BoundedChild {
 		return boundedExec(opts, home, args)
 	}
 	ownMounts := false
@@ -328,7 +329,7 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	}
 	defer scratch.Close()
 	if opts.Profile == sandbox.PublishName && !opts.InUserNS && opts.EgressFD == 0 {
-		cfg, err := hook.LoadConfig(home)
+		cfg, err := gate.LoadConfig(home)
 		if err != nil {
 			return 0, err
 		}
@@ -371,7 +372,7 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	}
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
-		p = sandbox.Publish(append(sandbox.HiddenDirs(home), otherTerminals), scratch.Path, hook.PublishEnv)
+		p = sandbox.Publish(append(sandbox.HiddenDirs(home), otherTerminals), scratch.Path, gate.PublishEnv)
 		p.ScratchDir = scratch.Dir
 		if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
 			return 0, err
@@ -400,10 +401,10 @@ func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
 	}
 	// The probe tries the profile as the kernel allows it, whatever the user's config says: a
 	// broken config is reported as such, not cached as "no edit sandbox here".
-	cfg := &hook.Config{}
+	cfg := &gate.Config{}
 	if !opts.ProbeConfine {
 		var err error
-		if cfg, err = hook.LoadConfig(home); err != nil {
+		if cfg, err = gate.LoadConfig(home); err != nil {
 			return 0, err
 		}
 	}
@@ -437,7 +438,7 @@ func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
 		}
 		// Recorded first, then the mode: a session that leaves edit mode now either finds
 		// this init recorded and ends it, or has already left, which this sees.
-		if mode, _, err := hook.NewStore(home).Peek(opts.Session); err != nil || mode != hook.ModeEdit {
+		if mode, _, err := gate.NewStore(home).Peek(opts.Session); err != nil || mode != hook.ModeEdit {
 			sandbox.ForgetInit(home, opts.Session, pid)
 			return errors.New("the session is not in edit mode, so edit mode's command did not run")
 		}
@@ -462,7 +463,7 @@ func editInit(home string, opts *sandboxOptions, args []string) int {
 		p.Frozen = append(p.Frozen, nestedClients(home, opts.Session, opts.Project)...)
 	}
 	var sockets []string
-	if cfg, err := hook.LoadConfig(home); err == nil {
+	if cfg, err := gate.LoadConfig(home); err == nil {
 		sockets = append(sockets, cfg.EditUnixSockets...)
 	}
 	if a := os.Getenv("SSH_AUTH_SOCK"); filepath.IsAbs(a) && !opts.ProbeConfine {
@@ -537,14 +538,14 @@ func sandboxForget(s *streams) error {
 // profile and execs the command; the policy-only profile's child is the command itself, with the
 // read-only profile's environment. Both environments are the allowlist (Profile.Environ).
 func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) {
-	if opts.Profile == hook.PolicyOnlyProfile {
+	if opts.Profile == gate.PolicyOnlyProfile {
 		scratch, err := scratchFor(home, opts)
 		if err != nil {
 			return 0, err
 		}
 		defer scratch.Close()
 		p := sandbox.ReadOnly(nil, scratch.Path)
-		p.Name = hook.PolicyOnlyProfile
+		p.Name = gate.PolicyOnlyProfile
 		p.PassEnv, p.Pins = readOnlyEnv(home)
 		path, err := exec.LookPath(args[0])
 		if err != nil {
@@ -575,12 +576,12 @@ func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) 
 // config's pass_env), and the pins that turn the repository's own git filter drivers off
 // (hook.GitFilterPins).
 func readOnlyEnv(home string) (passEnv, pins []string) {
-	if cfg, err := hook.LoadConfig(home); err == nil {
+	if cfg, err := gate.LoadConfig(home); err == nil {
 		passEnv = cfg.PassEnv
 	}
 	if wd, err := os.Getwd(); err == nil {
 		userHome, _ := os.UserHomeDir()
-		pins = hook.GitFilterPins(wd, userHome)
+		pins = gate.GitFilterPins(wd, userHome)
 	}
 	return passEnv, pins
 }
@@ -640,7 +641,7 @@ var editWritable = []string{".cache", ".npm", ".yarn", ".pnpm-store", ".bun", ".
 func editProfile(home, session, project, scratch string, confine bool) *sandbox.Profile {
 	userHome, _ := os.UserHomeDir()
 	binary := hookEnv().binary
-	frozen := hook.ProtectedPaths(guarding(claude.Client), home, userHome, binary, project)
+	frozen := gate.ProtectedPaths(guarding(claude.Client), home, userHome, binary, project)
 	frozen = append(frozen, binary, front.WorkerPath(binary))
 	if userHome != "" {
 		frozen = append(frozen, filepath.Join(userHome, ".claude"), filepath.Join(userHome, ".claude.json"))
@@ -667,7 +668,7 @@ func editProfile(home, session, project, scratch string, confine bool) *sandbox.
 		}
 	}
 	var autoWritable []string
-	if cfg, err := hook.LoadConfig(home); err == nil {
+	if cfg, err := gate.LoadConfig(home); err == nil {
 		shared = append(shared, cfg.EditWritable...)
 		autoWritable = cfg.EditAutoRunWritable
 	}
@@ -677,7 +678,7 @@ func editProfile(home, session, project, scratch string, confine bool) *sandbox.
 	}
 	// What runs code later outside the sandbox (git's hooks and config, .envrc, .vscode, …):
 	// frozen, and refused where it does not exist yet; the git directories are anchored.
-	auto, gitDirs := hook.AutoRun(project, userHome, autoWritable)
+	auto, gitDirs := gate.AutoRun(project, userHome, autoWritable)
 	auto = append(auto, pathDirs(shared, autoWritable)...)
 	why := map[string]string{}
 	for _, a := range auto {
@@ -701,8 +702,8 @@ func editProfile(home, session, project, scratch string, confine bool) *sandbox.
 // a directory edit mode writes as it is (shared: the project, the temporary directories, the
 // user's edit_writable): what a command put there would run the next time the user typed its
 // name. A relative entry (., bin) names the directory the user is in, which no sandbox can keep.
-func pathDirs(shared, autoWritable []string) []hook.AutoRunPath {
-	var out []hook.AutoRunPath
+func pathDirs(shared, autoWritable []string) []gate.AutoRunPath {
+	var out []gate.AutoRunPath
 	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
 		if !filepath.IsAbs(d) {
 			continue
@@ -712,7 +713,7 @@ func pathDirs(shared, autoWritable []string) []hook.AutoRunPath {
 			slices.ContainsFunc(autoWritable, func(w string) bool { return filepath.IsAbs(w) && withinDir(d, filepath.Clean(w)) }) {
 			continue
 		}
-		out = append(out, hook.AutoRunPath{Path: d, Key: d,
+		out = append(out, gate.AutoRunPath{Path: d, Key: d,
 			What: "a directory on your PATH: a program put there runs instead of the one you meant, the next time you type its name"})
 	}
 	return out

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
 )
@@ -120,7 +121,7 @@ func TestToggleLandsWhileAnotherProcessHoldsTheLock(t *testing.T) {
 		t.Skip("flock is not installed")
 	}
 	home := t.TempDir()
-	hook.NewStore(home).Record("s", "/p", hook.ModeReadOnly)
+	gate.NewStore(home).Record("s", "/p", hook.ModeReadOnly)
 	if out, code, _ := runBin(t, home, "", "readonly", "off", "--session", "s"); code != 0 {
 		t.Fatalf("readonly off: %s", out)
 	}

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
 )
@@ -71,11 +72,11 @@ func runStatusline(s *streams) {
 func statusLine(stdin io.Reader) string {
 	in, _ := io.ReadAll(io.LimitReader(stdin, hook.MaxPayload))
 	id := gjson.GetBytes(in, "session_id").Str
-	home, err := hook.Home()
+	home, err := gate.Home()
 	if err != nil {
 		return "🔒 READ-ONLY (⚠ " + err.Error() + ")"
 	}
-	cfg, cfgErr := hook.LoadConfig(home)
+	cfg, cfgErr := gate.LoadConfig(home)
 	line := statusBadge(home, id, cfg, cfgErr)
 	if cfgErr != nil {
 		// The hook refuses every call while the config is broken, whatever the mode.
@@ -87,21 +88,21 @@ func statusLine(stdin io.Reader) string {
 		}
 		return line
 	}
-	store := hook.NewStore(home)
+	store := gate.NewStore(home)
 	store.StatusLineDrawn(id, drawFingerprint(in))
-	plan := line != hook.Badge(hook.ModeReadOnly) && store.InPlanMode(id)
+	plan := line != gate.Badge(hook.ModeReadOnly) && store.InPlanMode(id)
 	switch line {
-	case hook.Badge(hook.ModeReadOnly):
+	case gate.Badge(hook.ModeReadOnly):
 		iso := isolation(hookEnv())
 		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
-	case hook.Badge(hook.ModeEdit):
+	case gate.Badge(hook.ModeEdit):
 		iso := isolation(hookEnv())
 		held := iso.Edit
 		line += sandboxBadge(cfg, held, iso.EditFailing)
 		if held && cfg.FullNetwork() {
 			line += " " + fullNetworkBadge
 		}
-	case hook.Badge(hook.ModeReview):
+	case gate.Badge(hook.ModeReview):
 		// Review mode's reads are held as read-only mode's are; its publishes are not.
 		iso := isolation(hookEnv())
 		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
@@ -155,16 +156,16 @@ const fullNetworkBadge = "⚠ FULL NETWORK"
 const reviewPublishBadge = "(publish: unsandboxed)"
 
 // statusBadge is the session's mode; a session not seen yet shows the mode it will start in.
-func statusBadge(home, id string, cfg *hook.Config, cfgErr error) string {
-	mode, _, err := hook.NewStore(home).Peek(id)
+func statusBadge(home, id string, cfg *gate.Config, cfgErr error) string {
+	mode, _, err := gate.NewStore(home).Peek(id)
 	switch {
 	case err == nil:
-		return hook.Badge(mode)
-	case errors.Is(err, hook.ErrNoSession):
+		return gate.Badge(mode)
+	case errors.Is(err, gate.ErrNoSession):
 		if cfgErr != nil {
 			return brokenConfigBadge
 		}
-		return hook.Badge(cfg.SessionDefault())
+		return gate.Badge(cfg.SessionDefault())
 	}
 	return "🔒 READ-ONLY (⚠ state unreadable)"
 }
@@ -172,7 +173,7 @@ func statusBadge(home, id string, cfg *hook.Config, cfgErr error) string {
 // partialBadge is what the badge adds where the sandbox holds without some of its layers (the
 // probe's description names them after "; without ": a container's root that cannot empty its
 // bounding set, a machine without namespaces); doctor says which.
-func partialBadge(iso hook.Isolation) string {
+func partialBadge(iso gate.Isolation) string {
 	if iso.Available && strings.Contains(iso.Describe, "; without ") {
 		return " (⚠ partial sandbox: hookctl doctor)"
 	}
@@ -182,16 +183,16 @@ func partialBadge(iso hook.Isolation) string {
 // sandboxBadge is what a mode's badge adds where its commands cannot run in their sandbox
 // (held says whether they can): policy only, or, when the config requires the sandbox or the
 // sandbox held here before (failing), that the shell is refused.
-func sandboxBadge(cfg *hook.Config, held, failing bool) string {
+func sandboxBadge(cfg *gate.Config, held, failing bool) string {
 	switch {
 	case held:
 		return ""
 	case failing:
 		return " (⚠ sandbox failing: shell refused)"
-	case cfg != nil && cfg.Sandbox == hook.SandboxRequire:
+	case cfg != nil && cfg.Sandbox == gate.SandboxRequire:
 		return " (⚠ no sandbox: shell refused)"
 	}
-	return " " + hook.PolicyOnlyBadge
+	return " " + gate.PolicyOnlyBadge
 }
 
 // runWrapped runs the status line install replaced, with the same input, and returns its output.

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
@@ -122,7 +122,7 @@ func TestResearchConfigLoads(t *testing.T) {
 	home := t.TempDir()
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte("[retriever.research]\nenabled = false\nsteps = 99\npages = 3\nprotocol = \"text\"\n"+
 		"[retriever.github]\nprivate_repos = [\"my-org/*\"]\n"), 0o600)
-	cfg, err := hook.LoadConfig(home)
+	cfg, err := gate.LoadConfig(home)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
 )
@@ -189,7 +190,7 @@ func runMatrix(t *testing.T, sc matrixScope, hookctl, mode string) ([]ct.ToolRes
 			os.WriteFile(filepath.Join(home, "config.toml"), []byte("default_mode = \"edit\"\n"), 0o600)
 		}
 		if mode == "review" {
-			if _, _, err := hook.ToggleReview.Apply(hook.NewStore(home), matrixSessionID, "cli", s.Project, hook.ModeReadOnly, nil); err != nil {
+			if _, _, err := gate.ToggleReview.Apply(gate.NewStore(home), matrixSessionID, "cli", s.Project, hook.ModeReadOnly, nil); err != nil {
 				t.Fatal(err)
 			}
 			s.Args = append(s.Args, "--session-id", matrixSessionID)
@@ -427,7 +428,7 @@ func TestRealClientRulePrecedence(t *testing.T) {
 // says so.
 func checkLogWhy(t *testing.T, hookctl string, s *ct.Session, home string) {
 	t.Helper()
-	entries, _, err := hook.DecisionLogAt(home).Entries()
+	entries, _, err := gate.DecisionLogAt(home).Entries()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
 )
@@ -179,6 +180,6 @@ func BenchmarkLoadAndJudge(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s := Load(Options{Home: home, Cwd: proj, ManagedDir: filepath.Join(base, "etc"), ArgsKnown: true, Args: []string{"-p", "x", "--allowedTools", "Bash(make:*)"}})
 		c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: proj, PermissionMode: "default"}
-		s.Judge(hook.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)})
+		s.Judge(gate.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)})
 	}
 }

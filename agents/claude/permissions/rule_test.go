@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
 )
@@ -30,9 +31,9 @@ func set(lines ...string) *Set {
 	return s
 }
 
-func judge(s *Set, mode, cmd string, read bool) hook.ClientVerdict {
+func judge(s *Set, mode, cmd string, read bool) gate.ClientVerdict {
 	c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: cwd, PermissionMode: mode}
-	return s.Judge(hook.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd), Read: read, Rewrite: "/opt/hookctl sandbox --session s -- bash -c " + lexer.Quote(cmd)})
+	return s.Judge(gate.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd), Read: read, Rewrite: "/opt/hookctl sandbox --session s -- bash -c " + lexer.Quote(cmd)})
 }
 
 // reads stands in for hookctl's read-only judge in these rows: a command made only of the

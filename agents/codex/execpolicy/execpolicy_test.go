@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
 )
@@ -25,10 +26,10 @@ prefix_rule(pattern = ["touch", "a3"], decision = 'allow',)
 host_executable(name = "git", paths = ["/usr/bin/git"])
 `
 
-func judge(t *testing.T, p *Policy, cmd string) hook.ClientVerdict {
+func judge(t *testing.T, p *Policy, cmd string) gate.ClientVerdict {
 	t.Helper()
 	c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd}
-	return p.Judge(hook.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)})
+	return p.Judge(gate.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)})
 }
 
 // Rows from Codex's rules documentation (developers.openai.com/codex/rules) and seen live

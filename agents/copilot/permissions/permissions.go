@@ -25,6 +25,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/agents/agentkit"
+	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 )
@@ -151,13 +152,13 @@ func parseRule(t string, deny bool) *Rule {
 }
 
 // Judge is what Copilot would do with a shell call as the model wrote it (hook.ClientRules).
-func (p *Permissions) Judge(q hook.ClientQuery) hook.ClientVerdict {
+func (p *Permissions) Judge(q gate.ClientQuery) gate.ClientVerdict {
 	c := q.Call
 	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
-		return hook.ClientVerdict{Verdict: hook.Pass}
+		return gate.ClientVerdict{Verdict: hook.Pass}
 	}
 	if !p.Known && !q.Read {
-		return hook.ClientVerdict{Verdict: hook.Ask, By: "Copilot's flags, unread",
+		return gate.ClientVerdict{Verdict: hook.Ask, By: "Copilot's flags, unread",
 			Reason: "hookctl could not read Copilot CLI's command line, so it cannot tell whether your --allow-tool or --deny-tool covers `" + clip.Short(c.Command) + "`."}
 	}
 	shown := clip.Short(c.Command)
@@ -169,7 +170,7 @@ func (p *Permissions) Judge(q hook.ClientQuery) hook.ClientVerdict {
 		for _, sc := range line.Commands {
 			for _, words := range [][]string{sc.Words, baseWords(sc.Words)} {
 				if len(words) > 0 && r.names(words) || r.Words == nil {
-					return hook.ClientVerdict{Verdict: hook.Deny, Rule: r.String(), By: "your Copilot CLI rule",
+					return gate.ClientVerdict{Verdict: hook.Deny, Rule: r.String(), By: "your Copilot CLI rule",
 						Reason: "Permission to run this tool was denied due to the following rules: `" + r.Text + "` (" + r.String() +
 							" on Copilot's command line; hookctl applies it to `" + shown + "` as written)."}
 				}
@@ -177,17 +178,17 @@ func (p *Permissions) Judge(q hook.ClientQuery) hook.ClientVerdict {
 		}
 	}
 	if p.AllowAll {
-		return hook.ClientVerdict{Verdict: hook.Allow, By: "Copilot's --allow-all-tools", Reason: "hookctl: --allow-all-tools allows it."}
+		return gate.ClientVerdict{Verdict: hook.Allow, By: "Copilot's --allow-all-tools", Reason: "hookctl: --allow-all-tools allows it."}
 	}
 	if r := p.allowedBy(line); r != nil {
-		return hook.ClientVerdict{Verdict: hook.Allow, Rule: r.String(), By: "your Copilot CLI rule",
+		return gate.ClientVerdict{Verdict: hook.Allow, Rule: r.String(), By: "your Copilot CLI rule",
 			Reason: "Your Copilot CLI rule " + r.String() + " allows `" + shown + "`."}
 	}
 	if q.Read {
-		return hook.ClientVerdict{Verdict: hook.Allow, By: "a read, which Copilot runs without asking",
+		return gate.ClientVerdict{Verdict: hook.Allow, By: "a read, which Copilot runs without asking",
 			Reason: "hookctl: a read-only command, which Copilot CLI runs without asking."}
 	}
-	return hook.ClientVerdict{Verdict: hook.Ask, By: "Copilot's permission prompt",
+	return gate.ClientVerdict{Verdict: hook.Ask, By: "Copilot's permission prompt",
 		Reason: "Copilot CLI asks before `" + shown + "`: no --allow-tool of yours allows it (add --allow-tool 'shell(" +
 			strings.Join(firstWords(line), " ") + ")' to allow it)."}
 }

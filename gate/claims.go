@@ -1,0 +1,106 @@
+package gate
+
+import (
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// Calls registered twice. A user's own install and a project's committed registration name
+// hookctl differently (the user's binary directly; the project's through Wrapper), so Claude
+// Code runs both for every tool call: two hookctl processes, one payload. Both decide, and
+// decide alike, for they read the same state and config; the client takes the stricter answer.
+// What must happen once is what a decision does besides answering: the decision-log line, the
+// notice of a mode change spent, the publish audited, the retrieval made. The first process to
+// claim the call does those; the other answers without them (docs/decisions/0009).
+
+// callsSuffix names a session's directory of claimed calls, "<session>.calls".
+const callsSuffix = ".calls"
+
+// claimShards is how many directories a session's claims are spread over.
+const claimShards = 32
+
+// staleCalls is the age past which a session's claims are garbage: a session that ended
+// without SessionEnd (a crash) leaves them.
+const staleCalls = 24 * time.Hour
+
+func (s *Store) callsDir(session string) string { return filepath.Join(s.Dir, session+callsSuffix) }
+
+// Claim records that this process handles call id of session, for what (a hook instance:
+// "gate", "retrieve"). It is false only when another process claimed it first. An id that
+// cannot name a file, or a claim that cannot be written, claims: doing the side effects twice
+// is the safe side, and the decision does not depend on it.
+func (s *Store) Claim(session, what, id string) bool {
+	if ValidSessionID(session) != nil || ValidSessionID(id) != nil || ValidSessionID(what) != nil {
+		return true
+	}
+	// In one of claimShards directories by the id's hash: every call of a session creates a
+	// claim, and creating a file takes its directory's lock, which a burst of calls would
+	// queue for.
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	dir := filepath.Join(s.callsDir(session), fmt.Sprintf("%02x", h.Sum32()%claimShards))
+	path := filepath.Join(dir, what+"-"+id)
+	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
+	f, err := os.OpenFile(path, flags, 0o600)
+	if errors.Is(err, fs.ErrNotExist) {
+		s.makeClaimShards(session)
+		if f, err = os.OpenFile(path, flags, 0o600); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(dir, 0o700) == nil {
+			f, err = os.OpenFile(path, flags, 0o600) // its maker has not made this shard yet
+		}
+	}
+	if errors.Is(err, fs.ErrExist) {
+		return false
+	}
+	if err == nil {
+		f.Close()
+	}
+	return true
+}
+
+// makeClaimShards creates the directories of a session's claims: all of them, by whoever
+// creates the session's directory (Record does, as it records the session), so that the calls
+// of a burst do not each create the one they need and queue on the directory's lock for it.
+func (s *Store) makeClaimShards(session string) {
+	calls := s.callsDir(session)
+	err := os.Mkdir(calls, 0o700)
+	if errors.Is(err, fs.ErrNotExist) && os.MkdirAll(s.Dir, 0o700) == nil {
+		err = os.Mkdir(calls, 0o700)
+	}
+	if err != nil {
+		return // made by another, which makes the shards
+	}
+	for i := range claimShards {
+		os.Mkdir(filepath.Join(calls, fmt.Sprintf("%02x", i)), 0o700)
+	}
+}
+
+// ForgetCalls removes session's claims, when it ends.
+func (s *Store) ForgetCalls(session string) {
+	if ValidSessionID(session) == nil {
+		os.RemoveAll(s.callsDir(session))
+	}
+}
+
+// PruneCalls removes the claims of sessions idle for staleCalls.
+func (s *Store) PruneCalls() {
+	entries, err := os.ReadDir(s.Dir)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), callsSuffix)
+		if !ok || !e.IsDir() || ValidSessionID(id) != nil {
+			continue
+		}
+		if fi, err := e.Info(); err == nil && time.Since(fi.ModTime()) > staleCalls {
+			os.RemoveAll(filepath.Join(s.Dir, e.Name()))
+		}
+	}
+}

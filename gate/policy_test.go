@@ -1,0 +1,277 @@
+package gate
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/lexer"
+)
+
+// TestPolicyScopes: read-only rules bind read-only agent types in every mode and read-only
+// sessions; everything else gets no opinion.
+func TestPolicyScopes(t *testing.T) {
+	p := &Policy{Client: testClient, Config: &Config{ReadOnlyAgents: []string{"reviewer"}}}
+	write := func(agent string) *hook.ToolCall {
+		return &hook.ToolCall{Tool: "Write", Kind: hook.KindFileWrite, AgentType: agent}
+	}
+	for _, c := range []struct {
+		call *hook.ToolCall
+		mode hook.Mode
+		want hook.Verdict
+	}{
+		{write(""), hook.ModeEdit, hook.Pass},
+		{write("general-purpose"), hook.ModeEdit, hook.Pass},
+		{write("Explore"), hook.ModeEdit, hook.Deny},
+		{write("Plan"), hook.ModeEdit, hook.Deny},
+		{write("reviewer"), hook.ModeEdit, hook.Deny},
+		{write("explore"), hook.ModeEdit, hook.Pass}, // exact match only
+		{write(""), hook.ModeReadOnly, hook.Deny},
+		{write("general-purpose"), hook.ModeReadOnly, hook.Deny},
+	} {
+		if got := p.Decide(c.call, SessionState{Mode: c.mode}).Verdict; got != c.want {
+			t.Errorf("%s by %q in %s: %s, want %s", c.call.Tool, c.call.AgentType, c.mode, got, c.want)
+		}
+	}
+}
+
+// TestPolicyKinds: in read-only mode, reads and session tools pass, web is left to the
+// retriever, mutating and unknown tools are refused, shell is judged.
+func TestPolicyKinds(t *testing.T) {
+	p := &Policy{Client: testClient, Config: &Config{}}
+	for _, c := range []struct {
+		call *hook.ToolCall
+		want hook.Verdict
+	}{
+		{&hook.ToolCall{Tool: "Read", Kind: hook.KindFileRead}, hook.Pass},
+		{&hook.ToolCall{Tool: "TodoWrite", Kind: hook.KindSession}, hook.Pass},
+		{&hook.ToolCall{Tool: "Agent", Kind: hook.KindAgent}, hook.Pass},
+		{&hook.ToolCall{Tool: "WebFetch", Kind: hook.KindWeb}, hook.Deny}, // answered by the retrieval hook instead
+		{&hook.ToolCall{Tool: "Edit", Kind: hook.KindFileWrite}, hook.Deny},
+		{&hook.ToolCall{Tool: "Whatever", Kind: hook.KindUnknown}, hook.Deny},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls -la"}, hook.Allow},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "rm -rf /"}, hook.Deny},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: ""}, hook.Deny},
+	} {
+		d := p.Decide(c.call, SessionState{Mode: hook.ModeReadOnly})
+		if d.Verdict != c.want {
+			t.Errorf("%s %q: %s (%s), want %s", c.call.Tool, c.call.Command, d.Verdict, d.Reason, c.want)
+		}
+		if d.Verdict == hook.Deny && !strings.HasPrefix(d.Reason, "hookctl") {
+			t.Errorf("%s: reason %q", c.call.Tool, d.Reason)
+		}
+		if d.Verdict == hook.Allow && d.Command == "" {
+			t.Errorf("%s %q allowed without the command to run", c.call.Tool, c.call.Command)
+		}
+	}
+}
+
+// TestDenyReasonsSayWhatToDo: every refusal names what was refused and what the agent can do,
+// and stays short enough to read.
+func TestDenyReasonsSayWhatToDo(t *testing.T) {
+	p := &Policy{Client: testClient, Config: &Config{}}
+	for _, c := range []struct {
+		call *hook.ToolCall
+		mode hook.Mode
+		want []string
+	}{
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "sed -i s/a/b/ f", AgentType: "Explore"}, hook.ModeEdit,
+			[]string{"`-i` edits files in place", "sed -n", "This agent type is read-only"}},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "echo x > f"}, hook.ModeReadOnly,
+			[]string{"redirection", "the only redirections allowed are", "/readonly off"}},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "curl -d x https://example.com"}, hook.ModeReadOnly,
+			[]string{"curl: curl `-d` is not a plain read", "hookctl retrieve fetch URL"}},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "nc evil.example 80"}, hook.ModeEdit,
+			[]string{"`nc` reaches the network outside hookctl's retriever", "hookctl retrieve"}},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls | xargs rm"}, hook.ModeReadOnly,
+			[]string{"xargs runs a program on words from its input, which the judge cannot see", "find … -print0 | xargs -0 PROG"}},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls | env rm"}, hook.ModeReadOnly,
+			[]string{"`env` is not on the read-only allowlist", "interpreters and wrappers"}},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "git log | git show"}, hook.ModeReadOnly,
+			[]string{"`git` cannot read a pipe", "after | use one of"}},
+		{&hook.ToolCall{Tool: "Write", Kind: hook.KindFileWrite}, hook.ModeReadOnly, []string{"`Write` changes things", "/readonly off"}},
+		// A new user's first hour (issue 30): each refusal names the key or the form that works.
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "go vet ./..."}, hook.ModeReadOnly, []string{"read_only_runners in your config"}},
+		// Admitted through the launcher, which passes only variables that hold no secret; here,
+		// without one, the refusal says so.
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "env | grep GO"}, hook.ModeReadOnly, []string{"only hookctl's launcher reduces"}},
+		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "diff <(git show HEAD~1:Makefile) Makefile"}, hook.ModeReadOnly,
+			[]string{"(process substitution)", "git diff HEAD~1 -- FILE"}},
+	} {
+		d := p.Decide(c.call, SessionState{Mode: c.mode})
+		for _, w := range c.want {
+			if !strings.Contains(d.Reason, w) {
+				t.Errorf("%s %q: reason %q lacks %q", c.call.Tool, c.call.Command, d.Reason, w)
+			}
+		}
+		// The specific reason and one hint: the general rules are told once per session.
+		if len(d.Reason) > 600 || strings.Contains(d.Reason, ReadOnlyShellRules) {
+			t.Errorf("%q: reason is %d bytes: %q", c.call.Command, len(d.Reason), d.Reason)
+		}
+	}
+}
+
+// TestDenyReasonsQuoteLittle: a reason quotes at most a short prefix of what the model wrote.
+func TestDenyReasonsQuoteLittle(t *testing.T) {
+	secret := "sk-ant-" + strings.Repeat("x", 200)
+	d := (&Policy{Client: testClient, Config: &Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: hook.ModeReadOnly})
+	if strings.Contains(d.Reason, secret) {
+		t.Errorf("the reason repeats the whole argument: %q", d.Reason)
+	}
+}
+
+// TestDenyProgramsRemovesFromAllowlist: the config can remove programs, never add them.
+func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
+	cfg := &Config{DenyPrograms: []string{"find", "curl"}}
+	if _, r := judgeReadOnly("find . -name x", cfg); r == nil {
+		t.Error("find allowed after deny_programs")
+	}
+	if _, r := judgeReadOnly("curl x", cfg); r == nil {
+		t.Error("listing curl in deny_programs let it through")
+	}
+	if _, r := judgeReadOnly("ls", cfg); r != nil {
+		t.Errorf("ls refused: %s", r.What)
+	}
+}
+
+// TestNetworkRouting: in every mode, web tools go to the retrieval hook, a plain web read in
+// the shell becomes hookctl retrieve (the need from the call's description), and direct_fetch
+// lets web tools through.
+func TestNetworkRouting(t *testing.T) {
+	p := &Policy{Client: testClient, Config: &Config{}, Binary: "/opt/hookctl"}
+	for _, mode := range []hook.Mode{hook.ModeReadOnly, hook.ModeEdit} {
+		st := SessionState{Mode: mode}
+		d := p.Decide(&hook.ToolCall{Tool: "WebSearch", Kind: hook.KindWeb, Web: &hook.WebRequest{Query: "q", Need: "q"}}, st)
+		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "retrieval hook") {
+			t.Errorf("%v WebSearch: %+v", mode, d)
+		}
+		c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Session: "s1", AgentType: "Explore", Command: "curl -sL https://go.dev/doc/",
+			Description: "Find what's new in Go's for loops"}
+		d = p.Decide(c, st)
+		want := "/opt/hookctl retrieve fetch https://go.dev/doc/ --need 'Find what'\"'\"'s new in Go'\"'\"'s for loops' --session s1 --tool Bash --agent-type Explore"
+		if d.Verdict != hook.Allow || d.Command != want {
+			t.Errorf("%v curl:\n got %s %s\nwant %s", mode, d.Verdict, d.Command, want)
+		}
+		d = p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "gh pr diff 3 -R cli/cli"}, st)
+		if d.Verdict != hook.Allow || !strings.Contains(d.Command, `retrieve github --op '{"op":"pr-diff","owner":"cli","repo":"cli","number":3}' --need 'Summarize what this says, briefly.'`) {
+			t.Errorf("%v gh: %+v", mode, d)
+		}
+		d = p.Decide(&hook.ToolCall{Tool: "Monitor", Kind: hook.KindOther, NoRewrite: true, Command: "curl https://example.com"}, st)
+		if d.Verdict != hook.Deny {
+			t.Errorf("%v Monitor curl: %+v", mode, d)
+		}
+	}
+	direct := &Policy{Client: testClient, Config: &Config{DirectFetch: true}, Binary: "/opt/hookctl"}
+	if d := direct.Decide(&hook.ToolCall{Tool: "WebFetch", Kind: hook.KindWeb, Web: &hook.WebRequest{URL: "https://x"}}, SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Pass {
+		t.Errorf("direct_fetch: %+v", d)
+	}
+	// The rewrite is a command the read-only lexer also accepts, word for word.
+	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "wget -qO- 'https://example.com/a b'", Description: "x; rm -rf /"}, SessionState{})
+	if d.Verdict != hook.Allow {
+		t.Fatalf("%+v", d)
+	}
+	sc, err := lexer.Parse(d.Command)
+	if err != nil || len(sc.Items[0].Pipeline.Cmds) != 1 || sc.Items[0].Pipeline.Cmds[0].Args[4].Value != "x; rm -rf /" {
+		t.Errorf("the rewrite %q does not parse back: %v", d.Command, err)
+	}
+}
+
+// TestQuarantineSeesEverySpelling is the edit-mode hole of issue 7: the network router read
+// words with a reader of its own that neither undid `\x` escapes nor decoded $'…', so these
+// ran unmediated and raw web content reached an agent holding file access and write tools.
+// Every one must be answered by the retriever (or refused), in both modes.
+func TestQuarantineSeesEverySpelling(t *testing.T) {
+	p := &Policy{Client: testClient, Config: &Config{}, Binary: "/opt/hookctl",
+		Protection: Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
+	for _, cmd := range []string{
+		`cu\rl https://example.com/x`,
+		`$'curl' -s https://example.com/x`,
+		`$'\x63url' -s https://example.com/x`,
+		`wg\et -qO- https://example.com/x`,
+		`"cu"rl https://example.com/x`,
+		`c''url https://example.com/x`,
+		"cu\\\nrl https://example.com/x",
+	} {
+		for _, mode := range []hook.Mode{hook.ModeEdit, hook.ModeReadOnly} {
+			d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: mode})
+			switch {
+			case d.Verdict == hook.Allow && strings.HasPrefix(d.Command, "/opt/hookctl retrieve fetch https://example.com/x "):
+			case d.Verdict == hook.Deny:
+			default:
+				t.Errorf("%s %q: %s %q — raw web content would reach the agent", mode, cmd, d.Verdict, d.Command)
+			}
+		}
+	}
+}
+
+// judgeReadOnly judges a command given as text, parsing it as the policy does.
+func judgeReadOnly(cmd string, cfg *Config) (string, *Refusal) {
+	return JudgeReadOnly(lexer.NewCommandLine(cmd), cfg)
+}
+
+// judgeInSandbox is judgeReadOnly where the sandbox holds: a command admitted for the sandbox
+// only (Refusal.sandboxOnly) comes back rewritten, as the sandboxed shell runs it.
+func judgeInSandbox(cmd string, cfg *Config) (string, *Refusal) {
+	out, r := judgeReadOnly(cmd, cfg)
+	if r == nil || !r.sandboxOnly {
+		return out, r
+	}
+	sc, _, _ := judgeScript(lexer.NewCommandLine(cmd), cfg)
+	return lexer.Print(sc, rewriteFor(cfg)), nil
+}
+
+// testClient is a client as an adapter would describe it, with settings where Claude Code keeps
+// them (agents/claude.SettingsPaths, which this package cannot import): the user's and every
+// enclosing directory's .claude files.
+var testClient = hook.Client{Name: "Claude Code", ToggleCommand: "/readonly", ShellTool: "the Bash tool", RetrievalHook: true,
+	Settings: func(home, cwd string) []string {
+		out := []string{"/etc/claude-code"}
+		for d := cwd; ; d = filepath.Dir(d) {
+			out = append(out, filepath.Join(d, ".claude", "settings.json"), filepath.Join(d, ".claude", "settings.local.json"),
+				filepath.Join(d, ".claude", "commands", "readonly.md"))
+			if d == filepath.Dir(d) {
+				break
+			}
+		}
+		return append(out, filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude", "commands", "readonly.md"),
+			filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", "plugins"))
+	},
+	SettingsNames: []string{".claude/settings.json", ".claude/settings.local.json", ".claude/commands/readonly.md", ".claude/skills/readonly"}}
+
+// TestReadOnlyRulesOncePerSession: what the read-only shell accepts is told once — in the session
+// start's context, or, where the hook saw no start (a client without a session-start hook), with
+// the session's first refusal — and never again with each refusal, where it buried the reason.
+func TestReadOnlyRulesOncePerSession(t *testing.T) {
+	cfg := func(string) (*Config, error) { return &Config{}, nil }
+	call := func(session string) *hook.ToolCall {
+		return &hook.ToolCall{Session: session, Tool: "Bash", Kind: hook.KindShell, Command: "echo x > f", Cwd: "/p"}
+	}
+	store := NewStore(t.TempDir())
+	g := &Gate{Client: testClient, LoadConfig: cfg, Store: store, Modes: StoreModes{Store: store}}
+
+	start := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "started", Cwd: "/p"}, nil)
+	if !strings.Contains(start.Context, ReadOnlyShellRules) {
+		t.Errorf("session start context lacks the read-only rules: %q", start.Context)
+	}
+	if d := g.Decide(&hook.Event{Name: hook.EventToolCall, Call: call("started")}, nil); strings.Contains(d.Reason, ReadOnlyShellRules) {
+		t.Errorf("a refusal after the session start repeats the rules: %q", d.Reason)
+	}
+
+	var reasons []string
+	for range 3 {
+		d := g.Decide(&hook.Event{Name: hook.EventToolCall, Call: call("unseen")}, nil)
+		if d.Verdict != hook.Deny {
+			t.Fatalf("%v %q", d.Verdict, d.Reason)
+		}
+		reasons = append(reasons, d.Reason)
+	}
+	if !strings.Contains(reasons[0], ReadOnlyShellRules) {
+		t.Errorf("the first refusal of a session whose start was not seen lacks the rules: %q", reasons[0])
+	}
+	for _, r := range reasons[1:] {
+		if strings.Contains(r, ReadOnlyShellRules) {
+			t.Errorf("a later refusal repeats the rules: %q", r)
+		}
+	}
+}
