@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
@@ -46,7 +47,7 @@ func plant(t testing.TB, home, extra string) {
 		t.Fatal(err)
 	}
 	now := time.Now().UTC()
-	log := gate.DecisionLogAt(home)
+	log := audit.DecisionLogAt(home)
 	for i, e := range []hook.LogEntry{
 		{Session: sessionA, Event: "tool", Tool: "Bash", Mode: "read-only", Verdict: "allow", Rule: "read-only judge", Reason: "read-only command " + extra,
 			Command: "ls -la " + extra, Rewrite: true, Isolation: "landlock " + extra, Cwd: project},

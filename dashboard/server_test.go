@@ -11,6 +11,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
@@ -249,7 +250,7 @@ var (
 // invisible character is shown as its code point.
 func TestEscapesEverything(t *testing.T) {
 	ts := newTestServer(t, hostile)
-	entries, _, _ := gate.DecisionLogAt(ts.home).Entries()
+	entries, _, _ := audit.DecisionLogAt(ts.home).Entries()
 	paths := []string{"/", "/part/sessions", "/part/decisions", "/part/retrievals", "/part/runs", "/retrieval?id=" + auditID,
 		"/run?id=" + runID, "/confirm?session=" + sessionA + "&mode=edit", "/?session=" + url.QueryEscape(hostile) + "&tool=" + url.QueryEscape(hostile) +
 			"&since=" + url.QueryEscape(hostile) + "&verdict=" + url.QueryEscape(hostile)}
@@ -320,7 +321,7 @@ func TestEscapesEverything(t *testing.T) {
 // limit asks, with a link to the next page; the filters apply before the cap.
 func TestDecisionListCaps(t *testing.T) {
 	ts := newTestServer(t, "")
-	log := gate.DecisionLogAt(ts.home)
+	log := audit.DecisionLogAt(ts.home)
 	base := time.Now().UTC().Add(-time.Hour)
 	for i := range 700 {
 		e := hook.LogEntry{ID: hook.NewLogID(base.Add(time.Duration(i) * time.Millisecond)), Time: base.Add(time.Duration(i) * time.Millisecond),
@@ -366,10 +367,10 @@ func TestDecisionListCaps(t *testing.T) {
 // TestDecisionShowsLogWhy: a decision's page is log why's steps.
 func TestDecisionShowsLogWhy(t *testing.T) {
 	ts := newTestServer(t, "")
-	entries, _, _ := gate.DecisionLogAt(ts.home).Entries()
+	entries, _, _ := audit.DecisionLogAt(ts.home).Entries()
 	e := entries[1]
 	body := ts.get("/decision?id=" + e.ID).Body.String()
-	for _, step := range gate.WhySteps(e, nil) {
+	for _, step := range audit.WhySteps(e, nil) {
 		if !strings.Contains(body, "<li>"+template.HTMLEscapeString(step)+"</li>") {
 			t.Errorf("step %q not shown", step)
 		}
@@ -416,7 +417,7 @@ func TestLogCacheSeesAppends(t *testing.T) {
 		t.Fatalf("before: %.300s", body)
 	}
 	now := time.Now().UTC()
-	gate.DecisionLogAt(ts.home).Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Session: sessionA, Event: "tool", Tool: "Read", Verdict: "allow", Command: "appended-later"})
+	audit.DecisionLogAt(ts.home).Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Session: sessionA, Event: "tool", Tool: "Read", Verdict: "allow", Command: "appended-later"})
 	if body := ts.get("/part/decisions").Body.String(); !strings.Contains(body, "4 of 4") || !strings.Contains(body, "appended-later") {
 		t.Errorf("after an append: %.300s", body)
 	}

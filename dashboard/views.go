@@ -19,6 +19,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
@@ -509,7 +510,7 @@ func (s *Server) decision(w http.ResponseWriter, r *http.Request) {
 	for _, e := range entries {
 		if e.ID == id && id != "" {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			render(w, "decision", map[string]any{"E": e, "Steps": gate.WhySteps(e, nil)})
+			render(w, "decision", map[string]any{"E": e, "Steps": audit.WhySteps(e, nil)})
 			return
 		}
 	}
@@ -636,7 +637,7 @@ func dirSignature(dir string) string {
 
 // decisionEntries are the decision log's entries, oldest first, and how many lines were damaged.
 func (s *Server) decisionEntries() ([]hook.LogEntry, int, error) {
-	l := gate.DecisionLogAt(s.Home)
+	l := audit.DecisionLogAt(s.Home)
 	return s.decisionLog.get(l.Dir, l.Entries)
 }
 

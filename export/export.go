@@ -24,6 +24,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/fsutil"
@@ -99,11 +100,11 @@ func New(o Options) (*Exporter, error) {
 	if err != nil {
 		return nil, err
 	}
-	audit := front.AuditAt(o.Home)
-	audit.MaxBytes = o.AuditMaxBytes
+	frontAudit := front.AuditAt(o.Home)
+	frontAudit.MaxBytes = o.AuditMaxBytes
 	return &Exporter{
 		o:       o,
-		sources: []source{{"decisions", gate.DecisionLogAt(o.Home).JSONL()}, {"audit", audit.JSONL()}},
+		sources: []source{{"decisions", audit.DecisionLogAt(o.Home).JSONL()}, {"audit", frontAudit.JSONL()}},
 		cursor:  filepath.Join(o.Home, launch.CursorFile),
 		send:    s,
 	}, nil

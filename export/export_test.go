@@ -15,6 +15,7 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
@@ -111,7 +112,7 @@ func (m *box) waitExporter(d time.Duration) {
 // decisions are the decision log's records, as hookctl log reads them.
 func (m *box) decisions() []hook.LogEntry {
 	m.t.Helper()
-	entries, damaged, err := gate.DecisionLogAt(m.home).Entries()
+	entries, damaged, err := audit.DecisionLogAt(m.home).Entries()
 	if err != nil || damaged > 0 {
 		m.t.Fatalf("decision log: %v, %d damaged", err, damaged)
 	}
@@ -366,7 +367,7 @@ func dedupe(ids []string) []string {
 func TestKillMidSendLosesNothing(t *testing.T) {
 	col := upCollector(t)
 	m := newBox(t, "http://"+col.HTTP, "")
-	log := gate.DecisionLogAt(m.home)
+	log := audit.DecisionLogAt(m.home)
 	const n = 3000
 	for i := range n {
 		now := time.Now()

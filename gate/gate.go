@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
@@ -321,9 +322,9 @@ func (g *Gate) record(e *hook.LogEntry, d hook.Decision) *hook.LogEntry {
 	}
 	e.Rewrite = d.Command != "" && d.Command != e.Command
 	if e.Command != "" {
-		e.Command = RedactCommand(e.Command, g.Environ)
+		e.Command = audit.RedactCommand(e.Command, g.Environ)
 	}
-	e.Reason = RedactCommand(e.Reason, g.Environ) // reasons quote a prefix of the command
+	e.Reason = audit.RedactCommand(e.Reason, g.Environ) // reasons quote a prefix of the command
 	return e
 }
 

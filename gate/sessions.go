@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
@@ -214,7 +215,7 @@ func (s *Store) recordToggle(id, how string, from, to hook.Mode, err error) {
 	} else {
 		e.From, e.To, e.Reason = from.String(), to.String(), "this session is now "+Badge(to)
 	}
-	DecisionLogAt(filepath.Dir(s.Dir)).Append(e)
+	audit.DecisionLogAt(filepath.Dir(s.Dir)).Append(e)
 }
 
 // Widens reports whether a change from one mode to another gives the agent more: read-only,

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
@@ -163,7 +164,7 @@ func TestRealClientUserAndProjectRegistrations(t *testing.T) {
 	if runs["PreToolUse"] != 6 || runs["SessionStart"] != 1 || runs["UserPromptSubmit"] != 1 {
 		r.Errorf(t, "hookctl processes by event: %v; want 6 PreToolUse (two a call), one SessionStart and one UserPromptSubmit", runs)
 	}
-	entries, _, err := gate.DecisionLogAt(hh).Entries()
+	entries, _, err := audit.DecisionLogAt(hh).Entries()
 	tools := 0
 	for _, e := range entries {
 		if e.Event == "tool" {

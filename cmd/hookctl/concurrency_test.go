@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 )
@@ -221,7 +222,7 @@ func TestTwoRegistrationsOneCall(t *testing.T) {
 	if notices != 1 {
 		t.Errorf("the mode-change notice was given %d times, want once", notices)
 	}
-	entries, _, err := gate.DecisionLogAt(home).Entries()
+	entries, _, err := audit.DecisionLogAt(home).Entries()
 	if err != nil || len(entries) != calls {
 		t.Errorf("decision log: %d entries (%v), want %d, one a call", len(entries), err, calls)
 	}

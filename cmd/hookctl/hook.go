@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/agents/codex/execpolicy"
 	copilotperm "github.com/hookctl/hookctl/agents/copilot/permissions"
 	"github.com/hookctl/hookctl/agents/gemini/policy"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
@@ -96,7 +97,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		// In a burst of hooks, the human's toggle first.
 		overload.Enter(filepath.Join(env.home, hookSlots))
 		// Every answer, the runner's own refusals included, once given.
-		log := gate.DecisionLogAt(env.home)
+		log := audit.DecisionLogAt(env.home)
 		r.Log = func(e *hook.LogEntry) {
 			if err := log.Append(e); err != nil {
 				s.err.Write([]byte("hookctl: " + err.Error() + "\n"))

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
@@ -62,7 +63,7 @@ func readLog(s *streams) ([]hook.LogEntry, error) {
 	if env.err != nil {
 		return nil, env.err
 	}
-	entries, damaged, err := gate.DecisionLogAt(env.home).Entries()
+	entries, damaged, err := audit.DecisionLogAt(env.home).Entries()
 	if damaged > 0 {
 		fmt.Fprintf(s.err, "hookctl: %d damaged line(s) in the decision log were skipped\n", damaged)
 	}
@@ -166,7 +167,7 @@ func logWhy(s *streams, id string) error {
 		if e.ID != id {
 			continue
 		}
-		for i, step := range gate.WhySteps(e, judgeNow) {
+		for i, step := range audit.WhySteps(e, judgeNow) {
 			fmt.Fprintf(visibleTo(s.out), "%d. %s\n", i+1, step)
 		}
 		return nil

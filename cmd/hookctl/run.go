@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever/front"
@@ -204,7 +205,7 @@ func agentDecisions(p *securerun.Preflight) func() *securerun.ToolCalls {
 		return nil
 	}
 	return func() *securerun.ToolCalls {
-		entries, damaged, _ := gate.DecisionLogAt(p.Agent.HookctlHome).Entries()
+		entries, damaged, _ := audit.DecisionLogAt(p.Agent.HookctlHome).Entries()
 		tc := &securerun.ToolCalls{Damaged: damaged}
 		for _, e := range entries {
 			if e.Event != "tool" {

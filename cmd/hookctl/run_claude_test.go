@@ -12,7 +12,7 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/securerun"
 )
 
@@ -146,7 +146,7 @@ func TestRunClaudeCode(t *testing.T) {
 	}
 	// The hooks' own record: every admitted shell command ran in hookctl's sandbox again,
 	// inside the run's.
-	entries, _, err := gate.DecisionLogAt(filepath.Join(out, "home", ".config", "hookctl")).Entries()
+	entries, _, err := audit.DecisionLogAt(filepath.Join(out, "home", ".config", "hookctl")).Entries()
 	if err != nil || len(entries) == 0 {
 		t.Fatalf("the run's decision log: %v, %d entries", err, len(entries))
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
@@ -428,7 +429,7 @@ func TestRealClientRulePrecedence(t *testing.T) {
 // says so.
 func checkLogWhy(t *testing.T, hookctl string, s *ct.Session, home string) {
 	t.Helper()
-	entries, _, err := gate.DecisionLogAt(home).Entries()
+	entries, _, err := audit.DecisionLogAt(home).Entries()
 	if err != nil {
 		t.Fatal(err)
 	}

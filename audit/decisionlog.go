@@ -1,4 +1,7 @@
-package gate
+// Package audit is hookctl's record of what it did: the decision log (every answer the hook
+// gave, DecisionLog), the entry `hookctl log` and the dashboard read, and why a decision was
+// made (WhySteps). It decides nothing; what it records is described by hook.LogEntry.
+package audit
 
 import (
 	"encoding/json"
