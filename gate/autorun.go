@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/gitrepo"
 )
 
 // AutoRunPath is a file or directory that runs code later, outside any sandbox, when the user
@@ -85,7 +86,7 @@ func AutoRun(project, userHome string, writable []string) (paths []AutoRunPath, 
 			if !filepath.IsAbs(w) {
 				w = filepath.Join(project, w)
 			}
-			if within(path, filepath.Clean(w)) {
+			if fsutil.Within(path, filepath.Clean(w)) {
 				return
 			}
 		}
@@ -139,7 +140,7 @@ func AutoRun(project, userHome string, writable []string) (paths []AutoRunPath, 
 // gitLayout finds the repository at or above dir: its work tree's top, its git directory and
 // its common directory.
 func gitLayout(dir string) (top, gitDir, common string, ok bool) {
-	gitDir, common, ok = projectGitDirs(dir)
+	gitDir, common, ok = gitrepo.Dirs(dir)
 	if !ok {
 		return "", "", "", false
 	}
@@ -185,7 +186,7 @@ func gitConfigPointers(path, top, userHome string, seen map[string]bool, depth i
 		return
 	}
 	seen[path] = true
-	b, err := fsutil.ReadFile(path, maxGitConfig, false)
+	b, err := fsutil.ReadFile(path, gitrepo.MaxConfig, false)
 	if err != nil {
 		return
 	}
@@ -231,7 +232,7 @@ func gitConfigEntries(text string) [][2]string {
 	var out [][2]string
 	section := ""
 	sc := bufio.NewScanner(strings.NewReader(text))
-	sc.Buffer(make([]byte, 4096), maxGitConfig)
+	sc.Buffer(make([]byte, 4096), gitrepo.MaxConfig)
 	for sc.Scan() {
 		line := strings.TrimSpace(sc.Text())
 		if strings.HasPrefix(line, "[") {

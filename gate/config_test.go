@@ -1,13 +1,14 @@
 package gate
 
 import (
-	"github.com/hookctl/hookctl/hook"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/hook"
 )
 
 func TestParseConfigErrorsNameFileAndLine(t *testing.T) {

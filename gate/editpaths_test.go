@@ -1,9 +1,10 @@
 package gate
 
 import (
-	"github.com/hookctl/hookctl/hook"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/hook"
 )
 
 // TestFileToolProtectedPaths (issue 9): the file tools' targets among Claude Code's neighbours,

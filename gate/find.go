@@ -140,7 +140,7 @@ func (s *Store) InProject(dir string) ([]*Session, error) {
 	best := -1
 	var out []*Session
 	for _, sess := range list {
-		if sess.Cwd == "" || !within(dir, filepath.Clean(sess.Cwd)) {
+		if sess.Cwd == "" || !fsutil.Within(dir, filepath.Clean(sess.Cwd)) {
 			continue
 		}
 		switch n := len(filepath.Clean(sess.Cwd)); {
@@ -151,15 +151,6 @@ func (s *Store) InProject(dir string) ([]*Session, error) {
 		}
 	}
 	return out, nil
-}
-
-// within reports whether dir is root or below it.
-func within(dir, root string) bool {
-	if dir == root {
-		return true
-	}
-	rel, err := filepath.Rel(root, dir)
-	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
 // What the model was last told of its session's mode, kept beside the state file as "<id>.told"

@@ -2,11 +2,12 @@ package gate
 
 import (
 	"errors"
-	"github.com/hookctl/hookctl/hook"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/hook"
 )
 
 // TestResolveSessionNames (issue 11): a whole id, a unique prefix and the short form hookctl

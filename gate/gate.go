@@ -11,6 +11,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/gitrepo"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/scrub"
@@ -194,9 +195,9 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 		p.ClientRules = func() ClientRules { return g.ClientRules(c) }
 	}
 	p.GHRepo = retriever.EnvValue(g.Environ, "GH_REPO")
-	p.GitHubRepo = func(remote string) string { return ProjectGitHubRepo(c.Cwd, remote) }
-	p.GitBranch = func() string { return ProjectBranch(c.Cwd) }
-	p.GitHubRepoAt, p.GitBranchAt = ProjectGitHubRepo, ProjectBranch
+	p.GitHubRepo = func(remote string) string { return gitrepo.ProjectGitHubRepo(c.Cwd, remote) }
+	p.GitBranch = func() string { return gitrepo.ProjectBranch(c.Cwd) }
+	p.GitHubRepoAt, p.GitBranchAt = gitrepo.ProjectGitHubRepo, gitrepo.ProjectBranch
 	st := g.sessionState(c.Session, c.Cwd, cfg)
 	st.Plan = c.PermissionMode == PermissionPlan
 	d := p.Decide(c, st)

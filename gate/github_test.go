@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/gitrepo"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/retriever"
 
@@ -198,11 +199,11 @@ func TestProjectGitHubRepo(t *testing.T) {
 		os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
 		os.WriteFile(filepath.Join(dir, ".git", "config"), []byte(c.config), 0o644)
 		os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
-		if got := ProjectGitHubRepo(filepath.Join(dir, "sub"), c.remote); got != c.want {
+		if got := gitrepo.ProjectGitHubRepo(filepath.Join(dir, "sub"), c.remote); got != c.want {
 			t.Errorf("%q remote %q: %q, want %q", c.config, c.remote, got, c.want)
 		}
 	}
-	if got := ProjectGitHubRepo(t.TempDir(), ""); got != "" {
+	if got := gitrepo.ProjectGitHubRepo(t.TempDir(), ""); got != "" {
 		t.Errorf("no repository: %q", got)
 	}
 }
@@ -218,17 +219,17 @@ func TestProjectBranch(t *testing.T) {
 	os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+filepath.Join(dir, ".git", "worktrees", "wt")+"\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, ".git", "worktrees", "wt", "HEAD"), []byte("ref: refs/heads/feature/x\n"), 0o644)
 	os.WriteFile(filepath.Join(dir, ".git", "worktrees", "wt", "commondir"), []byte("../..\n"), 0o644)
-	if got := ProjectBranch(dir); got != "main" {
+	if got := gitrepo.ProjectBranch(dir); got != "main" {
 		t.Errorf("repository: %q", got)
 	}
-	if got := ProjectBranch(wt); got != "feature/x" {
+	if got := gitrepo.ProjectBranch(wt); got != "feature/x" {
 		t.Errorf("worktree: %q", got)
 	}
-	if got := ProjectGitHubRepo(wt, ""); got != "o/r" {
+	if got := gitrepo.ProjectGitHubRepo(wt, ""); got != "o/r" {
 		t.Errorf("worktree's remote: %q", got)
 	}
 	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("0123456789abcdef0123456789abcdef01234567\n"), 0o644)
-	if got := ProjectBranch(dir); got != "" {
+	if got := gitrepo.ProjectBranch(dir); got != "" {
 		t.Errorf("detached: %q", got)
 	}
 }

@@ -2,12 +2,13 @@ package gate
 
 import (
 	"fmt"
-	"github.com/hookctl/hookctl/hook"
 	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/hookctl/hookctl/hook"
 )
 
 // TestManagedKeysHold: for every key the organisation's file can set, a user's file that tries

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/gitrepo"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
@@ -78,7 +79,7 @@ func ProjectOf(dir string) string {
 		return ""
 	}
 	dir = filepath.Clean(dir)
-	if _, common, ok := projectGitDirs(dir); ok {
+	if _, common, ok := gitrepo.Dirs(dir); ok {
 		if filepath.Base(common) == ".git" {
 			return filepath.Dir(common)
 		}
@@ -216,4 +217,15 @@ func (s *Store) noteProject(cwd string) []string {
 		return nil
 	}
 	return r.Hosts()
+}
+
+// ProjectRemotes are the hosts of the git remotes of the repository at or above dir (its
+// .git/config, or a worktree's common directory's), for edit mode's egress proxy. No
+// repository, or one that cannot be read, has none.
+func ProjectRemotes(dir string) []string {
+	cfg, ok := gitrepo.Config(dir)
+	if !ok {
+		return nil
+	}
+	return egress.RemoteHosts(cfg)
 }

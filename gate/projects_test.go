@@ -1,12 +1,13 @@
 package gate
 
 import (
-	"github.com/hookctl/hookctl/hook"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/hook"
 )
 
 func gitConfig(t *testing.T, dir, text string) {

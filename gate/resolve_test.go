@@ -1,12 +1,13 @@
 package gate
 
 import (
-	"github.com/hookctl/hookctl/hook"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/hook"
 )
 
 // world is a home and a project in a temp dir, with hookctl's and Claude Code's files in place.

@@ -1,9 +1,10 @@
 package gate
 
 import (
-	"github.com/hookctl/hookctl/hook"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/hook"
 )
 
 // selfProtectPolicy is a policy for a user whose hookctl lives in ~/.config/hookctl and

@@ -9,7 +9,6 @@ import (
 
 	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
 // Modes tells the runner a session's mode.
@@ -250,18 +249,4 @@ func Badge(m hook.Mode) string {
 		return "👁 REVIEW"
 	}
 	return "✏ EDIT"
-}
-
-// maxGitConfig caps the project's git config as ProjectRemotes reads it.
-const maxGitConfig = 256 << 10
-
-// ProjectRemotes are the hosts of the git remotes of the repository at or above dir (its
-// .git/config, or a worktree's common directory's), for edit mode's egress proxy. No
-// repository, or one that cannot be read, has none.
-func ProjectRemotes(dir string) []string {
-	cfg, ok := projectGitConfig(dir)
-	if !ok {
-		return nil
-	}
-	return egress.RemoteHosts(cfg)
 }

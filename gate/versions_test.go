@@ -1,12 +1,13 @@
 package gate
 
 import (
-	"github.com/hookctl/hookctl/hook"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/hook"
 )
 
 // TestToolchainsRunOnlyInTheSandbox: node --version, python3 --version and gofmt -l are admitted

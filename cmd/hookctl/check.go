@@ -12,6 +12,7 @@ import (
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/gitrepo"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/scrub"
 )
@@ -143,9 +144,9 @@ func newPolicy(env environment, cfg *gate.Config, cwd string) *gate.Policy {
 		GH:           func() (string, error) { return trustedLookPath(env.home, cwd, "gh") },
 		Secrets:      func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
 		GHRepo:       os.Getenv("GH_REPO"),
-		GitHubRepo:   func(remote string) string { return gate.ProjectGitHubRepo(cwd, remote) },
-		GitBranch:    func() string { return gate.ProjectBranch(cwd) },
-		GitHubRepoAt: gate.ProjectGitHubRepo, GitBranchAt: gate.ProjectBranch,
+		GitHubRepo:   func(remote string) string { return gitrepo.ProjectGitHubRepo(cwd, remote) },
+		GitBranch:    func() string { return gitrepo.ProjectBranch(cwd) },
+		GitHubRepoAt: gitrepo.ProjectGitHubRepo, GitBranchAt: gitrepo.ProjectBranch,
 	}
 }
 

@@ -376,3 +376,12 @@ func Rotate(path string, keep int) error {
 	}
 	return nil
 }
+
+// Within reports whether dir is root or below it (both clean paths).
+func Within(dir, root string) bool {
+	if dir == root {
+		return true
+	}
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}

@@ -1,4 +1,7 @@
-package gate
+// Package gitrepo reads what hookctl needs of a git repository from its files, without running
+// git (whose config can name programs): its config, its branch, and the GitHub repository gh
+// would read.
+package gitrepo
 
 import (
 	"bufio"
@@ -21,7 +24,7 @@ import (
 // HOST/OWNER/REPO for another host; "" when there is no such remote, it names no repository,
 // or the git config cannot be read (the policy then refuses, asking for -R).
 func ProjectGitHubRepo(dir, remote string) string {
-	cfg, ok := projectGitConfig(dir)
+	cfg, ok := Config(dir)
 	if !ok {
 		return ""
 	}
@@ -49,19 +52,19 @@ func ProjectGitHubRepo(dir, remote string) string {
 
 // projectGitConfig reads the git config of the repository at or above dir (a worktree's or
 // submodule's common directory's), capped at maxGitConfig.
-func projectGitConfig(dir string) (string, bool) {
-	_, common, ok := projectGitDirs(dir)
+func Config(dir string) (string, bool) {
+	_, common, ok := Dirs(dir)
 	if !ok {
 		return "", false
 	}
-	b, err := fsutil.ReadFile(filepath.Join(common, "config"), maxGitConfig, false)
+	b, err := fsutil.ReadFile(filepath.Join(common, "config"), MaxConfig, false)
 	return string(b), err == nil
 }
 
 // ProjectBranch is the branch the HEAD of the repository (or worktree) at or above dir is on;
 // "" when it is detached or cannot be read.
 func ProjectBranch(dir string) string {
-	gitDir, _, ok := projectGitDirs(dir)
+	gitDir, _, ok := Dirs(dir)
 	if !ok {
 		return ""
 	}
@@ -79,7 +82,7 @@ func ProjectBranch(dir string) string {
 // projectGitDirs finds the git directory of the repository at or above dir — a worktree's or
 // submodule's own, from its .git file's "gitdir: PATH" — and the common directory that holds
 // its config (the commondir of a worktree).
-func projectGitDirs(dir string) (gitDir, common string, ok bool) {
+func Dirs(dir string) (gitDir, common string, ok bool) {
 	if dir == "" {
 		return "", "", false
 	}
@@ -175,3 +178,6 @@ func githubRepoOfURL(u string) string {
 	}
 	return strings.ToLower(host) + "/" + slug
 }
+
+// MaxConfig caps a git config file as this package reads it.
+const MaxConfig = 256 << 10
