@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
 )
 
@@ -19,7 +20,7 @@ import (
 // programs as the toolchain, which only the sandbox holds).
 func TestCargoPinsRealCargo(t *testing.T) {
 	if _, err := exec.LookPath("cargo"); err != nil || exec.Command("cargo", "-V").Run() != nil {
-		requireTool(t, "cargo")
+		testbin.RequireTool(t, "cargo")
 	}
 	dir := t.TempDir()
 	canary := filepath.Join(dir, "canary")

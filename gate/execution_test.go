@@ -168,7 +168,7 @@ const execTimeout = 15 * time.Second
 func TestExecuteAdmittedRows(t *testing.T) {
 	for _, tool := range []string{"bash", "zsh", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			requireTool(t, tool)
+			testbin.RequireTool(t, tool)
 		}
 	}
 	rows := execRows(t)
@@ -489,7 +489,7 @@ func (b *limitedBuffer) String() string {
 func TestExecHarnessSeesChanges(t *testing.T) {
 	for _, tool := range []string{"bash", "zsh", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			requireTool(t, tool)
+			testbin.RequireTool(t, tool)
 		}
 	}
 	tmpl := execTemplate(t)

@@ -224,7 +224,7 @@ func (s *Store) NotePermissionMode(id, mode string) {
 		return
 	}
 	_, err := os.Lstat(s.planPath(id))
-	switch on := mode == PermissionPlan; {
+	switch on := mode == hook.PermissionPlan; {
 	case on && errors.Is(err, fs.ErrNotExist):
 		if os.MkdirAll(s.Dir, 0o700) == nil {
 			fsutil.WriteAtomic(s.planPath(id), nil, 0o600)

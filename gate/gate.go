@@ -199,7 +199,7 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 	p.GitBranch = func() string { return gitrepo.ProjectBranch(c.Cwd) }
 	p.GitHubRepoAt, p.GitBranchAt = gitrepo.ProjectGitHubRepo, gitrepo.ProjectBranch
 	st := g.sessionState(c.Session, c.Cwd, cfg)
-	st.Plan = c.PermissionMode == PermissionPlan
+	st.Plan = c.PermissionMode == hook.PermissionPlan
 	d := p.Decide(c, st)
 	// A second process for the same call (hookctl registered twice, claims.go) gives the same
 	// answer and leaves the rest to the first.
@@ -225,9 +225,6 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 	}
 	return d
 }
-
-// PermissionPlan is the client's plan mode as a tool call reports it (ToolCall.PermissionMode).
-const PermissionPlan = "plan"
 
 // PlanModeRule is what the model and the status line are told of the client's plan mode.
 const PlanModeRule = "The client is in plan mode, which hookctl holds to read-only rules whatever the session's mode: the user asked for a plan, not changes."
@@ -304,7 +301,7 @@ func (g *Gate) prompt(ev *hook.Event) hook.Decision {
 		return hook.Decision{Verdict: hook.Pass} // not seen yet (session start tells it), or damaged (read-only; the tool calls say why)
 	}
 	g.Store.touchStale(ev.Session, used)
-	return hook.Decision{Verdict: hook.Pass, Context: g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == PermissionPlan})}
+	return hook.Decision{Verdict: hook.Pass, Context: g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == hook.PermissionPlan})}
 }
 
 // record is what the decision log keeps of decision d, with the command's secrets withheld. The
@@ -526,7 +523,7 @@ func (g *Gate) toggleStatus(ev *hook.Event) hook.Decision {
 			". Nothing changed; " + cmd + " on|off|review rewrites its state."}
 	}
 	same := &hook.ModeChange{From: mode, To: mode} // a status request, answered
-	if ev.PermissionMode == PermissionPlan && mode != hook.ModeReadOnly {
+	if ev.PermissionMode == hook.PermissionPlan && mode != hook.ModeReadOnly {
 		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: this session is " + Badge(mode) + ", held read-only while the client is in plan mode. " +
 			"Nothing changed; " + cmd + " on, off or review switches it.", Toggled: same}
 	}

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // gitFixture runs git to build a fixture, with HOME and identity pinned, and fails the test on an
@@ -82,7 +84,7 @@ func stateDiff(before, after map[string][]byte) []string {
 // the reading forms it allows leave every file as it was.
 func TestGitInOrderRealGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		requireTool(t, "git")
+		testbin.RequireTool(t, "git")
 	}
 	project := t.TempDir()
 	gitFixture(t, project, project, "init", "-q")
@@ -169,7 +171,7 @@ func rewriteOf(t *testing.T, cmd string) string {
 // under .git changes.
 func TestGitLazyFetchRealGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		requireTool(t, "git")
+		testbin.RequireTool(t, "git")
 	}
 	project, markers := t.TempDir(), t.TempDir()
 	srv := filepath.Join(t.TempDir(), "srv")
@@ -273,7 +275,7 @@ func submoduleRepo(t *testing.T) (main, markers string) {
 // child status in the submodule runs no fsmonitor.
 func TestGitSubmoduleDiffRealGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		requireTool(t, "git")
+		testbin.RequireTool(t, "git")
 	}
 	main, markers := submoduleRepo(t)
 	reads := []struct{ cmd, want string }{
@@ -324,7 +326,7 @@ func TestGitSubmoduleDiffRealGit(t *testing.T) {
 // suggested replacement, shows the change and fires nothing.
 func TestGitStatusVerboseRealGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		requireTool(t, "git")
+		testbin.RequireTool(t, "git")
 	}
 	home, markers := t.TempDir(), t.TempDir()
 	repo := t.TempDir()
@@ -397,7 +399,7 @@ func filterRepo(t *testing.T) (project, markers string) {
 // is refused. The filter still runs: TestGitKnownGaps.
 func TestGitFilterDriversRealGit(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		requireTool(t, "git")
+		testbin.RequireTool(t, "git")
 	}
 	controls := []string{
 		"git diff",
@@ -446,7 +448,7 @@ func TestGitFilterDriversRealGit(t *testing.T) {
 // writes, no network). If one stops firing, git or the pins changed: update the doc.
 func TestGitKnownGaps(t *testing.T) {
 	if _, err := exec.LookPath("git"); err != nil {
-		requireTool(t, "git")
+		testbin.RequireTool(t, "git")
 	}
 	project, markers := filterRepo(t)
 	for _, c := range []struct{ cmd, trap string }{

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // hostileRepo builds a project holding two repositories whose configuration runs a command on
@@ -22,7 +24,7 @@ import (
 func hostileRepo(t *testing.T) (project, markers string) {
 	t.Helper()
 	if _, err := exec.LookPath("git"); err != nil {
-		requireTool(t, "git")
+		testbin.RequireTool(t, "git")
 	}
 	project = t.TempDir()
 	markers = t.TempDir()
@@ -104,15 +106,6 @@ func hostileRepo(t *testing.T) (project, markers string) {
 	return project, markers
 }
 
-func requireTool(t *testing.T, name string) {
-	t.Helper()
-	msg := name + " is not installed"
-	if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
-		t.Fatal(msg + " (HOOKCTL_REQUIRE_ALL=1)")
-	}
-	t.Skip(msg)
-}
-
 func runShell(t *testing.T, dir, command string) string {
 	t.Helper()
 	cmd := exec.Command("bash", "--norc", "--noprofile", "-c", command)
@@ -153,7 +146,7 @@ var hostileReads = []struct{ cmd, want string }{
 // rewrites them, none fires.
 func TestHostileRepoConfig(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
-		requireTool(t, "bash")
+		testbin.RequireTool(t, "bash")
 	}
 	project, markers := hostileRepo(t)
 	for _, c := range hostileReads {
@@ -191,7 +184,7 @@ func TestHostileRepoConfig(t *testing.T) {
 // the rewrite ignores RIPGREP_CONFIG_PATH.
 func TestRewritePinsConfig(t *testing.T) {
 	if _, err := exec.LookPath("rg"); err != nil {
-		requireTool(t, "rg")
+		testbin.RequireTool(t, "rg")
 	}
 	dir := t.TempDir()
 	marker := filepath.Join(dir, "pre-ran")

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
 
 	"mvdan.cc/sh/v3/expand"
@@ -218,7 +219,7 @@ func TestShellsRunTheLauncherOnWhatWasJudged(t *testing.T) {
 		argv []string
 	}{{"bash", []string{"bash", "--noprofile", "--norc", "-c"}}, {"zsh", []string{"zsh", "-f", "-c"}}} {
 		if _, err := exec.LookPath(sh.name); err != nil {
-			requireTool(t, sh.name)
+			testbin.RequireTool(t, sh.name)
 		}
 		ran := 0
 		for _, r := range rows {

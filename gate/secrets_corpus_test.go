@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // The causes of issue 23, each a way around the sensitive-file rule; a row names its own.
@@ -331,7 +332,7 @@ type corpusResult struct {
 func TestSecretsCorpus(t *testing.T) {
 	for _, tool := range []string{"bash", "zsh", "git", "rg"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			requireTool(t, tool)
+			testbin.RequireTool(t, tool)
 		}
 	}
 	seen := map[string]bool{}

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
 )
@@ -250,7 +251,7 @@ func TestShellsRunWhatWasJudged(t *testing.T) {
 	for _, sh := range testShells {
 		t.Run(sh.name, func(t *testing.T) {
 			if _, err := exec.LookPath(sh.argv[0]); err != nil {
-				requireTool(t, sh.argv[0])
+				testbin.RequireTool(t, sh.argv[0])
 			}
 			t.Parallel()
 			var mu sync.Mutex

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 func TestValidSessionID(t *testing.T) {
@@ -172,7 +173,7 @@ func TestHostileStateFiles(t *testing.T) {
 func TestToggleLandsWhileTheLockIsHeld(t *testing.T) {
 	flock, err := exec.LookPath("flock")
 	if err != nil {
-		requireTool(t, "flock")
+		testbin.RequireTool(t, "flock")
 	}
 	s := NewStore(t.TempDir())
 	s.Record("s", "/p", hook.ModeEdit)
@@ -273,15 +274,6 @@ func TestStrayRemovalIsBounded(t *testing.T) {
 	ToggleOff.Apply(s, "s", "cli", "/p", hook.ModeReadOnly, nil)
 	if left := count(); left != 0 {
 		t.Errorf("after three toggles %d left", left)
-	}
-}
-
-// TestModeZeroIsReadOnly: a Mode nobody set means read-only.
-func TestModeZeroIsReadOnly(t *testing.T) {
-	var m hook.Mode
-	var st SessionState
-	if m != hook.ModeReadOnly || st.Mode != hook.ModeReadOnly {
-		t.Errorf("zero Mode is %v", m)
 	}
 }
 

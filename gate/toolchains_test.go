@@ -14,6 +14,7 @@ import (
 
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
 )
 
@@ -175,7 +176,7 @@ func checkInSandbox(t *testing.T, w *toolWorld, rows []toolRow) {
 func TestGoPinsRealGo(t *testing.T) {
 	for _, tool := range []string{"go", "git"} {
 		if _, err := exec.LookPath(tool); err != nil {
-			requireTool(t, tool)
+			testbin.RequireTool(t, tool)
 		}
 	}
 	w := newToolWorld(t)
@@ -255,7 +256,7 @@ func TestGoPinsRealGo(t *testing.T) {
 // the real sandbox neither may change the project or the home.
 func TestNpmRunsNothing(t *testing.T) {
 	if _, err := exec.LookPath("npm"); err != nil {
-		requireTool(t, "npm")
+		testbin.RequireTool(t, "npm")
 	}
 	w := newToolWorld(t)
 	shell, other := w.trap("script-shell"), w.trap("other")
@@ -312,7 +313,7 @@ func jsString(s string) string { return "'" + s + "'" }
 func TestRustupToolchainPathContained(t *testing.T) {
 	for _, tool := range []string{"rustup", "rustc", "cargo"} {
 		if _, err := exec.LookPath(tool); err != nil || exec.Command(tool, "--version").Run() != nil {
-			requireTool(t, tool)
+			testbin.RequireTool(t, tool)
 		}
 	}
 	ln, err := net.Listen("tcp", "127.0.0.1:0")

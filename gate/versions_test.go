@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // TestToolchainsRunOnlyInTheSandbox: node --version, python3 --version and gofmt -l are admitted
@@ -36,7 +37,7 @@ func TestToolchainsRunOnlyInTheSandbox(t *testing.T) {
 // reason is out of date and this fails.
 func TestGofmtWritesTelemetry(t *testing.T) {
 	if _, err := exec.LookPath("gofmt"); err != nil {
-		requireTool(t, "gofmt")
+		testbin.RequireTool(t, "gofmt")
 	}
 	dir := t.TempDir()
 	home := filepath.Join(dir, "home")
@@ -76,7 +77,7 @@ func TestInterpreterVersionsRunNoCode(t *testing.T) {
 		}},
 	} {
 		if _, err := exec.LookPath(c.prog); err != nil {
-			requireTool(t, c.prog)
+			testbin.RequireTool(t, c.prog)
 		}
 		dir := t.TempDir()
 		env := append(os.Environ(), c.setup(dir)...)

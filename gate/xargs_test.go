@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/testbin"
 )
 
 // TestXargsGetsWholeNames runs find … | xargs over names made to split, in real bash: the form
@@ -13,7 +15,7 @@ import (
 // them, and the form it refuses (newline-separated) would have read the secret, which is why.
 func TestXargsGetsWholeNames(t *testing.T) {
 	if _, err := exec.LookPath("bash"); err != nil {
-		requireTool(t, "bash")
+		testbin.RequireTool(t, "bash")
 	}
 	dir := t.TempDir()
 	files := map[string]string{

@@ -250,3 +250,6 @@ func (c Client) how(verb string) string {
 	}
 	return "type " + c.ToggleCommand + " " + verb
 }
+
+// PermissionPlan is the client's plan mode as a tool call reports it (ToolCall.PermissionMode).
+const PermissionPlan = "plan"

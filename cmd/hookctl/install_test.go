@@ -240,8 +240,8 @@ func TestStatuslineBadges(t *testing.T) {
 	}
 	os.Remove(filepath.Join(hh, "config.toml"))
 	// Issue 11: the client's plan mode, once the hook has seen a call in it, shows.
-	store.NotePermissionMode("ed", gate.PermissionPlan)
-	store.NotePermissionMode("ro", gate.PermissionPlan)
+	store.NotePermissionMode("ed", hook.PermissionPlan)
+	store.NotePermissionMode("ro", hook.PermissionPlan)
 	if _, out, _ := runCLI(t, hh, `{"session_id":"ed"}`, "statusline"); out != "✏ EDIT (⏸ plan mode: read-only)\n" {
 		t.Errorf("edit mode in plan mode: %q", out)
 	}
@@ -535,7 +535,7 @@ func TestStatuslineLeavesPlanMode(t *testing.T) {
 	}
 	const planned = "✏ EDIT (⏸ plan mode: read-only)"
 	draw(10)
-	store.NotePermissionMode("ed", gate.PermissionPlan) // a prompt in plan mode
+	store.NotePermissionMode("ed", hook.PermissionPlan) // a prompt in plan mode
 	for i, step := range []struct {
 		tokens int
 		want   string
@@ -549,7 +549,7 @@ func TestStatuslineLeavesPlanMode(t *testing.T) {
 			t.Errorf("drawing %d: %q, want %q", i, got, step.want)
 		}
 	}
-	store.NotePermissionMode("ed", gate.PermissionPlan) // … a prompt or call in plan mode does
+	store.NotePermissionMode("ed", hook.PermissionPlan) // … a prompt or call in plan mode does
 	if got := draw(30); got != planned {
 		t.Errorf("after plan mode was reported again: %q", got)
 	}

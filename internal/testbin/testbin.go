@@ -71,3 +71,14 @@ func RepoRoot() (string, error) {
 		dir = parent
 	}
 }
+
+// RequireTool skips a test that needs a program that is not installed, or fails it under
+// HOOKCTL_REQUIRE_ALL=1, where nothing may be skipped.
+func RequireTool(t testing.TB, name string) {
+	t.Helper()
+	msg := name + " is not installed"
+	if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
+		t.Fatal(msg + " (HOOKCTL_REQUIRE_ALL=1)")
+	}
+	t.Skip(msg)
+}
