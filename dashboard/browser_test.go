@@ -9,9 +9,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestBrowser drives a real headless Chromium through the dashboard: without the token it sees
@@ -36,7 +36,7 @@ func TestBrowser(t *testing.T) {
 
 	home := t.TempDir()
 	plant(t, home, hostile)
-	gate.NewStore(home).SetTold(sessionA, hook.ModeReadOnly) // what the model was told at the session's start
+	session.NewStore(home).SetTold(sessionA, hook.ModeReadOnly) // what the model was told at the session's start
 	s, _ := serve(t, home, bin)
 	base := "http://127.0.0.1:" + strconv.Itoa(s.port)
 
@@ -56,7 +56,7 @@ func TestBrowser(t *testing.T) {
 	badge := func(id string) string {
 		return b.evalString(t, `(document.querySelector('article[data-session="`+id+`"] .badge') || {}).textContent || ""`)
 	}
-	if a, bb := badge(sessionA), badge(sessionB); a != gate.Badge(hook.ModeReadOnly) || bb != gate.Badge(hook.ModeReview) {
+	if a, bb := badge(sessionA), badge(sessionB); a != session.Badge(hook.ModeReadOnly) || bb != session.Badge(hook.ModeReview) {
 		t.Fatalf("badges: %q %q", a, bb)
 	}
 	// Nothing planted ran: no dialog, no element made by the planted markup.
@@ -78,15 +78,15 @@ func TestBrowser(t *testing.T) {
 	b.screenshot(t, art, "4-confirm.png", 1366)
 	b.click(t, "#confirm")
 	b.waitLoaded(t, s.base)
-	if a := badge(sessionA); a != gate.Badge(hook.ModeEdit) {
+	if a := badge(sessionA); a != session.Badge(hook.ModeEdit) {
 		t.Errorf("after the switch the page shows %q", a)
 	}
-	sess, err := gate.NewStore(home).Load(sessionA)
+	sess, err := session.NewStore(home).Load(sessionA)
 	if err != nil || sess.Mode != hook.ModeEdit || sess.History[len(sess.History)-1].How != "dashboard" {
 		t.Fatalf("the state file: %+v %v", sess, err)
 	}
 	line := statusLine(t, bin, home, sessionA)
-	if !strings.HasPrefix(line, gate.Badge(hook.ModeEdit)) {
+	if !strings.HasPrefix(line, session.Badge(hook.ModeEdit)) {
 		t.Errorf("the status line says %q", line)
 	}
 	// The model hears of it on its next call, as after hookctl readonly.
@@ -96,10 +96,10 @@ func TestBrowser(t *testing.T) {
 
 	// Live: a change from the command line shows without a reload.
 	b.eval(t, "window.__noReload = true")
-	if _, _, err := gate.NewStore(home).HumanToggle(gate.ToggleOn, sessionB, "cli", "", hook.ModeReadOnly); err != nil {
+	if _, _, err := session.NewStore(home).HumanToggle(session.ToggleOn, sessionB, "cli", "", hook.ModeReadOnly); err != nil {
 		t.Fatal(err)
 	}
-	b.waitFor(t, `window.__noReload && document.querySelector('article[data-session="`+sessionB+`"] .badge').textContent === `+quote(gate.Badge(hook.ModeReadOnly)), 10*time.Second)
+	b.waitFor(t, `window.__noReload && document.querySelector('article[data-session="`+sessionB+`"] .badge').textContent === `+quote(session.Badge(hook.ModeReadOnly)), 10*time.Second)
 
 	// A retrieval: its untrusted content labelled, shown as text.
 	b.click(t, `a.open[href^="retrieval?id="]`)

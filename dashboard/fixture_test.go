@@ -13,11 +13,11 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/audit"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/securerun"
+	"github.com/hookctl/hookctl/session"
 )
 
 // The fixture's sessions: one read-only, one in review mode.
@@ -39,7 +39,7 @@ const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)>"'><a href
 func plant(t testing.TB, home, extra string) {
 	t.Helper()
 	project := filepath.Join(home, "project "+extra)
-	store := gate.NewStore(home)
+	store := session.NewStore(home)
 	if _, err := store.Record(sessionA, project, hook.ModeReadOnly); err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 
 	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/session"
 )
 
 // Executable is the dashboard's executable, installed next to hookctl's (make install), which
@@ -43,7 +44,7 @@ func run(port int, open bool, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	store := gate.NewStore(home)
+	store := session.NewStore(home)
 	// What a command typed in the client prints goes to the model, and the token with it; and
 	// the agent's own commands run there too. The dashboard starts only in a terminal of its
 	// own. (The environment alone can only make it refuse.)

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
+	"github.com/hookctl/hookctl/session"
 )
 
 func TestMain(m *testing.M) {
@@ -77,7 +77,7 @@ func TestAgentShellCannotReachTheDashboard(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	plant(t, home, "")
 	const editSession = "e0e0e0e0-0000-4000-8000-0000000000ed"
-	if _, err := gate.NewStore(home).Record(editSession, project, hook.ModeEdit); err != nil {
+	if _, err := session.NewStore(home).Record(editSession, project, hook.ModeEdit); err != nil {
 		t.Fatal(err)
 	}
 	s, counted := serve(t, home, bin)

@@ -32,6 +32,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/session"
 )
 
 // CookieName is the cookie that carries the token after the first visit.
@@ -275,10 +276,10 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "unknown mode: want read-only, edit or review", http.StatusBadRequest)
 		return
 	}
-	store := gate.NewStore(s.Home)
+	store := session.NewStore(s.Home)
 	// A damaged state file is rewritten by the toggle, as `readonly on --session` does; one the
 	// store has never seen is refused, never created.
-	if _, err := store.Load(id); gate.ValidSessionID(id) != nil || errors.Is(err, gate.ErrNoSession) {
+	if _, err := store.Load(id); session.ValidSessionID(id) != nil || errors.Is(err, session.ErrNoSession) {
 		http.Error(w, "no such session", http.StatusNotFound)
 		return
 	}
@@ -300,4 +301,4 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
 }
 
 // toggles are the modes the page offers, by the name its form sends.
-var toggles = map[string]gate.Toggle{"read-only": gate.ToggleOn, "edit": gate.ToggleOff, "review": gate.ToggleReview}
+var toggles = map[string]session.Toggle{"read-only": session.ToggleOn, "edit": session.ToggleOff, "review": session.ToggleReview}

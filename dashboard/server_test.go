@@ -14,6 +14,7 @@ import (
 	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 // pages are every address that shows data or changes it.
@@ -158,7 +159,7 @@ func TestModeChangeNeedsOriginAndCSRF(t *testing.T) {
 	if w.Code != http.StatusSeeOther {
 		t.Fatalf("the dashboard's form: %d %s", w.Code, w.Body)
 	}
-	sess, err := gate.NewStore(ts.home).Load(sessionA)
+	sess, err := session.NewStore(ts.home).Load(sessionA)
 	if err != nil || sess.Mode != hook.ModeEdit {
 		t.Fatalf("after the toggle: %v %v", sess, err)
 	}
@@ -174,7 +175,7 @@ func TestModeChangeNeedsOriginAndCSRF(t *testing.T) {
 			t.Errorf("%v: %d", bad, w.Code)
 		}
 	}
-	if ids, _ := gate.NewStore(ts.home).List(); len(ids) != 2 {
+	if ids, _ := session.NewStore(ts.home).List(); len(ids) != 2 {
 		t.Errorf("%d sessions after the refused toggles", len(ids))
 	}
 }
@@ -191,7 +192,7 @@ func TestToggleChecksAsTheCLIDoes(t *testing.T) {
 	if code := post("edit"); code != http.StatusConflict || mode(t, ts.home, sessionA) != hook.ModeReadOnly {
 		t.Errorf("widening another session from inside one: %d", code)
 	}
-	gate.NewStore(ts.home).HumanToggle(gate.ToggleOff, sessionA, "cli", "", hook.ModeReadOnly)
+	session.NewStore(ts.home).HumanToggle(session.ToggleOff, sessionA, "cli", "", hook.ModeReadOnly)
 	if code := post("read-only"); code != http.StatusSeeOther || mode(t, ts.home, sessionA) != hook.ModeReadOnly {
 		t.Errorf("narrowing: %d", code)
 	}
@@ -199,7 +200,7 @@ func TestToggleChecksAsTheCLIDoes(t *testing.T) {
 
 func mode(t testing.TB, home, id string) hook.Mode {
 	t.Helper()
-	m, _, err := gate.NewStore(home).Peek(id)
+	m, _, err := session.NewStore(home).Peek(id)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +398,7 @@ func TestSessionsShowBadges(t *testing.T) {
 		if j := strings.Index(card, "</article>"); j > 0 {
 			card = card[:j]
 		}
-		if !strings.Contains(card, gate.Badge(m)+"</span>") || !strings.Contains(card, "confirm?session="+id+"&amp;mode=edit") {
+		if !strings.Contains(card, session.Badge(m)+"</span>") || !strings.Contains(card, "confirm?session="+id+"&amp;mode=edit") {
 			t.Errorf("session %s: %s", id, card)
 		}
 	}

@@ -27,6 +27,7 @@ import (
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/securerun"
+	"github.com/hookctl/hookctl/session"
 )
 
 //go:embed templates/*.html
@@ -40,7 +41,7 @@ var staticFS = func() fs.FS { return staticRoot }()
 var templates = template.Must(template.New("").Funcs(template.FuncMap{
 	"when":      func(t time.Time) string { return when(t) },
 	"clip":      func(s string) string { return clip.String(s, maxListText) },
-	"badge":     gate.Badge,
+	"badge":     session.Badge,
 	"modeclass": func(m hook.Mode) string { return sessionRow{Mode: m}.ModeClass() },
 }).ParseFS(templateFS, "templates/*.html"))
 
@@ -164,14 +165,14 @@ type sessionRow struct {
 func (r sessionRow) ModeClass() string { return strings.ReplaceAll(r.Mode.String(), "-", "") }
 
 func (s *Server) sessions() ([]sessionRow, string) {
-	store := gate.NewStore(s.Home)
+	store := session.NewStore(s.Home)
 	list, err := store.List()
 	if err != nil {
 		return nil, "failed to list the sessions: " + err.Error()
 	}
 	live := store.LiveClients(false)
 	clients := s.sessionClients()
-	projects := gate.NewProjects(s.Home)
+	projects := session.NewProjects(s.Home)
 	st, probed := s.sandbox.get(s.Home, s.Hookctl)
 	var rows []sessionRow
 	for _, sess := range list {
@@ -181,8 +182,8 @@ func (s *Server) sessions() ([]sessionRow, string) {
 			row.LastActive = t
 		}
 		row.Remotes = "none recorded"
-		if r, err := projects.Load(gate.ProjectOf(sess.Cwd)); err == nil {
-			row.Remotes = gate.DescribeRemotes(r)
+		if r, err := projects.Load(session.ProjectOf(sess.Cwd)); err == nil {
+			row.Remotes = session.DescribeRemotes(r)
 		}
 		if probed {
 			held, why := st.Available, st.Reason
@@ -309,13 +310,13 @@ func (s *Server) decisions(f filter) listOf[decisionRow] {
 		out.Err = err.Error()
 		return out
 	}
-	session := ""
+	sid := ""
 	if f.Session != "" {
 		ids := make([]string, 0, len(entries))
 		for _, e := range entries {
 			ids = append(ids, e.Session)
 		}
-		if session, err = gate.MatchID(f.Session, ids); err != nil {
+		if sid, err = session.MatchID(f.Session, ids); err != nil {
 			out.Err = err.Error()
 			return out
 		}
@@ -323,7 +324,7 @@ func (s *Server) decisions(f filter) listOf[decisionRow] {
 	var match []hook.LogEntry
 	for i := len(entries) - 1; i >= 0; i-- { // the newest first
 		e := entries[i]
-		if session != "" && e.Session != session || f.Verdict != "" && e.Verdict != f.Verdict ||
+		if sid != "" && e.Session != sid || f.Verdict != "" && e.Verdict != f.Verdict ||
 			f.Tool != "" && e.Tool != f.Tool || e.Time.Before(cutoff) {
 			continue
 		}
@@ -577,11 +578,11 @@ func statErr(p string) error { _, err := os.Lstat(p); return err }
 func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	id, mode := q.Get("session"), q.Get("mode")
-	if _, ok := toggles[mode]; !ok || gate.ValidSessionID(id) != nil {
+	if _, ok := toggles[mode]; !ok || session.ValidSessionID(id) != nil {
 		http.Error(w, "unknown session or mode", http.StatusBadRequest)
 		return
 	}
-	store := gate.NewStore(s.Home)
+	store := session.NewStore(s.Home)
 	sess, err := store.Load(id)
 	if err != nil {
 		http.Error(w, "no such session", http.StatusNotFound)
@@ -590,7 +591,7 @@ func (s *Server) confirm(w http.ResponseWriter, r *http.Request) {
 	to, _ := hook.ParseMode(mode)
 	w.Header().Set("Content-Type", "text/html; charset=utf-8")
 	render(w, "confirm", map[string]any{"S": sess, "Short": store.Short(id), "To": to, "ToName": mode, "CSRF": s.csrf,
-		"Widens": gate.Widens(sess.Mode, to)})
+		"Widens": session.Widens(sess.Mode, to)})
 }
 
 // logCache keeps a log's entries while its directory's files are unchanged (names, sizes and

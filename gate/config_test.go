@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 func TestParseConfigErrorsNameFileAndLine(t *testing.T) {
@@ -216,7 +217,7 @@ func TestProjectRemotes(t *testing.T) {
 	sub := filepath.Join(repo, "a", "b")
 	os.MkdirAll(sub, 0o755)
 	for dir, want := range map[string]string{repo: "github.com", wt: "github.com", sub: "github.com", t.TempDir(): "", "": ""} {
-		got := strings.Join(ProjectRemotes(dir), ",")
+		got := strings.Join(session.ProjectRemotes(dir), ",")
 		if got != want {
 			t.Errorf("ProjectRemotes(%q) = %q, want %q", dir, got, want)
 		}

@@ -15,6 +15,7 @@ import (
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/scrub"
+	"github.com/hookctl/hookctl/session"
 )
 
 // Gate is the decider of the main hook: tool calls (through Policy), session starts, and the
@@ -25,9 +26,9 @@ type Gate struct {
 	// LoadConfig reads the configuration for a call from directory cwd; an error refuses every
 	// call.
 	LoadConfig func(cwd string) (*Config, error)
-	Modes      Modes
+	Modes      session.Modes
 	// Store receives the human's toggles. Nil: toggles are refused.
-	Store *Store
+	Store *session.Store
 	// VerifyToggle confirms, before a toggle is honoured, that the client's toggle command is
 	// still the one install wrote (Claude Code: the model may not invoke it). Nil: no check.
 	VerifyToggle func() error
@@ -296,11 +297,11 @@ func (g *Gate) prompt(ev *hook.Event) hook.Decision {
 	}
 	g.noteClient(ev.Session)
 	g.Store.NotePermissionMode(ev.Session, ev.PermissionMode)
-	mode, _, used, err := g.Store.peek(ev.Session)
+	mode, _, used, err := g.Store.PeekUsed(ev.Session)
 	if err != nil {
 		return hook.Decision{Verdict: hook.Pass} // not seen yet (session start tells it), or damaged (read-only; the tool calls say why)
 	}
-	g.Store.touchStale(ev.Session, used)
+	g.Store.TouchStale(ev.Session, used)
 	return hook.Decision{Verdict: hook.Pass, Context: g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == hook.PermissionPlan})}
 }
 
@@ -361,7 +362,7 @@ func (g *Gate) sessionStart(ev *hook.Event) hook.Decision {
 	}
 	d := hook.Decision{Verdict: hook.Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
 	iso := g.isolation()
-	msgs := []string{"hookctl: this session is " + Badge(st.Mode) + " (" + g.Client.ModeCommand() + "); " +
+	msgs := []string{"hookctl: this session is " + session.Badge(st.Mode) + " (" + g.Client.ModeCommand() + "); " +
 		Enforcement(iso, cfg) + "; " + EditEnforcement(iso, cfg)}
 	if st.Mode == hook.ModeReview {
 		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+PublishWhere(iso, cfg))
@@ -447,11 +448,11 @@ func (g *Gate) toggle(ev *hook.Event) hook.Decision {
 	if tr == nil {
 		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: an empty mode command; nothing changed"}
 	}
-	t := ParseToggleArgs(tr.Args)
-	if t == NoToggle {
+	t := session.ParseToggleArgs(tr.Args)
+	if t == session.NoToggle {
 		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: use " + cmd + " (or " + cmd + " status) to see the mode, " + cmd + " on, " + cmd + " off or " + cmd + " review to change it; nothing changed"}
 	}
-	if t == ToggleStatus {
+	if t == session.ToggleStatus {
 		return g.toggleStatus(ev)
 	}
 	if g.Pinned != "" {
@@ -478,9 +479,9 @@ func (g *Gate) toggle(ev *hook.Event) hook.Decision {
 	if err != nil {
 		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl could not change the mode: " + err.Error()}
 	}
-	reason := "hookctl: this session is now " + Badge(to)
+	reason := "hookctl: this session is now " + session.Badge(to)
 	if from == to {
-		reason = "hookctl: this session is already " + Badge(to)
+		reason = "hookctl: this session is already " + session.Badge(to)
 	}
 	if from == hook.ModeEdit && to != hook.ModeEdit && g.LeftEdit != nil {
 		if n := g.LeftEdit(ev.Session); n == 1 {
@@ -513,21 +514,21 @@ func (g *Gate) toggleStatus(ev *hook.Event) hook.Decision {
 	}
 	cmd := g.Client.ToggleCommand
 	switch {
-	case errors.Is(err, ErrNoSession):
+	case errors.Is(err, session.ErrNoSession):
 		mode, err = hook.ModeReadOnly, nil
 		if cfg, cerr := g.loadConfig(ev.Cwd); cerr == nil {
 			mode = cfg.SessionDefault()
 		}
 	case err != nil:
-		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: this session is treated as " + Badge(hook.ModeReadOnly) + ": " + err.Error() +
+		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: this session is treated as " + session.Badge(hook.ModeReadOnly) + ": " + err.Error() +
 			". Nothing changed; " + cmd + " on|off|review rewrites its state."}
 	}
 	same := &hook.ModeChange{From: mode, To: mode} // a status request, answered
 	if ev.PermissionMode == hook.PermissionPlan && mode != hook.ModeReadOnly {
-		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: this session is " + Badge(mode) + ", held read-only while the client is in plan mode. " +
+		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: this session is " + session.Badge(mode) + ", held read-only while the client is in plan mode. " +
 			"Nothing changed; " + cmd + " on, off or review switches it.", Toggled: same}
 	}
-	return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: this session is " + Badge(mode) + ". Nothing changed; " + cmd + " on, off or review switches it.", Toggled: same}
+	return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: this session is " + session.Badge(mode) + ". Nothing changed; " + cmd + " on, off or review switches it.", Toggled: same}
 }
 
 // Retrieval is the decider of the retrieval hook: the instance the client runs for its web

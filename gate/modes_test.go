@@ -5,14 +5,15 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestModeChangeIsToldOnce (issue 11): after a toggle the model's next prompt, or failing that
 // its next main-thread tool call, carries the new mode, once; a subagent's call does not spend
 // the notice; session start notes what it told.
 func TestModeChangeIsToldOnce(t *testing.T) {
-	store := NewStore(t.TempDir())
-	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store, Modes: StoreModes{Store: store}}
+	store := session.NewStore(t.TempDir())
+	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store, Modes: session.StoreModes{Store: store}}
 	if st := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "s", Cwd: "/p"}, nil); !strings.Contains(st.Context, "READ-ONLY mode") {
 		t.Fatalf("start: %q", st.Context)
 	}
@@ -26,14 +27,14 @@ func TestModeChangeIsToldOnce(t *testing.T) {
 	if c := prompt(); c != "" {
 		t.Errorf("no change, yet the prompt says %q", c)
 	}
-	ToggleOff.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
+	session.ToggleOff.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
 	if c := prompt(); !strings.Contains(c, "switched this session from READ-ONLY to EDIT mode") || !strings.Contains(c, "you may change files") {
 		t.Errorf("after off: %q", c)
 	}
 	if c := prompt(); c != "" {
 		t.Errorf("told twice: %q", c)
 	}
-	ToggleReview.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
+	session.ToggleReview.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
 	if d := call("sub1"); d.Context != "" {
 		t.Errorf("a subagent's call spent the notice: %q", d.Context)
 	}
@@ -41,13 +42,13 @@ func TestModeChangeIsToldOnce(t *testing.T) {
 		t.Errorf("the main thread's call: %q", d.Context)
 	}
 	// Off and on again before the model hears of it: nothing to tell.
-	ToggleOff.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
-	ToggleReview.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
+	session.ToggleOff.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
+	session.ToggleReview.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
 	if c := prompt(); c != "" {
 		t.Errorf("the mode it was told is the mode: %q", c)
 	}
 	// A resumed session is told its mode at its start, which counts as told.
-	ToggleOn.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
+	session.ToggleOn.Apply(store, "s", "cli", "", hook.ModeReadOnly, nil)
 	if st := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "s", Cwd: "/p"}, nil); !strings.Contains(st.Context, "READ-ONLY mode") {
 		t.Errorf("resume: %q", st.Context)
 	}
@@ -61,9 +62,9 @@ func TestModeChangeIsToldOnce(t *testing.T) {
 // toggle says so.
 func TestPlanModeIsReadOnly(t *testing.T) {
 	for _, m := range []hook.Mode{hook.ModeEdit, hook.ModeReview, hook.ModeReadOnly} {
-		store := NewStore(t.TempDir())
+		store := session.NewStore(t.TempDir())
 		store.Record("s", "/p", m)
-		g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store, Modes: StoreModes{Store: store}}
+		g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store, Modes: session.StoreModes{Store: store}}
 		for _, c := range []*hook.ToolCall{
 			{Tool: "Write", Kind: hook.KindFileWrite, Paths: []string{"/p/f"}},
 			{Tool: "Bash", Kind: hook.KindShell, Command: "touch /p/f"},

@@ -7,6 +7,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestPolicyScopes: read-only rules bind read-only agent types in every mode and read-only
@@ -247,8 +248,8 @@ func TestReadOnlyRulesOncePerSession(t *testing.T) {
 	call := func(session string) *hook.ToolCall {
 		return &hook.ToolCall{Session: session, Tool: "Bash", Kind: hook.KindShell, Command: "echo x > f", Cwd: "/p"}
 	}
-	store := NewStore(t.TempDir())
-	g := &Gate{Client: testClient, LoadConfig: cfg, Store: store, Modes: StoreModes{Store: store}}
+	store := session.NewStore(t.TempDir())
+	g := &Gate{Client: testClient, LoadConfig: cfg, Store: store, Modes: session.StoreModes{Store: store}}
 
 	start := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "started", Cwd: "/p"}, nil)
 	if !strings.Contains(start.Context, ReadOnlyShellRules) {

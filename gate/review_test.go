@@ -10,6 +10,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/scrub"
+	"github.com/hookctl/hookctl/session"
 )
 
 // reviewPolicy is a policy as the gate builds it, with gh at /usr/bin/gh, a scrubber that knows
@@ -173,11 +174,11 @@ func TestReviewModeCannotBeEnteredByTheModel(t *testing.T) {
 // TestGateAuditsPublishes: the gate records every publish decision before answering, and refuses
 // an ask it cannot record.
 func TestGateAuditsPublishes(t *testing.T) {
-	store := NewStore(t.TempDir())
+	store := session.NewStore(t.TempDir())
 	store.Record("s1", "/p", hook.ModeReview)
 	var got []*hook.PublishRecord
 	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil },
-		Modes: StoreModes{Store: store}, Store: store, Binary: "/bin/hookctl",
+		Modes: session.StoreModes{Store: store}, Store: store, Binary: "/bin/hookctl",
 		GH:      func(string) (string, error) { return "/usr/bin/gh", nil },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(nil) },
 		AuditPublish: func(c *hook.ToolCall, r *hook.PublishRecord) error {
@@ -211,14 +212,14 @@ func TestGateAuditsPublishes(t *testing.T) {
 // it, a flip (hookctl readonly toggle) from review goes to read-only (the nearer mode), every change is in the
 // history, and the state file names the mode.
 func TestReviewModeToggles(t *testing.T) {
-	s := NewStore(t.TempDir())
+	s := session.NewStore(t.TempDir())
 	s.Record("s", "/p", hook.ModeReadOnly)
 	steps := []struct {
-		t    Toggle
+		t    session.Toggle
 		want hook.Mode
 	}{
-		{ToggleReview, hook.ModeReview}, {ToggleOff, hook.ModeEdit}, {ToggleReview, hook.ModeReview}, {ToggleOn, hook.ModeReadOnly},
-		{ToggleReview, hook.ModeReview}, {ToggleFlip, hook.ModeReadOnly}, {ToggleFlip, hook.ModeEdit}, {ToggleReview, hook.ModeReview}, {ToggleReview, hook.ModeReview},
+		{session.ToggleReview, hook.ModeReview}, {session.ToggleOff, hook.ModeEdit}, {session.ToggleReview, hook.ModeReview}, {session.ToggleOn, hook.ModeReadOnly},
+		{session.ToggleReview, hook.ModeReview}, {session.ToggleFlip, hook.ModeReadOnly}, {session.ToggleFlip, hook.ModeEdit}, {session.ToggleReview, hook.ModeReview}, {session.ToggleReview, hook.ModeReview},
 	}
 	for i, st := range steps {
 		if _, to, err := s.ApplyPrompt(st.t, "s", "prompt-"+string(rune('a'+i)), "/p", hook.ModeReadOnly); err != nil || to != st.want {
@@ -239,17 +240,17 @@ func TestReviewModeToggles(t *testing.T) {
 	if m, _, err := s.Peek("s"); err != nil || m != hook.ModeReview {
 		t.Errorf("peek %v %v", m, err)
 	}
-	if Badge(hook.ModeReview) != "👁 REVIEW" || hook.ModeReview.String() != "review" {
-		t.Errorf("badge %q, name %q", Badge(hook.ModeReview), hook.ModeReview)
+	if session.Badge(hook.ModeReview) != "👁 REVIEW" || hook.ModeReview.String() != "review" {
+		t.Errorf("badge %q, name %q", session.Badge(hook.ModeReview), hook.ModeReview)
 	}
 }
 
 // TestReviewToggleIsTheUsers: the gate changes the mode to review only for a trusted toggle,
 // and says where the publish runs.
 func TestReviewToggleIsTheUsers(t *testing.T) {
-	store := NewStore(t.TempDir())
+	store := session.NewStore(t.TempDir())
 	store.Record("s", "/p", hook.ModeReadOnly)
-	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store, Modes: StoreModes{Store: store}}
+	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store, Modes: session.StoreModes{Store: store}}
 	toggle := func(tr *hook.ToggleRequest) hook.Decision {
 		return g.Decide(&hook.Event{Name: hook.EventToggle, Session: "s", Cwd: "/p", Toggle: tr}, nil)
 	}

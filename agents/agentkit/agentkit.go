@@ -21,10 +21,10 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/hookjson"
+	"github.com/hookctl/hookctl/session"
 )
 
 // Tool is one of a client's tools: what it does, and where its input holds what the policy
@@ -81,7 +81,7 @@ func Parse(payload []byte) (gjson.Result, error) {
 	if !root.IsObject() {
 		return gjson.Result{}, fmt.Errorf("the payload is not a JSON object")
 	}
-	if dup := gate.DuplicateKey(root); dup != "" {
+	if dup := session.DuplicateKey(root); dup != "" {
 		return gjson.Result{}, fmt.Errorf("the key %q appears twice", clip.Short(dup))
 	}
 	return root, nil

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 // output is Claude Code's hook output, as far as the tests read it.
@@ -49,14 +50,14 @@ type runResult struct {
 }
 
 // runHook runs the hook the way `hookctl hook` does, in memory.
-func runHook(t *testing.T, stdin io.Reader, cfg func() (*gate.Config, error), modes gate.Modes, deadline time.Duration) runResult {
+func runHook(t *testing.T, stdin io.Reader, cfg func() (*gate.Config, error), modes session.Modes, deadline time.Duration) runResult {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	if cfg == nil {
 		cfg = func() (*gate.Config, error) { return &gate.Config{}, nil }
 	}
 	if modes == nil {
-		modes = gate.FixedMode(hook.ModeEdit)
+		modes = session.FixedMode(hook.ModeEdit)
 	}
 	// The deadline path ends the process; here it ends the run instead, leaving the blocked
 	// reader behind.
@@ -308,12 +309,12 @@ func readOnly(tool string) hook.Decision {
 }
 
 // runWithStore runs one payload through a runner that keeps session state in store.
-func runWithStore(t *testing.T, store *gate.Store, check func() error, payload string) runResult {
+func runWithStore(t *testing.T, store *session.Store, check func() error, payload string) runResult {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	r := &hook.Runner{Stdin: strings.NewReader(payload), Stdout: &stdout, Stderr: &stderr, Adapter: Adapter{}}
 	code := r.Run(&gate.Gate{Client: Client, LoadConfig: func(string) (*gate.Config, error) { return &gate.Config{}, nil },
-		Modes: gate.StoreModes{Store: store}, Store: store, VerifyToggle: check})
+		Modes: session.StoreModes{Store: store}, Store: store, VerifyToggle: check})
 	res := runResult{code: code, raw: stdout.String()}
 	if err := json.Unmarshal(stdout.Bytes(), &res.out); err != nil {
 		t.Fatalf("stdout is not JSON: %q", res.raw)
@@ -331,7 +332,7 @@ func expansion(args, source, promptID string) string {
 // project's command of the same name is blocked without effect, and a tampered command file
 // stops the toggle.
 func TestToggleOnlyAtTheUsersExpansion(t *testing.T) {
-	store := gate.NewStore(t.TempDir())
+	store := session.NewStore(t.TempDir())
 	store.Record("s", "/p", hook.ModeReadOnly)
 	mode := func() hook.Mode { m, _, _ := store.Peek("s"); return m }
 
@@ -374,7 +375,7 @@ func TestToggleOnlyAtTheUsersExpansion(t *testing.T) {
 }
 
 func TestSessionStartTellsTheMode(t *testing.T) {
-	store := gate.NewStore(t.TempDir())
+	store := session.NewStore(t.TempDir())
 	res := runWithStore(t, store, nil, `{"session_id":"s","cwd":"/p","hook_event_name":"SessionStart","source":"startup"}`)
 	var o struct {
 		HookSpecificOutput struct {
@@ -397,7 +398,7 @@ func TestSessionStartTellsTheMode(t *testing.T) {
 // TestModelCannotScheduleOrInvokeReadonly: in edit mode too, the agent's Skill call of readonly
 // and a scheduled /readonly prompt are refused.
 func TestModelCannotScheduleOrInvokeReadonly(t *testing.T) {
-	store := gate.NewStore(t.TempDir())
+	store := session.NewStore(t.TempDir())
 	store.Record("s", "/p", hook.ModeEdit)
 	for _, p := range []string{
 		`{"session_id":"s","cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Skill","tool_input":{"skill":"readonly","args":"off"}}`,
@@ -472,7 +473,7 @@ func TestAskCarriesTheRewrite(t *testing.T) {
 	}
 	// A review toggle comes only from the user's own command; the model's Skill call of it is
 	// refused like any other mode change.
-	store := gate.NewStore(t.TempDir())
+	store := session.NewStore(t.TempDir())
 	store.Record("s", "/p", hook.ModeReadOnly)
 	mode := func() hook.Mode { m, _, _ := store.Peek("s"); return m }
 	if res := runWithStore(t, store, nil, expansion("review", "projectSettings", "r1")); res.out.verdict() != "deny" || mode() != hook.ModeReadOnly {
@@ -525,7 +526,7 @@ func TestEveryAnswerIsRecorded(t *testing.T) {
 	for _, c := range []struct {
 		name     string
 		stdin    io.Reader
-		modes    gate.Modes
+		modes    session.Modes
 		deadline time.Duration
 		verdict  string
 		rule     string
@@ -550,7 +551,7 @@ func TestEveryAnswerIsRecorded(t *testing.T) {
 			exited := make(chan int, 1)
 			modes := c.modes
 			if modes == nil {
-				modes = gate.FixedMode(hook.ModeEdit)
+				modes = session.FixedMode(hook.ModeEdit)
 			}
 			r := &hook.Runner{Stdin: c.stdin, Stdout: out, Stderr: &lockedBuffer{b: &stderr}, Adapter: Adapter{}, Agent: Client.Name,
 				Deadline: c.deadline, Exit: func(code int) { exited <- code; runtime.Goexit() },

@@ -11,8 +11,8 @@ import (
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/audit"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 // installCopy puts a copy of hookctl where make install puts it, ~/.local/bin, so that the test
@@ -70,7 +70,7 @@ func TestRealClientMissingBinaryRecovery(t *testing.T) {
 			if tr, _ := s.API.ResultFor(ct.Main, 0); tr.IsError || !strings.Contains(tr.Text, commitSubject) {
 				r.Fatalf(t, "with hookctl installed, git log: %q", tr.Text)
 			}
-			if sessions, _ := gate.NewStore(filepath.Join(s.Home, ".config", "hookctl")).List(); len(sessions) != 1 {
+			if sessions, _ := session.NewStore(filepath.Join(s.Home, ".config", "hookctl")).List(); len(sessions) != 1 {
 				r.Fatalf(t, "hookctl did not run: sessions %v", sessions)
 			}
 
@@ -174,7 +174,7 @@ func TestRealClientUserAndProjectRegistrations(t *testing.T) {
 	if err != nil || tools != 3 {
 		r.Errorf(t, "decision log: %d tool entries (%v), want 3", tools, err)
 	}
-	if sessions, _ := gate.NewStore(hh).List(); len(sessions) != 1 || sessions[0].Mode != hook.ModeReadOnly {
+	if sessions, _ := session.NewStore(hh).List(); len(sessions) != 1 || sessions[0].Mode != hook.ModeReadOnly {
 		r.Errorf(t, "sessions: %v", sessions)
 	}
 	first := s.API.Requests()

@@ -8,8 +8,8 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestRealClientSessionModes drives one session of the real client through its modes, one
@@ -41,7 +41,7 @@ func TestRealClientSessionModes(t *testing.T) {
 	}
 	s.Script = ct.Script{Main: main[:1], Marker: marker,
 		Sub: []ct.Call{{Name: "Write", Input: map[string]any{"file_path": filepath.Join(s.Project, "g"), "content": "g\n"}}}}
-	store := gate.NewStore(home)
+	store := session.NewStore(home)
 	mode := func(id string) hook.Mode {
 		sess, err := store.Load(id)
 		if err != nil {

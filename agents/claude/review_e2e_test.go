@@ -8,9 +8,9 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestRealClientReviewPublishAsks runs the real client in a session the user put in review mode
@@ -35,7 +35,7 @@ func TestRealClientReviewPublishAsks(t *testing.T) {
 
 	r := s.Run("/readonly review")
 	id := r.Output.SessionID
-	store := gate.NewStore(home)
+	store := session.NewStore(home)
 	if sess, err := store.Load(id); err != nil || sess.Mode != hook.ModeReview {
 		r.Fatalf(t, "after /readonly review: %+v %v", sess, err)
 	}

@@ -10,9 +10,9 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fakegithub"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestRealTUIReviewPublishIsAsked: in the interactive client, /readonly review switches the
@@ -40,7 +40,7 @@ func TestRealTUIReviewPublishIsAsked(t *testing.T) {
 	tui.WaitUntil("the 👁 REVIEW badge in the status line", 20*time.Second, func(screen string) bool {
 		return strings.Contains(lastLines(screen, 4), "👁 REVIEW")
 	})
-	if list, _ := gate.NewStore(home).List(); len(list) != 1 || list[0].Mode != hook.ModeReview {
+	if list, _ := session.NewStore(home).List(); len(list) != 1 || list[0].Mode != hook.ModeReview {
 		t.Fatalf("sessions %+v", list)
 	}
 	tui.Submit("Post the review.")

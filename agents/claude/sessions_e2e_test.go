@@ -8,8 +8,8 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestRealClientModeNoticeAtToolCall (issue 11, item 1): the user switches the mode while the
@@ -21,8 +21,8 @@ func TestRealClientModeNoticeAtToolCall(t *testing.T) {
 	s.InitGitRepo(commitSubject)
 	hookOn(s, hookctl, modeEvents...)
 	f := filepath.Join(s.Project, "f")
-	store := gate.NewStore(home)
-	session := func() string {
+	store := session.NewStore(home)
+	current := func() string {
 		list, err := store.List()
 		if err != nil || len(list) != 1 {
 			t.Errorf("sessions %v %v", list, err)
@@ -40,9 +40,9 @@ func TestRealClientModeNoticeAtToolCall(t *testing.T) {
 			switch {
 			case th != ct.Main:
 			case i == 1:
-				gate.ToggleOff.Apply(store, session(), "cli", "", hook.ModeReadOnly, nil)
+				session.ToggleOff.Apply(store, current(), "cli", "", hook.ModeReadOnly, nil)
 			case i == 2:
-				gate.ToggleOn.Apply(store, session(), "cli", "", hook.ModeReadOnly, nil)
+				session.ToggleOn.Apply(store, current(), "cli", "", hook.ModeReadOnly, nil)
 			}
 		},
 	}
@@ -114,8 +114,8 @@ func TestRealClientPlanModeIsReadOnly(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(s.Project, "g")); err == nil {
 		t.Error("g was created in plan mode")
 	}
-	list, _ := gate.NewStore(home).List()
-	if len(list) != 1 || list[0].Mode != hook.ModeEdit || !gate.NewStore(home).InPlanMode(list[0].ID) {
+	list, _ := session.NewStore(home).List()
+	if len(list) != 1 || list[0].Mode != hook.ModeEdit || !session.NewStore(home).InPlanMode(list[0].ID) {
 		t.Errorf("sessions %+v: want one, in edit mode, noted in plan mode", list)
 	}
 	// Out of plan mode, the same session writes.
@@ -125,7 +125,7 @@ func TestRealClientPlanModeIsReadOnly(t *testing.T) {
 	if b, _ := os.ReadFile(f); string(b) != "planned\n" {
 		r.Errorf(t, "f after plan mode: %q", b)
 	}
-	if gate.NewStore(home).InPlanMode(r.Output.SessionID) {
+	if session.NewStore(home).InPlanMode(r.Output.SessionID) {
 		t.Error("the session is still noted in plan mode (the status line would say so)")
 	}
 }

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestRealTUITwoSessionsInOneDirectory (issue 11): two interactive sessions in one project.
@@ -25,7 +25,7 @@ func TestRealTUITwoSessionsInOneDirectory(t *testing.T) {
 	s, hookctl, home := newSession(t)
 	os.MkdirAll(filepath.Join(s.Project, "sub"), 0o755)
 	install(t, s, hookctl)
-	store := gate.NewStore(home)
+	store := session.NewStore(home)
 	mode := func(id string) hook.Mode {
 		t.Helper()
 		m, _, err := store.Peek(id)
@@ -154,7 +154,7 @@ func TestRealTUITwoSessionsInOneDirectory(t *testing.T) {
 	// A resumed session: its start tells the model the mode (switched meanwhile from a terminal
 	// to review mode), and its new client process is found by `! hookctl` too.
 	a.Close()
-	gate.ToggleReview.Apply(store, idA, "cli", "", hook.ModeReadOnly, nil)
+	session.ToggleReview.Apply(store, idA, "cli", "", hook.ModeReadOnly, nil)
 	before := len(s.API.Requests())
 	a = start("--resume", idA)
 	out = bang(a, hookctl+" readonly off", "session "+shortA+": 👁 REVIEW → ✏ EDIT")

@@ -10,8 +10,8 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestRealTUIReadonlyToggle installs hookctl the way the README says (hookctl install, into the
@@ -27,7 +27,7 @@ func TestRealTUIReadonlyToggle(t *testing.T) {
 	tui := s.StartTUI(110, 30)
 	tui.WaitFor("🔒 READ-ONLY", 20*time.Second)
 
-	store := gate.NewStore(home)
+	store := session.NewStore(home)
 	mode := func() hook.Mode {
 		list, err := store.List()
 		if err != nil || len(list) != 1 {

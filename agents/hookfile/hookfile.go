@@ -18,8 +18,8 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/hookjson"
+	"github.com/hookctl/hookctl/session"
 )
 
 // Ours reports whether a hook group is hookctl's.
@@ -156,7 +156,7 @@ func parse(text []byte) (gjson.Result, error) {
 	if !root.IsObject() {
 		return gjson.Result{}, fmt.Errorf("the file does not hold a JSON object")
 	}
-	if k := gate.DuplicateKey(root); k != "" {
+	if k := session.DuplicateKey(root); k != "" {
 		return gjson.Result{}, fmt.Errorf("the key %q appears twice", k)
 	}
 	return root, nil

@@ -15,6 +15,7 @@ import (
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/session"
 )
 
 type auditOptions struct {
@@ -85,7 +86,7 @@ func auditList(s *streams, opts *auditOptions) error {
 				ids = append(ids, id)
 			}
 		}
-		id, err := gate.MatchID(opts.Session, ids)
+		id, err := session.MatchID(opts.Session, ids)
 		if err != nil {
 			return err
 		}
@@ -263,10 +264,10 @@ func shortID(s string) string {
 }
 
 // sessionStore is hookctl's session store.
-func sessionStore() (*gate.Store, error) {
+func sessionStore() (*session.Store, error) {
 	home, err := gate.Home()
 	if err != nil {
 		return nil, err
 	}
-	return gate.NewStore(home), nil
+	return session.NewStore(home), nil
 }

@@ -13,8 +13,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/audit"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 func buildBinary(t *testing.T) string {
@@ -37,12 +37,12 @@ func TestConcurrentHooksWhileToggling(t *testing.T) {
 	bin := buildBinary(t)
 	home := t.TempDir()
 	env := append(os.Environ(), "HOOKCTL_HOME="+home)
-	const session, hooks, toggles = "0d9f5e8a-concurrency", 200, 30
-	store := gate.NewStore(home)
-	if _, err := store.Record(session, "/p", hook.ModeReadOnly); err != nil {
+	const sid, hooks, toggles = "0d9f5e8a-concurrency", 200, 30
+	store := session.NewStore(home)
+	if _, err := store.Record(sid, "/p", hook.ModeReadOnly); err != nil {
 		t.Fatal(err)
 	}
-	payload := fmt.Sprintf(`{"session_id":%q,"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/f","content":"x"}}`, session)
+	payload := fmt.Sprintf(`{"session_id":%q,"cwd":"/p","hook_event_name":"PreToolUse","tool_name":"Write","tool_input":{"file_path":"/p/f","content":"x"}}`, sid)
 
 	type run struct {
 		start, end time.Time
@@ -94,7 +94,7 @@ func TestConcurrentHooksWhileToggling(t *testing.T) {
 		defer wg.Done()
 		<-startGate
 		for i := 0; i < toggles; i++ {
-			cmd := exec.Command(bin, "readonly", "toggle", "--session", session)
+			cmd := exec.Command(bin, "readonly", "toggle", "--session", sid)
 			cmd.Env = env
 			toggleStart[i] = time.Now()
 			out, err := cmd.CombinedOutput()
@@ -110,7 +110,7 @@ func TestConcurrentHooksWhileToggling(t *testing.T) {
 		t.Error(err)
 	}
 
-	sess, err := store.Load(session)
+	sess, err := store.Load(sid)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,13 +169,13 @@ func TestTwoRegistrationsOneCall(t *testing.T) {
 	bin := buildBinary(t)
 	home := t.TempDir()
 	env := append(os.Environ(), "HOOKCTL_HOME="+home)
-	const session, calls = "5b1e0c47-two-registrations", 40
-	store := gate.NewStore(home)
-	if _, err := store.Record(session, "/p", hook.ModeReadOnly); err != nil {
+	const sid, calls = "5b1e0c47-two-registrations", 40
+	store := session.NewStore(home)
+	if _, err := store.Record(sid, "/p", hook.ModeReadOnly); err != nil {
 		t.Fatal(err)
 	}
-	store.SetTold(session, hook.ModeReadOnly)
-	gate.ToggleOff.Apply(store, session, "cli", "", hook.ModeReadOnly, nil) // the model has not been told yet
+	store.SetTold(sid, hook.ModeReadOnly)
+	session.ToggleOff.Apply(store, sid, "cli", "", hook.ModeReadOnly, nil) // the model has not been told yet
 	run := func(payload string) (string, error) {
 		cmd := exec.Command(bin, "hook")
 		cmd.Env = env
@@ -187,7 +187,7 @@ func TestTwoRegistrationsOneCall(t *testing.T) {
 	for i := range calls {
 		tool := []string{`"tool_name":"Bash","tool_input":{"command":"git log --oneline -1","description":"d"}`,
 			`"tool_name":"Write","tool_input":{"file_path":"/p/f","content":"x"}`}[i%2]
-		payload := fmt.Sprintf(`{"session_id":%q,"cwd":"/p","hook_event_name":"PreToolUse",%s,"tool_use_id":"toolu_%02d"}`, session, tool, i)
+		payload := fmt.Sprintf(`{"session_id":%q,"cwd":"/p","hook_event_name":"PreToolUse",%s,"tool_use_id":"toolu_%02d"}`, sid, tool, i)
 		var outs [2]string
 		var errs [2]error
 		var wg sync.WaitGroup
@@ -227,10 +227,10 @@ func TestTwoRegistrationsOneCall(t *testing.T) {
 		t.Errorf("decision log: %d entries (%v), want %d, one a call", len(entries), err, calls)
 	}
 	// The session ends: its claims go with it.
-	if out, err := run(fmt.Sprintf(`{"session_id":%q,"cwd":"/p","hook_event_name":"SessionEnd","reason":"other"}`, session)); err != nil {
+	if out, err := run(fmt.Sprintf(`{"session_id":%q,"cwd":"/p","hook_event_name":"SessionEnd","reason":"other"}`, sid)); err != nil {
 		t.Fatalf("SessionEnd: %v %s", err, out)
 	}
-	if _, err := os.Stat(filepath.Join(home, "sessions", session+".calls")); !os.IsNotExist(err) {
+	if _, err := os.Stat(filepath.Join(home, "sessions", sid+".calls")); !os.IsNotExist(err) {
 		t.Errorf("the session's claims outlive it: %v", err)
 	}
 }

@@ -29,6 +29,7 @@ import (
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/retriever/settings"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/session"
 )
 
 // verifiedClaudeVersion is the Claude Code release whose hook protocol hookctl was verified
@@ -134,7 +135,7 @@ func doctorRun(s *streams) int {
 	if cfg, err := gate.LoadConfigFor(env.home, cwd); err != nil {
 		d.problem("correct the file; until then every tool call is refused", "configuration: %v", err)
 	} else {
-		d.ok("configuration: %s (new sessions start %s)", describeConfig(cfg), gate.Badge(cfg.SessionDefault()))
+		d.ok("configuration: %s (new sessions start %s)", describeConfig(cfg), session.Badge(cfg.SessionDefault()))
 		for _, w := range cfg.Warnings {
 			d.note("%s", w)
 		}
@@ -679,18 +680,18 @@ func describeConfig(c *gate.Config) string {
 // recorded when hookctl first saw a session here, and those the user added, never what
 // .git/config names now (a remote an agent added there is named, and not reached).
 func (d *doctor) checkProjectRemotes(home, cwd string) {
-	project := gate.ProjectOf(cwd)
-	r, err := gate.NewProjects(home).Load(project)
+	project := session.ProjectOf(cwd)
+	r, err := session.NewProjects(home).Load(project)
 	switch {
-	case errors.Is(err, gate.ErrNoProject):
+	case errors.Is(err, session.ErrNoProject):
 		d.ok("project remotes: none recorded for %s yet (recorded when a session first starts here)", project)
 		return
 	case err != nil:
 		d.problem("remove the file; the next session here records the project's remotes again", "project remotes: %v", err)
 		return
 	}
-	d.ok("project remotes: edit mode reaches %s (recorded %s; add one with hookctl remotes add HOST)", gate.DescribeRemotes(r), r.Recorded.Local().Format(time.DateOnly))
-	for _, h := range gate.ProjectRemotes(cwd) {
+	d.ok("project remotes: edit mode reaches %s (recorded %s; add one with hookctl remotes add HOST)", session.DescribeRemotes(r), r.Recorded.Local().Format(time.DateOnly))
+	for _, h := range session.ProjectRemotes(cwd) {
 		if !slices.Contains(r.Hosts(), h) {
 			d.note(".git/config names %s, which is not one of the project's recorded remotes: edit mode does not reach it (hookctl remotes add %s, if you added it)", h, h)
 		}

@@ -18,8 +18,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/session"
 )
 
 // server is a web server on the machine's own loopback, outside every sandbox, counting the
@@ -242,11 +242,11 @@ func TestSessionRecordsItsRemotes(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("session start: %d %s", code, out)
 	}
-	sess, err := gate.NewStore(home).Load("remotes-1")
+	sess, err := session.NewStore(home).Load("remotes-1")
 	if err != nil || strings.Join(sess.Remotes, " ") != "github.com github.com:22" { // an ssh remote: its web ports and its ssh port
 		t.Fatalf("session %+v %v", sess, err)
 	}
-	r, err := gate.NewProjects(home).Load(project)
+	r, err := session.NewProjects(home).Load(project)
 	if err != nil || strings.Join(r.Hosts(), " ") != "github.com github.com:22" {
 		t.Fatalf("the project's record: %+v %v", r, err)
 	}
@@ -284,7 +284,7 @@ func plantedRemoteOpensNothing(t *testing.T, w *editWorld) {
 		t.Fatalf("the plant: %v %s", err, out)
 	}
 	plantedHost, _, _ := net.SplitHostPort(planted.addr)
-	old := gate.ProjectRemotes(w.project) // what a session's start recorded before
+	old := session.ProjectRemotes(w.project) // what a session's start recorded before
 	if !slices.Contains(old, planted.addr) || !slices.Contains(old, "evil.example") {
 		t.Fatalf("control: .git/config does not name the planted hosts (%q); the test proves nothing", old)
 	}

@@ -25,6 +25,7 @@ import (
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/scrub"
+	"github.com/hookctl/hookctl/session"
 )
 
 func newHookCmd(s *streams) *cobra.Command {
@@ -123,7 +124,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	if web {
 		ret := &gate.Retrieval{LoadConfig: loadConfig, Retrieve: hookRetrieve(env), MinAnswer: claude.RetrievalAnswerDelay}
 		if env.err == nil {
-			store := gate.NewStore(env.home)
+			store := session.NewStore(env.home)
 			ret.Claim = func(c *hook.ToolCall) bool { return c.UseID == "" || store.Claim(c.Session, "retrieve", c.UseID) }
 		}
 		return r.Run(ret)
@@ -134,7 +135,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	}
 	g := &gate.Gate{
 		Client: a.Client, LoadConfig: loadConfig, Binary: env.binary,
-		Modes: gate.FixedMode(hook.ModeReadOnly),
+		Modes: session.FixedMode(hook.ModeReadOnly),
 		Protect: func(cwd string) gate.Protection {
 			p := gate.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
 			var writable []string
@@ -180,8 +181,8 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		}
 	}
 	if env.err == nil {
-		g.Store = gate.NewStore(env.home)
-		g.Modes = gate.StoreModes{Store: g.Store}
+		g.Store = session.NewStore(env.home)
+		g.Modes = session.StoreModes{Store: g.Store}
 		g.Environ = os.Environ()
 	}
 	if len(runRead) > 0 {
@@ -195,7 +196,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		}
 	}
 	if pinned {
-		g.Modes = gate.FixedMode(hook.ModeReadOnly)
+		g.Modes = session.FixedMode(hook.ModeReadOnly)
 		g.Pinned = "this session is a hookctl run (hookctl run --profile secure-read-only), read-only from its start to its end"
 	}
 	return r.Run(g)
@@ -235,7 +236,7 @@ func claudeRules(userHome, cwd string) *permissions.Set {
 func otherRules(agent, userHome string) func(c *hook.ToolCall) gate.ClientRules {
 	ancestors := func() []int {
 		var pids []int
-		for _, p := range gate.Ancestors(os.Getpid()) {
+		for _, p := range session.Ancestors(os.Getpid()) {
 			pids = append(pids, p.PID)
 		}
 		return pids

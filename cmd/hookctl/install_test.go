@@ -12,8 +12,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/session"
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/hook"
@@ -162,7 +162,7 @@ func TestInstallScopes(t *testing.T) {
 func TestReadonlyCommand(t *testing.T) {
 	_, hh := userEnv(t)
 	cwd, _ := os.Getwd()
-	store := gate.NewStore(hh)
+	store := session.NewStore(hh)
 	store.Record("elsewhere", "/somewhere/else", hook.ModeReadOnly)
 	store.Record("here", cwd, hook.ModeReadOnly)
 
@@ -212,7 +212,7 @@ func TestReadonlyCommand(t *testing.T) {
 
 func TestStatuslineBadges(t *testing.T) {
 	_, hh := userEnv(t)
-	store := gate.NewStore(hh)
+	store := session.NewStore(hh)
 	store.Record("ro", "/p", hook.ModeReadOnly)
 	store.Record("ed", "/p", hook.ModeEdit)
 	store.Record("rv", "/p", hook.ModeReview)
@@ -525,7 +525,7 @@ func TestUninstallRemovesTheFileInstallCreated(t *testing.T) {
 // claim plan mode's read-only rules until the next prompt although the agent could edit again.
 func TestStatuslineLeavesPlanMode(t *testing.T) {
 	_, hh := userEnv(t)
-	store := gate.NewStore(hh)
+	store := session.NewStore(hh)
 	store.Record("ed", "/p", hook.ModeEdit)
 	draw := func(tokens int) string {
 		in := fmt.Sprintf(`{"session_id":"ed","model":{"id":"m"},"context_window":{"total_input_tokens":%d},"cost":{"total_duration_ms":%d}}`,

@@ -15,6 +15,7 @@ import (
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/session"
 )
 
 type readonlyOptions struct {
@@ -106,7 +107,7 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 	if err != nil {
 		return err
 	}
-	store := gate.NewStore(home)
+	store := session.NewStore(home)
 	if opts.All {
 		list, err := store.List()
 		if err != nil {
@@ -129,14 +130,14 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		if err != nil {
 			return fmt.Errorf("%v (the hook treats the session as read-only; `hookctl readonly on|off --session %s` rewrites it)", err, id)
 		}
-		fmt.Fprintf(s.out, "session %s (%s): %s\n", store.Short(sess.ID), sess.Cwd, gate.Badge(sess.Mode))
+		fmt.Fprintf(s.out, "session %s (%s): %s\n", store.Short(sess.ID), sess.Cwd, session.Badge(sess.Mode))
 		if n := len(sess.History); n > 0 {
 			last := sess.History[n-1]
 			fmt.Fprintf(s.out, "  since %s (%s)\n", last.Time.Local().Format(time.DateTime), last.How)
 		}
 		return nil
 	}
-	t := map[string]gate.Toggle{"on": gate.ToggleOn, "off": gate.ToggleOff, "review": gate.ToggleReview, "toggle": gate.ToggleFlip}[opts.Verb]
+	t := map[string]session.Toggle{"on": session.ToggleOn, "off": session.ToggleOff, "review": session.ToggleReview, "toggle": session.ToggleFlip}[opts.Verb]
 	from, to, err := store.HumanToggle(t, id, "cli", inside, cfg.SessionDefault())
 	if err != nil {
 		return err
@@ -144,10 +145,10 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 	startExport(hookEnv(), cfg) // HumanToggle recorded the change in the decision log
 	store.LiveClients(true)     // prune the notes of clients that have exited
 	if from == to {
-		fmt.Fprintf(s.out, "session %s: already %s\n", store.Short(id), gate.Badge(to))
+		fmt.Fprintf(s.out, "session %s: already %s\n", store.Short(id), session.Badge(to))
 		return nil
 	}
-	fmt.Fprintf(s.out, "session %s: %s → %s\n", store.Short(id), gate.Badge(from), gate.Badge(to))
+	fmt.Fprintf(s.out, "session %s: %s → %s\n", store.Short(id), session.Badge(from), session.Badge(to))
 	if from == hook.ModeEdit && to != hook.ModeEdit {
 		if n := sandbox.EndEdit(hookEnv().home, id); n > 0 {
 			fmt.Fprintf(s.out, "  ended %s that edit mode's commands had left running\n", processes(n))
@@ -180,7 +181,7 @@ func processes(n int) string {
 // inside (or ""): the one --session names; else the one of the client process this runs under;
 // else, outside any client, the one session whose project holds the directory (or the one of
 // those still running). Anything less certain is refused, listing the candidates.
-func pickSession(store *gate.Store, opts *readonlyOptions) (id, inside string, err error) {
+func pickSession(store *session.Store, opts *readonlyOptions) (id, inside string, err error) {
 	inside, client, ok := store.ClientSession(opts.Self)
 	if ok && opts.EnvSession != "" && opts.EnvSession != inside {
 		return "", "", fmt.Errorf("this shell's Claude Code process (pid %d) is in session %s, but %s says %s; nothing changed. Pass --session ID",
@@ -201,7 +202,7 @@ func pickSession(store *gate.Store, opts *readonlyOptions) (id, inside string, e
 		return "", "", err
 	}
 	live := store.LiveClients(false)
-	var running []*gate.Session
+	var running []*session.Session
 	for _, c := range cands {
 		if live[c.ID] > 0 {
 			running = append(running, c)
@@ -235,7 +236,7 @@ func pickSession(store *gate.Store, opts *readonlyOptions) (id, inside string, e
 // listSessions writes one line per session: the short id hookctl accepts, the mode, when it
 // started, when the hook last saw it, whether a client is still running it, and its project.
 // The session this shell runs in is marked.
-func listSessions(w io.Writer, store *gate.Store, list []*gate.Session, inside string) {
+func listSessions(w io.Writer, store *session.Store, list []*session.Session, inside string) {
 	live := store.LiveClients(false)
 	fmt.Fprintf(w, "  %-8s  %-12s  %-16s  %-16s  %-7s  %s\n", "SESSION", "MODE", "STARTED", "LAST ACTIVE", "CLIENT", "PROJECT")
 	for _, sess := range list {
@@ -251,7 +252,7 @@ func listSessions(w io.Writer, store *gate.Store, list []*gate.Session, inside s
 		if t, err := store.LastUsed(sess.ID); err == nil {
 			used = t.Local().Format("2006-01-02 15:04")
 		}
-		fmt.Fprintf(w, "%s %-8s  %-12s  %-16s  %-16s  %-7s  %s\n", mark, store.Short(sess.ID), gate.Badge(sess.Mode),
+		fmt.Fprintf(w, "%s %-8s  %-12s  %-16s  %-16s  %-7s  %s\n", mark, store.Short(sess.ID), session.Badge(sess.Mode),
 			sess.Started.Local().Format("2006-01-02 15:04"), used, state, sess.Cwd)
 	}
 }

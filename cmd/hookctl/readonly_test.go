@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/session"
 )
 
 // Issue 11, item 2: `! hookctl readonly on` typed in session A locked session B (the most
@@ -22,17 +22,17 @@ const (
 	sessB = "bbbb2222-0000-4000-8000-00000000000b"
 )
 
-func twoSessions(t *testing.T) (*gate.Store, string, string) {
+func twoSessions(t *testing.T) (*session.Store, string, string) {
 	t.Helper()
 	_, hh := userEnv(t)
 	proj, _ := os.Getwd()
-	store := gate.NewStore(hh)
+	store := session.NewStore(hh)
 	store.Record(sessA, proj, hook.ModeReadOnly)
 	store.Record(sessB, proj, hook.ModeReadOnly)
 	return store, hh, proj
 }
 
-func modeOf(t *testing.T, store *gate.Store, id string) hook.Mode {
+func modeOf(t *testing.T, store *session.Store, id string) hook.Mode {
 	t.Helper()
 	m, _, err := store.Peek(id)
 	if err != nil {
@@ -42,7 +42,7 @@ func modeOf(t *testing.T, store *gate.Store, id string) hook.Mode {
 }
 
 func needProc(t *testing.T) {
-	if _, ok := gate.ReadProc(os.Getpid()); !ok {
+	if _, ok := session.ReadProc(os.Getpid()); !ok {
 		t.Skip("no /proc: clients are not noted on this system")
 	}
 }
@@ -98,7 +98,7 @@ func TestReadonlyNeverUnlocksAnotherSessionFromInside(t *testing.T) {
 		t.Fatalf("a session was unlocked: A %v, B %v", modeOf(t, store, sessA), modeOf(t, store, sessB))
 	}
 	// Narrowing another session is fine: review → read-only.
-	gate.ToggleReview.Apply(store, sessB, "cli", "", hook.ModeReadOnly, nil)
+	session.ToggleReview.Apply(store, sessB, "cli", "", hook.ModeReadOnly, nil)
 	if code, out, errOut := runCLI(t, hh, "", "readonly", "on", "--session", "bbbb2222"); code != exitOK || !strings.Contains(out, "👁 REVIEW → 🔒 READ-ONLY") {
 		t.Errorf("on --session B from inside A: exit %d %q %q", code, out, errOut)
 	}
@@ -111,7 +111,7 @@ func TestReadonlyNeverUnlocksAnotherSessionFromInside(t *testing.T) {
 func TestReadonlyOutsideAnySession(t *testing.T) {
 	_, hh := userEnv(t)
 	proj, _ := os.Getwd()
-	store := gate.NewStore(hh)
+	store := session.NewStore(hh)
 	store.Record(sessA, proj, hook.ModeReadOnly)
 	sub := filepath.Join(proj, "sub", "deeper")
 	os.MkdirAll(sub, 0o755)
@@ -161,7 +161,7 @@ func TestReadonlyPrefersTheRunningSession(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer client.Process.Kill()
-	p, ok := gate.ReadProc(client.Process.Pid)
+	p, ok := session.ReadProc(client.Process.Pid)
 	if !ok {
 		t.Fatal("cannot read the child's process")
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/session"
 )
 
 type remotesOptions struct {
@@ -74,10 +75,10 @@ func remotesRun(s *streams, opts *remotesOptions) error {
 	if err != nil {
 		return err
 	}
-	project := gate.ProjectOf(dir)
-	projects := gate.NewProjects(home)
+	project := session.ProjectOf(dir)
+	projects := session.NewProjects(home)
 	if opts.Verb == "add" {
-		store := gate.NewStore(home)
+		store := session.NewStore(home)
 		inside, client, ok := store.ClientSession(opts.Self)
 		if opts.EnvSession != "" && (!ok || opts.EnvSession != inside) {
 			// As readonly does: the environment says this runs in a client session, and its
@@ -89,19 +90,19 @@ func remotesRun(s *streams, opts *remotesOptions) error {
 		if err != nil {
 			return fmt.Errorf("failed to add %s: %w", opts.Host, err)
 		}
-		fmt.Fprintf(s.out, "%s: edit mode may now reach %s as the project's remotes\n", project, gate.DescribeRemotes(r))
+		fmt.Fprintf(s.out, "%s: edit mode may now reach %s as the project's remotes\n", project, session.DescribeRemotes(r))
 		return nil
 	}
 	r, err := projects.Load(project)
-	if errors.Is(err, gate.ErrNoProject) {
+	if errors.Is(err, session.ErrNoProject) {
 		fmt.Fprintf(s.out, "%s: no session seen here yet; its remotes are recorded when one starts (or add one: hookctl remotes add HOST)\n", project)
 		return nil
 	}
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(s.out, "%s: %s\n  recorded %s from %s\n", project, gate.DescribeRemotes(r), r.Recorded.Local().Format(time.DateTime), r.From)
-	if now := gate.ProjectRemotes(dir); len(now) > 0 {
+	fmt.Fprintf(s.out, "%s: %s\n  recorded %s from %s\n", project, session.DescribeRemotes(r), r.Recorded.Local().Format(time.DateTime), r.From)
+	if now := session.ProjectRemotes(dir); len(now) > 0 {
 		for _, h := range now {
 			if !slices.Contains(r.Hosts(), h) {
 				fmt.Fprintf(s.out, "  .git/config now also names %s, which edit mode does not reach (hookctl remotes add %s, if you added it)\n", h, h)
@@ -111,7 +112,7 @@ func remotesRun(s *streams, opts *remotesOptions) error {
 	return nil
 }
 
-func clientNote(c gate.Proc, ok bool) string {
+func clientNote(c session.Proc, ok bool) string {
 	if !ok {
 		return ""
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/session"
 )
 
 // TestRemotesAddIsTheHumans: `hookctl remotes add` run where the environment claims a Claude
@@ -26,7 +26,7 @@ func TestRemotesAddIsTheHumans(t *testing.T) {
 	if err == nil || !strings.Contains(out, "cannot confirm") {
 		t.Errorf("inside a session hookctl cannot confirm: %v %s", err, out)
 	}
-	if _, err := gate.NewProjects(home).Load(project); err != gate.ErrNoProject {
+	if _, err := session.NewProjects(home).Load(project); err != session.ErrNoProject {
 		t.Errorf("a record was made: %v", err)
 	}
 	if out, err := run(nil, "remotes", "add", "git.corp.example:8443"); err != nil || !strings.Contains(out, "git.corp.example:8443") {

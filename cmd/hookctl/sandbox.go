@@ -23,6 +23,7 @@ import (
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
+	"github.com/hookctl/hookctl/session"
 )
 
 // policyFor is the egress policy of a command under opts's profile: a publish reaches the GitHub
@@ -34,8 +35,8 @@ func policyFor(home string, opts *sandboxOptions, cfg *gate.Config) func() (*egr
 	}
 	return func() (*egress.Policy, error) {
 		var remotes []string
-		if sess, err := gate.NewStore(home).Load(opts.Session); err == nil {
-			remotes = gate.NewProjects(home).RemotesFor(sess)
+		if sess, err := session.NewStore(home).Load(opts.Session); err == nil {
+			remotes = session.NewProjects(home).RemotesFor(sess)
 		}
 		return egress.New(remotes, cfg.Network.Allow, cfg.Network.TLSUnnamed)
 	}
@@ -438,7 +439,7 @@ func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
 		}
 		// Recorded first, then the mode: a session that leaves edit mode now either finds
 		// this init recorded and ends it, or has already left, which this sees.
-		if mode, _, err := gate.NewStore(home).Peek(opts.Session); err != nil || mode != hook.ModeEdit {
+		if mode, _, err := session.NewStore(home).Peek(opts.Session); err != nil || mode != hook.ModeEdit {
 			sandbox.ForgetInit(home, opts.Session, pid)
 			return errors.New("the session is not in edit mode, so edit mode's command did not run")
 		}

@@ -10,9 +10,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
+	"github.com/hookctl/hookctl/session"
 )
 
 // hookctlBinary builds the real binary once for the tests that run it as a process.
@@ -121,7 +121,7 @@ func TestToggleLandsWhileAnotherProcessHoldsTheLock(t *testing.T) {
 		t.Skip("flock is not installed")
 	}
 	home := t.TempDir()
-	gate.NewStore(home).Record("s", "/p", hook.ModeReadOnly)
+	session.NewStore(home).Record("s", "/p", hook.ModeReadOnly)
 	if out, code, _ := runBin(t, home, "", "readonly", "off", "--session", "s"); code != 0 {
 		t.Fatalf("readonly off: %s", out)
 	}

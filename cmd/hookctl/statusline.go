@@ -21,6 +21,7 @@ import (
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/session"
 )
 
 // statusLineFile keeps the status line command install replaced, which hookctl's status line
@@ -88,21 +89,21 @@ func statusLine(stdin io.Reader) string {
 		}
 		return line
 	}
-	store := gate.NewStore(home)
+	store := session.NewStore(home)
 	store.StatusLineDrawn(id, drawFingerprint(in))
-	plan := line != gate.Badge(hook.ModeReadOnly) && store.InPlanMode(id)
+	plan := line != session.Badge(hook.ModeReadOnly) && store.InPlanMode(id)
 	switch line {
-	case gate.Badge(hook.ModeReadOnly):
+	case session.Badge(hook.ModeReadOnly):
 		iso := isolation(hookEnv())
 		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
-	case gate.Badge(hook.ModeEdit):
+	case session.Badge(hook.ModeEdit):
 		iso := isolation(hookEnv())
 		held := iso.Edit
 		line += sandboxBadge(cfg, held, iso.EditFailing)
 		if held && cfg.FullNetwork() {
 			line += " " + fullNetworkBadge
 		}
-	case gate.Badge(hook.ModeReview):
+	case session.Badge(hook.ModeReview):
 		// Review mode's reads are held as read-only mode's are; its publishes are not.
 		iso := isolation(hookEnv())
 		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
@@ -157,15 +158,15 @@ const reviewPublishBadge = "(publish: unsandboxed)"
 
 // statusBadge is the session's mode; a session not seen yet shows the mode it will start in.
 func statusBadge(home, id string, cfg *gate.Config, cfgErr error) string {
-	mode, _, err := gate.NewStore(home).Peek(id)
+	mode, _, err := session.NewStore(home).Peek(id)
 	switch {
 	case err == nil:
-		return gate.Badge(mode)
-	case errors.Is(err, gate.ErrNoSession):
+		return session.Badge(mode)
+	case errors.Is(err, session.ErrNoSession):
 		if cfgErr != nil {
 			return brokenConfigBadge
 		}
-		return gate.Badge(cfg.SessionDefault())
+		return session.Badge(cfg.SessionDefault())
 	}
 	return "🔒 READ-ONLY (⚠ state unreadable)"
 }

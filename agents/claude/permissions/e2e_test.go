@@ -10,9 +10,9 @@ import (
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/audit"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
+	"github.com/hookctl/hookctl/session"
 )
 
 // The user's own permission rules, with and without hookctl (issue 25). Each scope's rules are
@@ -191,7 +191,7 @@ func runMatrix(t *testing.T, sc matrixScope, hookctl, mode string) ([]ct.ToolRes
 			os.WriteFile(filepath.Join(home, "config.toml"), []byte("default_mode = \"edit\"\n"), 0o600)
 		}
 		if mode == "review" {
-			if _, _, err := gate.ToggleReview.Apply(gate.NewStore(home), matrixSessionID, "cli", s.Project, hook.ModeReadOnly, nil); err != nil {
+			if _, _, err := session.ToggleReview.Apply(session.NewStore(home), matrixSessionID, "cli", s.Project, hook.ModeReadOnly, nil); err != nil {
 				t.Fatal(err)
 			}
 			s.Args = append(s.Args, "--session-id", matrixSessionID)

@@ -1,4 +1,4 @@
-package gate
+package session
 
 import (
 	"encoding/json"
@@ -315,12 +315,12 @@ func (s *Store) Load(id string) (*Session, error) {
 // is the hook's lookup on every call, and encoding/json's first use costs more than the rest of
 // the lookup together. It checks exactly what Load checks (readState).
 func (s *Store) Peek(id string) (hook.Mode, string, error) {
-	mode, cwd, _, err := s.peek(id)
+	mode, cwd, _, err := s.PeekUsed(id)
 	return mode, cwd, err
 }
 
 // peek is Peek, also returning when the session was last used (LastUsed).
-func (s *Store) peek(id string) (hook.Mode, string, time.Time, error) {
+func (s *Store) PeekUsed(id string) (hook.Mode, string, time.Time, error) {
 	root, _, used, err := s.readStateAt(id)
 	if err != nil {
 		return hook.ModeReadOnly, "", time.Time{}, err
@@ -423,7 +423,7 @@ func (s *Store) Touch(id string) {
 const touchEvery = 30 * time.Second
 
 // touchStale is Touch, unless the session was marked used within touchEvery of now.
-func (s *Store) touchStale(id string, used time.Time) {
+func (s *Store) TouchStale(id string, used time.Time) {
 	if time.Since(used) > touchEvery {
 		s.Touch(id)
 	}

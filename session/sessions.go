@@ -1,4 +1,4 @@
-package gate
+package session
 
 import (
 	"errors"
@@ -37,10 +37,10 @@ func (s StoreModes) ModeFor(id, cwd string, def hook.Mode) (hook.Mode, error) {
 // was first seen, which edit mode's sandbox lets it write (not the directory of this call,
 // which the agent moves with cd).
 func (s StoreModes) ModeAndProject(id, cwd string, def hook.Mode) (hook.Mode, string, error) {
-	mode, project, used, err := s.Store.peek(id)
+	mode, project, used, err := s.Store.PeekUsed(id)
 	switch {
 	case err == nil:
-		s.Store.touchStale(id, used)
+		s.Store.TouchStale(id, used)
 		return mode, project, nil
 	case errors.Is(err, ErrNoSession):
 		sess, err := s.Store.Record(id, cwd, def)
