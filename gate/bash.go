@@ -128,7 +128,7 @@ func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, j judged
 		}
 		return nil, j, &Refusal{What: err.Error(), Hint: "write the command more plainly"}
 	}
-	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && cfg.runner(sc.Items[0].Pipeline.Cmds[0]) {
+	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && isRunner(cfg, sc.Items[0].Pipeline.Cmds[0]) {
 		// The runner is matched whole, alone; the stages after it are judged as filters.
 		j.need.runner = true
 		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Items[0].Pipeline.Cmds[1:]}, nil, cfg, 1, &j)

@@ -15,7 +15,6 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
-	"github.com/hookctl/hookctl/programs/editguard"
 	"github.com/hookctl/hookctl/retriever/settings"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
@@ -118,9 +117,25 @@ type Config struct {
 	// Warnings are problems that did not stop the config from loading, for the user.
 	Warnings []string `toml:"-"`
 
-	defined []string      // the top-level keys the file set
-	runners []runnerEntry // ReadOnlyRunners, parsed
+	// Runners are ReadOnlyRunners as the judge's check parsed them (Check).
+	Runners []Runner `toml:"-"`
+
+	defined []string // the top-level keys the file set
+	checks  []Check  // what the file was checked with, for the merge of the managed file
 }
+
+// Runner is one read_only_runners entry, parsed: its words, and whether it ended in " *",
+// admitting further arguments.
+type Runner struct {
+	Words []string
+	More  bool
+}
+
+// A Check is a check of the config that needs more than TOML can say: the judges' own (the edit
+// guard's families, the runners as the lexer reads them), which gate supplies, so that this
+// package links no judge. It runs on each file as it is read, and may fill in what it parsed;
+// key names the line of its error.
+type Check func(c *Config) (key toml.Key, err error)
 
 // EditConfig is the [edit] section.
 type EditConfig struct {
@@ -221,8 +236,8 @@ func Home() (string, error) {
 // unreadable, too large, bad TOML, an unknown key, a wrong type, a managed file someone other
 // than root could write — is an error naming the file (and the line, where the TOML decoder
 // knows it): a broken config must never silently fall back to defaults the user did not choose.
-func LoadConfig(home string) (*Config, error) {
-	managed, err := loadManaged(ManagedConfigPath)
+func LoadConfig(home string, checks ...Check) (*Config, error) {
+	managed, err := loadManaged(ManagedConfigPath, checks...)
 	if err != nil {
 		return nil, err
 	}
@@ -234,7 +249,7 @@ func LoadConfig(home string) (*Config, error) {
 	case err != nil:
 		return nil, err
 	default:
-		if c, err = ParseConfig(path, text); err != nil {
+		if c, err = ParseConfig(path, text, checks...); err != nil {
 			return nil, err
 		}
 	}
@@ -252,8 +267,8 @@ func LoadConfig(home string) (*Config, error) {
 
 // LoadConfigFor reads the global config and merges the project file nearest to dir (dir itself
 // or a parent, not above the user's home directory), which may only tighten it.
-func LoadConfigFor(home, dir string) (*Config, error) {
-	c, err := LoadConfig(home)
+func LoadConfigFor(home, dir string, checks ...Check) (*Config, error) {
+	c, err := LoadConfig(home, checks...)
 	if err != nil {
 		return nil, err
 	}
@@ -268,7 +283,7 @@ func LoadConfigFor(home, dir string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	p, err := ParseConfig(path, text)
+	p, err := ParseConfig(path, text, checks...)
 	if err != nil {
 		return nil, err
 	}
@@ -323,7 +338,7 @@ func readConfigFile(path string) (string, error) {
 }
 
 // ParseConfig decodes config text; path names it in errors.
-func ParseConfig(path, text string) (*Config, error) {
+func ParseConfig(path, text string, checks ...Check) (*Config, error) {
 	var c Config
 	md, err := toml.Decode(text, &c)
 	if err != nil {
@@ -392,22 +407,10 @@ func ParseConfig(path, text string) (*Config, error) {
 			return nil, fmt.Errorf("%s:%d: edit.sudo holds an empty command", path, lineOfKey(text, toml.Key{"edit", "sudo"}))
 		}
 	}
-	for _, f := range c.Edit.Allow {
-		if !editguard.IsFamily(f) {
-			return nil, fmt.Errorf("%s:%d: edit.allow: %q is not one of the edit guard's families (see docs/edit-guard.md)", path, lineOfKey(text, toml.Key{"edit", "allow"}), f)
-		}
-	}
 	for _, a := range c.AllowRead {
 		if a == "" || strings.Contains(a, "/") && !filepath.IsAbs(a) && !strings.HasPrefix(a, "~/") {
 			return nil, fmt.Errorf("%s:%d: allow_read entry %q is neither an absolute path, a path under ~/, nor a file name", path, lineOfKey(text, toml.Key{"allow_read"}), a)
 		}
-	}
-	for _, e := range c.ReadOnlyRunners {
-		r, err := parseRunner(e)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: %v", path, lineOfKey(text, toml.Key{"read_only_runners"}), err)
-		}
-		c.runners = append(c.runners, r)
 	}
 	if c.CommandTimeout != "" {
 		if d, err := time.ParseDuration(c.CommandTimeout); err != nil || d <= 0 || d > maxCommandTimeout {
@@ -436,7 +439,12 @@ func ParseConfig(path, text string) (*Config, error) {
 	if err := c.Telemetry.validate(path, text); err != nil {
 		return nil, err
 	}
-	c.Path = path
+	for _, check := range checks {
+		if key, err := check(&c); err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", path, lineOfKey(text, key), err)
+		}
+	}
+	c.Path, c.checks = path, checks
 	return &c, nil
 }
 
@@ -497,3 +505,12 @@ func (c *Config) ReadOnlyAgent(agentType string) bool {
 
 // ProgramDenied reports whether the config removed a program from the allowlist.
 func (c *Config) ProgramDenied(name string) bool { return slices.Contains(c.DenyPrograms, name) }
+
+// Sandbox settings (the config's sandbox key).
+const (
+	// SandboxAuto runs admitted commands in the sandbox where the machine has one, and on the
+	// policy alone where it has not, saying so.
+	SandboxAuto = "auto"
+	// SandboxRequire refuses every shell command that cannot run in the sandbox.
+	SandboxRequire = "require"
+)

@@ -224,55 +224,6 @@ func TestProjectRemotes(t *testing.T) {
 	}
 }
 
-// TestEditConfig: [edit] sudo and allow (the guard's families), checked when the file is read,
-// global only; $TMPDIR is read with the config, and the edit-mode decision uses all three.
-func TestEditConfig(t *testing.T) {
-	c, err := ParseConfig("/c.toml", "[edit]\nsudo = [\"apt-get install\", \"systemctl restart nginx\"]\nallow = [\"databases\"]\n")
-	if err != nil || len(c.SudoPrefixes()) != 2 || c.SudoPrefixes()[1][2] != "nginx" || c.Edit.Allow[0] != "databases" {
-		t.Fatalf("%+v %v", c, err)
-	}
-	for text, want := range map[string]string{
-		"[edit]\nallow = [\"rm\"]\n":  `:2: edit.allow: "rm" is not one of the edit guard's families`,
-		"[edit]\nsudo = [\" \"]\n":    ":2: edit.sudo holds an empty command",
-		"[edit]\nexclude = [\"x\"]\n": `unknown key "edit.exclude"`,
-		"[edit]\nallow = \"cloud\"\n": "", // a type error: the decoder's message
-	} {
-		if _, err := ParseConfig("/c.toml", text); err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("%q: %v, want %q", text, err, want)
-		}
-	}
-	// A repository cannot loosen the guard.
-	home, proj := t.TempDir(), t.TempDir()
-	t.Setenv("HOME", t.TempDir())
-	t.Setenv("TMPDIR", "/var/folders/xy/T/")
-	os.WriteFile(filepath.Join(proj, ProjectConfigName), []byte("[edit]\nsudo = [\"rm\"]\nallow = [\"databases\"]\n"), 0o644)
-	c, err = LoadConfigFor(home, proj)
-	if err != nil || len(c.Edit.Sudo) != 0 || len(c.Edit.Allow) != 0 || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "edit") {
-		t.Errorf("a project's [edit]: %+v %v", c, err)
-	}
-	if c.TempDir != "/var/folders/xy/T" {
-		t.Errorf("TempDir = %q, want $TMPDIR cleaned", c.TempDir)
-	}
-
-	decide := func(conf *Config, cmd string) hook.Verdict {
-		p := &Policy{Client: testClient, Config: conf, Binary: "/opt/hookctl",
-			Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
-		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: hook.ModeEdit}).Verdict
-	}
-	loose := &Config{Edit: EditConfig{Sudo: []string{"apt-get install"}, Allow: []string{"databases"}}, TempDir: "/var/folders/xy/T"}
-	for _, cmd := range []string{"sudo apt-get install -y jq", `psql -c "DROP TABLE t"`, `rm -rf "$TMPDIR/build"`} {
-		if v := decide(&Config{}, cmd); v != hook.Deny {
-			t.Errorf("%q with no [edit]: %v, want Deny", cmd, v)
-		}
-		if v := decide(loose, cmd); v == hook.Deny {
-			t.Errorf("%q with [edit] and $TMPDIR: Deny, want it run", cmd)
-		}
-	}
-	if v := decide(loose, "sudo rm -rf /"); v != hook.Deny {
-		t.Errorf("sudo rm with apt-get install allowed: %v", v)
-	}
-}
-
 // TestTelemetryConfig: a [telemetry] section the exporter could not use as written is refused,
 // naming the file, the line and the key; one it can is kept as written.
 func TestTelemetryConfig(t *testing.T) {

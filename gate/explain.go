@@ -47,7 +47,7 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *Config) []Step {
 	add("second parser", true, "mvdan.cc/sh reads the same structure and words, as bash and as zsh")
 
 	var j judged
-	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && cfg.runner(sc.Items[0].Pipeline.Cmds[0]) {
+	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && isRunner(cfg, sc.Items[0].Pipeline.Cmds[0]) {
 		j.need.runner = true
 		add("program", true, commandText(sc.Items[0].Pipeline.Cmds[0])+
 			": one of your read_only_runners (it runs the repository's code, so only in the sandbox)")

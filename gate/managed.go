@@ -66,11 +66,8 @@ func (c *Config) applyManaged(m *Config) {
 	}
 	slices.Sort(c.ManagedKeys)
 	c.Managed, c.ManagedSHA256 = m.Path, m.ManagedSHA256
-	c.runners = c.runners[:0]
-	for _, e := range c.ReadOnlyRunners {
-		if r, err := parseRunner(e); err == nil {
-			c.runners = append(c.runners, r)
-		}
+	for _, check := range m.checks {
+		check(c) // again, on what the merge made (runners: the entries that parse)
 	}
 }
 
@@ -128,7 +125,7 @@ func stricterNetwork(m, u NetworkConfig, userSet bool) NetworkConfig {
 // loadManaged reads the managed file at path, or returns nil where there is none. A file that
 // anyone but root could have written is refused, not skipped: a policy that can be swapped is
 // no policy, and falling back to the user's alone would loosen what the organisation set.
-func loadManaged(path string) (*Config, error) {
+func loadManaged(path string, checks ...Check) (*Config, error) {
 	text, err := readManaged(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
@@ -136,7 +133,7 @@ func loadManaged(path string) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	c, err := ParseConfig(path, text)
+	c, err := ParseConfig(path, text, checks...)
 	if err == nil {
 		sum := sha256.Sum256([]byte(text))
 		c.ManagedSHA256 = hex.EncodeToString(sum[:])

@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,75 +9,6 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 )
-
-// TestManagedKeysHold: for every key the organisation's file can set, a user's file that tries
-// to loosen it does not. Control: the user's file alone gives the looser value, so each row
-// shows a loosening the managed file stopped. A row where the user tightens shows that is kept.
-func TestManagedKeysHold(t *testing.T) {
-	rows := []struct {
-		key, managed, user string
-		get                func(*Config) string
-		want               string
-	}{
-		{"read_only_agents", `read_only_agents = ["auditor"]`, `read_only_agents = ["mine"]`, func(c *Config) string { return fmt.Sprint(c.ReadOnlyAgents) }, "[auditor mine]"},
-		{"deny_programs", `deny_programs = ["curl"]`, `deny_programs = ["wc"]`, func(c *Config) string { return fmt.Sprint(c.DenyPrograms) }, "[curl wc]"},
-		{"default_mode", `default_mode = "read-only"`, `default_mode = "edit"`, func(c *Config) string { return c.SessionDefault().String() }, "read-only"},
-		{"direct_fetch", `direct_fetch = false`, `direct_fetch = true`, func(c *Config) string { return fmt.Sprint(c.DirectFetch) }, "false"},
-		{"sandbox", `sandbox = "require"`, `sandbox = "auto"`, func(c *Config) string { return c.Sandbox }, "require"},
-		{"allow_read", `allow_read = ["~/.aws/config"]`, `allow_read = ["~/.aws/config", "~/.ssh"]`, func(c *Config) string { return fmt.Sprint(c.AllowRead) }, "[~/.aws/config]"},
-		{"pass_env", `pass_env = []`, `pass_env = ["AWS_SECRET_ACCESS_KEY"]`, func(c *Config) string { return fmt.Sprint(c.PassEnv) }, "[]"},
-		{"read_only_runners", `read_only_runners = ["go test ./..."]`, `read_only_runners = ["go test ./...", "make"]`, func(c *Config) string { return fmt.Sprint(c.ReadOnlyRunners, len(c.runners)) }, "[go test ./...] 1"},
-		{"edit_writable", `edit_writable = []`, `edit_writable = ["/srv"]`, func(c *Config) string { return fmt.Sprint(c.EditWritable) }, "[]"},
-		{"edit_auto_run_writable", `edit_auto_run_writable = []`, `edit_auto_run_writable = [".husky"]`, func(c *Config) string { return fmt.Sprint(c.EditAutoRunWritable) }, "[]"},
-		{"edit_unix_sockets", `edit_unix_sockets = []`, `edit_unix_sockets = ["/run/docker.sock"]`, func(c *Config) string { return fmt.Sprint(c.EditUnixSockets) }, "[]"},
-		{"network", "[network]\nedit = \"proxy\"\nallow = [\"example.com\"]\n", "[network]\nedit = \"full\"\nallow = [\"example.com\", \"evil.example\"]\n",
-			func(c *Config) string { return fmt.Sprintf("%s %v", c.Network.Edit, c.Network.Allow) }, "proxy [example.com]"},
-		{"command_timeout", `command_timeout = "1m"`, `command_timeout = "10m"`, func(c *Config) string { return c.CommandTimeout }, "1m"},
-		{"retriever", "[retriever]\nmax_bytes = 1000\n", "[retriever]\nmax_bytes = 9000000\n", func(c *Config) string { return fmt.Sprint(c.Retriever.MaxBytes) }, "1000"},
-		{"audit", "[audit]\nkeep_raw = true\n", "[audit]\nkeep_raw = false\n", func(c *Config) string { return fmt.Sprint(c.Audit.KeepRaw) }, "true"},
-		{"run", "[run]\nmodel_endpoints = []\n", "[run]\nmodel_endpoints = [\"http://127.0.0.1:9\"]\n", func(c *Config) string { return fmt.Sprint(c.Run.ModelEndpoints) }, "[]"},
-		{"edit", "[edit]\nallow = []\n", "[edit]\nallow = [\"databases\"]\n", func(c *Config) string { return fmt.Sprint(c.Edit.Allow) }, "[]"},
-		// The destination is locked whole: a user's own collector, headers or CA would send the
-		// organisation's records elsewhere, or trust another server as the collector.
-		{"telemetry", "[telemetry]\notlp_endpoint = \"https://collector.corp:4318\"\notlp_certificate = \"/etc/ssl/corp.pem\"\n",
-			"[telemetry]\notlp_endpoint = \"http://127.0.0.1:4318\"\notlp_headers = { tenant = \"me\" }\n",
-			func(c *Config) string {
-				return fmt.Sprint(c.Telemetry.Endpoint, c.Telemetry.Headers, c.Telemetry.Certificate)
-			}, "https://collector.corp:4318map[]/etc/ssl/corp.pem"},
-	}
-	covered := map[string]bool{}
-	for _, r := range rows {
-		covered[r.key] = true
-		t.Run(r.key, func(t *testing.T) {
-			user, err := ParseConfig("/home/u/.config/hookctl/config.toml", r.user)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if got := r.get(user); got == r.want {
-				t.Fatalf("control: the user's file alone gives %s already; the row proves nothing", got)
-			}
-			m, err := ParseConfig(ManagedConfigPath, r.managed)
-			if err != nil {
-				t.Fatal(err)
-			}
-			user.applyManaged(m)
-			if got := r.get(user); got != r.want {
-				t.Errorf("with the managed file: %s, want %s", got, r.want)
-			}
-			if len(user.ManagedKeys) != 1 || user.ManagedKeys[0] != r.key || user.Managed != ManagedConfigPath {
-				t.Errorf("managed keys %v from %q", user.ManagedKeys, user.Managed)
-			}
-			if len(user.Warnings) != 1 || !strings.Contains(user.Warnings[0], r.key) || !strings.Contains(user.Warnings[0], ManagedConfigPath) {
-				t.Errorf("the user is not told: %q", user.Warnings)
-			}
-		})
-	}
-	for _, e := range managedMerge {
-		if !covered[e.key] {
-			t.Errorf("managed key %s has no row", e.key)
-		}
-	}
-}
 
 // TestManagedLetsTheUserTighten: where the organisation chose the looser value, the user's own
 // file can still be stricter; where the user's file says nothing, the managed value applies.

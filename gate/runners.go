@@ -1,10 +1,13 @@
 package gate
 
 import (
+	"cmp"
 	"fmt"
 	"strings"
 
+	"github.com/BurntSushi/toml"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs/editguard"
 )
 
 // A read-only runner is a command of the user's own config (read_only_runners) that read-only
@@ -15,18 +18,28 @@ import (
 // go to the scratch directory (the launcher points GOCACHE, CARGO_TARGET_DIR, npm's cache,
 // Python's bytecode and pytest's cache there).
 
-// runnerEntry is one parsed read_only_runners entry.
-type runnerEntry struct {
-	words []string
-	more  bool // the entry ended in " *"
+// checkRunners is the config's check of read_only_runners (a Check): it keeps in c.Runners the
+// entries that parse, and says what is wrong with the first that does not.
+func checkRunners(c *Config) (toml.Key, error) {
+	c.Runners = c.Runners[:0]
+	var first error
+	for _, e := range c.ReadOnlyRunners {
+		r, err := parseRunner(e)
+		if err != nil {
+			first = cmp.Or(first, err)
+			continue
+		}
+		c.Runners = append(c.Runners, r)
+	}
+	return toml.Key{"read_only_runners"}, first
 }
 
 // parseRunner parses one read_only_runners entry: plain words, as the lexer reads them.
-func parseRunner(entry string) (runnerEntry, error) {
-	var r runnerEntry
+func parseRunner(entry string) (Runner, error) {
+	var r Runner
 	text := strings.TrimSpace(entry)
 	if rest, ok := strings.CutSuffix(text, " *"); ok {
-		text, r.more = strings.TrimSpace(rest), true
+		text, r.More = strings.TrimSpace(rest), true
 	}
 	sc, err := lexer.NewCommandLine(text).Shape()
 	if err != nil || len(sc.Items) != 1 || sc.Items[0].Pipeline == nil || sc.Cd != nil || len(sc.Items[0].Pipeline.Cmds) != 1 {
@@ -40,14 +53,14 @@ func parseRunner(entry string) (runnerEntry, error) {
 		if w.Var != "" || w.Parts != nil || w.Pattern || w.Tilde || w.Glob != "" {
 			return r, fmt.Errorf("read_only_runners entry %q: %q is not a plain word", entry, w.Raw)
 		}
-		r.words = append(r.words, w.Value)
+		r.Words = append(r.Words, w.Value)
 	}
 	return r, nil
 }
 
-// runner says whether c is one of the user's read-only runners.
-func (c *Config) runner(cmd *lexer.SimpleCommand) bool {
-	if len(c.runners) == 0 {
+// isRunner says whether cmd is one of the user's read-only runners in c.
+func isRunner(c *Config, cmd *lexer.SimpleCommand) bool {
+	if len(c.Runners) == 0 {
 		return false
 	}
 	for _, r := range cmd.Redirs {
@@ -62,12 +75,12 @@ func (c *Config) runner(cmd *lexer.SimpleCommand) bool {
 		}
 		argv = append(argv, w.Value)
 	}
-	for _, r := range c.runners {
-		if len(argv) < len(r.words) || !r.more && len(argv) != len(r.words) {
+	for _, r := range c.Runners {
+		if len(argv) < len(r.Words) || !r.More && len(argv) != len(r.Words) {
 			continue
 		}
 		match := true
-		for i, w := range r.words {
+		for i, w := range r.Words {
 			match = match && argv[i] == w
 		}
 		if match {
@@ -76,3 +89,18 @@ func (c *Config) runner(cmd *lexer.SimpleCommand) bool {
 	}
 	return false
 }
+
+// checkEditAllow is the config's check of edit.allow (a Check): each entry names one of the edit
+// guard's rule families.
+func checkEditAllow(c *Config) (toml.Key, error) {
+	for _, f := range c.Edit.Allow {
+		if !editguard.IsFamily(f) {
+			return toml.Key{"edit", "allow"}, fmt.Errorf("edit.allow: %q is not one of the edit guard's families (see docs/edit-guard.md)", f)
+		}
+	}
+	return nil, nil
+}
+
+// judgeChecks are the config's checks that need the judges: every config the gate, the CLI or
+// the sandbox launcher reads goes through them (LoadConfig).
+var judgeChecks = []Check{checkEditAllow, checkRunners}

@@ -70,15 +70,6 @@ func (i Isolation) Publish() (bool, string) {
 	return true, ""
 }
 
-// Sandbox settings (the config's sandbox key).
-const (
-	// SandboxAuto runs admitted commands in the sandbox where the machine has one, and on the
-	// policy alone where it has not, saying so.
-	SandboxAuto = "auto"
-	// SandboxRequire refuses every shell command that cannot run in the sandbox.
-	SandboxRequire = "require"
-)
-
 // PolicyOnlyBadge is what the status line adds where commands run on the policy alone.
 const PolicyOnlyBadge = "(policy only)"
 

@@ -193,7 +193,7 @@ func TestRunnerEntries(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	writeFile(t, home+"/config.toml", ``)
 	writeFile(t, project+"/"+ProjectConfigName, `read_only_runners = ["make"]`)
-	if c, err := LoadConfigFor(home, project); err != nil || len(c.runners) != 0 || len(c.Warnings) != 1 {
+	if c, err := LoadConfigFor(home, project); err != nil || len(c.Runners) != 0 || len(c.Warnings) != 1 {
 		t.Errorf("a project named a runner: %+v %v", c, err)
 	}
 }

@@ -101,7 +101,7 @@ func (p *Policy) sensitiveAccess(acc programs.Access, rc readContext) *secretHit
 		return &secretHit{path: h.Path, err: h.Err}
 	case h.Class == secrets.Project && !rc.projectToo:
 		return nil
-	case p.Config.readAllowed(h.Path, h.Class) || h.Via != "" && p.Config.readAllowed(h.Via, h.Class):
+	case readAllowed(p.Config, h.Path, h.Class) || h.Via != "" && readAllowed(p.Config, h.Via, h.Class):
 		return nil
 	}
 	return &secretHit{path: h.Path, what: h.What, via: h.Via, class: h.Class, walk: true}
@@ -158,13 +158,13 @@ func (p *Policy) sensitiveRead(paths []string, dir string, projectToo, zsh bool)
 		if w == "" || w == "-" {
 			continue
 		}
-		if c, what := secrets.ClassifyUnder(w, home); blocks(c) && !p.Config.readAllowed(w, c) {
+		if c, what := secrets.ClassifyUnder(w, home); blocks(c) && !readAllowed(p.Config, w, c) {
 			return &secretHit{path: w, what: what, class: c}
 		}
 		a := w
 		if !filepath.IsAbs(w) && filepath.IsAbs(dir) {
 			a = dir + "/" + w // not Join, which would take `..` before the links
-			if c, what := secrets.ClassifyUnder(a, home); blocks(c) && !p.Config.readAllowed(a, c) {
+			if c, what := secrets.ClassifyUnder(a, home); blocks(c) && !readAllowed(p.Config, a, c) {
 				return &secretHit{path: w, what: what, class: c}
 			}
 		}
@@ -180,15 +180,15 @@ func (p *Policy) sensitiveRead(paths []string, dir string, projectToo, zsh bool)
 		case t.Err != "":
 			return &secretHit{path: t.Path, err: t.Err}
 		case t.LinkOf != "":
-			if !p.Config.readAllowed(t.LinkOf, secrets.Credential) {
+			if !readAllowed(p.Config, t.LinkOf, secrets.Credential) {
 				return &secretHit{path: t.Path, what: "a hard link to a credential store", via: t.LinkOf, class: secrets.Credential}
 			}
 		case t.Raw:
 			return &secretHit{path: t.Path, what: "a raw disk, which holds every file", class: secrets.Credential}
-		case t.Holds != "" && projectToo && !p.Config.readAllowed(t.Path, secrets.Project):
+		case t.Holds != "" && projectToo && !readAllowed(p.Config, t.Path, secrets.Project):
 			return &secretHit{path: t.Path, what: t.Holds, class: secrets.Project, content: true}
 		case t.Resolved != "" && t.Resolved != t.Path:
-			if c, what := secrets.ClassifyUnder(t.Resolved, home); blocks(c) && !p.Config.readAllowed(t.Resolved, c) {
+			if c, what := secrets.ClassifyUnder(t.Resolved, home); blocks(c) && !readAllowed(p.Config, t.Resolved, c) {
 				return &secretHit{path: t.Path, what: what, via: t.Resolved, class: c}
 			}
 		}
@@ -273,7 +273,7 @@ func (p *Policy) editCredentialRead(c *hook.ToolCall, cl *lexer.CommandLine) (ho
 // readAllowed reports whether the user's config allows reading path despite its class: an
 // allow_read entry naming it or a directory above it (absolute, or under ~/), or for a project
 // secret, an entry without a `/` that matches its base name (".env.test").
-func (c *Config) readAllowed(p string, class secrets.Class) bool {
+func readAllowed(c *Config, p string, class secrets.Class) bool {
 	if c == nil || len(c.AllowRead) == 0 {
 		return false
 	}
