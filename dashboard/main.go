@@ -9,7 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -40,7 +40,7 @@ func Main(args []string, stdout, stderr io.Writer) int {
 }
 
 func run(port int, open bool, stdout io.Writer) error {
-	home, err := gate.Home()
+	home, err := config.Home()
 	if err != nil {
 		return err
 	}

@@ -28,7 +28,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
@@ -283,7 +283,7 @@ func (s *Server) setMode(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "no such session", http.StatusNotFound)
 		return
 	}
-	cfg, err := gate.LoadConfig(s.Home)
+	cfg, err := config.LoadConfig(s.Home)
 	if err != nil {
 		http.Error(w, "hookctl's config cannot be loaded: "+err.Error(), http.StatusInternalServerError)
 		return

@@ -12,7 +12,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/audit"
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/session"
 )
@@ -429,10 +429,10 @@ func TestLogCacheSeesAppends(t *testing.T) {
 // fixed: cmd/hookctl's TestManagedPolicyBindsEveryUser mounts one there for the binary.)
 func TestPageShowsManagedPolicy(t *testing.T) {
 	var b strings.Builder
-	if err := render(&b, "page", &pageData{Policy: &managedPolicy{Path: gate.ManagedConfigPath, Keys: []string{"default_mode", "sandbox"}}}); err != nil {
+	if err := render(&b, "page", &pageData{Policy: &managedPolicy{Path: config.ManagedConfigPath, Keys: []string{"default_mode", "sandbox"}}}); err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(b.String(), "<code>"+gate.ManagedConfigPath+"</code> sets <code>default_mode</code>, <code>sandbox</code>") {
+	if !strings.Contains(b.String(), "<code>"+config.ManagedConfigPath+"</code> sets <code>default_mode</code>, <code>sandbox</code>") {
 		t.Errorf("the page does not name the managed keys:\n%s", b.String())
 	}
 	b.Reset()

@@ -20,7 +20,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/audit"
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
@@ -127,7 +127,7 @@ func (s *Server) part(w http.ResponseWriter, r *http.Request) {
 func (s *Server) collect(r *http.Request, only string) *pageData {
 	d := &pageData{CSRF: s.csrf, Filter: parseFilter(r), Verdicts: []string{"allow", "deny", "ask", "pass"}}
 	if only == "" {
-		switch cfg, err := gate.LoadConfig(s.Home); {
+		switch cfg, err := config.LoadConfig(s.Home); {
 		case err != nil:
 			d.PolicyErr = err.Error()
 		case cfg.Managed != "":

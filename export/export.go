@@ -25,8 +25,8 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/audit"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/export/launch"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/retriever/front"
@@ -35,7 +35,7 @@ import (
 // Options configure one exporter run.
 type Options struct {
 	Home      string
-	Telemetry gate.TelemetryConfig
+	Telemetry config.TelemetryConfig
 	// AuditMaxBytes is the audit's rotation size (config [audit] max_bytes).
 	AuditMaxBytes int64
 	// Locked: the lock is held already, on launch.LockedFD (the hook took it for this process).

@@ -16,8 +16,8 @@ import (
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/audit"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/export/launch"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/internal/otelcoltest"
@@ -436,7 +436,7 @@ func TestRotatedAwayIsCounted(t *testing.T) {
 		}
 	}
 	exporter := func(giveUp time.Duration) *Exporter {
-		e, err := New(Options{Home: home, Telemetry: gate.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond,
+		e, err := New(Options{Home: home, Telemetry: config.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond,
 			GiveUp: giveUp, MaxBackoff: 500 * time.Millisecond})
 		if err != nil {
 			t.Fatal(err)
@@ -659,7 +659,7 @@ func TestUnreadableLineIsSentNotStuck(t *testing.T) {
 	lg := &jsonl.Log{Dir: filepath.Join(home, "log"), Name: "d.jsonl"}
 	lg.Append([]byte("\xff\xfe not a record"))
 	lg.Append([]byte(`{"id":"after","time":"2026-12-01T00:00:00Z","event":"tool","verdict":"deny"}`))
-	e, err := New(Options{Home: home, Telemetry: gate.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond, GiveUp: 5 * time.Second})
+	e, err := New(Options{Home: home, Telemetry: config.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 300 * time.Millisecond, GiveUp: 5 * time.Second})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -673,7 +673,7 @@ func TestUnreadableLineIsSentNotStuck(t *testing.T) {
 	}
 	// Control: unmended, the same line fails the batch; mended, the same batch goes.
 	for _, mend := range []bool{false, true} {
-		s, err := newSender(gate.TelemetryConfig{Endpoint: "http://" + col.HTTP})
+		s, err := newSender(config.TelemetryConfig{Endpoint: "http://" + col.HTTP})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -737,7 +737,7 @@ func TestDamagedCursorStartsOver(t *testing.T) {
 		lg.Append(fmt.Appendf(nil, `{"id":"r%d","time":"2026-12-01T00:00:0%dZ","event":"tool","verdict":"allow"}`, i, i))
 	}
 	run := func() {
-		e, err := New(Options{Home: home, Telemetry: gate.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 200 * time.Millisecond, GiveUp: 5 * time.Second})
+		e, err := New(Options{Home: home, Telemetry: config.TelemetryConfig{Endpoint: "http://" + col.HTTP}, Idle: 200 * time.Millisecond, GiveUp: 5 * time.Second})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -20,7 +20,7 @@ import (
 	"go.opentelemetry.io/otel/sdk/resource"
 	"google.golang.org/grpc/credentials"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 )
 
@@ -50,7 +50,7 @@ func (c *collector) Enabled(context.Context, sdklog.EnabledParameters) bool { re
 func (c *collector) Shutdown(context.Context) error                         { return nil }
 func (c *collector) ForceFlush(context.Context) error                       { return nil }
 
-func newSender(t gate.TelemetryConfig) (sender, error) {
+func newSender(t config.TelemetryConfig) (sender, error) {
 	exp, err := newExporter(t)
 	if err != nil {
 		return sender{}, err
@@ -102,7 +102,7 @@ func (s sender) shutdown() {
 
 // newExporter builds the OTLP exporter the config names, with every option set explicitly
 // (hookctl-export also clears OTEL_* from its environment, which the SDK would read).
-func newExporter(t gate.TelemetryConfig) (sdklog.Exporter, error) {
+func newExporter(t config.TelemetryConfig) (sdklog.Exporter, error) {
 	u, err := url.Parse(t.Endpoint)
 	if err != nil {
 		return nil, err
@@ -115,7 +115,7 @@ func newExporter(t gate.TelemetryConfig) (sdklog.Exporter, error) {
 	}
 	ctx := context.Background()
 	switch t.OTLPProtocol() {
-	case gate.OTLPHTTP:
+	case config.OTLPHTTP:
 		opts := []otlploghttp.Option{
 			otlploghttp.WithEndpoint(u.Host),
 			otlploghttp.WithURLPath(strings.TrimSuffix(u.Path, "/") + "/v1/logs"),
@@ -131,7 +131,7 @@ func newExporter(t gate.TelemetryConfig) (sdklog.Exporter, error) {
 			opts = append(opts, otlploghttp.WithTLSClientConfig(tlsCfg))
 		}
 		return otlploghttp.New(ctx, opts...)
-	case gate.OTLPGRPC:
+	case config.OTLPGRPC:
 		opts := []otlploggrpc.Option{
 			otlploggrpc.WithEndpoint(u.Host),
 			otlploggrpc.WithHeaders(t.Headers),
@@ -151,7 +151,7 @@ func newExporter(t gate.TelemetryConfig) (sdklog.Exporter, error) {
 
 // tlsConfig verifies the collector with otlp_certificate (or the system's roots) and presents
 // otlp_client_certificate for mTLS.
-func tlsConfig(t gate.TelemetryConfig) (*tls.Config, error) {
+func tlsConfig(t config.TelemetryConfig) (*tls.Config, error) {
 	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
 	if t.Certificate != "" {
 		pem, err := os.ReadFile(t.Certificate)

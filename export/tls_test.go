@@ -16,7 +16,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/internal/otelcoltest"
 )
@@ -93,13 +93,13 @@ service:
       receivers: [otlp]
       exporters: [file]
 `, col.HTTP, tls, col.GRPC, tls, col.OutPath()))
-		for _, protocol := range []string{gate.OTLPHTTP, gate.OTLPGRPC} {
+		for _, protocol := range []string{config.OTLPHTTP, config.OTLPGRPC} {
 			addr := col.HTTP
-			if protocol == gate.OTLPGRPC {
+			if protocol == config.OTLPGRPC {
 				addr = col.GRPC
 			}
 			for _, withFiles := range []bool{false, true} {
-				tc := gate.TelemetryConfig{Endpoint: "https://" + addr, Protocol: protocol}
+				tc := config.TelemetryConfig{Endpoint: "https://" + addr, Protocol: protocol}
 				if withFiles {
 					tc.Certificate = p.ca
 					if mtls {

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/secrets"
 	"github.com/hookctl/hookctl/lexer"
@@ -71,7 +72,7 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // repository code, which only the sandbox can hold (Policy.Decide admits them under it); nor a
 // program whose rule runs it only in the sandbox (programs.Program.SandboxOnly). Both refusals
 // are marked sandboxOnly: everything else about the command was admitted.
-func JudgeReadOnly(cl *lexer.CommandLine, cfg *Config) (string, *Refusal) {
+func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config) (string, *Refusal) {
 	sc, j, r := judgeScript(cl, cfg)
 	need := j.need
 	if r == nil {
@@ -119,7 +120,7 @@ type judged struct {
 
 // judgeScript is JudgeReadOnly before printing: the admitted script, or why not, and whether it
 // starts one of the user's read-only runners.
-func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, j judged, r *Refusal) {
+func judgeScript(cl *lexer.CommandLine, cfg *config.Config) (sc *lexer.Script, j judged, r *Refusal) {
 	sc, err := cl.Shape()
 	if err != nil {
 		var le *lexer.Error
@@ -149,7 +150,7 @@ func judgeScript(cl *lexer.CommandLine, cfg *Config) (sc *lexer.Script, j judged
 
 // judgePipeline judges each command of pl; first is the position of pl's first command in
 // its pipeline (1 when a runner came before it).
-func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int, j *judged) *Refusal {
+func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *config.Config, first int, j *judged) *Refusal {
 	for k, c := range pl.Cmds {
 		var prev *lexer.SimpleCommand
 		if k > 0 {
@@ -165,7 +166,7 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *Config, first int, 
 // judgeStage judges command c, at position i of its pipeline, after prev (nil for the first):
 // its program is on the allowlist (a filter after a pipe), its input redirection feeds a
 // filter, and its rule accepts its arguments. What it learns goes to j.
-func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *judged) *Refusal {
+func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *config.Config, j *judged) *Refusal {
 	name := c.Name.Value
 	prog := programs.Lookup(name)
 	if prog != nil && prog.LauncherOnly != nil && programs.LookupWrapper(name) != nil && !bareWrapper(c) {
@@ -446,7 +447,7 @@ func programHint(name string) string {
 }
 
 // rewriteFor is rewrite with ~ and $HOME written as cfg's literal home directory, as judged.
-func rewriteFor(cfg *Config) func(*lexer.SimpleCommand) lexer.Printed {
+func rewriteFor(cfg *config.Config) func(*lexer.SimpleCommand) lexer.Printed {
 	if cfg.UserHome == "" {
 		return rewrite
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
 )
@@ -27,7 +28,7 @@ func BenchmarkJudge(b *testing.B) {
 	for _, r := range deny {
 		mix = append(mix, r.Command)
 	}
-	cfg := &Config{}
+	cfg := &config.Config{}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -42,7 +43,7 @@ func BenchmarkJudgeAllowed(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := &Config{}
+	cfg := &config.Config{}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
@@ -57,7 +58,7 @@ func BenchmarkJudgeMedian(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := &Config{}
+	cfg := &config.Config{}
 	per := make([]float64, len(mix))
 	const reps = 20
 	b.ResetTimer()
@@ -95,7 +96,7 @@ func BenchmarkDecideMedian(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p := &Policy{Client: testClient, Config: &Config{}, Binary: "/opt/hookctl",
+			p := &Policy{Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
 				Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
 			st := SessionState{Mode: m.mode}
 			per := make([]float64, len(mix))

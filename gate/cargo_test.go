@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
@@ -59,7 +60,7 @@ func TestCargoPinsRealCargo(t *testing.T) {
 		{"cargo metadata --format-version 1 --no-deps", `"packages"`},
 		{"cargo tree", "x v0.1.0"},
 	} {
-		sc, j, r := judgeScript(lexer.NewCommandLine(c.command), &Config{})
+		sc, j, r := judgeScript(lexer.NewCommandLine(c.command), &config.Config{})
 		if r != nil || j.need.why == "" {
 			t.Fatalf("%s: judged %v (sandbox-only %q), want admitted for the sandbox only", c.command, r, j.need.why)
 		}
@@ -72,7 +73,7 @@ func TestCargoPinsRealCargo(t *testing.T) {
 			t.Errorf("%s ran as %s and printed %q, want %q in it", c.command, rewritten, out, c.want)
 		}
 	}
-	p := &Policy{Client: testClient, Config: &Config{}}
+	p := &Policy{Client: testClient, Config: &config.Config{}}
 	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cargo tree", Cwd: dir}, SessionState{})
 	if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "rust-toolchain.toml") || !strings.Contains(d.Reason, "runs only in the sandbox") {
 		t.Errorf("cargo tree on the policy alone: %s %q, want refused because it runs only in the sandbox", d.Verdict, d.Reason)

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/scrub"
 )
@@ -26,7 +27,7 @@ func (f *fakeRules) Judge(q ClientQuery) ClientVerdict {
 func TestClientRulesOnRewrites(t *testing.T) {
 	sandbox := func() Isolation { return Isolation{Available: true, Edit: true, Describe: "test"} }
 	policy := func(f *fakeRules) *Policy {
-		return &Policy{Client: testClient, Config: &Config{}, Binary: "/opt/hookctl", Sandbox: sandbox,
+		return &Policy{Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl", Sandbox: sandbox,
 			ClientRules: func() ClientRules { return f }}
 	}
 	shell := func(cmd string) *hook.ToolCall {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -31,7 +32,7 @@ func TestEditConfig(t *testing.T) {
 	home, proj := t.TempDir(), t.TempDir()
 	t.Setenv("HOME", t.TempDir())
 	t.Setenv("TMPDIR", "/var/folders/xy/T/")
-	os.WriteFile(filepath.Join(proj, ProjectConfigName), []byte("[edit]\nsudo = [\"rm\"]\nallow = [\"databases\"]\n"), 0o644)
+	os.WriteFile(filepath.Join(proj, config.ProjectConfigName), []byte("[edit]\nsudo = [\"rm\"]\nallow = [\"databases\"]\n"), 0o644)
 	c, err = LoadConfigFor(home, proj)
 	if err != nil || len(c.Edit.Sudo) != 0 || len(c.Edit.Allow) != 0 || len(c.Warnings) != 1 || !strings.Contains(c.Warnings[0], "edit") {
 		t.Errorf("a project's [edit]: %+v %v", c, err)
@@ -40,14 +41,14 @@ func TestEditConfig(t *testing.T) {
 		t.Errorf("TempDir = %q, want $TMPDIR cleaned", c.TempDir)
 	}
 
-	decide := func(conf *Config, cmd string) hook.Verdict {
+	decide := func(conf *config.Config, cmd string) hook.Verdict {
 		p := &Policy{Client: testClient, Config: conf, Binary: "/opt/hookctl",
 			Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
 		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: hook.ModeEdit}).Verdict
 	}
-	loose := &Config{Edit: EditConfig{Sudo: []string{"apt-get install"}, Allow: []string{"databases"}}, TempDir: "/var/folders/xy/T"}
+	loose := &config.Config{Edit: config.EditConfig{Sudo: []string{"apt-get install"}, Allow: []string{"databases"}}, TempDir: "/var/folders/xy/T"}
 	for _, cmd := range []string{"sudo apt-get install -y jq", `psql -c "DROP TABLE t"`, `rm -rf "$TMPDIR/build"`} {
-		if v := decide(&Config{}, cmd); v != hook.Deny {
+		if v := decide(&config.Config{}, cmd); v != hook.Deny {
 			t.Errorf("%q with no [edit]: %v, want Deny", cmd, v)
 		}
 		if v := decide(loose, cmd); v == hook.Deny {
@@ -65,32 +66,32 @@ func TestEditConfig(t *testing.T) {
 func TestManagedKeysHold(t *testing.T) {
 	rows := []struct {
 		key, managed, user string
-		get                func(*Config) string
+		get                func(*config.Config) string
 		want               string
 	}{
-		{"read_only_agents", `read_only_agents = ["auditor"]`, `read_only_agents = ["mine"]`, func(c *Config) string { return fmt.Sprint(c.ReadOnlyAgents) }, "[auditor mine]"},
-		{"deny_programs", `deny_programs = ["curl"]`, `deny_programs = ["wc"]`, func(c *Config) string { return fmt.Sprint(c.DenyPrograms) }, "[curl wc]"},
-		{"default_mode", `default_mode = "read-only"`, `default_mode = "edit"`, func(c *Config) string { return c.SessionDefault().String() }, "read-only"},
-		{"direct_fetch", `direct_fetch = false`, `direct_fetch = true`, func(c *Config) string { return fmt.Sprint(c.DirectFetch) }, "false"},
-		{"sandbox", `sandbox = "require"`, `sandbox = "auto"`, func(c *Config) string { return c.Sandbox }, "require"},
-		{"allow_read", `allow_read = ["~/.aws/config"]`, `allow_read = ["~/.aws/config", "~/.ssh"]`, func(c *Config) string { return fmt.Sprint(c.AllowRead) }, "[~/.aws/config]"},
-		{"pass_env", `pass_env = []`, `pass_env = ["AWS_SECRET_ACCESS_KEY"]`, func(c *Config) string { return fmt.Sprint(c.PassEnv) }, "[]"},
-		{"read_only_runners", `read_only_runners = ["go test ./..."]`, `read_only_runners = ["go test ./...", "make"]`, func(c *Config) string { return fmt.Sprint(c.ReadOnlyRunners, len(c.Runners)) }, "[go test ./...] 1"},
-		{"edit_writable", `edit_writable = []`, `edit_writable = ["/srv"]`, func(c *Config) string { return fmt.Sprint(c.EditWritable) }, "[]"},
-		{"edit_auto_run_writable", `edit_auto_run_writable = []`, `edit_auto_run_writable = [".husky"]`, func(c *Config) string { return fmt.Sprint(c.EditAutoRunWritable) }, "[]"},
-		{"edit_unix_sockets", `edit_unix_sockets = []`, `edit_unix_sockets = ["/run/docker.sock"]`, func(c *Config) string { return fmt.Sprint(c.EditUnixSockets) }, "[]"},
+		{"read_only_agents", `read_only_agents = ["auditor"]`, `read_only_agents = ["mine"]`, func(c *config.Config) string { return fmt.Sprint(c.ReadOnlyAgents) }, "[auditor mine]"},
+		{"deny_programs", `deny_programs = ["curl"]`, `deny_programs = ["wc"]`, func(c *config.Config) string { return fmt.Sprint(c.DenyPrograms) }, "[curl wc]"},
+		{"default_mode", `default_mode = "read-only"`, `default_mode = "edit"`, func(c *config.Config) string { return c.SessionDefault().String() }, "read-only"},
+		{"direct_fetch", `direct_fetch = false`, `direct_fetch = true`, func(c *config.Config) string { return fmt.Sprint(c.DirectFetch) }, "false"},
+		{"sandbox", `sandbox = "require"`, `sandbox = "auto"`, func(c *config.Config) string { return c.Sandbox }, "require"},
+		{"allow_read", `allow_read = ["~/.aws/config"]`, `allow_read = ["~/.aws/config", "~/.ssh"]`, func(c *config.Config) string { return fmt.Sprint(c.AllowRead) }, "[~/.aws/config]"},
+		{"pass_env", `pass_env = []`, `pass_env = ["AWS_SECRET_ACCESS_KEY"]`, func(c *config.Config) string { return fmt.Sprint(c.PassEnv) }, "[]"},
+		{"read_only_runners", `read_only_runners = ["go test ./..."]`, `read_only_runners = ["go test ./...", "make"]`, func(c *config.Config) string { return fmt.Sprint(c.ReadOnlyRunners, len(c.Runners)) }, "[go test ./...] 1"},
+		{"edit_writable", `edit_writable = []`, `edit_writable = ["/srv"]`, func(c *config.Config) string { return fmt.Sprint(c.EditWritable) }, "[]"},
+		{"edit_auto_run_writable", `edit_auto_run_writable = []`, `edit_auto_run_writable = [".husky"]`, func(c *config.Config) string { return fmt.Sprint(c.EditAutoRunWritable) }, "[]"},
+		{"edit_unix_sockets", `edit_unix_sockets = []`, `edit_unix_sockets = ["/run/docker.sock"]`, func(c *config.Config) string { return fmt.Sprint(c.EditUnixSockets) }, "[]"},
 		{"network", "[network]\nedit = \"proxy\"\nallow = [\"example.com\"]\n", "[network]\nedit = \"full\"\nallow = [\"example.com\", \"evil.example\"]\n",
-			func(c *Config) string { return fmt.Sprintf("%s %v", c.Network.Edit, c.Network.Allow) }, "proxy [example.com]"},
-		{"command_timeout", `command_timeout = "1m"`, `command_timeout = "10m"`, func(c *Config) string { return c.CommandTimeout }, "1m"},
-		{"retriever", "[retriever]\nmax_bytes = 1000\n", "[retriever]\nmax_bytes = 9000000\n", func(c *Config) string { return fmt.Sprint(c.Retriever.MaxBytes) }, "1000"},
-		{"audit", "[audit]\nkeep_raw = true\n", "[audit]\nkeep_raw = false\n", func(c *Config) string { return fmt.Sprint(c.Audit.KeepRaw) }, "true"},
-		{"run", "[run]\nmodel_endpoints = []\n", "[run]\nmodel_endpoints = [\"http://127.0.0.1:9\"]\n", func(c *Config) string { return fmt.Sprint(c.Run.ModelEndpoints) }, "[]"},
-		{"edit", "[edit]\nallow = []\n", "[edit]\nallow = [\"databases\"]\n", func(c *Config) string { return fmt.Sprint(c.Edit.Allow) }, "[]"},
+			func(c *config.Config) string { return fmt.Sprintf("%s %v", c.Network.Edit, c.Network.Allow) }, "proxy [example.com]"},
+		{"command_timeout", `command_timeout = "1m"`, `command_timeout = "10m"`, func(c *config.Config) string { return c.CommandTimeout }, "1m"},
+		{"retriever", "[retriever]\nmax_bytes = 1000\n", "[retriever]\nmax_bytes = 9000000\n", func(c *config.Config) string { return fmt.Sprint(c.Retriever.MaxBytes) }, "1000"},
+		{"audit", "[audit]\nkeep_raw = true\n", "[audit]\nkeep_raw = false\n", func(c *config.Config) string { return fmt.Sprint(c.Audit.KeepRaw) }, "true"},
+		{"run", "[run]\nmodel_endpoints = []\n", "[run]\nmodel_endpoints = [\"http://127.0.0.1:9\"]\n", func(c *config.Config) string { return fmt.Sprint(c.Run.ModelEndpoints) }, "[]"},
+		{"edit", "[edit]\nallow = []\n", "[edit]\nallow = [\"databases\"]\n", func(c *config.Config) string { return fmt.Sprint(c.Edit.Allow) }, "[]"},
 		// The destination is locked whole: a user's own collector, headers or CA would send the
 		// organisation's records elsewhere, or trust another server as the collector.
 		{"telemetry", "[telemetry]\notlp_endpoint = \"https://collector.corp:4318\"\notlp_certificate = \"/etc/ssl/corp.pem\"\n",
 			"[telemetry]\notlp_endpoint = \"http://127.0.0.1:4318\"\notlp_headers = { tenant = \"me\" }\n",
-			func(c *Config) string {
+			func(c *config.Config) string {
 				return fmt.Sprint(c.Telemetry.Endpoint, c.Telemetry.Headers, c.Telemetry.Certificate)
 			}, "https://collector.corp:4318map[]/etc/ssl/corp.pem"},
 	}
@@ -105,25 +106,25 @@ func TestManagedKeysHold(t *testing.T) {
 			if got := r.get(user); got == r.want {
 				t.Fatalf("control: the user's file alone gives %s already; the row proves nothing", got)
 			}
-			m, err := ParseConfig(ManagedConfigPath, r.managed)
+			m, err := ParseConfig(config.ManagedConfigPath, r.managed)
 			if err != nil {
 				t.Fatal(err)
 			}
-			user.applyManaged(m)
+			user.ApplyManaged(m)
 			if got := r.get(user); got != r.want {
 				t.Errorf("with the managed file: %s, want %s", got, r.want)
 			}
-			if len(user.ManagedKeys) != 1 || user.ManagedKeys[0] != r.key || user.Managed != ManagedConfigPath {
+			if len(user.ManagedKeys) != 1 || user.ManagedKeys[0] != r.key || user.Managed != config.ManagedConfigPath {
 				t.Errorf("managed keys %v from %q", user.ManagedKeys, user.Managed)
 			}
-			if len(user.Warnings) != 1 || !strings.Contains(user.Warnings[0], r.key) || !strings.Contains(user.Warnings[0], ManagedConfigPath) {
+			if len(user.Warnings) != 1 || !strings.Contains(user.Warnings[0], r.key) || !strings.Contains(user.Warnings[0], config.ManagedConfigPath) {
 				t.Errorf("the user is not told: %q", user.Warnings)
 			}
 		})
 	}
-	for _, e := range managedMerge {
-		if !covered[e.key] {
-			t.Errorf("managed key %s has no row", e.key)
+	for _, e := range config.ManagedMerge {
+		if !covered[e.Key] {
+			t.Errorf("managed key %s has no row", e.Key)
 		}
 	}
 }

@@ -4,12 +4,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/corpus"
 )
 
 // corpusConfig is the config the corpora are judged under: the defaults, with a home directory
 // known (as LoadConfig finds one), so that `~` and $HOME rows are judged as the hook judges them.
-func corpusConfig() *Config { return &Config{UserHome: "/home/agent"} }
+func corpusConfig() *config.Config { return &config.Config{UserHome: "/home/agent"} }
 
 // sandboxOnlyMark marks a comment group of allowed rows that are admitted only for the OS
 // sandbox (programs.Program.SandboxOnly): on the policy alone each must be refused for that

@@ -17,6 +17,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
@@ -36,7 +37,7 @@ type execVariant struct {
 // the rules' (policyOnlyGaps); and the policy with hookctl's sandbox, as the hook runs admitted
 // commands where the probe says it holds, which must leave the world unchanged.
 var execVariants = []execVariant{
-	{name: "policy-only", policy: func(*testing.T) *Policy { return &Policy{Client: testClient, Config: &Config{}} }, gaps: policyOnlyGaps},
+	{name: "policy-only", policy: func(*testing.T) *Policy { return &Policy{Client: testClient, Config: &config.Config{}} }, gaps: policyOnlyGaps},
 	{name: "sandbox", policy: sandboxPolicy, gaps: sandboxGaps},
 }
 
@@ -93,7 +94,7 @@ func sandboxPolicy(t *testing.T) *Policy {
 		}
 		t.Skipf("no sandbox on this machine: %s", out)
 	}
-	return &Policy{Client: testClient, Config: &Config{}, Binary: bin,
+	return &Policy{Client: testClient, Config: &config.Config{}, Binary: bin,
 		Sandbox: func() Isolation { return Isolation{Available: true, Describe: "probed"} }}
 }
 

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"strings"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
@@ -22,7 +23,7 @@ type Step struct {
 // parser's agreement, each command's rule, the sensitive-file rule over the words read, and
 // the rewrite. It stops at the first stage that refuses, as the judge does; the verdict it
 // implies is JudgeReadOnly's (TestExplainAgreesWithTheJudge).
-func ExplainReadOnly(cl *lexer.CommandLine, cfg *Config) []Step {
+func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config) []Step {
 	var steps []Step
 	add := func(stage string, ok bool, detail string) bool {
 		steps = append(steps, Step{Stage: stage, OK: ok, Detail: detail})
@@ -103,7 +104,7 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *Config) []Step {
 }
 
 // explainStage is judgeStage with what it decided added as a step.
-func explainStage(add func(string, bool, string) bool, c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *Config, j *judged) bool {
+func explainStage(add func(string, bool, string) bool, c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *config.Config, j *judged) bool {
 	where := commandText(c)
 	if loop != nil {
 		where += " (for each " + loop.Var + ")"

@@ -9,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/lexer"
@@ -29,7 +30,7 @@ func addCorpusSeeds(f *testing.F) {
 // again with the same rewrite.
 func FuzzJudge(f *testing.F) {
 	addCorpusSeeds(f)
-	cfg := &Config{}
+	cfg := &config.Config{}
 	f.Fuzz(func(t *testing.T, src string) {
 		out, r := judgeInSandbox(src, cfg)
 		if r != nil {
@@ -58,7 +59,7 @@ func FuzzJudge(f *testing.F) {
 // commands and words that were judged (with the hook's own pins): what runs is what was judged.
 func FuzzJudgeDifferential(f *testing.F) {
 	addCorpusSeeds(f)
-	cfg := &Config{}
+	cfg := &config.Config{}
 	f.Fuzz(func(t *testing.T, src string) {
 		out, r := judgeInSandbox(src, cfg)
 		if r != nil {
@@ -238,7 +239,7 @@ func FuzzContainEdit(f *testing.F) {
 	for _, c := range cmds {
 		f.Add(c)
 	}
-	p := &Policy{Config: &Config{}, Binary: "/bin/hook ctl", Sandbox: func() Isolation { return Isolation{Available: true, Edit: true} }}
+	p := &Policy{Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() Isolation { return Isolation{Available: true, Edit: true} }}
 	head := []string{"/bin/hook ctl", "sandbox", "--profile", "edit", "--session", "s'1", "--project", "/p q", "--", "bash", "--noprofile", "--norc", "-c"}
 	f.Fuzz(func(t *testing.T, src string) {
 		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: src, Session: "s'1", Cwd: "/elsewhere"}, SessionState{Mode: hook.ModeEdit, Project: "/p q"})

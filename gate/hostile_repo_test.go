@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/testbin"
 )
 
@@ -163,7 +164,7 @@ func TestHostileRepoConfig(t *testing.T) {
 	}
 
 	for _, c := range hostileReads {
-		rewritten, r := judgeReadOnly(c.cmd, &Config{})
+		rewritten, r := judgeReadOnly(c.cmd, &config.Config{})
 		if r != nil {
 			t.Fatalf("%q refused: %s", c.cmd, r.What)
 		}
@@ -199,7 +200,7 @@ func TestRewritePinsConfig(t *testing.T) {
 		t.Fatalf("control: rg did not run the configured --pre: %v", err)
 	}
 	os.Remove(marker)
-	rewritten, r := judgeReadOnly("rg needle a.txt", &Config{})
+	rewritten, r := judgeReadOnly("rg needle a.txt", &config.Config{})
 	if r != nil {
 		t.Fatal(r.What)
 	}

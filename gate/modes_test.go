@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/session"
 )
@@ -13,7 +14,7 @@ import (
 // the notice; session start notes what it told.
 func TestModeChangeIsToldOnce(t *testing.T) {
 	store := session.NewStore(t.TempDir())
-	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store, Modes: session.StoreModes{Store: store}}
+	g := &Gate{Client: testClient, LoadConfig: func(string) (*config.Config, error) { return &config.Config{}, nil }, Store: store, Modes: session.StoreModes{Store: store}}
 	if st := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "s", Cwd: "/p"}, nil); !strings.Contains(st.Context, "READ-ONLY mode") {
 		t.Fatalf("start: %q", st.Context)
 	}
@@ -64,7 +65,7 @@ func TestPlanModeIsReadOnly(t *testing.T) {
 	for _, m := range []hook.Mode{hook.ModeEdit, hook.ModeReview, hook.ModeReadOnly} {
 		store := session.NewStore(t.TempDir())
 		store.Record("s", "/p", m)
-		g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store, Modes: session.StoreModes{Store: store}}
+		g := &Gate{Client: testClient, LoadConfig: func(string) (*config.Config, error) { return &config.Config{}, nil }, Store: store, Modes: session.StoreModes{Store: store}}
 		for _, c := range []*hook.ToolCall{
 			{Tool: "Write", Kind: hook.KindFileWrite, Paths: []string{"/p/f"}},
 			{Tool: "Bash", Kind: hook.KindShell, Command: "touch /p/f"},

@@ -4,6 +4,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
@@ -16,7 +17,7 @@ import (
 // Policy decides tool calls. It does no I/O: config and session state are read before it runs,
 // so no I/O failure can turn into an allow.
 type Policy struct {
-	Config *Config
+	Config *config.Config
 	// Client names the agent's client in messages and its toggle command.
 	Client hook.Client
 	// Protection lists what no agent may write, in any mode; if it is empty, Protect is asked for

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/session"
@@ -13,7 +14,7 @@ import (
 // TestPolicyScopes: read-only rules bind read-only agent types in every mode and read-only
 // sessions; everything else gets no opinion.
 func TestPolicyScopes(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &Config{ReadOnlyAgents: []string{"reviewer"}}}
+	p := &Policy{Client: testClient, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}}
 	write := func(agent string) *hook.ToolCall {
 		return &hook.ToolCall{Tool: "Write", Kind: hook.KindFileWrite, AgentType: agent}
 	}
@@ -40,7 +41,7 @@ func TestPolicyScopes(t *testing.T) {
 // TestPolicyKinds: in read-only mode, reads and session tools pass, web is left to the
 // retriever, mutating and unknown tools are refused, shell is judged.
 func TestPolicyKinds(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &Config{}}
+	p := &Policy{Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		want hook.Verdict
@@ -71,7 +72,7 @@ func TestPolicyKinds(t *testing.T) {
 // TestDenyReasonsSayWhatToDo: every refusal names what was refused and what the agent can do,
 // and stays short enough to read.
 func TestDenyReasonsSayWhatToDo(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &Config{}}
+	p := &Policy{Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		mode hook.Mode
@@ -116,7 +117,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 // TestDenyReasonsQuoteLittle: a reason quotes at most a short prefix of what the model wrote.
 func TestDenyReasonsQuoteLittle(t *testing.T) {
 	secret := "sk-ant-" + strings.Repeat("x", 200)
-	d := (&Policy{Client: testClient, Config: &Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: hook.ModeReadOnly})
+	d := (&Policy{Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: hook.ModeReadOnly})
 	if strings.Contains(d.Reason, secret) {
 		t.Errorf("the reason repeats the whole argument: %q", d.Reason)
 	}
@@ -124,7 +125,7 @@ func TestDenyReasonsQuoteLittle(t *testing.T) {
 
 // TestDenyProgramsRemovesFromAllowlist: the config can remove programs, never add them.
 func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
-	cfg := &Config{DenyPrograms: []string{"find", "curl"}}
+	cfg := &config.Config{DenyPrograms: []string{"find", "curl"}}
 	if _, r := judgeReadOnly("find . -name x", cfg); r == nil {
 		t.Error("find allowed after deny_programs")
 	}
@@ -140,7 +141,7 @@ func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 // the shell becomes hookctl retrieve (the need from the call's description), and direct_fetch
 // lets web tools through.
 func TestNetworkRouting(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &Config{}, Binary: "/opt/hookctl"}
+	p := &Policy{Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl"}
 	for _, mode := range []hook.Mode{hook.ModeReadOnly, hook.ModeEdit} {
 		st := SessionState{Mode: mode}
 		d := p.Decide(&hook.ToolCall{Tool: "WebSearch", Kind: hook.KindWeb, Web: &hook.WebRequest{Query: "q", Need: "q"}}, st)
@@ -163,7 +164,7 @@ func TestNetworkRouting(t *testing.T) {
 			t.Errorf("%v Monitor curl: %+v", mode, d)
 		}
 	}
-	direct := &Policy{Client: testClient, Config: &Config{DirectFetch: true}, Binary: "/opt/hookctl"}
+	direct := &Policy{Client: testClient, Config: &config.Config{DirectFetch: true}, Binary: "/opt/hookctl"}
 	if d := direct.Decide(&hook.ToolCall{Tool: "WebFetch", Kind: hook.KindWeb, Web: &hook.WebRequest{URL: "https://x"}}, SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Pass {
 		t.Errorf("direct_fetch: %+v", d)
 	}
@@ -183,7 +184,7 @@ func TestNetworkRouting(t *testing.T) {
 // ran unmediated and raw web content reached an agent holding file access and write tools.
 // Every one must be answered by the retriever (or refused), in both modes.
 func TestQuarantineSeesEverySpelling(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &Config{}, Binary: "/opt/hookctl",
+	p := &Policy{Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
 		Protection: Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
 	for _, cmd := range []string{
 		`cu\rl https://example.com/x`,
@@ -207,13 +208,13 @@ func TestQuarantineSeesEverySpelling(t *testing.T) {
 }
 
 // judgeReadOnly judges a command given as text, parsing it as the policy does.
-func judgeReadOnly(cmd string, cfg *Config) (string, *Refusal) {
+func judgeReadOnly(cmd string, cfg *config.Config) (string, *Refusal) {
 	return JudgeReadOnly(lexer.NewCommandLine(cmd), cfg)
 }
 
 // judgeInSandbox is judgeReadOnly where the sandbox holds: a command admitted for the sandbox
 // only (Refusal.sandboxOnly) comes back rewritten, as the sandboxed shell runs it.
-func judgeInSandbox(cmd string, cfg *Config) (string, *Refusal) {
+func judgeInSandbox(cmd string, cfg *config.Config) (string, *Refusal) {
 	out, r := judgeReadOnly(cmd, cfg)
 	if r == nil || !r.sandboxOnly {
 		return out, r
@@ -244,7 +245,7 @@ var testClient = hook.Client{Name: "Claude Code", ToggleCommand: "/readonly", Sh
 // start's context, or, where the hook saw no start (a client without a session-start hook), with
 // the session's first refusal — and never again with each refusal, where it buried the reason.
 func TestReadOnlyRulesOncePerSession(t *testing.T) {
-	cfg := func(string) (*Config, error) { return &Config{}, nil }
+	cfg := func(string) (*config.Config, error) { return &config.Config{}, nil }
 	call := func(session string) *hook.ToolCall {
 		return &hook.ToolCall{Session: session, Tool: "Bash", Kind: hook.KindShell, Command: "echo x > f", Cwd: "/p"}
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -72,7 +73,7 @@ func (w *world) protection() Protection {
 
 // policy is an edit-mode policy for the world, resolving as the hook does.
 func (w *world) policy() *Policy {
-	return &Policy{Client: testClient, Config: &Config{}, Binary: w.bin, Protection: w.protection(), Resolve: ResolveTargets}
+	return &Policy{Client: testClient, Config: &config.Config{}, Binary: w.bin, Protection: w.protection(), Resolve: ResolveTargets}
 }
 
 func (w *world) write(p *Policy, tool, path string) hook.Decision {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
@@ -38,13 +39,13 @@ var PublishEnv = []string{
 
 // PublishWhere tells the user where a confirmed publish runs, for the session start message,
 // the toggle's answer and `hookctl readonly review`.
-func PublishWhere(iso Isolation, cfg *Config) string {
+func PublishWhere(iso Isolation, cfg *config.Config) string {
 	held, why := iso.Publish()
 	switch {
 	case held:
 		return "a publish you approve runs in hookctl's publish sandbox: your files read-only, the network only to " +
 			"api.github.com through hookctl's egress proxy, with your gh credentials and nothing else of your environment"
-	case cfg != nil && cfg.Sandbox == SandboxRequire:
+	case cfg != nil && cfg.Sandbox == config.SandboxRequire:
 		return "⚠ no publish sandbox here (" + why + "), and your config requires the sandbox: every publish is refused"
 	case iso.Failing || iso.EditFailing:
 		return "⚠ " + why + ": every publish is refused until it holds again"
@@ -107,7 +108,7 @@ func (p *Policy) review(c *hook.ToolCall, cl *lexer.CommandLine) (hook.Decision,
 		return refuse("hookctl cannot find gh as an absolute path on PATH, so it publishes nothing")
 	}
 	held, why := p.isolation(c).Publish()
-	if !held && p.Config.Sandbox == SandboxRequire {
+	if !held && p.Config.Sandbox == config.SandboxRequire {
 		return refuse("your config requires the sandbox (sandbox = \"require\"), and the publish sandbox cannot apply here: " + why)
 	}
 	if iso := p.isolation(c); !held && (iso.Failing || iso.EditFailing) {

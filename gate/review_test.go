@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/scrub"
@@ -16,7 +17,7 @@ import (
 // reviewPolicy is a policy as the gate builds it, with gh at /usr/bin/gh, a scrubber that knows
 // one environment secret, and the sandbox available.
 func reviewPolicy() *Policy {
-	return &Policy{Config: &Config{ReadOnlyAgents: []string{"reviewer"}}, Client: testClient, Binary: "/bin/hookctl",
+	return &Policy{Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}, Client: testClient, Binary: "/bin/hookctl",
 		Sandbox: func() Isolation { return Isolation{Available: true, Describe: "landlock"} },
 		GH:      func() (string, error) { return "/usr/bin/gh", nil },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber([]string{"NPM_TOKEN=npm_s3cretValueXYZ123456"}) }}
@@ -82,7 +83,7 @@ func TestReviewModePublishSandboxed(t *testing.T) {
 	p.Sandbox = func() Isolation {
 		return Isolation{Available: true, Edit: false, EditReason: "user namespaces are refused"}
 	}
-	p.Config.Sandbox = SandboxRequire
+	p.Config.Sandbox = config.SandboxRequire
 	d = p.Decide(bash(`gh pr comment 7 -b ok`), SessionState{Mode: hook.ModeReview})
 	if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "user namespaces are refused") || !strings.Contains(d.Reason, "requires the sandbox") {
 		t.Errorf("require without the publish sandbox: %v %q", d.Verdict, d.Reason)
@@ -121,9 +122,9 @@ func TestReviewModeRefusals(t *testing.T) {
 	}
 	// Without a scrubber or gh, nothing is published.
 	for name, p := range map[string]*Policy{
-		"no scrubber": {Config: &Config{}, Client: testClient, GH: func() (string, error) { return "/usr/bin/gh", nil }},
-		"no gh":       {Config: &Config{}, Client: testClient, Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(nil) }, GH: func() (string, error) { return "", errors.New("not found") }},
-		"relative gh": {Config: &Config{}, Client: testClient, Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(nil) }, GH: func() (string, error) { return "bin/gh", nil }},
+		"no scrubber": {Config: &config.Config{}, Client: testClient, GH: func() (string, error) { return "/usr/bin/gh", nil }},
+		"no gh":       {Config: &config.Config{}, Client: testClient, Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(nil) }, GH: func() (string, error) { return "", errors.New("not found") }},
+		"relative gh": {Config: &config.Config{}, Client: testClient, Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(nil) }, GH: func() (string, error) { return "bin/gh", nil }},
 	} {
 		if d := p.Decide(bash(`gh pr comment 7 -b x`), SessionState{Mode: hook.ModeReview}); d.Verdict != hook.Deny {
 			t.Errorf("%s: %v %q", name, d.Verdict, d.Reason)
@@ -177,7 +178,7 @@ func TestGateAuditsPublishes(t *testing.T) {
 	store := session.NewStore(t.TempDir())
 	store.Record("s1", "/p", hook.ModeReview)
 	var got []*hook.PublishRecord
-	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil },
+	g := &Gate{Client: testClient, LoadConfig: func(string) (*config.Config, error) { return &config.Config{}, nil },
 		Modes: session.StoreModes{Store: store}, Store: store, Binary: "/bin/hookctl",
 		GH:      func(string) (string, error) { return "/usr/bin/gh", nil },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(nil) },
@@ -250,7 +251,7 @@ func TestReviewModeToggles(t *testing.T) {
 func TestReviewToggleIsTheUsers(t *testing.T) {
 	store := session.NewStore(t.TempDir())
 	store.Record("s", "/p", hook.ModeReadOnly)
-	g := &Gate{Client: testClient, LoadConfig: func(string) (*Config, error) { return &Config{}, nil }, Store: store, Modes: session.StoreModes{Store: store}}
+	g := &Gate{Client: testClient, LoadConfig: func(string) (*config.Config, error) { return &config.Config{}, nil }, Store: store, Modes: session.StoreModes{Store: store}}
 	toggle := func(tr *hook.ToggleRequest) hook.Decision {
 		return g.Decide(&hook.Event{Name: hook.EventToggle, Session: "s", Cwd: "/p", Toggle: tr}, nil)
 	}

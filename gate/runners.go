@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs/editguard"
 )
@@ -20,7 +21,7 @@ import (
 
 // checkRunners is the config's check of read_only_runners (a Check): it keeps in c.Runners the
 // entries that parse, and says what is wrong with the first that does not.
-func checkRunners(c *Config) (toml.Key, error) {
+func checkRunners(c *config.Config) (toml.Key, error) {
 	c.Runners = c.Runners[:0]
 	var first error
 	for _, e := range c.ReadOnlyRunners {
@@ -35,8 +36,8 @@ func checkRunners(c *Config) (toml.Key, error) {
 }
 
 // parseRunner parses one read_only_runners entry: plain words, as the lexer reads them.
-func parseRunner(entry string) (Runner, error) {
-	var r Runner
+func parseRunner(entry string) (config.Runner, error) {
+	var r config.Runner
 	text := strings.TrimSpace(entry)
 	if rest, ok := strings.CutSuffix(text, " *"); ok {
 		text, r.More = strings.TrimSpace(rest), true
@@ -59,7 +60,7 @@ func parseRunner(entry string) (Runner, error) {
 }
 
 // isRunner says whether cmd is one of the user's read-only runners in c.
-func isRunner(c *Config, cmd *lexer.SimpleCommand) bool {
+func isRunner(c *config.Config, cmd *lexer.SimpleCommand) bool {
 	if len(c.Runners) == 0 {
 		return false
 	}
@@ -92,7 +93,7 @@ func isRunner(c *Config, cmd *lexer.SimpleCommand) bool {
 
 // checkEditAllow is the config's check of edit.allow (a Check): each entry names one of the edit
 // guard's rule families.
-func checkEditAllow(c *Config) (toml.Key, error) {
+func checkEditAllow(c *config.Config) (toml.Key, error) {
 	for _, f := range c.Edit.Allow {
 		if !editguard.IsFamily(f) {
 			return toml.Key{"edit", "allow"}, fmt.Errorf("edit.allow: %q is not one of the edit guard's families (see docs/edit-guard.md)", f)
@@ -103,4 +104,19 @@ func checkEditAllow(c *Config) (toml.Key, error) {
 
 // judgeChecks are the config's checks that need the judges: every config the gate, the CLI or
 // the sandbox launcher reads goes through them (LoadConfig).
-var judgeChecks = []Check{checkEditAllow, checkRunners}
+var judgeChecks = []config.Check{checkEditAllow, checkRunners}
+
+// LoadConfig is config.LoadConfig with the judges' checks: the config the hook, the CLI and the
+// sandbox launcher decide with. (The dashboard and the exporter, which link no judge, read the
+// config without them.)
+func LoadConfig(home string) (*config.Config, error) { return config.LoadConfig(home, judgeChecks...) }
+
+// LoadConfigFor is config.LoadConfigFor with the judges' checks.
+func LoadConfigFor(home, dir string) (*config.Config, error) {
+	return config.LoadConfigFor(home, dir, judgeChecks...)
+}
+
+// ParseConfig is config.ParseConfig with the judges' checks.
+func ParseConfig(path, text string) (*config.Config, error) {
+	return config.ParseConfig(path, text, judgeChecks...)
+}

@@ -8,6 +8,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
@@ -115,7 +116,7 @@ func (p *Policy) contain(c *hook.ToolCall, sc *lexer.Script, need sandboxNeed, i
 			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: the sandbox held on this machine before and cannot apply now: " + iso.Reason +
 				". No command runs without it until it holds again; ask the user to run `hookctl doctor`."}
 		}
-		if p.Config.Sandbox == SandboxRequire {
+		if p.Config.Sandbox == config.SandboxRequire {
 			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
 				"and it cannot apply: " + iso.Reason + ". No command runs until it can; ask the user to run `hookctl doctor`."}
 		}
@@ -151,7 +152,7 @@ func leadingCdOf(sc *lexer.Script) string {
 }
 
 // printBody is the script without its leading cd, as the launched shell runs it.
-func printBody(sc *lexer.Script, cfg *Config) string {
+func printBody(sc *lexer.Script, cfg *config.Config) string {
 	body := *sc
 	body.Cd = nil
 	return lexer.Print(&body, rewriteFor(cfg))
@@ -162,10 +163,10 @@ func printBody(sc *lexer.Script, cfg *Config) string {
 // Bash, up to its 10 minutes), so that the client, not hookctl, cuts a run the model asked to
 // be long.
 func (p *Policy) timeoutFlag(c *hook.ToolCall) []string {
-	d := p.Config.commandTimeout()
+	d := p.Config.Timeout()
 	if ms := gjson.GetBytes(c.Input, "timeout"); ms.Type == gjson.Number {
 		if t := time.Duration(ms.Int()) * time.Millisecond; t > d {
-			d = min(t, maxCommandTimeout)
+			d = min(t, config.MaxCommandTimeout)
 		}
 	}
 	return []string{"--timeout", d.String()}
@@ -230,7 +231,7 @@ func (p *Policy) containEdit(c *hook.ToolCall, cl *lexer.CommandLine, st Session
 			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: edit mode's sandbox held on this machine before and cannot apply now: " + iso.EditReason +
 				". No command runs without it until it holds again; ask the user to run `hookctl doctor`."}
 		}
-		if p.Config.Sandbox == SandboxRequire {
+		if p.Config.Sandbox == config.SandboxRequire {
 			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
 				"and edit mode's cannot apply: " + iso.EditReason + ". No command runs until it can; ask the user to run `hookctl doctor`."}
 		}

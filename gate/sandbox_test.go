@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/internal/testbin"
@@ -43,7 +44,7 @@ func shellWords(t *testing.T, command string) [][]string {
 
 func TestContainRewritesIntoTheLauncher(t *testing.T) {
 	calls := 0
-	p := &Policy{Config: &Config{}, Binary: "/opt/hook ctl/hookctl", Sandbox: func() Isolation {
+	p := &Policy{Config: &config.Config{}, Binary: "/opt/hook ctl/hookctl", Sandbox: func() Isolation {
 		calls++
 		return Isolation{Available: true, Describe: "landlock ABI 7, seccomp"}
 	}}
@@ -114,19 +115,19 @@ func TestContainWithoutSandbox(t *testing.T) {
 		{"policy only", none, "", hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls -la"},
 			hook.Allow, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
 			"/bin/hookctl sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la'"},
-		{"require refuses", none, SandboxRequire, hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls -la"},
+		{"require refuses", none, config.SandboxRequire, hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls -la"},
 			hook.Deny, "", ""},
 		{"a client that ignores rewrites", some, "", hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: "ls -la", NoRewrite: true},
 			hook.Allow, "policy only: the client runs Monitor commands as it received them (no rewrite)", "ls -la"},
-		{"require refuses a client that ignores rewrites", some, SandboxRequire, hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: "ls", NoRewrite: true},
+		{"require refuses a client that ignores rewrites", some, config.SandboxRequire, hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: "ls", NoRewrite: true},
 			hook.Deny, "", ""},
-		{"hookctl's own read runs outside", some, SandboxRequire, hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "hookctl readonly status"},
+		{"hookctl's own read runs outside", some, config.SandboxRequire, hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "hookctl readonly status"},
 			hook.Allow, "hookctl's own read, outside the sandbox", "/bin/hookctl readonly status"},
 		{"hookctl in a pipeline is sandboxed", none, "", hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "hookctl readonly status | head -1"},
 			hook.Allow, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
 			"/bin/hookctl sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'hookctl readonly status | head -1'"},
 	} {
-		p := &Policy{Config: &Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
+		p := &Policy{Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
 		d := p.Decide(&c.call, SessionState{})
 		if d.Verdict != c.verdict || d.Isolation != c.isolation || d.Command != c.command {
 			t.Errorf("%s: %v %q %q (%s)", c.name, d.Verdict, d.Isolation, d.Command, d.Reason)
@@ -143,13 +144,13 @@ func TestSandboxSetting(t *testing.T) {
 	}
 	home, project := t.TempDir(), t.TempDir()
 	writeFile(t, home+"/config.toml", `sandbox = "require"`)
-	writeFile(t, project+"/"+ProjectConfigName, `sandbox = "auto"`)
-	if c, err := LoadConfigFor(home, project); err != nil || c.Sandbox != SandboxRequire {
+	writeFile(t, project+"/"+config.ProjectConfigName, `sandbox = "auto"`)
+	if c, err := LoadConfigFor(home, project); err != nil || c.Sandbox != config.SandboxRequire {
 		t.Errorf("a project relaxed require: %+v %v", c, err)
 	}
 	writeFile(t, home+"/config.toml", ``)
-	writeFile(t, project+"/"+ProjectConfigName, `sandbox = "require"`)
-	if c, err := LoadConfigFor(home, project); err != nil || c.Sandbox != SandboxRequire {
+	writeFile(t, project+"/"+config.ProjectConfigName, `sandbox = "require"`)
+	if c, err := LoadConfigFor(home, project); err != nil || c.Sandbox != config.SandboxRequire {
 		t.Errorf("a project could not require the sandbox: %+v %v", c, err)
 	}
 }
@@ -192,7 +193,7 @@ func TestRunnerEntries(t *testing.T) {
 	}
 	home, project := t.TempDir(), t.TempDir()
 	writeFile(t, home+"/config.toml", ``)
-	writeFile(t, project+"/"+ProjectConfigName, `read_only_runners = ["make"]`)
+	writeFile(t, project+"/"+config.ProjectConfigName, `read_only_runners = ["make"]`)
 	if c, err := LoadConfigFor(home, project); err != nil || len(c.Runners) != 0 || len(c.Warnings) != 1 {
 		t.Errorf("a project named a runner: %+v %v", c, err)
 	}
@@ -213,7 +214,7 @@ func TestShellsRunTheLauncherOnWhatWasJudged(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "trace")
 	writeFile(t, stub, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\037' \"$a\"; done >> \"$HOOKCTL_TRACE\"; printf '\\036' >> \"$HOOKCTL_TRACE\"\n")
 	os.Chmod(stub, 0o755)
-	p := &Policy{Config: &Config{}, Binary: stub, Sandbox: func() Isolation { return Isolation{Available: true} }}
+	p := &Policy{Config: &config.Config{}, Binary: stub, Sandbox: func() Isolation { return Isolation{Available: true} }}
 	for _, sh := range []struct {
 		name string
 		argv []string
@@ -271,11 +272,11 @@ func TestContainEdit(t *testing.T) {
 		{"hookctl retrieve runs outside, as hookctl", edit, "", hook.ToolCall{Command: "hookctl retrieve fetch https://go.dev --need 'what'"}, hook.Pass, "", "/bin/hookctl retrieve fetch https://go.dev --need what"},
 		{"a cd with more after stays inside", edit, "", hook.ToolCall{Command: "cd sub && ls || echo no"}, hook.Pass, "", "cd sub && ls || echo no"},
 		{"no edit sandbox: as passed", noEdit, "", hook.ToolCall{Command: "make"}, hook.Pass, "", ""},
-		{"no edit sandbox and require: refused", noEdit, SandboxRequire, hook.ToolCall{Command: "make"}, hook.Deny, "", ""},
+		{"no edit sandbox and require: refused", noEdit, config.SandboxRequire, hook.ToolCall{Command: "make"}, hook.Deny, "", ""},
 		{"the guard still refuses first", edit, "", hook.ToolCall{Command: "rm -rf ~"}, hook.Deny, "", ""},
 	} {
 		c.call.Tool, c.call.Kind, c.call.Session, c.call.Cwd = "Bash", hook.KindShell, "s1", "/elsewhere"
-		p := &Policy{Config: &Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
+		p := &Policy{Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
 		d := p.Decide(&c.call, SessionState{Mode: hook.ModeEdit, Project: "/home/u/proj"})
 		if d.Verdict != c.verdict {
 			t.Errorf("%s: %v %q", c.name, d.Verdict, d.Reason)
@@ -309,7 +310,7 @@ func TestContainEdit(t *testing.T) {
 // Monitor) cannot take the rewrite a glob, a brace group or ~ needs, so those are refused there
 // and admitted in Bash; a plain read is admitted in both.
 func TestNoRewriteToolsGetNoShapeRewrites(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
+	p := &Policy{Client: testClient, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
 	for cmd, needs := range map[string]bool{"sort *.txt": true, "cat {a,b}.md": true, "ls ~/src": true, "ls -la": false, "cat README.md": false} {
 		for _, noRewrite := range []bool{false, true} {
 			d := p.Decide(&hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: cmd, NoRewrite: noRewrite}, SessionState{Mode: hook.ModeReadOnly})
@@ -335,7 +336,7 @@ func TestNoRewriteHintNamesTheClientsShellTool(t *testing.T) {
 		{testClient, "or use the Bash tool", ""},
 		{hook.Client{Name: "Qwen Code"}, "write the file names and paths out", "Bash"},
 	} {
-		p := &Policy{Client: tc.client, Config: &Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
+		p := &Policy{Client: tc.client, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
 		d := p.Decide(&hook.ToolCall{Tool: "run_shell_command", Kind: hook.KindShell, Command: "sort *.txt", NoRewrite: true}, SessionState{Mode: hook.ModeReadOnly})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, tc.want) || tc.no != "" && strings.Contains(d.Reason, tc.no) {
 			t.Errorf("%s: %v %q", tc.client.Name, d.Verdict, d.Reason)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/secrets"
@@ -273,7 +274,7 @@ func (p *Policy) editCredentialRead(c *hook.ToolCall, cl *lexer.CommandLine) (ho
 // readAllowed reports whether the user's config allows reading path despite its class: an
 // allow_read entry naming it or a directory above it (absolute, or under ~/), or for a project
 // secret, an entry without a `/` that matches its base name (".env.test").
-func readAllowed(c *Config, p string, class secrets.Class) bool {
+func readAllowed(c *config.Config, p string, class secrets.Class) bool {
 	if c == nil || len(c.AllowRead) == 0 {
 		return false
 	}

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
@@ -409,7 +410,7 @@ func TestSecretsCorpus(t *testing.T) {
 
 // corpusPolicy is the policy of one mode, as the hook builds it (links resolved, hard links
 // found under home).
-func corpusPolicy(m corpusMode, cfg *Config, bin, home string) *Policy {
+func corpusPolicy(m corpusMode, cfg *config.Config, bin, home string) *Policy {
 	c := *cfg
 	c.UserHome = home
 	p := &Policy{Client: testClient, Config: &c, Binary: bin, Resolve: ResolveTargets, ResolveReads: resolveReadsUnder(home), Walk: Walk, ReadList: ReadList}
@@ -421,7 +422,7 @@ func corpusPolicy(m corpusMode, cfg *Config, bin, home string) *Policy {
 
 // runCorpusRow judges a row in a fresh copy of the world and runs what the mode runs under each
 // of its shells (a nil policy runs the row as written: the control).
-func runCorpusRow(t *testing.T, tmpl *hostile.World, r secretRow, m corpusMode, cfg *Config, policy func(home string) *Policy) []corpusResult {
+func runCorpusRow(t *testing.T, tmpl *hostile.World, r secretRow, m corpusMode, cfg *config.Config, policy func(home string) *Policy) []corpusResult {
 	var out []corpusResult
 	for _, sh := range m.shells {
 		dir := filepath.Join(filepath.Dir(tmpl.Root), fmt.Sprintf("run-%s-%s-%d", m.name, sh[0], time.Now().UnixNano()))

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
 )
@@ -34,7 +35,7 @@ func secretsWorld(t *testing.T) (home, project string) {
 // in patterns, names listed and public files are not reads of a secret.
 func TestSensitiveFiles(t *testing.T) {
 	home, project := secretsWorld(t)
-	p := &Policy{Client: testClient, Config: &Config{}, ResolveReads: ResolveReads}
+	p := &Policy{Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
 	shell := func(cmd string, st hook.Mode, agent string) hook.Decision {
 		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: project, AgentType: agent}, SessionState{Mode: st})
 	}
@@ -123,7 +124,7 @@ func TestSensitiveFilesThroughLinks(t *testing.T) {
 	must(os.Symlink(".env", filepath.Join(project, "settings.txt")))
 	must(os.Symlink(filepath.Join(home, ".aws"), filepath.Join(project, "cloud")))
 	must(os.Link(filepath.Join(home, ".netrc"), filepath.Join(project, "hosts.txt")))
-	p := &Policy{Client: testClient, Config: &Config{}, ResolveReads: ResolveReads}
+	p := &Policy{Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
 	for _, c := range []struct{ cmd, want string }{
 		{"cat notes.txt", "through a link"},
 		{"cat settings.txt", "environment file"},
@@ -141,7 +142,7 @@ func TestSensitiveFilesThroughLinks(t *testing.T) {
 		}
 	}
 	// Without the resolver (JudgeReadOnly, the policy's pure part), the link's name is all there is.
-	if d := (&Policy{Client: testClient, Config: &Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat notes.txt", Cwd: project}, SessionState{}); d.Verdict != hook.Allow {
+	if d := (&Policy{Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat notes.txt", Cwd: project}, SessionState{}); d.Verdict != hook.Allow {
 		t.Errorf("without ResolveReads: %s %q, want allowed (the control: the refusal above comes from resolving)", d.Verdict, d.Reason)
 	}
 }
@@ -173,7 +174,7 @@ func TestSensitiveFilesAllowRead(t *testing.T) {
 	}
 	// The project's own file may not set it.
 	dir := t.TempDir()
-	os.WriteFile(filepath.Join(dir, ProjectConfigName), []byte(`allow_read = ["/"]`+"\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, config.ProjectConfigName), []byte(`allow_read = ["/"]`+"\n"), 0o644)
 	hk := t.TempDir()
 	c, err := LoadConfigFor(hk, dir)
 	if err != nil {
@@ -212,7 +213,7 @@ func TestRecursiveReadsSkipSecrets(t *testing.T) {
 		t.Log("rg is not installed: only grep is run")
 	}
 	for _, cmd := range cmds {
-		sc, _, r := judgeScript(lexer.NewCommandLine(cmd), &Config{})
+		sc, _, r := judgeScript(lexer.NewCommandLine(cmd), &config.Config{})
 		if r != nil {
 			t.Errorf("%s: refused (%s)", cmd, r.What)
 			continue
@@ -245,7 +246,7 @@ func TestRecursiveDiffSkipsSecrets(t *testing.T) {
 	if out, _ := runShellIn(dir, "diff -r a b"); !strings.Contains(out, "SECRET a .env") {
 		t.Fatalf("control: diff -r printed %q, without .env", out)
 	}
-	sc, _, r := judgeScript(lexer.NewCommandLine("diff -ru a b"), &Config{})
+	sc, _, r := judgeScript(lexer.NewCommandLine("diff -ru a b"), &config.Config{})
 	if r != nil {
 		t.Fatal(r.What)
 	}
@@ -268,7 +269,7 @@ func runShellIn(dir, command string) (string, error) {
 // store, and leaves project secrets and everything else to edit mode.
 func TestEditModeCredentialReads(t *testing.T) {
 	home, project := secretsWorld(t)
-	p := &Policy{Client: testClient, Config: &Config{}, ResolveReads: ResolveReads, Protection: Protection{Home: home, Paths: []string{home + "/.config/hookctl"}}}
+	p := &Policy{Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads, Protection: Protection{Home: home, Paths: []string{home + "/.config/hookctl"}}}
 	for _, c := range []struct {
 		cmd  string
 		deny bool
@@ -295,7 +296,7 @@ func TestSensitiveFilesGlobsAndInput(t *testing.T) {
 	os.WriteFile(filepath.Join(project, "server.pem"), []byte("-----BEGIN"), 0o600)
 	os.MkdirAll(filepath.Join(project, "src"), 0o755)
 	os.WriteFile(filepath.Join(project, "src", "a.go"), []byte("package a\n"), 0o644)
-	p := &Policy{Client: testClient, Config: &Config{}, ResolveReads: ResolveReads}
+	p := &Policy{Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
 	for cmd, want := range map[string]string{
 		"cat .*":                            "environment file",
 		"cat .e*":                           "environment file",

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
@@ -262,7 +263,7 @@ func TestShellsRunWhatWasJudged(t *testing.T) {
 				if err != nil {
 					continue // TestCorpusAllowed reports it
 				}
-				rewritten, ref := judgeInSandbox(r.Command, &Config{})
+				rewritten, ref := judgeInSandbox(r.Command, &config.Config{})
 				if ref != nil || !predictable(sc) {
 					continue
 				}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/lexer"
 )
 
@@ -45,7 +46,7 @@ func worstCases() map[string]string {
 // they are over the bound: on a 2-core CI machine the other packages' tests can slow one run by
 // 20x, and this test measures the algorithm, not the neighbours.
 func TestJudgeTerminatesQuickly(t *testing.T) {
-	cfg := &Config{}
+	cfg := &config.Config{}
 	for name, in := range worstCases() {
 		best := time.Hour
 		deadline := time.Now().Add(2 * time.Second)

@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
@@ -119,7 +120,7 @@ func (w *toolWorld) snapshot() hostile.State {
 // admits it for the sandbox only.
 func rewritten(t *testing.T, command string) string {
 	t.Helper()
-	sc, j, r := judgeScript(lexer.NewCommandLine(command), &Config{})
+	sc, j, r := judgeScript(lexer.NewCommandLine(command), &config.Config{})
 	if r != nil || j.need.why == "" {
 		t.Fatalf("%s: judged %v (sandbox-only %q), want admitted for the sandbox only", command, r, j.need.why)
 	}
@@ -134,7 +135,7 @@ type toolRow struct{ command, want string }
 // on the policy alone each row must be refused because it runs only in the sandbox.
 func checkInSandbox(t *testing.T, w *toolWorld, rows []toolRow) {
 	for _, c := range rows {
-		d := (&Policy{Client: testClient, Config: &Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, SessionState{})
+		d := (&Policy{Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, SessionState{})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "runs only in the sandbox") {
 			t.Errorf("%s on the policy alone: %s %q, want refused because it runs only in the sandbox", c.command, d.Verdict, d.Reason)
 		}

@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/session"
@@ -50,11 +51,11 @@ type runResult struct {
 }
 
 // runHook runs the hook the way `hookctl hook` does, in memory.
-func runHook(t *testing.T, stdin io.Reader, cfg func() (*gate.Config, error), modes session.Modes, deadline time.Duration) runResult {
+func runHook(t *testing.T, stdin io.Reader, cfg func() (*config.Config, error), modes session.Modes, deadline time.Duration) runResult {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	if cfg == nil {
-		cfg = func() (*gate.Config, error) { return &gate.Config{}, nil }
+		cfg = func() (*config.Config, error) { return &config.Config{}, nil }
 	}
 	if modes == nil {
 		modes = session.FixedMode(hook.ModeEdit)
@@ -64,7 +65,7 @@ func runHook(t *testing.T, stdin io.Reader, cfg func() (*gate.Config, error), mo
 	exited := make(chan int, 1)
 	r := &hook.Runner{Stdin: stdin, Stdout: &lockedBuffer{b: &stdout}, Stderr: &lockedBuffer{b: &stderr}, Adapter: Adapter{},
 		Deadline: deadline, Exit: func(code int) { exited <- code; runtime.Goexit() }}
-	g := &gate.Gate{Client: Client, LoadConfig: func(string) (*gate.Config, error) { return cfg() }, Modes: modes}
+	g := &gate.Gate{Client: Client, LoadConfig: func(string) (*config.Config, error) { return cfg() }, Modes: modes}
 	go func() { exited <- r.Run(g) }()
 	code := <-exited
 	res := runResult{code: code, raw: stdout.String(), stderr: stderr.String()}
@@ -253,7 +254,7 @@ func TestReadErrorIsADeny(t *testing.T) {
 // TestBrokenConfigDeniesEverything: even a tool read-only mode would pass is refused, with the
 // config error (file and line) in the reason.
 func TestBrokenConfigDeniesEverything(t *testing.T) {
-	cfg := func() (*gate.Config, error) {
+	cfg := func() (*config.Config, error) {
 		return gate.ParseConfig("/home/u/.config/hookctl/config.toml", "read_only_agents = [\n")
 	}
 	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`
@@ -304,7 +305,7 @@ func TestToolKinds(t *testing.T) {
 
 // readOnly is the policy's decision on a call of tool, with no input, in a read-only session.
 func readOnly(tool string) hook.Decision {
-	p := &gate.Policy{Config: &gate.Config{}, Client: Client}
+	p := &gate.Policy{Config: &config.Config{}, Client: Client}
 	return p.Decide(&hook.ToolCall{Tool: tool, Kind: KindOf(tool)}, gate.SessionState{Mode: hook.ModeReadOnly})
 }
 
@@ -313,7 +314,7 @@ func runWithStore(t *testing.T, store *session.Store, check func() error, payloa
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	r := &hook.Runner{Stdin: strings.NewReader(payload), Stdout: &stdout, Stderr: &stderr, Adapter: Adapter{}}
-	code := r.Run(&gate.Gate{Client: Client, LoadConfig: func(string) (*gate.Config, error) { return &gate.Config{}, nil },
+	code := r.Run(&gate.Gate{Client: Client, LoadConfig: func(string) (*config.Config, error) { return &config.Config{}, nil },
 		Modes: session.StoreModes{Store: store}, Store: store, VerifyToggle: check})
 	res := runResult{code: code, raw: stdout.String()}
 	if err := json.Unmarshal(stdout.Bytes(), &res.out); err != nil {
@@ -561,7 +562,7 @@ func TestEveryAnswerIsRecorded(t *testing.T) {
 					records = append(records, *e)
 					answeredFirst = append(answeredFirst, out.String() != "")
 				}}
-			g := &gate.Gate{Client: Client, LoadConfig: func(string) (*gate.Config, error) { return &gate.Config{}, nil }, Modes: modes}
+			g := &gate.Gate{Client: Client, LoadConfig: func(string) (*config.Config, error) { return &config.Config{}, nil }, Modes: modes}
 			go func() { exited <- r.Run(g) }()
 			<-exited
 			time.Sleep(400 * time.Millisecond) // a decision that lost to the deadline would record now

@@ -12,9 +12,9 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/export"
 	"github.com/hookctl/hookctl/export/launch"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 )
 
@@ -37,11 +37,11 @@ func main() {
 		fmt.Fprintf(os.Stderr, "usage: %s [--idle D] [--give-up D] | version\n", launch.Executable)
 		os.Exit(2)
 	}
-	home, err := gate.Home()
+	home, err := config.Home()
 	if err != nil {
 		fail(err)
 	}
-	cfg, err := gate.LoadConfig(home)
+	cfg, err := config.LoadConfig(home)
 	if err != nil {
 		fail(err)
 	}

@@ -11,7 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
@@ -265,7 +265,7 @@ func shortID(s string) string {
 
 // sessionStore is hookctl's session store.
 func sessionStore() (*session.Store, error) {
-	home, err := gate.Home()
+	home, err := config.Home()
 	if err != nil {
 		return nil, err
 	}

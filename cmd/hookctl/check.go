@@ -10,6 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/gitrepo"
@@ -133,7 +134,7 @@ func checkRun(s *streams, opts *checkOptions) error {
 
 // newPolicy is the policy the hook applies to a call from cwd (cmd/hookctl/hook.go builds the
 // same through its gate): for hookctl check and hookctl log why, which must judge as it does.
-func newPolicy(env environment, cfg *gate.Config, cwd string) *gate.Policy {
+func newPolicy(env environment, cfg *config.Config, cwd string) *gate.Policy {
 	return &gate.Policy{Config: cfg, Client: claude.Client, Binary: env.binary,
 		Sandbox:      func() gate.Isolation { return isolation(env) },
 		Resolve:      gate.ResolveTargets,

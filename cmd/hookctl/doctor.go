@@ -20,6 +20,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/agents/claude/permissions"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/buildinfo"
@@ -464,7 +465,7 @@ func (d *doctor) checkSandbox(env environment) {
 	case st.Failing():
 		d.problem(sandboxFix(st)+"; if this machine really has no sandbox any more, `hookctl sandbox --forget` and doctor again",
 			"%s", gate.Enforcement(iso, cfg))
-	case cfg != nil && cfg.Sandbox == gate.SandboxRequire:
+	case cfg != nil && cfg.Sandbox == config.SandboxRequire:
 		d.problem(sandboxFix(st), "%s", gate.Enforcement(iso, cfg))
 	default:
 		d.note("%s\n    to get it: %s", gate.Enforcement(iso, cfg), sandboxFix(st))
@@ -569,7 +570,7 @@ func (d *doctor) checkBeside(path, name, what, fails, missing string) bool {
 
 // checkExport says where the records go, and whether the exporter that ships them is there
 // and has shipped (docs/fleet.md).
-func (d *doctor) checkExport(env environment, cfg *gate.Config) {
+func (d *doctor) checkExport(env environment, cfg *config.Config) {
 	t := cfg.Telemetry
 	if !t.Enabled() {
 		d.note("telemetry: off (no [telemetry] otlp_endpoint): the records stay on this machine")
@@ -660,7 +661,7 @@ var probeStateDir = func(dir string) error {
 	return nil
 }
 
-func describeConfig(c *gate.Config) string {
+func describeConfig(c *config.Config) string {
 	parts := []string{}
 	if c.Path != "" {
 		parts = append(parts, c.Path)

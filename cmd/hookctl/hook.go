@@ -17,6 +17,7 @@ import (
 	copilotperm "github.com/hookctl/hookctl/agents/copilot/permissions"
 	"github.com/hookctl/hookctl/agents/gemini/policy"
 	"github.com/hookctl/hookctl/audit"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
@@ -105,8 +106,8 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 			}
 		}
 	}
-	var loaded *gate.Config // the config the decision was made under, for the export after it
-	loadConfig := func(cwd string) (*gate.Config, error) {
+	var loaded *config.Config // the config the decision was made under, for the export after it
+	loadConfig := func(cwd string) (*config.Config, error) {
 		if env.err != nil {
 			return nil, env.err
 		}
@@ -204,7 +205,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 
 // startExport starts hookctl-export if the config (cfg, or the global one where the call
 // loaded none) names a collector: detached, and only if none runs (export/launch).
-func startExport(env environment, cfg *gate.Config) {
+func startExport(env environment, cfg *config.Config) {
 	if env.err != nil || env.binary == "" {
 		return
 	}
@@ -280,7 +281,7 @@ type environment struct {
 
 func hookEnv() environment {
 	var e environment
-	e.home, e.err = gate.Home()
+	e.home, e.err = config.Home()
 	e.userHome, _ = os.UserHomeDir()
 	if exe, err := os.Executable(); err == nil {
 		// Linux answers from /proc/self/exe, which the kernel has resolved already; elsewhere the
@@ -332,8 +333,8 @@ func isolationOf(st sandbox.Status) gate.Isolation {
 		Failing: st.Failing(), EditFailing: st.EditFailing()}
 }
 
-func loadConfig() (*gate.Config, error) {
-	home, err := gate.Home()
+func loadConfig() (*config.Config, error) {
+	home, err := config.Home()
 	if err != nil {
 		return nil, err
 	}

@@ -10,7 +10,7 @@ import (
 	"syscall"
 	"testing"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 )
 
 // managedWorld runs the built hookctl as a user whose own config loosens things, with or without
@@ -31,12 +31,12 @@ func newManagedWorld(t *testing.T, user *syscall.Credential, userConfig string) 
 	}
 	// The mount point: an empty directory of root's, made only if the machine has none (an
 	// empty /etc/hookctl holds no policy, so nothing else running meanwhile is affected).
-	if _, err := os.Lstat(filepath.Dir(gate.ManagedConfigPath)); errors.Is(err, fs.ErrNotExist) {
-		if err := os.Mkdir(filepath.Dir(gate.ManagedConfigPath), 0o755); err == nil {
-			t.Cleanup(func() { os.Remove(filepath.Dir(gate.ManagedConfigPath)) })
+	if _, err := os.Lstat(filepath.Dir(config.ManagedConfigPath)); errors.Is(err, fs.ErrNotExist) {
+		if err := os.Mkdir(filepath.Dir(config.ManagedConfigPath), 0o755); err == nil {
+			t.Cleanup(func() { os.Remove(filepath.Dir(config.ManagedConfigPath)) })
 		}
-	} else if _, err := os.Lstat(gate.ManagedConfigPath); err == nil {
-		t.Skipf("this machine has an organisation's policy at %s already", gate.ManagedConfigPath)
+	} else if _, err := os.Lstat(config.ManagedConfigPath); err == nil {
+		t.Skipf("this machine has an organisation's policy at %s already", config.ManagedConfigPath)
 	}
 	root, err := os.MkdirTemp("/var/lib", "hookctl-managed-e2e-")
 	if err != nil {
@@ -140,7 +140,7 @@ func TestManagedPolicyBindsEveryUser(t *testing.T) {
 			}
 		}
 		out, _ := w.run(t, true, "", "doctor")
-		if !strings.Contains(out, "under your organisation's policy "+gate.ManagedConfigPath+", which sets allow_read, default_mode, read_only_runners") ||
+		if !strings.Contains(out, "under your organisation's policy "+config.ManagedConfigPath+", which sets allow_read, default_mode, read_only_runners") ||
 			!strings.Contains(out, "sets default_mode, which your organisation's policy") {
 			t.Errorf("doctor does not say what is managed:\n%s", out)
 		}
@@ -154,7 +154,7 @@ func TestManagedPolicyBindsEveryUser(t *testing.T) {
 		}{
 			{"a policy its group may write", "writable by its group", func() { w.setPolicy(t, "sandbox = \"require\"\n"); os.Chmod(path, 0o664) }},
 			{"a policy a user owns", "owned by uid 65534", func() { w.setPolicy(t, "sandbox = \"require\"\n"); os.Chown(path, 65534, 65534) }},
-			{"a policy that does not parse", gate.ManagedConfigPath + ":2:", func() { w.setPolicy(t, "sandbox = \"require\"\ndefault_mode = \n") }},
+			{"a policy that does not parse", config.ManagedConfigPath + ":2:", func() { w.setPolicy(t, "sandbox = \"require\"\ndefault_mode = \n") }},
 		} {
 			bad.make()
 			out, _ := w.run(t, true, `{"session_id":"0f7c2a11-managed-r","hook_event_name":"PreToolUse","cwd":"`+w.home+`","tool_name":"Read","tool_input":{"file_path":"`+w.home+`/notes.txt"}}`, "hook")

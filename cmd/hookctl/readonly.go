@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/sandbox"
@@ -99,7 +100,7 @@ In Claude Code you can also type /readonly (or /readonly status) to see the mode
 }
 
 func readonlyRun(s *streams, opts *readonlyOptions) error {
-	home, err := gate.Home()
+	home, err := config.Home()
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -67,7 +67,7 @@ A host is added only by you: the hook refuses this command to the agent in every
 }
 
 func remotesRun(s *streams, opts *remotesOptions) error {
-	home, err := gate.Home()
+	home, err := config.Home()
 	if err != nil {
 		return err
 	}

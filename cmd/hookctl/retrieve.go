@@ -8,6 +8,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
@@ -127,8 +128,8 @@ func retrieveRun(s *streams, req *retriever.Request) error {
 }
 
 // hookRetrieve is the retrieval hook's answer to a web tool call.
-func hookRetrieve(env environment) func(ctx context.Context, cfg *gate.Config, c *hook.ToolCall) hook.Decision {
-	return func(ctx context.Context, cfg *gate.Config, c *hook.ToolCall) hook.Decision {
+func hookRetrieve(env environment) func(ctx context.Context, cfg *config.Config, c *hook.ToolCall) hook.Decision {
+	return func(ctx context.Context, cfg *config.Config, c *hook.ToolCall) hook.Decision {
 		return front.New(env.binary, env.home, cfg, os.Environ()).AnswerWebTool(ctx, c)
 	}
 }

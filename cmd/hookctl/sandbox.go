@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/hookctl/hookctl/agents/claude"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
@@ -29,7 +30,7 @@ import (
 // policyFor is the egress policy of a command under opts's profile: a publish reaches the GitHub
 // API alone; an edit-mode command the registries, its project's remotes as recorded when hookctl
 // first saw a session there (and as the human added since), and the user's [network] allow.
-func policyFor(home string, opts *sandboxOptions, cfg *gate.Config) func() (*egress.Policy, error) {
+func policyFor(home string, opts *sandboxOptions, cfg *config.Config) func() (*egress.Policy, error) {
 	if opts.Profile == sandbox.PublishName {
 		return publishPolicy
 	}
@@ -45,7 +46,7 @@ func policyFor(home string, opts *sandboxOptions, cfg *gate.Config) func() (*egr
 // egressWatch is the watcher a root launcher starts beside the command (sandbox.StartWatcher):
 // the bridge's listener comes on descriptor 3.
 func egressWatch(opts *sandboxOptions) error {
-	home, err := gate.Home()
+	home, err := config.Home()
 	if err != nil {
 		return err
 	}
@@ -229,7 +230,7 @@ func secureExec(opts *sandboxOptions, args []string) error {
 		if len(opts.Write) == 0 && opts.Session != "" {
 			// A command the hooks of a run admitted: the run's roots to read, and its session's
 			// scratch directory as the one it writes, its TMPDIR.
-			home, err := gate.Home()
+			home, err := config.Home()
 			if err != nil {
 				return err
 			}
@@ -307,7 +308,7 @@ func secureInit(opts *sandboxOptions, args []string) int {
 // sandboxExec applies the profile and execs args; it returns only on failure, or with the exit
 // status of the child an unprivileged edit profile runs in a user namespace.
 func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
-	home, err := gate.Home()
+	home, err := config.Home()
 	if err != nil {
 		return 0, err
 	}
@@ -402,7 +403,7 @@ func editExec(home string, opts *sandboxOptions, args []string) (int, error) {
 	}
 	// The probe tries the profile as the kernel allows it, whatever the user's config says: a
 	// broken config is reported as such, not cached as "no edit sandbox here".
-	cfg := &gate.Config{}
+	cfg := &config.Config{}
 	if !opts.ProbeConfine {
 		var err error
 		if cfg, err = gate.LoadConfig(home); err != nil {

@@ -18,6 +18,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/tidwall/gjson"
 
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
@@ -73,7 +74,7 @@ func runStatusline(s *streams) {
 func statusLine(stdin io.Reader) string {
 	in, _ := io.ReadAll(io.LimitReader(stdin, hook.MaxPayload))
 	id := gjson.GetBytes(in, "session_id").Str
-	home, err := gate.Home()
+	home, err := config.Home()
 	if err != nil {
 		return "🔒 READ-ONLY (⚠ " + err.Error() + ")"
 	}
@@ -157,7 +158,7 @@ const fullNetworkBadge = "⚠ FULL NETWORK"
 const reviewPublishBadge = "(publish: unsandboxed)"
 
 // statusBadge is the session's mode; a session not seen yet shows the mode it will start in.
-func statusBadge(home, id string, cfg *gate.Config, cfgErr error) string {
+func statusBadge(home, id string, cfg *config.Config, cfgErr error) string {
 	mode, _, err := session.NewStore(home).Peek(id)
 	switch {
 	case err == nil:
@@ -184,13 +185,13 @@ func partialBadge(iso gate.Isolation) string {
 // sandboxBadge is what a mode's badge adds where its commands cannot run in their sandbox
 // (held says whether they can): policy only, or, when the config requires the sandbox or the
 // sandbox held here before (failing), that the shell is refused.
-func sandboxBadge(cfg *gate.Config, held, failing bool) string {
+func sandboxBadge(cfg *config.Config, held, failing bool) string {
 	switch {
 	case held:
 		return ""
 	case failing:
 		return " (⚠ sandbox failing: shell refused)"
-	case cfg != nil && cfg.Sandbox == gate.SandboxRequire:
+	case cfg != nil && cfg.Sandbox == config.SandboxRequire:
 		return " (⚠ no sandbox: shell refused)"
 	}
 	return " " + gate.PolicyOnlyBadge

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/scrub"
@@ -18,7 +18,7 @@ import (
 // New makes the front for this machine: binary is hookctl's own executable (symlinks
 // resolved), home is $HOOKCTL_HOME, cfg the loaded configuration and environ the caller's
 // environment.
-func New(binary, home string, cfg *gate.Config, environ []string) *Front {
+func New(binary, home string, cfg *config.Config, environ []string) *Front {
 	return &Front{
 		Worker:      WorkerPath(binary),
 		Config:      cfg.Retriever,

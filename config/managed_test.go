@@ -1,4 +1,4 @@
-package gate
+package config
 
 import (
 	"os"
@@ -15,12 +15,12 @@ import (
 func TestManagedLetsTheUserTighten(t *testing.T) {
 	m, _ := ParseConfig(ManagedConfigPath, "default_mode = \"edit\"\ndirect_fetch = true\nallow_read = [\"~/.aws/config\"]\n[network]\nedit = \"full\"\n")
 	u, _ := ParseConfig("user.toml", "default_mode = \"read-only\"\ndirect_fetch = false\nallow_read = []\n[network]\nedit = \"proxy\"\n")
-	u.applyManaged(m)
+	u.ApplyManaged(m)
 	if u.SessionDefault() != hook.ModeReadOnly || u.DirectFetch || len(u.AllowRead) != 0 || u.FullNetwork() {
 		t.Errorf("the user's stricter choices were lost: %+v", u)
 	}
 	empty := &Config{}
-	empty.applyManaged(m)
+	empty.ApplyManaged(m)
 	if empty.SessionDefault() != hook.ModeEdit || !empty.DirectFetch || len(empty.AllowRead) != 1 || !empty.FullNetwork() || len(empty.Warnings) != 0 {
 		t.Errorf("without a user file the managed values apply: %+v", empty)
 	}

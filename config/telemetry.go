@@ -1,4 +1,4 @@
-package gate
+package config
 
 import (
 	"fmt"

@@ -1,4 +1,4 @@
-package gate
+package config
 
 import (
 	"crypto/sha256"
@@ -23,8 +23,8 @@ const ManagedConfigPath = "/etc/hookctl/config.toml"
 // do with it: a key the organisation sets wins, and the user's file can only make it stricter.
 // Locked keys take the managed value whole (which endpoints content is sent to, how long a
 // command runs, which guard families are off: no direction there is plainly "stricter").
-var managedMerge = []struct {
-	key   string
+var ManagedMerge = []struct {
+	Key   string
 	merge func(c, m *Config, userSet bool)
 }{
 	{"read_only_agents", func(c, m *Config, _ bool) { c.ReadOnlyAgents = union(m.ReadOnlyAgents, c.ReadOnlyAgents) }},
@@ -51,9 +51,9 @@ var managedMerge = []struct {
 
 // applyManaged lays the managed file m over the user's config c. The user's file keeps every
 // key the organisation left alone; where it tried to loosen a managed key, it is told.
-func (c *Config) applyManaged(m *Config) {
-	for _, e := range managedMerge {
-		k := e.key
+func (c *Config) ApplyManaged(m *Config) {
+	for _, e := range ManagedMerge {
+		k := e.Key
 		if !slices.Contains(m.defined, k) {
 			continue
 		}

@@ -1,4 +1,9 @@
-package gate
+// Package config is hookctl's configuration: config.toml (global), .hookctl.toml (a project's,
+// which may only tighten it) and the organisation's managed file laid over both (managed.go),
+// with everything TOML can say checked as the file is read. The checks that need the judges
+// (the edit guard's families, read-only runners as the lexer reads them) are Checks that gate
+// supplies: this package links no judge.
+package config
 
 import (
 	"errors"
@@ -254,7 +259,7 @@ func LoadConfig(home string, checks ...Check) (*Config, error) {
 		}
 	}
 	if managed != nil {
-		c.applyManaged(managed)
+		c.ApplyManaged(managed)
 	}
 	if h, err := os.UserHomeDir(); err == nil && filepath.IsAbs(h) {
 		c.UserHome = filepath.Clean(h)
@@ -413,8 +418,8 @@ func ParseConfig(path, text string, checks ...Check) (*Config, error) {
 		}
 	}
 	if c.CommandTimeout != "" {
-		if d, err := time.ParseDuration(c.CommandTimeout); err != nil || d <= 0 || d > maxCommandTimeout {
-			return nil, fmt.Errorf("%s:%d: command_timeout must be a duration up to %v, such as \"2m\" (not %q)", path, lineOfKey(text, toml.Key{"command_timeout"}), maxCommandTimeout, c.CommandTimeout)
+		if d, err := time.ParseDuration(c.CommandTimeout); err != nil || d <= 0 || d > MaxCommandTimeout {
+			return nil, fmt.Errorf("%s:%d: command_timeout must be a duration up to %v, such as \"2m\" (not %q)", path, lineOfKey(text, toml.Key{"command_timeout"}), MaxCommandTimeout, c.CommandTimeout)
 		}
 	}
 	for _, n := range c.PassEnv {
@@ -452,11 +457,11 @@ func ParseConfig(path, text string, checks ...Check) (*Config, error) {
 // its shell tool, and its maximum.
 const (
 	defaultCommandTimeout = 2 * time.Minute
-	maxCommandTimeout     = 10 * time.Minute
+	MaxCommandTimeout     = 10 * time.Minute
 )
 
 // commandTimeout is CommandTimeout as a duration.
-func (c *Config) commandTimeout() time.Duration {
+func (c *Config) Timeout() time.Duration {
 	if c != nil {
 		if d, err := time.ParseDuration(c.CommandTimeout); err == nil && d > 0 {
 			return d
