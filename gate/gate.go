@@ -176,15 +176,10 @@ func (g *Gate) sessionState(id, cwd string, cfg *config.Config) SessionState {
 	return SessionState{Mode: mode}
 }
 
-func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
-	if c == nil {
-		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: a tool call without a tool; refused"}
-	}
-	cfg, err := g.loadConfig(c.Cwd)
-	if err != nil {
-		// A config error is a decision, not a crash: refuse with the reason.
-		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
-	}
+// NewPolicy is the policy the gate decides call c with under cfg, its questions to the machine
+// answered from c's directory: the one constructor, which `hookctl check` and `hookctl log why`
+// use too, so that what they say is what the hook decides.
+func (g *Gate) NewPolicy(cfg *config.Config, c *hook.ToolCall) *Policy {
 	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
 		Resolve: g.Resolve, ResolveReads: g.ResolveReads, Walk: g.Walk, ReadList: g.ReadList}
 	if g.GH != nil {
@@ -200,9 +195,21 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 	p.GitHubRepo = func(remote string) string { return gitrepo.ProjectGitHubRepo(c.Cwd, remote) }
 	p.GitBranch = func() string { return gitrepo.ProjectBranch(c.Cwd) }
 	p.GitHubRepoAt, p.GitBranchAt = gitrepo.ProjectGitHubRepo, gitrepo.ProjectBranch
+	return p
+}
+
+func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
+	if c == nil {
+		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: a tool call without a tool; refused"}
+	}
+	cfg, err := g.loadConfig(c.Cwd)
+	if err != nil {
+		// A config error is a decision, not a crash: refuse with the reason.
+		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
+	}
 	st := g.sessionState(c.Session, c.Cwd, cfg)
 	st.Plan = c.PermissionMode == hook.PermissionPlan
-	d := p.Decide(c, st)
+	d := g.NewPolicy(cfg, c).Decide(c, st)
 	// A second process for the same call (hookctl registered twice, claims.go) gives the same
 	// answer and leaves the rest to the first.
 	if g.Store != nil && c.UseID != "" && !g.Store.Claim(c.Session, "gate", c.UseID) {

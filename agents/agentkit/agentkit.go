@@ -68,6 +68,17 @@ func (ts Tools) Find(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
+// Shell is the client's shell tool that takes a rewritten command, "" if it has none: what a
+// command judged outside any payload (`hookctl check`) is taken to be run by.
+func (ts Tools) Shell() string {
+	for _, t := range ts {
+		if t.Kind == hook.KindShell && !t.NoRewrite {
+			return t.Name
+		}
+	}
+	return ""
+}
+
 // Parse reads a payload: at most hook.MaxPayload bytes, valid JSON, an object, and no key twice
 // anywhere (gjson would decide on the first value while the client acts on the last).
 func Parse(payload []byte) (gjson.Result, error) {

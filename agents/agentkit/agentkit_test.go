@@ -148,3 +148,15 @@ func TestEnclosing(t *testing.T) {
 		t.Errorf("a relative directory: %v", got)
 	}
 }
+
+// TestShellIsTheToolThatTakesRewrites: the shell tool a command judged outside a payload is
+// taken to run in is the one that takes the rewrite back, not one that streams it as written.
+func TestShellIsTheToolThatTakesRewrites(t *testing.T) {
+	ts := Tools{{Name: "Monitor", Kind: hook.KindShell, NoRewrite: true}, {Name: "Read", Kind: hook.KindFileRead}, {Name: "Bash", Kind: hook.KindShell}}
+	if got := ts.Shell(); got != "Bash" {
+		t.Errorf("Shell() = %q, want Bash", got)
+	}
+	if got := ts[:2].Shell(); got != "" {
+		t.Errorf("Shell() without a rewriting shell = %q", got)
+	}
+}

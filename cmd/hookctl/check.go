@@ -13,9 +13,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/internal/gitrepo"
 	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/scrub"
 )
 
 type checkOptions struct {
@@ -91,7 +89,7 @@ func checkRun(s *streams, opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	call := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: opts.Command, AgentType: opts.AgentType, Input: json.RawMessage(`{}`)}
+	call := &hook.ToolCall{Tool: claude.Tools.Shell(), Kind: hook.KindShell, Command: opts.Command, AgentType: opts.AgentType, Input: json.RawMessage(`{}`)}
 	if opts.Payload != "" {
 		if call, err = readPayload(s, opts.Payload); err != nil {
 			return err
@@ -108,7 +106,7 @@ func checkRun(s *streams, opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	d := newPolicy(env, cfg, call.Cwd).Decide(call, gate.SessionState{Mode: mode, Project: call.Cwd})
+	d := newPolicy(env, cfg, call).Decide(call, gate.SessionState{Mode: mode, Project: call.Cwd})
 	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command, Isolation: d.Isolation, Rule: d.Rule}
 	if opts.Explain && call.Kind == hook.KindShell && mode != hook.ModeEdit {
 		res.Steps = gate.ExplainReadOnly(lexer.NewCommandLine(call.Command), cfg)
@@ -132,23 +130,16 @@ func checkRun(s *streams, opts *checkOptions) error {
 	return nil
 }
 
-// newPolicy is the policy the hook applies to a call from cwd (cmd/hookctl/hook.go builds the
-// same through its gate): for hookctl check and hookctl log why, which must judge as it does.
-func newPolicy(env environment, cfg *config.Config, cwd string) *gate.Policy {
-	return &gate.Policy{Config: cfg, Client: claude.Client, Binary: env.binary,
-		Sandbox:      func() gate.Isolation { return isolation(env) },
-		Resolve:      gate.ResolveTargets,
-		ResolveReads: gate.ResolveReads,
-		Protect: func() gate.Protection {
-			return gate.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
-		},
-		GH:           func() (string, error) { return trustedLookPath(env.home, cwd, "gh") },
-		Secrets:      func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
-		GHRepo:       os.Getenv("GH_REPO"),
-		GitHubRepo:   func(remote string) string { return gitrepo.ProjectGitHubRepo(cwd, remote) },
-		GitBranch:    func() string { return gitrepo.ProjectBranch(cwd) },
-		GitHubRepoAt: gitrepo.ProjectGitHubRepo, GitBranchAt: gitrepo.ProjectBranch,
-	}
+// newPolicy is the policy Claude Code's hook decides a call c with under cfg: the hook's own
+// gate's (newGate, Gate.NewPolicy), so that check says what the hook decides. Only the client's
+// own permission rules are left out: check says what hookctl decides, and where hookctl passes,
+// that the user's rules decide.
+func newPolicy(env environment, cfg *config.Config, c *hook.ToolCall) *gate.Policy {
+	a, _ := agentNamed("claude")
+	loaded := func(string) (*config.Config, error) { return cfg, nil }
+	g := newGate(env, a, loaded, func() gate.Isolation { return isolation(env) })
+	g.ClientRules = nil
+	return g.NewPolicy(cfg, c)
 }
 
 // printSteps prints --explain's stages before the verdict. The stages are the read-only

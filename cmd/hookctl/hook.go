@@ -130,46 +130,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		}
 		return r.Run(ret)
 	}
-	protected := a.Client
-	if a.Client.Name != claude.Client.Name {
-		protected = guarding(a.Client)
-	}
-	g := &gate.Gate{
-		Client: a.Client, LoadConfig: loadConfig, Binary: env.binary,
-		Modes: session.FixedMode(hook.ModeReadOnly),
-		Protect: func(cwd string) gate.Protection {
-			p := gate.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
-			var writable []string
-			if cfg, err := gate.LoadConfig(env.home); err == nil {
-				writable = cfg.EditAutoRunWritable
-			}
-			p.AutoRun, _ = gate.AutoRun(cwd, env.userHome, writable)
-			return p
-		},
-		Resolve:      gate.ResolveTargets,
-		ResolveReads: gate.ResolveReads,
-		Walk:         gate.Walk,
-		ReadList:     gate.ReadList,
-		VerifyToggle: nil,
-		Sandbox:      iso,
-		LeftEdit:     func(id string) int { return sandbox.EndEdit(env.home, id) },
-		EndSession: func(id string) {
-			sandbox.EndEdit(env.home, id)
-			sandbox.RemoveScratch(env.home, id)
-		},
-		IsClient: nil,
-		// gh is found on the PATH the client gave the hook, which its shell shares, in a
-		// directory no sandboxed command can write (trustedLookPath).
-		GH:      func(cwd string) (string, error) { return trustedLookPath(env.home, cwd, "gh") },
-		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
-	}
-	if a.Client.Name == claude.Client.Name {
-		g.VerifyToggle = func() error { return claude.CheckReadonlyCommand(env.userHome) }
-		g.IsClient = claude.IsClientProcess
-		g.ClientRules = func(c *hook.ToolCall) gate.ClientRules { return claudeRules(env.userHome, c.Cwd) }
-	} else {
-		g.ClientRules = otherRules(a.Name, env.userHome)
-	}
+	g := newGate(env, a, loadConfig, iso)
 	if env.err == nil {
 		g.AuditPublish = func(c *hook.ToolCall, r *hook.PublishRecord) error {
 			cfg, err := loadConfig(c.Cwd)
@@ -184,7 +145,6 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	if env.err == nil {
 		g.Store = session.NewStore(env.home)
 		g.Modes = session.StoreModes{Store: g.Store}
-		g.Environ = os.Environ()
 	}
 	if len(runRead) > 0 {
 		g.LaunchProfile = []string{"--profile", sandbox.SecureReadOnlyName}
@@ -346,3 +306,52 @@ func loadConfig() (*config.Config, error) {
 // this hook runs there, it refuses every tool call and leaves the rest alone, recording nothing.
 // It can only tighten: a variable that turned a rule off could be set by the agent.
 const inRetrieverEnv = "HOOKCTL_IN_RETRIEVER"
+
+// newGate is the gate of client a's hook, its questions to the machine answered on this one
+// (isolation: whether admitted commands run in the sandbox): the hook decides with it, and
+// `hookctl check` and `hookctl log why` ask it for the same policy (Gate.NewPolicy). The hook
+// adds the session store, the audit and a hookctl run's pins.
+func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Config, error), isolation func() gate.Isolation) *gate.Gate {
+	protected := a.Client
+	if a.Client.Name != claude.Client.Name {
+		protected = guarding(a.Client)
+	}
+	g := &gate.Gate{
+		Environ: os.Environ(),
+		Client:  a.Client, LoadConfig: loadConfig, Binary: env.binary,
+		Modes: session.FixedMode(hook.ModeReadOnly),
+		Protect: func(cwd string) gate.Protection {
+			p := gate.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
+			var writable []string
+			if cfg, err := gate.LoadConfig(env.home); err == nil {
+				writable = cfg.EditAutoRunWritable
+			}
+			p.AutoRun, _ = gate.AutoRun(cwd, env.userHome, writable)
+			return p
+		},
+		Resolve:      gate.ResolveTargets,
+		ResolveReads: gate.ResolveReads,
+		Walk:         gate.Walk,
+		ReadList:     gate.ReadList,
+		VerifyToggle: nil,
+		Sandbox:      isolation,
+		LeftEdit:     func(id string) int { return sandbox.EndEdit(env.home, id) },
+		EndSession: func(id string) {
+			sandbox.EndEdit(env.home, id)
+			sandbox.RemoveScratch(env.home, id)
+		},
+		IsClient: nil,
+		// gh is found on the PATH the client gave the hook, which its shell shares, in a
+		// directory no sandboxed command can write (trustedLookPath).
+		GH:      func(cwd string) (string, error) { return trustedLookPath(env.home, cwd, "gh") },
+		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
+	}
+	if a.Client.Name == claude.Client.Name {
+		g.VerifyToggle = func() error { return claude.CheckReadonlyCommand(env.userHome) }
+		g.IsClient = claude.IsClientProcess
+		g.ClientRules = func(c *hook.ToolCall) gate.ClientRules { return claudeRules(env.userHome, c.Cwd) }
+	} else {
+		g.ClientRules = otherRules(a.Name, env.userHome)
+	}
+	return g
+}

@@ -182,9 +182,8 @@ func judgeNow(e hook.LogEntry, m hook.Mode) hook.Decision {
 	if err != nil {
 		return hook.Decision{Verdict: hook.Deny, Reason: err.Error()}
 	}
-	p := newPolicy(env, cfg, e.Cwd)
 	call := &hook.ToolCall{Session: e.Session, Tool: e.Tool, Kind: hook.KindShell, Command: e.Command, Cwd: e.Cwd, AgentType: e.AgentType}
-	return p.Decide(call, gate.SessionState{Mode: m})
+	return newPolicy(env, cfg, call).Decide(call, gate.SessionState{Mode: m})
 }
 
 // visibleTo writes to w with escape sequences, other control characters and bidi and other
