@@ -25,6 +25,8 @@ var mustLink = []string{
 	"github.com/hookctl/hookctl/programs/editguard",
 	"github.com/hookctl/hookctl/scrub",
 	"github.com/hookctl/hookctl/hook",
+	"github.com/hookctl/hookctl/gate",
+	"github.com/hookctl/hookctl/session",
 	"github.com/hookctl/hookctl/lexer",
 	"github.com/hookctl/hookctl/agents/claude",
 	"github.com/hookctl/hookctl/retriever",

@@ -1,0 +1,124 @@
+package buildcheck
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// floors are the module's packages from the ground up (docs/decisions/0014): a package may import
+// its own floor and those below it, never one above. A path names a package and those under it;
+// the longest that matches places a package. A package placed nowhere fails the test, so that a
+// new one is placed on purpose.
+var floors = []struct {
+	name  string
+	paths []string
+}{
+	{"ground: primitives that know nothing of hookctl's decisions", []string{
+		"internal", "fixtures/hostile", "export/launch", "retriever/settings", "retriever/internal/proc", "sandbox/egress"}},
+	{"words: the protocol, the lexer, the read-only rules and the retriever's protocol", []string{
+		"hook", "lexer", "programs", "retriever", "scrub"}},
+	{"stores and the sandbox: what decisions are made from and run in", []string{
+		"audit", "config", "session", "sandbox", "sandbox/egress/proxy", "securerun"}},
+	{"deciders and services: the gate, the retriever's front and worker", []string{
+		"gate", "retriever/front", "retriever/worker"}},
+	{"adapters and front ends: the clients' adapters, the dashboard, the exporter", []string{
+		"agents", "dashboard", "export"}},
+	{"commands: wiring", []string{"cmd"}},
+}
+
+const module = "github.com/hookctl/hookctl/"
+
+// floorOf returns the floor of package p (a path inside the module), or -1.
+func floorOf(p string) int {
+	best, floor := -1, -1
+	for i, f := range floors {
+		for _, path := range f.paths {
+			if (p == path || strings.HasPrefix(p, path+"/")) && len(path) > best {
+				best, floor = len(path), i
+			}
+		}
+	}
+	return floor
+}
+
+// TestNoImportClimbsAFloor: every import of the module's own packages (tests aside) goes to the
+// importer's floor or below. (hook once imported the retriever, and internal/latency a client's
+// adapter.)
+func TestNoImportClimbsAFloor(t *testing.T) {
+	lines := goList(t, "-f", "{{.ImportPath}} {{join .Imports \" \"}}", "./...")
+	if len(lines) < 40 {
+		t.Fatalf("go list found %d packages", len(lines))
+	}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		p, ok := strings.CutPrefix(f[0], module)
+		if !ok {
+			continue
+		}
+		from := floorOf(p)
+		if from < 0 {
+			t.Errorf("%s is on no floor: place it in floors", p)
+			continue
+		}
+		for _, imp := range f[1:] {
+			q, ok := strings.CutPrefix(imp, module)
+			if !ok {
+				continue
+			}
+			if to := floorOf(q); to > from {
+				t.Errorf("%s (%s) imports %s, a floor up (%s)", p, floors[from].name, q, floors[to].name)
+			}
+		}
+	}
+	// The check sees a climb where there is one.
+	if floorOf("hook") >= floorOf("gate") || floorOf("internal/latency/stats") != 0 || floorOf("cmd/hookctl") != len(floors)-1 {
+		t.Error("the floors table does not place the packages this test relies on")
+	}
+}
+
+// TestProtocolImportsNothingAbove: hook, the protocol every client adapter and decider speaks,
+// imports nothing of the project but the ground floor's primitives.
+func TestProtocolImportsNothingAbove(t *testing.T) {
+	imports := strings.Fields(goList(t, "-f", "{{join .Imports \" \"}}", "./hook")[0])
+	var own int
+	for _, imp := range imports {
+		if q, ok := strings.CutPrefix(imp, module); ok {
+			own++
+			if floorOf(q) != 0 {
+				t.Errorf("hook imports %s", q)
+			}
+		}
+	}
+	if own == 0 {
+		t.Error("hook imports none of the module's primitives, so this test proves little")
+	}
+}
+
+// judges are what decides a command: the lexer and its second parser (mvdan.cc/sh), the
+// read-only rules, the edit guard, the gate.
+var judges = []string{module + "lexer", module + "programs", module + "programs/editguard", module + "gate", "mvdan.cc/sh/v3/syntax"}
+
+// TestDashboardLinksNoJudge: the dashboard's web server shows decisions and toggles modes; it
+// links none of the judges (which once came with the session store and the config).
+func TestDashboardLinksNoJudge(t *testing.T) {
+	deps := strings.Fields(goList(t, "-f", "{{join .Deps \" \"}}", "./cmd/hookctl-dashboard")[0])
+	for _, j := range judges {
+		if slices.Contains(deps, j) {
+			t.Errorf("hookctl-dashboard links %s", j)
+		}
+	}
+	// It links what it shows, so the list is the right one.
+	for _, want := range []string{module + "session", module + "audit", module + "config", module + "hook"} {
+		if !slices.Contains(deps, want) {
+			t.Errorf("hookctl-dashboard does not link %s, so this test cannot see what it links", want)
+		}
+	}
+	// And hookctl links the judges the list names.
+	hookctl := strings.Fields(goList(t, "-f", "{{join .Deps \" \"}}", "./cmd/hookctl")[0])
+	for _, j := range judges {
+		if !slices.Contains(hookctl, j) {
+			t.Errorf("hookctl does not link %s: the list of judges is out of date", j)
+		}
+	}
+}
