@@ -111,7 +111,7 @@ fuzz:
 # the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md), and the
 # launch beside a minimal Go launcher, with hookctl's home among 5 and among 5,000 entries.
 bench: build
-	$(GO) test ./hook -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
+	$(GO) test ./gate -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/floor ./internal/latency/floor
 	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -wrapper -n 400 \

@@ -207,46 +207,51 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 		// A config error is a decision, not a crash: refuse with the reason.
 		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
-	st := g.sessionState(c.Session, c.Cwd, cfg)
+	var sc *session.Call // what the call read of its session: once, here
+	var st SessionState
+	if g.Store != nil {
+		sc = g.Store.Begin(g.Modes, c.Session, c.Cwd, cfg.SessionDefault())
+		st = SessionState{Mode: sc.Mode, Project: sc.Project}
+		if sc.Err != nil {
+			st.Warning = sc.Err.Error()
+		}
+	} else {
+		st = g.sessionState(c.Session, c.Cwd, cfg)
+	}
 	st.Plan = c.PermissionMode == hook.PermissionPlan
 	d := g.NewPolicy(cfg, c).Decide(c, st)
-	// A second process for the same call (hookctl registered twice, claims.go) gives the same
-	// answer and leaves the rest to the first.
-	if g.Store != nil && c.UseID != "" && !g.Store.Claim(c.Session, "gate", c.UseID) {
-		return d
+	var notice string
+	if sc != nil {
+		// What the call leaves in the store, written once. A second process for the same call
+		// (hookctl registered twice, session/claims.go) gives the same answer and leaves the rest
+		// to the first.
+		n := session.Notes{UseID: c.UseID, Client: true, IsClient: g.IsClient}
+		if c.AgentID == "" {
+			// The main thread is told of a mode change at its first call after it; a subagent's
+			// call is not, so that the notice is not spent where the main thread never sees it.
+			n.PermissionMode = c.PermissionMode
+			notice, n.Told = g.changeNotice(c.Session, st, sc.Told, sc.ToldOK)
+		}
+		if !g.Store.Finish(sc, n) {
+			return d
+		}
 	}
 	d = g.audited(c, d)
-	if d.Verdict == hook.Deny && strings.HasPrefix(d.Rule, "read-only rules") && c.AgentID == "" && g.unannounced(c.Session) {
+	if d.Verdict == hook.Deny && strings.HasPrefix(d.Rule, "read-only rules") && c.AgentID == "" && sc != nil && c.Session != "" && !sc.ToldOK {
 		// The hook saw no start of this session (a client without a session-start hook), so the
 		// model has not been told what the read-only shell accepts: once, with this refusal.
 		d.Reason += " " + ReadOnlyShellRules
 	}
 	d.Record = g.record(&hook.LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Kind: c.Kind.String(), Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
-	g.noteClient(c.Session)
 	if c.AgentID == "" {
-		if g.Store != nil {
-			g.Store.NotePermissionMode(c.Session, c.PermissionMode)
-		}
-		// The main thread is told of a mode change at its first call after it; a subagent's call
-		// is not, so that the notice is not spent where the main thread never sees it.
-		d.Context = g.changeNotice(c.Session, st)
+		d.Context = notice
 	}
 	return d
 }
 
 // PlanModeRule is what the model and the status line are told of the client's plan mode.
 const PlanModeRule = "The client is in plan mode, which hookctl holds to read-only rules whatever the session's mode: the user asked for a plan, not changes."
-
-// unannounced says whether the model has not been told its session's mode yet: no session start
-// and no earlier call of the main thread was seen (changeNotice records each).
-func (g *Gate) unannounced(id string) bool {
-	if g.Store == nil || id == "" {
-		return false
-	}
-	_, told := g.Store.Told(id)
-	return !told
-}
 
 // noteClient records which session the client process is in (Store.NoteClient).
 func (g *Gate) noteClient(id string) {
@@ -256,28 +261,25 @@ func (g *Gate) noteClient(id string) {
 }
 
 // changeNotice is what the model must be told because the session's mode changed since it was
-// last told, or "": a toggle is blocked before it reaches the model, so without this the only
-// word it has of the mode is the stale one from the session's start. It is spent once told.
-// A mode that could not be read is never announced as a change.
-func (g *Gate) changeNotice(id string, st SessionState) string {
-	if g.Store == nil || st.Warning != "" || id == "" {
-		return ""
+// last told (told; ok: it was told at all), or "": a toggle is blocked before it reaches the
+// model, so without this the only word it has of the mode is the stale one from the session's
+// start. It is spent once told: note is the mode to note as told now, nil for none. A mode that
+// could not be read is never announced as a change.
+func (g *Gate) changeNotice(id string, st SessionState, told hook.Mode, ok bool) (notice string, note *hook.Mode) {
+	if st.Warning != "" || id == "" || ok && told == st.Mode {
+		return "", nil
 	}
-	told, ok := g.Store.Told(id)
-	if ok && told == st.Mode {
-		return ""
-	}
-	g.Store.SetTold(id, st.Mode)
+	mode := st.Mode
 	if !ok {
 		// Never noted: a session from before hookctl kept the note, or one whose start the hook
 		// did not see. Its refusals name the mode; from now on a change is announced.
-		return ""
+		return "", &mode
 	}
-	s := g.ModeChangeNotice(told, st.Mode)
+	notice = g.ModeChangeNotice(told, st.Mode)
 	if st.Plan {
-		s += " " + PlanModeRule
+		notice += " " + PlanModeRule
 	}
-	return s
+	return notice, &mode
 }
 
 // ModeChangeNotice is what the model is told of a change of its session's mode: the change,
@@ -310,7 +312,12 @@ func (g *Gate) prompt(ev *hook.Event) hook.Decision {
 		return hook.Decision{Verdict: hook.Pass} // not seen yet (session start tells it), or damaged (read-only; the tool calls say why)
 	}
 	g.Store.TouchStale(ev.Session, used)
-	return hook.Decision{Verdict: hook.Pass, Context: g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == hook.PermissionPlan})}
+	told, ok := g.Store.Told(ev.Session)
+	notice, note := g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == hook.PermissionPlan}, told, ok)
+	if note != nil {
+		g.Store.SetTold(ev.Session, *note)
+	}
+	return hook.Decision{Verdict: hook.Pass, Context: notice}
 }
 
 // record is what the decision log keeps of decision d, with the command's secrets withheld. The

@@ -184,6 +184,11 @@ func (s *Store) SetTold(id string, m hook.Mode) {
 	if old, ok := s.Told(id); ok && old == m {
 		return
 	}
+	s.writeTold(id, m)
+}
+
+// writeTold writes the note of SetTold, whatever it held.
+func (s *Store) writeTold(id string, m hook.Mode) {
 	path := s.toldPath(id)
 	// Without O_CREAT first: creating takes the directory's lock, which an open of a file that
 	// exists need not.

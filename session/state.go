@@ -319,7 +319,7 @@ func (s *Store) Peek(id string) (hook.Mode, string, error) {
 	return mode, cwd, err
 }
 
-// peek is Peek, also returning when the session was last used (LastUsed).
+// PeekUsed is Peek, also returning when the session was last used (LastUsed).
 func (s *Store) PeekUsed(id string) (hook.Mode, string, time.Time, error) {
 	root, _, used, err := s.readStateAt(id)
 	if err != nil {
