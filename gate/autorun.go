@@ -11,26 +11,6 @@ import (
 	"github.com/hookctl/hookctl/internal/gitrepo"
 )
 
-// AutoRunPath is a file or directory that runs code later, outside any sandbox, when the user
-// next runs a tool in the project or opens it: git's hooks and config, direnv's .envrc, an
-// editor's tasks. Edit mode keeps each read-only (the sandbox freezes it, and refuses making
-// it where it does not exist yet; the guard refuses a file tool's write to it), unless the
-// user's edit_auto_run_writable lets edit mode write it.
-type AutoRunPath struct {
-	Path string // absolute
-	What string // what runs it, for the refusal
-	Key  string // the edit_auto_run_writable entry that would let edit mode write it
-}
-
-// AutoRunKey is the config key that lets edit mode write an auto-run path.
-const AutoRunKey = "edit_auto_run_writable"
-
-// Refusal says why edit mode may not write a, and how the user widens it.
-func (a AutoRunPath) Refusal() string {
-	return a.Path + " runs code outside the sandbox later (" + a.What + "), so edit mode keeps it read-only; " +
-		"the user can let edit mode write it with " + AutoRunKey + ` = ["` + a.Key + `"] in hookctl's config`
-}
-
 // autoRunFiles are the well-known files that a tool runs, or takes commands from, when the
 // user opens the project or runs that tool in it, at the project's top (and its work tree's).
 var autoRunFiles = []struct{ name, what string }{

@@ -96,7 +96,7 @@ func BenchmarkDecideMedian(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p := &Policy{Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
+			p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
 				Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
 			st := SessionState{Mode: m.mode}
 			per := make([]float64, len(mix))

@@ -73,7 +73,7 @@ func TestCargoPinsRealCargo(t *testing.T) {
 			t.Errorf("%s ran as %s and printed %q, want %q in it", c.command, rewritten, out, c.want)
 		}
 	}
-	p := &Policy{Client: testClient, Config: &config.Config{}}
+	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
 	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cargo tree", Cwd: dir}, SessionState{})
 	if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "rust-toolchain.toml") || !strings.Contains(d.Reason, "runs only in the sandbox") {
 		t.Errorf("cargo tree on the policy alone: %s %q, want refused because it runs only in the sandbox", d.Verdict, d.Reason)

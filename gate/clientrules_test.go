@@ -27,7 +27,7 @@ func (f *fakeRules) Judge(q ClientQuery) ClientVerdict {
 func TestClientRulesOnRewrites(t *testing.T) {
 	sandbox := func() Isolation { return Isolation{Available: true, Edit: true, Describe: "test"} }
 	policy := func(f *fakeRules) *Policy {
-		return &Policy{Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl", Sandbox: sandbox,
+		return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl", Sandbox: sandbox,
 			ClientRules: func() ClientRules { return f }}
 	}
 	shell := func(cmd string) *hook.ToolCall {

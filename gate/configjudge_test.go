@@ -42,7 +42,7 @@ func TestEditConfig(t *testing.T) {
 	}
 
 	decide := func(conf *config.Config, cmd string) hook.Verdict {
-		p := &Policy{Client: testClient, Config: conf, Binary: "/opt/hookctl",
+		p := &Policy{World: Disk{}, Client: testClient, Config: conf, Binary: "/opt/hookctl",
 			Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
 		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: hook.ModeEdit}).Verdict
 	}

@@ -37,7 +37,7 @@ type execVariant struct {
 // the rules' (policyOnlyGaps); and the policy with hookctl's sandbox, as the hook runs admitted
 // commands where the probe says it holds, which must leave the world unchanged.
 var execVariants = []execVariant{
-	{name: "policy-only", policy: func(*testing.T) *Policy { return &Policy{Client: testClient, Config: &config.Config{}} }, gaps: policyOnlyGaps},
+	{name: "policy-only", policy: func(*testing.T) *Policy { return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}} }, gaps: policyOnlyGaps},
 	{name: "sandbox", policy: sandboxPolicy, gaps: sandboxGaps},
 }
 
@@ -94,7 +94,7 @@ func sandboxPolicy(t *testing.T) *Policy {
 		}
 		t.Skipf("no sandbox on this machine: %s", out)
 	}
-	return &Policy{Client: testClient, Config: &config.Config{}, Binary: bin,
+	return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: bin,
 		Sandbox: func() Isolation { return Isolation{Available: true, Describe: "probed"} }}
 }
 

@@ -239,7 +239,7 @@ func FuzzContainEdit(f *testing.F) {
 	for _, c := range cmds {
 		f.Add(c)
 	}
-	p := &Policy{Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() Isolation { return Isolation{Available: true, Edit: true} }}
+	p := &Policy{World: Disk{}, Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() Isolation { return Isolation{Available: true, Edit: true} }}
 	head := []string{"/bin/hook ctl", "sandbox", "--profile", "edit", "--session", "s'1", "--project", "/p q", "--", "bash", "--noprofile", "--norc", "-c"}
 	f.Fuzz(func(t *testing.T, src string) {
 		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: src, Session: "s'1", Cwd: "/elsewhere"}, SessionState{Mode: hook.ModeEdit, Project: "/p q"})

@@ -180,7 +180,7 @@ func (g *Gate) sessionState(id, cwd string, cfg *config.Config) SessionState {
 // answered from c's directory: the one constructor, which `hookctl check` and `hookctl log why`
 // use too, so that what they say is what the hook decides.
 func (g *Gate) NewPolicy(cfg *config.Config, c *hook.ToolCall) *Policy {
-	p := &Policy{Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
+	p := &Policy{World: Disk{}, Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
 		Resolve: g.Resolve, ResolveReads: g.ResolveReads, Walk: g.Walk, ReadList: g.ReadList}
 	if g.GH != nil {
 		p.GH = func() (string, error) { return g.GH(c.Cwd) }
@@ -249,9 +249,6 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 	}
 	return d
 }
-
-// PlanModeRule is what the model and the status line are told of the client's plan mode.
-const PlanModeRule = "The client is in plan mode, which hookctl holds to read-only rules whatever the session's mode: the user asked for a plan, not changes."
 
 // noteClient records which session the client process is in (Store.NoteClient).
 func (g *Gate) noteClient(id string) {

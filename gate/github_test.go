@@ -20,7 +20,7 @@ import (
 // githubPolicy is a read-only policy whose project has the remotes origin (o/r) and upstream
 // (up/r), as ProjectGitHubRepo would find them.
 func githubPolicy() *Policy {
-	return &Policy{Config: &config.Config{}, Client: testClient, Binary: "/bin/hookctl",
+	return &Policy{World: Disk{}, Config: &config.Config{}, Client: testClient, Binary: "/bin/hookctl",
 		GitHubRepo: func(remote string) string {
 			switch remote {
 			case "", "origin":

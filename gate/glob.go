@@ -147,3 +147,19 @@ func join(dir, name string) string {
 	}
 	return filepath.Join(dir, name)
 }
+
+// Disk is the policy's World on this machine: globs expanded on its file system within the
+// bounds above, the home directory from the environment.
+type Disk struct{}
+
+// Globs implements World.
+func (Disk) Globs() Globber {
+	b := newGlobBudget()
+	return func(pattern string, zsh bool) ([]string, error) { return expandReadGlob(pattern, zsh, b) }
+}
+
+// Home implements World.
+func (Disk) Home() string {
+	h, _ := os.UserHomeDir()
+	return h
+}

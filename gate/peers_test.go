@@ -391,7 +391,7 @@ func nahRows(t *testing.T, s peerSource) []peerRow {
 // not, and $TMPDIR/x is then /x): the config says /tmp.
 func decideEdit(r peerRow) string {
 	conf := filepath.Join(r.home, ".config", "hookctl")
-	p := &Policy{Client: testClient, Config: &config.Config{TempDir: "/tmp", UserHome: r.home}, Binary: filepath.Join(r.home, ".local", "bin", "hookctl"),
+	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{TempDir: "/tmp", UserHome: r.home}, Binary: filepath.Join(r.home, ".local", "bin", "hookctl"),
 		Protection: Protection{Home: r.home, Paths: ProtectedPaths(testClient, conf, r.home, filepath.Join(r.home, ".local", "bin", "hookctl"), r.project)}}
 	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: r.project, Command: r.cmd}, SessionState{Mode: hook.ModeEdit})
 	if d.Verdict == hook.Deny {

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"errors"
 	"path/filepath"
 	"strings"
 
@@ -71,7 +72,42 @@ type Policy struct {
 	// ClientRules loads the client's own permission rules (clientrules.go), asked only when a
 	// shell call is admitted with a rewrite. Nil: the client judges the rewrite itself.
 	ClientRules func() ClientRules
+	// World answers what the command's globs match and where the user's home is.
+	World World
 }
+
+// World is how the policy asks the machine what a command alone does not say: the one port of
+// its own questions (the func fields of Policy are the others, asked of the hook's process).
+// gate's Disk answers from this machine; the policy does no I/O itself, so that no I/O failure
+// can turn into an allow. A nil World knows nothing: no glob can be checked, no home is known.
+type World interface {
+	// Globs returns the expander of one command's globs (Globber), its bounds shared by all.
+	Globs() Globber
+	// Home is the user's home directory, "" when unknown.
+	Home() string
+}
+
+// Globber returns the existing paths pattern matches, as the shell that runs the command will
+// expand it (zsh: with its recursive **/ and ***/), or an error when it cannot say within its
+// bounds.
+type Globber func(pattern string, zsh bool) ([]string, error)
+
+// world is p's World, or one that knows nothing.
+func (p *Policy) world() World {
+	if p.World != nil {
+		return p.World
+	}
+	return noWorld{}
+}
+
+type noWorld struct{}
+
+func (noWorld) Globs() Globber {
+	return func(string, bool) ([]string, error) {
+		return nil, errors.New("hookctl cannot check here which files the glob matches; name the files")
+	}
+}
+func (noWorld) Home() string { return "" }
 
 // SessionState is a session's mode as the policy sees it. When the state could not be read,
 // Mode is read-only and Warning says why.
@@ -550,18 +586,6 @@ func (p *Policy) clientName() string {
 	return p.Client.Name
 }
 
-// ProtectionFor is what no agent may write in a session whose project is cwd: ProtectedPaths,
-// the client's names protected in every directory, and whether the home or project directory's
-// file system folds case (two or three lookups: FoldsCase).
-func ProtectionFor(client hook.Client, hookctlHome, userHome, binary, cwd string) Protection {
-	p := Protection{Home: userHome, Paths: ProtectedPaths(client, hookctlHome, userHome, binary, cwd),
-		Names: client.SettingsNames, FoldCase: FoldsCase(userHome, cwd)}
-	if filepath.IsAbs(hookctlHome) {
-		p.Uninstaller = filepath.Join(hookctlHome, UninstallScript)
-	}
-	return p
-}
-
 // ProtectedPaths lists what no agent may write, for a session whose project is cwd: hookctl's
 // own directory (config and state) and binary, the shell start-up files (which run the next time
 // the user opens a shell), and the client's own settings (client.Settings).
@@ -587,3 +611,6 @@ func ProtectedPaths(client hook.Client, hookctlHome, userHome, binary, cwd strin
 	}
 	return out
 }
+
+// PlanModeRule is what the model and the status line are told of the client's plan mode.
+const PlanModeRule = "The client is in plan mode, which hookctl holds to read-only rules whatever the session's mode: the user asked for a plan, not changes."

@@ -14,7 +14,7 @@ import (
 // TestPolicyScopes: read-only rules bind read-only agent types in every mode and read-only
 // sessions; everything else gets no opinion.
 func TestPolicyScopes(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}}
+	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}}
 	write := func(agent string) *hook.ToolCall {
 		return &hook.ToolCall{Tool: "Write", Kind: hook.KindFileWrite, AgentType: agent}
 	}
@@ -41,7 +41,7 @@ func TestPolicyScopes(t *testing.T) {
 // TestPolicyKinds: in read-only mode, reads and session tools pass, web is left to the
 // retriever, mutating and unknown tools are refused, shell is judged.
 func TestPolicyKinds(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &config.Config{}}
+	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		want hook.Verdict
@@ -72,7 +72,7 @@ func TestPolicyKinds(t *testing.T) {
 // TestDenyReasonsSayWhatToDo: every refusal names what was refused and what the agent can do,
 // and stays short enough to read.
 func TestDenyReasonsSayWhatToDo(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &config.Config{}}
+	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		mode hook.Mode
@@ -117,7 +117,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 // TestDenyReasonsQuoteLittle: a reason quotes at most a short prefix of what the model wrote.
 func TestDenyReasonsQuoteLittle(t *testing.T) {
 	secret := "sk-ant-" + strings.Repeat("x", 200)
-	d := (&Policy{Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: hook.ModeReadOnly})
+	d := (&Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: hook.ModeReadOnly})
 	if strings.Contains(d.Reason, secret) {
 		t.Errorf("the reason repeats the whole argument: %q", d.Reason)
 	}
@@ -141,7 +141,7 @@ func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 // the shell becomes hookctl retrieve (the need from the call's description), and direct_fetch
 // lets web tools through.
 func TestNetworkRouting(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl"}
+	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl"}
 	for _, mode := range []hook.Mode{hook.ModeReadOnly, hook.ModeEdit} {
 		st := SessionState{Mode: mode}
 		d := p.Decide(&hook.ToolCall{Tool: "WebSearch", Kind: hook.KindWeb, Web: &hook.WebRequest{Query: "q", Need: "q"}}, st)
@@ -164,7 +164,7 @@ func TestNetworkRouting(t *testing.T) {
 			t.Errorf("%v Monitor curl: %+v", mode, d)
 		}
 	}
-	direct := &Policy{Client: testClient, Config: &config.Config{DirectFetch: true}, Binary: "/opt/hookctl"}
+	direct := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{DirectFetch: true}, Binary: "/opt/hookctl"}
 	if d := direct.Decide(&hook.ToolCall{Tool: "WebFetch", Kind: hook.KindWeb, Web: &hook.WebRequest{URL: "https://x"}}, SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Pass {
 		t.Errorf("direct_fetch: %+v", d)
 	}
@@ -184,7 +184,7 @@ func TestNetworkRouting(t *testing.T) {
 // ran unmediated and raw web content reached an agent holding file access and write tools.
 // Every one must be answered by the retriever (or refused), in both modes.
 func TestQuarantineSeesEverySpelling(t *testing.T) {
-	p := &Policy{Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
+	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
 		Protection: Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
 	for _, cmd := range []string{
 		`cu\rl https://example.com/x`,

@@ -13,37 +13,9 @@ import (
 	"syscall"
 	"unicode"
 
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/secrets"
 )
-
-// Target is a file tool's target path as the kernel will reach it.
-type Target struct {
-	Path string // as written, cleaned lexically
-	// Resolved is where a write lands: `..` taken after the link before it, symbolic links
-	// followed in every component that exists (the last one too, dangling or not, since
-	// open(O_CREAT) follows it), and the rest lexically.
-	Resolved string
-	// LinkOf is the protected file this target is another hard link to (same device and inode).
-	LinkOf string
-	// FoldsCase says the target's directory looks names up without regard to case.
-	FoldsCase bool
-	// Holds says what credential a read target holds by its content (a token line in an
-	// .npmrc, a password or an extraheader in a git configuration: secrets.ContentCredential),
-	// and Raw that it is a block device (a disk, which holds every file); reads only.
-	Holds string
-	Raw   bool
-	// Err says why the target could not be resolved; the policy refuses such a write.
-	Err string
-}
-
-// Resolution is a file tool's targets and the protected set as the kernel reaches them.
-type Resolution struct {
-	Targets []Target
-	// Protected are the protected paths with their links resolved, where that differs from
-	// how they are listed (~/.claude → dotfiles/claude makes dotfiles/claude/settings.json
-	// the settings).
-	Protected []string
-}
 
 // Limits on the I/O one resolution may do, well inside the hook's latency budget: beyond one,
 // the target is refused rather than judged on a partial answer.
@@ -359,4 +331,16 @@ func swapCase(s string) string {
 		}
 		return c
 	}, s)
+}
+
+// ProtectionFor is what no agent may write in a session whose project is cwd: ProtectedPaths,
+// the client's names protected in every directory, and whether the home or project directory's
+// file system folds case (two or three lookups: FoldsCase).
+func ProtectionFor(client hook.Client, hookctlHome, userHome, binary, cwd string) Protection {
+	p := Protection{Home: userHome, Paths: ProtectedPaths(client, hookctlHome, userHome, binary, cwd),
+		Names: client.SettingsNames, FoldCase: FoldsCase(userHome, cwd)}
+	if filepath.IsAbs(hookctlHome) {
+		p.Uninstaller = filepath.Join(hookctlHome, UninstallScript)
+	}
+	return p
 }

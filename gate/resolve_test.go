@@ -73,7 +73,7 @@ func (w *world) protection() Protection {
 
 // policy is an edit-mode policy for the world, resolving as the hook does.
 func (w *world) policy() *Policy {
-	return &Policy{Client: testClient, Config: &config.Config{}, Binary: w.bin, Protection: w.protection(), Resolve: ResolveTargets}
+	return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: w.bin, Protection: w.protection(), Resolve: ResolveTargets}
 }
 
 func (w *world) write(p *Policy, tool, path string) hook.Decision {

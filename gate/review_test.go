@@ -17,7 +17,7 @@ import (
 // reviewPolicy is a policy as the gate builds it, with gh at /usr/bin/gh, a scrubber that knows
 // one environment secret, and the sandbox available.
 func reviewPolicy() *Policy {
-	return &Policy{Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}, Client: testClient, Binary: "/bin/hookctl",
+	return &Policy{World: Disk{}, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}, Client: testClient, Binary: "/bin/hookctl",
 		Sandbox: func() Isolation { return Isolation{Available: true, Describe: "landlock"} },
 		GH:      func() (string, error) { return "/usr/bin/gh", nil },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber([]string{"NPM_TOKEN=npm_s3cretValueXYZ123456"}) }}

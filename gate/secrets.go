@@ -1,7 +1,6 @@
 package gate
 
 import (
-	"os"
 	"path"
 	"path/filepath"
 	"strings"
@@ -102,7 +101,7 @@ func (p *Policy) sensitiveAccess(acc programs.Access, rc readContext) *secretHit
 		return &secretHit{path: h.Path, err: h.Err}
 	case h.Class == secrets.Project && !rc.projectToo:
 		return nil
-	case readAllowed(p.Config, h.Path, h.Class) || h.Via != "" && readAllowed(p.Config, h.Via, h.Class):
+	case readAllowed(p.Config, p.world().Home(), h.Path, h.Class) || h.Via != "" && readAllowed(p.Config, p.world().Home(), h.Via, h.Class):
 		return nil
 	}
 	return &secretHit{path: h.Path, what: h.What, via: h.Via, class: h.Class, walk: true}
@@ -114,8 +113,7 @@ func (p *Policy) home() string {
 	if p.Config != nil && p.Config.UserHome != "" {
 		return p.Config.UserHome
 	}
-	h, _ := os.UserHomeDir()
-	return h
+	return p.world().Home()
 }
 
 // absIn is path made absolute in dir, without cleaning (`..` is taken after the links before it).
@@ -138,15 +136,15 @@ func (p *Policy) sensitiveRead(paths []string, dir string, projectToo, zsh bool)
 	blocks := func(c secrets.Class) bool { return c == secrets.Credential || projectToo && c == secrets.Project }
 	var abs []string
 	var expanded []string
-	var budget *globBudget
+	var glob Globber
 	for _, w := range paths {
 		if strings.ContainsAny(w, "*?[") {
 			// A glob the shell will expand (the rewrite leaves it unquoted): every file it
 			// matches now is read.
-			if budget == nil {
-				budget = newGlobBudget()
+			if glob == nil {
+				glob = p.world().Globs()
 			}
-			matches, err := expandReadGlob(absIn(dir, w), zsh, budget)
+			matches, err := glob(absIn(dir, w), zsh)
 			if err != nil {
 				return &secretHit{path: w, err: err.Error()}
 			}
@@ -159,13 +157,13 @@ func (p *Policy) sensitiveRead(paths []string, dir string, projectToo, zsh bool)
 		if w == "" || w == "-" {
 			continue
 		}
-		if c, what := secrets.ClassifyUnder(w, home); blocks(c) && !readAllowed(p.Config, w, c) {
+		if c, what := secrets.ClassifyUnder(w, home); blocks(c) && !readAllowed(p.Config, p.world().Home(), w, c) {
 			return &secretHit{path: w, what: what, class: c}
 		}
 		a := w
 		if !filepath.IsAbs(w) && filepath.IsAbs(dir) {
 			a = dir + "/" + w // not Join, which would take `..` before the links
-			if c, what := secrets.ClassifyUnder(a, home); blocks(c) && !readAllowed(p.Config, a, c) {
+			if c, what := secrets.ClassifyUnder(a, home); blocks(c) && !readAllowed(p.Config, p.world().Home(), a, c) {
 				return &secretHit{path: w, what: what, class: c}
 			}
 		}
@@ -181,15 +179,15 @@ func (p *Policy) sensitiveRead(paths []string, dir string, projectToo, zsh bool)
 		case t.Err != "":
 			return &secretHit{path: t.Path, err: t.Err}
 		case t.LinkOf != "":
-			if !readAllowed(p.Config, t.LinkOf, secrets.Credential) {
+			if !readAllowed(p.Config, p.world().Home(), t.LinkOf, secrets.Credential) {
 				return &secretHit{path: t.Path, what: "a hard link to a credential store", via: t.LinkOf, class: secrets.Credential}
 			}
 		case t.Raw:
 			return &secretHit{path: t.Path, what: "a raw disk, which holds every file", class: secrets.Credential}
-		case t.Holds != "" && projectToo && !readAllowed(p.Config, t.Path, secrets.Project):
+		case t.Holds != "" && projectToo && !readAllowed(p.Config, p.world().Home(), t.Path, secrets.Project):
 			return &secretHit{path: t.Path, what: t.Holds, class: secrets.Project, content: true}
 		case t.Resolved != "" && t.Resolved != t.Path:
-			if c, what := secrets.ClassifyUnder(t.Resolved, home); blocks(c) && !readAllowed(p.Config, t.Resolved, c) {
+			if c, what := secrets.ClassifyUnder(t.Resolved, home); blocks(c) && !readAllowed(p.Config, p.world().Home(), t.Resolved, c) {
 				return &secretHit{path: t.Path, what: what, via: t.Resolved, class: c}
 			}
 		}
@@ -272,9 +270,9 @@ func (p *Policy) editCredentialRead(c *hook.ToolCall, cl *lexer.CommandLine) (ho
 }
 
 // readAllowed reports whether the user's config allows reading path despite its class: an
-// allow_read entry naming it or a directory above it (absolute, or under ~/), or for a project
+// allow_read entry naming it or a directory above it (absolute, or under ~/, home), or for a project
 // secret, an entry without a `/` that matches its base name (".env.test").
-func readAllowed(c *config.Config, p string, class secrets.Class) bool {
+func readAllowed(c *config.Config, home, p string, class secrets.Class) bool {
 	if c == nil || len(c.AllowRead) == 0 {
 		return false
 	}
@@ -287,8 +285,7 @@ func readAllowed(c *config.Config, p string, class secrets.Class) bool {
 			continue
 		}
 		if rest, ok := strings.CutPrefix(e, "~/"); ok {
-			home, err := os.UserHomeDir()
-			if err != nil || home == "" {
+			if home == "" {
 				continue
 			}
 			e = filepath.Join(home, rest)

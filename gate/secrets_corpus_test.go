@@ -413,7 +413,7 @@ func TestSecretsCorpus(t *testing.T) {
 func corpusPolicy(m corpusMode, cfg *config.Config, bin, home string) *Policy {
 	c := *cfg
 	c.UserHome = home
-	p := &Policy{Client: testClient, Config: &c, Binary: bin, Resolve: ResolveTargets, ResolveReads: resolveReadsUnder(home), Walk: Walk, ReadList: ReadList}
+	p := &Policy{World: Disk{}, Client: testClient, Config: &c, Binary: bin, Resolve: ResolveTargets, ResolveReads: resolveReadsUnder(home), Walk: Walk, ReadList: ReadList}
 	if m.sandbox {
 		p.Sandbox = func() Isolation { return Isolation{Available: true, Describe: "probed"} }
 	}

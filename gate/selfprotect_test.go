@@ -11,7 +11,7 @@ import (
 // selfProtectPolicy is a policy for a user whose hookctl lives in ~/.config/hookctl and
 // ~/.local/bin/hookctl, judging calls in the project ~/proj.
 func selfProtectPolicy() *Policy {
-	return &Policy{Client: testClient, Config: &config.Config{}, Binary: "/home/u/.local/bin/hookctl",
+	return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/home/u/.local/bin/hookctl",
 		Protection: ProtectionFor(testClient, "/home/u/.config/hookctl", "/home/u", "/home/u/.local/bin/hookctl", "/home/u/proj")}
 }
 
@@ -105,7 +105,7 @@ func TestEditModeCannotSwitchHookctlOff(t *testing.T) {
 		}
 	}
 	// The policy tells the guard which binary is hookctl's: a user's own name for it counts.
-	renamed := &Policy{Client: testClient, Config: &config.Config{}, Binary: "/opt/tools/hk",
+	renamed := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/tools/hk",
 		Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/tools/hk", "/home/u/proj")}}
 	for _, cmd := range []string{"hk uninstall", "cp /opt/tools/hk /tmp/x", "timeout 5 hk readonly off"} {
 		if d := decideBash(renamed, cmd, hook.ModeEdit); d.Verdict != hook.Deny {

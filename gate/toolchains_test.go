@@ -135,7 +135,7 @@ type toolRow struct{ command, want string }
 // on the policy alone each row must be refused because it runs only in the sandbox.
 func checkInSandbox(t *testing.T, w *toolWorld, rows []toolRow) {
 	for _, c := range rows {
-		d := (&Policy{Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, SessionState{})
+		d := (&Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, SessionState{})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "runs only in the sandbox") {
 			t.Errorf("%s on the policy alone: %s %q, want refused because it runs only in the sandbox", c.command, d.Verdict, d.Reason)
 		}

@@ -93,7 +93,7 @@ var loops struct {
 // shell would spend longer expanding than hookctl checks (ls /*/*/*/*/*/*) (issue 23, item 9).
 func (p *Policy) unboundedUnlaunched(sc *lexer.Script, dir string) *Refusal {
 	var r *Refusal
-	budget := newGlobBudget()
+	glob := p.world().Globs()
 	sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
 		for _, cmd := range pl.Cmds {
 			name := cmd.Name.Value
@@ -104,7 +104,7 @@ func (p *Policy) unboundedUnlaunched(sc *lexer.Script, dir string) *Refusal {
 				case (strings.HasSuffix(name, "awk") || name == "jq") && !strings.HasPrefix(w.Value, "-") && loopWords().MatchString(w.Value):
 					r = &Refusal{What: "`" + name + "` runs a loop whose end hookctl cannot see, and no hookctl time bound holds this client's commands"}
 				case w.Glob != "":
-					if _, err := expandReadGlob(absIn(dir, w.Value), true, budget); err != nil {
+					if _, err := glob(absIn(dir, w.Value), true); err != nil {
 						r = &Refusal{What: "the shell would expand `" + clip.Short(w.Value) + "` over more files than hookctl bounds, and no hookctl time bound holds this client's commands"}
 					}
 				}

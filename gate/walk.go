@@ -31,27 +31,6 @@ const (
 	maxContentHead = 64 << 10
 )
 
-// WalkRequest is one walk to judge.
-type WalkRequest struct {
-	programs.Walk
-	// Roots are the starting points made absolute.
-	Roots []string
-	Home  string
-	// Excluded: the rewrite runs, so the secret names (secrets.ExcludeGlobs, ExcludeDirs) are
-	// skipped by the program.
-	Excluded bool
-	// Sandboxed: the read-only sandbox hides the credential stores (secrets.HomePaths), so a walk
-	// that reaches one by its path reads nothing there; a link or a hard link still can.
-	Sandboxed bool
-}
-
-// WalkHit is what a walk would read that it must not, or why it could not be judged.
-type WalkHit struct {
-	Path, What, Via string
-	Class           secrets.Class
-	Err             string
-}
-
 // walker is one command's walks, sharing their bounds.
 type walker struct {
 	r        *resolver

@@ -305,7 +305,7 @@ func TestToolKinds(t *testing.T) {
 
 // readOnly is the policy's decision on a call of tool, with no input, in a read-only session.
 func readOnly(tool string) hook.Decision {
-	p := &gate.Policy{Config: &config.Config{}, Client: Client}
+	p := &gate.Policy{World: gate.Disk{}, Config: &config.Config{}, Client: Client}
 	return p.Decide(&hook.ToolCall{Tool: tool, Kind: KindOf(tool)}, gate.SessionState{Mode: hook.ModeReadOnly})
 }
 
