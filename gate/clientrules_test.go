@@ -26,7 +26,7 @@ func (f *fakeRules) Judge(q ClientQuery) ClientVerdict {
 // the agent wrote it.
 func TestClientRulesOnRewrites(t *testing.T) {
 	sandbox := func() Isolation { return Isolation{Available: true, Edit: true, Describe: "test"} }
-	policy := func(f *fakeRules) *Policy {
+	withRules := func(f *fakeRules) *Policy {
 		return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl", Sandbox: sandbox,
 			ClientRules: func() ClientRules { return f }}
 	}
@@ -55,7 +55,7 @@ func TestClientRulesOnRewrites(t *testing.T) {
 	} {
 		f := &fakeRules{v: c.v}
 		call := shell(c.cmd)
-		d := policy(f).Decide(call, c.st)
+		d := withRules(f).Decide(call, c.st)
 		if d.Verdict != c.want || !strings.Contains(d.Reason, c.reason) {
 			t.Errorf("%s: %s %q, want %s containing %q", c.name, d.Verdict, d.Reason, c.want, c.reason)
 		}
@@ -80,7 +80,7 @@ func TestClientRulesOnRewrites(t *testing.T) {
 	}
 
 	// A review-mode publish stays hookctl's ask, whatever the user allows; a deny refuses it.
-	p := policy(&fakeRules{v: ClientVerdict{Verdict: hook.Allow}})
+	p := withRules(&fakeRules{v: ClientVerdict{Verdict: hook.Allow}})
 	p.GH = func() (string, error) { return "/usr/bin/gh", nil }
 	p.Secrets = func() *scrub.Scrubber { return scrub.NewScrubber(nil) }
 	review := SessionState{Mode: hook.ModeReview}
@@ -95,7 +95,7 @@ func TestClientRulesOnRewrites(t *testing.T) {
 
 	// A file tool is not rewritten: the client applies its own rules to it.
 	f := &fakeRules{v: deny}
-	if d := policy(f).Decide(&hook.ToolCall{Session: "s", Tool: "Read", Kind: hook.KindFileRead, ReadPaths: []string{"/p/x"}, Cwd: "/p"}, ro); d.Verdict != hook.Pass || len(f.asked) > 0 {
+	if d := withRules(f).Decide(&hook.ToolCall{Session: "s", Tool: "Read", Kind: hook.KindFileRead, ReadPaths: []string{"/p/x"}, Cwd: "/p"}, ro); d.Verdict != hook.Pass || len(f.asked) > 0 {
 		t.Errorf("Read: %s, asked %d, want no opinion and no question", d.Verdict, len(f.asked))
 	}
 }
