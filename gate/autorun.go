@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/internal/gitrepo"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // autoRunFiles are the well-known files that a tool runs, or takes commands from, when the
@@ -54,7 +55,7 @@ var gitCodeFiles = []struct{ name, what string }{
 // include.path), and autoRunFiles at the project's top and at the work tree's. writable (the
 // config's edit_auto_run_writable: relative to the project, or absolute) takes paths out.
 // GitDirs are the repository's git directories (the sandbox anchors them).
-func AutoRun(project, userHome string, writable []string) (paths []AutoRunPath, gitDirs []string) {
+func AutoRun(project, userHome string, writable []string) (paths []policy.AutoRunPath, gitDirs []string) {
 	project = filepath.Clean(project)
 	add := func(path, what string) {
 		path = filepath.Clean(path)
@@ -70,8 +71,8 @@ func AutoRun(project, userHome string, writable []string) (paths []AutoRunPath, 
 				return
 			}
 		}
-		if !slices.ContainsFunc(paths, func(a AutoRunPath) bool { return a.Path == path }) {
-			paths = append(paths, AutoRunPath{Path: path, What: what, Key: key})
+		if !slices.ContainsFunc(paths, func(a policy.AutoRunPath) bool { return a.Path == path }) {
+			paths = append(paths, policy.AutoRunPath{Path: path, What: what, Key: key})
 		}
 	}
 	tops := []string{project}

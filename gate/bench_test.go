@@ -8,6 +8,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // BenchmarkJudge judges a realistic mix: every legitimate read in the allow corpus and every
@@ -96,9 +97,9 @@ func BenchmarkDecideMedian(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
-				Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
-			st := SessionState{Mode: m.mode}
+			p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
+				Protection: policy.Protection{Home: "/home/u", Paths: policy.ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
+			st := policy.SessionState{Mode: m.mode}
 			per := make([]float64, len(mix))
 			const reps = 10
 			b.ResetTimer()

@@ -11,6 +11,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // TestCargoPinsRealCargo runs cargo metadata and cargo tree, as the rewrite gives them, in a
@@ -60,11 +61,11 @@ func TestCargoPinsRealCargo(t *testing.T) {
 		{"cargo metadata --format-version 1 --no-deps", `"packages"`},
 		{"cargo tree", "x v0.1.0"},
 	} {
-		sc, j, r := judgeScript(lexer.NewCommandLine(c.command), &config.Config{})
-		if r != nil || j.need.why == "" {
-			t.Fatalf("%s: judged %v (sandbox-only %q), want admitted for the sandbox only", c.command, r, j.need.why)
+		sc, j, r := policy.JudgeScript(lexer.NewCommandLine(c.command), &config.Config{})
+		if r != nil || j.Need.Why == "" {
+			t.Fatalf("%s: judged %v (sandbox-only %q), want admitted for the sandbox only", c.command, r, j.Need.Why)
 		}
-		rewritten := lexer.Print(sc, rewrite)
+		rewritten := lexer.Print(sc, policy.Rewrite)
 		out, sprung := run(rewritten)
 		if sprung != "" {
 			t.Errorf("%s ran as %s and sprang %q", c.command, rewritten, sprung)
@@ -73,13 +74,13 @@ func TestCargoPinsRealCargo(t *testing.T) {
 			t.Errorf("%s ran as %s and printed %q, want %q in it", c.command, rewritten, out, c.want)
 		}
 	}
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
-	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cargo tree", Cwd: dir}, SessionState{})
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cargo tree", Cwd: dir}, policy.SessionState{})
 	if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "rust-toolchain.toml") || !strings.Contains(d.Reason, "runs only in the sandbox") {
 		t.Errorf("cargo tree on the policy alone: %s %q, want refused because it runs only in the sandbox", d.Verdict, d.Reason)
 	}
-	p.Binary, p.Sandbox = "/usr/local/bin/hookctl", func() Isolation { return Isolation{Available: true, Describe: "stub"} }
-	d = p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cargo tree", Cwd: dir}, SessionState{})
+	p.Binary, p.Sandbox = "/usr/local/bin/hookctl", func() policy.Isolation { return policy.Isolation{Available: true, Describe: "stub"} }
+	d = p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cargo tree", Cwd: dir}, policy.SessionState{})
 	if d.Verdict != hook.Allow || !strings.Contains(d.Command, "hookctl sandbox") || !strings.Contains(d.Command, "build.rustc-wrapper") {
 		t.Errorf("cargo tree with the sandbox: %s %q, want it run in the sandbox with the pins", d.Verdict, d.Command)
 	}

@@ -6,16 +6,17 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/scrub"
 )
 
 // fakeRules answers every query with v, and records what it was asked.
 type fakeRules struct {
-	v     ClientVerdict
-	asked []ClientQuery
+	v     policy.ClientVerdict
+	asked []policy.ClientQuery
 }
 
-func (f *fakeRules) Judge(q ClientQuery) ClientVerdict {
+func (f *fakeRules) Judge(q policy.ClientQuery) policy.ClientVerdict {
 	f.asked = append(f.asked, q)
 	return f.v
 }
@@ -25,33 +26,33 @@ func (f *fakeRules) Judge(q ClientQuery) ClientVerdict {
 // call without a rewrite is left to the client, and the rules are asked about the command as
 // the agent wrote it.
 func TestClientRulesOnRewrites(t *testing.T) {
-	sandbox := func() Isolation { return Isolation{Available: true, Edit: true, Describe: "test"} }
-	withRules := func(f *fakeRules) *Policy {
-		return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl", Sandbox: sandbox,
-			ClientRules: func() ClientRules { return f }}
+	sandbox := func() policy.Isolation { return policy.Isolation{Available: true, Edit: true, Describe: "test"} }
+	withRules := func(f *fakeRules) *policy.Policy {
+		return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl", Sandbox: sandbox,
+			ClientRules: func() policy.ClientRules { return f }}
 	}
 	shell := func(cmd string) *hook.ToolCall {
 		return &hook.ToolCall{Session: "s", Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: "/p", Input: []byte(`{"command":"x"}`)}
 	}
-	ro, edit := SessionState{Mode: hook.ModeReadOnly}, SessionState{Mode: hook.ModeEdit, Project: "/p"}
-	deny := ClientVerdict{Verdict: hook.Deny, Rule: "deny Bash(cat:*) in /p/.claude/settings.local.json", By: "your permission rule", Reason: "denied by your rule"}
+	ro, edit := policy.SessionState{Mode: hook.ModeReadOnly}, policy.SessionState{Mode: hook.ModeEdit, Project: "/p"}
+	deny := policy.ClientVerdict{Verdict: hook.Deny, Rule: "deny Bash(cat:*) in /p/.claude/settings.local.json", By: "your permission rule", Reason: "denied by your rule"}
 	for _, c := range []struct {
 		name   string
 		cmd    string
-		st     SessionState
-		v      ClientVerdict
+		st     policy.SessionState
+		v      policy.ClientVerdict
 		want   hook.Verdict
 		asked  bool
 		reason string
 	}{
 		{"a read, denied by the user", "cat README.md", ro, deny, hook.Deny, true, "denied by your rule"},
-		{"a read, asked by the user", "cat README.md", ro, ClientVerdict{Verdict: hook.Ask, Reason: "your rule asks"}, hook.Ask, true, "your rule asks"},
-		{"a read, allowed", "cat README.md", ro, ClientVerdict{Verdict: hook.Allow, Reason: "allowed"}, hook.Allow, true, "allowed"},
-		{"read-only refuses a write whatever the user allows", "touch x", ro, ClientVerdict{Verdict: hook.Allow}, hook.Deny, false, "read-only"},
-		{"edit mode: the user's allow runs it", "touch x", edit, ClientVerdict{Verdict: hook.Allow}, hook.Allow, true, ""},
-		{"edit mode: the default mode asks", "touch x", edit, ClientVerdict{Verdict: hook.Ask, Reason: "asks"}, hook.Ask, true, "asks"},
-		{"edit mode: auto mode is left to the client", "touch x", edit, ClientVerdict{Verdict: hook.Pass}, hook.Pass, true, ""},
-		{"edit guard first", "rm -rf ~", edit, ClientVerdict{Verdict: hook.Allow}, hook.Deny, false, "edit-mode guard"},
+		{"a read, asked by the user", "cat README.md", ro, policy.ClientVerdict{Verdict: hook.Ask, Reason: "your rule asks"}, hook.Ask, true, "your rule asks"},
+		{"a read, allowed", "cat README.md", ro, policy.ClientVerdict{Verdict: hook.Allow, Reason: "allowed"}, hook.Allow, true, "allowed"},
+		{"read-only refuses a write whatever the user allows", "touch x", ro, policy.ClientVerdict{Verdict: hook.Allow}, hook.Deny, false, "read-only"},
+		{"edit mode: the user's allow runs it", "touch x", edit, policy.ClientVerdict{Verdict: hook.Allow}, hook.Allow, true, ""},
+		{"edit mode: the default mode asks", "touch x", edit, policy.ClientVerdict{Verdict: hook.Ask, Reason: "asks"}, hook.Ask, true, "asks"},
+		{"edit mode: auto mode is left to the client", "touch x", edit, policy.ClientVerdict{Verdict: hook.Pass}, hook.Pass, true, ""},
+		{"edit guard first", "rm -rf ~", edit, policy.ClientVerdict{Verdict: hook.Allow}, hook.Deny, false, "edit-mode guard"},
 	} {
 		f := &fakeRules{v: c.v}
 		call := shell(c.cmd)
@@ -80,15 +81,15 @@ func TestClientRulesOnRewrites(t *testing.T) {
 	}
 
 	// A review-mode publish stays hookctl's ask, whatever the user allows; a deny refuses it.
-	p := withRules(&fakeRules{v: ClientVerdict{Verdict: hook.Allow}})
+	p := withRules(&fakeRules{v: policy.ClientVerdict{Verdict: hook.Allow}})
 	p.GH = func() (string, error) { return "/usr/bin/gh", nil }
 	p.Secrets = func() *scrub.Scrubber { return scrub.NewScrubber(nil) }
-	review := SessionState{Mode: hook.ModeReview}
+	review := policy.SessionState{Mode: hook.ModeReview}
 	pub := shell(`gh pr comment 7 -R o/r -b "Looks good."`)
 	if d := p.Decide(pub, review); d.Verdict != hook.Ask {
 		t.Errorf("a publish under an allow rule: %s %q, want ask", d.Verdict, d.Reason)
 	}
-	p.ClientRules = func() ClientRules { return &fakeRules{v: deny} }
+	p.ClientRules = func() policy.ClientRules { return &fakeRules{v: deny} }
 	if d := p.Decide(pub, review); d.Verdict != hook.Deny {
 		t.Errorf("a publish under a deny rule: %s, want deny", d.Verdict)
 	}

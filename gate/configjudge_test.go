@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // TestEditConfig: [edit] sudo and allow (the guard's families), checked when the file is read,
@@ -42,9 +43,9 @@ func TestEditConfig(t *testing.T) {
 	}
 
 	decide := func(conf *config.Config, cmd string) hook.Verdict {
-		p := &Policy{World: Disk{}, Client: testClient, Config: conf, Binary: "/opt/hookctl",
-			Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
-		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: hook.ModeEdit}).Verdict
+		p := &policy.Policy{World: Disk{}, Client: testClient, Config: conf, Binary: "/opt/hookctl",
+			Protection: policy.Protection{Home: "/home/u", Paths: policy.ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
+		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, policy.SessionState{Mode: hook.ModeEdit}).Verdict
 	}
 	loose := &config.Config{Edit: config.EditConfig{Sudo: []string{"apt-get install"}, Allow: []string{"databases"}}, TempDir: "/var/folders/xy/T"}
 	for _, cmd := range []string{"sudo apt-get install -y jq", `psql -c "DROP TABLE t"`, `rm -rf "$TMPDIR/build"`} {

@@ -44,7 +44,7 @@ func TestCorpusAllowed(t *testing.T) {
 		}
 		_, ref := judgeReadOnly(r.Command, corpusConfig())
 		if strings.Contains(r.Comment, launcherOnlyMark) {
-			if ref == nil || !ref.launcherOnly {
+			if ref == nil || !ref.LauncherOnly {
 				misses++
 				t.Errorf("%s: its group says launcher-only, the judge says %v", r, ref)
 			}
@@ -54,12 +54,12 @@ func TestCorpusAllowed(t *testing.T) {
 		case marked && ref == nil:
 			misses++
 			t.Errorf("%s admitted on the policy alone; its group says sandbox-only", r)
-		case marked && !ref.sandboxOnly:
+		case marked && !ref.SandboxOnly:
 			misses++
 			t.Errorf("%s refused: %s", r, ref.What)
 		case marked:
 			sandboxOnly++
-		case ref != nil && ref.sandboxOnly:
+		case ref != nil && ref.SandboxOnly:
 			misses++
 			t.Errorf("%s admitted only for the sandbox (%s); mark its group sandbox-only", r, ref.What)
 		case ref != nil:

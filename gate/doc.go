@@ -1,7 +1,9 @@
-// Package gate is what the hook process decides and all it reads to decide: the tool call, the
-// session's start, the user's mode command, a prompt, the session's end and the retrieval hook
-// (Gate); the policy (read-only mode, read-only agent types, the network quarantine, edit mode's
-// guard), the read-only shell judge, configuration, session state and the decision log.
+// Package gate is the hook process's deciders and all their I/O: the tool call, the session's
+// start, the user's mode command, a prompt, the session's end and the retrieval hook (Gate), and
+// what the policy asks of the machine: path resolution and hard links (resolve.go), walks of
+// recursive readers (walk.go), globs and home (Disk, the policy's World), auto-run files
+// (autorun.go), git filters (gitfilters.go). Gate.NewPolicy is the one constructor of the policy,
+// which the hook and `hookctl check` both use; LoadConfig is the config with the judges' checks.
 //
 // It runs in the hook process, which can read the user's files; it links no network code (a test
 // in internal/buildcheck keeps it so). Nothing here knows any client: the protocol it decides in

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // TestFileToolProtectedPaths (issue 9): the file tools' targets among Claude Code's neighbours,
@@ -46,14 +47,14 @@ func TestFileToolProtectedPaths(t *testing.T) {
 	for _, tool := range []string{"Write", "Edit", "NotebookEdit"} {
 		for _, path := range denied {
 			d := p.Decide(&hook.ToolCall{Tool: tool, Kind: hook.KindFileWrite, Cwd: "/home/u/proj", Session: "s1", Paths: []string{path}},
-				SessionState{Mode: hook.ModeEdit})
+				policy.SessionState{Mode: hook.ModeEdit})
 			if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "only the user may change") {
 				t.Errorf("%s %s: %s %q, want deny", tool, path, d.Verdict, d.Reason)
 			}
 		}
 		for _, path := range allowed {
 			d := p.Decide(&hook.ToolCall{Tool: tool, Kind: hook.KindFileWrite, Cwd: "/home/u/proj", Session: "s1", Paths: []string{path}},
-				SessionState{Mode: hook.ModeEdit})
+				policy.SessionState{Mode: hook.ModeEdit})
 			if d.Verdict == hook.Deny {
 				t.Errorf("%s %s: refused (%s)", tool, path, d.Reason)
 			}
@@ -65,7 +66,7 @@ func TestFileToolProtectedPaths(t *testing.T) {
 	for _, path := range []string{"/home/u/proj/.Claude/Settings.json", "/home/u/.BASHRC", "/HOME/U/.claude.json",
 		"/home/u/.config/HOOKCTL/config.toml", "/Etc/Claude-Code/managed-settings.json"} {
 		d := folded.Decide(&hook.ToolCall{Tool: "Write", Kind: hook.KindFileWrite, Cwd: "/home/u/proj", Session: "s1", Paths: []string{path}},
-			SessionState{Mode: hook.ModeEdit})
+			policy.SessionState{Mode: hook.ModeEdit})
 		if d.Verdict != hook.Deny {
 			t.Errorf("folding: Write %s: %s, want deny", path, d.Verdict)
 		}

@@ -22,12 +22,13 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/internal/testbin"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // execVariant is one way the execution test gets the command it runs for an admitted row.
 type execVariant struct {
 	name   string
-	policy func(t *testing.T) *Policy
+	policy func(t *testing.T) *policy.Policy
 	// gaps are the rows this variant is known to let change the world, each with what it does
 	// (see findingsSummary); nil means no row may.
 	gaps map[string]string
@@ -37,7 +38,9 @@ type execVariant struct {
 // the rules' (policyOnlyGaps); and the policy with hookctl's sandbox, as the hook runs admitted
 // commands where the probe says it holds, which must leave the world unchanged.
 var execVariants = []execVariant{
-	{name: "policy-only", policy: func(*testing.T) *Policy { return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}} }, gaps: policyOnlyGaps},
+	{name: "policy-only", policy: func(*testing.T) *policy.Policy {
+		return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+	}, gaps: policyOnlyGaps},
 	{name: "sandbox", policy: sandboxPolicy, gaps: sandboxGaps},
 }
 
@@ -83,7 +86,7 @@ var sandboxGaps = map[string]string{
 const retrieverAudit = "added home/.config/hookctl; added home/.config/hookctl/audit; added home/.config/hookctl/audit/audit.jsonl"
 
 // sandboxPolicy is the policy with the real launcher, once the probe has shown it holds here.
-func sandboxPolicy(t *testing.T) *Policy {
+func sandboxPolicy(t *testing.T) *policy.Policy {
 	bin := hookctlBinary(t)
 	probe := exec.Command(bin, "sandbox", "--probe")
 	probe.Env = append(os.Environ(), "HOOKCTL_HOME="+t.TempDir())
@@ -94,8 +97,8 @@ func sandboxPolicy(t *testing.T) *Policy {
 		}
 		t.Skipf("no sandbox on this machine: %s", out)
 	}
-	return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: bin,
-		Sandbox: func() Isolation { return Isolation{Available: true, Describe: "probed"} }}
+	return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: bin,
+		Sandbox: func() policy.Isolation { return policy.Isolation{Available: true, Describe: "probed"} }}
 }
 
 // policyOnlyGaps are the admitted rows that, run as the policy rewrites them in the hostile
@@ -228,7 +231,7 @@ type execResult struct {
 func runVariant(t *testing.T, v execVariant, tmpl *hostile.World, rows []execRow) {
 	base := v.policy(t)
 	// Each world has its own HOME, which `~` in a command stands for (Config.UserHome).
-	withHome := func(home string) *Policy {
+	withHome := func(home string) *policy.Policy {
 		q, c := *base, *base.Config
 		c.UserHome = home
 		q.Config = &c
@@ -239,7 +242,7 @@ func runVariant(t *testing.T, v execVariant, tmpl *hostile.World, rows []execRow
 	var jobs []execRow
 	denied, skipped := 0, 0
 	for _, r := range rows {
-		d := p.Decide(&hook.ToolCall{Session: "exec-test", Tool: "Bash", Kind: hook.KindShell, Command: r.Command, Cwd: tmpl.Project}, SessionState{Mode: hook.ModeReadOnly})
+		d := p.Decide(&hook.ToolCall{Session: "exec-test", Tool: "Bash", Kind: hook.KindShell, Command: r.Command, Cwd: tmpl.Project}, policy.SessionState{Mode: hook.ModeReadOnly})
 		switch {
 		case d.Verdict == hook.Deny:
 			denied++
@@ -276,7 +279,7 @@ func runVariant(t *testing.T, v execVariant, tmpl *hostile.World, rows []execRow
 					results <- execResult{row: r, shell: sh.name, findings: []string{"copy failed: " + err.Error()}}
 					continue
 				}
-				d := withHome(w.Home).Decide(&hook.ToolCall{Session: "exec-test", Tool: "Bash", Kind: hook.KindShell, Command: r.Command, Cwd: w.Project}, SessionState{Mode: hook.ModeReadOnly})
+				d := withHome(w.Home).Decide(&hook.ToolCall{Session: "exec-test", Tool: "Bash", Kind: hook.KindShell, Command: r.Command, Cwd: w.Project}, policy.SessionState{Mode: hook.ModeReadOnly})
 				res := execResult{row: r, shell: sh.name, command: d.Command}
 				res.findings, res.output = runInWorld(w, sh.argv, d.Command)
 				os.RemoveAll(dir)

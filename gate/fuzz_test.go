@@ -13,6 +13,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 func addCorpusSeeds(f *testing.F) {
@@ -91,7 +92,7 @@ func judgedCalls(sc *lexer.Script) []string {
 	}
 	add := func(pl *lexer.Pipeline) {
 		for _, c := range pl.Cmds {
-			p := rewrite(c)
+			p := policy.Rewrite(c)
 			var parts []string
 			parts = append(parts, p.Env...)
 			for _, w := range p.Words {
@@ -239,10 +240,10 @@ func FuzzContainEdit(f *testing.F) {
 	for _, c := range cmds {
 		f.Add(c)
 	}
-	p := &Policy{World: Disk{}, Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() Isolation { return Isolation{Available: true, Edit: true} }}
+	p := &policy.Policy{World: Disk{}, Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() policy.Isolation { return policy.Isolation{Available: true, Edit: true} }}
 	head := []string{"/bin/hook ctl", "sandbox", "--profile", "edit", "--session", "s'1", "--project", "/p q", "--", "bash", "--noprofile", "--norc", "-c"}
 	f.Fuzz(func(t *testing.T, src string) {
-		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: src, Session: "s'1", Cwd: "/elsewhere"}, SessionState{Mode: hook.ModeEdit, Project: "/p q"})
+		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: src, Session: "s'1", Cwd: "/elsewhere"}, policy.SessionState{Mode: hook.ModeEdit, Project: "/p q"})
 		if d.Verdict != hook.Pass || d.Command == "" || !strings.HasPrefix(d.Isolation, "edit sandbox") {
 			return
 		}

@@ -13,6 +13,7 @@ import (
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/gitrepo"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/scrub"
@@ -34,22 +35,22 @@ type Gate struct {
 	// still the one install wrote (Claude Code: the model may not invoke it). Nil: no check.
 	VerifyToggle func() error
 	// Protect lists the paths no agent may write, for a session in project directory cwd.
-	Protect func(cwd string) Protection
+	Protect func(cwd string) policy.Protection
 	// Resolve resolves a file tool's targets and the protected set (ResolveTargets). Nil: paths
 	// are compared as written.
-	Resolve func(paths []string, prot Protection) Resolution
+	Resolve func(paths []string, prot policy.Protection) policy.Resolution
 	// ResolveReads resolves the paths a read names, for the sensitive-file rule (ResolveReads).
 	// Nil: paths are judged as written.
-	ResolveReads func(paths []string) []Target
+	ResolveReads func(paths []string) []policy.Target
 	// Walk and ReadList judge what a command's walks and files of names reach (Walk, ReadList).
-	Walk     func(reqs []WalkRequest) *WalkHit
+	Walk     func(reqs []policy.WalkRequest) *policy.WalkHit
 	ReadList func(path string, sep byte) ([]string, error)
 	// Binary is hookctl's own path, for the rewrite of web reads into hookctl retrieve and of
 	// admitted commands into hookctl sandbox.
 	Binary string
 	// Sandbox says whether this machine can run admitted commands in the OS sandbox (the
 	// probe's cached result). Nil: it cannot.
-	Sandbox func() Isolation
+	Sandbox func() policy.Isolation
 	// IsClient confirms that the hook's parent process is the client, before the gate notes
 	// which session it is in (Store.NoteClient). Nil: the parent is taken to be the client.
 	IsClient func(pid int) bool
@@ -73,13 +74,13 @@ type Gate struct {
 	Pinned string
 	// ClientRules loads the client's own permission rules for a call (Policy.ClientRules), with
 	// their I/O, when the policy asks. Nil: the client judges its rewrites itself.
-	ClientRules func(c *hook.ToolCall) ClientRules
+	ClientRules func(c *hook.ToolCall) policy.ClientRules
 	// Environ is the environment whose secret values a recorded command is redacted of.
 	Environ []string
 }
 
 // EditEnforcement says in one sentence what holds edit mode's self-protection on this machine.
-func EditEnforcement(iso Isolation, cfg *config.Config) string {
+func EditEnforcement(iso policy.Isolation, cfg *config.Config) string {
 	switch {
 	case iso.Edit && cfg.FullNetwork():
 		return "edit mode's commands run in hookctl's edit sandbox: they cannot write hookctl's files, the client's settings " +
@@ -94,12 +95,12 @@ func EditEnforcement(iso Isolation, cfg *config.Config) string {
 	case cfg != nil && cfg.Sandbox == config.SandboxRequire:
 		return "⚠ no edit sandbox here (" + iso.EditReason + "), and your config requires one: every edit-mode shell command is refused"
 	}
-	return "⚠ no edit sandbox here (" + iso.EditReason + "): edit mode's protection of hookctl's and the client's files rests on what hookctl's parser can see " + PolicyOnlyBadge
+	return "⚠ no edit sandbox here (" + iso.EditReason + "): edit mode's protection of hookctl's and the client's files rests on what hookctl's parser can see " + policy.PolicyOnlyBadge
 }
 
 // Enforcement says in one sentence what holds read-only mode on this machine, for the session's
 // start message and hookctl doctor: a missing guarantee is never silent.
-func Enforcement(iso Isolation, cfg *config.Config) string {
+func Enforcement(iso policy.Isolation, cfg *config.Config) string {
 	switch {
 	case iso.Available:
 		return "read-only commands run in hookctl's OS sandbox (" + iso.Describe + "): no writes, no network"
@@ -109,7 +110,7 @@ func Enforcement(iso Isolation, cfg *config.Config) string {
 	case cfg != nil && cfg.Sandbox == config.SandboxRequire:
 		return "⚠ no OS sandbox here (" + iso.Reason + "), and your config requires one: every shell command is refused"
 	}
-	return "⚠ no OS sandbox here (" + iso.Reason + "): read-only rests on hookctl's per-program rules alone " + PolicyOnlyBadge
+	return "⚠ no OS sandbox here (" + iso.Reason + "): read-only rests on hookctl's per-program rules alone " + policy.PolicyOnlyBadge
 }
 
 // Decide implements Decider.
@@ -156,40 +157,40 @@ func (g *Gate) loadConfig(cwd string) (*config.Config, error) {
 
 // sessionState is the session's mode as the policy sees it: the mode, or read-only with the
 // reason the mode could not be read.
-func (g *Gate) sessionState(id, cwd string, cfg *config.Config) SessionState {
+func (g *Gate) sessionState(id, cwd string, cfg *config.Config) policy.SessionState {
 	if g.Modes == nil {
-		return SessionState{Mode: hook.ModeReadOnly, Warning: "hookctl has no session state here"}
+		return policy.SessionState{Mode: hook.ModeReadOnly, Warning: "hookctl has no session state here"}
 	}
 	if m, ok := g.Modes.(interface {
 		ModeAndProject(id, cwd string, def hook.Mode) (hook.Mode, string, error)
 	}); ok {
 		mode, project, err := m.ModeAndProject(id, cwd, cfg.SessionDefault())
 		if err != nil {
-			return SessionState{Mode: hook.ModeReadOnly, Warning: err.Error()}
+			return policy.SessionState{Mode: hook.ModeReadOnly, Warning: err.Error()}
 		}
-		return SessionState{Mode: mode, Project: project}
+		return policy.SessionState{Mode: mode, Project: project}
 	}
 	mode, err := g.Modes.ModeFor(id, cwd, cfg.SessionDefault())
 	if err != nil {
-		return SessionState{Mode: hook.ModeReadOnly, Warning: err.Error()}
+		return policy.SessionState{Mode: hook.ModeReadOnly, Warning: err.Error()}
 	}
-	return SessionState{Mode: mode}
+	return policy.SessionState{Mode: mode}
 }
 
 // NewPolicy is the policy the gate decides call c with under cfg, its questions to the machine
 // answered from c's directory: the one constructor, which `hookctl check` and `hookctl log why`
 // use too, so that what they say is what the hook decides.
-func (g *Gate) NewPolicy(cfg *config.Config, c *hook.ToolCall) *Policy {
-	p := &Policy{World: Disk{}, Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
+func (g *Gate) NewPolicy(cfg *config.Config, c *hook.ToolCall) *policy.Policy {
+	p := &policy.Policy{World: Disk{}, Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
 		Resolve: g.Resolve, ResolveReads: g.ResolveReads, Walk: g.Walk, ReadList: g.ReadList}
 	if g.GH != nil {
 		p.GH = func() (string, error) { return g.GH(c.Cwd) }
 	}
 	if g.Protect != nil {
-		p.Protect = func() Protection { return g.Protect(c.Cwd) }
+		p.Protect = func() policy.Protection { return g.Protect(c.Cwd) }
 	}
 	if g.ClientRules != nil {
-		p.ClientRules = func() ClientRules { return g.ClientRules(c) }
+		p.ClientRules = func() policy.ClientRules { return g.ClientRules(c) }
 	}
 	p.GHRepo = retriever.EnvValue(g.Environ, "GH_REPO")
 	p.GitHubRepo = func(remote string) string { return gitrepo.ProjectGitHubRepo(c.Cwd, remote) }
@@ -208,10 +209,10 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl refuses every call until this is fixed: " + err.Error()}
 	}
 	var sc *session.Call // what the call read of its session: once, here
-	var st SessionState
+	var st policy.SessionState
 	if g.Store != nil {
 		sc = g.Store.Begin(g.Modes, c.Session, c.Cwd, cfg.SessionDefault())
-		st = SessionState{Mode: sc.Mode, Project: sc.Project}
+		st = policy.SessionState{Mode: sc.Mode, Project: sc.Project}
 		if sc.Err != nil {
 			st.Warning = sc.Err.Error()
 		}
@@ -240,7 +241,7 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 	if d.Verdict == hook.Deny && strings.HasPrefix(d.Rule, "read-only rules") && c.AgentID == "" && sc != nil && c.Session != "" && !sc.ToldOK {
 		// The hook saw no start of this session (a client without a session-start hook), so the
 		// model has not been told what the read-only shell accepts: once, with this refusal.
-		d.Reason += " " + ReadOnlyShellRules
+		d.Reason += " " + policy.ReadOnlyShellRules
 	}
 	d.Record = g.record(&hook.LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Kind: c.Kind.String(), Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
@@ -262,7 +263,7 @@ func (g *Gate) noteClient(id string) {
 // model, so without this the only word it has of the mode is the stale one from the session's
 // start. It is spent once told: note is the mode to note as told now, nil for none. A mode that
 // could not be read is never announced as a change.
-func (g *Gate) changeNotice(id string, st SessionState, told hook.Mode, ok bool) (notice string, note *hook.Mode) {
+func (g *Gate) changeNotice(id string, st policy.SessionState, told hook.Mode, ok bool) (notice string, note *hook.Mode) {
 	if st.Warning != "" || id == "" || ok && told == st.Mode {
 		return "", nil
 	}
@@ -274,7 +275,7 @@ func (g *Gate) changeNotice(id string, st SessionState, told hook.Mode, ok bool)
 	}
 	notice = g.ModeChangeNotice(told, st.Mode)
 	if st.Plan {
-		notice += " " + PlanModeRule
+		notice += " " + policy.PlanModeRule
 	}
 	return notice, &mode
 }
@@ -283,7 +284,7 @@ func (g *Gate) changeNotice(id string, st SessionState, told hook.Mode, ok bool)
 // and what it may do now.
 func (g *Gate) ModeChangeNotice(from, to hook.Mode) string {
 	return "hookctl: the user has switched this session from " + modeName(from) + " to " + modeName(to) +
-		" mode; what you were told of the mode before no longer holds. " + g.sessionContext(SessionState{Mode: to})
+		" mode; what you were told of the mode before no longer holds. " + g.sessionContext(policy.SessionState{Mode: to})
 }
 
 // modeName is a mode as the model is told it.
@@ -310,7 +311,7 @@ func (g *Gate) prompt(ev *hook.Event) hook.Decision {
 	}
 	g.Store.TouchStale(ev.Session, used)
 	told, ok := g.Store.Told(ev.Session)
-	notice, note := g.changeNotice(ev.Session, SessionState{Mode: mode, Plan: ev.PermissionMode == hook.PermissionPlan}, told, ok)
+	notice, note := g.changeNotice(ev.Session, policy.SessionState{Mode: mode, Plan: ev.PermissionMode == hook.PermissionPlan}, told, ok)
 	if note != nil {
 		g.Store.SetTold(ev.Session, *note)
 	}
@@ -377,7 +378,7 @@ func (g *Gate) sessionStart(ev *hook.Event) hook.Decision {
 	msgs := []string{"hookctl: this session is " + session.Badge(st.Mode) + " (" + g.Client.ModeCommand() + "); " +
 		Enforcement(iso, cfg) + "; " + EditEnforcement(iso, cfg)}
 	if st.Mode == hook.ModeReview {
-		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+PublishWhere(iso, cfg))
+		msgs = append(msgs, "hookctl: review mode asks you to confirm each publish; "+policy.PublishWhere(iso, cfg))
 	}
 	if cfg.DirectFetch {
 		msgs = append(msgs, "hookctl: ⚠ DIRECT FETCH is on: web tools bypass the quarantined retriever (direct_fetch in your config)")
@@ -397,9 +398,9 @@ func (g *Gate) sessionStart(ev *hook.Event) hook.Decision {
 	return d
 }
 
-func (g *Gate) isolation() Isolation {
+func (g *Gate) isolation() policy.Isolation {
 	if g.Sandbox == nil {
-		return Isolation{Reason: "hookctl has no sandbox here", EditReason: "hookctl has no sandbox here"}
+		return policy.Isolation{Reason: "hookctl has no sandbox here", EditReason: "hookctl has no sandbox here"}
 	}
 	return g.Sandbox()
 }
@@ -425,17 +426,17 @@ func (g *Gate) publishRuns() string {
 }
 
 // sessionContext is what the model is told at the start of a session.
-func (g *Gate) sessionContext(st SessionState) string {
+func (g *Gate) sessionContext(st policy.SessionState) string {
 	if st.Mode == hook.ModeReview {
 		return "hookctl: this session is in REVIEW mode: read-only mode (read files, run read-only commands; writes, " +
 			"edits and other changes are refused), except that you may publish a review or comment on a pull request with " +
 			programs.PublishForms() + ". The user confirms each publish, shown the exact command; " + g.publishRuns() +
-			". " + ReadOnlyShellRules + " Publish only what the user asked you to. Only the user can " +
+			". " + policy.ReadOnlyShellRules + " Publish only what the user asked you to. Only the user can " +
 			"change the mode (they " + g.Client.ToEdit() + " or " + g.Client.ToReadOnly() + "); do not try to change it yourself."
 	}
 	if st.Mode == hook.ModeReadOnly {
 		s := "hookctl: this session is in READ-ONLY mode. You can read files and run read-only commands; writes, edits " +
-			"and other changes are refused. " + ReadOnlyShellRules + " Only the user can change the mode (they " +
+			"and other changes are refused. " + policy.ReadOnlyShellRules + " Only the user can change the mode (they " +
 			g.Client.ToEdit() + "); do not try to change it yourself. If a task needs a change, say what you would change and ask the user."
 		if st.Warning != "" {
 			s += " (hookctl could not read this session's state: " + st.Warning + ")"
@@ -507,7 +508,7 @@ func (g *Gate) toggle(ev *hook.Event) hook.Decision {
 		reason += ". The agent can only read; " + g.Client.ToEdit() + " to let it edit."
 	case hook.ModeReview:
 		reason += ". The agent can only read, and publish a review or comment on a pull request, each of which you confirm; " +
-			PublishWhere(g.isolation(), cfg) + "; " + g.Client.ToReadOnly() + " to make it read-only again."
+			policy.PublishWhere(g.isolation(), cfg) + "; " + g.Client.ToReadOnly() + " to make it read-only again."
 	default:
 		reason += ". The agent may edit; " + g.Client.ToReadOnly() + " to make it read-only again."
 	}

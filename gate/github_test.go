@@ -12,6 +12,7 @@ import (
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/internal/gitrepo"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/retriever"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -19,8 +20,8 @@ import (
 
 // githubPolicy is a read-only policy whose project has the remotes origin (o/r) and upstream
 // (up/r), as ProjectGitHubRepo would find them.
-func githubPolicy() *Policy {
-	return &Policy{World: Disk{}, Config: &config.Config{}, Client: testClient, Binary: "/bin/hookctl",
+func githubPolicy() *policy.Policy {
+	return &policy.Policy{World: Disk{}, Config: &config.Config{}, Client: testClient, Binary: "/bin/hookctl",
 		GitHubRepo: func(remote string) string {
 			switch remote {
 			case "", "origin":
@@ -43,8 +44,8 @@ func githubPolicy() *Policy {
 // githubRead reports whether the policy rewrites cmd, in read-only mode, into a typed
 // `hookctl retrieve github --op JSON` (or repo) read whose operation the retriever accepts, and
 // returns the rewritten command's words, the operation's JSON replaced by its arguments.
-func githubRead(p *Policy, cmd, description string) ([]string, hook.Decision, bool) {
-	d := p.Decide(&hook.ToolCall{Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: cmd, Description: description}, SessionState{Mode: hook.ModeReadOnly})
+func githubRead(p *policy.Policy, cmd, description string) ([]string, hook.Decision, bool) {
+	d := p.Decide(&hook.ToolCall{Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: cmd, Description: description}, policy.SessionState{Mode: hook.ModeReadOnly})
 	if d.Verdict != hook.Allow {
 		return nil, d, false
 	}
@@ -113,7 +114,7 @@ func TestCorpusGitHubReads(t *testing.T) {
 			continue
 		}
 		n++
-		d := githubPolicy().Decide(&hook.ToolCall{Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: r.Command}, SessionState{Mode: hook.ModeReadOnly})
+		d := githubPolicy().Decide(&hook.ToolCall{Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: r.Command}, policy.SessionState{Mode: hook.ModeReadOnly})
 		if d.Verdict != hook.Deny {
 			t.Errorf("%s (%s): %v as %q, want a refusal", r, r.Comment, d.Verdict, d.Command)
 		}
@@ -152,19 +153,19 @@ func TestGitHubReadsRepository(t *testing.T) {
 	}
 	p := githubPolicy()
 	p.GitHubRepo = func(string) string { return "" }
-	if d := p.Decide(bash("gh pr list"), SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "-R OWNER/REPO") {
+	if d := p.Decide(bash("gh pr list"), policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "-R OWNER/REPO") {
 		t.Errorf("no remote: %v %s", d.Verdict, d.Reason)
 	}
 	p.GitBranch = func() string { return "" }
-	if d := p.Decide(bash("gh pr view -R o/r"), SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "number") {
+	if d := p.Decide(bash("gh pr view -R o/r"), policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "number") {
 		t.Errorf("a detached HEAD: %v %s", d.Verdict, d.Reason)
 	}
 	p.GitBranch = func() string { return "x..y" }
-	if d := p.Decide(bash("gh pr view -R o/r"), SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny {
+	if d := p.Decide(bash("gh pr view -R o/r"), policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny {
 		t.Errorf("a hostile branch name: %v %q", d.Verdict, d.Command)
 	}
 	p.GHRepo = "a/b/c/d"
-	if d := p.Decide(bash("gh pr list"), SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny {
+	if d := p.Decide(bash("gh pr list"), policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny {
 		t.Errorf("a malformed GH_REPO: %v %q", d.Verdict, d.Command)
 	}
 
@@ -174,7 +175,7 @@ func TestGitHubReadsRepository(t *testing.T) {
 	}
 
 	// In edit mode git reaches the project's own remote itself: ls-remote is the edit guard's.
-	d := githubPolicy().Decide(bash("git ls-remote --heads origin"), SessionState{Mode: hook.ModeEdit})
+	d := githubPolicy().Decide(bash("git ls-remote --heads origin"), policy.SessionState{Mode: hook.ModeEdit})
 	if strings.Contains(d.Command, "retrieve") {
 		t.Errorf("edit mode rewrote git ls-remote: %q", d.Command)
 	}

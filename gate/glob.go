@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/secrets"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // Bounds on one command's glob expansion (issue 23, item 9: `cat /*/*/*/*/*` spent the hook's
@@ -153,7 +154,7 @@ func join(dir, name string) string {
 type Disk struct{}
 
 // Globs implements World.
-func (Disk) Globs() Globber {
+func (Disk) Globs() policy.Globber {
 	b := newGlobBudget()
 	return func(pattern string, zsh bool) ([]string, error) { return expandReadGlob(pattern, zsh, b) }
 }

@@ -6,6 +6,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -88,7 +89,7 @@ func TestPlanModeIsReadOnly(t *testing.T) {
 // TestModeZeroIsReadOnly: a Mode nobody set means read-only.
 func TestModeZeroIsReadOnly(t *testing.T) {
 	var m hook.Mode
-	var st SessionState
+	var st policy.SessionState
 	if m != hook.ModeReadOnly || st.Mode != hook.ModeReadOnly {
 		t.Errorf("zero Mode is %v", m)
 	}

@@ -8,13 +8,14 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/session"
 )
 
 // TestPolicyScopes: read-only rules bind read-only agent types in every mode and read-only
 // sessions; everything else gets no opinion.
 func TestPolicyScopes(t *testing.T) {
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}}
 	write := func(agent string) *hook.ToolCall {
 		return &hook.ToolCall{Tool: "Write", Kind: hook.KindFileWrite, AgentType: agent}
 	}
@@ -32,7 +33,7 @@ func TestPolicyScopes(t *testing.T) {
 		{write(""), hook.ModeReadOnly, hook.Deny},
 		{write("general-purpose"), hook.ModeReadOnly, hook.Deny},
 	} {
-		if got := p.Decide(c.call, SessionState{Mode: c.mode}).Verdict; got != c.want {
+		if got := p.Decide(c.call, policy.SessionState{Mode: c.mode}).Verdict; got != c.want {
 			t.Errorf("%s by %q in %s: %s, want %s", c.call.Tool, c.call.AgentType, c.mode, got, c.want)
 		}
 	}
@@ -41,7 +42,7 @@ func TestPolicyScopes(t *testing.T) {
 // TestPolicyKinds: in read-only mode, reads and session tools pass, web is left to the
 // retriever, mutating and unknown tools are refused, shell is judged.
 func TestPolicyKinds(t *testing.T) {
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		want hook.Verdict
@@ -56,7 +57,7 @@ func TestPolicyKinds(t *testing.T) {
 		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "rm -rf /"}, hook.Deny},
 		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: ""}, hook.Deny},
 	} {
-		d := p.Decide(c.call, SessionState{Mode: hook.ModeReadOnly})
+		d := p.Decide(c.call, policy.SessionState{Mode: hook.ModeReadOnly})
 		if d.Verdict != c.want {
 			t.Errorf("%s %q: %s (%s), want %s", c.call.Tool, c.call.Command, d.Verdict, d.Reason, c.want)
 		}
@@ -72,7 +73,7 @@ func TestPolicyKinds(t *testing.T) {
 // TestDenyReasonsSayWhatToDo: every refusal names what was refused and what the agent can do,
 // and stays short enough to read.
 func TestDenyReasonsSayWhatToDo(t *testing.T) {
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		mode hook.Mode
@@ -101,14 +102,14 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "diff <(git show HEAD~1:Makefile) Makefile"}, hook.ModeReadOnly,
 			[]string{"(process substitution)", "git diff HEAD~1 -- FILE"}},
 	} {
-		d := p.Decide(c.call, SessionState{Mode: c.mode})
+		d := p.Decide(c.call, policy.SessionState{Mode: c.mode})
 		for _, w := range c.want {
 			if !strings.Contains(d.Reason, w) {
 				t.Errorf("%s %q: reason %q lacks %q", c.call.Tool, c.call.Command, d.Reason, w)
 			}
 		}
 		// The specific reason and one hint: the general rules are told once per session.
-		if len(d.Reason) > 600 || strings.Contains(d.Reason, ReadOnlyShellRules) {
+		if len(d.Reason) > 600 || strings.Contains(d.Reason, policy.ReadOnlyShellRules) {
 			t.Errorf("%q: reason is %d bytes: %q", c.call.Command, len(d.Reason), d.Reason)
 		}
 	}
@@ -117,7 +118,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 // TestDenyReasonsQuoteLittle: a reason quotes at most a short prefix of what the model wrote.
 func TestDenyReasonsQuoteLittle(t *testing.T) {
 	secret := "sk-ant-" + strings.Repeat("x", 200)
-	d := (&Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: hook.ModeReadOnly})
+	d := (&policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, policy.SessionState{Mode: hook.ModeReadOnly})
 	if strings.Contains(d.Reason, secret) {
 		t.Errorf("the reason repeats the whole argument: %q", d.Reason)
 	}
@@ -141,9 +142,9 @@ func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 // the shell becomes hookctl retrieve (the need from the call's description), and direct_fetch
 // lets web tools through.
 func TestNetworkRouting(t *testing.T) {
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl"}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl"}
 	for _, mode := range []hook.Mode{hook.ModeReadOnly, hook.ModeEdit} {
-		st := SessionState{Mode: mode}
+		st := policy.SessionState{Mode: mode}
 		d := p.Decide(&hook.ToolCall{Tool: "WebSearch", Kind: hook.KindWeb, Web: &hook.WebRequest{Query: "q", Need: "q"}}, st)
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "retrieval hook") {
 			t.Errorf("%v WebSearch: %+v", mode, d)
@@ -164,12 +165,12 @@ func TestNetworkRouting(t *testing.T) {
 			t.Errorf("%v Monitor curl: %+v", mode, d)
 		}
 	}
-	direct := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{DirectFetch: true}, Binary: "/opt/hookctl"}
-	if d := direct.Decide(&hook.ToolCall{Tool: "WebFetch", Kind: hook.KindWeb, Web: &hook.WebRequest{URL: "https://x"}}, SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Pass {
+	direct := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{DirectFetch: true}, Binary: "/opt/hookctl"}
+	if d := direct.Decide(&hook.ToolCall{Tool: "WebFetch", Kind: hook.KindWeb, Web: &hook.WebRequest{URL: "https://x"}}, policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Pass {
 		t.Errorf("direct_fetch: %+v", d)
 	}
 	// The rewrite is a command the read-only lexer also accepts, word for word.
-	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "wget -qO- 'https://example.com/a b'", Description: "x; rm -rf /"}, SessionState{})
+	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "wget -qO- 'https://example.com/a b'", Description: "x; rm -rf /"}, policy.SessionState{})
 	if d.Verdict != hook.Allow {
 		t.Fatalf("%+v", d)
 	}
@@ -184,8 +185,8 @@ func TestNetworkRouting(t *testing.T) {
 // ran unmediated and raw web content reached an agent holding file access and write tools.
 // Every one must be answered by the retriever (or refused), in both modes.
 func TestQuarantineSeesEverySpelling(t *testing.T) {
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
-		Protection: Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
+		Protection: policy.Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
 	for _, cmd := range []string{
 		`cu\rl https://example.com/x`,
 		`$'curl' -s https://example.com/x`,
@@ -196,7 +197,7 @@ func TestQuarantineSeesEverySpelling(t *testing.T) {
 		"cu\\\nrl https://example.com/x",
 	} {
 		for _, mode := range []hook.Mode{hook.ModeEdit, hook.ModeReadOnly} {
-			d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: mode})
+			d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, policy.SessionState{Mode: mode})
 			switch {
 			case d.Verdict == hook.Allow && strings.HasPrefix(d.Command, "/opt/hookctl retrieve fetch https://example.com/x "):
 			case d.Verdict == hook.Deny:
@@ -208,19 +209,19 @@ func TestQuarantineSeesEverySpelling(t *testing.T) {
 }
 
 // judgeReadOnly judges a command given as text, parsing it as the policy does.
-func judgeReadOnly(cmd string, cfg *config.Config) (string, *Refusal) {
-	return JudgeReadOnly(lexer.NewCommandLine(cmd), cfg)
+func judgeReadOnly(cmd string, cfg *config.Config) (string, *policy.Refusal) {
+	return policy.JudgeReadOnly(lexer.NewCommandLine(cmd), cfg)
 }
 
 // judgeInSandbox is judgeReadOnly where the sandbox holds: a command admitted for the sandbox
 // only (Refusal.sandboxOnly) comes back rewritten, as the sandboxed shell runs it.
-func judgeInSandbox(cmd string, cfg *config.Config) (string, *Refusal) {
+func judgeInSandbox(cmd string, cfg *config.Config) (string, *policy.Refusal) {
 	out, r := judgeReadOnly(cmd, cfg)
-	if r == nil || !r.sandboxOnly {
+	if r == nil || !r.SandboxOnly {
 		return out, r
 	}
-	sc, _, _ := judgeScript(lexer.NewCommandLine(cmd), cfg)
-	return lexer.Print(sc, rewriteFor(cfg)), nil
+	sc, _, _ := policy.JudgeScript(lexer.NewCommandLine(cmd), cfg)
+	return lexer.Print(sc, policy.RewriteFor(cfg)), nil
 }
 
 // testClient is a client as an adapter would describe it, with settings where Claude Code keeps
@@ -253,10 +254,10 @@ func TestReadOnlyRulesOncePerSession(t *testing.T) {
 	g := &Gate{Client: testClient, LoadConfig: cfg, Store: store, Modes: session.StoreModes{Store: store}}
 
 	start := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "started", Cwd: "/p"}, nil)
-	if !strings.Contains(start.Context, ReadOnlyShellRules) {
+	if !strings.Contains(start.Context, policy.ReadOnlyShellRules) {
 		t.Errorf("session start context lacks the read-only rules: %q", start.Context)
 	}
-	if d := g.Decide(&hook.Event{Name: hook.EventToolCall, Call: call("started")}, nil); strings.Contains(d.Reason, ReadOnlyShellRules) {
+	if d := g.Decide(&hook.Event{Name: hook.EventToolCall, Call: call("started")}, nil); strings.Contains(d.Reason, policy.ReadOnlyShellRules) {
 		t.Errorf("a refusal after the session start repeats the rules: %q", d.Reason)
 	}
 
@@ -268,11 +269,11 @@ func TestReadOnlyRulesOncePerSession(t *testing.T) {
 		}
 		reasons = append(reasons, d.Reason)
 	}
-	if !strings.Contains(reasons[0], ReadOnlyShellRules) {
+	if !strings.Contains(reasons[0], policy.ReadOnlyShellRules) {
 		t.Errorf("the first refusal of a session whose start was not seen lacks the rules: %q", reasons[0])
 	}
 	for _, r := range reasons[1:] {
-		if strings.Contains(r, ReadOnlyShellRules) {
+		if strings.Contains(r, policy.ReadOnlyShellRules) {
 			t.Errorf("a later refusal repeats the rules: %q", r)
 		}
 	}

@@ -58,11 +58,11 @@ func TestRealisticReads(t *testing.T) {
 			counted.rows++
 		}
 		switch {
-		case ref == nil, ref.launcherOnly:
+		case ref == nil, ref.LauncherOnly:
 			// Admitted; a launcherOnly row through hookctl's launcher, which runs every admitted
 			// command where hookctl knows its own path, sandboxed or not.
 			continue
-		case ref.sandboxOnly:
+		case ref.SandboxOnly:
 			f.sandboxOnly++
 			total.sandboxOnly++
 			if !needs {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/secrets"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // Limits on the I/O one resolution may do, well inside the hook's latency budget: beyond one,
@@ -33,16 +34,16 @@ var errTooMuch = errors.New("too many lookups")
 //
 // Test: TestResolveTargets, TestResolveProtectedThroughLink, TestResolveHardLink,
 // TestResolveCaseFold, TestFileToolsThroughLinks.
-func ResolveTargets(paths []string, prot Protection) Resolution {
+func ResolveTargets(paths []string, prot policy.Protection) policy.Resolution {
 	r := &resolver{seen: map[string]lookup{}}
-	var res Resolution
+	var res policy.Resolution
 	for _, q := range prot.Paths {
 		if rq, err := r.resolve(q); err == nil && rq != q {
 			res.Protected = append(res.Protected, rq)
 		}
 	}
 	for _, p := range paths {
-		t := Target{Path: filepath.Clean(p)}
+		t := policy.Target{Path: filepath.Clean(p)}
 		if !filepath.IsAbs(p) {
 			t.Err = "the path is not absolute"
 			res.Targets = append(res.Targets, t)
@@ -75,22 +76,22 @@ func ResolveTargets(paths []string, prot Protection) Resolution {
 // refuses it.
 //
 // Test: TestSensitiveFilesThroughLinks (secrets_test.go).
-func ResolveReads(paths []string) []Target {
+func ResolveReads(paths []string) []policy.Target {
 	home, _ := os.UserHomeDir()
 	return resolveReads(paths, home)
 }
 
 // resolveReadsUnder is ResolveReads for a user whose home is home (the hook's is its own).
-func resolveReadsUnder(home string) func([]string) []Target {
-	return func(paths []string) []Target { return resolveReads(paths, home) }
+func resolveReadsUnder(home string) func([]string) []policy.Target {
+	return func(paths []string) []policy.Target { return resolveReads(paths, home) }
 }
 
-func resolveReads(paths []string, home string) []Target {
+func resolveReads(paths []string, home string) []policy.Target {
 	r := &resolver{seen: map[string]lookup{}}
 	var files []string
-	out := make([]Target, 0, len(paths))
+	out := make([]policy.Target, 0, len(paths))
 	for _, p := range paths {
-		t := Target{Path: filepath.Clean(p)}
+		t := policy.Target{Path: filepath.Clean(p)}
 		rp, err := r.resolve(p)
 		if err != nil {
 			t.Err = err.Error()
@@ -336,11 +337,11 @@ func swapCase(s string) string {
 // ProtectionFor is what no agent may write in a session whose project is cwd: ProtectedPaths,
 // the client's names protected in every directory, and whether the home or project directory's
 // file system folds case (two or three lookups: FoldsCase).
-func ProtectionFor(client hook.Client, hookctlHome, userHome, binary, cwd string) Protection {
-	p := Protection{Home: userHome, Paths: ProtectedPaths(client, hookctlHome, userHome, binary, cwd),
+func ProtectionFor(client hook.Client, hookctlHome, userHome, binary, cwd string) policy.Protection {
+	p := policy.Protection{Home: userHome, Paths: policy.ProtectedPaths(client, hookctlHome, userHome, binary, cwd),
 		Names: client.SettingsNames, FoldCase: FoldsCase(userHome, cwd)}
 	if filepath.IsAbs(hookctlHome) {
-		p.Uninstaller = filepath.Join(hookctlHome, UninstallScript)
+		p.Uninstaller = filepath.Join(hookctlHome, policy.UninstallScript)
 	}
 	return p
 }

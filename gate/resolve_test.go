@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // world is a home and a project in a temp dir, with hookctl's and Claude Code's files in place.
@@ -67,18 +68,18 @@ func (w *world) hardlink(t testing.TB, target, rel string) string {
 	return p
 }
 
-func (w *world) protection() Protection {
+func (w *world) protection() policy.Protection {
 	return ProtectionFor(testClient, w.hookctl, w.home, w.bin, w.proj)
 }
 
 // policy is an edit-mode policy for the world, resolving as the hook does.
-func (w *world) policy() *Policy {
-	return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: w.bin, Protection: w.protection(), Resolve: ResolveTargets}
+func (w *world) policy() *policy.Policy {
+	return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: w.bin, Protection: w.protection(), Resolve: ResolveTargets}
 }
 
-func (w *world) write(p *Policy, tool, path string) hook.Decision {
+func (w *world) write(p *policy.Policy, tool, path string) hook.Decision {
 	return p.Decide(&hook.ToolCall{Tool: tool, Kind: hook.KindFileWrite, Cwd: w.proj, Session: "s1", Paths: []string{path}},
-		SessionState{Mode: hook.ModeEdit})
+		policy.SessionState{Mode: hook.ModeEdit})
 }
 
 // TestResolveTargets: where a write lands, with real links in a temp dir.
@@ -105,7 +106,7 @@ func TestResolveTargets(t *testing.T) {
 		{"proj/main.go/x", "proj/main.go/x", ""}, // ENOTDIR: the write fails; the rest is lexical
 		{"proj/loop1", "", "too many levels"},
 	} {
-		res := ResolveTargets([]string{h + "/" + c.in}, Protection{}) // not Join, which cleans .. away
+		res := ResolveTargets([]string{h + "/" + c.in}, policy.Protection{}) // not Join, which cleans .. away
 		got := res.Targets[0]
 		switch {
 		case c.err != "" && !strings.Contains(got.Err, c.err):
@@ -116,7 +117,7 @@ func TestResolveTargets(t *testing.T) {
 			t.Errorf("%s: resolved to %s, want %s", c.in, got.Resolved, filepath.Join(h, c.want))
 		}
 	}
-	if res := ResolveTargets([]string{"proj/main.go"}, Protection{}); res.Targets[0].Err == "" {
+	if res := ResolveTargets([]string{"proj/main.go"}, policy.Protection{}); res.Targets[0].Err == "" {
 		t.Errorf("a relative target resolved: %+v", res.Targets[0])
 	}
 }
@@ -224,7 +225,7 @@ func TestResolveCaseFold(t *testing.T) {
 	}
 	// The policy folds when the resolver says the target's directory folds.
 	p := w.policy()
-	p.Resolve = func(paths []string, prot Protection) Resolution {
+	p.Resolve = func(paths []string, prot policy.Protection) policy.Resolution {
 		res := ResolveTargets(paths, prot)
 		for i := range res.Targets {
 			res.Targets[i].FoldsCase = true

@@ -10,15 +10,16 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/scrub"
 	"github.com/hookctl/hookctl/session"
 )
 
 // reviewPolicy is a policy as the gate builds it, with gh at /usr/bin/gh, a scrubber that knows
 // one environment secret, and the sandbox available.
-func reviewPolicy() *Policy {
-	return &Policy{World: Disk{}, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}, Client: testClient, Binary: "/bin/hookctl",
-		Sandbox: func() Isolation { return Isolation{Available: true, Describe: "landlock"} },
+func reviewPolicy() *policy.Policy {
+	return &policy.Policy{World: Disk{}, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}, Client: testClient, Binary: "/bin/hookctl",
+		Sandbox: func() policy.Isolation { return policy.Isolation{Available: true, Describe: "landlock"} },
 		GH:      func() (string, error) { return "/usr/bin/gh", nil },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber([]string{"NPM_TOKEN=npm_s3cretValueXYZ123456"}) }}
 }
@@ -40,7 +41,7 @@ func TestReviewModePublishAsks(t *testing.T) {
 		{`gh pr review -a 7 --body=ok -R cli/cli`, pins + "pr review 7 --approve --body ok --repo cli/cli", "cli/cli", "review --approve", "repository cli/cli"},
 		{`gh pr comment 9 -b "it's \$5; rm -rf /"`, pins + `pr comment 9 --body 'it'"'"'s $5; rm -rf /'`, "inferred", "comment", "pull request #9"},
 	} {
-		d := reviewPolicy().Decide(bash(c.cmd), SessionState{Mode: hook.ModeReview})
+		d := reviewPolicy().Decide(bash(c.cmd), policy.SessionState{Mode: hook.ModeReview})
 		if d.Verdict != hook.Ask || d.Command != c.command {
 			t.Errorf("%q: %v %q (%s)\n want ask %q", c.cmd, d.Verdict, d.Command, d.Reason, c.command)
 			continue
@@ -59,7 +60,7 @@ func TestReviewModePublishAsks(t *testing.T) {
 			t.Errorf("%q: isolation %q", c.cmd, d.Isolation)
 		}
 	}
-	d := reviewPolicy().Decide(bash(`gh pr comment 9 -b hello`), SessionState{Mode: hook.ModeReview})
+	d := reviewPolicy().Decide(bash(`gh pr comment 9 -b hello`), policy.SessionState{Mode: hook.ModeReview})
 	if sum := sha256.Sum256([]byte("hello")); d.Publish == nil || d.Publish.BodySHA256 != hex.EncodeToString(sum[:]) || d.Publish.BodyBytes != 5 {
 		t.Errorf("record %+v", d.Publish)
 	}
@@ -72,19 +73,19 @@ func TestReviewModePublishAsks(t *testing.T) {
 // refused.
 func TestReviewModePublishSandboxed(t *testing.T) {
 	p := reviewPolicy()
-	p.Sandbox = func() Isolation { return Isolation{Available: true, Edit: true, Describe: "landlock"} }
-	d := p.Decide(bash(`gh pr review 7 --comment -b "looks good"`), SessionState{Mode: hook.ModeReview})
+	p.Sandbox = func() policy.Isolation { return policy.Isolation{Available: true, Edit: true, Describe: "landlock"} }
+	d := p.Decide(bash(`gh pr review 7 --comment -b "looks good"`), policy.SessionState{Mode: hook.ModeReview})
 	const want = "/bin/hookctl sandbox --profile publish --session s1 -- /usr/bin/gh pr review 7 --comment --body 'looks good'"
 	if d.Verdict != hook.Ask || d.Command != want || !strings.Contains(d.Reason, "runs in hookctl's publish sandbox") ||
 		!strings.HasPrefix(d.Isolation, "publish sandbox") || d.Publish == nil || d.Publish.Isolation != d.Isolation {
 		t.Errorf("%v %q %q %q %+v\n want ask %q", d.Verdict, d.Command, d.Reason, d.Isolation, d.Publish, want)
 	}
 	p = reviewPolicy()
-	p.Sandbox = func() Isolation {
-		return Isolation{Available: true, Edit: false, EditReason: "user namespaces are refused"}
+	p.Sandbox = func() policy.Isolation {
+		return policy.Isolation{Available: true, Edit: false, EditReason: "user namespaces are refused"}
 	}
 	p.Config.Sandbox = config.SandboxRequire
-	d = p.Decide(bash(`gh pr comment 7 -b ok`), SessionState{Mode: hook.ModeReview})
+	d = p.Decide(bash(`gh pr comment 7 -b ok`), policy.SessionState{Mode: hook.ModeReview})
 	if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "user namespaces are refused") || !strings.Contains(d.Reason, "requires the sandbox") {
 		t.Errorf("require without the publish sandbox: %v %q", d.Verdict, d.Reason)
 	}
@@ -109,7 +110,7 @@ func TestReviewModeRefusals(t *testing.T) {
 		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: `gh pr comment 7 -b x`, AgentType: "Explore"}, "not one of the reads"}, // a read-only agent type never publishes
 		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: `gh pr comment 7 -b x`, AgentType: "reviewer"}, "not one of the reads"},
 	} {
-		d := reviewPolicy().Decide(c.call, SessionState{Mode: hook.ModeReview})
+		d := reviewPolicy().Decide(c.call, policy.SessionState{Mode: hook.ModeReview})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, c.want) {
 			t.Errorf("%s %q: %v %q, want a refusal saying %q", c.call.Tool, c.call.Command, d.Verdict, d.Reason, c.want)
 		}
@@ -121,12 +122,12 @@ func TestReviewModeRefusals(t *testing.T) {
 		}
 	}
 	// Without a scrubber or gh, nothing is published.
-	for name, p := range map[string]*Policy{
+	for name, p := range map[string]*policy.Policy{
 		"no scrubber": {Config: &config.Config{}, Client: testClient, GH: func() (string, error) { return "/usr/bin/gh", nil }},
 		"no gh":       {Config: &config.Config{}, Client: testClient, Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(nil) }, GH: func() (string, error) { return "", errors.New("not found") }},
 		"relative gh": {Config: &config.Config{}, Client: testClient, Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(nil) }, GH: func() (string, error) { return "bin/gh", nil }},
 	} {
-		if d := p.Decide(bash(`gh pr comment 7 -b x`), SessionState{Mode: hook.ModeReview}); d.Verdict != hook.Deny {
+		if d := p.Decide(bash(`gh pr comment 7 -b x`), policy.SessionState{Mode: hook.ModeReview}); d.Verdict != hook.Deny {
 			t.Errorf("%s: %v %q", name, d.Verdict, d.Reason)
 		}
 	}
@@ -144,8 +145,8 @@ func TestReviewModeIsReadOnlyOtherwise(t *testing.T) {
 		{Tool: "Read", Kind: hook.KindFileRead}, {Tool: "WebFetch", Kind: hook.KindWeb}, {Tool: "mcp__x__y", Kind: hook.KindOther},
 		{Tool: "Skill", Kind: hook.KindSession, Skill: "readonly"}, {Tool: "CronCreate", Kind: hook.KindOther, Prompt: "/readonly review"},
 	} {
-		ro := reviewPolicy().Decide(c, SessionState{Mode: hook.ModeReadOnly})
-		rv := reviewPolicy().Decide(c, SessionState{Mode: hook.ModeReview})
+		ro := reviewPolicy().Decide(c, policy.SessionState{Mode: hook.ModeReadOnly})
+		rv := reviewPolicy().Decide(c, policy.SessionState{Mode: hook.ModeReview})
 		if ro.Verdict != rv.Verdict || ro.Command != rv.Command || ro.Isolation != rv.Isolation || rv.Publish != nil {
 			t.Errorf("%s %q: read-only %v %q, review %v %q (%s)", c.Tool, c.Command, ro.Verdict, ro.Command, rv.Verdict, rv.Command, rv.Reason)
 		}
@@ -165,7 +166,7 @@ func TestReviewModeCannotBeEnteredByTheModel(t *testing.T) {
 			{Tool: "CronCreate", Kind: hook.KindOther, Prompt: "/readonly review"},
 			{Tool: "ScheduleWakeup", Kind: hook.KindOther, Prompt: "  /readonly review"},
 		} {
-			if d := reviewPolicy().Decide(c, SessionState{Mode: mode}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "only the user may change") {
+			if d := reviewPolicy().Decide(c, policy.SessionState{Mode: mode}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "only the user may change") {
 				t.Errorf("%s in %v: %v %q", c.Tool, mode, d.Verdict, d.Reason)
 			}
 		}
@@ -287,7 +288,7 @@ func TestCorpusReviewMode(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, r := range rows {
-			if d := reviewPolicy().Decide(bash(r.Command), SessionState{Mode: hook.ModeReview}); d.Verdict != want {
+			if d := reviewPolicy().Decide(bash(r.Command), policy.SessionState{Mode: hook.ModeReview}); d.Verdict != want {
 				t.Errorf("%s: %v (%s), want %v", r, d.Verdict, d.Reason, want)
 			}
 		}
@@ -302,8 +303,8 @@ func TestCorpusReviewMode(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, r := range append(rows, deny...) {
-		ro := reviewPolicy().Decide(bash(r.Command), SessionState{Mode: hook.ModeReadOnly})
-		rv := reviewPolicy().Decide(bash(r.Command), SessionState{Mode: hook.ModeReview})
+		ro := reviewPolicy().Decide(bash(r.Command), policy.SessionState{Mode: hook.ModeReadOnly})
+		rv := reviewPolicy().Decide(bash(r.Command), policy.SessionState{Mode: hook.ModeReview})
 		if ro.Verdict != rv.Verdict || ro.Command != rv.Command {
 			t.Errorf("%s: read-only %v %q, review %v %q (%s)", r, ro.Verdict, ro.Command, rv.Verdict, rv.Command, rv.Reason)
 		}

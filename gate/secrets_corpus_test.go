@@ -17,6 +17,7 @@ import (
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // The causes of issue 23, each a way around the sensitive-file rule; a row names its own.
@@ -391,7 +392,7 @@ func TestSecretsCorpus(t *testing.T) {
 		go func() {
 			defer wg.Done()
 			for j := range jobs {
-				res := runCorpusRow(t, tmpl, j.row, j.mode, cfg, func(home string) *Policy { return corpusPolicy(j.mode, cfg, bin, home) })
+				res := runCorpusRow(t, tmpl, j.row, j.mode, cfg, func(home string) *policy.Policy { return corpusPolicy(j.mode, cfg, bin, home) })
 				mu.Lock()
 				results = append(results, res...)
 				mu.Unlock()
@@ -410,19 +411,19 @@ func TestSecretsCorpus(t *testing.T) {
 
 // corpusPolicy is the policy of one mode, as the hook builds it (links resolved, hard links
 // found under home).
-func corpusPolicy(m corpusMode, cfg *config.Config, bin, home string) *Policy {
+func corpusPolicy(m corpusMode, cfg *config.Config, bin, home string) *policy.Policy {
 	c := *cfg
 	c.UserHome = home
-	p := &Policy{World: Disk{}, Client: testClient, Config: &c, Binary: bin, Resolve: ResolveTargets, ResolveReads: resolveReadsUnder(home), Walk: Walk, ReadList: ReadList}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &c, Binary: bin, Resolve: ResolveTargets, ResolveReads: resolveReadsUnder(home), Walk: Walk, ReadList: ReadList}
 	if m.sandbox {
-		p.Sandbox = func() Isolation { return Isolation{Available: true, Describe: "probed"} }
+		p.Sandbox = func() policy.Isolation { return policy.Isolation{Available: true, Describe: "probed"} }
 	}
 	return p
 }
 
 // runCorpusRow judges a row in a fresh copy of the world and runs what the mode runs under each
 // of its shells (a nil policy runs the row as written: the control).
-func runCorpusRow(t *testing.T, tmpl *hostile.World, r secretRow, m corpusMode, cfg *config.Config, policy func(home string) *Policy) []corpusResult {
+func runCorpusRow(t *testing.T, tmpl *hostile.World, r secretRow, m corpusMode, cfg *config.Config, judge func(home string) *policy.Policy) []corpusResult {
 	var out []corpusResult
 	for _, sh := range m.shells {
 		dir := filepath.Join(filepath.Dir(tmpl.Root), fmt.Sprintf("run-%s-%s-%d", m.name, sh[0], time.Now().UnixNano()))
@@ -436,9 +437,9 @@ func runCorpusRow(t *testing.T, tmpl *hostile.World, r secretRow, m corpusMode, 
 		}
 		res := corpusResult{row: r, mode: m.name, shell: sh[0], verdict: hook.Allow}
 		command := r.command
-		if policy != nil {
+		if judge != nil {
 			c := &hook.ToolCall{Session: "secrets-corpus", Tool: "Bash", Kind: hook.KindShell, Command: r.command, Cwd: w.Project, NoRewrite: m.noRewrite}
-			d := policy(w.Home).Decide(c, SessionState{Mode: hook.ModeReadOnly})
+			d := judge(w.Home).Decide(c, policy.SessionState{Mode: hook.ModeReadOnly})
 			res.verdict, res.reason = d.Verdict, d.Reason
 			switch {
 			case d.Verdict != hook.Allow:
@@ -451,7 +452,7 @@ func runCorpusRow(t *testing.T, tmpl *hostile.World, r secretRow, m corpusMode, 
 		}
 		env := append(w.Env(), hostile.SecretEnv...)
 		bound := corpusBound + corpusSlack
-		if m.noRewrite || policy == nil {
+		if m.noRewrite || judge == nil {
 			bound = clientBound
 		}
 		start := time.Now()

@@ -10,6 +10,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // secretsWorld is a home with credential stores and a project with secret files, for the
@@ -35,12 +36,12 @@ func secretsWorld(t *testing.T) (home, project string) {
 // in patterns, names listed and public files are not reads of a secret.
 func TestSensitiveFiles(t *testing.T) {
 	home, project := secretsWorld(t)
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
 	shell := func(cmd string, st hook.Mode, agent string) hook.Decision {
-		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: project, AgentType: agent}, SessionState{Mode: st})
+		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: project, AgentType: agent}, policy.SessionState{Mode: st})
 	}
 	read := func(path string, st hook.Mode, agent string) hook.Decision {
-		return p.Decide(&hook.ToolCall{Tool: "Read", Kind: hook.KindFileRead, ReadPaths: []string{path}, Cwd: project, AgentType: agent}, SessionState{Mode: st})
+		return p.Decide(&hook.ToolCall{Tool: "Read", Kind: hook.KindFileRead, ReadPaths: []string{path}, Cwd: project, AgentType: agent}, policy.SessionState{Mode: st})
 	}
 	for _, c := range []struct{ cmd, want string }{
 		{"cat " + home + "/.aws/credentials", "credential store"},
@@ -124,25 +125,25 @@ func TestSensitiveFilesThroughLinks(t *testing.T) {
 	must(os.Symlink(".env", filepath.Join(project, "settings.txt")))
 	must(os.Symlink(filepath.Join(home, ".aws"), filepath.Join(project, "cloud")))
 	must(os.Link(filepath.Join(home, ".netrc"), filepath.Join(project, "hosts.txt")))
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
 	for _, c := range []struct{ cmd, want string }{
 		{"cat notes.txt", "through a link"},
 		{"cat settings.txt", "environment file"},
 		{"cat cloud/credentials", "AWS credentials"},
 		{"cat hosts.txt", "hard link"},
 	} {
-		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.cmd, Cwd: project}, SessionState{})
+		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.cmd, Cwd: project}, policy.SessionState{})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, c.want) {
 			t.Errorf("%q: %s %q, want refused (%q)", c.cmd, d.Verdict, d.Reason, c.want)
 		}
 		file := strings.TrimPrefix(c.cmd, "cat ")
-		d = p.Decide(&hook.ToolCall{Tool: "Read", Kind: hook.KindFileRead, ReadPaths: []string{filepath.Join(project, file)}, Cwd: project}, SessionState{})
+		d = p.Decide(&hook.ToolCall{Tool: "Read", Kind: hook.KindFileRead, ReadPaths: []string{filepath.Join(project, file)}, Cwd: project}, policy.SessionState{})
 		if d.Verdict != hook.Deny {
 			t.Errorf("Read %s: %s, want refused", file, d.Verdict)
 		}
 	}
 	// Without the resolver (JudgeReadOnly, the policy's pure part), the link's name is all there is.
-	if d := (&Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat notes.txt", Cwd: project}, SessionState{}); d.Verdict != hook.Allow {
+	if d := (&policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat notes.txt", Cwd: project}, policy.SessionState{}); d.Verdict != hook.Allow {
 		t.Errorf("without ResolveReads: %s %q, want allowed (the control: the refusal above comes from resolving)", d.Verdict, d.Reason)
 	}
 }
@@ -155,18 +156,18 @@ func TestSensitiveFilesAllowRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Policy{World: Disk{}, Client: testClient, Config: cfg, ResolveReads: ResolveReads}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: cfg, ResolveReads: ResolveReads}
 	for _, cmd := range []string{"cat " + home + "/.aws/credentials", "cat .env", "cat config/.env"} {
-		if d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: project}, SessionState{}); d.Verdict != hook.Allow {
+		if d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: project}, policy.SessionState{}); d.Verdict != hook.Allow {
 			t.Errorf("allowed by allow_read: %q %s %q", cmd, d.Verdict, d.Reason)
 		}
 	}
-	if d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat ../home/.netrc", Cwd: project}, SessionState{}); d.Verdict != hook.Deny {
+	if d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat ../home/.netrc", Cwd: project}, policy.SessionState{}); d.Verdict != hook.Deny {
 		t.Errorf("cat ../home/.netrc: %s, want refused (not in allow_read)", d.Verdict)
 	}
 	// A name without a slash never opens a credential store.
 	cfg2, _ := ParseConfig("config.toml", `allow_read = ["credentials"]`)
-	if d := (&Policy{World: Disk{}, Client: testClient, Config: cfg2}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + home + "/.aws/credentials", Cwd: project}, SessionState{}); d.Verdict != hook.Deny {
+	if d := (&policy.Policy{World: Disk{}, Client: testClient, Config: cfg2}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + home + "/.aws/credentials", Cwd: project}, policy.SessionState{}); d.Verdict != hook.Deny {
 		t.Errorf("allow_read = [\"credentials\"] opened ~/.aws/credentials: %s", d.Verdict)
 	}
 	if _, err := ParseConfig("config.toml", `allow_read = ["relative/path"]`); err == nil {
@@ -213,12 +214,12 @@ func TestRecursiveReadsSkipSecrets(t *testing.T) {
 		t.Log("rg is not installed: only grep is run")
 	}
 	for _, cmd := range cmds {
-		sc, _, r := judgeScript(lexer.NewCommandLine(cmd), &config.Config{})
+		sc, _, r := policy.JudgeScript(lexer.NewCommandLine(cmd), &config.Config{})
 		if r != nil {
 			t.Errorf("%s: refused (%s)", cmd, r.What)
 			continue
 		}
-		rewritten := lexer.Print(sc, rewrite)
+		rewritten := lexer.Print(sc, policy.Rewrite)
 		out := run(rewritten)
 		if !strings.Contains(out, "SECRET in a.go") {
 			t.Errorf("%s ran as %s and printed %q, without a.go", cmd, rewritten, out)
@@ -246,11 +247,11 @@ func TestRecursiveDiffSkipsSecrets(t *testing.T) {
 	if out, _ := runShellIn(dir, "diff -r a b"); !strings.Contains(out, "SECRET a .env") {
 		t.Fatalf("control: diff -r printed %q, without .env", out)
 	}
-	sc, _, r := judgeScript(lexer.NewCommandLine("diff -ru a b"), &config.Config{})
+	sc, _, r := policy.JudgeScript(lexer.NewCommandLine("diff -ru a b"), &config.Config{})
 	if r != nil {
 		t.Fatal(r.What)
 	}
-	rewritten := lexer.Print(sc, rewrite)
+	rewritten := lexer.Print(sc, policy.Rewrite)
 	out, _ := runShellIn(dir, rewritten)
 	if !strings.Contains(out, "SECRET a main.go") || strings.Contains(out, "SECRET a .env") || strings.Contains(out, "SECRET a certs/tls.key") {
 		t.Errorf("diff -ru a b ran as %s and printed %q: want main.go's lines and no secret file's", rewritten, out)
@@ -269,7 +270,7 @@ func runShellIn(dir, command string) (string, error) {
 // store, and leaves project secrets and everything else to edit mode.
 func TestEditModeCredentialReads(t *testing.T) {
 	home, project := secretsWorld(t)
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads, Protection: Protection{Home: home, Paths: []string{home + "/.config/hookctl"}}}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads, Protection: policy.Protection{Home: home, Paths: []string{home + "/.config/hookctl"}}}
 	for _, c := range []struct {
 		cmd  string
 		deny bool
@@ -281,7 +282,7 @@ func TestEditModeCredentialReads(t *testing.T) {
 		{"git config --get user.name", false},
 		{"ls " + home + "/.ssh", false},
 	} {
-		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.cmd, Cwd: project}, SessionState{Mode: hook.ModeEdit})
+		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.cmd, Cwd: project}, policy.SessionState{Mode: hook.ModeEdit})
 		if (d.Verdict == hook.Deny) != c.deny {
 			t.Errorf("edit mode %q: %s %q, want deny=%v", c.cmd, d.Verdict, d.Reason, c.deny)
 		}
@@ -296,7 +297,7 @@ func TestSensitiveFilesGlobsAndInput(t *testing.T) {
 	os.WriteFile(filepath.Join(project, "server.pem"), []byte("-----BEGIN"), 0o600)
 	os.MkdirAll(filepath.Join(project, "src"), 0o755)
 	os.WriteFile(filepath.Join(project, "src", "a.go"), []byte("package a\n"), 0o644)
-	p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
+	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
 	for cmd, want := range map[string]string{
 		"cat .*":                            "environment file",
 		"cat .e*":                           "environment file",
@@ -307,7 +308,7 @@ func TestSensitiveFilesGlobsAndInput(t *testing.T) {
 		"cat README.*":                      "",
 		"head -3 src/*.go && cat README.md": "",
 	} {
-		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: project}, SessionState{Mode: hook.ModeReadOnly})
+		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: project}, policy.SessionState{Mode: hook.ModeReadOnly})
 		switch {
 		case want == "" && d.Verdict != hook.Allow:
 			t.Errorf("%q: %v %q, want allowed", cmd, d.Verdict, d.Reason)

@@ -6,18 +6,19 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // selfProtectPolicy is a policy for a user whose hookctl lives in ~/.config/hookctl and
 // ~/.local/bin/hookctl, judging calls in the project ~/proj.
-func selfProtectPolicy() *Policy {
-	return &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/home/u/.local/bin/hookctl",
+func selfProtectPolicy() *policy.Policy {
+	return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/home/u/.local/bin/hookctl",
 		Protection: ProtectionFor(testClient, "/home/u/.config/hookctl", "/home/u", "/home/u/.local/bin/hookctl", "/home/u/proj")}
 }
 
 // decideBash judges a Bash call in the session's mode.
-func decideBash(p *Policy, cmd string, mode hook.Mode) hook.Decision {
-	return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Session: "s1", Command: cmd}, SessionState{Mode: mode})
+func decideBash(p *policy.Policy, cmd string, mode hook.Mode) hook.Decision {
+	return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Session: "s1", Command: cmd}, policy.SessionState{Mode: mode})
 }
 
 // TestBothModesRefuseNetworkInsideCommands (issue 7): the router answers only a command that is
@@ -105,8 +106,8 @@ func TestEditModeCannotSwitchHookctlOff(t *testing.T) {
 		}
 	}
 	// The policy tells the guard which binary is hookctl's: a user's own name for it counts.
-	renamed := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/tools/hk",
-		Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/tools/hk", "/home/u/proj")}}
+	renamed := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/tools/hk",
+		Protection: policy.Protection{Home: "/home/u", Paths: policy.ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/tools/hk", "/home/u/proj")}}
 	for _, cmd := range []string{"hk uninstall", "cp /opt/tools/hk /tmp/x", "timeout 5 hk readonly off"} {
 		if d := decideBash(renamed, cmd, hook.ModeEdit); d.Verdict != hook.Deny {
 			t.Errorf("hookctl installed as /opt/tools/hk: %q %s", cmd, d.Verdict)

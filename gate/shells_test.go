@@ -14,6 +14,7 @@ import (
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/programs"
 )
 
@@ -42,7 +43,7 @@ func expectedTrace(sc *lexer.Script, rewritten bool, dir string) []string {
 	argv := func(c *lexer.SimpleCommand, loopVar, item string) string {
 		words := append([]lexer.Word{c.Name}, c.Args...)
 		if rewritten {
-			words = rewrite(c).Words
+			words = policy.Rewrite(c).Words
 		}
 		var vals []string
 		for _, w := range words {

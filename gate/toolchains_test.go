@@ -17,6 +17,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // toolWorld is a project and a home for one toolchain test: traps in bin/ (first on PATH)
@@ -120,11 +121,11 @@ func (w *toolWorld) snapshot() hostile.State {
 // admits it for the sandbox only.
 func rewritten(t *testing.T, command string) string {
 	t.Helper()
-	sc, j, r := judgeScript(lexer.NewCommandLine(command), &config.Config{})
-	if r != nil || j.need.why == "" {
-		t.Fatalf("%s: judged %v (sandbox-only %q), want admitted for the sandbox only", command, r, j.need.why)
+	sc, j, r := policy.JudgeScript(lexer.NewCommandLine(command), &config.Config{})
+	if r != nil || j.Need.Why == "" {
+		t.Fatalf("%s: judged %v (sandbox-only %q), want admitted for the sandbox only", command, r, j.Need.Why)
 	}
-	return lexer.Print(sc, rewrite)
+	return lexer.Print(sc, policy.Rewrite)
 }
 
 // toolRow is an admitted command and a phrase its output must hold.
@@ -135,7 +136,7 @@ type toolRow struct{ command, want string }
 // on the policy alone each row must be refused because it runs only in the sandbox.
 func checkInSandbox(t *testing.T, w *toolWorld, rows []toolRow) {
 	for _, c := range rows {
-		d := (&Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, SessionState{})
+		d := (&policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, policy.SessionState{})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "runs only in the sandbox") {
 			t.Errorf("%s on the policy alone: %s %q, want refused because it runs only in the sandbox", c.command, d.Verdict, d.Reason)
 		}
@@ -144,7 +145,7 @@ func checkInSandbox(t *testing.T, w *toolWorld, rows []toolRow) {
 		p := sandboxPolicy(t)
 		p.Config.UserHome = w.home
 		for _, c := range rows {
-			d := p.Decide(&hook.ToolCall{Session: "toolchains", Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, SessionState{Mode: hook.ModeReadOnly})
+			d := p.Decide(&hook.ToolCall{Session: "toolchains", Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, policy.SessionState{Mode: hook.ModeReadOnly})
 			if d.Verdict != hook.Allow || !strings.Contains(d.Command, " sandbox ") {
 				t.Errorf("%s: %s %q, want it run in the sandbox", c.command, d.Verdict, d.Command)
 				continue

@@ -10,6 +10,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/testbin"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // TestToolchainsRunOnlyInTheSandbox: node --version, python3 --version and gofmt -l are admitted
@@ -20,13 +21,13 @@ func TestToolchainsRunOnlyInTheSandbox(t *testing.T) {
 		{"python3 -V", "version manager's shim"},
 		{"for f in *.go; do gofmt -l \"$f\"; done", "telemetry counters"},
 	} {
-		p := &Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
-		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command}, SessionState{})
+		p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command}, policy.SessionState{})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, c.why) || !strings.Contains(d.Reason, "runs only in the sandbox") {
 			t.Errorf("%s on the policy alone: %s %q, want refused because it runs only in the sandbox", c.command, d.Verdict, d.Reason)
 		}
-		p.Binary, p.Sandbox = "/usr/local/bin/hookctl", func() Isolation { return Isolation{Available: true, Describe: "stub"} }
-		d = p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command}, SessionState{})
+		p.Binary, p.Sandbox = "/usr/local/bin/hookctl", func() policy.Isolation { return policy.Isolation{Available: true, Describe: "stub"} }
+		d = p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command}, policy.SessionState{})
 		if d.Verdict != hook.Allow || !strings.Contains(d.Command, "hookctl sandbox") {
 			t.Errorf("%s with the sandbox: %s %q, want it run in the sandbox", c.command, d.Verdict, d.Command)
 		}

@@ -20,6 +20,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/secrets"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/programs"
 )
 
@@ -42,7 +43,7 @@ type walker struct {
 
 // Walk judges the walks of one command; nil when none would read a secret. Over its bounds it
 // returns a hit with Err set: the command is refused.
-func Walk(reqs []WalkRequest) *WalkHit {
+func Walk(reqs []policy.WalkRequest) *policy.WalkHit {
 	w := &walker{r: &resolver{seen: map[string]lookup{}}, entries: maxWalkEntries, deadline: time.Now().Add(maxWalkTime), seen: map[[2]uint64]bool{}}
 	for _, req := range reqs {
 		w.linked = linkedCredentials(req.Home)
@@ -67,7 +68,7 @@ func Walk(reqs []WalkRequest) *WalkHit {
 // another hard link somewhere (that name says nothing either). A walk the rewrite excludes
 // secret names from, that follows no link, is judged by its starting points alone: `rg TODO` in
 // a large tree costs nothing and is never refused for its size.
-func needsWalk(req WalkRequest, linked []string) bool {
+func needsWalk(req policy.WalkRequest, linked []string) bool {
 	return !req.Excluded || req.Follow == programs.FollowAll || req.OpensLinks || len(linked) > 0
 }
 
@@ -86,7 +87,7 @@ func linkedCredentials(home string) []string {
 // storesBeneath finds a credential store that exists beneath a starting point (a walk of the home,
 // of ~/.config, of /): outside the sandbox the walk reads it, whatever the exclusions (grep's
 // match base names only, and a store's file is named like any other: ~/.config/gh/hosts.yml).
-func (w *walker) storesBeneath(req WalkRequest) *WalkHit {
+func (w *walker) storesBeneath(req policy.WalkRequest) *policy.WalkHit {
 	if req.Sandboxed {
 		return nil
 	}
@@ -99,7 +100,7 @@ func (w *walker) storesBeneath(req WalkRequest) *WalkHit {
 			if beneath(s, real) && s != real {
 				if _, err := os.Lstat(s); err == nil {
 					_, what := secrets.ClassifyUnder(s, req.Home)
-					return &WalkHit{Path: root, What: what, Via: s, Class: secrets.Credential}
+					return &policy.WalkHit{Path: root, What: what, Via: s, Class: secrets.Credential}
 				}
 			}
 		}
@@ -109,9 +110,9 @@ func (w *walker) storesBeneath(req WalkRequest) *WalkHit {
 
 // walk visits p (named name in its directory), and below it when it is a directory the walk
 // enters.
-func (w *walker) walk(req WalkRequest, p, name string, root bool) *WalkHit {
+func (w *walker) walk(req policy.WalkRequest, p, name string, root bool) *policy.WalkHit {
 	if w.entries--; w.entries < 0 || time.Now().After(w.deadline) {
-		return &WalkHit{Path: req.Roots[0], Err: "the walk reaches more files than hookctl checks for secrets; name the files, or start it lower"}
+		return &policy.WalkHit{Path: req.Roots[0], Err: "the walk reaches more files than hookctl checks for secrets; name the files, or start it lower"}
 	}
 	if !root && req.Excluded && excludedName(name) {
 		return nil
@@ -127,7 +128,7 @@ func (w *walker) walk(req WalkRequest, p, name string, root bool) *WalkHit {
 		}
 		target, err := w.r.resolve(p)
 		if err != nil {
-			return &WalkHit{Path: p, Err: "hookctl could not resolve the link (" + err.Error() + ")"}
+			return &policy.WalkHit{Path: p, Err: "hookctl could not resolve the link (" + err.Error() + ")"}
 		}
 		tfi, err := os.Stat(target)
 		if err != nil {
@@ -152,7 +153,7 @@ func (w *walker) walk(req WalkRequest, p, name string, root bool) *WalkHit {
 	}
 	if fi.IsDir() {
 		if c, what := secrets.ClassifyUnder(p, req.Home); c == secrets.Credential && !req.Sandboxed {
-			return &WalkHit{Path: p, What: what, Class: c}
+			return &policy.WalkHit{Path: p, What: what, Class: c}
 		}
 		return w.enter(req, p, fi)
 	}
@@ -163,7 +164,7 @@ func (w *walker) walk(req WalkRequest, p, name string, root bool) *WalkHit {
 }
 
 // enter walks a directory's entries, once per directory (a link may lead back up).
-func (w *walker) enter(req WalkRequest, dir string, fi fs.FileInfo) *WalkHit {
+func (w *walker) enter(req policy.WalkRequest, dir string, fi fs.FileInfo) *policy.WalkHit {
 	if id, ok := fileID(fi); ok {
 		if w.seen[id] {
 			return nil
@@ -187,13 +188,13 @@ func (w *walker) enter(req WalkRequest, dir string, fi fs.FileInfo) *WalkHit {
 
 // judgeTarget judges where a link the walk follows or the reader opens leads: a credential store
 // (outside the sandbox, which hides them), or a project secret whose name the link hides.
-func (w *walker) judgeTarget(req WalkRequest, link, target string, dir bool) *WalkHit {
+func (w *walker) judgeTarget(req policy.WalkRequest, link, target string, dir bool) *policy.WalkHit {
 	c, what := secrets.ClassifyUnder(target, req.Home)
 	switch {
 	case c == secrets.Credential && !req.Sandboxed:
-		return &WalkHit{Path: link, What: what, Via: target, Class: c}
+		return &policy.WalkHit{Path: link, What: what, Via: target, Class: c}
 	case c == secrets.Project && !dir:
-		return &WalkHit{Path: link, What: what, Via: target, Class: c}
+		return &policy.WalkHit{Path: link, What: what, Via: target, Class: c}
 	}
 	return nil
 }
@@ -201,7 +202,7 @@ func (w *walker) judgeTarget(req WalkRequest, link, target string, dir bool) *Wa
 // judgeFile judges a regular file the walk reads: by its name (unless the rewrite excludes it,
 // which walk has seen to), its path, another hard link to a credential file, and, for a
 // configuration file that can hold one, its content.
-func (w *walker) judgeFile(req WalkRequest, p, name string, fi fs.FileInfo, via string) *WalkHit {
+func (w *walker) judgeFile(req policy.WalkRequest, p, name string, fi fs.FileInfo, via string) *policy.WalkHit {
 	shown := p
 	if via != "" {
 		shown = via
@@ -209,28 +210,28 @@ func (w *walker) judgeFile(req WalkRequest, p, name string, fi fs.FileInfo, via 
 	c, what := secrets.ClassifyUnder(p, req.Home)
 	switch {
 	case c == secrets.Project && !(req.Excluded && via == ""):
-		return &WalkHit{Path: shown, What: what, Class: c}
+		return &policy.WalkHit{Path: shown, What: what, Class: c}
 	case c == secrets.Credential && !req.Sandboxed:
-		return &WalkHit{Path: shown, What: what, Class: c}
+		return &policy.WalkHit{Path: shown, What: what, Class: c}
 	}
 	if len(w.linked) > 0 && linkCount(fi) > 1 {
 		for _, f := range w.linked {
 			if ci, err := os.Stat(f); err == nil && os.SameFile(fi, ci) {
-				return &WalkHit{Path: shown, What: "a hard link to a credential store", Via: f, Class: secrets.Credential}
+				return &policy.WalkHit{Path: shown, What: "a hard link to a credential store", Via: f, Class: secrets.Credential}
 			}
 		}
 	}
 	if !(req.Excluded && excludedName(name)) && secrets.ContentBase(name) {
 		inGit := filepath.Base(filepath.Dir(p)) == ".git"
 		if what := contentCredential(p, name, inGit); what != "" {
-			return &WalkHit{Path: shown, What: what, Class: secrets.Project}
+			return &policy.WalkHit{Path: shown, What: what, Class: secrets.Project}
 		}
 	}
 	return nil
 }
 
 // nameMatches applies find's -name tests: the name must match every one.
-func (w *walker) nameMatches(req WalkRequest, name string) bool {
+func (w *walker) nameMatches(req policy.WalkRequest, name string) bool {
 	for _, pat := range req.Names {
 		if !secrets.Match(pat, name, req.Fold) {
 			return false

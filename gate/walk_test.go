@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/programs"
 )
 
@@ -22,8 +23,8 @@ func TestWalkJudgesWhereItGoes(t *testing.T) {
 	}
 	os.Symlink(filepath.Join(home, ".aws", "credentials"), filepath.Join(project, "src", "aa-notes.txt"))
 	os.Symlink("../.env", filepath.Join(project, "src", "env.txt"))
-	walk := func(w programs.Walk, excluded, sandboxed bool, roots ...string) *WalkHit {
-		return Walk([]WalkRequest{{Walk: w, Roots: roots, Home: home, Excluded: excluded, Sandboxed: sandboxed}})
+	walk := func(w programs.Walk, excluded, sandboxed bool, roots ...string) *policy.WalkHit {
+		return Walk([]policy.WalkRequest{{Walk: w, Roots: roots, Home: home, Excluded: excluded, Sandboxed: sandboxed}})
 	}
 	for _, c := range []struct {
 		name      string

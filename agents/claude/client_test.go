@@ -4,7 +4,7 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/programs/editguard"
 )
 
@@ -24,7 +24,7 @@ func TestSettingsPaths(t *testing.T) {
 		t.Errorf("SettingsPaths without CLAUDE_CONFIG_DIR lists its files")
 	}
 	ctx := &editguard.Context{Project: "/home/u/proj", Home: "/home/u", Names: SettingsNames,
-		Protected: gate.ProtectedPaths(Client, "/home/u/.config/hookctl", "/home/u", "/home/u/.local/bin/hookctl", "/home/u/proj")}
+		Protected: policy.ProtectedPaths(Client, "/home/u/.config/hookctl", "/home/u", "/home/u/.local/bin/hookctl", "/home/u/proj")}
 	for _, c := range []struct {
 		path string
 		want bool

@@ -14,6 +14,7 @@ import (
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 type checkOptions struct {
@@ -81,7 +82,7 @@ type checkResult struct {
 	// Rule names what decided (the decision log's rule).
 	Rule string `json:"rule,omitempty"`
 	// Steps are the read-only judge's stages, with --explain.
-	Steps []gate.Step `json:"steps,omitempty"`
+	Steps []policy.Step `json:"steps,omitempty"`
 }
 
 func checkRun(s *streams, opts *checkOptions) error {
@@ -106,10 +107,10 @@ func checkRun(s *streams, opts *checkOptions) error {
 	if err != nil {
 		return err
 	}
-	d := newPolicy(env, cfg, call).Decide(call, gate.SessionState{Mode: mode, Project: call.Cwd})
+	d := newPolicy(env, cfg, call).Decide(call, policy.SessionState{Mode: mode, Project: call.Cwd})
 	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command, Isolation: d.Isolation, Rule: d.Rule}
 	if opts.Explain && call.Kind == hook.KindShell && mode != hook.ModeEdit {
-		res.Steps = gate.ExplainReadOnly(lexer.NewCommandLine(call.Command), cfg)
+		res.Steps = policy.ExplainReadOnly(lexer.NewCommandLine(call.Command), cfg)
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(s.out)
@@ -134,10 +135,10 @@ func checkRun(s *streams, opts *checkOptions) error {
 // gate's (newGate, Gate.NewPolicy), so that check says what the hook decides. Only the client's
 // own permission rules are left out: check says what hookctl decides, and where hookctl passes,
 // that the user's rules decide.
-func newPolicy(env environment, cfg *config.Config, c *hook.ToolCall) *gate.Policy {
+func newPolicy(env environment, cfg *config.Config, c *hook.ToolCall) *policy.Policy {
 	a, _ := agentNamed("claude")
 	loaded := func(string) (*config.Config, error) { return cfg, nil }
-	g := newGate(env, a, loaded, func() gate.Isolation { return isolation(env) })
+	g := newGate(env, a, loaded, func() policy.Isolation { return isolation(env) })
 	g.ClientRules = nil
 	return g.NewPolicy(cfg, c)
 }

@@ -15,7 +15,7 @@ import (
 	"github.com/hookctl/hookctl/agents/claude/permissions"
 	"github.com/hookctl/hookctl/agents/codex/execpolicy"
 	copilotperm "github.com/hookctl/hookctl/agents/copilot/permissions"
-	"github.com/hookctl/hookctl/agents/gemini/policy"
+	geminipolicy "github.com/hookctl/hookctl/agents/gemini/policy"
 	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/export/launch"
@@ -23,6 +23,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/overload"
 	"github.com/hookctl/hookctl/internal/trustedpath"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/scrub"
@@ -93,7 +94,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 	// that waited inside their deadline were refused at it). The probe runs at full priority;
 	// a hook that waits for another's steps back first (overload), so that when the answer
 	// comes the burst's waiters do not all wake ahead of the human's toggle.
-	iso := sync.OnceValue(func() gate.Isolation { return isolationWaiting(env, func() { overload.Yield() }) })
+	iso := sync.OnceValue(func() policy.Isolation { return isolationWaiting(env, func() { overload.Yield() }) })
 	if env.err == nil {
 		iso()
 		// In a burst of hooks, the human's toggle first.
@@ -151,8 +152,8 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		for _, r := range runRead {
 			g.LaunchProfile = append(g.LaunchProfile, "--read", r)
 		}
-		g.Sandbox = func() gate.Isolation {
-			return gate.Isolation{Available: true, Describe: "hookctl run's secure-read-only profile, again, without writes or network",
+		g.Sandbox = func() policy.Isolation {
+			return policy.Isolation{Available: true, Describe: "hookctl run's secure-read-only profile, again, without writes or network",
 				EditReason: "a hookctl run is read-only"}
 		}
 	}
@@ -194,7 +195,7 @@ func claudeRules(userHome, cwd string) *permissions.Set {
 // otherRules loads the permission rules of a client other than Claude Code that takes a
 // rewritten command, for a session in the call's directory; nil for one whose rules are not
 // modelled.
-func otherRules(agent, userHome string) func(c *hook.ToolCall) gate.ClientRules {
+func otherRules(agent, userHome string) func(c *hook.ToolCall) policy.ClientRules {
 	ancestors := func() []int {
 		var pids []int
 		for _, p := range session.Ancestors(os.Getpid()) {
@@ -204,7 +205,7 @@ func otherRules(agent, userHome string) func(c *hook.ToolCall) gate.ClientRules 
 	}
 	switch agent {
 	case "codex":
-		return func(c *hook.ToolCall) gate.ClientRules {
+		return func(c *hook.ToolCall) policy.ClientRules {
 			home := os.Getenv("CODEX_HOME")
 			if home == "" {
 				home = filepath.Join(userHome, ".codex")
@@ -212,12 +213,12 @@ func otherRules(agent, userHome string) func(c *hook.ToolCall) gate.ClientRules 
 			return execpolicy.Load(execpolicy.Options{CodexHome: home, Cwd: c.Cwd, System: "/etc/codex"})
 		}
 	case "gemini":
-		return func(c *hook.ToolCall) gate.ClientRules {
-			args, _ := agentkit.ClientArgs(ancestors(), policy.IsClient)
-			return policy.Load(policy.Options{Home: userHome, Cwd: c.Cwd, System: "/etc/gemini-cli", Args: args})
+		return func(c *hook.ToolCall) policy.ClientRules {
+			args, _ := agentkit.ClientArgs(ancestors(), geminipolicy.IsClient)
+			return geminipolicy.Load(geminipolicy.Options{Home: userHome, Cwd: c.Cwd, System: "/etc/gemini-cli", Args: args})
 		}
 	case "copilot":
-		return func(c *hook.ToolCall) gate.ClientRules {
+		return func(c *hook.ToolCall) policy.ClientRules {
 			args, ok := agentkit.ClientArgs(ancestors(), copilotperm.IsClient)
 			p := &copilotperm.Permissions{}
 			if ok {
@@ -275,21 +276,21 @@ func trustedLookPath(home, cwd, name string) (string, error) {
 
 // isolation is the sandbox probe's result for this machine, cached in hookctl's home per
 // kernel and build: reading it costs the hook one small file and two system calls.
-func isolation(env environment) gate.Isolation { return isolationWaiting(env, nil) }
+func isolation(env environment) policy.Isolation { return isolationWaiting(env, nil) }
 
 // isolationWaiting is isolation, calling waiting before it waits for another process's probe
 // (sandbox.CurrentWaiting).
-func isolationWaiting(env environment, waiting func()) gate.Isolation {
+func isolationWaiting(env environment, waiting func()) policy.Isolation {
 	if env.err != nil || env.binary == "" {
 		why := "hookctl does not know its own path"
-		return gate.Isolation{Reason: why, EditReason: why}
+		return policy.Isolation{Reason: why, EditReason: why}
 	}
 	return isolationOf(sandbox.CurrentWaiting(env.home, env.binary, waiting))
 }
 
 // isolationOf is a probe's result as the policy reads it.
-func isolationOf(st sandbox.Status) gate.Isolation {
-	return gate.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason,
+func isolationOf(st sandbox.Status) policy.Isolation {
+	return policy.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason,
 		Failing: st.Failing(), EditFailing: st.EditFailing()}
 }
 
@@ -311,7 +312,7 @@ const inRetrieverEnv = "HOOKCTL_IN_RETRIEVER"
 // (isolation: whether admitted commands run in the sandbox): the hook decides with it, and
 // `hookctl check` and `hookctl log why` ask it for the same policy (Gate.NewPolicy). The hook
 // adds the session store, the audit and a hookctl run's pins.
-func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Config, error), isolation func() gate.Isolation) *gate.Gate {
+func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Config, error), isolation func() policy.Isolation) *gate.Gate {
 	protected := a.Client
 	if a.Client.Name != claude.Client.Name {
 		protected = guarding(a.Client)
@@ -320,7 +321,7 @@ func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Conf
 		Environ: os.Environ(),
 		Client:  a.Client, LoadConfig: loadConfig, Binary: env.binary,
 		Modes: session.FixedMode(hook.ModeReadOnly),
-		Protect: func(cwd string) gate.Protection {
+		Protect: func(cwd string) policy.Protection {
 			p := gate.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
 			var writable []string
 			if cfg, err := gate.LoadConfig(env.home); err == nil {
@@ -349,7 +350,7 @@ func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Conf
 	if a.Client.Name == claude.Client.Name {
 		g.VerifyToggle = func() error { return claude.CheckReadonlyCommand(env.userHome) }
 		g.IsClient = claude.IsClientProcess
-		g.ClientRules = func(c *hook.ToolCall) gate.ClientRules { return claudeRules(env.userHome, c.Cwd) }
+		g.ClientRules = func(c *hook.ToolCall) policy.ClientRules { return claudeRules(env.userHome, c.Cwd) }
 	} else {
 		g.ClientRules = otherRules(a.Name, env.userHome)
 	}

@@ -14,6 +14,7 @@ import (
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/policy"
 )
 
 type logOptions struct {
@@ -183,7 +184,7 @@ func judgeNow(e hook.LogEntry, m hook.Mode) hook.Decision {
 		return hook.Decision{Verdict: hook.Deny, Reason: err.Error()}
 	}
 	call := &hook.ToolCall{Session: e.Session, Tool: e.Tool, Kind: hook.KindShell, Command: e.Command, Cwd: e.Cwd, AgentType: e.AgentType}
-	return newPolicy(env, cfg, call).Decide(call, gate.SessionState{Mode: m})
+	return newPolicy(env, cfg, call).Decide(call, policy.SessionState{Mode: m})
 }
 
 // visibleTo writes to w with escape sequences, other control characters and bidi and other

@@ -15,6 +15,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/session"
 )
@@ -156,14 +157,14 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		}
 	}
 	if to == hook.ModeReview {
-		fmt.Fprintf(s.out, "  each publish asks you first; %s\n", gate.PublishWhere(isolation(hookEnv()), cfg))
+		fmt.Fprintf(s.out, "  each publish asks you first; %s\n", policy.PublishWhere(isolation(hookEnv()), cfg))
 	}
 	if inside == id {
 		// Run in the session's own shell (the user's `! hookctl …`): Claude Code sends this output
 		// to the model at once (2.1.328, live), so it says what the model may now do, and the
 		// hook need not say it again.
 		env := hookEnv()
-		g := &gate.Gate{Client: claude.Client, Sandbox: func() gate.Isolation { return isolation(env) }}
+		g := &gate.Gate{Client: claude.Client, Sandbox: func() policy.Isolation { return isolation(env) }}
 		fmt.Fprintln(s.out, g.ModeChangeNotice(from, to))
 		store.SetTold(id, to)
 	}

@@ -20,6 +20,7 @@ import (
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
@@ -158,8 +159,8 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
 				return exitCode(exitSandboxFailed)
-			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != gate.PolicyOnlyProfile:
-				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName, gate.PolicyOnlyProfile)
+			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != policy.PolicyOnlyProfile:
+				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName, policy.PolicyOnlyProfile)
 			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
 				return errors.New("the edit profile needs --project DIR, an absolute path")
 			case len(args) == 0:
@@ -315,7 +316,7 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if opts.Profile == sandbox.EditName {
 		return editExec(home, opts, args)
 	}
-	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == gate.PolicyOnlyProfile) && !opts.BoundedChild {
+	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == policy.PolicyOnlyProfile) && !opts.BoundedChild {
 		return boundedExec(opts, home, args)
 	}
 	ownMounts := false
@@ -374,7 +375,7 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	}
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
-		p = sandbox.Publish(append(sandbox.HiddenDirs(home), otherTerminals), scratch.Path, gate.PublishEnv)
+		p = sandbox.Publish(append(sandbox.HiddenDirs(home), otherTerminals), scratch.Path, policy.PublishEnv)
 		p.ScratchDir = scratch.Dir
 		if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
 			return 0, err
@@ -540,14 +541,14 @@ func sandboxForget(s *streams) error {
 // profile and execs the command; the policy-only profile's child is the command itself, with the
 // read-only profile's environment. Both environments are the allowlist (Profile.Environ).
 func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) {
-	if opts.Profile == gate.PolicyOnlyProfile {
+	if opts.Profile == policy.PolicyOnlyProfile {
 		scratch, err := scratchFor(home, opts)
 		if err != nil {
 			return 0, err
 		}
 		defer scratch.Close()
 		p := sandbox.ReadOnly(nil, scratch.Path)
-		p.Name = gate.PolicyOnlyProfile
+		p.Name = policy.PolicyOnlyProfile
 		p.PassEnv, p.Pins = readOnlyEnv(home)
 		path, err := exec.LookPath(args[0])
 		if err != nil {
@@ -643,7 +644,7 @@ var editWritable = []string{".cache", ".npm", ".yarn", ".pnpm-store", ".bun", ".
 func editProfile(home, session, project, scratch string, confine bool) *sandbox.Profile {
 	userHome, _ := os.UserHomeDir()
 	binary := hookEnv().binary
-	frozen := gate.ProtectedPaths(guarding(claude.Client), home, userHome, binary, project)
+	frozen := policy.ProtectedPaths(guarding(claude.Client), home, userHome, binary, project)
 	frozen = append(frozen, binary, front.WorkerPath(binary))
 	if userHome != "" {
 		frozen = append(frozen, filepath.Join(userHome, ".claude"), filepath.Join(userHome, ".claude.json"))
@@ -704,8 +705,8 @@ func editProfile(home, session, project, scratch string, confine bool) *sandbox.
 // a directory edit mode writes as it is (shared: the project, the temporary directories, the
 // user's edit_writable): what a command put there would run the next time the user typed its
 // name. A relative entry (., bin) names the directory the user is in, which no sandbox can keep.
-func pathDirs(shared, autoWritable []string) []gate.AutoRunPath {
-	var out []gate.AutoRunPath
+func pathDirs(shared, autoWritable []string) []policy.AutoRunPath {
+	var out []policy.AutoRunPath
 	for _, d := range filepath.SplitList(os.Getenv("PATH")) {
 		if !filepath.IsAbs(d) {
 			continue
@@ -715,7 +716,7 @@ func pathDirs(shared, autoWritable []string) []gate.AutoRunPath {
 			slices.ContainsFunc(autoWritable, func(w string) bool { return filepath.IsAbs(w) && withinDir(d, filepath.Clean(w)) }) {
 			continue
 		}
-		out = append(out, gate.AutoRunPath{Path: d, Key: d,
+		out = append(out, policy.AutoRunPath{Path: d, Key: d,
 			What: "a directory on your PATH: a program put there runs instead of the one you meant, the next time you type its name"})
 	}
 	return out

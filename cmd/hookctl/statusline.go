@@ -22,6 +22,7 @@ import (
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -175,7 +176,7 @@ func statusBadge(home, id string, cfg *config.Config, cfgErr error) string {
 // partialBadge is what the badge adds where the sandbox holds without some of its layers (the
 // probe's description names them after "; without ": a container's root that cannot empty its
 // bounding set, a machine without namespaces); doctor says which.
-func partialBadge(iso gate.Isolation) string {
+func partialBadge(iso policy.Isolation) string {
 	if iso.Available && strings.Contains(iso.Describe, "; without ") {
 		return " (⚠ partial sandbox: hookctl doctor)"
 	}
@@ -194,7 +195,7 @@ func sandboxBadge(cfg *config.Config, held, failing bool) string {
 	case cfg != nil && cfg.Sandbox == config.SandboxRequire:
 		return " (⚠ no sandbox: shell refused)"
 	}
-	return " " + gate.PolicyOnlyBadge
+	return " " + policy.PolicyOnlyBadge
 }
 
 // runWrapped runs the status line install replaced, with the same input, and returns its output.

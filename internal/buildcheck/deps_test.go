@@ -20,7 +20,7 @@ import (
 // agents/agenttest are left out: they are test harnesses (fake model APIs on httptest) that only
 // tests link.
 var gateRoots = []string{
-	"./cmd/hookctl", "./hook/...", "./gate/...", "./config/...", "./session/...", "./audit/...",
+	"./cmd/hookctl", "./hook/...", "./policy/...", "./gate/...", "./config/...", "./session/...", "./audit/...",
 	"./programs/...", "./lexer/...", "./agents/...",
 	"./retriever", "./retriever/front", "./scrub", "./retriever/settings",
 	"./export/launch", // what the hook runs to start the exporter, which is where the network code is

@@ -1,6 +1,7 @@
 package buildcheck
 
 import (
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -20,6 +21,7 @@ var floors = []struct {
 		"hook", "lexer", "programs", "retriever", "scrub"}},
 	{"stores and the sandbox: what decisions are made from and run in", []string{
 		"audit", "config", "session", "sandbox", "sandbox/egress/proxy", "securerun"}},
+	{"the decision: the policy, pure", []string{"policy"}},
 	{"deciders and services: the gate, the retriever's front and worker", []string{
 		"gate", "retriever/front", "retriever/worker"}},
 	{"adapters and front ends: the clients' adapters, the dashboard, the exporter", []string{
@@ -96,8 +98,8 @@ func TestProtocolImportsNothingAbove(t *testing.T) {
 }
 
 // judges are what decides a command: the lexer and its second parser (mvdan.cc/sh), the
-// read-only rules, the edit guard, the gate.
-var judges = []string{module + "lexer", module + "programs", module + "programs/editguard", module + "gate", "mvdan.cc/sh/v3/syntax"}
+// read-only rules, the edit guard, the policy and the gate.
+var judges = []string{module + "lexer", module + "programs", module + "programs/editguard", module + "policy", module + "gate", "mvdan.cc/sh/v3/syntax"}
 
 // TestDashboardLinksNoJudge: the dashboard's web server shows decisions and toggles modes; it
 // links none of the judges (which once came with the session store and the config).
@@ -120,5 +122,47 @@ func TestDashboardLinksNoJudge(t *testing.T) {
 		if !slices.Contains(hookctl, j) {
 			t.Errorf("hookctl does not link %s: the list of judges is out of date", j)
 		}
+	}
+}
+
+// pureForbidden are what the policy may not import: the file system, processes, system calls,
+// the network. What it must know of the machine it asks through its World and its ports.
+var pureForbidden = []string{"os", "os/exec", "io/fs", "io/ioutil", "syscall", "net", "net/http", "golang.org/x/sys/unix"}
+
+// pureFilepath are the path/filepath functions that only compute on the name: Glob, Walk,
+// EvalSymlinks and Abs (which asks for the working directory) read the disk.
+var pureFilepath = []string{"Base", "Clean", "Dir", "Ext", "IsAbs", "IsLocal", "Join", "Match", "Rel", "Separator", "Split", "SplitList", "ToSlash", "FromSlash", "VolumeName"}
+
+// TestPolicyDoesNoIO: package policy decides from what it is given (the call, the config, the
+// session's state, its World's answers): it imports no file system, process or network
+// package, uses path/filepath only on names, and loads no config.
+func TestPolicyDoesNoIO(t *testing.T) {
+	lines := goList(t, "-f", "{{.Dir}} {{join .GoFiles \" \"}}|{{join .Imports \" \"}}", "./policy")
+	dirFiles, imports, _ := strings.Cut(lines[0], "|")
+	for _, imp := range strings.Fields(imports) {
+		if slices.Contains(pureForbidden, imp) {
+			t.Errorf("policy imports %s", imp)
+		}
+	}
+	f := strings.Fields(dirFiles)
+	if len(f) < 5 {
+		t.Fatalf("go list ./policy: %q", lines[0])
+	}
+	var filepathUses int
+	for _, name := range f[1:] {
+		for _, use := range stdlibUses(t, filepath.Join(f[0], name)) {
+			switch {
+			case use[0] == "path/filepath":
+				filepathUses++
+				if !slices.Contains(pureFilepath, use[1]) {
+					t.Errorf("%s uses filepath.%s, which reads the disk", name, use[1])
+				}
+			case use[0] == module+"config" && strings.HasPrefix(use[1], "Load"):
+				t.Errorf("%s loads the config (config.%s): the gate does, and hands it over", name, use[1])
+			}
+		}
+	}
+	if filepathUses == 0 {
+		t.Error("policy uses no path/filepath function, so this test sees nothing of what it checks")
 	}
 }

@@ -26,6 +26,7 @@ var mustLink = []string{
 	"github.com/hookctl/hookctl/scrub",
 	"github.com/hookctl/hookctl/hook",
 	"github.com/hookctl/hookctl/gate",
+	"github.com/hookctl/hookctl/policy",
 	"github.com/hookctl/hookctl/session",
 	"github.com/hookctl/hookctl/lexer",
 	"github.com/hookctl/hookctl/agents/claude",

@@ -6,25 +6,25 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // Judge is what Claude Code would do with a Bash call as the agent wrote it: deny, then ask,
 // then allow, the first rule to match in that order deciding whatever its scope; with no rule,
 // the permission mode (hook.ClientRules).
-func (s *Set) Judge(q gate.ClientQuery) gate.ClientVerdict {
+func (s *Set) Judge(q policy.ClientQuery) policy.ClientVerdict {
 	c := q.Call
 	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
-		return gate.ClientVerdict{Verdict: hook.Pass}
+		return policy.ClientVerdict{Verdict: hook.Pass}
 	}
 	a := newAnatomy(q.Line)
 	shown := clip.Short(c.Command)
 	for _, b := range []Behavior{Deny, Ask} {
 		if r, what := s.firstMatch(b, a, q); r != nil {
-			v := gate.ClientVerdict{Rule: r.String(), By: "your permission rule"}
+			v := policy.ClientVerdict{Rule: r.String(), By: "your permission rule"}
 			if b == Deny {
 				v.Verdict = hook.Deny
 				v.Reason = "Permission to use Bash with command " + shown + " has been denied by your Claude Code rule " +
@@ -40,14 +40,14 @@ func (s *Set) Judge(q gate.ClientQuery) gate.ClientVerdict {
 	mode := c.PermissionMode
 	if t, ok := s.criticalRemoval(a); ok {
 		if mode == "dontAsk" {
-			return gate.ClientVerdict{Verdict: hook.Deny, By: "the client's dontAsk mode",
+			return policy.ClientVerdict{Verdict: hook.Deny, By: "the client's dontAsk mode",
 				Reason: "Claude Code never runs an rm of " + clip.Short(t) + " (a critical path) without asking, and dontAsk mode refuses what would ask."}
 		}
-		return gate.ClientVerdict{Verdict: hook.Ask, By: "the client's critical-path check",
+		return policy.ClientVerdict{Verdict: hook.Ask, By: "the client's critical-path check",
 			Reason: "Claude Code asks before an rm of " + clip.Short(t) + " (a critical path), whatever allows it."}
 	}
 	if r := s.allowedBy(a, q, mode); r != nil {
-		return gate.ClientVerdict{Verdict: hook.Allow, Rule: r.String(), By: "your permission rule",
+		return policy.ClientVerdict{Verdict: hook.Allow, Rule: r.String(), By: "your permission rule",
 			Reason: "Your Claude Code rule " + r.Text + " (" + r.Source.Scope.String() + " " + sourceName(r) + ") allows " + shown + "."}
 	}
 	return s.byMode(a, q, mode)
@@ -81,7 +81,7 @@ func forEachPart(a *anatomy, depth int, f func(p *part) bool) bool {
 
 // firstMatch is the first rule of behavior b, in precedence order, that matches any part of
 // the command or any file it names; what says which file, if a file rule matched.
-func (s *Set) firstMatch(b Behavior, a *anatomy, q gate.ClientQuery) (*Rule, string) {
+func (s *Set) firstMatch(b Behavior, a *anatomy, q policy.ClientQuery) (*Rule, string) {
 	an := anchors{cwd: s.cwd, home: s.home}
 	var files []access
 	cds := []string{s.cwd}
@@ -205,7 +205,7 @@ func readOnlyProgram(p *part) bool {
 // or one rule per part (the client's read-only commands need none), when the command is plain,
 // no part changes directory before something writes, and every file a redirection writes is
 // one the mode or an Edit rule lets the client write without asking.
-func (s *Set) allowedBy(a *anatomy, q gate.ClientQuery, mode string) *Rule {
+func (s *Set) allowedBy(a *anatomy, q policy.ClientQuery, mode string) *Rule {
 	var whole *Rule
 	for _, r := range s.rules {
 		if r.Behavior == Allow && r.Tool == "Bash" && r.Whole() {
@@ -379,40 +379,40 @@ func (s *Set) criticalRemoval(a *anatomy) (string, bool) {
 // documented): a read runs in every mode; bypassPermissions runs the rest; dontAsk refuses it;
 // acceptEdits runs file changes inside the working directories; auto leaves it to the client's
 // classifier; default and plan ask.
-func (s *Set) byMode(a *anatomy, q gate.ClientQuery, mode string) gate.ClientVerdict {
+func (s *Set) byMode(a *anatomy, q policy.ClientQuery, mode string) policy.ClientVerdict {
 	shown := clip.Short(q.Call.Command)
 	if q.Read {
-		return gate.ClientVerdict{Verdict: hook.Allow, By: "a read, which the client runs without asking",
+		return policy.ClientVerdict{Verdict: hook.Allow, By: "a read, which the client runs without asking",
 			Reason: "hookctl: a read-only command; no rule of yours applies to it, and Claude Code runs reads without asking."}
 	}
 	suggest := " hookctl asks in the client's place: Claude Code cannot offer \"don't ask again\" for a command hookctl runs rewritten. " +
 		"To stop being asked, add " + s.suggestion(a) + " to permissions.allow (/permissions, or .claude/settings.local.json)."
 	switch mode {
 	case "bypassPermissions":
-		return gate.ClientVerdict{Verdict: hook.Allow, By: "the client's bypassPermissions mode",
+		return policy.ClientVerdict{Verdict: hook.Allow, By: "the client's bypassPermissions mode",
 			Reason: "hookctl: no rule of yours applies, and Claude Code is in bypassPermissions mode."}
 	case "dontAsk":
-		return gate.ClientVerdict{Verdict: hook.Deny, By: "the client's dontAsk mode",
+		return policy.ClientVerdict{Verdict: hook.Deny, By: "the client's dontAsk mode",
 			Reason: "Permission to use Bash has been denied because Claude Code is running in don't ask mode: no permission rule of yours allows " + shown + "."}
 	case "acceptEdits":
 		if s.editsOnly(a) {
-			return gate.ClientVerdict{Verdict: hook.Allow, By: "the client's acceptEdits mode",
+			return policy.ClientVerdict{Verdict: hook.Allow, By: "the client's acceptEdits mode",
 				Reason: "hookctl: Claude Code's acceptEdits mode accepts this file change inside your working directories."}
 		}
-		return gate.ClientVerdict{Verdict: hook.Ask, By: "the client's acceptEdits mode",
+		return policy.ClientVerdict{Verdict: hook.Ask, By: "the client's acceptEdits mode",
 			Reason: "Claude Code asks before " + shown + " (acceptEdits accepts only file changes inside your working directories; no rule of yours allows it)." + suggest}
 	case "auto":
 		if s.allowsRewrite(q.Rewrite) {
-			return gate.ClientVerdict{Verdict: hook.Ask, By: "the client's auto mode",
+			return policy.ClientVerdict{Verdict: hook.Ask, By: "the client's auto mode",
 				Reason: "One of your allow rules would approve hookctl's rewrite of this command without the auto mode's check, which you did not mean: confirm " + shown + "."}
 		}
-		return gate.ClientVerdict{Verdict: hook.Pass, By: "the client's auto mode"}
+		return policy.ClientVerdict{Verdict: hook.Pass, By: "the client's auto mode"}
 	}
 	m := mode
 	if m == "" {
 		m = "default"
 	}
-	return gate.ClientVerdict{Verdict: hook.Ask, By: "the client's " + m + " mode",
+	return policy.ClientVerdict{Verdict: hook.Ask, By: "the client's " + m + " mode",
 		Reason: "Claude Code asks before " + shown + " in its " + m + " mode: no permission rule of yours allows it." + suggest}
 }
 

@@ -4,9 +4,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // FuzzRulesJudge: any rule text against any command, in any mode, gives a verdict, soon: a rule
@@ -32,7 +32,7 @@ func FuzzRulesJudge(f *testing.F) {
 			s = set(b + " " + rule)
 			c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: cwd, PermissionMode: mode}
 			start := time.Now()
-			v := s.Judge(gate.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd), Rewrite: "/x/hookctl sandbox -- " + cmd})
+			v := s.Judge(policy.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd), Rewrite: "/x/hookctl sandbox -- " + cmd})
 			if d := time.Since(start); d > 2*time.Second {
 				t.Fatalf("%q on %q took %v", rule, cmd, d)
 			}

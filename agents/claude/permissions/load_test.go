@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 func TestParseArgs(t *testing.T) {
@@ -180,6 +180,6 @@ func BenchmarkLoadAndJudge(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		s := Load(Options{Home: home, Cwd: proj, ManagedDir: filepath.Join(base, "etc"), ArgsKnown: true, Args: []string{"-p", "x", "--allowedTools", "Bash(make:*)"}})
 		c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: proj, PermissionMode: "default"}
-		s.Judge(gate.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)})
+		s.Judge(policy.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)})
 	}
 }

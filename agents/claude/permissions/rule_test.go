@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 const (
@@ -31,9 +31,9 @@ func set(lines ...string) *Set {
 	return s
 }
 
-func judge(s *Set, mode, cmd string, read bool) gate.ClientVerdict {
+func judge(s *Set, mode, cmd string, read bool) policy.ClientVerdict {
 	c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: cwd, PermissionMode: mode}
-	return s.Judge(gate.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd), Read: read, Rewrite: "/opt/hookctl sandbox --session s -- bash -c " + lexer.Quote(cmd)})
+	return s.Judge(policy.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd), Read: read, Rewrite: "/opt/hookctl sandbox --session s -- bash -c " + lexer.Quote(cmd)})
 }
 
 // reads stands in for hookctl's read-only judge in these rows: a command made only of the

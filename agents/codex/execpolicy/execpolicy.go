@@ -35,10 +35,10 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/hookctl/hookctl/agents/agentkit"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // Decision is what a rule decides, from the weakest.
@@ -199,13 +199,13 @@ func trusted(codexHome, root, cwd string) bool {
 }
 
 // Judge is what Codex would do with a shell call as the model wrote it (hook.ClientRules).
-func (p *Policy) Judge(q gate.ClientQuery) gate.ClientVerdict {
+func (p *Policy) Judge(q policy.ClientQuery) policy.ClientVerdict {
 	c := q.Call
 	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
-		return gate.ClientVerdict{Verdict: hook.Pass}
+		return policy.ClientVerdict{Verdict: hook.Pass}
 	}
 	if len(p.Broken) > 0 {
-		return gate.ClientVerdict{Verdict: hook.Deny, By: "your Codex rules, unread",
+		return policy.ClientVerdict{Verdict: hook.Deny, By: "your Codex rules, unread",
 			Reason: "hookctl cannot read your Codex rules (" + clip.String(p.Broken[0], 200) + "), so it cannot keep them: it runs no shell command until the file holds only prefix_rule(…) entries hookctl reads."}
 	}
 	shown := clip.Short(c.Command)
@@ -248,16 +248,16 @@ func (p *Policy) Judge(q gate.ClientQuery) gate.ClientVerdict {
 		if why == "" {
 			why = "policy forbids commands starting with `" + strings.Join(firstAlts(worstRule), " ") + "`"
 		}
-		return gate.ClientVerdict{Verdict: hook.Deny, Rule: worstRule.String(), By: "your Codex rule",
+		return policy.ClientVerdict{Verdict: hook.Deny, Rule: worstRule.String(), By: "your Codex rule",
 			Reason: "`" + shown + "` rejected: " + why + " (your Codex rule " + worstRule.String() + "; hookctl applies your rules to the command as written)."}
 	case worst == Prompt:
-		return gate.ClientVerdict{Verdict: hook.Ask, Rule: worstRule.String(), By: "your Codex rule",
+		return policy.ClientVerdict{Verdict: hook.Ask, Rule: worstRule.String(), By: "your Codex rule",
 			Reason: "Your Codex rule " + worstRule.String() + " asks before `" + shown + "`" + justified(worstRule) + "."}
 	case allAllowed && firstAllow != nil && line.Parsed:
-		return gate.ClientVerdict{Verdict: hook.Allow, Rule: firstAllow.String(), By: "your Codex rule",
+		return policy.ClientVerdict{Verdict: hook.Allow, Rule: firstAllow.String(), By: "your Codex rule",
 			Reason: "Your Codex rule " + firstAllow.String() + " allows `" + shown + "`."}
 	}
-	return gate.ClientVerdict{Verdict: hook.Pass}
+	return policy.ClientVerdict{Verdict: hook.Pass}
 }
 
 // decide is the strictest decision of the rules that match argv, and the first rule with it.

@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 const rules = `# mine
@@ -26,10 +26,10 @@ prefix_rule(pattern = ["touch", "a3"], decision = 'allow',)
 host_executable(name = "git", paths = ["/usr/bin/git"])
 `
 
-func judge(t *testing.T, p *Policy, cmd string) gate.ClientVerdict {
+func judge(t *testing.T, p *Policy, cmd string) policy.ClientVerdict {
 	t.Helper()
 	c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd}
-	return p.Judge(gate.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)})
+	return p.Judge(policy.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)})
 }
 
 // Rows from Codex's rules documentation (developers.openai.com/codex/rules) and seen live

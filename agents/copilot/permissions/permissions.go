@@ -25,9 +25,9 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/agents/agentkit"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // Rule is one --allow-tool or --deny-tool entry for the shell.
@@ -152,13 +152,13 @@ func parseRule(t string, deny bool) *Rule {
 }
 
 // Judge is what Copilot would do with a shell call as the model wrote it (hook.ClientRules).
-func (p *Permissions) Judge(q gate.ClientQuery) gate.ClientVerdict {
+func (p *Permissions) Judge(q policy.ClientQuery) policy.ClientVerdict {
 	c := q.Call
 	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
-		return gate.ClientVerdict{Verdict: hook.Pass}
+		return policy.ClientVerdict{Verdict: hook.Pass}
 	}
 	if !p.Known && !q.Read {
-		return gate.ClientVerdict{Verdict: hook.Ask, By: "Copilot's flags, unread",
+		return policy.ClientVerdict{Verdict: hook.Ask, By: "Copilot's flags, unread",
 			Reason: "hookctl could not read Copilot CLI's command line, so it cannot tell whether your --allow-tool or --deny-tool covers `" + clip.Short(c.Command) + "`."}
 	}
 	shown := clip.Short(c.Command)
@@ -170,7 +170,7 @@ func (p *Permissions) Judge(q gate.ClientQuery) gate.ClientVerdict {
 		for _, sc := range line.Commands {
 			for _, words := range [][]string{sc.Words, baseWords(sc.Words)} {
 				if len(words) > 0 && r.names(words) || r.Words == nil {
-					return gate.ClientVerdict{Verdict: hook.Deny, Rule: r.String(), By: "your Copilot CLI rule",
+					return policy.ClientVerdict{Verdict: hook.Deny, Rule: r.String(), By: "your Copilot CLI rule",
 						Reason: "Permission to run this tool was denied due to the following rules: `" + r.Text + "` (" + r.String() +
 							" on Copilot's command line; hookctl applies it to `" + shown + "` as written)."}
 				}
@@ -178,17 +178,17 @@ func (p *Permissions) Judge(q gate.ClientQuery) gate.ClientVerdict {
 		}
 	}
 	if p.AllowAll {
-		return gate.ClientVerdict{Verdict: hook.Allow, By: "Copilot's --allow-all-tools", Reason: "hookctl: --allow-all-tools allows it."}
+		return policy.ClientVerdict{Verdict: hook.Allow, By: "Copilot's --allow-all-tools", Reason: "hookctl: --allow-all-tools allows it."}
 	}
 	if r := p.allowedBy(line); r != nil {
-		return gate.ClientVerdict{Verdict: hook.Allow, Rule: r.String(), By: "your Copilot CLI rule",
+		return policy.ClientVerdict{Verdict: hook.Allow, Rule: r.String(), By: "your Copilot CLI rule",
 			Reason: "Your Copilot CLI rule " + r.String() + " allows `" + shown + "`."}
 	}
 	if q.Read {
-		return gate.ClientVerdict{Verdict: hook.Allow, By: "a read, which Copilot runs without asking",
+		return policy.ClientVerdict{Verdict: hook.Allow, By: "a read, which Copilot runs without asking",
 			Reason: "hookctl: a read-only command, which Copilot CLI runs without asking."}
 	}
-	return gate.ClientVerdict{Verdict: hook.Ask, By: "Copilot's permission prompt",
+	return policy.ClientVerdict{Verdict: hook.Ask, By: "Copilot's permission prompt",
 		Reason: "Copilot CLI asks before `" + shown + "`: no --allow-tool of yours allows it (add --allow-tool 'shell(" +
 			strings.Join(firstWords(line), " ") + ")' to allow it)."}
 }

@@ -3,14 +3,14 @@ package permissions
 import (
 	"testing"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 func judge(p *Permissions, cmd string, read bool) hook.Verdict {
 	c := &hook.ToolCall{Tool: "bash", Kind: hook.KindShell, Command: cmd}
-	return p.Judge(gate.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd), Read: read}).Verdict
+	return p.Judge(policy.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd), Read: read}).Verdict
 }
 
 // Rows from Copilot CLI's documentation ("Allowing and denying tool use") and seen live

@@ -37,10 +37,10 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookctl/hookctl/agents/agentkit"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/policy"
 )
 
 // The client's tiers and the priorities it gives its settings' lists (0.61.0).
@@ -292,10 +292,10 @@ func (p *Policy) decide(cmd, description string) *Rule {
 
 // Judge is what Gemini CLI's policy does with a shell call as the model wrote it
 // (hook.ClientRules): a deny refuses, an ask_user asks; anything else is left to the client.
-func (p *Policy) Judge(q gate.ClientQuery) gate.ClientVerdict {
+func (p *Policy) Judge(q policy.ClientQuery) policy.ClientVerdict {
 	c := q.Call
 	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
-		return gate.ClientVerdict{Verdict: hook.Pass}
+		return policy.ClientVerdict{Verdict: hook.Pass}
 	}
 	texts := []string{c.Command}
 	for _, sc := range agentkit.SplitLine(q.Line, true).Commands {
@@ -314,17 +314,17 @@ func (p *Policy) Judge(q gate.ClientQuery) gate.ClientVerdict {
 			if r.Message != "" {
 				why += ": " + r.Message
 			}
-			return gate.ClientVerdict{Verdict: hook.Deny, Rule: r.String(), By: "your Gemini CLI policy",
+			return policy.ClientVerdict{Verdict: hook.Deny, Rule: r.String(), By: "your Gemini CLI policy",
 				Reason: why + " (your " + r.String() + "; hookctl applies it to `" + clip.Short(c.Command) + "` as written)."}
 		case r.Decision == "ask_user" && ask == nil:
 			ask = r
 		}
 	}
 	if ask != nil {
-		return gate.ClientVerdict{Verdict: hook.Ask, Rule: ask.String(), By: "your Gemini CLI policy",
+		return policy.ClientVerdict{Verdict: hook.Ask, Rule: ask.String(), By: "your Gemini CLI policy",
 			Reason: "Your Gemini CLI " + ask.String() + " asks before `" + clip.Short(c.Command) + "`."}
 	}
-	return gate.ClientVerdict{Verdict: hook.Pass}
+	return policy.ClientVerdict{Verdict: hook.Pass}
 }
 
 // IsClient tells Gemini CLI's process by one of its first two arguments: node runs its bundle.

@@ -5,14 +5,14 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/policy"
 )
 
 func judge(p *Policy, cmd string) hook.Verdict {
 	c := &hook.ToolCall{Tool: "run_shell_command", Kind: hook.KindShell, Command: cmd}
-	return p.Judge(gate.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)}).Verdict
+	return p.Judge(policy.ClientQuery{Call: c, Line: lexer.NewCommandLine(cmd)}).Verdict
 }
 
 const userPolicy = `[[rule]]

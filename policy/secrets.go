@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"path"
@@ -250,7 +250,7 @@ func (p *Policy) editCredentialRead(c *hook.ToolCall, cl *lexer.CommandLine) (ho
 	if c.Kind != hook.KindShell || !secrets.Mentions(c.Command) {
 		return hook.Decision{}, false
 	}
-	_, j, r := judgeScript(cl, p.Config)
+	_, j, r := JudgeScript(cl, p.Config)
 	if r != nil {
 		return hook.Decision{}, false
 	}

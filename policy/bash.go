@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"errors"
@@ -20,10 +20,10 @@ type Refusal struct {
 	tool bool // a whole tool was refused
 	// sandboxOnly: the command was admitted, but only for the OS sandbox (a read-only runner,
 	// or a program whose rule is SandboxOnly), which JudgeReadOnly does not have.
-	sandboxOnly bool
+	SandboxOnly bool
 	// launcherOnly: the command was admitted, but only through hookctl's launcher, sandbox or
 	// policy-only launch (printenv and env bare: the launcher's environment holds no secret).
-	launcherOnly bool
+	LauncherOnly bool
 }
 
 // ReadOnlyShellRules says in brief what the read-only shell accepts: told once per session (at its
@@ -73,8 +73,8 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // program whose rule runs it only in the sandbox (programs.Program.SandboxOnly). Both refusals
 // are marked sandboxOnly: everything else about the command was admitted.
 func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config) (string, *Refusal) {
-	sc, j, r := judgeScript(cl, cfg)
-	need := j.need
+	sc, j, r := JudgeScript(cl, cfg)
+	need := j.Need
 	if r == nil {
 		p := &Policy{Config: cfg}
 		if h := p.sensitiveAccess(j.access, readContext{dir: j.cd, projectToo: true, rewritten: true, launched: true}); h != nil {
@@ -85,13 +85,13 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config) (string, *Refusal)
 	case r != nil:
 		return "", r
 	case need.runner:
-		return "", &Refusal{What: "a read-only runner runs only in the sandbox", sandboxOnly: true}
-	case need.why != "":
-		return "", &Refusal{What: need.why + ", so it runs only in the sandbox", sandboxOnly: true}
+		return "", &Refusal{What: "a read-only runner runs only in the sandbox", SandboxOnly: true}
+	case need.Why != "":
+		return "", &Refusal{What: need.Why + ", so it runs only in the sandbox", SandboxOnly: true}
 	case need.launcher != "":
-		return "", &Refusal{What: need.launcher + ", so it runs only through hookctl's launcher", launcherOnly: true}
+		return "", &Refusal{What: need.launcher + ", so it runs only through hookctl's launcher", LauncherOnly: true}
 	}
-	return lexer.Print(sc, rewriteFor(cfg)), nil
+	return lexer.Print(sc, RewriteFor(cfg)), nil
 }
 
 // sandboxNeed says why an admitted script may run only inside the OS sandbox: it starts one of
@@ -99,7 +99,7 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config) (string, *Refusal)
 // (programs.Program.SandboxOnly). The zero value: it may run on the policy alone.
 type sandboxNeed struct {
 	runner bool
-	why    string // "`cargo`: …"
+	Why    string // "`cargo`: …"
 	// launcher says why the script runs only through hookctl's launcher, sandbox or not
 	// (programs.Program.LauncherOnly): "`printenv`: it prints the whole environment, …".
 	launcher string
@@ -107,7 +107,7 @@ type sandboxNeed struct {
 
 // judged is what judging an admitted script learned besides its verdict.
 type judged struct {
-	need sandboxNeed
+	Need sandboxNeed
 	// access is what its programs may read (programs.Program.JudgeAccess): the words they open,
 	// their walks and their files of names, relative to cd when the script starts with
 	// `cd DIR &&`, for the sensitive-file rule.
@@ -120,7 +120,7 @@ type judged struct {
 
 // judgeScript is JudgeReadOnly before printing: the admitted script, or why not, and whether it
 // starts one of the user's read-only runners.
-func judgeScript(cl *lexer.CommandLine, cfg *config.Config) (sc *lexer.Script, j judged, r *Refusal) {
+func JudgeScript(cl *lexer.CommandLine, cfg *config.Config) (sc *lexer.Script, j judged, r *Refusal) {
 	sc, err := cl.Shape()
 	if err != nil {
 		var le *lexer.Error
@@ -131,7 +131,7 @@ func judgeScript(cl *lexer.CommandLine, cfg *config.Config) (sc *lexer.Script, j
 	}
 	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && isRunner(cfg, sc.Items[0].Pipeline.Cmds[0]) {
 		// The runner is matched whole, alone; the stages after it are judged as filters.
-		j.need.runner = true
+		j.Need.runner = true
 		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Items[0].Pipeline.Cmds[1:]}, nil, cfg, 1, &j)
 	} else {
 		sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
@@ -175,12 +175,12 @@ func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *confi
 	if prog == nil || cfg.ProgramDenied(name) {
 		return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name)}
 	}
-	if prog.SandboxOnly != "" && j.need.why == "" {
-		j.need.why = "`" + name + "`: " + prog.SandboxOnly
+	if prog.SandboxOnly != "" && j.Need.Why == "" {
+		j.Need.Why = "`" + name + "`: " + prog.SandboxOnly
 	}
-	if prog.LauncherOnly != nil && j.need.launcher == "" {
+	if prog.LauncherOnly != nil && j.Need.launcher == "" {
 		if why := prog.LauncherOnly(lexerArgs(c)); why != "" {
-			j.need.launcher = "`" + name + "`: " + why
+			j.Need.launcher = "`" + name + "`: " + why
 		}
 	}
 	if i > 0 && !prog.Filter {
@@ -447,16 +447,16 @@ func programHint(name string) string {
 }
 
 // rewriteFor is rewrite with ~ and $HOME written as cfg's literal home directory, as judged.
-func rewriteFor(cfg *config.Config) func(*lexer.SimpleCommand) lexer.Printed {
+func RewriteFor(cfg *config.Config) func(*lexer.SimpleCommand) lexer.Printed {
 	if cfg.UserHome == "" {
-		return rewrite
+		return Rewrite
 	}
 	return func(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, cfg.UserHome) }
 }
 
 // rewrite prints each command as judged, with the program's configuration pins; a runner (no
 // program of the allowlist) exactly as written.
-func rewrite(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, "") }
+func Rewrite(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, "") }
 
 // rewriteHome is rewrite with words that start with ~ or $HOME written under home, when home
 // is set.

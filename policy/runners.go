@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"cmp"
@@ -102,21 +102,6 @@ func checkEditAllow(c *config.Config) (toml.Key, error) {
 	return nil, nil
 }
 
-// judgeChecks are the config's checks that need the judges: every config the gate, the CLI or
+// JudgeChecks are the config's checks that need the judges: every config the gate, the CLI or
 // the sandbox launcher reads goes through them (LoadConfig).
-var judgeChecks = []config.Check{checkEditAllow, checkRunners}
-
-// LoadConfig is config.LoadConfig with the judges' checks: the config the hook, the CLI and the
-// sandbox launcher decide with. (The dashboard and the exporter, which link no judge, read the
-// config without them.)
-func LoadConfig(home string) (*config.Config, error) { return config.LoadConfig(home, judgeChecks...) }
-
-// LoadConfigFor is config.LoadConfigFor with the judges' checks.
-func LoadConfigFor(home, dir string) (*config.Config, error) {
-	return config.LoadConfigFor(home, dir, judgeChecks...)
-}
-
-// ParseConfig is config.ParseConfig with the judges' checks.
-func ParseConfig(path, text string) (*config.Config, error) {
-	return config.ParseConfig(path, text, judgeChecks...)
-}
+var JudgeChecks = []config.Check{checkEditAllow, checkRunners}

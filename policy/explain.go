@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"errors"
@@ -49,7 +49,7 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config) []Step {
 
 	var j judged
 	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && isRunner(cfg, sc.Items[0].Pipeline.Cmds[0]) {
-		j.need.runner = true
+		j.Need.runner = true
 		add("program", true, commandText(sc.Items[0].Pipeline.Cmds[0])+
 			": one of your read_only_runners (it runs the repository's code, so only in the sandbox)")
 		cmds := sc.Items[0].Pipeline.Cmds
@@ -89,14 +89,14 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config) []Step {
 	} else {
 		add("files read", true, "none of these is a secret or credential store: "+clip.Short(strings.Join(unique(j.access.Files), " ")))
 	}
-	add("rewrite", true, lexer.Print(sc, rewriteFor(cfg)))
+	add("rewrite", true, lexer.Print(sc, RewriteFor(cfg)))
 	switch {
-	case j.need.runner:
+	case j.Need.runner:
 		add("sandbox", true, "required: a read-only runner runs only in the sandbox")
-	case j.need.why != "":
-		add("sandbox", true, "required: "+j.need.why)
-	case j.need.launcher != "":
-		add("sandbox", true, "required: hookctl's launcher, sandboxed or not: "+j.need.launcher)
+	case j.Need.Why != "":
+		add("sandbox", true, "required: "+j.Need.Why)
+	case j.Need.launcher != "":
+		add("sandbox", true, "required: hookctl's launcher, sandboxed or not: "+j.Need.launcher)
 	default:
 		add("sandbox", true, "wanted, not required: where it cannot apply, the policy alone holds the command")
 	}
