@@ -29,10 +29,10 @@ AGENT_CLIENTS   := codex:codex:@openai/codex@$(CODEX_VERSION) \
                    gemini-cli:gemini:@google/gemini-cli@$(GEMINI_VERSION) \
                    copilot:copilot:@github/copilot@$(COPILOT_VERSION)
 
-FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./hook:FuzzJudge ./hook:FuzzJudgeDifferential \
+FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./gate:FuzzJudge ./gate:FuzzJudgeDifferential \
                 ./programs/editguard:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
                 ./retriever/worker:FuzzFetchParseURL ./scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
-                ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./hook:FuzzContainEdit ./hook:FuzzLogString \
+                ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./gate:FuzzContainEdit ./audit:FuzzLogString \
                 ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest ./sandbox/egress/proxy:FuzzCheckBody \
                 ./sandbox/egress/proxy:FuzzClientHello ./programs:FuzzAwkProgram \
                 ./agents/hookfile:FuzzAdd ./agents/claude/permissions:FuzzRulesJudge ./agents/codex/execpolicy:FuzzParse

@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"strings"
@@ -6,7 +6,6 @@ import (
 
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/policy"
 )
 
 // TestExplainAgreesWithTheJudge explains every row of the corpora and requires the verdict the
@@ -24,7 +23,7 @@ func TestExplainAgreesWithTheJudge(t *testing.T) {
 	}
 	cfg := corpusConfig()
 	for _, r := range rows {
-		steps := policy.ExplainReadOnly(lexer.NewCommandLine(r.Command), cfg)
+		steps := ExplainReadOnly(lexer.NewCommandLine(r.Command), cfg)
 		if len(steps) == 0 {
 			t.Fatalf("%s: no steps", r)
 		}
