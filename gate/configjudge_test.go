@@ -129,3 +129,8 @@ func TestManagedKeysHold(t *testing.T) {
 		}
 	}
 }
+
+// ParseConfig is config.ParseConfig with the judges' checks.
+func ParseConfig(path, text string) (*config.Config, error) {
+	return config.ParseConfig(path, text, policy.JudgeChecks...)
+}

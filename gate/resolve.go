@@ -81,11 +81,6 @@ func ResolveReads(paths []string) []policy.Target {
 	return resolveReads(paths, home)
 }
 
-// resolveReadsUnder is ResolveReads for a user whose home is home (the hook's is its own).
-func resolveReadsUnder(home string) func([]string) []policy.Target {
-	return func(paths []string) []policy.Target { return resolveReads(paths, home) }
-}
-
 func resolveReads(paths []string, home string) []policy.Target {
 	r := &resolver{seen: map[string]lookup{}}
 	var files []string

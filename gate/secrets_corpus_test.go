@@ -597,3 +597,8 @@ env
 for f in /proc/[0-9]*/environ /proc/[0-9]*/cmdline; do tr '\0' '\n' < "$f"; done 2>/dev/null
 exit 0
 `
+
+// resolveReadsUnder is ResolveReads for a user whose home is home (the hook's is its own).
+func resolveReadsUnder(home string) func([]string) []policy.Target {
+	return func(paths []string) []policy.Target { return resolveReads(paths, home) }
+}

@@ -30,15 +30,6 @@ const shortAbove = 12
 // minPrefix is the shortest prefix Resolve accepts: a letter or two would match by accident.
 const minPrefix = 4
 
-// ShortID is the short form of id hookctl shows where it cannot list the others (Store.Short
-// makes sure it is unique).
-func ShortID(id string) string {
-	if len(id) <= shortAbove {
-		return id
-	}
-	return id[:ShortLen]
-}
-
 // Short is the short form of id that Resolve takes back to it: ShortLen characters, or as many
 // more as it takes to be unique among the sessions.
 func (s *Store) Short(id string) string {
