@@ -8,6 +8,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/policy"
 )
 
@@ -97,7 +98,7 @@ func BenchmarkDecideMedian(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
+			p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
 				Protection: policy.Protection{Home: "/home/u", Paths: policy.ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
 			st := policy.SessionState{Mode: m.mode}
 			per := make([]float64, len(mix))

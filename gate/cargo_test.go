@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
@@ -74,7 +75,7 @@ func TestCargoPinsRealCargo(t *testing.T) {
 			t.Errorf("%s ran as %s and printed %q, want %q in it", c.command, rewritten, out, c.want)
 		}
 	}
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
 	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cargo tree", Cwd: dir}, policy.SessionState{})
 	if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "rust-toolchain.toml") || !strings.Contains(d.Reason, "runs only in the sandbox") {
 		t.Errorf("cargo tree on the policy alone: %s %q, want refused because it runs only in the sandbox", d.Verdict, d.Reason)

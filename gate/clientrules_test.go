@@ -6,6 +6,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/scrub"
 )
@@ -28,7 +29,7 @@ func (f *fakeRules) Judge(q policy.ClientQuery) policy.ClientVerdict {
 func TestClientRulesOnRewrites(t *testing.T) {
 	sandbox := func() policy.Isolation { return policy.Isolation{Available: true, Edit: true, Describe: "test"} }
 	withRules := func(f *fakeRules) *policy.Policy {
-		return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl", Sandbox: sandbox,
+		return &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl", Sandbox: sandbox,
 			ClientRules: func() policy.ClientRules { return f }}
 	}
 	shell := func(cmd string) *hook.ToolCall {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/policy"
 )
 
@@ -43,7 +44,7 @@ func TestEditConfig(t *testing.T) {
 	}
 
 	decide := func(conf *config.Config, cmd string) hook.Verdict {
-		p := &policy.Policy{World: Disk{}, Client: testClient, Config: conf, Binary: "/opt/hookctl",
+		p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: conf, Binary: "/opt/hookctl",
 			Protection: policy.Protection{Home: "/home/u", Paths: policy.ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
 		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, policy.SessionState{Mode: hook.ModeEdit}).Verdict
 	}
@@ -128,9 +129,4 @@ func TestManagedKeysHold(t *testing.T) {
 			t.Errorf("managed key %s has no row", e.Key)
 		}
 	}
-}
-
-// ParseConfig is config.ParseConfig with the judges' checks.
-func ParseConfig(path, text string) (*config.Config, error) {
-	return config.ParseConfig(path, text, policy.JudgeChecks...)
 }

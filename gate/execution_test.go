@@ -21,6 +21,7 @@ import (
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/policy"
 )
@@ -39,7 +40,7 @@ type execVariant struct {
 // commands where the probe says it holds, which must leave the world unchanged.
 var execVariants = []execVariant{
 	{name: "policy-only", policy: func(*testing.T) *policy.Policy {
-		return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+		return &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
 	}, gaps: policyOnlyGaps},
 	{name: "sandbox", policy: sandboxPolicy, gaps: sandboxGaps},
 }
@@ -97,7 +98,7 @@ func sandboxPolicy(t *testing.T) *policy.Policy {
 		}
 		t.Skipf("no sandbox on this machine: %s", out)
 	}
-	return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: bin,
+	return &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: bin,
 		Sandbox: func() policy.Isolation { return policy.Isolation{Available: true, Describe: "probed"} }}
 }
 

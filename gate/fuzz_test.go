@@ -12,6 +12,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
 )
@@ -240,7 +241,7 @@ func FuzzContainEdit(f *testing.F) {
 	for _, c := range cmds {
 		f.Add(c)
 	}
-	p := &policy.Policy{World: Disk{}, Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() policy.Isolation { return policy.Isolation{Available: true, Edit: true} }}
+	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() policy.Isolation { return policy.Isolation{Available: true, Edit: true} }}
 	head := []string{"/bin/hook ctl", "sandbox", "--profile", "edit", "--session", "s'1", "--project", "/p q", "--", "bash", "--noprofile", "--norc", "-c"}
 	f.Fuzz(func(t *testing.T, src string) {
 		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: src, Session: "s'1", Cwd: "/elsewhere"}, policy.SessionState{Mode: hook.ModeEdit, Project: "/p q"})

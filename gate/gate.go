@@ -13,6 +13,7 @@ import (
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/gitrepo"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/retriever"
@@ -181,7 +182,7 @@ func (g *Gate) sessionState(id, cwd string, cfg *config.Config) policy.SessionSt
 // answered from c's directory: the one constructor, which `hookctl check` and `hookctl log why`
 // use too, so that what they say is what the hook decides.
 func (g *Gate) NewPolicy(cfg *config.Config, c *hook.ToolCall) *policy.Policy {
-	p := &policy.Policy{World: Disk{}, Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
+	p := &policy.Policy{World: shellglob.World{}, Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
 		Resolve: g.Resolve, ResolveReads: g.ResolveReads, Walk: g.Walk, ReadList: g.ReadList}
 	if g.GH != nil {
 		p.GH = func() (string, error) { return g.GH(c.Cwd) }

@@ -11,6 +11,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/internal/gitrepo"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/retriever"
@@ -21,7 +22,7 @@ import (
 // githubPolicy is a read-only policy whose project has the remotes origin (o/r) and upstream
 // (up/r), as ProjectGitHubRepo would find them.
 func githubPolicy() *policy.Policy {
-	return &policy.Policy{World: Disk{}, Config: &config.Config{}, Client: testClient, Binary: "/bin/hookctl",
+	return &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Client: testClient, Binary: "/bin/hookctl",
 		GitHubRepo: func(remote string) string {
 			switch remote {
 			case "", "origin":

@@ -30,6 +30,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/policy"
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -392,7 +393,7 @@ func nahRows(t *testing.T, s peerSource) []peerRow {
 // not, and $TMPDIR/x is then /x): the config says /tmp.
 func decideEdit(r peerRow) string {
 	conf := filepath.Join(r.home, ".config", "hookctl")
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{TempDir: "/tmp", UserHome: r.home}, Binary: filepath.Join(r.home, ".local", "bin", "hookctl"),
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{TempDir: "/tmp", UserHome: r.home}, Binary: filepath.Join(r.home, ".local", "bin", "hookctl"),
 		Protection: policy.Protection{Home: r.home, Paths: policy.ProtectedPaths(testClient, conf, r.home, filepath.Join(r.home, ".local", "bin", "hookctl"), r.project)}}
 	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: r.project, Command: r.cmd}, policy.SessionState{Mode: hook.ModeEdit})
 	if d.Verdict == hook.Deny {

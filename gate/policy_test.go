@@ -7,6 +7,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/session"
@@ -15,7 +16,7 @@ import (
 // TestPolicyScopes: read-only rules bind read-only agent types in every mode and read-only
 // sessions; everything else gets no opinion.
 func TestPolicyScopes(t *testing.T) {
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}}
 	write := func(agent string) *hook.ToolCall {
 		return &hook.ToolCall{Tool: "Write", Kind: hook.KindFileWrite, AgentType: agent}
 	}
@@ -42,7 +43,7 @@ func TestPolicyScopes(t *testing.T) {
 // TestPolicyKinds: in read-only mode, reads and session tools pass, web is left to the
 // retriever, mutating and unknown tools are refused, shell is judged.
 func TestPolicyKinds(t *testing.T) {
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		want hook.Verdict
@@ -73,7 +74,7 @@ func TestPolicyKinds(t *testing.T) {
 // TestDenyReasonsSayWhatToDo: every refusal names what was refused and what the agent can do,
 // and stays short enough to read.
 func TestDenyReasonsSayWhatToDo(t *testing.T) {
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		mode hook.Mode
@@ -118,7 +119,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 // TestDenyReasonsQuoteLittle: a reason quotes at most a short prefix of what the model wrote.
 func TestDenyReasonsQuoteLittle(t *testing.T) {
 	secret := "sk-ant-" + strings.Repeat("x", 200)
-	d := (&policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, policy.SessionState{Mode: hook.ModeReadOnly})
+	d := (&policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, policy.SessionState{Mode: hook.ModeReadOnly})
 	if strings.Contains(d.Reason, secret) {
 		t.Errorf("the reason repeats the whole argument: %q", d.Reason)
 	}
@@ -142,7 +143,7 @@ func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 // the shell becomes hookctl retrieve (the need from the call's description), and direct_fetch
 // lets web tools through.
 func TestNetworkRouting(t *testing.T) {
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl"}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl"}
 	for _, mode := range []hook.Mode{hook.ModeReadOnly, hook.ModeEdit} {
 		st := policy.SessionState{Mode: mode}
 		d := p.Decide(&hook.ToolCall{Tool: "WebSearch", Kind: hook.KindWeb, Web: &hook.WebRequest{Query: "q", Need: "q"}}, st)
@@ -165,7 +166,7 @@ func TestNetworkRouting(t *testing.T) {
 			t.Errorf("%v Monitor curl: %+v", mode, d)
 		}
 	}
-	direct := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{DirectFetch: true}, Binary: "/opt/hookctl"}
+	direct := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{DirectFetch: true}, Binary: "/opt/hookctl"}
 	if d := direct.Decide(&hook.ToolCall{Tool: "WebFetch", Kind: hook.KindWeb, Web: &hook.WebRequest{URL: "https://x"}}, policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Pass {
 		t.Errorf("direct_fetch: %+v", d)
 	}
@@ -185,7 +186,7 @@ func TestNetworkRouting(t *testing.T) {
 // ran unmediated and raw web content reached an agent holding file access and write tools.
 // Every one must be answered by the retriever (or refused), in both modes.
 func TestQuarantineSeesEverySpelling(t *testing.T) {
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
 		Protection: policy.Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
 	for _, cmd := range []string{
 		`cu\rl https://example.com/x`,
@@ -210,7 +211,7 @@ func TestQuarantineSeesEverySpelling(t *testing.T) {
 
 // judgeReadOnly judges a command given as text, parsing it as the policy does.
 func judgeReadOnly(cmd string, cfg *config.Config) (string, *policy.Refusal) {
-	return policy.JudgeReadOnly(lexer.NewCommandLine(cmd), cfg)
+	return policy.JudgeReadOnly(lexer.NewCommandLine(cmd), cfg, shellglob.World{})
 }
 
 // judgeInSandbox is judgeReadOnly where the sandbox holds: a command admitted for the sandbox

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/policy"
 )
 
@@ -74,7 +75,7 @@ func (w *world) protection() policy.Protection {
 
 // policy is an edit-mode policy for the world, resolving as the hook does.
 func (w *world) policy() *policy.Policy {
-	return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: w.bin, Protection: w.protection(), Resolve: ResolveTargets}
+	return &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: w.bin, Protection: w.protection(), Resolve: ResolveTargets}
 }
 
 func (w *world) write(p *policy.Policy, tool, path string) hook.Decision {

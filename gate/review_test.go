@@ -10,6 +10,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/scrub"
 	"github.com/hookctl/hookctl/session"
@@ -18,7 +19,7 @@ import (
 // reviewPolicy is a policy as the gate builds it, with gh at /usr/bin/gh, a scrubber that knows
 // one environment secret, and the sandbox available.
 func reviewPolicy() *policy.Policy {
-	return &policy.Policy{World: Disk{}, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}, Client: testClient, Binary: "/bin/hookctl",
+	return &policy.Policy{World: shellglob.World{}, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}, Client: testClient, Binary: "/bin/hookctl",
 		Sandbox: func() policy.Isolation { return policy.Isolation{Available: true, Describe: "landlock"} },
 		GH:      func() (string, error) { return "/usr/bin/gh", nil },
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber([]string{"NPM_TOKEN=npm_s3cretValueXYZ123456"}) }}

@@ -10,6 +10,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
@@ -45,7 +46,7 @@ func shellWords(t *testing.T, command string) [][]string {
 
 func TestContainRewritesIntoTheLauncher(t *testing.T) {
 	calls := 0
-	p := &policy.Policy{World: Disk{}, Config: &config.Config{}, Binary: "/opt/hook ctl/hookctl", Sandbox: func() policy.Isolation {
+	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: "/opt/hook ctl/hookctl", Sandbox: func() policy.Isolation {
 		calls++
 		return policy.Isolation{Available: true, Describe: "landlock ABI 7, seccomp"}
 	}}
@@ -128,7 +129,7 @@ func TestContainWithoutSandbox(t *testing.T) {
 			hook.Allow, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
 			"/bin/hookctl sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'hookctl readonly status | head -1'"},
 	} {
-		p := &policy.Policy{World: Disk{}, Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
+		p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
 		d := p.Decide(&c.call, policy.SessionState{})
 		if d.Verdict != c.verdict || d.Isolation != c.isolation || d.Command != c.command {
 			t.Errorf("%s: %v %q %q (%s)", c.name, d.Verdict, d.Isolation, d.Command, d.Reason)
@@ -173,7 +174,7 @@ func TestRunnerEntries(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &policy.Policy{World: Disk{}, Config: cfg, Binary: "/bin/hookctl", Sandbox: func() policy.Isolation { return policy.Isolation{Available: true} }}
+	p := &policy.Policy{World: shellglob.World{}, Config: cfg, Binary: "/bin/hookctl", Sandbox: func() policy.Isolation { return policy.Isolation{Available: true} }}
 	for cmd, want := range map[string]hook.Verdict{
 		"go test ./...":                      hook.Allow,
 		"go test ./... 2>&1 | tail -20":      hook.Allow,
@@ -215,7 +216,7 @@ func TestShellsRunTheLauncherOnWhatWasJudged(t *testing.T) {
 	trace := filepath.Join(t.TempDir(), "trace")
 	writeFile(t, stub, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\037' \"$a\"; done >> \"$HOOKCTL_TRACE\"; printf '\\036' >> \"$HOOKCTL_TRACE\"\n")
 	os.Chmod(stub, 0o755)
-	p := &policy.Policy{World: Disk{}, Config: &config.Config{}, Binary: stub, Sandbox: func() policy.Isolation { return policy.Isolation{Available: true} }}
+	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: stub, Sandbox: func() policy.Isolation { return policy.Isolation{Available: true} }}
 	for _, sh := range []struct {
 		name string
 		argv []string
@@ -277,7 +278,7 @@ func TestContainEdit(t *testing.T) {
 		{"the guard still refuses first", edit, "", hook.ToolCall{Command: "rm -rf ~"}, hook.Deny, "", ""},
 	} {
 		c.call.Tool, c.call.Kind, c.call.Session, c.call.Cwd = "Bash", hook.KindShell, "s1", "/elsewhere"
-		p := &policy.Policy{World: Disk{}, Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
+		p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
 		d := p.Decide(&c.call, policy.SessionState{Mode: hook.ModeEdit, Project: "/home/u/proj"})
 		if d.Verdict != c.verdict {
 			t.Errorf("%s: %v %q", c.name, d.Verdict, d.Reason)
@@ -311,7 +312,7 @@ func TestContainEdit(t *testing.T) {
 // Monitor) cannot take the rewrite a glob, a brace group or ~ needs, so those are refused there
 // and admitted in Bash; a plain read is admitted in both.
 func TestNoRewriteToolsGetNoShapeRewrites(t *testing.T) {
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
 	for cmd, needs := range map[string]bool{"sort *.txt": true, "cat {a,b}.md": true, "ls ~/src": true, "ls -la": false, "cat README.md": false} {
 		for _, noRewrite := range []bool{false, true} {
 			d := p.Decide(&hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: cmd, NoRewrite: noRewrite}, policy.SessionState{Mode: hook.ModeReadOnly})
@@ -337,7 +338,7 @@ func TestNoRewriteHintNamesTheClientsShellTool(t *testing.T) {
 		{testClient, "or use the Bash tool", ""},
 		{hook.Client{Name: "Qwen Code"}, "write the file names and paths out", "Bash"},
 	} {
-		p := &policy.Policy{World: Disk{}, Client: tc.client, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
+		p := &policy.Policy{World: shellglob.World{}, Client: tc.client, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
 		d := p.Decide(&hook.ToolCall{Tool: "run_shell_command", Kind: hook.KindShell, Command: "sort *.txt", NoRewrite: true}, policy.SessionState{Mode: hook.ModeReadOnly})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, tc.want) || tc.no != "" && strings.Contains(d.Reason, tc.no) {
 			t.Errorf("%s: %v %q", tc.client.Name, d.Verdict, d.Reason)

@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/policy"
 )
@@ -414,7 +415,7 @@ func TestSecretsCorpus(t *testing.T) {
 func corpusPolicy(m corpusMode, cfg *config.Config, bin, home string) *policy.Policy {
 	c := *cfg
 	c.UserHome = home
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &c, Binary: bin, Resolve: ResolveTargets, ResolveReads: resolveReadsUnder(home), Walk: Walk, ReadList: ReadList}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &c, Binary: bin, Resolve: ResolveTargets, ResolveReads: resolveReadsUnder(home), Walk: Walk, ReadList: ReadList}
 	if m.sandbox {
 		p.Sandbox = func() policy.Isolation { return policy.Isolation{Available: true, Describe: "probed"} }
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
 )
@@ -36,7 +37,7 @@ func secretsWorld(t *testing.T) (home, project string) {
 // in patterns, names listed and public files are not reads of a secret.
 func TestSensitiveFiles(t *testing.T) {
 	home, project := secretsWorld(t)
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
 	shell := func(cmd string, st hook.Mode, agent string) hook.Decision {
 		return p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: project, AgentType: agent}, policy.SessionState{Mode: st})
 	}
@@ -125,7 +126,7 @@ func TestSensitiveFilesThroughLinks(t *testing.T) {
 	must(os.Symlink(".env", filepath.Join(project, "settings.txt")))
 	must(os.Symlink(filepath.Join(home, ".aws"), filepath.Join(project, "cloud")))
 	must(os.Link(filepath.Join(home, ".netrc"), filepath.Join(project, "hosts.txt")))
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
 	for _, c := range []struct{ cmd, want string }{
 		{"cat notes.txt", "through a link"},
 		{"cat settings.txt", "environment file"},
@@ -143,7 +144,7 @@ func TestSensitiveFilesThroughLinks(t *testing.T) {
 		}
 	}
 	// Without the resolver (JudgeReadOnly, the policy's pure part), the link's name is all there is.
-	if d := (&policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat notes.txt", Cwd: project}, policy.SessionState{}); d.Verdict != hook.Allow {
+	if d := (&policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat notes.txt", Cwd: project}, policy.SessionState{}); d.Verdict != hook.Allow {
 		t.Errorf("without ResolveReads: %s %q, want allowed (the control: the refusal above comes from resolving)", d.Verdict, d.Reason)
 	}
 }
@@ -156,7 +157,7 @@ func TestSensitiveFilesAllowRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: cfg, ResolveReads: ResolveReads}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: cfg, ResolveReads: ResolveReads}
 	for _, cmd := range []string{"cat " + home + "/.aws/credentials", "cat .env", "cat config/.env"} {
 		if d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd, Cwd: project}, policy.SessionState{}); d.Verdict != hook.Allow {
 			t.Errorf("allowed by allow_read: %q %s %q", cmd, d.Verdict, d.Reason)
@@ -167,7 +168,7 @@ func TestSensitiveFilesAllowRead(t *testing.T) {
 	}
 	// A name without a slash never opens a credential store.
 	cfg2, _ := ParseConfig("config.toml", `allow_read = ["credentials"]`)
-	if d := (&policy.Policy{World: Disk{}, Client: testClient, Config: cfg2}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + home + "/.aws/credentials", Cwd: project}, policy.SessionState{}); d.Verdict != hook.Deny {
+	if d := (&policy.Policy{World: shellglob.World{}, Client: testClient, Config: cfg2}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + home + "/.aws/credentials", Cwd: project}, policy.SessionState{}); d.Verdict != hook.Deny {
 		t.Errorf("allow_read = [\"credentials\"] opened ~/.aws/credentials: %s", d.Verdict)
 	}
 	if _, err := ParseConfig("config.toml", `allow_read = ["relative/path"]`); err == nil {
@@ -270,7 +271,7 @@ func runShellIn(dir, command string) (string, error) {
 // store, and leaves project secrets and everything else to edit mode.
 func TestEditModeCredentialReads(t *testing.T) {
 	home, project := secretsWorld(t)
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads, Protection: policy.Protection{Home: home, Paths: []string{home + "/.config/hookctl"}}}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads, Protection: policy.Protection{Home: home, Paths: []string{home + "/.config/hookctl"}}}
 	for _, c := range []struct {
 		cmd  string
 		deny bool
@@ -297,7 +298,7 @@ func TestSensitiveFilesGlobsAndInput(t *testing.T) {
 	os.WriteFile(filepath.Join(project, "server.pem"), []byte("-----BEGIN"), 0o600)
 	os.MkdirAll(filepath.Join(project, "src"), 0o755)
 	os.WriteFile(filepath.Join(project, "src", "a.go"), []byte("package a\n"), 0o644)
-	p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, ResolveReads: ResolveReads}
 	for cmd, want := range map[string]string{
 		"cat .*":                            "environment file",
 		"cat .e*":                           "environment file",

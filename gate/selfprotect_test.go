@@ -6,13 +6,14 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/policy"
 )
 
 // selfProtectPolicy is a policy for a user whose hookctl lives in ~/.config/hookctl and
 // ~/.local/bin/hookctl, judging calls in the project ~/proj.
 func selfProtectPolicy() *policy.Policy {
-	return &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/home/u/.local/bin/hookctl",
+	return &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/home/u/.local/bin/hookctl",
 		Protection: ProtectionFor(testClient, "/home/u/.config/hookctl", "/home/u", "/home/u/.local/bin/hookctl", "/home/u/proj")}
 }
 
@@ -106,7 +107,7 @@ func TestEditModeCannotSwitchHookctlOff(t *testing.T) {
 		}
 	}
 	// The policy tells the guard which binary is hookctl's: a user's own name for it counts.
-	renamed := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/tools/hk",
+	renamed := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/tools/hk",
 		Protection: policy.Protection{Home: "/home/u", Paths: policy.ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/tools/hk", "/home/u/proj")}}
 	for _, cmd := range []string{"hk uninstall", "cp /opt/tools/hk /tmp/x", "timeout 5 hk readonly off"} {
 		if d := decideBash(renamed, cmd, hook.ModeEdit); d.Verdict != hook.Deny {

@@ -15,6 +15,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/fixtures/hostile"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
@@ -136,7 +137,7 @@ type toolRow struct{ command, want string }
 // on the policy alone each row must be refused because it runs only in the sandbox.
 func checkInSandbox(t *testing.T, w *toolWorld, rows []toolRow) {
 	for _, c := range rows {
-		d := (&policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, policy.SessionState{})
+		d := (&policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Cwd: w.project}, policy.SessionState{})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "runs only in the sandbox") {
 			t.Errorf("%s on the policy alone: %s %q, want refused because it runs only in the sandbox", c.command, d.Verdict, d.Reason)
 		}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/policy"
 )
@@ -21,7 +22,7 @@ func TestToolchainsRunOnlyInTheSandbox(t *testing.T) {
 		{"python3 -V", "version manager's shim"},
 		{"for f in *.go; do gofmt -l \"$f\"; done", "telemetry counters"},
 	} {
-		p := &policy.Policy{World: Disk{}, Client: testClient, Config: &config.Config{}}
+		p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
 		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command}, policy.SessionState{})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, c.why) || !strings.Contains(d.Reason, "runs only in the sandbox") {
 			t.Errorf("%s on the policy alone: %s %q, want refused because it runs only in the sandbox", c.command, d.Verdict, d.Reason)

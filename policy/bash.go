@@ -58,7 +58,8 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 	return b.String()
 }
 
-// JudgeReadOnly decides whether a shell command may run in read-only mode. On success it
+// JudgeReadOnly decides whether a shell command may run in read-only mode, asking w what its
+// globs match (the sensitive-file rule). On success it
 // returns the command to run instead: the canonical form of exactly what was parsed and judged,
 // with the hook's own pins for programs whose configuration can run code.
 //
@@ -72,11 +73,11 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // repository code, which only the sandbox can hold (Policy.Decide admits them under it); nor a
 // program whose rule runs it only in the sandbox (programs.Program.SandboxOnly). Both refusals
 // are marked sandboxOnly: everything else about the command was admitted.
-func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config) (string, *Refusal) {
+func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) (string, *Refusal) {
 	sc, j, r := JudgeScript(cl, cfg)
 	need := j.Need
 	if r == nil {
-		p := &Policy{Config: cfg}
+		p := &Policy{Config: cfg, World: w}
 		if h := p.sensitiveAccess(j.access, readContext{dir: j.cd, projectToo: true, rewritten: true, launched: true}); h != nil {
 			r = h.reason()
 		}

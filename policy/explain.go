@@ -23,7 +23,7 @@ type Step struct {
 // parser's agreement, each command's rule, the sensitive-file rule over the words read, and
 // the rewrite. It stops at the first stage that refuses, as the judge does; the verdict it
 // implies is JudgeReadOnly's (TestExplainAgreesWithTheJudge).
-func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config) []Step {
+func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) []Step {
 	var steps []Step
 	add := func(stage string, ok bool, detail string) bool {
 		steps = append(steps, Step{Stage: stage, OK: ok, Detail: detail})
@@ -79,7 +79,7 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config) []Step {
 	if sc.Cd != nil {
 		j.cd = sc.Cd.Value
 	}
-	p := &Policy{Config: cfg}
+	p := &Policy{Config: cfg, World: w}
 	if h := p.sensitiveAccess(j.access, readContext{dir: j.cd, projectToo: true, rewritten: true, launched: true}); h != nil {
 		add("files read", false, h.reason().What)
 		return steps

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/internal/corpus"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/lexer"
 )
 
@@ -23,7 +24,7 @@ func TestExplainAgreesWithTheJudge(t *testing.T) {
 	}
 	cfg := corpusConfig()
 	for _, r := range rows {
-		steps := ExplainReadOnly(lexer.NewCommandLine(r.Command), cfg)
+		steps := ExplainReadOnly(lexer.NewCommandLine(r.Command), cfg, shellglob.World{})
 		if len(steps) == 0 {
 			t.Fatalf("%s: no steps", r)
 		}

@@ -78,7 +78,7 @@ type Policy struct {
 
 // World is how the policy asks the machine what a command alone does not say: the one port of
 // its own questions (the func fields of Policy are the others, asked of the hook's process).
-// gate's Disk answers from this machine; the policy does no I/O itself, so that no I/O failure
+// internal/shellglob's World answers from this machine; the policy does no I/O itself, so that no I/O failure
 // can turn into an allow. A nil World knows nothing: no glob can be checked, no home is known.
 type World interface {
 	// Globs returns the expander of one command's globs (Globber), its bounds shared by all.
@@ -89,8 +89,8 @@ type World interface {
 
 // Globber returns the existing paths pattern matches, as the shell that runs the command will
 // expand it (zsh: with its recursive **/ and ***/), or an error when it cannot say within its
-// bounds.
-type Globber func(pattern string, zsh bool) ([]string, error)
+// bounds. (An alias, so that a World need not import this package: internal/shellglob's.)
+type Globber = func(pattern string, zsh bool) ([]string, error)
 
 // world is p's World, or one that knows nothing.
 func (p *Policy) world() World {

@@ -17,6 +17,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/session"
 )
@@ -306,7 +307,7 @@ func TestToolKinds(t *testing.T) {
 
 // readOnly is the policy's decision on a call of tool, with no input, in a read-only session.
 func readOnly(tool string) hook.Decision {
-	p := &policy.Policy{World: gate.Disk{}, Config: &config.Config{}, Client: Client}
+	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Client: Client}
 	return p.Decide(&hook.ToolCall{Tool: tool, Kind: KindOf(tool)}, policy.SessionState{Mode: hook.ModeReadOnly})
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
 )
@@ -110,7 +111,7 @@ func checkRun(s *streams, opts *checkOptions) error {
 	d := newPolicy(env, cfg, call).Decide(call, policy.SessionState{Mode: mode, Project: call.Cwd})
 	res := checkResult{Verdict: d.Verdict.String(), Reason: d.Reason, Command: d.Command, Isolation: d.Isolation, Rule: d.Rule}
 	if opts.Explain && call.Kind == hook.KindShell && mode != hook.ModeEdit {
-		res.Steps = policy.ExplainReadOnly(lexer.NewCommandLine(call.Command), cfg)
+		res.Steps = policy.ExplainReadOnly(lexer.NewCommandLine(call.Command), cfg, shellglob.World{})
 	}
 	if opts.JSON {
 		enc := json.NewEncoder(s.out)

@@ -1,8 +1,8 @@
-package gate
-
-// Expanding a read's glob the way the shell that runs it will, for the sensitive-file rule: every
-// file it matches is read. This is the hook process's I/O on the policy's behalf, bounded so that
-// a glob of the whole disk is refused in a fraction of the hook's deadline rather than eating it.
+// Package shellglob expands a read's glob the way the shell that runs it will, for the
+// sensitive-file rule: every file it matches is read. It is the hook process's I/O on the
+// policy's behalf (World, the policy's World on this machine), bounded so that a glob of the
+// whole disk is refused in a fraction of the hook's deadline rather than eating it.
+package shellglob
 
 import (
 	"errors"
@@ -12,7 +12,6 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/internal/secrets"
-	"github.com/hookctl/hookctl/policy"
 )
 
 // Bounds on one command's glob expansion (issue 23, item 9: `cat /*/*/*/*/*` spent the hook's
@@ -24,25 +23,25 @@ const (
 	maxGlobTime    = 300 * time.Millisecond
 )
 
-var errGlobTooBig = errors.New("the glob matches too many files for hookctl to check them for secrets; name the files")
+var errTooBig = errors.New("the glob matches too many files for hookctl to check them for secrets; name the files")
 
-// globBudget is what is left of one command's bounds.
-type globBudget struct {
+// budget is what is left of one command's bounds.
+type budget struct {
 	entries  int
 	deadline time.Time
 }
 
-func newGlobBudget() *globBudget {
-	return &globBudget{entries: maxGlobEntries, deadline: time.Now().Add(maxGlobTime)}
+func newBudget() *budget {
+	return &budget{entries: maxGlobEntries, deadline: time.Now().Add(maxGlobTime)}
 }
 
-// expandReadGlob returns the existing paths pattern (absolute, or relative to the working directory
+// expand returns the existing paths pattern (absolute, or relative to the working directory
 // the process has) matches, as a shell would expand it, a superset where shells differ: `*`, `?`
 // and `[…]` match as fnmatch does within one name, a leading dot included (bash's dotglob, zsh's
 // GLOB_DOTS); with zsh, `**/` matches any number of directories and `***/` follows links on the
 // way (zsh expands them so without any option: issue 23, item 4), where bash reads both as `*/`.
 // zsh is when the client's own shell may run the command (no launcher runs it under bash).
-func expandReadGlob(pattern string, zsh bool, b *globBudget) ([]string, error) {
+func expand(pattern string, zsh bool, b *budget) ([]string, error) {
 	abs := strings.HasPrefix(pattern, "/")
 	elems := strings.Split(strings.Trim(pattern, "/"), "/")
 	start := "."
@@ -54,7 +53,7 @@ func expandReadGlob(pattern string, zsh bool, b *globBudget) ([]string, error) {
 	walk = func(dir string, rest []string) error {
 		if len(rest) == 0 {
 			if len(out) >= maxGlobMatches {
-				return errGlobTooBig
+				return errTooBig
 			}
 			out = append(out, dir)
 			return nil
@@ -95,7 +94,7 @@ func expandReadGlob(pattern string, zsh bool, b *globBudget) ([]string, error) {
 
 // recurse calls f on dir and every directory beneath it, following links to directories when
 // links says so (zsh's ***), within the budget.
-func recurse(dir string, links bool, b *globBudget, f func(string) error) error {
+func recurse(dir string, links bool, b *budget, f func(string) error) error {
 	if err := f(dir); err != nil {
 		return err
 	}
@@ -125,9 +124,9 @@ func recurse(dir string, links bool, b *globBudget, f func(string) error) error 
 
 // readDirBudget lists dir's names, charging them to the budget; a directory it cannot read has
 // none (the shell matches nothing there), and only the budget's end is an error.
-func readDirBudget(dir string, b *globBudget) ([]string, error) {
+func readDirBudget(dir string, b *budget) ([]string, error) {
 	if time.Now().After(b.deadline) {
-		return nil, errGlobTooBig
+		return nil, errTooBig
 	}
 	f, err := os.Open(dir)
 	if err != nil {
@@ -137,7 +136,7 @@ func readDirBudget(dir string, b *globBudget) ([]string, error) {
 	names, _ := f.Readdirnames(b.entries + 1)
 	b.entries -= len(names)
 	if b.entries < 0 {
-		return nil, errGlobTooBig
+		return nil, errTooBig
 	}
 	return names, nil
 }
@@ -149,18 +148,18 @@ func join(dir, name string) string {
 	return filepath.Join(dir, name)
 }
 
-// Disk is the policy's World on this machine: globs expanded on its file system within the
-// bounds above, the home directory from the environment.
-type Disk struct{}
+// World is the policy's World (policy.World) on this machine: globs expanded on its file system
+// within the bounds above, the home directory from the environment.
+type World struct{}
 
-// Globs implements World.
-func (Disk) Globs() policy.Globber {
-	b := newGlobBudget()
-	return func(pattern string, zsh bool) ([]string, error) { return expandReadGlob(pattern, zsh, b) }
+// Globs returns the expander of one command's globs, its bounds shared by all of them.
+func (World) Globs() func(pattern string, zsh bool) ([]string, error) {
+	b := newBudget()
+	return func(pattern string, zsh bool) ([]string, error) { return expand(pattern, zsh, b) }
 }
 
-// Home implements World.
-func (Disk) Home() string {
+// Home is the user's home directory, "" when unknown.
+func (World) Home() string {
 	h, _ := os.UserHomeDir()
 	return h
 }
