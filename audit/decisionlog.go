@@ -1,6 +1,10 @@
-// Package audit is hookctl's record of what it did: the decision log (every answer the hook
-// gave, DecisionLog), the entry `hookctl log` and the dashboard read, and why a decision was
-// made (WhySteps). It decides nothing; what it records is described by hook.LogEntry.
+// Package audit is hookctl's record of what it did, in two append-only logs on one JSONL
+// primitive (internal/jsonl: a capped line, appended whole, rotated under a lock, read past
+// damaged lines): the decision log (every answer the hook gave, DecisionLog, its entry
+// hook.LogEntry) and the audit (every retrieval, publish and egress of the retriever and the
+// edit sandbox, Audit, its entry AuditEntry), each entry one description that `hookctl log`,
+// `hookctl audit`, the dashboard and the exporter all read. It decides nothing; WhySteps says
+// why a decision was made.
 package audit
 
 import (

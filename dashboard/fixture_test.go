@@ -63,13 +63,13 @@ func plant(t testing.TB, home, extra string) {
 		}
 	}
 	a := front.AuditAt(home)
-	if err := a.Append(&front.AuditEntry{ID: auditID, Time: now, Session: sessionA, Tool: "WebFetch", Kind: retriever.KindFetch,
+	if err := a.Append(&audit.AuditEntry{ID: auditID, Time: now, Session: sessionA, Tool: "WebFetch", Kind: retriever.KindFetch,
 		URL: "https://example.com/" + extra, Host: "example.com", Status: 200, Bytes: 1234, Distiller: "haiku " + extra,
 		Injection: []string{"instruction-override " + extra}, Scrub: "clean", Isolation: "worker: landlock " + extra, Outcome: "answered",
 		Error: extra}); err != nil {
 		t.Fatal(err)
 	}
-	if err := a.SaveTranscript(&front.Transcript{ID: auditID, Need: "the install steps " + extra, Answer: "run make install " + extra,
+	if err := a.SaveTranscript(&audit.Transcript{ID: auditID, Need: "the install steps " + extra, Answer: "run make install " + extra,
 		Injection: []string{"ignore previous instructions " + extra},
 		Documents: []retriever.Document{{URL: "https://example.com/" + extra, Bytes: 99, Text: "raw page text " + extra}}}); err != nil {
 		t.Fatal(err)

@@ -28,9 +28,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/session"
 )
@@ -62,7 +62,7 @@ type Server struct {
 
 	sandbox     sandboxCache
 	decisionLog logCache[hook.LogEntry]
-	auditLog    logCache[front.AuditEntry]
+	auditLog    logCache[audit.AuditEntry]
 }
 
 // New returns a server for home, listening (once Serve is called) on port of 127.0.0.1.

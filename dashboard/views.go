@@ -348,21 +348,21 @@ func (s *Server) decisions(f filter) listOf[decisionRow] {
 }
 
 type retrievalRow struct {
-	front.AuditEntry
+	audit.AuditEntry
 	Short string
 	What  string
 	Flags []string
 }
 
-func describeRetrieval(e front.AuditEntry) (string, []string) {
+func describeRetrieval(e audit.AuditEntry) (string, []string) {
 	what := e.URL
 	switch {
-	case e.Kind == front.KindPublish:
+	case e.Kind == audit.KindPublish:
 		what = "publish: " + e.GitHub
 		if e.GitHub == "" {
 			what = "publish refused: " + e.Error
 		}
-	case e.Kind == front.KindEgress:
+	case e.Kind == audit.KindEgress:
 		what = fmt.Sprintf("egress %s: %s ×%d", e.Outcome, e.Host, e.Connections)
 	case e.Query != "":
 		what = "search: " + e.Query
@@ -379,7 +379,7 @@ func describeRetrieval(e front.AuditEntry) (string, []string) {
 	if e.Scrub != "clean" && e.Scrub != "" && e.Scrub != "unchecked" {
 		flags = append(flags, "⚠ blocked: "+e.Scrub)
 	}
-	if e.Outcome != "answered" && e.Outcome != "direct" && e.Kind != front.KindEgress && e.Outcome != "" {
+	if e.Outcome != "answered" && e.Outcome != "direct" && e.Kind != audit.KindEgress && e.Outcome != "" {
 		flags = append(flags, e.Outcome)
 	}
 	return what, flags
@@ -643,9 +643,9 @@ func (s *Server) decisionEntries() ([]hook.LogEntry, int, error) {
 }
 
 // auditEntries are the audit's entries, oldest first, and how many lines were damaged.
-func (s *Server) auditEntries() ([]front.AuditEntry, int, error) {
+func (s *Server) auditEntries() ([]audit.AuditEntry, int, error) {
 	a := front.AuditAt(s.Home)
-	return s.auditLog.get(a.Dir, func() ([]front.AuditEntry, int, error) {
+	return s.auditLog.get(a.Dir, func() ([]audit.AuditEntry, int, error) {
 		e, d, err := a.Entries()
 		return e, len(d), err
 	})

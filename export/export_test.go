@@ -164,7 +164,7 @@ func TestEveryRecordArrives(t *testing.T) {
 	}
 	// A retrieval, as the retriever's front records it, in the audit.
 	now := time.Now()
-	if err := front.AuditAt(m.home).Append(&front.AuditEntry{ID: front.NewID(now), Time: now, Session: s, Tool: "WebFetch", Kind: retriever.KindFetch,
+	if err := front.AuditAt(m.home).Append(&audit.AuditEntry{ID: audit.NewID(now), Time: now, Session: s, Tool: "WebFetch", Kind: retriever.KindFetch,
 		URL: "https://example.com/a", Host: "example.com", Status: 200, Bytes: 1234, Scrub: "clean", Outcome: "answered", Injection: []string{"ignore-previous"}}); err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/session"
@@ -88,7 +89,7 @@ func TestRealClientReviewPublishAsks(t *testing.T) {
 	}
 	var outcomes []string
 	for _, e := range es {
-		if e.Kind == front.KindPublish {
+		if e.Kind == audit.KindPublish {
 			outcomes = append(outcomes, e.Outcome+":"+e.GitHub)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
@@ -57,7 +58,7 @@ agent is shown only which rules fired), and the raw content, with audit.keep_raw
 	return cmd
 }
 
-func openAudit() (*front.Audit, error) {
+func openAudit() (*audit.Audit, error) {
 	env := hookEnv()
 	if env.err != nil {
 		return nil, env.err
@@ -109,7 +110,7 @@ func auditList(s *streams, opts *auditOptions) error {
 		}
 		what := e.URL
 		switch {
-		case e.Kind == front.KindPublish:
+		case e.Kind == audit.KindPublish:
 			// A review-mode publish decision: asked (the user confirmed or declined, which the
 			// hook does not see) or refused.
 			what = "publish: " + e.GitHub
@@ -118,7 +119,7 @@ func auditList(s *streams, opts *auditOptions) error {
 			} else {
 				what += fmt.Sprintf(" (%d bytes, sha256 %.16s)", e.Bytes, e.BodySHA256)
 			}
-		case e.Kind == front.KindEgress:
+		case e.Kind == audit.KindEgress:
 			// An edit-mode command's connections through the egress proxy, per host.
 			what = fmt.Sprintf("egress %s: %s ×%d", e.Outcome, e.Host, e.Connections)
 			if e.Error != "" {
@@ -139,12 +140,12 @@ func auditList(s *streams, opts *auditOptions) error {
 		if e.Scrub != "clean" && e.Scrub != "" && e.Scrub != "unchecked" {
 			flags = append(flags, "⚠ blocked: "+e.Scrub)
 		}
-		if e.Outcome != "answered" && e.Outcome != "direct" && e.Kind != front.KindEgress {
+		if e.Outcome != "answered" && e.Outcome != "direct" && e.Kind != audit.KindEgress {
 			flags = append(flags, e.Outcome)
 		}
 		fmt.Fprintf(out, "%s  %s  %-8s %s  %s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
 			e.Tool, clip.String(what, 70), e.Distiller, strings.Join(flags, " "))
-		if e.Kind == front.KindEgress {
+		if e.Kind == audit.KindEgress {
 			fmt.Fprintf(out, "    id %s  %d bytes received, %d sent  isolation: %s\n", e.ID, e.Bytes, e.Sent, e.Isolation)
 			continue
 		}
@@ -245,7 +246,7 @@ func printFields(w io.Writer, v any) {
 }
 
 // readAudit reads the log, warning on stderr of each damaged line it skipped.
-func readAudit(s *streams, a *front.Audit) ([]front.AuditEntry, error) {
+func readAudit(s *streams, a *audit.Audit) ([]audit.AuditEntry, error) {
 	entries, damaged, err := a.Entries()
 	for _, d := range damaged {
 		fmt.Fprintf(s.err, "hookctl audit: warning: skipped a damaged line, %s\n", d)

@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
@@ -51,7 +52,7 @@ func egressStarter(home, session, profile string, newPolicy func() (*egress.Poli
 			return nil
 		}
 		json.NewEncoder(stdin).Encode(conf)
-		log := &egressLog{start: time.Now(), session: session, profile: profile, hosts: map[string]*front.AuditEntry{}}
+		log := &egressLog{start: time.Now(), session: session, profile: profile, hosts: map[string]*audit.AuditEntry{}}
 		read := make(chan struct{})
 		go func() {
 			defer close(read)
@@ -93,9 +94,9 @@ type egressLog struct {
 	start    time.Time
 	session  string
 	profile  string
-	hosts    map[string]*front.AuditEntry
+	hosts    map[string]*audit.AuditEntry
 	order    []string
-	refused  []*front.AuditEntry
+	refused  []*audit.AuditEntry
 	overflow int
 }
 
@@ -118,12 +119,12 @@ func (l *egressLog) read(r io.Reader) {
 			if ev.Rule != "" {
 				outcome = "failed" // allowed, and it could not connect
 			}
-			l.refused = append(l.refused, &front.AuditEntry{Time: time.Now(), Host: target, Outcome: outcome, Rule: ev.Rule, Error: ev.Reason, Connections: 1})
+			l.refused = append(l.refused, &audit.AuditEntry{Time: time.Now(), Host: target, Outcome: outcome, Rule: ev.Rule, Error: ev.Reason, Connections: 1})
 			continue
 		}
 		e := l.hosts[target]
 		if e == nil {
-			e = &front.AuditEntry{Time: time.Now(), Host: target, Outcome: "allowed", Rule: ev.Rule}
+			e = &audit.AuditEntry{Time: time.Now(), Host: target, Outcome: "allowed", Rule: ev.Rule}
 			l.hosts[target] = e
 			l.order = append(l.order, target)
 		}
@@ -134,17 +135,17 @@ func (l *egressLog) read(r io.Reader) {
 	io.Copy(io.Discard, r)
 }
 
-func (l *egressLog) flush(a *front.Audit) {
+func (l *egressLog) flush(a *audit.Audit) {
 	entries := l.refused
 	for _, h := range l.order {
 		entries = append(entries, l.hosts[h])
 	}
 	if l.overflow > 0 {
-		entries = append(entries, &front.AuditEntry{Time: time.Now(), Outcome: "refused", Connections: l.overflow,
+		entries = append(entries, &audit.AuditEntry{Time: time.Now(), Outcome: "refused", Connections: l.overflow,
 			Error: fmt.Sprintf("%d more refused connections, not listed", l.overflow)})
 	}
 	for _, e := range entries {
-		e.ID, e.Session, e.Tool, e.Kind = front.NewID(e.Time), l.session, "Bash", front.KindEgress
+		e.ID, e.Session, e.Tool, e.Kind = audit.NewID(e.Time), l.session, "Bash", audit.KindEgress
 		e.Scrub, e.Isolation = "unchecked", l.profile+" sandbox, egress proxy"
 		e.DurationMS = time.Since(l.start).Milliseconds()
 		if err := a.Append(e); err != nil {

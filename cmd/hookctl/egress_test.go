@@ -18,6 +18,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/session"
 )
@@ -157,7 +158,7 @@ except Exception as e: print('failed', type(e).__name__)
 		t.Fatal(err)
 	}
 	for _, e := range entries {
-		if e.Kind != front.KindEgress || e.Session != w.session {
+		if e.Kind != audit.KindEgress || e.Session != w.session {
 			continue
 		}
 		allowedSeen = allowedSeen || e.Host == allowed.addr && e.Outcome == "allowed" && e.Connections >= 1 && e.Rule == allowed.addr && e.Bytes > 0

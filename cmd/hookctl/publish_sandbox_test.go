@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/internal/fakegithub"
 	"github.com/hookctl/hookctl/retriever/front"
 )
@@ -88,7 +89,7 @@ func publishSandbox(t *testing.T, w *editWorld) {
 	}
 	var audited bool
 	for _, e := range entries {
-		audited = audited || e.Kind == front.KindEgress && e.Host == "api.github.com:443" && e.Outcome == "allowed" &&
+		audited = audited || e.Kind == audit.KindEgress && e.Host == "api.github.com:443" && e.Outcome == "allowed" &&
 			e.Isolation == "publish sandbox, egress proxy" && e.Session == w.session
 	}
 	if !audited {

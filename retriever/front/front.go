@@ -22,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/trustedpath"
@@ -39,7 +40,7 @@ type Front struct {
 	// Worker is the worker's executable, an absolute path: WorkerPath of hookctl's own.
 	Worker  string
 	Config  settings.Config // the user's [retriever] settings
-	Audit   *Audit          // where entries and transcripts go
+	Audit   *audit.Audit    // where entries and transcripts go
 	KeepRaw bool            // audit.keep_raw
 	// DirectFetch is direct_fetch: web tool calls pass unmediated, audited (AnswerWebTool).
 	DirectFetch bool
@@ -48,15 +49,15 @@ type Front struct {
 
 // Result is one retrieval's outcome.
 type Result struct {
-	Text  string      // for the agent: header and distilled answer, or why there is none
-	Entry *AuditEntry // as recorded
-	OK    bool        // an answer was produced
+	Text  string            // for the agent: header and distilled answer, or why there is none
+	Entry *audit.AuditEntry // as recorded
+	OK    bool              // an answer was produced
 }
 
 // Retrieve performs req.
 func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 	start := time.Now()
-	e := &AuditEntry{ID: NewID(start), Time: start.UTC(), Session: req.Session, AgentID: req.AgentID,
+	e := &audit.AuditEntry{ID: audit.NewID(start), Time: start.UTC(), Session: req.Session, AgentID: req.AgentID,
 		AgentType: req.AgentType, Tool: req.Tool, Kind: req.Kind, URL: req.URL, Query: req.Query, Scrub: "clean"}
 	sc := scrub.NewScrubber(f.Environ)
 	e.GitHub = describeGitHubOp(req.GitHub, sc, nil)
@@ -136,7 +137,7 @@ func (f *Front) Retrieve(ctx context.Context, req *retriever.Request) *Result {
 		return finish(&Result{Text: "hookctl could not retrieve this: the distiller gave no answer"})
 	}
 	e.Outcome, e.Distiller = "answered", res.Answer.Distiller
-	t := &Transcript{ID: e.ID, Need: req.Need, Answer: res.Answer.Text, Injection: flagged, Steps: res.Steps}
+	t := &audit.Transcript{ID: e.ID, Need: req.Need, Answer: res.Answer.Text, Injection: flagged, Steps: res.Steps}
 	for i := range t.Steps {
 		redactStep(&t.Steps[i], sc)
 	}
@@ -261,7 +262,7 @@ func WorkerEnviron(environ []string, cfg *settings.Config, kind retriever.Kind, 
 
 // Format renders a retrieval's result for the agent: where it came from, that it was read as
 // untrusted data, any suspected injection, then the answer.
-func Format(req *retriever.Request, res *retriever.WorkerResult, e *AuditEntry) string {
+func Format(req *retriever.Request, res *retriever.WorkerResult, e *audit.AuditEntry) string {
 	var b strings.Builder
 	src := req.URL
 	switch req.Kind {

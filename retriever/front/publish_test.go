@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/hook"
 )
 
@@ -11,7 +12,7 @@ import (
 // same reader: repository (or "inferred"), pull request, verb, the text's length and hash, the
 // decision — and never the text.
 func TestAppendPublish(t *testing.T) {
-	a := &Audit{Dir: t.TempDir()}
+	a := &audit.Audit{Dir: t.TempDir()}
 	c := &hook.ToolCall{Session: "s1", Tool: "Bash"}
 	sum := strings.Repeat("ab", 32)
 	if err := a.AppendPublish(c, &hook.PublishRecord{Repo: "inferred", PR: "7", Verb: "review --comment", BodyBytes: 11,
@@ -26,7 +27,7 @@ func TestAppendPublish(t *testing.T) {
 		t.Fatalf("%d entries, %v damaged, %v", len(es), damaged, err)
 	}
 	e := es[0]
-	if e.Kind != KindPublish || e.GitHub != "pr review --comment inferred 7" || e.Bytes != 11 || e.BodySHA256 != sum ||
+	if e.Kind != audit.KindPublish || e.GitHub != "pr review --comment inferred 7" || e.Bytes != 11 || e.BodySHA256 != sum ||
 		e.Outcome != "asked" || e.Scrub != "clean" || e.Session != "s1" {
 		t.Errorf("asked: %+v", e)
 	}

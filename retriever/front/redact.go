@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/scrub"
 )
@@ -20,7 +21,7 @@ const withheldMark = "[withheld: it held a secret]"
 
 // redactEntry replaces, in each field of e that can carry outbound or server-chosen text, what
 // the scrubber finds a secret in.
-func redactEntry(e *AuditEntry, sc *scrub.Scrubber) {
+func redactEntry(e *audit.AuditEntry, sc *scrub.Scrubber) {
 	e.URL = auditURL(sc, e.URL, false)
 	e.FinalURL = auditURL(sc, e.FinalURL, false)
 	for _, field := range []*string{&e.Query, &e.GitHub, &e.Error} {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
@@ -22,7 +23,7 @@ func New(binary, home string, cfg *config.Config, environ []string) *Front {
 	return &Front{
 		Worker:      WorkerPath(binary),
 		Config:      cfg.Retriever,
-		Audit:       &Audit{Dir: filepath.Join(home, "audit"), MaxBytes: cfg.Audit.MaxBytes},
+		Audit:       &audit.Audit{Dir: filepath.Join(home, "audit"), MaxBytes: cfg.Audit.MaxBytes},
 		KeepRaw:     cfg.Audit.KeepRaw,
 		DirectFetch: cfg.DirectFetch,
 		Environ:     environ,
@@ -30,7 +31,7 @@ func New(binary, home string, cfg *config.Config, environ []string) *Front {
 }
 
 // AuditAt is the audit under hookctl's home, for reading it.
-func AuditAt(home string) *Audit { return &Audit{Dir: filepath.Join(home, "audit")} }
+func AuditAt(home string) *audit.Audit { return &audit.Audit{Dir: filepath.Join(home, "audit")} }
 
 // AnswerWebTool is the retrieval hook's answer to a WebFetch or WebSearch call: the retrieval's
 // text as the refusal, so that the client shows the agent the distilled answer instead of
@@ -64,7 +65,7 @@ func (f *Front) AnswerWebTool(ctx context.Context, c *hook.ToolCall) hook.Decisi
 // auditDirect records a web call that direct_fetch lets the client make itself.
 func (f *Front) auditDirect(c *hook.ToolCall) error {
 	now := time.Now()
-	e := &AuditEntry{ID: NewID(now), Time: now.UTC(), Session: c.Session, AgentID: c.AgentID,
+	e := &audit.AuditEntry{ID: audit.NewID(now), Time: now.UTC(), Session: c.Session, AgentID: c.AgentID,
 		AgentType: c.AgentType, Tool: c.Tool, URL: c.Web.URL, Query: c.Web.Query, Scrub: "unchecked",
 		Outcome: "direct", Direct: true, Error: "direct_fetch is on: the client fetched this itself, unmediated"}
 	e.Kind = retriever.KindFetch

@@ -1,4 +1,4 @@
-package front
+package audit
 
 import (
 	"bytes"
@@ -85,8 +85,8 @@ type Audit struct {
 }
 
 const (
-	auditFile    = "audit.jsonl"
-	auditMaxLine = 64 << 10
+	AuditFile    = "audit.jsonl"
+	AuditMaxLine = 64 << 10
 )
 
 // NewID returns a new entry id: sortable by time, and unique: the time, then four bytes from the
@@ -116,12 +116,12 @@ func fallbackIDBytes(t time.Time) [4]byte {
 
 // auditLockWait bounds how long an append waits for another process's (each syncs its line,
 // which on a busy disk takes a while); past it the line is appended without the lock.
-const auditLockWait = 2 * time.Second
+const AuditLockWait = 2 * time.Second
 
 // Append writes one entry as one JSON line, synced to disk: a whole line or nothing, whatever
 // runs at the same time, whatever is killed, however full the disk (internal/jsonl).
 func (a *Audit) Append(e *AuditEntry) error {
-	line, err := encodeEntry(e)
+	line, err := EncodeEntry(e)
 	if err != nil {
 		return err
 	}
@@ -139,12 +139,12 @@ func (a *Audit) JSONL() *jsonl.Log { return a.log() }
 func (a *Audit) log() *jsonl.Log {
 	// A zero or negative MaxBytes or Keep (which the config should refuse) is jsonl's default,
 	// not a rotation on every append.
-	return &jsonl.Log{Dir: a.Dir, Name: auditFile, MaxBytes: a.MaxBytes, Keep: a.Keep, MaxRecord: auditMaxLine, Sync: true, Wait: auditLockWait}
+	return &jsonl.Log{Dir: a.Dir, Name: AuditFile, MaxBytes: a.MaxBytes, Keep: a.Keep, MaxRecord: AuditMaxLine, Sync: true, Wait: AuditLockWait}
 }
 
 // encodeEntry renders an entry as one JSON line, newline included, capped. (encoding/json, not
 // a logging library: zerolog links package net, and this code runs in the hook process.)
-func encodeEntry(e *AuditEntry) ([]byte, error) {
+func EncodeEntry(e *AuditEntry) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // the log is read by people and by hookctl audit, never by a browser
@@ -152,8 +152,8 @@ func encodeEntry(e *AuditEntry) ([]byte, error) {
 		return nil, fmt.Errorf("failed to encode audit entry %s: %w", e.ID, err)
 	}
 	line := buf.Bytes()
-	if len(line) > auditMaxLine {
-		return nil, fmt.Errorf("audit entry %s is %d bytes, over the %d-byte cap", e.ID, len(line), auditMaxLine)
+	if len(line) > AuditMaxLine {
+		return nil, fmt.Errorf("audit entry %s is %d bytes, over the %d-byte cap", e.ID, len(line), AuditMaxLine)
 	}
 	return line, nil
 }

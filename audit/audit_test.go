@@ -1,4 +1,4 @@
-package front
+package audit
 
 import (
 	"encoding/json"
@@ -100,7 +100,7 @@ func TestAuditConcurrentProcesses(t *testing.T) {
 		}()
 	}
 	wg.Wait()
-	b, err := os.ReadFile(filepath.Join(dir, auditFile))
+	b, err := os.ReadFile(filepath.Join(dir, AuditFile))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -139,7 +139,7 @@ func TestAuditSkipsDamagedLines(t *testing.T) {
 	a := &Audit{Dir: t.TempDir()}
 	line := func(url string) string {
 		now := time.Now()
-		b, err := encodeEntry(&AuditEntry{ID: NewID(now), Time: now, Kind: retriever.KindFetch, URL: url, Scrub: "clean", Outcome: "answered"})
+		b, err := EncodeEntry(&AuditEntry{ID: NewID(now), Time: now, Kind: retriever.KindFetch, URL: url, Scrub: "clean", Outcome: "answered"})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -147,9 +147,9 @@ func TestAuditSkipsDamagedLines(t *testing.T) {
 	}
 	cut := line("https://e.com/cut")
 	log := line("https://e.com/1") + cut[:len(cut)/2] + "\n" + line("https://e.com/3") +
-		`{"id":"x","url":"` + strings.Repeat("a", auditMaxLine) + "\"}\n" + line("https://e.com/5") + cut[:len(cut)-9]
+		`{"id":"x","url":"` + strings.Repeat("a", AuditMaxLine) + "\"}\n" + line("https://e.com/5") + cut[:len(cut)-9]
 	os.MkdirAll(a.Dir, 0o700)
-	if err := os.WriteFile(filepath.Join(a.Dir, auditFile), []byte(log), 0o600); err != nil {
+	if err := os.WriteFile(filepath.Join(a.Dir, AuditFile), []byte(log), 0o600); err != nil {
 		t.Fatal(err)
 	}
 	got, damaged, err := a.Entries()
@@ -168,7 +168,7 @@ func TestAuditSkipsDamagedLines(t *testing.T) {
 		where = append(where, fmt.Sprintf("%s:%d", filepath.Base(d.File), d.Line))
 	}
 	if fmt.Sprint(where) != "[audit.jsonl:2 audit.jsonl:4 audit.jsonl:6]" || !strings.Contains(damaged[1].Why, "cap") ||
-		!strings.HasPrefix(damaged[0].String(), filepath.Join(a.Dir, auditFile)+":2: ") {
+		!strings.HasPrefix(damaged[0].String(), filepath.Join(a.Dir, AuditFile)+":2: ") {
 		t.Errorf("damaged %v", damaged)
 	}
 	// The next append starts a line of its own, even after a last line without its newline.
@@ -178,7 +178,7 @@ func TestAuditSkipsDamagedLines(t *testing.T) {
 	if got, damaged, _ := a.Entries(); len(got) != 4 || len(damaged) != 2 {
 		t.Errorf("after an append: %d entries, %v", len(got), damaged)
 	}
-	if b, _ := os.ReadFile(filepath.Join(a.Dir, auditFile)); strings.Contains(string(b), cut[:len(cut)-9]) {
+	if b, _ := os.ReadFile(filepath.Join(a.Dir, AuditFile)); strings.Contains(string(b), cut[:len(cut)-9]) {
 		t.Errorf("the last line cut short is still in the log")
 	}
 }
@@ -192,7 +192,7 @@ func TestAuditAppendCutsBackAShortWrite(t *testing.T) {
 	}
 	if dir := os.Getenv("HOOKCTL_AUDIT_FSIZE_CHILD"); dir != "" {
 		a := &Audit{Dir: dir}
-		fi, err := os.Stat(filepath.Join(dir, auditFile))
+		fi, err := os.Stat(filepath.Join(dir, AuditFile))
 		if err != nil {
 			fmt.Println(err)
 			os.Exit(1)
@@ -213,14 +213,14 @@ func TestAuditAppendCutsBackAShortWrite(t *testing.T) {
 	if err := a.Append(&AuditEntry{ID: NewID(now), Time: now, Kind: retriever.KindFetch, URL: "https://e.com/1"}); err != nil {
 		t.Fatal(err)
 	}
-	before, _ := os.ReadFile(filepath.Join(a.Dir, auditFile))
+	before, _ := os.ReadFile(filepath.Join(a.Dir, AuditFile))
 	cmd := exec.Command(os.Args[0], "-test.run=^TestAuditAppendCutsBackAShortWrite$")
 	cmd.Env = append(os.Environ(), "HOOKCTL_AUDIT_FSIZE_CHILD="+a.Dir)
 	out, err := cmd.Output()
 	if err != nil || !strings.Contains(string(out), "failed to write the audit log") || !strings.Contains(string(out), "file too large") {
 		t.Fatalf("child: %v %s", err, out)
 	}
-	if after, _ := os.ReadFile(filepath.Join(a.Dir, auditFile)); string(after) != string(before) {
+	if after, _ := os.ReadFile(filepath.Join(a.Dir, AuditFile)); string(after) != string(before) {
 		t.Errorf("the log changed: %d bytes before, %d after", len(before), len(after))
 	}
 	if got, damaged, err := a.Entries(); len(got) != 1 || len(damaged) != 0 || err != nil {
