@@ -274,3 +274,6 @@ func (a *Audit) AppendPublish(c *hook.ToolCall, r *hook.PublishRecord) error {
 	}
 	return a.Append(e)
 }
+
+// AuditAt is the audit under hookctl's home, for reading it.
+func AuditAt(home string) *Audit { return &Audit{Dir: filepath.Join(home, "audit")} }

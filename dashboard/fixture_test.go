@@ -15,7 +15,6 @@ import (
 	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/securerun"
 	"github.com/hookctl/hookctl/session"
 )
@@ -62,7 +61,7 @@ func plant(t testing.TB, home, extra string) {
 			t.Fatal(err)
 		}
 	}
-	a := front.AuditAt(home)
+	a := audit.AuditAt(home)
 	if err := a.Append(&audit.AuditEntry{ID: auditID, Time: now, Session: sessionA, Tool: "WebFetch", Kind: retriever.KindFetch,
 		URL: "https://example.com/" + extra, Host: "example.com", Status: 200, Bytes: 1234, Distiller: "haiku " + extra,
 		Injection: []string{"instruction-override " + extra}, Scrub: "clean", Isolation: "worker: landlock " + extra, Outcome: "answered",

@@ -24,7 +24,6 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
-	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/securerun"
 	"github.com/hookctl/hookctl/session"
@@ -524,7 +523,7 @@ func (s *Server) decision(w http.ResponseWriter, r *http.Request) {
 // untrusted.
 func (s *Server) retrieval(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
-	a := front.AuditAt(s.Home)
+	a := audit.AuditAt(s.Home)
 	entries, _, err := s.auditEntries()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
@@ -644,7 +643,7 @@ func (s *Server) decisionEntries() ([]hook.LogEntry, int, error) {
 
 // auditEntries are the audit's entries, oldest first, and how many lines were damaged.
 func (s *Server) auditEntries() ([]audit.AuditEntry, int, error) {
-	a := front.AuditAt(s.Home)
+	a := audit.AuditAt(s.Home)
 	return s.auditLog.get(a.Dir, func() ([]audit.AuditEntry, int, error) {
 		e, d, err := a.Entries()
 		return e, len(d), err

@@ -29,7 +29,6 @@ import (
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/internal/jsonl"
-	"github.com/hookctl/hookctl/retriever/front"
 )
 
 // Options configure one exporter run.
@@ -100,7 +99,7 @@ func New(o Options) (*Exporter, error) {
 	if err != nil {
 		return nil, err
 	}
-	frontAudit := front.AuditAt(o.Home)
+	frontAudit := audit.AuditAt(o.Home)
 	frontAudit.MaxBytes = o.AuditMaxBytes
 	return &Exporter{
 		o:       o,

@@ -23,7 +23,6 @@ import (
 	"github.com/hookctl/hookctl/internal/otelcoltest"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/front"
 	"go.opentelemetry.io/otel/attribute"
 )
 
@@ -164,14 +163,14 @@ func TestEveryRecordArrives(t *testing.T) {
 	}
 	// A retrieval, as the retriever's front records it, in the audit.
 	now := time.Now()
-	if err := front.AuditAt(m.home).Append(&audit.AuditEntry{ID: audit.NewID(now), Time: now, Session: s, Tool: "WebFetch", Kind: retriever.KindFetch,
+	if err := audit.AuditAt(m.home).Append(&audit.AuditEntry{ID: audit.NewID(now), Time: now, Session: s, Tool: "WebFetch", Kind: retriever.KindFetch,
 		URL: "https://example.com/a", Host: "example.com", Status: 200, Bytes: 1234, Scrub: "clean", Outcome: "answered", Injection: []string{"ignore-previous"}}); err != nil {
 		t.Fatal(err)
 	}
 	m.hook(s, "SessionEnd", `,"reason":"other"`)
 
 	want := m.decisions()
-	audit, _, err := front.AuditAt(m.home).Entries()
+	audit, _, err := audit.AuditAt(m.home).Entries()
 	if err != nil || len(audit) != 1 {
 		t.Fatalf("audit: %v %d", err, len(audit))
 	}

@@ -15,8 +15,8 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/internal/fakegithub"
-	"github.com/hookctl/hookctl/retriever/front"
 )
 
 // TestRealClientResearchKeepsRawContentOut: issue 29's research loop and repository snapshots
@@ -106,7 +106,7 @@ func TestRealClientResearchKeepsRawContentOut(t *testing.T) {
 			t.Errorf("control: %s never reached the distiller", c)
 		}
 	}
-	entries, _, err := front.AuditAt(home).Entries()
+	entries, _, err := audit.AuditAt(home).Entries()
 	if err != nil || len(entries) != 2 {
 		t.Fatalf("audit: %+v %v", entries, err)
 	}

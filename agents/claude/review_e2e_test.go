@@ -10,7 +10,6 @@ import (
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -83,7 +82,7 @@ func TestRealClientReviewPublishAsks(t *testing.T) {
 	if b, err := os.ReadFile(ran); err == nil {
 		t.Errorf("gh ran: %q", b)
 	}
-	es, _, err := front.AuditAt(home).Entries()
+	es, _, err := audit.AuditAt(home).Entries()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,7 +14,7 @@ import (
 	"testing"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/audit"
 )
 
 const webCanary = "CANARY-0e77-web"
@@ -63,7 +63,7 @@ func TestRealClientWebGoesThroughTheRetriever(t *testing.T) {
 	if n := d.asked(); n != 2 {
 		t.Errorf("the distiller was asked %d times, want 2", n)
 	}
-	entries, _, err := front.AuditAt(home).Entries()
+	entries, _, err := audit.AuditAt(home).Entries()
 	if err != nil || len(entries) != 2 {
 		t.Fatalf("audit: %+v %v", entries, err)
 	}
@@ -123,7 +123,7 @@ func TestRealClientWebSearchGoesThroughTheRetriever(t *testing.T) {
 	if n := d.asked(); n != 1 {
 		t.Errorf("the distiller was asked %d times, want 1", n)
 	}
-	entries, _, err := front.AuditAt(home).Entries()
+	entries, _, err := audit.AuditAt(home).Entries()
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("audit: %+v %v", entries, err)
 	}

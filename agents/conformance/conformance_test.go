@@ -14,8 +14,8 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/agents/agenttest"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/internal/testbin"
-	"github.com/hookctl/hookctl/retriever/front"
 )
 
 var record = flag.Bool("record", false, "write the payloads each client sent to fixtures/<client>")
@@ -228,7 +228,7 @@ func webRead(t *testing.T, c *agenttest.Client) {
 	if n := hits.Load(); n != 0 {
 		t.Errorf("the page was fetched %d times", n)
 	}
-	entries, _, err := front.AuditAt(s.HookctlHome()).Entries()
+	entries, _, err := audit.AuditAt(s.HookctlHome()).Entries()
 	switch {
 	case c.AsWritten && (err != nil || len(entries) != 0):
 		t.Errorf("audit: %v %+v, want nothing retrieved", err, entries)

@@ -15,7 +15,6 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/retriever"
-	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -63,7 +62,7 @@ func openAudit() (*audit.Audit, error) {
 	if env.err != nil {
 		return nil, env.err
 	}
-	return front.AuditAt(env.home), nil
+	return audit.AuditAt(env.home), nil
 }
 
 func auditList(s *streams, opts *auditOptions) error {

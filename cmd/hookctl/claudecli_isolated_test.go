@@ -10,7 +10,7 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
-	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/audit"
 )
 
 // TestRetrieveClaudeCLIIsolated: the claude-cli distiller works inside the isolated worker (a
@@ -32,7 +32,7 @@ func TestRetrieveClaudeCLIIsolated(t *testing.T) {
 	if !api.Saw(canary) {
 		t.Error("the page did not reach the model through claude -p")
 	}
-	entries, _, _ := front.AuditAt(home).Entries()
+	entries, _, _ := audit.AuditAt(home).Entries()
 	if len(entries) != 1 || entries[0].Outcome != "answered" || entries[0].Distiller != "claude-cli:haiku" {
 		t.Fatalf("audit: %+v", entries)
 	}
@@ -62,7 +62,7 @@ func TestRetrieveStopsARunawayDistiller(t *testing.T) {
 		exec.Command("pkill", "-f", marker).Run()
 		t.Errorf("the distiller is still running: pids %s", left)
 	}
-	entries, _, _ := front.AuditAt(home).Entries()
+	entries, _, _ := audit.AuditAt(home).Entries()
 	if len(entries) != 1 || !strings.HasPrefix(entries[0].Isolation, "landlock") && !strings.HasPrefix(entries[0].Isolation, "none: the kernel") {
 		t.Errorf("audit: %+v", entries)
 	}

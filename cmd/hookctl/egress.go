@@ -64,7 +64,7 @@ func egressStarter(home, session, profile string, newPolicy func() (*egress.Poli
 			<-read
 			cmd.Wait()
 			t.Stop()
-			log.flush(front.AuditAt(home))
+			log.flush(audit.AuditAt(home))
 		}
 	}
 }

@@ -19,7 +19,6 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/audit"
-	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -153,7 +152,7 @@ except Exception as e: print('failed', type(e).__name__)
 	// The audit has each command's connections: the allowed host with its rule, the refusals
 	// with their reasons.
 	var allowedSeen, refusedSeen bool
-	entries, _, err := front.AuditAt(w.hh).Entries()
+	entries, _, err := audit.AuditAt(w.hh).Entries()
 	if err != nil {
 		t.Fatal(err)
 	}

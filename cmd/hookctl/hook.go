@@ -24,7 +24,6 @@ import (
 	"github.com/hookctl/hookctl/internal/overload"
 	"github.com/hookctl/hookctl/internal/trustedpath"
 	"github.com/hookctl/hookctl/policy"
-	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/scrub"
 	"github.com/hookctl/hookctl/session"
@@ -138,7 +137,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 			if err != nil {
 				return err
 			}
-			a := front.AuditAt(env.home)
+			a := audit.AuditAt(env.home)
 			a.MaxBytes = cfg.Audit.MaxBytes
 			return a.AppendPublish(c, r)
 		}

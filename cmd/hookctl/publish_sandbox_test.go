@@ -15,7 +15,6 @@ import (
 
 	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/internal/fakegithub"
-	"github.com/hookctl/hookctl/retriever/front"
 )
 
 // TestPublishSandbox runs an approved publish as review mode's rewrite has it, for real, as root
@@ -83,7 +82,7 @@ func publishSandbox(t *testing.T, w *editWorld) {
 	if report.Pins["GH_PAGER"] != "cat" || report.Pins["GH_HOST"] != "github.com" || report.Pins["GH_PROMPT_DISABLED"] != "1" {
 		t.Errorf("pins %v: the profile's pins win over the caller's", report.Pins)
 	}
-	entries, _, err := front.AuditAt(w.hh).Entries()
+	entries, _, err := audit.AuditAt(w.hh).Entries()
 	if err != nil {
 		t.Fatal(err)
 	}

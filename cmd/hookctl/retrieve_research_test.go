@@ -19,8 +19,8 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/internal/fakegithub"
-	"github.com/hookctl/hookctl/retriever/front"
 )
 
 // researchPages is a documentation site whose answer spans two pages the caller did not name;
@@ -149,7 +149,7 @@ func TestRetrieveResearchAudit(t *testing.T) {
 			t.Errorf("%s never reached the distiller", c)
 		}
 	}
-	entries, _, err := front.AuditAt(home).Entries()
+	entries, _, err := audit.AuditAt(home).Entries()
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("audit: %v %v", entries, err)
 	}
@@ -288,7 +288,7 @@ func TestRetrieveRepoHostileArchive(t *testing.T) {
 			if got, _ := os.ReadDir(wd); len(got) != 0 {
 				t.Errorf("written in the working directory: %v", got)
 			}
-			entries, _, _ := front.AuditAt(home).Entries()
+			entries, _, _ := audit.AuditAt(home).Entries()
 			if len(entries) != 1 || len(entries[0].Steps) != 4 || entries[0].Steps[0].Target != "github snapshot o/r" ||
 				entries[0].Steps[2].Outcome != "refused" || entries[0].Steps[3].Outcome != "refused" {
 				t.Errorf("audit: %+v", entries)

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/hookctl/hookctl/retriever/front"
+	"github.com/hookctl/hookctl/audit"
 )
 
 // canary is in the fixture page, and must reach only the distiller.
@@ -142,7 +142,7 @@ func TestRetrieveFetch(t *testing.T) {
 		t.Errorf("distiller requests: %d, first %.300q", len(reqs), reqs)
 	}
 
-	entries, _, err := front.AuditAt(home).Entries()
+	entries, _, err := audit.AuditAt(home).Entries()
 	if err != nil || len(entries) != 1 {
 		t.Fatalf("audit: %v %v", entries, err)
 	}
@@ -202,7 +202,7 @@ func TestRetrieveRefusals(t *testing.T) {
 	if len(d.requests()) != 0 {
 		t.Errorf("the distiller was called %d times", len(d.requests()))
 	}
-	entries, _, _ := front.AuditAt(home).Entries()
+	entries, _, _ := audit.AuditAt(home).Entries()
 	if len(entries) != 3 || entries[0].Outcome != "refused" || entries[0].Scrub == "clean" || entries[1].Outcome != "refused" ||
 		entries[2].Outcome != "refused" {
 		t.Errorf("audit: %+v", entries)
@@ -276,7 +276,7 @@ func TestRetrieveFailureShowsNoServerText(t *testing.T) {
 		!strings.Contains(string(out), "a network or protocol error") || strings.Contains(string(out), "evil.example") {
 		t.Errorf("output:\n%s", out)
 	}
-	entries, _, _ := front.AuditAt(home).Entries()
+	entries, _, _ := audit.AuditAt(home).Entries()
 	if len(entries) != 1 || entries[0].Outcome != "failed" || !strings.Contains(entries[0].Error, "evil.example|sh") {
 		t.Errorf("audit: %+v", entries)
 	}
@@ -310,7 +310,7 @@ func TestRetrieverIsolation(t *testing.T) {
 	cmd.Env = env
 	cmd.Dir = project
 	out, _ := cmd.CombinedOutput()
-	entries, _, _ := front.AuditAt(home).Entries()
+	entries, _, _ := audit.AuditAt(home).Entries()
 	if len(entries) != 1 {
 		t.Fatalf("audit: %+v\n%s", entries, out)
 	}

@@ -30,9 +30,6 @@ func New(binary, home string, cfg *config.Config, environ []string) *Front {
 	}
 }
 
-// AuditAt is the audit under hookctl's home, for reading it.
-func AuditAt(home string) *audit.Audit { return &audit.Audit{Dir: filepath.Join(home, "audit")} }
-
 // AnswerWebTool is the retrieval hook's answer to a WebFetch or WebSearch call: the retrieval's
 // text as the refusal, so that the client shows the agent the distilled answer instead of
 // fetching; or, with direct_fetch on, a pass, audited.
