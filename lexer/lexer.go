@@ -1,15 +1,21 @@
 // Package lexer is hookctl's hand-written, fail-closed reader of the shell commands an agent asks
-// to run in read-only mode.
+// to run, and the one place a command is parsed (CommandLine: parsed once, read by every judge).
 //
-// It accepts a deliberately small subset of the shell: plain words, single- and double-quoted
-// text, pipes, and the few operators the shapes in parse.go need. Everything else — expansions,
-// substitutions, redirections other than 2>&1 and 2>/dev/null, globs, comments, subshells — is
-// refused with an error that says what was found and where. Refusing is always safe: the agent is
-// told what it can write instead.
+// It accepts a deliberately small subset of the shell: words (bare, single- and double-quoted,
+// joined), a loop's variable and, marked so that the judge can refuse them where they matter, the
+// environment's variables; globs (* and ?, with ./ put before one that starts with a glob
+// character), brace groups and ~/ where a shell expands them; pipes; lists joined by &&, ||, ;
+// and newlines; the redirections 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE; and the
+// shapes in parse.go (a leading `cd DIR &&`, if, for). Everything else — other expansions,
+// command substitution, other redirections, comments, subshells, nesting — is refused with an
+// error that says what was found and where. Refusing is always safe: the agent is told what it
+// can write instead.
 //
 // The scan is linear: Lex checks the length cap, then the alphabet, then makes one pass in which
-// every step either consumes at least one byte or stops the scan with an error. Lookahead is
-// bounded by the longest fixed token (2>/dev/null).
+// every step either consumes at least one byte or stops the scan with an error. A second parser,
+// mvdan.cc/sh, parses the same text in bash and zsh, and the two must agree (crosscheck.go); the
+// deny-list judges read its bash tree (CommandLine.Tree), the read-only judge the hand parse
+// (CommandLine.Shape). Print renders what was judged, which is what runs.
 //
 // Out of scope: what programs do with their arguments (package programs), and user shell aliases
 // or functions, which the gate cannot see (docs/threat-model.md).

@@ -4,20 +4,22 @@
 // It runs in hookctl's process that supervises the run, outside the sandbox, and links no
 // network code. The run goes in three steps:
 //   - Preflight gathers what the contract depends on (the repository's root, checkout and
-//     sensitive files, its agent configuration, the environment, the machine's isolation) and
-//     Check decides, as a pure function of those facts, whether the run may start; every reason
-//     it may not is a Failure naming what is missing. Render and the JSON form print it.
+//     sensitive files (scan.go), its own agent configuration (AgentConfig), the environment, the
+//     machine's isolation, and under --network model-only the model API and the credential the
+//     broker adds (Model)) and Check decides, as a pure function of those facts, whether the run
+//     may start; every reason it may not is a Failure naming what is missing. Render and the JSON
+//     form print it.
 //   - Supervise starts the command through hookctl's launcher in the secure-read-only sandbox
 //     profile (package sandbox), passes on nothing of the caller's environment but the
-//     allowlist, and tears the command and everything it started down when it ends or is
-//     interrupted.
-//   - RunMeta (runmeta.json in the output directory) records the preflight, the outcome and the
-//     artifacts, validated after the run (ValidateArtifacts).
+//     allowlist (the agent sees a placeholder where its model credential would be), and tears
+//     the command and everything it started down when it ends or is interrupted. An agent hookctl
+//     knows runs with hookctl's own hooks, pinned read-only for the whole run.
+//   - RunMeta (runmeta.json in the output directory, and the same as a SARIF log) records the
+//     preflight, the outcome, what the agent's hooks decided and the artifacts, validated after
+//     the run (ValidateArtifacts).
 //
 // Threat model: the repository and the command are untrusted (the agent may follow
-// instructions planted in the repository); the user and their configuration are trusted. Out of
-// scope for this slice: a network to the model (`--network model-only`), a credential broker,
-// hookctl's own hooks installed for the agent inside the run.
+// instructions planted in the repository); the user and their configuration are trusted.
 package securerun
 
 import (
