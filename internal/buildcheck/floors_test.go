@@ -16,7 +16,9 @@ var floors = []struct {
 	paths []string
 }{
 	{"ground: primitives that know nothing of hookctl's decisions", []string{
-		"internal", "fixtures/hostile", "export/launch", "retriever/settings", "retriever/internal/proc", "sandbox/egress"}},
+		"internal", "fixtures/hostile", "export/launch", "retriever/settings", "retriever/internal/proc", "sandbox/egress",
+		"agents/clientversion", // a client's version, read from its installation: config's [clients] needs it
+	}},
 	{"words: the protocol, the lexer, the read-only rules and the retriever's protocol", []string{
 		"hook", "lexer", "programs", "retriever", "scrub"}},
 	{"stores and the sandbox: what decisions are made from and run in", []string{
