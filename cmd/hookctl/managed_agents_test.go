@@ -24,6 +24,8 @@ var managedClients = []struct {
 }{
 	{agenttest.Gemini, ".gemini", "GEMINI_CLI_SYSTEM_SETTINGS_PATH", []string{`{"hooksConfig":{"enabled":false}}`, `{"hooksConfig":{"disabled":["hookctl"]}}`}},
 	{agenttest.Qwen, ".qwen", "QWEN_CODE_SYSTEM_SETTINGS_PATH", []string{`{"disableAllHooks":true}`}},
+	// Codex reads /etc/codex whatever its environment says: it runs in the mount namespace.
+	{agenttest.Codex, ".codex", "", []string{"[features]\nhooks = false\n", "[features]\ncodex_hooks = false\n"}},
 }
 
 // TestRealClientsManagedHookHoldsAgainstTheRepository: a repository's own settings file can
@@ -51,8 +53,18 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 					s := c.NewSession(t, func(*agenttest.Project) []agenttest.Step {
 						return []agenttest.Step{agenttest.Shell("touch made-by-the-model")}
 					})
-					writeFile(t, filepath.Join(s.Dir, mc.settingsDir, "settings.json"), repo)
-					env := s.Env()
+					env, args := s.Env(), []string(nil)
+					if c == agenttest.Codex {
+						// The repository's config counts once the user trusts the project, as one does
+						// a repository one works in; install asks codex for the hook's trust.
+						writeFile(t, filepath.Join(s.Dir, mc.settingsDir, "config.toml"), repo)
+						config := filepath.Join(agenttest.CodexHome(s.Project), "config.toml")
+						b, _ := os.ReadFile(config)
+						writeFile(t, config, string(b)+"\n[projects."+strconvQuote(s.Dir)+"]\ntrust_level = \"trusted\"\n")
+						env, args = agenttest.PrependPath(env, filepath.Dir(s.Bin)), []string{"exec", "--skip-git-repo-check", "-s", "danger-full-access"}
+					} else {
+						writeFile(t, filepath.Join(s.Dir, mc.settingsDir, "settings.json"), repo)
+					}
 					// In a mount namespace of its own, the machine's file is at its real place; the
 					// clients, like hookctl, refuse one in a directory others may write.
 					inPlace := func(argv ...string) []string { return argv }
@@ -66,7 +78,16 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 						inPlace = func(argv ...string) []string {
 							return append([]string{"unshare", "--mount", "--propagation", "private", "--", "sh", "-c", `mount --bind "$0" "$1" && shift && exec "$@"`, machine, system}, argv...)
 						}
-						env = append(env, mc.systemEnv+"="+filepath.Join(machine, filepath.Base(managedFiles[c.Agent])))
+						if mc.systemEnv != "" {
+							env = append(env, mc.systemEnv+"="+filepath.Join(machine, filepath.Base(managedFiles[c.Agent])))
+						} else {
+							// The client itself runs where the machine's file is in place.
+							wrapper := filepath.Join(t.TempDir(), "in-place")
+							writeFile(t, wrapper, "#!/bin/sh\nexec unshare --mount --propagation private -- sh -c 'mount --bind \"$0\" \"$1\" && shift && exec \"$@\"' "+
+								machine+" "+system+" "+s.Bin+" \"$@\"\n")
+							os.Chmod(wrapper, 0o755)
+							s.Bin = wrapper
+						}
 					}
 					run := func(argv ...string) string {
 						argv = inPlace(argv...)
@@ -83,7 +104,7 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 					if warned := strings.Contains(said, "switches hooks off"); warned != (scope == "user") || scope == "managed" && !strings.Contains(said, "✓ "+managedFiles[c.Agent]+" registers hookctl") {
 						t.Errorf("%s %d: doctor:\n%s", scope, i, said)
 					}
-					s.RunEnv(t, env, "Try to change the project.")
+					s.RunEnv(t, env, "Try to change the project.", args...)
 					_, err := os.Stat(filepath.Join(s.Dir, "made-by-the-model"))
 					made, refused := err == nil, s.API.Saw("hookctl read-only: ")
 					switch {
@@ -97,6 +118,8 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 		})
 	}
 }
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }
 
 func writeFile(t *testing.T, path, text string) {
 	t.Helper()
