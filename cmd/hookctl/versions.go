@@ -1,0 +1,69 @@
+package main
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+
+	"github.com/hookctl/hookctl/agents/clientversion"
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/buildinfo"
+)
+
+// versionRefusal says why the policy in cfg refuses every tool call of client agent: this
+// hookctl is older than the policy's minimum, or the client's version is not one it allows or
+// cannot be learned. "" when it does not.
+func versionRefusal(cfg *hook.Config, agent string) string {
+	policy := cfg.Managed
+	if policy == "" {
+		policy = cfg.Path
+	}
+	if why := clientversion.CheckHookctl(buildinfo.Version(), cfg.MinHookctlVersion, policy); why != "" {
+		return why
+	}
+	rule, ok := cfg.Clients[agent]
+	if !ok {
+		return ""
+	}
+	f, err := clientversion.Learn(agent)
+	return clientversion.Check(agent, rule, f, err, policy)
+}
+
+// checkVersions says what the policy asks of hookctl's and the clients' versions, and whether
+// what is installed here meets it.
+func (d *doctor) checkVersions(cfg *hook.Config) {
+	policy := cfg.Managed
+	if policy == "" {
+		policy = cfg.Path
+	}
+	if cfg.MinHookctlVersion != "" {
+		if why := clientversion.CheckHookctl(buildinfo.Version(), cfg.MinHookctlVersion, policy); why != "" {
+			d.problem("upgrade hookctl", "%s", why)
+		} else {
+			d.ok("hookctl %s: your organisation's policy allows %s or newer", buildinfo.Version(), cfg.MinHookctlVersion)
+		}
+	}
+	names := slices.Sorted(maps.Keys(cfg.Clients))
+	for _, name := range names {
+		r := cfg.Clients[name]
+		allows := "any version"
+		if r.MinVersion != "" {
+			allows = r.MinVersion + " or newer"
+		}
+		for _, v := range slices.Sorted(maps.Keys(r.Refuse)) {
+			allows += fmt.Sprintf(", not %s (%s)", v, r.Refuse[v])
+		}
+		d.note("%s: your organisation's policy allows %s; each hook call learns the version of the %s that runs it from the client's process and package.json, and is refused when it cannot",
+			clientversion.Names[name], allows, clientversion.Names[name])
+		f, err := clientversion.Installed(name)
+		if err != nil {
+			d.note("  %s on this PATH: %v", clientversion.Names[name], err)
+			continue
+		}
+		if why := clientversion.Check(name, r, f, nil, policy); why != "" {
+			d.problem("upgrade "+clientversion.Names[name], "the %s on this PATH would be refused: %s", clientversion.Names[name], why)
+		} else {
+			d.ok("%s %s on this PATH (%s) is allowed", clientversion.Names[name], f.Version, f.Source)
+		}
+	}
+}
