@@ -22,8 +22,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // Rule is one client's entry in the policy's [clients] table.
@@ -155,12 +158,12 @@ func packageVersion(path string, pkgs []string) (version, source string, ok bool
 		if filepath.Base(d) == "node_modules" {
 			return "", "", false // left the package without finding it
 		}
-		b, err := readSmall(filepath.Join(d, "package.json"))
+		b, err := fsutil.ReadFile(filepath.Join(d, "package.json"), 1<<20, false)
 		if err != nil {
 			continue
 		}
 		var pj struct{ Name, Version string }
-		if json.Unmarshal(b, &pj) != nil || !contains(pkgs, pj.Name) {
+		if json.Unmarshal(b, &pj) != nil || !slices.Contains(pkgs, pj.Name) {
 			continue
 		}
 		v := platformSuffix.ReplaceAllString(pj.Version, "")
@@ -170,29 +173,6 @@ func packageVersion(path string, pkgs []string) (version, source string, ok bool
 		return v, filepath.Join(d, "package.json"), true
 	}
 	return "", "", false
-}
-
-func readSmall(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b := make([]byte, 1<<16)
-	n, err := f.Read(b)
-	if err != nil {
-		return nil, err
-	}
-	return b[:n], nil
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // Version is a dotted numeric version, with an optional pre-release after '-', which sorts

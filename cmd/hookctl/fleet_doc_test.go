@@ -120,9 +120,7 @@ func TestFleetDocExamples(t *testing.T) {
 	for i := 0; i < len(lines); i++ {
 		if lines[i] == "```toml" {
 			var block []string
-			for i++; i < len(lines) && lines[i] != "```"; i++ {
-				block = append(block, lines[i])
-			}
+			block, i = fenced(lines, i)
 			lastTOML = strings.Join(block, "\n") + "\n"
 			continue
 		}
@@ -137,10 +135,8 @@ func TestFleetDocExamples(t *testing.T) {
 		if lines[i] != "```console" {
 			continue
 		}
-		var block []string
-		for i++; i < len(lines) && lines[i] != "```"; i++ {
-			block = append(block, lines[i])
-		}
+		block, end := fenced(lines, i)
+		i = end
 		for _, ex := range consoleExamples(block) {
 			out := w.run(t, ex.command)
 			ran++
