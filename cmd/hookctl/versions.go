@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"sync"
 
 	"github.com/hookctl/hookctl/agents/clientversion"
 	"github.com/hookctl/hookctl/hook"
@@ -25,9 +26,30 @@ func versionRefusal(cfg *hook.Config, agent string) string {
 	if !ok {
 		return ""
 	}
-	f, err := clientversion.Learn(agent)
+	f, err := learnClient(agent)
 	return clientversion.Check(agent, rule, f, err, policy)
 }
+
+// learnClient is clientversion.Learn, once per hook process (the gate loads the config more
+// than once per call).
+var learnClient = func() func(string) (clientversion.Found, error) {
+	var mu sync.Mutex
+	type result struct {
+		f   clientversion.Found
+		err error
+	}
+	seen := map[string]result{}
+	return func(agent string) (clientversion.Found, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		r, ok := seen[agent]
+		if !ok {
+			r.f, r.err = clientversion.Learn(agent)
+			seen[agent] = r
+		}
+		return r.f, r.err
+	}
+}()
 
 // checkVersions says what the policy asks of hookctl's and the clients' versions, and whether
 // what is installed here meets it.
