@@ -33,13 +33,16 @@ func newFleetWorld(t *testing.T) *fleetWorld {
 	os.Chmod(root, 0o755)
 	w := &fleetWorld{root: root, bin: filepath.Join(root, "bin", "hookctl"), home: filepath.Join(root, "home"), admin: filepath.Join(root, "admin")}
 	w.layer(t)
-	b, err := os.ReadFile(hookctlBinary(t))
-	if err != nil {
-		t.Fatal(err)
-	}
+	// hookctl as make install leaves it: its exporter and retriever beside it.
 	os.MkdirAll(filepath.Dir(w.bin), 0o755)
-	if err := os.WriteFile(w.bin, b, 0o755); err != nil {
-		t.Fatal(err)
+	for _, name := range []string{"hookctl", "hookctl-export", "hookctl-retrieve-worker"} {
+		b, err := os.ReadFile(filepath.Join(filepath.Dir(hookctlBinary(t)), name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(filepath.Dir(w.bin), name), b, 0o755); err != nil {
+			t.Fatal(err)
+		}
 	}
 	os.MkdirAll(filepath.Join(w.home, ".config", "hookctl"), 0o755)
 	os.MkdirAll(filepath.Join(w.home, ".aws"), 0o755)
@@ -91,6 +94,16 @@ func (w *fleetWorld) run(t *testing.T, command string) string {
 var fleetSetups = map[string]func(t *testing.T, w *fleetWorld, toml string){
 	"the policy above saved as config.toml": func(t *testing.T, w *fleetWorld, toml string) {
 		if err := os.WriteFile(filepath.Join(w.admin, "config.toml"), []byte(toml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	},
+	"the [telemetry] section above added to /etc/hookctl/config.toml": func(t *testing.T, w *fleetWorld, toml string) {
+		path := filepath.Join(w.upper, "hookctl", "config.toml")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatalf("the administrator's policy is not in place: %v", err)
+		}
+		if err := os.WriteFile(path, append(append(b, '\n'), toml...), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	},
