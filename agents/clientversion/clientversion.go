@@ -253,8 +253,8 @@ func Validate(minHookctl string, clients map[string]Rule) error {
 	return nil
 }
 
-// CheckHookctl says why this hookctl (version) may not answer under a policy that sets min
-// (from the file policy), or "".
+// CheckHookctl says why this hookctl (version) may not answer under a policy that sets min, or
+// "". policy names the policy for the user ("your organisation's policy (/etc/hookctl/config.toml)").
 func CheckHookctl(version, min, policy string) string {
 	if min == "" {
 		return ""
@@ -263,29 +263,29 @@ func CheckHookctl(version, min, policy string) string {
 	v, err := Parse(version)
 	switch {
 	case err != nil:
-		return fmt.Sprintf("your organisation's policy (%s) requires hookctl %s or newer, and this hookctl's version (%s) cannot be compared with it: every tool call is refused until hookctl is upgraded", policy, min, version)
+		return fmt.Sprintf("%s requires hookctl %s or newer, and this hookctl's version (%s) cannot be compared with it: every tool call is refused until hookctl is upgraded", policy, min, version)
 	case Compare(v, m) < 0:
-		return fmt.Sprintf("this hookctl (%s) is older than %s, the oldest your organisation's policy (%s) allows: every tool call is refused until hookctl is upgraded", version, min, policy)
+		return fmt.Sprintf("this hookctl (%s) is older than %s, the oldest %s allows: every tool call is refused until hookctl is upgraded", version, min, policy)
 	}
 	return ""
 }
 
-// Check says why client agent, found as f (or not found: err), may not run under rule r from
-// the file policy, or "".
+// Check says why client agent, found as f (or not found: err), may not run under rule r of the
+// policy named policy (as CheckHookctl's), or "".
 func Check(agent string, r Rule, f Found, err error, policy string) string {
 	name := Names[agent]
 	if err != nil {
-		return fmt.Sprintf("your organisation's policy (%s) allows only some versions of %s, and hookctl cannot learn which one runs this hook: %v; every tool call is refused until it can (hookctl doctor says more)", policy, name, err)
+		return fmt.Sprintf("%s allows only some versions of %s, and hookctl cannot learn which one runs this hook: %v; every tool call is refused until it can (hookctl doctor says more)", policy, name, err)
 	}
 	v, _ := Parse(f.Version)
 	for bad, why := range r.Refuse {
 		if b, _ := Parse(bad); Compare(v, b) == 0 {
-			return fmt.Sprintf("%s %s is refused by your organisation's policy (%s): %s; upgrade %s (found %s)", name, f.Version, policy, why, name, f.Source)
+			return fmt.Sprintf("%s %s is refused by %s: %s; upgrade %s (found %s)", name, f.Version, policy, why, name, f.Source)
 		}
 	}
 	if r.MinVersion != "" {
 		if m, _ := Parse(r.MinVersion); Compare(v, m) < 0 {
-			return fmt.Sprintf("%s %s is older than %s, the oldest your organisation's policy (%s) allows; upgrade %s (found %s)", name, f.Version, r.MinVersion, policy, name, f.Source)
+			return fmt.Sprintf("%s %s is older than %s, the oldest %s allows; upgrade %s (found %s)", name, f.Version, r.MinVersion, policy, name, f.Source)
 		}
 	}
 	return ""

@@ -106,12 +106,12 @@ func TestCheck(t *testing.T) {
 		{"2.1.50", nil, "Claude Code 2.1.50 is older than 2.1.77, the oldest your organisation's policy (P) allows"},
 		{"", os.ErrNotExist, "cannot learn which one runs this hook"},
 	} {
-		got := Check("claude", r, Found{Version: c.version, Source: "S"}, c.err, "P")
+		got := Check("claude", r, Found{Version: c.version, Source: "S"}, c.err, "your organisation's policy (P)")
 		if (c.want == "") != (got == "") || !strings.Contains(got, c.want) {
 			t.Errorf("%s: %q, want %q", c.version, got, c.want)
 		}
 	}
-	if got := CheckHookctl("devel", "1.0.0", "P"); !strings.Contains(got, "cannot be compared") {
+	if got := CheckHookctl("devel", "1.0.0", "your organisation's policy (P)"); !strings.Contains(got, "cannot be compared") {
 		t.Errorf("a devel build under a minimum: %q", got)
 	}
 }

@@ -231,7 +231,7 @@ func TestManagedVersionsHold(t *testing.T) {
 		}
 		w.setPolicy(t, "min_hookctl_version = \"1.5.0\"\n[clients.claude]\nmin_version = \"2.1.0\"\n")
 		out, _ := w.run(t, true, "", "doctor")
-		for _, want := range []string{"this hookctl (1.4.0) is older than 1.5.0", "Claude Code: your organisation's policy allows 2.1.0 or newer"} {
+		for _, want := range []string{"this hookctl (1.4.0) is older than 1.5.0", "Claude Code: your organisation's policy (" + hook.ManagedConfigPath + ") allows 2.1.0 or newer"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("doctor does not say %q:\n%s", want, out)
 			}

@@ -15,10 +15,7 @@ import (
 // hookctl is older than the policy's minimum, or the client's version is not one it allows or
 // cannot be learned. "" when it does not.
 func versionRefusal(cfg *hook.Config, agent string) string {
-	policy := cfg.Managed
-	if policy == "" {
-		policy = cfg.Path
-	}
+	policy := policyName(cfg)
 	if why := clientversion.CheckHookctl(buildinfo.Version(), cfg.MinHookctlVersion, policy); why != "" {
 		return why
 	}
@@ -54,15 +51,12 @@ var learnClient = func() func(string) (clientversion.Found, error) {
 // checkVersions says what the policy asks of hookctl's and the clients' versions, and whether
 // what is installed here meets it.
 func (d *doctor) checkVersions(cfg *hook.Config) {
-	policy := cfg.Managed
-	if policy == "" {
-		policy = cfg.Path
-	}
+	policy := policyName(cfg)
 	if cfg.MinHookctlVersion != "" {
 		if why := clientversion.CheckHookctl(buildinfo.Version(), cfg.MinHookctlVersion, policy); why != "" {
 			d.problem("upgrade hookctl", "%s", why)
 		} else {
-			d.ok("hookctl %s: your organisation's policy allows %s or newer", buildinfo.Version(), cfg.MinHookctlVersion)
+			d.ok("hookctl %s: %s allows %s or newer", buildinfo.Version(), policy, cfg.MinHookctlVersion)
 		}
 	}
 	names := slices.Sorted(maps.Keys(cfg.Clients))
@@ -75,8 +69,8 @@ func (d *doctor) checkVersions(cfg *hook.Config) {
 		for _, v := range slices.Sorted(maps.Keys(r.Refuse)) {
 			allows += fmt.Sprintf(", not %s (%s)", v, r.Refuse[v])
 		}
-		d.note("%s: your organisation's policy allows %s; each hook call learns the version of the %s that runs it from the client's process and package.json, and is refused when it cannot",
-			clientversion.Names[name], allows, clientversion.Names[name])
+		d.note("%s: %s allows %s; each hook call learns the version of the %s that runs it from the client's process and package.json, and is refused when it cannot",
+			clientversion.Names[name], policy, allows, clientversion.Names[name])
 		f, err := clientversion.Installed(name)
 		if err != nil {
 			d.note("  %s on this PATH: %v", clientversion.Names[name], err)
@@ -88,4 +82,13 @@ func (d *doctor) checkVersions(cfg *hook.Config) {
 			d.ok("%s %s on this PATH (%s) is allowed", clientversion.Names[name], f.Version, f.Source)
 		}
 	}
+}
+
+// policyName names, for the user, the file whose version policy holds: the organisation's where
+// there is one (its keys hold), else the user's own.
+func policyName(cfg *hook.Config) string {
+	if cfg.Managed != "" {
+		return "your organisation's policy (" + cfg.Managed + ")"
+	}
+	return "your config (" + cfg.Path + ")"
 }
