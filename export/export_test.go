@@ -3,6 +3,7 @@ package export
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -256,7 +257,19 @@ func TestEveryRecordArrives(t *testing.T) {
 	if inj, _ := a.Attributes["hookctl.injection"].([]any); len(inj) != 1 || inj[0] != "ignore-previous" {
 		t.Errorf("audit record injection %#v", a.Attributes["hookctl.injection"])
 	}
-	t.Logf("%d decision records and 1 audit record arrived, each once; by event: %v", len(want), kinds)
+	// The client's id of each tool call, under OpenTelemetry's name for it, joins the record to
+	// the client's own telemetry.
+	ids := map[string]string{}
+	for _, e := range want {
+		if e.Event == "tool" {
+			ids[e.Tool+" "+e.Verdict] = fmt.Sprint(got[e.ID].Attributes["gen_ai.tool.call.id"])
+		}
+	}
+	if w := map[string]string{"Bash allow": "toolu_1", "Bash deny": "toolu_2", "Write deny": "toolu_3"}; !maps.Equal(ids, w) {
+		t.Errorf("gen_ai.tool.call.id by call: %v, want %v", ids, w)
+	}
+	links := checkChains(t, recs)
+	t.Logf("%d decision records and 1 audit record arrived, each once; by event: %v; %d chain links checked at the collector", len(want), kinds, links)
 	for _, r := range recs {
 		keys := make([]string, 0, len(r.Attributes))
 		for k := range r.Attributes {
@@ -265,6 +278,48 @@ func TestEveryRecordArrives(t *testing.T) {
 		sort.Strings(keys)
 		t.Logf("  %-22s %s", r.EventName, strings.Join(keys, " "))
 	}
+}
+
+// checkChains checks, from what the collector received alone, every lane's hash chain: each
+// record's hookctl.record.prev_hash is the hookctl.record.hash of the record before it in its
+// log's lane (by hookctl.record.seq), the first names no line. It returns the links checked.
+func checkChains(t *testing.T, recs []otelcoltest.Record) int {
+	t.Helper()
+	type rec struct {
+		seq        int64
+		hash, prev string
+	}
+	lanes := map[string][]rec{}
+	for _, r := range recs {
+		seq, _ := r.Attributes["hookctl.record.seq"].(int64)
+		hash, _ := r.Attributes["hookctl.record.hash"].(string)
+		prev, _ := r.Attributes["hookctl.record.prev_hash"].(string)
+		if r.EventName == "hookctl.export.dropped" {
+			continue
+		}
+		if seq == 0 || len(hash) != 64 || len(prev) != 64 {
+			t.Errorf("%s record without its chain: seq %v, hash %q, prev_hash %q", r.EventName, seq, hash, prev)
+			continue
+		}
+		k := fmt.Sprint(r.Attributes["hookctl.log"], "/", r.Attributes["hookctl.record.lane"])
+		lanes[k] = append(lanes[k], rec{seq, hash, prev})
+	}
+	links := 0
+	for k, rs := range lanes {
+		sort.Slice(rs, func(i, j int) bool { return rs[i].seq < rs[j].seq })
+		rs = slices.CompactFunc(rs, func(a, b rec) bool { return a.seq == b.seq && a.hash == b.hash }) // at least once
+		for i, r := range rs {
+			switch {
+			case i == 0 && (r.seq != 1 || r.prev != jsonl.GenesisHash):
+				t.Errorf("%s: the first record is seq %d naming %s", k, r.seq, r.prev)
+			case i > 0 && (r.seq != rs[i-1].seq+1 || r.prev != rs[i-1].hash):
+				t.Errorf("%s: seq %d names %s after seq %d hashing to %s", k, r.seq, r.prev, rs[i-1].seq, rs[i-1].hash)
+			case i > 0:
+				links++
+			}
+		}
+	}
+	return links
 }
 
 // TestGRPC: the same export over OTLP/gRPC (otlp_protocol = "grpc").
@@ -645,7 +700,25 @@ func TestRealClaudeCode(t *testing.T) {
 			t.Errorf("no %q arrived: %v", k, seen)
 		}
 	}
-	t.Logf("real Claude Code session %s: %d records arrived: %v", r.Output.SessionID, len(want), seen)
+	// Each tool decision carries the id Claude Code gave the call, which its own telemetry and
+	// the model's conversation name it by.
+	for i, tool := range []string{"Read", "Bash", "Write"} {
+		tr, ok := s.API.ResultFor(ct.Main, i)
+		n := 0
+		for _, e := range want {
+			if e.Event == "tool" && e.Tool == tool {
+				n++
+				if !ok || e.ToolUseID != tr.ToolUseID || got[e.ID].Attributes["gen_ai.tool.call.id"] != tr.ToolUseID {
+					t.Errorf("%s: tool_use_id %q, exported %v; the client's call was %q", tool, e.ToolUseID, got[e.ID].Attributes["gen_ai.tool.call.id"], tr.ToolUseID)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d decisions of %s", n, tool)
+		}
+	}
+	links := checkChains(t, recs)
+	t.Logf("real Claude Code session %s: %d records arrived: %v; %d chain links checked at the collector", r.Output.SessionID, len(want), seen, links)
 }
 
 // TestUnreadableLineIsSentNotStuck: a line that is not JSON (nor UTF-8) in a log is sent as it

@@ -54,6 +54,9 @@ type LogEntry struct {
 	// hookctl's version, and the SHA-256 of the organisation's policy in force ("" for none).
 	Version string `json:"version,omitempty"`
 	Policy  string `json:"policy,omitempty"`
+	// ToolUseID is the client's id of a tool call (the tool_use_id of Claude Code, Codex and
+	// Qwen Code), so that the record joins the client's own telemetry; "" where it sends none.
+	ToolUseID string `json:"tool_use_id,omitempty"`
 }
 
 // DecisionLog appends to and reads the log in Dir.
@@ -123,7 +126,7 @@ func (e *LogEntry) appendJSON(b []byte) []byte {
 	b = e.Time.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, '"')
 	for _, f := range []struct{ name, value string }{
-		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"kind", e.Kind},
+		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"tool_use_id", e.ToolUseID}, {"kind", e.Kind},
 		{"mode", e.Mode}, {"verdict", e.Verdict}, {"rule", e.Rule}, {"reason", e.Reason}, {"command", e.Command},
 		{"isolation", e.Isolation}, {"cwd", e.Cwd}, {"user_rule", e.UserRule}, {"how", e.How}, {"from", e.From}, {"to", e.To},
 		{"version", e.Version}, {"policy", e.Policy},
