@@ -834,3 +834,71 @@ func TestDamagedCursorStartsOver(t *testing.T) {
 		}
 	}
 }
+
+// TestRunRecordsArrive (issue 27): hookctl run's records reach the collector as the hook's do:
+// a run that starts and ends (run_start, then run_end with its state and exit status) and a run
+// the preflight refuses (run_start, deny, saying why), each once, with the run's id, in the
+// same chained decision log. A --dry-run records nothing: only the three records arrive.
+func TestRunRecordsArrive(t *testing.T) {
+	col := upCollector(t)
+	m := newBox(t, "http://"+col.HTTP, "")
+	// Not under the tester's TMPDIR, which may be private (issue 30).
+	root, err := os.MkdirTemp("/var/lib", "hookctl-export-run-")
+	if err != nil {
+		t.Skipf("no place outside the temporary directories: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	repo := filepath.Join(root, "repo")
+	os.MkdirAll(repo, 0o755)
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("a\n"), 0o644)
+	git := exec.Command("bash", "-c", "git init -q && git add -A && git -c user.email=t@t -c user.name=t commit -qm init")
+	git.Dir = repo
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git: %v %s", err, out)
+	}
+	run := func(out string, args ...string) string {
+		cmd := exec.Command(m.bin, append([]string{"run", "--profile", "secure-read-only", "--repo", repo, "--out", filepath.Join(root, out)}, args...)...)
+		cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+m.home)
+		cmd.Dir = repo
+		b, _ := cmd.CombinedOutput()
+		return string(b)
+	}
+	if out := run("out0", "--dry-run", "--", "true"); !strings.Contains(out, "the run starts under this policy") || strings.Contains(out, "hookctl run: finished") {
+		t.Fatalf("the dry run ran: %s", out)
+	}
+	if out := run("out1", "--", "bash", "-c", "cat a.txt > $HOOKCTL_RUN_OUT/copy.txt; exit 3"); !strings.Contains(out, "hookctl run: finished, exit 3") {
+		t.Fatalf("the run: %s", out)
+	}
+	os.WriteFile(filepath.Join(repo, ".env"), []byte("TOKEN=x\n"), 0o644)
+	if out := run("out2", "--", "true"); !strings.Contains(out, ".env") {
+		t.Fatalf("the refused run: %s", out)
+	}
+	want := m.decisions()
+	recs := col.Wait(60*time.Second, func(r []otelcoltest.Record) bool { got, _ := byDecision(r); return len(got) >= len(want) })
+	got, copies := byDecision(recs)
+	var seen []string
+	runs := map[string]bool{}
+	for _, e := range want {
+		r := got[e.ID]
+		if copies[e.ID] != 1 {
+			t.Errorf("%s %s arrived %d times", e.Event, e.ID, copies[e.ID])
+		}
+		id, _ := r.Attributes["hookctl.run.id"].(string)
+		runs[id] = true
+		line := fmt.Sprintf("%s %v %v %v", r.EventName, r.Attributes["hookctl.verdict"], r.Attributes["hookctl.run.state"], r.Attributes["process.exit.code"])
+		seen = append(seen, line)
+		if id == "" || id != e.Run || r.Attributes["hookctl.rule"] != "hookctl run --profile secure-read-only" ||
+			!strings.Contains(fmt.Sprint(r.Attributes["hookctl.isolation"]), "secure-read-only: ") || r.Attributes["hookctl.cwd"] != repo {
+			t.Errorf("%s: %v", line, r.Attributes)
+		}
+	}
+	wantSeen := []string{"hookctl.run.start allow <nil> <nil>", "hookctl.run.end allow finished 3", "hookctl.run.start deny <nil> <nil>"}
+	if !slices.Equal(seen, wantSeen) || len(runs) != 2 {
+		t.Errorf("arrived %q (%d runs), want %q (2 runs)", seen, len(runs), wantSeen)
+	}
+	if r := got[want[2].ID]; !strings.Contains(fmt.Sprint(r.Attributes["hookctl.reason"]), ".env") {
+		t.Errorf("the refusal does not say why: %v", r.Attributes["hookctl.reason"])
+	}
+	links := checkChains(t, recs)
+	t.Logf("%d run records arrived, each once: %q; %d chain links checked", len(want), seen, links)
+}

@@ -23,6 +23,7 @@ var attrNames = map[string]map[string]string{
 		"version": "hookctl.version", "policy": "hookctl.managed_policy.sha256", "kind": "hookctl.tool.kind",
 		"how": "hookctl.mode.changed_by", "from": "hookctl.mode.from", "to": "hookctl.mode.to",
 		"tool_use_id": "gen_ai.tool.call.id", "seq": "hookctl.record.seq", "prev_hash": "hookctl.record.prev_hash",
+		"run": "hookctl.run.id", "state": "hookctl.run.state", "exit": "process.exit.code",
 	},
 	"audit": {
 		"id": "hookctl.audit.id", "session": "session.id", "agent_id": "hookctl.agent_id", "agent_type": "hookctl.agent_type",
@@ -38,7 +39,7 @@ var attrNames = map[string]map[string]string{
 var eventNames = map[string]string{
 	"tool": "hookctl.decision", "toggle": "hookctl.mode_change", "hook": "hookctl.decision",
 	"session_start": "hookctl.session.start", "session_end": "hookctl.session.end",
-	"egress": "hookctl.egress", "publish": "hookctl.publish",
+	"egress": "hookctl.egress", "publish": "hookctl.publish", "run_start": "hookctl.run.start", "run_end": "hookctl.run.end",
 }
 
 // severity: a refusal warns; what cannot be parsed or was lost is an error.

@@ -160,6 +160,10 @@ func eventLabel(event string) string {
 		return "(session start)"
 	case "session_end":
 		return "(session end)"
+	case "run_start":
+		return "(hookctl run: start)"
+	case "run_end":
+		return "(hookctl run: end)"
 	}
 	return ""
 }
