@@ -114,9 +114,10 @@ func moved(f *os.File, path string) bool {
 
 // rotatedLast is the last line of the file rotated away from path (path.1), read under that
 // file's lock: a writer that opened it before the rotation may still be appending its record,
-// which the new file's first record must name. nil if there is none.
+// which the new file's first record must name; one killed there left a tail, which is cut off
+// as the next writer of a current file would. nil if there is none.
 func (l *Log) rotatedLast(path string) []byte {
-	f, err := os.OpenFile(path+".1", os.O_RDONLY|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
+	f, err := os.OpenFile(path+".1", os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_NOCTTY|syscall.O_CLOEXEC, 0)
 	if err != nil {
 		return nil
 	}
@@ -127,12 +128,18 @@ func (l *Log) rotatedLast(path string) []byte {
 	}
 	// A holder past the bound is stuck: read what is there; a verifier reports the link if a
 	// record came after.
-	l.lock(f, true)
-	fi, err = f.Stat()
+	if !l.lock(f, true) {
+		fi, err = f.Stat()
+		if err != nil {
+			return nil
+		}
+		return lastLine(f, fi.Size(), l.MaxLine())
+	}
+	size, _, err := repairTail(f, l.MaxLine())
 	if err != nil {
 		return nil
 	}
-	return lastLine(f, fi.Size(), l.MaxLine())
+	return lastLine(f, size, l.MaxLine())
 }
 
 // ChainBreak is a place where a chained lane is not what its writers wrote.

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // mustVerify fails unless the log's chain holds and holds want records.
@@ -248,4 +250,25 @@ func TestVerifyTornTail(t *testing.T) {
 	}
 	l.Append(rec("after", 1))
 	mustVerify(t, l, 11)
+}
+
+// TestChainTornRotatedTail: a writer killed in its write just before its file was rotated away
+// leaves the torn tail in the rotated file; the writer that starts the new file cuts it off and
+// names the last whole line, so the chain holds.
+func TestChainTornRotatedTail(t *testing.T) {
+	l := chainedLog(t, 30)
+	f, _ := os.OpenFile(l.LanePath(0), os.O_WRONLY|os.O_APPEND, 0)
+	f.WriteString(`{"id":"torn","pad":"pp`)
+	f.Close()
+	fsutil.Rotate(l.LanePath(0), l.keep())
+	if b, _ := os.ReadFile(l.LanePath(0) + ".1"); !bytes.HasSuffix(b, []byte(`"pad":"pp`)) {
+		t.Fatal("the rotated file does not end in the torn tail: the fault did not happen")
+	}
+	if err := l.Append(rec("after", 1)); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(l.LanePath(0) + ".1"); !bytes.HasSuffix(b, []byte("\"}\n")) {
+		t.Errorf("the rotated file still ends in %q", b[len(b)-20:])
+	}
+	mustVerify(t, l, 31)
 }
