@@ -233,11 +233,7 @@ func (l *Log) Verify() (*VerifyReport, error) {
 	if err != nil {
 		return nil, err
 	}
-	defer func() {
-		for _, f := range files {
-			f.f.Close()
-		}
-	}()
+	defer closeAll(files)
 	rep := &VerifyReport{}
 	for _, d := range damage {
 		rep.Unread = append(rep.Unread, ChainBreak{File: d.File, Line: d.Line, Why: d.Why})

@@ -272,3 +272,22 @@ func TestChainTornRotatedTail(t *testing.T) {
 	}
 	mustVerify(t, l, 31)
 }
+
+// BenchmarkAppend: what the chain adds to an append (reading the lane's last line, hashing it)
+// on a log of a few hundred records, the hook's common case.
+func BenchmarkAppend(b *testing.B) {
+	for _, chain := range []bool{false, true} {
+		b.Run(fmt.Sprintf("chain=%v", chain), func(b *testing.B) {
+			l := &Log{Dir: b.TempDir(), Name: "x.jsonl", Chain: chain}
+			for i := range 300 {
+				l.Append(rec(fmt.Sprint(i), 400))
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				if err := l.Append(rec(fmt.Sprint(i), 400)); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

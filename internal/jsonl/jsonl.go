@@ -374,6 +374,12 @@ func repairTail(f *os.File, maxLine int) (size int64, newline bool, err error) {
 // lastLine is the last whole line of f, which ends at size, its exact bytes without its
 // newline; nil if there is none within maxLine of the end.
 func lastLine(f *os.File, size int64, maxLine int) []byte {
+	// Most lines are short: a small read first, the whole bound only for a long line.
+	if size > 4<<10 && maxLine > 4<<10 {
+		if line := lastLine(f, size, 4<<10-1); line != nil {
+			return line
+		}
+	}
 	window := min(size, int64(maxLine)+1)
 	if window <= 1 {
 		return nil

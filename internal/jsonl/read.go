@@ -65,11 +65,7 @@ func (l *Log) Read(each func(Record) error) ([]Damage, error) {
 	if err != nil {
 		return damage, err
 	}
-	defer func() {
-		for _, f := range files {
-			f.f.Close()
-		}
-	}()
+	defer closeAll(files)
 	for _, f := range files {
 		damage = append(damage, l.readFile(f, 0, each)...)
 	}
@@ -132,6 +128,12 @@ type openFile struct {
 	current bool // the lane's current file, not a rotated one
 	ino     uint64
 	size    int64
+}
+
+func closeAll(files []openFile) {
+	for _, f := range files {
+		f.f.Close()
+	}
 }
 
 // lanePath is one file of the log: a lane's current file or one of its rotations.
