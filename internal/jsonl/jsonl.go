@@ -25,6 +25,8 @@
 //     rotation moved one meanwhile, and opens again if one did: it sees each record once.
 //   - Every open is non-blocking, never follows a link and checks the file is regular; reads are
 //     bounded per line and per file.
+//   - A chained log (Log.Chain; chain.go) makes each lane a hash chain across its rotations,
+//     which Verify checks: each record names the exact line before it, under the same lock.
 //
 // Out of scope: power loss (records are fsync'd only with Sync) and filesystems without
 // atomic O_APPEND writes (NFS).
