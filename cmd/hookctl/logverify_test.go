@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -178,4 +179,64 @@ func TestLogVerify(t *testing.T) {
 	if out, code := verify("audit", "verify"); code != 0 {
 		t.Errorf("the audit put back: exit %d\n%s", code, out)
 	}
+}
+
+// TestToolUseIDFromRecordedPayloads (issue 27): through the binary, every tool call the real
+// clients sent (fixtures/*: recorded live, Cursor's from its schema) leaves a decision record
+// that keeps the client's own id of the call, where the client sends one (tool_use_id: Claude
+// Code, Codex, Qwen Code), and none where it sends none (Gemini CLI, Copilot CLI, Cursor).
+func TestToolUseIDFromRecordedPayloads(t *testing.T) {
+	bin := hookctlBinary(t)
+	counts := map[string][2]int{} // client → with an id, recorded
+	for _, client := range []string{"claude", "codex", "qwen", "gemini", "copilot", "cursor"} {
+		files, _ := filepath.Glob(filepath.Join("..", "..", "fixtures", client, "*.json"))
+		for _, f := range files {
+			payload, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var p struct {
+				Event     string `json:"hook_event_name"`
+				ToolUseID string `json:"tool_use_id"`
+				Tool      string `json:"tool_name"`
+				CamelTool string `json:"toolName"`
+			}
+			json.Unmarshal(payload, &p)
+			if p.Tool == "" && p.CamelTool == "" {
+				continue // not a tool call
+			}
+			home := t.TempDir()
+			cmd := exec.Command(bin, "hook", "--agent", client)
+			cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
+			cmd.Stdin = bytes.NewReader(payload)
+			cmd.Run()
+			entries, _, err := hook.DecisionLogAt(home).Entries()
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, e := range entries {
+				if e.Event == "tool" {
+					got = append(got, e.ToolUseID)
+				}
+			}
+			c := counts[client]
+			switch {
+			case len(got) != 1:
+				t.Errorf("%s: %d tool decisions recorded: %q", f, len(got), got)
+			case got[0] != p.ToolUseID:
+				t.Errorf("%s: recorded tool_use_id %q, the payload's %q", f, got[0], p.ToolUseID)
+			case p.ToolUseID != "":
+				c[0]++
+			}
+			c[1]++
+			counts[client] = c
+		}
+	}
+	for _, client := range []string{"claude", "codex", "qwen"} {
+		if counts[client][0] == 0 || counts[client][0] != counts[client][1] {
+			t.Errorf("%s: %d of %d recorded calls carry the client's id", client, counts[client][0], counts[client][1])
+		}
+	}
+	t.Logf("recorded calls with the client's id / all: %v", counts)
 }
