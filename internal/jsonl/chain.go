@@ -52,7 +52,7 @@ func LineHash(line []byte) string {
 // (written before the log was chained, or not by this package).
 func ChainFields(line []byte) (seq uint64, prev string, ok bool) {
 	n := len(line)
-	if n < chainTail+len(seqTag)+2 || line[n-1] != '}' || line[n-2] != '"' {
+	if n < chainTail+len(seqTag)+1 || line[n-1] != '}' || line[n-2] != '"' {
 		return 0, "", false
 	}
 	tail := line[n-chainTail:]
@@ -64,11 +64,11 @@ func ChainFields(line []byte) (seq uint64, prev string, ok bool) {
 		return 0, "", false
 	}
 	head := line[:n-chainTail]
-	i := bytes.LastIndex(head, []byte(seqTag))
-	if i < 0 {
+	i := bytes.LastIndex(head, []byte(seqTag[1:]))
+	if i < 1 || head[i-1] != ',' && head[i-1] != '{' {
 		return 0, "", false
 	}
-	seq, err := strconv.ParseUint(string(head[i+len(seqTag):]), 10, 64)
+	seq, err := strconv.ParseUint(string(head[i+len(seqTag)-1:]), 10, 64)
 	if err != nil || seq == 0 {
 		return 0, "", false
 	}

@@ -97,9 +97,13 @@ func TestChainFields(t *testing.T) {
 			t.Errorf("%s read as chained", bad)
 		}
 	}
-	if err := (&Log{Dir: t.TempDir(), Name: "y.jsonl", Chain: true}).Append([]byte(`["not an object"]`)); err == nil {
+	y := &Log{Dir: t.TempDir(), Name: "y.jsonl", Chain: true}
+	if err := y.Append([]byte(`["not an object"]`)); err == nil {
 		t.Error("a record that is not a JSON object was chained")
 	}
+	y.Append([]byte(`{}`))
+	y.Append([]byte(` {"id":"z"} `))
+	mustVerify(t, y, 2)
 }
 
 // TestVerifyCatchesTampering: an edited, a deleted and a swapped record are each found, and
