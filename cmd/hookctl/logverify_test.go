@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -14,6 +15,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/hook/securerun"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
 )
@@ -239,4 +241,50 @@ func TestToolUseIDFromRecordedPayloads(t *testing.T) {
 		}
 	}
 	t.Logf("recorded calls with the client's id / all: %v", counts)
+}
+
+// TestRunCopyIsCapped: a run that filled its own decision log (which it can write) gets 2 MiB of
+// it copied into the user's log, not all of it, and the run's end says how many were left: the
+// user's own records are not rotated away. Control: the run's log holds more than the cap.
+func TestRunCopyIsCapped(t *testing.T) {
+	home, runHome := t.TempDir(), t.TempDir()
+	runLog := &hook.DecisionLog{Dir: filepath.Join(runHome, "log"), MaxBytes: 64 << 20}
+	pad := strings.Repeat("x", 3000)
+	for i := range 1500 {
+		now := time.Now()
+		runLog.Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Event: "tool", Tool: "Bash", Verdict: "deny", Command: fmt.Sprintf("forged %d %s", i, pad)})
+	}
+	var size int64
+	for _, f := range runLog.JSONL().Files() {
+		fi, _ := os.Stat(f)
+		size += fi.Size()
+	}
+	if size <= maxRunBytes {
+		t.Fatalf("the run's log is %d bytes, under the cap: the test proves nothing", size)
+	}
+	mine := hook.DecisionLogAt(home)
+	now := time.Now()
+	mine.Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Event: "tool", Tool: "Read", Verdict: "pass", Command: "the user's own"})
+	p := &securerun.Preflight{Command: []string{"agent"}, Repository: securerun.Repository{Root: "/repo"}, Agent: &securerun.AgentRun{HookctlHome: runHome}}
+	var errb bytes.Buffer
+	recordRunEnd(&streams{out: io.Discard, err: &errb}, environment{home: home}, &hook.Config{}, p, "run-1", nil, 0, nil)
+	entries, _, err := mine.Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied, own, end := 0, 0, hook.LogEntry{}
+	for _, e := range entries {
+		switch {
+		case e.Command == "the user's own":
+			own++
+		case e.Event == "run_end":
+			end = e
+		case e.Run == "run-1":
+			copied++
+		}
+	}
+	if own != 1 || copied == 0 || copied >= 1500 || !strings.Contains(end.Reason, fmt.Sprintf("the last %d were not copied", 1500-copied)) {
+		t.Errorf("the user's own record %d times, %d of 1500 copied, the end says %q", own, copied, end.Reason)
+	}
+	t.Logf("run's log %d bytes: %d of 1500 records copied; the end says %q", size, copied, end.Reason)
 }

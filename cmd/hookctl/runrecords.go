@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"fmt"
 	"strings"
 	"time"
@@ -19,6 +20,11 @@ import (
 
 const runRule = "hookctl run --profile " + securerun.Profile
 
+// maxRunBytes caps what is copied from a run's own log, a fifth of the log's rotation size: the
+// run can write that log, and a run that filled it must not rotate the user's own records out
+// of theirs.
+const maxRunBytes = 2 << 20
+
 // recordRunStart records the preflight's verdict on a run about to start.
 func recordRunStart(s *streams, env environment, cfg *hook.Config, p *securerun.Preflight, id string, at time.Time) {
 	e := &hook.LogEntry{ID: hook.NewLogID(at), Time: at, Event: "run_start", Run: id, Rule: runRule, Verdict: hook.Allow.String(),
@@ -34,14 +40,22 @@ func recordRunStart(s *streams, env environment, cfg *hook.Config, p *securerun.
 // recordRunEnd records how a run ended, after the records its agent's hooks wrote.
 func recordRunEnd(s *streams, env environment, cfg *hook.Config, p *securerun.Preflight, id string, meta *securerun.RunMeta, code int, runErr error) {
 	var records []*hook.LogEntry
+	var notes []string
 	if p.Agent != nil && p.Agent.HookctlHome != "" {
 		entries, damaged, err := hook.DecisionLogAt(p.Agent.HookctlHome).Entries()
 		if err != nil || damaged > 0 {
 			fmt.Fprintf(s.err, "hookctl run: the run's own decision log: %d damaged line(s) %v\n", damaged, err)
 		}
+		size := 0
 		for i := range entries {
 			e := entries[i]
 			e.Run = id
+			b, _ := json.Marshal(&e)
+			if size += len(b); size > maxRunBytes {
+				notes = append(notes, fmt.Sprintf("the run's own log held %d records, more than the %d MiB copied: the last %d were not copied",
+					len(entries), maxRunBytes>>20, len(entries)-i))
+				break
+			}
 			records = append(records, &e)
 		}
 	}
@@ -55,8 +69,12 @@ func recordRunEnd(s *streams, env environment, cfg *hook.Config, p *securerun.Pr
 		}
 	}
 	if runErr != nil {
-		end.Reason = strings.TrimPrefix(end.Reason+"; ", "; ") + "error: " + runErr.Error()
+		notes = append(notes, "error: "+runErr.Error())
 	}
+	if end.Reason != "" {
+		notes = append([]string{end.Reason}, notes...)
+	}
+	end.Reason = strings.Join(notes, "; ")
 	appendRunRecords(s, env, cfg, append(records, end)...)
 }
 
