@@ -32,16 +32,8 @@ func TestLogVerify(t *testing.T) {
 	logDir := filepath.Join(home, "log")
 	verify := func(args ...string) (string, int) {
 		t.Helper()
-		cmd := exec.Command(bin, args...)
-		cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatal(err)
-		}
-		return string(out), code
+		out, code, _ := runBin(t, home, "", args...)
+		return out, code
 	}
 
 	// Records an older hookctl wrote: the chain begins after them.
