@@ -333,6 +333,8 @@ func (s *Server) decisions(f filter) listOf[decisionRow] {
 		what := e.Command
 		if e.Event == "toggle" {
 			what = "(mode change)"
+		} else if e.Event == "run_start" || e.Event == "run_end" {
+			what = "(hookctl run: " + strings.TrimPrefix(e.Event, "run_") + ") " + e.Command
 		} else if what == "" {
 			what = "(" + e.Tool + ")"
 		}

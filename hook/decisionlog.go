@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -54,6 +55,14 @@ type LogEntry struct {
 	// hookctl's version, and the SHA-256 of the organisation's policy in force ("" for none).
 	Version string `json:"version,omitempty"`
 	Policy  string `json:"policy,omitempty"`
+	// ToolUseID is the client's id of a tool call (the tool_use_id of Claude Code, Codex and
+	// Qwen Code), so that the record joins the client's own telemetry; "" where it sends none.
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	// A hookctl run's (run_start, run_end, and the decisions of the agent it ran, copied from
+	// the run's own log): the run's id, its state at the end and the command's exit status.
+	Run   string `json:"run,omitempty"`
+	State string `json:"state,omitempty"`
+	Exit  *int   `json:"exit,omitempty"`
 }
 
 // DecisionLog appends to and reads the log in Dir.
@@ -82,7 +91,7 @@ func DecisionLogAt(home string) *DecisionLog {
 func (l *DecisionLog) JSONL() *jsonl.Log { return l.log() }
 
 func (l *DecisionLog) log() *jsonl.Log {
-	return &jsonl.Log{Dir: l.Dir, Name: decisionFile, MaxBytes: l.MaxBytes, Keep: l.Keep, MaxRecord: maxLogLine, Lanes: decisionLanes}
+	return &jsonl.Log{Dir: l.Dir, Name: decisionFile, MaxBytes: l.MaxBytes, Keep: l.Keep, MaxRecord: maxLogLine, Lanes: decisionLanes, Chain: true}
 }
 
 // Append writes e as one line. An error is for the caller to report; it never changes a
@@ -123,10 +132,10 @@ func (e *LogEntry) appendJSON(b []byte) []byte {
 	b = e.Time.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, '"')
 	for _, f := range []struct{ name, value string }{
-		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"kind", e.Kind},
+		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"tool_use_id", e.ToolUseID}, {"kind", e.Kind},
 		{"mode", e.Mode}, {"verdict", e.Verdict}, {"rule", e.Rule}, {"reason", e.Reason}, {"command", e.Command},
 		{"isolation", e.Isolation}, {"cwd", e.Cwd}, {"user_rule", e.UserRule}, {"how", e.How}, {"from", e.From}, {"to", e.To},
-		{"version", e.Version}, {"policy", e.Policy},
+		{"version", e.Version}, {"policy", e.Policy}, {"run", e.Run}, {"state", e.State},
 	} {
 		if f.value == "" && f.name != "event" && f.name != "verdict" {
 			continue
@@ -138,6 +147,10 @@ func (e *LogEntry) appendJSON(b []byte) []byte {
 	}
 	if e.Rewrite {
 		b = append(b, `,"rewrite":true`...)
+	}
+	if e.Exit != nil {
+		b = append(b, `,"exit":`...)
+		b = strconv.AppendInt(b, int64(*e.Exit), 10)
 	}
 	return append(b, '}', '\n')
 }

@@ -209,7 +209,7 @@ func (g *Gate) toolCall(c *ToolCall) Decision {
 		// model has not been told what the read-only shell accepts: once, with this refusal.
 		d.Reason += " " + ReadOnlyShellRules
 	}
-	d.Record = g.record(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Kind: c.Kind.String(), Mode: st.Mode.String(),
+	d.Record = g.record(&LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, ToolUseID: c.UseID, Kind: c.Kind.String(), Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
 	g.noteClient(c.Session)
 	if c.AgentID == "" {
@@ -596,7 +596,7 @@ func (r *Retrieval) answer(c *ToolCall, run *Run) Decision {
 // retrievalRecord is what the decision log keeps of the retrieval hook's answer: never the
 // answer's text (distilled web content, which the audit keeps), but the audit entry that has it.
 func retrievalRecord(c *ToolCall, d Decision) *LogEntry {
-	e := &LogEntry{Time: time.Now(), Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Kind: c.Kind.String(),
+	e := &LogEntry{Time: time.Now(), Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, ToolUseID: c.UseID, Kind: c.Kind.String(),
 		Verdict: d.Verdict.String(), Rule: "retrieval hook", Cwd: c.Cwd, Reason: d.Reason}
 	e.ID = NewLogID(e.Time)
 	switch {

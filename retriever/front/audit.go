@@ -139,7 +139,7 @@ func (a *Audit) JSONL() *jsonl.Log { return a.log() }
 func (a *Audit) log() *jsonl.Log {
 	// A zero or negative MaxBytes or Keep (which the config should refuse) is jsonl's default,
 	// not a rotation on every append.
-	return &jsonl.Log{Dir: a.Dir, Name: auditFile, MaxBytes: a.MaxBytes, Keep: a.Keep, MaxRecord: auditMaxLine, Sync: true, Wait: auditLockWait}
+	return &jsonl.Log{Dir: a.Dir, Name: auditFile, MaxBytes: a.MaxBytes, Keep: a.Keep, MaxRecord: auditMaxLine, Sync: true, Wait: auditLockWait, Chain: true}
 }
 
 // encodeEntry renders an entry as one JSON line, newline included, capped. (encoding/json, not
