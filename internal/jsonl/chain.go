@@ -39,6 +39,8 @@ const (
 	hashTag = `,"` + HashField + `":"`
 	// chainTail is the length of `,"prev_hash":"<64 hex>"}`.
 	chainTail = len(hashTag) + 64 + 2
+	// chainMax is the most the chain adds to a record: the seq field with 20 digits and the tail.
+	chainMax = len(seqTag) + 20 + chainTail
 )
 
 // LineHash is the SHA-256, in hex, of a line's exact bytes without its newline: what the next
@@ -89,7 +91,7 @@ func chained(rec, last []byte) ([]byte, error) {
 			seq = s + 1
 		}
 	}
-	out := make([]byte, 0, len(rec)+len(seqTag)+20+chainTail)
+	out := make([]byte, 0, len(rec)+chainMax)
 	out = append(out, rec[:len(rec)-1]...)
 	if len(bytes.TrimSpace(rec[1:len(rec)-1])) > 0 {
 		out = append(out, seqTag...)

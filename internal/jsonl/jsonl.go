@@ -98,12 +98,21 @@ func (l *Log) keep() int {
 	return 5
 }
 
-// MaxLine is the longest line a reader accepts, newline included.
-func (l *Log) MaxLine() int {
+// maxRecord is the longest record a producer may hand to Append.
+func (l *Log) maxRecord() int {
 	if l.MaxRecord > 0 {
-		return l.MaxRecord + 1
+		return l.MaxRecord
 	}
-	return 32<<10 + 1
+	return 32 << 10
+}
+
+// MaxLine is the longest line a reader accepts, newline included: a chained log's fields come on
+// top of the record's cap, so that a record its producer clipped to the cap is never refused.
+func (l *Log) MaxLine() int {
+	if l.Chain {
+		return l.maxRecord() + chainMax + 1
+	}
+	return l.maxRecord() + 1
 }
 
 func (l *Log) lanes() int {
@@ -130,7 +139,7 @@ func (l *Log) lockPath() string {
 // Append writes rec (one JSON value, without its newline) as one line. An error means the
 // record is not in the log; no part of it is.
 func (l *Log) Append(rec []byte) error {
-	line, err := l.line(rec)
+	line, err := l.line(rec, l.maxRecord())
 	if err != nil {
 		return err
 	}
@@ -145,10 +154,10 @@ func (l *Log) AppendWith(build func(last []byte) ([]byte, error)) error {
 	return l.append(nil, build)
 }
 
-// line checks a record and returns it as a line.
-func (l *Log) line(rec []byte) ([]byte, error) {
-	if len(rec)+1 > l.MaxLine() {
-		return nil, fmt.Errorf("failed to append to %s: a record of %d bytes is over the %d-byte cap: %w", l.Name, len(rec), l.MaxLine()-1, ErrRecord)
+// line checks a record of at most max bytes and returns it as a line.
+func (l *Log) line(rec []byte, max int) ([]byte, error) {
+	if len(rec) > max {
+		return nil, fmt.Errorf("failed to append to %s: a record of %d bytes is over the %d-byte cap: %w", l.Name, len(rec), max, ErrRecord)
 	}
 	if bytes.IndexByte(rec, '\n') >= 0 {
 		return nil, fmt.Errorf("failed to append to %s: the record holds a newline: %w", l.Name, ErrRecord)
@@ -265,6 +274,9 @@ func (l *Log) build(f *os.File, path string, size int64, rec []byte, build func(
 		if rec, err = build(last); err != nil {
 			return nil, err
 		}
+		if len(rec) > l.maxRecord() {
+			return l.line(rec, l.maxRecord())
+		}
 	} else {
 		rec = rec[:len(rec)-1]
 	}
@@ -273,7 +285,7 @@ func (l *Log) build(f *os.File, path string, size int64, rec []byte, build func(
 			return nil, err
 		}
 	}
-	return l.line(rec)
+	return l.line(rec, l.MaxLine()-1)
 }
 
 // openAppend opens a lane for appending: created if missing, never through a link, never

@@ -89,35 +89,47 @@ func TestAppendRead(t *testing.T) {
 	}
 }
 
-// TestRecordCap: a record of MaxRecord bytes is appended; one byte more, or one holding a
-// newline, is refused and leaves nothing.
+// TestRecordCap: a record of MaxRecord bytes is appended, in a chained log too (the chain's
+// fields come on top of the cap, or a record the producer clipped to fit would be lost); one
+// byte more, or one holding a newline, is refused and leaves nothing.
 func TestRecordCap(t *testing.T) {
-	l := &Log{Dir: t.TempDir(), Name: "x.jsonl", MaxRecord: 100}
-	at := []byte(`{"id":"` + strings.Repeat("a", 100-9) + `"}`)
-	if len(at) != 100 {
-		t.Fatalf("record of %d bytes", len(at))
-	}
-	if err := l.Append(at); err != nil {
-		t.Fatalf("at the cap: %v", err)
-	}
-	over := []byte(`{"id":"b` + strings.Repeat("a", 100-9) + `"}`)
-	if err := l.Append(over); !errors.Is(err, ErrRecord) {
-		t.Fatalf("one past the cap: %v", err)
-	}
-	if err := l.Append([]byte("{\"id\":\"c\n\"}")); !errors.Is(err, ErrRecord) {
-		t.Fatalf("a newline inside: %v", err)
-	}
-	if n, _, _, _ := raw(t, l.LanePath(0)); n != 1 {
-		t.Fatalf("%d records, want the one at the cap", n)
-	}
-	// A reader takes a line at the cap and reports one past it.
-	f, _ := os.OpenFile(l.LanePath(0), os.O_WRONLY|os.O_APPEND, 0)
-	f.Write(append(over, '\n'))
-	f.Close()
-	var got int
-	damage, err := l.Read(func(Record) error { got++; return nil })
-	if err != nil || got != 1 || len(damage) != 1 || !strings.Contains(damage[0].Why, "cap") {
-		t.Fatalf("read %d records, damage %v, %v", got, damage, err)
+	for _, chain := range []bool{false, true} {
+		t.Run(fmt.Sprintf("chain=%v", chain), func(t *testing.T) {
+			l := &Log{Dir: t.TempDir(), Name: "x.jsonl", MaxRecord: 100, Chain: chain}
+			at := []byte(`{"id":"` + strings.Repeat("a", 100-9) + `"}`)
+			if len(at) != 100 {
+				t.Fatalf("record of %d bytes", len(at))
+			}
+			for range 2 {
+				if err := l.Append(at); err != nil {
+					t.Fatalf("at the cap: %v", err)
+				}
+			}
+			over := []byte(`{"id":"b` + strings.Repeat("a", 100-9) + `"}`)
+			if err := l.Append(over); !errors.Is(err, ErrRecord) {
+				t.Fatalf("one past the cap: %v", err)
+			}
+			if err := l.Append([]byte("{\"id\":\"c\n\"}")); !errors.Is(err, ErrRecord) {
+				t.Fatalf("a newline inside: %v", err)
+			}
+			if n, _, _, _ := raw(t, l.LanePath(0)); n != 2 {
+				t.Fatalf("%d records, want the two at the cap", n)
+			}
+			if chain {
+				if r, err := l.Verify(); err != nil || !r.OK() {
+					t.Fatalf("verify: %+v %v", r, err)
+				}
+			}
+			// A reader takes a line at the cap and reports one past it.
+			f, _ := os.OpenFile(l.LanePath(0), os.O_WRONLY|os.O_APPEND, 0)
+			f.Write(append(bytes.Repeat([]byte("x"), l.MaxLine()), '\n'))
+			f.Close()
+			var got int
+			damage, err := l.Read(func(Record) error { got++; return nil })
+			if err != nil || got != 2 || len(damage) != 1 || !strings.Contains(damage[0].Why, "cap") {
+				t.Fatalf("read %d records, damage %v, %v", got, damage, err)
+			}
+		})
 	}
 }
 
