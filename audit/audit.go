@@ -139,7 +139,7 @@ func (a *Audit) JSONL() *jsonl.Log { return a.log() }
 func (a *Audit) log() *jsonl.Log {
 	// A zero or negative MaxBytes or Keep (which the config should refuse) is jsonl's default,
 	// not a rotation on every append.
-	return &jsonl.Log{Dir: a.Dir, Name: AuditFile, MaxBytes: a.MaxBytes, Keep: a.Keep, MaxRecord: AuditMaxLine, Sync: true, Wait: AuditLockWait}
+	return &jsonl.Log{Dir: a.Dir, Name: AuditFile, MaxBytes: a.MaxBytes, Keep: a.Keep, MaxRecord: AuditMaxLine, Sync: true, Wait: AuditLockWait, Chain: true}
 }
 
 // encodeEntry renders an entry as one JSON line, newline included, capped. (encoding/json, not

@@ -52,7 +52,7 @@ func DecisionLogAt(home string) *DecisionLog {
 func (l *DecisionLog) JSONL() *jsonl.Log { return l.log() }
 
 func (l *DecisionLog) log() *jsonl.Log {
-	return &jsonl.Log{Dir: l.Dir, Name: decisionFile, MaxBytes: l.MaxBytes, Keep: l.Keep, MaxRecord: maxLogLine, Lanes: decisionLanes}
+	return &jsonl.Log{Dir: l.Dir, Name: decisionFile, MaxBytes: l.MaxBytes, Keep: l.Keep, MaxRecord: maxLogLine, Lanes: decisionLanes, Chain: true}
 }
 
 // Append writes e as one line. An error is for the caller to report; it never changes a

@@ -18,6 +18,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
+	"github.com/hookctl/hookctl/agents/clientversion"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever/settings"
@@ -103,6 +104,11 @@ type Config struct {
 	Edit EditConfig `toml:"edit"`
 	// Telemetry is where hookctl-export sends every record (telemetry.go). Global only.
 	Telemetry TelemetryConfig `toml:"telemetry"`
+	// MinHookctlVersion is the oldest hookctl that may answer a tool call, and Clients the
+	// versions of each client allowed (agents/clientversion). Global only; meant for the
+	// organisation's policy.
+	MinHookctlVersion string                        `toml:"min_hookctl_version"`
+	Clients           map[string]clientversion.Rule `toml:"clients"`
 	// TempDir is $TMPDIR when the config is loaded (the hook inherits the client's environment,
 	// as the agent's shell does), absolute and clean, or "": the guard resolves $TMPDIR in a
 	// command to it. Not read from any file.
@@ -206,7 +212,8 @@ func (c *Config) FullNetwork() bool { return c != nil && c.Network.Edit == Netwo
 
 // globalOnly are the keys only the user's own config may set.
 var globalOnly = []string{"default_mode", "direct_fetch", "retriever", "audit", "command_timeout", "pass_env", "read_only_runners", "edit_writable",
-	"edit_auto_run_writable", "edit_unix_sockets", "network", "allow_read", "run", "edit", "telemetry"}
+	"edit_auto_run_writable", "edit_unix_sockets", "network", "allow_read", "run", "edit", "telemetry",
+	"min_hookctl_version", "clients"}
 
 // ProjectConfigName is the project's own config file, found in the session's directory or
 // above it.
@@ -366,9 +373,14 @@ func ParseConfig(path, text string, checks ...Check) (*Config, error) {
 		}
 	}
 	for _, k := range md.Keys() {
-		if len(k) == 1 {
+		// k[0] of every key: a table set only through its subtables ([clients.claude]) is set.
+		if !slices.Contains(c.defined, k[0]) {
 			c.defined = append(c.defined, k[0])
 		}
+	}
+	if err := clientversion.Validate(c.MinHookctlVersion, c.Clients); err != nil {
+		key := strings.SplitN(strings.SplitN(err.Error(), ":", 2)[0], ".", 2)
+		return nil, fmt.Errorf("%s:%d: %v", path, lineOfKey(text, toml.Key{key[0]}), err)
 	}
 	if c.Audit.MaxBytes < 0 {
 		return nil, fmt.Errorf("%s:%d: audit.max_bytes is negative", path, lineOfKey(text, toml.Key{"audit", "max_bytes"}))

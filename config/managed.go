@@ -12,6 +12,8 @@ import (
 	"slices"
 	"strings"
 	"syscall"
+
+	"github.com/hookctl/hookctl/agents/clientversion"
 )
 
 // ManagedConfigPath is the organisation's policy: one root-owned file that binds every user on
@@ -47,6 +49,17 @@ var ManagedMerge = []struct {
 	{"run", func(c, m *Config, _ bool) { c.Run = m.Run }},
 	{"edit", func(c, m *Config, _ bool) { c.Edit = m.Edit }},
 	{"telemetry", func(c, m *Config, _ bool) { c.Telemetry = m.Telemetry }},
+	{"min_hookctl_version", func(c, m *Config, u bool) { c.MinHookctlVersion = newer(m.MinHookctlVersion, c.MinHookctlVersion, u) }},
+	{"clients", func(c, m *Config, _ bool) { c.Clients = m.Clients }},
+}
+
+// newer is the later of the two minimum versions: a user may only ask for a newer hookctl.
+func newer(managed, user string, userSet bool) string {
+	m, _ := clientversion.Parse(managed)
+	if u, err := clientversion.Parse(user); userSet && err == nil && clientversion.Compare(u, m) > 0 {
+		return user
+	}
+	return managed
 }
 
 // applyManaged lays the managed file m over the user's config c. The user's file keeps every

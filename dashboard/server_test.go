@@ -424,6 +424,23 @@ func TestLogCacheSeesAppends(t *testing.T) {
 	}
 }
 
+// TestRunRecordsListed: a hookctl run's start and end are listed as what they are, with the
+// run's command.
+func TestRunRecordsListed(t *testing.T) {
+	ts := newTestServer(t, "")
+	now := time.Now().UTC()
+	code := 3
+	log := audit.DecisionLogAt(ts.home)
+	log.Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Event: "run_start", Run: "r1", Verdict: "allow", Command: "claude -p review"})
+	log.Append(&hook.LogEntry{ID: hook.NewLogID(now), Time: now, Event: "run_end", Run: "r1", Verdict: "allow", State: "finished", Exit: &code, Command: "claude -p review"})
+	body := ts.get("/part/decisions").Body.String()
+	for _, want := range []string{"(hookctl run: start) claude -p review", "(hookctl run: end) claude -p review"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("the list lacks %q: %.600s", want, body)
+		}
+	}
+}
+
 // TestPageShowsManagedPolicy: the page says which keys the organisation's policy sets, and that
 // every call is refused while the configuration cannot be loaded. (The managed file's place is
 // fixed: cmd/hookctl's TestManagedPolicyBindsEveryUser mounts one there for the binary.)

@@ -335,6 +335,8 @@ func (s *Server) decisions(f filter) listOf[decisionRow] {
 		what := e.Command
 		if e.Event == "toggle" {
 			what = "(mode change)"
+		} else if e.Event == "run_start" || e.Event == "run_end" {
+			what = "(hookctl run: " + strings.TrimPrefix(e.Event, "run_") + ") " + e.Command
 		} else if what == "" {
 			what = "(" + e.Tool + ")"
 		}
@@ -499,7 +501,7 @@ func shortID(s string) string {
 	return s
 }
 
-// decision is one decision, step by step: `hookctl log why`'s steps (hook.WhySteps).
+// decision is one decision, step by step: `hookctl log why`'s steps (audit.WhySteps).
 func (s *Server) decision(w http.ResponseWriter, r *http.Request) {
 	id := r.URL.Query().Get("id")
 	entries, _, err := s.decisionEntries()

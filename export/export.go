@@ -205,6 +205,7 @@ type item struct {
 	start int64
 	end   int64
 	id    string
+	hash  string // the SHA-256 of the line's exact bytes, which the next record of its lane names
 	time  time.Time
 	data  []byte
 }
@@ -296,7 +297,7 @@ func (e *Exporter) read(c *cursor) ([]*lane, []drop, error) {
 						return jsonl.ErrStop
 					}
 					l.items = append(l.items, &item{log: src.name, lane: k, ino: f.Ino, start: r.Offset, end: r.End,
-						id: recordID(src.name, r.Data), time: recordTime(r.Data), data: bytes.Clone(r.Data)})
+						id: recordID(src.name, r.Data), hash: jsonl.LineHash(r.Raw), time: recordTime(r.Data), data: bytes.Clone(r.Data)})
 					return nil
 				})
 				if l.truncated {

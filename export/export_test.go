@@ -3,6 +3,7 @@ package export
 import (
 	"context"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -257,7 +258,19 @@ func TestEveryRecordArrives(t *testing.T) {
 	if inj, _ := a.Attributes["hookctl.injection"].([]any); len(inj) != 1 || inj[0] != "ignore-previous" {
 		t.Errorf("audit record injection %#v", a.Attributes["hookctl.injection"])
 	}
-	t.Logf("%d decision records and 1 audit record arrived, each once; by event: %v", len(want), kinds)
+	// The client's id of each tool call, under OpenTelemetry's name for it, joins the record to
+	// the client's own telemetry.
+	ids := map[string]string{}
+	for _, e := range want {
+		if e.Event == "tool" {
+			ids[e.Tool+" "+e.Verdict] = fmt.Sprint(got[e.ID].Attributes["gen_ai.tool.call.id"])
+		}
+	}
+	if w := map[string]string{"Bash allow": "toolu_1", "Bash deny": "toolu_2", "Write deny": "toolu_3"}; !maps.Equal(ids, w) {
+		t.Errorf("gen_ai.tool.call.id by call: %v, want %v", ids, w)
+	}
+	links := checkChains(t, recs)
+	t.Logf("%d decision records and 1 audit record arrived, each once; by event: %v; %d chain links checked at the collector", len(want), kinds, links)
 	for _, r := range recs {
 		keys := make([]string, 0, len(r.Attributes))
 		for k := range r.Attributes {
@@ -266,6 +279,48 @@ func TestEveryRecordArrives(t *testing.T) {
 		sort.Strings(keys)
 		t.Logf("  %-22s %s", r.EventName, strings.Join(keys, " "))
 	}
+}
+
+// checkChains checks, from what the collector received alone, every lane's hash chain: each
+// record's hookctl.record.prev_hash is the hookctl.record.hash of the record before it in its
+// log's lane (by hookctl.record.seq), the first names no line. It returns the links checked.
+func checkChains(t *testing.T, recs []otelcoltest.Record) int {
+	t.Helper()
+	type rec struct {
+		seq        int64
+		hash, prev string
+	}
+	lanes := map[string][]rec{}
+	for _, r := range recs {
+		seq, _ := r.Attributes["hookctl.record.seq"].(int64)
+		hash, _ := r.Attributes["hookctl.record.hash"].(string)
+		prev, _ := r.Attributes["hookctl.record.prev_hash"].(string)
+		if r.EventName == "hookctl.export.dropped" {
+			continue
+		}
+		if seq == 0 || len(hash) != 64 || len(prev) != 64 {
+			t.Errorf("%s record without its chain: seq %v, hash %q, prev_hash %q", r.EventName, seq, hash, prev)
+			continue
+		}
+		k := fmt.Sprint(r.Attributes["hookctl.log"], "/", r.Attributes["hookctl.record.lane"])
+		lanes[k] = append(lanes[k], rec{seq, hash, prev})
+	}
+	links := 0
+	for k, rs := range lanes {
+		sort.Slice(rs, func(i, j int) bool { return rs[i].seq < rs[j].seq })
+		rs = slices.CompactFunc(rs, func(a, b rec) bool { return a.seq == b.seq && a.hash == b.hash }) // at least once
+		for i, r := range rs {
+			switch {
+			case i == 0 && (r.seq != 1 || r.prev != jsonl.GenesisHash):
+				t.Errorf("%s: the first record is seq %d naming %s", k, r.seq, r.prev)
+			case i > 0 && (r.seq != rs[i-1].seq+1 || r.prev != rs[i-1].hash):
+				t.Errorf("%s: seq %d names %s after seq %d hashing to %s", k, r.seq, r.prev, rs[i-1].seq, rs[i-1].hash)
+			case i > 0:
+				links++
+			}
+		}
+	}
+	return links
 }
 
 // TestGRPC: the same export over OTLP/gRPC (otlp_protocol = "grpc").
@@ -646,7 +701,25 @@ func TestRealClaudeCode(t *testing.T) {
 			t.Errorf("no %q arrived: %v", k, seen)
 		}
 	}
-	t.Logf("real Claude Code session %s: %d records arrived: %v", r.Output.SessionID, len(want), seen)
+	// Each tool decision carries the id Claude Code gave the call, which its own telemetry and
+	// the model's conversation name it by.
+	for i, tool := range []string{"Read", "Bash", "Write"} {
+		tr, ok := s.API.ResultFor(ct.Main, i)
+		n := 0
+		for _, e := range want {
+			if e.Event == "tool" && e.Tool == tool {
+				n++
+				if !ok || e.ToolUseID != tr.ToolUseID || got[e.ID].Attributes["gen_ai.tool.call.id"] != tr.ToolUseID {
+					t.Errorf("%s: tool_use_id %q, exported %v; the client's call was %q", tool, e.ToolUseID, got[e.ID].Attributes["gen_ai.tool.call.id"], tr.ToolUseID)
+				}
+			}
+		}
+		if n != 1 {
+			t.Errorf("%d decisions of %s", n, tool)
+		}
+	}
+	links := checkChains(t, recs)
+	t.Logf("real Claude Code session %s: %d records arrived: %v; %d chain links checked at the collector", r.Output.SessionID, len(want), seen, links)
 }
 
 // TestUnreadableLineIsSentNotStuck: a line that is not JSON (nor UTF-8) in a log is sent as it
@@ -761,4 +834,72 @@ func TestDamagedCursorStartsOver(t *testing.T) {
 			t.Errorf("cursor %.20q: %d records at the collector, want %d", damage, n, want)
 		}
 	}
+}
+
+// TestRunRecordsArrive (issue 27): hookctl run's records reach the collector as the hook's do:
+// a run that starts and ends (run_start, then run_end with its state and exit status) and a run
+// the preflight refuses (run_start, deny, saying why), each once, with the run's id, in the
+// same chained decision log. A --dry-run records nothing: only the three records arrive.
+func TestRunRecordsArrive(t *testing.T) {
+	col := upCollector(t)
+	m := newBox(t, "http://"+col.HTTP, "")
+	// Not under the tester's TMPDIR, which may be private (issue 30).
+	root, err := os.MkdirTemp("/var/lib", "hookctl-export-run-")
+	if err != nil {
+		t.Skipf("no place outside the temporary directories: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	repo := filepath.Join(root, "repo")
+	os.MkdirAll(repo, 0o755)
+	os.WriteFile(filepath.Join(repo, "a.txt"), []byte("a\n"), 0o644)
+	git := exec.Command("bash", "-c", "git init -q && git add -A && git -c user.email=t@t -c user.name=t commit -qm init")
+	git.Dir = repo
+	if out, err := git.CombinedOutput(); err != nil {
+		t.Fatalf("git: %v %s", err, out)
+	}
+	run := func(out string, args ...string) string {
+		cmd := exec.Command(m.bin, append([]string{"run", "--profile", "secure-read-only", "--repo", repo, "--out", filepath.Join(root, out)}, args...)...)
+		cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+m.home)
+		cmd.Dir = repo
+		b, _ := cmd.CombinedOutput()
+		return string(b)
+	}
+	if out := run("out0", "--dry-run", "--", "true"); !strings.Contains(out, "the run starts under this policy") || strings.Contains(out, "hookctl run: finished") {
+		t.Fatalf("the dry run ran: %s", out)
+	}
+	if out := run("out1", "--", "bash", "-c", "cat a.txt > $HOOKCTL_RUN_OUT/copy.txt; exit 3"); !strings.Contains(out, "hookctl run: finished, exit 3") {
+		t.Fatalf("the run: %s", out)
+	}
+	os.WriteFile(filepath.Join(repo, ".env"), []byte("TOKEN=x\n"), 0o644)
+	if out := run("out2", "--", "true"); !strings.Contains(out, ".env") {
+		t.Fatalf("the refused run: %s", out)
+	}
+	want := m.decisions()
+	recs := col.Wait(60*time.Second, func(r []otelcoltest.Record) bool { got, _ := byDecision(r); return len(got) >= len(want) })
+	got, copies := byDecision(recs)
+	var seen []string
+	runs := map[string]bool{}
+	for _, e := range want {
+		r := got[e.ID]
+		if copies[e.ID] != 1 {
+			t.Errorf("%s %s arrived %d times", e.Event, e.ID, copies[e.ID])
+		}
+		id, _ := r.Attributes["hookctl.run.id"].(string)
+		runs[id] = true
+		line := fmt.Sprintf("%s %v %v %v", r.EventName, r.Attributes["hookctl.verdict"], r.Attributes["hookctl.run.state"], r.Attributes["process.exit.code"])
+		seen = append(seen, line)
+		if id == "" || id != e.Run || r.Attributes["hookctl.rule"] != "hookctl run --profile secure-read-only" ||
+			!strings.Contains(fmt.Sprint(r.Attributes["hookctl.isolation"]), "secure-read-only: ") || r.Attributes["hookctl.cwd"] != repo {
+			t.Errorf("%s: %v", line, r.Attributes)
+		}
+	}
+	wantSeen := []string{"hookctl.run.start allow <nil> <nil>", "hookctl.run.end allow finished 3", "hookctl.run.start deny <nil> <nil>"}
+	if !slices.Equal(seen, wantSeen) || len(runs) != 2 {
+		t.Errorf("arrived %q (%d runs), want %q (2 runs)", seen, len(runs), wantSeen)
+	}
+	if r := got[want[2].ID]; !strings.Contains(fmt.Sprint(r.Attributes["hookctl.reason"]), ".env") {
+		t.Errorf("the refusal does not say why: %v", r.Attributes["hookctl.reason"])
+	}
+	links := checkChains(t, recs)
+	t.Logf("%d run records arrived, each once: %q; %d chain links checked", len(want), seen, links)
 }

@@ -22,12 +22,15 @@ var attrNames = map[string]map[string]string{
 		"isolation": "hookctl.isolation", "cwd": "hookctl.cwd", "user_rule": "hookctl.user_rule",
 		"version": "hookctl.version", "policy": "hookctl.managed_policy.sha256", "kind": "hookctl.tool.kind",
 		"how": "hookctl.mode.changed_by", "from": "hookctl.mode.from", "to": "hookctl.mode.to",
+		"tool_use_id": "gen_ai.tool.call.id", "seq": "hookctl.record.seq", "prev_hash": "hookctl.record.prev_hash",
+		"run": "hookctl.run.id", "state": "hookctl.run.state", "exit": "process.exit.code",
 	},
 	"audit": {
 		"id": "hookctl.audit.id", "session": "session.id", "agent_id": "hookctl.agent_id", "agent_type": "hookctl.agent_type",
 		"tool": "hookctl.tool", "kind": "hookctl.retrieval.kind", "url": "url.full", "final_url": "hookctl.final_url",
 		"host": "server.address", "ip": "server.ip", "status": "http.response.status_code", "bytes": "hookctl.bytes",
 		"outcome": "hookctl.outcome", "isolation": "hookctl.isolation", "rule": "hookctl.rule", "error": "error.message",
+		"seq": "hookctl.record.seq", "prev_hash": "hookctl.record.prev_hash",
 	},
 }
 
@@ -36,7 +39,7 @@ var attrNames = map[string]map[string]string{
 var eventNames = map[string]string{
 	"tool": "hookctl.decision", "toggle": "hookctl.mode_change", "hook": "hookctl.decision",
 	"session_start": "hookctl.session.start", "session_end": "hookctl.session.end",
-	"egress": "hookctl.egress", "publish": "hookctl.publish",
+	"egress": "hookctl.egress", "publish": "hookctl.publish", "run_start": "hookctl.run.start", "run_end": "hookctl.run.end",
 }
 
 // severity: a refusal warns; what cannot be parsed or was lost is an error.
@@ -48,7 +51,10 @@ func toRecord(it *item, now time.Time) log.Record {
 	var r log.Record
 	r.SetObservedTimestamp(now)
 	r.SetTimestamp(it.time)
-	attrs := []attribute.KeyValue{attribute.String("hookctl.record.id", it.id), attribute.String("hookctl.log", it.log)}
+	// The line's hash, with the lane and the record's seq and prev_hash (its attributes), lets
+	// the collector's side check each lane's chain as `hookctl log verify` does here.
+	attrs := []attribute.KeyValue{attribute.String("hookctl.record.id", it.id), attribute.String("hookctl.log", it.log),
+		attribute.String("hookctl.record.hash", it.hash), attribute.Int("hookctl.record.lane", it.lane)}
 	var fields map[string]any
 	dec := json.NewDecoder(bytes.NewReader(it.data))
 	dec.UseNumber()

@@ -96,6 +96,10 @@ func TestManagedKeysHold(t *testing.T) {
 			func(c *config.Config) string {
 				return fmt.Sprint(c.Telemetry.Endpoint, c.Telemetry.Headers, c.Telemetry.Certificate)
 			}, "https://collector.corp:4318map[]/etc/ssl/corp.pem"},
+		// A user may ask for a newer hookctl (newer), never an older one; the clients are locked.
+		{"min_hookctl_version", `min_hookctl_version = "1.5.0"`, `min_hookctl_version = "1.0.0"`, func(c *config.Config) string { return c.MinHookctlVersion }, "1.5.0"},
+		{"clients", "[clients.claude]\nmin_version = \"2.1.77\"\n", "[clients.claude]\nmin_version = \"1.0.0\"\n[clients.codex]\nmin_version = \"0.1.0\"\n",
+			func(c *config.Config) string { return fmt.Sprint(c.Clients) }, "map[claude:{2.1.77 map[]}]"},
 	}
 	covered := map[string]bool{}
 	for _, r := range rows {

@@ -244,7 +244,7 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 		// model has not been told what the read-only shell accepts: once, with this refusal.
 		d.Reason += " " + policy.ReadOnlyShellRules
 	}
-	d.Record = g.record(&hook.LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Kind: c.Kind.String(), Mode: st.Mode.String(),
+	d.Record = g.record(&hook.LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, ToolUseID: c.UseID, Kind: c.Kind.String(), Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
 	if c.AgentID == "" {
 		d.Context = notice

@@ -4,6 +4,7 @@ import (
 	"encoding/hex"
 	"io"
 	"os"
+	"strconv"
 	"time"
 	"unicode/utf8"
 )
@@ -41,6 +42,14 @@ type LogEntry struct {
 	// hookctl's version, and the SHA-256 of the organisation's policy in force ("" for none).
 	Version string `json:"version,omitempty"`
 	Policy  string `json:"policy,omitempty"`
+	// ToolUseID is the client's id of a tool call (the tool_use_id of Claude Code, Codex and
+	// Qwen Code), so that the record joins the client's own telemetry; "" where it sends none.
+	ToolUseID string `json:"tool_use_id,omitempty"`
+	// A hookctl run's (run_start, run_end, and the decisions of the agent it ran, copied from
+	// the run's own log): the run's id, its state at the end and the command's exit status.
+	Run   string `json:"run,omitempty"`
+	State string `json:"state,omitempty"`
+	Exit  *int   `json:"exit,omitempty"`
 }
 
 // appendJSON renders the entry as one JSON line, newline included, each text field clipped.
@@ -51,10 +60,10 @@ func (e *LogEntry) AppendJSON(b []byte) []byte {
 	b = e.Time.UTC().AppendFormat(b, time.RFC3339Nano)
 	b = append(b, '"')
 	for _, f := range []struct{ name, value string }{
-		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"kind", e.Kind},
+		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"tool_use_id", e.ToolUseID}, {"kind", e.Kind},
 		{"mode", e.Mode}, {"verdict", e.Verdict}, {"rule", e.Rule}, {"reason", e.Reason}, {"command", e.Command},
 		{"isolation", e.Isolation}, {"cwd", e.Cwd}, {"user_rule", e.UserRule}, {"how", e.How}, {"from", e.From}, {"to", e.To},
-		{"version", e.Version}, {"policy", e.Policy},
+		{"version", e.Version}, {"policy", e.Policy}, {"run", e.Run}, {"state", e.State},
 	} {
 		if f.value == "" && f.name != "event" && f.name != "verdict" {
 			continue
@@ -66,6 +75,10 @@ func (e *LogEntry) AppendJSON(b []byte) []byte {
 	}
 	if e.Rewrite {
 		b = append(b, `,"rewrite":true`...)
+	}
+	if e.Exit != nil {
+		b = append(b, `,"exit":`...)
+		b = strconv.AppendInt(b, int64(*e.Exit), 10)
 	}
 	return append(b, '}', '\n')
 }

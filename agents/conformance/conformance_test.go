@@ -24,6 +24,9 @@ var record = flag.Bool("record", false, "write the payloads each client sent to 
 // the hookctl they built.
 func TestMain(m *testing.M) {
 	code := agenttest.IsolateNetwork(m)
+	if madeMountPoint {
+		os.Remove(managedPolicyDir)
+	}
 	testbin.Cleanup()
 	os.Exit(code)
 }
@@ -41,6 +44,7 @@ var rows = []row{
 	{"ShellFindsItsSession", shellFindsItsSession},
 	{"WebReadGoesToTheRetriever", webRead},
 	{"UserRules", userRules},
+	{"ClientVersionPolicy", clientVersionPolicy},
 }
 
 // cell is a cell of the table that is not run here, and why: see names the test of the client's

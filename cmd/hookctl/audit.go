@@ -27,7 +27,7 @@ type auditOptions struct {
 func newAuditCmd(s *streams) *cobra.Command {
 	opts := &auditOptions{}
 	cmd := &cobra.Command{
-		Use:   "audit [--session ID] [--since 2h] [--json] | audit show ID",
+		Use:   "audit [--session ID] [--since 2h] [--json] | audit show ID | audit verify",
 		Short: "List the retrievals hookctl made (every URL, query and GitHub read) and review-mode publishes",
 		Long: `audit lists every retrieval: when, for which session and agent, what was fetched (URL,
 query or GitHub operation), where it resolved, the status, size, distiller, suspected
@@ -36,7 +36,8 @@ injections, the secret scrubber's verdict and the isolation in force. Direct fet
 too (publish: the verb, repository or "inferred", pull request, the text's size and hash, and
 asked or refused; never the text, and not whether you approved). audit show ID prints one entry and its
 transcript: the need, the distilled answer, the suspected injections with what matched (the
-agent is shown only which rules fired), and the raw content, with audit.keep_raw.`,
+agent is shown only which rules fired), and the raw content, with audit.keep_raw. audit verify
+checks the audit's hash chain (hookctl log verify checks it with the decision log's).`,
 		Example: `  hookctl audit
   hookctl audit --since 2h --session 4f0c…
   hookctl audit show 20261130T101500.123Z-8f2a9c1d`,
@@ -45,8 +46,11 @@ agent is shown only which rules fired), and the raw content, with audit.keep_raw
 			if len(args) == 2 && args[0] == "show" {
 				return auditShow(s, args[1], opts.JSON)
 			}
+			if len(args) == 1 && args[0] == "verify" {
+				return verifyLogs(s, false, true)
+			}
 			if len(args) > 0 {
-				return errors.New("use hookctl audit [flags] or hookctl audit show ID")
+				return errors.New("use hookctl audit [flags], hookctl audit show ID or hookctl audit verify")
 			}
 			return auditList(s, opts)
 		},

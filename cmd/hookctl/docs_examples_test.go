@@ -157,9 +157,7 @@ func TestReadmeExamples(t *testing.T) {
 			continue
 		}
 		var block []string
-		for i++; i < len(lines) && lines[i] != "```"; i++ {
-			block = append(block, lines[i])
-		}
+		block, i = fenced(lines, i)
 		for _, ex := range consoleExamples(block) {
 			cmd := exec.Command("bash", "-c", ex.command)
 			cmd.Dir, cmd.Env = w.project, w.env
@@ -181,6 +179,14 @@ var (
 )
 
 type consoleExample struct{ command, want string }
+
+// fenced is the block whose opening fence is lines[i], and the index of its closing fence.
+func fenced(lines []string, i int) (block []string, end int) {
+	for i++; i < len(lines) && lines[i] != "```"; i++ {
+		block = append(block, lines[i])
+	}
+	return block, i
+}
 
 // consoleExamples splits a console block into commands (after `$ `, continued by a trailing
 // backslash) and the output the README shows for each.

@@ -142,6 +142,7 @@ func doctorRun(s *streams) int {
 		}
 		d.checkRetrieval(cfg.Retriever)
 		d.checkExport(env, cfg)
+		d.checkVersions(cfg)
 	}
 
 	// The project's remotes, which edit mode reaches.

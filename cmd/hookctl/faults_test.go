@@ -105,7 +105,7 @@ func TestFaultFullDisk(t *testing.T) {
 		if fig.Rounds != 3 || fig.ToggleFailed+fig.NotReadOnly+fig.WritePassed != 0 {
 			t.Errorf("%s", fig)
 		}
-		if fig.Log.Torn+fig.Log.Blank+fig.Log.Tail != 0 || fig.Log.Records == 0 {
+		if fig.Log.Torn+fig.Log.Blank+fig.Log.Tail+fig.Log.Broken != 0 || fig.Log.Records == 0 || fig.Log.Links == 0 {
 			t.Errorf("decision log: %s", fig.Log)
 		}
 	})
@@ -160,7 +160,7 @@ func TestFaultConcurrentAppends(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Log(fig)
-	if fig.Answered != fig.Calls || fig.Unrecorded != 0 || fig.Log.Blank+fig.Log.Torn+fig.Log.Tail != 0 {
+	if fig.Answered != fig.Calls || fig.Unrecorded != 0 || fig.Log.Blank+fig.Log.Torn+fig.Log.Tail+fig.Log.Broken != 0 || fig.Log.Links == 0 {
 		t.Errorf("%s", fig)
 	}
 }
@@ -181,7 +181,7 @@ func TestFaultKills(t *testing.T) {
 	if fig.Killed == 0 {
 		t.Fatal("no process was killed: the fault did not happen")
 	}
-	if fig.StraysAfterToggle != 0 || fig.Wider+fig.Damaged != 0 || fig.Log.Blank+fig.Log.Torn != 0 {
+	if fig.StraysAfterToggle != 0 || fig.Wider+fig.Damaged != 0 || fig.Log.Blank+fig.Log.Torn+fig.Log.Broken != 0 || fig.Log.Links == 0 {
 		t.Errorf("%s", fig)
 	}
 }
@@ -225,7 +225,7 @@ func TestFaultRotationReads(t *testing.T) {
 	if fig.Rotations < 5 || fig.Reads < 6 {
 		t.Fatalf("%s: the log did not rotate under the readers", fig)
 	}
-	if fig.ReadsMissing+fig.ReadsRepeated != 0 {
+	if fig.ReadsMissing+fig.ReadsRepeated+fig.Log.Broken != 0 || fig.Log.Links == 0 {
 		t.Errorf("%s", fig)
 	}
 }

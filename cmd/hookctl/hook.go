@@ -113,6 +113,9 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		}
 		c, err := gate.LoadConfigFor(env.home, cwd)
 		if err == nil {
+			if why := versionRefusal(c, a.Name); why != "" {
+				return nil, errors.New(why)
+			}
 			loaded = c
 		}
 		return c, err

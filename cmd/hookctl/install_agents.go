@@ -90,12 +90,13 @@ func (r hookRegistration) removeAll(text []byte, ours hookfile.Ours) ([]byte, bo
 // agentScopes are the scopes each client's install takes: a user's own hooks file, and where
 // the client has one, a root-owned file of the machine's that no repository's settings switch
 // off (Copilot CLI's policy directory, Gemini CLI's and Qwen Code's system settings, which they
-// read last).
-var agentScopes = map[string][]string{"codex": {"user"}, "qwen": {"user", "managed"}, "gemini": {"user", "managed"}, "copilot": {"user", "managed"}, "cursor": {"user"}}
+// read last, Codex's and Cursor's system hooks files).
+var agentScopes = map[string][]string{"codex": {"user", "managed"}, "qwen": {"user", "managed"}, "gemini": {"user", "managed"}, "copilot": {"user", "managed"}, "cursor": {"user", "managed"}}
 
 // repoSwitchesOff is how a repository's own settings switch off a user's hooks, for the clients
 // where one can (each tested for real: TestRealClientsManagedHookHoldsAgainstTheRepository).
 var repoSwitchesOff = map[string]string{
+	"codex":   ".codex/config.toml ([features] hooks = false)",
 	"copilot": "disableAllHooks",
 	"gemini":  ".gemini/settings.json (hooksConfig.enabled = false, or hookctl in hooksConfig.disabled)",
 	"qwen":    ".qwen/settings.json (disableAllHooks)",
@@ -104,9 +105,14 @@ var repoSwitchesOff = map[string]string{
 // managedFiles are the machine's settings files of the clients whose install takes --scope
 // managed, on Linux.
 var managedFiles = map[string]string{
+	// Codex's system config folder: its hooks are "managed", run without the user's trust and
+	// cannot be disabled by any config file (codex-rs/hooks/src/engine/discovery.rs).
+	"codex":   "/etc/codex/hooks.json",
 	"copilot": "/etc/github-copilot/policy.d/hookctl.json",
-	"gemini":  "/etc/gemini-cli/settings.json",
-	"qwen":    "/etc/qwen-code/settings.json",
+	// Cursor's enterprise hooks, first in its documented priority order.
+	"cursor": "/etc/cursor/hooks.json",
+	"gemini": "/etc/gemini-cli/settings.json",
+	"qwen":   "/etc/qwen-code/settings.json",
 }
 
 // codexHome is where Codex keeps its configuration: $CODEX_HOME, else ~/.codex.
@@ -138,6 +144,9 @@ func agentRegistration(name, scope, userHome, binary string) (hookRegistration, 
 		r.File = filepath.Join(codexHome(userHome), "hooks.json")
 		r.Group = `{"hooks":[{"type":"command","command":` + q(command) + `,"timeout":30}]}`
 		r.Also = []hookEntry{{[]string{"hooks", "SessionStart"}, r.Group}}
+		if scope == "managed" {
+			r.File = managedFiles[name]
+		}
 	case "qwen":
 		r.File = filepath.Join(userHome, ".qwen", "settings.json")
 		r.Group = `{"matcher":"*","hooks":[{"type":"command","command":` + q(command) + `,"timeout":30000}]}`
@@ -166,6 +175,9 @@ func agentRegistration(name, scope, userHome, binary string) (hookRegistration, 
 		// failClosed: without it Cursor runs the call when the hook fails.
 		r.File, r.Keys, r.Init = filepath.Join(userHome, ".cursor", "hooks.json"), []string{"hooks", "preToolUse"}, `{"version":1}`
 		r.Group = `{"command":` + q(command) + `,"timeout":30,"failClosed":true}`
+		if scope == "managed" {
+			r.File = managedFiles[name]
+		}
 	default:
 		return hookRegistration{}, fmt.Errorf("unknown agent %q", name)
 	}
@@ -261,12 +273,17 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing changed", r.File, err)
 	}
-	if !opts.Remove && name == "codex" {
+	if !opts.Remove && name == "codex" && opts.Scope != "managed" {
 		// Check before writing anything: without codex, install cannot make Codex trust the hook,
 		// and Codex skips an untrusted hook without a word, so a half install would look done.
 		if _, err := exec.LookPath("codex"); err != nil {
 			return errors.New("codex is not on your PATH, and hookctl needs it to make Codex trust the hook (Codex skips untrusted hooks without a word); " +
 				"nothing was changed. Put codex on your PATH and run hookctl install --agent codex again")
+		}
+	}
+	if !opts.Remove && name == "codex" && opts.Scope == "managed" {
+		if err := pinCodexHooks(s, codexRequirements, opts.DryRun); err != nil {
+			return err
 		}
 	}
 	verb := map[bool]string{false: "register hookctl in", true: "remove hookctl from"}[opts.Remove]
@@ -317,7 +334,11 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 			}
 			rec.Installed = sha(out)
 		}
-		if name == "codex" {
+		if name == "codex" && opts.Scope == "managed" {
+			// Codex runs a hook of its system folder as managed: no trust to write, and none a
+			// user's config can take away.
+			confirmCodexManaged(s, r)
+		} else if name == "codex" {
 			if err := trustCodexHook(s, env, r, rec); err != nil {
 				writeRecord(recFile, rec)
 				return err
@@ -448,6 +469,29 @@ func trustCodexHook(s *streams, env environment, r hookRegistration, rec *agentR
 	return nil
 }
 
+// confirmCodexManaged asks Codex, where it is on the PATH, whether it runs the hooks just
+// written as managed.
+func confirmCodexManaged(s *streams, r hookRegistration) {
+	bin, err := exec.LookPath("codex")
+	if err != nil {
+		fmt.Fprintf(s.out, "codex is not on this PATH: run hookctl doctor --agent codex as a user to confirm that Codex runs the hook\n")
+		return
+	}
+	cwd, _ := os.Getwd()
+	hooks, err := codex.ListHooks(bin, codexEnv(), cwd)
+	if err != nil {
+		fmt.Fprintf(s.out, "could not ask Codex about the hook: %v\n", err)
+		return
+	}
+	n := 0
+	for _, h := range codex.Ours(hooks, r.Command) {
+		if h.TrustStatus == "managed" && h.Enabled {
+			n++
+		}
+	}
+	fmt.Fprintf(s.out, "Codex runs %d of hookctl's %d hooks as managed\n", n, len(r.entries()))
+}
+
 // removeTrustBlock takes install's trust block out of config.toml, exactly as it was added.
 func removeTrustBlock(home string, rec *agentRecord) error {
 	text, mode, existed, err := readSettingsFile(rec.TrustFile)
@@ -517,7 +561,10 @@ func agentDoctorRun(s *streams, name string) int {
 			d.problem("hookctl install --agent "+name, "%s, which the hook runs, is missing: every call is refused", binary)
 		}
 		if name == "codex" {
-			doctorCodexTrust(d, r)
+			doctorCodexTrust(d, r, scope)
+			if scope == "managed" {
+				doctorCodexPin(d)
+			}
 		}
 		if why, ok := repoSwitchesOff[name]; ok && scope == "user" {
 			d.note("⚠ %s: a repository's %s switches off user hooks; install the hook no repository can switch off with sudo hookctl install --agent %s --scope managed", a.Client.Name, why, name)
@@ -560,7 +607,7 @@ func scopeFlag(scope string) string {
 
 // doctorCodexTrust asks Codex whether it runs hookctl's hook: an untrusted or changed hook is
 // skipped without a word, the worst failure an installed gate can have.
-func doctorCodexTrust(d *doctor, r hookRegistration) {
+func doctorCodexTrust(d *doctor, r hookRegistration, scope string) {
 	bin, err := exec.LookPath("codex")
 	if err != nil {
 		d.problem("put codex on your PATH and run hookctl doctor --agent codex again", "cannot ask Codex whether it trusts hookctl's hook: codex is not on your PATH")
@@ -580,6 +627,8 @@ func doctorCodexTrust(d *doctor, r hookRegistration) {
 		switch {
 		case !h.Enabled:
 			d.problem("enable it in Codex (/hooks) or run hookctl install --agent codex", "Codex lists hookctl's %s hook as disabled: it does not run", h.EventName)
+		case scope == "managed" && h.TrustStatus == "managed":
+			d.ok("Codex runs hookctl's %s hook as managed (%s): no repository or user config can switch it off", h.EventName, h.Key)
 		case h.TrustStatus != "trusted":
 			d.problem("hookctl install --agent codex (it trusts the hook as installed)", "Codex reports hookctl's %s hook %s: it SKIPS it without a word, so nothing is gated", h.EventName, h.TrustStatus)
 		default:
@@ -601,6 +650,11 @@ func (r *hookRegistration) settle(name, scope string, text []byte) {
 func repoHooksOff(name, dir string) string {
 	file, off := "", func(gjson.Result) bool { return false }
 	switch name {
+	case "codex":
+		if file = filepath.Join(dir, ".codex", "config.toml"); codexHooksOffIn(file) {
+			return file + " switches hooks off"
+		}
+		return ""
 	case "gemini":
 		file = filepath.Join(dir, ".gemini", "settings.json")
 		off = func(s gjson.Result) bool {

@@ -27,7 +27,7 @@ type logOptions struct {
 func newLogCmd(s *streams) *cobra.Command {
 	opts := &logOptions{}
 	cmd := &cobra.Command{
-		Use:   "log [--denied] [--session ID] [--since 2h] [--json] | log why ID",
+		Use:   "log [--denied] [--session ID] [--since 2h] [--json] | log why ID | log verify",
 		Short: "List the hook's decisions: every tool call and mode change, and why",
 		Long: `log lists every decision the hook made, oldest first: when, in which session and mode,
 which tool, the verdict (allow, deny, ask, pass), the part of the policy that decided, and the
@@ -37,17 +37,27 @@ $HOOKCTL_HOME/log/decisions.jsonl, rotated at 10 MiB to .1 … .5, with the lane
 hooks writes beside it (decisions.lane1.jsonl …).
 
 --session takes a session id or a unique prefix of one. log why ID prints one decision step
-by step, and what hookctl's rules say about the same command now.`,
+by step, and what hookctl's rules say about the same command now.
+
+Each log is a hash chain: every record carries its lane's count (seq) and the SHA-256 of the
+line before it (prev_hash). log verify checks the decision log's and the audit's chains and
+names every record changed, removed or out of order by file, line and id; it exits 1 if a
+chain does not hold. Records written by a hookctl older than the chain are counted, not
+checked.`,
 		Example: `  hookctl log --denied --since 1h
   hookctl log --session 4f0c --json
-  hookctl log why 20261201T101500.123Z-8f2a9c1d`,
+  hookctl log why 20261201T101500.123Z-8f2a9c1d
+  hookctl log verify`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 2 && args[0] == "why" {
 				return logWhy(s, args[1])
 			}
+			if len(args) == 1 && args[0] == "verify" {
+				return verifyLogs(s, true, true)
+			}
 			if len(args) > 0 {
-				return errors.New("use hookctl log [flags] or hookctl log why ID")
+				return errors.New("use hookctl log [flags], hookctl log why ID or hookctl log verify")
 			}
 			return logList(s, opts)
 		},
@@ -153,6 +163,10 @@ func eventLabel(event string) string {
 		return "(session start)"
 	case "session_end":
 		return "(session end)"
+	case "run_start":
+		return "(hookctl run: start)"
+	case "run_end":
+		return "(hookctl run: end)"
 	}
 	return ""
 }

@@ -164,3 +164,77 @@ func TestManagedPolicyBindsEveryUser(t *testing.T) {
 		}
 	})
 }
+
+// versionedHookctl is hookctl built as a release is, with version v stamped in.
+func versionedHookctl(t *testing.T, v string) string {
+	t.Helper()
+	hookctlBinary(t) // skips where the tests build no binary
+	out := filepath.Join(t.TempDir(), "hookctl")
+	cmd := exec.Command("go", "build", "-o", out, "-ldflags", "-X github.com/hookctl/hookctl/internal/buildinfo.version="+v, ".")
+	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, b)
+	}
+	return out
+}
+
+// TestManagedVersionsHold: the organisation's file sets the oldest hookctl that may answer and
+// the client versions allowed, as root and as an unprivileged user, through the real binary at
+// the policy's fixed place. A hookctl older than the minimum refuses every tool call naming the
+// file and the minimum, and one at the minimum answers; a policy that checks Claude Code's
+// version refuses a call whose client cannot be learned (here: no client runs the hook), naming
+// why. Control for each: without the policy the same call passes. Doctor says what the policy
+// asks and what holds. (The client versions learned from real clients: agents/conformance
+// ClientVersionPolicy.)
+func TestManagedVersionsHold(t *testing.T) {
+	versioned := versionedHookctl(t, "1.4.0")
+	forUsers(t, func(t *testing.T, user *syscall.Credential) {
+		w := newManagedWorld(t, user, "")
+		b, err := os.ReadFile(versioned)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(w.bin, b, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		read := func(session string) string {
+			return `{"session_id":"` + session + `","hook_event_name":"PreToolUse","cwd":"` + w.home + `","tool_name":"Read","tool_input":{"file_path":"` + w.home + `/notes.txt"}}`
+		}
+		rows := []struct {
+			name, policy string
+			refused      []string // what the refusal names; nil: the call passes under the policy
+		}{
+			{"hookctl older than the minimum", "min_hookctl_version = \"1.5.0\"\n",
+				[]string{"this hookctl (1.4.0) is older than 1.5.0", config.ManagedConfigPath, "every tool call is refused"}},
+			{"hookctl at the minimum", "min_hookctl_version = \"1.4.0\"\n", nil},
+			{"a client whose version cannot be learned", "[clients.claude]\nmin_version = \"2.1.0\"\n",
+				[]string{"allows only some versions of Claude Code", "cannot learn which one runs this hook", config.ManagedConfigPath}},
+		}
+		for i, r := range rows {
+			session := "0f7c2a11-version-" + string(rune('a'+i))
+			if out, _ := w.run(t, false, read(session+"-control"), "hook"); strings.Contains(out, `"deny"`) {
+				t.Errorf("control: %s, without the policy a Read is refused:\n%s", r.name, out)
+			}
+			w.setPolicy(t, r.policy)
+			out, _ := w.run(t, true, read(session), "hook")
+			switch {
+			case r.refused == nil && strings.Contains(out, `"deny"`):
+				t.Errorf("%s: a Read is refused:\n%s", r.name, out)
+			case r.refused != nil && !strings.Contains(out, `"deny"`):
+				t.Errorf("%s: a Read passes:\n%s", r.name, out)
+			}
+			for _, want := range r.refused {
+				if !strings.Contains(out, want) {
+					t.Errorf("%s: the refusal does not say %q:\n%s", r.name, want, out)
+				}
+			}
+		}
+		w.setPolicy(t, "min_hookctl_version = \"1.5.0\"\n[clients.claude]\nmin_version = \"2.1.0\"\n")
+		out, _ := w.run(t, true, "", "doctor")
+		for _, want := range []string{"this hookctl (1.4.0) is older than 1.5.0", "Claude Code: your organisation's policy (" + config.ManagedConfigPath + ") allows 2.1.0 or newer"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("doctor does not say %q:\n%s", want, out)
+			}
+		}
+	})
+}

@@ -139,6 +139,9 @@ func runRun(s *streams, opts *runOptions, args []string) error {
 	} else {
 		securerun.Render(out, p)
 	}
+	if !opts.DryRun {
+		recordRunStart(s, env, cfg, p, id, started)
+	}
 	if !p.OK() || opts.DryRun {
 		if p.OK() {
 			return nil
@@ -158,6 +161,7 @@ func runRun(s *streams, opts *runOptions, args []string) error {
 	if err != nil {
 		fmt.Fprintln(s.err, "hookctl run:", err)
 	}
+	recordRunEnd(s, env, cfg, p, id, meta, code, err)
 	if meta != nil {
 		if opts.JSON {
 			enc := json.NewEncoder(s.err)

@@ -9,10 +9,14 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/audit"
+	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/otelcoltest"
 	"github.com/hookctl/hookctl/securerun"
 )
 
@@ -42,6 +46,12 @@ func TestRunClaudeCode(t *testing.T) {
 		pkg = filepath.Dir(real)
 	}
 	w, api := modelWorld(t, nil, ct.Script{})
+	// The run's records go to a real collector, as an organisation's would (docs/fleet.md).
+	col := otelcoltest.New(t)
+	col.Start()
+	cfgFile := filepath.Join(w.hh, "config.toml")
+	cfg, _ := os.ReadFile(cfgFile)
+	os.WriteFile(cfgFile, append(cfg, fmt.Sprintf("[telemetry]\notlp_endpoint = %q\n", "http://"+col.HTTP)...), 0o600)
 	marker := filepath.Join(w.root, "project-config-ran")
 	files := map[string]string{
 		"README.md": fmt.Sprintf(injected, w.port),
@@ -158,6 +168,7 @@ func TestRunClaudeCode(t *testing.T) {
 			t.Errorf("a call decided in mode %q", e.Mode)
 		}
 	}
+	runRecordsArrived(t, w.hh, col, m.ID, entries, api)
 	if kept, _ := os.ReadFile(filepath.Join(out, securerun.StdoutName)); m.Stdout == nil || m.Stdout.Size != int64(len(kept)) ||
 		!strings.Contains(string(kept), `"type":"result"`) || string(kept) != stdout {
 		t.Errorf("the agent's output was not kept: %+v\n%s", m.Stdout, clipText(string(kept), 500))
@@ -167,6 +178,75 @@ func TestRunClaudeCode(t *testing.T) {
 	}
 	t.Logf("run: %d model requests, %d refused; tool calls %d denied, %d allowed; %d ms", m.Network.Requests, m.Network.Refused,
 		m.ToolCalls.Denied, m.ToolCalls.Allowed, m.DurationMS)
+}
+
+// runRecordsArrived checks that the user's decision log holds the run's start, every record of
+// the run's own log (its agent's hooks') with the run's id and the client's tool_use_id, and the
+// run's end, and that each arrived at the collector once with them as attributes.
+func runRecordsArrived(t *testing.T, home string, col *otelcoltest.Collector, id string, inRun []hook.LogEntry, api *ct.API) {
+	t.Helper()
+	mine, _, err := audit.DecisionLogAt(home).Entries()
+	if err != nil {
+		t.Fatal(err)
+	}
+	copied := map[string]hook.LogEntry{}
+	var events []string
+	for _, e := range mine {
+		if e.Run != id {
+			t.Errorf("a record of the user's log names run %q, not %q: %+v", e.Run, id, e)
+		}
+		copied[e.ID] = e
+		if e.Event != "tool" {
+			events = append(events, e.Event)
+		}
+	}
+	for _, e := range inRun {
+		if _, ok := copied[e.ID]; !ok {
+			t.Errorf("the run's record %s (%s %s) is not in the user's log", e.ID, e.Event, e.Tool)
+		}
+	}
+	useIDs := map[string]bool{}
+	for _, r := range api.ToolResults() {
+		useIDs[r.ToolUseID] = true
+	}
+	joined := 0
+	for _, e := range mine {
+		if e.Event == "tool" && useIDs[e.ToolUseID] {
+			joined++
+		}
+	}
+	if len(events) < 3 || events[0] != "run_start" || events[len(events)-1] != "run_end" || joined < 10 {
+		t.Errorf("the user's log: events %q, %d tool decisions joined to the client's calls by tool_use_id", events, joined)
+	}
+	recs := col.Wait(90*time.Second, func(r []otelcoltest.Record) bool { return len(r) >= len(mine) })
+	got := map[string]int{}
+	for _, r := range recs {
+		if r.Attributes["hookctl.run.id"] == id {
+			got[fmt.Sprint(r.Attributes["hookctl.decision.id"])]++
+		}
+		if r.EventName == "hookctl.decision" && !useIDs[fmt.Sprint(r.Attributes["gen_ai.tool.call.id"])] {
+			t.Errorf("a decision arrived without the client's id of its call: %v", r.Attributes)
+		}
+	}
+	for _, e := range mine {
+		if got[e.ID] != 1 {
+			t.Errorf("%s %s %s arrived %d times", e.Event, e.Tool, e.ID, got[e.ID])
+		}
+	}
+	t.Logf("the run's records: %d in the user's log (%d of them the run's own, %d joined by tool_use_id), %d arrived at the collector; events %q",
+		len(mine), len(inRun), joined, len(got), events)
+	// The exporter the run started is gone before the run's world is removed.
+	for deadline := time.Now().Add(30 * time.Second); time.Now().Before(deadline); time.Sleep(100 * time.Millisecond) {
+		f, err := os.OpenFile(filepath.Join(home, "export.lock"), os.O_RDWR, 0)
+		if err != nil {
+			break
+		}
+		free := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB) == nil
+		f.Close()
+		if free {
+			break
+		}
+	}
 }
 
 func clipText(s string, n int) string {

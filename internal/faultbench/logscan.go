@@ -4,6 +4,8 @@ package faultbench
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -17,6 +19,10 @@ import (
 // two glued together). Tail is a last line without its newline, other than white space.
 type LogFigures struct {
 	Files, Lines, Records, Blank, Torn, Tail int
+	// Links are records whose prev_hash is the SHA-256 of the line before them in their lane
+	// and whose seq follows its; Broken are records with chain fields that do not (the hash
+	// chain, checked here without hookctl's reader).
+	Links, Broken int
 	// IDs are the records' "id" fields, in file order, oldest file first.
 	IDs []string
 	// Recs are the records, decoded, in the same order.
@@ -24,8 +30,8 @@ type LogFigures struct {
 }
 
 func (f LogFigures) String() string {
-	return fmt.Sprintf("%d records in %d lines of %d files: %d blank, %d torn, %d unterminated tail",
-		f.Records, f.Lines, f.Files, f.Blank, f.Torn, f.Tail)
+	return fmt.Sprintf("%d records in %d lines of %d files: %d blank, %d torn, %d unterminated tail; %d chain links, %d broken",
+		f.Records, f.Lines, f.Files, f.Blank, f.Torn, f.Tail, f.Links, f.Broken)
 }
 
 // ScanLog reads base and its rotations (base.N … base.1, base) raw, and the same of every
@@ -45,6 +51,8 @@ func ScanLog(base string) (LogFigures, error) {
 		all.Blank += f.Blank
 		all.Torn += f.Torn
 		all.Tail += f.Tail
+		all.Links += f.Links
+		all.Broken += f.Broken
 		all.IDs = append(all.IDs, f.IDs...)
 		all.Recs = append(all.Recs, f.Recs...)
 	}
@@ -64,6 +72,8 @@ func scanLane(base string) (LogFigures, error) {
 	sort.Slice(rotated, func(i, j int) bool {
 		return len(rotated[i]) > len(rotated[j]) || len(rotated[i]) == len(rotated[j]) && rotated[i] > rotated[j]
 	})
+	var prev []byte // the lane's line before, across its files
+	var prevSeq float64
 	for _, p := range append(rotated, base) {
 		fi, err := os.Lstat(p)
 		if err != nil || !fi.Mode().IsRegular() {
@@ -96,6 +106,20 @@ func scanLane(base string) (LogFigures, error) {
 				id, _ := rec["id"].(string)
 				f.IDs = append(f.IDs, id)
 				f.Recs = append(f.Recs, rec)
+				seq, _ := rec["seq"].(float64)
+				hash, chained := rec["prev_hash"].(string)
+				sum := sha256.Sum256(prev)
+				switch {
+				case !chained || prev == nil:
+				case hash == hex.EncodeToString(sum[:]) && seq == prevSeq+1:
+					f.Links++
+				default:
+					f.Broken++
+				}
+				prevSeq = seq
+			}
+			if len(bytes.TrimSpace(line)) > 0 {
+				prev = line
 			}
 		}
 	}

@@ -4,6 +4,9 @@ package faultbench
 
 import (
 	"bufio"
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -19,6 +22,8 @@ import (
 // RotationFigures counts what reads of the decision log during rotations missed or repeated.
 type RotationFigures struct {
 	Rotations, Reads int
+	// Log is the decision log after the rotations (its chain included).
+	Log LogFigures
 	// ReadsMissing: reads that missed records (a gap in a writer's sequence); Missed: how many
 	// records those gaps held; ReadsRepeated: reads that gave a record twice.
 	ReadsMissing, Missed, ReadsRepeated int
@@ -26,11 +31,33 @@ type RotationFigures struct {
 }
 
 func (f RotationFigures) String() string {
-	return fmt.Sprintf("%d concurrent reads over %d rotations: %d missed records (%d in all), %d repeated one",
-		f.Reads, f.Rotations, f.ReadsMissing, f.Missed, f.ReadsRepeated)
+	return fmt.Sprintf("%d concurrent reads over %d rotations: %d missed records (%d in all), %d repeated one; decision log: %s",
+		f.Reads, f.Rotations, f.ReadsMissing, f.Missed, f.ReadsRepeated, f.Log)
 }
 
 var seqMark = regexp.MustCompile(`\b(w\d+|fill)-(\d{6})\b`)
+
+// lastLine is the last line of f, which ends at size, without its newline.
+func lastLine(f *os.File, size int64) []byte {
+	n := min(size, 64<<10)
+	buf := make([]byte, n)
+	if _, err := f.ReadAt(buf, size-n); err != nil || n == 0 {
+		return nil
+	}
+	buf = bytes.TrimSuffix(buf, []byte("\n"))
+	return buf[bytes.LastIndexByte(buf, '\n')+1:]
+}
+
+// chainLine is rec, a JSON object, with the chain fields that follow last, as hookctl writes
+// them (docs/decisions/0015-hash-chained-logs.md), and a newline.
+func chainLine(rec string, last []byte) string {
+	var prev struct {
+		Seq int `json:"seq"`
+	}
+	json.Unmarshal(last, &prev)
+	sum := sha256.Sum256(last)
+	return fmt.Sprintf(`%s,"seq":%d,"prev_hash":"%s"}`+"\n", rec[:len(rec)-1], prev.Seq+1, hex.EncodeToString(sum[:]))
+}
 
 // RotationReads makes the decision log rotate again and again while `hookctl log --json` reads
 // it: hook calls append numbered commands (each writer in order), and a filler appends large
@@ -118,19 +145,27 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 			continue
 		}
 		ino := st.Ino
-		f, err := os.OpenFile(base, os.O_WRONLY|os.O_APPEND, 0)
+		f, err := os.OpenFile(base, os.O_RDWR|os.O_APPEND, 0)
 		if err != nil {
 			close(stop)
 			wg.Wait()
 			return fig, err
 		}
 		// As a hookctl writer does: under the lane's lock, so that no writer takes the end of
-		// a line being written for one a killed writer left.
+		// a line being written for one a killed writer left; to the file still at the lane's
+		// path, and each line chained to the one before it, so that the chain holds.
 		syscall.Flock(int(f.Fd()), syscall.LOCK_EX)
-		size := st.Size
+		var now syscall.Stat_t
+		if syscall.Fstat(int(f.Fd()), &now) != nil || syscall.Stat(base, &st) != nil || now.Ino != st.Ino {
+			f.Close()
+			continue
+		}
+		ino, size := now.Ino, now.Size
+		last := lastLine(f, size)
 		for size < maxLog-(32<<10) {
-			line := fmt.Sprintf(`{"id":"fill-%06d","time":%q,"event":"tool","verdict":"allow","reason":%q}`+"\n",
-				fill, time.Now().UTC().Format(time.RFC3339Nano), pad)
+			line := chainLine(fmt.Sprintf(`{"id":"fill-%06d","time":%q,"event":"tool","verdict":"allow","reason":%q}`,
+				fill, time.Now().UTC().Format(time.RFC3339Nano), pad), last)
+			last = []byte(line[:len(line)-1])
 			fill++
 			n, err := syscall.Write(int(f.Fd()), []byte(line))
 			if err != nil || n != len(line) {
@@ -150,6 +185,10 @@ func RotationReads(w *World, writers, readers, rotations int) (RotationFigures, 
 	}
 	close(stop)
 	wg.Wait()
+	var err error
+	if fig.Log, err = ScanLog(base); err != nil {
+		return fig, err
+	}
 	// The oldest files a rotation drops are not a read's to see: a writer's records from the
 	// first any read saw are the ones it must see.
 	first := map[string]int{}

@@ -25,6 +25,8 @@
 //     rotation moved one meanwhile, and opens again if one did: it sees each record once.
 //   - Every open is non-blocking, never follows a link and checks the file is regular; reads are
 //     bounded per line and per file.
+//   - A chained log (Log.Chain; chain.go) makes each lane a hash chain across its rotations,
+//     which Verify checks: each record names the exact line before it, under the same lock.
 //
 // Out of scope: power loss (records are fsync'd only with Sync) and filesystems without
 // atomic O_APPEND writes (NFS).
@@ -65,6 +67,9 @@ type Log struct {
 	// Wait bounds how long an append waits for a lane when every lane is held; 0 means
 	// LockWait. Past it the append fails.
 	Wait time.Duration
+	// Chain makes each lane a hash chain (chain.go): every record, which must be a JSON object,
+	// is written with its lane's count and the SHA-256 of the line before it; Verify checks it.
+	Chain bool
 }
 
 // LaneWait is how long a writer tries the lanes without waiting on any, before it waits for
@@ -93,12 +98,21 @@ func (l *Log) keep() int {
 	return 5
 }
 
-// MaxLine is the longest line a reader accepts, newline included.
-func (l *Log) MaxLine() int {
+// maxRecord is the longest record a producer may hand to Append.
+func (l *Log) maxRecord() int {
 	if l.MaxRecord > 0 {
-		return l.MaxRecord + 1
+		return l.MaxRecord
 	}
-	return 32<<10 + 1
+	return 32 << 10
+}
+
+// MaxLine is the longest line a reader accepts, newline included: a chained log's fields come on
+// top of the record's cap, so that a record its producer clipped to the cap is never refused.
+func (l *Log) MaxLine() int {
+	if l.Chain {
+		return l.maxRecord() + chainMax + 1
+	}
+	return l.maxRecord() + 1
 }
 
 func (l *Log) lanes() int {
@@ -125,7 +139,7 @@ func (l *Log) lockPath() string {
 // Append writes rec (one JSON value, without its newline) as one line. An error means the
 // record is not in the log; no part of it is.
 func (l *Log) Append(rec []byte) error {
-	line, err := l.line(rec)
+	line, err := l.line(rec, l.maxRecord())
 	if err != nil {
 		return err
 	}
@@ -140,10 +154,10 @@ func (l *Log) AppendWith(build func(last []byte) ([]byte, error)) error {
 	return l.append(nil, build)
 }
 
-// line checks a record and returns it as a line.
-func (l *Log) line(rec []byte) ([]byte, error) {
-	if len(rec)+1 > l.MaxLine() {
-		return nil, fmt.Errorf("failed to append to %s: a record of %d bytes is over the %d-byte cap: %w", l.Name, len(rec), l.MaxLine()-1, ErrRecord)
+// line checks a record of at most max bytes and returns it as a line.
+func (l *Log) line(rec []byte, max int) ([]byte, error) {
+	if len(rec) > max {
+		return nil, fmt.Errorf("failed to append to %s: a record of %d bytes is over the %d-byte cap: %w", l.Name, len(rec), max, ErrRecord)
 	}
 	if bytes.IndexByte(rec, '\n') >= 0 {
 		return nil, fmt.Errorf("failed to append to %s: the record holds a newline: %w", l.Name, ErrRecord)
@@ -215,17 +229,21 @@ func (l *Log) tryLane(k int, line []byte, build func(last []byte) ([]byte, error
 			f.Close()
 			return errBusy
 		}
+		if l.Chain && moved(f, path) {
+			// Rotated away between the open and the lock: the record goes to the new file.
+			f.Close()
+			if attempt < 50 {
+				continue
+			}
+			return fmt.Errorf("failed to append to %s: it kept rotating away", path)
+		}
 		size, newline, err := repairTail(f, l.MaxLine())
 		if err != nil {
 			f.Close()
 			return fmt.Errorf("failed to append to %s: %w", path, err)
 		}
-		if build != nil {
-			rec, err := build(lastLine(f, size, l.MaxLine()))
-			if err == nil {
-				line, err = l.line(rec)
-			}
-			if err != nil {
+		if build != nil || l.Chain {
+			if line, err = l.build(f, path, size, line, build); err != nil {
 				f.Close()
 				return err
 			}
@@ -242,6 +260,32 @@ func (l *Log) tryLane(k int, line []byte, build func(last []byte) ([]byte, error
 		}
 		return nil
 	}
+}
+
+// build is the line to append to the lane at path, which ends at size: what build makes of the
+// lane's last line (else rec, a line), with the chain's fields if the log is chained.
+func (l *Log) build(f *os.File, path string, size int64, rec []byte, build func(last []byte) ([]byte, error)) ([]byte, error) {
+	last := lastLine(f, size, l.MaxLine())
+	if l.Chain && size == 0 {
+		last = l.rotatedLast(path)
+	}
+	var err error
+	if build != nil {
+		if rec, err = build(last); err != nil {
+			return nil, err
+		}
+		if len(rec) > l.maxRecord() {
+			return l.line(rec, l.maxRecord())
+		}
+	} else {
+		rec = rec[:len(rec)-1]
+	}
+	if l.Chain {
+		if rec, err = chained(rec, last); err != nil {
+			return nil, err
+		}
+	}
+	return l.line(rec, l.MaxLine()-1)
 }
 
 // openAppend opens a lane for appending: created if missing, never through a link, never
@@ -341,9 +385,15 @@ func repairTail(f *os.File, maxLine int) (size int64, newline bool, err error) {
 	return keep, false, nil
 }
 
-// lastLine is the last whole line of f, which ends at size, without its newline; nil if there
-// is none within maxLine of the end.
+// lastLine is the last whole line of f, which ends at size, its exact bytes without its
+// newline; nil if there is none within maxLine of the end.
 func lastLine(f *os.File, size int64, maxLine int) []byte {
+	// Most lines are short: a small read first, the whole bound only for a long line.
+	if size > 4<<10 && maxLine > 4<<10 {
+		if line := lastLine(f, size, 4<<10-1); line != nil {
+			return line
+		}
+	}
 	window := min(size, int64(maxLine)+1)
 	if window <= 1 {
 		return nil
@@ -360,7 +410,7 @@ func lastLine(f *os.File, size int64, maxLine int) []byte {
 	if start == 0 && window < size {
 		return nil // longer than a line can be
 	}
-	return bytes.TrimSpace(buf[start:])
+	return buf[start:]
 }
 
 // write appends line to f, which ends at size (held under the lock), in one write(2) when the

@@ -25,7 +25,7 @@ func TestFullDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer unmount()
-	l := &Log{Dir: filepath.Join(dir, "log"), Name: "x.jsonl"}
+	l := &Log{Dir: filepath.Join(dir, "log"), Name: "x.jsonl", Chain: true}
 	for round := range 5 {
 		l.Append(rec(fmt.Sprintf("r%d-first", round), 100))
 		filler, err := faultbench.Fill(dir)
@@ -51,4 +51,6 @@ func TestFullDisk(t *testing.T) {
 	if blank+torn+tail != 0 || records < 10 {
 		t.Errorf("%d records, %d blank, %d torn, %d unterminated", records, blank, torn, tail)
 	}
+	// An append the disk refused left no link: the chain holds across every round.
+	mustVerify(t, l, records)
 }

@@ -89,35 +89,47 @@ func TestAppendRead(t *testing.T) {
 	}
 }
 
-// TestRecordCap: a record of MaxRecord bytes is appended; one byte more, or one holding a
-// newline, is refused and leaves nothing.
+// TestRecordCap: a record of MaxRecord bytes is appended, in a chained log too (the chain's
+// fields come on top of the cap, or a record the producer clipped to fit would be lost); one
+// byte more, or one holding a newline, is refused and leaves nothing.
 func TestRecordCap(t *testing.T) {
-	l := &Log{Dir: t.TempDir(), Name: "x.jsonl", MaxRecord: 100}
-	at := []byte(`{"id":"` + strings.Repeat("a", 100-9) + `"}`)
-	if len(at) != 100 {
-		t.Fatalf("record of %d bytes", len(at))
-	}
-	if err := l.Append(at); err != nil {
-		t.Fatalf("at the cap: %v", err)
-	}
-	over := []byte(`{"id":"b` + strings.Repeat("a", 100-9) + `"}`)
-	if err := l.Append(over); !errors.Is(err, ErrRecord) {
-		t.Fatalf("one past the cap: %v", err)
-	}
-	if err := l.Append([]byte("{\"id\":\"c\n\"}")); !errors.Is(err, ErrRecord) {
-		t.Fatalf("a newline inside: %v", err)
-	}
-	if n, _, _, _ := raw(t, l.LanePath(0)); n != 1 {
-		t.Fatalf("%d records, want the one at the cap", n)
-	}
-	// A reader takes a line at the cap and reports one past it.
-	f, _ := os.OpenFile(l.LanePath(0), os.O_WRONLY|os.O_APPEND, 0)
-	f.Write(append(over, '\n'))
-	f.Close()
-	var got int
-	damage, err := l.Read(func(Record) error { got++; return nil })
-	if err != nil || got != 1 || len(damage) != 1 || !strings.Contains(damage[0].Why, "cap") {
-		t.Fatalf("read %d records, damage %v, %v", got, damage, err)
+	for _, chain := range []bool{false, true} {
+		t.Run(fmt.Sprintf("chain=%v", chain), func(t *testing.T) {
+			l := &Log{Dir: t.TempDir(), Name: "x.jsonl", MaxRecord: 100, Chain: chain}
+			at := []byte(`{"id":"` + strings.Repeat("a", 100-9) + `"}`)
+			if len(at) != 100 {
+				t.Fatalf("record of %d bytes", len(at))
+			}
+			for range 2 {
+				if err := l.Append(at); err != nil {
+					t.Fatalf("at the cap: %v", err)
+				}
+			}
+			over := []byte(`{"id":"b` + strings.Repeat("a", 100-9) + `"}`)
+			if err := l.Append(over); !errors.Is(err, ErrRecord) {
+				t.Fatalf("one past the cap: %v", err)
+			}
+			if err := l.Append([]byte("{\"id\":\"c\n\"}")); !errors.Is(err, ErrRecord) {
+				t.Fatalf("a newline inside: %v", err)
+			}
+			if n, _, _, _ := raw(t, l.LanePath(0)); n != 2 {
+				t.Fatalf("%d records, want the two at the cap", n)
+			}
+			if chain {
+				if r, err := l.Verify(); err != nil || !r.OK() {
+					t.Fatalf("verify: %+v %v", r, err)
+				}
+			}
+			// A reader takes a line at the cap and reports one past it.
+			f, _ := os.OpenFile(l.LanePath(0), os.O_WRONLY|os.O_APPEND, 0)
+			f.Write(append(bytes.Repeat([]byte("x"), l.MaxLine()), '\n'))
+			f.Close()
+			var got int
+			damage, err := l.Read(func(Record) error { got++; return nil })
+			if err != nil || got != 2 || len(damage) != 1 || !strings.Contains(damage[0].Why, "cap") {
+				t.Fatalf("read %d records, damage %v, %v", got, damage, err)
+			}
+		})
 	}
 }
 
@@ -227,10 +239,13 @@ func TestParallelAppendsAndKills(t *testing.T) {
 		}
 	}
 	t.Logf("%d records acknowledged, %d read", len(acked), len(got))
+	// Each lane's chain holds through the kills: a killed writer's tail is cut off, and the
+	// record after it names the last whole line.
+	mustVerify(t, l, len(got))
 }
 
 func writerLog(dir string) *Log {
-	return &Log{Dir: dir, Name: "w.jsonl", Lanes: 4, MaxBytes: 256 << 10, Keep: 1000}
+	return &Log{Dir: dir, Name: "w.jsonl", Lanes: 4, MaxBytes: 256 << 10, Keep: 1000, Chain: true}
 }
 
 // TestWriterProcess is a writer of TestParallelAppendsAndKills: it appends until killed or 600
@@ -386,7 +401,7 @@ func TestHugeSparseFile(t *testing.T) {
 // TestReadsDuringRotation: readers running while writers rotate the log again and again see
 // every record appended before the read began exactly once.
 func TestReadsDuringRotation(t *testing.T) {
-	l := &Log{Dir: t.TempDir(), Name: "x.jsonl", Lanes: 2, MaxBytes: 16 << 10, Keep: 1000}
+	l := &Log{Dir: t.TempDir(), Name: "x.jsonl", Lanes: 2, MaxBytes: 16 << 10, Keep: 1000, Chain: true}
 	const writers, each = 4, 1500
 	var done [writers]atomic.Int64 // records each writer has appended
 	var wg sync.WaitGroup
@@ -459,6 +474,9 @@ func TestReadsDuringRotation(t *testing.T) {
 	if len(rotated) < 10 || reads.Load() < 5 {
 		t.Fatalf("%d rotated files and %d reads: the test did not exercise rotation", len(rotated), reads.Load())
 	}
+	// Rotations under parallel writers never fork a lane's chain: every new file's first
+	// record names the last line of the one rotated away, written or not yet when it opened.
+	mustVerify(t, l, writers*each)
 }
 
 // TestAppendWith: a record built from the last one of its lane, under the lane's lock, sees

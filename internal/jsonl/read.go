@@ -20,10 +20,11 @@ import (
 type Record struct {
 	File   string // the file's name in the log's directory when the read began
 	Lane   int
-	Line   int   // from 1
-	Offset int64 // of the line in its file
-	End    int64 // of the next line: past this one's newline
-	Data   []byte
+	Line   int    // from 1
+	Offset int64  // of the line in its file
+	End    int64  // of the next line: past this one's newline
+	Data   []byte // the line without white space around it
+	Raw    []byte // the line's exact bytes, without its newline
 }
 
 // Damage is something a reader skipped: a line that is not a record, or a file it would not or
@@ -64,11 +65,7 @@ func (l *Log) Read(each func(Record) error) ([]Damage, error) {
 	if err != nil {
 		return damage, err
 	}
-	defer func() {
-		for _, f := range files {
-			f.f.Close()
-		}
-	}()
+	defer closeAll(files)
 	for _, f := range files {
 		damage = append(damage, l.readFile(f, 0, each)...)
 	}
@@ -131,6 +128,12 @@ type openFile struct {
 	current bool // the lane's current file, not a rotated one
 	ino     uint64
 	size    int64
+}
+
+func closeAll(files []openFile) {
+	for _, f := range files {
+		f.f.Close()
+	}
 }
 
 // lanePath is one file of the log: a lane's current file or one of its rotations.
@@ -284,7 +287,7 @@ func (l *Log) readFile(of openFile, offset int64, each func(Record) error) []Dam
 		case len(data) == 0:
 			// A blank line: nothing (an append that followed a tail it could not cut off).
 		default:
-			if err := each(Record{File: of.name, Lane: of.lane, Line: n, Offset: start, End: off, Data: data}); errors.Is(err, ErrStop) {
+			if err := each(Record{File: of.name, Lane: of.lane, Line: n, Offset: start, End: off, Data: data, Raw: line[:len(line)-1]}); errors.Is(err, ErrStop) {
 				return damage
 			} else if err != nil {
 				damage = append(damage, Damage{File: of.name, Line: n, Why: err.Error()})
