@@ -147,7 +147,7 @@ func TestAuditSkipsDamagedLines(t *testing.T) {
 	}
 	cut := line("https://e.com/cut")
 	log := line("https://e.com/1") + cut[:len(cut)/2] + "\n" + line("https://e.com/3") +
-		`{"id":"x","url":"` + strings.Repeat("a", auditMaxLine) + "\"}\n" + line("https://e.com/5") + cut[:len(cut)-9]
+		`{"id":"x","url":"` + strings.Repeat("a", a.log().MaxLine()) + "\"}\n" + line("https://e.com/5") + cut[:len(cut)-9]
 	os.MkdirAll(a.Dir, 0o700)
 	if err := os.WriteFile(filepath.Join(a.Dir, auditFile), []byte(log), 0o600); err != nil {
 		t.Fatal(err)
