@@ -93,7 +93,8 @@ func Apply(p *Profile) (Applied, error) {
 		}
 		filter, denyNet = publishRules, landlock.NetBindTCP
 	}
-	prog, err := seccomp.Assemble(filterArch, filter())
+	abi, _ := landlock.ABI()
+	prog, err := seccomp.Assemble(filterArch, append(filter(), oldABIRules(abi)...))
 	if err != nil {
 		return a, err
 	}

@@ -5,3 +5,5 @@ package main
 import "errors"
 
 func execWithoutLandlock([]string) error { return errors.New("Landlock is Linux's") }
+
+func execAtLandlockABI(int, []string) error { return errors.New("Landlock is Linux's") }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strconv"
 	"testing"
 
 	"github.com/hookctl/hookctl/internal/testbin"
@@ -22,6 +23,13 @@ func TestMain(m *testing.M) {
 		case withoutLandlockArg:
 			fmt.Fprintln(os.Stderr, execWithoutLandlock(os.Args[2:]))
 			os.Exit(111)
+		case atLandlockABIArg:
+			abi, err := strconv.Atoi(os.Args[2])
+			if err == nil {
+				err = execAtLandlockABI(abi, os.Args[3:])
+			}
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(111)
 		}
 	}
 	code := m.Run()
@@ -30,6 +38,10 @@ func TestMain(m *testing.M) {
 }
 
 const withoutLandlockArg = "test-without-landlock"
+
+// atLandlockABIArg runs a program as if the kernel's Landlock were an older ABI:
+// `test-landlock-abi N PROGRAM ARGS…` (execAtLandlockABI).
+const atLandlockABIArg = "test-landlock-abi"
 
 // withoutLandlock is a command that runs argv on a machine whose kernel has no Landlock.
 func withoutLandlock(t *testing.T, argv ...string) *exec.Cmd {
