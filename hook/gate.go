@@ -104,6 +104,10 @@ func Enforcement(iso Isolation, cfg *Config) string {
 	case cfg != nil && cfg.Sandbox == SandboxRequire:
 		return "⚠ no OS sandbox here (" + iso.Reason + "), and your config requires one: every shell command is refused"
 	}
+	if iso.PolicyOnly != "" {
+		return "⚠ no OS sandbox here (" + iso.Reason + "): writes and reads of hidden files rest on hookctl's per-program rules alone " +
+			PolicyOnlyBadge + "; what commands run with still holds " + iso.PolicyOnly
+	}
 	return "⚠ no OS sandbox here (" + iso.Reason + "): read-only rests on hookctl's per-program rules alone " + PolicyOnlyBadge
 }
 

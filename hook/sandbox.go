@@ -27,6 +27,9 @@ type Isolation struct {
 	// reason to run a command without it (something a command did, such as a link planted at a
 	// hidden path, could have caused it): every shell command the profile would hold is refused.
 	Failing, EditFailing bool
+	// PolicyOnly, where Available is false, names what the policy-only launch still holds (a
+	// seccomp filter, no_new_privs, no capabilities: issue 28), or "".
+	PolicyOnly string
 }
 
 // Status is the sandbox's state in a few words, for a session start's record: "sandbox"
@@ -135,6 +138,9 @@ func (p *Policy) contain(c *ToolCall, sc *lexer.Script, need sandboxNeed, isolat
 		// its environment allowlist and its time bound (docs/decisions/0012-environment.md).
 		d.Command = p.launch(leadingCdOf(sc), append([]string{"--profile", PolicyOnlyProfile, "--session", c.Session}, p.timeoutFlag(c)...), printBody(sc, p.Config))
 		d.Isolation += "; hookctl's launcher: environment allowlist, time bound"
+		if iso.PolicyOnly != "" {
+			d.Isolation += ", " + iso.PolicyOnly
+		}
 		return d
 	}
 	flags := append(append([]string{}, p.LaunchProfile...), "--session", c.Session)

@@ -42,7 +42,10 @@ func Mechanisms() (kernel string, landlockABI int, err error) {
 
 // describe names the mechanisms, for the probe's report.
 func describe() string {
-	abi, _ := landlock.ABI()
+	abi, err := landlock.ABI()
+	if err != nil {
+		return "read-only mounts and masks"
+	}
 	return fmt.Sprintf("landlock ABI %d", abi)
 }
 
@@ -64,7 +67,7 @@ func execSandboxed(p *Profile, path string, argv, env []string) error {
 // the sandbox is not in force, and the caller must not run the command.
 func Apply(p *Profile) (Applied, error) {
 	var a Applied
-	if _, err := landlock.ABI(); err != nil {
+	if _, err := landlock.ABI(); err != nil && !p.roTree {
 		return a, err
 	}
 	var rules []landlock.Rule
@@ -106,14 +109,16 @@ func Apply(p *Profile) (Applied, error) {
 		return a, err
 	}
 	a.Caps, a.BoundingKept = caps.had, !caps.bounded
-	a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
-		Rules:      rules,
-		DenyNet:    denyNet,
-		ConnectTCP: p.ConnectPorts,
-		Scope:      landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
-	})
-	if err != nil {
-		return a, err
+	if !p.roTree { // without Landlock, the mounts hold the writes (ReadOnlyTree)
+		a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
+			Rules:      rules,
+			DenyNet:    denyNet,
+			ConnectTCP: p.ConnectPorts,
+			Scope:      landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
+		})
+		if err != nil {
+			return a, err
+		}
 	}
 	if err := seccomp.Install(prog); err != nil {
 		return a, err

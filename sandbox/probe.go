@@ -33,6 +33,9 @@ type Status struct {
 	Edit       bool    `json:"edit"`
 	EditReason string  `json:"edit_reason,omitempty"`
 	EditChecks []Check `json:"edit_checks,omitempty"`
+	// PolicyOnly, where the sandbox is not Available, names what the policy-only launch still
+	// holds (ExecFilterOnly), as the probe found it: "" for nothing.
+	PolicyOnly string `json:"policy_only,omitempty"`
 	// HeldSince and EditHeldSince: when a probe on this machine (Machine) first found each
 	// sandbox holding. A sandbox that held here and fails now is failing, not absent (Failing):
 	// only the kernel's facts (Machine: no Landlock, another kernel) say a machine has none,
@@ -122,11 +125,11 @@ func cached(home, binary string) (Status, bool) {
 	data, err := fsutil.ReadFile(filepath.Join(home, CacheName), 64<<10, true)
 	if err == nil {
 		f := gjson.GetManyBytes(data, "machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason",
-			"held_since", "edit_held_since")
+			"held_since", "edit_held_since", "policy_only")
 		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary {
 			return Status{Machine: f[0].Str, Build: f[1].Str, Binary: f[2].Str,
 				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str,
-				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9])}, true
+				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9]), PolicyOnly: f[10].Str}, true
 		}
 	}
 	return Status{}, false
@@ -206,8 +209,11 @@ func Probe(home, binary string) Status {
 		st.Reason = "hookctl has no sandbox for this platform yet"
 		return st
 	}
-	if err := ready(); err != nil {
-		st.Reason = err.Error()
+	// Without Landlock the read-only profile may still hold, with read-only mounts in a mount
+	// namespace of its own (ReadOnlyTree): the probe tries it.
+	noLandlock := ready()
+	if noLandlock != nil && !errors.Is(noLandlock, landlock.ErrUnsupported) {
+		st.Reason = noLandlock.Error()
 		return st
 	}
 	// The temporary directory, else beside hookctl's home (a TMPDIR may be another user's, or
@@ -241,6 +247,12 @@ func Probe(home, binary string) Status {
 	st.Checks, st.Reason = runChecks(ctx, home, "the sandbox", binary, "sandbox", "--scratch", filepath.Join(dir, "scratch"), "--",
 		binary, "sandbox", "--inside-check", dir, "--marker", marker.Name())
 	if st.Reason != "" {
+		if noLandlock != nil && !strings.Contains(st.Reason, "no Landlock") {
+			st.Reason = noLandlock.Error() + ", and the read-only mounts that stand in for it cannot apply here: " + st.Reason
+		}
+		checks, _ := runChecks(ctx, home, "the policy-only launch", binary, "sandbox", "--profile", "policy-only", "--scratch", filepath.Join(dir, "scratch"), "--",
+			binary, "sandbox", "--inside-check", dir, "--marker", marker.Name())
+		st.PolicyOnly = policyOnlyHolds(checks)
 		return st
 	}
 	st.Available = true
@@ -319,9 +331,10 @@ func InsideCheck(dir, marker string) []Check {
 		check(name, false, fmt.Sprintf("got %v", err))
 	}
 	outside := filepath.Join(dir, "outside")
-	refused("refused: a write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
-	refused("refused: a directory made outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES, syscall.EPERM)
-	refused("refused: removing a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM)
+	// EACCES from Landlock; EROFS from the read-only mounts that stand in for it (ReadOnlyTree).
+	refused("refused: a write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM, syscall.EROFS)
+	refused("refused: a directory made outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES, syscall.EPERM, syscall.EROFS)
+	refused("refused: removing a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM, syscall.EROFS)
 	refused("refused: a mode change", os.Chmod(filepath.Join(outside, "file"), 0o777), syscall.EPERM)
 	_, err := os.ReadFile(marker)
 	// ENOENT where a mount masks it (MaskHidden), EACCES where Landlock hides it.
@@ -373,6 +386,9 @@ func layerChecks() []Check {
 		}
 	}
 	none := func(v string) bool { return strings.Trim(v, "0") == "" && v != "" }
+	if _, err := landlock.ABI(); err != nil {
+		fact(false, "", "Landlock (the kernel has none: read-only mounts hold the writes, masks the hidden paths)")
+	}
 	fact(field("NoNewPrivs") == "1", "no_new_privs", "no_new_privs")
 	fact(field("Seccomp") == "2", "seccomp filter", "a seccomp filter")
 	fact(none(field("CapEff")) && none(field("CapPrm")), "no capabilities", "dropping the capabilities")

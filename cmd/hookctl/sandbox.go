@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -315,6 +314,9 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == hook.PolicyOnlyProfile) && !opts.BoundedChild {
 		return boundedExec(opts, home, args)
 	}
+	if opts.Profile == hook.PolicyOnlyProfile {
+		return 0, policyOnlyExec(home, opts, args)
+	}
 	ownMounts := false
 	if opts.BoundedChild {
 		// A fresh /proc where this is the first process of its own namespace; where the kernel
@@ -368,6 +370,16 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		// Mounts hide the paths, at a cost that does not grow with the directories around them;
 		// where they cannot, Landlock hides them by itself.
 		sandbox.MaskHidden(p)
+	}
+	if _, _, err := sandbox.Mechanisms(); err != nil && opts.Profile == sandbox.ReadOnlyName {
+		// No Landlock: read-only mounts stand in for it (issue 28), in a mount namespace.
+		failed := "the sandbox could not be applied, so the command did not run: " + err.Error() + ", and "
+		if !ownMounts {
+			return 0, errors.New(failed + "no mount namespace of its own here for the read-only mounts that stand in for it (the kernel refuses the namespaces)")
+		}
+		if err := sandbox.ReadOnlyTree(p); err != nil {
+			return 0, fmt.Errorf(failed+"the read-only mounts that stand in for it failed: %v", err)
+		}
 	}
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
@@ -537,23 +549,7 @@ func sandboxForget(s *streams) error {
 // profile and execs the command; the policy-only profile's child is the command itself, with the
 // read-only profile's environment. Both environments are the allowlist (Profile.Environ).
 func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) {
-	if opts.Profile == hook.PolicyOnlyProfile {
-		scratch, err := scratchFor(home, opts)
-		if err != nil {
-			return 0, err
-		}
-		defer scratch.Close()
-		p := sandbox.ReadOnly(nil, scratch.Path)
-		p.Name = hook.PolicyOnlyProfile
-		p.PassEnv, p.Pins = readOnlyEnv(home)
-		path, err := exec.LookPath(args[0])
-		if err != nil {
-			return 0, fmt.Errorf("cannot run %s: %v", args[0], err)
-		}
-		code, _, err := sandbox.RunBounded(path, args, p.Environ(os.Environ()), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
-		return code, err
-	}
-	argv := []string{"hookctl", "sandbox", "--profile", sandbox.ReadOnlyName, "--session", opts.Session}
+	argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session}
 	if opts.Scratch != "" {
 		argv = append(argv, "--scratch", opts.Scratch) // the probe's
 	}
@@ -562,7 +558,9 @@ func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) 
 	if err != nil {
 		return 0, fmt.Errorf("hookctl cannot find its own executable: %v", err)
 	}
-	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
+	// The policy-only launch's child is in a process namespace of its own only (policyOnlyExec).
+	policyOnly := opts.Profile == hook.PolicyOnlyProfile
+	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: !policyOnly, PidOnly: policyOnly})
 	if err == nil && code != 0 && code != sandbox.ExitTimedOut {
 		if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
 			fmt.Fprintln(os.Stderr, note)

@@ -93,7 +93,7 @@ func statusLine(stdin io.Reader) string {
 	switch line {
 	case hook.Badge(hook.ModeReadOnly):
 		iso := isolation(hookEnv())
-		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
+		line += filterBadge(sandboxBadge(cfg, iso.Available, iso.Failing), iso) + partialBadge(iso)
 	case hook.Badge(hook.ModeEdit):
 		iso := isolation(hookEnv())
 		held := iso.Edit
@@ -104,7 +104,7 @@ func statusLine(stdin io.Reader) string {
 	case hook.Badge(hook.ModeReview):
 		// Review mode's reads are held as read-only mode's are; its publishes are not.
 		iso := isolation(hookEnv())
-		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
+		line += filterBadge(sandboxBadge(cfg, iso.Available, iso.Failing), iso) + partialBadge(iso)
 		if held, _ := iso.Publish(); !held {
 			line += " " + reviewPublishBadge
 		}
@@ -177,6 +177,15 @@ func partialBadge(iso hook.Isolation) string {
 		return " (⚠ partial sandbox: hookctl doctor)"
 	}
 	return ""
+}
+
+// filterBadge is badge, but where commands run on the policy alone for their files and the
+// policy-only launch still holds its seccomp filter (no network): says so (issue 28).
+func filterBadge(badge string, iso hook.Isolation) string {
+	if badge == " "+hook.PolicyOnlyBadge && iso.PolicyOnly != "" {
+		return " (⚠ policy only for files, seccomp holds: hookctl doctor)"
+	}
+	return badge
 }
 
 // sandboxBadge is what a mode's badge adds where its commands cannot run in their sandbox

@@ -12,11 +12,20 @@ import (
 	"github.com/hookctl/hookctl/internal/seccomp"
 )
 
-func execWithoutLandlock(argv []string) error {
+func execWithoutLandlock(argv []string, namespaces bool) error {
 	audit := map[string]uint32{"amd64": 0xc000003e, "arm64": 0xc00000b7}[runtime.GOARCH]
 	var rules []seccomp.Rule
 	for _, nr := range []int{444, 445, 446} {
 		rules = append(rules, seccomp.Rule{Name: "landlock", Nr: nr, Errno: syscall.ENOSYS})
+	}
+	if !namespaces {
+		// As a container that forbids them: no new namespace, by unshare or clone (clone3
+		// passes its flags in memory: ENOSYS, and the C library and Go fall back to clone).
+		const cloneNewMask, clone3 = 0x7e020080, 435
+		rules = append(rules, seccomp.Rule{Name: "unshare", Nr: syscall.SYS_UNSHARE, Errno: syscall.EPERM},
+			seccomp.Rule{Name: "clone (namespaces)", Nr: syscall.SYS_CLONE, Errno: syscall.EPERM,
+				When: []seccomp.Cond{{Arg: 0, Op: seccomp.NonZero, Mask: cloneNewMask}}},
+			seccomp.Rule{Name: "clone3", Nr: clone3, Errno: syscall.ENOSYS})
 	}
 	prog, err := seccomp.Assemble(seccomp.Arch{Audit: audit}, rules)
 	if err != nil {
