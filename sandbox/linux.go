@@ -86,6 +86,14 @@ func Apply(p *Profile) (Applied, error) {
 			}
 			filter = modelOnlyRules
 		}
+	} else if p.landlockOnly {
+		if rules, err = landlockOnlyRules(p); err != nil {
+			return a, err
+		}
+		filter = func() []seccomp.Rule { return landlockOnlyFilter(p) }
+		if p.Network {
+			denyNet = 0 // the user gave edit mode the whole network
+		}
 	} else if p.Edit {
 		return a, errors.New("the edit profile runs only under the sandbox's init (ServeInit)")
 	} else if rules, err = landlockRules(p); err != nil {

@@ -33,6 +33,11 @@ type Status struct {
 	Edit       bool    `json:"edit"`
 	EditReason string  `json:"edit_reason,omitempty"`
 	EditChecks []Check `json:"edit_checks,omitempty"`
+	// EditLandlock, where Edit is false: the Landlock-only edit profile holds (EditLandlock: no
+	// namespaces here); EditLandlockReason says why not.
+	EditLandlock       bool    `json:"edit_landlock,omitempty"`
+	EditLandlockReason string  `json:"edit_landlock_reason,omitempty"`
+	EditLandlockChecks []Check `json:"edit_landlock_checks,omitempty"`
 	// PolicyOnly, where the sandbox is not Available, names what the policy-only launch still
 	// holds (ExecFilterOnly), as the probe found it: "" for nothing.
 	PolicyOnly string `json:"policy_only,omitempty"`
@@ -125,11 +130,12 @@ func cached(home, binary string) (Status, bool) {
 	data, err := fsutil.ReadFile(filepath.Join(home, CacheName), 64<<10, true)
 	if err == nil {
 		f := gjson.GetManyBytes(data, "machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason",
-			"held_since", "edit_held_since", "policy_only")
+			"held_since", "edit_held_since", "policy_only", "edit_landlock", "edit_landlock_reason")
 		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary {
 			return Status{Machine: f[0].Str, Build: f[1].Str, Binary: f[2].Str,
 				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str,
-				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9]), PolicyOnly: f[10].Str}, true
+				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9]), PolicyOnly: f[10].Str,
+				EditLandlock: f[11].Bool(), EditLandlockReason: f[12].Str}, true
 		}
 	}
 	return Status{}, false
@@ -259,6 +265,10 @@ func Probe(home, binary string) Status {
 	st.Isolation = describe() + layerSummary(st.Checks)
 	st.EditChecks, st.EditReason = probeEdit(ctx, dir, binary, home, marker.Name())
 	st.Edit = st.EditReason == ""
+	if !st.Edit {
+		st.EditLandlockChecks, st.EditLandlockReason = probeEditLandlock(ctx, dir, binary, home, marker.Name())
+		st.EditLandlock = st.EditLandlockReason == ""
+	}
 	return st
 }
 
@@ -279,6 +289,20 @@ func probeEdit(ctx context.Context, dir, binary, home, marker string) ([]Check, 
 	return runChecks(ctx, home, "the edit sandbox", binary, "sandbox", "--profile", EditName, "--probe-confine",
 		"--scratch", filepath.Join(dir, "scratch"), "--project", project, "--",
 		binary, "sandbox", "--inside-check-edit", dir, "--marker", marker, "--outside", outside)
+}
+
+// probeEditLandlock tries the Landlock-only edit profile for real (where the edit profile's
+// namespaces are missing): a project it may write, holding a .claude it may not, beside a
+// directory it may not write, and hookctl's home, which it may not read.
+func probeEditLandlock(ctx context.Context, dir, binary, home, marker string) ([]Check, string) {
+	project := filepath.Join(dir, "project-landlock")
+	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
+	os.MkdirAll(filepath.Join(project, "src"), 0o755)
+	os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(project, "file"), nil, 0o644)
+	return runChecks(ctx, home, "the Landlock-only edit sandbox", binary, "sandbox", "--profile", EditLandlockName, "--probe-confine",
+		"--scratch", filepath.Join(dir, "scratch"), "--project", project, "--",
+		binary, "sandbox", "--inside-check-edit-landlock", dir, "--marker", marker, "--outside", filepath.Join(dir, "outside"))
 }
 
 // runChecks runs one half of the probe, the launcher execing the inside check, and returns the

@@ -106,6 +106,8 @@ type Profile struct {
 	masked bool
 	// roTree: the mounts hold the writes, where the kernel has no Landlock (ReadOnlyTree).
 	roTree bool
+	// landlockOnly: the edit profile without namespaces (EditLandlock).
+	landlockOnly bool
 }
 
 // ReadOnlyName is the read-only profile's name, as `hookctl sandbox --profile` spells it.

@@ -70,14 +70,16 @@ type sandboxOptions struct {
 	// The probe's inside half.
 	InsideCheck     string
 	InsideCheckEdit string
-	Marker          string
-	Outside         string
-	ProbeConfine    bool
-	InUserNS        bool
-	Init, Inner     bool // the edit sandbox's init and inner launcher (editExec)
-	EgressFD        int
-	EgressWatch     int // the watcher of StartWatcher: the pid of the command it serves
-	ProxyConnect    bool
+	// The Landlock-only edit probe's inside half.
+	InsideCheckEditLandlock string
+	Marker                  string
+	Outside                 string
+	ProbeConfine            bool
+	InUserNS                bool
+	Init, Inner             bool // the edit sandbox's init and inner launcher (editExec)
+	EgressFD                int
+	EgressWatch             int // the watcher of StartWatcher: the pid of the command it serves
+	ProxyConnect            bool
 	// The secure-read-only profile's roots and report descriptor (hookctl run passes them).
 	Read, Write []string
 	StatusFD    int
@@ -142,6 +144,8 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				return proxyConnect(s, args[0], args[1])
 			case opts.InsideCheck != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheck(opts.InsideCheck, opts.Marker))
+			case opts.InsideCheckEditLandlock != "":
+				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEditLandlock(opts.InsideCheckEditLandlock, opts.Marker, opts.Outside))
 			case opts.InsideCheckEdit != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEdit(opts.InsideCheckEdit, opts.Marker, opts.Outside))
 			case opts.Probe:
@@ -154,9 +158,11 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
 				return exitCode(exitSandboxFailed)
-			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != hook.PolicyOnlyProfile:
-				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName, hook.PolicyOnlyProfile)
-			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
+			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != hook.PolicyOnlyProfile &&
+				opts.Profile != sandbox.EditLandlockName:
+				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName,
+					sandbox.EditLandlockName, sandbox.PublishName, hook.PolicyOnlyProfile)
+			case (opts.Profile == sandbox.EditName || opts.Profile == sandbox.EditLandlockName) && !filepath.IsAbs(opts.Project):
 				return errors.New("the edit profile needs --project DIR, an absolute path")
 			case len(args) == 0:
 				return errors.New("give the program after --, e.g. hookctl sandbox -- ls -la")
@@ -179,6 +185,8 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	cmd.Flags().StringVar(&opts.InsideCheck, "inside-check", "", "")
 	cmd.Flags().StringVar(&opts.InsideCheckEdit, "inside-check-edit", "", "")
 	cmd.Flags().MarkHidden("inside-check-edit")
+	cmd.Flags().StringVar(&opts.InsideCheckEditLandlock, "inside-check-edit-landlock", "", "")
+	cmd.Flags().MarkHidden("inside-check-edit-landlock")
 	cmd.Flags().StringVar(&opts.Marker, "marker", "", "")
 	cmd.Flags().StringVar(&opts.Outside, "outside", "", "")
 	cmd.Flags().MarkHidden("outside")
@@ -310,6 +318,9 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	}
 	if opts.Profile == sandbox.EditName {
 		return editExec(home, opts, args)
+	}
+	if opts.Profile == sandbox.EditLandlockName {
+		return 0, editLandlockExec(home, opts, args)
 	}
 	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == hook.PolicyOnlyProfile) && !opts.BoundedChild {
 		return boundedExec(opts, home, args)
@@ -603,6 +614,12 @@ func sandboxProbe(s *streams, opts *sandboxOptions) error {
 	printChecks(s, "edit: ", st.EditChecks)
 	if !st.Edit {
 		fmt.Fprintln(s.out, "no edit sandbox:", st.EditReason)
+		printChecks(s, "edit, Landlock only: ", st.EditLandlockChecks)
+		if st.EditLandlock {
+			fmt.Fprintln(s.out, "Landlock-only edit sandbox available: no namespaces here, so no network and no new entries where a protected path is")
+		} else {
+			fmt.Fprintln(s.out, "no Landlock-only edit sandbox:", st.EditLandlockReason)
+		}
 	} else {
 		fmt.Fprintln(s.out, "edit sandbox available")
 	}

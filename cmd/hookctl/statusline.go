@@ -96,8 +96,11 @@ func statusLine(stdin io.Reader) string {
 		line += filterBadge(sandboxBadge(cfg, iso.Available, iso.Failing), iso) + partialBadge(iso)
 	case hook.Badge(hook.ModeEdit):
 		iso := isolation(hookEnv())
-		held := iso.Edit
+		held := iso.Edit || iso.EditLandlock
 		line += sandboxBadge(cfg, held, iso.EditFailing)
+		if iso.EditLandlock && !iso.Edit && !iso.EditFailing {
+			line += " " + editLandlockBadge
+		}
 		if held && cfg.FullNetwork() {
 			line += " " + fullNetworkBadge
 		}
@@ -149,6 +152,10 @@ const planBadge = "(⏸ plan mode: read-only)"
 // fullNetworkBadge is what the edit badge adds while the user has given edit mode's commands the
 // whole network (network.edit = "full"), past the egress proxy.
 const fullNetworkBadge = "⚠ FULL NETWORK"
+
+// editLandlockBadge is what the edit badge adds where edit mode's commands run in the
+// Landlock-only edit profile (no namespaces): doctor says what holds and what does not.
+const editLandlockBadge = "(⚠ partial edit sandbox: hookctl doctor)"
 
 // reviewPublishBadge is what the review badge adds where an approved publish runs outside the
 // sandbox.
