@@ -4,15 +4,10 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync/atomic"
-	"syscall"
 	"testing"
-	"time"
 )
 
 // TestEditModeWithoutUserNamespaces is TestSandboxEnvironments' edit-mode row for a machine
@@ -30,21 +25,7 @@ func TestEditModeWithoutUserNamespaces(t *testing.T) {
 	wrap := []string{"bwrap", "--dev-bind", "/", "/", "--unshare-user", "--disable-userns", "--"}
 	there := func(stdin string, argv ...string) (string, int) {
 		t.Helper()
-		argv = append(append([]string{}, wrap...), argv...)
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Dir, cmd.Env = w.project, w.env
-		cmd.Stdin = strings.NewReader(stdin)
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
-		timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-		defer timer.Stop()
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("%q: %v", argv, err)
-		}
-		return string(out), code
+		return runAs(t, w.user, w.project, w.env, stdin, append(append([]string{}, wrap...), argv...)...)
 	}
 	// The edit sandbox held here before the namespaces went: edit mode refuses every command
 	// until the user forgets that (it is theirs to say the machine changed).
@@ -65,22 +46,7 @@ func TestEditModeWithoutUserNamespaces(t *testing.T) {
 	const secret = "hookctl-edit-env-secret"
 	os.WriteFile(filepath.Join(w.hh, "secret"), []byte(secret+"\n"), 0o600)
 	os.Lchown(filepath.Join(w.hh, "secret"), int(w.user.Uid), int(w.user.Gid))
-	var reached atomic.Int32
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			reached.Add(1)
-			c.Close()
-		}
-	}()
+	conns := newConnCounter(t)
 	n := 0
 	// attack runs script through launch (nothing: without hookctl) and says from outside which
 	// of the four got through, and whether the project's own file was written.
@@ -90,8 +56,8 @@ func TestEditModeWithoutUserNamespaces(t *testing.T) {
 		os.Lchown(settings, int(w.user.Uid), int(w.user.Gid))
 		written := filepath.Join(w.outside, fmt.Sprint("written-", n))
 		script := fmt.Sprintf(`echo edited-%d > main.go; echo '{"disableAllHooks":true}' > .claude/settings.json; echo x > %s; cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
-			n, written, filepath.Join(w.hh, "secret"), l.Addr().(*net.TCPAddr).Port)
-		before := reached.Load()
+			n, written, filepath.Join(w.hh, "secret"), conns.port)
+		before := conns.reached.Load()
 		out, _ := there("", launch(script)...)
 		var effects []string
 		if b, _ := os.ReadFile(settings); strings.Contains(string(b), "disableAllHooks") {
@@ -103,10 +69,7 @@ func TestEditModeWithoutUserNamespaces(t *testing.T) {
 		if strings.Contains(out, secret) {
 			effects = append(effects, "hidden read")
 		}
-		for wait := 0; wait < 20 && reached.Load() == before && strings.Contains(out, "connected"); wait++ {
-			time.Sleep(50 * time.Millisecond)
-		}
-		if reached.Load() != before {
+		if conns.since(before, out) {
 			effects = append(effects, "connection")
 		}
 		b, _ := os.ReadFile(filepath.Join(w.project, "main.go"))

@@ -4,17 +4,14 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestSandboxEnvironments launches the read-only sandbox in each environment people run agents
@@ -96,40 +93,11 @@ func TestSandboxEnvironments(t *testing.T) {
 					})
 				}
 			}
-			var reached atomic.Int32
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer l.Close()
-			go func() {
-				for {
-					c, err := l.Accept()
-					if err != nil {
-						return
-					}
-					reached.Add(1)
-					c.Close()
-				}
-			}()
-			port := l.Addr().(*net.TCPAddr).Port
+			conns := newConnCounter(t)
 			env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=", "TMPDIR="+filepath.Join(root, "tmp"))
 			run := func(argv ...string) (string, int) {
 				t.Helper()
-				argv = append(append([]string{}, wrap...), argv...)
-				cmd := exec.Command(argv[0], argv[1:]...)
-				cmd.Dir, cmd.Env = outside, env
-				cmd.SysProcAttr = &syscall.SysProcAttr{Credential: row.user}
-				timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-				defer timer.Stop()
-				out, err := cmd.CombinedOutput()
-				code := 0
-				if ee, ok := err.(*exec.ExitError); ok {
-					code = ee.ExitCode()
-				} else if err != nil {
-					t.Fatalf("%q: %v", argv, err)
-				}
-				return string(out), code
+				return runAs(t, row.user, outside, env, "", append(append([]string{}, wrap...), argv...)...)
 			}
 			n := 0
 			// attack writes outside, reads the hidden key and connects; effects says which
@@ -138,8 +106,8 @@ func TestSandboxEnvironments(t *testing.T) {
 				n++
 				written := filepath.Join(outside, "written-"+strconv.Itoa(n))
 				script := fmt.Sprintf("echo x > %s; cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected",
-					written, filepath.Join(home, ".ssh", "id_ed25519"), port)
-				before := reached.Load()
+					written, filepath.Join(home, ".ssh", "id_ed25519"), conns.port)
+				before := conns.reached.Load()
 				out, code := run(append(launch, "bash", "--noprofile", "--norc", "-c", script)...)
 				var effects []string
 				if _, err := os.Stat(written); err == nil {
@@ -148,10 +116,7 @@ func TestSandboxEnvironments(t *testing.T) {
 				if strings.Contains(out, secret) {
 					effects = append(effects, "hidden read")
 				}
-				for wait := 0; wait < 20 && reached.Load() == before && strings.Contains(out, "connected"); wait++ {
-					time.Sleep(50 * time.Millisecond) // the listener counts it
-				}
-				if reached.Load() != before || strings.Contains(out, "connected") {
+				if conns.since(before, out) || strings.Contains(out, "connected") {
 					effects = append(effects, "connection")
 				}
 				return out, code, effects

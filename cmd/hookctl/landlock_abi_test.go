@@ -4,16 +4,12 @@ package main
 
 import (
 	"fmt"
-	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 
 	"github.com/hookctl/hookctl/internal/landlock"
 )
@@ -73,39 +69,11 @@ func oldABIRow(t *testing.T, self string, abi int, user *syscall.Credential) {
 		}
 		os.WriteFile(filepath.Join(bin, dst), b, 0o755)
 	}
-	var reached atomic.Int32
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer l.Close()
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			reached.Add(1)
-			c.Close()
-		}
-	}()
+	conns := newConnCounter(t)
 	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=", "TMPDIR="+tmp)
 	run := func(argv ...string) (string, int) {
 		t.Helper()
-		argv = append([]string{filepath.Join(bin, "harness"), atLandlockABIArg, strconv.Itoa(abi)}, argv...)
-		cmd := exec.Command(argv[0], argv[1:]...)
-		cmd.Dir, cmd.Env = outside, env
-		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: user}
-		timer := time.AfterFunc(30*time.Second, func() { cmd.Process.Kill() })
-		defer timer.Stop()
-		out, err := cmd.CombinedOutput()
-		code := 0
-		if ee, ok := err.(*exec.ExitError); ok {
-			code = ee.ExitCode()
-		} else if err != nil {
-			t.Fatalf("%q: %v", argv, err)
-		}
-		return string(out), code
+		return runAs(t, user, outside, env, "", append([]string{filepath.Join(bin, "harness"), atLandlockABIArg, strconv.Itoa(abi)}, argv...)...)
 	}
 	n := 0
 	// attack tries each way out, in a directory of its own (victims owned by the user, so that
@@ -132,8 +100,8 @@ perl -e 'use Fcntl; sysopen(F, $ARGV[0], O_RDONLY|O_TRUNC) or print "truncate: $
 ln $d/linked "$s/link-%d" && echo x >> "$s/link-%d"
 perl -e 'rename($ARGV[0], $ARGV[1]) or print "rename: $!\n"' $d/renamed "$s/renamed-%d"
 cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
-			dir, scratch, n, n, n, filepath.Join(home, ".ssh", "id_ed25519"), l.Addr().(*net.TCPAddr).Port)
-		before := reached.Load()
+			dir, scratch, n, n, n, filepath.Join(home, ".ssh", "id_ed25519"), conns.port)
+		before := conns.reached.Load()
 		out, _ := run(append(launch, "bash", "--noprofile", "--norc", "-c", script)...)
 		var effects []string
 		if _, err := os.Stat(filepath.Join(dir, "written")); err == nil {
@@ -151,10 +119,7 @@ cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
 		if strings.Contains(out, secret) {
 			effects = append(effects, "hidden read")
 		}
-		for wait := 0; wait < 20 && reached.Load() == before && strings.Contains(out, "connected"); wait++ {
-			time.Sleep(50 * time.Millisecond)
-		}
-		if reached.Load() != before {
+		if conns.since(before, out) {
 			effects = append(effects, "connection")
 		}
 		return out, effects
