@@ -32,7 +32,7 @@ func TestSandboxOldLandlockABI(t *testing.T) {
 		t.Skipf("the kernel's own Landlock must be newer than the ABIs it stands in for (%d, %v)", abi, err)
 	}
 	requireTool(t, "bash")
-	requireTool(t, "perl")
+	requireTool(t, "python3")
 	self, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -96,9 +96,13 @@ func oldABIRow(t *testing.T, self string, abi int, user *syscall.Credential) {
 			})
 		}
 		script := fmt.Sprintf(`d=%s; s=%s; echo x > $d/written
-perl -e 'use Fcntl; sysopen(F, $ARGV[0], O_RDONLY|O_TRUNC) or print "truncate: $!\n"' $d/truncated
+python3 -c 'import os, sys
+try: os.open(sys.argv[1], os.O_RDONLY | os.O_TRUNC)
+except OSError as e: print("truncate:", e.strerror)' $d/truncated
 ln $d/linked "$s/link-%d" && echo x >> "$s/link-%d"
-perl -e 'rename($ARGV[0], $ARGV[1]) or print "rename: $!\n"' $d/renamed "$s/renamed-%d"
+python3 -c 'import os, sys
+try: os.rename(sys.argv[1], sys.argv[2])
+except OSError as e: print("rename:", e.strerror)' $d/renamed "$s/renamed-%d"
 cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
 			dir, scratch, n, n, n, filepath.Join(home, ".ssh", "id_ed25519"), conns.port)
 		before := conns.reached.Load()
