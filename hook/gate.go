@@ -83,6 +83,16 @@ func EditEnforcement(iso Isolation, cfg *Config) string {
 		return "edit mode's commands run in hookctl's edit sandbox: they cannot write hookctl's files, the client's settings " +
 			"or your shell's start-up files; their network reaches only the package registries, the project's git remotes " +
 			"and the hosts of your [network] allow, through hookctl's egress proxy"
+	case iso.EditLandlock && !iso.EditFailing:
+		network := "no network (hookctl's egress proxy needs a network namespace)"
+		if cfg.FullNetwork() {
+			network = "⚠ your whole network (network.edit = \"full\" in your config)"
+		}
+		return "⚠ no namespaces for edit mode here (" + iso.EditReason + "): its commands run under Landlock and the seccomp filter alone: " +
+			"they cannot write hookctl's files, the client's settings, git's hooks and config, your shell's start-up files or anything " +
+			"outside the project and the temporary directories, and have " + network + "; but they cannot make new entries in the " +
+			"project's top directory or in one that holds a protected path (.git: git commit fails), the tools' caches are read-only, " +
+			"a client's settings directory can be made deeper in the project, and what they start can outlive edit mode"
 	case iso.EditFailing:
 		return "⚠ edit mode's sandbox held here before and fails now (" + iso.EditReason + "): every edit-mode shell command is refused " +
 			"until it holds again (`hookctl sandbox --forget`, if this machine really has no sandbox any more)"
@@ -103,6 +113,10 @@ func Enforcement(iso Isolation, cfg *Config) string {
 			"until it holds again (`hookctl sandbox --forget`, if this machine really has no sandbox any more)"
 	case cfg != nil && cfg.Sandbox == SandboxRequire:
 		return "⚠ no OS sandbox here (" + iso.Reason + "), and your config requires one: every shell command is refused"
+	}
+	if iso.PolicyOnly != "" {
+		return "⚠ no OS sandbox here (" + iso.Reason + "): writes and reads of hidden files rest on hookctl's per-program rules alone " +
+			PolicyOnlyBadge + "; what commands run with still holds " + iso.PolicyOnly
 	}
 	return "⚠ no OS sandbox here (" + iso.Reason + "): read-only rests on hookctl's per-program rules alone " + PolicyOnlyBadge
 }

@@ -104,6 +104,10 @@ type Profile struct {
 	// masked: Hidden is masked in this process's own mount namespace (MaskHidden), so that
 	// Landlock may grant reading the whole tree.
 	masked bool
+	// roTree: the mounts hold the writes, where the kernel has no Landlock (ReadOnlyTree).
+	roTree bool
+	// landlockOnly: the edit profile without namespaces (EditLandlock).
+	landlockOnly bool
 }
 
 // ReadOnlyName is the read-only profile's name, as `hookctl sandbox --profile` spells it.

@@ -329,7 +329,7 @@ func isolationWaiting(env environment, waiting func()) hook.Isolation {
 // isolationOf is a probe's result as the policy reads it.
 func isolationOf(st sandbox.Status) hook.Isolation {
 	return hook.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason,
-		Failing: st.Failing(), EditFailing: st.EditFailing()}
+		Failing: st.Failing(), EditFailing: st.EditFailing(), PolicyOnly: st.PolicyOnly, EditLandlock: st.EditLandlock}
 }
 
 func loadConfig() (*hook.Config, error) {

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -71,14 +70,16 @@ type sandboxOptions struct {
 	// The probe's inside half.
 	InsideCheck     string
 	InsideCheckEdit string
-	Marker          string
-	Outside         string
-	ProbeConfine    bool
-	InUserNS        bool
-	Init, Inner     bool // the edit sandbox's init and inner launcher (editExec)
-	EgressFD        int
-	EgressWatch     int // the watcher of StartWatcher: the pid of the command it serves
-	ProxyConnect    bool
+	// The Landlock-only edit probe's inside half.
+	InsideCheckEditLandlock string
+	Marker                  string
+	Outside                 string
+	ProbeConfine            bool
+	InUserNS                bool
+	Init, Inner             bool // the edit sandbox's init and inner launcher (editExec)
+	EgressFD                int
+	EgressWatch             int // the watcher of StartWatcher: the pid of the command it serves
+	ProxyConnect            bool
 	// The secure-read-only profile's roots and report descriptor (hookctl run passes them).
 	Read, Write []string
 	StatusFD    int
@@ -143,6 +144,8 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				return proxyConnect(s, args[0], args[1])
 			case opts.InsideCheck != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheck(opts.InsideCheck, opts.Marker))
+			case opts.InsideCheckEditLandlock != "":
+				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEditLandlock(opts.InsideCheckEditLandlock, opts.Marker, opts.Outside))
 			case opts.InsideCheckEdit != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEdit(opts.InsideCheckEdit, opts.Marker, opts.Outside))
 			case opts.Probe:
@@ -155,9 +158,11 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
 				return exitCode(exitSandboxFailed)
-			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != hook.PolicyOnlyProfile:
-				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName, hook.PolicyOnlyProfile)
-			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
+			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != hook.PolicyOnlyProfile &&
+				opts.Profile != sandbox.EditLandlockName:
+				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName,
+					sandbox.EditLandlockName, sandbox.PublishName, hook.PolicyOnlyProfile)
+			case (opts.Profile == sandbox.EditName || opts.Profile == sandbox.EditLandlockName) && !filepath.IsAbs(opts.Project):
 				return errors.New("the edit profile needs --project DIR, an absolute path")
 			case len(args) == 0:
 				return errors.New("give the program after --, e.g. hookctl sandbox -- ls -la")
@@ -180,6 +185,8 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	cmd.Flags().StringVar(&opts.InsideCheck, "inside-check", "", "")
 	cmd.Flags().StringVar(&opts.InsideCheckEdit, "inside-check-edit", "", "")
 	cmd.Flags().MarkHidden("inside-check-edit")
+	cmd.Flags().StringVar(&opts.InsideCheckEditLandlock, "inside-check-edit-landlock", "", "")
+	cmd.Flags().MarkHidden("inside-check-edit-landlock")
 	cmd.Flags().StringVar(&opts.Marker, "marker", "", "")
 	cmd.Flags().StringVar(&opts.Outside, "outside", "", "")
 	cmd.Flags().MarkHidden("outside")
@@ -312,8 +319,14 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if opts.Profile == sandbox.EditName {
 		return editExec(home, opts, args)
 	}
+	if opts.Profile == sandbox.EditLandlockName {
+		return 0, editLandlockExec(home, opts, args)
+	}
 	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == hook.PolicyOnlyProfile) && !opts.BoundedChild {
 		return boundedExec(opts, home, args)
+	}
+	if opts.Profile == hook.PolicyOnlyProfile {
+		return 0, policyOnlyExec(home, opts, args)
 	}
 	ownMounts := false
 	if opts.BoundedChild {
@@ -368,6 +381,16 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		// Mounts hide the paths, at a cost that does not grow with the directories around them;
 		// where they cannot, Landlock hides them by itself.
 		sandbox.MaskHidden(p)
+	}
+	if _, _, err := sandbox.Mechanisms(); err != nil && opts.Profile == sandbox.ReadOnlyName {
+		// No Landlock: read-only mounts stand in for it (issue 28), in a mount namespace.
+		failed := "the sandbox could not be applied, so the command did not run: " + err.Error() + ", and "
+		if !ownMounts {
+			return 0, errors.New(failed + "no mount namespace of its own here for the read-only mounts that stand in for it (the kernel refuses the namespaces)")
+		}
+		if err := sandbox.ReadOnlyTree(p); err != nil {
+			return 0, fmt.Errorf(failed+"the read-only mounts that stand in for it failed: %v", err)
+		}
 	}
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
@@ -537,23 +560,7 @@ func sandboxForget(s *streams) error {
 // profile and execs the command; the policy-only profile's child is the command itself, with the
 // read-only profile's environment. Both environments are the allowlist (Profile.Environ).
 func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) {
-	if opts.Profile == hook.PolicyOnlyProfile {
-		scratch, err := scratchFor(home, opts)
-		if err != nil {
-			return 0, err
-		}
-		defer scratch.Close()
-		p := sandbox.ReadOnly(nil, scratch.Path)
-		p.Name = hook.PolicyOnlyProfile
-		p.PassEnv, p.Pins = readOnlyEnv(home)
-		path, err := exec.LookPath(args[0])
-		if err != nil {
-			return 0, fmt.Errorf("cannot run %s: %v", args[0], err)
-		}
-		code, _, err := sandbox.RunBounded(path, args, p.Environ(os.Environ()), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
-		return code, err
-	}
-	argv := []string{"hookctl", "sandbox", "--profile", sandbox.ReadOnlyName, "--session", opts.Session}
+	argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session}
 	if opts.Scratch != "" {
 		argv = append(argv, "--scratch", opts.Scratch) // the probe's
 	}
@@ -562,7 +569,9 @@ func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) 
 	if err != nil {
 		return 0, fmt.Errorf("hookctl cannot find its own executable: %v", err)
 	}
-	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
+	// The policy-only launch's child is in a process namespace of its own only (policyOnlyExec).
+	policyOnly := opts.Profile == hook.PolicyOnlyProfile
+	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: !policyOnly, PidOnly: policyOnly})
 	if err == nil && code != 0 && code != sandbox.ExitTimedOut {
 		if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
 			fmt.Fprintln(os.Stderr, note)
@@ -605,6 +614,12 @@ func sandboxProbe(s *streams, opts *sandboxOptions) error {
 	printChecks(s, "edit: ", st.EditChecks)
 	if !st.Edit {
 		fmt.Fprintln(s.out, "no edit sandbox:", st.EditReason)
+		printChecks(s, "edit, Landlock only: ", st.EditLandlockChecks)
+		if st.EditLandlock {
+			fmt.Fprintln(s.out, "Landlock-only edit sandbox available: no namespaces here, so no network and no new entries where a protected path is")
+		} else {
+			fmt.Fprintln(s.out, "no Landlock-only edit sandbox:", st.EditLandlockReason)
+		}
 	} else {
 		fmt.Fprintln(s.out, "edit sandbox available")
 	}
