@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -208,13 +209,51 @@ func rootOnly(path string, fi fs.FileInfo) error {
 	switch {
 	case !ok:
 		return fmt.Errorf("cannot tell who owns %s", path)
-	case st.Uid != 0:
+	case st.Uid != 0 && !(st.Uid == overflowUID() && !rootMapped()):
 		return fmt.Errorf("the organisation's policy is refused: %s is owned by uid %d, not root, so its owner could loosen it; every tool call is refused until root owns it", path, st.Uid)
 	case fi.Mode().Perm()&0o022 != 0:
 		return fmt.Errorf("the organisation's policy is refused: %s is writable by %s (mode %v), who could loosen it; every tool call is refused until only root can write it",
 			path, strings.TrimSuffix(writers(fi.Mode()), " and "), fi.Mode().Perm())
 	}
 	return nil
+}
+
+// In a user namespace that does not map root (a rootless container, bubblewrap, hookctl run as
+// an unprivileged user), root's files show as owned by the kernel's overflow uid. Such a file
+// is accepted as root's: its real owner is outside the namespace, where nothing in it can
+// chown; one that a user inside could have written is still refused by its mode. (Whoever makes
+// the namespace can mount any file there anyway: docs/fleet.md.)
+func overflowUID() uint32 {
+	b, err := os.ReadFile("/proc/sys/kernel/overflowuid")
+	if err != nil {
+		return 65534
+	}
+	n, err := strconv.ParseUint(strings.TrimSpace(string(b)), 10, 32)
+	if err != nil {
+		return 65534
+	}
+	return uint32(n)
+}
+
+// rootMapped says whether this process's user namespace maps root's uid outside it (so that a
+// file owned by the overflow uid is not root's); true where it cannot tell.
+func rootMapped() bool {
+	b, err := os.ReadFile("/proc/self/uid_map")
+	if err != nil {
+		return true
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(b)), "\n") {
+		f := strings.Fields(line)
+		if len(f) != 3 {
+			return true
+		}
+		outside, err1 := strconv.ParseUint(f[1], 10, 32)
+		count, err2 := strconv.ParseUint(f[2], 10, 33)
+		if err1 != nil || err2 != nil || outside == 0 && count > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 func writers(m fs.FileMode) string {

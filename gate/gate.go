@@ -90,6 +90,16 @@ func EditEnforcement(iso policy.Isolation, cfg *config.Config) string {
 		return "edit mode's commands run in hookctl's edit sandbox: they cannot write hookctl's files, the client's settings " +
 			"or your shell's start-up files; their network reaches only the package registries, the project's git remotes " +
 			"and the hosts of your [network] allow, through hookctl's egress proxy"
+	case iso.EditLandlock && !iso.EditFailing:
+		network := "no network (hookctl's egress proxy needs a network namespace)"
+		if cfg.FullNetwork() {
+			network = "⚠ your whole network (network.edit = \"full\" in your config)"
+		}
+		return "⚠ no namespaces for edit mode here (" + iso.EditReason + "): its commands run under Landlock and the seccomp filter alone: " +
+			"they cannot write hookctl's files, the client's settings, git's hooks and config, your shell's start-up files or anything " +
+			"outside the project and the temporary directories, and have " + network + "; but they cannot make new entries in the " +
+			"project's top directory or in one that holds a protected path (.git: git commit fails), the tools' caches are read-only, " +
+			"a client's settings directory can be made deeper in the project, and what they start can outlive edit mode"
 	case iso.EditFailing:
 		return "⚠ edit mode's sandbox held here before and fails now (" + iso.EditReason + "): every edit-mode shell command is refused " +
 			"until it holds again (`hookctl sandbox --forget`, if this machine really has no sandbox any more)"
@@ -110,6 +120,10 @@ func Enforcement(iso policy.Isolation, cfg *config.Config) string {
 			"until it holds again (`hookctl sandbox --forget`, if this machine really has no sandbox any more)"
 	case cfg != nil && cfg.Sandbox == config.SandboxRequire:
 		return "⚠ no OS sandbox here (" + iso.Reason + "), and your config requires one: every shell command is refused"
+	}
+	if iso.PolicyOnly != "" {
+		return "⚠ no OS sandbox here (" + iso.Reason + "): writes and reads of hidden files rest on hookctl's per-program rules alone " +
+			policy.PolicyOnlyBadge + "; what commands run with still holds " + iso.PolicyOnly
 	}
 	return "⚠ no OS sandbox here (" + iso.Reason + "): read-only rests on hookctl's per-program rules alone " + policy.PolicyOnlyBadge
 }
@@ -611,7 +625,7 @@ func (r *Retrieval) answer(c *hook.ToolCall, run *hook.Run) hook.Decision {
 // retrievalRecord is what the decision log keeps of the retrieval hook's answer: never the
 // answer's text (distilled web content, which the audit keeps), but the audit entry that has it.
 func retrievalRecord(c *hook.ToolCall, d hook.Decision) *hook.LogEntry {
-	e := &hook.LogEntry{Time: time.Now(), Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, Kind: c.Kind.String(),
+	e := &hook.LogEntry{Time: time.Now(), Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, ToolUseID: c.UseID, Kind: c.Kind.String(),
 		Verdict: d.Verdict.String(), Rule: "retrieval hook", Cwd: c.Cwd, Reason: d.Reason}
 	e.ID = hook.NewLogID(e.Time)
 	switch {

@@ -29,6 +29,12 @@ type Isolation struct {
 	// reason to run a command without it (something a command did, such as a link planted at a
 	// hidden path, could have caused it): every shell command the profile would hold is refused.
 	Failing, EditFailing bool
+	// EditLandlock, where Edit is false: edit mode's commands run in the Landlock-only edit
+	// profile (no namespaces here: issue 28).
+	EditLandlock bool
+	// PolicyOnly, where Available is false, names what the policy-only launch still holds (a
+	// seccomp filter, no_new_privs, no capabilities: issue 28), or "".
+	PolicyOnly string
 }
 
 // Status is the sandbox's state in a few words, for a session start's record: "sandbox"
@@ -48,6 +54,8 @@ func (i Isolation) Status() string {
 		return s + "; edit: failing (" + i.EditReason + ")"
 	case i.Edit:
 		return s + "; edit: sandbox"
+	case i.EditLandlock:
+		return s + "; edit: Landlock-only sandbox (" + i.EditReason + ")"
 	}
 	return s + "; edit: policy-only (" + i.EditReason + ")"
 }
@@ -128,6 +136,9 @@ func (p *Policy) contain(c *hook.ToolCall, sc *lexer.Script, need sandboxNeed, i
 		// its environment allowlist and its time bound (docs/decisions/0012-environment.md).
 		d.Command = p.launch(leadingCdOf(sc), append([]string{"--profile", PolicyOnlyProfile, "--session", c.Session}, p.timeoutFlag(c)...), printBody(sc, p.Config))
 		d.Isolation += "; hookctl's launcher: environment allowlist, time bound"
+		if iso.PolicyOnly != "" {
+			d.Isolation += ", " + iso.PolicyOnly
+		}
 		return d
 	}
 	flags := append(append([]string{}, p.LaunchProfile...), "--session", c.Session)
@@ -138,6 +149,10 @@ func (p *Policy) contain(c *hook.ToolCall, sc *lexer.Script, need sandboxNeed, i
 	d.Isolation = "sandbox: " + iso.Describe
 	return d
 }
+
+// EditLandlockProfile is the launcher's edit profile where the kernel gives no namespaces:
+// Landlock and the seccomp filter alone (sandbox.EditLandlock).
+const EditLandlockProfile = "edit-landlock"
 
 // PolicyOnlyProfile is the launcher's profile where the sandbox cannot apply (`hookctl sandbox
 // --profile policy-only`): the read-only profile's environment and time bound, no kernel rules.
@@ -231,11 +246,13 @@ func (p *Policy) containEdit(c *hook.ToolCall, cl *lexer.CommandLine, st Session
 			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: edit mode's sandbox held on this machine before and cannot apply now: " + iso.EditReason +
 				". No command runs without it until it holds again; ask the user to run `hookctl doctor`."}
 		}
-		if p.Config.Sandbox == config.SandboxRequire {
+		if p.Config.Sandbox == config.SandboxRequire && !iso.EditLandlock {
 			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: your config requires the sandbox (sandbox = \"require\"), " +
 				"and edit mode's cannot apply: " + iso.EditReason + ". No command runs until it can; ask the user to run `hookctl doctor`."}
 		}
-		return hook.Decision{Verdict: hook.Pass, Isolation: "policy only: " + iso.EditReason}
+		if !iso.EditLandlock {
+			return hook.Decision{Verdict: hook.Pass, Isolation: "policy only: " + iso.EditReason}
+		}
 	}
 	project := st.Project
 	if project == "" {
@@ -258,8 +275,13 @@ func (p *Policy) containEdit(c *hook.ToolCall, cl *lexer.CommandLine, st Session
 		// client's shell, not a sandboxed one.
 		return hook.Decision{Verdict: hook.Pass, Isolation: "a cd, in the client's shell"}
 	}
-	return hook.Decision{Verdict: hook.Pass, Command: p.launch(cd, []string{"--profile", "edit", "--session", c.Session, "--project", project}, rest),
-		Isolation: "edit sandbox: " + iso.Describe}
+	profile, under := "edit", "edit sandbox: "+iso.Describe
+	if !iso.Edit {
+		// No namespaces here: Landlock and the filter alone (EditEnforcement says what holds).
+		profile, under = EditLandlockProfile, "Landlock-only edit sandbox (no namespaces: "+iso.EditReason+")"
+	}
+	return hook.Decision{Verdict: hook.Pass, Command: p.launch(cd, []string{"--profile", profile, "--session", c.Session, "--project", project}, rest),
+		Isolation: under}
 }
 
 // leadingCd splits `cd DIR && REST` into the cd, as written, and REST's own text, when DIR is

@@ -74,6 +74,9 @@ func legacyNamedTable() map[int]legacyFunc {
 // filterArch admits only native amd64 calls; x32 calls (bit 30 set) share the audit arch.
 var filterArch = seccomp.Arch{Audit: 0xc000003e, MaxNr: 0x40000000}
 
+// legacyOpenCall is amd64's open, whose flags are its second argument (truncatingReadRules).
+var legacyOpenCall = []sys{{"open", syscall.SYS_OPEN}}
+
 var legacyMetadata = []sys{
 	{"chmod", syscall.SYS_CHMOD}, {"chown", syscall.SYS_CHOWN}, {"lchown", syscall.SYS_LCHOWN},
 	{"utime", syscall.SYS_UTIME}, {"utimes", syscall.SYS_UTIMES}, {"futimesat", syscall.SYS_FUTIMESAT},

@@ -34,5 +34,8 @@ func legacyNamed(int) (func(*supervisor, *call, [6]uint64) (answer, syscall.Errn
 
 var filterArch = seccomp.Arch{Audit: 0xc00000b7}
 
+// arm64 has no open, only openat.
+var legacyOpenCall []sys
+
 // arm64 has only the *at forms of the metadata calls.
 var legacyMetadata []sys

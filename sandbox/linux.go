@@ -42,7 +42,10 @@ func Mechanisms() (kernel string, landlockABI int, err error) {
 
 // describe names the mechanisms, for the probe's report.
 func describe() string {
-	abi, _ := landlock.ABI()
+	abi, err := landlock.ABI()
+	if err != nil {
+		return "read-only mounts and masks"
+	}
 	return fmt.Sprintf("landlock ABI %d", abi)
 }
 
@@ -64,7 +67,7 @@ func execSandboxed(p *Profile, path string, argv, env []string) error {
 // the sandbox is not in force, and the caller must not run the command.
 func Apply(p *Profile) (Applied, error) {
 	var a Applied
-	if _, err := landlock.ABI(); err != nil {
+	if _, err := landlock.ABI(); err != nil && !p.roTree {
 		return a, err
 	}
 	var rules []landlock.Rule
@@ -83,6 +86,14 @@ func Apply(p *Profile) (Applied, error) {
 			}
 			filter = modelOnlyRules
 		}
+	} else if p.landlockOnly {
+		if rules, err = landlockOnlyRules(p); err != nil {
+			return a, err
+		}
+		filter = func() []seccomp.Rule { return landlockOnlyFilter(p) }
+		if p.Network {
+			denyNet = 0 // the user gave edit mode the whole network
+		}
 	} else if p.Edit {
 		return a, errors.New("the edit profile runs only under the sandbox's init (ServeInit)")
 	} else if rules, err = landlockRules(p); err != nil {
@@ -93,7 +104,8 @@ func Apply(p *Profile) (Applied, error) {
 		}
 		filter, denyNet = publishRules, landlock.NetBindTCP
 	}
-	prog, err := seccomp.Assemble(filterArch, filter())
+	abi, _ := landlock.ABI()
+	prog, err := seccomp.Assemble(filterArch, append(filter(), oldABIRules(abi)...))
 	if err != nil {
 		return a, err
 	}
@@ -105,14 +117,16 @@ func Apply(p *Profile) (Applied, error) {
 		return a, err
 	}
 	a.Caps, a.BoundingKept = caps.had, !caps.bounded
-	a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
-		Rules:      rules,
-		DenyNet:    denyNet,
-		ConnectTCP: p.ConnectPorts,
-		Scope:      landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
-	})
-	if err != nil {
-		return a, err
+	if !p.roTree { // without Landlock, the mounts hold the writes (ReadOnlyTree)
+		a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
+			Rules:      rules,
+			DenyNet:    denyNet,
+			ConnectTCP: p.ConnectPorts,
+			Scope:      landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
+		})
+		if err != nil {
+			return a, err
+		}
 	}
 	if err := seccomp.Install(prog); err != nil {
 		return a, err

@@ -33,6 +33,14 @@ type Status struct {
 	Edit       bool    `json:"edit"`
 	EditReason string  `json:"edit_reason,omitempty"`
 	EditChecks []Check `json:"edit_checks,omitempty"`
+	// EditLandlock, where Edit is false: the Landlock-only edit profile holds (EditLandlock: no
+	// namespaces here); EditLandlockReason says why not.
+	EditLandlock       bool    `json:"edit_landlock,omitempty"`
+	EditLandlockReason string  `json:"edit_landlock_reason,omitempty"`
+	EditLandlockChecks []Check `json:"edit_landlock_checks,omitempty"`
+	// PolicyOnly, where the sandbox is not Available, names what the policy-only launch still
+	// holds (ExecFilterOnly), as the probe found it: "" for nothing.
+	PolicyOnly string `json:"policy_only,omitempty"`
 	// HeldSince and EditHeldSince: when a probe on this machine (Machine) first found each
 	// sandbox holding. A sandbox that held here and fails now is failing, not absent (Failing):
 	// only the kernel's facts (Machine: no Landlock, another kernel) say a machine has none,
@@ -122,11 +130,12 @@ func cached(home, binary string) (Status, bool) {
 	data, err := fsutil.ReadFile(filepath.Join(home, CacheName), 64<<10, true)
 	if err == nil {
 		f := gjson.GetManyBytes(data, "machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason",
-			"held_since", "edit_held_since")
+			"held_since", "edit_held_since", "policy_only", "edit_landlock", "edit_landlock_reason")
 		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary {
 			return Status{Machine: f[0].Str, Build: f[1].Str, Binary: f[2].Str,
 				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str,
-				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9])}, true
+				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9]), PolicyOnly: f[10].Str,
+				EditLandlock: f[11].Bool(), EditLandlockReason: f[12].Str}, true
 		}
 	}
 	return Status{}, false
@@ -206,8 +215,11 @@ func Probe(home, binary string) Status {
 		st.Reason = "hookctl has no sandbox for this platform yet"
 		return st
 	}
-	if err := ready(); err != nil {
-		st.Reason = err.Error()
+	// Without Landlock the read-only profile may still hold, with read-only mounts in a mount
+	// namespace of its own (ReadOnlyTree): the probe tries it.
+	noLandlock := ready()
+	if noLandlock != nil && !errors.Is(noLandlock, landlock.ErrUnsupported) {
+		st.Reason = noLandlock.Error()
 		return st
 	}
 	// The temporary directory, else beside hookctl's home (a TMPDIR may be another user's, or
@@ -241,12 +253,22 @@ func Probe(home, binary string) Status {
 	st.Checks, st.Reason = runChecks(ctx, home, "the sandbox", binary, "sandbox", "--scratch", filepath.Join(dir, "scratch"), "--",
 		binary, "sandbox", "--inside-check", dir, "--marker", marker.Name())
 	if st.Reason != "" {
+		if noLandlock != nil && !strings.Contains(st.Reason, "no Landlock") {
+			st.Reason = noLandlock.Error() + ", and the read-only mounts that stand in for it cannot apply here: " + st.Reason
+		}
+		checks, _ := runChecks(ctx, home, "the policy-only launch", binary, "sandbox", "--profile", "policy-only", "--scratch", filepath.Join(dir, "scratch"), "--",
+			binary, "sandbox", "--inside-check", dir, "--marker", marker.Name())
+		st.PolicyOnly = policyOnlyHolds(checks)
 		return st
 	}
 	st.Available = true
 	st.Isolation = describe() + layerSummary(st.Checks)
 	st.EditChecks, st.EditReason = probeEdit(ctx, dir, binary, home, marker.Name())
 	st.Edit = st.EditReason == ""
+	if !st.Edit {
+		st.EditLandlockChecks, st.EditLandlockReason = probeEditLandlock(ctx, dir, binary, home, marker.Name())
+		st.EditLandlock = st.EditLandlockReason == ""
+	}
 	return st
 }
 
@@ -267,6 +289,20 @@ func probeEdit(ctx context.Context, dir, binary, home, marker string) ([]Check, 
 	return runChecks(ctx, home, "the edit sandbox", binary, "sandbox", "--profile", EditName, "--probe-confine",
 		"--scratch", filepath.Join(dir, "scratch"), "--project", project, "--",
 		binary, "sandbox", "--inside-check-edit", dir, "--marker", marker, "--outside", outside)
+}
+
+// probeEditLandlock tries the Landlock-only edit profile for real (where the edit profile's
+// namespaces are missing): a project it may write, holding a .claude it may not, beside a
+// directory it may not write, and hookctl's home, which it may not read.
+func probeEditLandlock(ctx context.Context, dir, binary, home, marker string) ([]Check, string) {
+	project := filepath.Join(dir, "project-landlock")
+	os.MkdirAll(filepath.Join(project, ".claude"), 0o755)
+	os.MkdirAll(filepath.Join(project, "src"), 0o755)
+	os.WriteFile(filepath.Join(project, ".claude", "settings.json"), []byte("{}\n"), 0o644)
+	os.WriteFile(filepath.Join(project, "file"), nil, 0o644)
+	return runChecks(ctx, home, "the Landlock-only edit sandbox", binary, "sandbox", "--profile", EditLandlockName, "--probe-confine",
+		"--scratch", filepath.Join(dir, "scratch"), "--project", project, "--",
+		binary, "sandbox", "--inside-check-edit-landlock", dir, "--marker", marker, "--outside", filepath.Join(dir, "outside"))
 }
 
 // runChecks runs one half of the probe, the launcher execing the inside check, and returns the
@@ -319,9 +355,10 @@ func InsideCheck(dir, marker string) []Check {
 		check(name, false, fmt.Sprintf("got %v", err))
 	}
 	outside := filepath.Join(dir, "outside")
-	refused("refused: a write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM)
-	refused("refused: a directory made outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES, syscall.EPERM)
-	refused("refused: removing a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM)
+	// EACCES from Landlock; EROFS from the read-only mounts that stand in for it (ReadOnlyTree).
+	refused("refused: a write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM, syscall.EROFS)
+	refused("refused: a directory made outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES, syscall.EPERM, syscall.EROFS)
+	refused("refused: removing a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM, syscall.EROFS)
 	refused("refused: a mode change", os.Chmod(filepath.Join(outside, "file"), 0o777), syscall.EPERM)
 	_, err := os.ReadFile(marker)
 	// ENOENT where a mount masks it (MaskHidden), EACCES where Landlock hides it.
@@ -373,6 +410,9 @@ func layerChecks() []Check {
 		}
 	}
 	none := func(v string) bool { return strings.Trim(v, "0") == "" && v != "" }
+	if _, err := landlock.ABI(); err != nil {
+		fact(false, "", "Landlock (the kernel has none: read-only mounts hold the writes, masks the hidden paths)")
+	}
 	fact(field("NoNewPrivs") == "1", "no_new_privs", "no_new_privs")
 	fact(field("Seccomp") == "2", "seccomp filter", "a seccomp filter")
 	fact(none(field("CapEff")) && none(field("CapPrm")), "no capabilities", "dropping the capabilities")

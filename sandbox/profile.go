@@ -104,6 +104,10 @@ type Profile struct {
 	// masked: Hidden is masked in this process's own mount namespace (MaskHidden), so that
 	// Landlock may grant reading the whole tree.
 	masked bool
+	// roTree: the mounts hold the writes, where the kernel has no Landlock (ReadOnlyTree).
+	roTree bool
+	// landlockOnly: the edit profile without namespaces (EditLandlock).
+	landlockOnly bool
 }
 
 // ReadOnlyName is the read-only profile's name, as `hookctl sandbox --profile` spells it.
@@ -210,7 +214,7 @@ const PublishName = "publish"
 // files (read anything but hidden, write only the scratch directory), sockets allowed in a
 // network namespace of its own whose one way out is the egress proxy (the launcher admits
 // api.github.com:443 alone), and an environment of gh's credentials and config (publishKeep)
-// with pins on top (hook.PublishEnv).
+// with pins on top (policy.PublishEnv).
 func Publish(hidden []string, scratch string, pins []string) *Profile {
 	p := ReadOnly(hidden, scratch)
 	p.Name, p.Network = PublishName, true

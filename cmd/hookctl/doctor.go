@@ -511,7 +511,11 @@ func sandboxFix(st sandbox.Status) string {
 	case !sandbox.Supported:
 		return "none yet on this platform; hookctl's rules still hold"
 	case strings.Contains(st.Reason, "no Landlock"):
-		return "run a kernel with Landlock (Linux 5.13 or later, with landlock in its lsm= list; `cat /sys/kernel/security/lsm` shows it)"
+		fix := "run a kernel with Landlock (Linux 5.13 or later, with landlock in its lsm= list; `cat /sys/kernel/security/lsm` shows it)"
+		if strings.Contains(st.Reason, "no mount namespace") {
+			fix += ", or allow user namespaces, where read-only mounts stand in for it"
+		}
+		return fix
 	case strings.Contains(st.Reason, "not permitted"):
 		return "a container or security policy forbids Landlock or seccomp here; allow the landlock_* and seccomp system calls, or run hookctl outside the container"
 	}

@@ -293,7 +293,7 @@ func isolationWaiting(env environment, waiting func()) policy.Isolation {
 // isolationOf is a probe's result as the policy reads it.
 func isolationOf(st sandbox.Status) policy.Isolation {
 	return policy.Isolation{Available: st.Available, Reason: st.Reason, Describe: st.Isolation, Edit: st.Edit, EditReason: st.EditReason,
-		Failing: st.Failing(), EditFailing: st.EditFailing()}
+		Failing: st.Failing(), EditFailing: st.EditFailing(), PolicyOnly: st.PolicyOnly, EditLandlock: st.EditLandlock}
 }
 
 // inRetrieverEnv marks the claude the retriever runs as a distiller (retriever.InRetrieverEnv).

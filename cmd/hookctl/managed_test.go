@@ -20,6 +20,9 @@ import (
 type managedWorld struct {
 	bin, home, policy string
 	user              *syscall.Credential
+	// userns runs hookctl in a user namespace of the user's own that maps only the user (as
+	// bubblewrap, a rootless container or hookctl run do): root's files show as the overflow uid.
+	userns bool
 }
 
 func newManagedWorld(t *testing.T, user *syscall.Credential, userConfig string) *managedWorld {
@@ -73,6 +76,9 @@ func (w *managedWorld) run(t *testing.T, managed bool, stdin string, args ...str
 	}
 	if w.user != nil {
 		argv = append(argv, "setpriv", "--reuid=65534", "--regid=65534", "--clear-groups")
+	}
+	if w.userns {
+		argv = append(argv, "unshare", "--user", "--map-root-user")
 	}
 	argv = append(append(argv, w.bin), args...)
 	cmd := exec.Command(argv[0], argv[1:]...)
@@ -163,6 +169,31 @@ func TestManagedPolicyBindsEveryUser(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestManagedPolicyInAUserNamespace: in a user namespace that does not map root, the policy and
+// the directories above it show as owned by the overflow uid; the policy still binds there, and
+// a policy its group may write is still refused. (Before, every tool call there was refused as
+// if the policy were a user's: hookctl run and bubblewrap were unusable on a managed machine.)
+// Control: the same user config without the policy reads ~/.aws.
+func TestManagedPolicyInAUserNamespace(t *testing.T) {
+	w := newManagedWorld(t, &syscall.Credential{Uid: 65534, Gid: 65534}, "allow_read = [\"~/.aws\"]\n")
+	w.userns = true
+	w.setPolicy(t, "allow_read = []\n")
+	secret := []string{"check", "--", "cat " + w.home + "/.aws/credentials"}
+	if out, code := w.run(t, false, "", secret...); code != exitOK {
+		t.Fatalf("control: without the policy the user's allow_read does not hold: exit %d\n%s", code, out)
+	}
+	if out, code := w.run(t, true, "", "check", "--", "cat notes.txt"); code != exitOK {
+		t.Errorf("a plain read under the policy in a user namespace: exit %d\n%s", code, out)
+	}
+	if out, code := w.run(t, true, "", secret...); code == exitOK || strings.Contains(out, "owned by uid") {
+		t.Errorf("the policy does not bind in a user namespace: exit %d\n%s", code, out)
+	}
+	os.Chmod(filepath.Join(w.policy, "config.toml"), 0o664)
+	if out, _ := w.run(t, true, "", "check", "--", "cat notes.txt"); !strings.Contains(out, "writable by its group") {
+		t.Errorf("a policy its group may write is not refused in a user namespace:\n%s", out)
+	}
 }
 
 // versionedHookctl is hookctl built as a release is, with version v stamped in.

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -75,14 +74,16 @@ type sandboxOptions struct {
 	// The probe's inside half.
 	InsideCheck     string
 	InsideCheckEdit string
-	Marker          string
-	Outside         string
-	ProbeConfine    bool
-	InUserNS        bool
-	Init, Inner     bool // the edit sandbox's init and inner launcher (editExec)
-	EgressFD        int
-	EgressWatch     int // the watcher of StartWatcher: the pid of the command it serves
-	ProxyConnect    bool
+	// The Landlock-only edit probe's inside half.
+	InsideCheckEditLandlock string
+	Marker                  string
+	Outside                 string
+	ProbeConfine            bool
+	InUserNS                bool
+	Init, Inner             bool // the edit sandbox's init and inner launcher (editExec)
+	EgressFD                int
+	EgressWatch             int // the watcher of StartWatcher: the pid of the command it serves
+	ProxyConnect            bool
 	// The secure-read-only profile's roots and report descriptor (hookctl run passes them).
 	Read, Write []string
 	StatusFD    int
@@ -91,7 +92,7 @@ type sandboxOptions struct {
 	// variables it points at the broker (ANTHROPIC_BASE_URL).
 	ModelFD   int
 	ModelVars []string
-	// Timeout bounds a read-only or policy-only command (hook.Config's command_timeout);
+	// Timeout bounds a read-only or policy-only command (config.Config's command_timeout);
 	// BoundedChild is the launcher again as RunBounded's child, which applies the profile.
 	Timeout      time.Duration
 	BoundedChild bool
@@ -147,6 +148,8 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				return proxyConnect(s, args[0], args[1])
 			case opts.InsideCheck != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheck(opts.InsideCheck, opts.Marker))
+			case opts.InsideCheckEditLandlock != "":
+				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEditLandlock(opts.InsideCheckEditLandlock, opts.Marker, opts.Outside))
 			case opts.InsideCheckEdit != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheckEdit(opts.InsideCheckEdit, opts.Marker, opts.Outside))
 			case opts.Probe:
@@ -159,9 +162,11 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
 				return exitCode(exitSandboxFailed)
-			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != policy.PolicyOnlyProfile:
-				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName, sandbox.PublishName, policy.PolicyOnlyProfile)
-			case opts.Profile == sandbox.EditName && !filepath.IsAbs(opts.Project):
+			case opts.Profile != sandbox.ReadOnlyName && opts.Profile != sandbox.EditName && opts.Profile != sandbox.PublishName && opts.Profile != policy.PolicyOnlyProfile &&
+				opts.Profile != sandbox.EditLandlockName:
+				return fmt.Errorf("unknown profile %q: the profiles are %s, %s, %s, %s and %s", opts.Profile, sandbox.ReadOnlyName, sandbox.EditName,
+					sandbox.EditLandlockName, sandbox.PublishName, policy.PolicyOnlyProfile)
+			case (opts.Profile == sandbox.EditName || opts.Profile == sandbox.EditLandlockName) && !filepath.IsAbs(opts.Project):
 				return errors.New("the edit profile needs --project DIR, an absolute path")
 			case len(args) == 0:
 				return errors.New("give the program after --, e.g. hookctl sandbox -- ls -la")
@@ -184,6 +189,8 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	cmd.Flags().StringVar(&opts.InsideCheck, "inside-check", "", "")
 	cmd.Flags().StringVar(&opts.InsideCheckEdit, "inside-check-edit", "", "")
 	cmd.Flags().MarkHidden("inside-check-edit")
+	cmd.Flags().StringVar(&opts.InsideCheckEditLandlock, "inside-check-edit-landlock", "", "")
+	cmd.Flags().MarkHidden("inside-check-edit-landlock")
 	cmd.Flags().StringVar(&opts.Marker, "marker", "", "")
 	cmd.Flags().StringVar(&opts.Outside, "outside", "", "")
 	cmd.Flags().MarkHidden("outside")
@@ -316,8 +323,14 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if opts.Profile == sandbox.EditName {
 		return editExec(home, opts, args)
 	}
+	if opts.Profile == sandbox.EditLandlockName {
+		return 0, editLandlockExec(home, opts, args)
+	}
 	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == policy.PolicyOnlyProfile) && !opts.BoundedChild {
 		return boundedExec(opts, home, args)
+	}
+	if opts.Profile == policy.PolicyOnlyProfile {
+		return 0, policyOnlyExec(home, opts, args)
 	}
 	ownMounts := false
 	if opts.BoundedChild {
@@ -372,6 +385,16 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 		// Mounts hide the paths, at a cost that does not grow with the directories around them;
 		// where they cannot, Landlock hides them by itself.
 		sandbox.MaskHidden(p)
+	}
+	if _, _, err := sandbox.Mechanisms(); err != nil && opts.Profile == sandbox.ReadOnlyName {
+		// No Landlock: read-only mounts stand in for it (issue 28), in a mount namespace.
+		failed := "the sandbox could not be applied, so the command did not run: " + err.Error() + ", and "
+		if !ownMounts {
+			return 0, errors.New(failed + "no mount namespace of its own here for the read-only mounts that stand in for it (the kernel refuses the namespaces)")
+		}
+		if err := sandbox.ReadOnlyTree(p); err != nil {
+			return 0, fmt.Errorf(failed+"the read-only mounts that stand in for it failed: %v", err)
+		}
 	}
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
@@ -541,23 +564,7 @@ func sandboxForget(s *streams) error {
 // profile and execs the command; the policy-only profile's child is the command itself, with the
 // read-only profile's environment. Both environments are the allowlist (Profile.Environ).
 func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) {
-	if opts.Profile == policy.PolicyOnlyProfile {
-		scratch, err := scratchFor(home, opts)
-		if err != nil {
-			return 0, err
-		}
-		defer scratch.Close()
-		p := sandbox.ReadOnly(nil, scratch.Path)
-		p.Name = policy.PolicyOnlyProfile
-		p.PassEnv, p.Pins = readOnlyEnv(home)
-		path, err := exec.LookPath(args[0])
-		if err != nil {
-			return 0, fmt.Errorf("cannot run %s: %v", args[0], err)
-		}
-		code, _, err := sandbox.RunBounded(path, args, p.Environ(os.Environ()), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
-		return code, err
-	}
-	argv := []string{"hookctl", "sandbox", "--profile", sandbox.ReadOnlyName, "--session", opts.Session}
+	argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session}
 	if opts.Scratch != "" {
 		argv = append(argv, "--scratch", opts.Scratch) // the probe's
 	}
@@ -566,7 +573,9 @@ func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) 
 	if err != nil {
 		return 0, fmt.Errorf("hookctl cannot find its own executable: %v", err)
 	}
-	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
+	// The policy-only launch's child is in a process namespace of its own only (policyOnlyExec).
+	policyOnly := opts.Profile == policy.PolicyOnlyProfile
+	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: !policyOnly, PidOnly: policyOnly})
 	if err == nil && code != 0 && code != sandbox.ExitTimedOut {
 		if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
 			fmt.Fprintln(os.Stderr, note)
@@ -577,7 +586,7 @@ func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) 
 
 // readOnlyEnv is what a read-only command's environment keeps besides the allowlist (the
 // config's pass_env), and the pins that turn the repository's own git filter drivers off
-// (hook.GitFilterPins).
+// (gate.GitFilterPins).
 func readOnlyEnv(home string) (passEnv, pins []string) {
 	if cfg, err := gate.LoadConfig(home); err == nil {
 		passEnv = cfg.PassEnv
@@ -609,6 +618,12 @@ func sandboxProbe(s *streams, opts *sandboxOptions) error {
 	printChecks(s, "edit: ", st.EditChecks)
 	if !st.Edit {
 		fmt.Fprintln(s.out, "no edit sandbox:", st.EditReason)
+		printChecks(s, "edit, Landlock only: ", st.EditLandlockChecks)
+		if st.EditLandlock {
+			fmt.Fprintln(s.out, "Landlock-only edit sandbox available: no namespaces here, so no network and no new entries where a protected path is")
+		} else {
+			fmt.Fprintln(s.out, "no Landlock-only edit sandbox:", st.EditLandlockReason)
+		}
 	} else {
 		fmt.Fprintln(s.out, "edit sandbox available")
 	}
@@ -635,7 +650,7 @@ var editWritable = []string{".cache", ".npm", ".yarn", ".pnpm-store", ".bun", ".
 // project, the temporary directories and the caches, never hookctl's files, the clients'
 // settings (whole .claude directories, and the other clients' (clientDirs), in the home and in the
 // project and above), the shell's start-up files, or what runs later outside the sandbox: git's
-// code-running files and the auto-run files (hook.AutoRun), and the directories on the user's
+// code-running files and the auto-run files (gate.AutoRun), and the directories on the user's
 // PATH that it could otherwise write. The tools' caches (editWritable) it writes through
 // layers of the session's own (sandbox.Profile.Layered), so that nothing it puts there (a
 // binary on PATH, an init script, a module) runs outside.

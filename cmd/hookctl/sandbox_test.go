@@ -293,7 +293,7 @@ func TestPolicyOnlyMachine(t *testing.T) {
 	if out, _ := run("", "check", "--", "ls -la"); !strings.Contains(out, " sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la'\nunder: policy only: the kernel has no Landlock") {
 		t.Errorf("check: %s", out)
 	}
-	if out, _ := run(`{"session_id":"s1"}`, "statusline"); strings.TrimSpace(out) != "🔒 READ-ONLY (policy only)" {
+	if out, _ := run(`{"session_id":"s1"}`, "statusline"); strings.TrimSpace(out) != "🔒 READ-ONLY (⚠ policy only for files, seccomp holds: hookctl doctor)" {
 		t.Errorf("status line: %q", out)
 	}
 	start := `{"session_id":"s1","hook_event_name":"SessionStart","source":"startup","cwd":"` + home + `"}`

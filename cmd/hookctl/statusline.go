@@ -97,18 +97,21 @@ func statusLine(stdin io.Reader) string {
 	switch line {
 	case session.Badge(hook.ModeReadOnly):
 		iso := isolation(hookEnv())
-		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
+		line += filterBadge(sandboxBadge(cfg, iso.Available, iso.Failing), iso) + partialBadge(iso)
 	case session.Badge(hook.ModeEdit):
 		iso := isolation(hookEnv())
-		held := iso.Edit
+		held := iso.Edit || iso.EditLandlock
 		line += sandboxBadge(cfg, held, iso.EditFailing)
+		if iso.EditLandlock && !iso.Edit && !iso.EditFailing {
+			line += " " + editLandlockBadge
+		}
 		if held && cfg.FullNetwork() {
 			line += " " + fullNetworkBadge
 		}
 	case session.Badge(hook.ModeReview):
 		// Review mode's reads are held as read-only mode's are; its publishes are not.
 		iso := isolation(hookEnv())
-		line += sandboxBadge(cfg, iso.Available, iso.Failing) + partialBadge(iso)
+		line += filterBadge(sandboxBadge(cfg, iso.Available, iso.Failing), iso) + partialBadge(iso)
 		if held, _ := iso.Publish(); !held {
 			line += " " + reviewPublishBadge
 		}
@@ -154,6 +157,10 @@ const planBadge = "(⏸ plan mode: read-only)"
 // whole network (network.edit = "full"), past the egress proxy.
 const fullNetworkBadge = "⚠ FULL NETWORK"
 
+// editLandlockBadge is what the edit badge adds where edit mode's commands run in the
+// Landlock-only edit profile (no namespaces): doctor says what holds and what does not.
+const editLandlockBadge = "(⚠ partial edit sandbox: hookctl doctor)"
+
 // reviewPublishBadge is what the review badge adds where an approved publish runs outside the
 // sandbox.
 const reviewPublishBadge = "(publish: unsandboxed)"
@@ -181,6 +188,15 @@ func partialBadge(iso policy.Isolation) string {
 		return " (⚠ partial sandbox: hookctl doctor)"
 	}
 	return ""
+}
+
+// filterBadge is badge, but where commands run on the policy alone for their files and the
+// policy-only launch still holds its seccomp filter (no network): says so (issue 28).
+func filterBadge(badge string, iso policy.Isolation) string {
+	if badge == " "+policy.PolicyOnlyBadge && iso.PolicyOnly != "" {
+		return " (⚠ policy only for files, seccomp holds: hookctl doctor)"
+	}
+	return badge
 }
 
 // sandboxBadge is what a mode's badge adds where its commands cannot run in their sandbox

@@ -4,4 +4,6 @@ package main
 
 import "errors"
 
-func execWithoutLandlock([]string) error { return errors.New("Landlock is Linux's") }
+func execWithoutLandlock([]string, bool) error { return errors.New("Landlock is Linux's") }
+
+func execAtLandlockABI(int, []string) error { return errors.New("Landlock is Linux's") }

@@ -1,0 +1,146 @@
+//go:build linux
+
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+
+	"github.com/hookctl/hookctl/internal/landlock"
+)
+
+// TestSandboxOldLandlockABI runs the read-only sandbox on this kernel as a kernel with Landlock
+// ABI 1, 2 and 3 (execAtLandlockABI: the launcher asks for that ABI's rights only, and the real
+// kernel enforces them) and tries from inside what each ABI leaves to the other layers: a write
+// outside, an open for reading that truncates (Landlock governs truncation from ABI 3), a hard
+// link of a file outside into the scratch directory then a write through it, and a rename of
+// one into it (reparenting: refused outright at ABI 1, governed by REFER from ABI 2), a read of
+// a hidden key and a TCP connection (Landlock governs TCP from ABI 4). Each row first runs the
+// same attack at the same ABI without hookctl, which must get every one through; then the
+// probe must name the ABI, and under the sandbox none may get through. As root and as an
+// unprivileged user (docs/sandbox-environments.md).
+func TestSandboxOldLandlockABI(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("the rows switch users: run as root")
+	}
+	if abi, err := landlock.ABI(); err != nil || abi < 4 {
+		t.Skipf("the kernel's own Landlock must be newer than the ABIs it stands in for (%d, %v)", abi, err)
+	}
+	requireTool(t, "bash")
+	requireTool(t, "python3")
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, abi := range []int{1, 2, 3} {
+		for _, user := range []*syscall.Credential{nil, nobody} {
+			name := fmt.Sprintf("ABI_%d/root", abi)
+			if user != nil {
+				name = fmt.Sprintf("ABI_%d/unprivileged", abi)
+			}
+			t.Run(name, func(t *testing.T) { oldABIRow(t, self, abi, user) })
+		}
+	}
+}
+
+func oldABIRow(t *testing.T, self string, abi int, user *syscall.Credential) {
+	root, err := os.MkdirTemp("/var/lib", "hookctl-abi-test-")
+	if err != nil {
+		t.Skipf("no place outside the temporary directories: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(root) })
+	os.Chmod(root, 0o755)
+	home, outside, bin, tmp := filepath.Join(root, "home"), filepath.Join(root, "outside"), filepath.Join(root, "bin"), filepath.Join(root, "tmp")
+	hh := filepath.Join(home, ".config", "hookctl")
+	for _, d := range []string{hh, filepath.Join(home, ".ssh"), outside, bin, tmp} {
+		os.MkdirAll(d, 0o755)
+	}
+	const secret = "hookctl-abi-test-secret"
+	os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte(secret+"\n"), 0o600)
+	for src, dst := range map[string]string{hookctlBinary(t): "hookctl", self: "harness"} {
+		b, err := os.ReadFile(src)
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(bin, dst), b, 0o755)
+	}
+	conns := newConnCounter(t)
+	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=", "TMPDIR="+tmp)
+	run := func(argv ...string) (string, int) {
+		t.Helper()
+		return runAs(t, user, outside, env, "", append([]string{filepath.Join(bin, "harness"), atLandlockABIArg, strconv.Itoa(abi)}, argv...)...)
+	}
+	n := 0
+	// attack tries each way out, in a directory of its own (victims owned by the user, so that
+	// only the sandbox can refuse them), and says from outside which got through. scratch is
+	// where the command may write: the session's scratch directory under hookctl, TMPDIR
+	// without it.
+	attack := func(scratch string, launch ...string) (string, []string) {
+		n++
+		dir := filepath.Join(outside, strconv.Itoa(n))
+		os.Mkdir(dir, 0o755)
+		for _, f := range []string{"truncated", "linked", "renamed"} {
+			os.WriteFile(filepath.Join(dir, f), []byte("data\n"), 0o644)
+		}
+		if user != nil {
+			filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error {
+				if !strings.HasPrefix(p, bin) {
+					os.Lchown(p, int(user.Uid), int(user.Gid))
+				}
+				return nil
+			})
+		}
+		script := fmt.Sprintf(`d=%s; s=%s; echo x > $d/written
+python3 -c 'import os, sys
+try: os.open(sys.argv[1], os.O_RDONLY | os.O_TRUNC)
+except OSError as e: print("truncate:", e.strerror)' $d/truncated
+ln $d/linked "$s/link-%d" && echo x >> "$s/link-%d"
+python3 -c 'import os, sys
+try: os.rename(sys.argv[1], sys.argv[2])
+except OSError as e: print("rename:", e.strerror)' $d/renamed "$s/renamed-%d"
+cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
+			dir, scratch, n, n, n, filepath.Join(home, ".ssh", "id_ed25519"), conns.port)
+		before := conns.reached.Load()
+		out, _ := run(append(launch, "bash", "--noprofile", "--norc", "-c", script)...)
+		var effects []string
+		if _, err := os.Stat(filepath.Join(dir, "written")); err == nil {
+			effects = append(effects, "write outside")
+		}
+		if fi, err := os.Stat(filepath.Join(dir, "truncated")); err == nil && fi.Size() == 0 {
+			effects = append(effects, "truncate")
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "linked")); string(b) != "data\n" {
+			effects = append(effects, "link")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "renamed")); err != nil {
+			effects = append(effects, "rename")
+		}
+		if strings.Contains(out, secret) {
+			effects = append(effects, "hidden read")
+		}
+		if conns.since(before, out) {
+			effects = append(effects, "connection")
+		}
+		return out, effects
+	}
+	all := "write outside, truncate, link, rename, hidden read, connection"
+	if out, effects := attack(tmp); strings.Join(effects, ", ") != all {
+		t.Fatalf("control: at ABI %d without hookctl the attack got through only %v, so this row proves nothing:\n%s", abi, effects, out)
+	}
+	probe, _ := run(filepath.Join(bin, "hookctl"), "sandbox", "--probe")
+	if want := fmt.Sprintf("sandbox available: landlock ABI %d,", abi); !strings.Contains(probe, want) {
+		t.Errorf("the probe does not say %q:\n%s", want, probe)
+	}
+	out, effects := attack(filepath.Join(hh, "scratch", "s"), filepath.Join(bin, "hookctl"), "sandbox", "--session", "s", "--")
+	if len(effects) > 0 {
+		t.Errorf("at ABI %d the attack got through the sandbox: %v\n%s", abi, effects, out)
+	}
+	if !strings.Contains(out, "truncate: Operation not permitted") || !strings.Contains(out, "rename: Invalid cross-device link") {
+		t.Errorf("the sandbox did not refuse as it should (seccomp the truncating open, Landlock the rename):\n%s", out)
+	}
+}
