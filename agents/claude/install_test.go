@@ -255,14 +255,6 @@ func checkRegistered(t *testing.T, text []byte, r Registration) {
 	}
 }
 
-func mustMarshal(t *testing.T, v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
-}
-
 func TestInstallEntriesTable(t *testing.T) {
 	seen := map[string]bool{}
 	for _, e := range Entries {

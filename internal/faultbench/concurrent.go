@@ -5,7 +5,6 @@ package faultbench
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -167,6 +166,3 @@ func sessionsDir(home string) string { return filepath.Join(home, "sessions") }
 
 // stateFile is session's state file in home.
 func stateFile(home, session string) string { return filepath.Join(sessionsDir(home), session+".json") }
-
-// exists reports whether path exists, whatever it is.
-func exists(path string) bool { _, err := os.Lstat(path); return err == nil }
