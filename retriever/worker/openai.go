@@ -68,8 +68,6 @@ type chatResponse struct {
 }
 
 func (o *openAIDistiller) Distill(ctx context.Context, need string, docs []retriever.Document) (*retriever.Answer, error) {
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
 	req := chatRequest{
 		Model: o.model, MaxTokens: distillMaxTokens,
 		Messages: []chatMessage{
@@ -77,13 +75,9 @@ func (o *openAIDistiller) Distill(ctx context.Context, need string, docs []retri
 			{Role: "user", Content: BuildPrompt(need, docs)},
 		},
 	}
-	var headers map[string]string
-	if o.key != nil {
-		headers = map[string]string{"Authorization": "Bearer " + o.key.value()}
-	}
-	body, err := postJSON(ctx, o.client, o.endpoint, headers, req, o.key)
+	body, err := o.post(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("failed to distill with openai: %w", err)
+		return nil, err
 	}
 	var resp chatResponse
 	if err := json.Unmarshal(body, &resp); err != nil {
