@@ -2,6 +2,7 @@ package lexer
 
 import (
 	"bytes"
+	"iter"
 	"os"
 	"os/exec"
 	"strings"
@@ -105,15 +106,7 @@ func TestLiteral(t *testing.T) {
 // TestLiteralAgreesWithShells runs every word the table calls literal through bash and zsh and
 // compares what each prints with Literal's value: the reader's claims are the shells' own.
 func TestLiteralAgreesWithShells(t *testing.T) {
-	for _, sh := range []string{"bash", "zsh"} {
-		path, err := exec.LookPath(sh)
-		if err != nil {
-			if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
-				t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", sh)
-			}
-			t.Logf("%s is not installed: skipped", sh)
-			continue
-		}
+	for sh, path := range shells(t) {
 		var script strings.Builder
 		var want []string
 		for _, r := range wordRows {
@@ -143,15 +136,7 @@ func TestLiteralAgreesWithShells(t *testing.T) {
 // an interpreter this way).
 func TestUnescapeHeredocAgreesWithShells(t *testing.T) {
 	bodies := []string{`plain`, `a\$b`, "a\\`b", `a\\b`, `a\"b`, `a\zb`, "line\\\ncontinued", `'single' "double"`, `tab\	x`}
-	for _, sh := range []string{"bash", "zsh"} {
-		path, err := exec.LookPath(sh)
-		if err != nil {
-			if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
-				t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", sh)
-			}
-			t.Logf("%s is not installed: skipped", sh)
-			continue
-		}
+	for sh, path := range shells(t) {
 		for _, b := range bodies {
 			out, err := exec.Command(path, "-c", "cat <<EOF\n"+b+"\nEOF\n").Output()
 			if err != nil {
@@ -159,6 +144,26 @@ func TestUnescapeHeredocAgreesWithShells(t *testing.T) {
 			}
 			if got, want := strings.TrimSuffix(string(out), "\n"), UnescapeHeredoc(b); got != want {
 				t.Errorf("%s prints the here-document body %q as %q; UnescapeHeredoc says %q", sh, b, got, want)
+			}
+		}
+	}
+}
+
+// shells yields bash and zsh with their paths; one not installed is skipped with a note, or fails
+// the test under HOOKCTL_REQUIRE_ALL=1.
+func shells(t *testing.T) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for _, sh := range []string{"bash", "zsh"} {
+			path, err := exec.LookPath(sh)
+			if err != nil {
+				if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
+					t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", sh)
+				}
+				t.Logf("%s is not installed: skipped", sh)
+				continue
+			}
+			if !yield(sh, path) {
+				return
 			}
 		}
 	}
