@@ -14,6 +14,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/loopback"
 )
 
 // TestSandboxEnvironments launches the read-only sandbox in each environment people run agents
@@ -80,22 +82,7 @@ func TestSandboxEnvironments(t *testing.T) {
 				}
 			}
 			var reached atomic.Int32
-			l, err := net.Listen("tcp", "127.0.0.1:0")
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer l.Close()
-			go func() {
-				for {
-					c, err := l.Accept()
-					if err != nil {
-						return
-					}
-					reached.Add(1)
-					c.Close()
-				}
-			}()
-			port := l.Addr().(*net.TCPAddr).Port
+			_, port, _ := net.SplitHostPort(loopback.Serve(t, func(c net.Conn) { reached.Add(1); c.Close() }))
 			env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=", "TMPDIR="+filepath.Join(root, "tmp"))
 			run := func(argv ...string) (string, int) {
 				t.Helper()
@@ -120,7 +107,7 @@ func TestSandboxEnvironments(t *testing.T) {
 			attack := func(launch ...string) (string, int, []string) {
 				n++
 				written := filepath.Join(outside, "written-"+strconv.Itoa(n))
-				script := fmt.Sprintf("echo x > %s; cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected",
+				script := fmt.Sprintf("echo x > %s; cat %s; exec 3<>/dev/tcp/127.0.0.1/%s && echo connected",
 					written, filepath.Join(home, ".ssh", "id_ed25519"), port)
 				before := reached.Load()
 				out, code := run(append(launch, "bash", "--noprofile", "--norc", "-c", script)...)
