@@ -92,6 +92,19 @@ func retrieveEnv(t *testing.T, d *fakeDistiller, extraConfig string) (home strin
 // loopback (internal/buildinfo.TestSeams). A shipped build has no such switch.
 var testSeams = []string{"-tags", "hookctl_testseams"}
 
+// retrieveFixture is where most retrieve tests start: hookctl and its worker built with flags,
+// the fixture page, the fake distiller, and the home and environment that use it.
+func retrieveFixture(t *testing.T, flags ...string) (bin string, page *httptest.Server, d *fakeDistiller, home string, env []string) {
+	if testing.Short() {
+		t.Skip("builds the binary")
+	}
+	bin = buildPair(t, flags...)
+	page = fixturePage(t)
+	d = newFakeDistiller(t)
+	home, env = retrieveEnv(t, d, "")
+	return bin, page, d, home, env
+}
+
 // buildPair builds hookctl and the retriever's worker side by side, as make install installs
 // them, static as released (Landlock needs a binary without cgo), with the go build flags
 // given, and returns hookctl's path.
@@ -112,13 +125,7 @@ func buildPair(t testing.TB, flags ...string) string {
 // the distiller, inside the fence, never to the output; the audit records the URL, the address,
 // the isolation and the outcome.
 func TestRetrieveFetch(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildPair(t, testSeams...)
-	page := fixturePage(t)
-	d := newFakeDistiller(t)
-	home, env := retrieveEnv(t, d, "")
+	bin, page, d, home, env := retrieveFixture(t, testSeams...)
 
 	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/notes", "--need", "Which version does this announce?")
 	cmd.Env = env
@@ -180,13 +187,7 @@ func TestRetrieveFetch(t *testing.T) {
 // the environment, which an agent can set and which once opened loopback, private and metadata
 // addresses to every shipped binary.
 func TestRetrieveRefusals(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildPair(t)
-	page := fixturePage(t)
-	d := newFakeDistiller(t)
-	home, env := retrieveEnv(t, d, "")
+	bin, page, d, home, env := retrieveFixture(t)
 	env = append(env, "HOOKCTL_ALLOW_LOOPBACK_FOR_TESTS=1")
 
 	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/?token=ghp_"+strings.Repeat("a1B2", 9), "--need", "x")
@@ -374,13 +375,7 @@ func BenchmarkRetrieveVersusDirect(b *testing.B) {
 // hookctl would leave) refuses the request, and doctor says the pair does not match; a missing
 // worker fails the retrieval closed; the matching pair passes doctor's check.
 func TestRetrieveNeedsTheWorkerOfItsBuild(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildPair(t)
-	page := fixturePage(t)
-	d := newFakeDistiller(t)
-	_, env := retrieveEnv(t, d, "")
+	bin, page, d, _, env := retrieveFixture(t)
 	env = append(env, "HOME="+t.TempDir(), "PATH=") // doctor: no settings, no claude to ask
 	run := func(args ...string) string {
 		cmd := exec.Command(bin, args...)
