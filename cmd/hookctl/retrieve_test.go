@@ -278,12 +278,7 @@ func TestRetrieveFailureShowsNoServerText(t *testing.T) {
 // user's files. A command distiller that tries to cat a file in the project and one in the home
 // directory gets permission errors, and the secret never comes back.
 func TestRetrieverIsolation(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds the binary")
-	}
-	bin := buildPair(t, testSeams...)
-	page := fixturePage(t)
-	d := newFakeDistiller(t)
+	bin, page, _, home, env := retrieveFixture(t, testSeams...)
 	project := t.TempDir()
 	secret := filepath.Join(project, "secret.txt")
 	os.WriteFile(secret, []byte("PROJECT-SECRET-93af"), 0o600)
@@ -294,7 +289,6 @@ func TestRetrieverIsolation(t *testing.T) {
 	if err != nil {
 		t.Skip("no cat")
 	}
-	home, env := retrieveEnv(t, d, "")
 	cfg := fmt.Sprintf("[retriever]\ndistiller = \"command\"\n[retriever.command]\nargv = [%q, %q, %q]\n", cat, secret, homeSecret)
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte(cfg), 0o600)
 
