@@ -327,10 +327,7 @@ func (r *researcher) dispatch(ctx context.Context, step *retriever.Step, i int, 
 	case "search":
 		q := argString(c.Args, "query")
 		step.Target = q
-		if err := r.checkOut(&retriever.Request{Kind: retriever.KindSearch, Query: q}, false); err != nil {
-			return "", err
-		}
-		if err := r.spendPage(); err != nil {
+		if err := r.admit(&retriever.Request{Kind: retriever.KindSearch, Query: q}); err != nil {
 			return "", err
 		}
 		docs, err := r.searcher.Search(ctx, q)
@@ -363,10 +360,7 @@ func (r *researcher) dispatch(ctx context.Context, step *retriever.Step, i int, 
 		if op.Op == "snapshot" {
 			return r.snapshot(ctx, step, op)
 		}
-		if err := r.checkOut(&retriever.Request{Kind: retriever.KindGitHub, GitHub: op}, false); err != nil {
-			return "", err
-		}
-		if err := r.spendPage(); err != nil {
+		if err := r.admit(&retriever.Request{Kind: retriever.KindGitHub, GitHub: op}); err != nil {
 			return "", err
 		}
 		g, withToken := r.githubFor(op)
@@ -399,10 +393,7 @@ func (r *researcher) snapshot(ctx context.Context, step *retriever.Step, op *ret
 	if len(r.snapshots) == maxSnapshots {
 		return "", &refusal{why: fmt.Sprintf("at most %d snapshots a retrieval", maxSnapshots)}
 	}
-	if err := r.checkOut(&retriever.Request{Kind: retriever.KindRepo, GitHub: op}, false); err != nil {
-		return "", err
-	}
-	if err := r.spendPage(); err != nil {
+	if err := r.admit(&retriever.Request{Kind: retriever.KindRepo, GitHub: op}); err != nil {
 		return "", err
 	}
 	g, _ := r.githubFor(op)
@@ -515,6 +506,14 @@ func (r *researcher) fence(title, text string) string {
 	b.WriteString(fenceClose + r.nonce + fenceTail + "\n")
 	r.shown += b.Len()
 	return b.String()
+}
+
+// admit checks a request to a host other than fetch's (checkOut) and spends a page on it.
+func (r *researcher) admit(req *retriever.Request) error {
+	if err := r.checkOut(req, false); err != nil {
+		return err
+	}
+	return r.spendPage()
 }
 
 // spendPage takes one page of the budget, or refuses when the pages, bytes or time are spent.
