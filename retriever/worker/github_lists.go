@@ -59,6 +59,22 @@ func (s *ghSession) author(ctx context.Context) (string, error) {
 	return u.GetLogin(), nil
 }
 
+// issuesWhere lists the repository's issues with opts, keeping those keep says: the issues API
+// returns pull requests too, so each list takes the one kind it reads.
+func (s *ghSession) issuesWhere(ctx context.Context, opts *github.IssueListByRepoOptions, max int, keep func(*github.Issue) bool) ([]*github.Issue, bool, *github.Response, error) {
+	return ghCollect(max, func(lo github.ListOptions) ([]*github.Issue, *github.Response, error) {
+		opts.ListOptions = lo
+		got, resp, err := s.client.Issues.ListByRepo(ctx, s.op.Owner, s.op.Repo, opts)
+		var kept []*github.Issue
+		for _, is := range got {
+			if keep(is) {
+				kept = append(kept, is)
+			}
+		}
+		return kept, resp, err
+	})
+}
+
 // retrieverCheckLogin checks a login GitHub returned before it goes into a query.
 func retrieverCheckLogin(l string) error {
 	op := retriever.GitHubOp{Op: "issue-list", Owner: "o", Repo: "r", Author: l}
@@ -77,17 +93,7 @@ func (s *ghSession) issueList(ctx context.Context) ([]retriever.Document, error)
 	if opts.State == "" {
 		opts.State = "open"
 	}
-	issues, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.Issue, *github.Response, error) {
-		opts.ListOptions = lo
-		got, resp, err := s.client.Issues.ListByRepo(ctx, s.op.Owner, s.op.Repo, opts)
-		var only []*github.Issue
-		for _, is := range got {
-			if !is.IsPullRequest() {
-				only = append(only, is)
-			}
-		}
-		return only, resp, err
-	})
+	issues, more, resp, err := s.issuesWhere(ctx, opts, max, func(is *github.Issue) bool { return !is.IsPullRequest() })
 	if err != nil {
 		return nil, err
 	}
@@ -170,16 +176,8 @@ func (s *ghSession) prList(ctx context.Context) ([]retriever.Document, error) {
 	if state == "merged" {
 		opts.State = "closed"
 	}
-	items, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.Issue, *github.Response, error) {
-		opts.ListOptions = lo
-		got, resp, err := s.client.Issues.ListByRepo(ctx, s.op.Owner, s.op.Repo, opts)
-		var prs []*github.Issue
-		for _, is := range got {
-			if is.IsPullRequest() && (state != "merged" || is.GetPullRequestLinks().MergedAt != nil) {
-				prs = append(prs, is)
-			}
-		}
-		return prs, resp, err
+	items, more, resp, err := s.issuesWhere(ctx, opts, max, func(is *github.Issue) bool {
+		return is.IsPullRequest() && (state != "merged" || is.GetPullRequestLinks().MergedAt != nil)
 	})
 	if err != nil {
 		return nil, err
