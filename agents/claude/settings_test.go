@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 // stripJSONC turns JSON with comments into plain JSON for encoding/json: it drops a leading byte
@@ -163,13 +165,8 @@ var settingsRefusals = []settingsRefusal{
 }
 
 func init() {
-	seen := map[string]bool{}
-	for _, r := range settingsRefusals {
-		if seen[r.name] || seen["in:"+r.in] {
-			panic("duplicate settings refusal row " + r.name)
-		}
-		seen[r.name], seen["in:"+r.in] = true, true
-	}
+	testrows.Unique("settings refusal", settingsRefusals, func(r settingsRefusal) string { return r.name })
+	testrows.Unique("settings refusal input", settingsRefusals, func(r settingsRefusal) string { return r.in })
 }
 
 func TestSettingsRefusals(t *testing.T) {

@@ -40,6 +40,20 @@ func Twice(t Reporter, key string) bool {
 	return twice
 }
 
+// Unique panics when key gives two rows of a table the same value: a row listed twice is a
+// copy-paste that tests nothing new, and hides the case that was meant. Tests call it from init,
+// so that a duplicate stops the whole package before any test runs.
+func Unique[R any](table string, rows []R, key func(R) string) {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		k := key(r)
+		if seen[k] {
+			panic(fmt.Sprintf("duplicate %s row: %s", table, k))
+		}
+		seen[k] = true
+	}
+}
+
 // Recorder is a Reporter that keeps errors instead of failing the test, so that a table check's
 // own test can count the misses it reports.
 type Recorder struct {

@@ -1,6 +1,10 @@
 package testrows
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // TestTwice: a row is new once per test, tests do not share rows, and a test's rows are
 // forgotten when it ends.
@@ -16,4 +20,17 @@ func TestTwice(t *testing.T) {
 	if _, ok := seen[a]; ok || len(seen) != 0 {
 		t.Errorf("rows kept after cleanup: %d tests", len(seen))
 	}
+}
+
+// TestUnique: a table with distinct keys passes; one key listed twice panics, naming the table
+// and the key.
+func TestUnique(t *testing.T) {
+	key := func(s string) string { return s }
+	Unique("distinct", []string{"a", "b", "c"}, key)
+	defer func() {
+		if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "duplicate twice row: b") {
+			t.Errorf("a duplicate row: recovered %v", r)
+		}
+	}()
+	Unique("twice", []string{"a", "b", "c", "b"}, key)
 }
