@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 // wordRows are shell words and the value Literal must give, or "" with literal false. Every row
@@ -90,12 +92,8 @@ func parseWord(t *testing.T, src string) *syntax.Word {
 }
 
 func TestLiteral(t *testing.T) {
-	seen := map[string]bool{}
+	testrows.Distinct(t, "word row", len(wordRows), func(i int) string { return wordRows[i].src })
 	for _, r := range wordRows {
-		if seen[r.src] {
-			t.Errorf("row %q listed twice", r.src)
-		}
-		seen[r.src] = true
 		got, ok := Literal(parseWord(t, r.src))
 		if ok != r.literal || got != r.value {
 			t.Errorf("Literal(%q) = %q, %v; want %q, %v", r.src, got, ok, r.value, r.literal)

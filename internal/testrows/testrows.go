@@ -54,6 +54,20 @@ func Unique[R any](table string, rows []R, key func(R) string) {
 	}
 }
 
+// Distinct reports each key of a table's n rows (key(i) of row i) listed more than once, for a
+// test that checks the table's own content; what names the rows.
+func Distinct(t Reporter, what string, n int, key func(i int) string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for i := range n {
+		k := key(i)
+		if seen[k] {
+			t.Errorf("%s %q is listed twice", what, k)
+		}
+		seen[k] = true
+	}
+}
+
 // Recorder is a Reporter that keeps errors instead of failing the test, so that a table check's
 // own test can count the misses it reports.
 type Recorder struct {

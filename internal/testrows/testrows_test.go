@@ -34,3 +34,19 @@ func TestUnique(t *testing.T) {
 	}()
 	Unique("twice", []string{"a", "b", "c", "b"}, key)
 }
+
+// TestDistinct: each key listed again is reported once per repeat, and a table without repeats
+// reports nothing.
+func TestDistinct(t *testing.T) {
+	rows := []string{"a", "b", "a", "c", "a"}
+	r := &Recorder{}
+	Distinct(r, "row", len(rows), func(i int) string { return rows[i] })
+	if len(r.Errors) != 2 || !strings.Contains(r.Errors[0], `row "a" is listed twice`) {
+		t.Errorf("repeats reported: %q", r.Errors)
+	}
+	r = &Recorder{}
+	Distinct(r, "row", 3, func(i int) string { return rows[i+1] })
+	if len(r.Errors) != 0 {
+		t.Errorf("no repeats, but reported: %q", r.Errors)
+	}
+}

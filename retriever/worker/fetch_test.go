@@ -31,6 +31,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/hookctl/hookctl/internal/loopback"
+	"github.com/hookctl/hookctl/internal/testrows"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
 )
@@ -827,12 +828,8 @@ func TestParseFetchURL(t *testing.T) {
 		{"http://example.com:/", "empty port"},
 		{"http://example.com:80a/", "does not parse"},
 	}
-	seen := map[string]bool{}
+	testrows.Distinct(t, "row", len(rows), func(i int) string { return rows[i].url })
 	for _, r := range rows {
-		if seen[r.url] {
-			t.Fatalf("duplicate row %q", r.url)
-		}
-		seen[r.url] = true
 		u, err := fetchParseURL(r.url)
 		switch {
 		case r.refusal == "" && err != nil:
@@ -954,12 +951,8 @@ func TestBlockedAddr(t *testing.T) {
 		{"64:ff9b::8.8.8.8", false, ""},
 		{"2002:808:808::1", false, ""},
 	}
-	seen := map[string]bool{}
+	testrows.Distinct(t, "row", len(rows), func(i int) string { return rows[i].addr })
 	for _, r := range rows {
-		if seen[r.addr] {
-			t.Fatalf("duplicate row %s", r.addr)
-		}
-		seen[r.addr] = true
 		a, err := netip.ParseAddr(r.addr)
 		if err != nil {
 			t.Fatalf("%s: %v", r.addr, err)
