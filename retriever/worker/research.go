@@ -352,9 +352,9 @@ func (r *researcher) dispatch(ctx context.Context, step *retriever.Step, i int, 
 	case "github":
 		args := argStrings(c.Args, "args")
 		step.Target = "github " + strings.Join(args, " ")
-		op, err := retriever.ParseGitHubArgs(args)
+		op, err := githubOp(args)
 		if err != nil {
-			return "", &refusal{why: strings.TrimPrefix(err.Error(), "failed to parse github arguments: ")}
+			return "", err
 		}
 		step.Target = op.Source()
 		if op.Op == "snapshot" {
@@ -376,15 +376,24 @@ func (r *researcher) dispatch(ctx context.Context, step *retriever.Step, i int, 
 	case "repo_snapshot":
 		arg := argString(c.Args, "repo")
 		step.Target = "snapshot " + arg
-		op, err := retriever.ParseGitHubArgs([]string{"snapshot", arg})
+		op, err := githubOp([]string{"snapshot", arg})
 		if err != nil {
-			return "", &refusal{why: strings.TrimPrefix(err.Error(), "failed to parse github arguments: ")}
+			return "", err
 		}
 		return r.snapshot(ctx, step, op)
 	case "repo_list", "repo_read", "repo_grep":
 		return r.snapshotTool(step, c)
 	}
 	return "", &refusal{why: "no tool " + retriever.Quote(c.Name)}
+}
+
+// githubOp parses a GitHub call's arguments; what the parser refuses is refused in its words.
+func githubOp(args []string) (*retriever.GitHubOp, error) {
+	op, err := retriever.ParseGitHubArgs(args)
+	if err != nil {
+		return nil, &refusal{why: strings.TrimPrefix(err.Error(), "failed to parse github arguments: ")}
+	}
+	return op, nil
 }
 
 // snapshot reads a snapshot for a call and shows the model its overview.
