@@ -521,34 +521,32 @@ func ghLogHost(host, apiHost string) bool {
 
 // branches lists branch names and their head commits.
 func (s *ghSession) branches(ctx context.Context) ([]retriever.Document, error) {
-	max := s.limit(GitHubDefaultList)
-	bs, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.Branch, *github.Response, error) {
-		return s.client.Repositories.ListBranches(ctx, s.op.Owner, s.op.Repo, &github.BranchListOptions{ListOptions: lo})
-	})
-	if err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	for _, br := range bs {
-		fmt.Fprintf(&b, "%s\t%s\n", ghLine(br.GetCommit().GetSHA()), ghLine(br.GetName()))
-	}
-	return []retriever.Document{s.refList(resp, "branches", len(bs), max, more, b.String())}, nil
+	return ghRefs(s, "branches", func(b *github.Branch) string { return b.GetCommit().GetSHA() },
+		func(lo github.ListOptions) ([]*github.Branch, *github.Response, error) {
+			return s.client.Repositories.ListBranches(ctx, s.op.Owner, s.op.Repo, &github.BranchListOptions{ListOptions: lo})
+		})
 }
 
 // tags lists tag names and their commits.
 func (s *ghSession) tags(ctx context.Context) ([]retriever.Document, error) {
+	return ghRefs(s, "tags", func(t *github.RepositoryTag) string { return t.GetCommit().GetSHA() },
+		func(lo github.ListOptions) ([]*github.RepositoryTag, *github.Response, error) {
+			return s.client.Repositories.ListTags(ctx, s.op.Owner, s.op.Repo, &lo)
+		})
+}
+
+// ghRefs lists named refs (what: branches or tags) with their commits, one per line.
+func ghRefs[T interface{ GetName() string }](s *ghSession, what string, sha func(T) string, list func(github.ListOptions) ([]T, *github.Response, error)) ([]retriever.Document, error) {
 	max := s.limit(GitHubDefaultList)
-	ts, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.RepositoryTag, *github.Response, error) {
-		return s.client.Repositories.ListTags(ctx, s.op.Owner, s.op.Repo, &lo)
-	})
+	refs, more, resp, err := ghCollect(max, list)
 	if err != nil {
 		return nil, err
 	}
 	var b strings.Builder
-	for _, t := range ts {
-		fmt.Fprintf(&b, "%s\t%s\n", ghLine(t.GetCommit().GetSHA()), ghLine(t.GetName()))
+	for _, r := range refs {
+		fmt.Fprintf(&b, "%s\t%s\n", ghLine(sha(r)), ghLine(r.GetName()))
 	}
-	return []retriever.Document{s.refList(resp, "tags", len(ts), max, more, b.String())}, nil
+	return []retriever.Document{s.refList(resp, what, len(refs), max, more, b.String())}, nil
 }
 
 func (s *ghSession) refList(resp *github.Response, what string, n, max int, more bool, listing string) retriever.Document {
