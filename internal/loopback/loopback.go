@@ -1,12 +1,13 @@
 // Package loopback serves raw TCP on 127.0.0.1 for tests: servers that count, stall or answer
-// with bytes no well-behaved HTTP server would send, which net/http/httptest cannot. It is
-// imported by tests only.
+// with bytes no well-behaved HTTP server would send, which net/http/httptest cannot, and a
+// listener that counts what it accepts. It is imported by tests only.
 package loopback
 
 import (
 	"io"
 	"net"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -59,3 +60,22 @@ func Reply(t testing.TB, reply string) string {
 		c.Close()
 	})
 }
+
+// Counting is a listener that counts the connections it accepts: a test's proof that a client
+// reached a server, or never did.
+type Counting struct {
+	net.Listener
+	n atomic.Int32
+}
+
+// Accept accepts the next connection and counts it.
+func (l *Counting) Accept() (net.Conn, error) {
+	c, err := l.Listener.Accept()
+	if err == nil {
+		l.n.Add(1)
+	}
+	return c, err
+}
+
+// Accepted is how many connections the listener has accepted.
+func (l *Counting) Accepted() int32 { return l.n.Load() }

@@ -65,28 +65,14 @@ func newTestFetcher(blocked func(netip.Addr) (bool, string)) *Fetcher {
 		totalTimeout: 5 * time.Second}
 }
 
-// fetchCountingListener counts the connections it accepts.
-type fetchCountingListener struct {
-	net.Listener
-	n atomic.Int32
-}
-
-func (l *fetchCountingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err == nil {
-		l.n.Add(1)
-	}
-	return c, err
-}
-
 // fetchServe starts an HTTP server on addr ("127.0.0.1:0", "127.0.0.2:0", …), counting accepts.
-func fetchServe(t *testing.T, addr string, h http.Handler) (*httptest.Server, *fetchCountingListener) {
+func fetchServe(t *testing.T, addr string, h http.Handler) (*httptest.Server, *loopback.Counting) {
 	t.Helper()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		t.Skipf("cannot listen on %s: %v", addr, err)
 	}
-	cl := &fetchCountingListener{Listener: ln}
+	cl := &loopback.Counting{Listener: ln}
 	srv := httptest.NewUnstartedServer(h)
 	srv.Listener = cl
 	srv.Start()
@@ -96,7 +82,7 @@ func fetchServe(t *testing.T, addr string, h http.Handler) (*httptest.Server, *f
 
 // fetchServePair starts a "public" server on 127.0.0.2 and a "private" one on 127.0.0.1 on the same
 // port, so a name resolving to either reaches one of them through the same URL.
-func fetchServePair(t *testing.T, public, private http.Handler) (port string, pub, priv *fetchCountingListener) {
+func fetchServePair(t *testing.T, public, private http.Handler) (port string, pub, priv *loopback.Counting) {
 	t.Helper()
 	for range 20 {
 		ln2, err := net.Listen("tcp", "127.0.0.2:0")
@@ -109,9 +95,9 @@ func fetchServePair(t *testing.T, public, private http.Handler) (port string, pu
 			ln2.Close()
 			continue
 		}
-		pub, priv = &fetchCountingListener{Listener: ln2}, &fetchCountingListener{Listener: ln1}
+		pub, priv = &loopback.Counting{Listener: ln2}, &loopback.Counting{Listener: ln1}
 		for _, p := range []struct {
-			l *fetchCountingListener
+			l *loopback.Counting
 			h http.Handler
 		}{{pub, public}, {priv, private}} {
 			srv := httptest.NewUnstartedServer(p.h)
@@ -566,7 +552,7 @@ func TestFetchRefusesLoopbackByDefault(t *testing.T) {
 		_, err := f.Fetch(context.Background(), u)
 		fetchWantRefused(t, u, err)
 	}
-	if n := ln.n.Load(); n != 0 {
+	if n := ln.Accepted(); n != 0 {
 		t.Errorf("the private server accepted %d connections", n)
 	}
 }
@@ -617,12 +603,12 @@ func TestFetchRebinding(t *testing.T) {
 		}
 	})
 	t.Run("a mixed answer is refused", func(t *testing.T) {
-		before := pub.n.Load()
+		before := pub.Accepted()
 		f := newTestFetcher(fetchOnly127002Public)
 		f.Resolver = fetchStatic("127.0.0.2", "127.0.0.1")
 		_, err := f.Fetch(context.Background(), "http://mixed.test:"+port+"/")
 		fetchWantRefused(t, "mixed answer", err, "127.0.0.1")
-		if pub.n.Load() != before {
+		if pub.Accepted() != before {
 			t.Errorf("connected to the public address of a name that also resolves privately")
 		}
 	})
@@ -633,7 +619,7 @@ func TestFetchRebinding(t *testing.T) {
 			t.Errorf("fetched a name with no addresses")
 		}
 	})
-	if n := priv.n.Load(); n != 0 {
+	if n := priv.Accepted(); n != 0 {
 		t.Errorf("the private listener accepted %d connections", n)
 	}
 }
@@ -684,7 +670,7 @@ func TestFetchRedirects(t *testing.T) {
 		_, err := f.Fetch(context.Background(), base+"/jump")
 		fetchWantRefused(t, "redirect to "+c.location, err, c.mention)
 	}
-	if n := priv.n.Load(); n != 0 {
+	if n := priv.Accepted(); n != 0 {
 		t.Errorf("the private listener accepted %d connections", n)
 	}
 }
