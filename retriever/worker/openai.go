@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
-	"time"
 
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
@@ -17,13 +15,7 @@ import (
 // llama.cpp's server, vLLM, LM Studio). The base URL includes the version path, as those
 // servers document it ("http://127.0.0.1:11434/v1"); /chat/completions is appended.
 
-type openAIDistiller struct {
-	endpoint string
-	model    string
-	key      *secret // nil when the server needs none
-	client   *http.Client
-	timeout  time.Duration
-}
+type openAIDistiller struct{ modelAPI }
 
 // newOpenAI builds the chat-completions client c describes (retriever.ChooseDistiller checked
 // it); a server that needs no key gets none.
@@ -34,13 +26,7 @@ func newOpenAI(c *retriever.DistillerChoice, environ []string) (*openAIDistiller
 			return nil, fmt.Errorf("openai.api_key_env names $%s, which is not set", c.KeyEnv)
 		}
 	}
-	return &openAIDistiller{
-		endpoint: c.Endpoint + "/chat/completions",
-		model:    c.Model,
-		key:      newSecret(key),
-		client:   newAPIClient(),
-		timeout:  settings.DistillTimeout,
-	}, nil
+	return &openAIDistiller{newModelAPI(c, "/chat/completions", key)}, nil
 }
 
 func (o *openAIDistiller) Name() string   { return settings.BackendOpenAI }
