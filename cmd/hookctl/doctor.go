@@ -379,8 +379,6 @@ func (d *doctor) checkPATH(env environment, runs []string) {
 	}
 }
 
-func firstWord(s string) string { return strings.Fields(s)[0] }
-
 func (d *doctor) checkClaudeVersion() {
 	p, err := exec.LookPath("claude")
 	if err != nil {

@@ -332,14 +332,6 @@ func isolationOf(st sandbox.Status) hook.Isolation {
 		Failing: st.Failing(), EditFailing: st.EditFailing(), PolicyOnly: st.PolicyOnly, EditLandlock: st.EditLandlock}
 }
 
-func loadConfig() (*hook.Config, error) {
-	home, err := hook.Home()
-	if err != nil {
-		return nil, err
-	}
-	return hook.LoadConfig(home)
-}
-
 // inRetrieverEnv marks the claude the retriever runs as a distiller (retriever.InRetrieverEnv).
 // Its flags keep hookctl's settings-file hooks from firing, but managed hooks always fire; if
 // this hook runs there, it refuses every tool call and leaves the rest alone, recording nothing.
