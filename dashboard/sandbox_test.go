@@ -3,17 +3,16 @@ package dashboard
 import (
 	"bufio"
 	"io/fs"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/loopback"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/session"
 )
@@ -24,22 +23,8 @@ func TestMain(m *testing.M) {
 	os.Exit(code)
 }
 
-// countingListener counts the connections the dashboard accepted.
-type countingListener struct {
-	net.Listener
-	n atomic.Int32
-}
-
-func (l *countingListener) Accept() (net.Conn, error) {
-	c, err := l.Listener.Accept()
-	if err == nil {
-		l.n.Add(1)
-	}
-	return c, err
-}
-
 // serve starts a real dashboard of home on a free port of 127.0.0.1.
-func serve(t testing.TB, home, hookctl string) (*Server, *countingListener) {
+func serve(t testing.TB, home, hookctl string) (*Server, *loopback.Counting) {
 	t.Helper()
 	l, port, err := Listen(0)
 	if err != nil {
@@ -49,7 +34,7 @@ func serve(t testing.TB, home, hookctl string) (*Server, *countingListener) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cl := &countingListener{Listener: l}
+	cl := &loopback.Counting{Listener: l}
 	go s.Serve(cl)
 	t.Cleanup(func() { l.Close() })
 	return s, cl
@@ -122,11 +107,11 @@ func TestAgentShellCannotReachTheDashboard(t *testing.T) {
 			t.Logf("%s profile, %s: %v: %.160s", name, what, err, strings.TrimSpace(out))
 		}
 	}
-	if n := counted.n.Load(); n != 0 {
+	if n := counted.Accepted(); n != 0 {
 		t.Errorf("the dashboard accepted %d connection(s) from the sandboxes", n)
 	}
 	out, err := runIn([]string{"env"}, tries["/dev/tcp address"])
-	if err != nil || !strings.Contains(out, " 303 See Other") || counted.n.Load() == 0 {
+	if err != nil || !strings.Contains(out, " 303 See Other") || counted.Accepted() == 0 {
 		t.Fatalf("outside the sandbox the script does not reach the dashboard (%v): %.300s", err, out)
 	}
 }

@@ -503,50 +503,45 @@ func shortID(s string) string {
 
 // decision is one decision, step by step: `hookctl log why`'s steps (audit.WhySteps).
 func (s *Server) decision(w http.ResponseWriter, r *http.Request) {
-	id := r.URL.Query().Get("id")
-	entries, _, err := s.decisionEntries()
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	for _, e := range entries {
-		if e.ID == id && id != "" {
-			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			render(w, "decision", map[string]any{"E": e, "Steps": audit.WhySteps(e, nil)})
-			return
-		}
-	}
-	w.WriteHeader(http.StatusNotFound)
-	render(w, "notfound", "decision")
+	entryPage(w, r, "decision", s.decisionEntries, func(e hook.LogEntry) string { return e.ID }, func(e hook.LogEntry) any {
+		return map[string]any{"E": e, "Steps": audit.WhySteps(e, nil)}
+	})
 }
 
 // retrieval is one audit entry and its transcript: the need, the answer, the injection flags,
 // the isolation and, under keep_raw, the fetched text, all shown as text and labelled
 // untrusted.
 func (s *Server) retrieval(w http.ResponseWriter, r *http.Request) {
-	id := r.URL.Query().Get("id")
-	a := audit.AuditAt(s.Home)
-	entries, _, err := s.auditEntries()
+	entryPage(w, r, "retrieval", s.auditEntries, func(e audit.AuditEntry) string { return e.ID }, func(e audit.AuditEntry) any {
+		what, flags := describeRetrieval(e)
+		t, terr := audit.AuditAt(s.Home).Transcript(e.ID)
+		raw, _ := json.MarshalIndent(e, "", "  ")
+		data := map[string]any{"E": e, "What": what, "Flags": flags, "T": t, "Raw": string(raw)}
+		if terr != nil {
+			data["TErr"] = "no transcript: " + terr.Error()
+		}
+		return data
+	})
+}
+
+// entryPage renders page with data of the entry whose ID is the request's id, or the not-found
+// page when no entry has it (or id is empty).
+func entryPage[E any](w http.ResponseWriter, r *http.Request, page string, read func() ([]E, int, error), id func(E) string, data func(E) any) {
+	want := r.URL.Query().Get("id")
+	entries, _, err := read()
 	if err != nil {
 		http.Error(w, err.Error(), http.StatusInternalServerError)
 		return
 	}
 	for _, e := range entries {
-		if e.ID == id && id != "" {
-			what, flags := describeRetrieval(e)
-			t, terr := a.Transcript(id)
-			raw, _ := json.MarshalIndent(e, "", "  ")
-			data := map[string]any{"E": e, "What": what, "Flags": flags, "T": t, "Raw": string(raw)}
-			if terr != nil {
-				data["TErr"] = "no transcript: " + terr.Error()
-			}
+		if id(e) == want && want != "" {
 			w.Header().Set("Content-Type", "text/html; charset=utf-8")
-			render(w, "retrieval", data)
+			render(w, page, data(e))
 			return
 		}
 	}
 	w.WriteHeader(http.StatusNotFound)
-	render(w, "notfound", "retrieval")
+	render(w, "notfound", page)
 }
 
 // run is one secure run's RunMeta: its preflight and outcome.

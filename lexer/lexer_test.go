@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 // lexRow is a command and what Lex must make of it: the word values and operators in order
@@ -147,15 +149,7 @@ var lexRows = []lexRow{
 	bad("echo \"a\nb\"", "newline inside quotes"),
 }
 
-func init() {
-	seen := map[string]bool{}
-	for _, r := range lexRows {
-		if seen[r.in] {
-			panic("duplicate lexer row: " + r.in)
-		}
-		seen[r.in] = true
-	}
-}
+func init() { testrows.Unique("lexer", lexRows, func(r lexRow) string { return r.in }) }
 
 func render(toks []Token) []string {
 	var out []string

@@ -3,6 +3,8 @@ package lexer
 import (
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 type parseRow struct {
@@ -118,15 +120,7 @@ var parseRows = []parseRow{
 	shape("ls ;", `["ls"]`),
 }
 
-func init() {
-	seen := map[string]bool{}
-	for _, r := range parseRows {
-		if seen[r.in] {
-			panic("duplicate parse row: " + r.in)
-		}
-		seen[r.in] = true
-	}
-}
+func init() { testrows.Unique("parse", parseRows, func(r parseRow) string { return r.in }) }
 
 func TestParse(t *testing.T) {
 	for _, r := range parseRows {

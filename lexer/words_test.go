@@ -2,12 +2,15 @@ package lexer
 
 import (
 	"bytes"
+	"iter"
 	"os"
 	"os/exec"
 	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 // wordRows are shell words and the value Literal must give, or "" with literal false. Every row
@@ -89,12 +92,8 @@ func parseWord(t *testing.T, src string) *syntax.Word {
 }
 
 func TestLiteral(t *testing.T) {
-	seen := map[string]bool{}
+	testrows.Distinct(t, "word row", len(wordRows), func(i int) string { return wordRows[i].src })
 	for _, r := range wordRows {
-		if seen[r.src] {
-			t.Errorf("row %q listed twice", r.src)
-		}
-		seen[r.src] = true
 		got, ok := Literal(parseWord(t, r.src))
 		if ok != r.literal || got != r.value {
 			t.Errorf("Literal(%q) = %q, %v; want %q, %v", r.src, got, ok, r.value, r.literal)
@@ -105,15 +104,7 @@ func TestLiteral(t *testing.T) {
 // TestLiteralAgreesWithShells runs every word the table calls literal through bash and zsh and
 // compares what each prints with Literal's value: the reader's claims are the shells' own.
 func TestLiteralAgreesWithShells(t *testing.T) {
-	for _, sh := range []string{"bash", "zsh"} {
-		path, err := exec.LookPath(sh)
-		if err != nil {
-			if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
-				t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", sh)
-			}
-			t.Logf("%s is not installed: skipped", sh)
-			continue
-		}
+	for sh, path := range shells(t) {
 		var script strings.Builder
 		var want []string
 		for _, r := range wordRows {
@@ -143,15 +134,7 @@ func TestLiteralAgreesWithShells(t *testing.T) {
 // an interpreter this way).
 func TestUnescapeHeredocAgreesWithShells(t *testing.T) {
 	bodies := []string{`plain`, `a\$b`, "a\\`b", `a\\b`, `a\"b`, `a\zb`, "line\\\ncontinued", `'single' "double"`, `tab\	x`}
-	for _, sh := range []string{"bash", "zsh"} {
-		path, err := exec.LookPath(sh)
-		if err != nil {
-			if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
-				t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", sh)
-			}
-			t.Logf("%s is not installed: skipped", sh)
-			continue
-		}
+	for sh, path := range shells(t) {
 		for _, b := range bodies {
 			out, err := exec.Command(path, "-c", "cat <<EOF\n"+b+"\nEOF\n").Output()
 			if err != nil {
@@ -159,6 +142,26 @@ func TestUnescapeHeredocAgreesWithShells(t *testing.T) {
 			}
 			if got, want := strings.TrimSuffix(string(out), "\n"), UnescapeHeredoc(b); got != want {
 				t.Errorf("%s prints the here-document body %q as %q; UnescapeHeredoc says %q", sh, b, got, want)
+			}
+		}
+	}
+}
+
+// shells yields bash and zsh with their paths; one not installed is skipped with a note, or fails
+// the test under HOOKCTL_REQUIRE_ALL=1.
+func shells(t *testing.T) iter.Seq2[string, string] {
+	return func(yield func(string, string) bool) {
+		for _, sh := range []string{"bash", "zsh"} {
+			path, err := exec.LookPath(sh)
+			if err != nil {
+				if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
+					t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", sh)
+				}
+				t.Logf("%s is not installed: skipped", sh)
+				continue
+			}
+			if !yield(sh, path) {
+				return
 			}
 		}
 	}

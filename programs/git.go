@@ -616,34 +616,11 @@ func gitOptionAfterOperand(rule *gitSub, args []Arg) *Refusal {
 // the index after `--`, which ends options. git grep's `(` and `)` are options without a dash.
 // It runs after Options.Parse accepted the words, so every option it meets is in the table.
 func gitFirstOperand(rule *gitSub, args []Arg, from int) int {
-	o := rule.opts
-	for i := from; i < len(args); i++ {
-		v := args[i].Value
-		switch {
-		case rule.name == "grep" && (v == "(" || v == ")"):
-		case v == "--":
-			return i + 1
-		case v == "-" || !strings.HasPrefix(v, "-"):
-			return i
-		case strings.HasPrefix(v, "--"):
-			name, _, hasVal := strings.Cut(v, "=")
-			if !hasVal && o.kind(name) == optValued {
-				i++ // the value in the next word
-			}
-		default:
-			// A short cluster: the first valued letter takes the rest of the word, or the
-			// next word when it ends the word.
-			for j := 1; j < len(v); j++ {
-				if o.kind("-"+v[j:j+1]) == optValued {
-					if j+1 == len(v) {
-						i++
-					}
-					break
-				}
-			}
-		}
+	var bare func(string) bool
+	if rule.name == "grep" {
+		bare = func(v string) bool { return v == "(" || v == ")" }
 	}
-	return len(args)
+	return firstOperandFrom(rule.opts, values(args), from, bare)
 }
 
 // gitRevOrPathspec reports whether quoted text holding shell-operator characters is a plain git

@@ -4,6 +4,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 // routeArgs renders a route's operation as `hookctl retrieve github` arguments, with "" in the
@@ -152,12 +154,8 @@ func TestRouteNetwork(t *testing.T) {
 // TestNetProgramsListedOnce: every network program is listed once, so that lookupNetProgram's
 // linear search finds the only router there is, and NetworkPrograms lists each name once.
 func TestNetProgramsListedOnce(t *testing.T) {
-	seen := map[string]bool{}
+	testrows.Distinct(t, "network program", len(netPrograms), func(i int) string { return netPrograms[i].name })
 	for _, p := range netPrograms {
-		if seen[p.name] {
-			t.Errorf("network program %s is listed twice", p.name)
-		}
-		seen[p.name] = true
 		if isNet, routed := NetworkProgram(p.name); !isNet || routed != (p.route != nil) {
 			t.Errorf("NetworkProgram(%s) = %v, %v", p.name, isNet, routed)
 		}
@@ -165,8 +163,8 @@ func TestNetProgramsListedOnce(t *testing.T) {
 	if isNet, _ := NetworkProgram("ls"); isNet {
 		t.Error("NetworkProgram(ls) says it reaches the network")
 	}
-	if n := len(NetworkPrograms()); n != len(seen) {
-		t.Errorf("NetworkPrograms lists %d names, the table %d", n, len(seen))
+	if n := len(NetworkPrograms()); n != len(netPrograms) {
+		t.Errorf("NetworkPrograms lists %d names, the table %d", n, len(netPrograms))
 	}
 }
 

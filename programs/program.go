@@ -702,19 +702,26 @@ func customReads(args []Arg) []string {
 // firstOperandAt returns the index in args of the first word a GNU parse of the table o reads as
 // an operand (skipping the values of valued options, and `--`), or len(args). It runs on words
 // the table has accepted.
-func firstOperandAt(o *Options, args []string) int {
-	for i := 0; i < len(args); i++ {
+func firstOperandAt(o *Options, args []string) int { return firstOperandFrom(o, args, 0, nil) }
+
+// firstOperandFrom is firstOperandAt from the word at index from on; a word bare says is an
+// option without a dash (git grep's `(` and `)`) is skipped as one.
+func firstOperandFrom(o *Options, args []string, from int, bare func(string) bool) int {
+	for i := from; i < len(args); i++ {
 		v := args[i]
 		switch {
+		case bare != nil && bare(v):
 		case v == "--":
 			return i + 1
 		case v == "-" || !strings.HasPrefix(v, "-"):
 			return i
 		case strings.HasPrefix(v, "--"):
 			if !strings.Contains(v, "=") && o.kind(v) == optValued {
-				i++
+				i++ // the value in the next word
 			}
 		default:
+			// A short cluster: the first valued letter takes the rest of the word, or the
+			// next word when it ends the word.
 			for j := 1; j < len(v); j++ {
 				if o.kind("-"+v[j:j+1]) == optValued {
 					if j+1 == len(v) {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/internal/testrows"
 	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
@@ -194,12 +195,8 @@ func TestGitDangersSorted(t *testing.T) {
 
 // TestAllowlistWellFormed: every program is listed once and has a rule.
 func TestAllowlistWellFormed(t *testing.T) {
-	seen := map[string]bool{}
+	testrows.Distinct(t, "program", len(all), func(i int) string { return all[i].Name })
 	for _, p := range all {
-		if seen[p.Name] {
-			t.Errorf("%s is listed twice", p.Name)
-		}
-		seen[p.Name] = true
 		if p.Opts == nil && p.Custom == nil {
 			t.Errorf("%s has no rule", p.Name)
 		}
@@ -210,13 +207,7 @@ func TestAllowlistWellFormed(t *testing.T) {
 	if Lookup("rm") != nil || Lookup("") != nil {
 		t.Error("Lookup finds a program that is not listed")
 	}
-	seen = map[string]bool{}
-	for _, p := range findPrimaries {
-		if seen[p.name] {
-			t.Errorf("find primary %s is listed twice", p.name)
-		}
-		seen[p.name] = true
-	}
+	testrows.Distinct(t, "find primary", len(findPrimaries), func(i int) string { return findPrimaries[i].name })
 }
 
 // TestGitSubcommandsWellFormed: every git subcommand is listed once, so that lookupGitSub's

@@ -243,75 +243,74 @@ func (p *sedScript) regexFlags() {
 }
 
 // delimited consumes text up to an unescaped delimiter d and the delimiter itself.
-func (p *sedScript) delimited(d byte) error {
-	for !p.eof() {
-		c := p.ch()
-		p.i++
-		switch c {
-		case '\\':
-			if p.eof() {
-				return fmt.Errorf("a sed script may not end with a backslash")
-			}
-			p.i++ // the escaped byte
-		case d:
-			return nil
-		}
-	}
-	return fmt.Errorf("unterminated regular expression or text in the sed script")
-}
+func (p *sedScript) delimited(d byte) error { return p.through(d, false) }
 
 // regex consumes a regular expression up to an unescaped delimiter d, refusing one whose
 // bracket expression holds d: BSD sed reads [/] as a bracket holding /, GNU sed as the end of
 // the expression, so the rest of the script would differ between them.
-func (p *sedScript) regex(d byte) error {
+func (p *sedScript) regex(d byte) error { return p.through(d, true) }
+
+// through consumes up to an unescaped delimiter d and d itself; in a regex, a bracket
+// expression is consumed whole.
+func (p *sedScript) through(d byte, regex bool) error {
 	for !p.eof() {
 		c := p.ch()
 		p.i++
-		switch c {
-		case '\\':
+		switch {
+		case c == '\\':
 			if p.eof() {
 				return fmt.Errorf("a sed script may not end with a backslash")
 			}
 			p.i++ // the escaped byte
-		case '[':
-			// A bracket expression, consumed whole: up to the first ] that is not its first
-			// character and not the end of a [:class:], [=equiv=] or [.coll.] inside it.
-			j := p.i
-			if j < len(p.s) && p.s[j] == '^' {
-				j++
+		case c == '[' && regex:
+			if err := p.bracket(d); err != nil {
+				return err
 			}
-			if j < len(p.s) && p.s[j] == ']' {
-				j++
-			}
-			for {
-				if j >= len(p.s) {
-					return fmt.Errorf("unterminated [...] in the sed script")
-				}
-				if p.s[j] == ']' {
-					break
-				}
-				if p.s[j] == d {
-					return fmt.Errorf("the delimiter `%c` inside [...] is read differently by GNU and BSD sed", d)
-				}
-				if p.s[j] == '[' && j+1 < len(p.s) && strings.IndexByte(":=.", p.s[j+1]) >= 0 {
-					end := strings.Index(p.s[j+2:], string(p.s[j+1])+"]")
-					if end < 0 {
-						return fmt.Errorf("unterminated [%c…%c] in the sed script", p.s[j+1], p.s[j+1])
-					}
-					if k := strings.IndexByte(p.s[j+2:j+2+end], d); k >= 0 {
-						return fmt.Errorf("the delimiter `%c` inside [...] is read differently by GNU and BSD sed", d)
-					}
-					j += 2 + end + 2
-					continue
-				}
-				j++
-			}
-			p.i = j + 1 // consumes the bracket expression
-		case d:
+		case c == d:
 			return nil
 		}
 	}
-	return fmt.Errorf("unterminated regular expression in the sed script")
+	if regex {
+		return fmt.Errorf("unterminated regular expression in the sed script")
+	}
+	return fmt.Errorf("unterminated regular expression or text in the sed script")
+}
+
+// bracket consumes a bracket expression whose [ is consumed: up to the first ] that is not its
+// first character and not the end of a [:class:], [=equiv=] or [.coll.] inside it.
+func (p *sedScript) bracket(d byte) error {
+	j := p.i
+	if j < len(p.s) && p.s[j] == '^' {
+		j++
+	}
+	if j < len(p.s) && p.s[j] == ']' {
+		j++
+	}
+	for {
+		if j >= len(p.s) {
+			return fmt.Errorf("unterminated [...] in the sed script")
+		}
+		if p.s[j] == ']' {
+			break
+		}
+		if p.s[j] == d {
+			return fmt.Errorf("the delimiter `%c` inside [...] is read differently by GNU and BSD sed", d)
+		}
+		if p.s[j] == '[' && j+1 < len(p.s) && strings.IndexByte(":=.", p.s[j+1]) >= 0 {
+			end := strings.Index(p.s[j+2:], string(p.s[j+1])+"]")
+			if end < 0 {
+				return fmt.Errorf("unterminated [%c…%c] in the sed script", p.s[j+1], p.s[j+1])
+			}
+			if k := strings.IndexByte(p.s[j+2:j+2+end], d); k >= 0 {
+				return fmt.Errorf("the delimiter `%c` inside [...] is read differently by GNU and BSD sed", d)
+			}
+			j += 2 + end + 2
+			continue
+		}
+		j++
+	}
+	p.i = j + 1 // consumes the bracket expression
+	return nil
 }
 
 // delimiter consumes the character that delimits the s or y command's parts. Backslash, newline

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 var update = flag.Bool("update", false, "rewrite the .after.json and .uninstalled.json files of testdata/install")
@@ -67,13 +69,7 @@ var installCases = []installCase{
 }
 
 func init() {
-	seen := map[string]bool{}
-	for _, c := range installCases {
-		if seen[c.name] {
-			panic("duplicate install case " + c.name)
-		}
-		seen[c.name] = true
-	}
+	testrows.Unique("install case", installCases, func(r installCase) string { return r.name })
 }
 
 func golden(t *testing.T, path string, got []byte) {
@@ -253,14 +249,6 @@ func checkRegistered(t *testing.T, text []byte, r Registration) {
 			t.Errorf("statusLine %v, want %v", doc.StatusLine, want)
 		}
 	}
-}
-
-func mustMarshal(t *testing.T, v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return string(b)
 }
 
 func TestInstallEntriesTable(t *testing.T) {
@@ -550,13 +538,7 @@ var firstShellWordRows = []firstShellWordRow{
 }
 
 func init() {
-	seen := map[string]bool{}
-	for _, r := range firstShellWordRows {
-		if seen[r.cmd] {
-			panic("duplicate firstShellWord row " + r.cmd)
-		}
-		seen[r.cmd] = true
-	}
+	testrows.Unique("firstShellWord", firstShellWordRows, func(r firstShellWordRow) string { return r.cmd })
 }
 
 func TestFirstShellWord(t *testing.T) {

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 // stripJSONC turns JSON with comments into plain JSON for encoding/json: it drops a leading byte
@@ -21,14 +23,7 @@ func stripJSONC(b []byte) []byte {
 	for i := 0; i < len(b); i++ {
 		switch {
 		case b[i] == '"':
-			j := i + 1
-			for j < len(b) && b[j] != '"' {
-				if b[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(b))
+			j := stringEnd(b, i)
 			out = append(out, b[i:j]...)
 			i = j - 1
 		case b[i] == '/' && i+1 < len(b) && b[i+1] == '/':
@@ -53,14 +48,7 @@ func stripJSONC(b []byte) []byte {
 	res := make([]byte, 0, len(out))
 	for i := 0; i < len(out); i++ {
 		if out[i] == '"' {
-			j := i + 1
-			for j < len(out) && out[j] != '"' {
-				if out[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j+1, len(out))
+			j := stringEnd(out, i)
 			res = append(res, out[i:j]...)
 			i = j - 1
 			continue
@@ -74,6 +62,19 @@ func stripJSONC(b []byte) []byte {
 		res = append(res, out[i])
 	}
 	return res
+}
+
+// stringEnd returns the index just past the JSON string that opens at b[i] (len(b) if it is not
+// closed).
+func stringEnd(b []byte, i int) int {
+	j := i + 1
+	for j < len(b) && b[j] != '"' {
+		if b[j] == '\\' {
+			j++
+		}
+		j++
+	}
+	return min(j+1, len(b))
 }
 
 // mustBeJSON fails unless b, with comments and trailing commas stripped, is valid JSON.
@@ -164,13 +165,8 @@ var settingsRefusals = []settingsRefusal{
 }
 
 func init() {
-	seen := map[string]bool{}
-	for _, r := range settingsRefusals {
-		if seen[r.name] || seen["in:"+r.in] {
-			panic("duplicate settings refusal row " + r.name)
-		}
-		seen[r.name], seen["in:"+r.in] = true, true
-	}
+	testrows.Unique("settings refusal", settingsRefusals, func(r settingsRefusal) string { return r.name })
+	testrows.Unique("settings refusal input", settingsRefusals, func(r settingsRefusal) string { return r.in })
 }
 
 func TestSettingsRefusals(t *testing.T) {

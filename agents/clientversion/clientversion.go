@@ -21,7 +21,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,39 +37,55 @@ type Rule struct {
 	Refuse map[string]string `toml:"refuse"`
 }
 
-// Packages are, per client (hookctl hook --agent NAME; claude by default), the npm packages
-// whose package.json carries the client's version: the package users install, and the
-// platform packages that hold a native executable.
-var Packages = map[string][]string{
-	"claude":  {"@anthropic-ai/claude-code", "@anthropic-ai/claude-code-linux-x64", "@anthropic-ai/claude-code-linux-arm64", "@anthropic-ai/claude-code-linux-x64-musl", "@anthropic-ai/claude-code-linux-arm64-musl"},
-	"codex":   {"@openai/codex"},
-	"gemini":  {"@google/gemini-cli"},
-	"qwen":    {"@qwen-code/qwen-code"},
-	"copilot": {"@github/copilot"},
-	"cursor":  nil, // an editor, not an npm package: its version is not learned here
+// clients are, per client (hookctl hook --agent NAME; claude by default), its name as users
+// read it, its command (which Installed looks for on the PATH; none for an editor) and the npm
+// packages whose package.json carries its version: the package users install, and the platform
+// packages that hold a native executable. A slice, not a map: nothing is built at start-up in
+// every hook process.
+var clients = []struct {
+	agent, name, bin string
+	packages         []string
+}{
+	{"claude", "Claude Code", "claude", []string{"@anthropic-ai/claude-code", "@anthropic-ai/claude-code-linux-x64", "@anthropic-ai/claude-code-linux-arm64", "@anthropic-ai/claude-code-linux-x64-musl", "@anthropic-ai/claude-code-linux-arm64-musl"}},
+	{"codex", "Codex", "codex", []string{"@openai/codex"}},
+	{"gemini", "Gemini CLI", "gemini", []string{"@google/gemini-cli"}},
+	{"qwen", "Qwen Code", "qwen", []string{"@qwen-code/qwen-code"}},
+	{"copilot", "Copilot CLI", "copilot", []string{"@github/copilot"}},
+	{"cursor", "Cursor", "", nil}, // an editor, not an npm package: its version is not learned here
 }
 
-// Names are the clients' names as users read them.
-var Names = map[string]string{"claude": "Claude Code", "codex": "Codex", "gemini": "Gemini CLI", "qwen": "Qwen Code", "copilot": "Copilot CLI", "cursor": "Cursor"}
+// client is the row of agent, or false.
+func client(agent string) (name, bin string, packages []string, ok bool) {
+	for _, c := range clients {
+		if c.agent == agent {
+			return c.name, c.bin, c.packages, true
+		}
+	}
+	return "", "", nil, false
+}
 
-// Bins are the clients' commands, which Installed looks for on the PATH.
-var Bins = map[string]string{"claude": "claude", "codex": "codex", "gemini": "gemini", "qwen": "qwen", "copilot": "copilot"}
+// Name is the client's name as users read it ("" for an unknown one).
+func Name(agent string) string {
+	name, _, _, _ := client(agent)
+	return name
+}
 
 // Installed is the version of client agent that the PATH leads to (for hookctl doctor: a hook
 // learns the one that runs it, with Learn).
 func Installed(agent string) (Found, error) {
-	bin, ok := Bins[agent]
+	_, bin, pkgs, ok := client(agent)
+	ok = ok && bin != ""
 	if !ok {
-		return Found{}, fmt.Errorf("hookctl cannot learn %s's version on this machine", Names[agent])
+		return Found{}, fmt.Errorf("hookctl cannot learn %s's version on this machine", Name(agent))
 	}
 	p, err := exec.LookPath(bin)
 	if err != nil {
 		return Found{}, fmt.Errorf("%s is not on the PATH", bin)
 	}
-	if v, src, ok := packageVersion(p, Packages[agent]); ok {
+	if v, src, ok := packageVersion(p, pkgs); ok {
 		return Found{Version: v, Source: src}, nil
 	}
-	return Found{}, fmt.Errorf("%s is in no package of %s", p, strings.Join(Packages[agent], ", "))
+	return Found{}, fmt.Errorf("%s is in no package of %s", p, strings.Join(pkgs, ", "))
 }
 
 // Found is a client's version and where it was read.
@@ -90,12 +105,12 @@ func Learn(agent string) (Found, error) {
 }
 
 func learn(agent, proc string, pid int) (Found, error) {
-	pkgs, ok := Packages[agent]
+	_, _, pkgs, ok := client(agent)
 	if !ok {
 		return Found{}, fmt.Errorf("unknown client %q", agent)
 	}
 	if len(pkgs) == 0 {
-		return Found{}, fmt.Errorf("hookctl cannot learn %s's version on this machine", Names[agent])
+		return Found{}, fmt.Errorf("hookctl cannot learn %s's version on this machine", Name(agent))
 	}
 	for i := 0; i < maxAncestors && pid > 1; i++ {
 		dir := filepath.Join(proc, strconv.Itoa(pid))
@@ -123,7 +138,7 @@ func learn(agent, proc string, pid int) (Found, error) {
 		}
 		pid = next
 	}
-	return Found{}, fmt.Errorf("no process above this hook runs %s from its npm package (%s)", Names[agent], pkgs[0])
+	return Found{}, fmt.Errorf("no process above this hook runs %s from its npm package (%s)", Name(agent), pkgs[0])
 }
 
 // parent is the parent pid in /proc/PID/stat (after the command name, which may hold anything).
@@ -144,8 +159,19 @@ func parent(dir string) (int, error) {
 	return strconv.Atoi(f[1])
 }
 
-// platformSuffix is how Codex's platform packages version themselves (0.169.0-linux-x64).
-var platformSuffix = regexp.MustCompile(`-(linux|darwin|win32)-(x64|arm64)(-musl)?$`)
+// withoutPlatform is v without the suffix Codex's platform packages version themselves with
+// (0.169.0-linux-x64, -darwin-arm64, -linux-x64-musl).
+func withoutPlatform(v string) string {
+	base := strings.TrimSuffix(v, "-musl")
+	for _, system := range []string{"linux", "darwin", "win32"} {
+		for _, arch := range []string{"x64", "arm64"} {
+			if s := "-" + system + "-" + arch; strings.HasSuffix(base, s) {
+				return strings.TrimSuffix(base, s)
+			}
+		}
+	}
+	return v
+}
 
 // packageVersion finds the package.json above path (its links resolved) whose name is one of
 // pkgs, and its version.
@@ -166,7 +192,7 @@ func packageVersion(path string, pkgs []string) (version, source string, ok bool
 		if json.Unmarshal(b, &pj) != nil || !slices.Contains(pkgs, pj.Name) {
 			continue
 		}
-		v := platformSuffix.ReplaceAllString(pj.Version, "")
+		v := withoutPlatform(pj.Version)
 		if _, err := Parse(v); err != nil {
 			return "", "", false
 		}
@@ -236,7 +262,7 @@ func Validate(minHookctl string, clients map[string]Rule) error {
 		}
 	}
 	for name, r := range clients {
-		if _, ok := Packages[name]; !ok {
+		if _, _, _, ok := client(name); !ok {
 			return fmt.Errorf("clients.%s: no such client (claude, codex, gemini, qwen, copilot, cursor)", name)
 		}
 		if r.MinVersion != "" {
@@ -273,7 +299,7 @@ func CheckHookctl(version, min, policy string) string {
 // Check says why client agent, found as f (or not found: err), may not run under rule r of the
 // policy named policy (as CheckHookctl's), or "".
 func Check(agent string, r Rule, f Found, err error, policy string) string {
-	name := Names[agent]
+	name := Name(agent)
 	if err != nil {
 		return fmt.Sprintf("%s allows only some versions of %s, and hookctl cannot learn which one runs this hook: %v; every tool call is refused until it can (hookctl doctor says more)", policy, name, err)
 	}

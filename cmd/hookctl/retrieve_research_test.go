@@ -15,7 +15,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 
@@ -45,33 +44,13 @@ func serveSite(t *testing.T, pages map[string]string) *httptest.Server {
 	return srv
 }
 
-// researcher is an Anthropic Messages API whose model researches: it asks for what its rule
+// newResearcher is an Anthropic Messages API whose model researches: it asks for what its rule
 // names the first time it sees the rule's trigger, and answers once every fact of the answer has
 // arrived. It records every request.
-type researcher struct {
-	srv   *httptest.Server
-	mu    sync.Mutex
-	got   []string
-	rules []researchRule
-}
-
-type researchRule struct {
-	trigger string           // text in the first request that starts the rule
-	calls   []map[string]any // tool_use blocks: name and input
-	facts   []string         // what must have arrived to answer
-	answer  string
-}
-
-func newResearcher(t *testing.T, rules ...researchRule) *researcher {
-	d := &researcher{rules: rules}
-	d.srv = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		b, _ := io.ReadAll(r.Body)
-		body := string(b)
-		d.mu.Lock()
-		d.got = append(d.got, body)
-		d.mu.Unlock()
+func newResearcher(t *testing.T, rules ...researchRule) *fakeDistiller {
+	return newFakeAPI(t, func(body string) map[string]any {
 		var content []any
-		for _, rule := range d.rules {
+		for _, rule := range rules {
 			if !strings.Contains(body, rule.trigger) {
 				continue
 			}
@@ -92,20 +71,15 @@ func newResearcher(t *testing.T, rules ...researchRule) *researcher {
 		if content == nil {
 			content = []any{map[string]any{"type": "text", "text": "The content does not say."}}
 		}
-		json.NewEncoder(w).Encode(map[string]any{"id": "m", "type": "message", "role": "assistant", "content": content, "stop_reason": "end_turn"})
-	}))
-	t.Cleanup(d.srv.Close)
-	return d
+		return map[string]any{"id": "m", "type": "message", "role": "assistant", "content": content, "stop_reason": "end_turn"}
+	})
 }
 
-func (d *researcher) requests() []string {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return append([]string(nil), d.got...)
-}
-
-func researcherEnv(t *testing.T, d *researcher, extraConfig string) (home string, env []string) {
-	return retrieveEnv(t, &fakeDistiller{srv: d.srv}, extraConfig)
+type researchRule struct {
+	trigger string           // text in the first request that starts the rule
+	calls   []map[string]any // tool_use blocks: name and input
+	facts   []string         // what must have arrived to answer
+	answer  string
 }
 
 func fetchInput(u string) map[string]any {
@@ -126,7 +100,7 @@ func TestRetrieveResearchAudit(t *testing.T) {
 		facts: []string{"FACT-CHANGE", "FACT-MIGRATE"},
 		answer: "Open takes a context now, and widget fix rewrites the calls.\n\nSources:\n- " + site.URL + "/docs/changes-v2\n- " +
 			site.URL + "/docs/migrate\n"})
-	home, env := researcherEnv(t, d, "")
+	home, env := retrieveEnv(t, d, "")
 	cmd := exec.Command(bin, "retrieve", "fetch", site.URL+"/docs", "--need", "What changed between v1 and v2, and how do I migrate?")
 	cmd.Env = env
 	out, err := cmd.CombinedOutput()
@@ -243,7 +217,7 @@ func TestRetrieveRepoHostileArchive(t *testing.T) {
 					{"name": "repo_read", "input": map[string]any{"path": "hard"}}},
 				facts:  []string{"FACT-EVICT"},
 				answer: "evict drops the least recently used entry.\n\nSources:\n- o/r@main:cache/evict.go:3-4\n"})
-			_, env := researcherEnv(t, d, "")
+			_, env := retrieveEnv(t, d, "")
 			home := filepath.Join(root, "hookctl-home") // where nobody can reach it
 			os.MkdirAll(home, 0o755)
 			cfg, _ := os.ReadFile(filepath.Join(strings.TrimPrefix(env[len(env)-2], "HOOKCTL_HOME="), "config.toml"))
@@ -329,15 +303,13 @@ func BenchmarkRetrieveResearch(b *testing.B) {
 	defer site.Close()
 	for _, mode := range []string{"one-call", "research"} {
 		b.Run(mode, func(b *testing.B) {
-			d := &researcher{rules: []researchRule{{trigger: "Widget 2 is out",
-				calls: []map[string]any{fetchInput(site.URL + "/docs/changes-v2"), fetchInput(site.URL + "/docs/migrate")},
-				facts: []string{"FACT-CHANGE", "FACT-MIGRATE"}, answer: "both"}}}
+			calls := []map[string]any{fetchInput(site.URL + "/docs/changes-v2"), fetchInput(site.URL + "/docs/migrate")}
 			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 				body, _ := io.ReadAll(r.Body)
 				content := []any{map[string]any{"type": "text", "text": "one page only"}}
 				if mode == "research" && !strings.Contains(string(body), "tool_result") {
 					content = nil
-					for i, c := range d.rules[0].calls {
+					for i, c := range calls {
 						content = append(content, map[string]any{"type": "tool_use", "id": fmt.Sprint("tu_", i), "name": c["name"], "input": c["input"]})
 					}
 				}

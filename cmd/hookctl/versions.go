@@ -71,16 +71,16 @@ func (d *doctor) checkVersions(cfg *config.Config) {
 			allows += fmt.Sprintf(", not %s (%s)", v, r.Refuse[v])
 		}
 		d.note("%s: %s allows %s; each hook call learns the version of the %s that runs it from the client's process and package.json, and is refused when it cannot",
-			clientversion.Names[name], policy, allows, clientversion.Names[name])
+			clientversion.Name(name), policy, allows, clientversion.Name(name))
 		f, err := clientversion.Installed(name)
 		if err != nil {
-			d.note("  %s on this PATH: %v", clientversion.Names[name], err)
+			d.note("  %s on this PATH: %v", clientversion.Name(name), err)
 			continue
 		}
 		if why := clientversion.Check(name, r, f, nil, policy); why != "" {
-			d.problem("upgrade "+clientversion.Names[name], "the %s on this PATH would be refused: %s", clientversion.Names[name], why)
+			d.problem("upgrade "+clientversion.Name(name), "the %s on this PATH would be refused: %s", clientversion.Name(name), why)
 		} else {
-			d.ok("%s %s on this PATH (%s) is allowed", clientversion.Names[name], f.Version, f.Source)
+			d.ok("%s %s on this PATH (%s) is allowed", clientversion.Name(name), f.Version, f.Source)
 		}
 	}
 }

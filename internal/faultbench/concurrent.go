@@ -5,7 +5,6 @@ package faultbench
 import (
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -42,24 +41,15 @@ func Concurrent(w *World, calls, inflight int) (ConcurrentFigures, error) {
 		return fig, err
 	}
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, inflight)
-	for i := range calls {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			session := fmt.Sprintf("c0ffee%02d-concurrent", i%4)
-			r := w.Hook(Bash(session, "/", command(fmt.Sprintf("call-%d", i), 20+rand.IntN(6000))))
-			if r.Code == 0 && Verdict(r.Out) != "unreadable" {
-				mu.Lock()
-				fig.Answered++
-				mu.Unlock()
-			}
-		}()
-	}
-	wg.Wait()
+	inflightRuns(calls, inflight, func(i int) {
+		session := fmt.Sprintf("c0ffee%02d-concurrent", i%4)
+		r := w.Hook(Bash(session, "/", command(fmt.Sprintf("call-%d", i), 20+rand.IntN(6000))))
+		if r.Code == 0 && Verdict(r.Out) != "unreadable" {
+			mu.Lock()
+			fig.Answered++
+			mu.Unlock()
+		}
+	})
 	after, err := ScanLog(DecisionLog(w.Home))
 	if err != nil {
 		return fig, err
@@ -105,41 +95,32 @@ func Kills(w *World, runs, inflight int, maxDelay time.Duration, waitMinute bool
 		}
 	}
 	var mu sync.Mutex
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, inflight)
-	for i := range runs {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			var cmd = w.Command("hook")
-			stdin := ""
-			// Toggles only ever set read-only or review here, so no session may read as edit.
-			switch i % 5 {
-			case 0:
-				cmd = w.Command("readonly", []string{"on", "review"}[rand.IntN(2)], "--session", id(rand.IntN(sessions)))
-			case 1:
-				stdin = SessionStart(fmt.Sprintf("f7e5%06d-kill-new", i), "/")
-			case 2:
-				stdin = Write(id(rand.IntN(sessions)), "/", "/tmp/f")
-			default:
-				stdin = Bash(id(rand.IntN(sessions)), "/", command(fmt.Sprintf("kill-%d", i), 20+rand.IntN(6000)))
-			}
-			cmd.Stdin = strings.NewReader(stdin)
-			if err := cmd.Start(); err != nil {
-				return
-			}
-			time.Sleep(time.Duration(rand.Int64N(int64(maxDelay))))
-			if cmd.Process.Signal(syscall.SIGKILL) == nil {
-				mu.Lock()
-				fig.Killed++
-				mu.Unlock()
-			}
-			cmd.Wait()
-		}()
-	}
-	wg.Wait()
+	inflightRuns(runs, inflight, func(i int) {
+		var cmd = w.Command("hook")
+		stdin := ""
+		// Toggles only ever set read-only or review here, so no session may read as edit.
+		switch i % 5 {
+		case 0:
+			cmd = w.Command("readonly", []string{"on", "review"}[rand.IntN(2)], "--session", id(rand.IntN(sessions)))
+		case 1:
+			stdin = SessionStart(fmt.Sprintf("f7e5%06d-kill-new", i), "/")
+		case 2:
+			stdin = Write(id(rand.IntN(sessions)), "/", "/tmp/f")
+		default:
+			stdin = Bash(id(rand.IntN(sessions)), "/", command(fmt.Sprintf("kill-%d", i), 20+rand.IntN(6000)))
+		}
+		cmd.Stdin = strings.NewReader(stdin)
+		if err := cmd.Start(); err != nil {
+			return
+		}
+		time.Sleep(time.Duration(rand.Int64N(int64(maxDelay))))
+		if cmd.Process.Signal(syscall.SIGKILL) == nil {
+			mu.Lock()
+			fig.Killed++
+			mu.Unlock()
+		}
+		cmd.Wait()
+	})
 	fig.StraysAfterKills = Strays(w.Home)
 	w.Readonly("on", id(0))
 	fig.StraysAfterToggle = Strays(w.Home)
@@ -162,11 +143,25 @@ func Kills(w *World, runs, inflight int, maxDelay time.Duration, waitMinute bool
 	return fig, err
 }
 
+// inflightRuns calls run(i) for each i below n in goroutines, at most inflight at a time, and
+// returns when every call has.
+func inflightRuns(n, inflight int, run func(i int)) {
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, inflight)
+	for i := range n {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			run(i)
+		}()
+	}
+	wg.Wait()
+}
+
 // sessionsDir is the session store's directory in home.
 func sessionsDir(home string) string { return filepath.Join(home, "sessions") }
 
 // stateFile is session's state file in home.
 func stateFile(home, session string) string { return filepath.Join(sessionsDir(home), session+".json") }
-
-// exists reports whether path exists, whatever it is.
-func exists(path string) bool { _, err := os.Lstat(path); return err == nil }

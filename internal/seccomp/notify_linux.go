@@ -118,22 +118,18 @@ type notifAddfd struct {
 // RespondFD answers call id with a copy of this process's descriptor fd, installed in the
 // caller (close-on-exec if cloexec) and returned as its system call's result, in one step.
 func RespondFD(listener int, id uint64, fd int, cloexec bool) error {
-	a := notifAddfd{id: id, flags: addfdFlagSend, srcfd: uint32(fd)}
-	if cloexec {
-		a.newfdFlags = syscall.O_CLOEXEC
-	}
-	_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(listener), ioctlNotifAddfd, uintptr(unsafe.Pointer(&a)))
-	if e != 0 {
-		return e
-	}
-	return nil
+	return addfd(listener, notifAddfd{id: id, flags: addfdFlagSend, srcfd: uint32(fd)}, cloexec)
 }
 
 // ReplaceFD puts a copy of this process's descriptor fd in the caller of call id, as its
 // descriptor newfd (closing what that was, as dup2 does), close-on-exec if cloexec. The call
 // itself is answered separately (Respond).
 func ReplaceFD(listener int, id uint64, fd, newfd int, cloexec bool) error {
-	a := notifAddfd{id: id, flags: addfdFlagSetfd, srcfd: uint32(fd), newfd: uint32(newfd)}
+	return addfd(listener, notifAddfd{id: id, flags: addfdFlagSetfd, srcfd: uint32(fd), newfd: uint32(newfd)}, cloexec)
+}
+
+// addfd installs a descriptor in the caller of a notified call (SECCOMP_IOCTL_NOTIF_ADDFD).
+func addfd(listener int, a notifAddfd, cloexec bool) error {
 	if cloexec {
 		a.newfdFlags = syscall.O_CLOEXEC
 	}

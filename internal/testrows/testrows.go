@@ -40,6 +40,34 @@ func Twice(t Reporter, key string) bool {
 	return twice
 }
 
+// Unique panics when key gives two rows of a table the same value: a row listed twice is a
+// copy-paste that tests nothing new, and hides the case that was meant. Tests call it from init,
+// so that a duplicate stops the whole package before any test runs.
+func Unique[R any](table string, rows []R, key func(R) string) {
+	seen := map[string]bool{}
+	for _, r := range rows {
+		k := key(r)
+		if seen[k] {
+			panic(fmt.Sprintf("duplicate %s row: %s", table, k))
+		}
+		seen[k] = true
+	}
+}
+
+// Distinct reports each key of a table's n rows (key(i) of row i) listed more than once, for a
+// test that checks the table's own content; what names the rows.
+func Distinct(t Reporter, what string, n int, key func(i int) string) {
+	t.Helper()
+	seen := map[string]bool{}
+	for i := range n {
+		k := key(i)
+		if seen[k] {
+			t.Errorf("%s %q is listed twice", what, k)
+		}
+		seen[k] = true
+	}
+}
+
 // Recorder is a Reporter that keeps errors instead of failing the test, so that a table check's
 // own test can count the misses it reports.
 type Recorder struct {

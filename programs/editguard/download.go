@@ -201,15 +201,7 @@ func (j *judge) substDownload(s *syntax.Stmt, c *syntax.CallExpr) *programs.Refu
 	if !hasSubst(c) && len(s.Redirs) == 0 {
 		return nil
 	}
-	argv := make([]word, 0, len(c.Args))
-	for _, w := range c.Args {
-		if v, ok := lexer.Literal(w); ok {
-			argv = append(argv, lit(v))
-		} else {
-			argv = append(argv, unknownWord)
-		}
-	}
-	inner := peelAll(argv)
+	inner := peelAll(literalWords(c.Args))
 	if len(inner) == 0 {
 		return nil
 	}

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -231,15 +230,7 @@ func (j *judge) tmuxLine(what string, w word, st *state) *programs.Refusal {
 		if !ok {
 			return true
 		}
-		argv := make([]word, 0, len(c.Args))
-		for _, a := range c.Args {
-			if v, ok := lexer.Literal(a); ok {
-				argv = append(argv, lit(v))
-			} else {
-				argv = append(argv, unknownWord)
-			}
-		}
-		if len(argv) > 0 {
+		if argv := literalWords(c.Args); len(argv) > 0 {
 			calls = append(calls, argv)
 		}
 		return false

@@ -31,6 +31,20 @@ func lit(s string) word { return word{s: s, glob: -1} }
 
 var unknownWord = word{s: unknown, glob: -1}
 
+// literalWords reads each of args whose value lexer.Literal knows as that value and every other
+// as a word that cannot be known.
+func literalWords(args []*syntax.Word) []word {
+	argv := make([]word, 0, len(args))
+	for _, w := range args {
+		if v, ok := lexer.Literal(w); ok {
+			argv = append(argv, lit(v))
+		} else {
+			argv = append(argv, unknownWord)
+		}
+	}
+	return argv
+}
+
 func (w word) known() bool {
 	return !w.inside && !strings.Contains(w.s, unknown) && !strings.Contains(w.s, tempPath)
 }

@@ -35,12 +35,20 @@ const (
 	maxSearchSources = 20
 )
 
-type anthropicDistiller struct {
-	endpoint string // .../v1/messages
+type anthropicDistiller struct{ modelAPI }
+
+// modelAPI is a model's HTTP API as both distillers call it.
+type modelAPI struct {
+	endpoint string // the base URL and the API's path
 	model    string
-	key      *secret
+	key      *secret // nil when the server needs none (a local chat-completions server)
 	client   *http.Client
 	timeout  time.Duration
+}
+
+// newModelAPI is the API at c's endpoint and path, with the key given (or none if "").
+func newModelAPI(c *retriever.DistillerChoice, path, key string) modelAPI {
+	return modelAPI{endpoint: c.Endpoint + path, model: c.Model, key: newSecret(key), client: newAPIClient(), timeout: settings.DistillTimeout}
 }
 
 // newAnthropic builds the Messages API client c describes (retriever.ChooseDistiller checked it).
@@ -49,13 +57,7 @@ func newAnthropic(c *retriever.DistillerChoice, environ []string) (*anthropicDis
 	if key == "" {
 		return nil, fmt.Errorf("$%s is not set", c.KeyEnv)
 	}
-	return &anthropicDistiller{
-		endpoint: c.Endpoint + "/v1/messages",
-		model:    c.Model,
-		key:      newSecret(key),
-		client:   newAPIClient(),
-		timeout:  settings.DistillTimeout,
-	}, nil
+	return &anthropicDistiller{newModelAPI(c, "/v1/messages", key)}, nil
 }
 
 func (a *anthropicDistiller) Name() string   { return settings.BackendAnthropic }

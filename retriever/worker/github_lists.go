@@ -59,6 +59,22 @@ func (s *ghSession) author(ctx context.Context) (string, error) {
 	return u.GetLogin(), nil
 }
 
+// issuesWhere lists the repository's issues with opts, keeping those keep says: the issues API
+// returns pull requests too, so each list takes the one kind it reads.
+func (s *ghSession) issuesWhere(ctx context.Context, opts *github.IssueListByRepoOptions, max int, keep func(*github.Issue) bool) ([]*github.Issue, bool, *github.Response, error) {
+	return ghCollect(max, func(lo github.ListOptions) ([]*github.Issue, *github.Response, error) {
+		opts.ListOptions = lo
+		got, resp, err := s.client.Issues.ListByRepo(ctx, s.op.Owner, s.op.Repo, opts)
+		var kept []*github.Issue
+		for _, is := range got {
+			if keep(is) {
+				kept = append(kept, is)
+			}
+		}
+		return kept, resp, err
+	})
+}
+
 // retrieverCheckLogin checks a login GitHub returned before it goes into a query.
 func retrieverCheckLogin(l string) error {
 	op := retriever.GitHubOp{Op: "issue-list", Owner: "o", Repo: "r", Author: l}
@@ -77,17 +93,7 @@ func (s *ghSession) issueList(ctx context.Context) ([]retriever.Document, error)
 	if opts.State == "" {
 		opts.State = "open"
 	}
-	issues, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.Issue, *github.Response, error) {
-		opts.ListOptions = lo
-		got, resp, err := s.client.Issues.ListByRepo(ctx, s.op.Owner, s.op.Repo, opts)
-		var only []*github.Issue
-		for _, is := range got {
-			if !is.IsPullRequest() {
-				only = append(only, is)
-			}
-		}
-		return only, resp, err
-	})
+	issues, more, resp, err := s.issuesWhere(ctx, opts, max, func(is *github.Issue) bool { return !is.IsPullRequest() })
 	if err != nil {
 		return nil, err
 	}
@@ -170,16 +176,8 @@ func (s *ghSession) prList(ctx context.Context) ([]retriever.Document, error) {
 	if state == "merged" {
 		opts.State = "closed"
 	}
-	items, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.Issue, *github.Response, error) {
-		opts.ListOptions = lo
-		got, resp, err := s.client.Issues.ListByRepo(ctx, s.op.Owner, s.op.Repo, opts)
-		var prs []*github.Issue
-		for _, is := range got {
-			if is.IsPullRequest() && (state != "merged" || is.GetPullRequestLinks().MergedAt != nil) {
-				prs = append(prs, is)
-			}
-		}
-		return prs, resp, err
+	items, more, resp, err := s.issuesWhere(ctx, opts, max, func(is *github.Issue) bool {
+		return is.IsPullRequest() && (state != "merged" || is.GetPullRequestLinks().MergedAt != nil)
 	})
 	if err != nil {
 		return nil, err
@@ -523,34 +521,32 @@ func ghLogHost(host, apiHost string) bool {
 
 // branches lists branch names and their head commits.
 func (s *ghSession) branches(ctx context.Context) ([]retriever.Document, error) {
-	max := s.limit(GitHubDefaultList)
-	bs, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.Branch, *github.Response, error) {
-		return s.client.Repositories.ListBranches(ctx, s.op.Owner, s.op.Repo, &github.BranchListOptions{ListOptions: lo})
-	})
-	if err != nil {
-		return nil, err
-	}
-	var b strings.Builder
-	for _, br := range bs {
-		fmt.Fprintf(&b, "%s\t%s\n", ghLine(br.GetCommit().GetSHA()), ghLine(br.GetName()))
-	}
-	return []retriever.Document{s.refList(resp, "branches", len(bs), max, more, b.String())}, nil
+	return ghRefs(s, "branches", func(b *github.Branch) string { return b.GetCommit().GetSHA() },
+		func(lo github.ListOptions) ([]*github.Branch, *github.Response, error) {
+			return s.client.Repositories.ListBranches(ctx, s.op.Owner, s.op.Repo, &github.BranchListOptions{ListOptions: lo})
+		})
 }
 
 // tags lists tag names and their commits.
 func (s *ghSession) tags(ctx context.Context) ([]retriever.Document, error) {
+	return ghRefs(s, "tags", func(t *github.RepositoryTag) string { return t.GetCommit().GetSHA() },
+		func(lo github.ListOptions) ([]*github.RepositoryTag, *github.Response, error) {
+			return s.client.Repositories.ListTags(ctx, s.op.Owner, s.op.Repo, &lo)
+		})
+}
+
+// ghRefs lists named refs (what: branches or tags) with their commits, one per line.
+func ghRefs[T interface{ GetName() string }](s *ghSession, what string, sha func(T) string, list func(github.ListOptions) ([]T, *github.Response, error)) ([]retriever.Document, error) {
 	max := s.limit(GitHubDefaultList)
-	ts, more, resp, err := ghCollect(max, func(lo github.ListOptions) ([]*github.RepositoryTag, *github.Response, error) {
-		return s.client.Repositories.ListTags(ctx, s.op.Owner, s.op.Repo, &lo)
-	})
+	refs, more, resp, err := ghCollect(max, list)
 	if err != nil {
 		return nil, err
 	}
 	var b strings.Builder
-	for _, t := range ts {
-		fmt.Fprintf(&b, "%s\t%s\n", ghLine(t.GetCommit().GetSHA()), ghLine(t.GetName()))
+	for _, r := range refs {
+		fmt.Fprintf(&b, "%s\t%s\n", ghLine(sha(r)), ghLine(r.GetName()))
 	}
-	return []retriever.Document{s.refList(resp, "tags", len(ts), max, more, b.String())}, nil
+	return []retriever.Document{s.refList(resp, what, len(refs), max, more, b.String())}, nil
 }
 
 func (s *ghSession) refList(resp *github.Response, what string, n, max int, more bool, listing string) retriever.Document {

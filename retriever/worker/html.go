@@ -481,7 +481,7 @@ var (
 	atomTD, atomTemplate, atomTFoot, atomTH   = htmlKnown("td"), htmlKnown("template"), htmlKnown("tfoot"), htmlKnown("th")
 	atomTHead, atomTitle, atomTR, atomUL      = htmlKnown("thead"), htmlKnown("title"), htmlKnown("tr"), htmlKnown("ul")
 	atomBR, atomHR, atomDialog, atomTextarea  = htmlKnown("br"), htmlKnown("hr"), htmlKnown("dialog"), htmlKnown("textarea")
-	atomXMP, atomPlaintext, atomCaption       = htmlKnown("xmp"), htmlKnown("plaintext"), htmlKnown("caption")
+	atomXMP, atomPlaintext                    = htmlKnown("xmp"), htmlKnown("plaintext")
 	atomHeadings                              = [6]htmlAtom{htmlKnown("h1"), htmlKnown("h2"), htmlKnown("h3"), htmlKnown("h4"), htmlKnown("h5"), htmlKnown("h6")}
 )
 

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 	"unicode/utf8"
+
+	"github.com/hookctl/hookctl/internal/testrows"
 )
 
 // htmlRow is one HTMLToText case: the exact text wanted, or (hide rows) a page with INJECT
@@ -129,15 +131,7 @@ var htmlRows = []htmlRow{
 	htmlHide("title in svg is not the title", `<svg><title>INJECT</title></svg>VISIBLE`),
 }
 
-func init() {
-	seen := map[string]bool{}
-	for _, r := range htmlRows {
-		if seen[r.in] {
-			panic("html_test: duplicate row input " + r.in)
-		}
-		seen[r.in] = true
-	}
-}
+func init() { testrows.Unique("html", htmlRows, func(r htmlRow) string { return r.in }) }
 
 func TestHTMLToText(t *testing.T) {
 	for _, r := range htmlRows {

@@ -7,6 +7,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/hookctl/hookctl/internal/testrows"
 	"github.com/hookctl/hookctl/retriever"
 )
 
@@ -151,13 +152,7 @@ func TestInjectionRows(t *testing.T) {
 }
 
 func init() {
-	seen := map[string]bool{}
-	for _, r := range injectionRows {
-		if seen[r.text] {
-			panic("duplicate injection row: " + r.text)
-		}
-		seen[r.text] = true
-	}
+	testrows.Unique("injection", injectionRows, func(r injectionRow) string { return r.text })
 }
 
 func TestInjectionFindingFormat(t *testing.T) {

@@ -5,9 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/http"
 	"strings"
-	"time"
 
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/settings"
@@ -17,13 +15,7 @@ import (
 // llama.cpp's server, vLLM, LM Studio). The base URL includes the version path, as those
 // servers document it ("http://127.0.0.1:11434/v1"); /chat/completions is appended.
 
-type openAIDistiller struct {
-	endpoint string
-	model    string
-	key      *secret // nil when the server needs none
-	client   *http.Client
-	timeout  time.Duration
-}
+type openAIDistiller struct{ modelAPI }
 
 // newOpenAI builds the chat-completions client c describes (retriever.ChooseDistiller checked
 // it); a server that needs no key gets none.
@@ -34,13 +26,7 @@ func newOpenAI(c *retriever.DistillerChoice, environ []string) (*openAIDistiller
 			return nil, fmt.Errorf("openai.api_key_env names $%s, which is not set", c.KeyEnv)
 		}
 	}
-	return &openAIDistiller{
-		endpoint: c.Endpoint + "/chat/completions",
-		model:    c.Model,
-		key:      newSecret(key),
-		client:   newAPIClient(),
-		timeout:  settings.DistillTimeout,
-	}, nil
+	return &openAIDistiller{newModelAPI(c, "/chat/completions", key)}, nil
 }
 
 func (o *openAIDistiller) Name() string   { return settings.BackendOpenAI }
@@ -68,8 +54,6 @@ type chatResponse struct {
 }
 
 func (o *openAIDistiller) Distill(ctx context.Context, need string, docs []retriever.Document) (*retriever.Answer, error) {
-	ctx, cancel := context.WithTimeout(ctx, o.timeout)
-	defer cancel()
 	req := chatRequest{
 		Model: o.model, MaxTokens: distillMaxTokens,
 		Messages: []chatMessage{
@@ -77,13 +61,9 @@ func (o *openAIDistiller) Distill(ctx context.Context, need string, docs []retri
 			{Role: "user", Content: BuildPrompt(need, docs)},
 		},
 	}
-	var headers map[string]string
-	if o.key != nil {
-		headers = map[string]string{"Authorization": "Bearer " + o.key.value()}
-	}
-	body, err := postJSON(ctx, o.client, o.endpoint, headers, req, o.key)
+	body, err := o.post(ctx, req)
 	if err != nil {
-		return nil, fmt.Errorf("failed to distill with openai: %w", err)
+		return nil, err
 	}
 	var resp chatResponse
 	if err := json.Unmarshal(body, &resp); err != nil {

@@ -327,10 +327,7 @@ func (r *researcher) dispatch(ctx context.Context, step *retriever.Step, i int, 
 	case "search":
 		q := argString(c.Args, "query")
 		step.Target = q
-		if err := r.checkOut(&retriever.Request{Kind: retriever.KindSearch, Query: q}, false); err != nil {
-			return "", err
-		}
-		if err := r.spendPage(); err != nil {
+		if err := r.admit(&retriever.Request{Kind: retriever.KindSearch, Query: q}); err != nil {
 			return "", err
 		}
 		docs, err := r.searcher.Search(ctx, q)
@@ -355,18 +352,15 @@ func (r *researcher) dispatch(ctx context.Context, step *retriever.Step, i int, 
 	case "github":
 		args := argStrings(c.Args, "args")
 		step.Target = "github " + strings.Join(args, " ")
-		op, err := retriever.ParseGitHubArgs(args)
+		op, err := githubOp(args)
 		if err != nil {
-			return "", &refusal{why: strings.TrimPrefix(err.Error(), "failed to parse github arguments: ")}
+			return "", err
 		}
 		step.Target = op.Source()
 		if op.Op == "snapshot" {
 			return r.snapshot(ctx, step, op)
 		}
-		if err := r.checkOut(&retriever.Request{Kind: retriever.KindGitHub, GitHub: op}, false); err != nil {
-			return "", err
-		}
-		if err := r.spendPage(); err != nil {
+		if err := r.admit(&retriever.Request{Kind: retriever.KindGitHub, GitHub: op}); err != nil {
 			return "", err
 		}
 		g, withToken := r.githubFor(op)
@@ -382,9 +376,9 @@ func (r *researcher) dispatch(ctx context.Context, step *retriever.Step, i int, 
 	case "repo_snapshot":
 		arg := argString(c.Args, "repo")
 		step.Target = "snapshot " + arg
-		op, err := retriever.ParseGitHubArgs([]string{"snapshot", arg})
+		op, err := githubOp([]string{"snapshot", arg})
 		if err != nil {
-			return "", &refusal{why: strings.TrimPrefix(err.Error(), "failed to parse github arguments: ")}
+			return "", err
 		}
 		return r.snapshot(ctx, step, op)
 	case "repo_list", "repo_read", "repo_grep":
@@ -393,16 +387,22 @@ func (r *researcher) dispatch(ctx context.Context, step *retriever.Step, i int, 
 	return "", &refusal{why: "no tool " + retriever.Quote(c.Name)}
 }
 
+// githubOp parses a GitHub call's arguments; what the parser refuses is refused in its words.
+func githubOp(args []string) (*retriever.GitHubOp, error) {
+	op, err := retriever.ParseGitHubArgs(args)
+	if err != nil {
+		return nil, &refusal{why: strings.TrimPrefix(err.Error(), "failed to parse github arguments: ")}
+	}
+	return op, nil
+}
+
 // snapshot reads a snapshot for a call and shows the model its overview.
 func (r *researcher) snapshot(ctx context.Context, step *retriever.Step, op *retriever.GitHubOp) (string, error) {
 	step.Target = op.Source()
 	if len(r.snapshots) == maxSnapshots {
 		return "", &refusal{why: fmt.Sprintf("at most %d snapshots a retrieval", maxSnapshots)}
 	}
-	if err := r.checkOut(&retriever.Request{Kind: retriever.KindRepo, GitHub: op}, false); err != nil {
-		return "", err
-	}
-	if err := r.spendPage(); err != nil {
+	if err := r.admit(&retriever.Request{Kind: retriever.KindRepo, GitHub: op}); err != nil {
 		return "", err
 	}
 	g, _ := r.githubFor(op)
@@ -515,6 +515,14 @@ func (r *researcher) fence(title, text string) string {
 	b.WriteString(fenceClose + r.nonce + fenceTail + "\n")
 	r.shown += b.Len()
 	return b.String()
+}
+
+// admit checks a request to a host other than fetch's (checkOut) and spends a page on it.
+func (r *researcher) admit(req *retriever.Request) error {
+	if err := r.checkOut(req, false); err != nil {
+		return err
+	}
+	return r.spendPage()
 }
 
 // spendPage takes one page of the budget, or refuses when the pages, bytes or time are spent.
