@@ -1,13 +1,13 @@
 package gate
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/shellglob"
+	"github.com/hookctl/hookctl/internal/testclient"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/session"
@@ -225,23 +225,8 @@ func judgeInSandbox(cmd string, cfg *config.Config) (string, *policy.Refusal) {
 	return lexer.Print(sc, policy.RewriteFor(cfg)), nil
 }
 
-// testClient is a client as an adapter would describe it, with settings where Claude Code keeps
-// them (agents/claude.SettingsPaths, which this package cannot import): the user's and every
-// enclosing directory's .claude files.
-var testClient = hook.Client{Name: "Claude Code", ToggleCommand: "/readonly", ShellTool: "the Bash tool", RetrievalHook: true,
-	Settings: func(home, cwd string) []string {
-		out := []string{"/etc/claude-code"}
-		for d := cwd; ; d = filepath.Dir(d) {
-			out = append(out, filepath.Join(d, ".claude", "settings.json"), filepath.Join(d, ".claude", "settings.local.json"),
-				filepath.Join(d, ".claude", "commands", "readonly.md"))
-			if d == filepath.Dir(d) {
-				break
-			}
-		}
-		return append(out, filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude", "commands", "readonly.md"),
-			filepath.Join(home, ".claude.json"), filepath.Join(home, ".claude", "plugins"))
-	},
-	SettingsNames: []string{".claude/settings.json", ".claude/settings.local.json", ".claude/commands/readonly.md", ".claude/skills/readonly"}}
+// testClient is a client as an adapter would describe it (testclient.Claude).
+var testClient = testclient.Claude
 
 // TestReadOnlyRulesOncePerSession: what the read-only shell accepts is told once — in the session
 // start's context, or, where the hook saw no start (a client without a session-start hook), with
@@ -279,3 +264,6 @@ func TestReadOnlyRulesOncePerSession(t *testing.T) {
 		}
 	}
 }
+
+// corpusConfig is the config the corpora are judged under.
+func corpusConfig() *config.Config { return &config.Config{UserHome: "/home/agent"} }

@@ -2,7 +2,9 @@ package policy
 
 import (
 	"github.com/hookctl/hookctl/config"
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/shellglob"
+	"github.com/hookctl/hookctl/internal/testclient"
 	"github.com/hookctl/hookctl/lexer"
 )
 
@@ -12,5 +14,10 @@ func judgeReadOnly(cmd string, cfg *config.Config) (string, *Refusal) {
 	return JudgeReadOnly(lexer.NewCommandLine(cmd), cfg, shellglob.World{})
 }
 
-// corpusConfig is the config the corpora are judged under.
-func corpusConfig() *config.Config { return &config.Config{UserHome: "/home/agent"} }
+// testClient is a client as an adapter would describe it (testclient.Claude).
+var testClient = testclient.Claude
+
+// bash is a shell call of the main thread.
+func bash(cmd string) *hook.ToolCall {
+	return &hook.ToolCall{Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: cmd, Description: "review"}
+}

@@ -119,7 +119,7 @@ func TestGateLinksNoNetworkCode(t *testing.T) {
 
 // testOnly are packages that only tests may link: fixtures that build hostile worlds, the
 // test build of hookctl, and the harnesses that drive the real clients (which use both).
-var testOnly = append([]string{"github.com/hookctl/hookctl/fixtures/hostile", "github.com/hookctl/hookctl/internal/testbin"}, testHarnesses...)
+var testOnly = append([]string{"github.com/hookctl/hookctl/fixtures/hostile", "github.com/hookctl/hookctl/internal/testbin", "github.com/hookctl/hookctl/internal/testclient"}, testHarnesses...)
 
 // TestFixturesStayInTests: no package of the module links a test-only fixture outside its
 // tests, so the shipped binaries carry none of it.

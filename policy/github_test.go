@@ -1,7 +1,6 @@
-package gate
+package policy
 
 import (
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -10,10 +9,8 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
-	"github.com/hookctl/hookctl/internal/gitrepo"
 	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/retriever"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -21,8 +18,8 @@ import (
 
 // githubPolicy is a read-only policy whose project has the remotes origin (o/r) and upstream
 // (up/r), as ProjectGitHubRepo would find them.
-func githubPolicy() *policy.Policy {
-	return &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Client: testClient, Binary: "/bin/hookctl",
+func githubPolicy() *Policy {
+	return &Policy{World: shellglob.World{}, Config: &config.Config{}, Client: testClient, Binary: "/bin/hookctl",
 		GitHubRepo: func(remote string) string {
 			switch remote {
 			case "", "origin":
@@ -45,8 +42,8 @@ func githubPolicy() *policy.Policy {
 // githubRead reports whether the policy rewrites cmd, in read-only mode, into a typed
 // `hookctl retrieve github --op JSON` (or repo) read whose operation the retriever accepts, and
 // returns the rewritten command's words, the operation's JSON replaced by its arguments.
-func githubRead(p *policy.Policy, cmd, description string) ([]string, hook.Decision, bool) {
-	d := p.Decide(&hook.ToolCall{Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: cmd, Description: description}, policy.SessionState{Mode: hook.ModeReadOnly})
+func githubRead(p *Policy, cmd, description string) ([]string, hook.Decision, bool) {
+	d := p.Decide(&hook.ToolCall{Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: cmd, Description: description}, SessionState{Mode: hook.ModeReadOnly})
 	if d.Verdict != hook.Allow {
 		return nil, d, false
 	}
@@ -115,7 +112,7 @@ func TestCorpusGitHubReads(t *testing.T) {
 			continue
 		}
 		n++
-		d := githubPolicy().Decide(&hook.ToolCall{Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: r.Command}, policy.SessionState{Mode: hook.ModeReadOnly})
+		d := githubPolicy().Decide(&hook.ToolCall{Session: "s1", Tool: "Bash", Kind: hook.KindShell, Command: r.Command}, SessionState{Mode: hook.ModeReadOnly})
 		if d.Verdict != hook.Deny {
 			t.Errorf("%s (%s): %v as %q, want a refusal", r, r.Comment, d.Verdict, d.Command)
 		}
@@ -154,19 +151,19 @@ func TestGitHubReadsRepository(t *testing.T) {
 	}
 	p := githubPolicy()
 	p.GitHubRepo = func(string) string { return "" }
-	if d := p.Decide(bash("gh pr list"), policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "-R OWNER/REPO") {
+	if d := p.Decide(bash("gh pr list"), SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "-R OWNER/REPO") {
 		t.Errorf("no remote: %v %s", d.Verdict, d.Reason)
 	}
 	p.GitBranch = func() string { return "" }
-	if d := p.Decide(bash("gh pr view -R o/r"), policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "number") {
+	if d := p.Decide(bash("gh pr view -R o/r"), SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "number") {
 		t.Errorf("a detached HEAD: %v %s", d.Verdict, d.Reason)
 	}
 	p.GitBranch = func() string { return "x..y" }
-	if d := p.Decide(bash("gh pr view -R o/r"), policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny {
+	if d := p.Decide(bash("gh pr view -R o/r"), SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny {
 		t.Errorf("a hostile branch name: %v %q", d.Verdict, d.Command)
 	}
 	p.GHRepo = "a/b/c/d"
-	if d := p.Decide(bash("gh pr list"), policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny {
+	if d := p.Decide(bash("gh pr list"), SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Deny {
 		t.Errorf("a malformed GH_REPO: %v %q", d.Verdict, d.Command)
 	}
 
@@ -176,63 +173,8 @@ func TestGitHubReadsRepository(t *testing.T) {
 	}
 
 	// In edit mode git reaches the project's own remote itself: ls-remote is the edit guard's.
-	d := githubPolicy().Decide(bash("git ls-remote --heads origin"), policy.SessionState{Mode: hook.ModeEdit})
+	d := githubPolicy().Decide(bash("git ls-remote --heads origin"), SessionState{Mode: hook.ModeEdit})
 	if strings.Contains(d.Command, "retrieve") {
 		t.Errorf("edit mode rewrote git ls-remote: %q", d.Command)
-	}
-}
-
-// TestProjectGitHubRepo reads the repository gh would choose from a project's git config.
-func TestProjectGitHubRepo(t *testing.T) {
-	for _, c := range []struct {
-		config, remote, want string
-	}{
-		{"[remote \"origin\"]\n\turl = https://github.com/o/r.git\n", "", "o/r"},
-		{"[remote \"origin\"]\n\turl = git@github.com:o/r.git\n[remote \"upstream\"]\n\turl = https://github.com/up/r\n", "", "up/r"},
-		{"[remote \"origin\"]\n\turl = git@github.com:o/r.git\n[remote \"upstream\"]\n\turl = https://github.com/up/r\n", "origin", "o/r"},
-		{"[remote \"fork\"]\n\turl = ssh://git@github.com/f/r.git\n", "", "f/r"},
-		{"[remote \"a\"]\n\turl = https://github.com/a/r\n[remote \"b\"]\n\turl = https://github.com/b/r\n", "", ""}, // gh would ask
-		{"[remote \"a\"]\n\turl = https://github.com/a/r\n\tgh-resolved = base\n[remote \"b\"]\n\turl = https://github.com/b/r\n", "", "a/r"},
-		{"[remote \"origin\"]\n\turl = https://ghe.corp.example/t/s.git\n", "", "ghe.corp.example/t/s"},
-		{"[remote \"origin\"]\n\turl = /srv/git/r.git\n", "", ""},
-		{"[remote \"origin\"]\n\turl = https://github.com/o/r/x\n", "", ""},
-		{"[remote \"origin\"]\n\turl = https://github.com/o/r\n", "upstream", ""},
-	} {
-		dir := t.TempDir()
-		os.MkdirAll(filepath.Join(dir, ".git"), 0o755)
-		os.WriteFile(filepath.Join(dir, ".git", "config"), []byte(c.config), 0o644)
-		os.MkdirAll(filepath.Join(dir, "sub"), 0o755)
-		if got := gitrepo.ProjectGitHubRepo(filepath.Join(dir, "sub"), c.remote); got != c.want {
-			t.Errorf("%q remote %q: %q, want %q", c.config, c.remote, got, c.want)
-		}
-	}
-	if got := gitrepo.ProjectGitHubRepo(t.TempDir(), ""); got != "" {
-		t.Errorf("no repository: %q", got)
-	}
-}
-
-// TestProjectBranch reads the branch HEAD is on, in a repository and in a worktree of one.
-func TestProjectBranch(t *testing.T) {
-	dir := t.TempDir()
-	os.MkdirAll(filepath.Join(dir, ".git", "worktrees", "wt"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, ".git", "config"), []byte("[remote \"origin\"]\n\turl = https://github.com/o/r\n"), 0o644)
-	wt := filepath.Join(t.TempDir(), "wt")
-	os.MkdirAll(wt, 0o755)
-	os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+filepath.Join(dir, ".git", "worktrees", "wt")+"\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, ".git", "worktrees", "wt", "HEAD"), []byte("ref: refs/heads/feature/x\n"), 0o644)
-	os.WriteFile(filepath.Join(dir, ".git", "worktrees", "wt", "commondir"), []byte("../..\n"), 0o644)
-	if got := gitrepo.ProjectBranch(dir); got != "main" {
-		t.Errorf("repository: %q", got)
-	}
-	if got := gitrepo.ProjectBranch(wt); got != "feature/x" {
-		t.Errorf("worktree: %q", got)
-	}
-	if got := gitrepo.ProjectGitHubRepo(wt, ""); got != "o/r" {
-		t.Errorf("worktree's remote: %q", got)
-	}
-	os.WriteFile(filepath.Join(dir, ".git", "HEAD"), []byte("0123456789abcdef0123456789abcdef01234567\n"), 0o644)
-	if got := gitrepo.ProjectBranch(dir); got != "" {
-		t.Errorf("detached: %q", got)
 	}
 }
