@@ -132,7 +132,7 @@ func Apply(p *Profile) (Applied, error) {
 // as what it resolves to, and not at all if that is a hidden directory or holds one.
 func landlockRules(p *Profile) ([]landlock.Rule, error) {
 	if p.masked {
-		// The mounts hide them (MaskHidden): one rule reads the whole tree.
+		// The mounts hide them (maskOps): one rule reads the whole tree.
 		rules := []landlock.Rule{{Path: "/", Access: readExec}}
 		rules = append(rules, p.scratchRules()...)
 		return append(rules, writeFileRules(p.WriteFiles)...), nil
@@ -170,6 +170,11 @@ func resolvedHidden(paths []string) []string {
 	for _, h := range paths {
 		// A hidden directory that does not exist is left out: nothing inside the sandbox can
 		// create it, and walking its ancestors costs a rule per entry (docs/decisions/0005).
+		// Most do not: one lstat says so, where resolving walks every component.
+		var st syscall.Stat_t
+		if err := syscall.Lstat(h, &st); err == syscall.ENOENT || err == syscall.ENOTDIR {
+			continue
+		}
 		if r, err := filepath.EvalSymlinks(h); err == nil {
 			hidden = append(hidden, r)
 			if r != h {

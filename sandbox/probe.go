@@ -324,7 +324,7 @@ func InsideCheck(dir, marker string) []Check {
 	refused("refused: removing a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM)
 	refused("refused: a mode change", os.Chmod(filepath.Join(outside, "file"), 0o777), syscall.EPERM)
 	_, err := os.ReadFile(marker)
-	// ENOENT where a mount masks it (MaskHidden), EACCES where Landlock hides it.
+	// ENOENT where a mount masks it (maskOps), EACCES where Landlock hides it.
 	refused("refused: reading hookctl's home", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
 	refused("refused: an inet socket", socketErr(syscall.AF_INET, syscall.SOCK_STREAM), syscall.EPERM)
 	refused("refused: a UDP socket", socketErr(syscall.AF_INET6, syscall.SOCK_DGRAM), syscall.EPERM)

@@ -87,12 +87,10 @@ type sandboxOptions struct {
 	// variables it points at the broker (ANTHROPIC_BASE_URL).
 	ModelFD   int
 	ModelVars []string
-	// Timeout bounds a read-only or policy-only command (hook.Config's command_timeout);
-	// BoundedChild is the launcher again as RunBounded's child, which applies the profile.
-	Timeout      time.Duration
-	BoundedChild bool
-	ModelPort    int  // the inner launcher's: the port the run's init listens on for the broker
-	RunInit      bool // the launcher as the init of a hookctl run (secureInit)
+	// Timeout bounds a read-only or policy-only command (hook.Config's command_timeout).
+	Timeout   time.Duration
+	ModelPort int  // the inner launcher's: the port the run's init listens on for the broker
+	RunInit   bool // the launcher as the init of a hookctl run (secureInit)
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -202,8 +200,6 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	cmd.Flags().StringArrayVar(&opts.Read, "read", nil, "secure-read-only: a `DIR` it may read")
 	cmd.Flags().StringArrayVar(&opts.Write, "write", nil, "secure-read-only: a `DIR` it may write")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 0, "stop a read-only or policy-only command after `DURATION`")
-	cmd.Flags().BoolVar(&opts.BoundedChild, "bounded-child", false, "")
-	cmd.Flags().MarkHidden("bounded-child")
 	cmd.Flags().IntVar(&opts.StatusFD, "status-fd", 0, "")
 	cmd.Flags().MarkHidden("status-fd")
 	cmd.Flags().IntVar(&opts.ModelFD, "model-fd", 0, "")
@@ -312,15 +308,8 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if opts.Profile == sandbox.EditName {
 		return editExec(home, opts, args)
 	}
-	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == hook.PolicyOnlyProfile) && !opts.BoundedChild {
-		return boundedExec(opts, home, args)
-	}
-	ownMounts := false
-	if opts.BoundedChild {
-		// A fresh /proc where this is the first process of its own namespace; where the kernel
-		// gave no namespace (or refuses the mount), /proc stays the machine's, and Landlock still
-		// keeps other processes' environments and memory unreadable.
-		ownMounts = sandbox.MountProc() == nil
+	if opts.Profile == hook.PolicyOnlyProfile {
+		return policyOnlyExec(opts, home, args)
 	}
 	scratch, err := scratchFor(home, opts)
 	if err != nil {
@@ -364,10 +353,16 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	p := sandbox.ReadOnly(hidden, scratch.Path)
 	p.ScratchDir = scratch.Dir
 	p.PassEnv, p.Pins = readOnlyEnv(home)
-	if ownMounts && opts.Profile == sandbox.ReadOnlyName {
-		// Mounts hide the paths, at a cost that does not grow with the directories around them;
-		// where they cannot, Landlock hides them by itself.
-		sandbox.MaskHidden(p)
+	if opts.Profile == sandbox.ReadOnlyName {
+		// A child bounded in time, in namespaces of its own where the kernel allows, with the
+		// hidden paths masked by mounts there (sandbox.RunReadOnly).
+		code, err := sandbox.RunReadOnly(p, args, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
+		if err == nil && code != 0 && code != sandbox.ExitTimedOut {
+			if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
+				fmt.Fprintln(os.Stderr, note)
+			}
+		}
+		return code, err
 	}
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
@@ -531,43 +526,23 @@ func sandboxForget(s *streams) error {
 	return nil
 }
 
-// boundedExec runs a read-only or policy-only command as a child bounded in time (issue 23): the
-// read-only profile's child is this launcher again (--bounded-child), in process and mount
-// namespaces of its own where the kernel allows, which mounts a /proc of its own, applies the
-// profile and execs the command; the policy-only profile's child is the command itself, with the
-// read-only profile's environment. Both environments are the allowlist (Profile.Environ).
-func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) {
-	if opts.Profile == hook.PolicyOnlyProfile {
-		scratch, err := scratchFor(home, opts)
-		if err != nil {
-			return 0, err
-		}
-		defer scratch.Close()
-		p := sandbox.ReadOnly(nil, scratch.Path)
-		p.Name = hook.PolicyOnlyProfile
-		p.PassEnv, p.Pins = readOnlyEnv(home)
-		path, err := exec.LookPath(args[0])
-		if err != nil {
-			return 0, fmt.Errorf("cannot run %s: %v", args[0], err)
-		}
-		code, _, err := sandbox.RunBounded(path, args, p.Environ(os.Environ()), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
-		return code, err
-	}
-	argv := []string{"hookctl", "sandbox", "--profile", sandbox.ReadOnlyName, "--session", opts.Session}
-	if opts.Scratch != "" {
-		argv = append(argv, "--scratch", opts.Scratch) // the probe's
-	}
-	argv = append(append(argv, "--bounded-child", "--"), args...)
-	self, err := os.Executable()
+// policyOnlyExec runs a command where the sandbox cannot apply (issue 23): a child bounded in
+// time, in a process namespace of its own where the kernel allows, with the read-only profile's
+// environment, the allowlist (Profile.Environ), and no kernel rule.
+func policyOnlyExec(opts *sandboxOptions, home string, args []string) (int, error) {
+	scratch, err := scratchFor(home, opts)
 	if err != nil {
-		return 0, fmt.Errorf("hookctl cannot find its own executable: %v", err)
+		return 0, err
 	}
-	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
-	if err == nil && code != 0 && code != sandbox.ExitTimedOut {
-		if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
-			fmt.Fprintln(os.Stderr, note)
-		}
+	defer scratch.Close()
+	p := sandbox.ReadOnly(nil, scratch.Path)
+	p.Name = hook.PolicyOnlyProfile
+	p.PassEnv, p.Pins = readOnlyEnv(home)
+	path, err := exec.LookPath(args[0])
+	if err != nil {
+		return 0, fmt.Errorf("cannot run %s: %v", args[0], err)
 	}
+	code, _, err := sandbox.RunBounded(path, args, p.Environ(os.Environ()), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
 	return code, err
 }
 
