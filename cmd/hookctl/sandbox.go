@@ -138,7 +138,7 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				if len(args) != 2 {
 					return errors.New("--proxy-connect takes HOST PORT (ssh's %h %p)")
 				}
-				return proxyConnect(s, args[0], args[1])
+				return egress.ProxyConnect(s.in, s.out, args[0], args[1])
 			case opts.InsideCheck != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheck(opts.InsideCheck, opts.Marker))
 			case opts.InsideCheckEdit != "":
