@@ -148,7 +148,7 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 			case opts.Forget:
 				return sandboxForget(s)
 			case opts.Profile == sandbox.SecureReadOnlyName && opts.RunInit:
-				return exitCode(secureInit(opts, args))
+				return exitCode(sandbox.ServeSecureInit(secureLaunch(opts), args, os.Environ()))
 			case opts.Profile == sandbox.SecureReadOnlyName:
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
@@ -214,88 +214,35 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	return cmd
 }
 
-// secureExec is the secure-read-only profile's launcher, as hookctl run starts it: the roots
-// come on its command line, the environment is already the run's, and what it applied, or why
-// nothing ran, goes to --status-fd. It returns only on failure.
-func secureExec(opts *sandboxOptions, args []string) error {
-	err := func() error {
-		env := os.Environ()
-		if len(opts.Write) == 0 && opts.Session != "" {
-			// A command the hooks of a run admitted: the run's roots to read, and its session's
-			// scratch directory as the one it writes, its TMPDIR.
-			home, err := hook.Home()
-			if err != nil {
-				return err
-			}
-			scratch, err := sandbox.OpenScratch(home, opts.Session)
-			if err != nil {
-				return err
-			}
-			opts.Write = []string{scratch.Path}
-			env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch.Path)
-		}
-		switch {
-		case len(args) == 0:
-			return errors.New("give the program after --")
-		case len(opts.Read) == 0 || len(opts.Write) == 0:
-			return errors.New("the secure-read-only profile needs --read DIR and --write DIR (or --session ID)")
-		}
-		for i, d := range append(slices.Clone(opts.Read), opts.Write...) {
-			if !filepath.IsAbs(d) {
-				return fmt.Errorf("%s is not an absolute path", d)
-			}
-			// --read may name a file (hookctl's executable, for the agent's hooks).
-			if fi, err := os.Stat(d); err != nil || (i >= len(opts.Read) && !fi.IsDir()) {
-				return fmt.Errorf("%s is not a directory", d)
-			}
-		}
-		p := sandbox.SecureReadOnly(opts.Read, opts.Write)
-		p.StatusFD = opts.StatusFD
-		if opts.ModelPort > 0 {
-			p.ConnectPorts = []uint16{uint16(opts.ModelPort)} // the run's init made the listener
-		}
-		return sandbox.Exec(p, args, env)
-	}()
-	if opts.StatusFD > 0 {
-		sandbox.ReportFailure(opts.StatusFD, err)
-	}
-	return err
+// secureLaunch is the secure-read-only launcher's and its run's init's command line.
+func secureLaunch(opts *sandboxOptions) sandbox.SecureLaunch {
+	return sandbox.SecureLaunch{Read: opts.Read, Write: opts.Write, StatusFD: opts.StatusFD,
+		ModelFD: opts.ModelFD, ModelVars: opts.ModelVars, ModelPort: opts.ModelPort}
 }
 
-// secureInit is the init of a hookctl run's launch (--run-init: pid 1 of the pid namespace the
-// run's supervisor started it in, sandbox.ServeRunInit): with --network model-only it makes
-// the broker's listener in the run's network namespace (the command may connect to that port
-// alone) and points the model's variables at it; then it starts the launcher again, which
-// applies the profile and execs the command, and returns the command's status.
-func secureInit(opts *sandboxOptions, args []string) int {
+// secureExec is the secure-read-only profile's launcher, as hookctl run starts it
+// (sandbox.ExecSecure). A command the hooks of a run admitted comes with --session instead of
+// --write: the run's roots to read, and its session's scratch directory as the one it writes,
+// its TMPDIR. It returns only on failure.
+func secureExec(opts *sandboxOptions, args []string) error {
 	env := os.Environ()
-	inner := []string{"hookctl", "sandbox", "--profile", sandbox.SecureReadOnlyName}
-	for _, r := range opts.Read {
-		inner = append(inner, "--read", r)
-	}
-	for _, w := range opts.Write {
-		inner = append(inner, "--write", w)
-	}
-	inner = append(inner, "--status-fd", strconv.Itoa(opts.StatusFD))
-	if opts.ModelFD > 0 {
-		// The network namespace hookctl run started this init in holds only loopback; the
-		// broker (outside it) accepts on the listener made here.
-		url, err := sandbox.BridgeNetwork(opts.ModelFD)
+	if len(opts.Write) == 0 && opts.Session != "" {
+		home, err := hook.Home()
+		if err == nil {
+			var scratch *sandbox.Scratch
+			if scratch, err = sandbox.OpenScratch(home, opts.Session); err == nil {
+				opts.Write = []string{scratch.Path}
+				env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch.Path)
+			}
+		}
 		if err != nil {
-			sandbox.ReportFailure(opts.StatusFD, err)
-			return exitSandboxFailed
-		}
-		inner = append(inner, "--model-port", strconv.Itoa(int(sandbox.BridgePort(url))))
-		// getenv finds the first of duplicates: drop any the environment has already.
-		env = slices.DeleteFunc(env, func(kv string) bool {
-			name, _, _ := strings.Cut(kv, "=")
-			return slices.Contains(opts.ModelVars, name)
-		})
-		for _, v := range opts.ModelVars {
-			env = append(env, v+"="+url)
+			if opts.StatusFD > 0 {
+				sandbox.ReportFailure(opts.StatusFD, err)
+			}
+			return err
 		}
 	}
-	return sandbox.ServeRunInit(append(append(inner, "--"), args...), env, opts.StatusFD)
+	return sandbox.ExecSecure(secureLaunch(opts), args, env)
 }
 
 // sandboxExec applies the profile and execs args; it returns only on failure, or with the exit
