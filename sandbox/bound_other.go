@@ -2,12 +2,7 @@
 
 package sandbox
 
-import (
-	"errors"
-	"fmt"
-	"os/exec"
-	"syscall"
-)
+import "syscall"
 
 // boundAttr: no namespaces here; RunBounded's child gets a process group of its own.
 func boundAttr(bool) *syscall.SysProcAttr {
@@ -17,12 +12,9 @@ func boundAttr(bool) *syscall.SysProcAttr {
 // RunReadOnly runs argv under p as a child bounded by b, in a process group of its own (this
 // platform has no namespaces), and returns its exit status; see the Linux one.
 func RunReadOnly(p *Profile, argv, env []string, b Bound) (int, error) {
-	if len(argv) == 0 {
-		return 0, errors.New("no command to run")
-	}
-	path, err := exec.LookPath(argv[0])
+	path, err := lookCommand(argv)
 	if err != nil {
-		return 0, fmt.Errorf("cannot run %s: %v", argv[0], err)
+		return 0, err
 	}
 	if path, argv, err = wrapped(p, path, argv); err != nil {
 		return 0, err

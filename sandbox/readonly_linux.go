@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"runtime"
 	"slices"
@@ -28,12 +27,9 @@ import (
 //
 // It fails, and nothing has run, when the sandbox cannot be applied.
 func RunReadOnly(p *Profile, argv, env []string, b Bound) (int, error) {
-	if len(argv) == 0 {
-		return 0, errors.New("no command to run")
-	}
-	path, err := exec.LookPath(argv[0])
+	path, err := lookCommand(argv)
 	if err != nil {
-		return 0, fmt.Errorf("cannot run %s: %v", argv[0], err)
+		return 0, err
 	}
 	if _, err := landlock.ABI(); err != nil {
 		return 0, errNotApplied(err)
