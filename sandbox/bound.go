@@ -19,10 +19,10 @@ type Bound struct {
 	// ended).
 	Timeout time.Duration
 	// Isolate runs it in process and mount namespaces of its own (and a user namespace where
-	// the launcher is not root), where the launcher mounts a /proc that shows its processes only
-	// (MountProc): no other process's command line, environment or memory is there to read, and
-	// every process it starts ends with it. Where the kernel refuses the namespaces, it runs in a
-	// process group of its own instead, and RunBounded says so.
+	// the launcher is not root), with a /proc that shows its processes only: no other process's
+	// command line, environment or memory is there to read, and every process it starts ends
+	// with it (RunReadOnly). Where the kernel refuses the namespaces, it runs in a process group
+	// of its own instead.
 	Isolate bool
 	// PidOnly runs it in a process namespace of its own only (the policy-only launch, whose child
 	// is the command itself: nothing mounts a /proc for it), so that every process it starts
@@ -42,10 +42,10 @@ func RunBounded(path string, argv, env []string, b Bound) (code int, isolated bo
 		cmd := exec.Command(path)
 		cmd.Args, cmd.Env = argv, env
 		cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-		cmd.SysProcAttr = boundAttr(isolate, b.PidOnly)
+		cmd.SysProcAttr = boundAttr(isolate)
 		return cmd, cmd.Start()
 	}
-	want := b.Isolate || b.PidOnly
+	want := b.PidOnly
 	cmd, err := start(want)
 	isolated = want && err == nil
 	if err != nil && want {
@@ -54,7 +54,23 @@ func RunBounded(path string, argv, env []string, b Bound) (code int, isolated bo
 	if err != nil {
 		return 0, false, fmt.Errorf("failed to start %s: %v", argv[0], err)
 	}
-	pid := cmd.Process.Pid
+	code, err = bounded(cmd.Process.Pid, isolated, b, func() (syscall.WaitStatus, error) {
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if errors.As(err, &ee) {
+			err = nil
+		}
+		if err != nil {
+			return 0, err
+		}
+		return cmd.ProcessState.Sys().(syscall.WaitStatus), nil
+	})
+	return code, isolated, err
+}
+
+// bounded waits for pid (wait reaps it) under b, passing on the signals that tell the launcher
+// to stop, and returns its exit status (128+N for a signal, ExitTimedOut at the bound).
+func bounded(pid int, isolated bool, b Bound, wait func() (syscall.WaitStatus, error)) (int, error) {
 	kill := func(sig syscall.Signal) {
 		if isolated {
 			// Its first process is the namespace's init, which ignores what it does not
@@ -89,7 +105,7 @@ func RunBounded(path string, argv, env []string, b Bound) (code int, isolated bo
 			}
 		}
 	}()
-	err = cmd.Wait()
+	ws, err := wait()
 	close(done)
 	if !isolated {
 		syscall.Kill(-pid, syscall.SIGKILL) // what it left running in its group
@@ -97,18 +113,14 @@ func RunBounded(path string, argv, env []string, b Bound) (code int, isolated bo
 	select {
 	case <-stopped:
 		fmt.Fprintf(os.Stderr, "hookctl: the command was stopped after %v: read-only commands run for at most that long (command_timeout in your hookctl config, or the call's own timeout)\n", b.Timeout)
-		return ExitTimedOut, isolated, nil
+		return ExitTimedOut, nil
 	default:
 	}
-	var ee *exec.ExitError
 	switch {
-	case err == nil:
-		return 0, isolated, nil
-	case errors.As(err, &ee):
-		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
-			return 128 + int(ws.Signal()), isolated, nil
-		}
-		return ee.ExitCode(), isolated, nil
+	case err != nil:
+		return 0, err
+	case ws.Signaled():
+		return 128 + int(ws.Signal()), nil
 	}
-	return 0, isolated, err
+	return ws.ExitStatus(), nil
 }

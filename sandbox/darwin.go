@@ -23,6 +23,14 @@ func ready() error {
 
 func describe() string { return "seatbelt (sandbox-exec), untested on a Mac" }
 
+// wrapped is argv run under Seatbelt: sandbox-exec with p's profile.
+func wrapped(p *Profile, path string, argv []string) (string, []string, error) {
+	if p.Readable != nil {
+		return "", nil, errNotApplied(fmt.Errorf("the %s profile is Linux only so far", p.Name))
+	}
+	return sandboxExec, append([]string{"sandbox-exec", "-p", Seatbelt(p), path}, argv[1:]...), nil
+}
+
 func execSandboxed(p *Profile, path string, argv, env []string) error {
 	if p.Readable != nil {
 		return errNotApplied(fmt.Errorf("the %s profile is Linux only so far", p.Name))

@@ -16,17 +16,26 @@ import (
 // returns only on failure, and then nothing has run: a sandbox that cannot be applied is never
 // replaced by running the command without one.
 func Exec(p *Profile, argv, env []string) error {
-	if len(argv) == 0 {
-		return fmt.Errorf("no command to run")
-	}
-	path, err := exec.LookPath(argv[0])
+	path, err := lookCommand(argv)
 	if err != nil {
-		return fmt.Errorf("cannot run %s: %v", argv[0], err)
+		return err
 	}
 	// Every restriction binds the thread that applies it; the exec must come from that one,
 	// and the thread must never go back to running other goroutines' work.
 	runtime.LockOSThread()
 	return execSandboxed(p, path, argv, p.Environ(env))
+}
+
+// lookCommand is the executable argv runs, as the shell would find it on PATH.
+func lookCommand(argv []string) (string, error) {
+	if len(argv) == 0 {
+		return "", fmt.Errorf("no command to run")
+	}
+	path, err := exec.LookPath(argv[0])
+	if err != nil {
+		return "", fmt.Errorf("cannot run %s: %v", argv[0], err)
+	}
+	return path, nil
 }
 
 // Applied says what held once Apply returned.

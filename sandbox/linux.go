@@ -67,7 +67,7 @@ func execSandboxed(p *Profile, path string, argv, env []string) error {
 // the sandbox is not in force, and the caller must not run the command.
 func Apply(p *Profile) (Applied, error) {
 	var a Applied
-	if _, err := landlock.ABI(); err != nil && !p.roTree {
+	if _, err := landlock.ABI(); err != nil {
 		return a, err
 	}
 	var rules []landlock.Rule
@@ -117,16 +117,14 @@ func Apply(p *Profile) (Applied, error) {
 		return a, err
 	}
 	a.Caps, a.BoundingKept = caps.had, !caps.bounded
-	if !p.roTree { // without Landlock, the mounts hold the writes (ReadOnlyTree)
-		a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
-			Rules:      rules,
-			DenyNet:    denyNet,
-			ConnectTCP: p.ConnectPorts,
-			Scope:      landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
-		})
-		if err != nil {
-			return a, err
-		}
+	a.LandlockABI, err = landlock.Restrict(landlock.Ruleset{
+		Rules:      rules,
+		DenyNet:    denyNet,
+		ConnectTCP: p.ConnectPorts,
+		Scope:      landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal,
+	})
+	if err != nil {
+		return a, err
 	}
 	if err := seccomp.Install(prog); err != nil {
 		return a, err
@@ -146,7 +144,7 @@ func Apply(p *Profile) (Applied, error) {
 // as what it resolves to, and not at all if that is a hidden directory or holds one.
 func landlockRules(p *Profile) ([]landlock.Rule, error) {
 	if p.masked {
-		// The mounts hide them (MaskHidden): one rule reads the whole tree.
+		// The mounts hide them (maskOps): one rule reads the whole tree.
 		rules := []landlock.Rule{{Path: "/", Access: readExec}}
 		rules = append(rules, p.scratchRules()...)
 		return append(rules, writeFileRules(p.WriteFiles)...), nil
@@ -184,6 +182,11 @@ func resolvedHidden(paths []string) []string {
 	for _, h := range paths {
 		// A hidden directory that does not exist is left out: nothing inside the sandbox can
 		// create it, and walking its ancestors costs a rule per entry (docs/decisions/0005).
+		// Most do not: one lstat says so, where resolving walks every component.
+		var st syscall.Stat_t
+		if err := syscall.Lstat(h, &st); err == syscall.ENOENT || err == syscall.ENOTDIR {
+			continue
+		}
 		if r, err := filepath.EvalSymlinks(h); err == nil {
 			hidden = append(hidden, r)
 			if r != h {

@@ -14,5 +14,9 @@ func describe() string { return "none" }
 
 func execSandboxed(*Profile, string, []string, []string) error { return errNotApplied(errUnsupported) }
 
+func wrapped(*Profile, string, []string) (string, []string, error) {
+	return "", nil, errNotApplied(errUnsupported)
+}
+
 // Mechanisms: none on this platform.
 func Mechanisms() (string, int, error) { return "", 0, errUnsupported }

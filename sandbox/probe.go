@@ -39,7 +39,7 @@ type Status struct {
 	EditLandlockReason string  `json:"edit_landlock_reason,omitempty"`
 	EditLandlockChecks []Check `json:"edit_landlock_checks,omitempty"`
 	// PolicyOnly, where the sandbox is not Available, names what the policy-only launch still
-	// holds (ExecFilterOnly), as the probe found it: "" for nothing.
+	// holds (RunPolicyOnly), as the probe found it: "" for nothing.
 	PolicyOnly string `json:"policy_only,omitempty"`
 	// HeldSince and EditHeldSince: when a probe on this machine (Machine) first found each
 	// sandbox holding. A sandbox that held here and fails now is failing, not absent (Failing):
@@ -216,7 +216,7 @@ func Probe(home, binary string) Status {
 		return st
 	}
 	// Without Landlock the read-only profile may still hold, with read-only mounts in a mount
-	// namespace of its own (ReadOnlyTree): the probe tries it.
+	// namespace of its own (treeOps): the probe tries it.
 	noLandlock := ready()
 	if noLandlock != nil && !errors.Is(noLandlock, landlock.ErrUnsupported) {
 		st.Reason = noLandlock.Error()
@@ -355,13 +355,13 @@ func InsideCheck(dir, marker string) []Check {
 		check(name, false, fmt.Sprintf("got %v", err))
 	}
 	outside := filepath.Join(dir, "outside")
-	// EACCES from Landlock; EROFS from the read-only mounts that stand in for it (ReadOnlyTree).
+	// EACCES from Landlock; EROFS from the read-only mounts that stand in for it (treeOps).
 	refused("refused: a write outside the scratch directory", os.WriteFile(filepath.Join(outside, "new"), nil, 0o600), syscall.EACCES, syscall.EPERM, syscall.EROFS)
 	refused("refused: a directory made outside the scratch directory", os.Mkdir(filepath.Join(outside, "d"), 0o700), syscall.EACCES, syscall.EPERM, syscall.EROFS)
 	refused("refused: removing a file", os.Remove(filepath.Join(outside, "file")), syscall.EACCES, syscall.EPERM, syscall.EROFS)
 	refused("refused: a mode change", os.Chmod(filepath.Join(outside, "file"), 0o777), syscall.EPERM)
 	_, err := os.ReadFile(marker)
-	// ENOENT where a mount masks it (MaskHidden), EACCES where Landlock hides it.
+	// ENOENT where a mount masks it (maskOps), EACCES where Landlock hides it.
 	refused("refused: reading hookctl's home", err, syscall.EACCES, syscall.EPERM, syscall.ENOENT)
 	refused("refused: an inet socket", socketErr(syscall.AF_INET, syscall.SOCK_STREAM), syscall.EPERM)
 	refused("refused: a UDP socket", socketErr(syscall.AF_INET6, syscall.SOCK_DGRAM), syscall.EPERM)

@@ -101,11 +101,9 @@ type Profile struct {
 	// StatusFD, when not 0, is a descriptor on which the launcher reports, as one JSON line
 	// (LaunchReport), what it applied or why it could not; the exec closes it.
 	StatusFD int
-	// masked: Hidden is masked in this process's own mount namespace (MaskHidden), so that
+	// masked: Hidden is masked in this process's own mount namespace (maskOps), so that
 	// Landlock may grant reading the whole tree.
 	masked bool
-	// roTree: the mounts hold the writes, where the kernel has no Landlock (ReadOnlyTree).
-	roTree bool
 	// landlockOnly: the edit profile without namespaces (EditLandlock).
 	landlockOnly bool
 }

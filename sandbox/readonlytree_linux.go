@@ -4,96 +4,79 @@ package sandbox
 
 import (
 	"errors"
-	"fmt"
 	"os"
-	"os/exec"
-	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
 	"unsafe"
-
-	"github.com/hookctl/hookctl/internal/landlock"
-	"github.com/hookctl/hookctl/internal/seccomp"
 )
 
-// ReadOnlyTree holds the read-only profile's writes where the kernel has no Landlock (issue 28),
-// in the mount namespace of the read-only launcher's bounded child (MountProc made it private,
-// MaskHidden masked the hidden paths): /dev becomes a tmpfs holding only null, zero, full,
-// random, urandom and tty, bound from the machine's (a root command without capabilities still
-// owns the disks' device nodes, and a read-only mount does not stop a device's writes); the
-// scratch directory is bound onto itself; then every mount is made read-only, recursively,
-// and the scratch directory's mount writable again. Apply then installs the seccomp filter
-// without a Landlock ruleset: the filter refuses every mount change, and the capabilities that
-// could undo them are gone. Only where Landlock is missing: where it is there, it holds all of
-// this itself.
-func ReadOnlyTree(p *Profile) error {
-	if _, err := landlock.ABI(); err == nil {
-		return errors.New("the kernel has Landlock: the read-only profile uses it")
+// treeOps hold the read-only profile's writes where the kernel has no Landlock (issue 28), as
+// ops of the child's, in its mount namespace, after its /proc and the masks over the hidden
+// paths (maskOps): /dev becomes a tmpfs holding only null, zero, full, random, urandom and tty,
+// bound from the machine's (a root command without capabilities still owns the disks' device
+// nodes, and a read-only mount does not stop a device's writes), and the links to
+// /proc/self/fd the C library and shells use; the scratch directory gets a mount of its own
+// (maskOps made it one where it lies beneath a hidden directory); then every mount is made
+// read-only, recursively, and the scratch directory's mount writable again. The plan then holds
+// no Landlock ruleset, and keeps the seccomp filter: it refuses every mount change, and the
+// capabilities that could undo them are gone. Only where Landlock is missing: where it is
+// there, it holds all of this itself.
+func treeOps(c *childPlan, p *Profile, scratchMounted bool) error {
+	if p.ScratchDir == nil {
+		return errors.New("the read-only tree needs the scratch directory opened")
 	}
-	if p.ScratchDir == nil || !p.masked {
-		return errors.New("the read-only tree needs the scratch directory opened and the hidden paths masked")
-	}
-	if err := minimalDev(); err != nil {
-		return err
-	}
-	scratch := "/proc/self/fd/" + strconv.Itoa(int(p.ScratchDir.Fd()))
-	real, err := os.Readlink(scratch)
+	scratch, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(int(p.ScratchDir.Fd())))
 	if err != nil {
 		return err
 	}
-	if err := syscall.Mount(scratch, real, "", syscall.MS_BIND, ""); err != nil {
-		return fmt.Errorf("failed to bind the scratch directory: %v", err)
+	// A device's descriptor of the launcher's is of a mount in the launcher's namespace, which
+	// the child's may not bind: the child opens each node again in its own, before the tmpfs
+	// covers them, onto the number of the launcher's descriptor of it, which the bind then names.
+	var devs []string
+	for _, d := range devices {
+		at := "/dev/" + d
+		fd, err := syscall.Open(at, oPath|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			continue // missing here: the tree's /dev goes without it
+		}
+		c.fds = append(c.fds, fd)
+		c.add(stageTree, "open "+at, syscall.SYS_OPENAT, atCwd, c.str(at), oPath|syscall.O_CLOEXEC, 0).save = true
+		c.add(stageTree, "keep "+at, syscall.SYS_DUP3, 0, uintptr(fd), syscall.O_CLOEXEC).fromSaved = true
+		devs = append(devs, at, "/proc/self/fd/"+strconv.Itoa(fd))
 	}
-	if err := mountSetattr("/", atRecursive, mountAttrRdonly, 0); err != nil {
-		return fmt.Errorf("failed to make the tree read-only: %v", err)
+	c.add(stageTree, "mount a /dev of its own", syscall.SYS_MOUNT, c.str("hookctl-dev"), c.str("/dev"), c.str("tmpfs"),
+		syscall.MS_NOSUID|syscall.MS_NOEXEC, c.str("mode=0755,size=64k,nr_inodes=64"))
+	for i := 0; i < len(devs); i += 2 {
+		at, from := devs[i], devs[i+1]
+		c.add(stageTree, "make "+at, syscall.SYS_MKNODAT, atCwd, c.str(at), syscall.S_IFREG|0o666, 0)
+		c.add(stageTree, "bind "+at, syscall.SYS_MOUNT, c.str(from), c.str(at), 0, syscall.MS_BIND, 0)
 	}
-	if err := mountSetattr(real, 0, 0, mountAttrRdonly); err != nil {
-		return fmt.Errorf("failed to make the scratch directory writable: %v", err)
+	for _, l := range devLinks {
+		c.add(stageTree, "link "+l[0], syscall.SYS_SYMLINKAT, c.str(l[1]), atCwd, c.str(l[0]))
 	}
-	p.roTree = true
+	if !scratchMounted {
+		// Its own mount, copied from the directory the child opens by the path the launcher's
+		// descriptor has, through no symbolic link.
+		how := &openHow{flags: oPath | syscall.O_DIRECTORY | syscall.O_CLOEXEC, resolve: resolveNoSymlinks}
+		c.keep = append(c.keep, how)
+		c.add(stageTree, "open the scratch directory", sysOpenat2, atCwd, c.str(scratch), uintptr(unsafe.Pointer(how)), unsafe.Sizeof(*how)).save = true
+		op := c.add(stageTree, "copy the scratch directory's mount", sysOpenTree, 0, c.str(""), openTreeClone|syscall.O_CLOEXEC|atEmptyPath)
+		op.fromSaved, op.save = true, true
+		c.add(stageTree, "bind the scratch directory", sysMoveMount, 0, c.str(""), atCwd, c.str(scratch), moveMountFEmptyPath).fromSaved = true
+	}
+	ro, rw := &mountAttr{attrSet: mountAttrRdonly}, &mountAttr{attrClr: mountAttrRdonly}
+	c.keep = append(c.keep, ro, rw)
+	c.add(stageTree, "make the tree read-only", nrMountSetattr, atCwd, c.str("/"), atRecursive, uintptr(unsafe.Pointer(ro)), unsafe.Sizeof(*ro))
+	c.add(stageTree, "make the scratch directory writable", nrMountSetattr, atCwd, c.str(scratch), 0, uintptr(unsafe.Pointer(rw)), unsafe.Sizeof(*rw))
 	return nil
 }
 
 // devices are what the read-only tree's /dev holds: WriteFiles' and what programs read.
 var devices = []string{"null", "zero", "full", "random", "urandom", "tty"}
 
-// minimalDev mounts a tmpfs on /dev holding devices, each bound from the machine's /dev
-// (opened before the tmpfs covers it), and the links to /proc/self/fd the C library and shells
-// use.
-func minimalDev() error {
-	fds := map[string]int{}
-	defer func() {
-		for _, fd := range fds {
-			syscall.Close(fd)
-		}
-	}()
-	for _, d := range devices {
-		fd, err := syscall.Open("/dev/"+d, oPath|syscall.O_CLOEXEC, 0)
-		if err == nil {
-			fds[d] = fd
-		}
-	}
-	if err := syscall.Mount("hookctl-dev", "/dev", "tmpfs", syscall.MS_NOSUID|syscall.MS_NOEXEC, "mode=0755,size=64k,nr_inodes=64"); err != nil {
-		return fmt.Errorf("failed to mount a /dev of its own: %v", err)
-	}
-	for d, fd := range fds {
-		at := filepath.Join("/dev", d)
-		if err := os.WriteFile(at, nil, 0o666); err != nil {
-			return err
-		}
-		if err := syscall.Mount("/proc/self/fd/"+strconv.Itoa(fd), at, "", syscall.MS_BIND, ""); err != nil {
-			return fmt.Errorf("failed to bind %s: %v", at, err)
-		}
-	}
-	for name, to := range map[string]string{"fd": "/proc/self/fd", "stdin": "/proc/self/fd/0", "stdout": "/proc/self/fd/1", "stderr": "/proc/self/fd/2"} {
-		if err := os.Symlink(to, filepath.Join("/dev", name)); err != nil {
-			return err
-		}
-	}
-	return nil
-}
+// devLinks are the tree's /dev's links, and where they point.
+var devLinks = [][2]string{{"/dev/fd", "/proc/self/fd"}, {"/dev/stdin", "/proc/self/fd/0"}, {"/dev/stdout", "/proc/self/fd/1"}, {"/dev/stderr", "/proc/self/fd/2"}}
 
 // mount_setattr(2) (Linux 5.12; the same number on amd64 and arm64).
 const (
@@ -103,58 +86,6 @@ const (
 
 type mountAttr struct {
 	attrSet, attrClr, propagation, usernsFd uint64
-}
-
-func mountSetattr(path string, flags int, set, clr uint64) error {
-	p, err := syscall.BytePtrFromString(path)
-	if err != nil {
-		return err
-	}
-	attr := mountAttr{attrSet: set, attrClr: clr}
-	cwd := atFdcwd
-	if _, _, e := syscall.Syscall6(nrMountSetattr, uintptr(cwd), uintptr(unsafe.Pointer(p)), uintptr(flags),
-		uintptr(unsafe.Pointer(&attr)), unsafe.Sizeof(attr), 0); e != 0 {
-		return e
-	}
-	return nil
-}
-
-// ExecFilterOnly is the policy-only launch (where the read-only sandbox cannot apply: no
-// Landlock, and no mount namespace for the read-only mounts that stand in for it): what still
-// applies does — the read-only profile's seccomp filter (no network, no mode changes, no
-// ptrace, namespaces or mounts, no terminal injection), no_new_privs and no capabilities — and
-// argv runs with p's environment. If even that cannot apply, argv runs without it, after saying
-// so on stderr: this launch is policy-only by design, and the probe says what it holds
-// (Status.PolicyOnly). It returns only on failure.
-func ExecFilterOnly(p *Profile, argv, env []string) error {
-	if len(argv) == 0 {
-		return errors.New("no command to run")
-	}
-	path, err := exec.LookPath(argv[0])
-	if err != nil {
-		return fmt.Errorf("cannot run %s: %v", argv[0], err)
-	}
-	runtime.LockOSThread()
-	if err := applyFilterOnly(); err != nil {
-		fmt.Fprintf(os.Stderr, "hookctl: policy only, and its seccomp filter could not apply either: %v\n", err)
-	}
-	err = syscall.Exec(path, argv, p.Environ(env))
-	return fmt.Errorf("failed to run %s: %v", argv[0], err)
-}
-
-func applyFilterOnly() error {
-	abi, _ := landlock.ABI()
-	prog, err := seccomp.Assemble(filterArch, append(readOnlyRules(), oldABIRules(abi)...))
-	if err != nil {
-		return err
-	}
-	if err := closeOnExec(); err != nil {
-		return err
-	}
-	if _, err := dropCapabilities(); err != nil {
-		return err
-	}
-	return seccomp.Install(prog)
 }
 
 // policyOnlyHolds names, from the probe's checks of the policy-only launch, the layers that held

@@ -17,7 +17,8 @@ import (
 // TestSandboxOldLandlockABI runs the read-only sandbox on this kernel as a kernel with Landlock
 // ABI 1, 2 and 3 (execAtLandlockABI: the launcher asks for that ABI's rights only, and the real
 // kernel enforces them) and tries from inside what each ABI leaves to the other layers: a write
-// outside, an open for reading that truncates (Landlock governs truncation from ABI 3), a hard
+// outside, an open for reading that truncates, by openat and by openat2 (Landlock governs
+// truncation from ABI 3; below it the filter refuses the one and makes the other ENOSYS), a hard
 // link of a file outside into the scratch directory then a write through it, and a rename of
 // one into it (reparenting: refused outright at ABI 1, governed by REFER from ABI 2), a read of
 // a hidden key and a TCP connection (Landlock governs TCP from ABI 4). Each row first runs the
@@ -84,7 +85,7 @@ func oldABIRow(t *testing.T, self string, abi int, user *syscall.Credential) {
 		n++
 		dir := filepath.Join(outside, strconv.Itoa(n))
 		os.Mkdir(dir, 0o755)
-		for _, f := range []string{"truncated", "linked", "renamed"} {
+		for _, f := range []string{"truncated", "truncated2", "linked", "renamed"} {
 			os.WriteFile(filepath.Join(dir, f), []byte("data\n"), 0o644)
 		}
 		if user != nil {
@@ -99,6 +100,10 @@ func oldABIRow(t *testing.T, self string, abi int, user *syscall.Credential) {
 python3 -c 'import os, sys
 try: os.open(sys.argv[1], os.O_RDONLY | os.O_TRUNC)
 except OSError as e: print("truncate:", e.strerror)' $d/truncated
+python3 -c 'import ctypes, os, struct, sys
+how = struct.pack("QQQ", os.O_RDONLY | os.O_TRUNC, 0, 0)
+libc = ctypes.CDLL(None, use_errno=True)
+if libc.syscall(ctypes.c_long(437), ctypes.c_long(-100), sys.argv[1].encode(), how, ctypes.c_long(len(how))) < 0: print("openat2:", os.strerror(ctypes.get_errno()))' $d/truncated2
 ln $d/linked "$s/link-%d" && echo x >> "$s/link-%d"
 python3 -c 'import os, sys
 try: os.rename(sys.argv[1], sys.argv[2])
@@ -114,6 +119,9 @@ cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
 		if fi, err := os.Stat(filepath.Join(dir, "truncated")); err == nil && fi.Size() == 0 {
 			effects = append(effects, "truncate")
 		}
+		if fi, err := os.Stat(filepath.Join(dir, "truncated2")); err == nil && fi.Size() == 0 {
+			effects = append(effects, "openat2 truncate")
+		}
 		if b, _ := os.ReadFile(filepath.Join(dir, "linked")); string(b) != "data\n" {
 			effects = append(effects, "link")
 		}
@@ -128,7 +136,7 @@ cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
 		}
 		return out, effects
 	}
-	all := "write outside, truncate, link, rename, hidden read, connection"
+	all := "write outside, truncate, openat2 truncate, link, rename, hidden read, connection"
 	if out, effects := attack(tmp); strings.Join(effects, ", ") != all {
 		t.Fatalf("control: at ABI %d without hookctl the attack got through only %v, so this row proves nothing:\n%s", abi, effects, out)
 	}
@@ -140,7 +148,8 @@ cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
 	if len(effects) > 0 {
 		t.Errorf("at ABI %d the attack got through the sandbox: %v\n%s", abi, effects, out)
 	}
-	if !strings.Contains(out, "truncate: Operation not permitted") || !strings.Contains(out, "rename: Invalid cross-device link") {
-		t.Errorf("the sandbox did not refuse as it should (seccomp the truncating open, Landlock the rename):\n%s", out)
+	if !strings.Contains(out, "truncate: Operation not permitted") || !strings.Contains(out, "rename: Invalid cross-device link") ||
+		(abi < 3) != strings.Contains(out, "openat2: Function not implemented") {
+		t.Errorf("the sandbox did not refuse as it should (seccomp the truncating open and below ABI 3 openat2, Landlock the rename):\n%s", out)
 	}
 }

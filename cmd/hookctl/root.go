@@ -34,7 +34,15 @@ type streams struct {
 
 func run(args []string) int {
 	s := &streams{in: os.Stdin, out: os.Stdout, err: os.Stderr}
-	root := newRootCmd(s)
+	var root *cobra.Command
+	if firstArg(args) == "sandbox" {
+		// The launcher starts before every admitted command: it builds its own verb alone.
+		root = newRootShell(s)
+		root.CompletionOptions.DisableDefaultCmd = true
+		root.AddCommand(newSandboxCmd(s))
+	} else {
+		root = newRootCmd(s)
+	}
 	root.SetArgs(args)
 	var err error
 	verb := firstArg(args)
@@ -98,6 +106,14 @@ const exitCodesHelp = `Exit codes:
   3  a usage or runtime error, including a session hookctl cannot tell apart (nothing changed)`
 
 func newRootCmd(s *streams) *cobra.Command {
+	root := newRootShell(s)
+	root.AddCommand(newHookCmd(s), newCheckCmd(s), newReadonlyCmd(s), newRemotesCmd(s), newRetrieveCmd(s),
+		newAuditCmd(s), newLogCmd(s), newSandboxCmd(s), newRunCmd(s), newInstallCmd(s), newUninstallCmd(s), newDoctorCmd(s), newStatuslineCmd(s), newVersionCmd(s), newDashboardCmd(s))
+	return root
+}
+
+// newRootShell is the root command without its verbs.
+func newRootShell(s *streams) *cobra.Command {
 	version := false
 	root := &cobra.Command{
 		Use:   "hookctl",
@@ -122,7 +138,5 @@ func newRootCmd(s *streams) *cobra.Command {
 	root.SetIn(s.in)
 	root.SetOut(s.out)
 	root.SetErr(s.err)
-	root.AddCommand(newHookCmd(s), newCheckCmd(s), newReadonlyCmd(s), newRemotesCmd(s), newRetrieveCmd(s),
-		newAuditCmd(s), newLogCmd(s), newSandboxCmd(s), newRunCmd(s), newInstallCmd(s), newUninstallCmd(s), newDoctorCmd(s), newStatuslineCmd(s), newVersionCmd(s), newDashboardCmd(s))
 	return root
 }

@@ -92,12 +92,10 @@ type sandboxOptions struct {
 	// variables it points at the broker (ANTHROPIC_BASE_URL).
 	ModelFD   int
 	ModelVars []string
-	// Timeout bounds a read-only or policy-only command (config.Config's command_timeout);
-	// BoundedChild is the launcher again as RunBounded's child, which applies the profile.
-	Timeout      time.Duration
-	BoundedChild bool
-	ModelPort    int  // the inner launcher's: the port the run's init listens on for the broker
-	RunInit      bool // the launcher as the init of a hookctl run (secureInit)
+	// Timeout bounds a read-only or policy-only command (config.Config's command_timeout).
+	Timeout   time.Duration
+	ModelPort int  // the inner launcher's: the port the run's init listens on for the broker
+	RunInit   bool // the launcher as the init of a hookctl run (secureInit)
 }
 
 // exitSandboxFailed is the launcher's status when the sandbox could not be applied and so
@@ -145,7 +143,7 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 				if len(args) != 2 {
 					return errors.New("--proxy-connect takes HOST PORT (ssh's %h %p)")
 				}
-				return proxyConnect(s, args[0], args[1])
+				return egress.ProxyConnect(s.in, s.out, args[0], args[1])
 			case opts.InsideCheck != "":
 				return json.NewEncoder(s.out).Encode(sandbox.InsideCheck(opts.InsideCheck, opts.Marker))
 			case opts.InsideCheckEditLandlock != "":
@@ -157,7 +155,7 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 			case opts.Forget:
 				return sandboxForget(s)
 			case opts.Profile == sandbox.SecureReadOnlyName && opts.RunInit:
-				return exitCode(secureInit(opts, args))
+				return exitCode(sandbox.ServeSecureInit(secureLaunch(opts), args, os.Environ()))
 			case opts.Profile == sandbox.SecureReadOnlyName:
 				err := secureExec(opts, args)
 				fmt.Fprintln(s.err, "hookctl sandbox:", err)
@@ -213,8 +211,6 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	cmd.Flags().StringArrayVar(&opts.Read, "read", nil, "secure-read-only: a `DIR` it may read")
 	cmd.Flags().StringArrayVar(&opts.Write, "write", nil, "secure-read-only: a `DIR` it may write")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 0, "stop a read-only or policy-only command after `DURATION`")
-	cmd.Flags().BoolVar(&opts.BoundedChild, "bounded-child", false, "")
-	cmd.Flags().MarkHidden("bounded-child")
 	cmd.Flags().IntVar(&opts.StatusFD, "status-fd", 0, "")
 	cmd.Flags().MarkHidden("status-fd")
 	cmd.Flags().IntVar(&opts.ModelFD, "model-fd", 0, "")
@@ -229,88 +225,35 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	return cmd
 }
 
-// secureExec is the secure-read-only profile's launcher, as hookctl run starts it: the roots
-// come on its command line, the environment is already the run's, and what it applied, or why
-// nothing ran, goes to --status-fd. It returns only on failure.
-func secureExec(opts *sandboxOptions, args []string) error {
-	err := func() error {
-		env := os.Environ()
-		if len(opts.Write) == 0 && opts.Session != "" {
-			// A command the hooks of a run admitted: the run's roots to read, and its session's
-			// scratch directory as the one it writes, its TMPDIR.
-			home, err := config.Home()
-			if err != nil {
-				return err
-			}
-			scratch, err := sandbox.OpenScratch(home, opts.Session)
-			if err != nil {
-				return err
-			}
-			opts.Write = []string{scratch.Path}
-			env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch.Path)
-		}
-		switch {
-		case len(args) == 0:
-			return errors.New("give the program after --")
-		case len(opts.Read) == 0 || len(opts.Write) == 0:
-			return errors.New("the secure-read-only profile needs --read DIR and --write DIR (or --session ID)")
-		}
-		for i, d := range append(slices.Clone(opts.Read), opts.Write...) {
-			if !filepath.IsAbs(d) {
-				return fmt.Errorf("%s is not an absolute path", d)
-			}
-			// --read may name a file (hookctl's executable, for the agent's hooks).
-			if fi, err := os.Stat(d); err != nil || (i >= len(opts.Read) && !fi.IsDir()) {
-				return fmt.Errorf("%s is not a directory", d)
-			}
-		}
-		p := sandbox.SecureReadOnly(opts.Read, opts.Write)
-		p.StatusFD = opts.StatusFD
-		if opts.ModelPort > 0 {
-			p.ConnectPorts = []uint16{uint16(opts.ModelPort)} // the run's init made the listener
-		}
-		return sandbox.Exec(p, args, env)
-	}()
-	if opts.StatusFD > 0 {
-		sandbox.ReportFailure(opts.StatusFD, err)
-	}
-	return err
+// secureLaunch is the secure-read-only launcher's and its run's init's command line.
+func secureLaunch(opts *sandboxOptions) sandbox.SecureLaunch {
+	return sandbox.SecureLaunch{Read: opts.Read, Write: opts.Write, StatusFD: opts.StatusFD,
+		ModelFD: opts.ModelFD, ModelVars: opts.ModelVars, ModelPort: opts.ModelPort}
 }
 
-// secureInit is the init of a hookctl run's launch (--run-init: pid 1 of the pid namespace the
-// run's supervisor started it in, sandbox.ServeRunInit): with --network model-only it makes
-// the broker's listener in the run's network namespace (the command may connect to that port
-// alone) and points the model's variables at it; then it starts the launcher again, which
-// applies the profile and execs the command, and returns the command's status.
-func secureInit(opts *sandboxOptions, args []string) int {
+// secureExec is the secure-read-only profile's launcher, as hookctl run starts it
+// (sandbox.ExecSecure). A command the hooks of a run admitted comes with --session instead of
+// --write: the run's roots to read, and its session's scratch directory as the one it writes,
+// its TMPDIR. It returns only on failure.
+func secureExec(opts *sandboxOptions, args []string) error {
 	env := os.Environ()
-	inner := []string{"hookctl", "sandbox", "--profile", sandbox.SecureReadOnlyName}
-	for _, r := range opts.Read {
-		inner = append(inner, "--read", r)
-	}
-	for _, w := range opts.Write {
-		inner = append(inner, "--write", w)
-	}
-	inner = append(inner, "--status-fd", strconv.Itoa(opts.StatusFD))
-	if opts.ModelFD > 0 {
-		// The network namespace hookctl run started this init in holds only loopback; the
-		// broker (outside it) accepts on the listener made here.
-		url, err := sandbox.BridgeNetwork(opts.ModelFD)
+	if len(opts.Write) == 0 && opts.Session != "" {
+		home, err := config.Home()
+		if err == nil {
+			var scratch *sandbox.Scratch
+			if scratch, err = sandbox.OpenScratch(home, opts.Session); err == nil {
+				opts.Write = []string{scratch.Path}
+				env = append(slices.DeleteFunc(env, func(kv string) bool { return strings.HasPrefix(kv, "TMPDIR=") }), "TMPDIR="+scratch.Path)
+			}
+		}
 		if err != nil {
-			sandbox.ReportFailure(opts.StatusFD, err)
-			return exitSandboxFailed
-		}
-		inner = append(inner, "--model-port", strconv.Itoa(int(sandbox.BridgePort(url))))
-		// getenv finds the first of duplicates: drop any the environment has already.
-		env = slices.DeleteFunc(env, func(kv string) bool {
-			name, _, _ := strings.Cut(kv, "=")
-			return slices.Contains(opts.ModelVars, name)
-		})
-		for _, v := range opts.ModelVars {
-			env = append(env, v+"="+url)
+			if opts.StatusFD > 0 {
+				sandbox.ReportFailure(opts.StatusFD, err)
+			}
+			return err
 		}
 	}
-	return sandbox.ServeRunInit(append(append(inner, "--"), args...), env, opts.StatusFD)
+	return sandbox.ExecSecure(secureLaunch(opts), args, env)
 }
 
 // sandboxExec applies the profile and execs args; it returns only on failure, or with the exit
@@ -326,18 +269,8 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	if opts.Profile == sandbox.EditLandlockName {
 		return 0, editLandlockExec(home, opts, args)
 	}
-	if (opts.Profile == sandbox.ReadOnlyName || opts.Profile == policy.PolicyOnlyProfile) && !opts.BoundedChild {
-		return boundedExec(opts, home, args)
-	}
 	if opts.Profile == policy.PolicyOnlyProfile {
-		return 0, policyOnlyExec(home, opts, args)
-	}
-	ownMounts := false
-	if opts.BoundedChild {
-		// A fresh /proc where this is the first process of its own namespace; where the kernel
-		// gave no namespace (or refuses the mount), /proc stays the machine's, and Landlock still
-		// keeps other processes' environments and memory unreadable.
-		ownMounts = sandbox.MountProc() == nil
+		return policyOnlyExec(opts, home, args)
 	}
 	scratch, err := scratchFor(home, opts)
 	if err != nil {
@@ -381,20 +314,16 @@ func sandboxExec(opts *sandboxOptions, args []string) (int, error) {
 	p := sandbox.ReadOnly(hidden, scratch.Path)
 	p.ScratchDir = scratch.Dir
 	p.PassEnv, p.Pins = readOnlyEnv(home)
-	if ownMounts && opts.Profile == sandbox.ReadOnlyName {
-		// Mounts hide the paths, at a cost that does not grow with the directories around them;
-		// where they cannot, Landlock hides them by itself.
-		sandbox.MaskHidden(p)
-	}
-	if _, _, err := sandbox.Mechanisms(); err != nil && opts.Profile == sandbox.ReadOnlyName {
-		// No Landlock: read-only mounts stand in for it (issue 28), in a mount namespace.
-		failed := "the sandbox could not be applied, so the command did not run: " + err.Error() + ", and "
-		if !ownMounts {
-			return 0, errors.New(failed + "no mount namespace of its own here for the read-only mounts that stand in for it (the kernel refuses the namespaces)")
+	if opts.Profile == sandbox.ReadOnlyName {
+		// A child bounded in time, in namespaces of its own where the kernel allows, with the
+		// hidden paths masked by mounts there (sandbox.RunReadOnly).
+		code, err := sandbox.RunReadOnly(p, args, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
+		if err == nil && code != 0 && code != sandbox.ExitTimedOut {
+			if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
+				fmt.Fprintln(os.Stderr, note)
+			}
 		}
-		if err := sandbox.ReadOnlyTree(p); err != nil {
-			return 0, fmt.Errorf(failed+"the read-only mounts that stand in for it failed: %v", err)
-		}
+		return code, err
 	}
 	if opts.Profile == sandbox.PublishName {
 		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
@@ -558,24 +487,20 @@ func sandboxForget(s *streams) error {
 	return nil
 }
 
-// boundedExec runs a read-only or policy-only command as a child bounded in time (issue 23): the
-// read-only profile's child is this launcher again (--bounded-child), in process and mount
-// namespaces of its own where the kernel allows, which mounts a /proc of its own, applies the
-// profile and execs the command; the policy-only profile's child is the command itself, with the
-// read-only profile's environment. Both environments are the allowlist (Profile.Environ).
-func boundedExec(opts *sandboxOptions, home string, args []string) (int, error) {
-	argv := []string{"hookctl", "sandbox", "--profile", opts.Profile, "--session", opts.Session}
-	if opts.Scratch != "" {
-		argv = append(argv, "--scratch", opts.Scratch) // the probe's
-	}
-	argv = append(append(argv, "--bounded-child", "--"), args...)
-	self, err := os.Executable()
+// policyOnlyExec runs a command where the sandbox cannot apply (issue 23): a child bounded in
+// time, in a process namespace of its own where the kernel allows, with the read-only profile's
+// environment, the allowlist (Profile.Environ), and what of the kernel's layers still applies
+// there (sandbox.RunPolicyOnly: the seccomp filter, no_new_privs, no capabilities; issue 28).
+func policyOnlyExec(opts *sandboxOptions, home string, args []string) (int, error) {
+	scratch, err := scratchFor(home, opts)
 	if err != nil {
-		return 0, fmt.Errorf("hookctl cannot find its own executable: %v", err)
+		return 0, err
 	}
-	// The policy-only launch's child is in a process namespace of its own only (policyOnlyExec).
-	policyOnly := opts.Profile == policy.PolicyOnlyProfile
-	code, _, err := sandbox.RunBounded(self, argv, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: !policyOnly, PidOnly: policyOnly})
+	defer scratch.Close()
+	p := sandbox.ReadOnly(nil, scratch.Path)
+	p.Name = policy.PolicyOnlyProfile
+	p.PassEnv, p.Pins = readOnlyEnv(home)
+	code, err := sandbox.RunPolicyOnly(p, args, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
 	if err == nil && code != 0 && code != sandbox.ExitTimedOut {
 		if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
 			fmt.Fprintln(os.Stderr, note)

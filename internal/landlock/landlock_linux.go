@@ -146,9 +146,47 @@ func HandledFS(abi int) uint64 {
 // requires of an unprivileged process. Network rights and scopes the kernel does not know are
 // left out; the caller reads the ABI to tell what held.
 func Restrict(rs Ruleset) (int, error) {
-	abi, err := ABI()
+	fd, abi, err := Prepare(rs)
 	if err != nil {
 		return 0, err
+	}
+	defer syscall.Close(fd)
+	call := syscall.RawSyscall
+	if rs.AllThreads {
+		// AllThreadsSyscall refuses when cgo is linked in (its threads are beyond the runtime's
+		// reach).
+		call = syscall.AllThreadsSyscall
+	}
+	if _, _, e := call(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
+		if e == syscall.ENOTSUP {
+			return 0, ErrCgo
+		}
+		return 0, fmt.Errorf("failed to set no_new_privs: %v", e)
+	}
+	if _, _, e := call(SysRestrictSelf, uintptr(fd), 0, 0); e != 0 {
+		return 0, fmt.Errorf("failed to apply the Landlock ruleset: %v", e)
+	}
+	return abi, nil
+}
+
+// SysRestrictSelf is landlock_restrict_self(2), the same number on every architecture, for a
+// caller that applies a Prepared ruleset in a forked child (which may make raw system calls
+// only).
+const SysRestrictSelf = sysRestrictSelf
+
+// SysAddRule and RulePathBeneath are landlock_add_rule(2) and its rule type for a directory, for
+// a child that grants a directory it mounted itself.
+const (
+	SysAddRule      = sysAddRule
+	RulePathBeneath = rulePathBeneath
+)
+
+// Prepare builds rs's ruleset and returns its descriptor (close-on-exec: the kernel makes it
+// so) and the ABI, for the caller to apply with landlock_restrict_self, in this process
+// (Restrict) or in a child it forks. Building it applies nothing.
+func Prepare(rs Ruleset) (fd, abi int, err error) {
+	if abi, err = ABI(); err != nil {
+		return -1, 0, err
 	}
 	fsRights := HandledFS(abi)
 	attr := rulesetAttr{handledAccessFS: fsRights}
@@ -163,45 +201,36 @@ func Restrict(rs Ruleset) (int, error) {
 	} else {
 		attr.scoped = rs.Scope
 	}
-	fd, _, e := syscall.Syscall(sysCreateRuleset, uintptr(unsafe.Pointer(&attr)), size, 0)
+	r, _, e := syscall.Syscall(sysCreateRuleset, uintptr(unsafe.Pointer(&attr)), size, 0)
 	if e != 0 {
-		return 0, fmt.Errorf("failed to create a Landlock ruleset: %v", e)
+		return -1, 0, fmt.Errorf("failed to create a Landlock ruleset: %v", e)
 	}
-	defer syscall.Close(int(fd))
+	fd = int(r)
+	defer func() {
+		if err != nil {
+			syscall.Close(fd)
+			fd = -1
+		}
+	}()
 	for _, r := range rs.Rules {
-		if err := addPathRule(int(fd), r, r.Access&fsRights); err != nil {
-			return 0, err
+		if err := addPathRule(fd, r, r.Access&fsRights); err != nil {
+			return fd, 0, err
 		}
 	}
 	if len(rs.ConnectTCP) > 0 {
 		// A port granted on a kernel that cannot restrict ports would leave every port open
 		// while the caller believes one is.
 		if abi < 4 || rs.DenyNet&NetConnectTCP == 0 {
-			return 0, fmt.Errorf("restricting TCP connect to ports needs Landlock ABI 4 and NetConnectTCP handled (this kernel: ABI %d)", abi)
+			return fd, 0, fmt.Errorf("restricting TCP connect to ports needs Landlock ABI 4 and NetConnectTCP handled (this kernel: ABI %d)", abi)
 		}
 		for _, port := range rs.ConnectTCP {
 			attr := netPortAttr{allowedAccess: NetConnectTCP, port: uint64(port)}
-			if _, _, e := syscall.Syscall6(sysAddRule, fd, ruleNetPort, uintptr(unsafe.Pointer(&attr)), 0, 0, 0); e != 0 {
-				return 0, fmt.Errorf("failed to allow TCP port %d in the Landlock ruleset: %v", port, e)
+			if _, _, e := syscall.Syscall6(sysAddRule, uintptr(fd), ruleNetPort, uintptr(unsafe.Pointer(&attr)), 0, 0, 0); e != 0 {
+				return fd, 0, fmt.Errorf("failed to allow TCP port %d in the Landlock ruleset: %v", port, e)
 			}
 		}
 	}
-	call := syscall.RawSyscall
-	if rs.AllThreads {
-		// AllThreadsSyscall refuses when cgo is linked in (its threads are beyond the runtime's
-		// reach).
-		call = syscall.AllThreadsSyscall
-	}
-	if _, _, e := call(syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0); e != 0 {
-		if e == syscall.ENOTSUP {
-			return 0, ErrCgo
-		}
-		return 0, fmt.Errorf("failed to set no_new_privs: %v", e)
-	}
-	if _, _, e := call(sysRestrictSelf, fd, 0, 0); e != 0 {
-		return 0, fmt.Errorf("failed to apply the Landlock ruleset: %v", e)
-	}
-	return abi, nil
+	return fd, abi, nil
 }
 
 // addPathRule allows rights beneath r's path or descriptor. A path that does not exist is

@@ -9,7 +9,8 @@
 // route anywhere: it fails closed.
 //
 // This package links no network code: the launcher, which runs in hookctl's own executable, uses
-// it to build the policy it hands the proxy and to read the proxy's events.
+// it to build the policy it hands the proxy, to start the proxy and read its events (Supervise),
+// and as ssh's ProxyCommand inside the sandbox (ProxyConnect, a socket of the system calls' own).
 //
 // Out of scope: what an allowed host serves (a package registry serves packages an agent may
 // install; the retriever quarantines web pages, not registries), and what an allowed host

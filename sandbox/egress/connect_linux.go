@@ -1,6 +1,6 @@
 //go:build linux
 
-package main
+package egress
 
 import (
 	"bytes"
@@ -10,20 +10,18 @@ import (
 	"os"
 	"strconv"
 	"syscall"
-
-	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
 // maxProxyReply caps the proxy's answer to CONNECT.
 const maxProxyReply = 8 << 10
 
-// proxyConnect is ssh's ProxyCommand in edit mode's sandbox (GIT_SSH_COMMAND): it asks the egress
+// ProxyConnect is ssh's ProxyCommand in edit mode's sandbox (GIT_SSH_COMMAND): it asks the egress
 // proxy named in HTTPS_PROXY, on the command's own loopback, for a tunnel to host:port, and
 // relays its standard input and output through it. hookctl links no network code, so this is
 // a socket of the system calls' own; the proxy decides whether host:port is allowed.
-func proxyConnect(s *streams, host, port string) error {
+func ProxyConnect(in io.Reader, out io.Writer, host, port string) error {
 	target := host + ":" + port
-	if _, err := egress.ParseRule(target, "ssh", false); err != nil {
+	if _, err := ParseRule(target, "ssh", false); err != nil {
 		return fmt.Errorf("not a host and port: %v", err)
 	}
 	u, err := url.Parse(os.Getenv("HTTPS_PROXY"))
@@ -70,10 +68,10 @@ func proxyConnect(s *streams, host, port string) error {
 	}
 	done := make(chan struct{})
 	go func() {
-		io.Copy(conn, s.in)
+		io.Copy(conn, in)
 		syscall.Shutdown(fd, syscall.SHUT_WR)
 		close(done)
 	}()
-	io.Copy(s.out, conn)
+	io.Copy(out, conn)
 	return nil
 }
