@@ -701,6 +701,12 @@ func TestRealClaudeCode(t *testing.T) {
 			t.Errorf("no %q arrived: %v", k, seen)
 		}
 	}
+	// The heartbeat names the client's version, learned from the process that ran the hook.
+	for _, e := range want {
+		if e.Event == "session_start" && (e.ClientVersion != ct.Version || got[e.ID].Attributes["hookctl.client.version"] != ct.Version) {
+			t.Errorf("session start: client version %q, exported %v; the client is Claude Code %s", e.ClientVersion, got[e.ID].Attributes["hookctl.client.version"], ct.Version)
+		}
+	}
 	// Each tool decision carries the id Claude Code gave the call, which its own telemetry and
 	// the model's conversation name it by.
 	for i, tool := range []string{"Read", "Bash", "Write"} {

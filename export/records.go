@@ -20,7 +20,7 @@ var attrNames = map[string]map[string]string{
 		"event": "hookctl.event", "tool": "hookctl.tool", "mode": "hookctl.mode", "verdict": "hookctl.verdict",
 		"rule": "hookctl.rule", "reason": "hookctl.reason", "command": "hookctl.command", "rewrite": "hookctl.rewrite",
 		"isolation": "hookctl.isolation", "cwd": "hookctl.cwd", "user_rule": "hookctl.user_rule",
-		"version": "hookctl.version", "policy": "hookctl.managed_policy.sha256", "kind": "hookctl.tool.kind",
+		"version": "hookctl.version", "client_version": "hookctl.client.version", "policy": "hookctl.managed_policy.sha256", "kind": "hookctl.tool.kind",
 		"how": "hookctl.mode.changed_by", "from": "hookctl.mode.from", "to": "hookctl.mode.to",
 		"tool_use_id": "gen_ai.tool.call.id", "seq": "hookctl.record.seq", "prev_hash": "hookctl.record.prev_hash",
 		"run": "hookctl.run.id", "state": "hookctl.run.state", "exit": "process.exit.code",

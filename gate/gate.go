@@ -58,6 +58,9 @@ type Gate struct {
 	// LeftEdit ends what a session's edit-mode commands left running, when it leaves edit mode,
 	// and returns how many processes that was. Nil: nothing to end.
 	LeftEdit func(id string) int
+	// ClientVersion is the version of the client running this hook, for the session start's
+	// heartbeat ("" where it cannot be learned). Nil: none is recorded.
+	ClientVersion func() string
 	// EndSession cleans up after a session that ended (its sandbox scratch directory). Nil:
 	// nothing to clean.
 	EndSession func(id string)
@@ -409,6 +412,9 @@ func (g *Gate) sessionStart(ev *hook.Event) hook.Decision {
 	// this policy, and what holds read-only mode.
 	d.Record = g.record(&hook.LogEntry{Session: ev.Session, Event: "session_start", Rule: "hookctl at the session's start", Mode: st.Mode.String(), Cwd: ev.Cwd,
 		Version: buildinfo.Version(), Policy: cfg.ManagedSHA256}, d)
+	if g.ClientVersion != nil {
+		d.Record.ClientVersion = g.ClientVersion()
+	}
 	d.Record.Isolation, d.Record.Reason = iso.Status(), Enforcement(iso, cfg)
 	return d
 }

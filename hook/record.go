@@ -39,9 +39,12 @@ type LogEntry struct {
 	From string `json:"from,omitempty"`
 	To   string `json:"to,omitempty"`
 	// A session start's, for the organisation's view of where the gate runs (docs/fleet.md):
-	// hookctl's version, and the SHA-256 of the organisation's policy in force ("" for none).
-	Version string `json:"version,omitempty"`
-	Policy  string `json:"policy,omitempty"`
+	// hookctl's version, the client's version as learned from its process and package ("" where
+	// it cannot be: agents/clientversion), and the SHA-256 of the organisation's policy in force
+	// ("" for none).
+	Version       string `json:"version,omitempty"`
+	ClientVersion string `json:"client_version,omitempty"`
+	Policy        string `json:"policy,omitempty"`
 	// ToolUseID is the client's id of a tool call (the tool_use_id of Claude Code, Codex and
 	// Qwen Code), so that the record joins the client's own telemetry; "" where it sends none.
 	ToolUseID string `json:"tool_use_id,omitempty"`
@@ -63,7 +66,7 @@ func (e *LogEntry) AppendJSON(b []byte) []byte {
 		{"session", e.Session}, {"agent", e.Agent}, {"agent_type", e.AgentType}, {"event", e.Event}, {"tool", e.Tool}, {"tool_use_id", e.ToolUseID}, {"kind", e.Kind},
 		{"mode", e.Mode}, {"verdict", e.Verdict}, {"rule", e.Rule}, {"reason", e.Reason}, {"command", e.Command},
 		{"isolation", e.Isolation}, {"cwd", e.Cwd}, {"user_rule", e.UserRule}, {"how", e.How}, {"from", e.From}, {"to", e.To},
-		{"version", e.Version}, {"policy", e.Policy}, {"run", e.Run}, {"state", e.State},
+		{"version", e.Version}, {"client_version", e.ClientVersion}, {"policy", e.Policy}, {"run", e.Run}, {"state", e.State},
 	} {
 		if f.value == "" && f.name != "event" && f.name != "verdict" {
 			continue

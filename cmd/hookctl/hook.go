@@ -336,6 +336,13 @@ func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Conf
 			sandbox.RemoveScratch(env.home, id)
 		},
 		IsClient: nil,
+		ClientVersion: func() string {
+			f, err := learnClient(a.Name)
+			if err != nil {
+				return ""
+			}
+			return f.Version
+		},
 		// gh is found on the PATH the client gave the hook, which its shell shares, in a
 		// directory no sandboxed command can write (trustedLookPath).
 		GH:      func(cwd string) (string, error) { return trustedLookPath(env.home, cwd, "gh") },
