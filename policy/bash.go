@@ -79,7 +79,7 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) (string, 
 	if r == nil {
 		p := &Policy{Config: cfg, World: w}
 		if h := p.sensitiveAccess(j.access, readContext{dir: j.cd, projectToo: true, rewritten: true, launched: true}); h != nil {
-			r = h.reason()
+			r = h.reason(p.allowReadHint())
 		}
 	}
 	switch {

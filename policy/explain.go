@@ -81,7 +81,7 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) []Step 
 	}
 	p := &Policy{Config: cfg, World: w}
 	if h := p.sensitiveAccess(j.access, readContext{dir: j.cd, projectToo: true, rewritten: true, launched: true}); h != nil {
-		add("files read", false, h.reason().What)
+		add("files read", false, h.reason(p.allowReadHint()).What)
 		return steps
 	}
 	if len(j.access.Files) == 0 {

@@ -547,7 +547,7 @@ func (p *Policy) readOnlyRules(c *hook.ToolCall, cl *lexer.CommandLine, sc scope
 		rc := readContext{dir: dir, projectToo: true, rewritten: !c.NoRewrite, launched: launched}
 		rc.sandboxed = len(j.access.Walks) > 0 && isolation().Available
 		if h := p.sensitiveAccess(j.access, rc); h != nil {
-			return hook.Decision{Verdict: hook.Deny, Reason: p.render(h.reason(), sc)}
+			return hook.Decision{Verdict: hook.Deny, Reason: p.render(h.reason(p.allowReadHint()), sc)}
 		}
 		if !launched {
 			if r := p.unboundedUnlaunched(script, dir); r != nil {

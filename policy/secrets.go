@@ -3,6 +3,7 @@ package policy
 import (
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/hookctl/hookctl/config"
@@ -195,9 +196,10 @@ func (p *Policy) sensitiveRead(paths []string, dir string, projectToo, zsh bool)
 	return nil
 }
 
-// reason says why the read was refused and what the agent can do instead. It names the path
-// (the agent wrote it) but never anything read from it.
-func (h *secretHit) reason() *Refusal {
+// reason says why the read was refused and what the agent can do instead; allowRead is how the
+// user could let it through (Policy.allowReadHint). It names the path (the agent wrote it) but
+// never anything read from it.
+func (h *secretHit) reason(allowRead string) *Refusal {
 	if h.err != "" {
 		return &Refusal{What: "hookctl could not check " + clip.Short(h.path) + " for secrets (" + h.err + "), so it may hold one",
 			Hint: "name the files it reads, or ask the user"}
@@ -216,14 +218,23 @@ func (h *secretHit) reason() *Refusal {
 	}
 	if h.content {
 		return &Refusal{What: clip.Short(h.path) + " holds " + h.what + ", which read-only mode does not read into the model's context",
-			Hint: "ask the user for what you need from it (a registry's address, a remote's name), or to add it to allow_read in their own hookctl config"}
+			Hint: "ask the user for what you need from it (a registry's address, a remote's name)" + allowRead}
 	}
 	if h.class == secrets.Credential {
 		return &Refusal{What: clip.Short(h.path) + via + " is " + h.what + ", a credential store, which hookctl does not let an agent read in any mode: what it reads enters its context",
-			Hint: "if the task really needs it, ask the user to read it, or to add the path to allow_read in their own hookctl config"}
+			Hint: "if the task really needs it, ask the user to read it" + allowRead}
 	}
 	return &Refusal{What: clip.Short(h.path) + via + " looks like " + h.what + " (.env, .env.*, .envrc, *.pem, *.key, *.p12, id_*), which read-only mode does not read into the model's context",
-		Hint: "for the names it sets, read a template (.env.example) or the code that loads it; or ask the user to read it, or to add it to allow_read in their own hookctl config"}
+		Hint: "for the names it sets, read a template (.env.example) or the code that loads it; or ask the user to read it" + allowRead}
+}
+
+// allowReadHint is how a user could let a refused read through: their own allow_read, unless
+// the organisation's policy sets it, which their file cannot widen (config/managed.go).
+func (p *Policy) allowReadHint() string {
+	if p.Config != nil && slices.Contains(p.Config.ManagedKeys, "allow_read") {
+		return " (allow_read is set by the organisation's policy, " + p.Config.Managed + ", which a user's config cannot widen)"
+	}
+	return ", or to add it to allow_read in their own hookctl config"
 }
 
 // fileToolReads refuses a file tool's read of a credential store in every mode, and of a project
@@ -233,7 +244,7 @@ func (p *Policy) fileToolReads(c *hook.ToolCall, projectToo bool, sc scope) (hoo
 	if h == nil {
 		return hook.Decision{}, false
 	}
-	r := h.reason()
+	r := h.reason(p.allowReadHint())
 	if projectToo {
 		return hook.Decision{Verdict: hook.Deny, Reason: p.render(r, sc)}, true
 	}
@@ -265,7 +276,7 @@ func (p *Policy) editCredentialRead(c *hook.ToolCall, cl *lexer.CommandLine) (ho
 	if h == nil {
 		return hook.Decision{}, false
 	}
-	r = h.reason()
+	r = h.reason(p.allowReadHint())
 	return hook.Decision{Verdict: hook.Deny, Reason: "hookctl edit-mode guard: " + r.What + "; " + r.Hint + "."}, true
 }
 

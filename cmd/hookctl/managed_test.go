@@ -189,6 +189,9 @@ func TestManagedPolicyInAUserNamespace(t *testing.T) {
 	}
 	if out, code := w.run(t, true, "", secret...); code == exitOK || strings.Contains(out, "owned by uid") {
 		t.Errorf("the policy does not bind in a user namespace: exit %d\n%s", code, out)
+	} else if !strings.Contains(out, "allow_read is set by the organisation's policy") || strings.Contains(out, "allow_read in their own hookctl config") {
+		// The refusal does not send the agent to ask for what the user's file cannot give.
+		t.Errorf("the refusal under a managed allow_read suggests the user's own config:\n%s", out)
 	}
 	os.Chmod(filepath.Join(w.policy, "config.toml"), 0o664)
 	if out, _ := w.run(t, true, "", "check", "--", "cat notes.txt"); !strings.Contains(out, "writable by its group") {
