@@ -310,6 +310,10 @@ func probeEditLandlock(ctx context.Context, dir, binary, home, marker string) ([
 func runChecks(ctx context.Context, home, what, name string, args ...string) ([]Check, string) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Env = append(os.Environ(), "HOOKCTL_HOME="+home)
+	// From /, not from the caller's directory: the result is remembered for the machine, and
+	// must not depend on where the hook that ran the probe happened to be (a directory the
+	// user cannot enter made the edit sandbox's checks fail, and edit mode fall back).
+	cmd.Dir = "/"
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
 	runErr := cmd.Run()
