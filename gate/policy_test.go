@@ -137,6 +137,16 @@ func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 	if _, r := judgeReadOnly("ls", cfg); r != nil {
 		t.Errorf("ls refused: %s", r.What)
 	}
+	// The refusal names the setting, and no hint offers a removed program back to the agent
+	// (control: without deny_programs, the same hint offers find).
+	if _, r := judgeReadOnly("find . -name x", cfg); r == nil || !strings.Contains(r.What, "deny_programs") || strings.Contains(" "+r.Hint+" ", " find ") {
+		t.Errorf("find after deny_programs: %+v", r)
+	}
+	_, r := judgeReadOnly("frobnicate", cfg)
+	_, control := judgeReadOnly("frobnicate", &config.Config{})
+	if r == nil || control == nil || strings.Contains(" "+r.Hint+" ", " find ") || !strings.Contains(" "+control.Hint+" ", " find ") {
+		t.Errorf("the allowlist offered after deny_programs: %+v (without it: %+v)", r, control)
+	}
 }
 
 // TestNetworkRouting: in every mode, web tools go to the retrieval hook, a plain web read in

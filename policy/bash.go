@@ -2,6 +2,7 @@ package policy
 
 import (
 	"errors"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -173,8 +174,12 @@ func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *confi
 	if prog != nil && prog.LauncherOnly != nil && programs.LookupWrapper(name) != nil && !bareWrapper(c) {
 		prog = nil // env runs a program with anything after it: only its bare form reads
 	}
-	if prog == nil || cfg.ProgramDenied(name) {
-		return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name)}
+	if prog != nil && cfg.ProgramDenied(name) {
+		return &Refusal{What: "`" + clip.Short(name) + "` is removed from the read-only allowlist by deny_programs in hookctl's configuration",
+			Hint: "allowed programs: " + allowedNames(cfg)}
+	}
+	if prog == nil {
+		return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name, cfg)}
 	}
 	if prog.SandboxOnly != "" && j.Need.Why == "" {
 		j.Need.Why = "`" + name + "`: " + prog.SandboxOnly
@@ -425,7 +430,7 @@ func optionGlob(w lexer.Word) bool {
 }
 
 // programHint suggests what to use instead of a refused program.
-func programHint(name string) string {
+func programHint(name string, cfg *config.Config) string {
 	if name == "env" || name == "printenv" {
 		// Without arguments they print the whole environment, secrets included.
 		return "interpreters and wrappers can run anything, and " + name + " prints every variable, secrets included; " +
@@ -444,7 +449,14 @@ func programHint(name string) string {
 	case "less", "more", "man", "vi", "vim", "nano", "emacs", "ed", "ex":
 		return "pagers and editors are interactive and can run commands; use cat, head or sed -n"
 	}
-	return "allowed programs: " + strings.Join(programs.Names(), " ")
+	return "allowed programs: " + allowedNames(cfg)
+}
+
+// allowedNames lists the allowlist as cfg leaves it: a program deny_programs removed is not
+// offered to the agent as one it may run.
+func allowedNames(cfg *config.Config) string {
+	names := slices.DeleteFunc(programs.Names(), cfg.ProgramDenied)
+	return strings.Join(names, " ")
 }
 
 // rewriteFor is rewrite with ~ and $HOME written as cfg's literal home directory, as judged.
