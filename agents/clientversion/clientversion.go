@@ -4,9 +4,10 @@
 //
 // No client puts its version in a hook's payload, and an environment variable is whatever the
 // user's shell exported. What the hook can see that the client cannot choose is its ancestry:
-// the kernel says which executable each ancestor runs (/proc/PID/exe), and every client here is
-// an npm package whose package.json, beside that executable or the script node runs, names the
-// package and its version. The version is as trustworthy as the client's installation: one a
+// the kernel says which executable each ancestor runs (/proc/PID/exe). Every client here ships
+// as an npm package whose package.json, beside that executable or the script node runs, names
+// the package and its version; Claude Code also installs natively, as an executable whose path
+// names its version (~/.local/share/claude/versions/2.1.90). The version is as trustworthy as the client's installation: one a
 // user owns, the user can edit (docs/fleet.md says to install clients root-owned).
 //
 // Threat model: the payload and the environment are not trusted; a process that is not the
@@ -42,16 +43,25 @@ type Rule struct {
 // packages whose package.json carries its version: the package users install, and the platform
 // packages that hold a native executable. A slice, not a map: nothing is built at start-up in
 // every hook process.
+//
+// layouts are the client's installs outside npm whose executable's path names its version:
+// the path's last elements, "*" standing for the version.
 var clients = []struct {
 	agent, name, bin string
 	packages         []string
+	layouts          [][]string
 }{
-	{"claude", "Claude Code", "claude", []string{"@anthropic-ai/claude-code", "@anthropic-ai/claude-code-linux-x64", "@anthropic-ai/claude-code-linux-arm64", "@anthropic-ai/claude-code-linux-x64-musl", "@anthropic-ai/claude-code-linux-arm64-musl"}},
-	{"codex", "Codex", "codex", []string{"@openai/codex"}},
-	{"gemini", "Gemini CLI", "gemini", []string{"@google/gemini-cli"}},
-	{"qwen", "Qwen Code", "qwen", []string{"@qwen-code/qwen-code"}},
-	{"copilot", "Copilot CLI", "copilot", []string{"@github/copilot"}},
-	{"cursor", "Cursor", "", nil}, // an editor, not an npm package: its version is not learned here
+	{"claude", "Claude Code", "claude", []string{"@anthropic-ai/claude-code", "@anthropic-ai/claude-code-linux-x64", "@anthropic-ai/claude-code-linux-arm64", "@anthropic-ai/claude-code-linux-x64-musl", "@anthropic-ai/claude-code-linux-arm64-musl"},
+		[][]string{
+			{"claude", "versions", "*"},                       // the native installer: ~/.local/share/claude/versions/2.1.90
+			{"Caskroom", "claude-code", "*", "claude"},        // Homebrew's cask
+			{"Caskroom", "claude-code@latest", "*", "claude"}, // and its latest channel
+		}},
+	{"codex", "Codex", "codex", []string{"@openai/codex"}, nil},
+	{"gemini", "Gemini CLI", "gemini", []string{"@google/gemini-cli"}, nil},
+	{"qwen", "Qwen Code", "qwen", []string{"@qwen-code/qwen-code"}, nil},
+	{"copilot", "Copilot CLI", "copilot", []string{"@github/copilot"}, nil},
+	{"cursor", "Cursor", "", nil, nil}, // an editor, not an npm package: its version is not learned here
 }
 
 // client is the row of agent, or false.
@@ -62,6 +72,43 @@ func client(agent string) (name, bin string, packages []string, ok bool) {
 		}
 	}
 	return "", "", nil, false
+}
+
+// layoutVersion is the version that exe's path names in one of agent's layouts.
+func layoutVersion(agent, exe string) (string, bool) {
+	real, err := filepath.EvalSymlinks(exe)
+	if err != nil {
+		return "", false
+	}
+	elems := strings.Split(real, string(filepath.Separator))
+	for _, c := range clients {
+		if c.agent != agent {
+			continue
+		}
+		for _, l := range c.layouts {
+			if v, ok := matchLayout(l, elems); ok {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}
+
+// matchLayout is the version where the last elements of path match layout.
+func matchLayout(layout, path []string) (string, bool) {
+	if len(path) < len(layout) {
+		return "", false
+	}
+	tail, version := path[len(path)-len(layout):], ""
+	for i, e := range layout {
+		if e == "*" {
+			version = tail[i]
+		} else if e != tail[i] {
+			return "", false
+		}
+	}
+	_, err := Parse(version)
+	return version, err == nil
 }
 
 // Name is the client's name as users read it ("" for an unknown one).
@@ -85,7 +132,10 @@ func Installed(agent string) (Found, error) {
 	if v, src, ok := packageVersion(p, pkgs); ok {
 		return Found{Version: v, Source: src}, nil
 	}
-	return Found{}, fmt.Errorf("%s is in no package of %s", p, strings.Join(pkgs, ", "))
+	if v, ok := layoutVersion(agent, p); ok {
+		return Found{Version: v, Source: p}, nil
+	}
+	return Found{}, fmt.Errorf("%s is in no package of %s, nor an install that names its version", p, strings.Join(pkgs, ", "))
 }
 
 // Found is a client's version and where it was read.
@@ -116,7 +166,13 @@ func learn(agent, proc string, pid int) (Found, error) {
 		dir := filepath.Join(proc, strconv.Itoa(pid))
 		var candidates []string
 		if exe, err := os.Readlink(filepath.Join(dir, "exe")); err == nil {
-			candidates = append(candidates, strings.TrimSuffix(exe, " (deleted)"))
+			exe = strings.TrimSuffix(exe, " (deleted)")
+			// Only the executable, not a script named on a command line: any process may name
+			// a path, but the kernel says which file a process runs.
+			if v, ok := layoutVersion(agent, exe); ok {
+				return Found{Version: v, Source: exe, PID: pid}, nil
+			}
+			candidates = append(candidates, exe)
 		}
 		if b, err := os.ReadFile(filepath.Join(dir, "cmdline")); err == nil {
 			// node SCRIPT …: the script is among the first few arguments (after node's own flags).
@@ -138,7 +194,7 @@ func learn(agent, proc string, pid int) (Found, error) {
 		}
 		pid = next
 	}
-	return Found{}, fmt.Errorf("no process above this hook runs %s from its npm package (%s)", Name(agent), pkgs[0])
+	return Found{}, fmt.Errorf("no process above this hook runs %s from its npm package (%s) or a native install", Name(agent), pkgs[0])
 }
 
 // parent is the parent pid in /proc/PID/stat (after the command name, which may hold anything).

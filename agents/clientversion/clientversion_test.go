@@ -1,7 +1,9 @@
 package clientversion
 
 import (
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -113,5 +115,57 @@ func TestCheck(t *testing.T) {
 	}
 	if got := CheckHookctl("devel", "1.0.0", "your organisation's policy (P)"); !strings.Contains(got, "cannot be compared") {
 		t.Errorf("a devel build under a minimum: %q", got)
+	}
+}
+
+// TestLearnNativeInstall: Claude Code's native installer and Homebrew's cask run an executable
+// whose path names its version; a real process tree (a copy of sh at that path, running this
+// test binary) is learned as that version. Controls: the same shell outside the layout, and a
+// shell that only names the layout's path as its script, are not taken for Claude Code.
+func TestLearnNativeInstall(t *testing.T) {
+	if os.Getenv("CLIENTVERSION_TEST_LEARN") != "" {
+		f, err := Learn("claude")
+		fmt.Printf("version=%s err=%v\n", f.Version, err)
+		return
+	}
+	sh, err := os.ReadFile("/bin/sh")
+	if err != nil {
+		t.Skip("no /bin/sh to copy: ", err)
+	}
+	root := t.TempDir()
+	place := func(rel string) string {
+		p := filepath.Join(root, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, sh, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	run := self + " -test.run='^TestLearnNativeInstall$'; true"
+	script := filepath.Join(root, "script", "claude", "versions", "9.9.9")
+	os.MkdirAll(filepath.Dir(script), 0o755)
+	os.WriteFile(script, []byte(run+"\n"), 0o755)
+	for _, c := range []struct {
+		name string
+		argv []string
+		want string
+	}{
+		{"native installer", []string{place(".local/share/claude/versions/2.1.90"), "-c", run}, "version=2.1.90 err=<nil>"},
+		{"Homebrew cask", []string{place("Caskroom/claude-code/2.1.311/claude"), "-c", run}, "version=2.1.311 err=<nil>"},
+		{"control: the shell elsewhere", []string{place("bin/2.1.90"), "-c", run}, "version= err=no process"},
+		{"control: a script named like the layout", []string{"/bin/sh", script}, "version= err=no process"},
+	} {
+		cmd := exec.Command(c.argv[0], c.argv[1:]...)
+		cmd.Env = append(os.Environ(), "CLIENTVERSION_TEST_LEARN=1")
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), c.want) {
+			t.Errorf("%s: %q, %v; want %q", c.name, out, err, c.want)
+		}
 	}
 }
