@@ -13,7 +13,7 @@
 // (rsync --delete, rclone, cloud, containers, clusters, infrastructure, databases: Families, which
 // the user's config may turn off); network
 // use anywhere but a plain read standing alone, which the hook hands to hookctl's quarantined
-// retriever (programs.RouteNetwork); and what would switch the guard off: hookctl and claude
+// retriever (route.RouteNetwork); and what would switch the guard off: hookctl and claude
 // invocations (by any name, through any wrapper, named in an interpreter's code), copies of
 // hookctl's binary, and the variables that move hookctl's or Claude Code's configuration.
 //

@@ -9,6 +9,7 @@ import (
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/route"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -38,7 +39,7 @@ func peelAll(argv []word) []word {
 // downloadExecRule: a download run as code, unread.
 //
 // Why: `curl … | sh` runs whatever the server sends, today; the agent never sees it.
-// What: a pipeline in which a stage runs a network program (programs.NetworkProgram: curl,
+// What: a pipeline in which a stage runs a network program (route.NetworkProgram: curl,
 // wget, fetch, httpie, aria2c, nc, ssh, …; anywhere in it, wrappers peeled) and a later stage is
 // an interpreter reading its program from standard input (programs.Interpreter.ReadsProgram:
 // a shell with no script operand or with -s, python with no -c or -m, perl, node, …), or whose
@@ -172,7 +173,7 @@ func runsDownloader(n syntax.Node) string {
 				break
 			}
 			b := path.Base(v)
-			if isNet, _ := programs.NetworkProgram(b); isNet {
+			if isNet, _ := route.NetworkProgram(b); isNet {
 				found = b
 				return false
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/route"
 
 	"github.com/hookctl/hookctl/programs"
 	"mvdan.cc/sh/v3/syntax"
@@ -286,8 +287,8 @@ func (j *judge) dynamic(argv []word, st *state) *programs.Refusal {
 		return r
 	}
 	for _, a := range argv[1:] {
-		if programs.LooksLikeURL(a.s) {
-			return refuse("", programs.RetrieveHint, "the program name `%s` is not a literal, and `%s` looks like a URL: it may reach the network outside hookctl's retriever",
+		if route.LooksLikeURL(a.s) {
+			return refuse("", route.RetrieveHint, "the program name `%s` is not a literal, and `%s` looks like a URL: it may reach the network outside hookctl's retriever",
 				argv[0].show(), a.show())
 		}
 	}

@@ -1,20 +1,5 @@
-package programs
-
-import (
-	"net/url"
-	"path"
-	"strconv"
-	"strings"
-
-	"github.com/hookctl/hookctl/internal/clip"
-	"github.com/hookctl/hookctl/internal/wordlist"
-	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/retriever"
-
-	"mvdan.cc/sh/v3/syntax"
-)
-
-// Network access from the shell goes through hookctl's retriever, in every mode: raw web and
+// Package route is hookctl's network router. Network access from the shell goes through
+// hookctl's retriever, in every mode: raw web and
 // GitHub content must never reach an agent that can read local files. A shell command that is
 // exactly one plain read — a curl or wget GET, an httpie GET, gh issue/pr view, gh pr diff, a
 // gh api GET — is answered by `hookctl retrieve` instead (RouteNetwork returns the Route and the
@@ -29,7 +14,24 @@ import (
 // move the project's own history, not content for the agent to read. Package managers (npm,
 // pip, go) fetch from their registries unmediated; docs/residual-risks.md says so.
 //
-// Refuses: the forms above. Test: TestRouteNetwork (network_test.go); editguard's TestNetwork.
+// Refuses: the forms above. Test: TestRouteNetwork (route_test.go); editguard's TestNetwork.
+package route
+
+import (
+	"net/url"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
+	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/retriever"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Route is a shell command the retriever answers instead.
 type Route struct {
@@ -97,7 +99,7 @@ func NetworkPrograms() []string {
 	for _, p := range netPrograms {
 		out = append(out, p.name)
 	}
-	sortStrings(out)
+	sort.Strings(out)
 	return out
 }
 
@@ -115,7 +117,7 @@ func NetworkUse(prog string, args []string) bool {
 // Network use inside a larger command is the mode's own judge's: the read-only allowlist names
 // no network program, and the edit guard refuses it. Words are read with lexer.Text, as every
 // judge reads them: `cu\rl`, `"cu"rl` and `$'curl'` are curl here too.
-func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
+func RouteNetwork(cl *lexer.CommandLine) (*Route, *programs.Refusal) {
 	f, err := cl.Tree()
 	if err != nil || len(f.Stmts) != 1 {
 		return nil, nil
@@ -153,7 +155,7 @@ func cdPrefix(st *syntax.Stmt) (string, *syntax.Stmt, bool) {
 }
 
 // routeStmt routes one statement: a gh read piped to readers, or one network command.
-func routeStmt(st *syntax.Stmt) (*Route, *Refusal) {
+func routeStmt(st *syntax.Stmt) (*Route, *programs.Refusal) {
 	if r, ref, ok := routeGHPiped(st); ok {
 		return r, ref
 	}
@@ -185,7 +187,7 @@ func routeStmt(st *syntax.Stmt) (*Route, *Refusal) {
 	}
 	router, _ := lookupNetProgram(prog)
 	if router == nil {
-		return nil, &Refusal{Program: prog, What: "`" + prog + "` reaches the network outside hookctl's retriever",
+		return nil, &programs.Refusal{Program: prog, What: "`" + prog + "` reaches the network outside hookctl's retriever",
 			Hint: RetrieveHint}
 	}
 	// gh reads GH_REPO from its environment; written inline, it is part of the command judged
@@ -197,7 +199,7 @@ func routeStmt(st *syntax.Stmt) (*Route, *Refusal) {
 		envRepo, assignsOK = ghAssigns(call.Assigns)
 	}
 	if !plain || !assignsOK {
-		return nil, &Refusal{Program: prog, What: "network reads must run by themselves, as a plain `" + prog + " URL`, so that hookctl's retriever can answer them",
+		return nil, &programs.Refusal{Program: prog, What: "network reads must run by themselves, as a plain `" + prog + " URL`, so that hookctl's retriever can answer them",
 			Hint: RetrieveHint}
 	}
 	var r *Route
@@ -208,7 +210,7 @@ func routeStmt(st *syntax.Stmt) (*Route, *Refusal) {
 		r, why = router(words[1:])
 	}
 	if r == nil {
-		return nil, &Refusal{Program: prog, What: why, Hint: RetrieveHint}
+		return nil, &programs.Refusal{Program: prog, What: why, Hint: RetrieveHint}
 	}
 	return r, nil
 }
@@ -258,7 +260,7 @@ func callWords(call *syntax.CallExpr) (words []string, literal, ok bool) {
 // keeps made part of the need. Anything else on the right of a pipe is the mode's judge's.
 // Why: agents cut long diffs and logs short this way; the distiller answers the same need from
 // the whole of it, and no gh output reaches a reader or the agent. Test: TestRouteGitHubReads.
-func routeGHPiped(st *syntax.Stmt) (*Route, *Refusal, bool) {
+func routeGHPiped(st *syntax.Stmt) (*Route, *programs.Refusal, bool) {
 	var stages []*syntax.Stmt
 	var flatten func(s *syntax.Stmt) bool
 	flatten = func(s *syntax.Stmt) bool {
@@ -301,7 +303,7 @@ func routeGHPiped(st *syntax.Stmt) (*Route, *Refusal, bool) {
 	}
 	r, why := routeGHWith(lw[1:], envRepo)
 	if r == nil {
-		return nil, &Refusal{Program: "gh", What: why, Hint: RetrieveHint}, true
+		return nil, &programs.Refusal{Program: "gh", What: why, Hint: RetrieveHint}, true
 	}
 	r.Need = strings.TrimPrefix(r.Need+"; gh's output was piped to readers that keep "+strings.Join(kept, ", then "), "; ")
 	return r, nil, true
@@ -1294,3 +1296,6 @@ func ghAPITyped(c *ghCall, tail []string) (*Route, bool) {
 	r, _ := ghRoute(c, op)
 	return r, r != nil
 }
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }

@@ -1,4 +1,4 @@
-package programs
+package route
 
 import (
 	"strconv"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/internal/testrows"
+	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
 )
 
 // routeArgs renders a route's operation as `hookctl retrieve github` arguments, with "" in the
@@ -55,6 +57,11 @@ func routeArgs(r *Route) string {
 		args = append(args, "--host", op.Host)
 	}
 	return strings.Join(args, " ")
+}
+
+// routeNetwork judges a command given as text, parsing it as the hook does.
+func routeNetwork(cmd string) (*Route, *programs.Refusal) {
+	return RouteNetwork(lexer.NewCommandLine(cmd))
 }
 
 type routedRow struct{ kind, url, args string }
@@ -343,5 +350,16 @@ func TestRouteGitHubWritesRefused(t *testing.T) {
 		if r, _ := routeNetwork(cmd); r != nil {
 			t.Errorf("%q: routed as %+v", cmd, r)
 		}
+	}
+}
+
+// TestWordLists: the network programs' space-separated option lists are lists wordlist.Has
+// reads (testrows.WordList).
+func TestWordLists(t *testing.T) {
+	for name, list := range map[string]string{
+		"curlDropFlags": curlDropFlags, "curlDropValued": curlDropValued,
+		"wgetDropFlags": wgetDropFlags, "wgetDropValued": wgetDropValued,
+	} {
+		testrows.WordList(t, name, list)
 	}
 }
