@@ -344,13 +344,13 @@ func (p *Policy) retrieveCommand(r *route.Route, c *hook.ToolCall) string {
 	if r.Need != "" {
 		need += " (" + r.Need + ")"
 	}
+	// The operation this judge parsed, whole and checked: retrieve decodes it, and parses no
+	// curl, wget or gh argument again.
 	words := []string{p.Binary, "retrieve", r.Kind}
 	switch r.Kind {
 	case "fetch":
-		words = append(words, r.URL)
+		words = append(words, "--op", retriever.EncodeFetchOp(r.Fetch))
 	case "github", "repo":
-		// The operation this judge parsed, whole and checked: retrieve decodes it, and parses
-		// no gh argument again.
 		words = append(words, "--op", retriever.EncodeGitHubOp(r.GitHub))
 	}
 	words = append(words, "--need", need, "--session", c.Session, "--tool", c.Tool)

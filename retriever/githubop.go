@@ -939,27 +939,13 @@ func (op *GitHubOp) Args() []string {
 	return args
 }
 
-// maxOpJSON caps an operation's JSON form.
-const maxOpJSON = 16 << 10
-
 // DecodeGitHubOp reads an operation's JSON form (what the hook's rewrite hands `hookctl
 // retrieve github --op`) strictly: no unknown field, no trailing data, and Validate.
 // Why: the judge parsed gh's arguments once into the operation; reading it back is a decode and
 // a check, not a second parse of an argument grammar. Test: TestDecodeGitHubOp.
 func DecodeGitHubOp(text string) (*GitHubOp, error) {
-	if len(text) > maxOpJSON {
-		return nil, errors.New("the operation is too long")
-	}
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.DisallowUnknownFields()
 	var op GitHubOp
-	if err := dec.Decode(&op); err != nil {
-		return nil, fmt.Errorf("the operation is not one hookctl reads: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("the operation is followed by more text")
-	}
-	if err := op.Validate(); err != nil {
+	if err := decodeOp(text, &op); err != nil {
 		return nil, err
 	}
 	return &op, nil

@@ -1,13 +1,15 @@
-// Package route is hookctl's network router. Network access from the shell goes through
-// hookctl's retriever, in every mode: raw web and
-// GitHub content must never reach an agent that can read local files. A shell command that is
-// exactly one plain read — a curl or wget GET, an httpie GET, gh issue/pr view, gh pr diff, a
-// gh api GET — is answered by `hookctl retrieve` instead (RouteNetwork returns the Route and the
-// hook rewrites the command). Every other way of reaching the network — uploads, POSTs, output
-// to files, nc, ssh, scp, rsync to a host, a git clone of a URL — is refused with a pointer to
-// hookctl retrieve: by RouteNetwork when it is the whole command, and, when it is part of a
-// larger one (a pipeline, a substitution, a function, a wrapper, a `sh -c` string), by the
-// read-only allowlist, which names no network program, or by the edit guard's network rule
+// Package route is hookctl's network router. Network access from the shell goes through hookctl's
+// retriever, in every mode: raw web and GitHub content must never reach an agent that can read
+// local files. A shell command that is exactly one plain read — a curl or wget GET, an httpie GET,
+// gh issue/pr view, gh pr diff, a gh api GET — is answered by `hookctl retrieve` instead:
+// RouteNetwork returns the Route, whose operation (a retriever.FetchOp or retriever.GitHubOp) this
+// parse made, and the hook rewrites the command into `hookctl retrieve KIND --op JSON`, which
+// decodes and checks the operation and parses no argument of the command again
+// (TestRoutedReadReachesRetrieveAsJudged, cmd/hookctl). Every other way of reaching the network —
+// uploads, POSTs, output to files, nc, ssh, scp, rsync to a host, a git clone of a URL — is refused
+// with a pointer to hookctl retrieve: by RouteNetwork when it is the whole command, and, when it is
+// part of a larger one (a pipeline, a substitution, a function, a wrapper, a `sh -c` string), by
+// the read-only allowlist, which names no network program, or by the edit guard's network rule
 // (programs/editguard), which reads the tables below.
 //
 // In edit mode, git may still fetch, pull and push the project's own remotes by name: they
@@ -36,7 +38,9 @@ import (
 // Route is a shell command the retriever answers instead.
 type Route struct {
 	Kind string // "fetch", "github" or "repo" (a snapshot)
-	URL  string // fetch
+	// Fetch is the page (fetch), as this parse of the command read it: the hook hands it on to
+	// `hookctl retrieve fetch --op` whole, as it does GitHub's operations.
+	Fetch *retriever.FetchOp
 	// GitHub is the operation (github, repo), as this parse of the command made it: the hook
 	// completes it and hands it on to `hookctl retrieve` whole, never as argv to parse again.
 	GitHub *retriever.GitHubOp
@@ -610,13 +614,14 @@ func looksLikeRemoteURL(a string) bool {
 	return ok && host != "" && !strings.ContainsAny(host, "/") && rest != "" && !strings.HasPrefix(a, "-")
 }
 
-// plainHTTPURL returns u if it is an http or https URL.
-func plainHTTPURL(u string) (string, bool) {
-	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return "", false
+// fetchRoute routes a fetch of u, if it is an http or https URL with a host (FetchOp.Validate,
+// which `hookctl retrieve` checks again).
+func fetchRoute(u string) (*Route, bool) {
+	op := &retriever.FetchOp{URL: u}
+	if op.Validate() != nil {
+		return nil, false
 	}
-	return u, true
+	return &Route{Kind: "fetch", Fetch: op}, true
 }
 
 // Options of the network programs that change nothing a retrieval would do differently
@@ -667,11 +672,11 @@ func routeCurl(args []string) (*Route, string) {
 			target = a
 		}
 	}
-	u, ok := plainHTTPURL(target)
+	r, ok := fetchRoute(target)
 	if !ok {
 		return nil, "curl needs one http or https URL"
 	}
-	return &Route{Kind: "fetch", URL: u}, ""
+	return r, ""
 }
 
 // routeWget answers `wget -qO- URL` (output to standard output). Plain `wget URL` saves a file
@@ -706,11 +711,11 @@ func routeWget(args []string) (*Route, string) {
 	if !stdout {
 		return nil, "wget URL saves a file"
 	}
-	u, ok := plainHTTPURL(target)
+	r, ok := fetchRoute(target)
 	if !ok {
 		return nil, "wget needs one http or https URL"
 	}
-	return &Route{Kind: "fetch", URL: u}, ""
+	return r, ""
 }
 
 // routeHTTPie answers `http [GET] URL`; request items (key=value, header:value) send data or
@@ -729,16 +734,16 @@ func routeHTTPie(args []string) (*Route, string) {
 			return nil, "request items send data or headers; only a plain GET of one URL is answered"
 		}
 	}
-	u, ok := plainHTTPURL(target)
+	r, ok := fetchRoute(target)
 	if !ok {
 		if !strings.Contains(target, "://") && target != "" {
-			u, ok = plainHTTPURL("https://" + target)
+			r, ok = fetchRoute("https://" + target)
 		}
 		if !ok {
 			return nil, "needs one http or https URL"
 		}
 	}
-	return &Route{Kind: "fetch", URL: u}, ""
+	return r, ""
 }
 
 // gh's reads, and the typed operation of `hookctl retrieve github` that answers each. What gh
@@ -754,7 +759,7 @@ func routeHTTPie(args []string) (*Route, string) {
 // completes and checks it and hands it on whole. Every write — gh pr merge, gh api -X POST,
 // -f/-F without -X GET (a POST), --input, --web, gh run rerun — and every flag not listed is
 // refused, with what to do instead.
-// Test: TestRouteGitHubReads, TestRouteGitHubWritesRefused (network_test.go).
+// Test: TestRouteGitHubReads, TestRouteGitHubWritesRefused (route_test.go).
 
 // ghCommand is one gh read: its flags, and how its operands and flags make an operation.
 type ghCommand struct {

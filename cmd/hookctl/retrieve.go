@@ -17,6 +17,11 @@ import (
 )
 
 func newRetrieveCmd(s *streams) *cobra.Command {
+	return retrieveCmd(func(req *retriever.Request) error { return retrieveRun(s, req) })
+}
+
+// retrieveCmd is `hookctl retrieve`, which hands the request it read to run.
+func retrieveCmd(run func(*retriever.Request) error) *cobra.Command {
 	opts := &front.CLIOptions{}
 	cmd := &cobra.Command{
 		Use:   "retrieve fetch URL | search QUERY | github OP ARGS… | repo OWNER/REPO[@REF] --need TEXT",
@@ -85,7 +90,7 @@ refused.
 			if err != nil {
 				return err
 			}
-			return retrieveRun(s, req)
+			return run(req)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Need, "need", "", "what you need from the content (required)")
@@ -103,7 +108,7 @@ refused.
 	cmd.Flags().String("search", "", "github issue-list, pr-list, search-issues: a query in GitHub's search syntax")
 	cmd.Flags().String("accept", "", "github api-get: one of GitHub's media types")
 	cmd.Flags().String("pages", "", "github api-get, search-issues: read up to N pages (1 to 10)")
-	cmd.Flags().StringVar(&opts.Op, "op", "", "github, repo: the whole operation as JSON (what hookctl's rewrite of a gh read passes)")
+	cmd.Flags().StringVar(&opts.Op, "op", "", "fetch, github, repo: the whole operation as JSON (what hookctl's rewrite of a curl, wget or gh read passes)")
 	for _, f := range []string{"session", "agent-type", "tool"} {
 		cmd.Flags().MarkHidden(f)
 	}

@@ -97,8 +97,8 @@ type CLIOptions struct {
 	Session   string // who asked, for the audit
 	AgentType string
 	Tool      string
-	// Op is a GitHub operation's JSON form, as the hook's rewrite hands it on (github --op, repo
-	// --op): decoded and checked, never parsed again from argv.
+	// Op is the operation's JSON form, as the hook's rewrite hands it on (fetch --op, github
+	// --op, repo --op): decoded and checked, never parsed again from argv.
 	Op string
 }
 
@@ -112,9 +112,17 @@ func ParseCLI(args []string, opts *CLIOptions) (*retriever.Request, error) {
 		return nil, errors.New("say what to retrieve: fetch URL, search QUERY, github OP ARGS or repo OWNER/REPO[@REF]")
 	}
 	req := &retriever.Request{Need: opts.Need, Session: opts.Session, AgentType: opts.AgentType, Tool: opts.Tool}
+	if opts.Op != "" && len(args) == 1 && args[0] == "fetch" {
+		op, err := retriever.DecodeFetchOp(opts.Op)
+		if err != nil {
+			return nil, fmt.Errorf("--op: %w", err)
+		}
+		req.Kind, req.URL = retriever.KindFetch, op.URL
+		return req, nil
+	}
 	if opts.Op != "" {
 		if len(args) != 1 || args[0] != "github" && args[0] != "repo" {
-			return nil, errors.New("--op goes with github or repo alone, and takes the whole operation")
+			return nil, errors.New("--op goes with fetch, github or repo alone, and takes the whole operation")
 		}
 		op, err := retriever.DecodeGitHubOp(opts.Op)
 		if err != nil {
