@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/lexer/nested"
 	"github.com/hookctl/hookctl/route"
 
 	"github.com/hookctl/hookctl/programs"
@@ -155,7 +156,7 @@ func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 	if r := j.namesUninstaller(name, argv, st); r != nil {
 		return r
 	}
-	if in := programs.LookupInterpreter(name); in != nil {
+	if in := nested.LookupInterpreter(name); in != nil {
 		if r := j.interpreterCode(name, in, argv[1:], st); r != nil {
 			return r
 		}
