@@ -29,13 +29,7 @@ func (o *FetchOp) Validate() error {
 
 // DecodeFetchOp reads a fetch's JSON form (what the hook's rewrite hands `hookctl retrieve
 // fetch --op`) as DecodeGitHubOp reads a GitHub operation. Test: TestDecodeFetchOp.
-func DecodeFetchOp(text string) (*FetchOp, error) {
-	var op FetchOp
-	if err := decodeOp(text, &op); err != nil {
-		return nil, err
-	}
-	return &op, nil
-}
+func DecodeFetchOp(text string) (*FetchOp, error) { return decodeOp[FetchOp](text) }
 
 // EncodeFetchOp is DecodeFetchOp's inverse. A URL's & < > stay as written (json.Marshal would
 // escape them for HTML), so that the rewritten command shows the URL the agent wrote.
@@ -50,21 +44,28 @@ func EncodeFetchOp(op *FetchOp) string {
 // maxOpJSON caps an operation's JSON form.
 const maxOpJSON = 16 << 10
 
-// decodeOp reads an operation's JSON form into op strictly: no unknown field, no trailing data,
-// and op's Validate.
+// decodeOp reads an operation's JSON form strictly: no unknown field, no trailing data, and
+// the operation's Validate.
 // Why: the judge parsed the command once into the operation; reading it back is a decode and a
 // check, not a second parse of an argument grammar.
-func decodeOp(text string, op interface{ Validate() error }) error {
+func decodeOp[T any, P interface {
+	*T
+	Validate() error
+}](text string) (*T, error) {
 	if len(text) > maxOpJSON {
-		return errors.New("the operation is too long")
+		return nil, errors.New("the operation is too long")
 	}
 	dec := json.NewDecoder(strings.NewReader(text))
 	dec.DisallowUnknownFields()
-	if err := dec.Decode(op); err != nil {
-		return fmt.Errorf("the operation is not one hookctl reads: %w", err)
+	var op T
+	if err := dec.Decode(&op); err != nil {
+		return nil, fmt.Errorf("the operation is not one hookctl reads: %w", err)
 	}
 	if dec.More() {
-		return errors.New("the operation is followed by more text")
+		return nil, errors.New("the operation is followed by more text")
 	}
-	return op.Validate()
+	if err := P(&op).Validate(); err != nil {
+		return nil, err
+	}
+	return &op, nil
 }

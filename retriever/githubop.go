@@ -943,13 +943,7 @@ func (op *GitHubOp) Args() []string {
 // retrieve github --op`) strictly: no unknown field, no trailing data, and Validate.
 // Why: the judge parsed gh's arguments once into the operation; reading it back is a decode and
 // a check, not a second parse of an argument grammar. Test: TestDecodeGitHubOp.
-func DecodeGitHubOp(text string) (*GitHubOp, error) {
-	var op GitHubOp
-	if err := decodeOp(text, &op); err != nil {
-		return nil, err
-	}
-	return &op, nil
-}
+func DecodeGitHubOp(text string) (*GitHubOp, error) { return decodeOp[GitHubOp](text) }
 
 // EncodeGitHubOp is DecodeGitHubOp's inverse.
 func EncodeGitHubOp(op *GitHubOp) string {
