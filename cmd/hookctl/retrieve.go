@@ -60,24 +60,17 @@ refused.
   hookctl retrieve repo mvdan/sh@v3.10.0 --need "How does the parser tell bash from zsh?"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if ref, _ := cmd.Flags().GetString("ref"); ref != "" {
-				args = append(args, "--ref", ref)
-			}
-			if host, _ := cmd.Flags().GetString("host"); host != "" {
-				args = append(args, "--host", host)
-			}
-			// The list filters go to ParseGitHubArgs as they came, which checks them (and
-			// refuses one the operation does not take); repeated ones stay repeated.
-			for _, f := range []string{"state", "author", "branch", "limit", "search", "accept", "pages"} {
-				if cmd.Flags().Changed(f) {
-					v, _ := cmd.Flags().GetString(f)
-					args = append(args, "--"+f+"="+v)
+			// The github and repo flags as cobra read them: the operation is made of these and
+			// the operands, and no argument is parsed again. An empty --ref or --host means none.
+			opts.GitHub = retriever.GitHubFlags{}
+			for _, f := range []string{"ref", "host", "state", "author", "branch", "limit", "search", "accept", "pages"} {
+				if v, _ := cmd.Flags().GetString(f); cmd.Flags().Changed(f) && (v != "" || f != "ref" && f != "host") {
+					opts.GitHub[f] = []string{v}
 				}
 			}
 			for _, f := range []string{"label", "query"} {
-				vs, _ := cmd.Flags().GetStringArray(f)
-				for _, v := range vs {
-					args = append(args, "--"+f+"="+v)
+				if cmd.Flags().Changed(f) {
+					opts.GitHub[f], _ = cmd.Flags().GetStringArray(f)
 				}
 			}
 			if sandbox.InsideEditSandbox() {

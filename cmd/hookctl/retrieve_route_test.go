@@ -110,3 +110,49 @@ func TestRoutedReadReachesRetrieveAsJudged(t *testing.T) {
 		t.Errorf("a changed GitHub operation reached retrieve as %+v, which the check does not tell from the judged", got.GitHub)
 	}
 }
+
+// TestRetrieveFlagsReadOnce: `hookctl retrieve github|repo`'s flags are read by its command line
+// once, and the operation is made of them and the operands (retriever.GitHubOpOf), not of the
+// flags printed back into argv for ParseGitHubArgs to read again. Control: a file whose name
+// starts with `-`, given after `--`, is an operand to the command line, and the argv printed
+// again would have been read as an unknown flag.
+func TestRetrieveFlagsReadOnce(t *testing.T) {
+	read := func(args ...string) (*retriever.Request, error) {
+		var got *retriever.Request
+		cmd := retrieveCmd(func(req *retriever.Request) error { got = req; return nil })
+		cmd.SetArgs(append([]string{"--need", "n"}, args...))
+		cmd.SetOut(&bytes.Buffer{})
+		cmd.SetErr(&bytes.Buffer{})
+		return got, cmd.Execute()
+	}
+	for _, c := range []struct {
+		args []string
+		want string // the operation's JSON form, or a part of the error
+	}{
+		{[]string{"github", "file", "o/r", "README.md", "--ref", "trunk"}, `{"op":"file","owner":"o","repo":"r","path":"README.md","ref":"trunk"}`},
+		{[]string{"github", "pr-list", "o/r", "--label", "a", "--label=b c", "--state", "open", "--limit", "5"}, `{"op":"pr-list","owner":"o","repo":"r","state":"open","labels":["a","b c"],"limit":5}`},
+		{[]string{"github", "api-get", "o/r", "pulls", "--query", "state=open", "--query", "per_page=5", "--pages", "2"}, `{"op":"api-get","owner":"o","repo":"r","path":"pulls","query":["state=open","per_page=5"],"pages":2}`},
+		{[]string{"repo", "o/r", "--ref", "v1"}, `{"op":"snapshot","owner":"o","repo":"r","ref":"v1"}`},
+		{[]string{"github", "pr", "o/r", "1", "--host", "ghe.example.com"}, `{"op":"pr","host":"ghe.example.com","owner":"o","repo":"r","number":1}`},
+		{[]string{"github", "file", "o/r", "--", "-x.md"}, `{"op":"file","owner":"o","repo":"r","path":"-x.md"}`},
+		{[]string{"github", "pr-diff", "o/r", "1", "--ref", "main"}, "--ref applies to file and snapshot only"},
+		{[]string{"github", "issue", "o/r", "1", "--state", "open"}, "--state does not apply to issue"},
+		{[]string{"github", "pr-list", "o/r", "--limit", "0"}, "--limit \"0\": give 1 to 100"},
+		{[]string{"fetch", "https://e.com/", "--state", "open"}, "--state goes with github and repo only"},
+		{[]string{"github", "--op", `{"op":"pr","owner":"o","repo":"r","number":1}`, "--ref", "x"}, "--ref goes with github and repo without --op"},
+	} {
+		got, err := read(c.args...)
+		switch {
+		case strings.HasPrefix(c.want, "{"):
+			if err != nil || got.GitHub == nil || retriever.EncodeGitHubOp(got.GitHub) != c.want {
+				t.Errorf("%q: %v %v, want %s", c.args, got, err, c.want)
+			}
+		case err == nil || !strings.Contains(err.Error(), c.want):
+			t.Errorf("%q: %v, want an error containing %q", c.args, err, c.want)
+		}
+	}
+	// Control: the same words printed back into argv, as retrieve once did, read differently.
+	if op, err := retriever.ParseGitHubArgs([]string{"file", "o/r", "-x.md"}); err == nil {
+		t.Errorf("a second parse of the printed argv read %+v; the control shows nothing", op)
+	}
+}
