@@ -16,6 +16,9 @@
 // move the project's own history, not content for the agent to read. Package managers (npm,
 // pip, go) fetch from their registries unmediated; docs/residual-risks.md says so.
 //
+// It runs in the hook process (and `hookctl check`), which links no network code: it only reads
+// words, and net/url only parses.
+//
 // Refuses: the forms above. Test: TestRouteNetwork (route_test.go); editguard's TestNetwork.
 package route
 

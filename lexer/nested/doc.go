@@ -8,5 +8,6 @@
 // the command inside, the read-only judge names them when it refuses one, and every judge that
 // must see through `timeout 5 CMD` reads the same table, so that no two judges can disagree
 // about where a wrapper's command starts. Each entry is modelled on the program's own parser;
-// the tables are data, and nothing here opens a file or runs a program.
+// the tables are data, read in the hook process, and nothing here opens a file or runs a
+// program.
 package nested
