@@ -163,7 +163,7 @@ func TestNetworkRouting(t *testing.T) {
 		c := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Session: "s1", AgentType: "Explore", Command: "curl -sL https://go.dev/doc/",
 			Description: "Find what's new in Go's for loops"}
 		d = p.Decide(c, st)
-		want := "/opt/hookctl retrieve fetch https://go.dev/doc/ --need 'Find what'\"'\"'s new in Go'\"'\"'s for loops' --session s1 --tool Bash --agent-type Explore"
+		want := "/opt/hookctl retrieve fetch --op '{\"url\":\"https://go.dev/doc/\"}' --need 'Find what'\"'\"'s new in Go'\"'\"'s for loops' --session s1 --tool Bash --agent-type Explore"
 		if d.Verdict != hook.Allow || d.Command != want {
 			t.Errorf("%v curl:\n got %s %s\nwant %s", mode, d.Verdict, d.Command, want)
 		}
@@ -186,7 +186,8 @@ func TestNetworkRouting(t *testing.T) {
 		t.Fatalf("%+v", d)
 	}
 	sc, err := lexer.Parse(d.Command)
-	if err != nil || len(sc.Items[0].Pipeline.Cmds) != 1 || sc.Items[0].Pipeline.Cmds[0].Args[4].Value != "x; rm -rf /" {
+	if err != nil || len(sc.Items[0].Pipeline.Cmds) != 1 || sc.Items[0].Pipeline.Cmds[0].Args[3].Value != `{"url":"https://example.com/a b"}` ||
+		sc.Items[0].Pipeline.Cmds[0].Args[5].Value != "x; rm -rf /" {
 		t.Errorf("the rewrite %q does not parse back: %v", d.Command, err)
 	}
 }
@@ -210,7 +211,7 @@ func TestQuarantineSeesEverySpelling(t *testing.T) {
 		for _, mode := range []hook.Mode{hook.ModeEdit, hook.ModeReadOnly} {
 			d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, policy.SessionState{Mode: mode})
 			switch {
-			case d.Verdict == hook.Allow && strings.HasPrefix(d.Command, "/opt/hookctl retrieve fetch https://example.com/x "):
+			case d.Verdict == hook.Allow && strings.HasPrefix(d.Command, `/opt/hookctl retrieve fetch --op '{"url":"https://example.com/x"}' `):
 			case d.Verdict == hook.Deny:
 			default:
 				t.Errorf("%s %q: %s %q — raw web content would reach the agent", mode, cmd, d.Verdict, d.Command)

@@ -10,6 +10,7 @@ import (
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/secrets"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/lexer/nested"
 	"github.com/hookctl/hookctl/programs"
 )
 
@@ -171,7 +172,7 @@ func judgePipeline(pl *lexer.Pipeline, loop *lexer.For, cfg *config.Config, firs
 func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *config.Config, j *judged) *Refusal {
 	name := c.Name.Value
 	prog := programs.Lookup(name)
-	if prog != nil && prog.LauncherOnly != nil && programs.LookupWrapper(name) != nil && !bareWrapper(c) {
+	if prog != nil && prog.LauncherOnly != nil && nested.LookupWrapper(name) != nil && !bareWrapper(c) {
 		prog = nil // env runs a program with anything after it: only its bare form reads
 	}
 	if prog != nil && cfg.ProgramDenied(name) {
@@ -436,7 +437,7 @@ func programHint(name string, cfg *config.Config) string {
 		return "interpreters and wrappers can run anything, and " + name + " prints every variable, secrets included; " +
 			"print one variable with echo \"$NAME\" (one not named like a secret), or ask the tool itself (go env GOPATH)"
 	}
-	if programs.LookupWrapper(name) != nil || programs.LookupInterpreter(name) != nil {
+	if nested.LookupWrapper(name) != nil || nested.LookupInterpreter(name) != nil {
 		return "interpreters and wrappers can run anything"
 	}
 	switch name {

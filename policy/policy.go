@@ -12,6 +12,7 @@ import (
 	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/programs/editguard"
 	"github.com/hookctl/hookctl/retriever"
+	"github.com/hookctl/hookctl/route"
 	"github.com/hookctl/hookctl/scrub"
 )
 
@@ -175,12 +176,18 @@ func (p *Policy) decide(c *hook.ToolCall, cl *lexer.CommandLine, st SessionState
 	if d, ok := p.modeChangeByModel(c); ok {
 		return ruled(d, "mode change by the model")
 	}
+	// A shell command is routed once: review and network read the same route.
+	var rt *route.Route
+	var rr *programs.Refusal
+	if cl != nil && (c.Kind == hook.KindShell || c.Kind == hook.KindOther) {
+		rt, rr = route.RouteNetwork(cl)
+	}
 	if st.Mode == hook.ModeReview && !st.Plan && !p.Config.ReadOnlyAgent(c.AgentType) {
-		if d, ok := p.review(c, cl); ok {
+		if d, ok := p.review(c, cl, rt); ok {
 			return ruled(d, "review publish")
 		}
 	}
-	if d, ok := p.network(c, cl, st); ok {
+	if d, ok := p.network(c, cl, st, rt, rr); ok {
 		return ruled(d, "retriever")
 	}
 	if c.Kind == hook.KindFileRead && len(c.ReadPaths) > 0 {
@@ -211,8 +218,9 @@ func (p *Policy) decide(c *hook.ToolCall, cl *lexer.CommandLine, st SessionState
 // network routes web content through the quarantined retriever, in every mode: a web tool is
 // answered by hookctl's retrieval hook (this instance refuses it, so that a missing retrieval
 // hook fails closed); a shell command that is one plain web read is rewritten into `hookctl
-// retrieve`; any other network access from the shell is refused.
-func (p *Policy) network(c *hook.ToolCall, cl *lexer.CommandLine, st SessionState) (hook.Decision, bool) {
+// retrieve`; any other network access from the shell is refused. rt and r are the shell
+// command's route (route.RouteNetwork), made once by decide.
+func (p *Policy) network(c *hook.ToolCall, cl *lexer.CommandLine, st SessionState, rt *route.Route, r *programs.Refusal) (hook.Decision, bool) {
 	if c.Kind == hook.KindWeb {
 		if p.Config.DirectFetch {
 			return hook.Decision{Verdict: hook.Pass}, true
@@ -230,12 +238,11 @@ func (p *Policy) network(c *hook.ToolCall, cl *lexer.CommandLine, st SessionStat
 	if cl == nil || c.Kind != hook.KindShell && c.Kind != hook.KindOther {
 		return hook.Decision{}, false
 	}
-	route, r := programs.RouteNetwork(cl)
-	if route != nil && route.ReadOnlyOnly && st.Mode == hook.ModeEdit && !p.Config.ReadOnlyAgent(c.AgentType) {
+	if rt != nil && rt.ReadOnlyOnly && st.Mode == hook.ModeEdit && !p.Config.ReadOnlyAgent(c.AgentType) {
 		return hook.Decision{}, false // the edit guard's: git reaching the project's own remote
 	}
-	if route != nil && route.GitHub != nil {
-		route, r = p.githubRoute(route, c.Cwd)
+	if rt != nil && rt.GitHub != nil {
+		rt, r = p.githubRoute(rt, c.Cwd)
 	}
 	switch {
 	case r != nil:
@@ -244,13 +251,13 @@ func (p *Policy) network(c *hook.ToolCall, cl *lexer.CommandLine, st SessionStat
 			what = r.Program + ": " + what
 		}
 		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: " + what + "; " + r.Hint + "."}, true
-	case route == nil:
+	case rt == nil:
 		return hook.Decision{}, false
 	case c.Kind != hook.KindShell || c.NoRewrite || p.Binary == "":
 		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: web reads come through the retriever: " +
 			"run hookctl retrieve fetch URL --need '…' in the shell"}, true
 	}
-	return hook.Decision{Verdict: hook.Allow, Reason: "hookctl: answered by the quarantined retriever", Command: p.retrieveCommand(route, c),
+	return hook.Decision{Verdict: hook.Allow, Reason: "hookctl: answered by the quarantined retriever", Command: p.retrieveCommand(rt, c),
 		Isolation: "the quarantined retriever (its own isolation)"}, true
 }
 
@@ -261,31 +268,31 @@ func (p *Policy) network(c *hook.ToolCall, cl *lexer.CommandLine, st SessionStat
 // Why: the retriever reads no files, so it cannot find the project's remote; and a read the
 // retriever would refuse must not be rewritten into a command that fails.
 // Test: TestGitHubReadsRepository, TestCorpusGitHubReads.
-func (p *Policy) githubRoute(route *programs.Route, cwd string) (*programs.Route, *programs.Refusal) {
-	refuse := func(what string) (*programs.Route, *programs.Refusal) {
-		return nil, &programs.Refusal{Program: "gh", What: what, Hint: programs.RetrieveHint}
+func (p *Policy) githubRoute(rt *route.Route, cwd string) (*route.Route, *programs.Refusal) {
+	refuse := func(what string) (*route.Route, *programs.Refusal) {
+		return nil, &programs.Refusal{Program: "gh", What: what, Hint: route.RetrieveHint}
 	}
-	op := *route.GitHub
+	op := *rt.GitHub
 	repoOf, branchOf := p.GitHubRepo, p.GitBranch
-	if route.Dir != "" {
+	if rt.Dir != "" {
 		// `cd DIR && …`: that directory's repository and branch, not the session's.
-		dir := route.Dir
+		dir := rt.Dir
 		if !filepath.IsAbs(dir) {
 			dir = filepath.Join(cwd, dir)
 		}
-		if p.GitHubRepoAt == nil || p.GitBranchAt == nil || strings.HasPrefix(route.Dir, "~") {
+		if p.GitHubRepoAt == nil || p.GitBranchAt == nil || strings.HasPrefix(rt.Dir, "~") {
 			repoOf, branchOf = nil, nil
 		} else {
 			repoOf = func(remote string) string { return p.GitHubRepoAt(dir, remote) }
 			branchOf = func() string { return p.GitBranchAt(dir) }
 		}
 	}
-	if route.RepoMissing {
+	if rt.RepoMissing {
 		repo := ""
 		switch {
-		case route.Remote != "":
+		case rt.Remote != "":
 			if repoOf != nil {
-				repo = repoOf(route.Remote)
+				repo = repoOf(rt.Remote)
 			}
 		case p.GHRepo != "":
 			repo = p.GHRepo
@@ -305,7 +312,7 @@ func (p *Policy) githubRoute(route *programs.Route, cwd string) (*programs.Route
 			return refuse("GH_REPO or the git remote names " + clip.Short(repo) + ", not OWNER/REPO")
 		}
 	}
-	if route.CurrentBranch {
+	if rt.CurrentBranch {
 		branch := ""
 		if branchOf != nil {
 			branch = branchOf()
@@ -321,7 +328,7 @@ func (p *Policy) githubRoute(route *programs.Route, cwd string) (*programs.Route
 	if err := op.Validate(); err != nil {
 		return refuse(err.Error())
 	}
-	r := *route
+	r := *rt
 	r.GitHub, r.RepoMissing, r.CurrentBranch = &op, false, false
 	return &r, nil
 }
@@ -329,7 +336,7 @@ func (p *Policy) githubRoute(route *programs.Route, cwd string) (*programs.Route
 // retrieveCommand is the shell command that answers a routed web read: hookctl retrieve, with
 // the agent's description of the call as the need — and what the command's own flags asked
 // for — and the caller recorded for the audit.
-func (p *Policy) retrieveCommand(r *programs.Route, c *hook.ToolCall) string {
+func (p *Policy) retrieveCommand(r *route.Route, c *hook.ToolCall) string {
 	need := strings.TrimSpace(c.Description)
 	if need == "" {
 		need = "Summarize what this says, briefly."
@@ -337,13 +344,13 @@ func (p *Policy) retrieveCommand(r *programs.Route, c *hook.ToolCall) string {
 	if r.Need != "" {
 		need += " (" + r.Need + ")"
 	}
+	// The operation this judge parsed, whole and checked: retrieve decodes it, and parses no
+	// curl, wget or gh argument again.
 	words := []string{p.Binary, "retrieve", r.Kind}
 	switch r.Kind {
 	case "fetch":
-		words = append(words, r.URL)
+		words = append(words, "--op", retriever.EncodeFetchOp(r.Fetch))
 	case "github", "repo":
-		// The operation this judge parsed, whole and checked: retrieve decodes it, and parses
-		// no gh argument again.
 		words = append(words, "--op", retriever.EncodeGitHubOp(r.GitHub))
 	}
 	words = append(words, "--need", need, "--session", c.Session, "--tool", c.Tool)

@@ -10,6 +10,7 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/route"
 )
 
 // Review mode is read-only mode plus two publishing verbs: a review or a comment on a pull
@@ -55,12 +56,12 @@ func PublishWhere(iso Isolation, cfg *config.Config) string {
 
 // review answers, in review mode, a shell command that runs gh and is not a read the retriever
 // answers: a publish for the user to confirm, or a refusal that says what review mode allows.
-// Anything else is not its business (false).
-func (p *Policy) review(c *hook.ToolCall, cl *lexer.CommandLine) (hook.Decision, bool) {
+// Anything else is not its business (false). rt is the command's route, if any.
+func (p *Policy) review(c *hook.ToolCall, cl *lexer.CommandLine, rt *route.Route) (hook.Decision, bool) {
 	if cl == nil || c.Kind != hook.KindShell && c.Kind != hook.KindOther {
 		return hook.Decision{}, false
 	}
-	if route, _ := programs.RouteNetwork(cl); route != nil {
+	if rt != nil {
 		return hook.Decision{}, false // a read: network() hands it to the retriever
 	}
 	if !programs.UsesGH(cl) {

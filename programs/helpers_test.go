@@ -7,7 +7,6 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/internal/testrows"
-	"github.com/hookctl/hookctl/lexer"
 )
 
 // row is one judged argument list: a program, its arguments as the program receives them, and
@@ -138,6 +137,3 @@ func TestCheckReportsMisses(t *testing.T) {
 		}
 	}
 }
-
-// routeNetwork judges a command given as text, parsing it as the hook does.
-func routeNetwork(cmd string) (*Route, *Refusal) { return RouteNetwork(lexer.NewCommandLine(cmd)) }

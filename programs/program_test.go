@@ -228,38 +228,10 @@ func TestGitSubcommandsWellFormed(t *testing.T) {
 	}
 }
 
-// TestWordLists: the space-separated lists read with wordlist.Has hold names separated by spaces only
-// (wordlist.Has splits on nothing else), and wordlist.Has finds each of their names and nothing that merely
-// overlaps one (-n in -nv, -s in -sS, two neighbours joined by a space).
+// TestWordLists: the space-separated lists read with wordlist.Has are lists wordlist.Has reads
+// (testrows.WordList); the network programs' lists are checked in package route.
 func TestWordLists(t *testing.T) {
-	for name, list := range map[string]string{
-		"curlDropFlags": curlDropFlags, "curlDropValued": curlDropValued,
-		"wgetDropFlags": wgetDropFlags, "wgetDropValued": wgetDropValued, "jqPairs": jqPairs,
-	} {
-		words := strings.Fields(list)
-		var split []string
-		for _, w := range strings.Split(list, " ") {
-			if w != "" {
-				split = append(split, w)
-			}
-		}
-		if strings.Join(words, " ") != strings.Join(split, " ") {
-			t.Errorf("%s is separated by something other than spaces", name)
-		}
-		for i, w := range words {
-			if !wordlist.Has(list, w) {
-				t.Errorf("wordlist.Has(%s, %q) = false", name, w)
-			}
-			for _, near := range []string{w[:len(w)-1], w + "x", w + " ", " " + w, "x" + w} {
-				if wordlist.Has(list, near) != containsWord(words, near) {
-					t.Errorf("wordlist.Has(%s, %q) = %v", name, near, !containsWord(words, near))
-				}
-			}
-			if i+1 < len(words) && wordlist.Has(list, w+" "+words[i+1]) {
-				t.Errorf("wordlist.Has(%s, %q) = true", name, w+" "+words[i+1])
-			}
-		}
-	}
+	testrows.WordList(t, "jqPairs", jqPairs)
 	if wordlist.Has("-nv --no-verbose", "-n") || !wordlist.Has("-n -nv", "-nv") || wordlist.Has("", "") || wordlist.Has("-a", "") {
 		t.Error("listed matches a substring or the empty name")
 	}

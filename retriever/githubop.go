@@ -146,23 +146,21 @@ const githubUsage = `hookctl retrieve github OP ARGS [--host HOST]
 // OWNER/REPO; its query and fragment are ignored. In a /blob/ or /tree/ URL the segment after
 // blob or tree is the ref, so a branch name with a slash must be given with --ref instead.
 // Whether the host is allowed is decided by the worker, which knows the config.
+//
+// It reads the words into operands and flags, and GitHubOpOf makes the operation of them; a
+// command line that has read its own flags (hookctl retrieve's) calls GitHubOpOf itself.
 func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 	if len(args) == 0 {
 		return nil, fmt.Errorf("failed to parse github arguments: no operation\n%s", githubUsage)
 	}
-	name := args[0]
-	spec, ok := ghOp(name)
-	if !ok {
-		return nil, fmt.Errorf("failed to parse github arguments: unknown operation %s; one of %s",
-			Quote(name), strings.Join(ghOpNamesList(), ", "))
+	spec, err := ghOpNamed(args[0])
+	if err != nil {
+		return nil, err
 	}
 	var (
 		pos                []string
-		host, ref          string
-		hostSet, refSet    bool
 		onlyPositionalLeft bool
-		filters            GitHubOp
-		seen               = map[string]bool{}
+		flags              = GitHubFlags{}
 	)
 	// Each iteration consumes one argument, or a flag and its value.
 	for i := 1; i < len(args); i++ {
@@ -176,12 +174,14 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 			continue
 		}
 		flag, value, hasValue := strings.Cut(a, "=")
-		filter := strings.TrimPrefix(flag, "--")
+		name := strings.TrimPrefix(flag, "--")
 		switch {
-		case flag == "--host", flag == "--ref", flag == "--op":
-		case strings.HasPrefix(flag, "--") && ghHasWord(ghFilterNames, filter):
-			if !ghHasWord(spec.flags, filter) {
-				return nil, fmt.Errorf("failed to parse github arguments: %s does not apply to %s", flag, name)
+		case flag == "--op":
+			return nil, errors.New("failed to parse github arguments: --op takes the whole operation, alone")
+		case flag == "--host", flag == "--ref":
+		case strings.HasPrefix(flag, "--") && ghHasWord(ghFilterNames, name):
+			if !ghHasWord(spec.flags, name) {
+				return nil, fmt.Errorf("failed to parse github arguments: %s does not apply to %s", flag, args[0])
 			}
 		default:
 			if ghAllDigits(strings.TrimLeft(a, "-")) {
@@ -197,15 +197,60 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 			value = args[i]
 		}
 		// --label and --query may be repeated; every other flag once.
-		if seen[flag] && flag != "--label" && flag != "--query" {
+		if _, twice := flags[name]; twice && name != "label" && name != "query" {
 			return nil, fmt.Errorf("failed to parse github arguments: %s given twice", flag)
 		}
-		seen[flag] = true
+		flags[name] = append(flags[name], value)
+	}
+	return GitHubOpOf(args[0], pos, flags)
+}
+
+// GitHubFlags are an operation's flags as a command line read them: each value given, by the
+// flag's name without its dashes (host, ref, state, label, author, branch, limit, query,
+// search, accept, pages). Only label and query take more than one.
+type GitHubFlags map[string][]string
+
+// ghFlagOrder is the order GitHubOpOf checks flags in.
+const ghFlagOrder = "host ref " + ghFilterNames
+
+// GitHubOpOf makes operation name of its operands and flags, and checks it (Validate).
+func GitHubOpOf(name string, pos []string, flags GitHubFlags) (*GitHubOp, error) {
+	spec, err := ghOpNamed(name)
+	if err != nil {
+		return nil, err
+	}
+	for f := range flags {
+		if !ghHasWord(ghFlagOrder, f) {
+			return nil, fmt.Errorf("failed to parse github arguments: unknown flag %s", Quote("--"+f))
+		}
+	}
+	op := &GitHubOp{Op: name}
+	var (
+		ref    string
+		refSet bool
+	)
+	for _, f := range strings.Fields(ghFlagOrder) {
+		values, set := flags[f]
+		if !set {
+			continue
+		}
+		flag := "--" + f
+		if f != "host" && f != "ref" && !ghHasWord(spec.flags, f) {
+			return nil, fmt.Errorf("failed to parse github arguments: %s does not apply to %s", flag, name)
+		}
+		if len(values) != 1 && f != "label" && f != "query" {
+			return nil, fmt.Errorf("failed to parse github arguments: %s given twice", flag)
+		}
+		value := values[len(values)-1]
 		var err error
-		switch flag {
-		case "--host":
-			hostSet, host = true, value
-		case "--ref":
+		switch f {
+		case "host":
+			h, err := NormalizeGitHubHost(value)
+			if err != nil {
+				return nil, fmt.Errorf("failed to parse github arguments: --host: %w", err)
+			}
+			op.Host = h
+		case "ref":
 			if value == "" {
 				return nil, errors.New("failed to parse github arguments: --ref needs a value")
 			}
@@ -213,42 +258,28 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 				return nil, fmt.Errorf("failed to parse github arguments: --ref applies to file and snapshot only, not %s", name)
 			}
 			refSet, ref = true, value
-		case "--state":
-			filters.State = value
-		case "--label":
-			filters.Labels = append(filters.Labels, value)
-		case "--author":
-			filters.Author = value
-		case "--branch":
-			filters.Branch = value
-		case "--limit":
-			if filters.Limit, err = ghCount(flag, value, GitHubMaxLimit); err != nil {
-				return nil, err
-			}
-		case "--query":
-			filters.Query = append(filters.Query, value)
-		case "--search":
-			filters.Search = value
-		case "--accept":
-			filters.Accept = value
-		case "--pages":
-			if filters.Pages, err = ghCount(flag, value, GitHubMaxPages); err != nil {
-				return nil, err
-			}
-		case "--op":
-			return nil, errors.New("failed to parse github arguments: --op takes the whole operation, alone")
+		case "state":
+			op.State = value
+		case "label":
+			op.Labels = append([]string(nil), values...)
+		case "author":
+			op.Author = value
+		case "branch":
+			op.Branch = value
+		case "limit":
+			op.Limit, err = ghCount(flag, value, GitHubMaxLimit)
+		case "query":
+			op.Query = append([]string(nil), values...)
+		case "search":
+			op.Search = value
+		case "accept":
+			op.Accept = value
+		case "pages":
+			op.Pages, err = ghCount(flag, value, GitHubMaxPages)
 		}
-	}
-
-	op := &GitHubOp{Op: name, State: filters.State, Labels: filters.Labels, Author: filters.Author,
-		Branch: filters.Branch, Limit: filters.Limit, Query: filters.Query, Search: filters.Search,
-		Accept: filters.Accept, Pages: filters.Pages}
-	if hostSet {
-		h, err := NormalizeGitHubHost(host)
 		if err != nil {
-			return nil, fmt.Errorf("failed to parse github arguments: --host: %w", err)
+			return nil, err
 		}
-		op.Host = h
 	}
 	if err := ghFillOperands(op, spec, pos); err != nil {
 		return nil, fmt.Errorf("failed to parse github arguments: %w", err)
@@ -263,6 +294,16 @@ func ParseGitHubArgs(args []string) (*GitHubOp, error) {
 		return nil, fmt.Errorf("failed to parse github arguments: %w", err)
 	}
 	return op, nil
+}
+
+// ghOpNamed is the operation called name, or an error that lists them.
+func ghOpNamed(name string) (ghOpSpec, error) {
+	spec, ok := ghOp(name)
+	if !ok {
+		return spec, fmt.Errorf("failed to parse github arguments: unknown operation %s; one of %s",
+			Quote(name), strings.Join(ghOpNamesList(), ", "))
+	}
+	return spec, nil
 }
 
 // ghCount reads a count flag's value: decimal digits, 1 to max.
@@ -939,31 +980,11 @@ func (op *GitHubOp) Args() []string {
 	return args
 }
 
-// maxOpJSON caps an operation's JSON form.
-const maxOpJSON = 16 << 10
-
 // DecodeGitHubOp reads an operation's JSON form (what the hook's rewrite hands `hookctl
 // retrieve github --op`) strictly: no unknown field, no trailing data, and Validate.
 // Why: the judge parsed gh's arguments once into the operation; reading it back is a decode and
 // a check, not a second parse of an argument grammar. Test: TestDecodeGitHubOp.
-func DecodeGitHubOp(text string) (*GitHubOp, error) {
-	if len(text) > maxOpJSON {
-		return nil, errors.New("the operation is too long")
-	}
-	dec := json.NewDecoder(strings.NewReader(text))
-	dec.DisallowUnknownFields()
-	var op GitHubOp
-	if err := dec.Decode(&op); err != nil {
-		return nil, fmt.Errorf("the operation is not one hookctl reads: %w", err)
-	}
-	if dec.More() {
-		return nil, errors.New("the operation is followed by more text")
-	}
-	if err := op.Validate(); err != nil {
-		return nil, err
-	}
-	return &op, nil
-}
+func DecodeGitHubOp(text string) (*GitHubOp, error) { return decodeOp[GitHubOp](text) }
 
 // EncodeGitHubOp is DecodeGitHubOp's inverse.
 func EncodeGitHubOp(op *GitHubOp) string {

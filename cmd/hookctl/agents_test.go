@@ -80,7 +80,7 @@ func TestAgentWebToolsPointAtTheRetriever(t *testing.T) {
 		{"gemini", `{"session_id":"s1","cwd":"/tmp","hook_event_name":"BeforeTool","tool_name":"google_web_search","tool_input":{"query":"x"}}`, "run hookctl retrieve fetch URL"},
 		{"qwen", `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"web_fetch","tool_input":{"url":"https://example.com","prompt":"p"}}`, "run hookctl retrieve fetch URL"},
 		{"copilot", `{"sessionId":"s1","cwd":"/tmp","toolName":"web_fetch","toolArgs":{"url":"https://example.com"}}`, "run hookctl retrieve fetch URL"},
-		{"codex", `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"curl -s https://example.com"},"tool_use_id":"c"}`, " retrieve fetch https://example.com "},
+		{"codex", `{"session_id":"s1","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"curl -s https://example.com"},"tool_use_id":"c"}`, ` retrieve fetch --op '{\"url\":\"https://example.com\"}' `},
 	} {
 		a, _ := agentNamed(tc.agent)
 		var out bytes.Buffer

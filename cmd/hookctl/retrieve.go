@@ -17,6 +17,11 @@ import (
 )
 
 func newRetrieveCmd(s *streams) *cobra.Command {
+	return retrieveCmd(func(req *retriever.Request) error { return retrieveRun(s, req) })
+}
+
+// retrieveCmd is `hookctl retrieve`, which hands the request it read to run.
+func retrieveCmd(run func(*retriever.Request) error) *cobra.Command {
 	opts := &front.CLIOptions{}
 	cmd := &cobra.Command{
 		Use:   "retrieve fetch URL | search QUERY | github OP ARGS… | repo OWNER/REPO[@REF] --need TEXT",
@@ -55,24 +60,17 @@ refused.
   hookctl retrieve repo mvdan/sh@v3.10.0 --need "How does the parser tell bash from zsh?"`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if ref, _ := cmd.Flags().GetString("ref"); ref != "" {
-				args = append(args, "--ref", ref)
-			}
-			if host, _ := cmd.Flags().GetString("host"); host != "" {
-				args = append(args, "--host", host)
-			}
-			// The list filters go to ParseGitHubArgs as they came, which checks them (and
-			// refuses one the operation does not take); repeated ones stay repeated.
-			for _, f := range []string{"state", "author", "branch", "limit", "search", "accept", "pages"} {
-				if cmd.Flags().Changed(f) {
-					v, _ := cmd.Flags().GetString(f)
-					args = append(args, "--"+f+"="+v)
+			// The github and repo flags as cobra read them: the operation is made of these and
+			// the operands, and no argument is parsed again. An empty --ref or --host means none.
+			opts.GitHub = retriever.GitHubFlags{}
+			for _, f := range []string{"ref", "host", "state", "author", "branch", "limit", "search", "accept", "pages"} {
+				if v, _ := cmd.Flags().GetString(f); cmd.Flags().Changed(f) && (v != "" || f != "ref" && f != "host") {
+					opts.GitHub[f] = []string{v}
 				}
 			}
 			for _, f := range []string{"label", "query"} {
-				vs, _ := cmd.Flags().GetStringArray(f)
-				for _, v := range vs {
-					args = append(args, "--"+f+"="+v)
+				if cmd.Flags().Changed(f) {
+					opts.GitHub[f], _ = cmd.Flags().GetStringArray(f)
 				}
 			}
 			if sandbox.InsideEditSandbox() {
@@ -85,7 +83,7 @@ refused.
 			if err != nil {
 				return err
 			}
-			return retrieveRun(s, req)
+			return run(req)
 		},
 	}
 	cmd.Flags().StringVar(&opts.Need, "need", "", "what you need from the content (required)")
@@ -103,7 +101,7 @@ refused.
 	cmd.Flags().String("search", "", "github issue-list, pr-list, search-issues: a query in GitHub's search syntax")
 	cmd.Flags().String("accept", "", "github api-get: one of GitHub's media types")
 	cmd.Flags().String("pages", "", "github api-get, search-issues: read up to N pages (1 to 10)")
-	cmd.Flags().StringVar(&opts.Op, "op", "", "github, repo: the whole operation as JSON (what hookctl's rewrite of a gh read passes)")
+	cmd.Flags().StringVar(&opts.Op, "op", "", "fetch, github, repo: the whole operation as JSON (what hookctl's rewrite of a curl, wget or gh read passes)")
 	for _, f := range []string{"session", "agent-type", "tool"} {
 		cmd.Flags().MarkHidden(f)
 	}

@@ -15,13 +15,13 @@ import (
 )
 
 // gateRoots are the packages of the hook process, which runs on every tool call and can read the
-// user's files: the hookctl executable, the gate, the judges, the lexer, the client adapters, and
-// the retriever's front and what it shares with the worker. agents/claude/claudetest and
-// agents/agenttest are left out: they are test harnesses (fake model APIs on httptest) that only
-// tests link.
+// user's files: the hookctl executable, the gate, the judges, the lexer, the network router, the
+// client adapters, and the retriever's front and what it shares with the worker.
+// agents/claude/claudetest and agents/agenttest are left out: they are test harnesses (fake model
+// APIs on httptest) that only tests link.
 var gateRoots = []string{
 	"./cmd/hookctl", "./hook/...", "./policy/...", "./gate/...", "./config/...", "./session/...", "./audit/...",
-	"./programs/...", "./lexer/...", "./agents/...",
+	"./programs/...", "./lexer/...", "./route/...", "./agents/...",
 	"./retriever", "./retriever/front", "./scrub", "./retriever/settings",
 	"./export/launch", // what the hook runs to start the exporter, which is where the network code is
 }

@@ -19,8 +19,8 @@ var floors = []struct {
 		"internal", "fixtures/hostile", "export/launch", "retriever/settings", "retriever/internal/proc", "sandbox/egress",
 		"agents/clientversion", // a client's version, read from its installation: config's [clients] needs it
 	}},
-	{"words: the protocol, the lexer, the read-only rules and the retriever's protocol", []string{
-		"hook", "lexer", "programs", "retriever", "scrub",
+	{"words: the protocol, the lexer and the shell's tables, the read-only rules, the network router and the retriever's protocol", []string{
+		"hook", "lexer", "lexer/nested", "programs", "route", "retriever", "scrub",
 		"internal/testclient", // tests' client, in the protocol's words
 	}},
 	{"stores and the sandbox: what decisions are made from and run in", []string{
@@ -101,9 +101,9 @@ func TestProtocolImportsNothingAbove(t *testing.T) {
 	}
 }
 
-// judges are what decides a command: the lexer and its second parser (mvdan.cc/sh), the
-// read-only rules, the edit guard, the policy and the gate.
-var judges = []string{module + "lexer", module + "programs", module + "programs/editguard", module + "policy", module + "gate", "mvdan.cc/sh/v3/syntax"}
+// judges are what decides a command: the lexer, the shell's tables and the second parser
+// (mvdan.cc/sh), the read-only rules, the edit guard, the network router, the policy and the gate.
+var judges = []string{module + "lexer", module + "lexer/nested", module + "programs", module + "programs/editguard", module + "route", module + "policy", module + "gate", "mvdan.cc/sh/v3/syntax"}
 
 // TestDashboardLinksNoJudge: the dashboard's web server shows decisions and toggles modes; it
 // links none of the judges (which once came with the session store and the config).

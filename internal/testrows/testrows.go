@@ -4,7 +4,11 @@ package testrows
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
+
+	"github.com/hookctl/hookctl/internal/wordlist"
 )
 
 // Reporter is the part of *testing.T the table checks use, so that a check's own test can
@@ -87,5 +91,36 @@ func (r *Recorder) Cleanup(f func()) { r.cleanups = append(r.cleanups, f) }
 func (r *Recorder) Finish() {
 	for _, f := range r.cleanups {
 		f()
+	}
+}
+
+// WordList checks a space-separated list read with wordlist.Has, named name: its names are
+// separated by spaces only (wordlist.Has splits on nothing else), and wordlist.Has finds each of
+// them and nothing that merely overlaps one (-n in -nv, -s in -sS, two neighbours joined by a
+// space).
+func WordList(t Reporter, name, list string) {
+	t.Helper()
+	words := strings.Fields(list)
+	var split []string
+	for _, w := range strings.Split(list, " ") {
+		if w != "" {
+			split = append(split, w)
+		}
+	}
+	if strings.Join(words, " ") != strings.Join(split, " ") {
+		t.Errorf("%s is separated by something other than spaces", name)
+	}
+	for i, w := range words {
+		if !wordlist.Has(list, w) {
+			t.Errorf("wordlist.Has(%s, %q) = false", name, w)
+		}
+		for _, near := range []string{w[:len(w)-1], w + "x", w + " ", " " + w, "x" + w} {
+			if wordlist.Has(list, near) != slices.Contains(words, near) {
+				t.Errorf("wordlist.Has(%s, %q) = %v", name, near, !slices.Contains(words, near))
+			}
+		}
+		if i+1 < len(words) && wordlist.Has(list, w+" "+words[i+1]) {
+			t.Errorf("wordlist.Has(%s, %q) = true", name, w+" "+words[i+1])
+		}
 	}
 }

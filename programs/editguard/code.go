@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/lexer/nested"
 	"github.com/hookctl/hookctl/programs"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -19,7 +20,7 @@ import (
 // `python3 - <<EOF … EOF`, `echo '…' | python3`, `bash <<< 'hookctl uninstall'` and
 // `make -f - <<EOF` switched hookctl off, or wrote Claude Code's settings, in code the guard
 // never read (issue 7).
-// What: where an interpreter's code is written out (programs.Interpreters: an option's value
+// What: where an interpreter's code is written out (nested.Interpreter: an option's value
 // such as -c, -e, -r or --eval; awk's program; a here-document or here-string on its standard
 // input; the text an echo, printf or `cat <<EOF` pipes into it) the code is judged. Shell code
 // (sh, bash, zsh, …) is parsed and judged as any command is, each line alone where the whole
@@ -28,7 +29,7 @@ import (
 // (scanCode). Code in a file (`python3 x.py`, `. ./a.sh`, `source x`, a Makefile) is not
 // opened: containing it is the edit-mode sandbox's job (TestKnownGaps).
 // Test: TestInterpreterCode, TestKnownGaps.
-func (j *judge) interpreterCode(prog string, in *programs.Interpreter, args []word, st *state) *programs.Refusal {
+func (j *judge) interpreterCode(prog string, in *nested.Interpreter, args []word, st *state) *programs.Refusal {
 	codes, stdin := in.CodeArgs(values(args))
 	for _, c := range codes {
 		if in.Language == "shell" {
@@ -50,7 +51,7 @@ func (j *judge) interpreterCode(prog string, in *programs.Interpreter, args []wo
 	return nil
 }
 
-func (j *judge) judgeCode(prog string, in *programs.Interpreter, what, code string, st *state) *programs.Refusal {
+func (j *judge) judgeCode(prog string, in *nested.Interpreter, what, code string, st *state) *programs.Refusal {
 	switch in.Language {
 	case "shell":
 		return j.typed(prog, what, code, st)

@@ -13,7 +13,7 @@
 // (rsync --delete, rclone, cloud, containers, clusters, infrastructure, databases: Families, which
 // the user's config may turn off); network
 // use anywhere but a plain read standing alone, which the hook hands to hookctl's quarantined
-// retriever (programs.RouteNetwork); and what would switch the guard off: hookctl and claude
+// retriever (route.RouteNetwork); and what would switch the guard off: hookctl and claude
 // invocations (by any name, through any wrapper, named in an interpreter's code), copies of
 // hookctl's binary, and the variables that move hookctl's or Claude Code's configuration.
 //
@@ -36,9 +36,9 @@
 // Commands inside $(…), backticks, <(…), >(…), eval and `sh -c` strings, function bodies,
 // here-documents fed to a shell, and the commands that wrappers run are judged too; how each
 // wrapper (env, timeout, flock, script, tmux, xargs, find -exec, …) parses its arguments is
-// programs' wrapper table, and where the table cannot place a wrapper's command, every later
-// word is judged as one. Nothing is opened or run: the judgement is a pure function of the text
-// and the Context.
+// the shell's wrapper table (lexer/nested), and where the table cannot place a wrapper's
+// command, every later word is judged as one. Nothing is opened or run: the judgement is a pure
+// function of the text and the Context.
 //
 // What "outside the project" means: the path, cleaned lexically after resolving `~`, `$HOME` and
 // the working directory, is not strictly inside Context.Project. The project itself, and the

@@ -8,7 +8,9 @@ import (
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/lexer/nested"
 	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/route"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -22,7 +24,7 @@ func peelAll(argv []word) []word {
 		if !ok {
 			return argv
 		}
-		w := programs.LookupWrapper(name)
+		w := nested.LookupWrapper(name)
 		if w == nil || w.Language != "" || w.Joined || w.JoinedIf != "" || len(w.Subcommands) > 0 {
 			return argv
 		}
@@ -38,9 +40,9 @@ func peelAll(argv []word) []word {
 // downloadExecRule: a download run as code, unread.
 //
 // Why: `curl … | sh` runs whatever the server sends, today; the agent never sees it.
-// What: a pipeline in which a stage runs a network program (programs.NetworkProgram: curl,
+// What: a pipeline in which a stage runs a network program (route.NetworkProgram: curl,
 // wget, fetch, httpie, aria2c, nc, ssh, …; anywhere in it, wrappers peeled) and a later stage is
-// an interpreter reading its program from standard input (programs.Interpreter.ReadsProgram:
+// an interpreter reading its program from standard input (nested.Interpreter.ReadsProgram:
 // a shell with no script operand or with -s, python with no -c or -m, perl, node, …), or whose
 // program name is not a literal, is refused. So is a shell, interpreter, source, . or eval whose
 // arguments or input redirections contain $(…) or <(…) running a network program:
@@ -94,7 +96,7 @@ func (j *judge) stdinInterpreter(s *syntax.Stmt, st *state) (string, bool) {
 		if containsString([]string{"xargs", "parallel"}, name) {
 			return "", false
 		}
-		if in := programs.LookupInterpreter(name); in != nil && in.ReadsProgram(values(argv[1:])) {
+		if in := nested.LookupInterpreter(name); in != nil && in.ReadsProgram(values(argv[1:])) {
 			return name, true
 		}
 		if name == "source" || name == "." || name == "eval" {
@@ -172,11 +174,11 @@ func runsDownloader(n syntax.Node) string {
 				break
 			}
 			b := path.Base(v)
-			if isNet, _ := programs.NetworkProgram(b); isNet {
+			if isNet, _ := route.NetworkProgram(b); isNet {
 				found = b
 				return false
 			}
-			if programs.LookupWrapper(b) != nil || strings.HasPrefix(v, "-") || strings.Contains(v, "=") || (v != "" && v[0] >= '0' && v[0] <= '9') {
+			if nested.LookupWrapper(b) != nil || strings.HasPrefix(v, "-") || strings.Contains(v, "=") || (v != "" && v[0] >= '0' && v[0] <= '9') {
 				continue
 			}
 			break
@@ -194,7 +196,7 @@ func (j *judge) substDownload(s *syntax.Stmt, c *syntax.CallExpr) *programs.Refu
 	}
 	if v, ok := lexer.Literal(c.Args[0]); ok {
 		b := path.Base(v)
-		if programs.LookupWrapper(b) == nil && programs.LookupInterpreter(b) == nil && b != "source" && b != "." && b != "eval" {
+		if nested.LookupWrapper(b) == nil && nested.LookupInterpreter(b) == nil && b != "source" && b != "." && b != "eval" {
 			return nil // cheaply: most commands run no interpreter at all
 		}
 	}
@@ -206,7 +208,7 @@ func (j *judge) substDownload(s *syntax.Stmt, c *syntax.CallExpr) *programs.Refu
 		return nil
 	}
 	name, ok := inner[0].base()
-	if !ok || (programs.LookupInterpreter(name) == nil && name != "source" && name != "." && name != "eval") {
+	if !ok || (nested.LookupInterpreter(name) == nil && name != "source" && name != "." && name != "eval") {
 		return nil
 	}
 	check := func(n syntax.Node) *programs.Refusal {

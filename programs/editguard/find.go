@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/wordlist"
+	"github.com/hookctl/hookctl/lexer/nested"
 	"github.com/hookctl/hookctl/programs"
 )
 
@@ -47,9 +48,9 @@ var findNoTest = []string{"-delete", "-depth", "-print", "-print0", "-printf", "
 	"-prune", "-quit"}
 
 func judgeFind(j *judge, c *invocation) *programs.Refusal {
-	// The primaries that run a command, from programs' wrapper table: looked up here, not in a
-	// package variable, which every hook process would initialise.
-	findExprs := programs.LookupWrapper("find").Exprs
+	// The primaries that run a command, from the shell's wrapper table (lexer/nested): looked up
+	// here, not in a package variable, which every hook process would initialise.
+	findExprs := nested.LookupWrapper("find").Exprs
 	args := c.args
 	i := 0
 	for i < len(args) && (args[i].s == "-H" || args[i].s == "-L" || args[i].s == "-P" || strings.HasPrefix(args[i].s, "-O") || args[i].s == "-D") {

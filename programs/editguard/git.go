@@ -8,6 +8,7 @@ import (
 
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/route"
 )
 
 // gitRule: git commands that discard work or rewrite a shared branch.
@@ -125,7 +126,7 @@ global:
 	}
 	if !sub.known() {
 		for _, a := range rest {
-			if programs.LooksLikeURL(a.s) {
+			if route.LooksLikeURL(a.s) {
 				return networkRefusal("git", "git "+sub.show()+" "+a.show())
 			}
 		}

@@ -4,6 +4,7 @@ import (
 	"github.com/hookctl/hookctl/internal/testrows"
 	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/route"
 )
 
 // judgeText judges a command given as text, parsing it as the hook does.
@@ -16,11 +17,11 @@ func judgeText(cmd string, ctx *Context) *programs.Refusal {
 // else refused), every other command the edit guard's.
 func judgeAsHook(cmd string, ctx *Context) *programs.Refusal {
 	cl := lexer.NewCommandLine(cmd)
-	route, r := programs.RouteNetwork(cl)
+	rt, r := route.RouteNetwork(cl)
 	switch {
 	case r != nil:
 		return r
-	case route != nil:
+	case rt != nil:
 		return nil
 	}
 	return Judge(cl, ctx)

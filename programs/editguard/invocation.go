@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/lexer/nested"
+	"github.com/hookctl/hookctl/route"
 
 	"github.com/hookctl/hookctl/programs"
 	"mvdan.cc/sh/v3/syntax"
@@ -154,7 +156,7 @@ func (j *judge) argv(argv []word, st *state) *programs.Refusal {
 	if r := j.namesUninstaller(name, argv, st); r != nil {
 		return r
 	}
-	if in := programs.LookupInterpreter(name); in != nil {
+	if in := nested.LookupInterpreter(name); in != nil {
 		if r := j.interpreterCode(name, in, argv[1:], st); r != nil {
 			return r
 		}
@@ -286,8 +288,8 @@ func (j *judge) dynamic(argv []word, st *state) *programs.Refusal {
 		return r
 	}
 	for _, a := range argv[1:] {
-		if programs.LooksLikeURL(a.s) {
-			return refuse("", programs.RetrieveHint, "the program name `%s` is not a literal, and `%s` looks like a URL: it may reach the network outside hookctl's retriever",
+		if route.LooksLikeURL(a.s) {
+			return refuse("", route.RetrieveHint, "the program name `%s` is not a literal, and `%s` looks like a URL: it may reach the network outside hookctl's retriever",
 				argv[0].show(), a.show())
 		}
 	}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/hookctl/hookctl/lexer/nested"
 	"github.com/hookctl/hookctl/programs"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -17,7 +18,7 @@ import (
 // Why: `tmux new -d 'hookctl uninstall'`, `tmux run-shell 'hookctl uninstall'` and
 // `tmux send-keys 'hookctl uninstall' Enter` run a command in a pane, after the call returns.
 // What: tmux's global options are peeled by the wrapper table (-c CMD is a shell line); its
-// commands, separated by `;` words, are read by programs.TmuxCommands (a name, its alias or a
+// commands, separated by `;` words, are read by nested.TmuxCommands (a name, its alias or a
 // unique prefix of the name). The shell-command of new-session, new-window, split-window,
 // respawn-pane, respawn-window, display-popup, pipe-pane and run-shell is judged as a line (one
 // operand) or an argv (several, which tmux runs directly). send-keys' keys are joined into the
@@ -30,7 +31,7 @@ import (
 var tmuxRule = &rule{names: []string{"tmux"}, judge: judgeTmux}
 
 func judgeTmux(j *judge, c *invocation) *programs.Refusal {
-	w := programs.LookupWrapper(c.prog)
+	w := nested.LookupWrapper(c.prog)
 	p := w.Peel(wrapperArgs(c.args))
 	for _, o := range p.Option(w.Shell) {
 		for _, v := range optionValues(c.args, o) {
@@ -74,10 +75,10 @@ func (j *judge) tmuxCommands(words []word, st *state) *programs.Refusal {
 }
 
 // lookupTmux finds a tmux command by name, alias or unique prefix of a name.
-func lookupTmux(name string) *programs.TmuxCommand {
-	var found *programs.TmuxCommand
-	for i := range programs.TmuxCommands {
-		c := &programs.TmuxCommands[i]
+func lookupTmux(name string) *nested.TmuxCommand {
+	var found *nested.TmuxCommand
+	for i := range nested.TmuxCommands {
+		c := &nested.TmuxCommands[i]
 		if containsString(c.Names, name) {
 			return c
 		}
@@ -168,7 +169,7 @@ func (j *judge) tmuxCommand(argv []word, st *state) *programs.Refusal {
 // operands, as tmux's parser does: options up to the first operand or `--`. sure is false for
 // an option the table does not know, or a word that may begin with `-` (read as the first
 // operand).
-func tmuxOptions(tc *programs.TmuxCommand, args []word) (opts string, vals map[byte][]word, ops []word, sure bool) {
+func tmuxOptions(tc *nested.TmuxCommand, args []word) (opts string, vals map[byte][]word, ops []word, sure bool) {
 	sure = true
 	vals = map[byte][]word{}
 	i := 0
@@ -336,7 +337,7 @@ var tmuxKeyNames = []string{
 var screenRule = &rule{names: []string{"screen"}, judge: judgeScreen}
 
 func judgeScreen(j *judge, c *invocation) *programs.Refusal {
-	w := programs.LookupWrapper(c.prog)
+	w := nested.LookupWrapper(c.prog)
 	p := w.Peel(wrapperArgs(c.args))
 	cmd := pick(c.args, p.Command)
 	if len(p.Option("-X -Q")) > 0 {
@@ -377,7 +378,7 @@ func (j *judge) screenCommand(words []word, st *state) *programs.Refusal {
 		}
 		return j.argv(args, st.clone())
 	case "screen":
-		return j.wrapped(programs.LookupWrapper("screen"), "screen", args, st)
+		return j.wrapped(nested.LookupWrapper("screen"), "screen", args, st)
 	case "eval":
 		for _, a := range args {
 			if !a.known() {

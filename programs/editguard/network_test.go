@@ -3,7 +3,7 @@ package editguard
 import (
 	"testing"
 
-	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/route"
 )
 
 // TestNetwork: network use anywhere the guard reaches is refused; only a plain read standing
@@ -70,7 +70,7 @@ func TestNetwork(t *testing.T) {
 // TestNetworkRuleNames: the network rule judges every network program; no rule that stands
 // before it in the table claims one.
 func TestNetworkRuleNames(t *testing.T) {
-	for _, n := range programs.NetworkPrograms() {
+	for _, n := range route.NetworkPrograms() {
 		if r := lookupRule(n); r != networkRule {
 			t.Errorf("%s is judged by another rule than the network rule", n)
 		}

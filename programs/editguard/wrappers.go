@@ -1,25 +1,27 @@
 package editguard
 
 // The edit guard (see doc.go): wrappers, the programs that run another command. How each one
-// parses its arguments is data, in programs' wrapper table (programs.Wrappers); this file
-// judges what the table finds.
+// parses its arguments is data, in the shell's wrapper table (nested.Wrappers); this file judges
+// what the table finds.
 
 import (
 	"strings"
 
 	"github.com/hookctl/hookctl/internal/wordlist"
+	"github.com/hookctl/hookctl/lexer/nested"
 	"github.com/hookctl/hookctl/programs"
 
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// wrapperRule: every program in programs' wrapper table that runs an argv or a shell line.
+// wrapperRule: every program in the shell's wrapper table (lexer/nested) that runs an argv or a
+// shell line.
 //
 // Why: `timeout 5 rm -rf ~`, `flock /tmp/l hookctl uninstall`, `chronic hookctl uninstall` and
 // `script -qc 'hookctl readonly off --session victim' /dev/null` (which switched another,
 // read-only session to edit): a wrapper changes nothing about what the command it runs does,
 // and each wrapper parses its arguments its own way.
-// What: the wrapper's arguments are peeled by its table (programs.Wrapper.Peel): its options
+// What: the wrapper's arguments are peeled by its table (nested.Wrapper.Peel): its options
 // with their values, NAME=VALUE words, and the operands before the command (timeout's
 // DURATION, flock's FILE, taskset's mask, chrt's priority, chroot's NEWROOT). The command that
 // remains is judged as if written alone, or, for wrappers that run a shell line (watch, sg,
@@ -36,29 +38,29 @@ import (
 // judged too. sudo, doas, su and runuser are the privilege rule's.
 // Test: TestWrappers, TestRecursion.
 var wrapperRule = &rule{match: plainWrapper, judge: func(j *judge, c *invocation) *programs.Refusal {
-	return j.wrapped(programs.LookupWrapper(c.prog), c.prog, c.args, c.st)
+	return j.wrapped(nested.LookupWrapper(c.prog), c.prog, c.args, c.st)
 }}
 
 // plainWrapper reports whether a program is one of the wrappers wrapperRule judges: those
 // without a language of their own. Each name stands in one wrapper of the table
 // (TestPlainWrapper), so the one LookupWrapper finds is the only one.
 func plainWrapper(name string) bool {
-	w := programs.LookupWrapper(name)
+	w := nested.LookupWrapper(name)
 	return w != nil && w.Language == ""
 }
 
 // wrapperArgs is how the wrapper table sees words: a word that starts with an unknown part may
 // be an option.
-func wrapperArgs(args []word) []programs.WrapperArg {
-	out := make([]programs.WrapperArg, len(args))
+func wrapperArgs(args []word) []nested.WrapperArg {
+	out := make([]nested.WrapperArg, len(args))
 	for i, a := range args {
-		out[i] = programs.WrapperArg{Value: a.s, Open: a.startsUnknown()}
+		out[i] = nested.WrapperArg{Value: a.s, Open: a.startsUnknown()}
 	}
 	return out
 }
 
 // optionValues returns the words holding an option's values.
-func optionValues(args []word, o programs.PeeledOption) []word {
+func optionValues(args []word, o nested.PeeledOption) []word {
 	if o.HasAttached {
 		return []word{lit(o.Attached)}
 	}
@@ -78,7 +80,7 @@ func pick(args []word, at []int) []word {
 }
 
 // wrapped judges a wrapper's arguments by its table.
-func (j *judge) wrapped(w *programs.Wrapper, prog string, args []word, st *state) *programs.Refusal {
+func (j *judge) wrapped(w *nested.Wrapper, prog string, args []word, st *state) *programs.Refusal {
 	if w.Privileged {
 		return privilegeRule.judge(j, &invocation{prog: prog, args: args, st: st})
 	}
@@ -231,7 +233,7 @@ func envDash(args []word) []word {
 // wrappedCommand judges the command a wrapper runs: an argv, or (joined) a shell line made of its
 // words. speculative marks a reading the wrapper may not take: a line that does not parse is
 // then no command at all.
-func (j *judge) wrappedCommand(prog string, w *programs.Wrapper, p programs.Peeled, args, cmd []word, joined bool, st *state, speculative bool) *programs.Refusal {
+func (j *judge) wrappedCommand(prog string, w *nested.Wrapper, p nested.Peeled, args, cmd []word, joined bool, st *state, speculative bool) *programs.Refusal {
 	if len(cmd) == 0 {
 		if joined && !speculative {
 			return j.inputLines(prog, w, cmd, st)
@@ -249,7 +251,7 @@ func (j *judge) wrappedCommand(prog string, w *programs.Wrapper, p programs.Peel
 
 // anywhere judges every word of args from the index from on as a possible start of the
 // command: where the table cannot place it, fail closed.
-func (j *judge) anywhere(prog string, w *programs.Wrapper, args []word, from int, st *state) *programs.Refusal {
+func (j *judge) anywhere(prog string, w *nested.Wrapper, args []word, from int, st *state) *programs.Refusal {
 	joined := w.Joined || w.JoinedIf != ""
 	for k := max(from, 0); k < len(args); k++ {
 		if r := j.tick(len(args) - k); r != nil {
@@ -269,7 +271,7 @@ func (j *judge) anywhere(prog string, w *programs.Wrapper, args []word, from int
 
 // withInput gives xargs' command the operand it reads from its input: each replacement string
 // becomes a word that cannot be known, or one is appended.
-func withInput(w *programs.Wrapper, p programs.Peeled, args, cmd []word) []word {
+func withInput(w *nested.Wrapper, p nested.Peeled, args, cmd []word) []word {
 	repl, replacing := "", false
 	for _, o := range p.Options {
 		switch {
@@ -303,7 +305,7 @@ func withInput(w *programs.Wrapper, p programs.Peeled, args, cmd []word) []word 
 // with spaces and run by sh -c. A part that cannot be known, or a replacement string of
 // parallel's ({}, {.}, {1}, …), becomes a variable the inner shell does not know; parallel
 // appends its input when the line has no replacement string.
-func (j *judge) joinedLine(prog string, w *programs.Wrapper, cmd []word, st *state, speculative bool) *programs.Refusal {
+func (j *judge) joinedLine(prog string, w *nested.Wrapper, cmd []word, st *state, speculative bool) *programs.Refusal {
 	parts := make([]string, 0, len(cmd)+1)
 	replaced := false
 	for _, a := range cmd {
@@ -338,7 +340,7 @@ func (j *judge) joinedLine(prog string, w *programs.Wrapper, cmd []word, st *sta
 // inputLines judges what parallel runs when it is given no command: each input is a command
 // line. The inputs after ::: are judged; inputs read from elsewhere (standard input, ::::
 // files) cannot be, and the command is refused.
-func (j *judge) inputLines(prog string, w *programs.Wrapper, cmd []word, st *state) *programs.Refusal {
+func (j *judge) inputLines(prog string, w *nested.Wrapper, cmd []word, st *state) *programs.Refusal {
 	if w.Separators == "" {
 		return nil
 	}

@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/lexer/nested"
 )
 
 // TestWrappers: the command inside every wrapper of programs' table is judged as if written
@@ -190,7 +190,7 @@ func TestMultiplexers(t *testing.T) {
 
 // TestWrapperRulesCoverTheTable: every wrapper in programs' table reaches a rule that peels it.
 func TestWrapperRulesCoverTheTable(t *testing.T) {
-	for _, w := range programs.Wrappers() {
+	for _, w := range nested.Wrappers() {
 		for _, n := range w.Names {
 			if lookupRule(n) == nil {
 				t.Errorf("%s is in the wrapper table but no rule judges it", n)
@@ -205,7 +205,7 @@ func TestWrapperRulesCoverTheTable(t *testing.T) {
 // in two wrappers, which this test also checks.
 func TestPlainWrapper(t *testing.T) {
 	seen := map[string]bool{}
-	for _, w := range programs.Wrappers() {
+	for _, w := range nested.Wrappers() {
 		for _, n := range w.Names {
 			if seen[n] {
 				t.Errorf("%s stands in two wrappers of the table", n)

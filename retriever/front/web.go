@@ -97,9 +97,12 @@ type CLIOptions struct {
 	Session   string // who asked, for the audit
 	AgentType string
 	Tool      string
-	// Op is a GitHub operation's JSON form, as the hook's rewrite hands it on (github --op, repo
-	// --op): decoded and checked, never parsed again from argv.
+	// Op is the operation's JSON form, as the hook's rewrite hands it on (fetch --op, github
+	// --op, repo --op): decoded and checked, never parsed again from argv.
 	Op string
+	// GitHub are the github and repo flags (--ref, --host, --state, …) as the command line read
+	// them: the operation is made of them and the operands, not of argv printed again.
+	GitHub retriever.GitHubFlags
 }
 
 // ParseCLI reads `hookctl retrieve` arguments (fetch URL, search QUERY, github OP ARGS…) into a
@@ -112,9 +115,26 @@ func ParseCLI(args []string, opts *CLIOptions) (*retriever.Request, error) {
 		return nil, errors.New("say what to retrieve: fetch URL, search QUERY, github OP ARGS or repo OWNER/REPO[@REF]")
 	}
 	req := &retriever.Request{Need: opts.Need, Session: opts.Session, AgentType: opts.AgentType, Tool: opts.Tool}
+	if len(opts.GitHub) > 0 && (opts.Op != "" || args[0] != "github" && args[0] != "repo") {
+		what := "github and repo"
+		if opts.Op != "" {
+			what = "github and repo without --op, which takes the whole operation"
+		}
+		for f := range opts.GitHub {
+			return nil, fmt.Errorf("--%s goes with %s only", f, what)
+		}
+	}
+	if opts.Op != "" && len(args) == 1 && args[0] == "fetch" {
+		op, err := retriever.DecodeFetchOp(opts.Op)
+		if err != nil {
+			return nil, fmt.Errorf("--op: %w", err)
+		}
+		req.Kind, req.URL = retriever.KindFetch, op.URL
+		return req, nil
+	}
 	if opts.Op != "" {
 		if len(args) != 1 || args[0] != "github" && args[0] != "repo" {
-			return nil, errors.New("--op goes with github or repo alone, and takes the whole operation")
+			return nil, errors.New("--op goes with fetch, github or repo alone, and takes the whole operation")
 		}
 		op, err := retriever.DecodeGitHubOp(opts.Op)
 		if err != nil {
@@ -141,7 +161,7 @@ func ParseCLI(args []string, opts *CLIOptions) (*retriever.Request, error) {
 		}
 		req.Kind, req.Query = retriever.KindSearch, args[1]
 	case "github":
-		op, err := retriever.ParseGitHubArgs(args[1:])
+		op, err := githubOp(args[1:], opts.GitHub)
 		if err != nil {
 			return nil, err
 		}
@@ -150,7 +170,7 @@ func ParseCLI(args []string, opts *CLIOptions) (*retriever.Request, error) {
 		}
 		req.Kind, req.GitHub = retriever.KindGitHub, op
 	case "repo":
-		op, err := retriever.ParseGitHubArgs(append([]string{"snapshot"}, args[1:]...))
+		op, err := githubOp(append([]string{"snapshot"}, args[1:]...), opts.GitHub)
 		if err != nil {
 			return nil, errors.New(strings.Replace(err.Error(), "github arguments", "repo arguments", 1))
 		}
@@ -159,4 +179,13 @@ func ParseCLI(args []string, opts *CLIOptions) (*retriever.Request, error) {
 		return nil, fmt.Errorf("unknown retrieval %q: use fetch, search, github or repo", args[0])
 	}
 	return req, nil
+}
+
+// githubOp makes a GitHub operation of its name and operands (args) and the flags the command
+// line read.
+func githubOp(args []string, flags retriever.GitHubFlags) (*retriever.GitHubOp, error) {
+	if len(args) == 0 {
+		return retriever.ParseGitHubArgs(args) // the error that lists the operations
+	}
+	return retriever.GitHubOpOf(args[0], args[1:], flags)
 }

@@ -62,7 +62,7 @@ func TestParseCLI(t *testing.T) {
 	}
 }
 
-// TestParseCLIOp: the hook's rewrite hands a GitHub operation on as --op JSON, which is decoded
+// TestParseCLIOp: the hook's rewrite hands a fetch or a GitHub operation on as --op JSON, which is decoded
 // and checked, never parsed from argv; anything else beside it, an unknown field, or an
 // operation Validate refuses is an error.
 func TestParseCLIOp(t *testing.T) {
@@ -79,7 +79,9 @@ func TestParseCLIOp(t *testing.T) {
 		{[]string{"github", "pr", "o/r", "1"}, `{"op":"issue","owner":"o","repo":"r","number":1}`, "", "alone"},
 		{[]string{"github"}, `{"op":"issue","owner":"o","repo":"r","number":1,"method":"POST"}`, "", "unknown field"},
 		{[]string{"github"}, `{"op":"file","owner":"o","repo":"r","path":"../../user"}`, "", "contains"},
-		{[]string{"fetch"}, `{"op":"issue","owner":"o","repo":"r","number":1}`, "", "github or repo alone"},
+		{[]string{"fetch"}, `{"op":"issue","owner":"o","repo":"r","number":1}`, "", `unknown field "op"`}, // a GitHub operation is no fetch
+		{[]string{"fetch", "https://a"}, `{"url":"https://b"}`, "", "alone"},
+		{[]string{"fetch"}, `{"url":"file:///etc/passwd"}`, "", "http or https"},
 	} {
 		got, err := ParseCLI(c.args, &CLIOptions{Need: "n", Op: c.op})
 		switch {
@@ -90,6 +92,12 @@ func TestParseCLIOp(t *testing.T) {
 		case err != nil || got.Kind != c.want || retriever.EncodeGitHubOp(got.GitHub) != c.op:
 			t.Errorf("%q %s: %+v %v", c.args, c.op, got, err)
 		}
+	}
+	// A fetch's operation is its URL, as encoded: the request fetches it and nothing else.
+	op := `{"url":"https://e.com/a b?c=1&d='x'"}`
+	got, err := ParseCLI([]string{"fetch"}, &CLIOptions{Need: "n", Op: op})
+	if err != nil || got.Kind != retriever.KindFetch || got.URL != "https://e.com/a b?c=1&d='x'" || got.GitHub != nil {
+		t.Errorf("fetch %s: %+v %v", op, got, err)
 	}
 }
 

@@ -1,4 +1,4 @@
-package programs
+package route
 
 import (
 	"strconv"
@@ -6,6 +6,8 @@ import (
 	"testing"
 
 	"github.com/hookctl/hookctl/internal/testrows"
+	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
 )
 
 // routeArgs renders a route's operation as `hookctl retrieve github` arguments, with "" in the
@@ -57,6 +59,19 @@ func routeArgs(r *Route) string {
 	return strings.Join(args, " ")
 }
 
+// routeNetwork judges a command given as text, parsing it as the hook does.
+func routeNetwork(cmd string) (*Route, *programs.Refusal) {
+	return RouteNetwork(lexer.NewCommandLine(cmd))
+}
+
+// fetchURL is a route's URL to fetch, or "".
+func fetchURL(r *Route) string {
+	if r.Fetch == nil {
+		return ""
+	}
+	return r.Fetch.URL
+}
+
 type routedRow struct{ kind, url, args string }
 
 func TestRouteNetwork(t *testing.T) {
@@ -82,7 +97,7 @@ func TestRouteNetwork(t *testing.T) {
 	}
 	for cmd, want := range routed {
 		r, ref := routeNetwork(cmd)
-		if ref != nil || r == nil || r.Kind != want.kind || r.URL != want.url || routeArgs(r) != want.args {
+		if ref != nil || r == nil || r.Kind != want.kind || fetchURL(r) != want.url || routeArgs(r) != want.args {
 			t.Errorf("%q: route %+v (%s), refusal %v; want %+v", cmd, r, routeArgs(r), ref, want)
 		}
 	}
@@ -343,5 +358,16 @@ func TestRouteGitHubWritesRefused(t *testing.T) {
 		if r, _ := routeNetwork(cmd); r != nil {
 			t.Errorf("%q: routed as %+v", cmd, r)
 		}
+	}
+}
+
+// TestWordLists: the network programs' space-separated option lists are lists wordlist.Has
+// reads (testrows.WordList).
+func TestWordLists(t *testing.T) {
+	for name, list := range map[string]string{
+		"curlDropFlags": curlDropFlags, "curlDropValued": curlDropValued,
+		"wgetDropFlags": wgetDropFlags, "wgetDropValued": wgetDropValued,
+	} {
+		testrows.WordList(t, name, list)
 	}
 }

@@ -1,4 +1,4 @@
-package programs
+package nested
 
 import (
 	"strings"
@@ -9,7 +9,7 @@ import (
 
 // The programs that run another command, as data: how each one parses its arguments, as far as
 // finding that command needs. The edit guard peels them to judge the command inside
-// (programs/editguard), the read-only hint names them (hook), and any other judge that must see
+// (programs/editguard), the read-only hint names them (policy), and any other judge that must see
 // through `timeout 5 CMD` or `flock FILE -c CMD` reads the same table, so that no two judges can
 // disagree about where a wrapper's command starts.
 //

@@ -1,40 +1,49 @@
-package programs
-
-import (
-	"net/url"
-	"path"
-	"strconv"
-	"strings"
-
-	"github.com/hookctl/hookctl/internal/clip"
-	"github.com/hookctl/hookctl/internal/wordlist"
-	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/retriever"
-
-	"mvdan.cc/sh/v3/syntax"
-)
-
-// Network access from the shell goes through hookctl's retriever, in every mode: raw web and
-// GitHub content must never reach an agent that can read local files. A shell command that is
-// exactly one plain read — a curl or wget GET, an httpie GET, gh issue/pr view, gh pr diff, a
-// gh api GET — is answered by `hookctl retrieve` instead (RouteNetwork returns the Route and the
-// hook rewrites the command). Every other way of reaching the network — uploads, POSTs, output
-// to files, nc, ssh, scp, rsync to a host, a git clone of a URL — is refused with a pointer to
-// hookctl retrieve: by RouteNetwork when it is the whole command, and, when it is part of a
-// larger one (a pipeline, a substitution, a function, a wrapper, a `sh -c` string), by the
-// read-only allowlist, which names no network program, or by the edit guard's network rule
+// Package route is hookctl's network router. Network access from the shell goes through hookctl's
+// retriever, in every mode: raw web and GitHub content must never reach an agent that can read
+// local files. A shell command that is exactly one plain read — a curl or wget GET, an httpie GET,
+// gh issue/pr view, gh pr diff, a gh api GET — is answered by `hookctl retrieve` instead:
+// RouteNetwork returns the Route, whose operation (a retriever.FetchOp or retriever.GitHubOp) this
+// parse made, and the hook rewrites the command into `hookctl retrieve KIND --op JSON`, which
+// decodes and checks the operation and parses no argument of the command again
+// (TestRoutedReadReachesRetrieveAsJudged, cmd/hookctl). Every other way of reaching the network —
+// uploads, POSTs, output to files, nc, ssh, scp, rsync to a host, a git clone of a URL — is refused
+// with a pointer to hookctl retrieve: by RouteNetwork when it is the whole command, and, when it is
+// part of a larger one (a pipeline, a substitution, a function, a wrapper, a `sh -c` string), by
+// the read-only allowlist, which names no network program, or by the edit guard's network rule
 // (programs/editguard), which reads the tables below.
 //
 // In edit mode, git may still fetch, pull and push the project's own remotes by name: they
 // move the project's own history, not content for the agent to read. Package managers (npm,
 // pip, go) fetch from their registries unmediated; docs/residual-risks.md says so.
 //
-// Refuses: the forms above. Test: TestRouteNetwork (network_test.go); editguard's TestNetwork.
+// It runs in the hook process (and `hookctl check`), which links no network code: it only reads
+// words, and net/url only parses.
+//
+// Refuses: the forms above. Test: TestRouteNetwork (route_test.go); editguard's TestNetwork.
+package route
+
+import (
+	"net/url"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/hookctl/hookctl/internal/clip"
+	"github.com/hookctl/hookctl/internal/wordlist"
+	"github.com/hookctl/hookctl/lexer"
+	"github.com/hookctl/hookctl/programs"
+	"github.com/hookctl/hookctl/retriever"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // Route is a shell command the retriever answers instead.
 type Route struct {
 	Kind string // "fetch", "github" or "repo" (a snapshot)
-	URL  string // fetch
+	// Fetch is the page (fetch), as this parse of the command read it: the hook hands it on to
+	// `hookctl retrieve fetch --op` whole, as it does GitHub's operations.
+	Fetch *retriever.FetchOp
 	// GitHub is the operation (github, repo), as this parse of the command made it: the hook
 	// completes it and hands it on to `hookctl retrieve` whole, never as argv to parse again.
 	GitHub *retriever.GitHubOp
@@ -97,7 +106,7 @@ func NetworkPrograms() []string {
 	for _, p := range netPrograms {
 		out = append(out, p.name)
 	}
-	sortStrings(out)
+	sort.Strings(out)
 	return out
 }
 
@@ -115,7 +124,7 @@ func NetworkUse(prog string, args []string) bool {
 // Network use inside a larger command is the mode's own judge's: the read-only allowlist names
 // no network program, and the edit guard refuses it. Words are read with lexer.Text, as every
 // judge reads them: `cu\rl`, `"cu"rl` and `$'curl'` are curl here too.
-func RouteNetwork(cl *lexer.CommandLine) (*Route, *Refusal) {
+func RouteNetwork(cl *lexer.CommandLine) (*Route, *programs.Refusal) {
 	f, err := cl.Tree()
 	if err != nil || len(f.Stmts) != 1 {
 		return nil, nil
@@ -153,7 +162,7 @@ func cdPrefix(st *syntax.Stmt) (string, *syntax.Stmt, bool) {
 }
 
 // routeStmt routes one statement: a gh read piped to readers, or one network command.
-func routeStmt(st *syntax.Stmt) (*Route, *Refusal) {
+func routeStmt(st *syntax.Stmt) (*Route, *programs.Refusal) {
 	if r, ref, ok := routeGHPiped(st); ok {
 		return r, ref
 	}
@@ -185,7 +194,7 @@ func routeStmt(st *syntax.Stmt) (*Route, *Refusal) {
 	}
 	router, _ := lookupNetProgram(prog)
 	if router == nil {
-		return nil, &Refusal{Program: prog, What: "`" + prog + "` reaches the network outside hookctl's retriever",
+		return nil, &programs.Refusal{Program: prog, What: "`" + prog + "` reaches the network outside hookctl's retriever",
 			Hint: RetrieveHint}
 	}
 	// gh reads GH_REPO from its environment; written inline, it is part of the command judged
@@ -197,7 +206,7 @@ func routeStmt(st *syntax.Stmt) (*Route, *Refusal) {
 		envRepo, assignsOK = ghAssigns(call.Assigns)
 	}
 	if !plain || !assignsOK {
-		return nil, &Refusal{Program: prog, What: "network reads must run by themselves, as a plain `" + prog + " URL`, so that hookctl's retriever can answer them",
+		return nil, &programs.Refusal{Program: prog, What: "network reads must run by themselves, as a plain `" + prog + " URL`, so that hookctl's retriever can answer them",
 			Hint: RetrieveHint}
 	}
 	var r *Route
@@ -208,7 +217,7 @@ func routeStmt(st *syntax.Stmt) (*Route, *Refusal) {
 		r, why = router(words[1:])
 	}
 	if r == nil {
-		return nil, &Refusal{Program: prog, What: why, Hint: RetrieveHint}
+		return nil, &programs.Refusal{Program: prog, What: why, Hint: RetrieveHint}
 	}
 	return r, nil
 }
@@ -258,7 +267,7 @@ func callWords(call *syntax.CallExpr) (words []string, literal, ok bool) {
 // keeps made part of the need. Anything else on the right of a pipe is the mode's judge's.
 // Why: agents cut long diffs and logs short this way; the distiller answers the same need from
 // the whole of it, and no gh output reaches a reader or the agent. Test: TestRouteGitHubReads.
-func routeGHPiped(st *syntax.Stmt) (*Route, *Refusal, bool) {
+func routeGHPiped(st *syntax.Stmt) (*Route, *programs.Refusal, bool) {
 	var stages []*syntax.Stmt
 	var flatten func(s *syntax.Stmt) bool
 	flatten = func(s *syntax.Stmt) bool {
@@ -301,7 +310,7 @@ func routeGHPiped(st *syntax.Stmt) (*Route, *Refusal, bool) {
 	}
 	r, why := routeGHWith(lw[1:], envRepo)
 	if r == nil {
-		return nil, &Refusal{Program: "gh", What: why, Hint: RetrieveHint}, true
+		return nil, &programs.Refusal{Program: "gh", What: why, Hint: RetrieveHint}, true
 	}
 	r.Need = strings.TrimPrefix(r.Need+"; gh's output was piped to readers that keep "+strings.Join(kept, ", then "), "; ")
 	return r, nil, true
@@ -608,13 +617,14 @@ func looksLikeRemoteURL(a string) bool {
 	return ok && host != "" && !strings.ContainsAny(host, "/") && rest != "" && !strings.HasPrefix(a, "-")
 }
 
-// plainHTTPURL returns u if it is an http or https URL.
-func plainHTTPURL(u string) (string, bool) {
-	p, err := url.Parse(u)
-	if err != nil || (p.Scheme != "http" && p.Scheme != "https") || p.Host == "" {
-		return "", false
+// fetchRoute routes a fetch of u, if it is an http or https URL with a host (FetchOp.Validate,
+// which `hookctl retrieve` checks again).
+func fetchRoute(u string) (*Route, bool) {
+	op := &retriever.FetchOp{URL: u}
+	if op.Validate() != nil {
+		return nil, false
 	}
-	return u, true
+	return &Route{Kind: "fetch", Fetch: op}, true
 }
 
 // Options of the network programs that change nothing a retrieval would do differently
@@ -665,11 +675,11 @@ func routeCurl(args []string) (*Route, string) {
 			target = a
 		}
 	}
-	u, ok := plainHTTPURL(target)
+	r, ok := fetchRoute(target)
 	if !ok {
 		return nil, "curl needs one http or https URL"
 	}
-	return &Route{Kind: "fetch", URL: u}, ""
+	return r, ""
 }
 
 // routeWget answers `wget -qO- URL` (output to standard output). Plain `wget URL` saves a file
@@ -704,11 +714,11 @@ func routeWget(args []string) (*Route, string) {
 	if !stdout {
 		return nil, "wget URL saves a file"
 	}
-	u, ok := plainHTTPURL(target)
+	r, ok := fetchRoute(target)
 	if !ok {
 		return nil, "wget needs one http or https URL"
 	}
-	return &Route{Kind: "fetch", URL: u}, ""
+	return r, ""
 }
 
 // routeHTTPie answers `http [GET] URL`; request items (key=value, header:value) send data or
@@ -727,16 +737,16 @@ func routeHTTPie(args []string) (*Route, string) {
 			return nil, "request items send data or headers; only a plain GET of one URL is answered"
 		}
 	}
-	u, ok := plainHTTPURL(target)
+	r, ok := fetchRoute(target)
 	if !ok {
 		if !strings.Contains(target, "://") && target != "" {
-			u, ok = plainHTTPURL("https://" + target)
+			r, ok = fetchRoute("https://" + target)
 		}
 		if !ok {
 			return nil, "needs one http or https URL"
 		}
 	}
-	return &Route{Kind: "fetch", URL: u}, ""
+	return r, ""
 }
 
 // gh's reads, and the typed operation of `hookctl retrieve github` that answers each. What gh
@@ -752,7 +762,7 @@ func routeHTTPie(args []string) (*Route, string) {
 // completes and checks it and hands it on whole. Every write — gh pr merge, gh api -X POST,
 // -f/-F without -X GET (a POST), --input, --web, gh run rerun — and every flag not listed is
 // refused, with what to do instead.
-// Test: TestRouteGitHubReads, TestRouteGitHubWritesRefused (network_test.go).
+// Test: TestRouteGitHubReads, TestRouteGitHubWritesRefused (route_test.go).
 
 // ghCommand is one gh read: its flags, and how its operands and flags make an operation.
 type ghCommand struct {
@@ -1294,3 +1304,6 @@ func ghAPITyped(c *ghCall, tail []string) (*Route, bool) {
 	r, _ := ghRoute(c, op)
 	return r, r != nil
 }
+
+// allDigits reports whether s is one or more ASCII digits.
+func allDigits(s string) bool { return s != "" && strings.Trim(s, "0123456789") == "" }
