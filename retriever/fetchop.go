@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net/url"
 	"strings"
 )
@@ -61,7 +62,9 @@ func decodeOp[T any, P interface {
 	if err := dec.Decode(&op); err != nil {
 		return nil, fmt.Errorf("the operation is not one hookctl reads: %w", err)
 	}
-	if dec.More() {
+	// More() would pass a stray } or ] (it looks for another element): only the end of input
+	// ends an operation.
+	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("the operation is followed by more text")
 	}
 	if err := P(&op).Validate(); err != nil {

@@ -22,6 +22,7 @@ func TestDecodeFetchOp(t *testing.T) {
 	for _, c := range []struct{ text, err string }{
 		{`{"url":"https://e.com/","method":"POST"}`, "unknown field"},
 		{`{"url":"https://e.com/"} {"url":"https://f.com/"}`, "followed by more"},
+		{`{"url":"https://e.com/"}}`, "followed by more"},
 		{`{"url":"file:///etc/passwd"}`, "http or https"},
 		{`{"url":"https:///path"}`, "http or https"},
 		{`{"url":"-o /tmp/x"}`, "http or https"},

@@ -283,6 +283,7 @@ func TestDecodeGitHubOp(t *testing.T) {
 	for _, c := range []struct{ text, err string }{
 		{`{"op":"issue","owner":"o","repo":"r","number":1,"token":"x"}`, "unknown field"},
 		{`{"op":"issue","owner":"o","repo":"r","number":1} {"op":"x"}`, "followed by more"},
+		{`{"op":"issue","owner":"o","repo":"r","number":1}]`, "followed by more"},
 		{`{"op":"file","owner":"o","repo":"r","path":"../x"}`, "contains"},
 		{`{"op":"pr-merge","owner":"o","repo":"r","number":1}`, "unknown operation"},
 		{`{"op":"search-issues","owner":"o","repo":"r","search":"x"}`, "names no repository"},
