@@ -112,10 +112,21 @@ func bounded(pid int, isolated bool, b Bound, wait func() (syscall.WaitStatus, e
 	}
 	select {
 	case <-stopped:
-		fmt.Fprintf(os.Stderr, "hookctl: the command was stopped after %v: read-only commands run for at most that long (command_timeout in your hookctl config, or the call's own timeout)\n", b.Timeout)
-		return ExitTimedOut, nil
+		return timedOut(b), nil
 	default:
 	}
+	return exitStatus(ws, err)
+}
+
+// timedOut says that the command was stopped at b's bound, and is the launcher's status then.
+func timedOut(b Bound) int {
+	fmt.Fprintf(os.Stderr, "hookctl: the command was stopped after %v: read-only commands run for at most that long (command_timeout in your hookctl config, or the call's own timeout)\n", b.Timeout)
+	return ExitTimedOut
+}
+
+// exitStatus is the launcher's status for a child that ended with ws: its own, or 128+N for
+// signal N.
+func exitStatus(ws syscall.WaitStatus, err error) (int, error) {
 	switch {
 	case err != nil:
 		return 0, err

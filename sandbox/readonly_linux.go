@@ -48,7 +48,7 @@ func RunReadOnly(p *Profile, argv, env []string, b Bound) (int, error) {
 		}
 		level = at
 		if failed == nil {
-			return bounded(pid, level > levelGroup, b, func() (syscall.WaitStatus, error) { return wait4(pid) })
+			return waitLaunched(pid, level > levelGroup, b)
 		}
 		wait4(pid)
 		switch {
@@ -604,7 +604,7 @@ func RunPolicyOnly(p *Profile, argv, env []string, b Bound) (int, error) {
 	}
 	pid, level, failed, err := launchAt(p, exe, level)
 	if err == nil && failed == nil {
-		return bounded(pid, level > levelGroup, b, func() (syscall.WaitStatus, error) { return wait4(pid) })
+		return waitLaunched(pid, level > levelGroup, b)
 	}
 	if failed != nil {
 		wait4(pid)

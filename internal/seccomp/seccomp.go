@@ -4,13 +4,15 @@
 // language this table does not need.
 //
 // The program checks the architecture first (a system call made through another ABI, such as
-// int 0x80 on amd64, has other numbers and is killed), then tries the rules in order: the first
-// that matches returns its errno, and a call no rule matches is allowed.
+// int 0x80 on amd64, has other numbers and is killed), then finds the rules of the call's number
+// and tries them in order: the first that matches returns its errno, and a call no rule matches
+// is allowed.
 package seccomp
 
 import (
-	"errors"
+	"cmp"
 	"fmt"
+	"slices"
 	"syscall"
 )
 
@@ -82,136 +84,186 @@ type Arch struct {
 	MaxNr uint32
 }
 
-// Assemble builds the filter program for rules.
+// Assemble builds the filter program for rules. Past the architecture's checks, it searches the
+// rules' numbers as a binary tree (a few comparisons where a chain takes one per rule): a
+// filter's cost at install is the kernel's emulation of it for every system call number, to
+// cache the ones it allows whatever the arguments, and for the read-only profile's hundred rules
+// a chain made that most of the launch's seccomp cost. Rules of one number keep their order.
 func Assemble(arch Arch, rules []Rule) ([]Instruction, error) {
-	var a assembler
-	a.op(ldAbsW, offArch, "", "")
-	a.op(jeqK, arch.Audit, "native", "")
-	a.op(retK, retKillProcess, "", "")
-	a.label("native")
-	a.op(ldAbsW, offNr, "", "")
-	if arch.MaxNr != 0 {
-		a.op(jgeK, arch.MaxNr, "", "numbered")
-		a.op(retK, retErrno|uint32(syscall.EPERM), "", "")
-		a.label("numbered")
-	}
-	for i, r := range rules {
+	for _, r := range rules {
 		if r.Notify != (r.Errno == 0) || r.Errno > 0xfff {
 			return nil, fmt.Errorf("seccomp rule %s: errno %d out of range", r.Name, r.Errno)
 		}
-		next := fmt.Sprintf("rule%d", i+1)
-		a.op(ldAbsW, offNr, "", "")
-		a.op(jeqK, uint32(r.Nr), "", next)
-		for j, c := range r.When {
-			if c.Arg < 0 || c.Arg > 5 {
-				return nil, fmt.Errorf("seccomp rule %s: argument %d", r.Name, c.Arg)
+		if r.Nr < 0 {
+			return nil, fmt.Errorf("seccomp rule %s: number %d", r.Name, r.Nr)
+		}
+	}
+	// The rules by number, in their order within each: the leaves of the search.
+	order := make([]int, len(rules))
+	for i := range order {
+		order[i] = i
+	}
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rules[a].Nr, rules[b].Nr) })
+	var groups [][]Rule
+	for i := 0; i < len(order); {
+		j := i
+		var g []Rule
+		for ; j < len(order) && rules[order[j]].Nr == rules[order[i]].Nr; j++ {
+			g = append(g, rules[order[j]])
+		}
+		groups = append(groups, g)
+		i = j
+	}
+	for _, g := range groups {
+		for _, r := range g {
+			for _, c := range r.When {
+				switch {
+				case c.Arg < 0 || c.Arg > 5:
+					return nil, fmt.Errorf("seccomp rule %s: argument %d", r.Name, c.Arg)
+				case c.Op < In || c.Op > NonZero64:
+					return nil, fmt.Errorf("seccomp rule %s: unknown op %d", r.Name, c.Op)
+				case c.Op == In && len(c.Values) > 255:
+					return nil, fmt.Errorf("seccomp rule %s: %d values", r.Name, len(c.Values))
+				}
 			}
-			holds := fmt.Sprintf("rule%d.cond%d", i, j)
+		}
+	}
+	n := 4 + searchLen(groups)
+	if arch.MaxNr != 0 {
+		n += 2
+	}
+	if n > 4096 {
+		return nil, fmt.Errorf("seccomp: a program of %d instructions is too long", n)
+	}
+	prog := make([]Instruction, 0, n)
+	prog = append(prog,
+		Instruction{Code: ldAbsW, K: offArch},
+		Instruction{Code: jeqK, K: arch.Audit, JT: 1},
+		Instruction{Code: retK, K: retKillProcess},
+		Instruction{Code: ldAbsW, K: offNr})
+	if arch.MaxNr != 0 {
+		prog = append(prog, Instruction{Code: jgeK, K: arch.MaxNr, JF: 1}, Instruction{Code: retK, K: retErrno | uint32(syscall.EPERM)})
+	}
+	return search(prog, groups)
+}
+
+// search appends the part of the program that finds the rules of groups (each a number's, by
+// number), the number in the accumulator: halves compared with jge down to one number, whose
+// rules follow a jeq. Each part ends only in returns.
+func search(prog []Instruction, groups [][]Rule) ([]Instruction, error) {
+	switch len(groups) {
+	case 0:
+		return append(prog, Instruction{Code: retK, K: retAllow}), nil
+	case 1:
+		return number(prog, groups[0])
+	}
+	mid := len(groups) / 2
+	split := Instruction{Code: jgeK, K: uint32(groups[mid][0].Nr)}
+	if below := searchLen(groups[:mid]); below <= 255 {
+		split.JT = uint8(below)
+		prog = append(prog, split)
+	} else {
+		split.JF = 1 // a jump over more than a conditional jump reaches: through ja
+		prog = append(prog, split, Instruction{Code: jaK, K: uint32(below)})
+	}
+	prog, err := search(prog, groups[:mid])
+	if err != nil {
+		return nil, err
+	}
+	return search(prog, groups[mid:])
+}
+
+// searchLen is how many instructions search appends for groups.
+func searchLen(groups [][]Rule) int {
+	switch len(groups) {
+	case 0:
+		return 1
+	case 1:
+		n := 3 // jeq, ret allow, and the last ret allow
+		for _, r := range groups[0] {
+			n++ // its ret
+			for _, c := range r.When {
+				n++ // ld
+				if c.Mask != 0 && c.Mask != ^uint32(0) && c.Op != NonZero64 {
+					n++
+				}
+				switch c.Op {
+				case In:
+					n += len(c.Values) + 1
+				case NotIn:
+					n += len(c.Values)
+				case NonZero:
+					n++
+				case NonZero64:
+					n += 3
+				}
+			}
+		}
+		return n
+	}
+	below := searchLen(groups[:len(groups)/2])
+	n := 1 + below + searchLen(groups[len(groups)/2:])
+	if below > 255 {
+		n++
+	}
+	return n
+}
+
+// number is the block of nr's rules, tried in order: the first whose conditions hold returns
+// its action; if none does, or the accumulator's number is not nr, the call is allowed. Each
+// rule's jumps go forward within the rule, to the end of a condition that holds or to the next
+// rule, so they are counted here rather than resolved from labels (a launch assembles this).
+func number(prog []Instruction, rules []Rule) ([]Instruction, error) {
+	prog = append(prog, Instruction{Code: jeqK, K: uint32(rules[0].Nr), JT: 1}, Instruction{Code: retK, K: retAllow})
+	var ends []int // where each instruction that jumps to the next rule is
+	for _, r := range rules {
+		start := len(prog)
+		ends = ends[:0]
+		for _, c := range r.When {
 			lo := uint32(offArgs + 8*c.Arg) // little-endian: the low word comes first
-			a.op(ldAbsW, lo, "", "")
+			prog = append(prog, Instruction{Code: ldAbsW, K: lo})
 			if c.Mask != 0 && c.Mask != ^uint32(0) && c.Op != NonZero64 {
-				a.op(andK, c.Mask, "", "")
+				prog = append(prog, Instruction{Code: andK, K: c.Mask})
 			}
 			switch c.Op {
-			case In:
-				for _, v := range c.Values {
-					a.op(jeqK, v, holds, "")
+			case In: // a value holds: past the ja that goes to the next rule
+				for i, v := range c.Values {
+					prog = append(prog, Instruction{Code: jeqK, K: v, JT: uint8(len(c.Values) - i)})
 				}
-				a.op(jaK, 0, next, "")
+				ends = append(ends, len(prog))
+				prog = append(prog, Instruction{Code: jaK})
 			case NotIn:
 				for _, v := range c.Values {
-					a.op(jeqK, v, next, "")
+					ends = append(ends, len(prog))
+					prog = append(prog, Instruction{Code: jeqK, K: v})
 				}
 			case NonZero:
-				a.op(jeqK, 0, next, "")
-			case NonZero64:
-				a.op(jeqK, 0, "", holds)
-				a.op(ldAbsW, lo+4, "", "")
-				a.op(jeqK, 0, next, "")
-			default:
-				return nil, fmt.Errorf("seccomp rule %s: unknown op %d", r.Name, c.Op)
+				ends = append(ends, len(prog))
+				prog = append(prog, Instruction{Code: jeqK, K: 0})
+			case NonZero64: // the low word not zero holds; else the high word decides
+				prog = append(prog, Instruction{Code: jeqK, K: 0, JF: 2})
+				prog = append(prog, Instruction{Code: ldAbsW, K: lo + 4})
+				ends = append(ends, len(prog))
+				prog = append(prog, Instruction{Code: jeqK, K: 0})
 			}
-			a.label(holds)
 		}
 		if r.Notify {
-			a.op(retK, retUserNotif, "", "")
+			prog = append(prog, Instruction{Code: retK, K: retUserNotif})
 		} else {
-			a.op(retK, retErrno|uint32(r.Errno), "", "")
+			prog = append(prog, Instruction{Code: retK, K: retErrno | uint32(r.Errno)})
 		}
-		a.label(next)
-	}
-	a.op(retK, retAllow, "", "")
-	return a.resolve()
-}
-
-// assembler collects instructions whose jumps name labels, and resolves them to offsets.
-type assembler struct {
-	ins    []Instruction
-	jumps  []jump
-	labels map[string]int
-}
-
-type jump struct {
-	at     int
-	jt, jf string
-	always bool // ja: the target is in K
-}
-
-func (a *assembler) op(code uint16, k uint32, jt, jf string) {
-	if jt != "" || jf != "" {
-		a.jumps = append(a.jumps, jump{at: len(a.ins), jt: jt, jf: jf, always: code == jaK})
-	}
-	a.ins = append(a.ins, Instruction{Code: code, K: k})
-}
-
-func (a *assembler) label(name string) {
-	if a.labels == nil {
-		a.labels = map[string]int{}
-	}
-	a.labels[name] = len(a.ins)
-}
-
-func (a *assembler) resolve() ([]Instruction, error) {
-	off := func(from int, name string) (int, error) {
-		to, ok := a.labels[name]
-		if !ok {
-			return 0, fmt.Errorf("seccomp: no label %s", name)
-		}
-		d := to - from - 1
-		if d < 0 {
-			return 0, errors.New("seccomp: backward jump")
-		}
-		return d, nil
-	}
-	for _, j := range a.jumps {
-		in := &a.ins[j.at]
-		if j.always {
-			d, err := off(j.at, j.jt)
-			if err != nil {
-				return nil, err
-			}
-			in.K = uint32(d)
-			continue
-		}
-		for _, t := range []struct {
-			name string
-			dst  *uint8
-		}{{j.jt, &in.JT}, {j.jf, &in.JF}} {
-			if t.name == "" {
+		next := len(prog)
+		for _, at := range ends {
+			d := next - at - 1
+			if prog[at].Code == jaK {
+				prog[at].K = uint32(d)
 				continue
 			}
-			d, err := off(j.at, t.name)
-			if err != nil {
-				return nil, err
-			}
 			if d > 255 {
-				return nil, fmt.Errorf("seccomp: jump of %d instructions", d)
+				return nil, fmt.Errorf("seccomp rule %s: a rule of %d instructions is too long", r.Name, next-start)
 			}
-			*t.dst = uint8(d)
+			prog[at].JT = uint8(d)
 		}
 	}
-	if len(a.ins) > 4096 {
-		return nil, fmt.Errorf("seccomp: a program of %d instructions is too long", len(a.ins))
-	}
-	return a.ins, nil
+	return append(prog, Instruction{Code: retK, K: retAllow}), nil
 }

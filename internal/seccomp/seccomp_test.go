@@ -2,6 +2,8 @@ package seccomp
 
 import (
 	"encoding/binary"
+	"math/rand/v2"
+	"slices"
 	"syscall"
 	"testing"
 )
@@ -181,5 +183,94 @@ func TestFilterStaysCacheable(t *testing.T) {
 	}
 	if constAllow(t, prog, 0x40000003, 0) {
 		t.Error("a foreign ABI's call is allowed on the number alone")
+	}
+}
+
+// decide is what rules decide for a call, read straight from the table: the first rule of the
+// call's number whose every condition holds.
+func decide(rules []Rule, nr int, args [6]uint64) uint32 {
+	for _, r := range rules {
+		if r.Nr != nr {
+			continue
+		}
+		holds := true
+		for _, c := range r.When {
+			w := uint32(args[c.Arg])
+			if c.Mask != 0 {
+				w &= c.Mask
+			}
+			switch c.Op {
+			case In:
+				holds = holds && slices.Contains(c.Values, w)
+			case NotIn:
+				holds = holds && !slices.Contains(c.Values, w)
+			case NonZero:
+				holds = holds && w != 0
+			case NonZero64:
+				holds = holds && args[c.Arg] != 0
+			}
+		}
+		if holds {
+			if r.Notify {
+				return retUserNotif
+			}
+			return retErrno | uint32(r.Errno)
+		}
+	}
+	return retAllow
+}
+
+// TestSearchIsTheTable: the assembled program (a search tree over the numbers) decides every
+// call as the table of rules does, read in order: for every number up to past the last rule's,
+// with arguments made of every value the rules name, masked and not, with high bits and
+// without. The rules are many and of every kind, so that the tree is deep and some of its jumps
+// go through ja (over more than 255 instructions).
+func TestSearchIsTheTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 1))
+	rules := append([]Rule{}, testRules...)
+	for i := range 160 {
+		r := Rule{Name: "generated", Nr: rng.IntN(470), Errno: syscall.Errno(1 + rng.IntN(40))}
+		if i%17 == 0 {
+			r.Errno, r.Notify = 0, true
+		}
+		for range rng.IntN(3) {
+			c := Cond{Arg: rng.IntN(6), Op: Op(1 + rng.IntN(4))}
+			if rng.IntN(3) == 0 {
+				c.Mask = 0xff
+			}
+			for range 1 + rng.IntN(4) {
+				c.Values = append(c.Values, uint32(rng.IntN(6)))
+			}
+			r.When = append(r.When, c)
+		}
+		rules = append(rules, r)
+	}
+	prog, err := Assemble(Arch{Audit: testArch, MaxNr: 0x40000000}, rules)
+	if err != nil {
+		t.Fatal(err)
+	}
+	values := []uint64{0, 1, 2, 3, 4, 5, 6, 0x100, 0x101, 1 << 32, 1<<32 | 2, 0x5412, 0xffffffff00005412, 0x10000011, 0x3d0f00}
+	ja := 0
+	for _, in := range prog {
+		if in.Code == jaK && in.K > 255 {
+			ja++
+		}
+	}
+	if ja == 0 {
+		t.Errorf("no jump over more than 255 instructions in a program of %d: the test does not reach that case", len(prog))
+	}
+	for nr := range 480 {
+		for i := range 40 {
+			var args [6]uint64
+			for k := range args {
+				args[k] = values[(i*7+k*3+nr)%len(values)]
+				if i%5 == 0 {
+					args[k] = values[rng.IntN(len(values))]
+				}
+			}
+			if got, want := run(t, prog, testArch, nr, args), decide(rules, nr, args); got != want {
+				t.Fatalf("number %d, arguments %#x: action %#x, the table says %#x", nr, args, got, want)
+			}
+		}
 	}
 }
