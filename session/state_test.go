@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -510,6 +511,48 @@ func TestTornStateWriteIsReadOnly(t *testing.T) {
 				}
 			}
 			check(fmt.Sprintf("sectors %08b", mask), old, sealedRO, a)
+		}
+	}
+}
+
+// TestStateCheckIsCRC32C: the check's own CRC-32C agrees with the standard library's, so that a
+// state file written by a build that used hash/crc32 passes its check, and one written now passes
+// an older build's; a flipped bit anywhere fails it.
+func TestStateCheckIsCRC32C(t *testing.T) {
+	tab := crc32.MakeTable(crc32.Castagnoli)
+	if got := crc32c([]byte("123456789")); got != 0xe3069283 {
+		t.Fatalf("crc32c(123456789) = %08x, want e3069283 (the standard check value)", got)
+	}
+	b := make([]byte, 5000)
+	for i := range b {
+		b[i] = byte(i*7 + i>>8)
+	}
+	for n := 0; n <= len(b); n += 1 + n/3 {
+		if got, want := crc32c(b[:n]), crc32.Checksum(b[:n], tab); got != want {
+			t.Fatalf("%d bytes: crc32c %08x, hash/crc32 %08x", n, got, want)
+		}
+	}
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	j, _ := encodeState(&Session{ID: "s", Mode: hook.ModeEdit, Cwd: "/p", Started: now})
+	sealed := sealState(j, 0)
+	end := bytes.LastIndexByte(sealed, '}') + 1
+	at := bytes.Index(sealed, []byte(checkAlgo)) + len(checkAlgo)
+	zeroed := append([]byte{}, sealed[:end]...)
+	copy(zeroed[at:], "00000000")
+	if want := fmt.Sprintf("%08x", crc32.Checksum(zeroed, tab)); string(sealed[at:at+8]) != want {
+		t.Fatalf("the sealed file's check is %s, hash/crc32 says %s", sealed[at:at+8], want)
+	}
+	if root, err := parseState("s", "s.json", sealed); err != nil || root.Get("mode").Str != "edit" {
+		t.Fatalf("a sealed file does not read back: %v", err)
+	}
+	for i := 0; i < end; i++ {
+		if i >= at && i < at+8 {
+			continue // the check's own digits
+		}
+		flipped := append([]byte{}, sealed...)
+		flipped[i] ^= 0x20
+		if _, err := parseState("s", "s.json", flipped); err == nil {
+			t.Fatalf("a bit flipped at %d (%q) reads as a good file", i, sealed[i])
 		}
 	}
 }
