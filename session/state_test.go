@@ -8,8 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -593,12 +595,93 @@ func TestClaimsSpread(t *testing.T) {
 			t.Fatalf("call %s claimed twice or never", id)
 		}
 	}
-	dirs, _ := os.ReadDir(s.callsDir("s"))
-	if len(dirs) != claimShards {
-		t.Errorf("%d shard directories, want %d", len(dirs), claimShards)
+	entries, _ := os.ReadDir(s.callsDir("s"))
+	dirs := 0
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs++
+		}
+	}
+	if dirs != claimShards {
+		t.Errorf("%d shard directories, want %d", dirs, claimShards)
 	}
 	s.ForgetCalls("s")
 	if _, err := os.Stat(s.callsDir("s")); !os.IsNotExist(err) {
 		t.Errorf("claims outlive the session: %v", err)
+	}
+}
+
+// TestClaimsAreLinks: a claim is a link to the session's anchor, which allocates no inode, and
+// the claim still holds where no link can be made (the anchor gone, or not a file a link can
+// name): once, by whichever process comes first, among many at once.
+func TestClaimsAreLinks(t *testing.T) {
+	s := NewStore(t.TempDir())
+	if !s.Claim("s", "gate", "toolu_1") {
+		t.Fatal("the first claim failed")
+	}
+	anchor := mustStat(t, s.claimAnchor("s"))
+	claims, _ := filepath.Glob(filepath.Join(s.callsDir("s"), "*", "gate-toolu_1"))
+	if len(claims) != 1 || !os.SameFile(anchor, mustStat(t, claims[0])) {
+		t.Fatalf("the claim %v is not a link to the anchor", claims)
+	}
+	// The anchor removed: made again. A directory in its place, which no link can name: a
+	// claim of its own.
+	for name, spoil := range map[string]func(){
+		"removed":   func() { os.Remove(s.claimAnchor("s")) },
+		"directory": func() { os.Remove(s.claimAnchor("s")); os.Mkdir(s.claimAnchor("s"), 0o700) },
+	} {
+		spoil()
+		var wins atomic.Int32
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if s.Claim("s", "gate", "toolu_"+name) {
+					wins.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if wins.Load() != 1 {
+			t.Errorf("anchor %s: %d of 16 claimed the call, want 1", name, wins.Load())
+		}
+	}
+	// Many processes at once, claiming the same calls: each call once.
+	const procs, calls = 6, 40
+	s2 := NewStore(t.TempDir())
+	var out [procs][]byte
+	var wg sync.WaitGroup
+	for p := range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestClaimHelper$")
+			cmd.Env = append(os.Environ(), "HOOKCTL_CLAIM_DIR="+s2.Dir, fmt.Sprintf("HOOKCTL_CLAIM_N=%d", calls))
+			out[p], _ = cmd.Output()
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for p := range procs {
+		won += strings.Count(string(out[p]), "won ")
+	}
+	if won != calls {
+		t.Errorf("%d processes claimed %d calls %d times in all, want each once", procs, calls, won)
+	}
+}
+
+// TestClaimHelper is a process of TestClaimsAreLinks.
+func TestClaimHelper(t *testing.T) {
+	dir := os.Getenv("HOOKCTL_CLAIM_DIR")
+	if dir == "" {
+		t.Skip("a helper of TestClaimsAreLinks")
+	}
+	s := &Store{Dir: dir}
+	n, _ := strconv.Atoi(os.Getenv("HOOKCTL_CLAIM_N"))
+	for i := range n {
+		if s.Claim("s", "gate", fmt.Sprintf("toolu_%d", i)) {
+			fmt.Printf("won %d\n", i)
+		}
 	}
 }
