@@ -2,6 +2,8 @@ package session
 
 import (
 	"bytes"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -66,6 +68,11 @@ var (
 	castagnoliTable [256]uint32
 )
 
+// checkDigits is the check of b as the file spells it: eight lower-case hex digits.
+func checkDigits(b []byte) string {
+	return hex.EncodeToString(binary.BigEndian.AppendUint32(nil, crc32c(b)))
+}
+
 // sealState turns j (a JSON object as encodeState writes it: "{\n  \"id\": …}\n") into the
 // file: the check as the first key, then j, then spaces to size bytes (0: the reserve for j).
 // A result longer than size means j does not fit.
@@ -76,7 +83,7 @@ func sealState(j []byte, size int) []byte {
 	out = append(out, bytes.TrimPrefix(j, []byte("{"))...)
 	at := bytes.Index(out, []byte(placeholder))
 	end := bytes.LastIndexByte(out, '}') + 1
-	copy(out[at:], fmt.Sprintf("%08x", crc32c(out[:end])))
+	copy(out[at:], checkDigits(out[:end]))
 	if size == 0 {
 		size = (len(out) + stateSlack + stateBlock - 1) / stateBlock * stateBlock
 	}
@@ -106,7 +113,7 @@ func checkSeal(b []byte, root gjson.Result) string {
 	zeroed := bytes.Clone(b[:end])
 	digits := c.Index + 1 + len(checkAlgo)
 	copy(zeroed[digits:digits+8], "00000000")
-	if fmt.Sprintf("%08x", crc32c(zeroed)) != string(hex) {
+	if checkDigits(zeroed) != string(hex) {
 		return "it fails its check (a write was cut short, or two met)"
 	}
 	return ""
