@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // version is set at build time with
@@ -22,19 +23,35 @@ var stamp = ""
 
 // Version is hookctl's version.
 func Version() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
+	versionOnce.Do(func() {
+		theVersion = version
+		if theVersion == "" {
+			theVersion = "devel"
+			if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+				theVersion = bi.Main.Version
+			}
+		}
+	})
+	return theVersion
 }
+
+// Version and ID read the build's information once a process: debug.ReadBuildInfo parses it
+// anew on every call, and the hook asks for both on every call. (A sync.Once, not OnceValue,
+// which would allocate at start-up: internal/buildcheck.)
+var (
+	versionOnce, idOnce sync.Once
+	theVersion, theID   string
+)
 
 // ID identifies this build for the check that hookctl and its worker come from the same one:
 // the version, make's stamp, the source revision when Go recorded it, the toolchain, the
 // platform, and the test seams.
 func ID() string {
+	idOnce.Do(func() { theID = id() })
+	return theID
+}
+
+func id() string {
 	parts := []string{Version()}
 	if stamp != "" {
 		parts = append(parts, "stamp "+stamp)
