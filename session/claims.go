@@ -2,7 +2,6 @@ package session
 
 import (
 	"errors"
-	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -52,7 +51,7 @@ func (s *Store) Claim(session, what, id string) bool {
 	// queue for.
 	h := fnv.New32a()
 	h.Write([]byte(id))
-	dir := filepath.Join(s.callsDir(session), fmt.Sprintf("%02x", h.Sum32()%claimShards))
+	dir := filepath.Join(s.callsDir(session), shardName(int(h.Sum32()%claimShards)))
 	path := filepath.Join(dir, what+"-"+id)
 	anchor := s.claimAnchor(session)
 	err := os.Link(anchor, path)
@@ -99,8 +98,14 @@ func (s *Store) makeClaimShards(session string) {
 	}
 	makeAnchor(s.claimAnchor(session))
 	for i := range claimShards {
-		os.Mkdir(filepath.Join(calls, fmt.Sprintf("%02x", i)), 0o700)
+		os.Mkdir(filepath.Join(calls, shardName(i)), 0o700)
 	}
+}
+
+// shardName is shard i's directory: two hex digits.
+func shardName(i int) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[i>>4&15], digits[i&15]})
 }
 
 // ForgetCalls removes session's claims, when it ends.
