@@ -3,7 +3,6 @@ package hook
 import (
 	"bytes"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -19,17 +18,10 @@ func (fixedAdapter) Encode(_ *Event, d Decision) ([]byte, error) {
 }
 func (fixedAdapter) Refuse([]byte, string) []byte { return []byte("refused") }
 
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
+// lines is a writer whose writes the test receives, from whichever goroutine made them.
+type lines chan string
 
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-func (s *syncBuffer) String() string { s.mu.Lock(); defer s.mu.Unlock(); return s.b.String() }
+func (l lines) Write(p []byte) (int, error) { l <- string(p); return len(p), nil }
 
 var allow = DeciderFunc(func(*Event, *Run) Decision {
 	return Decision{Verdict: Allow, Record: &LogEntry{Event: "tool"}}
@@ -38,7 +30,7 @@ var allow = DeciderFunc(func(*Event, *Run) Decision {
 // TestRecordIsWrittenBeforeTheRunEnds: the answer first, then its record, both before Run
 // returns (and the process exits).
 func TestRecordIsWrittenBeforeTheRunEnds(t *testing.T) {
-	var out syncBuffer
+	var out bytes.Buffer
 	var logged []string
 	r := &Runner{Stdin: strings.NewReader("{}"), Stdout: &out, Stderr: &out, Adapter: fixedAdapter{}, Agent: "A",
 		Log: func(e *LogEntry) { logged = append(logged, out.String()+" "+e.Agent) }}
@@ -54,19 +46,19 @@ func TestRecordIsWrittenBeforeTheRunEnds(t *testing.T) {
 // not hold the run past RecordWait: the answer is given, the run ends with the answer's code,
 // and says why on stderr.
 func TestStuckLogEndsTheRun(t *testing.T) {
-	var out, errs syncBuffer
+	out, errs := make(lines, 8), make(lines, 8)
 	release := make(chan struct{})
 	defer close(release)
 	exited := make(chan int, 1)
-	r := &Runner{Stdin: strings.NewReader("{}"), Stdout: &out, Stderr: &errs, Adapter: fixedAdapter{},
+	r := &Runner{Stdin: strings.NewReader("{}"), Stdout: out, Stderr: errs, Adapter: fixedAdapter{},
 		Log:  func(*LogEntry) { <-release },
 		Exit: func(code int) { exited <- code }}
 	start := time.Now()
 	go r.Run(allow)
 	select {
 	case code := <-exited:
-		if code != ExitDecided || out.String() != "allow" || !strings.Contains(errs.String(), "did not take this call's record") {
-			t.Errorf("exit %d, answer %q, stderr %q", code, out.String(), errs.String())
+		if answer, why := <-out, <-errs; code != ExitDecided || answer != "allow" || !strings.Contains(why, "did not take this call's record") {
+			t.Errorf("exit %d, answer %q, stderr %q", code, answer, why)
 		}
 		if d := time.Since(start); d < RecordWait {
 			t.Errorf("ended after %v, before RecordWait", d)
