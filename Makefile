@@ -110,14 +110,18 @@ fuzz:
 # what the sandbox adds: one system call under the seccomp filter, whole commands run through
 # the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md), and the
 # launch beside a minimal Go launcher, with hookctl's home among 5 and among 5,000 entries.
+# The hook's payloads for `make bench`: timed as repeat calls (answered again, not recorded) and
+# as unique ones (each decided and recorded, as a client's calls are).
+HOOK_BENCH = fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-bash-sed-i.json \
+	fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \
+	fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
+
 bench: build
 	$(GO) test ./gate -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/floor ./internal/latency/floor
-	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -wrapper -n 400 \
-		fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-bash-sed-i.json \
-		fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \
-		fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
+	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -wrapper -n 400 $(HOOK_BENCH)
+	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -unique -n 400 $(HOOK_BENCH)
 	$(GO) test ./sandbox -run '^$$' -bench FilterSyscall -benchtime 300000x
 	$(GO) run ./internal/latency/sandboxed -hookctl $(BIN) -home bin -n 300 -heavy 21 -edit
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/minlaunch ./internal/latency/minlaunch

@@ -1,9 +1,9 @@
 package hook
 
 import (
+	"encoding/binary"
 	"encoding/hex"
-	"io"
-	"os"
+	"math/rand/v2"
 	"strconv"
 	"time"
 	"unicode/utf8"
@@ -138,21 +138,11 @@ func AppendJSONString(b []byte, s string) []byte {
 	return append(b, '"')
 }
 
-// NewLogID is a decision's id: the time to the millisecond, then four bytes of the kernel's
-// random source (the process id and the nanoseconds if it cannot be read). It names an entry for
-// `hookctl log why`, guards nothing.
+// NewLogID is a decision's id: the time to the millisecond, then four random bytes, from the
+// runtime's generator, which the kernel's randomness seeds (no file to open on every call). It
+// names an entry for `hookctl log why`, guards nothing.
 func NewLogID(t time.Time) string {
 	var b [4]byte
-	if f, err := os.Open("/dev/urandom"); err == nil {
-		_, err = io.ReadFull(f, b[:])
-		f.Close()
-		if err != nil {
-			b = [4]byte{}
-		}
-	}
-	if b == [4]byte{} {
-		n := uint32(os.Getpid())<<16 ^ uint32(t.Nanosecond())
-		b = [4]byte{byte(n >> 24), byte(n >> 16), byte(n >> 8), byte(n)}
-	}
+	binary.BigEndian.PutUint32(b[:], rand.Uint32())
 	return t.UTC().Format("20060102T150405.000Z") + "-" + hex.EncodeToString(b[:])
 }

@@ -154,6 +154,10 @@ func (r *Runner) exit(code int) {
 
 // write gives the answer, then records it.
 func (r *Runner) write(o outcome) int {
+	code := ExitDecided
+	if o.failed != "" {
+		code = ExitFailed
+	}
 	r.Stdout.Write(o.out)
 	if o.failed != "" {
 		fmt.Fprintln(r.Stderr, o.failed)
@@ -162,18 +166,16 @@ func (r *Runner) write(o outcome) int {
 		if o.record.Agent == "" {
 			o.record.Agent = r.Agent
 		}
-		done := make(chan struct{})
-		go func() { defer close(done); r.Log(o.record) }()
-		select {
-		case <-done:
-		case <-time.After(RecordWait):
+		// Recorded here, with a watchdog that ends the run if the log hangs: a goroutine of its
+		// own started a thread on every call to wait for it.
+		watchdog := time.AfterFunc(RecordWait, func() {
 			fmt.Fprintln(r.Stderr, "hookctl: the decision log did not take this call's record within", RecordWait)
-		}
+			r.exit(code)
+		})
+		r.Log(o.record)
+		watchdog.Stop()
 	}
-	if o.failed != "" {
-		return ExitFailed
-	}
-	return ExitDecided
+	return code
 }
 
 // refusal is the runner's record of a refusal it made before any decider decided: what the

@@ -4,8 +4,11 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/buildinfo"
 )
 
 // TestProbeRemembersASandboxThatHeld: a probe that fails on a machine where one held before is
@@ -38,5 +41,36 @@ func TestProbeRemembersASandboxThatHeld(t *testing.T) {
 	}
 	if st := Refresh(home, filepath.Join(t.TempDir(), "no-hookctl")); st.Failing() {
 		t.Errorf("failing after Forget: %+v", st)
+	}
+}
+
+// TestCachedReadsBackTheProbe: the hook's reader of the cache (cached, one pass over the keys)
+// returns every field it reads as the probe wrote it, and only for this machine, build and
+// binary.
+func TestCachedReadsBackTheProbe(t *testing.T) {
+	home := t.TempDir()
+	held, editHeld := time.Date(2026, 12, 1, 0, 0, 0, 0, time.UTC), time.Date(2026, 12, 2, 3, 4, 5, 6, time.UTC)
+	want := Status{Available: true, Reason: "r", Isolation: "iso", Edit: false, EditReason: "er",
+		Checks:       []Check{{Name: "machine", OK: true, Detail: "a decoy: a key of the same name, deeper"}},
+		EditLandlock: true, EditLandlockReason: "elr", PolicyOnly: "po", HeldSince: &held, EditHeldSince: &editHeld,
+		Machine: machineKey(), Build: buildinfo.ID(), Binary: "/bin/hookctl"}
+	b, _ := json.Marshal(want)
+	os.WriteFile(filepath.Join(home, CacheName), b, 0o600)
+	got, ok := cached(home, "/bin/hookctl")
+	want.Checks = nil // not read by the hook
+	if !ok || !reflect.DeepEqual(got, want) {
+		t.Fatalf("cached:\n got %+v %v\nwant %+v", got, ok, want)
+	}
+	if _, ok := cached(home, "/other/hookctl"); ok {
+		t.Error("another binary's probe was taken")
+	}
+	for _, spoil := range []func(*Status){func(s *Status) { s.Machine = "another kernel" }, func(s *Status) { s.Build = "another build" }} {
+		s := want
+		spoil(&s)
+		b, _ := json.Marshal(s)
+		os.WriteFile(filepath.Join(home, CacheName), b, 0o600)
+		if _, ok := cached(home, "/bin/hookctl"); ok {
+			t.Errorf("a probe of %q, %q was taken", s.Machine, s.Build)
+		}
 	}
 }

@@ -2,7 +2,6 @@ package session
 
 import (
 	"errors"
-	"fmt"
 	"hash/fnv"
 	"io/fs"
 	"os"
@@ -36,37 +35,58 @@ func (s *Store) callsDir(session string) string { return filepath.Join(s.Dir, se
 // "gate", "retrieve"). It is false only when another process claimed it first. An id that
 // cannot name a file, or a claim that cannot be written, claims: doing the side effects twice
 // is the safe side, and the decision does not depend on it.
+//
+// A claim is a hard link to the session's anchor file, made where the claim's name must not
+// exist yet: it fails if another process made it first, as creating the file exclusively
+// would, but needs no new inode. Allocating one was a quarter of a millisecond of every call on
+// ext4 without a journal, which scans for an inode not recently freed. Where a link cannot be
+// made (the anchor has the most links the filesystem allows, a filesystem without hard links)
+// the claim is a file of its own, created exclusively.
 func (s *Store) Claim(session, what, id string) bool {
 	if ValidSessionID(session) != nil || ValidSessionID(id) != nil || ValidSessionID(what) != nil {
 		return true
 	}
 	// In one of claimShards directories by the id's hash: every call of a session creates a
-	// claim, and creating a file takes its directory's lock, which a burst of calls would
+	// claim, and creating a name takes its directory's lock, which a burst of calls would
 	// queue for.
 	h := fnv.New32a()
 	h.Write([]byte(id))
-	dir := filepath.Join(s.callsDir(session), fmt.Sprintf("%02x", h.Sum32()%claimShards))
+	dir := filepath.Join(s.callsDir(session), shardName(int(h.Sum32()%claimShards)))
 	path := filepath.Join(dir, what+"-"+id)
-	const flags = os.O_WRONLY | os.O_CREATE | os.O_EXCL | syscall.O_NOFOLLOW | syscall.O_CLOEXEC
-	f, err := os.OpenFile(path, flags, 0o600)
+	anchor := s.claimAnchor(session)
+	err := os.Link(anchor, path)
 	if errors.Is(err, fs.ErrNotExist) {
 		s.makeClaimShards(session)
-		if f, err = os.OpenFile(path, flags, 0o600); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(dir, 0o700) == nil {
-			f, err = os.OpenFile(path, flags, 0o600) // its maker has not made this shard yet
+		if err = os.Link(anchor, path); errors.Is(err, fs.ErrNotExist) && os.MkdirAll(dir, 0o700) == nil {
+			makeAnchor(anchor) // its maker has not made this shard, or the anchor, yet
+			err = os.Link(anchor, path)
 		}
 	}
-	if errors.Is(err, fs.ErrExist) {
-		return false
+	if err != nil && !errors.Is(err, fs.ErrExist) {
+		var f *os.File
+		if f, err = os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600); err == nil {
+			f.Close()
+		}
 	}
-	if err == nil {
-		f.Close()
-	}
-	return true
+	return !errors.Is(err, fs.ErrExist)
 }
 
-// makeClaimShards creates the directories of a session's claims: all of them, by whoever
-// creates the session's directory (Record does, as it records the session), so that the calls
-// of a burst do not each create the one they need and queue on the directory's lock for it.
+// claimAnchor is the file every claim of session is a link to.
+func (s *Store) claimAnchor(session string) string {
+	return filepath.Join(s.callsDir(session), "anchor")
+}
+
+// makeAnchor creates a session's anchor, unless it exists.
+func makeAnchor(path string) {
+	if f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL|syscall.O_NOFOLLOW|syscall.O_CLOEXEC, 0o600); err == nil {
+		f.Close()
+	}
+}
+
+// makeClaimShards creates the directories of a session's claims, and the anchor they link to:
+// all of them, by whoever creates the session's directory (Record does, as it records the
+// session), so that the calls of a burst do not each create the one they need and queue on the
+// directory's lock for it.
 func (s *Store) makeClaimShards(session string) {
 	calls := s.callsDir(session)
 	err := os.Mkdir(calls, 0o700)
@@ -76,9 +96,16 @@ func (s *Store) makeClaimShards(session string) {
 	if err != nil {
 		return // made by another, which makes the shards
 	}
+	makeAnchor(s.claimAnchor(session))
 	for i := range claimShards {
-		os.Mkdir(filepath.Join(calls, fmt.Sprintf("%02x", i)), 0o700)
+		os.Mkdir(filepath.Join(calls, shardName(i)), 0o700)
 	}
+}
+
+// shardName is shard i's directory: two hex digits.
+func shardName(i int) string {
+	const digits = "0123456789abcdef"
+	return string([]byte{digits[i>>4&15], digits[i&15]})
 }
 
 // ForgetCalls removes session's claims, when it ends.

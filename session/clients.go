@@ -42,7 +42,7 @@ type Proc struct {
 // ReadProc reads a process's parent and start time; ok is false where it cannot (the process
 // is gone, or the system has no /proc).
 func ReadProc(pid int) (Proc, bool) {
-	b, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	b, err := fsutil.ReadFile("/proc/"+strconv.Itoa(pid)+"/stat", 16<<10, true)
 	if err != nil {
 		return Proc{}, false
 	}
@@ -93,8 +93,12 @@ func (s *Store) NoteClient(id string, isClient func(pid int) bool) {
 	if ValidSessionID(id) != nil {
 		return
 	}
-	p, ok := ReadProc(os.Getppid())
-	if !ok || p.PID <= 1 || isClient != nil && !isClient(p.PID) {
+	ppid := os.Getppid()
+	if ppid <= 1 || isClient != nil && !isClient(ppid) {
+		return // not under a client: nothing to read of it
+	}
+	p, ok := ReadProc(ppid)
+	if !ok {
 		return
 	}
 	path := s.clientPath(p)

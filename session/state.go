@@ -144,7 +144,7 @@ func (s *Store) readStateOnce(id string) (gjson.Result, []byte, time.Time, error
 		return gjson.Result{}, nil, time.Time{}, err
 	}
 	path := s.path(id)
-	b, fi, err := fsutil.ReadFileStat(path, maxStateFile, true)
+	b, mod, err := fsutil.ReadFileModTime(path, maxStateFile, true)
 	if errors.Is(err, fs.ErrNotExist) {
 		return gjson.Result{}, nil, time.Time{}, ErrNoSession
 	}
@@ -155,7 +155,7 @@ func (s *Store) readStateOnce(id string) (gjson.Result, []byte, time.Time, error
 	if err != nil {
 		return gjson.Result{}, nil, time.Time{}, err
 	}
-	return root, b, fi.ModTime(), nil
+	return root, b, mod, nil
 }
 
 // parseState checks b, the state file of session id at path, as readState says.

@@ -4,11 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/crc32"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -514,6 +517,48 @@ func TestTornStateWriteIsReadOnly(t *testing.T) {
 	}
 }
 
+// TestStateCheckIsCRC32C: the check's own CRC-32C agrees with the standard library's, so that a
+// state file written by a build that used hash/crc32 passes its check, and one written now passes
+// an older build's; a flipped bit anywhere fails it.
+func TestStateCheckIsCRC32C(t *testing.T) {
+	tab := crc32.MakeTable(crc32.Castagnoli)
+	if got := crc32c([]byte("123456789")); got != 0xe3069283 {
+		t.Fatalf("crc32c(123456789) = %08x, want e3069283 (the standard check value)", got)
+	}
+	b := make([]byte, 5000)
+	for i := range b {
+		b[i] = byte(i*7 + i>>8)
+	}
+	for n := 0; n <= len(b); n += 1 + n/3 {
+		if got, want := crc32c(b[:n]), crc32.Checksum(b[:n], tab); got != want {
+			t.Fatalf("%d bytes: crc32c %08x, hash/crc32 %08x", n, got, want)
+		}
+	}
+	now := time.Date(2026, 12, 1, 10, 0, 0, 0, time.UTC)
+	j, _ := encodeState(&Session{ID: "s", Mode: hook.ModeEdit, Cwd: "/p", Started: now})
+	sealed := sealState(j, 0)
+	end := bytes.LastIndexByte(sealed, '}') + 1
+	at := bytes.Index(sealed, []byte(checkAlgo)) + len(checkAlgo)
+	zeroed := append([]byte{}, sealed[:end]...)
+	copy(zeroed[at:], "00000000")
+	if want := fmt.Sprintf("%08x", crc32.Checksum(zeroed, tab)); string(sealed[at:at+8]) != want {
+		t.Fatalf("the sealed file's check is %s, hash/crc32 says %s", sealed[at:at+8], want)
+	}
+	if root, err := parseState("s", "s.json", sealed); err != nil || root.Get("mode").Str != "edit" {
+		t.Fatalf("a sealed file does not read back: %v", err)
+	}
+	for i := 0; i < end; i++ {
+		if i >= at && i < at+8 {
+			continue // the check's own digits
+		}
+		flipped := append([]byte{}, sealed...)
+		flipped[i] ^= 0x20
+		if _, err := parseState("s", "s.json", flipped); err == nil {
+			t.Fatalf("a bit flipped at %d (%q) reads as a good file", i, sealed[i])
+		}
+	}
+}
+
 // TestToldNoteInPlace: the note of what the model was told is ten bytes rewritten in place
 // (after a toggle every hook of the session writes it at once); a note from before, of another
 // length, is read and replaced.
@@ -550,12 +595,93 @@ func TestClaimsSpread(t *testing.T) {
 			t.Fatalf("call %s claimed twice or never", id)
 		}
 	}
-	dirs, _ := os.ReadDir(s.callsDir("s"))
-	if len(dirs) != claimShards {
-		t.Errorf("%d shard directories, want %d", len(dirs), claimShards)
+	entries, _ := os.ReadDir(s.callsDir("s"))
+	dirs := 0
+	for _, e := range entries {
+		if e.IsDir() {
+			dirs++
+		}
+	}
+	if dirs != claimShards {
+		t.Errorf("%d shard directories, want %d", dirs, claimShards)
 	}
 	s.ForgetCalls("s")
 	if _, err := os.Stat(s.callsDir("s")); !os.IsNotExist(err) {
 		t.Errorf("claims outlive the session: %v", err)
+	}
+}
+
+// TestClaimsAreLinks: a claim is a link to the session's anchor, which allocates no inode, and
+// the claim still holds where no link can be made (the anchor gone, or not a file a link can
+// name): once, by whichever process comes first, among many at once.
+func TestClaimsAreLinks(t *testing.T) {
+	s := NewStore(t.TempDir())
+	if !s.Claim("s", "gate", "toolu_1") {
+		t.Fatal("the first claim failed")
+	}
+	anchor := mustStat(t, s.claimAnchor("s"))
+	claims, _ := filepath.Glob(filepath.Join(s.callsDir("s"), "*", "gate-toolu_1"))
+	if len(claims) != 1 || !os.SameFile(anchor, mustStat(t, claims[0])) {
+		t.Fatalf("the claim %v is not a link to the anchor", claims)
+	}
+	// The anchor removed: made again. A directory in its place, which no link can name: a
+	// claim of its own.
+	for name, spoil := range map[string]func(){
+		"removed":   func() { os.Remove(s.claimAnchor("s")) },
+		"directory": func() { os.Remove(s.claimAnchor("s")); os.Mkdir(s.claimAnchor("s"), 0o700) },
+	} {
+		spoil()
+		var wins atomic.Int32
+		var wg sync.WaitGroup
+		for range 16 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				if s.Claim("s", "gate", "toolu_"+name) {
+					wins.Add(1)
+				}
+			}()
+		}
+		wg.Wait()
+		if wins.Load() != 1 {
+			t.Errorf("anchor %s: %d of 16 claimed the call, want 1", name, wins.Load())
+		}
+	}
+	// Many processes at once, claiming the same calls: each call once.
+	const procs, calls = 6, 40
+	s2 := NewStore(t.TempDir())
+	var out [procs][]byte
+	var wg sync.WaitGroup
+	for p := range procs {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestClaimHelper$")
+			cmd.Env = append(os.Environ(), "HOOKCTL_CLAIM_DIR="+s2.Dir, fmt.Sprintf("HOOKCTL_CLAIM_N=%d", calls))
+			out[p], _ = cmd.Output()
+		}()
+	}
+	wg.Wait()
+	won := 0
+	for p := range procs {
+		won += strings.Count(string(out[p]), "won ")
+	}
+	if won != calls {
+		t.Errorf("%d processes claimed %d calls %d times in all, want each once", procs, calls, won)
+	}
+}
+
+// TestClaimHelper is a process of TestClaimsAreLinks.
+func TestClaimHelper(t *testing.T) {
+	dir := os.Getenv("HOOKCTL_CLAIM_DIR")
+	if dir == "" {
+		t.Skip("a helper of TestClaimsAreLinks")
+	}
+	s := &Store{Dir: dir}
+	n, _ := strconv.Atoi(os.Getenv("HOOKCTL_CLAIM_N"))
+	for i := range n {
+		if s.Claim("s", "gate", fmt.Sprintf("toolu_%d", i)) {
+			fmt.Printf("won %d\n", i)
+		}
 	}
 }

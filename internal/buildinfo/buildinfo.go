@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strings"
+	"sync"
 )
 
 // version is set at build time with
@@ -22,24 +23,40 @@ var stamp = ""
 
 // Version is hookctl's version.
 func Version() string {
-	if version != "" {
-		return version
-	}
-	if bi, ok := debug.ReadBuildInfo(); ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
-		return bi.Main.Version
-	}
-	return "devel"
+	read.Do(readBuild)
+	return theVersion
 }
 
 // ID identifies this build for the check that hookctl and its worker come from the same one:
 // the version, make's stamp, the source revision when Go recorded it, the toolchain, the
 // platform, and the test seams.
 func ID() string {
-	parts := []string{Version()}
+	read.Do(readBuild)
+	return theID
+}
+
+// The build's information is read once a process: debug.ReadBuildInfo parses it anew on every
+// call, and the hook asks for the version and the ID on every call. (A sync.Once, not
+// OnceValue, which would allocate at start-up: internal/buildcheck.)
+var (
+	read              sync.Once
+	theVersion, theID string
+)
+
+func readBuild() {
+	bi, ok := debug.ReadBuildInfo()
+	theVersion = version
+	if theVersion == "" {
+		theVersion = "devel"
+		if ok && bi.Main.Version != "" && bi.Main.Version != "(devel)" {
+			theVersion = bi.Main.Version
+		}
+	}
+	parts := []string{theVersion}
 	if stamp != "" {
 		parts = append(parts, "stamp "+stamp)
 	}
-	if bi, ok := debug.ReadBuildInfo(); ok {
+	if ok {
 		for _, s := range bi.Settings {
 			switch {
 			case s.Key == "vcs.revision":
@@ -53,7 +70,7 @@ func ID() string {
 	if TestSeams {
 		parts = append(parts, "test seams")
 	}
-	return strings.Join(parts, ", ")
+	theID = strings.Join(parts, ", ")
 }
 
 // Describe is what a program of this build prints for its version: its name and version, the

@@ -2,8 +2,11 @@ package fsutil
 
 import (
 	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"syscall"
 	"testing"
 	"time"
 )
@@ -49,4 +52,63 @@ func TestLockTimesOutAndHandsOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	unlock3()
+}
+
+// TestReadFileBounds: ReadFile reads a file whole at any size up to its cap and refuses one
+// over it; it refuses what is not a regular file without blocking (a FIFO with no writer), a
+// link when told not to follow one, and reads a file whose size the kernel does not tell (/proc).
+func TestReadFileBounds(t *testing.T) {
+	dir := t.TempDir()
+	const max = 5000
+	for _, n := range []int{0, 1, 511, 512, 513, 4095, 4096, 4097, max} {
+		p := filepath.Join(dir, "f")
+		want := make([]byte, n)
+		for i := range want {
+			want[i] = byte('a' + i%26)
+		}
+		os.WriteFile(p, want, 0o600)
+		got, mod, err := ReadFileModTime(p, max, true)
+		fi, _ := os.Stat(p)
+		if err != nil || string(got) != string(want) || !mod.Equal(fi.ModTime()) {
+			t.Fatalf("%d bytes: read %d, %v, mod %v (stat %v)", n, len(got), err, mod, fi.ModTime())
+		}
+	}
+	os.WriteFile(filepath.Join(dir, "big"), make([]byte, max+1), 0o600)
+	if _, err := ReadFile(filepath.Join(dir, "big"), max, true); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a file over the cap: %v", err)
+	}
+	if _, err := ReadFile(filepath.Join(dir, "missing"), max, true); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("a missing file: %v", err)
+	}
+	os.Symlink(filepath.Join(dir, "f"), filepath.Join(dir, "link"))
+	if _, err := ReadFile(filepath.Join(dir, "link"), max, true); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a link, not followed: %v", err)
+	}
+	if b, err := ReadFile(filepath.Join(dir, "link"), max, false); err != nil || len(b) != max {
+		t.Errorf("a link, followed: %d bytes, %v", len(b), err)
+	}
+	if _, err := ReadFile(dir, max, true); !errors.Is(err, ErrNotRegular) {
+		t.Errorf("a directory: %v", err)
+	}
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := ReadFile(fifo, max, true); done <- err }()
+	select {
+	case err := <-done:
+		if !errors.Is(err, ErrNotRegular) {
+			t.Errorf("a FIFO: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("reading a FIFO blocked")
+	}
+	if runtime.GOOS != "linux" {
+		return
+	}
+	want, _ := os.ReadFile("/proc/self/mountinfo")
+	if got, err := ReadFile("/proc/self/mountinfo", 1<<20, true); err != nil || len(got) < 100 || len(want) < 100 {
+		t.Errorf("/proc/self/mountinfo: %d bytes (%d by os.ReadFile), %v", len(got), len(want), err)
+	}
 }

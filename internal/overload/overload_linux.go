@@ -11,15 +11,19 @@ import (
 // never raises a priority, and a slot file it cannot open changes nothing. Work that must not
 // be slowed (it cannot be sped up again) is done before it.
 func Enter(path string) bool {
-	f, err := os.OpenFile(path, os.O_RDWR|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if os.IsNotExist(err) {
-		f, err = os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0o600)
+	// The system calls themselves, not an os.File: its registration with the runtime's poller
+	// is most of what this costs the hook.
+	const flags = syscall.O_RDWR | syscall.O_NOFOLLOW | syscall.O_NONBLOCK | syscall.O_CLOEXEC
+	fd, err := open(path, flags, 0)
+	if err == syscall.ENOENT {
+		fd, err = open(path, flags|syscall.O_CREAT, 0o600)
 	}
 	if err != nil {
 		return false
 	}
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		f.Close()
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG {
+		syscall.Close(fd)
 		return false
 	}
 	// Start at a slot of this process's own, so that hooks do not all try slot 0 first.
@@ -27,20 +31,23 @@ func Enter(path string) bool {
 	first := os.Getpid() % n
 	for i := range n {
 		lk := syscall.Flock_t{Type: syscall.F_WRLCK, Whence: 0, Start: int64((first + i) % n), Len: 1}
-		if syscall.FcntlFlock(f.Fd(), syscall.F_SETLK, &lk) == nil {
-			held = f // kept open, and so locked, until the process exits
-			return false
+		if syscall.FcntlFlock(uintptr(fd), syscall.F_SETLK, &lk) == nil {
+			return false // the descriptor stays open, and so locked, until the process exits
 		}
 	}
-	f.Close()
+	syscall.Close(fd)
 	return Yield()
 }
 
-// held keeps the slot's file open for the life of the process: only written, never read, but
-// without it the file would be unreachable, and its finalizer would close it and drop the lock.
-//
-//lint:ignore U1000 written to keep the locked file reachable (see above)
-var held *os.File
+// open is open(2), again while a signal interrupts it.
+func open(path string, flags int, mode uint32) (int, error) {
+	for {
+		fd, err := syscall.Open(path, flags, mode)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
 
 // Yield lowers every thread of this process to Nice, unless it is lower already: for a hook
 // that Enter found in a burst, or one about to wait for another.
