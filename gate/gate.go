@@ -249,7 +249,7 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 			// The main thread is told of a mode change at its first call after it; a subagent's
 			// call is not, so that the notice is not spent where the main thread never sees it.
 			n.PermissionMode = c.PermissionMode
-			notice, n.Told = g.changeNotice(c.Session, st, sc.Told, sc.ToldOK)
+			notice, n.Told = g.changeNotice(c.Session, st, sc.Told, sc.ToldOK, cfg)
 		}
 		if !g.Store.Finish(sc, n) {
 			return d
@@ -259,7 +259,7 @@ func (g *Gate) toolCall(c *hook.ToolCall) hook.Decision {
 	if d.Verdict == hook.Deny && strings.HasPrefix(d.Rule, "read-only rules") && c.AgentID == "" && sc != nil && c.Session != "" && !sc.ToldOK {
 		// The hook saw no start of this session (a client without a session-start hook), so the
 		// model has not been told what the read-only shell accepts: once, with this refusal.
-		d.Reason += " " + policy.ReadOnlyShellRules
+		d.Reason += " " + policy.ReadOnlyShellRulesFor(cfg)
 	}
 	d.Record = g.record(&hook.LogEntry{Session: c.Session, AgentType: c.AgentType, Event: "tool", Tool: c.Tool, ToolUseID: c.UseID, Kind: c.Kind.String(), Mode: st.Mode.String(),
 		Command: c.Command, Cwd: c.Cwd}, d)
@@ -281,7 +281,7 @@ func (g *Gate) noteClient(id string) {
 // model, so without this the only word it has of the mode is the stale one from the session's
 // start. It is spent once told: note is the mode to note as told now, nil for none. A mode that
 // could not be read is never announced as a change.
-func (g *Gate) changeNotice(id string, st policy.SessionState, told hook.Mode, ok bool) (notice string, note *hook.Mode) {
+func (g *Gate) changeNotice(id string, st policy.SessionState, told hook.Mode, ok bool, cfg *config.Config) (notice string, note *hook.Mode) {
 	if st.Warning != "" || id == "" || ok && told == st.Mode {
 		return "", nil
 	}
@@ -291,7 +291,7 @@ func (g *Gate) changeNotice(id string, st policy.SessionState, told hook.Mode, o
 		// did not see. Its refusals name the mode; from now on a change is announced.
 		return "", &mode
 	}
-	notice = g.ModeChangeNotice(told, st.Mode)
+	notice = g.ModeChangeNotice(told, st.Mode, cfg)
 	if st.Plan {
 		notice += " " + policy.PlanModeRule
 	}
@@ -300,9 +300,9 @@ func (g *Gate) changeNotice(id string, st policy.SessionState, told hook.Mode, o
 
 // ModeChangeNotice is what the model is told of a change of its session's mode: the change,
 // and what it may do now.
-func (g *Gate) ModeChangeNotice(from, to hook.Mode) string {
+func (g *Gate) ModeChangeNotice(from, to hook.Mode, cfg *config.Config) string {
 	return "hookctl: the user has switched this session from " + modeName(from) + " to " + modeName(to) +
-		" mode; what you were told of the mode before no longer holds. " + g.sessionContext(policy.SessionState{Mode: to})
+		" mode; what you were told of the mode before no longer holds. " + g.sessionContext(policy.SessionState{Mode: to}, cfg)
 }
 
 // modeName is a mode as the model is told it.
@@ -329,7 +329,11 @@ func (g *Gate) prompt(ev *hook.Event) hook.Decision {
 	}
 	g.Store.TouchStale(ev.Session, used)
 	told, ok := g.Store.Told(ev.Session)
-	notice, note := g.changeNotice(ev.Session, policy.SessionState{Mode: mode, Plan: ev.PermissionMode == hook.PermissionPlan}, told, ok)
+	var cfg *config.Config
+	if ok && told != mode {
+		cfg, _ = g.loadConfig(ev.Cwd) // only to word a notice; a prompt loads no config otherwise
+	}
+	notice, note := g.changeNotice(ev.Session, policy.SessionState{Mode: mode, Plan: ev.PermissionMode == hook.PermissionPlan}, told, ok, cfg)
 	if note != nil {
 		g.Store.SetTold(ev.Session, *note)
 	}
@@ -391,7 +395,7 @@ func (g *Gate) sessionStart(ev *hook.Event) hook.Decision {
 	if g.Store != nil && st.Warning == "" {
 		g.Store.SetTold(ev.Session, st.Mode) // told here, on every start, resume, clear and compaction
 	}
-	d := hook.Decision{Verdict: hook.Pass, Context: g.sessionContext(st) + " " + retrievalContext(cfg)}
+	d := hook.Decision{Verdict: hook.Pass, Context: g.sessionContext(st, cfg) + " " + retrievalContext(cfg)}
 	iso := g.isolation()
 	msgs := []string{"hookctl: this session is " + session.Badge(st.Mode) + " (" + g.Client.ModeCommand() + "); " +
 		Enforcement(iso, cfg) + "; " + EditEnforcement(iso, cfg)}
@@ -447,17 +451,19 @@ func (g *Gate) publishRuns() string {
 }
 
 // sessionContext is what the model is told at the start of a session.
-func (g *Gate) sessionContext(st policy.SessionState) string {
+// sessionContext tells the model its mode; cfg (nil where none was loaded) trims the read-only
+// shell's examples to what deny_programs leaves.
+func (g *Gate) sessionContext(st policy.SessionState, cfg *config.Config) string {
 	if st.Mode == hook.ModeReview {
 		return "hookctl: this session is in REVIEW mode: read-only mode (read files, run read-only commands; writes, " +
 			"edits and other changes are refused), except that you may publish a review or comment on a pull request with " +
 			programs.PublishForms() + ". The user confirms each publish, shown the exact command; " + g.publishRuns() +
-			". " + policy.ReadOnlyShellRules + " Publish only what the user asked you to. Only the user can " +
+			". " + policy.ReadOnlyShellRulesFor(cfg) + " Publish only what the user asked you to. Only the user can " +
 			"change the mode (they " + g.Client.ToEdit() + " or " + g.Client.ToReadOnly() + "); do not try to change it yourself."
 	}
 	if st.Mode == hook.ModeReadOnly {
 		s := "hookctl: this session is in READ-ONLY mode. You can read files and run read-only commands; writes, edits " +
-			"and other changes are refused. " + policy.ReadOnlyShellRules + " Only the user can change the mode (they " +
+			"and other changes are refused. " + policy.ReadOnlyShellRulesFor(cfg) + " Only the user can change the mode (they " +
 			g.Client.ToEdit() + "); do not try to change it yourself. If a task needs a change, say what you would change and ask the user."
 		if st.Warning != "" {
 			s += " (hookctl could not read this session's state: " + st.Warning + ")"

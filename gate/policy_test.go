@@ -276,5 +276,23 @@ func TestReadOnlyRulesOncePerSession(t *testing.T) {
 	}
 }
 
+// TestSessionStartOffersNoDeniedProgram: the session start's examples of read-only programs
+// leave out what deny_programs removed (control: without it, jq is among them).
+func TestSessionStartOffersNoDeniedProgram(t *testing.T) {
+	for _, c := range []struct {
+		deny   []string
+		wantJQ bool
+	}{{nil, true}, {[]string{"jq", "git"}, false}} {
+		cfg := func(string) (*config.Config, error) { return &config.Config{DenyPrograms: c.deny}, nil }
+		store := session.NewStore(t.TempDir())
+		g := &Gate{Client: testClient, LoadConfig: cfg, Store: store, Modes: session.StoreModes{Store: store}}
+		start := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "started", Cwd: "/p"}, nil)
+		if got := strings.Contains(start.Context, "sort, jq"); got != c.wantJQ || !strings.Contains(start.Context, "sed -n") ||
+			strings.Contains(start.Context, "git status") == (len(c.deny) > 0) {
+			t.Errorf("deny_programs %v: the context offers jq: %v (want %v): %q", c.deny, got, c.wantJQ, start.Context)
+		}
+	}
+}
+
 // corpusConfig is the config the corpora are judged under.
 func corpusConfig() *config.Config { return &config.Config{UserHome: "/home/agent"} }

@@ -31,10 +31,29 @@ type Refusal struct {
 // ReadOnlyShellRules says in brief what the read-only shell accepts: told once per session (at its
 // start, or with the first refusal where the hook saw no start), not with every refusal, where it
 // buried the specific reason.
-const ReadOnlyShellRules = "Read-only shell accepts read-only programs (git status/log/diff/show/grep/blame, " +
-	"rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq, …) in pipelines, `if CMD; then CMD; [else CMD;] fi` " +
-	"and `for f in a b; do CMD \"$f\"; done`, joined by && || ; (every part must be a read), optionally after one `cd DIR &&`; " +
-	"globs such as src/*.go where a program reads files; redirections only 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE."
+const ReadOnlyShellRules = "Read-only shell accepts read-only programs (" + shellExamples + ", …) in pipelines, " + shellForms
+
+const (
+	shellExamples = "git status/log/diff/show/grep/blame, rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq"
+	shellForms    = "`if CMD; then CMD; [else CMD;] fi` " +
+		"and `for f in a b; do CMD \"$f\"; done`, joined by && || ; (every part must be a read), optionally after one `cd DIR &&`; " +
+		"globs such as src/*.go where a program reads files; redirections only 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE."
+)
+
+// ReadOnlyShellRulesFor is ReadOnlyShellRules as cfg leaves the allowlist: an example that
+// deny_programs removed is not offered (cfg may be nil).
+func ReadOnlyShellRulesFor(cfg *config.Config) string {
+	if cfg == nil || len(cfg.DenyPrograms) == 0 {
+		return ReadOnlyShellRules
+	}
+	var kept []string
+	for _, e := range strings.Split(shellExamples, ", ") {
+		if prog, _, _ := strings.Cut(e, " "); !cfg.ProgramDenied(prog) {
+			kept = append(kept, e)
+		}
+	}
+	return "Read-only shell accepts read-only programs (" + strings.Join(kept, ", ") + ", …) in pipelines, " + shellForms
+}
 
 // render writes the reason the agent reads.
 func (p *Policy) render(r *Refusal, sc scope) string {

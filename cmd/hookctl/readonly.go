@@ -165,7 +165,7 @@ func readonlyRun(s *streams, opts *readonlyOptions) error {
 		// hook need not say it again.
 		env := hookEnv()
 		g := &gate.Gate{Client: claude.Client, Sandbox: func() policy.Isolation { return isolation(env) }}
-		fmt.Fprintln(s.out, g.ModeChangeNotice(from, to))
+		fmt.Fprintln(s.out, g.ModeChangeNotice(from, to, cfg))
 		store.SetTold(id, to)
 	}
 	return nil
