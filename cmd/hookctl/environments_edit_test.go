@@ -42,41 +42,8 @@ func TestEditModeWithoutUserNamespaces(t *testing.T) {
 		t.Errorf("doctor does not say what holds:\n%s", out)
 	}
 
-	settings := filepath.Join(w.project, ".claude", "settings.json")
-	const secret = "hookctl-edit-env-secret"
-	os.WriteFile(filepath.Join(w.hh, "secret"), []byte(secret+"\n"), 0o600)
-	os.Lchown(filepath.Join(w.hh, "secret"), int(w.user.Uid), int(w.user.Gid))
-	conns := newConnCounter(t)
-	n := 0
-	// attack runs script through launch (nothing: without hookctl) and says from outside which
-	// of the four got through, and whether the project's own file was written.
-	attack := func(launch func(script string) []string) (string, []string, bool) {
-		n++
-		os.WriteFile(settings, []byte("{}\n"), 0o644)
-		os.Lchown(settings, int(w.user.Uid), int(w.user.Gid))
-		written := filepath.Join(w.outside, fmt.Sprint("written-", n))
-		script := fmt.Sprintf(`echo edited-%d > main.go; echo '{"disableAllHooks":true}' > .claude/settings.json; echo x > %s; cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
-			n, written, filepath.Join(w.hh, "secret"), conns.port)
-		before := conns.reached.Load()
-		out, _ := there("", launch(script)...)
-		var effects []string
-		if b, _ := os.ReadFile(settings); strings.Contains(string(b), "disableAllHooks") {
-			effects = append(effects, "client settings")
-		}
-		if _, err := os.Stat(written); err == nil {
-			effects = append(effects, "write outside")
-		}
-		if strings.Contains(out, secret) {
-			effects = append(effects, "hidden read")
-		}
-		if conns.since(before, out) {
-			effects = append(effects, "connection")
-		}
-		b, _ := os.ReadFile(filepath.Join(w.project, "main.go"))
-		return out, effects, string(b) == fmt.Sprintf("edited-%d\n", n)
-	}
-	all := "client settings, write outside, hidden read, connection"
-	if out, effects, _ := attack(func(s string) []string { return []string{"bash", "--noprofile", "--norc", "-c", s} }); strings.Join(effects, ", ") != all {
+	attack := newEditAttack(t, w, there)
+	if out, effects, _ := attack(func(s string) []string { return []string{"bash", "--noprofile", "--norc", "-c", s} }); strings.Join(effects, ", ") != editAttacks {
 		t.Fatalf("control: without hookctl the attack got through only %v, so this proves nothing:\n%s", effects, out)
 	}
 	// The hook rewrites edit mode's commands into the Landlock-only profile there; the attack
@@ -106,4 +73,50 @@ func (w *editWorld) throughHookThere(t *testing.T, wrap []string, command string
 	os.WriteFile(script, []byte("#!/bin/sh\nexec "+strings.Join(wrap, " ")+" "+bin+" \"$@\"\n"), 0o755)
 	w.bin = script
 	return w.throughHook(t, command)
+}
+
+// editAttacks is every effect newEditAttack's script has where nothing holds it.
+const editAttacks = "client settings, write outside, hidden read, connection"
+
+// newEditAttack returns the edit-mode rows' attack: it runs, through there, the script that
+// launch makes of it (the script alone: without hookctl) in w's project, which writes the
+// project's own file and its client settings (disableAllHooks), a directory outside the
+// project, reads a file in hookctl's home and connects to a listener on loopback; and says
+// from outside which of the four got through, and whether the project's own file was written.
+func newEditAttack(t *testing.T, w *editWorld, there func(stdin string, argv ...string) (string, int)) func(launch func(script string) []string) (string, []string, bool) {
+	settings := filepath.Join(w.project, ".claude", "settings.json")
+	const secret = "hookctl-edit-env-secret"
+	os.WriteFile(filepath.Join(w.hh, "secret"), []byte(secret+"\n"), 0o600)
+	if w.user != nil {
+		os.Lchown(filepath.Join(w.hh, "secret"), int(w.user.Uid), int(w.user.Gid))
+	}
+	conns := newConnCounter(t)
+	n := 0
+	return func(launch func(script string) []string) (string, []string, bool) {
+		n++
+		os.WriteFile(settings, []byte("{}\n"), 0o644)
+		if w.user != nil {
+			os.Lchown(settings, int(w.user.Uid), int(w.user.Gid))
+		}
+		written := filepath.Join(w.outside, fmt.Sprint("written-", n))
+		script := fmt.Sprintf(`echo edited-%d > main.go; echo '{"disableAllHooks":true}' > .claude/settings.json; echo x > %s; cat %s; exec 3<>/dev/tcp/127.0.0.1/%d && echo connected`,
+			n, written, filepath.Join(w.hh, "secret"), conns.port)
+		before := conns.reached.Load()
+		out, _ := there("", launch(script)...)
+		var effects []string
+		if b, _ := os.ReadFile(settings); strings.Contains(string(b), "disableAllHooks") {
+			effects = append(effects, "client settings")
+		}
+		if _, err := os.Stat(written); err == nil {
+			effects = append(effects, "write outside")
+		}
+		if strings.Contains(out, secret) {
+			effects = append(effects, "hidden read")
+		}
+		if conns.since(before, out) {
+			effects = append(effects, "connection")
+		}
+		b, _ := os.ReadFile(filepath.Join(w.project, "main.go"))
+		return out, effects, string(b) == fmt.Sprintf("edited-%d\n", n)
+	}
 }
