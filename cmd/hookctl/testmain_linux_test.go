@@ -88,7 +88,7 @@ func execAtLandlockABI(abi int, argv []string) error {
 	}
 	const (
 		optTraceFork, optTraceVfork, optTraceClone, optTraceExec, optTraceSeccomp = 0x2, 0x4, 0x8, 0x10, 0x80
-		eventFork, eventVfork, eventClone, eventSeccomp                          = 1, 2, 3, 7
+		eventFork, eventVfork, eventClone, eventSeccomp                           = 1, 2, 3, 7
 	)
 	if err := syscall.PtraceSetOptions(pid, optTraceFork|optTraceVfork|optTraceClone|optTraceExec|optTraceSeccomp); err != nil {
 		return err
