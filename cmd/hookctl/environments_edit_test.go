@@ -23,10 +23,7 @@ func TestEditModeWithoutUserNamespaces(t *testing.T) {
 	requireTool(t, "bwrap")
 	w := newEditWorld(t, nobody)
 	wrap := []string{"bwrap", "--dev-bind", "/", "/", "--unshare-user", "--disable-userns", "--"}
-	there := func(stdin string, argv ...string) (string, int) {
-		t.Helper()
-		return runAs(t, w.user, w.project, w.env, stdin, append(append([]string{}, wrap...), argv...)...)
-	}
+	there := w.under(t, wrap)
 	// The edit sandbox held here before the namespaces went: edit mode refuses every command
 	// until the user forgets that (it is theirs to say the machine changed).
 	if out, _ := there("", w.bin, "sandbox", "--forget"); !strings.Contains(out, "forgot") {
@@ -43,18 +40,13 @@ func TestEditModeWithoutUserNamespaces(t *testing.T) {
 	}
 
 	attack := newEditAttack(t, w, there)
-	if out, effects, _ := attack(func(s string) []string { return []string{"bash", "--noprofile", "--norc", "-c", s} }); strings.Join(effects, ", ") != editAttacks {
-		t.Fatalf("control: without hookctl the attack got through only %v, so this proves nothing:\n%s", effects, out)
-	}
 	// The hook rewrites edit mode's commands into the Landlock-only profile there; the attack
 	// runs in that launch as written (the guard would refuse most of it before the kernel sees
 	// it: this is what holds when the guard misjudges).
 	if runs, refused := w.throughHookThere(t, wrap, "echo hi > main.go"); refused || !strings.Contains(runs, "'--profile' 'edit-landlock'") && !strings.Contains(runs, "--profile edit-landlock") {
 		t.Fatalf("the hook did not rewrite into the Landlock-only edit profile (refused %v): %s", refused, runs)
 	}
-	out, effects, edited := attack(func(s string) []string {
-		return []string{w.bin, "sandbox", "--profile", "edit-landlock", "--session", w.session, "--project", w.project, "--", "bash", "--noprofile", "--norc", "-c", s}
-	})
+	out, effects, edited := attack(w.launch("edit-landlock"))
 	if len(effects) > 0 {
 		t.Errorf("under edit mode's Landlock-only sandbox the attack got through: %v\n%s", effects, out)
 	}
@@ -75,14 +67,27 @@ func (w *editWorld) throughHookThere(t *testing.T, wrap []string, command string
 	return w.throughHook(t, command)
 }
 
-// editAttacks is every effect newEditAttack's script has where nothing holds it.
-const editAttacks = "client settings, write outside, hidden read, connection"
+// under returns a runner of argv under wrap, as w's user in its project.
+func (w *editWorld) under(t *testing.T, wrap []string) func(stdin string, argv ...string) (string, int) {
+	return func(stdin string, argv ...string) (string, int) {
+		t.Helper()
+		return runAs(t, w.user, w.project, w.env, stdin, append(append([]string{}, wrap...), argv...)...)
+	}
+}
+
+// launch makes a script an edit-mode launch with profile, as the hook's rewrite does.
+func (w *editWorld) launch(profile string) func(script string) []string {
+	return func(s string) []string {
+		return []string{w.bin, "sandbox", "--profile", profile, "--session", w.session, "--project", w.project, "--", "bash", "--noprofile", "--norc", "-c", s}
+	}
+}
 
 // newEditAttack returns the edit-mode rows' attack: it runs, through there, the script that
-// launch makes of it (the script alone: without hookctl) in w's project, which writes the
-// project's own file and its client settings (disableAllHooks), a directory outside the
-// project, reads a file in hookctl's home and connects to a listener on loopback; and says
-// from outside which of the four got through, and whether the project's own file was written.
+// launch makes of it in w's project, which writes the project's own file and its client
+// settings (disableAllHooks), a directory outside the project, reads a file in hookctl's home
+// and connects to a listener on loopback; and says from outside which of the four got through,
+// and whether the project's own file was written. First the control: the script alone,
+// without hookctl, through there, must get all four through, or the row proves nothing.
 func newEditAttack(t *testing.T, w *editWorld, there func(stdin string, argv ...string) (string, int)) func(launch func(script string) []string) (string, []string, bool) {
 	settings := filepath.Join(w.project, ".claude", "settings.json")
 	const secret = "hookctl-edit-env-secret"
@@ -92,7 +97,7 @@ func newEditAttack(t *testing.T, w *editWorld, there func(stdin string, argv ...
 	}
 	conns := newConnCounter(t)
 	n := 0
-	return func(launch func(script string) []string) (string, []string, bool) {
+	attack := func(launch func(script string) []string) (string, []string, bool) {
 		n++
 		os.WriteFile(settings, []byte("{}\n"), 0o644)
 		if w.user != nil {
@@ -119,4 +124,9 @@ func newEditAttack(t *testing.T, w *editWorld, there func(stdin string, argv ...
 		b, _ := os.ReadFile(filepath.Join(w.project, "main.go"))
 		return out, effects, string(b) == fmt.Sprintf("edited-%d\n", n)
 	}
+	all := "client settings, write outside, hidden read, connection"
+	if out, effects, _ := attack(func(s string) []string { return []string{"bash", "--noprofile", "--norc", "-c", s} }); strings.Join(effects, ", ") != all {
+		t.Fatalf("control: without hookctl the attack got through only %v, so this proves nothing:\n%s", effects, out)
+	}
+	return attack
 }
