@@ -28,12 +28,12 @@ import (
 func TestSandboxOldLandlockABI(t *testing.T) {
 	requireTool(t, "bash")
 	requireTool(t, "python3")
-	eachOldABI(t, oldABIRow)
+	eachOldABI(t, []*syscall.Credential{nil, nobody}, oldABIRow)
 }
 
-// eachOldABI runs row at Landlock ABI 1, 2 and 3, each as root and as an unprivileged user, on
-// a kernel whose own Landlock is newer; self is the test binary, the harness.
-func eachOldABI(t *testing.T, row func(t *testing.T, self string, abi int, user *syscall.Credential)) {
+// eachOldABI runs row at Landlock ABI 1, 2 and 3, each as every one of users (nil: root), on a
+// kernel whose own Landlock is newer; self is the test binary, the harness.
+func eachOldABI(t *testing.T, users []*syscall.Credential, row func(t *testing.T, self string, abi int, user *syscall.Credential)) {
 	if os.Geteuid() != 0 {
 		t.Skip("the rows switch users: run as root")
 	}
@@ -45,7 +45,7 @@ func eachOldABI(t *testing.T, row func(t *testing.T, self string, abi int, user 
 		t.Fatal(err)
 	}
 	for _, abi := range []int{1, 2, 3} {
-		for _, user := range []*syscall.Credential{nil, nobody} {
+		for _, user := range users {
 			name := fmt.Sprintf("ABI_%d/root", abi)
 			if user != nil {
 				name = fmt.Sprintf("ABI_%d/unprivileged", abi)
@@ -194,10 +194,25 @@ const byABIAttacks = "write outside, truncate, openat2 truncate, link, rename"
 // so must byABIAttack's writes outside by truncation, hard link and rename into the project. As
 // root and as an unprivileged user (docs/sandbox-environments.md).
 func TestEditModeOldLandlockABI(t *testing.T) {
-	eachOldABI(t, oldABIEditRow)
+	eachOldABI(t, []*syscall.Credential{nil, nobody}, func(t *testing.T, self string, abi int, user *syscall.Credential) {
+		oldABIEditRow(t, self, abi, user, nil)
+	})
 }
 
-func oldABIEditRow(t *testing.T, self string, abi int, user *syscall.Credential) {
+// TestEditModeLandlockOnlyOldABI is TestEditModeOldLandlockABI where the user gets no
+// namespaces either (an older kernel in a container that forbids them; made as
+// TestEditModeWithoutUserNamespaces makes it): edit mode runs in the Landlock-only profile,
+// whose every file protection is Landlock's at that ABI, and the same attacks must fail.
+func TestEditModeLandlockOnlyOldABI(t *testing.T) {
+	requireTool(t, "bwrap")
+	eachOldABI(t, []*syscall.Credential{nobody}, func(t *testing.T, self string, abi int, user *syscall.Credential) {
+		oldABIEditRow(t, self, abi, user, []string{"bwrap", "--dev-bind", "/", "/", "--unshare-user", "--disable-userns", "--"})
+	})
+}
+
+// oldABIEditRow is a row of TestEditModeOldLandlockABI, run under outer (nil: as the test
+// runs; else where the user has no namespaces, and edit mode's profile is edit-landlock).
+func oldABIEditRow(t *testing.T, self string, abi int, user *syscall.Credential, outer []string) {
 	w := newEditWorld(t, user)
 	// hookctl and the harness where the row's user can run them, and the hook's wrapper (the
 	// build's directory is not the test's to write).
@@ -211,7 +226,11 @@ func oldABIEditRow(t *testing.T, self string, abi int, user *syscall.Credential)
 		os.WriteFile(filepath.Join(bin, dst), b, 0o755)
 	}
 	w.bin = filepath.Join(bin, "hookctl")
-	wrap := []string{filepath.Join(bin, "harness"), atLandlockABIArg, strconv.Itoa(abi)}
+	wrap := append(outer[:len(outer):len(outer)], filepath.Join(bin, "harness"), atLandlockABIArg, strconv.Itoa(abi))
+	profile, available := "edit", "\nedit sandbox available"
+	if outer != nil {
+		profile, available = "edit-landlock", "\nLandlock-only edit sandbox available"
+	}
 	there := w.under(t, wrap)
 	attack := newEditAttack(t, w, there)
 	// The machine the sandbox was probed on had a newer Landlock: it is the user's to say that
@@ -220,34 +239,40 @@ func oldABIEditRow(t *testing.T, self string, abi int, user *syscall.Credential)
 		t.Fatalf("forget: %s", out)
 	}
 	probe, _ := there("", w.bin, "sandbox", "--probe")
-	if want := fmt.Sprintf("sandbox available: landlock ABI %d,", abi); !strings.Contains(probe, want) || !strings.Contains(probe, "\nedit sandbox available") {
-		t.Fatalf("the probe does not say %q and that the edit sandbox is available:\n%s", want, probe)
+	if want := fmt.Sprintf("sandbox available: landlock ABI %d,", abi); !strings.Contains(probe, want) || !strings.Contains(probe, available) {
+		t.Fatalf("the probe does not say %q and %q:\n%s", want, available, probe)
 	}
-	if runs, refused := w.throughHookThere(t, wrap, "echo hi > main.go"); refused || !strings.Contains(runs, "'--profile' 'edit'") && !strings.Contains(runs, "--profile edit ") {
-		t.Fatalf("the hook did not rewrite into the edit profile (refused %v): %s", refused, runs)
+	if runs, refused := w.throughHookThere(t, wrap, "echo hi > main.go"); refused || !strings.Contains(runs, "'--profile' '"+profile+"'") && !strings.Contains(runs, "--profile "+profile+" ") {
+		t.Fatalf("the hook did not rewrite into the %s profile (refused %v): %s", profile, refused, runs)
 	}
-	out, effects, edited := attack(w.launch("edit"))
+	out, effects, edited := attack(w.launch(profile))
 	if len(effects) > 0 {
 		t.Errorf("at ABI %d the attack got through the edit sandbox: %v\n%s", abi, effects, out)
 	}
 	if !edited {
 		t.Errorf("at ABI %d edit mode could not write the project's own file:\n%s", abi, out)
 	}
-	// What Landlock governs by ABI, with the project as where the command may write: a file
-	// outside truncated, linked or renamed into the project would be a write outside.
+	// What Landlock governs by ABI, with a directory of the project as where the command may
+	// write (the Landlock-only profile makes no new entry at the project's top): a file outside
+	// truncated, linked or renamed into it would be a write outside.
+	sub := filepath.Join(w.project, "sub")
+	os.Mkdir(sub, 0o755)
+	if w.user != nil {
+		os.Lchown(sub, int(w.user.Uid), int(w.user.Gid))
+	}
 	byABI := func(name string, launch ...string) (string, []string) {
 		dir := filepath.Join(w.outside, name)
 		victims(dir)
 		if w.user != nil {
 			filepath.Walk(dir, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, int(w.user.Uid), int(w.user.Gid)) })
 		}
-		out, _ := there("", append(launch, "bash", "--noprofile", "--norc", "-c", byABIAttack(dir, w.project, len(name)))...)
+		out, _ := there("", append(launch, "bash", "--noprofile", "--norc", "-c", byABIAttack(dir, sub, len(name)))...)
 		return out, byABIEffects(dir)
 	}
 	if out, effects := byABI("control"); strings.Join(effects, ", ") != byABIAttacks {
 		t.Fatalf("control: at ABI %d without hookctl the attack got through only %v, so this proves nothing:\n%s", abi, effects, out)
 	}
-	if out, effects := byABI("edit", w.bin, "sandbox", "--profile", "edit", "--session", w.session, "--project", w.project, "--"); len(effects) > 0 {
+	if out, effects := byABI("edit", w.bin, "sandbox", "--profile", profile, "--session", w.session, "--project", w.project, "--"); len(effects) > 0 {
 		t.Errorf("at ABI %d the attack got through the edit sandbox: %v\n%s", abi, effects, out)
 	}
 }
