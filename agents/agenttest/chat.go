@@ -5,17 +5,29 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+	"sync/atomic"
 	"testing"
 )
 
 // Chat is a fake OpenAI Chat Completions API (POST /v1/chat/completions, streamed or not), which
 // Qwen Code and Copilot CLI speak.
-type Chat struct{ fake }
+type Chat struct {
+	fake
+	// asksAgain: the model asks once more for a shell step whose result came back empty from a
+	// command that succeeded (LostOutput), as a model would when a client dropped the output.
+	asksAgain  bool
+	askedAgain atomic.Int32 // how many steps it asked again for, in the longest conversation
+}
 
 // NewChat starts the fake on loopback; it stops when the test ends.
 func NewChat(t testing.TB, script []Step) *Chat {
 	c := &Chat{}
 	c.start(t, script, c.serve)
+	t.Cleanup(func() {
+		if n := c.askedAgain.Load(); n > 0 {
+			t.Logf("the client dropped the output of %d shell step(s), which the model asked for again", n)
+		}
+	})
 	return c
 }
 
@@ -34,10 +46,18 @@ type chatTool struct {
 type chatRequest struct {
 	Stream   bool `json:"stream"`
 	Messages []struct {
-		Role string `json:"role"`
+		Role    string          `json:"role"`
+		Content json.RawMessage `json:"content"`
 	} `json:"messages"`
 	Tools []chatTool `json:"tools"`
 }
+
+// LostOutput is how Qwen Code reports a shell command's result when it dropped the command's
+// output, as the request's JSON has it: none, and exit code 0. Qwen Code 0.24.4 resolves a headless (child_process) command on
+// the child's 'exit' event, which Node emits before the child's stdout is read when the two
+// race: a command that printed (grep Seccomp: /proc/self/status, exit 0) came back as
+// "Output: (empty)" in about one run in five on a loaded machine.
+const LostOutput = `\nOutput: (empty)\nError: (none)\nExit Code: 0\n`
 
 // shellTools and writeTools are the clients' shell and write tools, with the argument that
 // holds the command, the path and the content.
@@ -55,17 +75,27 @@ func (c *Chat) serve(w http.ResponseWriter, req *http.Request, body []byte) {
 	}
 	var rq chatRequest
 	json.Unmarshal(body, &rq)
-	done := 0
+	// done counts the script's steps the conversation has results for; where the fake asks
+	// again, a step whose output was lost counts once its second result is in.
+	done, again, results, asked := 0, false, 0, int32(0)
 	for _, m := range rq.Messages {
-		if m.Role == "tool" {
-			done++
+		if m.Role != "tool" {
+			continue
 		}
+		results++
+		if c.asksAgain && !again && done < len(c.script) && c.script[done].Shell != "" && strings.Contains(string(m.Content), LostOutput) {
+			again, asked = true, asked+1
+			continue
+		}
+		done, again = done+1, false
+	}
+	for n := c.askedAgain.Load(); asked > n && !c.askedAgain.CompareAndSwap(n, asked); n = c.askedAgain.Load() {
 	}
 	var name, args string
 	if done < len(c.script) && len(rq.Tools) > 0 {
 		name, args = c.call(rq.Tools, c.script[done])
 	}
-	id := fmt.Sprintf("call_%d", done+1)
+	id := fmt.Sprintf("call_%d", results+1)
 	if !rq.Stream {
 		msg := map[string]any{"role": "assistant", "content": Done}
 		finish := "stop"

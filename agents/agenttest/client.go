@@ -2,6 +2,7 @@ package agenttest
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -98,7 +99,7 @@ func (c *Client) NewSession(t *testing.T, script func(*Project) []Step) *Session
 			return
 		}
 		if reqs := s.API.Requests(); len(reqs) > 0 {
-			t.Logf("last request: %s", tail(reqs[len(reqs)-1], 4000))
+			t.Logf("last request, without its tools: %s", tail(withoutTools(reqs[len(reqs)-1]), 8000))
 		}
 		for _, out := range s.outputs {
 			t.Logf("%s output:\n%s", c.Name, tail(out, 4000))
@@ -197,6 +198,18 @@ func (s *Session) Sessions() []string {
 		}
 	}
 	return ids
+}
+
+// withoutTools is a request's JSON without the tools the client offers, which fill the tail
+// the log keeps and say nothing of what the model was told.
+func withoutTools(body string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(body), &m) != nil {
+		return body
+	}
+	delete(m, "tools")
+	b, _ := json.Marshal(m)
+	return string(b)
 }
 
 func tail(s string, n int) string {

@@ -185,7 +185,11 @@ var Copilot = &Client{
 // ~/.qwen/settings.json as its PreToolUse hook. It takes no rewritten input.
 var Qwen = &Client{
 	Name: "Qwen Code", Agent: "qwen", Version: "0.24.4", Cache: "qwen-code", Bin: "qwen", Pkg: "@qwen-code/qwen-code",
-	NewAPI: func(t testing.TB, script []Step) API { return NewChat(t, script) },
+	NewAPI: func(t testing.TB, script []Step) API {
+		c := NewChat(t, script)
+		c.asksAgain = true // it drops a command's output now and then (LostOutput)
+		return c
+	},
 	Configure: func(t testing.TB, p *Project, _ API, hook string) {
 		geminiSettings(t, filepath.Join(p.Home, ".qwen", "settings.json"), "openai", "PreToolUse", "*",
 			map[string]any{"type": "command", "command": hook, "timeout": 30000})

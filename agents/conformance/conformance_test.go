@@ -24,9 +24,6 @@ var record = flag.Bool("record", false, "write the payloads each client sent to 
 // the hookctl they built.
 func TestMain(m *testing.M) {
 	code := agenttest.IsolateNetwork(m)
-	if madeMountPoint {
-		os.Remove(managedPolicyDir)
-	}
 	testbin.Cleanup()
 	os.Exit(code)
 }

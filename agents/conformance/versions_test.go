@@ -1,12 +1,9 @@
 package conformance
 
 import (
-	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sync"
 	"testing"
 
 	"github.com/hookctl/hookctl/agents/agenttest"
@@ -15,15 +12,8 @@ import (
 // managedPolicyDir is the organisation's policy directory, at the fixed place hookctl reads.
 const managedPolicyDir = "/etc/hookctl"
 
-// madeMountPoint says whether the tests made an empty managedPolicyDir to mount policies on
-// (TestMain removes it); once is shared by the clients running in parallel.
-var (
-	madeMountPoint bool
-	mountPointOnce sync.Once
-)
-
 // clientVersionPolicy: the organisation's policy, bind-mounted at /etc/hookctl in a mount
-// namespace of the client's own, allows some versions of the client. hookctl learns the
+// namespace of the client's own (over a layer of its own: agenttest.InPlace), allows some versions of the client. hookctl learns the
 // version of the client that runs it from the client's process and package: a policy that
 // refuses exactly the installed version refuses the model's read, naming the version and the
 // policy's reason; one whose minimum is exactly the installed version lets the same read run
@@ -36,11 +26,6 @@ func clientVersionPolicy(t *testing.T, c *agenttest.Client) {
 	if _, err := exec.LookPath("unshare"); err != nil {
 		t.Skip("needs unshare")
 	}
-	mountPointOnce.Do(func() {
-		if _, err := os.Lstat(managedPolicyDir); errors.Is(err, fs.ErrNotExist) {
-			madeMountPoint = os.Mkdir(managedPolicyDir, 0o755) == nil
-		}
-	})
 	if _, err := os.Lstat(filepath.Join(managedPolicyDir, "config.toml")); err == nil {
 		t.Skipf("this machine has an organisation's policy at %s already", managedPolicyDir)
 	}
@@ -67,12 +52,7 @@ func clientVersionPolicy(t *testing.T, c *agenttest.Client) {
 				t.Fatal(err)
 			}
 			// The client runs where the policy is in place, and its hooks with it.
-			wrapper := filepath.Join(t.TempDir(), "in-place")
-			script := "#!/bin/sh\nexec unshare --mount --propagation private -- sh -c 'mount --bind \"$0\" \"$1\" && shift && exec \"$@\"' " +
-				policy + " " + managedPolicyDir + " " + s.Bin + " \"$@\"\n"
-			if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
-				t.Fatal(err)
-			}
+			wrapper := agenttest.InPlaceWrapper(t, policy, managedPolicyDir, s.Bin)
 			s.Bin = wrapper
 			s.Register(t)
 			s.Run(t, "Read the marker.")

@@ -56,9 +56,16 @@ func TestSandboxEnvironments(t *testing.T) {
 		// Without Landlock, read-only mounts in a mount namespace of its own stand in for it.
 		{"no Landlock", []string{harness, withoutLandlockArg}, nil, []string{"sandbox available: read-only mounts and masks",
 			"a process namespace of its own", "; without Landlock (the kernel has none"}, true},
+		// The same for an unprivileged user, whose mounts are made in a user namespace.
+		{"no Landlock, unprivileged user", []string{harness, withoutLandlockArg}, nobody, []string{"sandbox available: read-only mounts and masks",
+			"a process namespace of its own", "; without Landlock (the kernel has none"}, true},
 		// Without Landlock or namespaces: nothing holds the files; the policy-only launch
 		// still holds its seccomp filter (no network), no_new_privs and no capabilities.
 		{"no Landlock and no user namespaces", append(bwrap("--unshare-user", "--disable-userns"), harness, withoutLandlockArg), nobody,
+			[]string{"no sandbox: the kernel has no Landlock", "no mount namespace of its own here"}, false},
+		// The same for root, in a container whose filter refuses new namespaces (unshare, clone
+		// with CLONE_NEW*), as Docker's default profile does.
+		{"no Landlock and no namespaces, root", []string{harness, withoutLandlockOrNamespacesArg}, nil,
 			[]string{"no sandbox: the kernel has no Landlock", "no mount namespace of its own here"}, false},
 	}
 	for _, row := range rows {

@@ -2,8 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -43,11 +41,6 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 		c := mc.client
 		t.Run(c.Agent, func(t *testing.T) {
 			system := filepath.Dir(managedFiles[c.Agent])
-			if _, err := os.Lstat(system); errors.Is(err, fs.ErrNotExist) {
-				if os.Mkdir(system, 0o755) == nil {
-					t.Cleanup(func() { os.Remove(system) })
-				}
-			}
 			for i, repo := range mc.repoSettings {
 				for _, scope := range []string{"user", "managed"} {
 					s := c.NewSession(t, func(*agenttest.Project) []agenttest.Step {
@@ -76,16 +69,13 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 						t.Cleanup(func() { os.RemoveAll(machine) })
 						os.Chmod(machine, 0o755)
 						inPlace = func(argv ...string) []string {
-							return append([]string{"unshare", "--mount", "--propagation", "private", "--", "sh", "-c", `mount --bind "$0" "$1" && shift && exec "$@"`, machine, system}, argv...)
+							return agenttest.InPlace(t, machine, system, argv...)
 						}
 						if mc.systemEnv != "" {
 							env = append(env, mc.systemEnv+"="+filepath.Join(machine, filepath.Base(managedFiles[c.Agent])))
 						} else {
 							// The client itself runs where the machine's file is in place.
-							wrapper := filepath.Join(t.TempDir(), "in-place")
-							writeFile(t, wrapper, "#!/bin/sh\nexec unshare --mount --propagation private -- sh -c 'mount --bind \"$0\" \"$1\" && shift && exec \"$@\"' "+
-								machine+" "+system+" "+s.Bin+" \"$@\"\n")
-							os.Chmod(wrapper, 0o755)
+							wrapper := agenttest.InPlaceWrapper(t, machine, system, s.Bin)
 							s.Bin = wrapper
 						}
 					}
@@ -171,11 +161,6 @@ func TestManagedCursorInstall(t *testing.T) {
 		t.Skip("install --scope managed writes a root-owned file: the test runs as root")
 	}
 	system := filepath.Dir(managedFiles["cursor"])
-	if _, err := os.Lstat(system); errors.Is(err, fs.ErrNotExist) {
-		if os.Mkdir(system, 0o755) == nil {
-			t.Cleanup(func() { os.Remove(system) })
-		}
-	}
 	machine, err := os.MkdirTemp("/var/lib", "hookctl-managed-cursor-")
 	if err != nil {
 		t.Fatal(err)
@@ -187,7 +172,7 @@ func TestManagedCursorInstall(t *testing.T) {
 	// The project tries to own Cursor's hooks: an empty hooks file of its own.
 	writeFile(t, filepath.Join(project, ".cursor", "hooks.json"), `{"version":1,"hooks":{}}`)
 	run := func(args ...string) string {
-		argv := append([]string{"unshare", "--mount", "--propagation", "private", "--", "sh", "-c", `mount --bind "$0" "$1" && shift && exec "$@"`, machine, system, bin}, args...)
+		argv := agenttest.InPlace(t, machine, system, append([]string{bin}, args...)...)
 		cmd := exec.Command(argv[0], argv[1:]...)
 		cmd.Dir, cmd.Env = project, []string{"HOME=" + home, "HOOKCTL_HOME=" + filepath.Join(home, "hookctl"), "PATH=" + os.Getenv("PATH"), "LANG=C.UTF-8"}
 		out, _ := cmd.CombinedOutput()

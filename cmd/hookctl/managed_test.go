@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -10,13 +9,14 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/hookctl/hookctl/agents/agenttest"
 	"github.com/hookctl/hookctl/config"
 )
 
 // managedWorld runs the built hookctl as a user whose own config loosens things, with or without
 // the organisation's policy at its fixed place: the policy directory is mounted on
-// /etc/hookctl in a mount namespace of the command's own, so the machine's /etc is untouched
-// and the binary reads the path it always reads.
+// /etc/hookctl in a mount namespace of the command's own (agenttest.InPlace), so the machine's
+// /etc is untouched and the binary reads the path it always reads.
 type managedWorld struct {
 	bin, home, policy string
 	user              *syscall.Credential
@@ -32,13 +32,7 @@ func newManagedWorld(t *testing.T, user *syscall.Credential, userConfig string) 
 	if os.Geteuid() != 0 {
 		t.Skip("mounting the policy in place needs root")
 	}
-	// The mount point: an empty directory of root's, made only if the machine has none (an
-	// empty /etc/hookctl holds no policy, so nothing else running meanwhile is affected).
-	if _, err := os.Lstat(filepath.Dir(config.ManagedConfigPath)); errors.Is(err, fs.ErrNotExist) {
-		if err := os.Mkdir(filepath.Dir(config.ManagedConfigPath), 0o755); err == nil {
-			t.Cleanup(func() { os.Remove(filepath.Dir(config.ManagedConfigPath)) })
-		}
-	} else if _, err := os.Lstat(config.ManagedConfigPath); err == nil {
+	if _, err := os.Lstat(config.ManagedConfigPath); err == nil {
 		t.Skipf("this machine has an organisation's policy at %s already", config.ManagedConfigPath)
 	}
 	root, err := os.MkdirTemp("/var/lib", "hookctl-managed-e2e-")
@@ -70,7 +64,7 @@ func (w *managedWorld) run(t *testing.T, managed bool, stdin string, args ...str
 	var argv []string
 	switch {
 	case managed:
-		argv = []string{"unshare", "--mount", "--propagation", "private", "--", "sh", "-c", `mount --bind "$0" /etc/hookctl && exec "$@"`, w.policy}
+		argv = agenttest.InPlace(t, w.policy, filepath.Dir(config.ManagedConfigPath))
 	default:
 		argv = []string{"env"}
 	}

@@ -3,7 +3,7 @@
 package main
 
 import (
-	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"runtime"
@@ -43,11 +43,15 @@ func execWithoutLandlock(argv []string, namespaces bool) error {
 }
 
 // execAtLandlockABI runs argv on this kernel as if its Landlock were ABI abi (1, 2, 3, …): a
-// seccomp filter hands every landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
-// of argv and all it starts to this process, which answers abi; every other call, the real
-// ruleset's creation included, goes to the kernel, so argv asks for that ABI's rights only and
-// the kernel enforces them. It stays to answer until argv exits, and exits with its status.
-// Test-only: the shipped binary has no way to be told a lower ABI.
+// seccomp filter stops every landlock_create_ruleset(NULL, 0, LANDLOCK_CREATE_RULESET_VERSION)
+// of argv and all it starts for this process, their tracer, which skips the call and makes it
+// return abi; every other call, the real ruleset's creation included, goes to the kernel, so
+// argv asks for that ABI's rights only and the kernel enforces them. It traces (SECCOMP_RET_TRACE
+// under ptrace) rather than listens (SECCOMP_RET_USER_NOTIF), because a process may have one
+// listener in its filter chain and edit mode's sandbox installs its own. It answers until argv
+// exits, and exits with its status; what argv leaves running is then let go (a query after that
+// fails with ENOSYS, as on a kernel without Landlock). Test-only: the shipped binary has no way
+// to be told a lower ABI.
 func execAtLandlockABI(abi int, argv []string) error {
 	audit := map[string]uint32{"amd64": 0xc000003e, "arm64": 0xc00000b7}[runtime.GOARCH]
 	const createRuleset, versionFlag = 444, 1
@@ -56,38 +60,84 @@ func execAtLandlockABI(abi int, argv []string) error {
 	if err != nil {
 		return err
 	}
+	// The assembler knows the listener's action only: the tracer's takes its place.
+	const retK, retUserNotif, retTrace = 0x06, 0x7fc00000, 0x7ff00000
+	for i := range prog {
+		if prog[i].Code == retK && prog[i].K == retUserNotif {
+			prog[i].K = retTrace
+		}
+	}
 	path, err := exec.LookPath(argv[0])
 	if err != nil {
 		return err
 	}
-	// The filter is the calling thread's, and the child is forked from it.
+	// The filter is the calling thread's, the child is forked from it, and ptrace takes every
+	// request from the thread that traces.
 	runtime.LockOSThread()
-	listener, err := seccomp.InstallListener(prog) // close-on-exec: argv cannot answer itself
+	if err := seccomp.Install(prog); err != nil {
+		return err
+	}
+	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2},
+		Sys: &syscall.SysProcAttr{Ptrace: true}})
 	if err != nil {
 		return err
 	}
-	go func() {
-		for {
-			n, err := seccomp.Recv(listener)
-			if errors.Is(err, syscall.ENOENT) {
-				continue
-			}
-			if err != nil {
-				return
-			}
-			seccomp.Respond(listener, n.ID, int64(abi), 0)
+	var ws syscall.WaitStatus
+	if _, err := syscall.Wait4(pid, &ws, syscall.WALL, nil); err != nil || !ws.Stopped() {
+		return fmt.Errorf("%s did not stop at its exec: %v %v", argv[0], ws, err)
+	}
+	const (
+		optTraceFork, optTraceVfork, optTraceClone, optTraceExec, optTraceSeccomp = 0x2, 0x4, 0x8, 0x10, 0x80
+		eventFork, eventVfork, eventClone, eventSeccomp                           = 1, 2, 3, 7
+	)
+	if err := syscall.PtraceSetOptions(pid, optTraceFork|optTraceVfork|optTraceClone|optTraceExec|optTraceSeccomp); err != nil {
+		return err
+	}
+	if err := syscall.PtraceCont(pid, 0); err != nil {
+		return err
+	}
+	// A task the tracer follows into being starts with a SIGSTOP of its own, which may reach the
+	// tracer before or after its parent's event: neither is passed on.
+	known, fresh := map[int]bool{pid: true}, map[int]bool{}
+	for {
+		w, err := syscall.Wait4(-1, &ws, syscall.WALL, nil)
+		if err == syscall.EINTR {
+			continue
 		}
-	}()
-	cmd := exec.Command(path, argv[1:]...)
-	cmd.Args[0] = argv[0]
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = os.Stdin, os.Stdout, os.Stderr
-	err = cmd.Run()
-	if ee, ok := err.(*exec.ExitError); ok {
-		os.Exit(ee.ExitCode())
+		if err != nil {
+			return err
+		}
+		switch {
+		case ws.Exited() || ws.Signaled():
+			delete(known, w)
+			if w == pid && ws.Exited() {
+				os.Exit(ws.ExitStatus())
+			} else if w == pid {
+				os.Exit(128 + int(ws.Signal()))
+			}
+			continue
+		case !ws.Stopped():
+			continue
+		}
+		sig := ws.StopSignal()
+		switch {
+		case sig == syscall.SIGTRAP && ws.TrapCause() == eventSeccomp:
+			if err := answerSyscall(w, uint64(abi)); err != nil {
+				return fmt.Errorf("failed to answer the ABI query: %v", err)
+			}
+			sig = 0
+		case sig == syscall.SIGTRAP && (ws.TrapCause() == eventFork || ws.TrapCause() == eventVfork || ws.TrapCause() == eventClone):
+			if child, err := syscall.PtraceGetEventMsg(w); err == nil && !known[int(child)] {
+				known[int(child)], fresh[int(child)] = true, true
+			}
+			sig = 0
+		case sig == syscall.SIGTRAP && ws.TrapCause() > 0: // exec
+			sig = 0
+		case sig == syscall.SIGSTOP && (fresh[w] || !known[w]):
+			known[w] = true
+			delete(fresh, w)
+			sig = 0
+		}
+		syscall.PtraceCont(w, int(sig)) // a task killed meanwhile: ESRCH, and its exit follows
 	}
-	if err != nil {
-		return err
-	}
-	os.Exit(0)
-	return nil
 }
