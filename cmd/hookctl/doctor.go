@@ -474,7 +474,7 @@ func (d *doctor) checkSandbox(env environment) {
 		// A protected file with a second name would be writable through it: the edit
 		// launcher refuses every command until it has one (here, for this directory's project).
 		cwd, _ := os.Getwd()
-		p := editProfile(env.home, "", cwd, "", false)
+		p := launchEnv().EditProfile(env.home, "", cwd, "", false)
 		if f, n := sandbox.HardLinked(append(p.Frozen, p.Hidden...)); f != "" {
 			d.problem("find the other names with `find / -xdev -samefile "+f+"` and remove them",
 				"%s has %d hard links: edit mode's commands are refused until it has one", f, n)

@@ -27,7 +27,9 @@ var floors = []struct {
 		"audit", "config", "session", "sandbox", "sandbox/egress/proxy", "securerun"}},
 	{"the decision: the policy, pure", []string{"policy"}},
 	{"deciders and services: the gate, the retriever's front and worker", []string{
-		"gate", "retriever/front", "retriever/worker"}},
+		"gate", "retriever/front", "retriever/worker",
+		"sandbox/launcher", // the sandbox verb's processes: it loads the config with the judges' checks
+	}},
 	{"adapters and front ends: the clients' adapters, the dashboard, the exporter", []string{
 		"agents", "dashboard", "export"}},
 	{"commands: wiring", []string{"cmd"}},
