@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -20,6 +21,7 @@ import (
 
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/agents/claude/permissions"
+	"github.com/hookctl/hookctl/agents/clientversion"
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/gate"
@@ -698,6 +700,42 @@ func (d *doctor) checkProjectRemotes(home, cwd string) {
 	for _, h := range session.ProjectRemotes(cwd) {
 		if !slices.Contains(r.Hosts(), h) {
 			d.note(".git/config names %s, which is not one of the project's recorded remotes: edit mode does not reach it (hookctl remotes add %s, if you added it)", h, h)
+		}
+	}
+}
+
+// checkVersions says what the policy asks of hookctl's and the clients' versions, and whether
+// what is installed here meets it.
+func (d *doctor) checkVersions(cfg *config.Config) {
+	policy := gate.VersionPolicy(cfg)
+	if cfg.MinHookctlVersion != "" {
+		if why := clientversion.CheckHookctl(buildinfo.Version(), cfg.MinHookctlVersion, policy); why != "" {
+			d.problem("upgrade hookctl", "%s", why)
+		} else {
+			d.ok("hookctl %s: %s allows %s or newer", buildinfo.Version(), policy, cfg.MinHookctlVersion)
+		}
+	}
+	names := slices.Sorted(maps.Keys(cfg.Clients))
+	for _, name := range names {
+		r := cfg.Clients[name]
+		allows := "any version"
+		if r.MinVersion != "" {
+			allows = r.MinVersion + " or newer"
+		}
+		for _, v := range slices.Sorted(maps.Keys(r.Refuse)) {
+			allows += fmt.Sprintf(", not %s (%s)", v, r.Refuse[v])
+		}
+		d.note("%s: %s allows %s; each hook call learns the version of the %s that runs it from the client's process and package.json, and is refused when it cannot",
+			clientversion.Name(name), policy, allows, clientversion.Name(name))
+		f, err := clientversion.Installed(name)
+		if err != nil {
+			d.note("  %s on this PATH: %v", clientversion.Name(name), err)
+			continue
+		}
+		if why := clientversion.Check(name, r, f, nil, policy); why != "" {
+			d.problem("upgrade "+clientversion.Name(name), "the %s on this PATH would be refused: %s", clientversion.Name(name), why)
+		} else {
+			d.ok("%s %s on this PATH (%s) is allowed", clientversion.Name(name), f.Version, f.Source)
 		}
 	}
 }
