@@ -104,7 +104,7 @@ func doctorRun(s *streams) int {
 	// Registration per scope.
 	registered := false
 	var runs []string // the binaries the registrations run
-	for _, scope := range scopes {
+	for _, scope := range claude.Scopes {
 		path := mustSettingsPath(scope, env.userHome, cwd)
 		ok, bin := d.checkSettings(scope, path, env)
 		registered = ok || registered
@@ -221,7 +221,7 @@ func orNone(s string) string {
 }
 
 func mustSettingsPath(scope, home, cwd string) string {
-	p, _ := settingsPath(scope, home, cwd)
+	p, _ := claude.SettingsPath(scope, home, cwd)
 	return p
 }
 
