@@ -8,22 +8,24 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookctl/hookctl/agents/hookfile"
+	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/lexer"
 )
 
-// Install is one client's installation, for the clients other than Claude Code: the scopes
-// `hookctl install --agent NAME` takes, the file each registers hookctl in, and how a
-// repository's own settings switch the client's user hooks off.
+// Scopes are the scopes `hookctl install --agent NAME` takes: a user's own hooks file, and a
+// root-owned file of the machine's that no repository's settings switch off (Install.ManagedFile).
+var Scopes = []string{"user", "managed"}
+
+// Install is one client's installation, for the clients other than Claude Code: the file each
+// of Scopes registers hookctl in, and how a repository's own settings switch the client's user
+// hooks off.
 type Install struct {
-	// Scopes: a user's own hooks file, and where the client has one, a root-owned file of the
-	// machine's that no repository's settings switch off (ManagedFile).
-	Scopes      []string
 	ManagedFile string // on Linux
 	// Register is the registration of command in scope, one of Scopes.
 	Register func(scope, userHome, command string) Registration
 	// RepoSwitchesOff says how a repository's own settings switch off a user's hooks, where
 	// one can (each tested for real: TestRealClientsManagedHookHoldsAgainstTheRepository), and
-	// RepoHooksOff whether the project at dir does ("" when not, or when it cannot tell).
+	// RepoHooksOff, where set, whether the project at dir does ("" when not).
 	RepoSwitchesOff string
 	RepoHooksOff    func(dir string) string
 	// Settle, where set, makes r what install writes into text, the file as it is.
@@ -105,6 +107,17 @@ func (r Registration) Registered(text []byte, ours hookfile.Ours) (registered, e
 		return true
 	})
 	return registered, err == nil && !changed
+}
+
+// SettingsSwitchOff says, for RepoHooksOff, whether the JSON settings file at dir/name switches
+// hooks off (off reads it): "FILE switches hooks off", or "".
+func SettingsSwitchOff(dir, name string, off func(settings gjson.Result) bool) string {
+	file := filepath.Join(dir, name)
+	b, err := fsutil.ReadFile(file, 1<<20, false)
+	if err != nil || !off(gjson.ParseBytes(b)) {
+		return ""
+	}
+	return file + " switches hooks off"
 }
 
 // HookCommand is the command a client's hooks file runs for hookctl as binary: what Ours

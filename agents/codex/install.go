@@ -14,19 +14,21 @@ import (
 // cannot be disabled by any config file (codex-rs/hooks/src/engine/discovery.rs); the machine's
 // requirements keep hooks on (Requirements).
 var Install = agentkit.Install{
-	Scopes:          []string{"user", "managed"},
 	ManagedFile:     managedFile,
 	Register:        register,
 	RepoSwitchesOff: ".codex/config.toml ([features] hooks = false)",
-	RepoHooksOff: func(dir string) string {
-		if file := filepath.Join(dir, ".codex", "config.toml"); HooksOffIn(file) {
-			return file + " switches hooks off"
-		}
-		return ""
-	},
+	RepoHooksOff:    repoHooksOff,
 }
 
 const managedFile = "/etc/codex/hooks.json"
+
+// repoHooksOff says whether the project at dir switches hooks off in its own settings.
+func repoHooksOff(dir string) string {
+	if file := filepath.Join(dir, ".codex", "config.toml"); HooksOffIn(file) {
+		return file + " switches hooks off"
+	}
+	return ""
+}
 
 // register: no matcher, every tool, apply_patch and MCP tools too. SessionStart tells the model
 // its mode and the user what holds it, and notes the session for the mode-change notices. The

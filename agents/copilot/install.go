@@ -10,11 +10,9 @@ import (
 // the user's hooks directory (Copilot CLI reads every file there), or in the machine's policy
 // directory.
 var Install = agentkit.Install{
-	Scopes:          []string{"user", "managed"},
 	ManagedFile:     managedFile,
 	Register:        register,
 	RepoSwitchesOff: "disableAllHooks",
-	RepoHooksOff:    func(string) string { return "" },
 }
 
 const managedFile = "/etc/github-copilot/policy.d/hookctl.json"

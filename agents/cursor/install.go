@@ -9,10 +9,8 @@ import (
 // Install is where `hookctl install --agent cursor` registers hookctl: the user's hooks file,
 // or the enterprise hooks, first in Cursor's documented priority order.
 var Install = agentkit.Install{
-	Scopes:       []string{"user", "managed"},
-	ManagedFile:  managedFile,
-	Register:     register,
-	RepoHooksOff: func(string) string { return "" },
+	ManagedFile: managedFile,
+	Register:    register,
 }
 
 const managedFile = "/etc/cursor/hooks.json"

@@ -10,35 +10,29 @@ import (
 
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/agents/hookfile"
-	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/internal/hookjson"
 )
 
 // Install is where `hookctl install --agent gemini` registers hookctl: the user's settings, or
 // the system settings, which Gemini CLI reads last.
 var Install = agentkit.Install{
-	Scopes:          []string{"user", "managed"},
 	ManagedFile:     managedFile,
 	Register:        register,
 	RepoSwitchesOff: ".gemini/settings.json (hooksConfig.enabled = false, or hookctl in hooksConfig.disabled)",
-	RepoHooksOff: func(dir string) string {
-		file := filepath.Join(dir, ".gemini", "settings.json")
-		b, err := fsutil.ReadFile(file, 1<<20, false)
-		if err != nil {
-			return ""
-		}
-		s := gjson.ParseBytes(b)
-		named := false
-		s.Get("hooksConfig.disabled").ForEach(func(_, v gjson.Result) bool { named = named || v.Str == "hookctl"; return !named })
-		if s.Get("hooksConfig.enabled").Type != gjson.False && !named {
-			return ""
-		}
-		return file + " switches hooks off"
-	},
-	Settle: settle,
+	RepoHooksOff:    repoHooksOff,
+	Settle:          settle,
 }
 
 const managedFile = "/etc/gemini-cli/settings.json"
+
+// repoHooksOff says whether the project at dir switches hooks off in its own settings.
+func repoHooksOff(dir string) string {
+	return agentkit.SettingsSwitchOff(dir, ".gemini/settings.json", func(s gjson.Result) bool {
+		named := false
+		s.Get("hooksConfig.disabled").ForEach(func(_, v gjson.Result) bool { named = named || v.Str == "hookctl"; return !named })
+		return s.Get("hooksConfig.enabled").Type == gjson.False || named
+	})
+}
 
 // register: the timeout (ms) leaves hookctl's own deadline far inside Gemini CLI's, which runs
 // a call whose hook timed out.

@@ -6,27 +6,23 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/hookctl/hookctl/agents/agentkit"
-	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // Install is where `hookctl install --agent qwen` registers hookctl: the user's settings, or
 // the system settings, which Qwen Code reads last.
 var Install = agentkit.Install{
-	Scopes:          []string{"user", "managed"},
 	ManagedFile:     managedFile,
 	Register:        register,
 	RepoSwitchesOff: ".qwen/settings.json (disableAllHooks)",
-	RepoHooksOff: func(dir string) string {
-		file := filepath.Join(dir, ".qwen", "settings.json")
-		b, err := fsutil.ReadFile(file, 1<<20, false)
-		if err != nil || !gjson.ParseBytes(b).Get("disableAllHooks").Bool() {
-			return ""
-		}
-		return file + " switches hooks off"
-	},
+	RepoHooksOff:    repoHooksOff,
 }
 
 const managedFile = "/etc/qwen-code/settings.json"
+
+// repoHooksOff says whether the project at dir switches hooks off in its own settings.
+func repoHooksOff(dir string) string {
+	return agentkit.SettingsSwitchOff(dir, ".qwen/settings.json", func(s gjson.Result) bool { return s.Get("disableAllHooks").Bool() })
+}
 
 // register: the timeout (ms) leaves hookctl's own deadline far inside Qwen Code's, which runs a
 // call whose hook timed out.

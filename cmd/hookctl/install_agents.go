@@ -35,11 +35,11 @@ var installs = map[string]agentkit.Install{"codex": codex.Install, "qwen": qwen.
 // that timed the hook out would run the call (Codex, Gemini CLI, Qwen Code, Copilot CLI).
 func agentRegistration(name, scope, userHome, binary string) (agentkit.Registration, error) {
 	inst, known := installs[name]
-	if !slices.Contains(inst.Scopes, scope) {
-		return agentkit.Registration{}, fmt.Errorf("hookctl install --agent %s takes --scope %s", name, strings.Join(inst.Scopes, " or "))
-	}
 	if !known {
 		return agentkit.Registration{}, fmt.Errorf("unknown agent %q", name)
+	}
+	if !slices.Contains(agentkit.Scopes, scope) {
+		return agentkit.Registration{}, fmt.Errorf("hookctl install --agent %s takes --scope %s", name, strings.Join(agentkit.Scopes, " or "))
 	}
 	return inst.Register(scope, userHome, agentkit.HookCommand(binary, name)), nil
 }
@@ -337,7 +337,7 @@ func agentDoctorRun(s *streams, name string) int {
 	}
 	found := false
 	a, _ := agentNamed(name)
-	for _, scope := range installs[name].Scopes {
+	for _, scope := range agentkit.Scopes {
 		binary := linkedBinary(env.home)
 		if scope == "managed" {
 			binary = env.binary
@@ -377,7 +377,7 @@ func agentDoctorRun(s *streams, name string) int {
 		}
 		if why := installs[name].RepoSwitchesOff; why != "" && scope == "user" {
 			d.note("⚠ %s: a repository's %s switches off user hooks; install the hook no repository can switch off with sudo hookctl install --agent %s --scope managed", a.Client.Name, why, name)
-			if cwd, err := os.Getwd(); err == nil {
+			if cwd, err := os.Getwd(); err == nil && installs[name].RepoHooksOff != nil {
 				if off := installs[name].RepoHooksOff(cwd); off != "" {
 					d.problem("remove it, or install with --scope managed", "%s: EVERY hook is off in this project, hookctl's included — nothing is gated", off)
 				}
