@@ -21,6 +21,7 @@ import (
 	"github.com/hookctl/hookctl/agents/cursor"
 	"github.com/hookctl/hookctl/agents/gemini"
 	"github.com/hookctl/hookctl/agents/qwen"
+	"github.com/hookctl/hookctl/doctor"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/sandbox"
@@ -329,11 +330,11 @@ func removeTrustBlock(home string, rec *agentRecord) error {
 // agentDoctorRun checks client name's registration: the hooks file holds hookctl's group as
 // install writes it, the binary it names runs, and for Codex that Codex trusts it.
 func agentDoctorRun(s *streams, name string) int {
-	d := &doctor{s: s}
+	d := &doctor.Doctor{Out: s.out}
 	env := hookEnv()
 	if env.err != nil {
-		d.problem("set HOOKCTL_HOME or HOME", "hookctl's home: %v", env.err)
-		return d.problems
+		d.Problem("set HOOKCTL_HOME or HOME", "hookctl's home: %v", env.err)
+		return d.Problems
 	}
 	found := false
 	a, _ := agentNamed(name)
@@ -344,13 +345,13 @@ func agentDoctorRun(s *streams, name string) int {
 		}
 		r, err := agentRegistration(name, scope, env.userHome, binary)
 		if err != nil {
-			d.problem("report this", "%v", err)
+			d.Problem("report this", "%v", err)
 			continue
 		}
 		text, _, existed, err := readSettingsFile(r.File)
 		switch {
 		case err != nil:
-			d.problem("fix or remove the file", "%v", err)
+			d.Problem("fix or remove the file", "%v", err)
 			continue
 		case !existed:
 			continue
@@ -362,12 +363,12 @@ func agentDoctorRun(s *streams, name string) int {
 		}
 		found = true
 		if !exact {
-			d.problem("hookctl install --agent "+name+scopeFlag(scope), "%s registers hookctl, but not as install writes it (another binary, or settings changed)", r.File)
+			d.Problem("hookctl install --agent "+name+scopeFlag(scope), "%s registers hookctl, but not as install writes it (another binary, or settings changed)", r.File)
 		} else {
-			d.ok("%s registers hookctl (%s)", r.File, r.Command)
+			d.OK("%s registers hookctl (%s)", r.File, r.Command)
 		}
 		if fi, err := os.Stat(binary); err != nil || fi.Mode()&0o111 == 0 {
-			d.problem("hookctl install --agent "+name, "%s, which the hook runs, is missing: every call is refused", binary)
+			d.Problem("hookctl install --agent "+name, "%s, which the hook runs, is missing: every call is refused", binary)
 		}
 		if name == "codex" {
 			doctorCodexTrust(d, r, scope)
@@ -376,34 +377,34 @@ func agentDoctorRun(s *streams, name string) int {
 			}
 		}
 		if why := installs[name].RepoSwitchesOff; why != "" && scope == "user" {
-			d.note("⚠ %s: a repository's %s switches off user hooks; install the hook no repository can switch off with sudo hookctl install --agent %s --scope managed", a.Client.Name, why, name)
+			d.Note("⚠ %s: a repository's %s switches off user hooks; install the hook no repository can switch off with sudo hookctl install --agent %s --scope managed", a.Client.Name, why, name)
 			if cwd, err := os.Getwd(); err == nil && installs[name].RepoHooksOff != nil {
 				if off := installs[name].RepoHooksOff(cwd); off != "" {
-					d.problem("remove it, or install with --scope managed", "%s: EVERY hook is off in this project, hookctl's included — nothing is gated", off)
+					d.Problem("remove it, or install with --scope managed", "%s: EVERY hook is off in this project, hookctl's included — nothing is gated", off)
 				}
 			}
 		}
 	}
 	if !found {
-		d.problem("hookctl install --agent "+name, "no %s hooks file registers hookctl", name)
+		d.Problem("hookctl install --agent "+name, "no %s hooks file registers hookctl", name)
 	}
-	d.checkAgentSandbox(env, name)
-	return d.problems
+	checkAgentSandbox(d, env, name)
+	return d.Problems
 }
 
 // checkAgentSandbox says where the client's admitted shell commands run: in the OS sandbox, or
 // on hookctl's policy alone (the machine has no sandbox, or the client takes no rewrite).
-func (d *doctor) checkAgentSandbox(env environment, name string) {
+func checkAgentSandbox(d *doctor.Doctor, env environment, name string) {
 	a, _ := agentNamed(name)
 	cfg, _ := gate.LoadConfig(env.home)
 	st := sandbox.Current(env.home, env.binary)
 	switch {
 	case a.AsWritten:
-		d.note("%s runs shell commands as it sent them (it takes no rewritten command): its admitted reads run on hookctl's policy alone, never in the OS sandbox, and reads that need the sandbox are refused", a.Client.Name)
+		d.Note("%s runs shell commands as it sent them (it takes no rewritten command): its admitted reads run on hookctl's policy alone, never in the OS sandbox, and reads that need the sandbox are refused", a.Client.Name)
 	case st.Available:
-		d.ok("%s", gate.Enforcement(isolationOf(st), cfg))
+		d.OK("%s", gate.Enforcement(isolationOf(st), cfg))
 	default:
-		d.note("%s\n    to get it: %s", gate.Enforcement(isolationOf(st), cfg), sandboxFix(st))
+		d.Note("%s\n    to get it: %s", gate.Enforcement(isolationOf(st), cfg), doctor.SandboxFix(st))
 	}
 }
 
@@ -416,32 +417,32 @@ func scopeFlag(scope string) string {
 
 // doctorCodexTrust asks Codex whether it runs hookctl's hook: an untrusted or changed hook is
 // skipped without a word, the worst failure an installed gate can have.
-func doctorCodexTrust(d *doctor, r agentkit.Registration, scope string) {
+func doctorCodexTrust(d *doctor.Doctor, r agentkit.Registration, scope string) {
 	bin, err := exec.LookPath("codex")
 	if err != nil {
-		d.problem("put codex on your PATH and run hookctl doctor --agent codex again", "cannot ask Codex whether it trusts hookctl's hook: codex is not on your PATH")
+		d.Problem("put codex on your PATH and run hookctl doctor --agent codex again", "cannot ask Codex whether it trusts hookctl's hook: codex is not on your PATH")
 		return
 	}
 	cwd, _ := os.Getwd()
 	hooks, err := codex.ListHooks(bin, codexEnv(), cwd)
 	if err != nil {
-		d.problem("run hookctl install --agent codex", "cannot ask Codex whether it trusts hookctl's hook: %v", err)
+		d.Problem("run hookctl install --agent codex", "cannot ask Codex whether it trusts hookctl's hook: %v", err)
 		return
 	}
 	ours := codex.Ours(hooks, r.Command)
 	if len(ours) < len(r.Entries()) {
-		d.problem("hookctl install --agent codex", "Codex lists %d of hookctl's %d hooks for this directory", len(ours), len(r.Entries()))
+		d.Problem("hookctl install --agent codex", "Codex lists %d of hookctl's %d hooks for this directory", len(ours), len(r.Entries()))
 	}
 	for _, h := range ours {
 		switch {
 		case !h.Enabled:
-			d.problem("enable it in Codex (/hooks) or run hookctl install --agent codex", "Codex lists hookctl's %s hook as disabled: it does not run", h.EventName)
+			d.Problem("enable it in Codex (/hooks) or run hookctl install --agent codex", "Codex lists hookctl's %s hook as disabled: it does not run", h.EventName)
 		case scope == "managed" && h.TrustStatus == "managed":
-			d.ok("Codex runs hookctl's %s hook as managed (%s): no repository or user config can switch it off", h.EventName, h.Key)
+			d.OK("Codex runs hookctl's %s hook as managed (%s): no repository or user config can switch it off", h.EventName, h.Key)
 		case h.TrustStatus != "trusted":
-			d.problem("hookctl install --agent codex (it trusts the hook as installed)", "Codex reports hookctl's %s hook %s: it SKIPS it without a word, so nothing is gated", h.EventName, h.TrustStatus)
+			d.Problem("hookctl install --agent codex (it trusts the hook as installed)", "Codex reports hookctl's %s hook %s: it SKIPS it without a word, so nothing is gated", h.EventName, h.TrustStatus)
 		default:
-			d.ok("Codex trusts hookctl's %s hook (%s)", h.EventName, h.Key)
+			d.OK("Codex trusts hookctl's %s hook (%s)", h.EventName, h.Key)
 		}
 	}
 }
@@ -496,15 +497,15 @@ func pinCodexHooks(s *streams, path string, dryRun bool) error {
 }
 
 // doctorCodexPin says whether the machine's requirements keep Codex's hooks on.
-func doctorCodexPin(d *doctor) {
+func doctorCodexPin(d *doctor.Doctor) {
 	text, _, existed, err := readSettingsFile(codex.Requirements)
 	if err != nil {
-		d.problem("fix or remove the file", "%v", err)
+		d.Problem("fix or remove the file", "%v", err)
 		return
 	}
 	if _, on, err := codex.Features(text); existed && err == nil && on != nil && *on {
-		d.ok("%s keeps Codex's hooks on: no repository can switch them off", codex.Requirements)
+		d.OK("%s keeps Codex's hooks on: no repository can switch them off", codex.Requirements)
 		return
 	}
-	d.problem("sudo hookctl install --agent codex --scope managed", "%s does not say [features] hooks = true: a repository's .codex/config.toml can switch off every Codex hook, hookctl's managed one included", codex.Requirements)
+	d.Problem("sudo hookctl install --agent codex --scope managed", "%s does not say [features] hooks = true: a repository's .codex/config.toml can switch off every Codex hook, hookctl's managed one included", codex.Requirements)
 }

@@ -31,7 +31,9 @@ var floors = []struct {
 		"sandbox/launcher", // the sandbox verb's processes: it loads the config with the judges' checks
 	}},
 	{"adapters and front ends: the clients' adapters, the dashboard, the exporter", []string{
-		"agents", "dashboard", "export"}},
+		"agents", "dashboard", "export",
+		"doctor", // hookctl doctor's checks: it reads Claude Code's settings through its adapter
+	}},
 	{"commands: wiring", []string{"cmd"}},
 }
 

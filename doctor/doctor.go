@@ -1,10 +1,18 @@
-package main
+// Package doctor is the checks `hookctl doctor` runs on hookctl's installation and the machine:
+// the binary and the worker beside it, Claude Code's settings scopes and what their hooks run,
+// the recovery link and PATH, what no agent may write, the user's permission rules, Claude Code's
+// version, the configuration, the retriever, the exporter, the version policy, the sandbox and
+// hookctl run's isolation, the project's remotes and the state directory. Each check says what
+// it finds as it goes (Doctor); cmd/hookctl wires it to the installation it found and to the
+// other clients' checks (doctor --agent).
+package doctor
 
 import (
 	"bytes"
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -17,8 +25,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/spf13/cobra"
-
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/agents/claude/permissions"
 	"github.com/hookctl/hookctl/agents/clientversion"
@@ -28,10 +34,12 @@ import (
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/retriever/settings"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/sandbox/launcher"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -39,73 +47,71 @@ import (
 // against, onFailure included.
 const verifiedClaudeVersion = "2.1.328"
 
-func newDoctorCmd(s *streams) *cobra.Command {
-	agentName := "claude"
-	cmd := &cobra.Command{
-		Use:   "doctor [--agent NAME]",
-		Short: "Check that hookctl is installed and will run",
-		Long: `doctor checks hookctl's installation: the binary, its registration in each settings
-scope, a project setting that silences hooks, the Claude Code version, the configuration, and
-the state directory. It prints each problem with its fix and exits 1 if there is any.`,
-		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, args []string) error {
-			problems := 0
-			if agentName == "claude" {
-				problems = doctorRun(s)
-			} else if _, err := agentNamed(agentName); err != nil {
-				return err
-			} else {
-				problems = agentDoctorRun(s, agentName)
-			}
-			if problems > 0 {
-				return exitCode(exitDenied)
-			}
-			return nil
-		},
-	}
-	cmd.Flags().StringVar(&agentName, "agent", "claude", "the client whose registration to check: claude, codex, qwen, gemini, copilot or cursor")
-	return cmd
+// Doctor runs the checks and says each on Out as it goes: ✓ what holds, • a note, ⚠ what
+// breaks on a likely change, ✗ a problem with its fix (counted in Problems).
+type Doctor struct {
+	Out      io.Writer
+	Env      Env
+	Problems int
 }
 
-type doctor struct {
-	s        *streams
-	problems int
+// Env is the installation the checks look at, as the wiring finds it.
+type Env struct {
+	Home     string // hookctl's home
+	UserHome string
+	Binary   string // this executable, symlinks resolved
+	Version  string
+	// Isolation is a sandbox probe's result as the policy reads it.
+	Isolation func(sandbox.Status) policy.Isolation
+	// Launcher is the sandbox launcher's view of the installation (the edit profile's frozen
+	// paths, for their hard links).
+	Launcher *launcher.Env
+	// NetworkNamespaceProblem says why this user cannot give a run a network namespace of its
+	// own, or "".
+	NetworkNamespaceProblem string
+	// ProbeStateDir tries a write where sessions are kept (ProbeStateDir, unless a test says
+	// otherwise).
+	ProbeStateDir func(dir string) error
 }
 
-func (d *doctor) ok(format string, args ...any) { fmt.Fprintf(d.s.out, "✓ "+format+"\n", args...) }
-func (d *doctor) note(format string, args ...any) {
-	fmt.Fprintf(d.s.out, "• "+format+"\n", args...)
-}
-func (d *doctor) problem(fix, format string, args ...any) {
-	d.problems++
-	fmt.Fprintf(d.s.out, "✗ "+format+"\n    fix: %s\n", append(args, fix)...)
+// OK says what holds.
+func (d *Doctor) OK(format string, args ...any) { fmt.Fprintf(d.Out, "✓ "+format+"\n", args...) }
+
+// Note says what the user should know, which is not a problem.
+func (d *Doctor) Note(format string, args ...any) {
+	fmt.Fprintf(d.Out, "• "+format+"\n", args...)
 }
 
-// warn reports what works today but breaks on a likely change (the binary moved, PATH
+// Problem says what does not hold, and its fix.
+func (d *Doctor) Problem(fix, format string, args ...any) {
+	d.Problems++
+	fmt.Fprintf(d.Out, "✗ "+format+"\n    fix: %s\n", append(args, fix)...)
+}
+
+// Warn reports what works today but breaks on a likely change (the binary moved, PATH
 // changed): not counted as a problem.
-func (d *doctor) warn(fix, format string, args ...any) {
-	fmt.Fprintf(d.s.out, "⚠ "+format+"\n    to avoid it: %s\n", append(args, fix)...)
+func (d *Doctor) Warn(fix, format string, args ...any) {
+	fmt.Fprintf(d.Out, "⚠ "+format+"\n    to avoid it: %s\n", append(args, fix)...)
 }
 
-func doctorRun(s *streams) int {
-	d := &doctor{s: s}
-	env := hookEnv()
-	if env.err != nil {
-		d.problem("set HOME or HOOKCTL_HOME", "hookctl's home: %v", env.err)
-		return d.problems
-	}
+// Run checks Claude Code's installation of hookctl, and hookctl's own: the binary and what the
+// hooks run, the registration in each settings scope, the /readonly command, what no agent may
+// write, the user's permission rules, Claude Code's version, the configuration, the project's
+// remotes and the state directory. It returns the number of problems.
+func (d *Doctor) Run() int {
+	env := d.Env
 	cwd, _ := os.Getwd()
 
 	// The binary, and what the hooks run.
-	d.ok("hookctl %s at %s", versionString(), env.binary)
-	d.checkWorker(env.binary)
+	d.OK("hookctl %s at %s", env.Version, env.Binary)
+	d.checkWorker(env.Binary)
 	d.checkSandbox(env)
 
 	// Registration per scope.
 	registered := false
 	var runs []string // the binaries the registrations run
 	for _, scope := range claude.Scopes {
-		path := mustSettingsPath(scope, env.userHome, cwd)
+		path := mustSettingsPath(scope, env.UserHome, cwd)
 		ok, bin := d.checkSettings(scope, path, env)
 		registered = ok || registered
 		if bin != "" && !slices.Contains(runs, bin) {
@@ -113,16 +119,16 @@ func doctorRun(s *streams) int {
 		}
 	}
 	if !registered {
-		d.problem("run `hookctl install`", "hookctl is not registered as a PreToolUse hook in any settings file Claude Code reads")
+		d.Problem("run `hookctl install`", "hookctl is not registered as a PreToolUse hook in any settings file Claude Code reads")
 	}
 	d.checkRecovery(env, registered)
 	d.checkPATH(env, runs)
 
 	// The /readonly command.
-	if err := claude.CheckReadonlyCommand(env.userHome); err != nil {
-		d.problem("run `hookctl install`", "%v: typing /readonly will not change the mode", err)
+	if err := claude.CheckReadonlyCommand(env.UserHome); err != nil {
+		d.Problem("run `hookctl install`", "%v: typing /readonly will not change the mode", err)
 	} else {
-		d.ok("the /readonly command is installed (%s)", claude.ReadonlyCommandPath(env.userHome))
+		d.OK("the /readonly command is installed (%s)", claude.ReadonlyCommandPath(env.UserHome))
 	}
 
 	// What no agent may write.
@@ -135,12 +141,12 @@ func doctorRun(s *streams) int {
 	d.checkClaudeVersion()
 
 	// Configuration.
-	if cfg, err := gate.LoadConfigFor(env.home, cwd); err != nil {
-		d.problem("correct the file; until then every tool call is refused", "configuration: %v", err)
+	if cfg, err := gate.LoadConfigFor(env.Home, cwd); err != nil {
+		d.Problem("correct the file; until then every tool call is refused", "configuration: %v", err)
 	} else {
-		d.ok("configuration: %s (new sessions start %s)", describeConfig(cfg), session.Badge(cfg.SessionDefault()))
+		d.OK("configuration: %s (new sessions start %s)", describeConfig(cfg), session.Badge(cfg.SessionDefault()))
 		for _, w := range cfg.Warnings {
-			d.note("%s", w)
+			d.Note("%s", w)
 		}
 		d.checkRetrieval(cfg.Retriever)
 		d.checkExport(env, cfg)
@@ -148,33 +154,33 @@ func doctorRun(s *streams) int {
 	}
 
 	// The project's remotes, which edit mode reaches.
-	d.checkProjectRemotes(env.home, cwd)
+	d.checkProjectRemotes(env.Home, cwd)
 
 	// State directory.
-	d.checkStateDir(filepath.Join(env.home, "sessions"))
+	d.checkStateDir(filepath.Join(env.Home, "sessions"))
 
-	if d.problems == 0 {
-		fmt.Fprintln(s.out, "no problems found")
+	if d.Problems == 0 {
+		fmt.Fprintln(d.Out, "no problems found")
 	} else {
-		fmt.Fprintf(s.out, "%d problem(s)\n", d.problems)
+		fmt.Fprintf(d.Out, "%d problem(s)\n", d.Problems)
 	}
-	return d.problems
+	return d.Problems
 }
 
 // checkProtection says what no agent may write, as the hook reckons it for a session here: the
 // listed paths, the names protected in every directory, and how file tools' targets are
 // resolved (issue 9).
-func (d *doctor) checkProtection(env environment, cwd string) {
-	prot := gate.ProtectionFor(claude.Client, env.home, env.userHome, env.binary, cwd)
+func (d *Doctor) checkProtection(env Env, cwd string) {
+	prot := gate.ProtectionFor(claude.Client, env.Home, env.UserHome, env.Binary, cwd)
 	fold := "this file system is case-sensitive"
 	if prot.FoldCase {
 		fold = "this file system ignores case, so case variants are protected too"
 	}
-	d.ok("protected in every mode: %d paths (hookctl's files, shell start-up files, Claude Code's settings, ~/.claude.json, "+
+	d.OK("protected in every mode: %d paths (hookctl's files, shell start-up files, Claude Code's settings, ~/.claude.json, "+
 		"plugins, /etc/claude-code) and %s in every directory; Write/Edit targets are resolved through symbolic and hard "+
 		"links first; %s", len(prot.Paths), strings.Join(prot.Names, ", "), fold)
 	if dir := os.Getenv("CLAUDE_CONFIG_DIR"); dir != "" {
-		d.note("CLAUDE_CONFIG_DIR is %s: its settings, plugins and .claude.json are protected as well as ~/.claude's", dir)
+		d.Note("CLAUDE_CONFIG_DIR is %s: its settings, plugins and .claude.json are protected as well as ~/.claude's", dir)
 	}
 }
 
@@ -182,8 +188,8 @@ func (d *doctor) checkProtection(env environment, cwd string) {
 // commands the agent writes (it has the client run them rewritten, which the client's own
 // matching no longer recognises), and names any rule that approves hookctl's rewrite instead of
 // a command: what the client's "don't ask again" saved for a prompt hookctl left to it.
-func (d *doctor) checkPermissionRules(env environment, cwd string) {
-	rules := permissions.Load(permissions.Options{Home: env.userHome, ConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd,
+func (d *Doctor) checkPermissionRules(env Env, cwd string) {
+	rules := permissions.Load(permissions.Options{Home: env.UserHome, ConfigDir: os.Getenv("CLAUDE_CONFIG_DIR"), Cwd: cwd,
 		ManagedDir: permissions.ManagedDir(runtime.GOOS), ArgsKnown: true})
 	count := map[permissions.Behavior]int{}
 	scopes := map[string]int{}
@@ -198,15 +204,15 @@ func (d *doctor) checkPermissionRules(env environment, cwd string) {
 	for _, sc := range order {
 		where = append(where, fmt.Sprintf("%s %d", sc, scopes[sc]))
 	}
-	d.ok("Claude Code permission rules for a session here: %d deny, %d ask, %d allow (%s); hookctl applies them, and the "+
+	d.OK("Claude Code permission rules for a session here: %d deny, %d ask, %d allow (%s); hookctl applies them, and the "+
 		"permission mode, to each command as the agent wrote it, before it has Claude Code run its rewrite (the command line's "+
 		"--allowedTools and --disallowedTools too, read from the running client)",
 		count[permissions.Deny], count[permissions.Ask], count[permissions.Allow], orNone(strings.Join(where, ", ")))
 	for _, p := range rules.Problems {
-		d.note("%s", p)
+		d.Note("%s", p)
 	}
-	for _, r := range rules.WrapperRules(env.binary) {
-		d.problem("remove it from "+r.Source.Path+"; to allow a command without being asked, add a rule for that command (Bash(npm test *))",
+	for _, r := range rules.WrapperRules(env.Binary) {
+		d.Problem("remove it from "+r.Source.Path+"; to allow a command without being asked, add a rule for that command (Bash(npm test *))",
 			"the rule %s approves hookctl's rewritten commands, not a command you chose (Claude Code's \"don't ask again\" saved it "+
 				"for a prompt about hookctl's wrapper); while hookctl decides each rewritten call it approves nothing, but without hookctl it "+
 				"would let any command wrapped in hookctl sandbox run unasked", r)
@@ -227,35 +233,35 @@ func mustSettingsPath(scope, home, cwd string) string {
 
 // checkSettings reports one settings file and says whether it registers hookctl's PreToolUse,
 // and which binary that runs ("" if none).
-func (d *doctor) checkSettings(scope, path string, env environment) (bool, string) {
+func (d *Doctor) checkSettings(scope, path string, env Env) (bool, string) {
 	text, err := fsutil.ReadFile(path, 8<<20, false)
 	if errors.Is(err, fs.ErrNotExist) {
 		return false, ""
 	}
 	if err != nil {
-		d.problem("make it readable", "%s settings %s: %v", scope, path, err)
+		d.Problem("make it readable", "%s settings %s: %v", scope, path, err)
 		return false, ""
 	}
-	in, err := claude.Inspect(text, env.binary)
+	in, err := claude.Inspect(text, env.Binary)
 	if err != nil {
-		d.problem("fix the file; Claude Code cannot read it either", "%s settings %s: %v", scope, path, err)
+		d.Problem("fix the file; Claude Code cannot read it either", "%s settings %s: %v", scope, path, err)
 		return false, ""
 	}
 	if in.DisableAllHooks {
-		d.problem("remove disableAllHooks from "+path+", or install with --scope managed, which a project cannot switch off",
+		d.Problem("remove disableAllHooks from "+path+", or install with --scope managed, which a project cannot switch off",
 			"%s settings %s set disableAllHooks: EVERY hook is off, hookctl's included — nothing is gated", scope, path)
 	}
 	if len(in.Hooks) == 0 {
 		return false, ""
 	}
 	if in.Ignored != nil {
-		d.problem("remove the comments or trailing commas", "%s settings %s: %v — Claude Code ignores the whole file, hookctl's hooks included", scope, path, in.Ignored)
+		d.Problem("remove the comments or trailing commas", "%s settings %s: %v — Claude Code ignores the whole file, hookctl's hooks included", scope, path, in.Ignored)
 		return false, ""
 	}
 	reinstall := "run `hookctl install --scope " + scope + "`"
 	pre, ok := in.Hook("PreToolUse")
 	if !ok {
-		d.problem(reinstall, "%s settings %s register hookctl without its PreToolUse hook", scope, path)
+		d.Problem(reinstall, "%s settings %s register hookctl without its PreToolUse hook", scope, path)
 		return false, ""
 	}
 	good := true
@@ -265,25 +271,25 @@ func (d *doctor) checkSettings(scope, path string, env environment) (bool, strin
 	}
 	for _, h := range in.Hooks {
 		if h.Wrapped && h.Script != claude.Wrapper {
-			d.problem(reinstall, "%s settings %s run hookctl through a wrapper that is not this hookctl's (an older one, or changed): it may not run hookctl at all", scope, path)
+			d.Problem(reinstall, "%s settings %s run hookctl through a wrapper that is not this hookctl's (an older one, or changed): it may not run hookctl at all", scope, path)
 			good = false
 			break
 		}
 	}
 	if pre.OnFailure != "block" {
-		d.problem(reinstall, "%s settings %s: the PreToolUse hook lacks \"onFailure\": \"block\", so a crashed or missing hook lets calls through", scope, path)
+		d.Problem(reinstall, "%s settings %s: the PreToolUse hook lacks \"onFailure\": \"block\", so a crashed or missing hook lets calls through", scope, path)
 		good = false
 	}
 	if h, ok := in.RetrievalHook(); !ok {
-		d.problem(reinstall, "%s settings %s: no retrieval hook, so WebFetch and WebSearch are refused instead of answered", scope, path)
+		d.Problem(reinstall, "%s settings %s: no retrieval hook, so WebFetch and WebSearch are refused instead of answered", scope, path)
 		good = false
 	} else if h.Timeout < 60 {
-		d.problem(reinstall, "%s settings %s: the retrieval hook's timeout (%ds) is too short for a retrieval", scope, path, h.Timeout)
+		d.Problem(reinstall, "%s settings %s: the retrieval hook's timeout (%ds) is too short for a retrieval", scope, path, h.Timeout)
 		good = false
 	}
 	for _, ev := range []string{"UserPromptExpansion", "SessionStart"} {
 		if _, ok := in.Hook(ev); !ok {
-			d.problem(reinstall, "%s settings %s: no %s hook (/readonly and the session-start notice need it)", scope, path, ev)
+			d.Problem(reinstall, "%s settings %s: no %s hook (/readonly and the session-start notice need it)", scope, path, ev)
 			good = false
 		}
 	}
@@ -296,7 +302,7 @@ func (d *doctor) checkSettings(scope, path string, env environment) (bool, strin
 		if pre.Wrapped {
 			how = ", through your hookctl home (the file names no path of yours)"
 		}
-		d.ok("registered in %s settings %s%s%s", scope, path, how, extra)
+		d.OK("registered in %s settings %s%s%s", scope, path, how, extra)
 	}
 	return pre.OnFailure == "block" || good, bin
 }
@@ -304,10 +310,10 @@ func (d *doctor) checkSettings(scope, path string, env environment) (bool, strin
 // checkRuns checks the binary a PreToolUse entry runs, which must be there and executable, and
 // should be this one. It returns that binary with its links resolved, or "" when it will not
 // run: then Claude Code refuses every tool call, and Wrapper every prompt.
-func (d *doctor) checkRuns(scope, path string, pre claude.InspectedHook, env environment) string {
+func (d *Doctor) checkRuns(scope, path string, pre claude.InspectedHook, env Env) string {
 	named := pre.Command
 	if pre.Wrapped {
-		named = linkedBinary(env.home)
+		named = filepath.Join(env.Home, claude.LinkedBinary)
 	}
 	real, err := filepath.EvalSymlinks(named)
 	var fi os.FileInfo
@@ -316,15 +322,15 @@ func (d *doctor) checkRuns(scope, path string, pre claude.InspectedHook, env env
 	}
 	if err != nil || !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0 {
 		fix := "reinstall hookctl (make install, or `hookctl install --scope " + scope + "` with the binary you mean)"
-		if pre.Wrapped || named == linkedBinary(env.home) {
-			fix += ", or without it: sh " + filepath.Join(env.home, claude.UninstallScriptName)
+		if pre.Wrapped || named == filepath.Join(env.Home, claude.LinkedBinary) {
+			fix += ", or without it: sh " + filepath.Join(env.Home, claude.UninstallScriptName)
 		}
-		d.problem(fix, "%s settings %s run %s, which is missing or not executable: Claude Code will refuse every prompt and tool call", scope, path, named)
+		d.Problem(fix, "%s settings %s run %s, which is missing or not executable: Claude Code will refuse every prompt and tool call", scope, path, named)
 		return ""
 	}
-	if real != env.binary {
-		d.warn("run `hookctl install --scope "+scope+"` with the binary you mean, so that one hookctl runs everywhere",
-			"%s settings %s run hookctl at %s, not this binary (%s)", scope, path, describeLink(named, real), env.binary)
+	if real != env.Binary {
+		d.Warn("run `hookctl install --scope "+scope+"` with the binary you mean, so that one hookctl runs everywhere",
+			"%s settings %s run hookctl at %s, not this binary (%s)", scope, path, describeLink(named, real), env.Binary)
 	}
 	return real
 }
@@ -338,77 +344,77 @@ func describeLink(named, real string) string {
 }
 
 // checkRecovery checks the link the hooks run and the way out when it breaks: uninstall.sh.
-func (d *doctor) checkRecovery(env environment, registered bool) {
-	link := linkedBinary(env.home)
-	script := filepath.Join(env.home, claude.UninstallScriptName)
+func (d *Doctor) checkRecovery(env Env, registered bool) {
+	link := filepath.Join(env.Home, claude.LinkedBinary)
+	script := filepath.Join(env.Home, claude.UninstallScriptName)
 	if target, err := os.Readlink(link); err != nil {
 		if registered {
-			d.note("no link %s: a project's committed registration (hookctl install --scope project) cannot find your hookctl; run `hookctl install`", link)
+			d.Note("no link %s: a project's committed registration (hookctl install --scope project) cannot find your hookctl; run `hookctl install`", link)
 		}
 	} else if real, err := filepath.EvalSymlinks(link); err != nil {
-		d.problem("reinstall hookctl (make install), or without it: sh "+script,
+		d.Problem("reinstall hookctl (make install), or without it: sh "+script,
 			"%s leads to %s, which is missing: Claude Code refuses every prompt and tool call", link, target)
-	} else if real != env.binary {
-		d.warn("run `hookctl install` with the binary you mean", "%s leads to %s, not this binary (%s)", link, real, env.binary)
+	} else if real != env.Binary {
+		d.Warn("run `hookctl install` with the binary you mean", "%s leads to %s, not this binary (%s)", link, real, env.Binary)
 	}
 	if b, err := fsutil.ReadFile(script, 1<<20, true); err != nil || !bytes.Equal(b, claude.UninstallScript) {
 		if registered {
-			d.problem("run `hookctl install`", "%s is missing or out of date: if hookctl's binary went missing there would be no way to remove its hooks but by hand", script)
+			d.Problem("run `hookctl install`", "%s is missing or out of date: if hookctl's binary went missing there would be no way to remove its hooks but by hand", script)
 		}
 	} else {
-		d.ok("if hookctl's binary goes missing: sh %s removes its hooks", script)
+		d.OK("if hookctl's binary goes missing: sh %s removes its hooks", script)
 	}
 }
 
 // checkPATH compares the hookctl on PATH, which a shell's `hookctl readonly` runs, with what
 // the hooks run.
-func (d *doctor) checkPATH(env environment, runs []string) {
+func (d *Doctor) checkPATH(env Env, runs []string) {
 	p, err := exec.LookPath("hookctl")
 	if err != nil {
-		d.note("hookctl is not on your PATH (the hooks do not need it; for `hookctl readonly` in a shell, add %s to PATH)", filepath.Dir(env.binary))
+		d.Note("hookctl is not on your PATH (the hooks do not need it; for `hookctl readonly` in a shell, add %s to PATH)", filepath.Dir(env.Binary))
 		return
 	}
 	real, _ := filepath.EvalSymlinks(p)
 	for _, r := range runs {
 		if real != r {
-			d.warn("put the directory of the binary the hooks run first on PATH, or install that one", "the hookctl on your PATH is %s, but the hooks run %s: a `hookctl` typed in a shell is another build", describeLink(p, real), r)
+			d.Warn("put the directory of the binary the hooks run first on PATH, or install that one", "the hookctl on your PATH is %s, but the hooks run %s: a `hookctl` typed in a shell is another build", describeLink(p, real), r)
 			return
 		}
 	}
 	switch {
-	case len(runs) == 0 && real != env.binary:
-		d.note("the hookctl on your PATH is %s, not this one", describeLink(p, real))
+	case len(runs) == 0 && real != env.Binary:
+		d.Note("the hookctl on your PATH is %s, not this one", describeLink(p, real))
 	case len(runs) > 0:
-		d.ok("the hookctl on your PATH (%s) is the one the hooks run", p)
+		d.OK("the hookctl on your PATH (%s) is the one the hooks run", p)
 	}
 }
 
-func (d *doctor) checkClaudeVersion() {
+func (d *Doctor) checkClaudeVersion() {
 	p, err := exec.LookPath("claude")
 	if err != nil {
-		d.note("claude is not on your PATH; not checking its version")
+		d.Note("claude is not on your PATH; not checking its version")
 		return
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, p, "--version").Output()
 	if err != nil {
-		d.note("could not run `claude --version`: %v", err)
+		d.Note("could not run `claude --version`: %v", err)
 		return
 	}
 	v := strings.Fields(string(out))
 	if len(v) == 0 {
-		d.note("could not read the Claude Code version from %q", out)
+		d.Note("could not read the Claude Code version from %q", out)
 		return
 	}
 	switch c := compareVersions(v[0], verifiedClaudeVersion); {
 	case c < 0:
-		d.problem("upgrade Claude Code (npm install -g @anthropic-ai/claude-code)",
+		d.Problem("upgrade Claude Code (npm install -g @anthropic-ai/claude-code)",
 			"Claude Code %s is older than %s, the release hookctl was verified with; it may not honour \"onFailure\": \"block\" (hookctl still refuses on its own failures)", v[0], verifiedClaudeVersion)
 	case c > 0:
-		d.ok("Claude Code %s (hookctl was verified with %s)", v[0], verifiedClaudeVersion)
+		d.OK("Claude Code %s (hookctl was verified with %s)", v[0], verifiedClaudeVersion)
 	default:
-		d.ok("Claude Code %s", v[0])
+		d.OK("Claude Code %s", v[0])
 	}
 }
 
@@ -436,18 +442,18 @@ func compareVersions(a, b string) int {
 // checkRetrieval says what WebFetch and WebSearch will be answered with. A missing distiller
 // or search provider is a note, not a problem: those calls then fail closed, saying how to
 // configure one, and nothing else depends on them.
-func (d *doctor) checkRetrieval(cfg settings.Config) {
+func (d *Doctor) checkRetrieval(cfg settings.Config) {
 	environ := os.Environ()
 	if dist, err := retriever.ChooseDistiller(&cfg, environ, nil); err != nil {
-		d.note("web retrieval: WebFetch and Bash curl/wget/gh reads will be refused until a distiller is set up (docs/configuration.md):\n    %s",
+		d.Note("web retrieval: WebFetch and Bash curl/wget/gh reads will be refused until a distiller is set up (docs/configuration.md):\n    %s",
 			strings.ReplaceAll(firstParagraph(err.Error()), "\n", "\n    "))
 	} else {
-		d.ok("web retrieval: the %s distiller answers WebFetch and Bash curl/wget/gh reads", dist.Backend)
+		d.OK("web retrieval: the %s distiller answers WebFetch and Bash curl/wget/gh reads", dist.Backend)
 	}
 	if s, err := retriever.ChooseSearch(&cfg, environ); err != nil {
-		d.note("web search: WebSearch will be refused: %v", err)
+		d.Note("web search: WebSearch will be refused: %v", err)
 	} else {
-		d.ok("web search: %s", s.Provider)
+		d.OK("web search: %s", s.Provider)
 	}
 }
 
@@ -456,36 +462,36 @@ func (d *doctor) checkRetrieval(cfg settings.Config) {
 // distiller: web reads then fail closed and nothing else depends on it.
 // checkSandbox probes the sandbox afresh (and caches the result for the hook): what holds
 // read-only mode here, and what to do where the answer is the policy alone.
-func (d *doctor) checkSandbox(env environment) {
-	cfg, _ := gate.LoadConfig(env.home)
-	st := sandbox.Refresh(env.home, env.binary)
-	iso := isolationOf(st)
+func (d *Doctor) checkSandbox(env Env) {
+	cfg, _ := gate.LoadConfig(env.Home)
+	st := sandbox.Refresh(env.Home, env.Binary)
+	iso := d.Env.Isolation(st)
 	switch {
 	case st.Available:
-		d.ok("%s", gate.Enforcement(iso, cfg))
+		d.OK("%s", gate.Enforcement(iso, cfg))
 	case st.Failing():
-		d.problem(sandboxFix(st)+"; if this machine really has no sandbox any more, `hookctl sandbox --forget` and doctor again",
+		d.Problem(SandboxFix(st)+"; if this machine really has no sandbox any more, `hookctl sandbox --forget` and doctor again",
 			"%s", gate.Enforcement(iso, cfg))
 	case cfg != nil && cfg.Sandbox == config.SandboxRequire:
-		d.problem(sandboxFix(st), "%s", gate.Enforcement(iso, cfg))
+		d.Problem(SandboxFix(st), "%s", gate.Enforcement(iso, cfg))
 	default:
-		d.note("%s\n    to get it: %s", gate.Enforcement(iso, cfg), sandboxFix(st))
+		d.Note("%s\n    to get it: %s", gate.Enforcement(iso, cfg), SandboxFix(st))
 	}
 	if st.Edit {
-		d.ok("%s", gate.EditEnforcement(iso, cfg))
+		d.OK("%s", gate.EditEnforcement(iso, cfg))
 		// A protected file with a second name would be writable through it: the edit
 		// launcher refuses every command until it has one (here, for this directory's project).
 		cwd, _ := os.Getwd()
-		p := launchEnv().EditProfile(env.home, "", cwd, "", false)
+		p := env.Launcher.EditProfile(env.Home, "", cwd, "", false)
 		if f, n := sandbox.HardLinked(append(p.Frozen, p.Hidden...)); f != "" {
-			d.problem("find the other names with `find / -xdev -samefile "+f+"` and remove them",
+			d.Problem("find the other names with `find / -xdev -samefile "+f+"` and remove them",
 				"%s has %d hard links: edit mode's commands are refused until it has one", f, n)
 		}
 	} else if st.EditFailing() {
-		d.problem("run `hookctl sandbox --probe` to see which check fails; if this machine really has no edit sandbox any more, "+
+		d.Problem("run `hookctl sandbox --probe` to see which check fails; if this machine really has no edit sandbox any more, "+
 			"`hookctl sandbox --forget` and doctor again", "%s", gate.EditEnforcement(iso, cfg))
 	} else {
-		d.note("%s\n    to get it: allow unprivileged user namespaces (on Ubuntu 23.10+, an AppArmor profile granting userns to hookctl, "+
+		d.Note("%s\n    to get it: allow unprivileged user namespaces (on Ubuntu 23.10+, an AppArmor profile granting userns to hookctl, "+
 			"or kernel.apparmor_restrict_unprivileged_userns=0), or run outside the container that forbids them", gate.EditEnforcement(iso, cfg))
 	}
 	d.checkSecureRun(st)
@@ -493,22 +499,22 @@ func (d *doctor) checkSandbox(env environment) {
 
 // checkSecureRun says whether hookctl run --profile secure-read-only can start here, and with
 // which networks: a run never starts without its isolation, so the user learns it here first.
-func (d *doctor) checkSecureRun(st sandbox.Status) {
+func (d *Doctor) checkSecureRun(st sandbox.Status) {
 	_, abi, err := sandbox.Mechanisms()
 	switch {
 	case err != nil || !st.Available:
-		d.note("hookctl run --profile secure-read-only cannot start here: no sandbox")
+		d.Note("hookctl run --profile secure-read-only cannot start here: no sandbox")
 	case abi < sandbox.SecureMinABI:
-		d.note("hookctl run --profile secure-read-only cannot start here: Landlock ABI %d, and it needs %d (Linux 6.7 or later)", abi, sandbox.SecureMinABI)
-	case networkNamespaceProblem() != "":
-		d.ok("hookctl run --profile secure-read-only: --network deny; not --network model-only: %s", networkNamespaceProblem())
+		d.Note("hookctl run --profile secure-read-only cannot start here: Landlock ABI %d, and it needs %d (Linux 6.7 or later)", abi, sandbox.SecureMinABI)
+	case d.Env.NetworkNamespaceProblem != "":
+		d.OK("hookctl run --profile secure-read-only: --network deny; not --network model-only: %s", d.Env.NetworkNamespaceProblem)
 	default:
-		d.ok("hookctl run --profile secure-read-only: --network deny and model-only")
+		d.OK("hookctl run --profile secure-read-only: --network deny and model-only")
 	}
 }
 
-// sandboxFix says how to get the sandbox, from why the probe failed.
-func sandboxFix(st sandbox.Status) string {
+// SandboxFix says how to get the sandbox, from why the probe failed.
+func SandboxFix(st sandbox.Status) string {
 	switch {
 	case !sandbox.Supported:
 		return "none yet on this platform; hookctl's rules still hold"
@@ -524,13 +530,13 @@ func sandboxFix(st sandbox.Status) string {
 	return "run `hookctl sandbox --probe` to see which check fails"
 }
 
-func (d *doctor) checkWorker(binary string) {
+func (d *Doctor) checkWorker(binary string) {
 	if buildinfo.TestSeams {
-		d.problem("install a build made without the hookctl_testseams tag (make install)", "%s", buildinfo.TestSeamsWarning)
+		d.Problem("install a build made without the hookctl_testseams tag (make install)", "%s", buildinfo.TestSeamsWarning)
 	}
 	path := front.WorkerPath(binary)
 	if path == "" {
-		d.note("not checking the retriever's worker: this binary's path is unknown")
+		d.Note("not checking the retriever's worker: this binary's path is unknown")
 		return
 	}
 	d.checkBeside(path, retriever.WorkerExecutable, "the retriever's worker", "every retrieval will fail",
@@ -541,59 +547,59 @@ func (d *doctor) checkWorker(binary string) {
 // checkBeside checks an executable of hookctl's build that hookctl runs from its own directory:
 // there (else the note missing, or a problem where that is empty), executable, and of the same build. what names it; fails says
 // what goes wrong without it.
-func (d *doctor) checkBeside(path, name, what, fails, missing string) bool {
+func (d *Doctor) checkBeside(path, name, what, fails, missing string) bool {
 	fi, err := os.Stat(path)
 	switch {
 	case errors.Is(err, fs.ErrNotExist) && missing == "":
-		d.problem("run make install", "%s %s is not beside hookctl: %s", what, path, fails)
+		d.Problem("run make install", "%s %s is not beside hookctl: %s", what, path, fails)
 		return false
 	case errors.Is(err, fs.ErrNotExist):
-		d.note("%s", missing)
+		d.Note("%s", missing)
 		return false
 	case err != nil:
-		d.problem("make it readable", "%s %s: %v", what, path, err)
+		d.Problem("make it readable", "%s %s: %v", what, path, err)
 		return false
 	case !fi.Mode().IsRegular() || fi.Mode()&0o111 == 0:
-		d.problem("run make install", "%s %s is not an executable file: %s", what, path, fails)
+		d.Problem("run make install", "%s %s is not an executable file: %s", what, path, fails)
 		return false
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "version").Output()
 	if err != nil {
-		d.problem("run make install", "%s %s does not run (%v): %s", what, path, err, fails)
+		d.Problem("run make install", "%s %s does not run (%v): %s", what, path, err, fails)
 		return false
 	}
 	if want := buildinfo.Describe(name); string(out) != want {
-		d.problem("install both from one build (make install)", "%s %s is from another build:\n    it says:  %s\n    hookctl:  %s",
+		d.Problem("install both from one build (make install)", "%s %s is from another build:\n    it says:  %s\n    hookctl:  %s",
 			what, path, strings.ReplaceAll(strings.TrimSpace(clip.String(string(out), 400)), "\n", "\n              "), strings.ReplaceAll(strings.TrimSpace(want), "\n", "\n              "))
 		return false
 	}
-	d.ok("%s %s, of the same build", what, path)
+	d.OK("%s %s, of the same build", what, path)
 	return true
 }
 
 // checkExport says where the records go, and whether the exporter that ships them is there
 // and has shipped (docs/fleet.md).
-func (d *doctor) checkExport(env environment, cfg *config.Config) {
+func (d *Doctor) checkExport(env Env, cfg *config.Config) {
 	t := cfg.Telemetry
 	if !t.Enabled() {
-		d.note("telemetry: off (no [telemetry] otlp_endpoint): the records stay on this machine")
+		d.Note("telemetry: off (no [telemetry] otlp_endpoint): the records stay on this machine")
 		return
 	}
 	by := "your config"
 	if slices.Contains(cfg.ManagedKeys, "telemetry") {
 		by = "your organisation's policy (" + cfg.Managed + ")"
 	}
-	d.ok("telemetry: every record goes to %s over OTLP (%s), as %s sets", t.Endpoint, t.OTLPProtocol(), by)
-	path := filepath.Join(filepath.Dir(env.binary), launch.Executable)
+	d.OK("telemetry: every record goes to %s over OTLP (%s), as %s sets", t.Endpoint, t.OTLPProtocol(), by)
+	path := filepath.Join(filepath.Dir(env.Binary), launch.Executable)
 	if !d.checkBeside(path, launch.Executable, "the exporter", "no record is exported", "") {
 		return
 	}
-	if fi, err := os.Stat(filepath.Join(env.home, launch.CursorFile)); err == nil {
-		d.ok("telemetry: the collector last acknowledged a batch at %s", fi.ModTime().Local().Format(time.DateTime))
+	if fi, err := os.Stat(filepath.Join(env.Home, launch.CursorFile)); err == nil {
+		d.OK("telemetry: the collector last acknowledged a batch at %s", fi.ModTime().Local().Format(time.DateTime))
 	} else {
-		d.note("telemetry: the collector has acknowledged no batch from this machine yet")
+		d.Note("telemetry: the collector has acknowledged no batch from this machine yet")
 	}
 }
 
@@ -606,44 +612,44 @@ func firstParagraph(s string) string {
 	return s
 }
 
-func (d *doctor) checkStateDir(dir string) {
+func (d *Doctor) checkStateDir(dir string) {
 	fi, err := os.Stat(dir)
 	if errors.Is(err, fs.ErrNotExist) {
-		d.note("no session state yet (%s is created on the first hook call)", dir)
+		d.Note("no session state yet (%s is created on the first hook call)", dir)
 		return
 	}
 	if err != nil {
-		d.problem("make it readable by you only", "state directory %s: %v", dir, err)
+		d.Problem("make it readable by you only", "state directory %s: %v", dir, err)
 		return
 	}
 	if !fi.IsDir() {
-		d.problem("remove it; hookctl recreates it", "state directory %s is not a directory: every session is treated as read-only", dir)
+		d.Problem("remove it; hookctl recreates it", "state directory %s is not a directory: every session is treated as read-only", dir)
 		return
 	}
 	if fi.Mode().Perm()&0o022 != 0 {
-		d.problem("chmod 700 "+dir, "state directory %s is writable by others (%v): another user could change your sessions' modes", dir, fi.Mode().Perm())
+		d.Problem("chmod 700 "+dir, "state directory %s is writable by others (%v): another user could change your sessions' modes", dir, fi.Mode().Perm())
 		return
 	}
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		d.problem("chown it to yourself", "state directory %s is owned by uid %d", dir, st.Uid)
+		d.Problem("chown it to yourself", "state directory %s is owned by uid %d", dir, st.Uid)
 		return
 	}
-	if err := probeStateDir(dir); err != nil {
-		d.problem("make room on its file system, or make it writable (HOOKCTL_HOME moves it)",
+	if err := d.Env.ProbeStateDir(dir); err != nil {
+		d.Problem("make room on its file system, or make it writable (HOOKCTL_HOME moves it)",
 			"state directory %s: %v: new sessions are treated as read-only with a warning, and no toggle can land", dir, err)
 		return
 	}
-	d.ok("state directory %s", dir)
+	d.OK("state directory %s", dir)
 }
 
 // minStateFree is the free space below which doctor calls the state directory full: a state
 // file is a few kilobytes, but a toggle writes a whole new one before it replaces the old.
 const minStateFree = 1 << 20
 
-// probeStateDir checks that the state directory takes a write, as a toggle makes one: a file
+// ProbeStateDir checks that the state directory takes a write, as a toggle makes one: a file
 // written, synced and removed, and room for more. A variable, so tests can play a full or
 // read-only file system (as root, permission bits do not stop a write).
-var probeStateDir = func(dir string) error {
+func ProbeStateDir(dir string) error {
 	var st syscall.Statfs_t
 	if err := syscall.Statfs(dir, &st); err == nil && st.Bavail*uint64(st.Bsize) < minStateFree {
 		return fmt.Errorf("its file system is full (%d KiB free)", st.Bavail*uint64(st.Bsize)>>10)
@@ -685,34 +691,34 @@ func describeConfig(c *config.Config) string {
 // checkProjectRemotes says which hosts edit mode reaches as this project's remotes: those
 // recorded when hookctl first saw a session here, and those the user added, never what
 // .git/config names now (a remote an agent added there is named, and not reached).
-func (d *doctor) checkProjectRemotes(home, cwd string) {
+func (d *Doctor) checkProjectRemotes(home, cwd string) {
 	project := session.ProjectOf(cwd)
 	r, err := session.NewProjects(home).Load(project)
 	switch {
 	case errors.Is(err, session.ErrNoProject):
-		d.ok("project remotes: none recorded for %s yet (recorded when a session first starts here)", project)
+		d.OK("project remotes: none recorded for %s yet (recorded when a session first starts here)", project)
 		return
 	case err != nil:
-		d.problem("remove the file; the next session here records the project's remotes again", "project remotes: %v", err)
+		d.Problem("remove the file; the next session here records the project's remotes again", "project remotes: %v", err)
 		return
 	}
-	d.ok("project remotes: edit mode reaches %s (recorded %s; add one with hookctl remotes add HOST)", session.DescribeRemotes(r), r.Recorded.Local().Format(time.DateOnly))
+	d.OK("project remotes: edit mode reaches %s (recorded %s; add one with hookctl remotes add HOST)", session.DescribeRemotes(r), r.Recorded.Local().Format(time.DateOnly))
 	for _, h := range session.ProjectRemotes(cwd) {
 		if !slices.Contains(r.Hosts(), h) {
-			d.note(".git/config names %s, which is not one of the project's recorded remotes: edit mode does not reach it (hookctl remotes add %s, if you added it)", h, h)
+			d.Note(".git/config names %s, which is not one of the project's recorded remotes: edit mode does not reach it (hookctl remotes add %s, if you added it)", h, h)
 		}
 	}
 }
 
 // checkVersions says what the policy asks of hookctl's and the clients' versions, and whether
 // what is installed here meets it.
-func (d *doctor) checkVersions(cfg *config.Config) {
+func (d *Doctor) checkVersions(cfg *config.Config) {
 	policy := gate.VersionPolicy(cfg)
 	if cfg.MinHookctlVersion != "" {
 		if why := clientversion.CheckHookctl(buildinfo.Version(), cfg.MinHookctlVersion, policy); why != "" {
-			d.problem("upgrade hookctl", "%s", why)
+			d.Problem("upgrade hookctl", "%s", why)
 		} else {
-			d.ok("hookctl %s: %s allows %s or newer", buildinfo.Version(), policy, cfg.MinHookctlVersion)
+			d.OK("hookctl %s: %s allows %s or newer", buildinfo.Version(), policy, cfg.MinHookctlVersion)
 		}
 	}
 	names := slices.Sorted(maps.Keys(cfg.Clients))
@@ -725,17 +731,17 @@ func (d *doctor) checkVersions(cfg *config.Config) {
 		for _, v := range slices.Sorted(maps.Keys(r.Refuse)) {
 			allows += fmt.Sprintf(", not %s (%s)", v, r.Refuse[v])
 		}
-		d.note("%s: %s allows %s; each hook call learns the version of the %s that runs it from the client's process and package.json, and is refused when it cannot",
+		d.Note("%s: %s allows %s; each hook call learns the version of the %s that runs it from the client's process and package.json, and is refused when it cannot",
 			clientversion.Name(name), policy, allows, clientversion.Name(name))
 		f, err := clientversion.Installed(name)
 		if err != nil {
-			d.note("  %s on this PATH: %v", clientversion.Name(name), err)
+			d.Note("  %s on this PATH: %v", clientversion.Name(name), err)
 			continue
 		}
 		if why := clientversion.Check(name, r, f, nil, policy); why != "" {
-			d.problem("upgrade "+clientversion.Name(name), "the %s on this PATH would be refused: %s", clientversion.Name(name), why)
+			d.Problem("upgrade "+clientversion.Name(name), "the %s on this PATH would be refused: %s", clientversion.Name(name), why)
 		} else {
-			d.ok("%s %s on this PATH (%s) is allowed", clientversion.Name(name), f.Version, f.Source)
+			d.OK("%s %s on this PATH (%s) is allowed", clientversion.Name(name), f.Version, f.Source)
 		}
 	}
 }
