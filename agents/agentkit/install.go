@@ -2,8 +2,14 @@ package agentkit
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 
 	"github.com/tidwall/gjson"
 
@@ -152,4 +158,30 @@ func Ours(name string) hookfile.Ours {
 func JSON(v any) []byte {
 	b, _ := json.Marshal(v)
 	return b
+}
+
+// ReadSettingsFile reads a client's settings file, refusing what is not a regular file (a FIFO
+// would hang install); a missing one is empty.
+func ReadSettingsFile(path string) (text []byte, mode os.FileMode, existed bool, err error) {
+	// Non-blocking, so that a FIFO in place of a settings file is refused below, not waited on.
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, 0o644, false, nil
+	}
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, 0, false, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
+	}
+	text, err = io.ReadAll(io.LimitReader(f, 8<<20))
+	if err != nil {
+		return nil, 0, false, fmt.Errorf("failed to read %s: %w", path, err)
+	}
+	return text, fi.Mode().Perm(), true, nil
 }

@@ -5,18 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/internal/fsutil"
 )
@@ -155,7 +154,7 @@ func installRun(s *streams, opts *installOptions) error {
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real // edit the file a symlinked settings.json points at, not the link
 	}
-	text, mode, existed, err := readSettingsFile(path)
+	text, mode, existed, err := agentkit.ReadSettingsFile(path)
 	if err != nil {
 		return err
 	}
@@ -416,31 +415,6 @@ func backUp(home, what, path string, text []byte) (string, error) {
 func emptyObject(text []byte) bool {
 	var m map[string]json.RawMessage
 	return json.Unmarshal(text, &m) == nil && m != nil && len(m) == 0
-}
-
-// readSettingsFile reads a settings file; a missing one is empty.
-func readSettingsFile(path string) (text []byte, mode os.FileMode, existed bool, err error) {
-	// Non-blocking, so that a FIFO in place of a settings file is refused below, not waited on.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0o644, false, nil
-	}
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("failed to read %s: %w", path, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0, false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
-	}
-	text, err = io.ReadAll(io.LimitReader(f, 8<<20))
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("failed to read %s: %w", path, err)
-	}
-	return text, fi.Mode().Perm(), true, nil
 }
 
 // lineDiff shows a change as the lines removed (-) and added (+), with the common lines at the

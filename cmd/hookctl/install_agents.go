@@ -22,9 +22,7 @@ import (
 	"github.com/hookctl/hookctl/agents/gemini"
 	"github.com/hookctl/hookctl/agents/qwen"
 	"github.com/hookctl/hookctl/doctor"
-	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/fsutil"
-	"github.com/hookctl/hookctl/sandbox"
 )
 
 // installs are the installations of the clients other than Claude Code, each its adapter's.
@@ -81,7 +79,7 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 		return err
 	}
 	a, _ := agentNamed(name)
-	text, mode, existed, err := readSettingsFile(r.File)
+	text, mode, existed, err := agentkit.ReadSettingsFile(r.File)
 	if err != nil {
 		return err
 	}
@@ -252,7 +250,7 @@ func trustCodexHook(s *streams, env environment, r agentkit.Registration, rec *a
 		return fmt.Errorf("hookctl's hooks are registered in %s, but Codex lists %d of %d", r.File, len(ours), len(r.Entries()))
 	}
 	config := filepath.Join(codex.Home(env.userHome), "config.toml")
-	text, mode, existed, err := readSettingsFile(config)
+	text, mode, existed, err := agentkit.ReadSettingsFile(config)
 	if err != nil {
 		return err
 	}
@@ -317,7 +315,7 @@ func confirmCodexManaged(s *streams, r agentkit.Registration) {
 
 // removeTrustBlock takes install's trust block out of config.toml, exactly as it was added.
 func removeTrustBlock(home string, rec *agentRecord) error {
-	text, mode, existed, err := readSettingsFile(rec.TrustFile)
+	text, mode, existed, err := agentkit.ReadSettingsFile(rec.TrustFile)
 	if err != nil || !existed || !strings.Contains(string(text), rec.TrustBlock) {
 		return err
 	}
@@ -327,124 +325,16 @@ func removeTrustBlock(home string, rec *agentRecord) error {
 	return fsutil.WriteAtomic(rec.TrustFile, []byte(strings.Replace(string(text), rec.TrustBlock, "", 1)), mode)
 }
 
-// agentDoctorRun checks client name's registration: the hooks file holds hookctl's group as
-// install writes it, the binary it names runs, and for Codex that Codex trusts it.
+// agentDoctorRun checks client name's registration (doctor.Doctor.Agent).
 func agentDoctorRun(s *streams, name string) int {
-	d := &doctor.Doctor{Out: s.out}
 	env := hookEnv()
+	d := newDoctor(s, env)
 	if env.err != nil {
 		d.Problem("set HOOKCTL_HOME or HOME", "hookctl's home: %v", env.err)
 		return d.Problems
 	}
-	found := false
 	a, _ := agentNamed(name)
-	for _, scope := range agentkit.Scopes {
-		binary := linkedBinary(env.home)
-		if scope == "managed" {
-			binary = env.binary
-		}
-		r, err := agentRegistration(name, scope, env.userHome, binary)
-		if err != nil {
-			d.Problem("report this", "%v", err)
-			continue
-		}
-		text, _, existed, err := readSettingsFile(r.File)
-		switch {
-		case err != nil:
-			d.Problem("fix or remove the file", "%v", err)
-			continue
-		case !existed:
-			continue
-		}
-		settle(&r, name, scope, text)
-		registered, exact := r.Registered(text, agentkit.Ours(name))
-		if !registered {
-			continue
-		}
-		found = true
-		if !exact {
-			d.Problem("hookctl install --agent "+name+scopeFlag(scope), "%s registers hookctl, but not as install writes it (another binary, or settings changed)", r.File)
-		} else {
-			d.OK("%s registers hookctl (%s)", r.File, r.Command)
-		}
-		if fi, err := os.Stat(binary); err != nil || fi.Mode()&0o111 == 0 {
-			d.Problem("hookctl install --agent "+name, "%s, which the hook runs, is missing: every call is refused", binary)
-		}
-		if name == "codex" {
-			doctorCodexTrust(d, r, scope)
-			if scope == "managed" {
-				doctorCodexPin(d)
-			}
-		}
-		if why := installs[name].RepoSwitchesOff; why != "" && scope == "user" {
-			d.Note("⚠ %s: a repository's %s switches off user hooks; install the hook no repository can switch off with sudo hookctl install --agent %s --scope managed", a.Client.Name, why, name)
-			if cwd, err := os.Getwd(); err == nil && installs[name].RepoHooksOff != nil {
-				if off := installs[name].RepoHooksOff(cwd); off != "" {
-					d.Problem("remove it, or install with --scope managed", "%s: EVERY hook is off in this project, hookctl's included — nothing is gated", off)
-				}
-			}
-		}
-	}
-	if !found {
-		d.Problem("hookctl install --agent "+name, "no %s hooks file registers hookctl", name)
-	}
-	checkAgentSandbox(d, env, name)
-	return d.Problems
-}
-
-// checkAgentSandbox says where the client's admitted shell commands run: in the OS sandbox, or
-// on hookctl's policy alone (the machine has no sandbox, or the client takes no rewrite).
-func checkAgentSandbox(d *doctor.Doctor, env environment, name string) {
-	a, _ := agentNamed(name)
-	cfg, _ := gate.LoadConfig(env.home)
-	st := sandbox.Current(env.home, env.binary)
-	switch {
-	case a.AsWritten:
-		d.Note("%s runs shell commands as it sent them (it takes no rewritten command): its admitted reads run on hookctl's policy alone, never in the OS sandbox, and reads that need the sandbox are refused", a.Client.Name)
-	case st.Available:
-		d.OK("%s", gate.Enforcement(isolationOf(st), cfg))
-	default:
-		d.Note("%s\n    to get it: %s", gate.Enforcement(isolationOf(st), cfg), doctor.SandboxFix(st))
-	}
-}
-
-func scopeFlag(scope string) string {
-	if scope == "user" {
-		return ""
-	}
-	return " --scope " + scope
-}
-
-// doctorCodexTrust asks Codex whether it runs hookctl's hook: an untrusted or changed hook is
-// skipped without a word, the worst failure an installed gate can have.
-func doctorCodexTrust(d *doctor.Doctor, r agentkit.Registration, scope string) {
-	bin, err := exec.LookPath("codex")
-	if err != nil {
-		d.Problem("put codex on your PATH and run hookctl doctor --agent codex again", "cannot ask Codex whether it trusts hookctl's hook: codex is not on your PATH")
-		return
-	}
-	cwd, _ := os.Getwd()
-	hooks, err := codex.ListHooks(bin, codexEnv(), cwd)
-	if err != nil {
-		d.Problem("run hookctl install --agent codex", "cannot ask Codex whether it trusts hookctl's hook: %v", err)
-		return
-	}
-	ours := codex.Ours(hooks, r.Command)
-	if len(ours) < len(r.Entries()) {
-		d.Problem("hookctl install --agent codex", "Codex lists %d of hookctl's %d hooks for this directory", len(ours), len(r.Entries()))
-	}
-	for _, h := range ours {
-		switch {
-		case !h.Enabled:
-			d.Problem("enable it in Codex (/hooks) or run hookctl install --agent codex", "Codex lists hookctl's %s hook as disabled: it does not run", h.EventName)
-		case scope == "managed" && h.TrustStatus == "managed":
-			d.OK("Codex runs hookctl's %s hook as managed (%s): no repository or user config can switch it off", h.EventName, h.Key)
-		case h.TrustStatus != "trusted":
-			d.Problem("hookctl install --agent codex (it trusts the hook as installed)", "Codex reports hookctl's %s hook %s: it SKIPS it without a word, so nothing is gated", h.EventName, h.TrustStatus)
-		default:
-			d.OK("Codex trusts hookctl's %s hook (%s)", h.EventName, h.Key)
-		}
-	}
+	return d.Agent(doctor.Agent{Name: name, Client: a.Client.Name, AsWritten: a.AsWritten, Install: installs[name]})
 }
 
 // settle makes r what install writes into text, the file as it is (agentkit.Install.Settle).
@@ -458,7 +348,7 @@ func settle(r *agentkit.Registration, name, scope string, text []byte) {
 // there is none, adds the table where the file has no features table, and otherwise leaves an
 // administrator's file alone, saying what to add. Uninstall leaves the pin: on is Codex's default.
 func pinCodexHooks(s *streams, path string, dryRun bool) error {
-	text, mode, _, err := readSettingsFile(path)
+	text, mode, _, err := agentkit.ReadSettingsFile(path)
 	if err != nil {
 		return err
 	}
@@ -494,18 +384,4 @@ func pinCodexHooks(s *streams, path string, dryRun bool) error {
 	}
 	fmt.Fprintf(s.out, "pinned Codex's hooks on in %s (a repository's .codex/config.toml could otherwise switch them off)\n", path)
 	return nil
-}
-
-// doctorCodexPin says whether the machine's requirements keep Codex's hooks on.
-func doctorCodexPin(d *doctor.Doctor) {
-	text, _, existed, err := readSettingsFile(codex.Requirements)
-	if err != nil {
-		d.Problem("fix or remove the file", "%v", err)
-		return
-	}
-	if _, on, err := codex.Features(text); existed && err == nil && on != nil && *on {
-		d.OK("%s keeps Codex's hooks on: no repository can switch them off", codex.Requirements)
-		return
-	}
-	d.Problem("sudo hookctl install --agent codex --scope managed", "%s does not say [features] hooks = true: a repository's .codex/config.toml can switch off every Codex hook, hookctl's managed one included", codex.Requirements)
 }
