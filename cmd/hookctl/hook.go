@@ -113,7 +113,7 @@ func runHook(s *streams, web bool, a agent, pinned bool, runRead ...string) int 
 		}
 		c, err := gate.LoadConfigFor(env.home, cwd)
 		if err == nil {
-			if why := versionRefusal(c, a.Name); why != "" {
+			if why := gate.VersionRefusal(c, a.Name); why != "" {
 				return nil, errors.New(why)
 			}
 			loaded = c
@@ -337,7 +337,7 @@ func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Conf
 		},
 		IsClient: nil,
 		ClientVersion: func() string {
-			f, err := learnClient(a.Name)
+			f, err := gate.LearnClient(a.Name)
 			if err != nil {
 				return ""
 			}

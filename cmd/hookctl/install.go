@@ -5,19 +5,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/spf13/cobra"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/internal/fsutil"
 )
@@ -103,56 +101,8 @@ func installOrAgent(s *streams, opts *installOptions) error {
 	return agentInstallRun(s, opts.Agent, opts)
 }
 
-// scopes are install's scopes, in the order Claude Code's settings files are listed.
-var scopes = []string{"user", "project", "local", "managed"}
-
-// settingsPath returns the settings file of a scope.
-func settingsPath(scope, userHome, cwd string) (string, error) {
-	switch scope {
-	case "user":
-		return filepath.Join(userHome, ".claude", "settings.json"), nil
-	case "project":
-		return filepath.Join(cwd, ".claude", "settings.json"), nil
-	case "local":
-		return filepath.Join(cwd, ".claude", "settings.local.json"), nil
-	case "managed":
-		if runtime.GOOS == "darwin" {
-			return "/Library/Application Support/ClaudeCode/managed-settings.json", nil
-		}
-		return "/etc/claude-code/managed-settings.json", nil
-	}
-	return "", fmt.Errorf("unknown scope %q: use user, project, local or managed", scope)
-}
-
-// scopeForm is how a scope's file names hookctl: a project's committed file names no one's
-// path; managed settings, the administrator's binary; a user's own files, the link in their
-// hookctl home.
-func scopeForm(scope string) claude.Form {
-	switch scope {
-	case "project":
-		return claude.FormShared
-	case "managed":
-		return claude.FormPinned
-	}
-	return claude.FormPersonal
-}
-
 // linkedBinary is the link install makes in hookctl's home to the binary it installed.
 func linkedBinary(home string) string { return filepath.Join(home, claude.LinkedBinary) }
-
-// registration is what install writes in a scope's file.
-func registration(scope string, env environment) claude.Registration {
-	r := claude.Registration{Form: scopeForm(scope), StatusLine: true}
-	switch r.Form {
-	case claude.FormShared:
-		r.StatusLine = false // the status line stays each user's own
-	case claude.FormPinned:
-		r.Binary = env.binary
-	default:
-		r.Binary = linkedBinary(env.home)
-	}
-	return r
-}
 
 // savedStatusLines is hookctl's record of the status lines install replaced, per settings file.
 // Each is kept as the exact JSON text it had, in a string, so that uninstall puts back the same
@@ -197,14 +147,14 @@ func installRun(s *streams, opts *installOptions) error {
 	if err != nil {
 		return err
 	}
-	path, err := settingsPath(opts.Scope, env.userHome, cwd)
+	path, err := claude.SettingsPath(opts.Scope, env.userHome, cwd)
 	if err != nil {
 		return err
 	}
 	if real, err := filepath.EvalSymlinks(path); err == nil {
 		path = real // edit the file a symlinked settings.json points at, not the link
 	}
-	text, mode, existed, err := readSettingsFile(path)
+	text, mode, existed, err := agentkit.ReadSettingsFile(path)
 	if err != nil {
 		return err
 	}
@@ -212,7 +162,7 @@ func installRun(s *streams, opts *installOptions) error {
 	if err != nil {
 		return err
 	}
-	reg := registration(opts.Scope, env)
+	reg := claude.ScopeRegistration(opts.Scope, env.binary, linkedBinary(env.home))
 	var out []byte
 	var changed bool
 	var prev string
@@ -235,13 +185,13 @@ func installRun(s *streams, opts *installOptions) error {
 	}
 
 	cmdPath := claude.ReadonlyCommandPath(env.userHome)
-	cmdChange := readonlyCommandChange(cmdPath, opts.Remove)
+	cmdChange := claude.ReadonlyCommandChange(cmdPath, opts.Remove)
 	keptFor := ""
 	if cmdChange == "remove" {
 		// The command is the user's, shared by every scope: uninstalling one scope keeps it while
 		// another still registers hookctl (issue 11: uninstall --scope project broke the user's
 		// install). A project elsewhere cannot be seen from here.
-		if keptFor = registeredElsewhere(env, cwd, path); keptFor != "" {
+		if keptFor = claude.RegisteredElsewhere(env.userHome, cwd, path, env.binary); keptFor != "" {
 			cmdChange = ""
 		}
 	}
@@ -461,90 +411,10 @@ func backUp(home, what, path string, text []byte) (string, error) {
 	}
 }
 
-// registeredElsewhere names a settings file other than except, among those Claude Code reads
-// for a session here, that still registers hookctl, or "". A file it cannot read counts as
-// registering: keeping the command is the safe side (only the toggle needs it).
-func registeredElsewhere(env environment, cwd, except string) string {
-	for _, scope := range []string{"user", "project", "managed"} {
-		p, err := settingsPath(scope, env.userHome, cwd)
-		if err != nil {
-			continue
-		}
-		paths := []string{p}
-		if scope == "project" {
-			paths = append(paths, filepath.Join(cwd, ".claude", "settings.local.json"))
-		}
-		for _, p := range paths {
-			if real, err := filepath.EvalSymlinks(p); err == nil {
-				p = real
-			}
-			if p == except {
-				continue
-			}
-			text, err := fsutil.ReadFile(p, 8<<20, false)
-			if errors.Is(err, fs.ErrNotExist) {
-				continue
-			}
-			if err != nil {
-				return p
-			}
-			if in, err := claude.Inspect(text, env.binary); err != nil || len(in.Hooks) > 0 {
-				return p
-			}
-		}
-	}
-	return ""
-}
-
-// readonlyCommandChange says what install or uninstall does to the command file: "write" (it
-// is missing), "update" (an earlier release's is there), "replace" (someone else's file is
-// there), "remove" (uninstall, and it is ours), or "" (nothing).
-func readonlyCommandChange(path string, remove bool) string {
-	b, err := fsutil.ReadFile(path, 1<<20, false)
-	ours, current := claude.ReadonlyCommandIs(b)
-	ours, current = ours && err == nil, current && err == nil
-	switch {
-	case remove && ours:
-		return "remove"
-	case remove, current:
-		return ""
-	case ours:
-		return "update"
-	case errors.Is(err, fs.ErrNotExist):
-		return "write"
-	}
-	return "replace"
-}
-
 // emptyObject says whether settings text is a JSON object with nothing in it.
 func emptyObject(text []byte) bool {
 	var m map[string]json.RawMessage
 	return json.Unmarshal(text, &m) == nil && m != nil && len(m) == 0
-}
-
-// readSettingsFile reads a settings file; a missing one is empty.
-func readSettingsFile(path string) (text []byte, mode os.FileMode, existed bool, err error) {
-	// Non-blocking, so that a FIFO in place of a settings file is refused below, not waited on.
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK|syscall.O_CLOEXEC, 0)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, 0o644, false, nil
-	}
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("failed to read %s: %w", path, err)
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, 0, false, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, 0, false, fmt.Errorf("%s is not a regular file", path)
-	}
-	text, err = io.ReadAll(io.LimitReader(f, 8<<20))
-	if err != nil {
-		return nil, 0, false, fmt.Errorf("failed to read %s: %w", path, err)
-	}
-	return text, fi.Mode().Perm(), true, nil
 }
 
 // lineDiff shows a change as the lines removed (-) and added (+), with the common lines at the

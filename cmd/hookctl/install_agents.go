@@ -1,7 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -11,204 +10,37 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/tidwall/gjson"
 
+	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/agents/codex"
-	"github.com/hookctl/hookctl/agents/hookfile"
-	"github.com/hookctl/hookctl/gate"
+	"github.com/hookctl/hookctl/agents/copilot"
+	"github.com/hookctl/hookctl/agents/cursor"
+	"github.com/hookctl/hookctl/agents/gemini"
+	"github.com/hookctl/hookctl/agents/qwen"
+	"github.com/hookctl/hookctl/doctor"
 	"github.com/hookctl/hookctl/internal/fsutil"
-	"github.com/hookctl/hookctl/internal/hookjson"
-	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/sandbox"
 )
 
-// hookRegistration is where install registers hookctl for a client other than Claude Code, and
-// what it writes there.
-type hookRegistration struct {
-	File  string   // the client's hooks file
-	Keys  []string // the array hookctl's group goes in
-	Group string   // hookctl's group, JSON text
-	Init  string   // how a new file begins ("" for {})
-	// Own says the whole file is hookctl's (Copilot CLI reads every file in its hooks
-	// directory): install writes it whole and uninstall removes it.
-	Own     bool
-	Command string // the command the group runs
-	// Also are more groups in the same file, each in its own array (Codex's SessionStart).
-	Also []hookEntry
-	// Pins are settings the hook depends on, set in the same file, each a path and its JSON
-	// value: a managed file's "hooks are on", which a repository's own settings file could
-	// otherwise switch off. Uninstall leaves them: each is the client's default.
-	Pins []hookEntry
-}
-
-// hookEntry is one more group of a registration, and the array it goes in.
-type hookEntry struct {
-	Keys  []string
-	Group string
-}
-
-// entries are every group of the registration, the main one first.
-func (r hookRegistration) entries() []hookEntry {
-	return append([]hookEntry{{r.Keys, r.Group}}, r.Also...)
-}
-
-// addAll is the file with every group of r in place (hookfile.Add of each).
-func (r hookRegistration) addAll(text []byte, ours hookfile.Ours) ([]byte, bool, error) {
-	changed := false
-	for _, e := range r.entries() {
-		out, c, err := hookfile.Add(text, e.Keys, e.Group, ours, r.Init)
-		if err != nil {
-			return nil, false, err
-		}
-		text, changed = out, changed || c
-	}
-	for _, p := range r.Pins {
-		out, c, err := hookfile.Pin(text, p.Keys, p.Group)
-		if err != nil {
-			return nil, false, err
-		}
-		text, changed = out, changed || c
-	}
-	return text, changed, nil
-}
-
-// removeAll is the file without hookctl's groups in any of r's arrays.
-func (r hookRegistration) removeAll(text []byte, ours hookfile.Ours) ([]byte, bool, error) {
-	changed := false
-	for _, e := range r.entries() {
-		out, c, err := hookfile.Remove(text, e.Keys, ours)
-		if err != nil {
-			return nil, false, err
-		}
-		text, changed = out, changed || c
-	}
-	return text, changed, nil
-}
-
-// agentScopes are the scopes each client's install takes: a user's own hooks file, and where
-// the client has one, a root-owned file of the machine's that no repository's settings switch
-// off (Copilot CLI's policy directory, Gemini CLI's and Qwen Code's system settings, which they
-// read last, Codex's and Cursor's system hooks files).
-var agentScopes = map[string][]string{"codex": {"user", "managed"}, "qwen": {"user", "managed"}, "gemini": {"user", "managed"}, "copilot": {"user", "managed"}, "cursor": {"user", "managed"}}
-
-// repoSwitchesOff is how a repository's own settings switch off a user's hooks, for the clients
-// where one can (each tested for real: TestRealClientsManagedHookHoldsAgainstTheRepository).
-var repoSwitchesOff = map[string]string{
-	"codex":   ".codex/config.toml ([features] hooks = false)",
-	"copilot": "disableAllHooks",
-	"gemini":  ".gemini/settings.json (hooksConfig.enabled = false, or hookctl in hooksConfig.disabled)",
-	"qwen":    ".qwen/settings.json (disableAllHooks)",
-}
-
-// managedFiles are the machine's settings files of the clients whose install takes --scope
-// managed, on Linux.
-var managedFiles = map[string]string{
-	// Codex's system config folder: its hooks are "managed", run without the user's trust and
-	// cannot be disabled by any config file (codex-rs/hooks/src/engine/discovery.rs).
-	"codex":   "/etc/codex/hooks.json",
-	"copilot": "/etc/github-copilot/policy.d/hookctl.json",
-	// Cursor's enterprise hooks, first in its documented priority order.
-	"cursor": "/etc/cursor/hooks.json",
-	"gemini": "/etc/gemini-cli/settings.json",
-	"qwen":   "/etc/qwen-code/settings.json",
-}
-
-// codexHome is where Codex keeps its configuration: $CODEX_HOME, else ~/.codex.
-func codexHome(userHome string) string {
-	if d := os.Getenv("CODEX_HOME"); filepath.IsAbs(d) {
-		return d
-	}
-	return filepath.Join(userHome, ".codex")
-}
+// installs are the installations of the clients other than Claude Code, each its adapter's.
+var installs = map[string]agentkit.Install{"codex": codex.Install, "qwen": qwen.Install, "gemini": gemini.Install,
+	"copilot": copilot.Install, "cursor": cursor.Install}
 
 // agentRegistration is install's registration of hookctl, as binary, for client name in scope.
 // Each timeout leaves hookctl's own deadline (hook.Deadline) far inside the client's: a client
 // that timed the hook out would run the call (Codex, Gemini CLI, Qwen Code, Copilot CLI).
-func agentRegistration(name, scope, userHome, binary string) (hookRegistration, error) {
-	ok := false
-	for _, s := range agentScopes[name] {
-		ok = ok || s == scope
+func agentRegistration(name, scope, userHome, binary string) (agentkit.Registration, error) {
+	inst, known := installs[name]
+	if !known {
+		return agentkit.Registration{}, fmt.Errorf("unknown agent %q", name)
 	}
-	if !ok {
-		return hookRegistration{}, fmt.Errorf("hookctl install --agent %s takes --scope %s", name, strings.Join(agentScopes[name], " or "))
+	if !slices.Contains(agentkit.Scopes, scope) {
+		return agentkit.Registration{}, fmt.Errorf("hookctl install --agent %s takes --scope %s", name, strings.Join(agentkit.Scopes, " or "))
 	}
-	command := lexer.Quote(binary) + " hook --agent " + name
-	q := func(s string) string { return string(mustJSON(s)) }
-	r := hookRegistration{Command: command, Keys: []string{"hooks", "PreToolUse"}}
-	switch name {
-	case "codex":
-		// No matcher: every tool, apply_patch and MCP tools too. SessionStart tells the model its
-		// mode and the user what holds it, and notes the session for the mode-change notices.
-		r.File = filepath.Join(codexHome(userHome), "hooks.json")
-		r.Group = `{"hooks":[{"type":"command","command":` + q(command) + `,"timeout":30}]}`
-		r.Also = []hookEntry{{[]string{"hooks", "SessionStart"}, r.Group}}
-		if scope == "managed" {
-			r.File = managedFiles[name]
-		}
-	case "qwen":
-		r.File = filepath.Join(userHome, ".qwen", "settings.json")
-		r.Group = `{"matcher":"*","hooks":[{"type":"command","command":` + q(command) + `,"timeout":30000}]}`
-		if scope == "managed" {
-			// A repository's .qwen/settings.json could say disableAllHooks; the system file,
-			// read last, says otherwise.
-			r.File, r.Pins = managedFiles[name], []hookEntry{{[]string{"disableAllHooks"}, "false"}}
-		}
-	case "gemini":
-		r.File, r.Keys = filepath.Join(userHome, ".gemini", "settings.json"), []string{"hooks", "BeforeTool"}
-		r.Group = `{"matcher":".*","hooks":[{"type":"command","name":"hookctl","command":` + q(command) + `,"timeout":30000}]}`
-		if scope == "managed" {
-			// A repository's .gemini/settings.json could turn hooks off (hooksConfig.enabled,
-			// which the system file, read last, sets back) or name hookctl's in
-			// hooksConfig.disabled, which every file adds to: the managed hook's name is one no
-			// repository can know in advance (geminiHookName).
-			r.File, r.Pins = managedFiles[name], []hookEntry{{[]string{"hooksConfig", "enabled"}, "true"}}
-		}
-	case "copilot":
-		r.File, r.Own = filepath.Join(userHome, ".copilot", "hooks", "hookctl.json"), true
-		if scope == "managed" {
-			r.File = managedFiles[name]
-		}
-		r.Group = `{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":` + q(command) + `,"timeoutSec":30}]}}`
-	case "cursor":
-		// failClosed: without it Cursor runs the call when the hook fails.
-		r.File, r.Keys, r.Init = filepath.Join(userHome, ".cursor", "hooks.json"), []string{"hooks", "preToolUse"}, `{"version":1}`
-		r.Group = `{"command":` + q(command) + `,"timeout":30,"failClosed":true}`
-		if scope == "managed" {
-			r.File = managedFiles[name]
-		}
-	default:
-		return hookRegistration{}, fmt.Errorf("unknown agent %q", name)
-	}
-	return r, nil
-}
-
-func mustJSON(v any) []byte {
-	b, _ := json.Marshal(v)
-	return b
-}
-
-// oursFor recognises a group of hookctl's for client name, whatever binary path it names: a
-// command whose first word is a hookctl and whose arguments are hook --agent NAME.
-func oursFor(name string) hookfile.Ours {
-	return func(g gjson.Result) bool {
-		var cmds []string
-		for _, k := range []string{"command", "bash"} {
-			cmds = append(cmds, g.Get(k).Str)
-		}
-		g.Get("hooks").ForEach(func(_, h gjson.Result) bool {
-			cmds = append(cmds, h.Get("command").Str, h.Get("bash").Str)
-			return true
-		})
-		for _, c := range cmds {
-			words := strings.Fields(c)
-			if len(words) == 4 && filepath.Base(strings.Trim(words[0], `'"`)) == "hookctl" && strings.Join(words[1:], " ") == "hook --agent "+name {
-				return true
-			}
-		}
-		return false
-	}
+	return inst.Register(scope, userHome, agentkit.HookCommand(binary, name)), nil
 }
 
 // agentRecord is what install remembers of one client's registration, so that uninstall puts
@@ -247,11 +79,11 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 		return err
 	}
 	a, _ := agentNamed(name)
-	text, mode, existed, err := readSettingsFile(r.File)
+	text, mode, existed, err := agentkit.ReadSettingsFile(r.File)
 	if err != nil {
 		return err
 	}
-	r.settle(name, opts.Scope, text)
+	settle(&r, name, opts.Scope, text)
 	rec := &agentRecord{}
 	recFile := recordPath(env.home, name, opts.Scope)
 	if b, err := fsutil.ReadFile(recFile, 1<<20, true); err == nil {
@@ -268,7 +100,7 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 		out = append([]byte(r.Group), '\n')
 		changed = string(out) != string(text)
 	default:
-		out, changed, err = r.addAll(text, oursFor(name))
+		out, changed, err = r.AddAll(text, agentkit.Ours(name))
 	}
 	if err != nil {
 		return fmt.Errorf("%s: %w; nothing changed", r.File, err)
@@ -282,7 +114,7 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 		}
 	}
 	if !opts.Remove && name == "codex" && opts.Scope == "managed" {
-		if err := pinCodexHooks(s, codexRequirements, opts.DryRun); err != nil {
+		if err := pinCodexHooks(s, codex.Requirements, opts.DryRun); err != nil {
 			return err
 		}
 	}
@@ -348,7 +180,7 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 			return err
 		}
 		fmt.Fprintf(s.out, "new %s sessions start 🔒 READ-ONLY; run `hookctl readonly off` in the session's shell to let the agent edit\n", a.Client.Name)
-		if why, ok := repoSwitchesOff[name]; ok && opts.Scope != "managed" {
+		if why := installs[name].RepoSwitchesOff; why != "" && opts.Scope != "managed" {
 			fmt.Fprintf(s.out, "note: a repository's %s switches off user hooks; sudo hookctl install --agent %s --scope managed installs a hook no repository can\n", why, name)
 		}
 		return nil
@@ -365,7 +197,7 @@ func agentInstallRun(s *streams, name string, opts *installOptions) error {
 // agentRemoval is the file without hookctl's registration: the bytes that were there before
 // install when the file is as install left it (nil when install created it), else the file with
 // hookctl's group taken out in place.
-func agentRemoval(r hookRegistration, name string, rec *agentRecord, text []byte, existed bool) ([]byte, bool, error) {
+func agentRemoval(r agentkit.Registration, name string, rec *agentRecord, text []byte, existed bool) ([]byte, bool, error) {
 	if !existed {
 		return nil, false, nil
 	}
@@ -381,19 +213,19 @@ func agentRemoval(r hookRegistration, name string, rec *agentRecord, text []byte
 		}
 	}
 	if r.Own {
-		if !oursFor(name)(gjson.Get(string(text), "hooks.preToolUse.0")) {
+		if !agentkit.Ours(name)(gjson.Get(string(text), "hooks.preToolUse.0")) {
 			return text, false, nil // not hookctl's file after all: left alone
 		}
 		return nil, true, nil
 	}
-	return r.removeAll(text, oursFor(name))
+	return r.RemoveAll(text, agentkit.Ours(name))
 }
 
 func writeRecord(path string, rec *agentRecord) error {
 	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
 		return err
 	}
-	return fsutil.WriteAtomic(path, append(mustJSON(rec), '\n'), 0o600)
+	return fsutil.WriteAtomic(path, append(agentkit.JSON(rec), '\n'), 0o600)
 }
 
 // codexEnv is the environment codex app-server runs in: the user's own.
@@ -403,7 +235,7 @@ func codexEnv() []string { return os.Environ() }
 // changed hook without a word, and the user running install is the human act trust stands for.
 // It asks Codex for the hook's key and hash (app-server hooks/list), appends the trust to
 // config.toml, and asks again to confirm that Codex now runs it.
-func trustCodexHook(s *streams, env environment, r hookRegistration, rec *agentRecord) error {
+func trustCodexHook(s *streams, env environment, r agentkit.Registration, rec *agentRecord) error {
 	bin, err := exec.LookPath("codex")
 	if err != nil {
 		return errors.New("hookctl's hook is registered but NOT trusted, and Codex skips untrusted hooks: codex is not on your PATH, so hookctl cannot ask it for the hook's hash. Put codex on your PATH and run hookctl install --agent codex again")
@@ -414,33 +246,22 @@ func trustCodexHook(s *streams, env environment, r hookRegistration, rec *agentR
 		return fmt.Errorf("hookctl's hook is registered but could not be trusted: %w", err)
 	}
 	ours := codex.Ours(hooks, r.Command)
-	if len(ours) < len(r.entries()) {
-		return fmt.Errorf("hookctl's hooks are registered in %s, but Codex lists %d of %d", r.File, len(ours), len(r.entries()))
+	if len(ours) < len(r.Entries()) {
+		return fmt.Errorf("hookctl's hooks are registered in %s, but Codex lists %d of %d", r.File, len(ours), len(r.Entries()))
 	}
-	config := filepath.Join(codexHome(env.userHome), "config.toml")
-	text, mode, existed, err := readSettingsFile(config)
+	config := filepath.Join(codex.Home(env.userHome), "config.toml")
+	text, mode, existed, err := agentkit.ReadSettingsFile(config)
 	if err != nil {
 		return err
 	}
-	// An earlier install's block goes, and every hook it trusted is trusted again as it is now,
-	// with every hook not yet trusted. A hook trusted some other way (the user's /hooks) keeps
-	// that trust; a table for it that hookctl did not write is left alone, and install stops
-	// rather than write a second one, which Codex would not parse.
+	// An earlier install's block goes (codex.Trust), if the file still holds it as written.
 	old := ""
 	if rec.TrustFile == config && strings.Contains(string(text), rec.TrustBlock) {
 		old = rec.TrustBlock
 	}
-	rest := strings.Replace(string(text), old, "", 1)
-	block := ""
-	for _, h := range ours {
-		table := "[hooks.state." + string(mustJSON(h.Key)) + "]"
-		if h.TrustStatus == "trusted" && (old == "" || !strings.Contains(old, table)) {
-			continue
-		}
-		if strings.Contains(rest, table) {
-			return fmt.Errorf("%s already holds %s, which hookctl did not write, and Codex reports the hook %s: trust it in Codex with /hooks, or remove that table and run hookctl install --agent codex again", config, table, h.TrustStatus)
-		}
-		block += codex.TrustBlock(h)
+	rest, block, err := codex.Trust(config, string(text), old, ours)
+	if err != nil {
+		return err
 	}
 	if block == old {
 		fmt.Fprintln(s.out, "Codex trusts hookctl's hooks")
@@ -471,7 +292,7 @@ func trustCodexHook(s *streams, env environment, r hookRegistration, rec *agentR
 
 // confirmCodexManaged asks Codex, where it is on the PATH, whether it runs the hooks just
 // written as managed.
-func confirmCodexManaged(s *streams, r hookRegistration) {
+func confirmCodexManaged(s *streams, r agentkit.Registration) {
 	bin, err := exec.LookPath("codex")
 	if err != nil {
 		fmt.Fprintf(s.out, "codex is not on this PATH: run hookctl doctor --agent codex as a user to confirm that Codex runs the hook\n")
@@ -489,12 +310,12 @@ func confirmCodexManaged(s *streams, r hookRegistration) {
 			n++
 		}
 	}
-	fmt.Fprintf(s.out, "Codex runs %d of hookctl's %d hooks as managed\n", n, len(r.entries()))
+	fmt.Fprintf(s.out, "Codex runs %d of hookctl's %d hooks as managed\n", n, len(r.Entries()))
 }
 
 // removeTrustBlock takes install's trust block out of config.toml, exactly as it was added.
 func removeTrustBlock(home string, rec *agentRecord) error {
-	text, mode, existed, err := readSettingsFile(rec.TrustFile)
+	text, mode, existed, err := agentkit.ReadSettingsFile(rec.TrustFile)
 	if err != nil || !existed || !strings.Contains(string(text), rec.TrustBlock) {
 		return err
 	}
@@ -504,199 +325,63 @@ func removeTrustBlock(home string, rec *agentRecord) error {
 	return fsutil.WriteAtomic(rec.TrustFile, []byte(strings.Replace(string(text), rec.TrustBlock, "", 1)), mode)
 }
 
-// agentDoctorRun checks client name's registration: the hooks file holds hookctl's group as
-// install writes it, the binary it names runs, and for Codex that Codex trusts it.
+// agentDoctorRun checks client name's registration (doctor.Doctor.Agent).
 func agentDoctorRun(s *streams, name string) int {
-	d := &doctor{s: s}
 	env := hookEnv()
+	d := newDoctor(s, env)
 	if env.err != nil {
-		d.problem("set HOOKCTL_HOME or HOME", "hookctl's home: %v", env.err)
-		return d.problems
+		d.Problem("set HOOKCTL_HOME or HOME", "hookctl's home: %v", env.err)
+		return d.Problems
 	}
-	found := false
 	a, _ := agentNamed(name)
-	for _, scope := range agentScopes[name] {
-		binary := linkedBinary(env.home)
-		if scope == "managed" {
-			binary = env.binary
-		}
-		r, err := agentRegistration(name, scope, env.userHome, binary)
-		if err != nil {
-			d.problem("report this", "%v", err)
-			continue
-		}
-		text, _, existed, err := readSettingsFile(r.File)
-		switch {
-		case err != nil:
-			d.problem("fix or remove the file", "%v", err)
-			continue
-		case !existed:
-			continue
-		}
-		r.settle(name, scope, text)
-		var exact bool
-		if r.Own {
-			exact = string(text) == r.Group+"\n"
-		} else {
-			_, changed, err := r.addAll(text, oursFor(name))
-			exact = err == nil && !changed
-		}
-		registered := false
-		if !r.Own {
-			arr := gjson.GetBytes(text, strings.Join(r.Keys, "."))
-			arr.ForEach(func(_, g gjson.Result) bool { registered = registered || oursFor(name)(g); return true })
-		} else {
-			registered = oursFor(name)(gjson.GetBytes(text, "hooks.preToolUse.0"))
-		}
-		if !registered {
-			continue
-		}
-		found = true
-		if !exact {
-			d.problem("hookctl install --agent "+name+scopeFlag(scope), "%s registers hookctl, but not as install writes it (another binary, or settings changed)", r.File)
-		} else {
-			d.ok("%s registers hookctl (%s)", r.File, r.Command)
-		}
-		if fi, err := os.Stat(binary); err != nil || fi.Mode()&0o111 == 0 {
-			d.problem("hookctl install --agent "+name, "%s, which the hook runs, is missing: every call is refused", binary)
-		}
-		if name == "codex" {
-			doctorCodexTrust(d, r, scope)
-			if scope == "managed" {
-				doctorCodexPin(d)
-			}
-		}
-		if why, ok := repoSwitchesOff[name]; ok && scope == "user" {
-			d.note("⚠ %s: a repository's %s switches off user hooks; install the hook no repository can switch off with sudo hookctl install --agent %s --scope managed", a.Client.Name, why, name)
-			if cwd, err := os.Getwd(); err == nil {
-				if off := repoHooksOff(name, cwd); off != "" {
-					d.problem("remove it, or install with --scope managed", "%s: EVERY hook is off in this project, hookctl's included — nothing is gated", off)
-				}
-			}
-		}
-	}
-	if !found {
-		d.problem("hookctl install --agent "+name, "no %s hooks file registers hookctl", name)
-	}
-	d.checkAgentSandbox(env, name)
-	return d.problems
+	return d.Agent(doctor.Agent{Name: name, Client: a.Client.Name, AsWritten: a.AsWritten, Install: installs[name]})
 }
 
-// checkAgentSandbox says where the client's admitted shell commands run: in the OS sandbox, or
-// on hookctl's policy alone (the machine has no sandbox, or the client takes no rewrite).
-func (d *doctor) checkAgentSandbox(env environment, name string) {
-	a, _ := agentNamed(name)
-	cfg, _ := gate.LoadConfig(env.home)
-	st := sandbox.Current(env.home, env.binary)
+// settle makes r what install writes into text, the file as it is (agentkit.Install.Settle).
+func settle(r *agentkit.Registration, name, scope string, text []byte) {
+	if f := installs[name].Settle; f != nil {
+		f(r, scope, text)
+	}
+}
+
+// pinCodexHooks makes the machine's requirements say hooks are on: it writes the file where
+// there is none, adds the table where the file has no features table, and otherwise leaves an
+// administrator's file alone, saying what to add. Uninstall leaves the pin: on is Codex's default.
+func pinCodexHooks(s *streams, path string, dryRun bool) error {
+	text, mode, _, err := agentkit.ReadSettingsFile(path)
+	if err != nil {
+		return err
+	}
+	present, hooks, err := codex.Features(text)
 	switch {
-	case a.AsWritten:
-		d.note("%s runs shell commands as it sent them (it takes no rewritten command): its admitted reads run on hookctl's policy alone, never in the OS sandbox, and reads that need the sandbox are refused", a.Client.Name)
-	case st.Available:
-		d.ok("%s", gate.Enforcement(isolationOf(st), cfg))
-	default:
-		d.note("%s\n    to get it: %s", gate.Enforcement(isolationOf(st), cfg), sandboxFix(st))
+	case err != nil:
+		return fmt.Errorf("%s does not parse (%v): nothing changed", path, err)
+	case hooks != nil && *hooks:
+		return nil
+	case present:
+		return fmt.Errorf("%s has a [features] table without hooks = true, so a repository's .codex/config.toml can switch off every Codex hook, hookctl's managed one included: add hooks = true to that table and run this again", path)
 	}
-}
-
-func scopeFlag(scope string) string {
-	if scope == "user" {
-		return ""
+	out := append([]byte(nil), text...)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
 	}
-	return " --scope " + scope
-}
-
-// doctorCodexTrust asks Codex whether it runs hookctl's hook: an untrusted or changed hook is
-// skipped without a word, the worst failure an installed gate can have.
-func doctorCodexTrust(d *doctor, r hookRegistration, scope string) {
-	bin, err := exec.LookPath("codex")
-	if err != nil {
-		d.problem("put codex on your PATH and run hookctl doctor --agent codex again", "cannot ask Codex whether it trusts hookctl's hook: codex is not on your PATH")
-		return
+	if len(out) > 0 {
+		out = append(out, '\n')
 	}
-	cwd, _ := os.Getwd()
-	hooks, err := codex.ListHooks(bin, codexEnv(), cwd)
-	if err != nil {
-		d.problem("run hookctl install --agent codex", "cannot ask Codex whether it trusts hookctl's hook: %v", err)
-		return
+	out = append(out, codex.HooksOn...)
+	if _, on, err := codex.Features(out); err != nil || on == nil || !*on {
+		return fmt.Errorf("%s: adding %q would not parse as hooks on; nothing changed", path, codex.HooksOn)
 	}
-	ours := codex.Ours(hooks, r.Command)
-	if len(ours) < len(r.entries()) {
-		d.problem("hookctl install --agent codex", "Codex lists %d of hookctl's %d hooks for this directory", len(ours), len(r.entries()))
+	if dryRun {
+		fmt.Fprintf(s.out, "would pin Codex's hooks on in %s:\n%s", path, lineDiff(string(text), string(out)))
+		return nil
 	}
-	for _, h := range ours {
-		switch {
-		case !h.Enabled:
-			d.problem("enable it in Codex (/hooks) or run hookctl install --agent codex", "Codex lists hookctl's %s hook as disabled: it does not run", h.EventName)
-		case scope == "managed" && h.TrustStatus == "managed":
-			d.ok("Codex runs hookctl's %s hook as managed (%s): no repository or user config can switch it off", h.EventName, h.Key)
-		case h.TrustStatus != "trusted":
-			d.problem("hookctl install --agent codex (it trusts the hook as installed)", "Codex reports hookctl's %s hook %s: it SKIPS it without a word, so nothing is gated", h.EventName, h.TrustStatus)
-		default:
-			d.ok("Codex trusts hookctl's %s hook (%s)", h.EventName, h.Key)
-		}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
 	}
-}
-
-// settle makes r what install writes into text: the managed Gemini CLI hook keeps the name
-// already there (geminiHookName).
-func (r *hookRegistration) settle(name, scope string, text []byte) {
-	if name == "gemini" && scope == "managed" {
-		r.Group = strings.Replace(r.Group, `"name":"hookctl"`, `"name":`+string(mustJSON(geminiHookName(text, r.Keys, oursFor(name)))), 1)
+	if err := fsutil.WriteAtomic(path, out, mode); err != nil {
+		return fmt.Errorf("failed to write %s: %w", path, err)
 	}
-}
-
-// repoHooksOff says how the project at dir switches off a user's hooks in client name (its
-// settings file and the setting), or "".
-func repoHooksOff(name, dir string) string {
-	file, off := "", func(gjson.Result) bool { return false }
-	switch name {
-	case "codex":
-		if file = filepath.Join(dir, ".codex", "config.toml"); codexHooksOffIn(file) {
-			return file + " switches hooks off"
-		}
-		return ""
-	case "gemini":
-		file = filepath.Join(dir, ".gemini", "settings.json")
-		off = func(s gjson.Result) bool {
-			named := false
-			s.Get("hooksConfig.disabled").ForEach(func(_, v gjson.Result) bool { named = named || v.Str == "hookctl"; return !named })
-			return s.Get("hooksConfig.enabled").Type == gjson.False || named
-		}
-	case "qwen":
-		file = filepath.Join(dir, ".qwen", "settings.json")
-		off = func(s gjson.Result) bool { return s.Get("disableAllHooks").Bool() }
-	default:
-		return ""
-	}
-	b, err := fsutil.ReadFile(file, 1<<20, false)
-	if err != nil || !off(gjson.ParseBytes(b)) {
-		return ""
-	}
-	return file + " switches hooks off"
-}
-
-// geminiHookName is the name of the managed Gemini CLI hook already in text, or a new random
-// one: Gemini CLI skips a hook whose name any settings file lists in hooksConfig.disabled, a
-// repository's included, so the name must be one a repository's author cannot write down in
-// advance; it is kept across installs so that install stays idempotent.
-func geminiHookName(text []byte, keys []string, ours hookfile.Ours) string {
-	root := gjson.ParseBytes(text)
-	for _, k := range keys {
-		root = root.Get(hookjson.Key(k))
-	}
-	name := ""
-	root.ForEach(func(_, g gjson.Result) bool {
-		if ours(g) {
-			if n := g.Get("hooks.0.name").Str; strings.HasPrefix(n, "hookctl-") {
-				name = n
-			}
-		}
-		return name == ""
-	})
-	if name != "" {
-		return name
-	}
-	b := make([]byte, 8)
-	rand.Read(b)
-	return "hookctl-" + hex.EncodeToString(b)
+	fmt.Fprintf(s.out, "pinned Codex's hooks on in %s (a repository's .codex/config.toml could otherwise switch them off)\n", path)
+	return nil
 }

@@ -36,7 +36,7 @@ func newScopeWorld(t *testing.T) *scopeWorld {
 	w.project, _ = os.Getwd()
 	os.MkdirAll(filepath.Join(w.project, ".claude"), 0o755)
 	for scope, text := range scopeFiles {
-		w.path[scope], _ = settingsPath(scope, home, w.project)
+		w.path[scope], _ = claude.SettingsPath(scope, home, w.project)
 		if err := os.WriteFile(w.path[scope], []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -156,7 +156,7 @@ func TestInstallScopeMatrix(t *testing.T) {
 // the administrator's binary in every hook and writes nothing, anywhere.
 func TestInstallManagedDryRun(t *testing.T) {
 	w := newScopeWorld(t)
-	managed, _ := settingsPath("managed", w.home, w.project)
+	managed, _ := claude.SettingsPath("managed", w.home, w.project)
 	_, statErr := os.Stat(managed)
 	before := map[string]string{}
 	for s := range scopeFiles {

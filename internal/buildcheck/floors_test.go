@@ -27,9 +27,13 @@ var floors = []struct {
 		"audit", "config", "session", "sandbox", "sandbox/egress/proxy", "securerun"}},
 	{"the decision: the policy, pure", []string{"policy"}},
 	{"deciders and services: the gate, the retriever's front and worker", []string{
-		"gate", "retriever/front", "retriever/worker"}},
+		"gate", "retriever/front", "retriever/worker",
+		"sandbox/launcher", // the sandbox verb's processes: it loads the config with the judges' checks
+	}},
 	{"adapters and front ends: the clients' adapters, the dashboard, the exporter", []string{
-		"agents", "dashboard", "export"}},
+		"agents", "dashboard", "export",
+		"doctor", // hookctl doctor's checks: it reads Claude Code's settings through its adapter
+	}},
 	{"commands: wiring", []string{"cmd"}},
 }
 
