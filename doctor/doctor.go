@@ -110,8 +110,13 @@ func (d *Doctor) Run() int {
 	// Registration per scope.
 	registered := false
 	var runs []string // the binaries the registrations run
+	var checked []string
 	for _, scope := range claude.Scopes {
 		path := mustSettingsPath(scope, env.UserHome, cwd)
+		if slices.Contains(checked, path) {
+			continue // in the home directory, the project's settings are the user's: one file, said once
+		}
+		checked = append(checked, path)
 		ok, bin := d.checkSettings(scope, path, env)
 		registered = ok || registered
 		if bin != "" && !slices.Contains(runs, bin) {

@@ -273,6 +273,14 @@ func TestDoctorFindsProblems(t *testing.T) {
 	if !strings.Contains(out, "run in hookctl's OS sandbox (landlock ABI") || !strings.Contains(out, "✓ edit mode's commands run in hookctl's edit sandbox") {
 		t.Errorf("doctor does not say what holds each mode:\n%s", out)
 	}
+	// Run from the home directory, the project's settings file is the user's: said once
+	// (control: from another directory, only the user's is registered, and said once too).
+	for _, dir := range []string{home, t.TempDir()} {
+		t.Chdir(dir)
+		if _, out, _ := runCLI(t, hh, "", "doctor"); strings.Count(out, "registered in ") != 1 {
+			t.Errorf("doctor in %s names the registration %d times:\n%s", dir, strings.Count(out, "registered in "), out)
+		}
+	}
 	cwd, _ := os.Getwd()
 	os.MkdirAll(filepath.Join(cwd, ".claude"), 0o755)
 	os.WriteFile(filepath.Join(cwd, ".claude", "settings.local.json"), []byte(`{"disableAllHooks": true}`), 0o644)
