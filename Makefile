@@ -3,12 +3,12 @@
 GO        ?= go
 PREFIX    ?= $(HOME)/.local
 BIN       := bin/hookctl
-WORKER    := bin/hookctl-retrieve-worker
+WORKER    := bin/hookctl-network
 DASHBOARD := bin/hookctl-dashboard
 EXPORTER  := bin/hookctl-export
 FUZZTIME  ?= 60s
 
-# One stamp for both executables of a build: the retriever's worker refuses a hookctl from
+# One stamp for both executables of a build: the network executable refuses a hookctl from
 # another build, and hookctl doctor reports a mismatched pair.
 BUILD_STAMP := $(shell date -u +%Y%m%dT%H%M%SZ)-$(shell od -An -N4 -tx1 /dev/urandom | tr -d ' \n')
 LDFLAGS     := -X github.com/hookctl/hookctl/internal/buildinfo.stamp=$(BUILD_STAMP)
@@ -43,11 +43,12 @@ TEST_JSON ?= /dev/null
 
 .PHONY: build install test test-deps fuzz bench e2e-deps docs clean
 
-# hookctl (the gate, which links no network code), and the retriever's worker, the dashboard and
-# the OpenTelemetry exporter, which hookctl runs from its own directory. Without cgo: Landlock
+# hookctl (the gate, which links no network code), and the network executable (retrieval's
+# worker, edit mode's egress proxy, hookctl run's credential broker), the dashboard and the
+# OpenTelemetry exporter, which hookctl runs from its own directory. Without cgo: Landlock
 # needs it.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/hookctl ./cmd/hookctl-retrieve-worker ./cmd/hookctl-dashboard ./cmd/hookctl-export
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/hookctl ./cmd/hookctl-network ./cmd/hookctl-dashboard ./cmd/hookctl-export
 
 # Build, put the three executables on the user's PATH, and register hookctl in the user's
 # settings of AGENT: claude (the default: ~/.claude/settings.json), codex, qwen, gemini, copilot
@@ -55,11 +56,12 @@ build:
 AGENT ?= claude
 install: build
 	install -d "$(PREFIX)/bin"
-	install -m 0755 $(WORKER) "$(PREFIX)/bin/hookctl-retrieve-worker"
+	install -m 0755 $(WORKER) "$(PREFIX)/bin/hookctl-network"
+	rm -f "$(PREFIX)/bin/hookctl-retrieve-worker" # its name before it also ran the egress proxy and the broker
 	install -m 0755 $(DASHBOARD) "$(PREFIX)/bin/hookctl-dashboard"
 	install -m 0755 $(EXPORTER) "$(PREFIX)/bin/hookctl-export"
 	install -m 0755 $(BIN) "$(PREFIX)/bin/hookctl"
-	@echo "installed $(PREFIX)/bin/hookctl, $(PREFIX)/bin/hookctl-retrieve-worker, $(PREFIX)/bin/hookctl-dashboard and $(PREFIX)/bin/hookctl-export"
+	@echo "installed $(PREFIX)/bin/hookctl, $(PREFIX)/bin/hookctl-network, $(PREFIX)/bin/hookctl-dashboard and $(PREFIX)/bin/hookctl-export"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH: add  export PATH=\"$(PREFIX)/bin:\$$PATH\"  to your shell's start-up file (the hooks use the absolute path, so Claude Code needs nothing), or run $(PREFIX)/bin/hookctl doctor";; esac
 	"$(PREFIX)/bin/hookctl" install --agent $(AGENT) --scope user
 

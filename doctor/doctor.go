@@ -462,9 +462,6 @@ func (d *Doctor) checkRetrieval(cfg settings.Config) {
 	}
 }
 
-// checkWorker checks the retriever's worker beside this binary: there, executable, and of the
-// same build, which it must be for any retrieval to run. A missing one is a note, like a missing
-// distiller: web reads then fail closed and nothing else depends on it.
 // checkSandbox probes the sandbox afresh (and caches the result for the hook): what holds
 // read-only mode here, and what to do where the answer is the policy alone.
 func (d *Doctor) checkSandbox(env Env) {
@@ -535,18 +532,20 @@ func SandboxFix(st sandbox.Status) string {
 	return "run `hookctl sandbox --probe` to see which check fails"
 }
 
+// checkWorker checks the network executable beside this binary: there, executable, and of the
+// same build, which it must be for any retrieval or egress proxy to run.
 func (d *Doctor) checkWorker(binary string) {
 	if buildinfo.TestSeams {
 		d.Problem("install a build made without the hookctl_testseams tag (make install)", "%s", buildinfo.TestSeamsWarning)
 	}
 	path := front.WorkerPath(binary)
 	if path == "" {
-		d.Note("not checking the retriever's worker: this binary's path is unknown")
+		d.Note("not checking the network executable: this binary's path is unknown")
 		return
 	}
-	d.checkBeside(path, retriever.WorkerExecutable, "the retriever's worker", "every retrieval will fail",
-		fmt.Sprintf("web retrieval: %s is not beside hookctl in %s, so WebFetch, WebSearch and Bash web reads will be refused (make install puts both there)",
-			retriever.WorkerExecutable, filepath.Dir(path)))
+	d.checkBeside(path, retriever.NetworkExecutable, "the network executable (retrieval's worker, edit mode's egress proxy, hookctl run's credential broker)", "every retrieval and every connection of edit mode will fail",
+		fmt.Sprintf("web retrieval and edit mode's network: %s is not beside hookctl in %s, so WebFetch, WebSearch and Bash web reads will be refused, and edit mode's commands reach no host (make install puts both there)",
+			retriever.NetworkExecutable, filepath.Dir(path)))
 }
 
 // checkBeside checks an executable of hookctl's build that hookctl runs from its own directory:

@@ -40,9 +40,11 @@ type SecretDigest struct {
 	Kind string `json:"kind"`
 }
 
-// WorkerExecutable is the worker's executable, installed next to hookctl's (make install): the
-// front runs it from the directory of its own executable, never from PATH.
-const WorkerExecutable = "hookctl-retrieve-worker"
+// NetworkExecutable is hookctl's network executable, which runs every process of hookctl's that
+// touches the network: the retrieval's worker, edit mode's egress proxy and hookctl run's
+// credential broker. It is installed next to hookctl's (make install) and run from the
+// directory of hookctl's own executable, never from PATH.
+const NetworkExecutable = "hookctl-network"
 
 // WorkerResult is what the worker prints on its standard output.
 type WorkerResult struct {

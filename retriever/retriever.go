@@ -1,7 +1,7 @@
 // Package retriever is hookctl's quarantined retrieval: raw web and GitHub content never enters
 // an agent that can read local files. The agent states what it needs; the front (package
 // front, in the hookctl process that asked, which can read the user's files) checks the request
-// for secrets (package scrub) and starts the worker (package worker, the hookctl-retrieve-worker
+// for secrets (package scrub) and starts the worker (package worker, the hookctl-network
 // executable: network access, no access to the user's files), which fetches the content, has a
 // distiller model read it as untrusted data and returns only the distilled answer; the front
 // audits every retrieval. This is the dual-LLM or privilege-separation pattern (Willison 2023;

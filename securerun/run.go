@@ -35,7 +35,7 @@ type Launch struct {
 	Signals <-chan os.Signal
 	Grace   time.Duration
 	// Model-only: the launcher starts in a network namespace of its own and hands the broker's
-	// listener back; Broker is started with it (Worker: hookctl-retrieve-worker broker) and
+	// listener back; Broker is started with it (Worker: hookctl-network broker) and
 	// Config on its standard input. Nil Broker: no network at all.
 	Broker *egress.BrokerConfig
 	Worker string

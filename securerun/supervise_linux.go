@@ -220,7 +220,7 @@ func signalName(s os.Signal) string {
 }
 
 // brokerProcess is the credential broker of a model-only run: the retriever's worker as
-// `hookctl-retrieve-worker broker`, which holds the network and the credential and no file
+// `hookctl-network broker`, which holds the network and the credential and no file
 // access, serving the listener the launcher made in the run's network namespace.
 type brokerProcess struct {
 	cmd   *exec.Cmd

@@ -196,7 +196,7 @@ func buildRetrievingHookctl(t *testing.T, flags ...string) string {
 	}
 	dir := t.TempDir()
 	args := append(append([]string{"build"}, flags...), "-o", dir+"/",
-		"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-retrieve-worker")
+		"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-network")
 	cmd := exec.Command("go", args...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0") // as released: the worker's Landlock needs it
 	if out, err := cmd.CombinedOutput(); err != nil {

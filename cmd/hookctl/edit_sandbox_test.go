@@ -54,10 +54,10 @@ func newEditWorld(t *testing.T, user *syscall.Credential) *editWorld {
 	if user != nil {
 		// The user's own copy, which it can run (the build's directory is closed to it).
 		b, _ := os.ReadFile(w.bin)
-		worker, _ := os.ReadFile(filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker"))
+		worker, _ := os.ReadFile(filepath.Join(filepath.Dir(w.bin), "hookctl-network"))
 		w.bin = filepath.Join(dir("bin"), "hookctl")
 		os.WriteFile(w.bin, b, 0o755)
-		os.WriteFile(filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker"), worker, 0o755)
+		os.WriteFile(filepath.Join(filepath.Dir(w.bin), "hookctl-network"), worker, 0o755)
 	}
 	w.hh = filepath.Join(w.home, ".config", "hookctl")
 	// A TMPDIR of the world's own: the tester's may be private to them (issue 30).

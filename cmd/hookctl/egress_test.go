@@ -168,7 +168,7 @@ except Exception as e: print('failed', type(e).__name__)
 		t.Errorf("the audit lacks the egress (allowed %v, refused %v):\n%s", allowedSeen, refusedSeen, b)
 	}
 	// The proxy, and for root the watcher beside the command, end with the command.
-	worker := filepath.Join(filepath.Dir(w.bin), "hookctl-retrieve-worker")
+	worker := filepath.Join(filepath.Dir(w.bin), "hookctl-network")
 	for deadline := time.Now().Add(3 * time.Second); ; time.Sleep(20 * time.Millisecond) {
 		left := append(processesOf(worker), processesOf(w.bin)...)
 		if len(left) == 0 {

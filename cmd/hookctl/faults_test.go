@@ -46,7 +46,7 @@ func faultBin(t *testing.T) string {
 		built = testbin.Hookctl(t)
 	}
 	dir := faultDir(t)
-	for _, name := range []string{"hookctl", "hookctl-retrieve-worker"} {
+	for _, name := range []string{"hookctl", "hookctl-network"} {
 		b, err := os.ReadFile(filepath.Join(filepath.Dir(built), name))
 		if err != nil {
 			t.Fatal(err)

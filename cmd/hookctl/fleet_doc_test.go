@@ -35,7 +35,7 @@ func newFleetWorld(t *testing.T) *fleetWorld {
 	w.layer(t)
 	// hookctl as make install leaves it: its exporter and retriever beside it.
 	os.MkdirAll(filepath.Dir(w.bin), 0o755)
-	for _, name := range []string{"hookctl", "hookctl-export", "hookctl-retrieve-worker"} {
+	for _, name := range []string{"hookctl", "hookctl-export", "hookctl-network"} {
 		b, err := os.ReadFile(filepath.Join(filepath.Dir(hookctlBinary(t)), name))
 		if err != nil {
 			t.Fatal(err)

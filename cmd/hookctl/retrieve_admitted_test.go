@@ -15,7 +15,7 @@ import (
 // TestAdmittedRetrieveRunsForReal: the read-only judge admits `hookctl retrieve …`, the command
 // every refused web read points the agent to. The command it admits (the `runs:` form `hookctl
 // check` prints) is run for real, with the shipped build, from a hostile project: a
-// hookctl-retrieve-worker of the project's own that would leave a marker, on PATH ahead of
+// hookctl-network of the project's own that would leave a marker, on PATH ahead of
 // everything. The project must be unchanged byte for byte, the project's worker never run, the
 // loopback target refused (no variable opens it), and hookctl's home changed only in its audit.
 func TestAdmittedRetrieveRunsForReal(t *testing.T) {
@@ -26,7 +26,7 @@ func TestAdmittedRetrieveRunsForReal(t *testing.T) {
 	home, project := t.TempDir(), t.TempDir()
 	marker := filepath.Join(t.TempDir(), "ran")
 	trap := "#!/bin/sh\ntouch " + marker + "\n"
-	os.WriteFile(filepath.Join(project, "hookctl-retrieve-worker"), []byte(trap), 0o755)
+	os.WriteFile(filepath.Join(project, "hookctl-network"), []byte(trap), 0o755)
 	os.WriteFile(filepath.Join(project, "README.md"), []byte("notes\n"), 0o644)
 	// A distiller that needs no model, so that the request reaches the worker.
 	os.WriteFile(filepath.Join(home, "config.toml"), []byte("[retriever]\ndistiller = \"extract\"\n"), 0o600)
@@ -50,7 +50,7 @@ func TestAdmittedRetrieveRunsForReal(t *testing.T) {
 		t.Errorf("the loopback target was not refused: %s", got)
 	}
 	if _, err := os.Stat(marker); err == nil {
-		t.Error("the project's own hookctl-retrieve-worker ran")
+		t.Error("the project's own hookctl-network ran")
 	}
 	if after := treeDigest(t, project); after != before {
 		t.Errorf("the project changed:\n%s\n%s", before, after)

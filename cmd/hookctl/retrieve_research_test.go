@@ -230,7 +230,7 @@ func TestRetrieveRepoHostileArchive(t *testing.T) {
 			if user != nil {
 				bindir := filepath.Join(root, "bin")
 				os.MkdirAll(bindir, 0o755)
-				for _, f := range []string{"hookctl", "hookctl-retrieve-worker"} {
+				for _, f := range []string{"hookctl", "hookctl-network"} {
 					b, _ := os.ReadFile(filepath.Join(filepath.Dir(bin), f))
 					os.WriteFile(filepath.Join(bindir, f), b, 0o755)
 				}

@@ -111,7 +111,7 @@ func retrieveFixture(t *testing.T, flags ...string) (bin string, page *httptest.
 func buildPair(t testing.TB, flags ...string) string {
 	t.Helper()
 	dir := t.TempDir()
-	args := append(append([]string{"build"}, flags...), "-o", dir+"/", ".", "../hookctl-retrieve-worker")
+	args := append(append([]string{"build"}, flags...), "-o", dir+"/", ".", "../hookctl-network")
 	cmd := exec.Command("go", args...)
 	cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := cmd.CombinedOutput(); err != nil {
@@ -377,30 +377,30 @@ func TestRetrieveNeedsTheWorkerOfItsBuild(t *testing.T) {
 		out, _ := cmd.CombinedOutput()
 		return string(out)
 	}
-	if out := run("doctor"); !strings.Contains(out, "✓ the retriever's worker "+filepath.Dir(bin)+"/hookctl-retrieve-worker, of the same build") {
+	if out := run("doctor"); !strings.Contains(out, "✓ the network executable (retrieval's worker, edit mode's egress proxy, hookctl run's credential broker) "+filepath.Dir(bin)+"/hookctl-network, of the same build") {
 		t.Errorf("doctor, matching pair:\n%s", out)
 	}
 
 	other := exec.Command("go", "build", "-ldflags", "-X github.com/hookctl/hookctl/internal/buildinfo.stamp=another-build",
-		"-o", filepath.Dir(bin)+"/", "../hookctl-retrieve-worker")
+		"-o", filepath.Dir(bin)+"/", "../hookctl-network")
 	other.Env = append(os.Environ(), "CGO_ENABLED=0")
 	if out, err := other.CombinedOutput(); err != nil {
 		t.Fatalf("build: %v\n%s", err, out)
 	}
-	if out := run("retrieve", "fetch", page.URL, "--need", "x"); !strings.Contains(out, "hookctl-retrieve-worker is from another build") ||
+	if out := run("retrieve", "fetch", page.URL, "--need", "x"); !strings.Contains(out, "hookctl-network is from another build") ||
 		strings.Contains(out, "The page announces") {
 		t.Errorf("retrieve, mismatched worker:\n%s", out)
 	}
-	if out := run("doctor"); !strings.Contains(out, "✗ the retriever's worker") || !strings.Contains(out, "stamp another-build") {
+	if out := run("doctor"); !strings.Contains(out, "✗ the network executable") || !strings.Contains(out, "stamp another-build") {
 		t.Errorf("doctor, mismatched worker:\n%s", out)
 	}
 
-	os.Remove(filepath.Join(filepath.Dir(bin), "hookctl-retrieve-worker"))
+	os.Remove(filepath.Join(filepath.Dir(bin), "hookctl-network"))
 	if out := run("retrieve", "fetch", page.URL, "--need", "x"); !strings.Contains(out, "failed to start the retriever") ||
-		!strings.Contains(out, "hookctl-retrieve-worker is missing") {
+		!strings.Contains(out, "hookctl-network is missing") {
 		t.Errorf("retrieve, no worker:\n%s", out)
 	}
-	if out := run("doctor"); !strings.Contains(out, "• web retrieval: hookctl-retrieve-worker is not beside hookctl") {
+	if out := run("doctor"); !strings.Contains(out, "• web retrieval and edit mode's network: hookctl-network is not beside hookctl") {
 		t.Errorf("doctor, no worker:\n%s", out)
 	}
 	if n := len(d.requests()); n != 0 {

@@ -109,7 +109,7 @@ func TestGateLinksNoNetworkCode(t *testing.T) {
 	}
 
 	// The check finds network code where it is.
-	worker := strings.Fields(goList(t, "-f", "{{join .Deps \" \"}}", "./cmd/hookctl-retrieve-worker")[0])
+	worker := strings.Fields(goList(t, "-f", "{{join .Deps \" \"}}", "./cmd/hookctl-network")[0])
 	for _, want := range []string{"net", "net/http", "crypto/tls", "github.com/google/go-github/v62/github"} {
 		if !slices.Contains(worker, want) {
 			t.Errorf("the worker does not depend on %s, so this test cannot see it", want)

@@ -1,6 +1,6 @@
 // Package buildinfo identifies a build of hookctl: its version, the identity the front and the
 // retriever's worker compare before a retrieval, and whether it was built with the test seams.
-// Both executables link it (hookctl, in every process, and hookctl-retrieve-worker); it links
+// Both executables link it (hookctl, in every process, and hookctl-network); it links
 // no network code.
 package buildinfo
 

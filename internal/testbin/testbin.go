@@ -22,7 +22,7 @@ var built struct {
 }
 
 // Hookctl returns the path of cmd/hookctl built as it is released (without cgo), building it
-// cmd/hookctl-retrieve-worker and cmd/hookctl-dashboard into the same directory on first use.
+// cmd/hookctl-network and cmd/hookctl-dashboard into the same directory on first use.
 func Hookctl(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
@@ -31,7 +31,7 @@ func Hookctl(t testing.TB) string {
 		}
 		path := filepath.Join(built.dir, "hookctl")
 		cmd := exec.Command("go", "build", "-o", built.dir+string(filepath.Separator),
-			"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-retrieve-worker",
+			"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-network",
 			"github.com/hookctl/hookctl/cmd/hookctl-dashboard", "github.com/hookctl/hookctl/cmd/hookctl-export")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {

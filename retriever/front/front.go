@@ -203,14 +203,14 @@ func WorkerPath(binary string) string {
 	if binary == "" || !filepath.IsAbs(binary) {
 		return ""
 	}
-	return filepath.Join(filepath.Dir(binary), retriever.WorkerExecutable)
+	return filepath.Join(filepath.Dir(binary), retriever.NetworkExecutable)
 }
 
 // checkWorker says, in the user's terms, why the worker at path cannot be run.
 func checkWorker(path string) error {
 	if path == "" {
 		return errors.New("failed to start the retriever: hookctl cannot find its own executable, next to which " +
-			retriever.WorkerExecutable + " is installed")
+			retriever.NetworkExecutable + " is installed")
 	}
 	fi, err := os.Stat(path)
 	switch {

@@ -21,8 +21,8 @@ import (
 // without an absolute path for hookctl there is no worker to run.
 func TestWorkerPath(t *testing.T) {
 	for bin, want := range map[string]string{
-		"/usr/local/bin/hookctl": "/usr/local/bin/hookctl-retrieve-worker",
-		"/opt/h/hookctl":         "/opt/h/hookctl-retrieve-worker",
+		"/usr/local/bin/hookctl": "/usr/local/bin/hookctl-network",
+		"/opt/h/hookctl":         "/opt/h/hookctl-network",
 		"hookctl":                "",
 		"./bin/hookctl":          "",
 		"":                       "",
@@ -37,10 +37,10 @@ func TestWorkerPath(t *testing.T) {
 // the reason, and the attempt is audited.
 func TestRetrieveWithoutAWorker(t *testing.T) {
 	dir := t.TempDir()
-	notExec := filepath.Join(dir, "hookctl-retrieve-worker")
+	notExec := filepath.Join(dir, "hookctl-network")
 	os.WriteFile(notExec, []byte("#!/bin/sh\n"), 0o644)
 	for worker, want := range map[string]string{
-		filepath.Join(t.TempDir(), "hookctl-retrieve-worker"): "is missing",
+		filepath.Join(t.TempDir(), "hookctl-network"): "is missing",
 		notExec: "is not an executable file",
 		"":      "cannot find its own executable",
 	} {

@@ -211,7 +211,7 @@ func Main(stdin io.Reader, stdout io.Writer) int {
 	if in.Build != buildinfo.ID() {
 		return reply(stdout, &retriever.WorkerResult{Error: fmt.Sprintf("failed to start the retriever: %s is from another build "+
 			"than the hookctl that ran it (worker: %s; hookctl: %s); install both from one build (make install)",
-			retriever.WorkerExecutable, buildinfo.ID(), clip.String(in.Build, 200))})
+			retriever.NetworkExecutable, buildinfo.ID(), clip.String(in.Build, 200))})
 	}
 	tmp, err := os.Getwd()
 	if err != nil {

@@ -1,5 +1,5 @@
 // Package worker is the untrusted side of hookctl's quarantined retrieval: it runs in the
-// isolated worker process, hookctl-retrieve-worker, which the front starts for each retrieval.
+// isolated worker process, hookctl-network, which the front starts for each retrieval.
 // The worker restricts itself (Landlock on Linux: no access to the user's files) before any
 // network I/O, then fetches the page, runs the search or reads GitHub, converts HTML to text,
 // runs the injection heuristics on the raw content, and has a distiller model answer the need

@@ -84,7 +84,7 @@ func TestMainRefusesAnotherBuild(t *testing.T) {
 			t.Errorf("%s: exit %d", in, code)
 		}
 		var res retriever.WorkerResult
-		if err := json.Unmarshal([]byte(out.String()), &res); err != nil || !strings.Contains(res.Error, "hookctl-retrieve-worker is from another build") ||
+		if err := json.Unmarshal([]byte(out.String()), &res); err != nil || !strings.Contains(res.Error, "hookctl-network is from another build") ||
 			res.Isolation != "" || len(res.Documents) != 0 {
 			t.Errorf("%s: %+v %v", in, res, err)
 		}

@@ -324,7 +324,7 @@ type Config struct {
 	Publish bool `json:"publish,omitempty"`
 }
 
-// BrokerConfig is what hookctl run hands the credential broker (`hookctl-retrieve-worker
+// BrokerConfig is what hookctl run hands the credential broker (`hookctl-network
 // broker`) on its standard input: where the model is, which requests may go there, and the
 // credential the broker adds to each of them. The credential travels on this pipe alone: it is
 // never in the run's environment, files or command lines.

@@ -1,6 +1,6 @@
 // Package proxy is hookctl's egress proxy: it serves edit mode's sandboxed commands, which reach
 // it on a listener in their own network namespace, and connects only where an egress.Policy
-// admits. It runs in the retriever's worker executable (hookctl-retrieve-worker egress), which
+// admits. It runs in the retriever's worker executable (hookctl-network egress), which
 // restricts itself with Landlock to the few files name resolution and nothing else needs, before
 // it accepts a connection: the proxy holds the network and relays untrusted bytes, so it must
 // hold no file access (docs/threat-model.md's invariant).

@@ -1,5 +1,8 @@
-// Command hookctl-retrieve-worker is the isolated process of hookctl's quarantined retrieval
-// (package worker): hookctl starts it for each retrieval, with the request on its standard
+// Command hookctl-network is hookctl's network executable: every process of hookctl's that
+// touches the network runs it, each isolated for its one role, so that hookctl, which runs as
+// the hook on every tool call and can read the user's files, links no network code at all.
+//
+// With no argument it is the quarantined retrieval's worker (package worker): hookctl starts it for each retrieval, with the request on its standard
 // input, in an empty directory with a scrubbed environment, and reads the result from its
 // standard output. It is installed next to hookctl and not meant to be run by hand.
 //
@@ -11,9 +14,6 @@
 // hookctl's sandbox launcher starts it when a sandboxed command first connects, with the
 // listener in the command's network namespace as descriptor 3 and the policy on its standard
 // input.
-//
-// It is an executable of its own so that hookctl, which runs as the hook on every tool call and
-// can read the user's files, links no network code at all.
 package main
 
 import (
@@ -42,7 +42,7 @@ func isolateEgress() error {
 func main() {
 	switch {
 	case len(os.Args) == 2 && os.Args[1] == "version":
-		fmt.Print(buildinfo.Describe(retriever.WorkerExecutable))
+		fmt.Print(buildinfo.Describe(retriever.NetworkExecutable))
 	case len(os.Args) == 2 && os.Args[1] == "egress":
 		os.Exit(proxy.Main(os.Stdin, os.Stdout, os.NewFile(3, "egress listener"), isolateEgress))
 	case len(os.Args) == 2 && os.Args[1] == "broker":
@@ -50,7 +50,7 @@ func main() {
 	case len(os.Args) == 1:
 		os.Exit(worker.Main(os.Stdin, os.Stdout))
 	default:
-		fmt.Fprintf(os.Stderr, "%s: hookctl runs it, with the request on standard input; it takes no arguments but version (or egress, broker)\n", retriever.WorkerExecutable)
+		fmt.Fprintf(os.Stderr, "%s: hookctl runs it, with the request on standard input; it takes no arguments but version (or egress, broker)\n", retriever.NetworkExecutable)
 		os.Exit(2)
 	}
 }
