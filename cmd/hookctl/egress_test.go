@@ -3,7 +3,6 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"net"
@@ -19,6 +18,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/audit"
+	"github.com/hookctl/hookctl/internal/loopback"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -70,7 +70,7 @@ func TestEditSandboxNetwork(t *testing.T) {
 
 func editSandboxNetwork(t *testing.T, w *editWorld) {
 	allowed, other := newServer(t), newServer(t)
-	echo := newEchoServer(t)
+	echo := loopback.Echo(t)
 	w.config(t, fmt.Sprintf("[network]\nallow = [%q, %q]\n", allowed.addr, echo))
 	echoHost, echoPort, _ := net.SplitHostPort(echo)
 	host, port, _ := net.SplitHostPort(allowed.addr)
@@ -184,38 +184,6 @@ except Exception as e: print('failed', type(e).__name__)
 	if out, err := w.run(t, fmt.Sprintf("exec 3<>/dev/tcp/%s/%s && printf 'GET /full HTTP/1.0\\r\\n\\r\\n' >&3 && cat <&3", host, port)); !strings.Contains(out, "served /full") {
 		t.Errorf("network.edit = full: %v\n%s", err, out)
 	}
-}
-
-// newEchoServer answers each connection's first line with "echo: " and the line.
-func newEchoServer(t *testing.T) string {
-	return serveTCP(t, func(c net.Conn) {
-		line, _ := bufio.NewReader(c).ReadString('\n')
-		fmt.Fprintf(c, "echo: %s", line)
-	}).String()
-}
-
-// serveTCP listens on a loopback port until the test ends and hands each connection to handle,
-// on a goroutine of its own, closing it after.
-func serveTCP(t *testing.T, handle func(net.Conn)) net.Addr {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				handle(c)
-			}()
-		}
-	}()
-	return l.Addr()
 }
 
 // processesOf lists the processes running the executable at path.
