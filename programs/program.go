@@ -60,6 +60,27 @@ func refuse(prog, format string, args ...any) *Refusal {
 	return &Refusal{Program: prog, What: fmt.Sprintf(format, args...)}
 }
 
+// operandCount is a Check for a program that takes from min to max operands: another count is
+// refused, saying why.
+func operandCount(min, max int, why string) func(*ParsedArgs) *Refusal {
+	return func(c *ParsedArgs) *Refusal {
+		if n := len(c.Operands); n < min || n > max {
+			return refuse(c.Prog.Name, "%s", why)
+		}
+		return nil
+	}
+}
+
+// refusePrefixed refuses the first of words that starts with prefix: `WORD` and why.
+func refusePrefixed(c *ParsedArgs, words []Arg, prefix, why string) *Refusal {
+	for _, a := range words {
+		if strings.HasPrefix(a.Value, prefix) {
+			return refuse(c.Prog.Name, "`%s` %s", clip.Short(a.Value), why)
+		}
+	}
+	return nil
+}
+
 // Program is the rule for one program.
 type Program struct {
 	Name    string
