@@ -264,6 +264,3 @@ func TestReadOnlyRulesOncePerSession(t *testing.T) {
 		}
 	}
 }
-
-// corpusConfig is the config the corpora are judged under.
-func corpusConfig() *config.Config { return &config.Config{UserHome: "/home/agent"} }

@@ -3,10 +3,7 @@
 package securerun
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -101,14 +98,18 @@ func hashFile(p string, max int64) (string, int64, error) {
 	if err != nil {
 		return "", 0, err
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "", 0, fmt.Errorf("not a regular file any more")
+	return hashOpen(f, max)
+}
+
+// kindOf names what a file that is not regular is, for the quarantine's reason.
+func kindOf(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
 	}
-	h := sha256.New()
-	n, err := io.Copy(h, io.LimitReader(f, max+1))
-	if err != nil {
-		return "", n, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
+	return m.Type().String()
 }
