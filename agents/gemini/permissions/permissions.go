@@ -1,4 +1,4 @@
-// Package policy is Gemini CLI's policy engine as hookctl applies it to a shell command: the
+// Package permissions is Gemini CLI's policy engine as hookctl applies it to a shell command: the
 // [[rule]] entries of the policy TOML files of every tier, and the tool lists of its settings,
 // matched against the command the model wrote.
 //
@@ -20,7 +20,7 @@
 // the user's names, so outside yolo mode it asks about (or, in -p, refuses) what the rule allows.
 //
 // It runs in the hook process, and links no network code.
-package policy
+package permissions
 
 import (
 	"encoding/json"
