@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // ValidateArtifacts checks what the run wrote to the artifacts and home directories of l, once
@@ -49,7 +51,7 @@ func ValidateArtifacts(l Layout, maxBytes int64) Validation {
 				}
 				v.add(Artifact{Path: shown(rel), Link: shown(target)})
 			case !d.Type().IsRegular():
-				v.quarantine(l, p, info.Size(), "not a regular file ("+kindOf(info.Mode())+")")
+				v.quarantine(l, p, info.Size(), "not a regular file ("+fsutil.FileKind(info.Mode())+")")
 			case info.Size() > maxBytes:
 				v.quarantine(l, p, info.Size(), fmt.Sprintf("larger than the cap of %d bytes", maxBytes))
 			default:
@@ -99,17 +101,4 @@ func hashFile(p string, max int64) (string, int64, error) {
 		return "", 0, err
 	}
 	return hashOpen(f, max)
-}
-
-// kindOf names what a file that is not regular is, for the quarantine's reason.
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return m.Type().String()
 }

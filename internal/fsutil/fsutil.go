@@ -56,7 +56,7 @@ func ReadFileStat(path string, max int64, nofollow bool) ([]byte, os.FileInfo, e
 		return nil, nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is %s: %w", path, fileKind(fi.Mode()), ErrNotRegular)
+		return nil, nil, fmt.Errorf("%s is %s: %w", path, FileKind(fi.Mode()), ErrNotRegular)
 	}
 	if fi.Size() > max {
 		return nil, nil, fmt.Errorf("%s is %d bytes, %w of %d", path, fi.Size(), ErrTooLarge, max)
@@ -71,7 +71,8 @@ func ReadFileStat(path string, max int64, nofollow bool) ([]byte, os.FileInfo, e
 	return b, fi, nil
 }
 
-func fileKind(m os.FileMode) string {
+// FileKind names what a file that is not regular is, for a message: "a FIFO", "a directory", ….
+func FileKind(m os.FileMode) string {
 	switch {
 	case m.IsDir():
 		return "a directory"
