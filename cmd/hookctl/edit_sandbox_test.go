@@ -169,12 +169,7 @@ func (w *editWorld) protected(t *testing.T) hostile.State {
 // must fail, and hookctl's files, the client's settings and the shell's start-up file must be
 // byte for byte as they were; then the user's /readonly on must still land within a second.
 func TestEditSandboxCannotSwitchHookctlOff(t *testing.T) {
-	for _, u := range []struct {
-		name string
-		cred *syscall.Credential
-	}{{"root", nil}, {"unprivileged", nobody}} {
-		t.Run(u.name, func(t *testing.T) { cannotSwitchHookctlOff(t, newEditWorld(t, u.cred)) })
-	}
+	forEditWorlds(t, cannotSwitchHookctlOff)
 }
 
 func cannotSwitchHookctlOff(t *testing.T, w *editWorld) {
@@ -297,12 +292,7 @@ func cannotSwitchHookctlOff(t *testing.T, w *editWorld) {
 // TestEditSandboxLetsTheWorkHappen: what edit mode is for still works inside: writing and
 // building in the project, git, the temporary directory, the caches, chmod, the network.
 func TestEditSandboxLetsTheWorkHappen(t *testing.T) {
-	for _, u := range []struct {
-		name string
-		cred *syscall.Credential
-	}{{"root", nil}, {"unprivileged", nobody}} {
-		t.Run(u.name, func(t *testing.T) { letsTheWorkHappen(t, newEditWorld(t, u.cred)) })
-	}
+	forEditWorlds(t, letsTheWorkHappen)
 }
 
 func letsTheWorkHappen(t *testing.T, w *editWorld) {

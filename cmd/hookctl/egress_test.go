@@ -60,12 +60,7 @@ func (w *editWorld) config(t *testing.T, text string) {
 // process outlives the command; and network.edit = "full" gives the command the user's network.
 func TestEditSandboxNetwork(t *testing.T) {
 	requireTool(t, "curl")
-	for _, u := range []struct {
-		name string
-		cred *syscall.Credential
-	}{{"root", nil}, {"unprivileged", nobody}} {
-		t.Run(u.name, func(t *testing.T) { editSandboxNetwork(t, newEditWorld(t, u.cred)) })
-	}
+	forEditWorlds(t, editSandboxNetwork)
 }
 
 func editSandboxNetwork(t *testing.T, w *editWorld) {
@@ -232,12 +227,7 @@ func TestSessionRecordsItsRemotes(t *testing.T) {
 func TestPlantedRemoteOpensNothing(t *testing.T) {
 	requireTool(t, "curl")
 	requireTool(t, "git")
-	for _, u := range []struct {
-		name string
-		cred *syscall.Credential
-	}{{"root", nil}, {"unprivileged", nobody}} {
-		t.Run(u.name, func(t *testing.T) { plantedRemoteOpensNothing(t, newEditWorld(t, u.cred)) })
-	}
+	forEditWorlds(t, plantedRemoteOpensNothing)
 }
 
 func plantedRemoteOpensNothing(t *testing.T, w *editWorld) {
