@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -258,20 +257,12 @@ func (w *editWorld) fileToolRefusal(t *testing.T, path string) string {
 	t.Helper()
 	payload := `{"session_id":"` + w.session + `","cwd":"` + w.project + `","hook_event_name":"PreToolUse","tool_name":"Write",` +
 		`"tool_input":{"file_path":"` + path + `","content":"x"}}`
-	cmd := exec.Command(w.bin, "hook")
-	cmd.Env, cmd.Stdin = w.env, strings.NewReader(payload)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
-	out, _ := cmd.Output()
-	var d struct {
-		HookSpecificOutput struct {
-			PermissionDecision       string `json:"permissionDecision"`
-			PermissionDecisionReason string `json:"permissionDecisionReason"`
-		} `json:"hookSpecificOutput"`
-	}
-	if json.Unmarshal(out, &d) != nil || d.HookSpecificOutput.PermissionDecision != "deny" {
+	out, _ := w.runHook([]byte(payload))
+	a, ok := readAnswer(out)
+	if !ok || a.HookSpecificOutput.PermissionDecision != "deny" {
 		return ""
 	}
-	return d.HookSpecificOutput.PermissionDecisionReason
+	return a.HookSpecificOutput.PermissionDecisionReason
 }
 
 // TestEditProcessesEndWithEditMode: every process an edit-mode command starts is tracked, and

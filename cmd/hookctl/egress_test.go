@@ -8,12 +8,10 @@ import (
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -248,15 +246,7 @@ func plantedRemoteOpensNothing(t *testing.T, w *editWorld) {
 	}
 	// The next session, which the human starts and takes to edit mode.
 	next := w.session + "-next"
-	start := exec.Command(w.bin, "hook")
-	start.Env, start.SysProcAttr = w.env, &syscall.SysProcAttr{Credential: w.user}
-	start.Stdin = strings.NewReader(`{"session_id":"` + next + `","cwd":"` + w.project + `","hook_event_name":"SessionStart","source":"startup"}`)
-	if out, err := start.CombinedOutput(); err != nil {
-		t.Fatalf("the next session's start: %v %s", err, out)
-	}
-	if out, err := w.cli("readonly", "off", "--session", next); err != nil {
-		t.Fatalf("readonly off: %v %s", err, out)
-	}
+	w.startEditSession(t, next)
 	w.session = next
 	for _, c := range []struct{ script, want string }{
 		{fmt.Sprintf("curl -sS -m 5 --noproxy '' http://%s/x.git/info/refs; echo", planted.addr), planted.addr + " was refused (not an allowed host)"},
