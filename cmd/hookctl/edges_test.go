@@ -60,6 +60,16 @@ func (w *editWorld) shell(t *testing.T, script string) (string, error) {
 	return string(b), err
 }
 
+// inSandbox runs script under `hookctl sandbox` with the profile given in args (none: the
+// read-only one) in the session, as the world's user does from its shell, and returns what it
+// printed.
+func (w *editWorld) inSandbox(t *testing.T, script string, args ...string) string {
+	t.Helper()
+	sandbox := append([]string{shellQuote(w.bin), "sandbox"}, args...)
+	out, _ := w.shell(t, strings.Join(sandbox, " ")+" --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(script))
+	return out
+}
+
 // mode sets the session's mode as the user does.
 func (w *editWorld) mode(t *testing.T, on bool) {
 	t.Helper()
@@ -517,8 +527,7 @@ func TestScratchCannotBeSwapped(t *testing.T) {
 		}
 		hookctlHome := w.protected(t)
 		for i := 0; i < 5; i++ {
-			out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --session "+w.session+" -- bash --noprofile --norc -c "+
-				shellQuote(`echo "[core]" > "$TMPDIR/.gitconfig"; cat "$TMPDIR/.gitconfig"; echo x > ~/.gitconfig`))
+			out := w.inSandbox(t, `echo "[core]" > "$TMPDIR/.gitconfig"; cat "$TMPDIR/.gitconfig"; echo x > ~/.gitconfig`)
 			if !strings.Contains(out, "[core]") {
 				t.Errorf("a read-only command's write to its scratch directory: %s", out)
 			}
@@ -619,14 +628,8 @@ func TestOtherTerminalsAndWatches(t *testing.T) {
 			name string
 			run  func(string) string
 		}{
-			{"read-only", func(s string) string {
-				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(s))
-				return out
-			}},
-			{"publish", func(s string) string {
-				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --profile publish --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(s))
-				return out
-			}},
+			{"read-only", func(s string) string { return w.inSandbox(t, s) }},
+			{"publish", func(s string) string { return w.inSandbox(t, s, "--profile", "publish") }},
 			{"edit", func(s string) string { out, _ := w.run(t, s); return out }},
 		} {
 			for _, a := range attacks {

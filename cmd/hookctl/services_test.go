@@ -175,14 +175,8 @@ func TestSocketsOfServicesOutside(t *testing.T) {
 			run  func(script string) string
 		}{
 			{"edit", func(script string) string { out, _, _ := w.viaHook(t, script); return out }},
-			{"publish", func(script string) string {
-				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --profile publish --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(script))
-				return out
-			}},
-			{"read-only", func(script string) string {
-				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(script))
-				return out
-			}},
+			{"publish", func(script string) string { return w.inSandbox(t, script, "--profile", "publish") }},
+			{"read-only", func(script string) string { return w.inSandbox(t, script) }},
 		}
 		for _, p := range profiles {
 			held := 0
