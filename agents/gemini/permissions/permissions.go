@@ -293,10 +293,10 @@ func (p *Policy) decide(cmd, description string) *Rule {
 // Judge is what Gemini CLI's policy does with a shell call as the model wrote it
 // (hook.ClientRules): a deny refuses, an ask_user asks; anything else is left to the client.
 func (p *Policy) Judge(q policy.ClientQuery) policy.ClientVerdict {
-	c := q.Call
-	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
+	if !q.Shell() {
 		return policy.ClientVerdict{Verdict: hook.Pass}
 	}
+	c := q.Call
 	texts := []string{c.Command}
 	for _, sc := range agentkit.SplitLine(q.Line, true).Commands {
 		texts = append(texts, sc.Text)
