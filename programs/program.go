@@ -60,15 +60,14 @@ func refuse(prog, format string, args ...any) *Refusal {
 	return &Refusal{Program: prog, What: fmt.Sprintf(format, args...)}
 }
 
-// operandCount is a Check for a program that takes from min to max operands: another count is
-// refused, saying why.
-func operandCount(min, max int, why string) func(*ParsedArgs) *Refusal {
-	return func(c *ParsedArgs) *Refusal {
-		if n := len(c.Operands); n < min || n > max {
-			return refuse(c.Prog.Name, "%s", why)
-		}
-		return nil
+// operandCount refuses a call of a program that takes from min to max operands with another
+// count, saying why. (A Check calls it from a func literal that captures nothing: a closure
+// built at package level would allocate in every hook process's start.)
+func operandCount(c *ParsedArgs, min, max int, why string) *Refusal {
+	if n := len(c.Operands); n < min || n > max {
+		return refuse(c.Prog.Name, "%s", why)
 	}
+	return nil
 }
 
 // refusePrefixed refuses the first of words that starts with prefix: `WORD` and why.

@@ -85,7 +85,7 @@ var idRule = &Program{
 	Name: "id", Summary: "print user and group ids", NamesOnly: true,
 	BSD:   &BSD{Getopt: "AFPGMacgnpru", Lacks: "zZ", Note: "getopt(3) `AFPGagnpru` (macOS) or `APGMacgnpru` (FreeBSD): options end at the first operand, so `id user -u` names two users"},
 	Opts:  &Options{Flags: "-u -g -G -n -r -z -a -Z --user --group --groups --name --real --zero --context"},
-	Check: operandCount(0, 1, "takes at most one user"),
+	Check: func(c *ParsedArgs) *Refusal { return operandCount(c, 0, 1, "takes at most one user") },
 }
 
 // which prints where programs are found on PATH.

@@ -30,7 +30,7 @@ var trRule = &Program{
 	BSD:            &BSD{Getopt: "Ccdsu", Lacks: "t", Note: "getopt(3) `Ccdsu`: options end at the first operand, so a later -d is a third character set"},
 	Opts:           &Options{Flags: "-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1"},
 	PatternOperand: func(*ParsedArgs, int) bool { return true },
-	Check:          operandCount(1, 2, "takes one or two character sets"),
+	Check:          func(c *ParsedArgs) *Refusal { return operandCount(c, 1, 2, "takes one or two character sets") },
 }
 
 // uniq filters repeated lines. Its second operand is an output file it would write, so at most
@@ -47,7 +47,9 @@ var uniqRule = &Program{
 		Valued:   "-f -s -w --skip-fields --skip-chars --check-chars",
 		Optional: "--all-repeated --group",
 	},
-	Check: operandCount(0, 1, "a second operand is an output file uniq would write; give at most one input file"),
+	Check: func(c *ParsedArgs) *Refusal {
+		return operandCount(c, 0, 1, "a second operand is an output file uniq would write; give at most one input file")
+	},
 }
 
 // diff compares files. A recursive diff (-r) prints the differing lines of every file it walks
@@ -130,7 +132,7 @@ var cmpRule = &Program{
 		Flags:  "-b -l -s --print-bytes --verbose --quiet --silent",
 		Valued: "-i -n --ignore-initial --bytes",
 	},
-	Check: operandCount(0, 4, "takes at most two files and two offsets"),
+	Check: func(c *ParsedArgs) *Refusal { return operandCount(c, 0, 4, "takes at most two files and two offsets") },
 }
 
 // jq filters JSON. Its filter language cannot write files or run programs; the rule also keeps
