@@ -70,6 +70,18 @@ func operandCount(c *ParsedArgs, min, max int, why string) *Refusal {
 	return nil
 }
 
+// lookupNamed returns the entry of a subcommand table whose name (as nameOf reads it) is name, or
+// nil. A slice searched in order, not a map: a map literal is built in every hook process's
+// start.
+func lookupNamed[T any](table []T, name string, nameOf func(*T) string) *T {
+	for i := range table {
+		if nameOf(&table[i]) == name {
+			return &table[i]
+		}
+	}
+	return nil
+}
+
 // refusePrefixed refuses the first of words that starts with prefix: `WORD` and why.
 func refusePrefixed(c *ParsedArgs, words []Arg, prefix, why string) *Refusal {
 	for _, a := range words {
