@@ -41,7 +41,7 @@ FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./gate:FuzzJudge ./gate:FuzzJu
 # them print) where make test is asked to: make test TEST_JSON=tests.json.
 TEST_JSON ?= /dev/null
 
-.PHONY: build install test test-deps fuzz bench e2e-deps docs clean
+.PHONY: build install test test-deps fuzz bench e2e-deps docs lint clean
 
 # hookctl (the gate, which links no network code), and the network executable (retrieval's
 # worker, edit mode's egress proxy, hookctl run's credential broker), the dashboard and the
@@ -145,6 +145,17 @@ e2e-deps:
 			npm install --silent --no-audit --no-fund --prefix $$dir $$pkg && echo "$$pkg" > $$dir/.version; \
 		fi; \
 	done
+
+# No dead code: deadcode (reachable from any main or test) and staticcheck's unused check
+# (U1000), at pinned versions installed under bin/tools. Not in make test: on a cold cache
+# staticcheck alone takes minutes of the two cores, and deadcode some tens of seconds.
+DEADCODE_VERSION    := v0.52.0
+STATICCHECK_VERSION := v0.8.2
+lint:
+	GOBIN=$(CURDIR)/bin/tools $(GO) install golang.org/x/tools/cmd/deadcode@$(DEADCODE_VERSION)
+	GOBIN=$(CURDIR)/bin/tools $(GO) install honnef.co/go/tools/cmd/staticcheck@$(STATICCHECK_VERSION)
+	@out=$$(bin/tools/deadcode -test ./...) && [ -z "$$out" ] || { echo "$$out"; exit 1; }
+	bin/tools/staticcheck -checks U1000 ./...
 
 # Regenerate docs/allowlist.md from programs/.
 docs:

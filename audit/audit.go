@@ -121,7 +121,7 @@ const AuditLockWait = 2 * time.Second
 // Append writes one entry as one JSON line, synced to disk: a whole line or nothing, whatever
 // runs at the same time, whatever is killed, however full the disk (internal/jsonl).
 func (a *Audit) Append(e *AuditEntry) error {
-	line, err := EncodeEntry(e)
+	line, err := encodeEntry(e)
 	if err != nil {
 		return err
 	}
@@ -144,7 +144,7 @@ func (a *Audit) log() *jsonl.Log {
 
 // encodeEntry renders an entry as one JSON line, newline included, capped. (encoding/json, not
 // a logging library: zerolog links package net, and this code runs in the hook process.)
-func EncodeEntry(e *AuditEntry) ([]byte, error) {
+func encodeEntry(e *AuditEntry) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false) // the log is read by people and by hookctl audit, never by a browser

@@ -139,7 +139,7 @@ func TestAuditSkipsDamagedLines(t *testing.T) {
 	a := &Audit{Dir: t.TempDir()}
 	line := func(url string) string {
 		now := time.Now()
-		b, err := EncodeEntry(&AuditEntry{ID: NewID(now), Time: now, Kind: retriever.KindFetch, URL: url, Scrub: "clean", Outcome: "answered"})
+		b, err := encodeEntry(&AuditEntry{ID: NewID(now), Time: now, Kind: retriever.KindFetch, URL: url, Scrub: "clean", Outcome: "answered"})
 		if err != nil {
 			t.Fatal(err)
 		}

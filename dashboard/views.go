@@ -355,37 +355,6 @@ type retrievalRow struct {
 	Flags []string
 }
 
-func describeRetrieval(e audit.AuditEntry) (string, []string) {
-	what := e.URL
-	switch {
-	case e.Kind == audit.KindPublish:
-		what = "publish: " + e.GitHub
-		if e.GitHub == "" {
-			what = "publish refused: " + e.Error
-		}
-	case e.Kind == audit.KindEgress:
-		what = fmt.Sprintf("egress %s: %s ×%d", e.Outcome, e.Host, e.Connections)
-	case e.Query != "":
-		what = "search: " + e.Query
-	case e.GitHub != "":
-		what = "github: " + e.GitHub
-	}
-	var flags []string
-	if e.Direct {
-		flags = append(flags, "⚠ DIRECT (unmediated)")
-	}
-	if len(e.Injection) > 0 {
-		flags = append(flags, fmt.Sprintf("⚠ injection ×%d", len(e.Injection)))
-	}
-	if e.Scrub != "clean" && e.Scrub != "" && e.Scrub != "unchecked" {
-		flags = append(flags, "⚠ blocked: "+e.Scrub)
-	}
-	if e.Outcome != "answered" && e.Outcome != "direct" && e.Kind != audit.KindEgress && e.Outcome != "" {
-		flags = append(flags, e.Outcome)
-	}
-	return what, flags
-}
-
 func (s *Server) retrievals(f filter) listOf[retrievalRow] {
 	var out listOf[retrievalRow]
 	entries, damaged, err := s.auditEntries()
@@ -397,7 +366,7 @@ func (s *Server) retrievals(f filter) listOf[retrievalRow] {
 	out.Total = len(entries)
 	for i := len(entries) - 1; i >= 0 && len(out.Rows) < f.Limit; i-- {
 		e := entries[i]
-		what, flags := describeRetrieval(e)
+		what, flags := e.Describe()
 		out.Rows = append(out.Rows, retrievalRow{AuditEntry: e, Short: shortID(e.Session), What: what, Flags: flags})
 	}
 	return out
@@ -513,7 +482,7 @@ func (s *Server) decision(w http.ResponseWriter, r *http.Request) {
 // untrusted.
 func (s *Server) retrieval(w http.ResponseWriter, r *http.Request) {
 	entryPage(w, r, "retrieval", s.auditEntries, func(e audit.AuditEntry) string { return e.ID }, func(e audit.AuditEntry) any {
-		what, flags := describeRetrieval(e)
+		what, flags := e.Describe()
 		t, terr := audit.AuditAt(s.Home).Transcript(e.ID)
 		raw, _ := json.MarshalIndent(e, "", "  ")
 		data := map[string]any{"E": e, "What": what, "Flags": flags, "T": t, "Raw": string(raw)}

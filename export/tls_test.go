@@ -73,26 +73,7 @@ func TestTLSAndMTLS(t *testing.T) {
 		if mtls {
 			tls += "\n          client_ca_file: " + p.ca
 		}
-		col.StartConfig(fmt.Sprintf(`receivers:
-  otlp:
-    protocols:
-      http:
-        endpoint: %s%s
-      grpc:
-        endpoint: %s%s
-exporters:
-  file:
-    path: %s
-    flush_interval: 50ms
-service:
-  telemetry:
-    metrics:
-      level: none
-  pipelines:
-    logs:
-      receivers: [otlp]
-      exporters: [file]
-`, col.HTTP, tls, col.GRPC, tls, col.OutPath()))
+		col.StartReceivers(tls)
 		for _, protocol := range []string{config.OTLPHTTP, config.OTLPGRPC} {
 			addr := col.HTTP
 			if protocol == config.OTLPGRPC {

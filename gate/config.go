@@ -16,8 +16,3 @@ func LoadConfig(home string) (*config.Config, error) {
 func LoadConfigFor(home, dir string) (*config.Config, error) {
 	return config.LoadConfigFor(home, dir, policy.JudgeChecks...)
 }
-
-// ParseConfig is config.ParseConfig with the judges' checks.
-func ParseConfig(path, text string) (*config.Config, error) {
-	return config.ParseConfig(path, text, policy.JudgeChecks...)
-}

@@ -17,21 +17,11 @@ import (
 	"github.com/hookctl/hookctl/policy"
 )
 
-func addCorpusSeeds(f *testing.F) {
-	cmds, err := corpus.Commands("allow", "deny", "realistic")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cmds {
-		f.Add(c)
-	}
-}
-
 // FuzzJudge: the judge never panics, and what it allows (outright or for the sandbox only) is
 // stable: judging the canonical form of an allowed command (without the hook's pins) allows it
 // again with the same rewrite.
 func FuzzJudge(f *testing.F) {
-	addCorpusSeeds(f)
+	corpus.Seed(f, "allow", "deny", "realistic")
 	cfg := &config.Config{}
 	f.Fuzz(func(t *testing.T, src string) {
 		out, r := judgeInSandbox(src, cfg)
@@ -60,7 +50,7 @@ func FuzzJudge(f *testing.F) {
 // command the hook sends instead parses under mvdan.cc/sh, in bash and in zsh, to exactly the
 // commands and words that were judged (with the hook's own pins): what runs is what was judged.
 func FuzzJudgeDifferential(f *testing.F) {
-	addCorpusSeeds(f)
+	corpus.Seed(f, "allow", "deny", "realistic")
 	cfg := &config.Config{}
 	f.Fuzz(func(t *testing.T, src string) {
 		out, r := judgeInSandbox(src, cfg)
@@ -234,13 +224,7 @@ func wordValue(w *syntax.Word) (string, error) {
 // starts the edit launcher on exactly the agent's own text, as bash reads the rewrite, with at
 // most a leading literal `cd DIR &&` taken out to run before it.
 func FuzzContainEdit(f *testing.F) {
-	cmds, err := corpus.Commands("edit-allow", "edit-deny")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cmds {
-		f.Add(c)
-	}
+	corpus.Seed(f, "edit-allow", "edit-deny")
 	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() policy.Isolation { return policy.Isolation{Available: true, Edit: true} }}
 	head := []string{"/bin/hook ctl", "sandbox", "--profile", "edit", "--session", "s'1", "--project", "/p q", "--", "bash", "--noprofile", "--norc", "-c"}
 	f.Fuzz(func(t *testing.T, src string) {

@@ -293,6 +293,3 @@ func TestSessionStartOffersNoDeniedProgram(t *testing.T) {
 		}
 	}
 }
-
-// corpusConfig is the config the corpora are judged under.
-func corpusConfig() *config.Config { return &config.Config{UserHome: "/home/agent"} }

@@ -65,14 +65,7 @@ func (w *toolWorld) trap(name string) string {
 // env is the caller's PATH behind bin/, the world's HOME and TMPDIR, and rustup's toolchains.
 func (w *toolWorld) env() []string {
 	env := []string{"PATH=" + w.bin + ":" + os.Getenv("PATH"), "HOME=" + w.home, "TMPDIR=" + w.tmp, "LANG=C.UTF-8", "USER=" + os.Getenv("USER")}
-	rustup := os.Getenv("RUSTUP_HOME")
-	if home, err := os.UserHomeDir(); rustup == "" && err == nil {
-		rustup = filepath.Join(home, ".rustup")
-	}
-	if _, err := os.Stat(rustup); err == nil {
-		env = append(env, "RUSTUP_HOME="+rustup)
-	}
-	return env
+	return append(env, hostile.Rustup()...)
 }
 
 // run runs command under bash in dir (the project if ""), with the world's environment, and

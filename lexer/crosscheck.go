@@ -10,25 +10,11 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// ErrDisagree is wrapped by every CrossCheck failure.
+// ErrDisagree is wrapped by every failure of the cross-check (CommandLine.Shape).
 var ErrDisagree = errors.New("the two parsers disagree")
 
 // The second parser reads the command as bash, which Claude Code runs on Linux, and as zsh, the
 // default login shell on macOS.
-
-// CrossCheck parses src with mvdan.cc/sh, a full shell parser written independently of this
-// one, in each of bash and zsh, and returns an error unless every parse has the same structure
-// as sc, with the same words (same values, same loop variables) for every command and the same
-// redirections. Any difference means one of the two misread the command, so it is refused rather
-// than explained. CommandLine.Shape runs it on the tree the other judges read.
-func CrossCheck(src string, sc *Script) error {
-	cl := NewCommandLine(src)
-	tree, err := cl.Tree()
-	if err != nil {
-		return fmt.Errorf("%w: bash does not parse it: %v", ErrDisagree, err)
-	}
-	return crossCheck(src, sc, tree, cl.parse)
-}
 
 // crossCheck compares sc with bash's tree, then with a zsh parse of src made by parse.
 func crossCheck(src string, sc *Script, bash *syntax.File, parse func(syntax.LangVariant) (*syntax.File, error)) error {

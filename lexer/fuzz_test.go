@@ -8,13 +8,7 @@ import (
 )
 
 func addSeeds(f *testing.F) {
-	cmds, err := corpus.Commands("allow", "deny", "realistic")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cmds {
-		f.Add(c)
-	}
+	corpus.Seed(f, "allow", "deny", "realistic")
 	for _, r := range lexRows {
 		f.Add(r.in)
 	}

@@ -460,6 +460,17 @@ func bareRefusal(c byte) string {
 	return fmt.Sprintf("unquoted `%c` is not allowed; quote the word", c)
 }
 
+// quotedByte appends the byte at the offset, which stands inside quotes, to val and consumes it,
+// marking w a pattern where the byte means something to a shell (Word.Pattern).
+func (s *scanner) quotedByte(w *Word, val []byte) []byte {
+	if isPatternChar(s.ch) {
+		w.Pattern = true
+	}
+	val = append(val, s.ch)
+	s.next() // consumes one quoted byte
+	return val
+}
+
 // word consumes one word: a run of bare characters and quoted parts up to a delimiter.
 func (s *scanner) word() {
 	start := s.off
@@ -543,11 +554,7 @@ func (s *scanner) word() {
 				case s.ch == '\n':
 					s.fail(s.off, "a newline inside quotes is not allowed")
 				default:
-					if isPatternChar(s.ch) {
-						w.Pattern = true
-					}
-					val = append(val, s.ch)
-					s.next() // consumes one quoted byte
+					val = s.quotedByte(&w, val) // consumes one quoted byte
 				}
 			}
 			if s.err == nil {
@@ -616,11 +623,7 @@ func (s *scanner) word() {
 				case '!':
 					s.fail(s.off, "`!` inside double quotes (history expansion) is not allowed; use single quotes")
 				default:
-					if isPatternChar(s.ch) {
-						w.Pattern = true
-					}
-					val = append(val, s.ch)
-					s.next() // consumes one quoted byte
+					val = s.quotedByte(&w, val) // consumes one quoted byte
 				}
 			}
 			if s.err == nil {

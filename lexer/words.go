@@ -271,6 +271,10 @@ func UnescapeHeredoc(s string) string {
 	return b.String()
 }
 
+// ansiCEscapes are the one-letter escapes of $'…' on which bash and zsh agree, and ansiCEscaped
+// the bytes they stand for, in the same order.
+const ansiCEscapes, ansiCEscaped = "abeEfnrtv\\'\"", "\a\b\x1b\x1b\f\n\r\t\v\\'\""
+
 // DecodeANSIC decodes the body of a $'…' string. It reports false where bash and zsh decode it
 // differently or where the result holds a NUL (bash ends the string there, zsh keeps it): an
 // unknown escape, `\c`, `\x` without digits, and any escape that makes a NUL.
@@ -290,26 +294,10 @@ func DecodeANSIC(s string) (string, bool) {
 			return "", false
 		}
 		i++
-		switch e := s[i]; e {
-		case 'a':
-			b.WriteByte('\a')
-		case 'b':
-			b.WriteByte('\b')
-		case 'e', 'E':
-			b.WriteByte(0x1b)
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte('\v')
-		case '\\', '\'', '"':
-			b.WriteByte(e)
-		case 'x', 'u', 'U':
+		switch e, k := s[i], strings.IndexByte(ansiCEscapes, s[i]); {
+		case k >= 0:
+			b.WriteByte(ansiCEscaped[k])
+		case e == 'x' || e == 'u' || e == 'U':
 			digits := map[byte]int{'x': 2, 'u': 4, 'U': 8}[e]
 			k := i + 1
 			for k < len(s) && k-i-1 < digits && isHex(s[k]) {
@@ -331,7 +319,7 @@ func DecodeANSIC(s string) (string, bool) {
 				b.WriteRune(rune(n))
 			}
 			i = k - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
+		case '0' <= e && e <= '7':
 			k := i
 			for k < len(s) && k-i < 3 && s[k] >= '0' && s[k] <= '7' {
 				k++

@@ -40,6 +40,12 @@ type ClientQuery struct {
 	Rewrite string
 }
 
+// Shell says whether the query is a shell call with its parsed command: what a client's command
+// rules judge. Their Judge leaves any other call to the client (Pass).
+func (q ClientQuery) Shell() bool {
+	return q.Call != nil && q.Call.Kind == hook.KindShell && q.Line != nil
+}
+
 // ClientVerdict is what the client would do with the call as the agent wrote it.
 type ClientVerdict struct {
 	// Verdict is Deny, Ask or Allow; Pass leaves the rewrite to the client's own check (a mode

@@ -274,54 +274,36 @@ func (s *awkScan) slashToken() {
 
 // str consumes a string literal. Every awk skips the byte after a backslash; none lets a string
 // run past a line break (gawk joins a backslash-newline inside one; the checker refuses both).
-func (s *awkScan) str() {
+func (s *awkScan) str() { s.literal('"', "a string", "\"…\"", slashDivide) }
+
+// regex consumes a regular expression literal from its opening `/` to its closing one. A `/`
+// after one: BWK awk (macOS, FreeBSD) reads another regular expression, the others a division:
+// /a/ / "/; system(…) # " runs system in BWK awk only (found by a red team).
+func (s *awkScan) regex() { s.literal('/', "a regular expression", "/…/", slashAmbiguous) }
+
+// literal consumes a string or regular expression literal (what, in errors) from its opening
+// quote to the closing one, then makes it the token shown as text, after which a `/` reads as
+// slash says. A backslash skips the byte after it; a regular expression's bracket expressions
+// are read whole, so a `/` inside one does not close it.
+func (s *awkScan) literal(quote byte, what, text string, slash awkSlash) {
 	s.pos++ // the opening quote
 	for !s.eof() {
 		c := s.src[s.pos]
 		switch {
-		case c == '"':
+		case c == quote:
 			s.pos++
-			s.token("\"…\"", slashDivide)
+			s.token(text, slash)
 			return
 		case c == '\n':
-			s.fail("a string runs past the end of a line")
+			s.fail("%s runs past the end of a line", what)
 			return
 		case c == '\\':
 			if s.pos+1 >= len(s.src) || s.src[s.pos+1] == '\n' {
-				s.fail("a string holds a backslash at the end of a line")
+				s.fail("%s holds a backslash at the end of a line", what)
 				return
 			}
 			s.pos += 2 // the backslash and the byte it escapes
-		default:
-			s.pos++
-		}
-	}
-	s.fail("a string is not closed")
-}
-
-// regex consumes a regular expression literal from its opening `/` to its closing one.
-func (s *awkScan) regex() {
-	s.pos++ // the opening slash
-	for !s.eof() {
-		c := s.src[s.pos]
-		switch {
-		case c == '/':
-			s.pos++
-			// A `/` after a regular expression: BWK awk (macOS, FreeBSD) reads another
-			// regular expression, the others a division: /a/ / "/; system(…) # " runs
-			// system in BWK awk only (found by a red team).
-			s.token("/…/", slashAmbiguous)
-			return
-		case c == '\n':
-			s.fail("a regular expression runs past the end of a line")
-			return
-		case c == '\\':
-			if s.pos+1 >= len(s.src) || s.src[s.pos+1] == '\n' {
-				s.fail("a regular expression holds a backslash at the end of a line")
-				return
-			}
-			s.pos += 2 // the backslash and the byte it escapes
-		case c == '[':
+		case c == '[' && quote == '/':
 			s.bracket()
 			if s.err != nil {
 				return
@@ -330,7 +312,7 @@ func (s *awkScan) regex() {
 			s.pos++
 		}
 	}
-	s.fail("a regular expression is not closed")
+	s.fail("%s is not closed", what)
 }
 
 // bracket consumes a bracket expression inside a regular expression, admitting only the forms

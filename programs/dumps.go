@@ -70,12 +70,7 @@ var stringsRule = &Program{
 		},
 	},
 	Check: func(c *ParsedArgs) *Refusal {
-		for _, a := range c.Args {
-			if strings.HasPrefix(a.Value, "@") {
-				return refuse("strings", "`%s` is a response file: strings reads its words from that file, whose text its errors would print", clip.Short(a.Value))
-			}
-		}
-		return nil
+		return refusePrefixed(c, c.Args, "@", "is a response file: strings reads its words from that file, whose text its errors would print")
 	},
 }
 

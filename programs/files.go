@@ -1,11 +1,5 @@
 package programs
 
-import (
-	"strings"
-
-	"github.com/hookctl/hookctl/internal/clip"
-)
-
 // The programs in this file read files or file metadata and print to standard output. None of
 // them has an option that writes, except where the rule's comment names it.
 
@@ -49,12 +43,7 @@ var tailRule = &Program{
 		Refused: Refusals{{"-f", "follows the file and never exits"}, {"-F", "follows the file and never exits"}, {"--follow", "follows the file and never exits"}, {"--retry", "keeps retrying the file"}, {"-s", "only matters when following"}, {"--sleep-interval", "only matters when following"}, {"--pid", "only matters when following"}},
 	},
 	Check: func(c *ParsedArgs) *Refusal {
-		for _, a := range c.Operands {
-			if strings.HasPrefix(a.Value, "+") {
-				return refuse("tail", "`%s` is the obsolete +N form (with f it follows); write -n +N", clip.Short(a.Value))
-			}
-		}
-		return nil
+		return refusePrefixed(c, c.Operands, "+", "is the obsolete +N form (with f it follows); write -n +N")
 	},
 }
 

@@ -466,12 +466,7 @@ var gitSubcommands = []gitSub{
 
 // lookupGitSub returns the rule for a git subcommand, or nil if git may not run it.
 func lookupGitSub(name string) *gitSub {
-	for i := range gitSubcommands {
-		if gitSubcommands[i].name == name {
-			return &gitSubcommands[i]
-		}
-	}
-	return nil
+	return lookupNamed(gitSubcommands, name, func(s *gitSub) string { return s.name })
 }
 
 func judgeGit(args []Arg) *Refusal {

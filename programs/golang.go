@@ -125,13 +125,9 @@ var goSubcommands = []goSub{
 		}},
 }
 
+// lookupGoSub returns the rule for a go subcommand, or nil if go may not run it.
 func lookupGoSub(name string) *goSub {
-	for i := range goSubcommands {
-		if goSubcommands[i].name == name {
-			return &goSubcommands[i]
-		}
-	}
-	return nil
+	return lookupNamed(goSubcommands, name, func(s *goSub) string { return s.name })
 }
 
 func judgeGo(args []Arg) *Refusal {

@@ -60,6 +60,38 @@ func refuse(prog, format string, args ...any) *Refusal {
 	return &Refusal{Program: prog, What: fmt.Sprintf(format, args...)}
 }
 
+// operandCount refuses a call of a program that takes from min to max operands with another
+// count, saying why. (A Check calls it from a func literal that captures nothing: a closure
+// built at package level would allocate in every hook process's start.)
+func operandCount(c *ParsedArgs, min, max int, why string) *Refusal {
+	if n := len(c.Operands); n < min || n > max {
+		return refuse(c.Prog.Name, "%s", why)
+	}
+	return nil
+}
+
+// lookupNamed returns the entry of a subcommand table whose name (as nameOf reads it) is name, or
+// nil. A slice searched in order, not a map: a map literal is built in every hook process's
+// start.
+func lookupNamed[T any](table []T, name string, nameOf func(*T) string) *T {
+	for i := range table {
+		if nameOf(&table[i]) == name {
+			return &table[i]
+		}
+	}
+	return nil
+}
+
+// refusePrefixed refuses the first of words that starts with prefix: `WORD` and why.
+func refusePrefixed(c *ParsedArgs, words []Arg, prefix, why string) *Refusal {
+	for _, a := range words {
+		if strings.HasPrefix(a.Value, prefix) {
+			return refuse(c.Prog.Name, "`%s` %s", clip.Short(a.Value), why)
+		}
+	}
+	return nil
+}
+
 // Program is the rule for one program.
 type Program struct {
 	Name    string

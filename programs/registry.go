@@ -103,9 +103,9 @@ func (p *Program) RewriteArgs(args []string) (env, out []string) {
 
 func sortStrings(s []string) { sort.Strings(s) }
 
-// Reference renders the allowlist as Markdown: the programs, what each may do, and its option
+// reference renders the allowlist as Markdown: the programs, what each may do, and its option
 // tables. docs/allowlist.md holds this text; a test keeps the two in sync.
-func Reference() string {
+func reference() string {
 	var b strings.Builder
 	b.WriteString("# Read-only allowlist\n\n")
 	b.WriteString("Generated from `programs/` by `go test ./programs -run TestReference -update`; do not edit by hand.\n")

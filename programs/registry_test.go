@@ -9,7 +9,7 @@ import (
 // beyond TestReference (which checks a section per program): every git subcommand has a
 // subsection, and every refused git option and find primary is listed with its reason.
 func TestReferenceListsGitAndFindRules(t *testing.T) {
-	ref := Reference()
+	ref := reference()
 	for _, s := range gitSubcommands {
 		if !strings.Contains(ref, "\n### git "+s.name+"\n") {
 			t.Errorf("Reference has no section for git %s", s.name)

@@ -83,14 +83,9 @@ var (
 // Test: TestSystemRules.
 var idRule = &Program{
 	Name: "id", Summary: "print user and group ids", NamesOnly: true,
-	BSD:  &BSD{Getopt: "AFPGMacgnpru", Lacks: "zZ", Note: "getopt(3) `AFPGagnpru` (macOS) or `APGMacgnpru` (FreeBSD): options end at the first operand, so `id user -u` names two users"},
-	Opts: &Options{Flags: "-u -g -G -n -r -z -a -Z --user --group --groups --name --real --zero --context"},
-	Check: func(c *ParsedArgs) *Refusal {
-		if len(c.Operands) > 1 {
-			return refuse("id", "takes at most one user")
-		}
-		return nil
-	},
+	BSD:   &BSD{Getopt: "AFPGMacgnpru", Lacks: "zZ", Note: "getopt(3) `AFPGagnpru` (macOS) or `APGMacgnpru` (FreeBSD): options end at the first operand, so `id user -u` names two users"},
+	Opts:  &Options{Flags: "-u -g -G -n -r -z -a -Z --user --group --groups --name --real --zero --context"},
+	Check: func(c *ParsedArgs) *Refusal { return operandCount(c, 0, 1, "takes at most one user") },
 }
 
 // which prints where programs are found on PATH.

@@ -30,12 +30,7 @@ var trRule = &Program{
 	BSD:            &BSD{Getopt: "Ccdsu", Lacks: "t", Note: "getopt(3) `Ccdsu`: options end at the first operand, so a later -d is a third character set"},
 	Opts:           &Options{Flags: "-c -C -d -s -t --complement --delete --squeeze-repeats --truncate-set1"},
 	PatternOperand: func(*ParsedArgs, int) bool { return true },
-	Check: func(c *ParsedArgs) *Refusal {
-		if n := len(c.Operands); n < 1 || n > 2 {
-			return refuse("tr", "takes one or two character sets")
-		}
-		return nil
-	},
+	Check:          func(c *ParsedArgs) *Refusal { return operandCount(c, 1, 2, "takes one or two character sets") },
 }
 
 // uniq filters repeated lines. Its second operand is an output file it would write, so at most
@@ -53,10 +48,7 @@ var uniqRule = &Program{
 		Optional: "--all-repeated --group",
 	},
 	Check: func(c *ParsedArgs) *Refusal {
-		if len(c.Operands) > 1 {
-			return refuse("uniq", "a second operand is an output file uniq would write; give at most one input file")
-		}
-		return nil
+		return operandCount(c, 0, 1, "a second operand is an output file uniq would write; give at most one input file")
 	},
 }
 
@@ -140,12 +132,7 @@ var cmpRule = &Program{
 		Flags:  "-b -l -s --print-bytes --verbose --quiet --silent",
 		Valued: "-i -n --ignore-initial --bytes",
 	},
-	Check: func(c *ParsedArgs) *Refusal {
-		if len(c.Operands) > 4 {
-			return refuse("cmp", "takes at most two files and two offsets")
-		}
-		return nil
-	},
+	Check: func(c *ParsedArgs) *Refusal { return operandCount(c, 0, 4, "takes at most two files and two offsets") },
 }
 
 // jq filters JSON. Its filter language cannot write files or run programs; the rule also keeps

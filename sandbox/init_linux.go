@@ -423,20 +423,6 @@ func ExecInner(p *Profile, argv []string) error {
 	return fmt.Errorf("failed to run %s in the sandbox: %v", argv[0], err)
 }
 
-// IsInit says whether argv asks for the init (the launcher's --init flag), for a caller that
-// must know before it parses.
-func IsInit(argv []string) bool {
-	for _, a := range argv {
-		if a == "--" {
-			return false
-		}
-		if a == "--init" {
-			return true
-		}
-	}
-	return false
-}
-
 // waitGone waits, up to d, for the process pidfd refers to to exit.
 func waitGone(pidfd int, d time.Duration) bool {
 	fds := []pollFd{{fd: int32(pidfd), events: pollIn}}

@@ -1,11 +1,12 @@
 // Package sandbox runs a command the policy admitted under an OS sandbox, so that a rule that
 // misjudges a program still cannot write or reach the network.
 //
-// The policy decides first (hook, programs); this package only contains what it admitted. A
-// Profile is data, shared by every mechanism: on Linux it becomes a Landlock ruleset, a
-// seccomp filter and an empty capability set, applied by hookctl's launcher (`hookctl sandbox`)
-// to itself just before it execs a clean shell on the judged command; on macOS it becomes a
-// Seatbelt policy for sandbox-exec (generated and unit-tested as text; untested on a Mac).
+// The policy decides first (packages policy and programs); this package only contains what it
+// admitted. A Profile is data, shared by every mechanism: on Linux it becomes a Landlock
+// ruleset, a seccomp filter and an empty capability set, applied by hookctl's launcher
+// (`hookctl sandbox`) to itself just before it execs a clean shell on the judged command; on
+// macOS it becomes a Seatbelt policy for sandbox-exec (generated and unit-tested as text;
+// untested on a Mac).
 //
 // The read-only profile:
 //   - reads and executes anything, except Hidden (hookctl's own home: config, state, locks,

@@ -60,9 +60,6 @@ func ServeInit(InitConfig) int { return 126 }
 // ExecInner: namespaces are Linux's.
 func ExecInner(*Profile, []string) error { return errNoNamespaces }
 
-// IsInit: namespaces are Linux's.
-func IsInit([]string) bool { return false }
-
 // EditDir: namespaces are Linux's.
 func EditDir(string, string) (string, error) { return "", errNoNamespaces }
 

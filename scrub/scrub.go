@@ -1,6 +1,11 @@
-// Package scrub is the retriever's outbound secret scrubber. It runs in the front, the hookctl
-// process that asked for the retrieval, before the worker is started: nothing the agent chose
-// leaves the machine until it has passed.
+// Package scrub is hookctl's secret scrubber: it finds secrets in text that is about to leave
+// the machine or be shown. Its first user is the retriever: the front, the hookctl process that
+// asked for the retrieval, checks the request before the worker is started, and the worker checks
+// each request a research retrieval makes, so nothing the agent chose leaves the machine until
+// it has passed. The others: the hook's review mode checks what a publish would send
+// (policy/review.go), the sandbox keeps a variable whose value looks like a secret out of a
+// command's environment, and `hookctl run` withholds secrets from the command line it records.
+// It does no I/O.
 //
 // Everything the retriever sends is chosen by an agent that may have read the user's files and
 // may be following instructions planted in them, so a URL, a search query, a header set from the

@@ -1,7 +1,11 @@
 package securerun
 
 import (
-	"io/fs"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -75,14 +79,18 @@ func shown(s string) string {
 	return q[1 : len(q)-1]
 }
 
-func kindOf(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
+// hashOpen returns the SHA-256 of f, which must still be a regular file, and its size, reading
+// at most max+1 bytes (a file that grew past the cap since it was listed says so by its size);
+// it closes f.
+func hashOpen(f *os.File, max int64) (string, int64, error) {
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
+		return "", 0, fmt.Errorf("not a regular file any more")
 	}
-	return m.Type().String()
+	h := sha256.New()
+	n, err := io.Copy(h, io.LimitReader(f, max+1))
+	if err != nil {
+		return "", n, err
+	}
+	return hex.EncodeToString(h.Sum(nil)), n, nil
 }

@@ -3,11 +3,8 @@
 package securerun
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -217,17 +214,7 @@ func hashAt(dir int, name string, max int64) (string, int64, error) {
 	if err != nil {
 		return "", 0, err
 	}
-	f := os.NewFile(uintptr(fd), name)
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "", 0, fmt.Errorf("not a regular file any more")
-	}
-	h := sha256.New()
-	n, err := io.Copy(h, io.LimitReader(f, max+1))
-	if err != nil {
-		return "", n, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
+	return hashOpen(os.NewFile(uintptr(fd), name), max)
 }
 
 // removeAt removes name from dir, a directory's whole tree by descriptor.

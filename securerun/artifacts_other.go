@@ -3,14 +3,13 @@
 package securerun
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/hookctl/hookctl/internal/fsutil"
 )
 
 // ValidateArtifacts checks what the run wrote to the artifacts and home directories of l, once
@@ -52,7 +51,7 @@ func ValidateArtifacts(l Layout, maxBytes int64) Validation {
 				}
 				v.add(Artifact{Path: shown(rel), Link: shown(target)})
 			case !d.Type().IsRegular():
-				v.quarantine(l, p, info.Size(), "not a regular file ("+kindOf(info.Mode())+")")
+				v.quarantine(l, p, info.Size(), "not a regular file ("+fsutil.FileKind(info.Mode())+")")
 			case info.Size() > maxBytes:
 				v.quarantine(l, p, info.Size(), fmt.Sprintf("larger than the cap of %d bytes", maxBytes))
 			default:
@@ -101,14 +100,5 @@ func hashFile(p string, max int64) (string, int64, error) {
 	if err != nil {
 		return "", 0, err
 	}
-	defer f.Close()
-	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() {
-		return "", 0, fmt.Errorf("not a regular file any more")
-	}
-	h := sha256.New()
-	n, err := io.Copy(h, io.LimitReader(f, max+1))
-	if err != nil {
-		return "", n, err
-	}
-	return hex.EncodeToString(h.Sum(nil)), n, nil
+	return hashOpen(f, max)
 }

@@ -92,6 +92,39 @@ func (f *fake) start(t testing.TB, script []Step, answer func(w http.ResponseWri
 	t.Cleanup(f.srv.Close)
 }
 
+// request is what a fake reads of a request in its API's JSON: how many tool results the
+// conversation holds (the steps of the script done), and the names of the tools offered.
+type request interface {
+	results() int
+	names() []string
+}
+
+// decode reads a request's body as R; a body that is not R reads as no results and no tools.
+func decode[R any, P interface {
+	*R
+	request
+}](body []byte) P {
+	var r R
+	json.Unmarshal(body, &r)
+	return &r
+}
+
+// toolNames are the tools the first request that offered any offered: every fake's ToolNames.
+func toolNames[R any, P interface {
+	*R
+	request
+}](f *fake) []string {
+	for _, body := range f.Requests() {
+		var r R
+		if json.Unmarshal([]byte(body), &r) == nil {
+			if out := P(&r).names(); len(out) > 0 {
+				return out
+			}
+		}
+	}
+	return nil
+}
+
 // log keeps the requests a fake API received.
 type log struct {
 	mu   sync.Mutex

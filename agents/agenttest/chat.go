@@ -73,8 +73,7 @@ func (c *Chat) serve(w http.ResponseWriter, req *http.Request, body []byte) {
 		http.NotFound(w, req)
 		return
 	}
-	var rq chatRequest
-	json.Unmarshal(body, &rq)
+	rq := decode[chatRequest](body)
 	// done counts the script's steps the conversation has results for; where the fake asks
 	// again, a step whose output was lost counts once its second result is in.
 	done, again, results, asked := 0, false, 0, int32(0)
@@ -151,18 +150,22 @@ func (c *Chat) call(tools []chatTool, s Step) (name, args string) {
 }
 
 // ToolNames are the tools the first request with tools offered.
-func (c *Chat) ToolNames() []string {
-	for _, body := range c.Requests() {
-		var rq chatRequest
-		if json.Unmarshal([]byte(body), &rq) == nil && len(rq.Tools) > 0 {
-			var out []string
-			for _, t := range rq.Tools {
-				out = append(out, t.Function.Name)
-			}
-			return out
+func (c *Chat) ToolNames() []string { return toolNames[chatRequest](&c.fake) }
+
+func (rq *chatRequest) results() (n int) {
+	for _, m := range rq.Messages {
+		if m.Role == "tool" {
+			n++
 		}
 	}
-	return nil
+	return n
+}
+
+func (rq *chatRequest) names() (out []string) {
+	for _, t := range rq.Tools {
+		out = append(out, t.Function.Name)
+	}
+	return out
 }
 
 func writeJSON(w http.ResponseWriter, v any) {

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -48,22 +49,8 @@ func (g *GenerateContent) serve(w http.ResponseWriter, req *http.Request, body [
 		http.NotFound(w, req)
 		return
 	}
-	var rq geminiRequest
-	json.Unmarshal(body, &rq)
-	done := 0
-	var names []string
-	for _, c := range rq.Contents {
-		for _, p := range c.Parts {
-			if _, ok := p["functionResponse"]; ok {
-				done++
-			}
-		}
-	}
-	for _, t := range rq.Tools {
-		for _, f := range t.FunctionDeclarations {
-			names = append(names, f.Name)
-		}
-	}
+	rq := decode[geminiRequest](body)
+	done, names := rq.results(), rq.names()
 	var part map[string]any
 	switch {
 	case len(names) == 0:
@@ -71,10 +58,10 @@ func (g *GenerateContent) serve(w http.ResponseWriter, req *http.Request, body [
 	case done < len(g.script):
 		s := g.script[done]
 		switch {
-		case s.Shell != "" && contains(names, "run_shell_command"):
+		case s.Shell != "" && slices.Contains(names, "run_shell_command"):
 			part = map[string]any{"functionCall": map[string]any{"name": "run_shell_command",
 				"args": map[string]any{"command": s.Shell, "description": "a step of the test's script"}}}
-		case s.Write != "" && contains(names, "write_file"):
+		case s.Write != "" && slices.Contains(names, "write_file"):
 			part = map[string]any{"functionCall": map[string]any{"name": "write_file",
 				"args": map[string]any{"file_path": s.Write, "content": s.Content}}}
 		}
@@ -97,27 +84,25 @@ func (g *GenerateContent) serve(w http.ResponseWriter, req *http.Request, body [
 }
 
 // ToolNames are the tools the first request with tools offered.
-func (g *GenerateContent) ToolNames() []string {
-	for _, body := range g.Requests() {
-		var rq geminiRequest
-		if json.Unmarshal([]byte(body), &rq) == nil && len(rq.Tools) > 0 {
-			var out []string
-			for _, t := range rq.Tools {
-				for _, f := range t.FunctionDeclarations {
-					out = append(out, f.Name)
-				}
+func (g *GenerateContent) ToolNames() []string { return toolNames[geminiRequest](&g.fake) }
+
+func (rq *geminiRequest) results() (n int) {
+	for _, c := range rq.Contents {
+		for _, p := range c.Parts {
+			if _, ok := p["functionResponse"]; ok {
+				n++
 			}
-			return out
 		}
 	}
-	return nil
+	return n
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
+// names are the functions the request's tools declare.
+func (rq *geminiRequest) names() (out []string) {
+	for _, t := range rq.Tools {
+		for _, f := range t.FunctionDeclarations {
+			out = append(out, f.Name)
 		}
 	}
-	return false
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"slices"
 	"testing"
 )
 
@@ -42,14 +43,8 @@ func (r *Responses) serve(w http.ResponseWriter, req *http.Request, body []byte)
 		http.NotFound(w, req)
 		return
 	}
-	var rq responsesRequest
-	json.Unmarshal(body, &rq)
-	done := 0
-	for _, it := range rq.Input {
-		if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
-			done++
-		}
-	}
+	rq := decode[responsesRequest](body)
+	done := rq.results()
 	var item map[string]any
 	if done < len(r.script) && len(rq.Tools) > 0 {
 		item = r.call(rq.Tools, r.script[done], fmt.Sprintf("call_%d", done+1))
@@ -112,27 +107,26 @@ func patchFor(s Step) string {
 }
 
 func offers(tools []responsesTool, name string) bool {
-	for _, t := range tools {
-		if t.Name == name {
-			return true
-		}
-	}
-	return false
+	return slices.ContainsFunc(tools, func(t responsesTool) bool { return t.Name == name })
 }
 
 // ToolNames are the tools the first request with tools offered.
-func (r *Responses) ToolNames() []string {
-	for _, body := range r.Requests() {
-		var rq responsesRequest
-		if json.Unmarshal([]byte(body), &rq) == nil && len(rq.Tools) > 0 {
-			var out []string
-			for _, t := range rq.Tools {
-				out = append(out, t.Type+":"+t.Name)
-			}
-			return out
+func (r *Responses) ToolNames() []string { return toolNames[responsesRequest](&r.fake) }
+
+func (rq *responsesRequest) results() (n int) {
+	for _, it := range rq.Input {
+		if it.Type == "function_call_output" || it.Type == "custom_tool_call_output" {
+			n++
 		}
 	}
-	return nil
+	return n
+}
+
+func (rq *responsesRequest) names() (out []string) {
+	for _, t := range rq.Tools {
+		out = append(out, t.Type+":"+t.Name)
+	}
+	return out
 }
 
 func splitLines(s string) []string {

@@ -84,9 +84,6 @@ var Tools = agentkit.Tools{
 	{Name: "ReadMcpResourceDirTool", Kind: hook.KindOther}, {Name: "RefreshMcpTools", Kind: hook.KindOther},
 }
 
-// KindOf says what a Claude Code tool does.
-func KindOf(tool string) hook.Kind { return protocol.Lookup(tool).Kind }
-
 // knownEvents are Claude Code's hook events, space-separated. Those hookctl does not act on get no opinion;
 // an event name not listed here is refused, since hookctl cannot know what it means.
 var knownEvents = "PreToolUse PostToolUse PostToolUseFailure UserPromptSubmit UserPromptExpansion SessionStart SessionEnd Stop SubagentStart SubagentStop Notification PreCompact PostCompact PermissionRequest PermissionDenied Setup TeammateIdle TaskCreated TaskCompleted ConfigChange WorktreeCreate WorktreeRemove InstructionsLoaded Elicitation ElicitationResult StopFailure CwdChanged FileChanged"

@@ -256,9 +256,11 @@ func TestReadErrorIsADeny(t *testing.T) {
 // TestBrokenConfigDeniesEverything: even a tool read-only mode would pass is refused, with the
 // config error (file and line) in the reason.
 func TestBrokenConfigDeniesEverything(t *testing.T) {
-	cfg := func() (*config.Config, error) {
-		return gate.ParseConfig("/home/u/.config/hookctl/config.toml", "read_only_agents = [\n")
+	home := t.TempDir()
+	if err := os.WriteFile(filepath.Join(home, "config.toml"), []byte("read_only_agents = [\n"), 0o600); err != nil {
+		t.Fatal(err)
 	}
+	cfg := func() (*config.Config, error) { return gate.LoadConfig(home) }
 	payload := `{"session_id":"s","hook_event_name":"PreToolUse","tool_name":"Read","tool_input":{"file_path":"/x"}}`
 	res := runHook(t, strings.NewReader(payload), cfg, nil, 0)
 	if res.out.verdict() != "deny" || !strings.Contains(res.raw, "config.toml:") {

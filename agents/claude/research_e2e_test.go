@@ -132,17 +132,5 @@ func repoHandler(files map[string]string) http.Handler {
 	}
 	tw.Close()
 	zw.Close()
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.Host == "codeload.github.com":
-			w.Write(archive.Bytes())
-		case r.URL.Path == "/repos/o/r":
-			fmt.Fprint(w, `{"full_name":"o/r","default_branch":"main","private":false}`)
-		case r.URL.Path == "/repos/o/r/tarball/main":
-			w.Header().Set("Location", "https://codeload.github.com/o/r/legacy.tar.gz/refs/heads/main")
-			w.WriteHeader(http.StatusFound)
-		default:
-			http.NotFound(w, r)
-		}
-	})
+	return fakegithub.Repo(archive.Bytes())
 }

@@ -366,20 +366,10 @@ func (p *settingsParser) str() (string, error) {
 			continue
 		}
 		esc := p.peek(1)
-		switch esc {
-		case '"', '\\', '/':
-			b.WriteByte(esc)
-		case 'b':
-			b.WriteByte('\b')
-		case 'f':
-			b.WriteByte('\f')
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'u':
+		switch k := strings.IndexByte(jsonEscapes, esc); {
+		case k >= 0:
+			b.WriteByte(jsonEscaped[k])
+		case esc == 'u':
 			r, ok := p.hex4(p.off + 2)
 			if !ok {
 				return "", errorAt(p.src, p.off, `invalid \u escape`)
@@ -404,6 +394,10 @@ func (p *settingsParser) str() (string, error) {
 		p.off += 2 // consumes the two-byte escape
 	}
 }
+
+// jsonEscapes are JSON's one-letter escapes (after a backslash), and jsonEscaped the bytes they
+// stand for, in the same order.
+const jsonEscapes, jsonEscaped = "\"\\/bfnrt", "\"\\/\b\f\n\r\t"
 
 // hex4 reads four hex digits at off without moving.
 func (p *settingsParser) hex4(off int) (rune, bool) {

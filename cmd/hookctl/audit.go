@@ -61,20 +61,8 @@ checks the audit's hash chain (hookctl log verify checks it with the decision lo
 	return cmd
 }
 
-func openAudit() (*audit.Audit, error) {
-	env := hookEnv()
-	if env.err != nil {
-		return nil, env.err
-	}
-	return audit.AuditAt(env.home), nil
-}
-
 func auditList(s *streams, opts *auditOptions) error {
-	a, err := openAudit()
-	if err != nil {
-		return err
-	}
-	entries, err := readAudit(s, a)
+	_, entries, err := readAudit(s)
 	if err != nil {
 		return err
 	}
@@ -111,40 +99,12 @@ func auditList(s *streams, opts *auditOptions) error {
 			fmt.Fprintln(s.out, string(b))
 			continue
 		}
-		what := e.URL
+		what, flags := e.Describe()
 		switch {
-		case e.Kind == audit.KindPublish:
-			// A review-mode publish decision: asked (the user confirmed or declined, which the
-			// hook does not see) or refused.
-			what = "publish: " + e.GitHub
-			if e.GitHub == "" {
-				what = "publish refused: " + e.Error
-			} else {
-				what += fmt.Sprintf(" (%d bytes, sha256 %.16s)", e.Bytes, e.BodySHA256)
-			}
-		case e.Kind == audit.KindEgress:
-			// An edit-mode command's connections through the egress proxy, per host.
-			what = fmt.Sprintf("egress %s: %s ×%d", e.Outcome, e.Host, e.Connections)
-			if e.Error != "" {
-				what += " (" + e.Error + ")"
-			}
-		case e.Query != "":
-			what = "search: " + e.Query
-		case e.GitHub != "":
-			what = "github: " + e.GitHub
-		}
-		flags := []string{}
-		if e.Direct {
-			flags = append(flags, "⚠ DIRECT (unmediated)")
-		}
-		if len(e.Injection) > 0 {
-			flags = append(flags, fmt.Sprintf("⚠ injection ×%d", len(e.Injection)))
-		}
-		if e.Scrub != "clean" && e.Scrub != "" && e.Scrub != "unchecked" {
-			flags = append(flags, "⚠ blocked: "+e.Scrub)
-		}
-		if e.Outcome != "answered" && e.Outcome != "direct" && e.Kind != audit.KindEgress {
-			flags = append(flags, e.Outcome)
+		case e.Kind == audit.KindPublish && e.GitHub != "":
+			what += fmt.Sprintf(" (%d bytes, sha256 %.16s)", e.Bytes, e.BodySHA256)
+		case e.Kind == audit.KindEgress && e.Error != "":
+			what += " (" + e.Error + ")"
 		}
 		fmt.Fprintf(out, "%s  %s  %-8s %s  %s %s\n", e.Time.Local().Format("2006-01-02 15:04:05"), shortID(e.Session),
 			e.Tool, clip.String(what, 70), e.Distiller, strings.Join(flags, " "))
@@ -170,11 +130,7 @@ func auditList(s *streams, opts *auditOptions) error {
 }
 
 func auditShow(s *streams, id string, asJSON bool) error {
-	a, err := openAudit()
-	if err != nil {
-		return err
-	}
-	entries, err := readAudit(s, a)
+	a, entries, err := readAudit(s)
 	if err != nil {
 		return err
 	}
@@ -249,12 +205,19 @@ func printFields(w io.Writer, v any) {
 }
 
 // readAudit reads the log, warning on stderr of each damaged line it skipped.
-func readAudit(s *streams, a *audit.Audit) ([]audit.AuditEntry, error) {
+// readAudit opens the audit of hookctl's home and reads its entries, warning of each damaged
+// line it skips.
+func readAudit(s *streams) (*audit.Audit, []audit.AuditEntry, error) {
+	env := hookEnv()
+	if env.err != nil {
+		return nil, nil, env.err
+	}
+	a := audit.AuditAt(env.home)
 	entries, damaged, err := a.Entries()
 	for _, d := range damaged {
 		fmt.Fprintf(s.err, "hookctl audit: warning: skipped a damaged line, %s\n", d)
 	}
-	return entries, err
+	return a, entries, err
 }
 
 func shortID(s string) string {

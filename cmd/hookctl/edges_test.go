@@ -3,7 +3,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -59,6 +58,16 @@ func (w *editWorld) shell(t *testing.T, script string) (string, error) {
 	defer timer.Stop()
 	b, err := sh.CombinedOutput()
 	return string(b), err
+}
+
+// inSandbox runs script under `hookctl sandbox` with the profile given in args (none: the
+// read-only one) in the session, as the world's user does from its shell, and returns what it
+// printed.
+func (w *editWorld) inSandbox(t *testing.T, script string, args ...string) string {
+	t.Helper()
+	sandbox := append([]string{shellQuote(w.bin), "sandbox"}, args...)
+	out, _ := w.shell(t, strings.Join(sandbox, " ")+" --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(script))
+	return out
 }
 
 // mode sets the session's mode as the user does.
@@ -258,20 +267,12 @@ func (w *editWorld) fileToolRefusal(t *testing.T, path string) string {
 	t.Helper()
 	payload := `{"session_id":"` + w.session + `","cwd":"` + w.project + `","hook_event_name":"PreToolUse","tool_name":"Write",` +
 		`"tool_input":{"file_path":"` + path + `","content":"x"}}`
-	cmd := exec.Command(w.bin, "hook")
-	cmd.Env, cmd.Stdin = w.env, strings.NewReader(payload)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
-	out, _ := cmd.Output()
-	var d struct {
-		HookSpecificOutput struct {
-			PermissionDecision       string `json:"permissionDecision"`
-			PermissionDecisionReason string `json:"permissionDecisionReason"`
-		} `json:"hookSpecificOutput"`
-	}
-	if json.Unmarshal(out, &d) != nil || d.HookSpecificOutput.PermissionDecision != "deny" {
+	out, _ := w.runHook([]byte(payload))
+	a, ok := readAnswer(out)
+	if !ok || a.HookSpecificOutput.PermissionDecision != "deny" {
 		return ""
 	}
-	return d.HookSpecificOutput.PermissionDecisionReason
+	return a.HookSpecificOutput.PermissionDecisionReason
 }
 
 // TestEditProcessesEndWithEditMode: every process an edit-mode command starts is tracked, and
@@ -526,8 +527,7 @@ func TestScratchCannotBeSwapped(t *testing.T) {
 		}
 		hookctlHome := w.protected(t)
 		for i := 0; i < 5; i++ {
-			out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --session "+w.session+" -- bash --noprofile --norc -c "+
-				shellQuote(`echo "[core]" > "$TMPDIR/.gitconfig"; cat "$TMPDIR/.gitconfig"; echo x > ~/.gitconfig`))
+			out := w.inSandbox(t, `echo "[core]" > "$TMPDIR/.gitconfig"; cat "$TMPDIR/.gitconfig"; echo x > ~/.gitconfig`)
 			if !strings.Contains(out, "[core]") {
 				t.Errorf("a read-only command's write to its scratch directory: %s", out)
 			}
@@ -628,14 +628,8 @@ func TestOtherTerminalsAndWatches(t *testing.T) {
 			name string
 			run  func(string) string
 		}{
-			{"read-only", func(s string) string {
-				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(s))
-				return out
-			}},
-			{"publish", func(s string) string {
-				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --profile publish --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(s))
-				return out
-			}},
+			{"read-only", func(s string) string { return w.inSandbox(t, s) }},
+			{"publish", func(s string) string { return w.inSandbox(t, s, "--profile", "publish") }},
 			{"edit", func(s string) string { out, _ := w.run(t, s); return out }},
 		} {
 			for _, a := range attacks {

@@ -79,17 +79,23 @@ func newEditWorld(t *testing.T, user *syscall.Credential) *editWorld {
 	if out, err := install.CombinedOutput(); err != nil {
 		t.Fatalf("install: %v %s", err, out)
 	}
+	w.startEditSession(t, w.session)
+	return w
+}
+
+// startEditSession starts session id in the project, as the client's SessionStart hook does,
+// and takes it to edit mode, as the human does.
+func (w *editWorld) startEditSession(t *testing.T, id string) {
+	t.Helper()
 	start := exec.Command(w.bin, "hook")
-	start.Env = w.env
-	start.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
-	start.Stdin = strings.NewReader(`{"session_id":"` + w.session + `","cwd":"` + w.project + `","hook_event_name":"SessionStart","source":"startup"}`)
+	start.Env, start.SysProcAttr = w.env, &syscall.SysProcAttr{Credential: w.user}
+	start.Stdin = strings.NewReader(`{"session_id":"` + id + `","cwd":"` + w.project + `","hook_event_name":"SessionStart","source":"startup"}`)
 	if out, err := start.CombinedOutput(); err != nil {
-		t.Fatalf("session start: %v %s", err, out)
+		t.Fatalf("session %s's start: %v %s", id, err, out)
 	}
-	if out, err := w.cli("readonly", "off", "--session", w.session); err != nil {
+	if out, err := w.cli("readonly", "off", "--session", id); err != nil {
 		t.Fatalf("readonly off: %v %s", err, out)
 	}
-	return w
 }
 
 func (w *editWorld) cli(args ...string) (string, error) {
@@ -120,19 +126,9 @@ func (w *editWorld) throughHook(t *testing.T, command string) (runs string, refu
 	t.Helper()
 	payload, _ := json.Marshal(map[string]any{"session_id": w.session, "cwd": w.project, "hook_event_name": "PreToolUse",
 		"tool_name": "Bash", "tool_input": map[string]any{"command": command}})
-	cmd := exec.Command(w.bin, "hook")
-	cmd.Env, cmd.Stdin = w.env, bytes.NewReader(payload)
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
-	out, err := cmd.Output()
-	var d struct {
-		HookSpecificOutput struct {
-			PermissionDecision string `json:"permissionDecision"`
-			UpdatedInput       struct {
-				Command string `json:"command"`
-			} `json:"updatedInput"`
-		} `json:"hookSpecificOutput"`
-	}
-	if err != nil || json.Unmarshal(out, &d) != nil {
+	out, err := w.runHook(payload)
+	d, ok := readAnswer(out)
+	if err != nil || !ok {
 		t.Fatalf("the hook on %q: %v %s", command, err, out)
 	}
 	switch {
@@ -142,6 +138,32 @@ func (w *editWorld) throughHook(t *testing.T, command string) (runs string, refu
 		return d.HookSpecificOutput.UpdatedInput.Command, false
 	}
 	return command, false
+}
+
+// runHook runs the built hook on payload as the world's user, and returns what it printed.
+func (w *editWorld) runHook(payload []byte) ([]byte, error) {
+	cmd := exec.Command(w.bin, "hook")
+	cmd.Env, cmd.Stdin = w.env, bytes.NewReader(payload)
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: w.user}
+	return cmd.Output()
+}
+
+// hookAnswer is the part of the hook's answer to a PreToolUse call that the edit-world tests
+// read: the decision, its reason and the command the client is to run instead.
+type hookAnswer struct {
+	HookSpecificOutput struct {
+		PermissionDecision       string `json:"permissionDecision"`
+		PermissionDecisionReason string `json:"permissionDecisionReason"`
+		UpdatedInput             struct {
+			Command string `json:"command"`
+		} `json:"updatedInput"`
+	} `json:"hookSpecificOutput"`
+}
+
+// readAnswer decodes the hook's output; false if it is not a JSON answer.
+func readAnswer(out []byte) (hookAnswer, bool) {
+	var a hookAnswer
+	return a, json.Unmarshal(out, &a) == nil
 }
 
 // protected is everything no edit-mode command may change: hookctl's home (but for the
@@ -169,12 +191,7 @@ func (w *editWorld) protected(t *testing.T) hostile.State {
 // must fail, and hookctl's files, the client's settings and the shell's start-up file must be
 // byte for byte as they were; then the user's /readonly on must still land within a second.
 func TestEditSandboxCannotSwitchHookctlOff(t *testing.T) {
-	for _, u := range []struct {
-		name string
-		cred *syscall.Credential
-	}{{"root", nil}, {"unprivileged", nobody}} {
-		t.Run(u.name, func(t *testing.T) { cannotSwitchHookctlOff(t, newEditWorld(t, u.cred)) })
-	}
+	forEditWorlds(t, cannotSwitchHookctlOff)
 }
 
 func cannotSwitchHookctlOff(t *testing.T, w *editWorld) {
@@ -297,12 +314,7 @@ func cannotSwitchHookctlOff(t *testing.T, w *editWorld) {
 // TestEditSandboxLetsTheWorkHappen: what edit mode is for still works inside: writing and
 // building in the project, git, the temporary directory, the caches, chmod, the network.
 func TestEditSandboxLetsTheWorkHappen(t *testing.T) {
-	for _, u := range []struct {
-		name string
-		cred *syscall.Credential
-	}{{"root", nil}, {"unprivileged", nobody}} {
-		t.Run(u.name, func(t *testing.T) { letsTheWorkHappen(t, newEditWorld(t, u.cred)) })
-	}
+	forEditWorlds(t, letsTheWorkHappen)
 }
 
 func letsTheWorkHappen(t *testing.T, w *editWorld) {

@@ -3,22 +3,20 @@
 package main
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
 	"net"
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
 	"github.com/hookctl/hookctl/audit"
+	"github.com/hookctl/hookctl/internal/loopback"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -60,17 +58,12 @@ func (w *editWorld) config(t *testing.T, text string) {
 // process outlives the command; and network.edit = "full" gives the command the user's network.
 func TestEditSandboxNetwork(t *testing.T) {
 	requireTool(t, "curl")
-	for _, u := range []struct {
-		name string
-		cred *syscall.Credential
-	}{{"root", nil}, {"unprivileged", nobody}} {
-		t.Run(u.name, func(t *testing.T) { editSandboxNetwork(t, newEditWorld(t, u.cred)) })
-	}
+	forEditWorlds(t, editSandboxNetwork)
 }
 
 func editSandboxNetwork(t *testing.T, w *editWorld) {
 	allowed, other := newServer(t), newServer(t)
-	echo := newEchoServer(t)
+	echo := loopback.Echo(t)
 	w.config(t, fmt.Sprintf("[network]\nallow = [%q, %q]\n", allowed.addr, echo))
 	echoHost, echoPort, _ := net.SplitHostPort(echo)
 	host, port, _ := net.SplitHostPort(allowed.addr)
@@ -186,38 +179,6 @@ except Exception as e: print('failed', type(e).__name__)
 	}
 }
 
-// newEchoServer answers each connection's first line with "echo: " and the line.
-func newEchoServer(t *testing.T) string {
-	return serveTCP(t, func(c net.Conn) {
-		line, _ := bufio.NewReader(c).ReadString('\n')
-		fmt.Fprintf(c, "echo: %s", line)
-	}).String()
-}
-
-// serveTCP listens on a loopback port until the test ends and hands each connection to handle,
-// on a goroutine of its own, closing it after.
-func serveTCP(t *testing.T, handle func(net.Conn)) net.Addr {
-	t.Helper()
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				handle(c)
-			}()
-		}
-	}()
-	return l.Addr()
-}
-
 // processesOf lists the processes running the executable at path.
 func processesOf(path string) []string {
 	var pids []string
@@ -264,12 +225,7 @@ func TestSessionRecordsItsRemotes(t *testing.T) {
 func TestPlantedRemoteOpensNothing(t *testing.T) {
 	requireTool(t, "curl")
 	requireTool(t, "git")
-	for _, u := range []struct {
-		name string
-		cred *syscall.Credential
-	}{{"root", nil}, {"unprivileged", nobody}} {
-		t.Run(u.name, func(t *testing.T) { plantedRemoteOpensNothing(t, newEditWorld(t, u.cred)) })
-	}
+	forEditWorlds(t, plantedRemoteOpensNothing)
 }
 
 func plantedRemoteOpensNothing(t *testing.T, w *editWorld) {
@@ -290,15 +246,7 @@ func plantedRemoteOpensNothing(t *testing.T, w *editWorld) {
 	}
 	// The next session, which the human starts and takes to edit mode.
 	next := w.session + "-next"
-	start := exec.Command(w.bin, "hook")
-	start.Env, start.SysProcAttr = w.env, &syscall.SysProcAttr{Credential: w.user}
-	start.Stdin = strings.NewReader(`{"session_id":"` + next + `","cwd":"` + w.project + `","hook_event_name":"SessionStart","source":"startup"}`)
-	if out, err := start.CombinedOutput(); err != nil {
-		t.Fatalf("the next session's start: %v %s", err, out)
-	}
-	if out, err := w.cli("readonly", "off", "--session", next); err != nil {
-		t.Fatalf("readonly off: %v %s", err, out)
-	}
+	w.startEditSession(t, next)
 	w.session = next
 	for _, c := range []struct{ script, want string }{
 		{fmt.Sprintf("curl -sS -m 5 --noproxy '' http://%s/x.git/info/refs; echo", planted.addr), planted.addr + " was refused (not an allowed host)"},

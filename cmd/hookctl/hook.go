@@ -15,7 +15,7 @@ import (
 	"github.com/hookctl/hookctl/agents/claude/permissions"
 	"github.com/hookctl/hookctl/agents/codex/execpolicy"
 	copilotperm "github.com/hookctl/hookctl/agents/copilot/permissions"
-	geminipolicy "github.com/hookctl/hookctl/agents/gemini/policy"
+	geminiperm "github.com/hookctl/hookctl/agents/gemini/permissions"
 	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/export/launch"
@@ -216,8 +216,8 @@ func otherRules(agent, userHome string) func(c *hook.ToolCall) policy.ClientRule
 		}
 	case "gemini":
 		return func(c *hook.ToolCall) policy.ClientRules {
-			args, _ := agentkit.ClientArgs(ancestors(), geminipolicy.IsClient)
-			return geminipolicy.Load(geminipolicy.Options{Home: userHome, Cwd: c.Cwd, System: "/etc/gemini-cli", Args: args})
+			args, _ := agentkit.ClientArgs(ancestors(), geminiperm.IsClient)
+			return geminiperm.Load(geminiperm.Options{Home: userHome, Cwd: c.Cwd, System: "/etc/gemini-cli", Args: args})
 		}
 	case "copilot":
 		return func(c *hook.ToolCall) policy.ClientRules {

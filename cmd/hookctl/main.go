@@ -1,5 +1,11 @@
-// Command hookctl is a policy gate for coding agents: registered as a Claude Code hook, it keeps
-// read-only sessions and agents read-only. See README.md.
+// Command hookctl is a policy gate for coding agents: registered as the pre-tool hook of Claude
+// Code (and of Codex, Gemini CLI, Copilot CLI, Qwen Code or Cursor), it judges every tool call by
+// its session's mode (read-only, edit, review) and runs what it admits under its sandbox launcher.
+// Its other verbs are the human's: the mode toggle, install and uninstall, check, log, audit,
+// doctor, the dashboard, retrieve and run. See README.md.
+//
+// It runs in the hook process and links no network code (internal/buildcheck): the retriever's
+// worker, the dashboard and the exporter are executables of their own.
 package main
 
 import (

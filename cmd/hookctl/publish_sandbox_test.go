@@ -24,12 +24,7 @@ import (
 // cannot reach any other host; the connection is in the audit.
 func TestPublishSandbox(t *testing.T) {
 	requireTool(t, "python3")
-	for _, u := range []struct {
-		name string
-		cred *syscall.Credential
-	}{{"root", nil}, {"unprivileged", nobody}} {
-		t.Run(u.name, func(t *testing.T) { publishSandbox(t, newEditWorld(t, u.cred)) })
-	}
+	forEditWorlds(t, publishSandbox)
 }
 
 func publishSandbox(t *testing.T, w *editWorld) {

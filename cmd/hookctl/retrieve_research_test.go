@@ -145,19 +145,7 @@ func TestRetrieveResearchAudit(t *testing.T) {
 // hostileRepo is a fake GitHub serving o/r, whose tarball is hostileTarball(out).
 func hostileRepo(t *testing.T, dir, out string) *fakegithub.Server {
 	archive := hostileTarball(t, out)
-	return fakegithub.NewWith(t, dir, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		switch {
-		case r.Host == "codeload.github.com" && r.URL.Path == "/o/r/legacy.tar.gz/refs/heads/main":
-			w.Write(archive)
-		case r.URL.Path == "/repos/o/r":
-			fmt.Fprint(w, `{"full_name":"o/r","default_branch":"main","private":false}`)
-		case r.URL.Path == "/repos/o/r/tarball/main":
-			w.Header().Set("Location", "https://codeload.github.com/o/r/legacy.tar.gz/refs/heads/main")
-			w.WriteHeader(http.StatusFound)
-		default:
-			http.NotFound(w, r)
-		}
-	}))
+	return fakegithub.NewWith(t, dir, fakegithub.Repo(archive))
 }
 
 // hostileTarball aims every trick of an archive at a file under out, beside two honest files.

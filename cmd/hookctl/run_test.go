@@ -20,6 +20,7 @@ import (
 	"time"
 
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
+	"github.com/hookctl/hookctl/internal/loopback"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/securerun"
 )
@@ -80,7 +81,9 @@ func newRunWorld(t *testing.T, user *syscall.Credential) *runWorld {
 			return nil
 		})
 	}
-	w.port = serveTCP(t, func(net.Conn) { w.reached.Add(1) }).(*net.TCPAddr).Port
+	l := loopback.Listen(t, "tcp", "127.0.0.1:0")
+	loopback.Go(l, func(net.Conn) { w.reached.Add(1) })
+	w.port = l.Addr().(*net.TCPAddr).Port
 	w.env = []string{"PATH=/usr/local/bin:/usr/bin:/bin", "HOME=" + w.home, "HOOKCTL_HOME=" + w.hh, "LANG=C.UTF-8", "TERM=dumb"}
 	return w
 }
@@ -679,12 +682,7 @@ func TestRunRefusesUnixSockets(t *testing.T) {
 		var reached atomic.Int32
 		countConns(t, listenUnix(t, sock), &reached)
 		abstract := fmt.Sprintf("hookctl-run-victim-%d", time.Now().UnixNano())
-		al, err := net.Listen("unix", "@"+abstract)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { al.Close() })
-		countConns(t, al, &reached)
+		countConns(t, loopback.Listen(t, "unix", "@"+abstract), &reached)
 		os.Symlink(sock, link)
 		script := ""
 		for _, addr := range []string{sock, link, `\0` + abstract} {

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hookctl/hookctl/fixtures/hostile"
+	"github.com/hookctl/hookctl/internal/loopback"
 )
 
 // world is a snapshot of everything under the roots (fixtures/hostile: names, types, modes,
@@ -67,20 +68,8 @@ func newSandboxWorld(t *testing.T) *sandboxWorld {
 
 	count := func(c net.Conn) { w.reached.Add(1); c.Close() }
 	listen := func(network, addr string) string {
-		l, err := net.Listen(network, addr)
-		if err != nil {
-			t.Fatal(err)
-		}
-		t.Cleanup(func() { l.Close() })
-		go func() {
-			for {
-				c, err := l.Accept()
-				if err != nil {
-					return
-				}
-				count(c)
-			}
-		}()
+		l := loopback.Listen(t, network, addr)
+		loopback.Go(l, count)
 		return l.Addr().String()
 	}
 	packets := func(network, addr string) string {

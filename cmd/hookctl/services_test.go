@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/hookctl/hookctl/internal/loopback"
 )
 
 // services are stand-ins of what a developer's machine runs on unix sockets, each started
@@ -82,12 +84,7 @@ func startServices(t *testing.T, w *editWorld) *services {
 	s.containerd = filepath.Join(s.dir, "run", "containerd", "containerd.sock")
 	countConns(t, listenUnix(t, s.containerd), &s.reached)
 	s.abstract = fmt.Sprintf("hookctl-victim-%d-%d", os.Getpid(), time.Now().UnixNano())
-	al, err := net.Listen("unix", "@"+s.abstract)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { al.Close() })
-	countConns(t, al, &s.heard)
+	countConns(t, loopback.Listen(t, "unix", "@"+s.abstract), &s.heard)
 
 	s.agent = filepath.Join(s.dir, "agent.sock")
 	if out, err := w.shell(t, "ssh-agent -a "+s.agent+" > "+filepath.Join(s.dir, "agent.env")); err != nil {
@@ -100,32 +97,19 @@ func startServices(t *testing.T, w *editWorld) *services {
 // listenUnix listens on a unix socket anyone may connect to (the world's user does).
 func listenUnix(t *testing.T, path string) net.Listener {
 	t.Helper()
-	l, err := net.Listen("unix", path)
-	if err != nil {
-		t.Fatal(err)
-	}
+	l := loopback.Listen(t, "unix", path)
 	os.Chmod(path, 0o777)
-	t.Cleanup(func() { l.Close() })
 	return l
 }
 
 // countConns counts the connections l accepts that send anything.
 func countConns(t *testing.T, l net.Listener, n *atomic.Int32) {
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				c.SetReadDeadline(time.Now().Add(2 * time.Second))
-				if b := make([]byte, 1); func() bool { k, _ := c.Read(b); return k > 0 }() {
-					n.Add(1)
-				}
-			}()
+	loopback.Go(l, func(c net.Conn) {
+		c.SetReadDeadline(time.Now().Add(2 * time.Second))
+		if b := make([]byte, 1); func() bool { k, _ := c.Read(b); return k > 0 }() {
+			n.Add(1)
 		}
-	}()
+	})
 }
 
 // socketAttack is one attempt on a service outside, and how to tell it worked.
@@ -191,14 +175,8 @@ func TestSocketsOfServicesOutside(t *testing.T) {
 			run  func(script string) string
 		}{
 			{"edit", func(script string) string { out, _, _ := w.viaHook(t, script); return out }},
-			{"publish", func(script string) string {
-				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --profile publish --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(script))
-				return out
-			}},
-			{"read-only", func(script string) string {
-				out, _ := w.shell(t, shellQuote(w.bin)+" sandbox --session "+w.session+" -- bash --noprofile --norc -c "+shellQuote(script))
-				return out
-			}},
+			{"publish", func(script string) string { return w.inSandbox(t, script, "--profile", "publish") }},
+			{"read-only", func(script string) string { return w.inSandbox(t, script) }},
 		}
 		for _, p := range profiles {
 			held := 0

@@ -1,5 +1,6 @@
 // Package corpus loads the command corpora in fixtures/corpus (see its README.md): commands
-// with the verdict the read-only gate must give them.
+// with the verdict the read-only gate must give them, for the rule tests, and as the seeds of
+// the fuzz targets (Seed). It is imported by tests only.
 package corpus
 
 import (
@@ -11,6 +12,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"testing"
 )
 
 // Row is one command of a corpus.
@@ -71,6 +73,18 @@ func Commands(verdicts ...string) ([]string, error) {
 		}
 	}
 	return cmds, nil
+}
+
+// Seed adds the commands of the corpora named by verdicts to a fuzz target's seed corpus.
+func Seed(f *testing.F, verdicts ...string) {
+	f.Helper()
+	cmds, err := Commands(verdicts...)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, c := range cmds {
+		f.Add(c)
+	}
 }
 
 func loadFile(path string) ([]Row, error) {

@@ -1,5 +1,5 @@
-// Package fakegithub is a GitHub API on loopback for the tests of review mode's publishes, which
-// only tests import. A publish in hookctl's publish sandbox reaches api.github.com through the
+// Package fakegithub is a GitHub API on loopback for the tests of review mode's publishes and the
+// retriever's repository snapshots (Repo), which only tests import. A publish in hookctl's publish sandbox reaches api.github.com through the
 // egress proxy, which connects through the user's own proxy when there is one (HTTPS_PROXY);
 // here that proxy is the test's, and sends every tunnel to this server, whose certificate for
 // api.github.com is signed by a CA the tests name in SSL_CERT_FILE. Nothing in hookctl is told
@@ -60,6 +60,25 @@ func New(t testing.TB, dir string) *Server {
 		fmt.Fprintf(w, `{"id":1,"html_url":"https://github.com%s"}`, r.URL.Path)
 	}))
 	return s
+}
+
+// Repo answers as GitHub does for one repository, o/r, on main: its metadata, its tarball's
+// redirect to codeload, and archive (a .tar.gz) at the address the redirect names: a handler
+// for NewWith, for the retriever's repository snapshots.
+func Repo(archive []byte) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch {
+		case r.Host == "codeload.github.com" && r.URL.Path == "/o/r/legacy.tar.gz/refs/heads/main":
+			w.Write(archive)
+		case r.URL.Path == "/repos/o/r":
+			fmt.Fprint(w, `{"full_name":"o/r","default_branch":"main","private":false}`)
+		case r.URL.Path == "/repos/o/r/tarball/main":
+			w.Header().Set("Location", "https://codeload.github.com/o/r/legacy.tar.gz/refs/heads/main")
+			w.WriteHeader(http.StatusFound)
+		default:
+			http.NotFound(w, r)
+		}
+	})
 }
 
 // NewWith is New with the API's answers given by handler, which also serves

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"syscall"
@@ -105,19 +106,35 @@ func retryEINTR(f func() error) error {
 	}
 }
 
-// statKind names a file's type from its stat mode.
+// kinds name the files that are not regular, by their mode bits and their stat type.
+var kinds = [...]struct {
+	mode os.FileMode
+	ifmt []uint32
+	name string
+}{
+	{os.ModeDir, []uint32{syscall.S_IFDIR}, "a directory"},
+	{os.ModeNamedPipe, []uint32{syscall.S_IFIFO}, "a FIFO"},
+	{os.ModeSocket, []uint32{syscall.S_IFSOCK}, "a socket"},
+	{os.ModeDevice, []uint32{syscall.S_IFCHR, syscall.S_IFBLK}, "a device"},
+	{os.ModeSymlink, []uint32{syscall.S_IFLNK}, "a symbolic link"},
+}
+
+// FileKind names what a file that is not regular is, for a message: "a FIFO", "a directory", ….
+func FileKind(m os.FileMode) string {
+	for _, k := range kinds {
+		if m&k.mode != 0 {
+			return k.name
+		}
+	}
+	return "not a regular file"
+}
+
+// statKind is FileKind for a stat mode.
 func statKind(mode uint32) string {
-	switch mode & syscall.S_IFMT {
-	case syscall.S_IFDIR:
-		return "a directory"
-	case syscall.S_IFIFO:
-		return "a FIFO"
-	case syscall.S_IFSOCK:
-		return "a socket"
-	case syscall.S_IFCHR, syscall.S_IFBLK:
-		return "a device"
-	case syscall.S_IFLNK:
-		return "a symbolic link"
+	for _, k := range kinds {
+		if slices.Contains(k.ifmt, mode&syscall.S_IFMT) {
+			return k.name
+		}
 	}
 	return "not a regular file"
 }

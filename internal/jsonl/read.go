@@ -237,21 +237,10 @@ func (l *Log) open() (files []openFile, damage []Damage, stable bool, err error)
 // fileKind names what is at path, for a damage note.
 func fileKind(path string) string {
 	fi, err := os.Lstat(path)
-	switch {
-	case err != nil:
+	if err != nil {
 		return "gone"
-	case fi.Mode()&fs.ModeSymlink != 0:
-		return "a symbolic link"
-	case fi.IsDir():
-		return "a directory"
-	case fi.Mode()&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case fi.Mode()&fs.ModeSocket != 0:
-		return "a socket"
-	case fi.Mode()&fs.ModeDevice != 0:
-		return "a device"
 	}
-	return "not a regular file"
+	return fsutil.FileKind(fi.Mode())
 }
 
 // readFile reads one file of a snapshot from offset, line by line, bounded per line and in all.

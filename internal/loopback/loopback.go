@@ -1,9 +1,12 @@
-// Package loopback serves raw TCP on 127.0.0.1 for tests: servers that count, stall or answer
-// with bytes no well-behaved HTTP server would send, which net/http/httptest cannot, and a
-// listener that counts what it accepts. It is imported by tests only.
+// Package loopback serves raw connections for tests: servers on 127.0.0.1 (or a unix socket)
+// that count, stall, echo or answer with bytes no well-behaved HTTP server would send, which
+// net/http/httptest cannot, and a listener that counts what it accepts. It is imported by tests
+// only.
 package loopback
 
 import (
+	"bufio"
+	"fmt"
 	"io"
 	"net"
 	"sync"
@@ -58,6 +61,54 @@ func Reply(t testing.TB, reply string) string {
 		c.Read(make([]byte, 4096))
 		io.WriteString(c, reply)
 		c.Close()
+	})
+}
+
+// Listen listens on network and address (a unix socket's path, or @name for an abstract one)
+// until the test ends.
+func Listen(t testing.TB, network, address string) net.Listener {
+	t.Helper()
+	l, err := net.Listen(network, address)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { l.Close() })
+	return l
+}
+
+// Go hands each connection l accepts to handle, on a goroutine of its own so that one slow
+// client holds up no other, and closes it when handle returns; it stops when l is closed.
+func Go(l net.Listener, handle func(net.Conn)) {
+	go func() {
+		for {
+			c, err := l.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				handle(c)
+			}()
+		}
+	}()
+}
+
+// Each listens on 127.0.0.1 until the test ends and hands every connection to handle as Go
+// does. It returns the listener's address.
+func Each(t testing.TB, handle func(net.Conn)) string {
+	t.Helper()
+	l := Listen(t, "tcp", "127.0.0.1:0")
+	Go(l, handle)
+	return l.Addr().String()
+}
+
+// Echo answers each connection's first line with "echo: " and the line: a server a test can
+// tell it reached. It returns the address.
+func Echo(t testing.TB) string {
+	t.Helper()
+	return Each(t, func(c net.Conn) {
+		line, _ := bufio.NewReader(c).ReadString('\n')
+		fmt.Fprintf(c, "echo: %s", line)
 	})
 }
 

@@ -116,14 +116,21 @@ func (c *Collector) OutPath() string {
 // Start starts the collector and waits until its receivers listen.
 func (c *Collector) Start() {
 	c.t.Helper()
+	c.StartReceivers("")
+}
+
+// StartReceivers is Start with receiver, YAML that follows each OTLP receiver's endpoint line
+// (a tls block, indented under it), added to both receivers.
+func (c *Collector) StartReceivers(receiver string) {
+	c.t.Helper()
 	out := c.OutPath()
 	c.StartConfig(fmt.Sprintf(`receivers:
   otlp:
     protocols:
       http:
-        endpoint: %s
+        endpoint: %s%s
       grpc:
-        endpoint: %s
+        endpoint: %s%s
 exporters:
   file:
     path: %s
@@ -138,7 +145,7 @@ service:
     logs:
       receivers: [otlp]
       exporters: [file]
-`, c.HTTP, c.GRPC, out))
+`, c.HTTP, receiver, c.GRPC, receiver, out))
 }
 
 // StartConfig starts the collector with a configuration of the caller's, which listens on HTTP

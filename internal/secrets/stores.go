@@ -3,7 +3,7 @@ package secrets
 // store is a credential store: a run of path elements ("*" stands for any one element) and what
 // it holds. dir: everything beneath counts too. home: a name that projects use for their own,
 // secret-free configuration too (.npmrc, .pypirc): the store is the one right under the user's
-// home; elsewhere its content decides (ConfigMayHoldCredential). source: where the location is
+// home; elsewhere its content decides (ContentCredential). source: where the location is
 // documented, or the client's code that names it.
 type store struct {
 	elems  []string

@@ -347,6 +347,10 @@ func printfText(format string, args []string) (string, bool) {
 	return b.String(), true
 }
 
+// codeEscapes are the one-letter escapes unescapeAt decodes, and codeEscaped the bytes they
+// stand for, in the same order.
+const codeEscapes, codeEscaped = "ntr\\", "\n\t\r\\"
+
 // unescapeAt writes the escape whose letter is s[i] (after a backslash) and returns how many
 // bytes it took.
 func unescapeAt(s string, i int, b *strings.Builder) int {
@@ -362,16 +366,10 @@ func unescapeAt(s string, i int, b *strings.Builder) int {
 		}
 		return v, n
 	}
-	switch s[i] {
-	case 'n':
-		b.WriteByte('\n')
-	case 't':
-		b.WriteByte('\t')
-	case 'r':
-		b.WriteByte('\r')
-	case '\\':
-		b.WriteByte('\\')
-	case 'x':
+	switch k := strings.IndexByte(codeEscapes, s[i]); {
+	case k >= 0:
+		b.WriteByte(codeEscaped[k])
+	case s[i] == 'x':
 		v, n := digits(i+1, 2, "0123456789abcdef")
 		if n == 0 {
 			b.WriteString(`\x`)
@@ -379,11 +377,11 @@ func unescapeAt(s string, i int, b *strings.Builder) int {
 		}
 		b.WriteByte(byte(v))
 		return 1 + n
-	case 'u', 'U':
+	case s[i] == 'u' || s[i] == 'U':
 		v, n := digits(i+1, 4+4*btoi(s[i] == 'U'), "0123456789abcdef")
 		b.WriteRune(rune(v))
 		return 1 + n
-	case '0', '1', '2', '3', '4', '5', '6', '7':
+	case '0' <= s[i] && s[i] <= '7':
 		v, n := digits(i, 3, "01234567")
 		b.WriteByte(byte(v))
 		return n

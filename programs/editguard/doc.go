@@ -19,8 +19,8 @@
 //
 // Threat model: this is an ACCIDENT GUARD, NOT A SECURITY BOUNDARY. It catches the command typed
 // in haste or hallucinated, and names the rule so that the agent can ask the user instead. An
-// agent that means harm has many ways round it that are out of scope here, left to the coming
-// edit-mode sandbox: a script it wrote and then runs, a sourced file, a Makefile or package.json
+// agent that means harm has many ways round it that are out of scope here, left to edit mode's
+// OS sandbox (package sandbox's edit profile): a script it wrote and then runs, a sourced file, a Makefile or package.json
 // script, code that builds a name at run time ('hook' + 'ctl'), a git alias or hook in the
 // repository's own config, a symbolic link made earlier that makes a path inside the project
 // point outside it (the guard refuses making one to a protected file, and the hook resolves the

@@ -819,13 +819,7 @@ func TestCorpus(t *testing.T) {
 // FuzzJudgeEdit: the guard never panics (a recovered panic is reported as an internal error)
 // and judges 16 KiB quickly.
 func FuzzJudgeEdit(f *testing.F) {
-	cmds, err := corpus.Commands("edit-allow", "edit-deny")
-	if err != nil {
-		f.Fatal(err)
-	}
-	for _, c := range cmds {
-		f.Add(c)
-	}
+	corpus.Seed(f, "edit-allow", "edit-deny")
 	for _, in := range adversarial() {
 		f.Add(in[:min(len(in), 512)])
 	}

@@ -206,7 +206,7 @@ func TestEnvironment(t *testing.T) {
 
 // TestKnownGaps keeps visible what a parser cannot close: code the guard cannot read, content it
 // cannot see, links it cannot follow. Each row
-// is allowed today; containing it is the coming edit-mode sandbox's job (docs/threat-model.md,
+// is allowed today; containing it is edit mode's OS sandbox's job (docs/threat-model.md,
 // "Edit mode is an accident guard"). A row that starts being refused should move to the tests
 // above.
 func TestKnownGaps(t *testing.T) {

@@ -1,7 +1,7 @@
 // Package settings is the [retriever] section of hookctl's config.toml, its defaults and the
-// retriever's limits. It is data only: no I/O and no network code, so that package hook, which
-// loads the config in the hook process on every tool call, can hold these types without linking
-// the retriever. Every hookctl process that reads the config uses it: the hook, the retriever's
+// retriever's limits. It is data only: no I/O and no network code, so that package config,
+// which the hook process loads on every tool call, can hold these types without linking the
+// retriever. Every hookctl process that reads the config uses it: the hook, the retriever's
 // front (hookctl retrieve) and its isolated worker, which gets the section from the front.
 package settings
 

@@ -603,9 +603,7 @@ func (s *ghSession) issueCommentDocs(ctx context.Context, what string) ([]retrie
 	}
 	docs := []retriever.Document{s.summary(resp, what, len(comments), GitHubMaxComments, more)}
 	for i, c := range comments {
-		d := s.newDoc(resp, fmt.Sprintf("comment %d by %s on %s#%d", i+1, ghUser(c.GetUser()), ghRepoName(s.op), s.op.Number), "text/markdown")
-		d.field("item", fmt.Sprintf("comment %d of %d", i+1, len(comments)))
-		d.field("author", ghUser(c.GetUser())+ghSuffix(c.GetAuthorAssociation()))
+		d := s.commentDoc(resp, "comment", i, len(comments), c.GetUser(), c.GetAuthorAssociation())
 		d.field("created", ghTime(c.CreatedAt))
 		if !c.GetUpdatedAt().Equal(c.GetCreatedAt()) {
 			d.field("edited", ghTime(c.UpdatedAt))
@@ -614,6 +612,16 @@ func (s *ghSession) issueCommentDocs(ctx context.Context, what string) ([]retrie
 		docs = append(docs, d.body("body", c.GetBody()))
 	}
 	return docs, nil
+}
+
+// commentDoc starts the document of comment i (from 0) of n of a kind ("comment", "review",
+// "review comment") on the issue or pull request: its title, its place in the list and its
+// author, with the author's association to the repository.
+func (s *ghSession) commentDoc(resp *github.Response, kind string, i, n int, user *github.User, assoc string) *ghDoc {
+	d := s.newDoc(resp, fmt.Sprintf("%s %d by %s on %s#%d", kind, i+1, ghUser(user), ghRepoName(s.op), s.op.Number), "text/markdown")
+	d.field("item", fmt.Sprintf("%s %d of %d", kind, i+1, n))
+	d.field("author", ghUser(user)+ghSuffix(assoc))
+	return d
 }
 
 func (s *ghSession) issueComments(ctx context.Context) ([]retriever.Document, error) {
@@ -741,9 +749,7 @@ func (s *ghSession) pullComments(ctx context.Context) ([]retriever.Document, err
 	}
 	docs = append(docs, s.summary(resp, "reviews", len(reviews), GitHubMaxComments, more))
 	for i, r := range reviews {
-		d := s.newDoc(resp, fmt.Sprintf("review %d by %s on %s#%d", i+1, ghUser(r.GetUser()), ghRepoName(s.op), s.op.Number), "text/markdown")
-		d.field("item", fmt.Sprintf("review %d of %d", i+1, len(reviews)))
-		d.field("author", ghUser(r.GetUser())+ghSuffix(r.GetAuthorAssociation()))
+		d := s.commentDoc(resp, "review", i, len(reviews), r.GetUser(), r.GetAuthorAssociation())
 		d.field("verdict", r.GetState())
 		d.field("submitted", ghTime(r.SubmittedAt))
 		d.field("url", r.GetHTMLURL())
@@ -758,9 +764,7 @@ func (s *ghSession) pullComments(ctx context.Context) ([]retriever.Document, err
 	}
 	docs = append(docs, s.summary(resp, "review comments", len(comments), GitHubMaxComments, more))
 	for i, c := range comments {
-		d := s.newDoc(resp, fmt.Sprintf("review comment %d by %s on %s#%d", i+1, ghUser(c.GetUser()), ghRepoName(s.op), s.op.Number), "text/markdown")
-		d.field("item", fmt.Sprintf("review comment %d of %d", i+1, len(comments)))
-		d.field("author", ghUser(c.GetUser())+ghSuffix(c.GetAuthorAssociation()))
+		d := s.commentDoc(resp, "review comment", i, len(comments), c.GetUser(), c.GetAuthorAssociation())
 		d.field("created", ghTime(c.CreatedAt))
 		d.field("file", c.GetPath())
 		if c.Line != nil {

@@ -258,12 +258,8 @@ func (s *htmlScanner) tag(t *htmlToken, kind htmlTokKind) {
 func (s *htmlScanner) comment() {
 	src := s.src
 	p := s.off + 4
-	if p < len(src) && src[p] == '>' {
-		s.off = p + 1
-		return
-	}
-	if p+1 < len(src) && src[p] == '-' && src[p+1] == '>' {
-		s.off = p + 2
+	if n := endsAt(src, p, ">", "->"); n > 0 {
+		s.off = p + n
 		return
 	}
 	for {
@@ -273,16 +269,22 @@ func (s *htmlScanner) comment() {
 			return
 		}
 		q := p + i + 2
-		if q < len(src) && src[q] == '>' {
-			s.off = q + 1
-			return
-		}
-		if q+1 < len(src) && src[q] == '!' && src[q+1] == '>' {
-			s.off = q + 2
+		if n := endsAt(src, q, ">", "!>"); n > 0 {
+			s.off = q + n
 			return
 		}
 		p += i + 1 // moves forward by at least one
 	}
+}
+
+// endsAt is the length of the first of ends that src holds at p, or 0.
+func endsAt(src []byte, p int, ends ...string) int {
+	for _, e := range ends {
+		if len(src)-p >= len(e) && string(src[p:p+len(e)]) == e {
+			return len(e)
+		}
+	}
+	return 0
 }
 
 // bogus consumes a bogus comment through the next '>' or the end of input.

@@ -76,9 +76,6 @@ type snapFile struct {
 // Where names a file of the snapshot for a citation: OWNER/REPO@REF:PATH.
 func (s *Snapshot) Where(p string) string { return s.Repo + "@" + s.Ref + ":" + p }
 
-// Files is how many files the snapshot holds.
-func (s *Snapshot) Files() int { return len(s.files) }
-
 // errSnapshotCap stops reading an archive at a cap.
 type errSnapshotCap struct{ what string }
 

@@ -16,10 +16,10 @@ import (
 // then allow, the first rule to match in that order deciding whatever its scope; with no rule,
 // the permission mode (hook.ClientRules).
 func (s *Set) Judge(q policy.ClientQuery) policy.ClientVerdict {
-	c := q.Call
-	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
+	if !q.Shell() {
 		return policy.ClientVerdict{Verdict: hook.Pass}
 	}
+	c := q.Call
 	a := newAnatomy(q.Line)
 	shown := clip.Short(c.Command)
 	for _, b := range []Behavior{Deny, Ask} {

@@ -200,10 +200,10 @@ func trusted(codexHome, root, cwd string) bool {
 
 // Judge is what Codex would do with a shell call as the model wrote it (hook.ClientRules).
 func (p *Policy) Judge(q policy.ClientQuery) policy.ClientVerdict {
-	c := q.Call
-	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
+	if !q.Shell() {
 		return policy.ClientVerdict{Verdict: hook.Pass}
 	}
+	c := q.Call
 	if len(p.Broken) > 0 {
 		return policy.ClientVerdict{Verdict: hook.Deny, By: "your Codex rules, unread",
 			Reason: "hookctl cannot read your Codex rules (" + clip.String(p.Broken[0], 200) + "), so it cannot keep them: it runs no shell command until the file holds only prefix_rule(…) entries hookctl reads."}

@@ -153,10 +153,10 @@ func parseRule(t string, deny bool) *Rule {
 
 // Judge is what Copilot would do with a shell call as the model wrote it (hook.ClientRules).
 func (p *Permissions) Judge(q policy.ClientQuery) policy.ClientVerdict {
-	c := q.Call
-	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
+	if !q.Shell() {
 		return policy.ClientVerdict{Verdict: hook.Pass}
 	}
+	c := q.Call
 	if !p.Known && !q.Read {
 		return policy.ClientVerdict{Verdict: hook.Ask, By: "Copilot's flags, unread",
 			Reason: "hookctl could not read Copilot CLI's command line, so it cannot tell whether your --allow-tool or --deny-tool covers `" + clip.Short(c.Command) + "`."}

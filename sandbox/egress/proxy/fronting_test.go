@@ -21,6 +21,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/loopback"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
@@ -460,7 +461,7 @@ func TestTunnelAdmitsItsHost(t *testing.T) {
 		c.Close()
 	}
 	// An SSH client's banner goes to an echo server on the allowed port.
-	echo := serveEcho(t)
+	echo := loopback.Echo(t)
 	pol, _ := egress.New(nil, []string{echo}, nil)
 	addr, _ := serve(t, &Proxy{Policy: pol})
 	c, err := net.Dial("tcp", addr)
@@ -477,13 +478,6 @@ func TestTunnelAdmitsItsHost(t *testing.T) {
 	if out := exchange(c2, "CONNECT "+echo+" HTTP/1.1\r\n\r\n\x00\x01binary"); strings.Contains(out, "echo:") {
 		t.Errorf("an unreadable protocol went through: %q", out)
 	}
-}
-
-func serveEcho(t *testing.T) string {
-	return serveRaw(t, func(c net.Conn) {
-		line, _ := bufio.NewReader(c).ReadString('\n')
-		fmt.Fprintf(c, "echo: %s", line)
-	})
 }
 
 // TestUnnamedTLSWhereTheUserSaysSo: a host on [network] tls_unnamed may be reached by TLS that

@@ -58,17 +58,26 @@ func (s *scanner) enter(at string) *bodyRefusal {
 
 func (s *scanner) leave() { s.depth-- }
 
-// object reads an object, calling each for every key with the scanner at its value (which each
-// must consume). A key twice is refused.
-func (s *scanner) object(at string, each func(key, where string) *bodyRefusal) *bodyRefusal {
-	if s.peek() != '{' {
-		return s.bad(at, "not an object")
+// open consumes the opening bracket of the container at (what, in the refusal), one level
+// deeper; once it has succeeded the caller defers s.leave().
+func (s *scanner) open(at string, bracket byte, what string) *bodyRefusal {
+	if s.peek() != bracket {
+		return s.bad(at, "not "+what)
 	}
 	if bad := s.enter(at); bad != nil {
 		return bad
 	}
-	defer s.leave()
 	s.pos++
+	return nil
+}
+
+// object reads an object, calling each for every key with the scanner at its value (which each
+// must consume). A key twice is refused.
+func (s *scanner) object(at string, each func(key, where string) *bodyRefusal) *bodyRefusal {
+	if bad := s.open(at, '{', "an object"); bad != nil {
+		return bad
+	}
+	defer s.leave()
 	var keys []string
 	if s.peek() == '}' {
 		s.pos++
@@ -111,14 +120,10 @@ func (s *scanner) object(at string, each func(key, where string) *bodyRefusal) *
 
 // array reads an array, calling each with the scanner at every element.
 func (s *scanner) array(at string, each func(where string) *bodyRefusal) *bodyRefusal {
-	if s.peek() != '[' {
-		return s.bad(at, "not a list")
-	}
-	if bad := s.enter(at); bad != nil {
+	if bad := s.open(at, '[', "a list"); bad != nil {
 		return bad
 	}
 	defer s.leave()
-	s.pos++
 	if s.peek() == ']' {
 		s.pos++
 		return nil

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/loopback"
 	"github.com/hookctl/hookctl/sandbox/egress"
 )
 
@@ -470,7 +471,7 @@ func TestPlainHTTPForwarding(t *testing.T) {
 // byte twice. (An early version re-sent the head in place of the body.)
 func TestSlowBodiesArriveWhole(t *testing.T) {
 	body := strings.Repeat("0123456789abcdef", 40) // 640 bytes
-	origin := serveRaw(t, func(c net.Conn) {
+	origin := loopback.Each(t, func(c net.Conn) {
 		br := bufio.NewReader(c)
 		req, err := http.ReadRequest(br)
 		if err != nil {
@@ -509,26 +510,4 @@ func TestSlowBodiesArriveWhole(t *testing.T) {
 			t.Fatalf("%s %d: the body arrived as %q", method, i, got)
 		}
 	}
-}
-
-// serveRaw serves each connection to handle, closing it after, and returns the address.
-func serveRaw(t *testing.T, handle func(net.Conn)) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { l.Close() })
-	go func() {
-		for {
-			c, err := l.Accept()
-			if err != nil {
-				return
-			}
-			go func() {
-				defer c.Close()
-				handle(c)
-			}()
-		}
-	}()
-	return l.Addr().String()
 }

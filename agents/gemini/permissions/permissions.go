@@ -1,4 +1,4 @@
-// Package policy is Gemini CLI's policy engine as hookctl applies it to a shell command: the
+// Package permissions is Gemini CLI's policy engine as hookctl applies it to a shell command: the
 // [[rule]] entries of the policy TOML files of every tier, and the tool lists of its settings,
 // matched against the command the model wrote.
 //
@@ -20,7 +20,7 @@
 // the user's names, so outside yolo mode it asks about (or, in -p, refuses) what the rule allows.
 //
 // It runs in the hook process, and links no network code.
-package policy
+package permissions
 
 import (
 	"encoding/json"
@@ -293,10 +293,10 @@ func (p *Policy) decide(cmd, description string) *Rule {
 // Judge is what Gemini CLI's policy does with a shell call as the model wrote it
 // (hook.ClientRules): a deny refuses, an ask_user asks; anything else is left to the client.
 func (p *Policy) Judge(q policy.ClientQuery) policy.ClientVerdict {
-	c := q.Call
-	if c == nil || c.Kind != hook.KindShell || q.Line == nil {
+	if !q.Shell() {
 		return policy.ClientVerdict{Verdict: hook.Pass}
 	}
+	c := q.Call
 	texts := []string{c.Command}
 	for _, sc := range agentkit.SplitLine(q.Line, true).Commands {
 		texts = append(texts, sc.Text)
