@@ -50,7 +50,7 @@ TEST_JSON ?= /dev/null
 build:
 	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/hookctl ./cmd/hookctl-network ./cmd/hookctl-dashboard ./cmd/hookctl-export
 
-# Build, put the three executables on the user's PATH, and register hookctl in the user's
+# Build, put the four executables on the user's PATH, and register hookctl in the user's
 # settings of AGENT: claude (the default: ~/.claude/settings.json), codex, qwen, gemini, copilot
 # or cursor (each client's own hooks file).
 AGENT ?= claude
