@@ -190,12 +190,7 @@ func TestRetrieveRepoHostileArchive(t *testing.T) {
 			}
 		}
 		t.Run(name, func(t *testing.T) {
-			root, err := os.MkdirTemp("/var/lib", "hookctl-snapshot-test-")
-			if err != nil {
-				t.Skip(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(root) })
-			os.Chmod(root, 0o755)
+			root := machineDir(t, "hookctl-snapshot-test-")
 			out := filepath.Join(root, "target")
 			os.MkdirAll(out, 0o777)
 			gh := hostileRepo(t, root, out)
