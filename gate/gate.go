@@ -299,21 +299,10 @@ func (g *Gate) changeNotice(id string, st policy.SessionState, told hook.Mode, o
 }
 
 // ModeChangeNotice is what the model is told of a change of its session's mode: the change,
-// and what it may do now.
+// and what it may do now (the modes' names in capitals, as session.Badge shows them).
 func (g *Gate) ModeChangeNotice(from, to hook.Mode, cfg *config.Config) string {
-	return "hookctl: the user has switched this session from " + modeName(from) + " to " + modeName(to) +
+	return "hookctl: the user has switched this session from " + strings.ToUpper(from.String()) + " to " + strings.ToUpper(to.String()) +
 		" mode; what you were told of the mode before no longer holds. " + g.sessionContext(policy.SessionState{Mode: to}, cfg)
-}
-
-// modeName is a mode as the model is told it.
-func modeName(m hook.Mode) string {
-	switch m {
-	case hook.ModeReadOnly:
-		return "READ-ONLY"
-	case hook.ModeReview:
-		return "REVIEW"
-	}
-	return "EDIT"
 }
 
 // prompt tells the model, with the user's next prompt, of a mode change it has not been told.

@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"iter"
 	"os"
 	"os/exec"
 	"path"
@@ -185,6 +186,19 @@ func readLiteral(src string, i int, rawSingle bool) (s string, end int, ok bool)
 	return "", i, false
 }
 
+// past yields, for each occurrence of name in src, the index just past it.
+func past(src, name string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for off := 0; ; {
+			k := strings.Index(src[off:], name)
+			if k < 0 || !yield(off+k+len(name)) {
+				return
+			}
+			off += k + len(name)
+		}
+	}
+}
+
 // skipSpace skips white space and // comments.
 func skipSpace(src string, i int) int {
 	for i < len(src) {
@@ -272,13 +286,7 @@ func dcgRows(t *testing.T, s peerSource) []peerRow {
 			name  string
 			block bool
 		}{{"assert_blocks", true}, {"assert_allows", false}, {"assert_safe_pattern_matches", false}} {
-			for off := 0; ; {
-				k := strings.Index(src[off:], call.name)
-				if k < 0 {
-					break
-				}
-				i := off + k + len(call.name)
-				off = i
+			for i := range past(src, call.name) {
 				if j := strings.IndexByte(src[i:], '('); j < 0 || j > len("_with_severity") || strings.HasPrefix(src[i:], "_works") {
 					continue
 				} else {
@@ -311,13 +319,7 @@ func safetyNetRows(t *testing.T, s peerSource) []peerRow {
 			name  string
 			block bool
 		}{{"assertBlocked(", true}, {"assertAllowed(", false}} {
-			for off := 0; ; {
-				k := strings.Index(src[off:], call.name)
-				if k < 0 {
-					break
-				}
-				i := off + k + len(call.name)
-				off = i
+			for i := range past(src, call.name) {
 				if strings.HasPrefix(strings.TrimSpace(src[max(0, i-len(call.name)-9):i-len(call.name)]), "function") {
 					continue
 				}

@@ -100,37 +100,47 @@ func quoteForTest(s string) string {
 	return s
 }
 
+// containCase is a call decided with an isolation and a sandbox setting, and the verdict it must
+// get.
+type containCase struct {
+	name    string
+	sandbox func() policy.Isolation
+	setting string
+	call    hook.ToolCall
+	verdict hook.Verdict
+}
+
+// decide decides the call in a session st, hookctl being /bin/hookctl.
+func (c *containCase) decide(st policy.SessionState) hook.Decision {
+	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
+	return p.Decide(&c.call, st)
+}
+
 func TestContainWithoutSandbox(t *testing.T) {
 	none := func() policy.Isolation { return policy.Isolation{Reason: "the kernel has no Landlock"} }
 	some := func() policy.Isolation { return policy.Isolation{Available: true, Describe: "landlock"} }
 	for _, c := range []struct {
-		name      string
-		sandbox   func() policy.Isolation
-		setting   string
-		call      hook.ToolCall
-		verdict   hook.Verdict
-		isolation string
-		command   string
+		containCase
+		isolation, command string
 	}{
 		// Where the sandbox cannot apply, hookctl's launcher still runs the command, for its
 		// environment allowlist and time bound (issue 23).
-		{"policy only", none, "", hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls -la"},
-			hook.Allow, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
+		{containCase{"policy only", none, "", hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls -la"},
+			hook.Allow}, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
 			"/bin/hookctl sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la'"},
-		{"require refuses", none, config.SandboxRequire, hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls -la"},
-			hook.Deny, "", ""},
-		{"a client that ignores rewrites", some, "", hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: "ls -la", NoRewrite: true},
-			hook.Allow, "policy only: the client runs Monitor commands as it received them (no rewrite)", "ls -la"},
-		{"require refuses a client that ignores rewrites", some, config.SandboxRequire, hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: "ls", NoRewrite: true},
-			hook.Deny, "", ""},
-		{"hookctl's own read runs outside", some, config.SandboxRequire, hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "hookctl readonly status"},
-			hook.Allow, "hookctl's own read, outside the sandbox", "/bin/hookctl readonly status"},
-		{"hookctl in a pipeline is sandboxed", none, "", hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "hookctl readonly status | head -1"},
-			hook.Allow, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
+		{containCase{"require refuses", none, config.SandboxRequire, hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "ls -la"},
+			hook.Deny}, "", ""},
+		{containCase{"a client that ignores rewrites", some, "", hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: "ls -la", NoRewrite: true},
+			hook.Allow}, "policy only: the client runs Monitor commands as it received them (no rewrite)", "ls -la"},
+		{containCase{"require refuses a client that ignores rewrites", some, config.SandboxRequire, hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: "ls", NoRewrite: true},
+			hook.Deny}, "", ""},
+		{containCase{"hookctl's own read runs outside", some, config.SandboxRequire, hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "hookctl readonly status"},
+			hook.Allow}, "hookctl's own read, outside the sandbox", "/bin/hookctl readonly status"},
+		{containCase{"hookctl in a pipeline is sandboxed", none, "", hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "hookctl readonly status | head -1"},
+			hook.Allow}, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
 			"/bin/hookctl sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'hookctl readonly status | head -1'"},
 	} {
-		p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
-		d := p.Decide(&c.call, policy.SessionState{})
+		d := c.decide(policy.SessionState{})
 		if d.Verdict != c.verdict || d.Isolation != c.isolation || d.Command != c.command {
 			t.Errorf("%s: %v %q %q (%s)", c.name, d.Verdict, d.Isolation, d.Command, d.Reason)
 		}
@@ -258,28 +268,23 @@ func TestContainEdit(t *testing.T) {
 	edit := func() policy.Isolation { return policy.Isolation{Available: true, Edit: true, Describe: "landlock"} }
 	noEdit := func() policy.Isolation { return policy.Isolation{Available: true, EditReason: "no mount namespace"} }
 	for _, c := range []struct {
-		name    string
-		sandbox func() policy.Isolation
-		setting string
-		call    hook.ToolCall
-		verdict hook.Verdict
-		cd      string // the cd left outside
-		inner   string // what the sandboxed bash runs; "" when not rewritten
+		containCase
+		cd    string // the cd left outside
+		inner string // what the sandboxed bash runs; "" when not rewritten
 	}{
-		{"a plain command", edit, "", hook.ToolCall{Command: "go build ./... && ./app --flag 'x y'"}, hook.Pass, "", "go build ./... && ./app --flag 'x y'"},
-		{"a leading cd stays outside", edit, "", hook.ToolCall{Command: "cd 'sub dir' && make test"}, hook.Pass, "sub dir", "make test"},
-		{"a cd that is not a literal stays inside", edit, "", hook.ToolCall{Command: "cd $(git rev-parse --show-toplevel) && ls"}, hook.Pass, "", "cd $(git rev-parse --show-toplevel) && ls"},
-		{"a cd not followed by && stays inside", edit, "", hook.ToolCall{Command: "cd sub; ls"}, hook.Pass, "", "cd sub; ls"},
-		{"a lone cd runs in the client's shell", edit, "", hook.ToolCall{Command: "cd sub"}, hook.Pass, "", ""},
-		{"hookctl retrieve runs outside, as hookctl", edit, "", hook.ToolCall{Command: "hookctl retrieve fetch https://go.dev --need 'what'"}, hook.Pass, "", "/bin/hookctl retrieve fetch https://go.dev --need what"},
-		{"a cd with more after stays inside", edit, "", hook.ToolCall{Command: "cd sub && ls || echo no"}, hook.Pass, "", "cd sub && ls || echo no"},
-		{"no edit sandbox: as passed", noEdit, "", hook.ToolCall{Command: "make"}, hook.Pass, "", ""},
-		{"no edit sandbox and require: refused", noEdit, config.SandboxRequire, hook.ToolCall{Command: "make"}, hook.Deny, "", ""},
-		{"the guard still refuses first", edit, "", hook.ToolCall{Command: "rm -rf ~"}, hook.Deny, "", ""},
+		{containCase{"a plain command", edit, "", hook.ToolCall{Command: "go build ./... && ./app --flag 'x y'"}, hook.Pass}, "", "go build ./... && ./app --flag 'x y'"},
+		{containCase{"a leading cd stays outside", edit, "", hook.ToolCall{Command: "cd 'sub dir' && make test"}, hook.Pass}, "sub dir", "make test"},
+		{containCase{"a cd that is not a literal stays inside", edit, "", hook.ToolCall{Command: "cd $(git rev-parse --show-toplevel) && ls"}, hook.Pass}, "", "cd $(git rev-parse --show-toplevel) && ls"},
+		{containCase{"a cd not followed by && stays inside", edit, "", hook.ToolCall{Command: "cd sub; ls"}, hook.Pass}, "", "cd sub; ls"},
+		{containCase{"a lone cd runs in the client's shell", edit, "", hook.ToolCall{Command: "cd sub"}, hook.Pass}, "", ""},
+		{containCase{"hookctl retrieve runs outside, as hookctl", edit, "", hook.ToolCall{Command: "hookctl retrieve fetch https://go.dev --need 'what'"}, hook.Pass}, "", "/bin/hookctl retrieve fetch https://go.dev --need what"},
+		{containCase{"a cd with more after stays inside", edit, "", hook.ToolCall{Command: "cd sub && ls || echo no"}, hook.Pass}, "", "cd sub && ls || echo no"},
+		{containCase{"no edit sandbox: as passed", noEdit, "", hook.ToolCall{Command: "make"}, hook.Pass}, "", ""},
+		{containCase{"no edit sandbox and require: refused", noEdit, config.SandboxRequire, hook.ToolCall{Command: "make"}, hook.Deny}, "", ""},
+		{containCase{"the guard still refuses first", edit, "", hook.ToolCall{Command: "rm -rf ~"}, hook.Deny}, "", ""},
 	} {
 		c.call.Tool, c.call.Kind, c.call.Session, c.call.Cwd = "Bash", hook.KindShell, "s1", "/elsewhere"
-		p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
-		d := p.Decide(&c.call, policy.SessionState{Mode: hook.ModeEdit, Project: "/home/u/proj"})
+		d := c.decide(policy.SessionState{Mode: hook.ModeEdit, Project: "/home/u/proj"})
 		if d.Verdict != c.verdict {
 			t.Errorf("%s: %v %q", c.name, d.Verdict, d.Reason)
 			continue

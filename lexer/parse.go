@@ -329,12 +329,7 @@ func (p *parser) cdPrefix() *Word {
 		return nil
 	}
 	dir := t.Word
-	switch {
-	case dir.Var != "" || dir.Parts != nil || dir.Tilde || dir.Glob != "" || dir.Brace:
-		p.fail(t.Pos, "the directory after `cd` must be written out literally")
-	case dir.Pattern:
-		p.fail(t.Pos, "the directory after `cd` contains shell syntax")
-	case dir.Value == "" || dir.Value[0] == '-':
+	if p.literal(t, "the directory after `cd`") && (dir.Value == "" || dir.Value[0] == '-') {
 		p.fail(t.Pos, "`cd` takes one directory, not an option")
 	}
 	p.advance()
@@ -429,16 +424,28 @@ func (p *parser) inputFile(pos int) Word {
 	w := t.Word
 	v := w.Value
 	switch {
-	case w.Var != "" || w.Parts != nil || w.Tilde || w.Glob != "" || w.Brace:
-		p.fail(t.Pos, "the file after `<` must be written out literally")
-	case w.Pattern:
-		p.fail(t.Pos, "the file after `<` contains shell syntax")
+	case !p.literal(t, "the file after `<`"):
 	case v == "" || v[0] == '-':
 		p.fail(t.Pos, "the file after `<` must be a plain path")
 	case v != "/dev/null" && underSystem(v):
 		p.fail(t.Pos, "`< %s` is not allowed: bash opens /dev/tcp/… and /dev/udp/… as network connections, and devices can act on being opened", clip.Short(v))
 	}
 	return w
+}
+
+// literal reports whether the word token t is written out literally (no expansion, no glob, no
+// shell syntax), and fails naming what it is where it is not.
+func (p *parser) literal(t Token, what string) bool {
+	w := t.Word
+	switch {
+	case w.Var != "" || w.Parts != nil || w.Tilde || w.Glob != "" || w.Brace:
+		p.fail(t.Pos, "%s must be written out literally", what)
+	case w.Pattern:
+		p.fail(t.Pos, "%s contains shell syntax", what)
+	default:
+		return true
+	}
+	return false
 }
 
 // underSystem reports whether an absolute path, however spelt, is under /dev, /proc or /sys.

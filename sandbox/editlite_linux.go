@@ -50,11 +50,7 @@ const EditLandlockName = "edit-landlock"
 // landlockOnlyRules are EditLandlock's: read and execute everything but Hidden, write the
 // writable directories but Frozen and Hidden, and WriteFiles but the machine's terminals.
 func landlockOnlyRules(p *Profile) ([]landlock.Rule, error) {
-	hidden := resolvedHidden(p.Hidden)
-	if err := hidesWhatRuns(p.Hidden, hidden); err != nil {
-		return nil, err
-	}
-	rules, err := grantTree(nil, "/", hidden)
+	rules, hidden, err := grantAllBut(p)
 	if err != nil {
 		return nil, err
 	}

@@ -44,19 +44,6 @@ const (
 	goByte        = 'g'
 )
 
-// InitLaunch is what RunInit starts.
-type InitLaunch struct {
-	// Argv is hookctl's launcher again, as the init (its --init flag); argv[0] is only a name.
-	Argv []string
-	NS   Namespaces
-	// OnConnect serves the egress bridge (RunIsolated); nil without a network namespace.
-	OnConnect func(listener *os.File) (stop func())
-	// Started is told the init's pid before anything runs; an error ends it, and nothing runs.
-	// Ended is told when the init has ended with the command, nothing left running.
-	Started func(pid int) error
-	Ended   func(pid int)
-}
-
 // RunInit starts the sandbox's init in new pid and mount namespaces (and, per l.NS, user and
 // network ones), lets the command start once Started accepts the init, passes on the
 // signals a terminal or the client sends, and returns the command's exit status once the
@@ -184,20 +171,6 @@ func readStatus(ctl *os.File) (int, bool) {
 	}
 }
 
-// InitConfig is the sandbox's init: the profile it applies (to itself, and so to everything
-// it starts), the inner launcher it starts (hookctl's launcher with --inner, which installs
-// the filter and execs the command), the command's environment, and the unix sockets outside
-// the sandbox the command may connect to.
-type InitConfig struct {
-	Profile *Profile
-	Inner   []string
-	Env     []string
-	Sockets []string
-	// Bridge: the init is in a network namespace of its own, and hands the egress proxy's
-	// listener to the launcher on its descriptor 4.
-	Bridge bool
-}
-
 // ServeInit is the init's body: it checks it is what RunInit made (pid 1 of a pid namespace,
 // in a mount namespace of its own), sets up the profile's mounts and network, restricts
 // itself, waits for the launcher's go, starts the inner launcher and supervises what it runs
@@ -270,18 +243,7 @@ func ServeInit(c InitConfig) int {
 			}
 		}
 	}()
-	for {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, 0, nil)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			return 0 // nothing left: the namespace ends with this init
-		}
-		if pid != main {
-			continue
-		}
+	if ws, ok := reapUntil(main); ok {
 		code := ws.ExitStatus()
 		if ws.Signaled() {
 			code = 128 + int(ws.Signal())
@@ -299,6 +261,26 @@ func ServeInit(c InitConfig) int {
 				syscall.Dup3(int(null.Fd()), fd, 0)
 			}
 			null.Close()
+		}
+	}
+	reapUntil(0) // what the command left running: the namespace ends with this init
+	return 0
+}
+
+// reapUntil reaps this init's children, orphans the command left included, until main ends
+// (its status, true) or none is left (false); main 0 reaps them all.
+func reapUntil(main int) (syscall.WaitStatus, bool) {
+	for {
+		var ws syscall.WaitStatus
+		pid, err := syscall.Wait4(-1, &ws, 0, nil)
+		if errors.Is(err, syscall.EINTR) {
+			continue
+		}
+		if err != nil {
+			return ws, false // ECHILD: nothing left
+		}
+		if pid == main {
+			return ws, true
 		}
 	}
 }

@@ -113,6 +113,33 @@ type Namespaces struct {
 	Net bool
 }
 
+// InitLaunch is what RunInit starts.
+type InitLaunch struct {
+	// Argv is hookctl's launcher again, as the init (its --init flag); argv[0] is only a name.
+	Argv []string
+	NS   Namespaces
+	// OnConnect serves the egress bridge (RunIsolated); nil without a network namespace.
+	OnConnect func(listener *os.File) (stop func())
+	// Started is told the init's pid before anything runs; an error ends it, and nothing runs.
+	// Ended is told when the init has ended with the command, nothing left running.
+	Started func(pid int) error
+	Ended   func(pid int)
+}
+
+// InitConfig is the sandbox's init: the profile it applies (to itself, and so to everything
+// it starts), the inner launcher it starts (hookctl's launcher with --inner, which installs
+// the filter and execs the command), the command's environment, and the unix sockets outside
+// the sandbox the command may connect to.
+type InitConfig struct {
+	Profile *Profile
+	Inner   []string
+	Env     []string
+	Sockets []string
+	// Bridge: the init is in a network namespace of its own, and hands the egress proxy's
+	// listener to the launcher on its descriptor 4.
+	Bridge bool
+}
+
 // ReadOnlyHidden is what the read-only profile hides: HiddenDirs, and the user's credential
 // stores and the system's password files (secrets.HomePaths: ~/.ssh's private files,
 // ~/.aws/credentials, ~/.gnupg, …), as defence in depth behind the sensitive-file rule, for a

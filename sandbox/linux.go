@@ -160,16 +160,23 @@ func landlockRules(p *Profile) ([]landlock.Rule, error) {
 		rules = append(rules, p.scratchRules()...)
 		return append(rules, writeFileRules(p.WriteFiles)...), nil
 	}
-	hidden := resolvedHidden(p.Hidden)
-	if err := hidesWhatRuns(p.Hidden, hidden); err != nil {
-		return nil, err
-	}
-	rules, err := grantTree(nil, "/", hidden)
+	rules, _, err := grantAllBut(p)
 	if err != nil {
 		return nil, err
 	}
 	rules = append(rules, p.scratchRules()...)
 	return append(rules, writeFileRules(p.WriteFiles)...), nil
+}
+
+// grantAllBut grants reading and executing the whole tree but p's hidden directories, which
+// it returns resolved; it fails where hiding them would hide what runs.
+func grantAllBut(p *Profile) (rules []landlock.Rule, hidden []string, err error) {
+	hidden = resolvedHidden(p.Hidden)
+	if err := hidesWhatRuns(p.Hidden, hidden); err != nil {
+		return nil, nil, err
+	}
+	rules, err = grantTree(nil, "/", hidden)
+	return rules, hidden, err
 }
 
 // scratchRules grants the scratch directory: by its descriptor when it was opened once, which

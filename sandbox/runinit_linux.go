@@ -66,31 +66,18 @@ func ServeRunInit(inner, env []string, statusFD int) int {
 			syscall.Kill(-1, s.(syscall.Signal)) // every process of the namespace but this one
 		}
 	}()
-	for {
-		var ws syscall.WaitStatus
-		pid, err := syscall.Wait4(-1, &ws, 0, nil)
-		if errors.Is(err, syscall.EINTR) {
-			continue
-		}
-		if err != nil {
-			return exitSetup // the command was never seen to exit
-		}
-		if pid != main {
-			continue // an orphan the command left, ended: reaped here
-		}
-		st := ExitStatus{Code: ws.ExitStatus()}
-		if ws.Signaled() {
-			st.Code, st.Signal = 128+int(ws.Signal()), int(ws.Signal())
-		}
-		n := killAll()
-		for {
-			if _, err := syscall.Wait4(-1, &ws, 0, nil); err != nil && !errors.Is(err, syscall.EINTR) {
-				break // ECHILD: nothing of the run is left
-			}
-		}
-		report(statusFD, LaunchReport{Status: &st, Leftover: &n})
-		return st.Code
+	ws, ok := reapUntil(main)
+	if !ok {
+		return exitSetup // the command was never seen to exit
 	}
+	st := ExitStatus{Code: ws.ExitStatus()}
+	if ws.Signaled() {
+		st.Code, st.Signal = 128+int(ws.Signal()), int(ws.Signal())
+	}
+	n := killAll()
+	reapUntil(0) // until nothing of the run is left
+	report(statusFD, LaunchReport{Status: &st, Leftover: &n})
+	return st.Code
 }
 
 // killAll counts the processes of this pid namespace still running (its own /proc lists

@@ -33,26 +33,8 @@ func BridgePort(string) uint16 { return 0 }
 // ReceiveListener: namespaces are Linux's.
 func ReceiveListener(*os.File) (*os.File, error) { return nil, errNoNamespaces }
 
-// InitLaunch: namespaces are Linux's.
-type InitLaunch struct {
-	Argv      []string
-	NS        Namespaces
-	OnConnect func(*os.File) func()
-	Started   func(int) error
-	Ended     func(int)
-}
-
 // RunInit: namespaces are Linux's.
 func RunInit(InitLaunch) (int, error) { return 0, errNotApplied(errNoNamespaces) }
-
-// InitConfig: namespaces are Linux's.
-type InitConfig struct {
-	Profile *Profile
-	Inner   []string
-	Env     []string
-	Sockets []string
-	Bridge  bool
-}
 
 // ServeInit: namespaces are Linux's.
 func ServeInit(InitConfig) int { return 126 }

@@ -175,13 +175,7 @@ func orExit(err error) string {
 // when the launcher exits): the last line of each kind wins.
 func readReport(r *os.File) sandbox.LaunchReport {
 	var rep sandbox.LaunchReport
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 4096), 64<<10)
-	for sc.Scan() {
-		var line sandbox.LaunchReport
-		if json.Unmarshal(sc.Bytes(), &line) != nil {
-			continue
-		}
+	eachJSONLine(r, func(line sandbox.LaunchReport) {
 		if line.Applied != nil {
 			rep.Applied = line.Applied
 		}
@@ -197,8 +191,21 @@ func readReport(r *os.File) sandbox.LaunchReport {
 		if line.Killed != nil {
 			rep.Killed = line.Killed
 		}
-	}
+	})
 	return rep
+}
+
+// eachJSONLine hands f each line of r, up to 64 KiB, decoded as a T, until r ends; a line that
+// does not decode is passed over.
+func eachJSONLine[T any](r io.Reader, f func(T)) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 4096), 64<<10)
+	for sc.Scan() {
+		var v T
+		if json.Unmarshal(sc.Bytes(), &v) == nil {
+			f(v)
+		}
+	}
 }
 
 // signalName names s as runmeta.json records it (SIGINT).
@@ -259,15 +266,7 @@ func startBroker(handover *os.File, l Launch) *brokerProcess {
 	json.NewEncoder(stdin).Encode(l.Broker)
 	go func() {
 		defer close(b.read)
-		sc := bufio.NewScanner(stdout)
-		sc.Buffer(make([]byte, 4096), 64<<10)
-		for sc.Scan() {
-			var e egress.BrokerEvent
-			if json.Unmarshal(sc.Bytes(), &e) != nil {
-				continue
-			}
-			b.count(e)
-		}
+		eachJSONLine(stdout, b.count)
 	}()
 	return b
 }

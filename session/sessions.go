@@ -240,13 +240,14 @@ func (s *Store) ApplyPrompt(t Toggle, id, promptID, cwd string, def hook.Mode) (
 	return s.apply(id, t.next, "prompt", cwd, promptID, def)
 }
 
-// Badge is how the status line and messages show a mode.
+// Badge is how the status line and messages show a mode: its icon and its name in capitals.
 func Badge(m hook.Mode) string {
+	icon := "✏"
 	switch m {
 	case hook.ModeReadOnly:
-		return "🔒 READ-ONLY"
+		icon = "🔒"
 	case hook.ModeReview:
-		return "👁 REVIEW"
+		icon = "👁"
 	}
-	return "✏ EDIT"
+	return icon + " " + strings.ToUpper(m.String())
 }

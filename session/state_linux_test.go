@@ -14,18 +14,7 @@ import (
 // rewrites the state in place, within the room it kept: the toggle to read-only lands, again
 // and again, the history trimmed when it must be, and the file is the same file.
 func TestToggleOnAFullDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
-			t.Fatal("mounting a tmpfs needs root (HOOKCTL_REQUIRE_ALL=1)")
-		}
-		t.Skip("mounting a tmpfs needs root")
-	}
-	dir := t.TempDir()
-	unmount, err := faultbench.MountTmpfs(dir, 256<<10, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unmount()
+	dir := faultbench.TmpfsFor(t, 256<<10)
 	s := NewStore(dir)
 	if _, err := s.Record("s", "/p", hook.ModeEdit); err != nil {
 		t.Fatal(err)

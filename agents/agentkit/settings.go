@@ -22,3 +22,18 @@ func Enclosing(out []string, home, cwd string, names []string) []string {
 		}
 	}
 }
+
+// SettingsFiles is the Settings of a client whose files are system (a directory or a file of
+// the machine's), inHome below the user's home, and names in every enclosing directory
+// (Enclosing).
+func SettingsFiles(system string, inHome, names []string) func(home, cwd string) []string {
+	return func(home, cwd string) []string {
+		out := []string{system}
+		if home != "" {
+			for _, f := range inHome {
+				out = append(out, filepath.Join(home, f))
+			}
+		}
+		return Enclosing(out, home, cwd, names)
+	}
+}

@@ -1,9 +1,6 @@
 package claude
 
-import (
-	"fmt"
-	"strconv"
-)
+import "strconv"
 
 // Inspection is what one settings file says about hookctl, for hookctl doctor.
 type Inspection struct {
@@ -45,12 +42,7 @@ func Inspect(text []byte, binary string) (*Inspection, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.jsonc >= 0 {
-		in.Ignored = fmt.Errorf("%w: %w", ErrIgnoredByClient, errorAt(text, d.jsonc, "comment or trailing comma"))
-	}
-	if n := d.root.get("disableAllHooks"); n != nil && n.kind == kindLiteral && string(text[n.start:n.end]) == "true" {
-		in.DisableAllHooks = true
-	}
+	in.Ignored, in.DisableAllHooks = d.ignored(), d.isTrue("disableAllHooks")
 	v, err := readSettingsView(d, binary)
 	if err != nil {
 		return nil, err

@@ -191,8 +191,8 @@ func Install(text []byte, r Registration) (out []byte, changed bool, prevStatusL
 	if err != nil {
 		return nil, false, "", err
 	}
-	if j := ed.v.d.jsonc; j >= 0 && !r.AllowJSONC {
-		return nil, false, "", fmt.Errorf("failed to install: %w: %w", ErrIgnoredByClient, errorAt(text, j, "comment or trailing comma"))
+	if err := ed.v.d.ignored(); err != nil && !r.AllowJSONC {
+		return nil, false, "", fmt.Errorf("failed to install: %w", err)
 	}
 	if ed.v.installed(r) {
 		return text, false, "", nil

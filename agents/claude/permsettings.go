@@ -1,7 +1,5 @@
 package claude
 
-import "fmt"
-
 // PermissionSettings is what one settings file says about Claude Code's permissions, as the
 // client reads it: the rule lists, the extra working directories, and the managed-only switch.
 // agents/claude/permissions gives the rules their meaning; this reads them with the same strict
@@ -29,15 +27,13 @@ func ReadPermissions(text []byte) (*PermissionSettings, error) {
 	if err != nil {
 		return nil, err
 	}
-	if d.jsonc >= 0 {
-		return nil, fmt.Errorf("%w: %w", ErrIgnoredByClient, errorAt(text, d.jsonc, "comment or trailing comma"))
+	if err := d.ignored(); err != nil {
+		return nil, err
 	}
 	if d.root.kind != kindObject {
 		return nil, errorAt(text, d.root.start, "the settings are not a JSON object")
 	}
-	if n := d.root.get("allowManagedPermissionRulesOnly"); n != nil && n.kind == kindLiteral && string(text[n.start:n.end]) == "true" {
-		ps.ManagedOnly = true
-	}
+	ps.ManagedOnly = d.isTrue("allowManagedPermissionRulesOnly")
 	p := d.root.get("permissions")
 	if p == nil || p.kind != kindObject {
 		return ps, nil

@@ -155,6 +155,21 @@ func parseSettings(src []byte) (*settingsDoc, error) {
 	return &settingsDoc{src: src, root: root, jsonc: p.jsonc}, nil
 }
 
+// ignored is the error of a file the client ignores whole (it holds a comment or a trailing
+// comma), wrapping ErrIgnoredByClient; nil for one it reads.
+func (d *settingsDoc) ignored() error {
+	if d.jsonc < 0 {
+		return nil
+	}
+	return fmt.Errorf("%w: %w", ErrIgnoredByClient, errorAt(d.src, d.jsonc, "comment or trailing comma"))
+}
+
+// isTrue reports whether the top-level key is the literal true.
+func (d *settingsDoc) isTrue(key string) bool {
+	n := d.root.get(key)
+	return n != nil && n.kind == kindLiteral && string(d.src[n.start:n.end]) == "true"
+}
+
 func firstInvalidUTF8(b []byte) int {
 	for i := 0; i < len(b); {
 		r, n := utf8.DecodeRune(b[i:])

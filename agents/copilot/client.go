@@ -1,8 +1,6 @@
 package copilot
 
 import (
-	"path/filepath"
-
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
@@ -22,10 +20,4 @@ var SettingsNames = []string{".github/hooks", ".github/copilot", ".copilot"}
 // SettingsPaths lists Copilot CLI's files that register or switch off hooks: the policy hooks
 // (/etc/github-copilot), the user's ~/.copilot (hooks, settings, plugins), and every enclosing
 // directory's .github/hooks and settings.
-func SettingsPaths(home, cwd string) []string {
-	out := []string{"/etc/github-copilot"}
-	if home != "" {
-		out = append(out, filepath.Join(home, ".copilot"))
-	}
-	return agentkit.Enclosing(out, home, cwd, SettingsNames)
-}
+var SettingsPaths = agentkit.SettingsFiles("/etc/github-copilot", []string{".copilot"}, SettingsNames)

@@ -1,8 +1,6 @@
 package cursor
 
 import (
-	"path/filepath"
-
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
@@ -19,10 +17,4 @@ var SettingsNames = []string{".cursor/hooks.json"}
 
 // SettingsPaths lists Cursor's hook files: the system's (/etc/cursor), the user's and every
 // enclosing directory's.
-func SettingsPaths(home, cwd string) []string {
-	out := []string{"/etc/cursor"}
-	if home != "" {
-		out = append(out, filepath.Join(home, ".cursor", "hooks.json"))
-	}
-	return agentkit.Enclosing(out, home, cwd, SettingsNames)
-}
+var SettingsPaths = agentkit.SettingsFiles("/etc/cursor", []string{".cursor/hooks.json"}, SettingsNames)

@@ -1,8 +1,6 @@
 package gemini
 
 import (
-	"path/filepath"
-
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
@@ -22,11 +20,4 @@ var SettingsNames = []string{".gemini/settings.json"}
 // SettingsPaths lists Gemini CLI's files that register or configure hooks: the system settings
 // (/etc/gemini-cli), the user's ~/.gemini/settings.json and extensions, Antigravity's reported
 // hook file (~/.gemini/config/hooks.json), and every enclosing directory's .gemini/settings.json.
-func SettingsPaths(home, cwd string) []string {
-	out := []string{"/etc/gemini-cli"}
-	if home != "" {
-		out = append(out, filepath.Join(home, ".gemini", "settings.json"), filepath.Join(home, ".gemini", "extensions"),
-			filepath.Join(home, ".gemini", "config", "hooks.json"))
-	}
-	return agentkit.Enclosing(out, home, cwd, SettingsNames)
-}
+var SettingsPaths = agentkit.SettingsFiles("/etc/gemini-cli", []string{".gemini/settings.json", ".gemini/extensions", ".gemini/config/hooks.json"}, SettingsNames)

@@ -1,8 +1,6 @@
 package qwen
 
 import (
-	"path/filepath"
-
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/hook"
 )
@@ -22,10 +20,4 @@ var SettingsNames = []string{".qwen/settings.json"}
 // SettingsPaths lists Qwen Code's files that register or configure hooks: the system settings
 // (/etc/qwen-code), the user's ~/.qwen/settings.json and extensions, and every enclosing
 // directory's .qwen/settings.json.
-func SettingsPaths(home, cwd string) []string {
-	out := []string{"/etc/qwen-code"}
-	if home != "" {
-		out = append(out, filepath.Join(home, ".qwen", "settings.json"), filepath.Join(home, ".qwen", "extensions"))
-	}
-	return agentkit.Enclosing(out, home, cwd, SettingsNames)
-}
+var SettingsPaths = agentkit.SettingsFiles("/etc/qwen-code", []string{".qwen/settings.json", ".qwen/extensions"}, SettingsNames)

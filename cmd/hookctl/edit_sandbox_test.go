@@ -40,11 +40,7 @@ func newEditWorld(t *testing.T, user *syscall.Credential) *editWorld {
 	}
 	// Not under the temporary directory, which edit mode may write: a home and a directory
 	// there would be writable anyway.
-	root, err := os.MkdirTemp("/var/lib", "hookctl-edit-test-")
-	if err != nil {
-		t.Skipf("no place outside the temporary directories: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
+	root := machineDir(t, "hookctl-edit-test-")
 	dir := func(name string) string {
 		d := filepath.Join(root, name)
 		os.MkdirAll(d, 0o755)
@@ -68,7 +64,6 @@ func newEditWorld(t *testing.T, user *syscall.Credential) *editWorld {
 	os.WriteFile(filepath.Join(w.project, ".claude", "settings.json"), []byte("{}\n"), 0o644)
 	os.WriteFile(filepath.Join(w.project, "main.go"), []byte("package main\n"), 0o644)
 	if user != nil {
-		os.Chmod(root, 0o755)
 		filepath.Walk(root, func(p string, _ os.FileInfo, _ error) error { return os.Lchown(p, int(user.Uid), int(user.Gid)) })
 		os.Chown(w.bin, 0, 0) // hookctl's binary is not the agent's to change
 		os.Chown(filepath.Dir(w.bin), 0, 0)

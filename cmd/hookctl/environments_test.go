@@ -70,12 +70,7 @@ func TestSandboxEnvironments(t *testing.T) {
 	}
 	for _, row := range rows {
 		t.Run(strings.ReplaceAll(row.name, " ", "_"), func(t *testing.T) {
-			root, err := os.MkdirTemp("/var/lib", "hookctl-env-test-")
-			if err != nil {
-				t.Skipf("no place outside the temporary directories: %v", err)
-			}
-			t.Cleanup(func() { os.RemoveAll(root) })
-			os.Chmod(root, 0o755)
+			root := machineDir(t, "hookctl-env-test-")
 			home, outside, bin := filepath.Join(root, "home"), filepath.Join(root, "outside"), filepath.Join(root, "bin")
 			hh := filepath.Join(home, ".config", "hookctl")
 			for _, d := range []string{hh, filepath.Join(home, ".ssh"), outside, bin, filepath.Join(root, "tmp")} {

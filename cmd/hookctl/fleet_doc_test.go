@@ -25,12 +25,7 @@ func newFleetWorld(t *testing.T) *fleetWorld {
 	if os.Geteuid() != 0 {
 		t.Skip("mounting a layer over /etc needs root")
 	}
-	root, err := os.MkdirTemp("/var/lib", "hookctl-fleet-doc-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	os.Chmod(root, 0o755)
+	root := machineDir(t, "hookctl-fleet-doc-")
 	w := &fleetWorld{root: root, bin: filepath.Join(root, "bin", "hookctl"), home: filepath.Join(root, "home"), admin: filepath.Join(root, "admin")}
 	w.layer(t)
 	// hookctl as make install leaves it: its exporter and retriever beside it.

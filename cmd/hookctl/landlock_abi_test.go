@@ -56,12 +56,7 @@ func eachOldABI(t *testing.T, users []*syscall.Credential, row func(t *testing.T
 }
 
 func oldABIRow(t *testing.T, self string, abi int, user *syscall.Credential) {
-	root, err := os.MkdirTemp("/var/lib", "hookctl-abi-test-")
-	if err != nil {
-		t.Skipf("no place outside the temporary directories: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	os.Chmod(root, 0o755)
+	root := machineDir(t, "hookctl-abi-test-")
 	home, outside, bin, tmp := filepath.Join(root, "home"), filepath.Join(root, "outside"), filepath.Join(root, "bin"), filepath.Join(root, "tmp")
 	hh := filepath.Join(home, ".config", "hookctl")
 	for _, d := range []string{hh, filepath.Join(home, ".ssh"), outside, bin, tmp} {

@@ -26,13 +26,7 @@ func newLauncherWorld(t *testing.T, user *syscall.Credential) *launcherWorld {
 	if os.Geteuid() != 0 {
 		t.Skip("the test switches users: it runs as root")
 	}
-	// Not under the tester's TMPDIR, which may be private to them (issue 30).
-	root, err := os.MkdirTemp("/var/lib", "hookctl-launcher-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	os.Chmod(root, 0o755)
+	root := machineDir(t, "hookctl-launcher-test-")
 	w := &launcherWorld{bin: filepath.Join(root, "hookctl"), home: filepath.Join(root, "home"), user: user}
 	w.hh = filepath.Join(w.home, ".config", "hookctl")
 	b, err := os.ReadFile(hookctlBinary(t))

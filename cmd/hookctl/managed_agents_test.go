@@ -62,12 +62,7 @@ func TestRealClientsManagedHookHoldsAgainstTheRepository(t *testing.T) {
 					// clients, like hookctl, refuse one in a directory others may write.
 					inPlace := func(argv ...string) []string { return argv }
 					if scope == "managed" {
-						machine, err := os.MkdirTemp("/var/lib", "hookctl-managed-client-")
-						if err != nil {
-							t.Fatal(err)
-						}
-						t.Cleanup(func() { os.RemoveAll(machine) })
-						os.Chmod(machine, 0o755)
+						machine := machineDir(t, "hookctl-managed-client-")
 						inPlace = func(argv ...string) []string {
 							return agenttest.InPlace(t, machine, system, argv...)
 						}
@@ -132,12 +127,7 @@ func TestManagedCursorInstall(t *testing.T) {
 		t.Skip("install --scope managed writes a root-owned file: the test runs as root")
 	}
 	system := filepath.Dir(installs["cursor"].ManagedFile)
-	machine, err := os.MkdirTemp("/var/lib", "hookctl-managed-cursor-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(machine) })
-	os.Chmod(machine, 0o755)
+	machine := machineDir(t, "hookctl-managed-cursor-")
 	home, project := t.TempDir(), t.TempDir()
 	bin := hookctlBinary(t)
 	// The project tries to own Cursor's hooks: an empty hooks file of its own.

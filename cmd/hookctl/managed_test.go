@@ -35,12 +35,7 @@ func newManagedWorld(t *testing.T, user *syscall.Credential, userConfig string) 
 	if _, err := os.Lstat(config.ManagedConfigPath); err == nil {
 		t.Skipf("this machine has an organisation's policy at %s already", config.ManagedConfigPath)
 	}
-	root, err := os.MkdirTemp("/var/lib", "hookctl-managed-e2e-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	os.Chmod(root, 0o755)
+	root := machineDir(t, "hookctl-managed-e2e-")
 	w := &managedWorld{bin: filepath.Join(root, "hookctl"), home: filepath.Join(root, "home"), policy: filepath.Join(root, "policy"), user: user}
 	b, err := os.ReadFile(hookctlBinary(t))
 	if err != nil {

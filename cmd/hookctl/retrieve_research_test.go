@@ -101,13 +101,10 @@ func TestRetrieveResearchAudit(t *testing.T) {
 		answer: "Open takes a context now, and widget fix rewrites the calls.\n\nSources:\n- " + site.URL + "/docs/changes-v2\n- " +
 			site.URL + "/docs/migrate\n"})
 	home, env := retrieveEnv(t, d, "")
-	cmd := exec.Command(bin, "retrieve", "fetch", site.URL+"/docs", "--need", "What changed between v1 and v2, and how do I migrate?")
-	cmd.Env = env
-	out, err := cmd.CombinedOutput()
+	text, err := retrieveFetch(bin, env, site.URL+"/docs", "What changed between v1 and v2, and how do I migrate?")
 	if err != nil {
-		t.Fatalf("retrieve: %v\n%s", err, out)
+		t.Fatalf("retrieve: %v\n%s", err, text)
 	}
-	text := string(out)
 	t.Logf("the agent reads:\n%s", text)
 	for _, want := range []string{"It researched the need: 3 page(s) read in 2 model call(s) and 2 tool call(s)",
 		"Open takes a context now", "[1] " + site.URL + "/docs/changes-v2 (step 1)", "[2] " + site.URL + "/docs/migrate (step 1)"} {
@@ -190,12 +187,7 @@ func TestRetrieveRepoHostileArchive(t *testing.T) {
 			}
 		}
 		t.Run(name, func(t *testing.T) {
-			root, err := os.MkdirTemp("/var/lib", "hookctl-snapshot-test-")
-			if err != nil {
-				t.Skip(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(root) })
-			os.Chmod(root, 0o755)
+			root := machineDir(t, "hookctl-snapshot-test-")
 			out := filepath.Join(root, "target")
 			os.MkdirAll(out, 0o777)
 			gh := hostileRepo(t, root, out)
@@ -313,9 +305,7 @@ func BenchmarkRetrieveResearch(b *testing.B) {
 			env := append(os.Environ(), "HOOKCTL_HOME="+home, "K=sk-bench")
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
-				cmd := exec.Command(bin, "retrieve", "fetch", site.URL+"/docs", "--need", "What changed in v2 and how do I migrate?")
-				cmd.Env = env
-				if out, err := cmd.CombinedOutput(); err != nil {
+				if out, err := retrieveFetch(bin, env, site.URL+"/docs", "What changed in v2 and how do I migrate?"); err != nil {
 					b.Fatalf("%v\n%s", err, out)
 				}
 			}

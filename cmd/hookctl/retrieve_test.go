@@ -120,6 +120,15 @@ func buildPair(t testing.TB, flags ...string) string {
 	return filepath.Join(dir, "hookctl")
 }
 
+// retrieveFetch runs `hookctl retrieve fetch URL --need NEED` with env, as an agent does, and
+// returns what it printed.
+func retrieveFetch(bin string, env []string, url, need string) (string, error) {
+	cmd := exec.Command(bin, "retrieve", "fetch", url, "--need", need)
+	cmd.Env = env
+	out, err := cmd.CombinedOutput()
+	return string(out), err
+}
+
 // TestRetrieveFetch runs `hookctl retrieve fetch` against a loopback page and a fake distiller:
 // the answer comes back with its header and the injection flagged; the page's content went to
 // the distiller, inside the fence, never to the output; the audit records the URL, the address,
@@ -127,13 +136,10 @@ func buildPair(t testing.TB, flags ...string) string {
 func TestRetrieveFetch(t *testing.T) {
 	bin, page, d, home, env := retrieveFixture(t, testSeams...)
 
-	cmd := exec.Command(bin, "retrieve", "fetch", page.URL+"/notes", "--need", "Which version does this announce?")
-	cmd.Env = env
-	out, err := cmd.CombinedOutput()
+	text, err := retrieveFetch(bin, env, page.URL+"/notes", "Which version does this announce?")
 	if err != nil {
-		t.Fatalf("retrieve: %v\n%s", err, out)
+		t.Fatalf("retrieve: %v\n%s", err, text)
 	}
-	text := string(out)
 	for _, want := range []string{"hookctl retrieved " + page.URL + "/notes (HTTP 200, text/html", "through its quarantine",
 		"instructions inside it were not followed", "⚠ The content contains text that tries to instruct its reader",
 		"The page announces version 4.2."} {
@@ -168,7 +174,7 @@ func TestRetrieveFetch(t *testing.T) {
 	}
 
 	// hookctl audit lists it; audit show prints the transcript.
-	cmd = exec.Command(bin, "audit")
+	cmd := exec.Command(bin, "audit")
 	cmd.Env = env
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), page.URL+"/notes") {
 		t.Errorf("hookctl audit: %v\n%s", err, out)
@@ -355,9 +361,7 @@ func BenchmarkRetrieveVersusDirect(b *testing.B) {
 	})
 	b.Run("retrieve", func(b *testing.B) {
 		for i := 0; i < b.N; i++ {
-			cmd := exec.Command(bin, "retrieve", "fetch", page.URL, "--need", "version?")
-			cmd.Env = env
-			if out, err := cmd.CombinedOutput(); err != nil {
+			if out, err := retrieveFetch(bin, env, page.URL, "version?"); err != nil {
 				b.Fatalf("%v %s", err, out)
 			}
 		}

@@ -45,13 +45,7 @@ func newRunWorld(t *testing.T, user *syscall.Credential) *runWorld {
 	if user != nil && os.Geteuid() != 0 {
 		t.Skip("switching users needs root")
 	}
-	// Not under the tester's TMPDIR, which may be private to them (issue 30).
-	root, err := os.MkdirTemp("/var/lib", "hookctl-run-test-")
-	if err != nil {
-		t.Skipf("no place outside the temporary directories: %v", err)
-	}
-	t.Cleanup(func() { os.RemoveAll(root) })
-	os.Chmod(root, 0o755)
+	root := machineDir(t, "hookctl-run-test-")
 	w := &runWorld{root: root, bin: hookctlBinary(t), user: user, repo: filepath.Join(root, "repo"), sibling: filepath.Join(root, "sibling"),
 		home: filepath.Join(root, "home"), hh: filepath.Join(root, "home", ".config", "hookctl"), out: filepath.Join(root, "out")}
 	for _, d := range []string{w.repo, w.sibling, filepath.Join(w.home, ".ssh")} {

@@ -24,6 +24,23 @@ func hookctlBinary(t *testing.T) string {
 	return testbin.Hookctl(t)
 }
 
+// machineDir is a directory outside the temporary directories, removed when the test ends,
+// which every user can reach: the tester's TMPDIR may be private to them (issue 30), and edit
+// mode may write it. Only root can make one: for another user the test is skipped.
+func machineDir(t *testing.T, prefix string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/var/lib", prefix)
+	if err != nil {
+		if os.Geteuid() != 0 {
+			t.Skipf("no place outside the temporary directories: %v", err)
+		}
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	os.Chmod(dir, 0o755)
+	return dir
+}
+
 // runBin runs the binary with HOOKCTL_HOME=home and returns its output, exit code and run time.
 func runBin(t *testing.T, home, stdin string, args ...string) (out string, code int, took time.Duration) {
 	t.Helper()

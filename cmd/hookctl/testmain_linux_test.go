@@ -12,8 +12,22 @@ import (
 	"github.com/hookctl/hookctl/internal/seccomp"
 )
 
+// nativeArch is this machine's architecture as seccomp names it.
+var nativeArch = seccomp.Arch{Audit: map[string]uint32{"amd64": 0xc000003e, "arm64": 0xc00000b7}[runtime.GOARCH]}
+
+// installFor looks argv0 up, then installs prog on this thread, locked to it: the exec or the
+// fork that follows takes its filter from the thread it runs on (and ptrace takes every request
+// from the thread that traces).
+func installFor(argv0 string, prog []seccomp.Instruction) (string, error) {
+	path, err := exec.LookPath(argv0)
+	if err != nil {
+		return "", err
+	}
+	runtime.LockOSThread()
+	return path, seccomp.Install(prog)
+}
+
 func execWithoutLandlock(argv []string, namespaces bool) error {
-	audit := map[string]uint32{"amd64": 0xc000003e, "arm64": 0xc00000b7}[runtime.GOARCH]
 	var rules []seccomp.Rule
 	for _, nr := range []int{444, 445, 446} {
 		rules = append(rules, seccomp.Rule{Name: "landlock", Nr: nr, Errno: syscall.ENOSYS})
@@ -27,16 +41,12 @@ func execWithoutLandlock(argv []string, namespaces bool) error {
 				When: []seccomp.Cond{{Arg: 0, Op: seccomp.NonZero, Mask: cloneNewMask}}},
 			seccomp.Rule{Name: "clone3", Nr: clone3, Errno: syscall.ENOSYS})
 	}
-	prog, err := seccomp.Assemble(seccomp.Arch{Audit: audit}, rules)
+	prog, err := seccomp.Assemble(nativeArch, rules)
 	if err != nil {
 		return err
 	}
-	path, err := exec.LookPath(argv[0])
+	path, err := installFor(argv[0], prog)
 	if err != nil {
-		return err
-	}
-	runtime.LockOSThread()
-	if err := seccomp.Install(prog); err != nil {
 		return err
 	}
 	return syscall.Exec(path, argv, os.Environ())
@@ -53,9 +63,8 @@ func execWithoutLandlock(argv []string, namespaces bool) error {
 // fails with ENOSYS, as on a kernel without Landlock). Test-only: the shipped binary has no way
 // to be told a lower ABI.
 func execAtLandlockABI(abi int, argv []string) error {
-	audit := map[string]uint32{"amd64": 0xc000003e, "arm64": 0xc00000b7}[runtime.GOARCH]
 	const createRuleset, versionFlag = 444, 1
-	prog, err := seccomp.Assemble(seccomp.Arch{Audit: audit}, []seccomp.Rule{{Name: "landlock_create_ruleset (version)", Nr: createRuleset,
+	prog, err := seccomp.Assemble(nativeArch, []seccomp.Rule{{Name: "landlock_create_ruleset (version)", Nr: createRuleset,
 		Notify: true, When: []seccomp.Cond{{Arg: 2, Op: seccomp.In, Values: []uint32{versionFlag}}}}})
 	if err != nil {
 		return err
@@ -67,14 +76,8 @@ func execAtLandlockABI(abi int, argv []string) error {
 			prog[i].K = retTrace
 		}
 	}
-	path, err := exec.LookPath(argv[0])
+	path, err := installFor(argv[0], prog)
 	if err != nil {
-		return err
-	}
-	// The filter is the calling thread's, the child is forked from it, and ptrace takes every
-	// request from the thread that traces.
-	runtime.LockOSThread()
-	if err := seccomp.Install(prog); err != nil {
 		return err
 	}
 	pid, err := syscall.ForkExec(path, argv, &syscall.ProcAttr{Env: os.Environ(), Files: []uintptr{0, 1, 2},

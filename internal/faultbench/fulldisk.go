@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"syscall"
+	"testing"
 )
 
 // MountTmpfs mounts a tmpfs of size bytes at dir, owned by cred's user (root when nil), and
@@ -25,6 +26,26 @@ func MountTmpfs(dir string, size int64, cred *syscall.Credential) (func(), error
 		return nil, fmt.Errorf("mount a tmpfs at %s: %w", dir, err)
 	}
 	return func() { syscall.Unmount(dir, syscall.MNT_DETACH) }, nil
+}
+
+// TmpfsFor mounts a tmpfs of size bytes on a temporary directory of t's, unmounted when t ends,
+// and returns the directory. It needs root: for another user t is skipped, or fails where every
+// test must run (HOOKCTL_REQUIRE_ALL=1).
+func TmpfsFor(t testing.TB, size int64) string {
+	t.Helper()
+	if os.Geteuid() != 0 {
+		if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
+			t.Fatal("mounting a tmpfs needs root (HOOKCTL_REQUIRE_ALL=1)")
+		}
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	unmount, err := MountTmpfs(dir, size, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(unmount)
+	return dir
 }
 
 // Fill writes a file in dir until the filesystem takes not one more byte, and returns its

@@ -13,18 +13,7 @@ import (
 // part of its line only, fails and leaves nothing; once there is room again, appends go on and
 // every line is whole. (Each full-disk round left a torn line in the decision log before.)
 func TestFullDisk(t *testing.T) {
-	if os.Geteuid() != 0 {
-		if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
-			t.Fatal("mounting a tmpfs needs root (HOOKCTL_REQUIRE_ALL=1)")
-		}
-		t.Skip("mounting a tmpfs needs root")
-	}
-	dir := t.TempDir()
-	unmount, err := faultbench.MountTmpfs(dir, 128<<10, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer unmount()
+	dir := faultbench.TmpfsFor(t, 128<<10)
 	l := &Log{Dir: filepath.Join(dir, "log"), Name: "x.jsonl", Chain: true}
 	for round := range 5 {
 		l.Append(rec(fmt.Sprintf("r%d-first", round), 100))

@@ -214,20 +214,15 @@ func (j *judge) protectedSpellings() []string {
 // mentionsPath reports whether text names p as a whole path: not inside a longer name, though
 // a path inside p (p/…) counts.
 func mentionsPath(text, p string) bool {
-	for off := 0; ; {
-		i := strings.Index(text[off:], p)
-		if i < 0 {
-			return false
-		}
-		i += off
+	for i := range indexes(text, p) {
 		end := i + len(p)
 		before := i == 0 || !isNameByte(text[i-1]) || strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || strings.HasPrefix(p, "$")
 		after := end == len(text) || !isNameByte(text[end])
 		if before && after {
 			return true
 		}
-		off = i + 1
 	}
+	return false
 }
 
 func isNameByte(c byte) bool {

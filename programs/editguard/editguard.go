@@ -174,17 +174,12 @@ func fold(s string) string { return strings.ToLower(strings.ToUpper(s)) }
 
 // endsIn reports whether some directory d makes p equal to d/name or puts p inside d/name.
 func endsIn(p, name string) bool {
-	for off := 0; ; {
-		i := strings.Index(p[off:], "/"+name)
-		if i < 0 {
-			return false
-		}
-		end := off + i + 1 + len(name)
-		if end == len(p) || p[end] == '/' {
+	for i := range indexes(p, "/"+name) {
+		if end := i + 1 + len(name); end == len(p) || p[end] == '/' {
 			return true
 		}
-		off += i + 1
 	}
+	return false
 }
 
 // within reports whether p is dir or inside it. Both are absolute and clean.

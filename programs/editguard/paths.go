@@ -3,6 +3,7 @@ package editguard
 // The edit guard (see doc.go): paths.
 
 import (
+	"iter"
 	"path"
 	"strings"
 
@@ -368,19 +369,27 @@ func mentions(s, name string) bool {
 	if name == "" || name == "/" || name == "." {
 		return false
 	}
-	for off := 0; ; {
-		i := strings.Index(s[off:], name)
-		if i < 0 {
-			return false
-		}
-		i += off
+	for i := range indexes(s, name) {
 		end := i + len(name)
 		before := i == 0 || s[i-1] == '/' || s[i-1] == 0
 		after := end == len(s) || s[end] == '/' || s[end] == 0
 		if before && after {
 			return true
 		}
-		off = i + 1
+	}
+	return false
+}
+
+// indexes yields the offset of every occurrence of sub in s, overlapping ones included.
+func indexes(s, sub string) iter.Seq[int] {
+	return func(yield func(int) bool) {
+		for off := 0; off <= len(s); {
+			i := strings.Index(s[off:], sub)
+			if i < 0 || !yield(off+i) {
+				return
+			}
+			off += i + 1
+		}
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os/exec"
 	"strings"
 	"time"
 
@@ -19,43 +18,27 @@ import (
 	"github.com/hookctl/hookctl/retriever/settings"
 )
 
-// newResearchModel builds the backend cfg names as a research model.
+// newResearchModel builds the distiller cfg names (NewDistiller) as a research model: with
+// tool calls where its API has them (Anthropic's, OpenAI's) unless cfg asks for the text
+// protocol, else in the text protocol.
 func newResearchModel(cfg settings.Config, environ []string, lookPath func(string) (string, error)) (researchModel, error) {
-	if lookPath == nil {
-		lookPath = exec.LookPath
-	}
-	c, err := retriever.ChooseDistiller(&cfg, environ, lookPath)
+	d, err := NewDistiller(cfg, environ, lookPath)
 	if err != nil {
 		return nil, err
 	}
-	text := cfg.Research.Protocol == "text"
-	switch c.Backend {
-	case settings.BackendAnthropic:
-		a, err := newAnthropic(c, environ)
-		if err != nil {
-			return nil, err
-		}
-		if text {
-			return &textModel{name: a.String(), run: a.runText}, nil
-		}
-		return a, nil
-	case settings.BackendOpenAI:
-		o, err := newOpenAI(c, environ)
-		if err != nil {
-			return nil, err
-		}
-		if text {
-			return &textModel{name: o.String(), run: o.runText}, nil
-		}
-		return o, nil
-	case settings.BackendClaudeCLI:
-		d := newClaudeCLI(c, environ)
-		return &textModel{name: d.String(), run: d.runText}, nil
-	case settings.BackendCommand:
-		d := newCommand(c, environ)
-		return &textModel{name: d.String(), run: d.runText}, nil
+	if m, ok := d.(researchModel); ok && cfg.Research.Protocol != "text" {
+		return m, nil
 	}
-	return nil, fmt.Errorf("the %s distiller does not research", c.Backend)
+	if t, ok := d.(textRunner); ok {
+		return &textModel{name: t.String(), run: t.runText}, nil
+	}
+	return nil, fmt.Errorf("the %s distiller does not research", d.Name())
+}
+
+// textRunner is a distiller that answers a prompt with text: every one but extract.
+type textRunner interface {
+	String() string
+	runText(ctx context.Context, system, prompt string) (string, error)
 }
 
 // callTimeout is a model call's timeout: the backend's own, cut to what ctx has left.
