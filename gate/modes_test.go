@@ -103,6 +103,7 @@ var testClient = testclient.Claude
 // start's context, or, where the hook saw no start (a client without a session-start hook), with
 // the session's first refusal — and never again with each refusal, where it buried the reason.
 func TestReadOnlyRulesOncePerSession(t *testing.T) {
+	rules := policy.ReadOnlyShellRulesFor(nil)
 	cfg := func(string) (*config.Config, error) { return &config.Config{}, nil }
 	call := func(session string) *hook.ToolCall {
 		return &hook.ToolCall{Session: session, Tool: "Bash", Kind: hook.KindShell, Command: "echo x > f", Cwd: "/p"}
@@ -111,10 +112,10 @@ func TestReadOnlyRulesOncePerSession(t *testing.T) {
 	g := &Gate{Client: testClient, LoadConfig: cfg, Store: store, Modes: session.StoreModes{Store: store}}
 
 	start := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "started", Cwd: "/p"}, nil)
-	if !strings.Contains(start.Context, policy.ReadOnlyShellRules) {
+	if !strings.Contains(start.Context, rules) {
 		t.Errorf("session start context lacks the read-only rules: %q", start.Context)
 	}
-	if d := g.Decide(&hook.Event{Name: hook.EventToolCall, Call: call("started")}, nil); strings.Contains(d.Reason, policy.ReadOnlyShellRules) {
+	if d := g.Decide(&hook.Event{Name: hook.EventToolCall, Call: call("started")}, nil); strings.Contains(d.Reason, rules) {
 		t.Errorf("a refusal after the session start repeats the rules: %q", d.Reason)
 	}
 
@@ -126,11 +127,11 @@ func TestReadOnlyRulesOncePerSession(t *testing.T) {
 		}
 		reasons = append(reasons, d.Reason)
 	}
-	if !strings.Contains(reasons[0], policy.ReadOnlyShellRules) {
+	if !strings.Contains(reasons[0], rules) {
 		t.Errorf("the first refusal of a session whose start was not seen lacks the rules: %q", reasons[0])
 	}
 	for _, r := range reasons[1:] {
-		if strings.Contains(r, policy.ReadOnlyShellRules) {
+		if strings.Contains(r, rules) {
 			t.Errorf("a later refusal repeats the rules: %q", r)
 		}
 	}

@@ -28,10 +28,10 @@ type Refusal struct {
 	launcherOnly bool
 }
 
-// ReadOnlyShellRules says in brief what the read-only shell accepts: told once per session (at its
+// readOnlyShellRules says in brief what the read-only shell accepts: told once per session (at its
 // start, or with the first refusal where the hook saw no start), not with every refusal, where it
 // buried the specific reason.
-const ReadOnlyShellRules = "Read-only shell accepts read-only programs (" + shellExamples + ", …) in pipelines, " + shellForms
+const readOnlyShellRules = "Read-only shell accepts read-only programs (" + shellExamples + ", …) in pipelines, " + shellForms
 
 const (
 	shellExamples = "git status/log/diff/show/grep/blame, rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq"
@@ -40,11 +40,11 @@ const (
 		"globs such as src/*.go where a program reads files; redirections only 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE."
 )
 
-// ReadOnlyShellRulesFor is ReadOnlyShellRules as cfg leaves the allowlist: an example that
+// ReadOnlyShellRulesFor is readOnlyShellRules as cfg leaves the allowlist: an example that
 // deny_programs removed is not offered (cfg may be nil).
 func ReadOnlyShellRulesFor(cfg *config.Config) string {
 	if cfg == nil || len(cfg.DenyPrograms) == 0 {
-		return ReadOnlyShellRules
+		return readOnlyShellRules
 	}
 	var kept []string
 	for _, e := range strings.Split(shellExamples, ", ") {

@@ -107,7 +107,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 			}
 		}
 		// The specific reason and one hint: the general rules are told once per session.
-		if len(d.Reason) > 600 || strings.Contains(d.Reason, ReadOnlyShellRules) {
+		if len(d.Reason) > 600 || strings.Contains(d.Reason, readOnlyShellRules) {
 			t.Errorf("%q: reason is %d bytes: %q", c.call.Command, len(d.Reason), d.Reason)
 		}
 	}
