@@ -29,10 +29,10 @@ AGENT_CLIENTS   := codex:codex:@openai/codex@$(CODEX_VERSION) \
                    gemini-cli:gemini:@google/gemini-cli@$(GEMINI_VERSION) \
                    copilot:copilot:@github/copilot@$(COPILOT_VERSION)
 
-FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./gate:FuzzJudge ./gate:FuzzJudgeDifferential \
+FUZZ_TARGETS := ./lexer:FuzzLex ./lexer:FuzzParse ./policy:FuzzJudge ./policy:FuzzJudgeDifferential \
                 ./programs/editguard:FuzzJudgeEdit ./agents/claude:FuzzSettings ./retriever/worker:FuzzHTMLToText \
                 ./retriever/worker:FuzzFetchParseURL ./scrub:FuzzScrub ./retriever:FuzzGitHubParseArgs \
-                ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./gate:FuzzContainEdit ./audit:FuzzLogString \
+                ./retriever/worker:FuzzDetectInjection ./retriever/worker:FuzzPromptFence ./policy:FuzzContainEdit ./audit:FuzzLogString \
                 ./sandbox/egress:FuzzPolicy ./sandbox/egress/proxy:FuzzProxyRequest ./sandbox/egress/proxy:FuzzCheckBody \
                 ./sandbox/egress/proxy:FuzzClientHello ./programs:FuzzAwkProgram \
                 ./agents/hookfile:FuzzAdd ./agents/claude/permissions:FuzzRulesJudge ./agents/codex/execpolicy:FuzzParse
@@ -119,7 +119,7 @@ HOOK_BENCH = fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-b
 	fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
 
 bench: build
-	$(GO) test ./gate -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
+	$(GO) test ./policy -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/floor ./internal/latency/floor
 	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -wrapper -n 400 $(HOOK_BENCH)

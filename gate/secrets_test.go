@@ -10,7 +10,6 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/shellglob"
-	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
 )
 
@@ -143,7 +142,7 @@ func TestSensitiveFilesThroughLinks(t *testing.T) {
 			t.Errorf("Read %s: %s, want refused", file, d.Verdict)
 		}
 	}
-	// Without the resolver (JudgeReadOnly, the policy's pure part), the link's name is all there is.
+	// Without the resolver (the policy's pure part), the link's name is all there is.
 	if d := (&policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat notes.txt", Cwd: project}, policy.SessionState{}); d.Verdict != hook.Allow {
 		t.Errorf("without ResolveReads: %s %q, want allowed (the control: the refusal above comes from resolving)", d.Verdict, d.Reason)
 	}
@@ -215,12 +214,11 @@ func TestRecursiveReadsSkipSecrets(t *testing.T) {
 		t.Log("rg is not installed: only grep is run")
 	}
 	for _, cmd := range cmds {
-		sc, _, r := policy.JudgeScript(lexer.NewCommandLine(cmd), &config.Config{})
-		if r != nil {
-			t.Errorf("%s: refused (%s)", cmd, r.What)
+		rewritten, d := policyRewrite(cmd, dir)
+		if d.Verdict != hook.Allow {
+			t.Errorf("%s: refused (%s)", cmd, d.Reason)
 			continue
 		}
-		rewritten := lexer.Print(sc, policy.Rewrite)
 		out := run(rewritten)
 		if !strings.Contains(out, "SECRET in a.go") {
 			t.Errorf("%s ran as %s and printed %q, without a.go", cmd, rewritten, out)
@@ -248,15 +246,22 @@ func TestRecursiveDiffSkipsSecrets(t *testing.T) {
 	if out, _ := runShellIn(dir, "diff -r a b"); !strings.Contains(out, "SECRET a .env") {
 		t.Fatalf("control: diff -r printed %q, without .env", out)
 	}
-	sc, _, r := policy.JudgeScript(lexer.NewCommandLine("diff -ru a b"), &config.Config{})
-	if r != nil {
-		t.Fatal(r.What)
+	rewritten, d := policyRewrite("diff -ru a b", dir)
+	if d.Verdict != hook.Allow {
+		t.Fatal(d.Reason)
 	}
-	rewritten := lexer.Print(sc, policy.Rewrite)
 	out, _ := runShellIn(dir, rewritten)
 	if !strings.Contains(out, "SECRET a main.go") || strings.Contains(out, "SECRET a .env") || strings.Contains(out, "SECRET a certs/tls.key") {
 		t.Errorf("diff -ru a b ran as %s and printed %q: want main.go's lines and no secret file's", rewritten, out)
 	}
+}
+
+// policyRewrite is command as the hook has it run on the policy alone, without the launcher:
+// what was judged, with the programs' pins.
+func policyRewrite(command, cwd string) (string, hook.Decision) {
+	d := (&policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}).Decide(
+		&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: command, Cwd: cwd}, policy.SessionState{})
+	return d.Command, d
 }
 
 // runShellIn runs command under bash in dir and returns its combined output.

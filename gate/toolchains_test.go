@@ -17,7 +17,6 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/internal/testbin"
-	"github.com/hookctl/hookctl/lexer"
 	"github.com/hookctl/hookctl/policy"
 )
 
@@ -111,15 +110,32 @@ func (w *toolWorld) snapshot() hostile.State {
 	return s
 }
 
-// rewritten is command as the hook runs it inside the sandbox, after checking that the judge
-// admits it for the sandbox only.
+// rewritten is command as the hook runs it inside the sandbox, after checking that the policy
+// admits it for the sandbox only: the hook's sandboxed command with the launcher replaced by
+// passThrough, so that what runs, outside the sandbox, is the script the sandboxed bash would.
 func rewritten(t *testing.T, command string) string {
 	t.Helper()
-	sc, j, r := policy.JudgeScript(lexer.NewCommandLine(command), &config.Config{})
-	if r != nil || j.Need.Why == "" {
-		t.Fatalf("%s: judged %v (sandbox-only %q), want admitted for the sandbox only", command, r, j.Need.Why)
+	call := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: command}
+	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
+	if d := p.Decide(call, policy.SessionState{}); d.Verdict != hook.Deny || !strings.Contains(d.Reason, "runs only in the sandbox") {
+		t.Fatalf("%s on the policy alone: %s %q, want admitted for the sandbox only", command, d.Verdict, d.Reason)
 	}
-	return lexer.Print(sc, policy.Rewrite)
+	p.Binary, p.Sandbox = passThrough(t), func() policy.Isolation { return policy.Isolation{Available: true} }
+	d := p.Decide(call, policy.SessionState{})
+	if d.Verdict != hook.Allow || !strings.Contains(d.Command, " -- bash --noprofile --norc -c ") {
+		t.Fatalf("%s with the sandbox: %s %q, want it launched", command, d.Verdict, d.Command)
+	}
+	return d.Command
+}
+
+// passThrough is a launcher that runs what follows its `--` as it is, with no sandbox.
+func passThrough(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "hookctl")
+	if err := os.WriteFile(p, []byte("#!/bin/sh\nwhile [ \"$#\" -gt 0 ] && [ \"$1\" != -- ]; do shift; done\nshift\nexec \"$@\"\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // toolRow is an admitted command and a phrase its output must hold.

@@ -21,17 +21,17 @@ type Refusal struct {
 
 	tool bool // a whole tool was refused
 	// sandboxOnly: the command was admitted, but only for the OS sandbox (a read-only runner,
-	// or a program whose rule is SandboxOnly), which JudgeReadOnly does not have.
-	SandboxOnly bool
+	// or a program whose rule is SandboxOnly), which judgeReadOnly does not have.
+	sandboxOnly bool
 	// launcherOnly: the command was admitted, but only through hookctl's launcher, sandbox or
 	// policy-only launch (printenv and env bare: the launcher's environment holds no secret).
-	LauncherOnly bool
+	launcherOnly bool
 }
 
-// ReadOnlyShellRules says in brief what the read-only shell accepts: told once per session (at its
+// readOnlyShellRules says in brief what the read-only shell accepts: told once per session (at its
 // start, or with the first refusal where the hook saw no start), not with every refusal, where it
 // buried the specific reason.
-const ReadOnlyShellRules = "Read-only shell accepts read-only programs (" + shellExamples + ", …) in pipelines, " + shellForms
+const readOnlyShellRules = "Read-only shell accepts read-only programs (" + shellExamples + ", …) in pipelines, " + shellForms
 
 const (
 	shellExamples = "git status/log/diff/show/grep/blame, rg, grep, find, ls, cat, head, tail, sed -n, wc, sort, jq"
@@ -40,11 +40,11 @@ const (
 		"globs such as src/*.go where a program reads files; redirections only 2>&1, 2>/dev/null, >/dev/null, &>/dev/null and < FILE."
 )
 
-// ReadOnlyShellRulesFor is ReadOnlyShellRules as cfg leaves the allowlist: an example that
+// ReadOnlyShellRulesFor is readOnlyShellRules as cfg leaves the allowlist: an example that
 // deny_programs removed is not offered (cfg may be nil).
 func ReadOnlyShellRulesFor(cfg *config.Config) string {
 	if cfg == nil || len(cfg.DenyPrograms) == 0 {
-		return ReadOnlyShellRules
+		return readOnlyShellRules
 	}
 	var kept []string
 	for _, e := range strings.Split(shellExamples, ", ") {
@@ -79,7 +79,7 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 	return b.String()
 }
 
-// JudgeReadOnly decides whether a shell command may run in read-only mode, asking w what its
+// judgeReadOnly decides whether a shell command may run in read-only mode, asking w what its
 // globs match (the sensitive-file rule). On success it
 // returns the command to run instead: the canonical form of exactly what was parsed and judged,
 // with the hook's own pins for programs whose configuration can run code.
@@ -90,13 +90,13 @@ func (p *Policy) render(r *Refusal, sc scope) string {
 // every stage after a pipe is a filter, and `< FILE` feeds only a filter. The rewrite is what
 // was judged: globs with the lexer's ./, brace groups as their words, ~ and $HOME as the path.
 //
-// JudgeReadOnly never admits the user's read-only runners (Config.ReadOnlyRunners): they run
+// judgeReadOnly never admits the user's read-only runners (Config.ReadOnlyRunners): they run
 // repository code, which only the sandbox can hold (Policy.Decide admits them under it); nor a
 // program whose rule runs it only in the sandbox (programs.Program.SandboxOnly). Both refusals
 // are marked sandboxOnly: everything else about the command was admitted.
-func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) (string, *Refusal) {
-	sc, j, r := JudgeScript(cl, cfg)
-	need := j.Need
+func judgeReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) (string, *Refusal) {
+	sc, j, r := judgeScript(cl, cfg)
+	need := j.need
 	if r == nil {
 		p := &Policy{Config: cfg, World: w}
 		if h := p.sensitiveAccess(j.access, readContext{dir: j.cd, projectToo: true, rewritten: true, launched: true}); h != nil {
@@ -107,13 +107,13 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) (string, 
 	case r != nil:
 		return "", r
 	case need.runner:
-		return "", &Refusal{What: "a read-only runner runs only in the sandbox", SandboxOnly: true}
-	case need.Why != "":
-		return "", &Refusal{What: need.Why + ", so it runs only in the sandbox", SandboxOnly: true}
+		return "", &Refusal{What: "a read-only runner runs only in the sandbox", sandboxOnly: true}
+	case need.why != "":
+		return "", &Refusal{What: need.why + ", so it runs only in the sandbox", sandboxOnly: true}
 	case need.launcher != "":
-		return "", &Refusal{What: need.launcher + ", so it runs only through hookctl's launcher", LauncherOnly: true}
+		return "", &Refusal{What: need.launcher + ", so it runs only through hookctl's launcher", launcherOnly: true}
 	}
-	return lexer.Print(sc, RewriteFor(cfg)), nil
+	return lexer.Print(sc, rewriteFor(cfg)), nil
 }
 
 // sandboxNeed says why an admitted script may run only inside the OS sandbox: it starts one of
@@ -121,7 +121,7 @@ func JudgeReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) (string, 
 // (programs.Program.SandboxOnly). The zero value: it may run on the policy alone.
 type sandboxNeed struct {
 	runner bool
-	Why    string // "`cargo`: …"
+	why    string // "`cargo`: …"
 	// launcher says why the script runs only through hookctl's launcher, sandbox or not
 	// (programs.Program.LauncherOnly): "`printenv`: it prints the whole environment, …".
 	launcher string
@@ -129,7 +129,7 @@ type sandboxNeed struct {
 
 // judged is what judging an admitted script learned besides its verdict.
 type judged struct {
-	Need sandboxNeed
+	need sandboxNeed
 	// access is what its programs may read (programs.Program.JudgeAccess): the words they open,
 	// their walks and their files of names, relative to cd when the script starts with
 	// `cd DIR &&`, for the sensitive-file rule.
@@ -140,9 +140,9 @@ type judged struct {
 	env []string
 }
 
-// judgeScript is JudgeReadOnly before printing: the admitted script, or why not, and whether it
+// judgeScript is judgeReadOnly before printing: the admitted script, or why not, and whether it
 // starts one of the user's read-only runners.
-func JudgeScript(cl *lexer.CommandLine, cfg *config.Config) (sc *lexer.Script, j judged, r *Refusal) {
+func judgeScript(cl *lexer.CommandLine, cfg *config.Config) (sc *lexer.Script, j judged, r *Refusal) {
 	sc, err := cl.Shape()
 	if err != nil {
 		var le *lexer.Error
@@ -153,7 +153,7 @@ func JudgeScript(cl *lexer.CommandLine, cfg *config.Config) (sc *lexer.Script, j
 	}
 	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && isRunner(cfg, sc.Items[0].Pipeline.Cmds[0]) {
 		// The runner is matched whole, alone; the stages after it are judged as filters.
-		j.Need.runner = true
+		j.need.runner = true
 		r = judgePipeline(&lexer.Pipeline{Cmds: sc.Items[0].Pipeline.Cmds[1:]}, nil, cfg, 1, &j)
 	} else {
 		sc.Visit(func(pl *lexer.Pipeline, loop *lexer.For) bool {
@@ -201,12 +201,12 @@ func judgeStage(c, prev *lexer.SimpleCommand, i int, loop *lexer.For, cfg *confi
 	if prog == nil {
 		return &Refusal{What: "`" + clip.Short(name) + "` is not on the read-only allowlist", Hint: programHint(name, cfg)}
 	}
-	if prog.SandboxOnly != "" && j.Need.Why == "" {
-		j.Need.Why = "`" + name + "`: " + prog.SandboxOnly
+	if prog.SandboxOnly != "" && j.need.why == "" {
+		j.need.why = "`" + name + "`: " + prog.SandboxOnly
 	}
-	if prog.LauncherOnly != nil && j.Need.launcher == "" {
+	if prog.LauncherOnly != nil && j.need.launcher == "" {
 		if why := prog.LauncherOnly(lexerArgs(c)); why != "" {
-			j.Need.launcher = "`" + name + "`: " + why
+			j.need.launcher = "`" + name + "`: " + why
 		}
 	}
 	if i > 0 && !prog.Filter {
@@ -480,16 +480,16 @@ func allowedNames(cfg *config.Config) string {
 }
 
 // rewriteFor is rewrite with ~ and $HOME written as cfg's literal home directory, as judged.
-func RewriteFor(cfg *config.Config) func(*lexer.SimpleCommand) lexer.Printed {
+func rewriteFor(cfg *config.Config) func(*lexer.SimpleCommand) lexer.Printed {
 	if cfg.UserHome == "" {
-		return Rewrite
+		return rewrite
 	}
 	return func(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, cfg.UserHome) }
 }
 
 // rewrite prints each command as judged, with the program's configuration pins; a runner (no
 // program of the allowlist) exactly as written.
-func Rewrite(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, "") }
+func rewrite(c *lexer.SimpleCommand) lexer.Printed { return rewriteHome(c, "") }
 
 // rewriteHome is rewrite with words that start with ~ or $HOME written under home, when home
 // is set.

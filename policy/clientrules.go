@@ -72,7 +72,7 @@ func (p *Policy) withClientRules(c *hook.ToolCall, cl *lexer.CommandLine, d hook
 		return d
 	}
 	q := ClientQuery{Call: c, Line: cl, Rewrite: d.Command}
-	if _, j, r := JudgeScript(cl, p.Config); r == nil {
+	if _, j, r := judgeScript(cl, p.Config); r == nil {
 		q.Read, q.Reads = true, readPaths(j.access)
 	}
 	q.Read = q.Read || d.Rule == "retriever"

@@ -42,9 +42,9 @@ func TestCorpusAllowed(t *testing.T) {
 			}
 			continue
 		}
-		_, ref := judgeReadOnly(r.Command, corpusConfig())
+		_, ref := judgeText(r.Command, corpusConfig())
 		if strings.Contains(r.Comment, launcherOnlyMark) {
-			if ref == nil || !ref.LauncherOnly {
+			if ref == nil || !ref.launcherOnly {
 				misses++
 				t.Errorf("%s: its group says launcher-only, the judge says %v", r, ref)
 			}
@@ -54,12 +54,12 @@ func TestCorpusAllowed(t *testing.T) {
 		case marked && ref == nil:
 			misses++
 			t.Errorf("%s admitted on the policy alone; its group says sandbox-only", r)
-		case marked && !ref.SandboxOnly:
+		case marked && !ref.sandboxOnly:
 			misses++
 			t.Errorf("%s refused: %s", r, ref.What)
 		case marked:
 			sandboxOnly++
-		case ref != nil && ref.SandboxOnly:
+		case ref != nil && ref.sandboxOnly:
 			misses++
 			t.Errorf("%s admitted only for the sandbox (%s); mark its group sandbox-only", r, ref.What)
 		case ref != nil:
@@ -80,7 +80,7 @@ func TestCorpusRefused(t *testing.T) {
 		t.Errorf("only %d hostile rows; the issue asks for at least 400", len(rows))
 	}
 	for _, r := range rows {
-		if cmd, ref := judgeReadOnly(r.Command, corpusConfig()); ref == nil {
+		if cmd, ref := judgeText(r.Command, corpusConfig()); ref == nil {
 			t.Errorf("%s ALLOWED (%s) as %s", r, r.Comment, cmd)
 		}
 	}

@@ -28,7 +28,7 @@ func TestEnvironmentWords(t *testing.T) {
 		{cmd: `for f in .env a; do cat "$f.local"; done`, refused: ".env.local"},
 		{cmd: `for f in a; do ls $f; done`, refused: "quote the loop variable"},
 	} {
-		got, ref := judgeReadOnly(c.cmd, corpusConfig())
+		got, ref := judgeText(c.cmd, corpusConfig())
 		switch {
 		case c.refused == "" && ref != nil:
 			t.Errorf("%s refused: %s", c.cmd, ref.What)

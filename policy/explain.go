@@ -18,11 +18,11 @@ type Step struct {
 	Detail string `json:"detail"`
 }
 
-// ExplainReadOnly runs the stages JudgeReadOnly runs, in its order and with its functions,
+// ExplainReadOnly runs the stages judgeReadOnly runs, in its order and with its functions,
 // and says what each one saw: the lexer's tokens, the shape parser's structure, the second
 // parser's agreement, each command's rule, the sensitive-file rule over the words read, and
 // the rewrite. It stops at the first stage that refuses, as the judge does; the verdict it
-// implies is JudgeReadOnly's (TestExplainAgreesWithTheJudge).
+// implies is judgeReadOnly's (TestExplainAgreesWithTheJudge).
 func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) []Step {
 	var steps []Step
 	add := func(stage string, ok bool, detail string) bool {
@@ -49,7 +49,7 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) []Step 
 
 	var j judged
 	if len(sc.Items) == 1 && sc.Items[0].Pipeline != nil && isRunner(cfg, sc.Items[0].Pipeline.Cmds[0]) {
-		j.Need.runner = true
+		j.need.runner = true
 		add("program", true, commandText(sc.Items[0].Pipeline.Cmds[0])+
 			": one of your read_only_runners (it runs the repository's code, so only in the sandbox)")
 		cmds := sc.Items[0].Pipeline.Cmds
@@ -89,14 +89,14 @@ func ExplainReadOnly(cl *lexer.CommandLine, cfg *config.Config, w World) []Step 
 	} else {
 		add("files read", true, "none of these is a secret or credential store: "+clip.Short(strings.Join(unique(j.access.Files), " ")))
 	}
-	add("rewrite", true, lexer.Print(sc, RewriteFor(cfg)))
+	add("rewrite", true, lexer.Print(sc, rewriteFor(cfg)))
 	switch {
-	case j.Need.runner:
+	case j.need.runner:
 		add("sandbox", true, "required: a read-only runner runs only in the sandbox")
-	case j.Need.Why != "":
-		add("sandbox", true, "required: "+j.Need.Why)
-	case j.Need.launcher != "":
-		add("sandbox", true, "required: hookctl's launcher, sandboxed or not: "+j.Need.launcher)
+	case j.need.why != "":
+		add("sandbox", true, "required: "+j.need.why)
+	case j.need.launcher != "":
+		add("sandbox", true, "required: hookctl's launcher, sandboxed or not: "+j.need.launcher)
 	default:
 		add("sandbox", true, "wanted, not required: where it cannot apply, the policy alone holds the command")
 	}

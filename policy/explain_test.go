@@ -10,7 +10,7 @@ import (
 )
 
 // TestExplainAgreesWithTheJudge explains every row of the corpora and requires the verdict the
-// explanation implies to be JudgeReadOnly's: it refuses at a stage exactly when the judge
+// explanation implies to be judgeReadOnly's: it refuses at a stage exactly when the judge
 // refuses (the judge also refuses what needs the sandbox it does not have), with the judge's
 // reason, and when it admits, its rewrite is the judge's.
 func TestExplainAgreesWithTheJudge(t *testing.T) {
@@ -34,7 +34,7 @@ func TestExplainAgreesWithTheJudge(t *testing.T) {
 				t.Fatalf("%s: stage %s refused, but the explanation went on", r, st.Stage)
 			}
 		}
-		got, ref := judgeReadOnly(r.Command, cfg)
+		got, ref := judgeText(r.Command, cfg)
 		if !last.OK {
 			if ref == nil {
 				t.Errorf("%s: explained as refused at %s (%s), but the judge admits it", r, last.Stage, last.Detail)

@@ -113,7 +113,7 @@ func TestGitInOrderRealGit(t *testing.T) {
 			t.Errorf("control: %q wrote nothing; git no longer parses config in order?", cmd)
 		}
 		runShell(t, project, "git config --unset-all core.hooksPath; git -C sub config --unset-all core.hooksPath; git config --global --unset-all core.hooksPath")
-		if rewritten, r := judgeReadOnly(cmd, &config.Config{}); r == nil {
+		if rewritten, r := judgeText(cmd, &config.Config{}); r == nil {
 			t.Errorf("%q allowed as %q; git writes it", cmd, rewritten)
 		} else if !strings.Contains(r.What, "not an option") {
 			t.Errorf("%q refused for another reason: %s", cmd, r.What)
@@ -132,7 +132,7 @@ func TestGitInOrderRealGit(t *testing.T) {
 		"for name in user.name core.bare; do git config --get \"$name\"; done",
 	}
 	for _, cmd := range reads {
-		rewritten, r := judgeReadOnly(cmd, &config.Config{})
+		rewritten, r := judgeText(cmd, &config.Config{})
 		if r != nil {
 			t.Errorf("%q refused: %s", cmd, r.What)
 			continue
@@ -157,7 +157,7 @@ func markerSet(markers string) []string {
 // rewriteOf returns the hook's rewrite of an allowed command, failing the test if it is refused.
 func rewriteOf(t *testing.T, cmd string) string {
 	t.Helper()
-	rewritten, r := judgeReadOnly(cmd, &config.Config{})
+	rewritten, r := judgeText(cmd, &config.Config{})
 	if r != nil {
 		t.Fatalf("%q refused: %s", cmd, r.What)
 	}
@@ -303,7 +303,7 @@ func TestGitSubmoduleDiffRealGit(t *testing.T) {
 			if fired := markerSet(markers); len(fired) == 0 {
 				t.Errorf("control: %q --submodule=diff ran no trap: the pins alone would do", rewritten)
 			}
-			if _, r := judgeReadOnly(c.cmd+" --submodule=diff", &config.Config{}); r == nil {
+			if _, r := judgeText(c.cmd+" --submodule=diff", &config.Config{}); r == nil {
 				t.Errorf("%q --submodule=diff allowed", c.cmd)
 			}
 		}
@@ -344,7 +344,7 @@ func TestGitStatusVerboseRealGit(t *testing.T) {
 		if fired := markerSet(markers); !contains(fired, "textconv") {
 			t.Errorf("control: the rewrite of git status%s ran no textconv (fired %v); is -v safe now?", v, fired)
 		}
-		if _, r := judgeReadOnly("git status"+v, &config.Config{}); r == nil || !strings.Contains(r.What, "textconv") {
+		if _, r := judgeText("git status"+v, &config.Config{}); r == nil || !strings.Contains(r.What, "textconv") {
 			t.Errorf("git status%s: want refused for textconv, got %v", v, r)
 		}
 	}
@@ -422,7 +422,7 @@ func TestGitFilterDriversRealGit(t *testing.T) {
 	if len(stateDiff(before, repoState(t, project))) == 0 {
 		t.Errorf("control: describe --dirty with the pins wrote nothing; is it safe now?")
 	}
-	if _, r := judgeReadOnly("git describe --always --dirty", &config.Config{}); r == nil {
+	if _, r := judgeText("git describe --always --dirty", &config.Config{}); r == nil {
 		t.Errorf("git describe --dirty allowed; it writes .git/index")
 	}
 

@@ -164,7 +164,7 @@ func TestHostileRepoConfig(t *testing.T) {
 	}
 
 	for _, c := range hostileReads {
-		rewritten, r := judgeReadOnly(c.cmd, &config.Config{})
+		rewritten, r := judgeText(c.cmd, &config.Config{})
 		if r != nil {
 			t.Fatalf("%q refused: %s", c.cmd, r.What)
 		}
@@ -200,7 +200,7 @@ func TestRewritePinsConfig(t *testing.T) {
 		t.Fatalf("control: rg did not run the configured --pre: %v", err)
 	}
 	os.Remove(marker)
-	rewritten, r := judgeReadOnly("rg needle a.txt", &config.Config{})
+	rewritten, r := judgeText("rg needle a.txt", &config.Config{})
 	if r != nil {
 		t.Fatal(r.What)
 	}

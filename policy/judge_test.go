@@ -8,10 +8,10 @@ import (
 	"github.com/hookctl/hookctl/lexer"
 )
 
-// judgeReadOnly judges cmd with the read-only rules under cfg (JudgeReadOnly), its globs
+// judgeText judges cmd with the read-only rules under cfg (judgeReadOnly), its globs
 // expanded on this machine as the hook expands them.
-func judgeReadOnly(cmd string, cfg *config.Config) (string, *Refusal) {
-	return JudgeReadOnly(lexer.NewCommandLine(cmd), cfg, shellglob.World{})
+func judgeText(cmd string, cfg *config.Config) (string, *Refusal) {
+	return judgeReadOnly(lexer.NewCommandLine(cmd), cfg, shellglob.World{})
 }
 
 // testClient is a client as an adapter would describe it (testclient.Claude).

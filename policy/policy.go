@@ -517,7 +517,7 @@ func (p *Policy) readOnlyRules(c *hook.ToolCall, cl *lexer.CommandLine, sc scope
 		if cl == nil {
 			return hook.Decision{Verdict: hook.Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` came with no command", tool: true}, sc)}
 		}
-		script, j, r := JudgeScript(cl, p.Config)
+		script, j, r := judgeScript(cl, p.Config)
 		if r != nil {
 			return hook.Decision{Verdict: hook.Deny, Reason: p.render(r, sc)}
 		}
@@ -562,7 +562,7 @@ func (p *Policy) readOnlyRules(c *hook.ToolCall, cl *lexer.CommandLine, sc scope
 				return hook.Decision{Verdict: hook.Deny, Reason: p.render(r, sc)}
 			}
 		}
-		return p.contain(c, script, j.Need, isolation, hook.Decision{Verdict: hook.Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, RewriteFor(p.Config))})
+		return p.contain(c, script, j.need, isolation, hook.Decision{Verdict: hook.Allow, Reason: "hookctl: read-only command", Command: lexer.Print(script, rewriteFor(p.Config))})
 	case hook.KindFileWrite, hook.KindOther:
 		return hook.Decision{Verdict: hook.Deny, Reason: p.render(&Refusal{What: "`" + c.Tool + "` changes things", tool: true}, sc)}
 	}

@@ -47,7 +47,7 @@ func TestRealisticReads(t *testing.T) {
 		}
 		f := per[fam]
 		needs := strings.Contains(r.Comment, needsProgram)
-		_, ref := judgeReadOnly(r.Command, corpusConfig())
+		_, ref := judgeText(r.Command, corpusConfig())
 		for _, x := range []*tally{f, &total} {
 			x.rows++
 			if needs {
@@ -58,11 +58,11 @@ func TestRealisticReads(t *testing.T) {
 			counted.rows++
 		}
 		switch {
-		case ref == nil, ref.LauncherOnly:
+		case ref == nil, ref.launcherOnly:
 			// Admitted; a launcherOnly row through hookctl's launcher, which runs every admitted
 			// command where hookctl knows its own path, sandboxed or not.
 			continue
-		case ref.SandboxOnly:
+		case ref.sandboxOnly:
 			f.sandboxOnly++
 			total.sandboxOnly++
 			if !needs {

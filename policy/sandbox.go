@@ -96,7 +96,7 @@ const PolicyOnlyBadge = "(policy only)"
 func (p *Policy) contain(c *hook.ToolCall, sc *lexer.Script, need sandboxNeed, isolation func() Isolation, d hook.Decision) hook.Decision {
 	if need == (sandboxNeed{}) && hookctlOnly(sc) && p.Binary != "" {
 		d.Command = lexer.Print(sc, func(c *lexer.SimpleCommand) lexer.Printed {
-			pr := RewriteFor(p.Config)(c)
+			pr := rewriteFor(p.Config)(c)
 			pr.Words[0] = lexer.Word{Value: p.Binary}
 			return pr
 		})
@@ -116,8 +116,8 @@ func (p *Policy) contain(c *hook.ToolCall, sc *lexer.Script, need sandboxNeed, i
 				"which run the repository's code and so run only in the sandbox, and it cannot apply: " + iso.Reason +
 				". Ask the user to leave read-only mode to run it (they " + p.Client.ToEdit() + ")."}
 		}
-		if need.Why != "" {
-			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl read-only: " + need.Why + ", so it runs only in the sandbox, and the sandbox cannot apply: " + iso.Reason +
+		if need.why != "" {
+			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl read-only: " + need.why + ", so it runs only in the sandbox, and the sandbox cannot apply: " + iso.Reason +
 				". Read the files it would read (go.mod, Cargo.toml, package.json, their lock files) with cat or rg instead, or ask the user to leave read-only mode (they " + p.Client.ToEdit() + ")."}
 		}
 		if iso.Failing {
@@ -170,7 +170,7 @@ func leadingCdOf(sc *lexer.Script) string {
 func printBody(sc *lexer.Script, cfg *config.Config) string {
 	body := *sc
 	body.Cd = nil
-	return lexer.Print(&body, RewriteFor(cfg))
+	return lexer.Print(&body, rewriteFor(cfg))
 }
 
 // timeoutFlag is the launcher's bound on an admitted read-only command: the config's

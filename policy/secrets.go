@@ -261,7 +261,7 @@ func (p *Policy) editCredentialRead(c *hook.ToolCall, cl *lexer.CommandLine) (ho
 	if c.Kind != hook.KindShell || !secrets.Mentions(c.Command) {
 		return hook.Decision{}, false
 	}
-	_, j, r := JudgeScript(cl, p.Config)
+	_, j, r := judgeScript(cl, p.Config)
 	if r != nil {
 		return hook.Decision{}, false
 	}

@@ -40,8 +40,8 @@ func judgeUnlaunched(c *hook.ToolCall, sc *lexer.Script, j *judged) *Refusal {
 			return r
 		}
 	}
-	if j.Need.launcher != "" {
-		return &Refusal{What: j.Need.launcher + ", and `" + c.Tool + "` runs it as written, in the client's own environment"}
+	if j.need.launcher != "" {
+		return &Refusal{What: j.need.launcher + ", and `" + c.Tool + "` runs it as written, in the client's own environment"}
 	}
 	for _, name := range j.env {
 		if !slices.Contains(secrets.PassedEnv, name) && !slices.Contains(secrets.ToolchainEnv, name) {

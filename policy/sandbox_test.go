@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"os"
@@ -13,7 +13,6 @@ import (
 	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/policy"
 
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/syntax"
@@ -46,9 +45,9 @@ func shellWords(t *testing.T, command string) [][]string {
 
 func TestContainRewritesIntoTheLauncher(t *testing.T) {
 	calls := 0
-	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: "/opt/hook ctl/hookctl", Sandbox: func() policy.Isolation {
+	p := &Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: "/opt/hook ctl/hookctl", Sandbox: func() Isolation {
 		calls++
-		return policy.Isolation{Available: true, Describe: "landlock ABI 7, seccomp"}
+		return Isolation{Available: true, Describe: "landlock ABI 7, seccomp"}
 	}}
 	for _, c := range []struct {
 		command, session string
@@ -61,11 +60,11 @@ func TestContainRewritesIntoTheLauncher(t *testing.T) {
 		{"for f in a b; do wc -l \"$f\"; done", "s", ""},
 		{"if git diff --quiet; then echo clean; else git diff --stat; fi", "s", ""},
 	} {
-		want, r := judgeReadOnly(c.command, p.Config)
+		want, r := judgeText(c.command, p.Config)
 		if r != nil {
 			t.Fatalf("%q refused: %s", c.command, r.What)
 		}
-		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Session: c.session}, policy.SessionState{})
+		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: c.command, Session: c.session}, SessionState{})
 		if d.Verdict != hook.Allow || d.Isolation != "sandbox: landlock ABI 7, seccomp" {
 			t.Fatalf("%q: %v %q %q", c.command, d.Verdict, d.Reason, d.Isolation)
 		}
@@ -86,8 +85,8 @@ func TestContainRewritesIntoTheLauncher(t *testing.T) {
 			t.Errorf("%q: the sandboxed shell runs\n%q\nnot what was judged\n%q", c.command, launch[len(head)], want)
 		}
 	}
-	p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "sed -i s/a/b/ f"}, policy.SessionState{})
-	p.Decide(&hook.ToolCall{Tool: "Read", Kind: hook.KindFileRead}, policy.SessionState{})
+	p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "sed -i s/a/b/ f"}, SessionState{})
+	p.Decide(&hook.ToolCall{Tool: "Read", Kind: hook.KindFileRead}, SessionState{})
 	if calls != 6 {
 		t.Errorf("the sandbox was asked %d times for 6 admitted commands", calls)
 	}
@@ -104,21 +103,21 @@ func quoteForTest(s string) string {
 // get.
 type containCase struct {
 	name    string
-	sandbox func() policy.Isolation
+	sandbox func() Isolation
 	setting string
 	call    hook.ToolCall
 	verdict hook.Verdict
 }
 
 // decide decides the call in a session st, hookctl being /bin/hookctl.
-func (c *containCase) decide(st policy.SessionState) hook.Decision {
-	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
+func (c *containCase) decide(st SessionState) hook.Decision {
+	p := &Policy{World: shellglob.World{}, Config: &config.Config{Sandbox: c.setting}, Binary: "/bin/hookctl", Sandbox: c.sandbox}
 	return p.Decide(&c.call, st)
 }
 
 func TestContainWithoutSandbox(t *testing.T) {
-	none := func() policy.Isolation { return policy.Isolation{Reason: "the kernel has no Landlock"} }
-	some := func() policy.Isolation { return policy.Isolation{Available: true, Describe: "landlock"} }
+	none := func() Isolation { return Isolation{Reason: "the kernel has no Landlock"} }
+	some := func() Isolation { return Isolation{Available: true, Describe: "landlock"} }
 	for _, c := range []struct {
 		containCase
 		isolation, command string
@@ -140,74 +139,13 @@ func TestContainWithoutSandbox(t *testing.T) {
 			hook.Allow}, "policy only: the kernel has no Landlock; hookctl's launcher: environment allowlist, time bound",
 			"/bin/hookctl sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'hookctl readonly status | head -1'"},
 	} {
-		d := c.decide(policy.SessionState{})
+		d := c.decide(SessionState{})
 		if d.Verdict != c.verdict || d.Isolation != c.isolation || d.Command != c.command {
 			t.Errorf("%s: %v %q %q (%s)", c.name, d.Verdict, d.Isolation, d.Command, d.Reason)
 		}
 		if c.verdict == hook.Deny && !strings.Contains(d.Reason, `sandbox = "require"`) {
 			t.Errorf("%s: reason %q", c.name, d.Reason)
 		}
-	}
-}
-
-func TestSandboxSetting(t *testing.T) {
-	if _, err := ParseConfig("c.toml", `sandbox = "off"`); err == nil || !strings.Contains(err.Error(), "c.toml:1: sandbox must be") {
-		t.Errorf("sandbox = off: %v", err)
-	}
-	home, project := t.TempDir(), t.TempDir()
-	writeFile(t, home+"/config.toml", `sandbox = "require"`)
-	writeFile(t, project+"/"+config.ProjectConfigName, `sandbox = "auto"`)
-	if c, err := LoadConfigFor(home, project); err != nil || c.Sandbox != config.SandboxRequire {
-		t.Errorf("a project relaxed require: %+v %v", c, err)
-	}
-	writeFile(t, home+"/config.toml", ``)
-	writeFile(t, project+"/"+config.ProjectConfigName, `sandbox = "require"`)
-	if c, err := LoadConfigFor(home, project); err != nil || c.Sandbox != config.SandboxRequire {
-		t.Errorf("a project could not require the sandbox: %+v %v", c, err)
-	}
-}
-
-func writeFile(t *testing.T, path, text string) {
-	t.Helper()
-	if err := os.WriteFile(path, []byte(text), 0o600); err != nil {
-		t.Fatal(err)
-	}
-}
-
-func TestRunnerEntries(t *testing.T) {
-	for _, bad := range []string{`"go test; rm -rf x"`, `"make $T"`, `"make test > out"`, `"cd x && make"`, `""`, `"make 'a|b'"`} {
-		if _, err := ParseConfig("c.toml", "read_only_runners = ["+bad+"]"); err == nil {
-			t.Errorf("read_only_runners = [%s] accepted", bad)
-		}
-	}
-	cfg, err := ParseConfig("c.toml", `read_only_runners = ["go test ./...", "cargo test *"]`)
-	if err != nil {
-		t.Fatal(err)
-	}
-	p := &policy.Policy{World: shellglob.World{}, Config: cfg, Binary: "/bin/hookctl", Sandbox: func() policy.Isolation { return policy.Isolation{Available: true} }}
-	for cmd, want := range map[string]hook.Verdict{
-		"go test ./...":                      hook.Allow,
-		"go test ./... 2>&1 | tail -20":      hook.Allow,
-		"go test ./... | sh":                 hook.Deny,
-		"go test":                            hook.Deny,
-		"go test ./... -exec x":              hook.Deny,
-		"cargo test":                         hook.Allow,
-		"cargo test --release -- x":          hook.Allow,
-		"cargo testx":                        hook.Deny,
-		"for p in a; do go test ./...; done": hook.Deny,
-	} {
-		if d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: cmd}, policy.SessionState{}); d.Verdict != want {
-			t.Errorf("%q: %v (%s)", cmd, d.Verdict, d.Reason)
-		}
-	}
-	if _, r := judgeReadOnly("go test ./...", cfg); r == nil {
-		t.Error("JudgeReadOnly admitted a runner without the sandbox")
-	}
-	home, project := t.TempDir(), t.TempDir()
-	writeFile(t, home+"/config.toml", ``)
-	writeFile(t, project+"/"+config.ProjectConfigName, `read_only_runners = ["make"]`)
-	if c, err := LoadConfigFor(home, project); err != nil || len(c.Runners) != 0 || len(c.Warnings) != 1 {
-		t.Errorf("a project named a runner: %+v %v", c, err)
 	}
 }
 
@@ -224,9 +162,11 @@ func TestShellsRunTheLauncherOnWhatWasJudged(t *testing.T) {
 	os.MkdirAll(dir, 0o755)
 	stub := filepath.Join(dir, "hookctl")
 	trace := filepath.Join(t.TempDir(), "trace")
-	writeFile(t, stub, "#!/bin/sh\nfor a in \"$@\"; do printf '%s\\037' \"$a\"; done >> \"$HOOKCTL_TRACE\"; printf '\\036' >> \"$HOOKCTL_TRACE\"\n")
+	if err := os.WriteFile(stub, []byte("#!/bin/sh\nfor a in \"$@\"; do printf '%s\\037' \"$a\"; done >> \"$HOOKCTL_TRACE\"; printf '\\036' >> \"$HOOKCTL_TRACE\"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	os.Chmod(stub, 0o755)
-	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: stub, Sandbox: func() policy.Isolation { return policy.Isolation{Available: true} }}
+	p := &Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: stub, Sandbox: func() Isolation { return Isolation{Available: true} }}
 	for _, sh := range []struct {
 		name string
 		argv []string
@@ -236,14 +176,14 @@ func TestShellsRunTheLauncherOnWhatWasJudged(t *testing.T) {
 		}
 		ran := 0
 		for _, r := range rows {
-			d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: r.Command, Session: "s'1 x"}, policy.SessionState{})
+			d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: r.Command, Session: "s'1 x"}, SessionState{})
 			if d.Verdict != hook.Allow || !strings.Contains(d.Isolation, "sandbox") {
 				continue // routed to the retriever, or hookctl's own read
 			}
 			sc, _ := lexer.NewCommandLine(r.Command).Shape()
 			body := *sc
 			body.Cd = nil
-			want := strings.Join([]string{"sandbox", "--session", "s'1 x", "--timeout", "2m0s", "--", "bash", "--noprofile", "--norc", "-c", lexer.Print(&body, policy.Rewrite)}, "\x1f") + "\x1f"
+			want := strings.Join([]string{"sandbox", "--session", "s'1 x", "--timeout", "2m0s", "--", "bash", "--noprofile", "--norc", "-c", lexer.Print(&body, rewrite)}, "\x1f") + "\x1f"
 			os.Remove(trace)
 			cmd := exec.Command(sh.argv[0], append(sh.argv[1:], "cd() { :; }\n"+d.Command)...)
 			cmd.Env = append(os.Environ(), "HOOKCTL_TRACE="+trace)
@@ -265,8 +205,8 @@ func TestShellsRunTheLauncherOnWhatWasJudged(t *testing.T) {
 }
 
 func TestContainEdit(t *testing.T) {
-	edit := func() policy.Isolation { return policy.Isolation{Available: true, Edit: true, Describe: "landlock"} }
-	noEdit := func() policy.Isolation { return policy.Isolation{Available: true, EditReason: "no mount namespace"} }
+	edit := func() Isolation { return Isolation{Available: true, Edit: true, Describe: "landlock"} }
+	noEdit := func() Isolation { return Isolation{Available: true, EditReason: "no mount namespace"} }
 	for _, c := range []struct {
 		containCase
 		cd    string // the cd left outside
@@ -284,7 +224,7 @@ func TestContainEdit(t *testing.T) {
 		{containCase{"the guard still refuses first", edit, "", hook.ToolCall{Command: "rm -rf ~"}, hook.Deny}, "", ""},
 	} {
 		c.call.Tool, c.call.Kind, c.call.Session, c.call.Cwd = "Bash", hook.KindShell, "s1", "/elsewhere"
-		d := c.decide(policy.SessionState{Mode: hook.ModeEdit, Project: "/home/u/proj"})
+		d := c.decide(SessionState{Mode: hook.ModeEdit, Project: "/home/u/proj"})
 		if d.Verdict != c.verdict {
 			t.Errorf("%s: %v %q", c.name, d.Verdict, d.Reason)
 			continue
@@ -317,10 +257,10 @@ func TestContainEdit(t *testing.T) {
 // Monitor) cannot take the rewrite a glob, a brace group or ~ needs, so those are refused there
 // and admitted in Bash; a plain read is admitted in both.
 func TestNoRewriteToolsGetNoShapeRewrites(t *testing.T) {
-	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
+	p := &Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
 	for cmd, needs := range map[string]bool{"sort *.txt": true, "cat {a,b}.md": true, "ls ~/src": true, "ls -la": false, "cat README.md": false} {
 		for _, noRewrite := range []bool{false, true} {
-			d := p.Decide(&hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: cmd, NoRewrite: noRewrite}, policy.SessionState{Mode: hook.ModeReadOnly})
+			d := p.Decide(&hook.ToolCall{Tool: "Monitor", Kind: hook.KindShell, Command: cmd, NoRewrite: noRewrite}, SessionState{Mode: hook.ModeReadOnly})
 			if want := hook.Allow; needs && noRewrite {
 				if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "runs its command as written") {
 					t.Errorf("%q, no rewrite: %v %q", cmd, d.Verdict, d.Reason)
@@ -343,8 +283,8 @@ func TestNoRewriteHintNamesTheClientsShellTool(t *testing.T) {
 		{testClient, "or use the Bash tool", ""},
 		{hook.Client{Name: "Qwen Code"}, "write the file names and paths out", "Bash"},
 	} {
-		p := &policy.Policy{World: shellglob.World{}, Client: tc.client, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
-		d := p.Decide(&hook.ToolCall{Tool: "run_shell_command", Kind: hook.KindShell, Command: "sort *.txt", NoRewrite: true}, policy.SessionState{Mode: hook.ModeReadOnly})
+		p := &Policy{World: shellglob.World{}, Client: tc.client, Config: &config.Config{UserHome: "/home/u"}, Binary: "/bin/hookctl"}
+		d := p.Decide(&hook.ToolCall{Tool: "run_shell_command", Kind: hook.KindShell, Command: "sort *.txt", NoRewrite: true}, SessionState{Mode: hook.ModeReadOnly})
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, tc.want) || tc.no != "" && strings.Contains(d.Reason, tc.no) {
 			t.Errorf("%s: %v %q", tc.client.Name, d.Verdict, d.Reason)
 		}

@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"fmt"
@@ -14,7 +14,6 @@ import (
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/internal/testbin"
 	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/programs"
 )
 
@@ -43,7 +42,7 @@ func expectedTrace(sc *lexer.Script, rewritten bool, dir string) []string {
 	argv := func(c *lexer.SimpleCommand, loopVar, item string) string {
 		words := append([]lexer.Word{c.Name}, c.Args...)
 		if rewritten {
-			words = policy.Rewrite(c).Words
+			words = rewrite(c).Words
 		}
 		var vals []string
 		for _, w := range words {

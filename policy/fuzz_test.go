@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"errors"
@@ -14,7 +14,6 @@ import (
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/policy"
 )
 
 // FuzzJudge: the judge never panics, and what it allows (outright or for the sandbox only) is
@@ -83,7 +82,7 @@ func judgedCalls(sc *lexer.Script) []string {
 	}
 	add := func(pl *lexer.Pipeline) {
 		for _, c := range pl.Cmds {
-			p := policy.Rewrite(c)
+			p := rewrite(c)
 			var parts []string
 			parts = append(parts, p.Env...)
 			for _, w := range p.Words {
@@ -225,10 +224,10 @@ func wordValue(w *syntax.Word) (string, error) {
 // most a leading literal `cd DIR &&` taken out to run before it.
 func FuzzContainEdit(f *testing.F) {
 	corpus.Seed(f, "edit-allow", "edit-deny")
-	p := &policy.Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() policy.Isolation { return policy.Isolation{Available: true, Edit: true} }}
+	p := &Policy{World: shellglob.World{}, Config: &config.Config{}, Binary: "/bin/hook ctl", Sandbox: func() Isolation { return Isolation{Available: true, Edit: true} }}
 	head := []string{"/bin/hook ctl", "sandbox", "--profile", "edit", "--session", "s'1", "--project", "/p q", "--", "bash", "--noprofile", "--norc", "-c"}
 	f.Fuzz(func(t *testing.T, src string) {
-		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: src, Session: "s'1", Cwd: "/elsewhere"}, policy.SessionState{Mode: hook.ModeEdit, Project: "/p q"})
+		d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: src, Session: "s'1", Cwd: "/elsewhere"}, SessionState{Mode: hook.ModeEdit, Project: "/p q"})
 		if d.Verdict != hook.Pass || d.Command == "" || !strings.HasPrefix(d.Isolation, "edit sandbox") {
 			return
 		}

@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"sort"
@@ -9,7 +9,6 @@ import (
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/corpus"
 	"github.com/hookctl/hookctl/internal/shellglob"
-	"github.com/hookctl/hookctl/policy"
 )
 
 // BenchmarkJudge judges a realistic mix: every legitimate read in the allow corpus and every
@@ -34,7 +33,7 @@ func BenchmarkJudge(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		judgeReadOnly(mix[i%len(mix)], cfg)
+		judgeText(mix[i%len(mix)], cfg)
 	}
 }
 
@@ -49,7 +48,7 @@ func BenchmarkJudgeAllowed(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		judgeReadOnly(allow[i%len(allow)].Command, cfg)
+		judgeText(allow[i%len(allow)].Command, cfg)
 	}
 }
 
@@ -61,7 +60,7 @@ func BenchmarkJudgeMedian(b *testing.B) {
 		b.Fatal(err)
 	}
 	cfg := &config.Config{}
-	reportPerCommand(b, mix, 20, func(c string) func() { return func() { judgeReadOnly(c, cfg) } })
+	reportPerCommand(b, mix, 20, func(c string) func() { return func() { judgeText(c, cfg) } })
 }
 
 // reportPerCommand times the judgement of each command of mix, reps times a round (what judge
@@ -105,9 +104,9 @@ func BenchmarkDecideMedian(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
-				Protection: policy.Protection{Home: "/home/u", Paths: policy.ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
-			st := policy.SessionState{Mode: m.mode}
+			p := &Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
+				Protection: Protection{Home: "/home/u", Paths: ProtectedPaths(testClient, "/home/u/.config/hookctl", "/home/u", "/opt/hookctl", "/home/u/proj")}}
+			st := SessionState{Mode: m.mode}
 			reportPerCommand(b, mix, 10, func(c string) func() {
 				call := &hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: c}
 				return func() { p.Decide(call, st) }

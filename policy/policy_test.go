@@ -1,4 +1,4 @@
-package gate
+package policy
 
 import (
 	"strings"
@@ -7,16 +7,13 @@ import (
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/shellglob"
-	"github.com/hookctl/hookctl/internal/testclient"
 	"github.com/hookctl/hookctl/lexer"
-	"github.com/hookctl/hookctl/policy"
-	"github.com/hookctl/hookctl/session"
 )
 
 // TestPolicyScopes: read-only rules bind read-only agent types in every mode and read-only
 // sessions; everything else gets no opinion.
 func TestPolicyScopes(t *testing.T) {
-	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}}
+	p := &Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{ReadOnlyAgents: []string{"reviewer"}}}
 	write := func(agent string) *hook.ToolCall {
 		return &hook.ToolCall{Tool: "Write", Kind: hook.KindFileWrite, AgentType: agent}
 	}
@@ -34,7 +31,7 @@ func TestPolicyScopes(t *testing.T) {
 		{write(""), hook.ModeReadOnly, hook.Deny},
 		{write("general-purpose"), hook.ModeReadOnly, hook.Deny},
 	} {
-		if got := p.Decide(c.call, policy.SessionState{Mode: c.mode}).Verdict; got != c.want {
+		if got := p.Decide(c.call, SessionState{Mode: c.mode}).Verdict; got != c.want {
 			t.Errorf("%s by %q in %s: %s, want %s", c.call.Tool, c.call.AgentType, c.mode, got, c.want)
 		}
 	}
@@ -43,7 +40,7 @@ func TestPolicyScopes(t *testing.T) {
 // TestPolicyKinds: in read-only mode, reads and session tools pass, web is left to the
 // retriever, mutating and unknown tools are refused, shell is judged.
 func TestPolicyKinds(t *testing.T) {
-	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
+	p := &Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		want hook.Verdict
@@ -58,7 +55,7 @@ func TestPolicyKinds(t *testing.T) {
 		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "rm -rf /"}, hook.Deny},
 		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: ""}, hook.Deny},
 	} {
-		d := p.Decide(c.call, policy.SessionState{Mode: hook.ModeReadOnly})
+		d := p.Decide(c.call, SessionState{Mode: hook.ModeReadOnly})
 		if d.Verdict != c.want {
 			t.Errorf("%s %q: %s (%s), want %s", c.call.Tool, c.call.Command, d.Verdict, d.Reason, c.want)
 		}
@@ -74,7 +71,7 @@ func TestPolicyKinds(t *testing.T) {
 // TestDenyReasonsSayWhatToDo: every refusal names what was refused and what the agent can do,
 // and stays short enough to read.
 func TestDenyReasonsSayWhatToDo(t *testing.T) {
-	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
+	p := &Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}
 	for _, c := range []struct {
 		call *hook.ToolCall
 		mode hook.Mode
@@ -103,14 +100,14 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 		{&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "diff <(git show HEAD~1:Makefile) Makefile"}, hook.ModeReadOnly,
 			[]string{"(process substitution)", "git diff HEAD~1 -- FILE"}},
 	} {
-		d := p.Decide(c.call, policy.SessionState{Mode: c.mode})
+		d := p.Decide(c.call, SessionState{Mode: c.mode})
 		for _, w := range c.want {
 			if !strings.Contains(d.Reason, w) {
 				t.Errorf("%s %q: reason %q lacks %q", c.call.Tool, c.call.Command, d.Reason, w)
 			}
 		}
 		// The specific reason and one hint: the general rules are told once per session.
-		if len(d.Reason) > 600 || strings.Contains(d.Reason, policy.ReadOnlyShellRules) {
+		if len(d.Reason) > 600 || strings.Contains(d.Reason, readOnlyShellRules) {
 			t.Errorf("%q: reason is %d bytes: %q", c.call.Command, len(d.Reason), d.Reason)
 		}
 	}
@@ -119,7 +116,7 @@ func TestDenyReasonsSayWhatToDo(t *testing.T) {
 // TestDenyReasonsQuoteLittle: a reason quotes at most a short prefix of what the model wrote.
 func TestDenyReasonsQuoteLittle(t *testing.T) {
 	secret := "sk-ant-" + strings.Repeat("x", 200)
-	d := (&policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, policy.SessionState{Mode: hook.ModeReadOnly})
+	d := (&Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}}).Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "cat " + secret + " | tee /tmp/x"}, SessionState{Mode: hook.ModeReadOnly})
 	if strings.Contains(d.Reason, secret) {
 		t.Errorf("the reason repeats the whole argument: %q", d.Reason)
 	}
@@ -128,22 +125,22 @@ func TestDenyReasonsQuoteLittle(t *testing.T) {
 // TestDenyProgramsRemovesFromAllowlist: the config can remove programs, never add them.
 func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 	cfg := &config.Config{DenyPrograms: []string{"find", "curl"}}
-	if _, r := judgeReadOnly("find . -name x", cfg); r == nil {
+	if _, r := judgeText("find . -name x", cfg); r == nil {
 		t.Error("find allowed after deny_programs")
 	}
-	if _, r := judgeReadOnly("curl x", cfg); r == nil {
+	if _, r := judgeText("curl x", cfg); r == nil {
 		t.Error("listing curl in deny_programs let it through")
 	}
-	if _, r := judgeReadOnly("ls", cfg); r != nil {
+	if _, r := judgeText("ls", cfg); r != nil {
 		t.Errorf("ls refused: %s", r.What)
 	}
 	// The refusal names the setting, and no hint offers a removed program back to the agent
 	// (control: without deny_programs, the same hint offers find).
-	if _, r := judgeReadOnly("find . -name x", cfg); r == nil || !strings.Contains(r.What, "deny_programs") || strings.Contains(" "+r.Hint+" ", " find ") {
+	if _, r := judgeText("find . -name x", cfg); r == nil || !strings.Contains(r.What, "deny_programs") || strings.Contains(" "+r.Hint+" ", " find ") {
 		t.Errorf("find after deny_programs: %+v", r)
 	}
-	_, r := judgeReadOnly("frobnicate", cfg)
-	_, control := judgeReadOnly("frobnicate", &config.Config{})
+	_, r := judgeText("frobnicate", cfg)
+	_, control := judgeText("frobnicate", &config.Config{})
 	if r == nil || control == nil || strings.Contains(" "+r.Hint+" ", " find ") || !strings.Contains(" "+control.Hint+" ", " find ") {
 		t.Errorf("the allowlist offered after deny_programs: %+v (without it: %+v)", r, control)
 	}
@@ -153,9 +150,9 @@ func TestDenyProgramsRemovesFromAllowlist(t *testing.T) {
 // the shell becomes hookctl retrieve (the need from the call's description), and direct_fetch
 // lets web tools through.
 func TestNetworkRouting(t *testing.T) {
-	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl"}
+	p := &Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl"}
 	for _, mode := range []hook.Mode{hook.ModeReadOnly, hook.ModeEdit} {
-		st := policy.SessionState{Mode: mode}
+		st := SessionState{Mode: mode}
 		d := p.Decide(&hook.ToolCall{Tool: "WebSearch", Kind: hook.KindWeb, Web: &hook.WebRequest{Query: "q", Need: "q"}}, st)
 		if d.Verdict != hook.Deny || !strings.Contains(d.Reason, "retrieval hook") {
 			t.Errorf("%v WebSearch: %+v", mode, d)
@@ -176,12 +173,12 @@ func TestNetworkRouting(t *testing.T) {
 			t.Errorf("%v Monitor curl: %+v", mode, d)
 		}
 	}
-	direct := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{DirectFetch: true}, Binary: "/opt/hookctl"}
-	if d := direct.Decide(&hook.ToolCall{Tool: "WebFetch", Kind: hook.KindWeb, Web: &hook.WebRequest{URL: "https://x"}}, policy.SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Pass {
+	direct := &Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{DirectFetch: true}, Binary: "/opt/hookctl"}
+	if d := direct.Decide(&hook.ToolCall{Tool: "WebFetch", Kind: hook.KindWeb, Web: &hook.WebRequest{URL: "https://x"}}, SessionState{Mode: hook.ModeReadOnly}); d.Verdict != hook.Pass {
 		t.Errorf("direct_fetch: %+v", d)
 	}
 	// The rewrite is a command the read-only lexer also accepts, word for word.
-	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "wget -qO- 'https://example.com/a b'", Description: "x; rm -rf /"}, policy.SessionState{})
+	d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Command: "wget -qO- 'https://example.com/a b'", Description: "x; rm -rf /"}, SessionState{})
 	if d.Verdict != hook.Allow {
 		t.Fatalf("%+v", d)
 	}
@@ -197,8 +194,8 @@ func TestNetworkRouting(t *testing.T) {
 // ran unmediated and raw web content reached an agent holding file access and write tools.
 // Every one must be answered by the retriever (or refused), in both modes.
 func TestQuarantineSeesEverySpelling(t *testing.T) {
-	p := &policy.Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
-		Protection: policy.Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
+	p := &Policy{World: shellglob.World{}, Client: testClient, Config: &config.Config{}, Binary: "/opt/hookctl",
+		Protection: Protection{Home: "/home/u", Paths: []string{"/home/u/.config/hookctl"}}}
 	for _, cmd := range []string{
 		`cu\rl https://example.com/x`,
 		`$'curl' -s https://example.com/x`,
@@ -209,7 +206,7 @@ func TestQuarantineSeesEverySpelling(t *testing.T) {
 		"cu\\\nrl https://example.com/x",
 	} {
 		for _, mode := range []hook.Mode{hook.ModeEdit, hook.ModeReadOnly} {
-			d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, policy.SessionState{Mode: mode})
+			d := p.Decide(&hook.ToolCall{Tool: "Bash", Kind: hook.KindShell, Cwd: "/home/u/proj", Command: cmd}, SessionState{Mode: mode})
 			switch {
 			case d.Verdict == hook.Allow && strings.HasPrefix(d.Command, `/opt/hookctl retrieve fetch --op '{"url":"https://example.com/x"}' `):
 			case d.Verdict == hook.Deny:
@@ -220,76 +217,13 @@ func TestQuarantineSeesEverySpelling(t *testing.T) {
 	}
 }
 
-// judgeReadOnly judges a command given as text, parsing it as the policy does.
-func judgeReadOnly(cmd string, cfg *config.Config) (string, *policy.Refusal) {
-	return policy.JudgeReadOnly(lexer.NewCommandLine(cmd), cfg, shellglob.World{})
-}
-
 // judgeInSandbox is judgeReadOnly where the sandbox holds: a command admitted for the sandbox
 // only (Refusal.sandboxOnly) comes back rewritten, as the sandboxed shell runs it.
-func judgeInSandbox(cmd string, cfg *config.Config) (string, *policy.Refusal) {
-	out, r := judgeReadOnly(cmd, cfg)
-	if r == nil || !r.SandboxOnly {
+func judgeInSandbox(cmd string, cfg *config.Config) (string, *Refusal) {
+	out, r := judgeText(cmd, cfg)
+	if r == nil || !r.sandboxOnly {
 		return out, r
 	}
-	sc, _, _ := policy.JudgeScript(lexer.NewCommandLine(cmd), cfg)
-	return lexer.Print(sc, policy.RewriteFor(cfg)), nil
-}
-
-// testClient is a client as an adapter would describe it (testclient.Claude).
-var testClient = testclient.Claude
-
-// TestReadOnlyRulesOncePerSession: what the read-only shell accepts is told once — in the session
-// start's context, or, where the hook saw no start (a client without a session-start hook), with
-// the session's first refusal — and never again with each refusal, where it buried the reason.
-func TestReadOnlyRulesOncePerSession(t *testing.T) {
-	cfg := func(string) (*config.Config, error) { return &config.Config{}, nil }
-	call := func(session string) *hook.ToolCall {
-		return &hook.ToolCall{Session: session, Tool: "Bash", Kind: hook.KindShell, Command: "echo x > f", Cwd: "/p"}
-	}
-	store := session.NewStore(t.TempDir())
-	g := &Gate{Client: testClient, LoadConfig: cfg, Store: store, Modes: session.StoreModes{Store: store}}
-
-	start := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "started", Cwd: "/p"}, nil)
-	if !strings.Contains(start.Context, policy.ReadOnlyShellRules) {
-		t.Errorf("session start context lacks the read-only rules: %q", start.Context)
-	}
-	if d := g.Decide(&hook.Event{Name: hook.EventToolCall, Call: call("started")}, nil); strings.Contains(d.Reason, policy.ReadOnlyShellRules) {
-		t.Errorf("a refusal after the session start repeats the rules: %q", d.Reason)
-	}
-
-	var reasons []string
-	for range 3 {
-		d := g.Decide(&hook.Event{Name: hook.EventToolCall, Call: call("unseen")}, nil)
-		if d.Verdict != hook.Deny {
-			t.Fatalf("%v %q", d.Verdict, d.Reason)
-		}
-		reasons = append(reasons, d.Reason)
-	}
-	if !strings.Contains(reasons[0], policy.ReadOnlyShellRules) {
-		t.Errorf("the first refusal of a session whose start was not seen lacks the rules: %q", reasons[0])
-	}
-	for _, r := range reasons[1:] {
-		if strings.Contains(r, policy.ReadOnlyShellRules) {
-			t.Errorf("a later refusal repeats the rules: %q", r)
-		}
-	}
-}
-
-// TestSessionStartOffersNoDeniedProgram: the session start's examples of read-only programs
-// leave out what deny_programs removed (control: without it, jq is among them).
-func TestSessionStartOffersNoDeniedProgram(t *testing.T) {
-	for _, c := range []struct {
-		deny   []string
-		wantJQ bool
-	}{{nil, true}, {[]string{"jq", "git"}, false}} {
-		cfg := func(string) (*config.Config, error) { return &config.Config{DenyPrograms: c.deny}, nil }
-		store := session.NewStore(t.TempDir())
-		g := &Gate{Client: testClient, LoadConfig: cfg, Store: store, Modes: session.StoreModes{Store: store}}
-		start := g.Decide(&hook.Event{Name: hook.EventSessionStart, Session: "started", Cwd: "/p"}, nil)
-		if got := strings.Contains(start.Context, "sort, jq"); got != c.wantJQ || !strings.Contains(start.Context, "sed -n") ||
-			strings.Contains(start.Context, "git status") == (len(c.deny) > 0) {
-			t.Errorf("deny_programs %v: the context offers jq: %v (want %v): %q", c.deny, got, c.wantJQ, start.Context)
-		}
-	}
+	sc, _, _ := judgeScript(lexer.NewCommandLine(cmd), cfg)
+	return lexer.Print(sc, rewriteFor(cfg)), nil
 }
