@@ -23,17 +23,15 @@ func Enclosing(out []string, home, cwd string, names []string) []string {
 	}
 }
 
-// SettingsFiles is the Settings of a client whose files are system (a directory or a file of
+// SettingsFiles are the settings files of a client whose files are system (a directory or a file of
 // the machine's), inHome below the user's home, and names in every enclosing directory
 // (Enclosing).
-func SettingsFiles(system string, inHome, names []string) func(home, cwd string) []string {
-	return func(home, cwd string) []string {
-		out := []string{system}
-		if home != "" {
-			for _, f := range inHome {
-				out = append(out, filepath.Join(home, f))
-			}
+func SettingsFiles(home, cwd, system string, inHome, names []string) []string {
+	out := []string{system}
+	if home != "" {
+		for _, f := range inHome {
+			out = append(out, filepath.Join(home, f))
 		}
-		return Enclosing(out, home, cwd, names)
 	}
+	return Enclosing(out, home, cwd, names)
 }

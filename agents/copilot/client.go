@@ -20,4 +20,6 @@ var SettingsNames = []string{".github/hooks", ".github/copilot", ".copilot"}
 // SettingsPaths lists Copilot CLI's files that register or switch off hooks: the policy hooks
 // (/etc/github-copilot), the user's ~/.copilot (hooks, settings, plugins), and every enclosing
 // directory's .github/hooks and settings.
-var SettingsPaths = agentkit.SettingsFiles("/etc/github-copilot", []string{".copilot"}, SettingsNames)
+func SettingsPaths(home, cwd string) []string {
+	return agentkit.SettingsFiles(home, cwd, "/etc/github-copilot", []string{".copilot"}, SettingsNames)
+}

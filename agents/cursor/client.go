@@ -17,4 +17,6 @@ var SettingsNames = []string{".cursor/hooks.json"}
 
 // SettingsPaths lists Cursor's hook files: the system's (/etc/cursor), the user's and every
 // enclosing directory's.
-var SettingsPaths = agentkit.SettingsFiles("/etc/cursor", []string{".cursor/hooks.json"}, SettingsNames)
+func SettingsPaths(home, cwd string) []string {
+	return agentkit.SettingsFiles(home, cwd, "/etc/cursor", []string{".cursor/hooks.json"}, SettingsNames)
+}

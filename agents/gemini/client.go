@@ -20,4 +20,6 @@ var SettingsNames = []string{".gemini/settings.json"}
 // SettingsPaths lists Gemini CLI's files that register or configure hooks: the system settings
 // (/etc/gemini-cli), the user's ~/.gemini/settings.json and extensions, Antigravity's reported
 // hook file (~/.gemini/config/hooks.json), and every enclosing directory's .gemini/settings.json.
-var SettingsPaths = agentkit.SettingsFiles("/etc/gemini-cli", []string{".gemini/settings.json", ".gemini/extensions", ".gemini/config/hooks.json"}, SettingsNames)
+func SettingsPaths(home, cwd string) []string {
+	return agentkit.SettingsFiles(home, cwd, "/etc/gemini-cli", []string{".gemini/settings.json", ".gemini/extensions", ".gemini/config/hooks.json"}, SettingsNames)
+}

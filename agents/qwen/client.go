@@ -20,4 +20,6 @@ var SettingsNames = []string{".qwen/settings.json"}
 // SettingsPaths lists Qwen Code's files that register or configure hooks: the system settings
 // (/etc/qwen-code), the user's ~/.qwen/settings.json and extensions, and every enclosing
 // directory's .qwen/settings.json.
-var SettingsPaths = agentkit.SettingsFiles("/etc/qwen-code", []string{".qwen/settings.json", ".qwen/extensions"}, SettingsNames)
+func SettingsPaths(home, cwd string) []string {
+	return agentkit.SettingsFiles(home, cwd, "/etc/qwen-code", []string{".qwen/settings.json", ".qwen/extensions"}, SettingsNames)
+}
