@@ -53,10 +53,9 @@ func hostileRepo(t *testing.T) (project, markers string) {
 			t.Fatal(err)
 		}
 	}
-	// A commit whose object carries a gpgsig header, so that showing it with signatures on
-	// asks gpg.program to verify.
-	signedCommit := func(dir string) {
-		tree := git(dir, "write-tree")
+	// A commit of tree whose object carries a gpgsig header, so that showing it with signatures
+	// on asks gpg.program to verify.
+	signedCommit := func(dir, tree string) {
 		obj := fmt.Sprintf("tree %s\nauthor t <t@t> 1700000000 +0000\ncommitter t <t@t> 1700000000 +0000\n"+
 			"gpgsig -----BEGIN PGP SIGNATURE-----\n \n AAAA\n -----END PGP SIGNATURE-----\n\nsigned\n", tree)
 		p := filepath.Join(t.TempDir(), "commit")
@@ -71,7 +70,7 @@ func hostileRepo(t *testing.T) (project, markers string) {
 	write(filepath.Join(sub, "f.txt"), "one\n")
 	write(filepath.Join(sub, ".gitattributes"), "*.txt diff=conv\n")
 	git(sub, "add", ".")
-	signedCommit(sub)
+	signedCommit(sub, git(sub, "write-tree"))
 	write(filepath.Join(sub, "f.txt"), "two\n") // a change, so diff and status look at content
 	for _, kv := range [][2]string{
 		{"core.fsmonitor", trap("fsmonitor")},
@@ -98,12 +97,7 @@ func hostileRepo(t *testing.T) (project, markers string) {
 		out, _ := c.Output()
 		return strings.TrimSpace(string(out))
 	}()
-	obj := fmt.Sprintf("tree %s\nauthor t <t@t> 1700000000 +0000\ncommitter t <t@t> 1700000000 +0000\n"+
-		"gpgsig -----BEGIN PGP SIGNATURE-----\n \n AAAA\n -----END PGP SIGNATURE-----\n\nsigned\n", tree)
-	p := filepath.Join(t.TempDir(), "commit")
-	write(p, obj)
-	id := git(bare, "hash-object", "-t", "commit", "-w", p)
-	git(bare, "update-ref", "HEAD", id)
+	signedCommit(bare, tree)
 	return project, markers
 }
 
