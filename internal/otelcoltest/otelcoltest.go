@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"net"
 	"os"
 	"os/exec"
@@ -90,14 +91,28 @@ type Collector struct {
 	t          testing.TB
 }
 
-// FreePort is a loopback address free a moment ago.
+// FreePort is a loopback address free a moment ago, on a port below the kernel's ephemeral range:
+// a port the kernel handed out (Listen on :0) was taken, between the check and the collector's
+// bind, by another test's outgoing connection, which draws its local port from that range (a
+// clean clone's CI: "bind: address already in use").
 func FreePort(t testing.TB) string {
-	l, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
+	low := 32768
+	if b, err := os.ReadFile("/proc/sys/net/ipv4/ip_local_port_range"); err == nil {
+		if f := strings.Fields(string(b)); len(f) == 2 {
+			if n, err := strconv.Atoi(f[0]); err == nil && n > 2048 {
+				low = n
+			}
+		}
 	}
-	defer l.Close()
-	return l.Addr().String()
+	for range 100 {
+		addr := net.JoinHostPort("127.0.0.1", strconv.Itoa(1024+rand.IntN(low-1024)))
+		if l, err := net.Listen("tcp", addr); err == nil {
+			l.Close()
+			return addr
+		}
+	}
+	t.Fatal("no free loopback port below the ephemeral range in 100 tries")
+	return ""
 }
 
 // New prepares a collector on free loopback ports, not started.
