@@ -75,8 +75,15 @@ install: build
 test: test-deps e2e-deps
 	$(GO) vet ./...
 	CGO_ENABLED=0 $(GO) build -o bin/testreport ./internal/testreport
-	HOOKCTL_REQUIRE_E2E=1 HOOKCTL_REQUIRE_ALL=1 $(GO) test -timeout 40m -json ./... | tee $(TEST_JSON) | bin/testreport
+	{ HOOKCTL_REQUIRE_E2E=1 HOOKCTL_REQUIRE_ALL=1 $(GO) test -timeout 40m -json -skip '^$(ALONE)$$' ./...; \
+	  HOOKCTL_REQUIRE_ALL=1 $(GO) test -timeout 5m -json -run '^$(ALONE)$$' ./cmd/hookctl; } | tee $(TEST_JSON) | bin/testreport
 	HOOKCTL_REQUIRE_ALL=1 $(MAKE) --no-print-directory fuzz FUZZTIME=$(FUZZSMOKE)
+
+# Run after the rest, with the machine to itself: 600 hooks released at once must all answer
+# within the hook's 2 s deadline, which on two cores takes 1.3-1.8 s alone; beside the other
+# packages (go test runs two at once) a clean clone's CI saw `hookctl version` itself take 5 s and
+# 164 hooks refused at the deadline, a figure of the machine, not of hookctl.
+ALONE := TestFaultBurst
 
 # The programs the tests need besides Go (scripts/test-deps.sh names each and its package):
 # installed where this user may (root, or sudo without a password), else make stops and prints
