@@ -18,6 +18,7 @@ import (
 	"github.com/hookctl/hookctl/agents/agentkit"
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/sandbox"
 )
 
 type installOptions struct {
@@ -92,13 +93,30 @@ sh $HOOKCTL_HOME/uninstall.sh makes the same edit.`,
 
 // installOrAgent is install (or uninstall) for Claude Code, or for the client --agent names.
 func installOrAgent(s *streams, opts *installOptions) error {
+	var err error
 	if opts.Agent == "" || opts.Agent == "claude" {
-		return installRun(s, opts)
+		err = installRun(s, opts)
+	} else if _, err = agentNamed(opts.Agent); err == nil {
+		err = agentInstallRun(s, opts.Agent, opts)
 	}
-	if _, err := agentNamed(opts.Agent); err != nil {
-		return err
+	if err == nil && !opts.Remove && !opts.DryRun && opts.Scope != "managed" {
+		probeAtInstall(s)
 	}
-	return agentInstallRun(s, opts.Agent, opts)
+	return err
+}
+
+// probeAtInstall tries the sandbox now, as the hook would, and caches the answer: otherwise the
+// first command a hook admits on a new machine, or after an upgrade, waits for the probe (two
+// execs of hookctl) inside the hook's deadline, and a loaded machine refuses it. It also says
+// what holds here, before the first session does. A managed install runs as root for every user,
+// each of whom has a cache of their own.
+func probeAtInstall(s *streams) {
+	env := hookEnv()
+	if env.err != nil || env.binary == "" {
+		return
+	}
+	st := sandbox.Current(env.home, env.binary)
+	fmt.Fprintf(s.out, "sandbox on this machine: %s (hookctl doctor says more)\n", isolationOf(st).Status())
 }
 
 // linkedBinary is the link install makes in hookctl's home to the binary it installed.

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookctl/hookctl/sandbox"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -584,5 +585,46 @@ func TestDoctorNamesRulesOnHookctlsWrapper(t *testing.T) {
 	if code != exitDenied || !strings.Contains(out, "✗ the rule allow Bash(/home/u/.local/bin/hookctl sandbox *) in "+local+" approves hookctl's rewritten commands") ||
 		!strings.Contains(out, "fix: remove it from "+local) {
 		t.Errorf("doctor did not name the rule on hookctl's wrapper: exit %d\n%s", code, out)
+	}
+}
+
+// TestInstallCachesTheProbe: install tries the sandbox and caches the answer, so that the first
+// command a hook admits does not wait for the probe (two execs of hookctl) inside the hook's
+// deadline; and it says what holds. Control: in a home where nothing was installed, that first
+// hook call is the one that probes and writes the cache. A dry run writes none.
+func TestInstallCachesTheProbe(t *testing.T) {
+	_, hh := userEnv(t)
+	cache := filepath.Join(hh, sandbox.CacheName)
+	if code, out, errOut := runCLI(t, hh, "", "install", "--dry-run"); code != exitOK {
+		t.Fatalf("install --dry-run: %d %q %q", code, out, errOut)
+	}
+	if _, err := os.Stat(cache); !os.IsNotExist(err) {
+		t.Fatalf("a dry run wrote %s (%v)", cache, err)
+	}
+	code, out, errOut := runCLI(t, hh, "", "install")
+	if code != exitOK || !strings.Contains(out, "sandbox on this machine: read-only: ") {
+		t.Fatalf("install: %d %q %q", code, out, errOut)
+	}
+	before, err := os.Stat(cache)
+	if err != nil {
+		t.Fatalf("install did not cache the probe: %v", err)
+	}
+	payload := func(session string) string {
+		return `{"session_id":"` + session + `","cwd":"/tmp","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls -la"}}`
+	}
+	if code, out, errOut := runCLI(t, hh, payload("probe-installed"), "hook"); code != 0 || !strings.Contains(out, `"allow"`) {
+		t.Fatalf("hook: %d %s %s", code, out, errOut)
+	}
+	if after, err := os.Stat(cache); err != nil || !after.ModTime().Equal(before.ModTime()) || !os.SameFile(before, after) {
+		t.Errorf("the first hook call after install probed again (cache %v, %v → %v)", err, before.ModTime(), after)
+	}
+
+	// Control: nothing installed; the first admitted command probes.
+	_, fresh := userEnv(t)
+	if code, out, errOut := runCLI(t, fresh, payload("probe-fresh"), "hook"); code != 0 || !strings.Contains(out, `"allow"`) {
+		t.Fatalf("hook: %d %s %s", code, out, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(fresh, sandbox.CacheName)); err != nil {
+		t.Errorf("control: the first admitted command in a new home did not probe: %v", err)
 	}
 }
