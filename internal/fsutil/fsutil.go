@@ -63,7 +63,7 @@ func ReadFileModTime(path string, max int64, nofollow bool) ([]byte, time.Time, 
 		return nil, time.Time{}, &fs.PathError{Op: "stat", Path: path, Err: err}
 	}
 	if st.Mode&syscall.S_IFMT != syscall.S_IFREG {
-		return nil, time.Time{}, fmt.Errorf("%s is %s: %w", path, statKind(st.Mode), ErrNotRegular)
+		return nil, time.Time{}, fmt.Errorf("%s is %s: %w", path, statKind(uint32(st.Mode)), ErrNotRegular)
 	}
 	if st.Size > max {
 		return nil, time.Time{}, fmt.Errorf("%s is %d bytes, %w of %d", path, st.Size, ErrTooLarge, max)
@@ -94,7 +94,7 @@ func ReadFileModTime(path string, max int64, nofollow bool) ([]byte, time.Time, 
 	if int64(len(b)) > max {
 		return nil, time.Time{}, fmt.Errorf("%s is %w of %d bytes", path, ErrTooLarge, max)
 	}
-	return b, time.Unix(st.Mtim.Unix()), nil
+	return b, modTime(&st), nil
 }
 
 // retryEINTR runs f again while a signal interrupts it.

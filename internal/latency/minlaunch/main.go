@@ -1,3 +1,5 @@
+//go:build linux
+
 // Command minlaunch is the yardstick for hookctl's sandbox launcher (issue 28): the least a Go
 // launcher that sandboxes a command can do. It sets no_new_privs, applies a Landlock ruleset
 // that reads and executes everywhere and writes one directory, and execs the command.

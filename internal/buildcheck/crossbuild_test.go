@@ -1,0 +1,27 @@
+package buildcheck
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// TestBuildsForMacOS: every package builds for macOS, where hookctl runs its commands under
+// Seatbelt. Nothing else here compiles for it, and a Linux-only field in a shared file (Stat_t's
+// Mtim, in internal/fsutil) once broke the macOS build unseen.
+func TestBuildsForMacOS(t *testing.T) {
+	if testing.Short() {
+		t.Skip("cross-compiles the module")
+	}
+	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	for _, arch := range []string{"arm64", "amd64"} {
+		cmd := exec.Command(gobin, "build", "./...")
+		cmd.Dir = filepath.Join("..", "..")
+		cmd.Env = append(os.Environ(), "GOOS=darwin", "GOARCH="+arch, "CGO_ENABLED=0")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("GOOS=darwin GOARCH=%s go build ./...: %v\n%s", arch, err, out)
+		}
+	}
+}
