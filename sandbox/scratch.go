@@ -63,8 +63,7 @@ func OpenScratch(home, session string) (*Scratch, error) {
 	if fi, err := dir.Stat(); err == nil && now.Sub(fi.ModTime()) > sweepEvery {
 		idle = true
 	}
-	tv := []syscall.Timeval{syscall.NsecToTimeval(now.UnixNano()), syscall.NsecToTimeval(now.UnixNano())}
-	syscall.Futimes(int(dir.Fd()), tv)
+	touch(dir, now)
 	return &Scratch{Path: filepath.Join(ScratchRoot(home), name), Dir: dir, Idle: idle}, nil
 }
 

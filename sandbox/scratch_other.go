@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+	"time"
 )
 
 // openScratch makes and checks the directories by path (Seatbelt's policy names paths anyway).
@@ -32,4 +33,10 @@ func openScratch(home, name string) (*os.File, bool, error) {
 	}
 	f, err := os.Open(filepath.Join(ScratchRoot(home), name))
 	return f, made, err
+}
+
+// touch marks the directory dir has open as used at now.
+func touch(dir *os.File, now time.Time) {
+	tv := []syscall.Timeval{syscall.NsecToTimeval(now.UnixNano()), syscall.NsecToTimeval(now.UnixNano())}
+	syscall.Futimes(int(dir.Fd()), tv)
 }
