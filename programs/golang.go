@@ -75,25 +75,6 @@ var (
 	goLoading = []string{"GOTOOLCHAIN=local", "GOFLAGS=-buildvcs=false", "GOPROXY=off"}
 )
 
-// FailureNotes explain a failure the user would not otherwise connect with hookctl: the
-// launcher prints the note of a pin the command ran with when the command fails. go list and go
-// doc report a module missing from the module cache as "module lookup disabled by GOPROXY=off",
-// which names neither hookctl nor what to do (issue 30).
-var FailureNotes = []struct{ Pin, Note string }{
-	{"GOPROXY=off", "hookctl: go ran in hookctl's read-only sandbox with GOPROXY=off (no network): a module missing from " +
-		"your module cache is an error there, not a download; run `go mod download` yourself (outside the agent) and try again"},
-}
-
-// FailureNote is the note for the first pin of FailureNotes the script runs with, or "".
-func FailureNote(script string) string {
-	for _, n := range FailureNotes {
-		if strings.Contains(script, n.Pin) {
-			return n.Note
-		}
-	}
-	return ""
-}
-
 var goSubcommands = []goSub{
 	{name: "version", operands: 0, env: goLocal,
 		refused: Refusals{{"-m", "reads the build information of the named files; name none"}}},

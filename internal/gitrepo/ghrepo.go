@@ -1,6 +1,6 @@
 // Package gitrepo reads what hookctl needs of a git repository from its files, without running
-// git (whose config can name programs): its config, its branch, and the GitHub repository gh
-// would read.
+// git (whose config can name programs): its config, its branch, the GitHub repository gh would
+// read, and the filter drivers its config defines, which the read-only launcher pins off.
 package gitrepo
 
 import (

@@ -28,9 +28,9 @@ import (
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/policy"
-	"github.com/hookctl/hookctl/programs"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/egress"
+	"github.com/hookctl/hookctl/sandbox/readonly"
 )
 
 // Env is what the launcher knows of the installation from its wiring: hookctl's executable
@@ -148,7 +148,7 @@ var profiles = []profile{
 	{sandbox.EditName, editExec},
 	{sandbox.EditLandlockName, editLandlockExec},
 	{sandbox.PublishName, readOnlyExec},
-	{policy.PolicyOnlyProfile, policyOnlyExec},
+	{readonly.PolicyOnlyName, policyOnlyExec},
 }
 
 // Run is the sandbox verb's process o asks for, running args: one of roles, hookctl run's
@@ -246,12 +246,16 @@ func secureExec(opts *Options, args []string) error {
 // execs args, or runs them as a bounded child (read-only); it returns only on failure, or with
 // the command's exit status where it runs a child.
 func readOnlyExec(e *Env, home string, opts *Options, args []string) (int, error) {
-	scratch, err := scratchFor(home, opts)
+	ro := readonly.Options{Session: opts.Session, Scratch: opts.Scratch, Timeout: opts.Timeout}
+	if opts.Profile == sandbox.ReadOnlyName {
+		return readonly.Launch(home, ro, args)
+	}
+	scratch, err := readonly.OpenScratch(home, ro)
 	if err != nil {
 		return 0, err
 	}
 	defer scratch.Close()
-	if opts.Profile == sandbox.PublishName && !opts.InUserNS && opts.EgressFD == 0 {
+	if !opts.InUserNS && opts.EgressFD == 0 {
 		cfg, err := gate.LoadConfig(home)
 		if err != nil {
 			return 0, err
@@ -277,35 +281,11 @@ func readOnlyExec(e *Env, home string, opts *Options, args []string) (int, error
 			return sandbox.RunIsolated(append(argv, args...), ns, e.egressStarter(home, opts.Session, opts.Profile, policyFor(home, opts, cfg)))
 		}
 	}
-	// Other terminals too: a command could read one's input, its user's keystrokes (its own
-	// terminal it has open already, and /dev/tty).
-	hidden := append(sandbox.ReadOnlyHidden(home), otherTerminals)
-	if opts.Scratch != "" {
-		// The probe tries the kernel's mechanisms, not the user's files: nothing a command can
-		// write (a link at a credential path) may decide whether the machine can sandbox.
-		hidden = sandbox.HiddenDirs(home)
-	}
-	p := sandbox.ReadOnly(hidden, scratch.Path)
+	// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
+	p := sandbox.Publish(append(sandbox.HiddenDirs(home), readonly.OtherTerminals), scratch.Path, policy.PublishEnv)
 	p.ScratchDir = scratch.Dir
-	p.PassEnv, p.Pins = readOnlyEnv(home)
-	if opts.Profile == sandbox.ReadOnlyName {
-		// A child bounded in time, in namespaces of its own where the kernel allows, with the
-		// hidden paths masked by mounts there (sandbox.RunReadOnly).
-		code, err := sandbox.RunReadOnly(p, args, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, Isolate: true})
-		if err == nil && code != 0 && code != sandbox.ExitTimedOut {
-			if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
-				fmt.Fprintln(os.Stderr, note)
-			}
-		}
-		return code, err
-	}
-	if opts.Profile == sandbox.PublishName {
-		// gh reads its token from its hosts.yml, a credential store the read-only profile hides.
-		p = sandbox.Publish(append(sandbox.HiddenDirs(home), otherTerminals), scratch.Path, policy.PublishEnv)
-		p.ScratchDir = scratch.Dir
-		if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
-			return 0, err
-		}
+	if p.Proxy, err = sandbox.BridgeNetwork(opts.EgressFD); err != nil {
+		return 0, err
 	}
 	// The probe promised a sandbox and it failed to apply: nothing runs, and the hook goes on
 	// sending commands here (never around it) until the user's doctor finds out why. Forgetting
@@ -313,55 +293,7 @@ func readOnlyExec(e *Env, home string, opts *Options, args []string) (int, error
 	return 0, sandbox.Exec(p, args, os.Environ())
 }
 
-// otherTerminals is where the machine's pseudo-terminals are, which read-only and publish
-// commands may not open (edit mode's get a devpts of their own).
-const otherTerminals = "/dev/pts"
-
-// scratchFor opens the directory a read-only or publish command may write: the probe's own
-// (--scratch), or the session's beneath hookctl's home, by descriptor (sandbox.OpenScratch).
-func scratchFor(home string, opts *Options) (*sandbox.Scratch, error) {
-	if opts.Scratch != "" {
-		return sandbox.OpenDir(opts.Scratch)
-	}
-	s, err := sandbox.OpenScratch(home, opts.Session)
-	if err == nil && s.Idle {
-		sandbox.Sweep(home, s.Path)
-	}
-	return s, err
-}
-
-// policyOnlyExec runs a command where the sandbox cannot apply (issue 23): a child bounded in
-// time, in a process namespace of its own where the kernel allows, with the read-only profile's
-// environment, the allowlist (Profile.Environ), and what of the kernel's layers still applies
-// there (sandbox.RunPolicyOnly: the seccomp filter, no_new_privs, no capabilities; issue 28).
+// policyOnlyExec runs a command where the sandbox cannot apply (readonly.LaunchPolicyOnly).
 func policyOnlyExec(_ *Env, home string, opts *Options, args []string) (int, error) {
-	scratch, err := scratchFor(home, opts)
-	if err != nil {
-		return 0, err
-	}
-	defer scratch.Close()
-	p := sandbox.ReadOnly(nil, scratch.Path)
-	p.Name = policy.PolicyOnlyProfile
-	p.PassEnv, p.Pins = readOnlyEnv(home)
-	code, err := sandbox.RunPolicyOnly(p, args, os.Environ(), sandbox.Bound{Timeout: opts.Timeout, PidOnly: true})
-	if err == nil && code != 0 && code != sandbox.ExitTimedOut {
-		if note := programs.FailureNote(strings.Join(args, " ")); note != "" {
-			fmt.Fprintln(os.Stderr, note)
-		}
-	}
-	return code, err
-}
-
-// readOnlyEnv is what a read-only command's environment keeps besides the allowlist (the
-// config's pass_env), and the pins that turn the repository's own git filter drivers off
-// (gate.GitFilterPins).
-func readOnlyEnv(home string) (passEnv, pins []string) {
-	if cfg, err := gate.LoadConfig(home); err == nil {
-		passEnv = cfg.PassEnv
-	}
-	if wd, err := os.Getwd(); err == nil {
-		userHome, _ := os.UserHomeDir()
-		pins = gate.GitFilterPins(wd, userHome)
-	}
-	return passEnv, pins
+	return readonly.LaunchPolicyOnly(home, readonly.Options{Session: opts.Session, Scratch: opts.Scratch, Timeout: opts.Timeout}, args)
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/hookctl/hookctl/internal/shellglob"
 	"github.com/hookctl/hookctl/internal/testclient"
 	"github.com/hookctl/hookctl/policy"
+	"github.com/hookctl/hookctl/sandbox/readonly"
 )
 
 // TestNoAgentStartsARole: the roles' hidden flags (and --scratch, the probe's, which hides less)
@@ -58,5 +59,13 @@ func TestNoAgentStartsARole(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestPolicyOnlyIsOneName: the policy's rewrite names the policy-only profile, and both of its
+// launchers (hookctl sandbox's table and hookctl-sandbox) answer to that name.
+func TestPolicyOnlyIsOneName(t *testing.T) {
+	if policy.PolicyOnlyProfile != readonly.PolicyOnlyName {
+		t.Errorf("the policy rewrites to --profile %q, the launchers run %q", policy.PolicyOnlyProfile, readonly.PolicyOnlyName)
 	}
 }

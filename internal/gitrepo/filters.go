@@ -1,4 +1,4 @@
-package gate
+package gitrepo
 
 import (
 	"os"
@@ -35,10 +35,10 @@ var gitConfigRe struct {
 	section, include *regexp.Regexp
 }
 
-// GitFilterPins are the environment entries that turn off the filter drivers the repository at or
+// FilterPins are the environment entries that turn off the filter drivers the repository at or
 // above dir defines and home's configuration does not define alike: GIT_CONFIG_COUNT and a key and
 // an empty value for each driver's clean, smudge and process.
-func GitFilterPins(dir, home string) []string {
+func FilterPins(dir, home string) []string {
 	gitDir := findGitDir(dir)
 	if gitDir == "" {
 		return nil
