@@ -6,6 +6,7 @@ BIN       := bin/hookctl
 WORKER    := bin/hookctl-network
 DASHBOARD := bin/hookctl-dashboard
 EXPORTER  := bin/hookctl-export
+LAUNCHER  := bin/hookctl-sandbox
 FUZZTIME  ?= 60s
 
 # One stamp for both executables of a build: the network executable refuses a hookctl from
@@ -48,7 +49,7 @@ TEST_JSON ?= /dev/null
 # OpenTelemetry exporter, which hookctl runs from its own directory. Without cgo: Landlock
 # needs it.
 build:
-	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/hookctl ./cmd/hookctl-network ./cmd/hookctl-dashboard ./cmd/hookctl-export
+	CGO_ENABLED=0 $(GO) build -trimpath -ldflags "$(LDFLAGS)" -o bin/ ./cmd/hookctl ./cmd/hookctl-network ./cmd/hookctl-dashboard ./cmd/hookctl-export ./cmd/hookctl-sandbox
 
 # Build, put the four executables on the user's PATH, and register hookctl in the user's
 # settings of AGENT: claude (the default: ~/.claude/settings.json), codex, qwen, gemini, copilot
@@ -60,8 +61,9 @@ install: build
 	rm -f "$(PREFIX)/bin/hookctl-retrieve-worker" # its name before it also ran the egress proxy and the broker
 	install -m 0755 $(DASHBOARD) "$(PREFIX)/bin/hookctl-dashboard"
 	install -m 0755 $(EXPORTER) "$(PREFIX)/bin/hookctl-export"
+	install -m 0755 $(LAUNCHER) "$(PREFIX)/bin/hookctl-sandbox"
 	install -m 0755 $(BIN) "$(PREFIX)/bin/hookctl"
-	@echo "installed $(PREFIX)/bin/hookctl, $(PREFIX)/bin/hookctl-network, $(PREFIX)/bin/hookctl-dashboard and $(PREFIX)/bin/hookctl-export"
+	@echo "installed $(PREFIX)/bin/hookctl, $(PREFIX)/bin/hookctl-sandbox, $(PREFIX)/bin/hookctl-network, $(PREFIX)/bin/hookctl-dashboard and $(PREFIX)/bin/hookctl-export"
 	@case ":$$PATH:" in *":$(PREFIX)/bin:"*) ;; *) echo "note: $(PREFIX)/bin is not on your PATH: add  export PATH=\"$(PREFIX)/bin:\$$PATH\"  to your shell's start-up file (the hooks use the absolute path, so Claude Code needs nothing), or run $(PREFIX)/bin/hookctl doctor";; esac
 	"$(PREFIX)/bin/hookctl" install --agent $(AGENT) --scope user
 

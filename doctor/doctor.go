@@ -40,6 +40,7 @@ import (
 	"github.com/hookctl/hookctl/retriever/settings"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/launcher"
+	"github.com/hookctl/hookctl/sandbox/readonly"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -105,6 +106,7 @@ func (d *Doctor) Run() int {
 	// The binary, and what the hooks run.
 	d.OK("hookctl %s at %s", env.Version, env.Binary)
 	d.checkWorker(env.Binary)
+	d.checkLauncher(env.Binary)
 	d.checkSandbox(env)
 
 	// Registration per scope.
@@ -546,6 +548,19 @@ func (d *Doctor) checkWorker(binary string) {
 	d.checkBeside(path, retriever.NetworkExecutable, "the network executable (retrieval's worker, edit mode's egress proxy, hookctl run's credential broker)", "every retrieval and every connection of edit mode will fail",
 		fmt.Sprintf("web retrieval and edit mode's network: %s is not beside hookctl in %s, so WebFetch, WebSearch and Bash web reads will be refused, and edit mode's commands reach no host (make install puts both there)",
 			retriever.NetworkExecutable, filepath.Dir(path)))
+}
+
+// checkLauncher checks the read-only launcher beside this binary, which every admitted read
+// starts as where it is there; without it they start in `hookctl sandbox`, the same profiles,
+// about a millisecond slower each.
+func (d *Doctor) checkLauncher(binary string) {
+	if binary == "" {
+		return
+	}
+	path := filepath.Join(filepath.Dir(binary), readonly.Executable)
+	d.checkBeside(path, readonly.Executable, "the read-only launcher", "every admitted read fails to start until both come from one build",
+		fmt.Sprintf("the read-only launcher: %s is not beside hookctl in %s, so admitted reads start in `hookctl sandbox`, about a millisecond slower each (make install puts both there)",
+			readonly.Executable, filepath.Dir(path)))
 }
 
 // checkBeside checks an executable of hookctl's build that hookctl runs from its own directory:

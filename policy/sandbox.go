@@ -203,15 +203,23 @@ func (p *Policy) isolation(c *hook.ToolCall) Isolation {
 }
 
 // launch is the command that runs script in the sandbox, with the launcher's flags, after cd
-// (run in the client's shell) if it is set.
+// (run in the client's shell) if it is set. The read-only and policy-only profiles start in the
+// read-only launcher's own executable where it is installed (Launcher): hookctl's start-up was
+// a sixth of the launch (issue 28).
 func (p *Policy) launch(cd string, flags []string, script string) string {
 	var b strings.Builder
 	if cd != "" {
 		b.WriteString(cd)
 		b.WriteString(" && ")
 	}
-	b.WriteString(lexer.Quote(p.Binary))
-	b.WriteString(" sandbox")
+	if p.Launcher != "" && len(p.LaunchProfile) == 0 && (flags[0] != "--profile" || flags[1] == PolicyOnlyProfile) {
+		b.WriteString(lexer.Quote(p.Launcher))
+		b.WriteString(" --build ")
+		b.WriteString(lexer.Quote(p.Build))
+	} else {
+		b.WriteString(lexer.Quote(p.Binary))
+		b.WriteString(" sandbox")
+	}
 	for _, f := range flags {
 		b.WriteByte(' ')
 		b.WriteString(lexer.Quote(f))

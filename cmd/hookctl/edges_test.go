@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/hookctl/hookctl/fixtures/hostile"
+	"github.com/hookctl/hookctl/sandbox/readonly"
 )
 
 // Issue 22: the sandboxes hold at their edges. Each test runs its attacks for real, through
@@ -31,6 +32,13 @@ func forEditWorlds(t *testing.T, f func(t *testing.T, w *editWorld)) {
 	}
 }
 
+// launched says whether the hook's rewrite runs starts the command in one of the sandbox's
+// launchers: hookctl-sandbox (a read-only or policy-only command, where it is installed) or
+// `hookctl sandbox`.
+func launched(runs string) bool {
+	return strings.Contains(runs, " sandbox ") || strings.Contains(runs, readonly.Executable+" --build ")
+}
+
 // viaHook sends command through the hook in the session's current mode and runs what the client
 // would run (the rewrite), as the world's user, in the project, for at most 20 s. refused: the
 // hook refused it (nothing ran).
@@ -40,7 +48,7 @@ func (w *editWorld) viaHook(t *testing.T, command string) (out string, err error
 	if refused {
 		return "", nil, true
 	}
-	if !strings.Contains(runs, " sandbox ") {
+	if !launched(runs) {
 		t.Errorf("%s: the hook passed it unsandboxed: %s", command, runs)
 		return "", errors.New("unsandboxed"), false
 	}

@@ -21,10 +21,12 @@ import (
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/hook"
+	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/overload"
 	"github.com/hookctl/hookctl/internal/trustedpath"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/sandbox/readonly"
 	"github.com/hookctl/hookctl/scrub"
 	"github.com/hookctl/hookctl/session"
 )
@@ -314,6 +316,7 @@ func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Conf
 	g := &gate.Gate{
 		Environ: os.Environ(),
 		Client:  a.Client, LoadConfig: loadConfig, Binary: env.binary,
+		Launcher: readonly.Beside(env.binary), Build: buildinfo.Digest(),
 		Modes: session.FixedMode(hook.ModeReadOnly),
 		Protect: func(cwd string) policy.Protection {
 			p := gate.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)

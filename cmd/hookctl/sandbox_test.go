@@ -279,7 +279,7 @@ func TestPolicyOnlyMachine(t *testing.T) {
 		t.Errorf("probe: exit %d\n%s", code, out)
 	}
 	// The launcher still runs it, for the environment allowlist and the time bound (issue 23).
-	if out, _ := run("", "check", "--", "ls -la"); !strings.Contains(out, " sandbox --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la'\nunder: policy only: the kernel has no Landlock") {
+	if out, _ := run("", "check", "--", "ls -la"); !strings.Contains(out, " --profile policy-only --session '' --timeout 2m0s -- bash --noprofile --norc -c 'ls -la'\nunder: policy only: the kernel has no Landlock") {
 		t.Errorf("check: %s", out)
 	}
 	if out, _ := run(`{"session_id":"s1"}`, "statusline"); strings.TrimSpace(out) != "🔒 READ-ONLY (⚠ policy only for files, seccomp holds: hookctl doctor)" {
@@ -319,7 +319,7 @@ func TestSandboxFailingAtExecRefuses(t *testing.T) {
 	out, _ := check.Output()
 	runs, ok := strings.CutPrefix(strings.TrimPrefix(string(out), "allow\n"), "runs: ")
 	runs, _, _ = strings.Cut(runs, "\n")
-	if !ok || !strings.Contains(runs, " sandbox --session") {
+	if !ok || !launched(runs) {
 		t.Fatalf("not sandboxed here: %s", out)
 	}
 	if _, err := os.Stat(filepath.Join(hh, "sandbox.json")); err != nil {
@@ -343,7 +343,7 @@ func TestSandboxFailingAtExecRefuses(t *testing.T) {
 	}
 	again := exec.Command(bin, "check", "--", "ls -la")
 	again.Env = env
-	if out, _ := again.Output(); !strings.Contains(string(out), " sandbox --session") {
+	if out, _ := again.Output(); !launched(string(out)) {
 		t.Errorf("after a failure the next command is not sandboxed: %s", out)
 	}
 }
@@ -385,7 +385,7 @@ func TestReadOnlyRunner(t *testing.T) {
 		{"make check T=one 2>&1 | head -1", []string{"checked one"}},
 	} {
 		out, runs := check(env, c.command)
-		if !strings.HasPrefix(out, "allow\n") || !strings.Contains(runs, " sandbox --session") {
+		if !strings.HasPrefix(out, "allow\n") || !launched(runs) {
 			t.Fatalf("%s: %s", c.command, out)
 		}
 		sh := exec.Command("bash", "--noprofile", "--norc", "-c", runs)

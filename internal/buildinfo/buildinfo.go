@@ -5,6 +5,8 @@
 package buildinfo
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -85,3 +87,10 @@ func Describe(program string) string {
 
 // TestSeamsWarning is how a test build says what it is.
 const TestSeamsWarning = "⚠ built with the hookctl_testseams tag, for tests: its retriever reaches loopback and private addresses. Never install it."
+
+// Digest is a short digest of ID, for a command line that must name this build (the read-only
+// launcher's --build: hookctl-sandbox refuses to run for another build's hook).
+func Digest() string {
+	sum := sha256.Sum256([]byte(ID()))
+	return hex.EncodeToString(sum[:6])
+}

@@ -22,7 +22,8 @@ var built struct {
 }
 
 // Hookctl returns the path of cmd/hookctl built as it is released (without cgo), building it
-// cmd/hookctl-network and cmd/hookctl-dashboard into the same directory on first use.
+// cmd/hookctl-network, cmd/hookctl-dashboard, cmd/hookctl-export and cmd/hookctl-sandbox into the
+// same directory on first use.
 func Hookctl(t testing.TB) string {
 	t.Helper()
 	built.once.Do(func() {
@@ -32,7 +33,8 @@ func Hookctl(t testing.TB) string {
 		path := filepath.Join(built.dir, "hookctl")
 		cmd := exec.Command("go", "build", "-o", built.dir+string(filepath.Separator),
 			"github.com/hookctl/hookctl/cmd/hookctl", "github.com/hookctl/hookctl/cmd/hookctl-network",
-			"github.com/hookctl/hookctl/cmd/hookctl-dashboard", "github.com/hookctl/hookctl/cmd/hookctl-export")
+			"github.com/hookctl/hookctl/cmd/hookctl-dashboard", "github.com/hookctl/hookctl/cmd/hookctl-export",
+			"github.com/hookctl/hookctl/cmd/hookctl-sandbox")
 		cmd.Env = append(os.Environ(), "CGO_ENABLED=0")
 		if out, err := cmd.CombinedOutput(); err != nil {
 			built.err = fmt.Errorf("failed to build hookctl: %w\n%s", err, out)

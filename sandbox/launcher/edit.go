@@ -16,6 +16,7 @@ import (
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/sandbox/readonly"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -156,10 +157,11 @@ func (e *Env) EditProfile(home, session, project, scratch string, confine bool) 
 	userHome, _ := os.UserHomeDir()
 	binary := e.Binary
 	frozen := policy.ProtectedPaths(e.Client, home, userHome, binary, project)
-	// And what hookctl starts outside every sandbox from beside itself: the network executable,
-	// and the exporter any hook call may start. PATH's directories are frozen below; these are
+	// And what hookctl starts from beside itself: outside every sandbox the network executable
+	// and the exporter any hook call may start, and the read-only launcher every admitted read
+	// starts as (it applies the sandbox itself). PATH's directories are frozen below; these are
 	// wherever the user installed them, possibly in an edit_writable directory off PATH.
-	frozen = append(frozen, binary, front.WorkerPath(binary), launch.Path(binary))
+	frozen = append(frozen, binary, front.WorkerPath(binary), launch.Path(binary), filepath.Join(filepath.Dir(binary), readonly.Executable))
 	if userHome != "" {
 		frozen = append(frozen, filepath.Join(userHome, ".claude"), filepath.Join(userHome, ".claude.json"))
 		for _, d := range e.ClientDirs.Home {

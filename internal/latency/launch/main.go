@@ -1,22 +1,28 @@
-// Command launch measures the read-only launcher against its yardstick (issue 28): `hookctl
-// sandbox --session S -- bash --noprofile --norc -c true` (what the hook rewrites an admitted read
-// into) beside the minimal Go launcher (internal/latency/minlaunch: no_new_privs, Landlock reading
-// everywhere and writing one directory, exec) running the same bash, in interleaved rounds whose
-// order rotates, so that machine noise hits every series alike. It reports the median wall time
-// of each and the ratio of the medians; then the same launch with HOOKCTL_HOME inside a directory
-// of 5 entries and inside one of 5,000 (a shared server's /home), whose ratio says whether the
-// launch depends on the size of the directories around the paths it hides.
+// Command launch measures the read-only launcher against its yardsticks (issue 28):
+// `hookctl-sandbox --build D --session S -- bash --noprofile --norc -c true` (what the hook
+// rewrites an admitted read into where hookctl-sandbox is installed beside hookctl) beside the
+// minimal Go launcher (internal/latency/minlaunch: no_new_privs, Landlock reading everywhere and
+// writing one directory, exec) and the same launcher isolating the command in process and mount
+// namespaces, running the same bash, in interleaved rounds whose order rotates, so that machine
+// noise hits every series alike. It reports the median wall time of each and the ratios of the
+// medians; the same launch with HOOKCTL_HOME inside a directory of 5 entries and inside one of
+// 5,000 (a shared server's /home), whose ratio says whether the launch depends on the size of the
+// directories around the paths it hides; and `hookctl sandbox`, the same profile started in
+// hookctl's own binary.
 //
 //	go run ./internal/latency/launch -hookctl bin/hookctl -min bin/minlaunch -n 200
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/latency/stats"
@@ -51,6 +57,10 @@ func main() {
 	home := func(dir string) []string {
 		return append(os.Environ(), "HOOKCTL_HOME="+filepath.Join(dir, "user0", ".config", "hookctl"), "HOME="+filepath.Join(dir, "user0"))
 	}
+	launcher := filepath.Join(filepath.Dir(*hookctl), "hookctl-sandbox")
+	launch := func(session string) []string {
+		return []string{launcher, "--build", digest(launcher), "--session", session, "--"}
+	}
 	series := []struct {
 		name string
 		argv []string
@@ -59,8 +69,9 @@ func main() {
 		{"bash alone", bash, os.Environ()},
 		{"minimal Go launcher", append([]string{*minimal, write}, bash...), os.Environ()},
 		{"minimal Go launcher, isolated", append([]string{*minimal, "-isolate", write}, bash...), os.Environ()},
+		{"hookctl-sandbox, home among 5", append(launch("bench"), bash...), home(small)},
+		{"hookctl-sandbox, home among 5,000", append(launch("bench"), bash...), home(big)},
 		{"hookctl sandbox, home among 5", append([]string{*hookctl, "sandbox", "--session", "bench", "--"}, bash...), home(small)},
-		{"hookctl sandbox, home among 5,000", append([]string{*hookctl, "sandbox", "--session", "bench", "--"}, bash...), home(big)},
 	}
 	times := make([][]time.Duration, len(series))
 	for _, s := range series {
@@ -78,9 +89,10 @@ func main() {
 		med[i] = stats.Pct(times[i], 50)
 		fmt.Printf("  %-36s p50 %7.3f  p90 %7.3f\n", s.name, stats.Ms(med[i]), stats.Ms(stats.Pct(times[i], 90)))
 	}
-	fmt.Printf("ratio: hookctl sandbox / minimal Go launcher      %.2fx (goal ≤ 1.2x)\n", float64(med[3])/float64(med[1]))
+	fmt.Printf("ratio: hookctl-sandbox / minimal Go launcher      %.2fx (goal ≤ 1.2x; what the hook's rewrite runs)\n", float64(med[3])/float64(med[1]))
 	fmt.Printf("ratio: isolated minimal / minimal Go launcher     %.2fx (what ending every process costs)\n", float64(med[2])/float64(med[1]))
-	fmt.Printf("ratio: hookctl sandbox / isolated minimal         %.2fx\n", float64(med[3])/float64(med[2]))
+	fmt.Printf("ratio: hookctl-sandbox / isolated minimal         %.2fx\n", float64(med[3])/float64(med[2]))
+	fmt.Printf("ratio: hookctl sandbox / minimal Go launcher      %.2fx (the same profile started in hookctl's binary)\n", float64(med[5])/float64(med[1]))
 	fmt.Printf("ratio: home among 5,000 / home among 5            %.2fx (goal ≤ 1.2x)\n", float64(med[4])/float64(med[3]))
 }
 
@@ -94,6 +106,23 @@ func run(argv, env []string) time.Duration {
 		fail(fmt.Errorf("%q: %v\n%s", argv, err, out))
 	}
 	return d
+}
+
+// digest is the build digest the launcher at path answers to (buildinfo.Digest): the first six
+// bytes of the SHA-256 of the build line its version prints, as hookctl's rewrite passes it.
+func digest(path string) string {
+	out, err := exec.Command(path, "version").Output()
+	if err != nil {
+		fail(fmt.Errorf("%s version: %v", path, err))
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if id, ok := strings.CutPrefix(line, "build: "); ok {
+			sum := sha256.Sum256([]byte(id))
+			return hex.EncodeToString(sum[:6])
+		}
+	}
+	fail(fmt.Errorf("%s version printed no build line: %q", path, out))
+	return ""
 }
 
 func fail(err error) {
