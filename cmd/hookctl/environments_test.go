@@ -12,6 +12,8 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+
+	"github.com/hookctl/hookctl/sandbox/readonly"
 )
 
 // TestSandboxEnvironments launches the read-only sandbox in each environment people run agents
@@ -80,6 +82,9 @@ func TestSandboxEnvironments(t *testing.T) {
 			os.WriteFile(filepath.Join(home, ".ssh", "id_ed25519"), []byte(secret+"\n"), 0o600)
 			b, _ := os.ReadFile(hookctlBinary(t))
 			os.WriteFile(filepath.Join(bin, "hookctl"), b, 0o755)
+			b, _ = os.ReadFile(filepath.Join(filepath.Dir(hookctlBinary(t)), readonly.Executable))
+			os.WriteFile(filepath.Join(bin, readonly.Executable), b, 0o755)
+			launcher := readOnlyLauncher(t, filepath.Join(bin, readonly.Executable))
 			b, _ = os.ReadFile(self)
 			os.WriteFile(filepath.Join(bin, "harness"), b, 0o755)
 			wrap := slices.Clone(row.wrap)
@@ -149,21 +154,25 @@ func TestSandboxEnvironments(t *testing.T) {
 					t.Errorf("the probe does not say %q:\n%s", want, probe)
 				}
 			}
-			out, code, effects := attack(filepath.Join(bin, "hookctl"), "sandbox", "--session", "s", "--")
-			switch {
-			case row.held && len(effects) > 0:
-				t.Errorf("under the sandbox the attack got through: %v\n%s", effects, out)
-			case row.held && code == exitSandboxFailed:
-				t.Errorf("the sandbox did not run the command:\n%s", out)
-			case !row.held && (code != exitSandboxFailed || len(effects) > 0):
-				t.Errorf("without the sandbox the read-only launcher ran the command (exit %d, %v):\n%s", code, effects, out)
-			}
-			if !row.held {
-				// The hook's launch on a machine without the sandbox: the policy alone holds the
-				// files; the seccomp filter still refuses the connection.
-				out, _, effects := attack(filepath.Join(bin, "hookctl"), "sandbox", "--profile", "policy-only", "--session", "s", "--")
-				if want := "write outside, hidden read"; strings.Join(effects, ", ") != want {
-					t.Errorf("policy-only: expected %s to get through and the connection refused, got %v:\n%s", want, effects, out)
+			// Both launchers of the profile: hookctl-sandbox, which the hook's rewrite starts
+			// where it is installed, and hookctl sandbox.
+			for _, launch := range [][]string{launcher, {filepath.Join(bin, "hookctl"), "sandbox"}} {
+				out, code, effects := attack(append(slices.Clone(launch), "--session", "s", "--")...)
+				switch {
+				case row.held && len(effects) > 0:
+					t.Errorf("%s: under the sandbox the attack got through: %v\n%s", launch[0], effects, out)
+				case row.held && code == exitSandboxFailed:
+					t.Errorf("%s: the sandbox did not run the command:\n%s", launch[0], out)
+				case !row.held && (code != exitSandboxFailed || len(effects) > 0):
+					t.Errorf("%s: without the sandbox the read-only launcher ran the command (exit %d, %v):\n%s", launch[0], code, effects, out)
+				}
+				if !row.held {
+					// The hook's launch on a machine without the sandbox: the policy alone holds
+					// the files; the seccomp filter still refuses the connection.
+					out, _, effects := attack(append(slices.Clone(launch), "--profile", "policy-only", "--session", "s", "--")...)
+					if want := "write outside, hidden read"; strings.Join(effects, ", ") != want {
+						t.Errorf("%s policy-only: expected %s to get through and the connection refused, got %v:\n%s", launch[0], want, effects, out)
+					}
 				}
 			}
 		})

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"net"
 	"os"
 	"os/exec"
@@ -106,4 +108,23 @@ func TestReadsStartInTheReadOnlyLauncher(t *testing.T) {
 	if runs := rewrite(alone); !strings.HasPrefix(runs, alone+" sandbox --session ") {
 		t.Errorf("without %s beside it the rewrite is %s", readonly.Executable, runs)
 	}
+}
+
+// readOnlyLauncher is the command line that starts the read-only launcher at path for the build
+// it is of: path, --build and the digest the hook would pass (buildinfo.Digest of the build line
+// its version prints).
+func readOnlyLauncher(t *testing.T, path string) []string {
+	t.Helper()
+	out, err := exec.Command(path, "version").Output()
+	if err != nil {
+		t.Fatalf("%s version: %v", path, err)
+	}
+	for _, line := range strings.Split(string(out), "\n") {
+		if id, ok := strings.CutPrefix(line, "build: "); ok {
+			sum := sha256.Sum256([]byte(id))
+			return []string{path, "--build", hex.EncodeToString(sum[:6])}
+		}
+	}
+	t.Fatalf("%s version printed no build: %q", path, out)
+	return nil
 }
