@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"net"
 	"os"
 	"os/exec"
@@ -11,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/sandbox/readonly"
 )
 
@@ -121,8 +120,7 @@ func readOnlyLauncher(t *testing.T, path string) []string {
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if id, ok := strings.CutPrefix(line, "build: "); ok {
-			sum := sha256.Sum256([]byte(id))
-			return []string{path, "--build", hex.EncodeToString(sum[:6])}
+			return []string{path, "--build", buildinfo.DigestOf(id)}
 		}
 	}
 	t.Fatalf("%s version printed no build: %q", path, out)

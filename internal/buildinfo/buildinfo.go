@@ -90,7 +90,11 @@ const TestSeamsWarning = "⚠ built with the hookctl_testseams tag, for tests: i
 
 // Digest is a short digest of ID, for a command line that must name this build (the read-only
 // launcher's --build: hookctl-sandbox refuses to run for another build's hook).
-func Digest() string {
-	sum := sha256.Sum256([]byte(ID()))
+func Digest() string { return DigestOf(ID()) }
+
+// DigestOf is Digest for the build whose ID is id: what a program's version prints after
+// "build: " (Describe), for the tests and benchmarks that start another executable.
+func DigestOf(id string) string {
+	sum := sha256.Sum256([]byte(id))
 	return hex.EncodeToString(sum[:6])
 }

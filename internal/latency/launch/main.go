@@ -14,8 +14,6 @@
 package main
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
@@ -25,6 +23,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/latency/stats"
 )
 
@@ -108,8 +107,8 @@ func run(argv, env []string) time.Duration {
 	return d
 }
 
-// digest is the build digest the launcher at path answers to (buildinfo.Digest): the first six
-// bytes of the SHA-256 of the build line its version prints, as hookctl's rewrite passes it.
+// digest is the build digest the launcher at path answers to, as hookctl's rewrite passes it:
+// buildinfo.DigestOf the build line its version prints.
 func digest(path string) string {
 	out, err := exec.Command(path, "version").Output()
 	if err != nil {
@@ -117,8 +116,7 @@ func digest(path string) string {
 	}
 	for _, line := range strings.Split(string(out), "\n") {
 		if id, ok := strings.CutPrefix(line, "build: "); ok {
-			sum := sha256.Sum256([]byte(id))
-			return hex.EncodeToString(sum[:6])
+			return buildinfo.DigestOf(id)
 		}
 	}
 	fail(fmt.Errorf("%s version printed no build line: %q", path, out))
