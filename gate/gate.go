@@ -49,9 +49,6 @@ type Gate struct {
 	// Binary is hookctl's own path, for the rewrite of web reads into hookctl retrieve and of
 	// admitted commands into hookctl sandbox.
 	Binary string
-	// Launcher and Build are the read-only launcher beside it and this build's digest
-	// (policy.Policy's).
-	Launcher, Build string
 	// Sandbox says whether this machine can run admitted commands in the OS sandbox (the
 	// probe's cached result). Nil: it cannot.
 	Sandbox func() policy.Isolation
@@ -202,7 +199,7 @@ func (g *Gate) sessionState(id, cwd string, cfg *config.Config) policy.SessionSt
 // answered from c's directory: the one constructor, which `hookctl check` and `hookctl log why`
 // use too, so that what they say is what the hook decides.
 func (g *Gate) NewPolicy(cfg *config.Config, c *hook.ToolCall) *policy.Policy {
-	p := &policy.Policy{World: shellglob.World{}, Config: cfg, Client: g.Client, Binary: g.Binary, Launcher: g.Launcher, Build: g.Build, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
+	p := &policy.Policy{World: shellglob.World{}, Config: cfg, Client: g.Client, Binary: g.Binary, Sandbox: g.Sandbox, LaunchProfile: g.LaunchProfile, Secrets: g.Secrets,
 		Resolve: g.Resolve, ResolveReads: g.ResolveReads, Walk: g.Walk, ReadList: g.ReadList}
 	if g.GH != nil {
 		p.GH = func() (string, error) { return g.GH(c.Cwd) }

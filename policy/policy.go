@@ -43,10 +43,6 @@ type Policy struct {
 	// Binary is hookctl's own path, which the rewrite of a web read runs as `hookctl retrieve`,
 	// and an admitted command as `hookctl sandbox`.
 	Binary string
-	// Launcher is the read-only launcher's executable beside hookctl's (hookctl-sandbox), which
-	// an admitted read-only or policy-only command starts in instead, and Build the digest of the
-	// build it must come from (it refuses to run for another). "": `hookctl sandbox`.
-	Launcher, Build string
 	// Sandbox says whether admitted commands can run in the OS sandbox; asked only when one is
 	// admitted. Nil: they cannot, and run on the policy alone.
 	Sandbox func() Isolation

@@ -35,6 +35,10 @@ type Isolation struct {
 	// PolicyOnly, where Available is false, names what the policy-only launch still holds (a
 	// seccomp filter, no_new_privs, no capabilities: issue 28), or "".
 	PolicyOnly string
+	// Launcher is the read-only launcher's executable beside hookctl's (hookctl-sandbox), which
+	// admitted read-only and policy-only commands start in, and Build the digest of the build it
+	// must come from (it refuses to run for another). "": they start in `hookctl sandbox`.
+	Launcher, Build string
 }
 
 // Status is the sandbox's state in a few words, for a session start's record: "sandbox"
@@ -134,7 +138,7 @@ func (p *Policy) contain(c *hook.ToolCall, sc *lexer.Script, need sandboxNeed, i
 		}
 		// Where the kernel's sandbox cannot apply, hookctl's launcher still gives the command
 		// its environment allowlist and its time bound (docs/decisions/0012-environment.md).
-		d.Command = p.launch(leadingCdOf(sc), append([]string{"--profile", PolicyOnlyProfile, "--session", c.Session}, p.timeoutFlag(c)...), printBody(sc, p.Config))
+		d.Command = p.launch(leadingCdOf(sc), p.readOnlyLauncher(iso), append([]string{"--profile", PolicyOnlyProfile, "--session", c.Session}, p.timeoutFlag(c)...), printBody(sc, p.Config))
 		d.Isolation += "; hookctl's launcher: environment allowlist, time bound"
 		if iso.PolicyOnly != "" {
 			d.Isolation += ", " + iso.PolicyOnly
@@ -145,7 +149,7 @@ func (p *Policy) contain(c *hook.ToolCall, sc *lexer.Script, need sandboxNeed, i
 	if len(p.LaunchProfile) == 0 {
 		flags = append(flags, p.timeoutFlag(c)...)
 	}
-	d.Command = p.launch(leadingCdOf(sc), flags, printBody(sc, p.Config))
+	d.Command = p.launch(leadingCdOf(sc), p.readOnlyLauncher(iso), flags, printBody(sc, p.Config))
 	d.Isolation = "sandbox: " + iso.Describe
 	return d
 }
@@ -202,23 +206,18 @@ func (p *Policy) isolation(c *hook.ToolCall) Isolation {
 	return p.Sandbox()
 }
 
-// launch is the command that runs script in the sandbox, with the launcher's flags, after cd
-// (run in the client's shell) if it is set. The read-only and policy-only profiles start in the
-// read-only launcher's own executable where it is installed (Launcher): hookctl's start-up was
-// a sixth of the launch (issue 28).
-func (p *Policy) launch(cd string, flags []string, script string) string {
+// launch is the command that runs script in the sandbox: the launcher's words, its flags, and
+// after cd (run in the client's shell) if it is set.
+func (p *Policy) launch(cd string, launcher, flags []string, script string) string {
 	var b strings.Builder
 	if cd != "" {
 		b.WriteString(cd)
 		b.WriteString(" && ")
 	}
-	if p.Launcher != "" && len(p.LaunchProfile) == 0 && (flags[0] != "--profile" || flags[1] == PolicyOnlyProfile) {
-		b.WriteString(lexer.Quote(p.Launcher))
-		b.WriteString(" --build ")
-		b.WriteString(lexer.Quote(p.Build))
-	} else {
-		b.WriteString(lexer.Quote(p.Binary))
-		b.WriteString(" sandbox")
+	b.WriteString(lexer.Quote(launcher[0]))
+	for _, w := range launcher[1:] {
+		b.WriteByte(' ')
+		b.WriteString(lexer.Quote(w))
 	}
 	for _, f := range flags {
 		b.WriteByte(' ')
@@ -227,6 +226,19 @@ func (p *Policy) launch(cd string, flags []string, script string) string {
 	b.WriteString(" -- bash --noprofile --norc -c ")
 	b.WriteString(lexer.Quote(script))
 	return b.String()
+}
+
+// sandboxVerb starts hookctl's launcher of every profile: `hookctl sandbox`.
+func (p *Policy) sandboxVerb() []string { return []string{p.Binary, "sandbox"} }
+
+// readOnlyLauncher starts an admitted read-only or policy-only command: in the read-only
+// launcher's own executable where it is installed (iso.Launcher), whose start-up is a small
+// program's rather than all of hookctl's (issue 28), unless a run's profile is asked for.
+func (p *Policy) readOnlyLauncher(iso Isolation) []string {
+	if iso.Launcher == "" || len(p.LaunchProfile) > 0 {
+		return p.sandboxVerb()
+	}
+	return []string{iso.Launcher, "--build", iso.Build}
 }
 
 // hookctlOnly says whether the script is one hookctl command and nothing else.
@@ -288,7 +300,7 @@ func (p *Policy) containEdit(c *hook.ToolCall, cl *lexer.CommandLine, st Session
 		// No namespaces here: Landlock and the filter alone (EditEnforcement says what holds).
 		profile, under = EditLandlockProfile, "Landlock-only edit sandbox (no namespaces: "+iso.EditReason+")"
 	}
-	return hook.Decision{Verdict: hook.Pass, Command: p.launch(cd, []string{"--profile", profile, "--session", c.Session, "--project", project}, rest),
+	return hook.Decision{Verdict: hook.Pass, Command: p.launch(cd, p.sandboxVerb(), []string{"--profile", profile, "--session", c.Session, "--project", project}, rest),
 		Isolation: under}
 }
 

@@ -289,7 +289,9 @@ func isolationWaiting(env environment, waiting func()) policy.Isolation {
 		why := "hookctl does not know its own path"
 		return policy.Isolation{Reason: why, EditReason: why}
 	}
-	return isolationOf(sandbox.CurrentWaiting(env.home, env.binary, waiting))
+	iso := isolationOf(sandbox.CurrentWaiting(env.home, env.binary, waiting))
+	iso.Launcher, iso.Build = readonly.Beside(env.binary), buildinfo.Digest()
+	return iso
 }
 
 // isolationOf is a probe's result as the policy reads it.
@@ -316,7 +318,6 @@ func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Conf
 	g := &gate.Gate{
 		Environ: os.Environ(),
 		Client:  a.Client, LoadConfig: loadConfig, Binary: env.binary,
-		Launcher: readonly.Beside(env.binary), Build: buildinfo.Digest(),
 		Modes: session.FixedMode(hook.ModeReadOnly),
 		Protect: func(cwd string) policy.Protection {
 			p := gate.ProtectionFor(protected, env.home, env.userHome, env.binary, cwd)
