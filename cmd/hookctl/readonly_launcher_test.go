@@ -118,11 +118,9 @@ func readOnlyLauncher(t *testing.T, path string) []string {
 	if err != nil {
 		t.Fatalf("%s version: %v", path, err)
 	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if id, ok := strings.CutPrefix(line, "build: "); ok {
-			return []string{path, "--build", buildinfo.DigestOf(id)}
-		}
+	digest, ok := buildinfo.DigestOfVersion(string(out))
+	if !ok {
+		t.Fatalf("%s version printed no build: %q", path, out)
 	}
-	t.Fatalf("%s version printed no build: %q", path, out)
-	return nil
+	return []string{path, "--build", digest}
 }

@@ -4,7 +4,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"testing"
 )
 
@@ -15,7 +14,7 @@ func TestBuildsForMacOS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-compiles the module")
 	}
-	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
+	gobin := goBinary(t)
 	for _, arch := range []string{"arm64", "amd64"} {
 		cmd := exec.Command(gobin, "build", "./...")
 		cmd.Dir = filepath.Join("..", "..")

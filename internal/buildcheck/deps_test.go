@@ -46,9 +46,8 @@ func isNetworkPackage(p string) bool {
 	return false
 }
 
-// goList runs `go list` in the module root with the toolchain that runs the tests, and returns
-// its lines.
-func goList(t *testing.T, args ...string) []string {
+// goBinary is the go command of the toolchain that runs the tests.
+func goBinary(t *testing.T) string {
 	t.Helper()
 	gobin := filepath.Join(runtime.GOROOT(), "bin", "go")
 	if _, err := os.Stat(gobin); err != nil {
@@ -56,7 +55,14 @@ func goList(t *testing.T, args ...string) []string {
 			t.Fatalf("no go command: %v", err)
 		}
 	}
-	cmd := exec.Command(gobin, append([]string{"list"}, args...)...)
+	return gobin
+}
+
+// goList runs `go list` in the module root with the toolchain that runs the tests, and returns
+// its lines.
+func goList(t *testing.T, args ...string) []string {
+	t.Helper()
+	cmd := exec.Command(goBinary(t), append([]string{"list"}, args...)...)
 	cmd.Dir = filepath.Join("..", "..")
 	out, err := cmd.Output()
 	if err != nil {

@@ -92,9 +92,19 @@ const TestSeamsWarning = "⚠ built with the hookctl_testseams tag, for tests: i
 // launcher's --build: hookctl-sandbox refuses to run for another build's hook).
 func Digest() string { return DigestOf(ID()) }
 
-// DigestOf is Digest for the build whose ID is id: what a program's version prints after
-// "build: " (Describe), for the tests and benchmarks that start another executable.
+// DigestOf is Digest for the build whose ID is id.
 func DigestOf(id string) string {
 	sum := sha256.Sum256([]byte(id))
 	return hex.EncodeToString(sum[:6])
+}
+
+// DigestOfVersion is the Digest of the build whose program printed version (Describe's "build:"
+// line), for the tests and benchmarks that start another executable; false if it names none.
+func DigestOfVersion(version string) (string, bool) {
+	for _, line := range strings.Split(version, "\n") {
+		if id, ok := strings.CutPrefix(line, "build: "); ok {
+			return DigestOf(id), true
+		}
+	}
+	return "", false
 }

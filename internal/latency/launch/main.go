@@ -20,7 +20,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/buildinfo"
@@ -107,20 +106,17 @@ func run(argv, env []string) time.Duration {
 	return d
 }
 
-// digest is the build digest the launcher at path answers to, as hookctl's rewrite passes it:
-// buildinfo.DigestOf the build line its version prints.
+// digest is the build digest the launcher at path answers to, as hookctl's rewrite passes it.
 func digest(path string) string {
 	out, err := exec.Command(path, "version").Output()
 	if err != nil {
 		fail(fmt.Errorf("%s version: %v", path, err))
 	}
-	for _, line := range strings.Split(string(out), "\n") {
-		if id, ok := strings.CutPrefix(line, "build: "); ok {
-			return buildinfo.DigestOf(id)
-		}
+	digest, ok := buildinfo.DigestOfVersion(string(out))
+	if !ok {
+		fail(fmt.Errorf("%s version printed no build line: %q", path, out))
 	}
-	fail(fmt.Errorf("%s version printed no build line: %q", path, out))
-	return ""
+	return digest
 }
 
 func fail(err error) {
