@@ -13,9 +13,15 @@ import (
 // ready, which the child makes in order and stops at the first that fails. This is what
 // syscall.ForkExec does for its own options (its child, too, may make raw system calls only:
 // no allocation, no stack growth, no scheduler), with the runtime's own fork hooks; the list
-// holds what ForkExec cannot do for the command: a /proc of its namespace, the masks over the
-// hidden paths (and where Landlock is missing, the read-only mounts), dropping capabilities,
-// Landlock, no_new_privs and seccomp.
+// holds what ForkExec cannot do for the command: its user namespace's mappings, a /proc of its
+// namespace, the masks over the hidden paths (and where Landlock is missing, the read-only
+// mounts), dropping capabilities, Landlock, no_new_privs and seccomp.
+//
+// The child shares the launcher's memory, as ForkExec's does (CLONE_VM|CLONE_VFORK): the
+// launcher's thread is suspended until the child has exec'd or exited, so nothing of its is
+// copied. Copying a Go process's address space, and the exec's tearing the copy down, was a
+// quarter of a millisecond of every launch (issue 28). The child writes only its own frames,
+// below the launcher's, and the ops' patch fields, which the launcher does not read again.
 
 // The runtime's fork hooks, as syscall.forkExec calls them: before the fork, signals are
 // blocked and the goroutine's stack may not grow; after it, the parent undoes that, and the
@@ -44,8 +50,9 @@ type childOp struct {
 	save, fromSaved bool
 	patch           *int32
 	// stage says what a failure here costs: the launcher retries without the mounts of that
-	// stage (stageMasks, stageMounts), or gives up (stageApply, and every stage where the
-	// read-only mounts stand in for Landlock: stageTree).
+	// stage (stageMasks, stageMounts), has the launcher map the user namespace (stageUserNS:
+	// childPlan.startMapped), or gives up (stageApply, and every stage where the read-only
+	// mounts stand in for Landlock: stageTree).
 	stage uint8
 }
 
@@ -54,6 +61,7 @@ const (
 	stageMounts
 	stageMasks
 	stageTree
+	stageUserNS
 )
 
 // childFailure is what a child that failed writes on its report pipe before it exits: which op,
@@ -63,18 +71,35 @@ type childFailure struct {
 	errno int32
 }
 
+// rawVfork is clone(2) with flags, no new stack, for a child that shares the caller's memory
+// (vfork_amd64.s, vfork_arm64.s).
+//
+//go:noescape
+func rawVfork(flags uintptr) (pid, errno uintptr)
+
 // forkChild forks a child that makes ops and reports a failure on report; the child never
-// returns. The caller holds syscall.ForkLock and has locked its thread (the child's parent-death
-// signal is the thread's).
+// returns. With shared, the child shares the launcher's memory, and forkChild returns once it
+// has exec'd the command or exited: a failure it reported is on report by then. Without, the
+// child is a copy, which may wait for the launcher (childPlan.startMapped). The caller holds
+// syscall.ForkLock and has locked its thread (the child's parent-death signal is the thread's).
 //
 //go:nosplit
 //go:norace
-func forkChild(ops []childOp, flags uintptr, report int) (pid uintptr, err syscall.Errno) {
+func forkChild(ops []childOp, flags uintptr, report int, shared bool) (pid uintptr, err syscall.Errno) {
 	runtimeBeforeFork()
-	pid, _, err = syscall.RawSyscall6(syscall.SYS_CLONE, flags|uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
-	if err != 0 || pid != 0 {
+	var e uintptr
+	if shared {
+		pid, e = rawVfork(flags | syscall.CLONE_VM | syscall.CLONE_VFORK | uintptr(syscall.SIGCHLD))
+	} else {
+		pid, _, err = syscall.RawSyscall6(syscall.SYS_CLONE, flags|uintptr(syscall.SIGCHLD), 0, 0, 0, 0, 0)
+		e = uintptr(err)
+	}
+	if e != 0 || pid != 0 {
+		// The parent, resumed: all it reads of the stack the child ran on is its return
+		// address, which rawVfork kept in a register, and rawVfork's results, which it
+		// wrote on resuming.
 		runtimeAfterFork()
-		return pid, err
+		return pid, syscall.Errno(e)
 	}
 	runtimeAfterForkInChild()
 	runOps(ops, report)

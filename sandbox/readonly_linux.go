@@ -104,8 +104,9 @@ type launchFailure struct {
 // the namespaces it falls back to a process group.
 func launchAt(p *Profile, exe *execArgs, level int) (int, int, *launchFailure, error) {
 	userNS := os.Geteuid() != 0
+	parentMaps := false
 	for {
-		plan, err := planLaunch(p, exe, level, userNS)
+		plan, err := planLaunch(p, exe, level, userNS, parentMaps)
 		if err != nil {
 			if exe.noLandlock != nil && !exe.policyOnly {
 				return 0, level, nil, exe.noTree(err)
@@ -116,8 +117,12 @@ func launchAt(p *Profile, exe *execArgs, level int) (int, int, *launchFailure, e
 			}
 			return 0, level, nil, errNotApplied(err)
 		}
-		pid, failed, err := plan.start(userNS && level > levelGroup)
+		pid, failed, err := plan.start(parentMaps)
 		plan.close()
+		if errors.Is(err, errChildCannotMap) && !parentMaps {
+			parentMaps = true
+			continue
+		}
 		if errors.Is(err, errNoNamespaces) && level > levelGroup {
 			if exe.noLandlock != nil && !exe.policyOnly {
 				return 0, level, nil, exe.noTree(err)
@@ -130,6 +135,11 @@ func launchAt(p *Profile, exe *execArgs, level int) (int, int, *launchFailure, e
 }
 
 var errNoNamespaces = errors.New("the kernel refused the namespaces")
+
+// errChildCannotMap: the child could not write its user namespace's mappings, where the
+// launcher still may (Ubuntu's AppArmor leaves a process no capability in a user namespace it
+// creates, and the launcher is its owner from outside).
+var errChildCannotMap = errors.New("the child could not map its user namespace")
 
 // childPlan is a child's list of ops with everything they point at, kept reachable until the
 // fork has happened.
@@ -203,8 +213,9 @@ type sockFprog struct {
 }
 
 // planLaunch works out the child's ops at level: without Landlock, the read-only mounts
-// instead of its ruleset (treeOps), or for the policy-only launch neither.
-func planLaunch(p *Profile, exe *execArgs, level int, userNS bool) (*childPlan, error) {
+// instead of its ruleset (treeOps), or for the policy-only launch neither. In a user namespace
+// the child maps its IDs itself, or with parentMaps waits for the launcher to (childPlan.start).
+func planLaunch(p *Profile, exe *execArgs, level int, userNS, parentMaps bool) (*childPlan, error) {
 	c := &childPlan{ruleset: -1}
 	c.add(stageApply, "set the parent-death signal", syscall.SYS_PRCTL, prSetPdeathsig, uintptr(syscall.SIGKILL))
 	if level > levelGroup {
@@ -214,6 +225,9 @@ func planLaunch(p *Profile, exe *execArgs, level int, userNS bool) (*childPlan, 
 		}
 		if userNS {
 			c.flags |= syscall.CLONE_NEWUSER
+			if !parentMaps {
+				idMapOps(c)
+			}
 		}
 	} else {
 		c.add(stageApply, "start a process group", syscall.SYS_SETPGID, 0, 0)
@@ -459,56 +473,107 @@ func maskOps(c *childPlan, p *Profile) (scratchMounted bool, err error) {
 	return tree, nil
 }
 
-// start forks the child. With ownUserNS it maps the user and group to themselves in the child's
-// new user namespace first, while the child waits.
-func (c *childPlan) start(ownUserNS bool) (int, *launchFailure, error) {
+// start forks the child, and returns once it has exec'd the command or failed. The child shares
+// the launcher's memory (forkChild), unless parentMaps: then it is a copy, which waits until the
+// launcher has written its user namespace's mappings (startMapped).
+func (c *childPlan) start(parentMaps bool) (int, *launchFailure, error) {
+	if parentMaps {
+		return c.startMapped()
+	}
+	var report [2]int
+	if err := syscall.Pipe2(report[:], syscall.O_CLOEXEC|syscall.O_NONBLOCK); err != nil {
+		return 0, nil, errNotApplied(err)
+	}
+	defer syscall.Close(report[0])
+	syscall.ForkLock.Lock()
+	pid, e := forkChild(c.ops, c.flags, report[1], true)
+	syscall.ForkLock.Unlock()
+	runtime.KeepAlive(c)
+	syscall.Close(report[1])
+	if e != 0 {
+		return 0, nil, c.forkFailed(e)
+	}
+	// The child has exec'd or exited (forkChild): a failure is in the pipe already, and an
+	// empty pipe is an exec, whose closing of the pipe is not waited for.
+	var f childFailure
+	buf := (*[unsafe.Sizeof(f)]byte)(unsafe.Pointer(&f))[:]
+	n, err := syscall.Read(report[0], buf)
+	switch {
+	case err == syscall.EAGAIN || err == nil && n == 0:
+		return int(pid), nil, nil
+	case err != nil || n != len(buf):
+		syscall.Kill(int(pid), syscall.SIGKILL)
+		wait4(int(pid))
+		return 0, nil, errNotApplied(fmt.Errorf("failed to hear from the command's launch: %v (%d bytes)", err, n))
+	}
+	failed := c.failure(c.ops, c.names, f)
+	if failed.stage == stageUserNS {
+		wait4(int(pid))
+		return 0, nil, fmt.Errorf("%w: %v", errChildCannotMap, failed.err)
+	}
+	return int(pid), failed, nil
+}
+
+// forkFailed is the error of a fork that failed with e: the namespaces' refusal, where it asked
+// for some, which the launch falls back from.
+func (c *childPlan) forkFailed(e syscall.Errno) error {
+	if c.flags != 0 && (e == syscall.EPERM || e == syscall.EINVAL || e == syscall.ENOSPC || e == syscall.EUSERS || e == syscall.EACCES) {
+		return fmt.Errorf("%w: %v", errNoNamespaces, e)
+	}
+	return errNotApplied(fmt.Errorf("failed to start the command: %v", e))
+}
+
+// failure is what the child's report f says of ops (named by names) failed.
+func (c *childPlan) failure(ops []childOp, names []string, f childFailure) *launchFailure {
+	i := int(f.op)
+	if i < 0 || i >= len(ops) {
+		return &launchFailure{stage: stageApply, err: fmt.Errorf("the launch failed: %v", syscall.Errno(f.errno))}
+	}
+	return &launchFailure{stage: ops[i].stage, err: fmt.Errorf("failed to %s: %v", names[i], syscall.Errno(f.errno)), exec: i == len(ops)-1}
+}
+
+// startMapped forks the child as a copy of the launcher, which waits until the launcher has
+// mapped the user and group to themselves in its new user namespace, where the child could not
+// itself (errChildCannotMap). The launch is slower by the copy of the address space and the
+// launcher's writes.
+func (c *childPlan) startMapped() (int, *launchFailure, error) {
 	var report, sync [2]int
 	if err := syscall.Pipe2(report[:], syscall.O_CLOEXEC); err != nil {
 		return 0, nil, errNotApplied(err)
 	}
 	defer syscall.Close(report[0])
-	ops := c.ops
-	if ownUserNS {
-		if err := syscall.Pipe2(sync[:], syscall.O_CLOEXEC); err != nil {
-			syscall.Close(report[1])
-			return 0, nil, errNotApplied(err)
-		}
-		defer syscall.Close(sync[0])
-		var b [1]byte
-		c.keep = append(c.keep, &b)
-		wait := []childOp{
-			{nr: syscall.SYS_CLOSE, args: [6]uintptr{uintptr(sync[1])}, stage: stageApply},
-			{nr: syscall.SYS_READ, args: [6]uintptr{uintptr(sync[0]), uintptr(unsafe.Pointer(&b[0])), 1}, want: 2, stage: stageApply},
-		}
-		ops = append(ops[:1:1], append(wait, ops[1:]...)...)
-		c.names = append(c.names[:1:1], append([]string{"wait for its user namespace", "wait for its user namespace"}, c.names[1:]...)...)
+	if err := syscall.Pipe2(sync[:], syscall.O_CLOEXEC); err != nil {
+		syscall.Close(report[1])
+		return 0, nil, errNotApplied(err)
 	}
+	defer syscall.Close(sync[0])
+	var b [1]byte
+	c.keep = append(c.keep, &b)
+	wait := []childOp{
+		{nr: syscall.SYS_CLOSE, args: [6]uintptr{uintptr(sync[1])}, stage: stageApply},
+		{nr: syscall.SYS_READ, args: [6]uintptr{uintptr(sync[0]), uintptr(unsafe.Pointer(&b[0])), 1}, want: 2, stage: stageApply},
+	}
+	ops := append(c.ops[:1:1], append(wait, c.ops[1:]...)...)
+	names := append(c.names[:1:1], append([]string{"wait for its user namespace", "wait for its user namespace"}, c.names[1:]...)...)
 	syscall.ForkLock.Lock()
-	pid, e := forkChild(ops, c.flags, report[1])
+	pid, e := forkChild(ops, c.flags, report[1], false)
 	syscall.ForkLock.Unlock()
 	runtime.KeepAlive(c)
 	runtime.KeepAlive(ops)
 	syscall.Close(report[1])
 	if e != 0 {
-		if ownUserNS {
-			syscall.Close(sync[1])
-		}
-		if c.flags != 0 && (e == syscall.EPERM || e == syscall.EINVAL || e == syscall.ENOSPC || e == syscall.EUSERS || e == syscall.EACCES) {
-			return 0, nil, fmt.Errorf("%w: %v", errNoNamespaces, e)
-		}
-		return 0, nil, errNotApplied(fmt.Errorf("failed to start the command: %v", e))
-	}
-	if ownUserNS {
-		err := mapIDs(int(pid))
-		if err == nil {
-			_, err = syscall.Write(sync[1], []byte{1})
-		}
 		syscall.Close(sync[1])
-		if err != nil {
-			syscall.Kill(int(pid), syscall.SIGKILL)
-			wait4(int(pid))
-			return 0, nil, fmt.Errorf("%w: %v", errNoNamespaces, err)
-		}
+		return 0, nil, c.forkFailed(e)
+	}
+	err := mapIDs(int(pid))
+	if err == nil {
+		_, err = syscall.Write(sync[1], []byte{1})
+	}
+	syscall.Close(sync[1])
+	if err != nil {
+		syscall.Kill(int(pid), syscall.SIGKILL)
+		wait4(int(pid))
+		return 0, nil, fmt.Errorf("%w: %v", errNoNamespaces, err)
 	}
 	var f childFailure
 	buf := (*[unsafe.Sizeof(f)]byte)(unsafe.Pointer(&f))[:]
@@ -521,11 +586,26 @@ func (c *childPlan) start(ownUserNS bool) (int, *launchFailure, error) {
 	case n == 0:
 		return int(pid), nil, nil // the exec closed the report pipe: the command runs
 	}
-	i := int(f.op)
-	if i < 0 || i >= len(ops) {
-		return int(pid), &launchFailure{stage: stageApply, err: fmt.Errorf("the launch failed: %v", syscall.Errno(f.errno))}, nil
+	return int(pid), c.failure(ops, names, f), nil
+}
+
+// idMapOps map the launcher's user and group to themselves in the child's new user namespace,
+// which the child writes itself (as unshare -r does): a process may map its own IDs in a user
+// namespace it created, and the launcher is suspended until the child has exec'd (forkChild).
+// setgroups is denied first, without which an unprivileged process may not map a group. Where
+// the child has no capability in its namespace (Ubuntu's AppArmor restriction), they fail, and
+// the launch falls back to startMapped.
+func idMapOps(c *childPlan) {
+	write := func(file, data string) {
+		c.add(stageUserNS, "open "+file, syscall.SYS_OPENAT, atCwd, c.str(file), syscall.O_WRONLY|syscall.O_CLOEXEC, 0).save = true
+		c.add(stageUserNS, "write "+file, syscall.SYS_WRITE, 0, c.str(data), uintptr(len(data))).fromSaved = true
+		c.ops[len(c.ops)-1].want = uintptr(len(data)) + 1
+		c.add(stageUserNS, "close "+file, syscall.SYS_CLOSE, 0).fromSaved = true
 	}
-	return int(pid), &launchFailure{stage: ops[i].stage, err: fmt.Errorf("failed to %s: %v", c.names[i], syscall.Errno(f.errno)), exec: i == len(ops)-1}, nil
+	uid, gid := strconv.Itoa(os.Getuid()), strconv.Itoa(os.Getgid())
+	write("/proc/self/uid_map", uid+" "+uid+" 1\n")
+	write("/proc/self/setgroups", "deny")
+	write("/proc/self/gid_map", gid+" "+gid+" 1\n")
 }
 
 // mapIDs maps the launcher's user and group to themselves in pid's new user namespace.
