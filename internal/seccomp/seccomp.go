@@ -85,10 +85,13 @@ type Arch struct {
 }
 
 // Assemble builds the filter program for rules. Past the architecture's checks, it searches the
-// rules' numbers as a binary tree (a few comparisons where a chain takes one per rule): a
-// filter's cost at install is the kernel's emulation of it for every system call number, to
-// cache the ones it allows whatever the arguments, and for the read-only profile's hundred rules
-// a chain made that most of the launch's seccomp cost. Rules of one number keep their order.
+// numbers as a binary tree of ranges (a few comparisons where a chain takes one per rule), each
+// range decided by one leaf: a number's rules, a run of numbers refused alike, or a gap allowed.
+// A filter's cost at install is the kernel's checking, converting and compiling it, and its
+// emulation of it for every system call number, to cache the ones it allows whatever the
+// arguments: for the read-only profile's hundred rules, a chain made that most of the launch's
+// seccomp cost, and a leaf per number (jeq, the rule, two allows) twice the ranges' 261
+// instructions. Rules of one number keep their order.
 func Assemble(arch Arch, rules []Rule) ([]Instruction, error) {
 	for _, r := range rules {
 		if r.Notify != (r.Errno == 0) || r.Errno > 0xfff {
@@ -128,12 +131,23 @@ func Assemble(arch Arch, rules []Rule) ([]Instruction, error) {
 			}
 		}
 	}
-	n := 4 + searchLen(groups)
+	// The leaves of the search: each a range of numbers one block decides, assembled first, so
+	// that the search's jumps are counted from the code itself.
+	segs := segments(groups)
+	leaves := make([][]Instruction, len(segs))
+	n := 4
+	for i, sg := range segs {
+		var err error
+		if leaves[i], err = leaf(sg.rules); err != nil {
+			return nil, err
+		}
+		n += len(leaves[i]) + 2 // and at most a jge and a ja above it
+	}
 	if arch.MaxNr != 0 {
 		n += 2
 	}
 	if n > 4096 {
-		return nil, fmt.Errorf("seccomp: a program of %d instructions is too long", n)
+		return nil, fmt.Errorf("seccomp: a program of up to %d instructions is too long", n)
 	}
 	prog := make([]Instruction, 0, n)
 	prog = append(prog,
@@ -144,77 +158,86 @@ func Assemble(arch Arch, rules []Rule) ([]Instruction, error) {
 	if arch.MaxNr != 0 {
 		prog = append(prog, Instruction{Code: jgeK, K: arch.MaxNr, JF: 1}, Instruction{Code: retK, K: retErrno | uint32(syscall.EPERM)})
 	}
-	return search(prog, groups)
+	return search(prog, segs, leaves), nil
 }
 
-// search appends the part of the program that finds the rules of groups (each a number's, by
-// number), the number in the accumulator: halves compared with jge down to one number, whose
-// rules follow a jeq. Each part ends only in returns.
-func search(prog []Instruction, groups [][]Rule) ([]Instruction, error) {
-	switch len(groups) {
-	case 0:
-		return append(prog, Instruction{Code: retK, K: retAllow}), nil
-	case 1:
-		return number(prog, groups[0])
+// segment is the numbers from lo up to the next segment's lo, which one block decides: rules,
+// the rules of a single number, or of a run of numbers that one rule each refuses alike; or,
+// with none, allowed.
+type segment struct {
+	lo    uint32
+	rules []Rule
+}
+
+// segments are the numbers from 0 up as the ranges of groups (each a number's rules, by
+// number) and the allowed gaps between them. Neighbouring numbers that one unconditional rule
+// each refuses with the same action are one range: the read-only profile refuses runs of them
+// (mount, umount2, swapon, swapoff, reboot, …), and each range costs the program two
+// instructions, which the kernel converts and compiles on every install.
+func segments(groups [][]Rule) []segment {
+	var segs []segment
+	next := uint32(0) // the lowest number no segment holds yet
+	for _, g := range groups {
+		nr := uint32(g[0].Nr)
+		switch {
+		case nr > next:
+			segs = append(segs, segment{lo: next}) // the gap, allowed
+		case len(segs) > 0 && alike(segs[len(segs)-1].rules, g):
+			next = nr + 1 // the run goes on
+			continue
+		}
+		segs = append(segs, segment{lo: nr, rules: g})
+		next = nr + 1
 	}
-	mid := len(groups) / 2
-	split := Instruction{Code: jgeK, K: uint32(groups[mid][0].Nr)}
-	if below := searchLen(groups[:mid]); below <= 255 {
+	return append(segs, segment{lo: next}) // every number above the last rule's
+}
+
+// alike says whether a and b are each one unconditional rule with the same action.
+func alike(a, b []Rule) bool {
+	return len(a) == 1 && len(b) == 1 && len(a[0].When) == 0 && len(b[0].When) == 0 &&
+		a[0].Errno == b[0].Errno && a[0].Notify == b[0].Notify
+}
+
+// search appends the part of the program that finds the segment of the number in the
+// accumulator: halves compared with jge down to one segment, whose leaf follows. Each part ends
+// only in returns.
+func search(prog []Instruction, segs []segment, leaves [][]Instruction) []Instruction {
+	if len(segs) == 1 {
+		return append(prog, leaves[0]...)
+	}
+	mid := len(segs) / 2
+	split := Instruction{Code: jgeK, K: segs[mid].lo}
+	if below := searchLen(leaves[:mid]); below <= 255 {
 		split.JT = uint8(below)
 		prog = append(prog, split)
 	} else {
 		split.JF = 1 // a jump over more than a conditional jump reaches: through ja
 		prog = append(prog, split, Instruction{Code: jaK, K: uint32(below)})
 	}
-	prog, err := search(prog, groups[:mid])
-	if err != nil {
-		return nil, err
-	}
-	return search(prog, groups[mid:])
+	prog = search(prog, segs[:mid], leaves[:mid])
+	return search(prog, segs[mid:], leaves[mid:])
 }
 
-// searchLen is how many instructions search appends for groups.
-func searchLen(groups [][]Rule) int {
-	switch len(groups) {
-	case 0:
-		return 1
-	case 1:
-		n := 3 // jeq, ret allow, and the last ret allow
-		for _, r := range groups[0] {
-			n++ // its ret
-			for _, c := range r.When {
-				n++ // ld
-				if c.Mask != 0 && c.Mask != ^uint32(0) && c.Op != NonZero64 {
-					n++
-				}
-				switch c.Op {
-				case In:
-					n += len(c.Values) + 1
-				case NotIn:
-					n += len(c.Values)
-				case NonZero:
-					n++
-				case NonZero64:
-					n += 3
-				}
-			}
-		}
-		return n
+// searchLen is how many instructions search appends for the segments of leaves.
+func searchLen(leaves [][]Instruction) int {
+	if len(leaves) == 1 {
+		return len(leaves[0])
 	}
-	below := searchLen(groups[:len(groups)/2])
-	n := 1 + below + searchLen(groups[len(groups)/2:])
+	below := searchLen(leaves[:len(leaves)/2])
+	n := 1 + below + searchLen(leaves[len(leaves)/2:])
 	if below > 255 {
 		n++
 	}
 	return n
 }
 
-// number is the block of nr's rules, tried in order: the first whose conditions hold returns
-// its action; if none does, or the accumulator's number is not nr, the call is allowed. Each
+// leaf is the block that decides a segment's numbers: its rules, tried in order, the first
+// whose conditions hold returning its action, and the call allowed if none does. The search
+// reaches it only with a number of the segment, so it need not test the number again. Each
 // rule's jumps go forward within the rule, to the end of a condition that holds or to the next
 // rule, so they are counted here rather than resolved from labels (a launch assembles this).
-func number(prog []Instruction, rules []Rule) ([]Instruction, error) {
-	prog = append(prog, Instruction{Code: jeqK, K: uint32(rules[0].Nr), JT: 1}, Instruction{Code: retK, K: retAllow})
+func leaf(rules []Rule) ([]Instruction, error) {
+	var prog []Instruction
 	var ends []int // where each instruction that jumps to the next rule is
 	for _, r := range rules {
 		start := len(prog)
@@ -251,6 +274,9 @@ func number(prog []Instruction, rules []Rule) ([]Instruction, error) {
 			prog = append(prog, Instruction{Code: retK, K: retUserNotif})
 		} else {
 			prog = append(prog, Instruction{Code: retK, K: retErrno | uint32(r.Errno)})
+		}
+		if len(r.When) == 0 {
+			return prog, nil // the rules after it are never reached
 		}
 		next := len(prog)
 		for _, at := range ends {

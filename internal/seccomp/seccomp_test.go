@@ -220,8 +220,8 @@ func decide(rules []Rule, nr int, args [6]uint64) uint32 {
 	return retAllow
 }
 
-// TestSearchIsTheTable: the assembled program (a search tree over the numbers) decides every
-// call as the table of rules does, read in order: for every number up to past the last rule's,
+// TestSearchIsTheTable: the assembled program (a search tree over ranges of numbers) decides
+// every call as the table of rules does, read in order: for every number up to past the last rule's,
 // with arguments made of every value the rules name, masked and not, with high bits and
 // without. The rules are many and of every kind, so that the tree is deep and some of its jumps
 // go through ja (over more than 255 instructions).
@@ -245,6 +245,25 @@ func TestSearchIsTheTable(t *testing.T) {
 		}
 		rules = append(rules, r)
 	}
+	// Runs of numbers that one unconditional rule each refuses alike, which the program decides
+	// as ranges (segments): one broken by a conditional rule, one by another errno, one by a
+	// number with two rules, and runs of another errno and of notifications next to them.
+	for nr := 480; nr < 560; nr++ {
+		r := Rule{Name: "run", Nr: nr, Errno: syscall.EPERM}
+		switch {
+		case nr == 500:
+			r.When = []Cond{{Arg: 0, Op: In, Values: []uint32{1}}}
+		case nr == 510:
+			r.Errno = syscall.EACCES
+		case nr == 520:
+			rules = append(rules, Rule{Name: "run, first", Nr: nr, Errno: syscall.EPERM, When: []Cond{{Arg: 1, Op: NonZero}}})
+		case nr >= 530 && nr < 540:
+			r.Errno = syscall.ENOSYS
+		case nr >= 545:
+			r.Errno, r.Notify = 0, true
+		}
+		rules = append(rules, r)
+	}
 	prog, err := Assemble(Arch{Audit: testArch, MaxNr: 0x40000000}, rules)
 	if err != nil {
 		t.Fatal(err)
@@ -259,7 +278,7 @@ func TestSearchIsTheTable(t *testing.T) {
 	if ja == 0 {
 		t.Errorf("no jump over more than 255 instructions in a program of %d: the test does not reach that case", len(prog))
 	}
-	for nr := range 480 {
+	for nr := range 570 {
 		for i := range 40 {
 			var args [6]uint64
 			for k := range args {
