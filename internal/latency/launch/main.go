@@ -7,8 +7,10 @@
 // noise hits every series alike. It reports the median wall time of each and the ratios of the
 // medians; the same launch with HOOKCTL_HOME inside a directory of 5 entries and inside one of
 // 5,000 (a shared server's /home), whose ratio says whether the launch depends on the size of the
-// directories around the paths it hides; and `hookctl sandbox`, the same profile started in
-// hookctl's own binary.
+// directories around the paths it hides; `hookctl sandbox`, the same profile started in
+// hookctl's own binary; and, when it runs as root, the launcher and the minimal one again as uid
+// 65534, as most users run it: the launcher then makes a user namespace too, and so does the
+// isolated yardstick.
 //
 //	go run ./internal/latency/launch -hookctl bin/hookctl -min bin/minlaunch -n 200
 package main
@@ -20,6 +22,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/buildinfo"
@@ -51,6 +54,21 @@ func main() {
 	}
 	write := filepath.Join(root, "write")
 	os.Mkdir(write, 0o700)
+	// uid 65534's: a home among 5 entries and a directory to write, beneath a root it can reach.
+	var nobody *syscall.Credential
+	nobodyHome, nobodyWrite := filepath.Join(root, "nobody", "user0"), filepath.Join(root, "nobody", "write")
+	if os.Geteuid() == 0 {
+		nobody = &syscall.Credential{Uid: 65534, Gid: 65534}
+		for _, d := range []string{filepath.Dir(root), root} {
+			os.Chmod(d, 0o755)
+		}
+		for _, d := range []string{nobodyHome, nobodyWrite} {
+			if err := os.MkdirAll(d, 0o755); err != nil {
+				fail(err)
+			}
+			os.Chown(d, 65534, 65534)
+		}
+	}
 	bash := []string{"bash", "--noprofile", "--norc", "-c", "true"}
 	home := func(dir string) []string {
 		return append(os.Environ(), "HOOKCTL_HOME="+filepath.Join(dir, "user0", ".config", "hookctl"), "HOME="+filepath.Join(dir, "user0"))
@@ -59,26 +77,35 @@ func main() {
 	launch := func(session string) []string {
 		return []string{launcher, "--build", digest(launcher), "--session", session, "--"}
 	}
-	series := []struct {
+	type serie struct {
 		name string
 		argv []string
 		env  []string
-	}{
-		{"bash alone", bash, os.Environ()},
-		{"minimal Go launcher", append([]string{*minimal, write}, bash...), os.Environ()},
-		{"minimal Go launcher, isolated", append([]string{*minimal, "-isolate", write}, bash...), os.Environ()},
-		{"hookctl-sandbox, home among 5", append(launch("bench"), bash...), home(small)},
-		{"hookctl-sandbox, home among 5,000", append(launch("bench"), bash...), home(big)},
-		{"hookctl sandbox, home among 5", append([]string{*hookctl, "sandbox", "--session", "bench", "--"}, bash...), home(small)},
+		as   *syscall.Credential
+	}
+	series := []serie{
+		{"bash alone", bash, os.Environ(), nil},
+		{"minimal Go launcher", append([]string{*minimal, write}, bash...), os.Environ(), nil},
+		{"minimal Go launcher, isolated", append([]string{*minimal, "-isolate", write}, bash...), os.Environ(), nil},
+		{"hookctl-sandbox, home among 5", append(launch("bench"), bash...), home(small), nil},
+		{"hookctl-sandbox, home among 5,000", append(launch("bench"), bash...), home(big), nil},
+		{"hookctl sandbox, home among 5", append([]string{*hookctl, "sandbox", "--session", "bench", "--"}, bash...), home(small), nil},
+	}
+	if nobody != nil {
+		env := append(os.Environ(), "HOOKCTL_HOME="+filepath.Join(nobodyHome, ".config", "hookctl"), "HOME="+nobodyHome)
+		series = append(series,
+			serie{"minimal Go launcher, uid 65534", append([]string{*minimal, nobodyWrite}, bash...), os.Environ(), nobody},
+			serie{"minimal, isolated, uid 65534", append([]string{*minimal, "-isolate", nobodyWrite}, bash...), os.Environ(), nobody},
+			serie{"hookctl-sandbox, uid 65534", append(launch("bench"), bash...), env, nobody})
 	}
 	times := make([][]time.Duration, len(series))
 	for _, s := range series {
-		run(s.argv, s.env) // the scratch directories, the page cache
+		run(s.argv, s.env, s.as) // the scratch directories, the page cache
 	}
 	for i := range *n {
 		for j := range series {
 			k := (i + j) % len(series) // rotate which runs first
-			times[k] = append(times[k], run(series[k].argv, series[k].env))
+			times[k] = append(times[k], run(series[k].argv, series[k].env, series[k].as))
 		}
 	}
 	med := make([]time.Duration, len(series))
@@ -92,11 +119,18 @@ func main() {
 	fmt.Printf("ratio: hookctl-sandbox / isolated minimal         %.2fx\n", float64(med[3])/float64(med[2]))
 	fmt.Printf("ratio: hookctl sandbox / minimal Go launcher      %.2fx (the same profile started in hookctl's binary)\n", float64(med[5])/float64(med[1]))
 	fmt.Printf("ratio: home among 5,000 / home among 5            %.2fx (goal ≤ 1.2x)\n", float64(med[4])/float64(med[3]))
+	if nobody != nil {
+		fmt.Printf("ratio: as uid 65534, hookctl-sandbox / minimal    %.2fx (goal ≤ 1.2x)\n", float64(med[8])/float64(med[6]))
+		fmt.Printf("ratio: as uid 65534, isolated / minimal           %.2fx\n", float64(med[7])/float64(med[6]))
+	}
 }
 
-func run(argv, env []string) time.Duration {
+func run(argv, env []string, as *syscall.Credential) time.Duration {
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env = env
+	if as != nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: as}
+	}
 	start := time.Now()
 	out, err := cmd.CombinedOutput()
 	d := time.Since(start)
