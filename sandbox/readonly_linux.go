@@ -592,14 +592,15 @@ func (c *childPlan) startMapped() (int, *launchFailure, error) {
 // idMapOps map the launcher's user and group to themselves in the child's new user namespace,
 // which the child writes itself (as unshare -r does): a process may map its own IDs in a user
 // namespace it created, and the launcher is suspended until the child has exec'd (forkChild).
-// setgroups is denied first, without which an unprivileged process may not map a group. Where
+// setgroups is denied before the group is mapped, which an unprivileged process may not do
+// otherwise. Where
 // the child has no capability in its namespace (Ubuntu's AppArmor restriction), they fail, and
 // the launch falls back to startMapped.
 func idMapOps(c *childPlan) {
 	write := func(file, data string) {
 		c.add(stageUserNS, "open "+file, syscall.SYS_OPENAT, atCwd, c.str(file), syscall.O_WRONLY|syscall.O_CLOEXEC, 0).save = true
-		c.add(stageUserNS, "write "+file, syscall.SYS_WRITE, 0, c.str(data), uintptr(len(data))).fromSaved = true
-		c.ops[len(c.ops)-1].want = uintptr(len(data)) + 1
+		op := c.add(stageUserNS, "write "+file, syscall.SYS_WRITE, 0, c.str(data), uintptr(len(data)))
+		op.fromSaved, op.want = true, uintptr(len(data))+1 // all of it
 		c.add(stageUserNS, "close "+file, syscall.SYS_CLOSE, 0).fromSaved = true
 	}
 	uid, gid := strconv.Itoa(os.Getuid()), strconv.Itoa(os.Getgid())
