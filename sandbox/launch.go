@@ -3,10 +3,13 @@ package sandbox
 import (
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/hookctl/hookctl/internal/secrets"
@@ -145,8 +148,42 @@ type InitConfig struct {
 // ~/.aws/credentials, ~/.gnupg, …), as defence in depth behind the sensitive-file rule, for a
 // read the rule cannot see (a name a program builds, a walk of the home). Read-only commands
 // have no network, so nothing they may run needs a credential. The edit profile hides only
-// HiddenDirs: git push, gh and cloud tools in edit mode use these files.
+// HiddenDirs: git push, gh and cloud tools in edit mode use these files. A store absent now is
+// left out, as resolvedHidden leaves out every absent path.
 func ReadOnlyHidden(home string) []string {
 	h, _ := os.UserHomeDir()
-	return append(HiddenDirs(home), secrets.HomePaths(h)...)
+	return append(HiddenDirs(home), standing(h, secrets.HomePaths(h))...)
+}
+
+// maxListed bounds the names standing reads of a directory; past it, it looks at no fewer paths.
+const maxListed = 512
+
+// standing is paths without those beneath dir whose first name beneath it is not in dir now, as
+// one listing of dir says: most of the seventy credential stores are absent from a given home,
+// and an lstat of each was most of the launch's look at them. Paths elsewhere are kept, and all
+// of them where dir cannot be listed or holds more than maxListed names.
+func standing(dir string, paths []string) []string {
+	if dir == "" {
+		return paths
+	}
+	dir = filepath.Clean(dir)
+	f, err := os.Open(dir)
+	if err != nil {
+		return paths
+	}
+	names, err := f.Readdirnames(maxListed + 1)
+	f.Close()
+	if err != nil && err != io.EOF || len(names) > maxListed {
+		return paths
+	}
+	slices.Sort(names)
+	kept := make([]string, 0, len(paths))
+	for _, p := range paths {
+		rel, beneath := strings.CutPrefix(p, dir+"/")
+		first, _, _ := strings.Cut(rel, "/")
+		if _, found := slices.BinarySearch(names, first); found || !beneath {
+			kept = append(kept, p)
+		}
+	}
+	return kept
 }
