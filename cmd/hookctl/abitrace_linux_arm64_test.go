@@ -22,3 +22,10 @@ func answerSyscall(pid int, ret uint64) error {
 	regs.Regs[0] = ret
 	return syscall.PtraceSetRegs(pid, &regs)
 }
+
+// syscallArg is argument n (0 to 5) of the system call the tracee pid is stopped at.
+func syscallArg(pid, n int) uint64 {
+	var regs syscall.PtraceRegs
+	syscall.PtraceGetRegs(pid, &regs)
+	return regs.Regs[n]
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -52,6 +53,12 @@ func TestSandboxEnvironments(t *testing.T) {
 		// bounding set that cannot be emptied.
 		{"root without capabilities", bwrap("--cap-drop", "ALL"), nil, []string{"sandbox available: landlock ABI", "no_new_privs, seccomp filter, no capabilities",
 			"without a process namespace", "an empty capability bounding set (no CAP_SETPCAP"}, true},
+		// Ubuntu 23.10+'s AppArmor restriction in its default mode: a user namespace can be
+		// made, but its process has no capability in it and cannot write its own mappings,
+		// which the launcher, its owner from outside, then writes (a tracer refuses the
+		// process's own: childCannotMapArg).
+		{"user namespaces without capabilities", []string{harness, childCannotMapArg}, nobody,
+			[]string{"sandbox available: landlock ABI", "a process namespace of its own", "no capabilities"}, true},
 		// Ubuntu 23.10+'s AppArmor restriction, or a container that forbids them.
 		{"no user namespaces", bwrap("--unshare-user", "--disable-userns"), nobody, []string{"sandbox available: landlock ABI", "no_new_privs, seccomp filter",
 			"without a process namespace"}, true},
@@ -135,7 +142,7 @@ func TestSandboxEnvironments(t *testing.T) {
 			// The status line: nothing added where every layer holds, a warning where some are
 			// missing, "policy only" where none can apply.
 			badge := map[bool]string{true: "", false: " (⚠ policy only for files, seccomp holds: hookctl doctor)"}[row.held]
-			if row.held && row.name != "root with capabilities" && row.name != "unprivileged user" {
+			if row.held && row.name != "root with capabilities" && row.name != "unprivileged user" && row.name != "user namespaces without capabilities" {
 				badge = " (⚠ partial sandbox: hookctl doctor)"
 			}
 			status := exec.Command(filepath.Join(bin, "hookctl"), "statusline")
@@ -145,7 +152,10 @@ func TestSandboxEnvironments(t *testing.T) {
 			}
 			status.Env, status.Stdin = env, strings.NewReader(`{"session_id":"s1"}`)
 			status.SysProcAttr = &syscall.SysProcAttr{Credential: row.user}
-			if out, _ := status.CombinedOutput(); strings.TrimSpace(string(out)) != "🔒 READ-ONLY"+badge {
+			out, _ := status.CombinedOutput()
+			// What a tracing harness says of itself is not the status line's.
+			out = regexp.MustCompile(`(?m)^harness: .*\n`).ReplaceAll(out, nil)
+			if strings.TrimSpace(string(out)) != "🔒 READ-ONLY"+badge {
 				t.Errorf("status line %q, want %q", out, "🔒 READ-ONLY"+badge)
 			}
 			probe, _ := run(filepath.Join(bin, "hookctl"), "sandbox", "--probe")
@@ -165,6 +175,15 @@ func TestSandboxEnvironments(t *testing.T) {
 					t.Errorf("%s: the sandbox did not run the command:\n%s", launch[0], out)
 				case !row.held && (code != exitSandboxFailed || len(effects) > 0):
 					t.Errorf("%s: without the sandbox the read-only launcher ran the command (exit %d, %v):\n%s", launch[0], code, effects, out)
+				}
+				if slices.Contains(row.wrap, childCannotMapArg) {
+					// The command is in namespaces of its own, mapped by the launcher: the
+					// process's own writes were refused.
+					out, _ := run(append(slices.Clone(launch), "--session", "s", "--", "sh", "-c", "cat /proc/self/uid_map; echo pid $$")...)
+					refused := regexp.MustCompile(`harness: refused ([1-9][0-9]*) writes`).MatchString(out)
+					if !refused || !strings.Contains(out, "pid 1\n") || !regexp.MustCompile(`(?m)^\s*65534\s+65534\s+1$`).MatchString(out) {
+						t.Errorf("%s: not the command mapped by the launcher in namespaces of its own after the child's own mapping was refused:\n%s", launch[0], out)
+					}
 				}
 				if !row.held {
 					// The hook's launch on a machine without the sandbox: the policy alone holds

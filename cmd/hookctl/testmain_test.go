@@ -24,6 +24,9 @@ func TestMain(m *testing.M) {
 		case withoutLandlockArg, withoutLandlockOrNamespacesArg:
 			fmt.Fprintln(os.Stderr, execWithoutLandlock(os.Args[2:], os.Args[1] == withoutLandlockArg))
 			os.Exit(111)
+		case childCannotMapArg:
+			fmt.Fprintln(os.Stderr, execChildCannotMap(os.Args[2:]))
+			os.Exit(111)
 		case atLandlockABIArg:
 			abi, err := strconv.Atoi(os.Args[2])
 			if err == nil {
@@ -48,6 +51,11 @@ const withoutLandlockOrNamespacesArg = "test-without-landlock-or-namespaces"
 // atLandlockABIArg runs a program as if the kernel's Landlock were an older ABI:
 // `test-landlock-abi N PROGRAM ARGS…` (execAtLandlockABI).
 const atLandlockABIArg = "test-landlock-abi"
+
+// childCannotMapArg runs a program where a process may not write its own user namespace's
+// mappings (Ubuntu's AppArmor restriction): `test-child-cannot-map PROGRAM ARGS…`
+// (execChildCannotMap).
+const childCannotMapArg = "test-child-cannot-map"
 
 // withoutLandlock is a command that runs argv on a machine whose kernel has no Landlock and
 // refuses new namespaces: no sandbox for the read-only profile.
