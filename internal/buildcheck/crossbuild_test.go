@@ -14,14 +14,8 @@ func TestBuildsForMacOS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-compiles the module")
 	}
-	gobin := goBinary(t)
 	for _, arch := range []string{"arm64", "amd64"} {
-		cmd := exec.Command(gobin, "build", "./...")
-		cmd.Dir = filepath.Join("..", "..")
-		cmd.Env = append(os.Environ(), "GOOS=darwin", "GOARCH="+arch, "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("GOOS=darwin GOARCH=%s go build ./...: %v\n%s", arch, err, out)
-		}
+		crossGo(t, "darwin", arch, "build", "./...")
 	}
 }
 
@@ -33,13 +27,17 @@ func TestBuildsForLinuxArm64(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-compiles the module")
 	}
-	gobin := goBinary(t)
-	for _, args := range [][]string{{"build", "./..."}, {"vet", "./sandbox"}} {
-		cmd := exec.Command(gobin, args...)
-		cmd.Dir = filepath.Join("..", "..")
-		cmd.Env = append(os.Environ(), "GOOS=linux", "GOARCH=arm64", "CGO_ENABLED=0")
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Errorf("GOARCH=arm64 go %v: %v\n%s", args, err, out)
-		}
+	crossGo(t, "linux", "arm64", "build", "./...")
+	crossGo(t, "linux", "arm64", "vet", "./sandbox")
+}
+
+// crossGo runs the go command with args in the module's root for goos/goarch, without cgo.
+func crossGo(t *testing.T, goos, goarch string, args ...string) {
+	t.Helper()
+	cmd := exec.Command(goBinary(t), args...)
+	cmd.Dir = filepath.Join("..", "..")
+	cmd.Env = append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Errorf("GOOS=%s GOARCH=%s go %v: %v\n%s", goos, goarch, args, err, out)
 	}
 }

@@ -74,8 +74,9 @@ func main() {
 		return append(os.Environ(), "HOOKCTL_HOME="+filepath.Join(dir, "user0", ".config", "hookctl"), "HOME="+filepath.Join(dir, "user0"))
 	}
 	launcher := filepath.Join(filepath.Dir(*hookctl), "hookctl-sandbox")
+	build := digest(launcher)
 	launch := func(session string) []string {
-		return []string{launcher, "--build", digest(launcher), "--session", session, "--"}
+		return []string{launcher, "--build", build, "--session", session, "--"}
 	}
 	type serie struct {
 		name string
