@@ -17,6 +17,15 @@ import (
 	"github.com/hookctl/hookctl/sandbox/readonly"
 )
 
+// holding is what of the sandbox an environment row holds, which the status line says.
+type holding int
+
+const (
+	sandboxWhole      holding = iota // every layer: the status line adds nothing
+	sandboxPartial                   // some layers are missing: "partial sandbox"
+	sandboxPolicyOnly                // no sandbox for the files: the read-only launcher runs nothing
+)
+
 // TestSandboxEnvironments launches the read-only sandbox in each environment people run agents
 // in (issue 28, docs/sandbox-environments.md) and tries from inside a write outside, a read of
 // a hidden credential and a TCP connection to a listener on loopback. Each row first runs the
@@ -45,37 +54,37 @@ func TestSandboxEnvironments(t *testing.T) {
 		wrap  []string
 		user  *syscall.Credential
 		probe []string // what the probe says holds (or why nothing does)
-		held  bool
+		held  holding
 	}{
-		{"root with capabilities", nil, nil, []string{"sandbox available: landlock ABI", "a process namespace of its own", "an empty capability bounding set"}, true},
-		{"unprivileged user", nil, nobody, []string{"sandbox available: landlock ABI", "a process namespace of its own", "no capabilities"}, true},
+		{"root with capabilities", nil, nil, []string{"sandbox available: landlock ABI", "a process namespace of its own", "an empty capability bounding set"}, sandboxWhole},
+		{"unprivileged user", nil, nobody, []string{"sandbox available: landlock ABI", "a process namespace of its own", "no capabilities"}, sandboxWhole},
 		// What docker run --cap-drop ALL and a pod that drops ALL leave: no capability, and a
 		// bounding set that cannot be emptied.
 		{"root without capabilities", bwrap("--cap-drop", "ALL"), nil, []string{"sandbox available: landlock ABI", "no_new_privs, seccomp filter, no capabilities",
-			"without a process namespace", "an empty capability bounding set (no CAP_SETPCAP"}, true},
+			"without a process namespace", "an empty capability bounding set (no CAP_SETPCAP"}, sandboxPartial},
 		// Ubuntu 23.10+'s AppArmor restriction in its default mode: a user namespace can be
 		// made, but its process has no capability in it and cannot write its own mappings,
 		// which the launcher, its owner from outside, then writes (a tracer refuses the
 		// process's own: childCannotMapArg).
 		{"user namespaces without capabilities", []string{harness, childCannotMapArg}, nobody,
-			[]string{"sandbox available: landlock ABI", "a process namespace of its own", "no capabilities"}, true},
+			[]string{"sandbox available: landlock ABI", "a process namespace of its own", "no capabilities"}, sandboxWhole},
 		// Ubuntu 23.10+'s AppArmor restriction, or a container that forbids them.
 		{"no user namespaces", bwrap("--unshare-user", "--disable-userns"), nobody, []string{"sandbox available: landlock ABI", "no_new_privs, seccomp filter",
-			"without a process namespace"}, true},
+			"without a process namespace"}, sandboxPartial},
 		// Without Landlock, read-only mounts in a mount namespace of its own stand in for it.
 		{"no Landlock", []string{harness, withoutLandlockArg}, nil, []string{"sandbox available: read-only mounts and masks",
-			"a process namespace of its own", "; without Landlock (the kernel has none"}, true},
+			"a process namespace of its own", "; without Landlock (the kernel has none"}, sandboxPartial},
 		// The same for an unprivileged user, whose mounts are made in a user namespace.
 		{"no Landlock, unprivileged user", []string{harness, withoutLandlockArg}, nobody, []string{"sandbox available: read-only mounts and masks",
-			"a process namespace of its own", "; without Landlock (the kernel has none"}, true},
+			"a process namespace of its own", "; without Landlock (the kernel has none"}, sandboxPartial},
 		// Without Landlock or namespaces: nothing holds the files; the policy-only launch
 		// still holds its seccomp filter (no network), no_new_privs and no capabilities.
 		{"no Landlock and no user namespaces", append(bwrap("--unshare-user", "--disable-userns"), harness, withoutLandlockArg), nobody,
-			[]string{"no sandbox: the kernel has no Landlock", "no mount namespace of its own here"}, false},
+			[]string{"no sandbox: the kernel has no Landlock", "no mount namespace of its own here"}, sandboxPolicyOnly},
 		// The same for root, in a container whose filter refuses new namespaces (unshare, clone
 		// with CLONE_NEW*), as Docker's default profile does.
 		{"no Landlock and no namespaces, root", []string{harness, withoutLandlockOrNamespacesArg}, nil,
-			[]string{"no sandbox: the kernel has no Landlock", "no mount namespace of its own here"}, false},
+			[]string{"no sandbox: the kernel has no Landlock", "no mount namespace of its own here"}, sandboxPolicyOnly},
 	}
 	for _, row := range rows {
 		t.Run(strings.ReplaceAll(row.name, " ", "_"), func(t *testing.T) {
@@ -141,10 +150,8 @@ func TestSandboxEnvironments(t *testing.T) {
 			}
 			// The status line: nothing added where every layer holds, a warning where some are
 			// missing, "policy only" where none can apply.
-			badge := map[bool]string{true: "", false: " (⚠ policy only for files, seccomp holds: hookctl doctor)"}[row.held]
-			if row.held && row.name != "root with capabilities" && row.name != "unprivileged user" && row.name != "user namespaces without capabilities" {
-				badge = " (⚠ partial sandbox: hookctl doctor)"
-			}
+			badge := map[holding]string{sandboxWhole: "", sandboxPartial: " (⚠ partial sandbox: hookctl doctor)",
+				sandboxPolicyOnly: " (⚠ policy only for files, seccomp holds: hookctl doctor)"}[row.held]
 			status := exec.Command(filepath.Join(bin, "hookctl"), "statusline")
 			status.Args = append(append([]string{}, wrap...), status.Args...)
 			if len(wrap) > 0 {
@@ -169,11 +176,11 @@ func TestSandboxEnvironments(t *testing.T) {
 			for _, launch := range [][]string{launcher, {filepath.Join(bin, "hookctl"), "sandbox"}} {
 				out, code, effects := attack(append(slices.Clone(launch), "--session", "s", "--")...)
 				switch {
-				case row.held && len(effects) > 0:
+				case row.held != sandboxPolicyOnly && len(effects) > 0:
 					t.Errorf("%s: under the sandbox the attack got through: %v\n%s", launch[0], effects, out)
-				case row.held && code == exitSandboxFailed:
+				case row.held != sandboxPolicyOnly && code == exitSandboxFailed:
 					t.Errorf("%s: the sandbox did not run the command:\n%s", launch[0], out)
-				case !row.held && (code != exitSandboxFailed || len(effects) > 0):
+				case row.held == sandboxPolicyOnly && (code != exitSandboxFailed || len(effects) > 0):
 					t.Errorf("%s: without the sandbox the read-only launcher ran the command (exit %d, %v):\n%s", launch[0], code, effects, out)
 				}
 				if slices.Contains(row.wrap, childCannotMapArg) {
@@ -185,7 +192,7 @@ func TestSandboxEnvironments(t *testing.T) {
 						t.Errorf("%s: not the command mapped by the launcher in namespaces of its own after the child's own mapping was refused:\n%s", launch[0], out)
 					}
 				}
-				if !row.held {
+				if row.held == sandboxPolicyOnly {
 					// The hook's launch on a machine without the sandbox: the policy alone holds
 					// the files; the seccomp filter still refuses the connection.
 					out, _, effects := attack(append(slices.Clone(launch), "--profile", "policy-only", "--session", "s", "--")...)
