@@ -22,8 +22,8 @@ type Agent struct {
 
 // Agent checks client a's registration: the hooks file holds hookctl's group as install writes
 // it, the binary it names runs, for Codex that Codex trusts it and the machine keeps its hooks
-// on, whether the project switches user hooks off, and where its shell commands run. It returns
-// the number of problems.
+// on, whether the project switches user hooks off, where its shell commands run, and the logs'
+// hash chains. It returns the number of problems.
 func (d *Doctor) Agent(a Agent) int {
 	env, name := d.Env, a.Name
 	found := false
@@ -76,6 +76,7 @@ func (d *Doctor) Agent(a Agent) int {
 		d.Problem("hookctl install --agent "+name, "no %s hooks file registers hookctl", name)
 	}
 	d.agentSandbox(a)
+	d.checkChains()
 	return d.Problems
 }
 

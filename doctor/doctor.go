@@ -2,9 +2,9 @@
 // the binary and the worker beside it, Claude Code's settings scopes and what their hooks run,
 // the recovery link and PATH, what no agent may write, the user's permission rules, Claude Code's
 // version, the configuration, the retriever, the exporter, the version policy, the sandbox and
-// hookctl run's isolation, the project's remotes and the state directory. Each check says what
-// it finds as it goes (Doctor); cmd/hookctl wires it to the installation it found and to the
-// other clients' checks (doctor --agent).
+// hookctl run's isolation, the project's remotes, the state directory and the logs' hash
+// chains. Each check says what it finds as it goes (Doctor); cmd/hookctl wires it to the
+// installation it found and to the other clients' checks (doctor --agent).
 package doctor
 
 import (
@@ -28,12 +28,14 @@ import (
 	"github.com/hookctl/hookctl/agents/claude"
 	"github.com/hookctl/hookctl/agents/claude/permissions"
 	"github.com/hookctl/hookctl/agents/clientversion"
+	"github.com/hookctl/hookctl/audit"
 	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/export/launch"
 	"github.com/hookctl/hookctl/gate"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/internal/clip"
 	"github.com/hookctl/hookctl/internal/fsutil"
+	"github.com/hookctl/hookctl/internal/jsonl"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/retriever"
 	"github.com/hookctl/hookctl/retriever/front"
@@ -98,7 +100,7 @@ func (d *Doctor) Warn(fix, format string, args ...any) {
 // Run checks Claude Code's installation of hookctl, and hookctl's own: the binary and what the
 // hooks run, the registration in each settings scope, the /readonly command, what no agent may
 // write, the user's permission rules, Claude Code's version, the configuration, the project's
-// remotes and the state directory. It returns the number of problems.
+// remotes, the state directory and the logs' hash chains. It returns the number of problems.
 func (d *Doctor) Run() int {
 	env := d.Env
 	cwd, _ := os.Getwd()
@@ -165,6 +167,8 @@ func (d *Doctor) Run() int {
 
 	// State directory.
 	d.checkStateDir(filepath.Join(env.Home, "sessions"))
+
+	d.checkChains()
 
 	if d.Problems == 0 {
 		fmt.Fprintln(d.Out, "no problems found")
@@ -659,6 +663,35 @@ func (d *Doctor) checkStateDir(dir string) {
 		return
 	}
 	d.OK("state directory %s", dir)
+}
+
+// checkChains checks the hash chains of the decision log and the audit, which every client's
+// hooks write (`hookctl log verify` details them).
+func (d *Doctor) checkChains() {
+	d.checkChain("decision log", "hookctl log verify", audit.DecisionLogAt(d.Env.Home).JSONL())
+	d.checkChain("audit", "hookctl audit verify", audit.AuditAt(d.Env.Home).JSONL())
+}
+
+// checkChain says whether a log's hash chain holds (jsonl.Log.Verify): a record changed, removed
+// or reordered since hookctl wrote it is a problem, which verify names by file, line and id.
+func (d *Doctor) checkChain(name, verify string, l *jsonl.Log) {
+	rep, err := l.Verify()
+	if err != nil {
+		d.Problem("make "+l.Dir+" readable by you", "the %s cannot be verified: %v", name, err)
+		return
+	}
+	records, _, older, breaks := rep.Totals()
+	switch {
+	case breaks > 0:
+		d.Problem("`"+verify+"` names each record; keep the files as they are if you investigate (moving them away starts a new chain)",
+			"the %s's hash chain does not hold at %d place(s) in %s: records were changed, removed or reordered after hookctl wrote them", name, breaks, l.Dir)
+	case records == 0:
+		d.Note("the %s has no records yet (%s)", name, l.Dir)
+	case older > 0:
+		d.OK("the %s's hash chain holds (%d records, of which %d written by a hookctl older than the chain, not verifiable)", name, records, older)
+	default:
+		d.OK("the %s's hash chain holds (%d records)", name, records)
+	}
 }
 
 // minStateFree is the free space below which doctor calls the state directory full: a state

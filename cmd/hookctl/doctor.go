@@ -12,8 +12,8 @@ func newDoctorCmd(s *streams) *cobra.Command {
 		Use:   "doctor [--agent NAME]",
 		Short: "Check that hookctl is installed and will run",
 		Long: `doctor checks hookctl's installation: the binary, its registration in each settings
-scope, a project setting that silences hooks, the Claude Code version, the configuration, and
-the state directory. It prints each problem with its fix and exits 1 if there is any.`,
+scope, a project setting that silences hooks, the Claude Code version, the configuration, the
+state directory, and the hash chains of the decision log and the audit (hookctl log verify). It prints each problem with its fix and exits 1 if there is any.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			problems := 0

@@ -39,13 +39,7 @@ func verifyLogs(s *streams, decisions, auditToo bool) error {
 		if err != nil {
 			return fmt.Errorf("failed to verify the %s: %w", l.name, err)
 		}
-		records, chained, older, breaks := 0, 0, 0, len(rep.Unread)
-		for _, lr := range rep.Lanes {
-			records += lr.Records
-			chained += lr.Chained
-			older += lr.Unchained
-			breaks += len(lr.Breaks)
-		}
+		records, chained, older, breaks := rep.Totals()
 		verdict := "the chain holds"
 		if breaks > 0 {
 			verdict = fmt.Sprintf("BROKEN at %d place(s)", breaks)

@@ -282,3 +282,79 @@ func TestRunCopyIsCapped(t *testing.T) {
 	}
 	t.Logf("run's log %d bytes: %d of 1500 records copied; the end says %q", size, copied, end.Reason)
 }
+
+// TestDoctorChecksTheLogChains: hookctl doctor verifies both logs' hash chains, so that a record
+// changed after hookctl wrote it shows where the user already looks (never silent). Records from
+// real hook calls through the binary, and an audit record: doctor finds both chains whole (the
+// control: no problem, the counts said); a decision's verdict edited, and then an audit record's
+// URL, each make doctor exit 1 naming the log and its verify command; put back, doctor is clean
+// again.
+func TestDoctorChecksTheLogChains(t *testing.T) {
+	_, hh := userEnv(t)
+	t.Setenv("PATH", "") // no claude to ask for its version
+	if code, out, _ := runCLI(t, hh, "", "install"); code != exitOK {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	code, out, _ := runCLI(t, hh, "", "doctor")
+	if code != exitOK || !strings.Contains(out, "• the decision log has no records yet") {
+		t.Fatalf("before any call: exit %d\n%s", code, out)
+	}
+	cwd := t.TempDir()
+	for i, command := range []string{"ls -la", "sed -i s/a/b/ f", "git log --oneline -3"} {
+		payload := fmt.Sprintf(`{"session_id":"d0c70000-0000-4000-8000-000000000001","transcript_path":"/dev/null","cwd":%q,`+
+			`"hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":%q},"tool_use_id":"toolu_doc%d"}`, cwd, command, i)
+		if out, _, _ := runBin(t, hh, payload, "hook"); !strings.Contains(out, `"permissionDecision"`) {
+			t.Fatalf("hook call %d: %s", i, out)
+		}
+	}
+	now := time.Now()
+	if err := audit.AuditAt(hh).Append(&audit.AuditEntry{ID: audit.NewID(now), Time: now, Session: "s", Tool: "WebFetch",
+		Kind: retriever.KindFetch, URL: "https://example.com/doc", Scrub: "clean", Outcome: "answered"}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ = runCLI(t, hh, "", "doctor")
+	if code != exitOK || !strings.Contains(out, "✓ the decision log's hash chain holds (3 records)") ||
+		!strings.Contains(out, "✓ the audit's hash chain holds (1 records)") {
+		t.Fatalf("the untouched logs: exit %d\n%s", code, out)
+	}
+
+	for _, c := range []struct {
+		file, from, to, name, verify string
+	}{
+		{filepath.Join(hh, "log", "decisions.jsonl"), `"verdict":"deny"`, `"verdict":"allow"`, "the decision log's", "`hookctl log verify`"},
+		{filepath.Join(hh, "audit", "audit.jsonl"), "https://example.com/doc", "https://example.com/elsewhere", "the audit's", "`hookctl audit verify`"},
+	} {
+		orig, err := os.ReadFile(c.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		edited := bytes.Replace(orig, []byte(c.from), []byte(c.to), 1)
+		if bytes.Equal(edited, orig) {
+			t.Fatalf("%s holds no %s to edit", c.file, c.from)
+		}
+		if c.name == "the audit's" {
+			// The audit's only record is its last: a record after it is what names its bytes.
+			if err := audit.AuditAt(hh).Append(&audit.AuditEntry{ID: audit.NewID(now), Time: now, Session: "s", Tool: "WebFetch",
+				Kind: retriever.KindFetch, URL: "https://example.com/next", Scrub: "clean", Outcome: "answered"}); err != nil {
+				t.Fatal(err)
+			}
+			if orig, err = os.ReadFile(c.file); err != nil {
+				t.Fatal(err)
+			}
+			edited = bytes.Replace(orig, []byte(c.from), []byte(c.to), 1)
+		}
+		if err := os.WriteFile(c.file, edited, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		code, out, _ := runCLI(t, hh, "", "doctor")
+		if code != exitDenied || !strings.Contains(out, "✗ "+c.name+" hash chain does not hold at 1 place(s)") || !strings.Contains(out, c.verify) {
+			t.Errorf("%s edited: exit %d\n%s", c.file, code, out)
+		}
+		if err := os.WriteFile(c.file, orig, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		if code, out, _ := runCLI(t, hh, "", "doctor"); code != exitOK {
+			t.Errorf("%s put back: exit %d\n%s", c.file, code, out)
+		}
+	}
+}

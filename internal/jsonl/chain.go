@@ -197,6 +197,19 @@ func (r *VerifyReport) OK() bool {
 	return true
 }
 
+// Totals sums the lanes: the records read, those with chain fields, those before the chain
+// began, and the breaks (Unread included).
+func (r *VerifyReport) Totals() (records, chained, older, breaks int) {
+	breaks = len(r.Unread)
+	for _, l := range r.Lanes {
+		records += l.Records
+		chained += l.Chained
+		older += l.Unchained
+		breaks += len(l.Breaks)
+	}
+	return records, chained, older, breaks
+}
+
 // vline is one line of a lane, as the verifier keeps it.
 type vline struct {
 	file    string
