@@ -122,7 +122,8 @@ fuzz:
 # the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md), and the
 # launch beside a minimal Go launcher, with hookctl's home among 5 and among 5,000 entries.
 # The hook's payloads for `make bench`: timed as repeat calls (answered again, not recorded) and
-# as unique ones (each decided and recorded, as a client's calls are).
+# as unique ones (each decided and recorded, as a client's calls are), the latter also from copies
+# written as make install writes them (docs/decisions/0004: the page cache then runs them faster).
 HOOK_BENCH = fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-bash-sed-i.json \
 	fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \
 	fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
@@ -133,6 +134,7 @@ bench: build
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/floor ./internal/latency/floor
 	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -wrapper -n 400 $(HOOK_BENCH)
 	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -unique -n 400 $(HOOK_BENCH)
+	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -unique -installed -n 400 $(HOOK_BENCH)
 	$(GO) test ./sandbox -run '^$$' -bench FilterSyscall -benchtime 300000x
 	$(GO) run ./internal/latency/sandboxed -hookctl $(BIN) -home bin -n 300 -heavy 21 -edit
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/minlaunch ./internal/latency/minlaunch
