@@ -133,11 +133,16 @@ func (d *Doctor) Run() int {
 	d.checkRecovery(env, registered)
 	d.checkPATH(env, runs)
 
-	// The /readonly command.
-	if err := claude.CheckReadonlyCommand(env.UserHome); err != nil {
+	// The /readonly command: the user's, or where the user has none, the organisation's.
+	userCmd := claude.ReadonlyCommandPath(env.UserHome)
+	_, missing := os.Lstat(userCmd)
+	switch err := claude.CheckReadonlyCommand(env.UserHome); {
+	case err == nil:
+		d.OK("the /readonly command is installed (%s)", userCmd)
+	case errors.Is(missing, fs.ErrNotExist) && claude.CheckReadonlyCommandFrom("policySettings", "") == nil:
+		d.OK("the /readonly command is your organisation's (%s)", claude.ManagedReadonlyCommandPath())
+	default:
 		d.Problem("run `hookctl install`", "%v: typing /readonly will not change the mode", err)
-	} else {
-		d.OK("the /readonly command is installed (%s)", claude.ReadonlyCommandPath(env.UserHome))
 	}
 
 	// What no agent may write.

@@ -32,9 +32,10 @@ type Gate struct {
 	Modes      session.Modes
 	// Store receives the human's toggles. Nil: toggles are refused.
 	Store *session.Store
-	// VerifyToggle confirms, before a toggle is honoured, that the client's toggle command is
-	// still the one install wrote (Claude Code: the model may not invoke it). Nil: no check.
-	VerifyToggle func() error
+	// VerifyToggle confirms, before a toggle is honoured, that the client's toggle command the
+	// toggle came from (source, as the client names it) is still the one install wrote (Claude
+	// Code: the model may not invoke it). Nil: no check.
+	VerifyToggle func(source string) error
 	// Protect lists the paths no agent may write, for a session in project directory cwd.
 	Protect func(cwd string) policy.Protection
 	// Resolve resolves a file tool's targets and the protected set (ResolveTargets). Nil: paths
@@ -496,7 +497,7 @@ func (g *Gate) toggle(ev *hook.Event) hook.Decision {
 		return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: this hook cannot change modes"}
 	}
 	if g.VerifyToggle != nil {
-		if err := g.VerifyToggle(); err != nil {
+		if err := g.VerifyToggle(tr.Source); err != nil {
 			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: " + err.Error() + "; the mode is unchanged (run `hookctl install` to restore the command)"}
 		}
 	}

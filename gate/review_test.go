@@ -261,7 +261,7 @@ func TestReviewToggleIsTheUsers(t *testing.T) {
 	if d := toggle(&hook.ToggleRequest{Args: "review", PromptID: "1", Source: "projectSettings"}); d.Verdict != hook.Deny || mode() != hook.ModeReadOnly {
 		t.Errorf("untrusted: %q, mode %v", d.Reason, mode())
 	}
-	g.VerifyToggle = func() error { return errors.New("the /readonly command was changed") }
+	g.VerifyToggle = func(string) error { return errors.New("the /readonly command was changed") }
 	if d := toggle(&hook.ToggleRequest{Args: "review", PromptID: "2", Trusted: true}); mode() != hook.ModeReadOnly || !strings.Contains(d.Reason, "was changed") {
 		t.Errorf("tampered: %q, mode %v", d.Reason, mode())
 	}

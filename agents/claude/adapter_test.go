@@ -314,7 +314,7 @@ func readOnly(tool string) hook.Decision {
 }
 
 // runWithStore runs one payload through a runner that keeps session state in store.
-func runWithStore(t *testing.T, store *session.Store, check func() error, payload string) runResult {
+func runWithStore(t *testing.T, store *session.Store, check func(string) error, payload string) runResult {
 	t.Helper()
 	var stdout, stderr bytes.Buffer
 	r := &hook.Runner{Stdin: strings.NewReader(payload), Stdout: &stdout, Stderr: &stderr, Adapter: Adapter{}}
@@ -333,7 +333,7 @@ func expansion(args, source, promptID string) string {
 }
 
 // TestToggleOnlyAtTheUsersExpansion: /readonly changes the mode only when hookctl's own user
-// command expands; the submitted text never does (a scheduled prompt looks the same), a
+// command (or the organisation's managed one) expands; the submitted text never does (a scheduled prompt looks the same), a
 // project's command of the same name is blocked without effect, and a tampered command file
 // stops the toggle.
 func TestToggleOnlyAtTheUsersExpansion(t *testing.T) {
@@ -349,13 +349,24 @@ func TestToggleOnlyAtTheUsersExpansion(t *testing.T) {
 	if res.out.verdict() != "deny" || !strings.Contains(res.out.Reason, "shadows") || mode() != hook.ModeReadOnly {
 		t.Errorf("project command: %s, mode %v", res.raw, mode())
 	}
-	res = runWithStore(t, store, func() error { return errors.New("the /readonly command was changed") }, expansion("off", "userSettings", "p1"))
+	res = runWithStore(t, store, func(string) error { return errors.New("the /readonly command was changed") }, expansion("off", "userSettings", "p1"))
 	if res.out.verdict() != "deny" || !strings.Contains(res.out.Reason, "was changed") || mode() != hook.ModeReadOnly {
 		t.Errorf("tampered command: %s, mode %v", res.raw, mode())
 	}
 	res = runWithStore(t, store, nil, expansion("off", "userSettings", "p1"))
 	if res.out.verdict() != "deny" || !strings.Contains(res.out.Reason, "now ✏ EDIT") || mode() != hook.ModeEdit {
 		t.Errorf("user command: %s, mode %v", res.raw, mode())
+	}
+	// The organisation's command (install --scope managed) toggles too, and the check is of the
+	// file it came from.
+	var checked string
+	res = runWithStore(t, store, func(source string) error { checked = source; return nil }, expansion("on", "policySettings", "p0"))
+	if res.out.verdict() != "deny" || !strings.Contains(res.out.Reason, "now 🔒 READ-ONLY") || mode() != hook.ModeReadOnly || checked != "policySettings" {
+		t.Errorf("managed command: %s, mode %v, checked %q", res.raw, mode(), checked)
+	}
+	res = runWithStore(t, store, func(source string) error { checked = source; return nil }, expansion("off", "userSettings", "p0b"))
+	if mode() != hook.ModeEdit || checked != "userSettings" {
+		t.Errorf("user command again: %s, mode %v, checked %q", res.raw, mode(), checked)
 	}
 	// A bare /readonly, as autocompletion submits it, and /readonly status show the mode and
 	// change nothing (issue 11: typing /read and Enter unlocked the session).

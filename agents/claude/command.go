@@ -55,9 +55,40 @@ func ReadonlyCommandIs(b []byte) (ours, current bool) {
 // ReadonlyCommandPath returns the command file's path for the user whose home is home.
 func ReadonlyCommandPath(home string) string { return filepath.Join(home, ReadonlyCommandRel) }
 
-// CheckReadonlyCommand confirms the command file is hookctl's, unchanged.
+// ManagedReadonlyCommandPath is where `hookctl install --scope managed` puts the command: the
+// organisation's managed directory, beside managed-settings.json, whose commands Claude Code
+// offers every user of the machine (command_source "policySettings"; 2.1.328, live). Root's own
+// home, where a managed install used to put it, serves root alone.
+func ManagedReadonlyCommandPath() string {
+	settings, _ := SettingsPath("managed", "", "")
+	return filepath.Join(filepath.Dir(settings), ReadonlyCommandRel)
+}
+
+// ReadonlyCommandPathFor is the command file install writes for scope: the managed one with the
+// managed settings, the user's with every other scope's.
+func ReadonlyCommandPathFor(scope, home string) string {
+	if scope == "managed" {
+		return ManagedReadonlyCommandPath()
+	}
+	return ReadonlyCommandPath(home)
+}
+
+// CheckReadonlyCommand confirms the user's command file is hookctl's, unchanged.
 func CheckReadonlyCommand(home string) error {
-	p := ReadonlyCommandPath(home)
+	return checkReadonlyCommandAt(ReadonlyCommandPath(home))
+}
+
+// CheckReadonlyCommandFrom confirms the command file a toggle came from (its command_source, one
+// of TrustedCommandSources) is hookctl's, unchanged: the organisation's for policySettings, the
+// user's otherwise.
+func CheckReadonlyCommandFrom(source, home string) error {
+	if source == "policySettings" {
+		return checkReadonlyCommandAt(ManagedReadonlyCommandPath())
+	}
+	return CheckReadonlyCommand(home)
+}
+
+func checkReadonlyCommandAt(p string) error {
 	b, err := fsutil.ReadFile(p, 64<<10, false)
 	if err != nil {
 		return fmt.Errorf("the /readonly command %s cannot be read: %v", p, err)

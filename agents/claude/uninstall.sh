@@ -51,6 +51,34 @@ physical() {
 	printf '%s/%s\n' "${d%/}" "${f##*/}"
 }
 
+# remove_command removes the /readonly command file $1 if it is hookctl's: without hookctl,
+# typing /readonly would send its text to the model. It goes if it is exactly the one this
+# release wrote, or the one an earlier release wrote (whose argument hint was "[on|off]").
+remove_command() {
+	cmd=$1
+	if [ -f "$cmd" ] && { cmp -s "$cmd" - <<'END_OF_READONLY_COMMAND'
+---
+description: Switch this session between read-only, edit and review mode (hookctl)
+argument-hint: "[on|off|review|status]"
+disable-model-invocation: true
+---
+hookctl handles /readonly before the model sees it; if you are reading this, the hookctl hook is not running.
+Arguments: $ARGUMENTS
+END_OF_READONLY_COMMAND
+	} || { cmp -s "$cmd" - <<'END_OF_EARLIER_READONLY_COMMAND'
+---
+description: Switch this session between read-only and edit mode (hookctl)
+argument-hint: "[on|off]"
+disable-model-invocation: true
+---
+hookctl handles /readonly before the model sees it; if you are reading this, the hookctl hook is not running.
+Arguments: $ARGUMENTS
+END_OF_EARLIER_READONLY_COMMAND
+	}; then
+		rm -f "$cmd" && echo "removed the /readonly command $cmd"
+	fi
+}
+
 if [ $# -eq 0 ]; then
 	set -- "${HOME:-/}/.claude/settings.json" "$(pwd -P)/.claude/settings.json" "$(pwd -P)/.claude/settings.local.json"
 	defaults=1
@@ -625,6 +653,13 @@ for f in "$@"; do
 		if mv -f "$tmp" "$real"; then
 			echo "removed hookctl from $f (backup: $backup)"
 			changed=$((changed + 1))
+			# The managed settings' /readonly command lies beside them (hookctl install --scope
+			# managed), for every user of the machine.
+			case $real in
+			/etc/claude-code/managed-settings.json | "/Library/Application Support/ClaudeCode/managed-settings.json")
+				remove_command "${real%/*}/.claude/commands/readonly.md"
+				;;
+			esac
 			# A settings file hookctl install created, with nothing left in it, goes, as
 			# hookctl uninstall removes it (statusline.json's "created" list names it).
 			if [ "$(tr -d ' \t\r\n' <"$real")" = "{}" ] && [ -f "$home/statusline.json" ] &&
@@ -664,30 +699,6 @@ if [ -n "$defaults" ] && [ -z "$dry" ] && [ $status -eq 0 ]; then
 	if [ $changed -eq 0 ]; then
 		echo "hookctl is not registered in ${HOME:-~}/.claude/settings.json or in $(pwd -P)/.claude; run this in the project whose settings register it"
 	fi
-	# The /readonly command is hookctl's; without hookctl, typing /readonly would send its
-	# text to the model. It goes if it is exactly the one this release wrote, or the one an
-	# earlier release wrote (whose argument hint was "[on|off]").
-	cmd=${HOME:-/}/.claude/commands/readonly.md
-	if [ -f "$cmd" ] && { cmp -s "$cmd" - <<'END_OF_READONLY_COMMAND'
----
-description: Switch this session between read-only, edit and review mode (hookctl)
-argument-hint: "[on|off|review|status]"
-disable-model-invocation: true
----
-hookctl handles /readonly before the model sees it; if you are reading this, the hookctl hook is not running.
-Arguments: $ARGUMENTS
-END_OF_READONLY_COMMAND
-	} || { cmp -s "$cmd" - <<'END_OF_EARLIER_READONLY_COMMAND'
----
-description: Switch this session between read-only and edit mode (hookctl)
-argument-hint: "[on|off]"
-disable-model-invocation: true
----
-hookctl handles /readonly before the model sees it; if you are reading this, the hookctl hook is not running.
-Arguments: $ARGUMENTS
-END_OF_EARLIER_READONLY_COMMAND
-	}; then
-		rm -f "$cmd" && echo "removed the /readonly command $cmd"
-	fi
+	remove_command "${HOME:-/}/.claude/commands/readonly.md"
 fi
 exit $status

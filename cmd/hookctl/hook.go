@@ -353,7 +353,7 @@ func newGate(env environment, a agent, loadConfig func(cwd string) (*config.Conf
 		Secrets: func() *scrub.Scrubber { return scrub.NewScrubber(os.Environ()) },
 	}
 	if a.Client.Name == claude.Client.Name {
-		g.VerifyToggle = func() error { return claude.CheckReadonlyCommand(env.userHome) }
+		g.VerifyToggle = func(source string) error { return claude.CheckReadonlyCommandFrom(source, env.userHome) }
 		g.IsClient = claude.IsClientProcess
 		g.ClientRules = func(c *hook.ToolCall) policy.ClientRules { return claudeRules(env.userHome, c.Cwd) }
 	} else {

@@ -202,10 +202,12 @@ func installRun(s *streams, opts *installOptions) error {
 		return fmt.Errorf("%s: %v (the file was not changed)", path, err)
 	}
 
-	cmdPath := claude.ReadonlyCommandPath(env.userHome)
+	// The managed settings bring their own command, which every user of the machine is offered;
+	// every other scope shares the user's.
+	cmdPath := claude.ReadonlyCommandPathFor(opts.Scope, env.userHome)
 	cmdChange := claude.ReadonlyCommandChange(cmdPath, opts.Remove)
 	keptFor := ""
-	if cmdChange == "remove" {
+	if cmdChange == "remove" && opts.Scope != "managed" {
 		// The command is the user's, shared by every scope: uninstalling one scope keeps it while
 		// another still registers hookctl (issue 11: uninstall --scope project broke the user's
 		// install). A project elsewhere cannot be seen from here.
@@ -295,7 +297,7 @@ func installRun(s *streams, opts *installOptions) error {
 				return fmt.Errorf("failed to back up %s: %v (nothing changed)", path, err)
 			}
 		}
-		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		if err := mkdir(opts.Scope, filepath.Dir(path)); err != nil {
 			return err
 		}
 		if err := fsutil.WriteAtomic(path, out, mode); err != nil {
@@ -341,7 +343,7 @@ func installRun(s *streams, opts *installOptions) error {
 
 	switch cmdChange {
 	case "write":
-		if err := os.MkdirAll(filepath.Dir(cmdPath), 0o755); err != nil {
+		if err := mkdir(opts.Scope, filepath.Dir(cmdPath)); err != nil {
 			return err
 		}
 		if err := fsutil.WriteAtomic(cmdPath, claude.ReadonlyCommand, 0o644); err != nil {
@@ -384,6 +386,37 @@ func installRun(s *streams, opts *installOptions) error {
 	}
 	fmt.Fprintf(s.out, "if the hookctl binary goes missing, Claude Code refuses every prompt; then `sh %s` removes hookctl's hooks without it\n", script)
 	fmt.Fprintln(s.out, "new Claude Code sessions start 🔒 READ-ONLY; type /readonly off to let the agent edit")
+	return nil
+}
+
+// mkdir makes the directories of a scope's settings or command: for the managed scope readable
+// by everyone whatever the umask (mkdirReadable), for the others as the user's umask says.
+func mkdir(scope, dir string) error {
+	if scope == "managed" {
+		return mkdirReadable(dir)
+	}
+	return os.MkdirAll(dir, 0o755)
+}
+
+// mkdirReadable makes dir and its missing parents 0755, whatever the umask: the managed settings
+// and command serve every user of the machine, and a root whose umask is 077 would otherwise
+// make them root's alone, which Claude Code run by anyone else could not read.
+func mkdirReadable(dir string) error {
+	var made []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
+			break
+		}
+		made = append(made, d)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	for _, d := range made {
+		if err := os.Chmod(d, 0o755); err != nil {
+			return err
+		}
+	}
 	return nil
 }
 
