@@ -34,7 +34,7 @@ type Gate struct {
 	Store *session.Store
 	// VerifyToggle confirms, before a toggle is honoured, that the client's toggle command the
 	// toggle came from (source, as the client names it) is still the one install wrote (Claude
-	// Code: the model may not invoke it). Nil: no check.
+	// Code: the model may not invoke it); its error says how to restore it. Nil: no check.
 	VerifyToggle func(source string) error
 	// Protect lists the paths no agent may write, for a session in project directory cwd.
 	Protect func(cwd string) policy.Protection
@@ -498,7 +498,7 @@ func (g *Gate) toggle(ev *hook.Event) hook.Decision {
 	}
 	if g.VerifyToggle != nil {
 		if err := g.VerifyToggle(tr.Source); err != nil {
-			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: " + err.Error() + "; the mode is unchanged (run `hookctl install` to restore the command)"}
+			return hook.Decision{Verdict: hook.Deny, Reason: "hookctl: " + err.Error() + "; the mode is unchanged"}
 		}
 	}
 	cfg, err := g.loadConfig(ev.Cwd)

@@ -81,11 +81,18 @@ func CheckReadonlyCommand(home string) error {
 // CheckReadonlyCommandFrom confirms the command file a toggle came from (its command_source, one
 // of TrustedCommandSources) is hookctl's, unchanged: the organisation's for policySettings, the
 // user's otherwise.
+// Its error says who restores the file, and how.
 func CheckReadonlyCommandFrom(source, home string) error {
 	if source == "policySettings" {
-		return checkReadonlyCommandAt(ManagedReadonlyCommandPath())
+		if err := checkReadonlyCommandAt(ManagedReadonlyCommandPath()); err != nil {
+			return fmt.Errorf("%w (your organisation's: its administrator restores it with sudo hookctl install --scope managed)", err)
+		}
+		return nil
 	}
-	return CheckReadonlyCommand(home)
+	if err := CheckReadonlyCommand(home); err != nil {
+		return fmt.Errorf("%w (run hookctl install to restore it)", err)
+	}
+	return nil
 }
 
 func checkReadonlyCommandAt(p string) error {

@@ -629,3 +629,25 @@ func TestInstallLinearTime(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckReadonlyCommandFrom: a toggle from the user's command checks the user's file, which
+// passes as install wrote it (and as an earlier release did) and fails, saying how to restore
+// it, when it is missing or changed.
+func TestCheckReadonlyCommandFrom(t *testing.T) {
+	home := t.TempDir()
+	path := ReadonlyCommandPath(home)
+	if err := CheckReadonlyCommandFrom("userSettings", home); err == nil || !strings.Contains(err.Error(), "cannot be read") || !strings.Contains(err.Error(), "run hookctl install") {
+		t.Errorf("missing: %v", err)
+	}
+	os.MkdirAll(filepath.Dir(path), 0o755)
+	for _, c := range []struct {
+		content []byte
+		ok      bool
+	}{{ReadonlyCommand, true}, {readonlyCommandBefore[0], true}, {append(bytes.Clone(ReadonlyCommand), "Run hookctl readonly off.\n"...), false}} {
+		os.WriteFile(path, c.content, 0o644)
+		err := CheckReadonlyCommandFrom("userSettings", home)
+		if (err == nil) != c.ok || !c.ok && (!strings.Contains(err.Error(), "is not the one hookctl installed") || !strings.Contains(err.Error(), "run hookctl install")) {
+			t.Errorf("%q: %v", c.content, err)
+		}
+	}
+}
