@@ -14,7 +14,6 @@ import (
 	"github.com/hookctl/hookctl/agents/claude"
 	ct "github.com/hookctl/hookctl/agents/claude/claudetest"
 	"github.com/hookctl/hookctl/hook"
-	"github.com/hookctl/hookctl/session"
 )
 
 // TestRealTUIManagedReadonly: `hookctl install --scope managed` registers hookctl for every user
@@ -90,14 +89,7 @@ func TestRealTUIManagedReadonly(t *testing.T) {
 			s.Bin = agenttest.InPlaceWrapper(t, machine, system, s.Bin)
 			tui := s.StartTUI(110, 30)
 			tui.WaitFor("🔒 READ-ONLY", 20*time.Second)
-			store := session.NewStore(home)
-			mode := func() hook.Mode {
-				list, err := store.List()
-				if err != nil || len(list) != 1 {
-					t.Fatalf("sessions: %v %v", list, err)
-				}
-				return list[0].Mode
-			}
+			mode := func() hook.Mode { return onlySessionMode(t, home) }
 			tui.Submit("/readonly off")
 			if !withCommand {
 				tui.WaitFor("Unknown command: /readonly", 20*time.Second)

@@ -27,14 +27,7 @@ func TestRealTUIReadonlyToggle(t *testing.T) {
 	tui := s.StartTUI(110, 30)
 	tui.WaitFor("🔒 READ-ONLY", 20*time.Second)
 
-	store := session.NewStore(home)
-	mode := func() hook.Mode {
-		list, err := store.List()
-		if err != nil || len(list) != 1 {
-			t.Fatalf("sessions: %v %v", list, err)
-		}
-		return list[0].Mode
-	}
+	mode := func() hook.Mode { return onlySessionMode(t, home) }
 	if m := mode(); m != hook.ModeReadOnly {
 		t.Fatalf("a new session is %v", m)
 	}
@@ -60,6 +53,16 @@ func TestRealTUIReadonlyToggle(t *testing.T) {
 	if s.API.Saw("/readonly") || s.API.Saw("readonly off") {
 		t.Error("the model was sent the /readonly command")
 	}
+}
+
+// onlySessionMode is the mode of the one session hookctl's home holds.
+func onlySessionMode(t *testing.T, home string) hook.Mode {
+	t.Helper()
+	list, err := session.NewStore(home).List()
+	if err != nil || len(list) != 1 {
+		t.Fatalf("sessions: %v %v", list, err)
+	}
+	return list[0].Mode
 }
 
 // lastLines returns the last n non-empty lines of a screen: the status line sits under the
