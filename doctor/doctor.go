@@ -111,8 +111,10 @@ func (d *Doctor) Run() int {
 	d.checkLauncher(env.Binary)
 	d.checkSandbox(env)
 
-	// Registration per scope.
-	registered := false
+	// Registration per scope. yours: a scope of the user's own (user, project, local), whose
+	// hooks run the link in hookctl's home and whose way out is uninstall.sh there; the managed
+	// settings run the administrator's binary, and only root may change them.
+	registered, yours, managedRuns := false, false, ""
 	var runs []string // the binaries the registrations run
 	var checked []string
 	for _, scope := range claude.Scopes {
@@ -123,6 +125,10 @@ func (d *Doctor) Run() int {
 		checked = append(checked, path)
 		ok, bin := d.checkSettings(scope, path, env)
 		registered = ok || registered
+		yours = ok && scope != "managed" || yours
+		if ok && scope == "managed" {
+			managedRuns = bin
+		}
 		if bin != "" && !slices.Contains(runs, bin) {
 			runs = append(runs, bin)
 		}
@@ -130,7 +136,10 @@ func (d *Doctor) Run() int {
 	if !registered {
 		d.Problem("run `hookctl install`", "hookctl is not registered as a PreToolUse hook in any settings file Claude Code reads")
 	}
-	d.checkRecovery(env, registered)
+	d.checkRecovery(env, yours)
+	if registered && !yours {
+		d.Note("your organisation's managed settings register hookctl (they run %s); if that goes missing, its administrator removes the hooks", orNone(managedRuns))
+	}
 	d.checkPATH(env, runs)
 
 	// The /readonly command: the user's, or where the user has none, the organisation's.
@@ -360,6 +369,7 @@ func describeLink(named, real string) string {
 }
 
 // checkRecovery checks the link the hooks run and the way out when it breaks: uninstall.sh.
+// registered: a scope of the user's own registers hookctl (the managed settings need neither).
 func (d *Doctor) checkRecovery(env Env, registered bool) {
 	link := filepath.Join(env.Home, claude.LinkedBinary)
 	script := filepath.Join(env.Home, claude.UninstallScriptName)

@@ -23,8 +23,9 @@ import (
 // its own, agenttest.InPlace), with no hookctl in the user's own settings: typed /readonly off
 // switches the session to edit mode, the command arriving from policySettings. Control: the same
 // managed install without that command file, where the client answers "Unknown command" and the
-// session stays read-only. Doctor names the organisation's command, and uninstalling the
-// managed scope removes it, as uninstall.sh does run on the managed settings.
+// session stays read-only. Doctor, for another user of the machine, names the organisation's
+// command and finds no problem; uninstalling the managed scope removes the command, as
+// uninstall.sh does run on the managed settings.
 func TestRealTUIManagedReadonly(t *testing.T) {
 	ct.Tmux(t)
 	requireRoot(t, "the machine's /etc/claude-code is mounted in place and written as root")
@@ -44,11 +45,12 @@ func TestRealTUIManagedReadonly(t *testing.T) {
 			system := filepath.Dir(managedSettings(t))
 			// run runs argv where the machine's directory is in place, as root with a hardened
 			// shell's umask, which must not decide who reads the command; only doctor may fail.
+			env := s.Environ()
 			run := func(argv ...string) string {
 				t.Helper()
 				argv = append([]string{"sh", "-c", `umask 077 && exec "$@"`, "sh"}, agenttest.InPlace(t, machine, system, argv...)...)
 				cmd := exec.Command(argv[0], argv[1:]...)
-				cmd.Env, cmd.Dir = s.Environ(), s.Project
+				cmd.Env, cmd.Dir = env, s.Project
 				out, err := cmd.CombinedOutput()
 				if err != nil && !strings.Contains(strings.Join(argv, " "), " doctor") {
 					t.Fatalf("%s: %v\n%s", strings.Join(argv, " "), err, out)
@@ -78,9 +80,25 @@ func TestRealTUIManagedReadonly(t *testing.T) {
 				t.Errorf("the managed install wrote the installing user's own command %s", claude.ReadonlyCommandPath(s.Home))
 			}
 			if withCommand {
-				if out := inPlace("doctor"); !strings.Contains(out, "✓ the /readonly command is your organisation's ("+claude.ManagedReadonlyCommandPath()+")") {
-					t.Errorf("doctor does not name the organisation's command:\n%s", out)
+				// Doctor for another user of the machine, whose own home holds nothing of hookctl's:
+				// no problem (their way out is the administrator's, not an uninstall.sh of theirs).
+				// Control: once their own install registers hookctl and its uninstall.sh is gone,
+				// doctor demands it.
+				other := t.TempDir()
+				env = append(s.Environ(), "HOME="+other, "HOOKCTL_HOME="+filepath.Join(other, ".config", "hookctl"))
+				out := inPlace("doctor")
+				for _, want := range []string{"✓ the /readonly command is your organisation's (" + claude.ManagedReadonlyCommandPath() + ")",
+					"• your organisation's managed settings register hookctl (they run " + hookctl + ")", "no problems found"} {
+					if !strings.Contains(out, want) {
+						t.Errorf("doctor for another user lacks %q:\n%s", want, out)
+					}
 				}
+				inPlace("install")
+				os.Remove(filepath.Join(other, ".config", "hookctl", claude.UninstallScriptName))
+				if out := inPlace("doctor"); !strings.Contains(out, "uninstall.sh is missing or out of date") {
+					t.Errorf("control: doctor for a user whose own install lost uninstall.sh:\n%s", out)
+				}
+				env = s.Environ()
 			} else if err := os.Remove(command); err != nil {
 				t.Fatal(err)
 			}
