@@ -22,7 +22,9 @@ import (
 	"path/filepath"
 	"time"
 
+	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/latency/stats"
+	"github.com/hookctl/hookctl/session"
 )
 
 // short commands: the launcher's cost dominates; heavy ones: the per-call cost does.
@@ -63,6 +65,10 @@ func main() {
 	}
 	if *edit {
 		wd, _ := os.Getwd()
+		// Edit mode's launcher runs only a session in edit mode, as the user's switch leaves it.
+		if _, err := session.NewStore(home).Record("bench", wd, hook.ModeEdit); err != nil {
+			fail(err)
+		}
 		fmt.Printf("edit profile's added latency, %d interleaved runs each way (ms)\n", *n)
 		for _, c := range short {
 			report(c, measureWith(*hookctl, env, c, *n, "--profile", "edit", "--project", wd), true)
