@@ -20,11 +20,11 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
 	"time"
 
-	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/latency/stats"
-	"github.com/hookctl/hookctl/session"
 )
 
 // short commands: the launcher's cost dominates; heavy ones: the per-call cost does.
@@ -65,9 +65,18 @@ func main() {
 	}
 	if *edit {
 		wd, _ := os.Getwd()
-		// Edit mode's launcher runs only a session in edit mode, as the user's switch leaves it.
-		if _, err := session.NewStore(home).Record("bench", wd, hook.ModeEdit); err != nil {
-			fail(err)
+		// Edit mode's launcher runs only a session in edit mode: the session starts as a client's
+		// does (its SessionStart through the hook), and the user switches it.
+		start := `{"session_id":"bench","transcript_path":"/dev/null","cwd":` + strconv.Quote(wd) + `,"hook_event_name":"SessionStart","source":"startup"}`
+		for _, c := range []struct {
+			args  []string
+			stdin string
+		}{{[]string{"hook"}, start}, {[]string{"readonly", "off", "--session", "bench"}, ""}} {
+			cmd := exec.Command(*hookctl, c.args...)
+			cmd.Env, cmd.Dir, cmd.Stdin = env, wd, strings.NewReader(c.stdin)
+			if out, err := cmd.CombinedOutput(); err != nil {
+				fail(fmt.Errorf("hookctl %s: %v\n%s", strings.Join(c.args, " "), err, out))
+			}
 		}
 		fmt.Printf("edit profile's added latency, %d interleaved runs each way (ms)\n", *n)
 		for _, c := range short {
