@@ -389,35 +389,14 @@ func installRun(s *streams, opts *installOptions) error {
 	return nil
 }
 
-// mkdir makes the directories of a scope's settings or command: for the managed scope readable
-// by everyone whatever the umask (mkdirReadable), for the others as the user's umask says.
+// mkdir makes the directories of a scope's settings or command: for the managed scope 0755
+// whatever the umask, since they serve every user of the machine (Claude Code run by anyone but
+// root could not read them otherwise); for the others as the user's umask says.
 func mkdir(scope, dir string) error {
 	if scope == "managed" {
-		return mkdirReadable(dir)
+		return fsutil.MkdirAllMode(dir, 0o755)
 	}
 	return os.MkdirAll(dir, 0o755)
-}
-
-// mkdirReadable makes dir and its missing parents 0755, whatever the umask: the managed settings
-// and command serve every user of the machine, and a root whose umask is 077 would otherwise
-// make them root's alone, which Claude Code run by anyone else could not read.
-func mkdirReadable(dir string) error {
-	var made []string
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
-			break
-		}
-		made = append(made, d)
-	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return err
-	}
-	for _, d := range made {
-		if err := os.Chmod(d, 0o755); err != nil {
-			return err
-		}
-	}
-	return nil
 }
 
 // linkBinaryAt points link at binary, replacing what was there in one rename.

@@ -437,3 +437,25 @@ func Within(dir, root string) bool {
 	rel, err := filepath.Rel(root, dir)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
+
+// MkdirAllMode is os.MkdirAll whose new directories get perm whatever the umask: a directory
+// every user of the machine must read (the managed settings') is not left to root's umask.
+// Directories that existed keep their mode.
+func MkdirAllMode(dir string, perm os.FileMode) error {
+	var made []string
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Lstat(d); err == nil || d == filepath.Dir(d) {
+			break
+		}
+		made = append(made, d)
+	}
+	if err := os.MkdirAll(dir, perm); err != nil {
+		return err
+	}
+	for _, d := range made {
+		if err := os.Chmod(d, perm); err != nil {
+			return err
+		}
+	}
+	return nil
+}
