@@ -148,7 +148,7 @@ func (d *Doctor) Run() int {
 	switch err := claude.CheckReadonlyCommand(env.UserHome); {
 	case err == nil:
 		d.OK("the /readonly command is installed (%s)", userCmd)
-	case errors.Is(missing, fs.ErrNotExist) && claude.CheckReadonlyCommandFrom("policySettings", "") == nil:
+	case errors.Is(missing, fs.ErrNotExist) && claude.CheckReadonlyCommandFrom(claude.ManagedCommandSource, "") == nil:
 		d.OK("the /readonly command is your organisation's (%s)", claude.ManagedReadonlyCommandPath())
 	default:
 		d.Problem("run `hookctl install`", "%v: typing /readonly will not change the mode", err)

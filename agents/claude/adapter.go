@@ -10,7 +10,6 @@ package claude
 
 import (
 	"fmt"
-	"slices"
 
 	"github.com/tidwall/gjson"
 
@@ -117,22 +116,14 @@ func (Adapter) Decode(payload []byte) (*hook.Event, error) {
 	return p.Event, nil
 }
 
-// TrustedCommandSources are where the readonly command must come from for a toggle to count:
-// the user's command directory (userSettings), where `hookctl install` writes it, and the
-// organisation's managed one (policySettings: /etc/claude-code/.claude/commands), where
-// `hookctl install --scope managed` does, which only root writes. Both files declare
-// disable-model-invocation, so the model can neither run the command through the Skill tool
-// nor have a /readonly it scheduled expanded, and no agent may write either place
-// (SettingsPaths).
-//
-// The submitted prompt text never counts: a prompt the model scheduled (CronCreate,
-// ScheduleWakeup) arrives at UserPromptSubmit exactly as a typed one does. A command or skill
-// named readonly from anywhere else (a project's, which could shadow hookctl's) is a toggle
-// that is not trusted: blocked, changing nothing.
-var TrustedCommandSources = []string{"userSettings", "policySettings"}
-
 // decodeExpansion reads a slash command's expansion: hookctl's readonly command is a toggle,
 // every other command an ordinary prompt.
+//
+// The toggle is trusted only from where TrustedCommandSource says: the user's command and the
+// organisation's managed one. The submitted prompt text never counts: a prompt the model
+// scheduled (CronCreate, ScheduleWakeup) arrives at UserPromptSubmit exactly as a typed one
+// does. A command or skill named readonly from anywhere else (a project's, which could shadow
+// hookctl's) is a toggle that is not trusted: blocked, changing nothing.
 func decodeExpansion(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 	var cmd, args, source, promptID string
 	for _, f := range []struct {
@@ -146,7 +137,7 @@ func decodeExpansion(root gjson.Result, ev *hook.Event) (*hook.Event, error) {
 	}
 	if cmd == "readonly" {
 		ev.Name = hook.EventToggle
-		ev.Toggle = &hook.ToggleRequest{Args: args, PromptID: promptID, Source: source, Trusted: slices.Contains(TrustedCommandSources, source)}
+		ev.Toggle = &hook.ToggleRequest{Args: args, PromptID: promptID, Source: source, Trusted: TrustedCommandSource(source)}
 		return ev, nil
 	}
 	// Another command's expansion: the same prompt also reaches UserPromptSubmit, which carries

@@ -78,19 +78,41 @@ func CheckReadonlyCommand(home string) error {
 	return checkReadonlyCommandAt(ReadonlyCommandPath(home))
 }
 
-// CheckReadonlyCommandFrom confirms the command file a toggle came from (its command_source, one
-// of TrustedCommandSources) is hookctl's, unchanged: the organisation's for policySettings, the
-// user's otherwise.
-// Its error says who restores the file, and how.
+// Command sources (UserPromptExpansion's command_source) whose /readonly is a trusted toggle.
+const (
+	UserCommandSource    = "userSettings"   // the user's own command, hookctl install's
+	ManagedCommandSource = "policySettings" // the organisation's, hookctl install --scope managed's
+)
+
+// readonlyCommandSources are the places a trusted /readonly comes from, each with where its
+// file lies and who restores it when it was changed.
+var readonlyCommandSources = map[string]struct {
+	path    func(home string) string
+	restore string
+}{
+	UserCommandSource:    {ReadonlyCommandPath, "run hookctl install to restore it"},
+	ManagedCommandSource: {func(string) string { return ManagedReadonlyCommandPath() }, "your organisation's: its administrator restores it with sudo hookctl install --scope managed"},
+}
+
+// TrustedCommandSource says whether a /readonly from source is a toggle that counts: the user's
+// command directory or the organisation's managed one, which only root writes. Both files
+// declare disable-model-invocation, so the model can neither run the command through the Skill
+// tool nor have a /readonly it scheduled expanded, and no agent may write either place
+// (SettingsPaths).
+func TrustedCommandSource(source string) bool {
+	_, ok := readonlyCommandSources[source]
+	return ok
+}
+
+// CheckReadonlyCommandFrom confirms the command file a toggle came from (its command_source) is
+// hookctl's, unchanged; its error says who restores the file, and how.
 func CheckReadonlyCommandFrom(source, home string) error {
-	if source == "policySettings" {
-		if err := checkReadonlyCommandAt(ManagedReadonlyCommandPath()); err != nil {
-			return fmt.Errorf("%w (your organisation's: its administrator restores it with sudo hookctl install --scope managed)", err)
-		}
-		return nil
+	s, ok := readonlyCommandSources[source]
+	if !ok {
+		return fmt.Errorf("a /readonly from %q is not hookctl's", source)
 	}
-	if err := CheckReadonlyCommand(home); err != nil {
-		return fmt.Errorf("%w (run hookctl install to restore it)", err)
+	if err := checkReadonlyCommandAt(s.path(home)); err != nil {
+		return fmt.Errorf("%w (%s)", err, s.restore)
 	}
 	return nil
 }
