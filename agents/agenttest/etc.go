@@ -7,6 +7,22 @@ import (
 	"testing"
 )
 
+// MachineDir makes a directory to mount InPlace: outside the temporary directories, which may
+// be private to the tester, owned by root and readable by every user, as a machine's /etc
+// directory is; removed when the test ends.
+func MachineDir(t *testing.T, prefix string) string {
+	t.Helper()
+	dir, err := os.MkdirTemp("/var/lib", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 // InPlace returns argv run with src mounted at dst, a directory under /etc (the organisation's
 // policy, a client's machine-wide settings: the fixed places hookctl and the clients read), in
 // a mount namespace of its own whose /etc is an overlay of the machine's with a layer on a

@@ -36,12 +36,7 @@ func TestRealTUIManagedReadonly(t *testing.T) {
 		}
 		t.Run(name, func(t *testing.T) {
 			s, hookctl, home := newSession(t)
-			machine, err := os.MkdirTemp("/var/lib", "hookctl-managed-tui-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(machine) })
-			os.Chmod(machine, 0o755)
+			machine := agenttest.MachineDir(t, "hookctl-managed-tui-")
 			system := filepath.Dir(managedSettings(t))
 			// run runs argv where the machine's directory is in place, as root with a hardened
 			// shell's umask, which must not decide who reads the command; only doctor may fail.

@@ -42,12 +42,7 @@ func clientVersionPolicy(t *testing.T, c *agenttest.Client) {
 			if err := os.WriteFile(filepath.Join(s.Dir, "marker.txt"), []byte(marker+"\n"), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			policy, err := os.MkdirTemp("/var/lib", "hookctl-version-policy-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			t.Cleanup(func() { os.RemoveAll(policy) })
-			os.Chmod(policy, 0o755)
+			policy := agenttest.MachineDir(t, "hookctl-version-policy-")
 			if err := os.WriteFile(filepath.Join(policy, "config.toml"), []byte(r.policy), 0o644); err != nil {
 				t.Fatal(err)
 			}
