@@ -100,6 +100,8 @@ func TestRealTUIManagedReadonly(t *testing.T) {
 
 			// The client itself runs where the machine's directory is in place, its hooks with it.
 			s.Bin = agenttest.InPlaceWrapper(t, machine, system, s.Bin)
+			// The model's own try at the organisation's command, once the session is read-only again.
+			s.Script.Main = []ct.Call{{Name: "Skill", Input: map[string]any{"skill": "readonly", "args": "off"}}}
 			tui := s.StartTUI(110, 30)
 			tui.WaitFor("🔒 READ-ONLY", 20*time.Second)
 			mode := func() hook.Mode { return onlySessionMode(t, home) }
@@ -117,6 +119,19 @@ func TestRealTUIManagedReadonly(t *testing.T) {
 			}
 			if s.API.Saw("/readonly") || s.API.Saw("readonly off") {
 				t.Error("the model was sent the /readonly command")
+			}
+			// The model cannot use it: back in read-only mode, its Skill call is refused (by
+			// hookctl's hook, before the client's disable-model-invocation would) and the mode
+			// stays; the user's typed command above is the control that the same command switches.
+			tui.Submit("/readonly on")
+			tui.WaitFor("this session is now 🔒 READ-ONLY", 20*time.Second)
+			tui.Submit("hello")
+			tui.WaitFor("● Done.", 20*time.Second)
+			if res, ok := s.API.ResultFor(ct.Main, 0); !ok || !res.IsError || !strings.Contains(res.Text, "only the user may change the session's mode") {
+				t.Errorf("the model's Skill readonly: %+v", res)
+			}
+			if m := mode(); m != hook.ModeReadOnly {
+				t.Errorf("after the model's Skill readonly off: %v", m)
 			}
 			// Uninstalling the managed scope takes its command with it: hookctl uninstall, and the
 			// script for when the binary is gone, run on the managed settings.
