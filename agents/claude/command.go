@@ -85,13 +85,25 @@ const (
 )
 
 // readonlyCommandSources are the places a trusted /readonly comes from, each with where its
-// file lies and who restores it when it was changed.
-var readonlyCommandSources = map[string]struct {
+// file lies and who restores it when it was changed. A slice, not a map: the compiler lays it
+// out, and every hook process starts without building it (internal/buildcheck).
+var readonlyCommandSources = []struct {
+	source  string
 	path    func(home string) string
 	restore string
 }{
-	UserCommandSource:    {ReadonlyCommandPath, "run hookctl install to restore it"},
-	ManagedCommandSource: {func(string) string { return ManagedReadonlyCommandPath() }, "your organisation's: its administrator restores it with sudo hookctl install --scope managed"},
+	{UserCommandSource, ReadonlyCommandPath, "run hookctl install to restore it"},
+	{ManagedCommandSource, func(string) string { return ManagedReadonlyCommandPath() }, "your organisation's: its administrator restores it with sudo hookctl install --scope managed"},
+}
+
+// commandSource finds source among readonlyCommandSources.
+func commandSource(source string) (path func(string) string, restore string, ok bool) {
+	for _, s := range readonlyCommandSources {
+		if s.source == source {
+			return s.path, s.restore, true
+		}
+	}
+	return nil, "", false
 }
 
 // TrustedCommandSource says whether a /readonly from source is a toggle that counts: the user's
@@ -100,19 +112,19 @@ var readonlyCommandSources = map[string]struct {
 // tool nor have a /readonly it scheduled expanded, and no agent may write either place
 // (SettingsPaths).
 func TrustedCommandSource(source string) bool {
-	_, ok := readonlyCommandSources[source]
+	_, _, ok := commandSource(source)
 	return ok
 }
 
 // CheckReadonlyCommandFrom confirms the command file a toggle came from (its command_source) is
 // hookctl's, unchanged; its error says who restores the file, and how.
 func CheckReadonlyCommandFrom(source, home string) error {
-	s, ok := readonlyCommandSources[source]
+	path, restore, ok := commandSource(source)
 	if !ok {
 		return fmt.Errorf("a /readonly from %q is not hookctl's", source)
 	}
-	if err := checkReadonlyCommandAt(s.path(home)); err != nil {
-		return fmt.Errorf("%w (%s)", err, s.restore)
+	if err := checkReadonlyCommandAt(path(home)); err != nil {
+		return fmt.Errorf("%w (%s)", err, restore)
 	}
 	return nil
 }
