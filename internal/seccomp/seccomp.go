@@ -101,46 +101,36 @@ func Assemble(arch Arch, rules []Rule) ([]Instruction, error) {
 			return nil, fmt.Errorf("seccomp rule %s: number %d", r.Name, r.Nr)
 		}
 	}
-	// The rules by number, in their order within each: the leaves of the search.
-	order := make([]int, len(rules))
-	for i := range order {
-		order[i] = i
-	}
-	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rules[a].Nr, rules[b].Nr) })
-	var groups [][]Rule
-	for i := 0; i < len(order); {
-		j := i
-		var g []Rule
-		for ; j < len(order) && rules[order[j]].Nr == rules[order[i]].Nr; j++ {
-			g = append(g, rules[order[j]])
-		}
-		groups = append(groups, g)
-		i = j
-	}
-	for _, g := range groups {
-		for _, r := range g {
-			for _, c := range r.When {
-				switch {
-				case c.Arg < 0 || c.Arg > 5:
-					return nil, fmt.Errorf("seccomp rule %s: argument %d", r.Name, c.Arg)
-				case c.Op < In || c.Op > NonZero64:
-					return nil, fmt.Errorf("seccomp rule %s: unknown op %d", r.Name, c.Op)
-				case c.Op == In && len(c.Values) > 255:
-					return nil, fmt.Errorf("seccomp rule %s: %d values", r.Name, len(c.Values))
-				}
+	// The rules by number, in their order within each: the leaves of the search. A launch
+	// assembles this in a process just started, where every allocation is fresh memory to
+	// fault in: the rules are copied once, and the leaves share one buffer.
+	sorted := slices.Clone(rules)
+	slices.SortStableFunc(sorted, func(a, b Rule) int { return cmp.Compare(a.Nr, b.Nr) })
+	for _, r := range sorted {
+		for _, c := range r.When {
+			switch {
+			case c.Arg < 0 || c.Arg > 5:
+				return nil, fmt.Errorf("seccomp rule %s: argument %d", r.Name, c.Arg)
+			case c.Op < In || c.Op > NonZero64:
+				return nil, fmt.Errorf("seccomp rule %s: unknown op %d", r.Name, c.Op)
+			case c.Op == In && len(c.Values) > 255:
+				return nil, fmt.Errorf("seccomp rule %s: %d values", r.Name, len(c.Values))
 			}
 		}
 	}
 	// The leaves of the search: each a range of numbers one block decides, assembled first, so
 	// that the search's jumps are counted from the code itself.
-	segs := segments(groups)
+	segs := segments(sorted)
 	leaves := make([][]Instruction, len(segs))
+	code := make([]Instruction, 0, 4*len(sorted)+2*len(segs))
 	n := 4
 	for i, sg := range segs {
+		start := len(code)
 		var err error
-		if leaves[i], err = leaf(sg.rules); err != nil {
+		if code, err = leaf(code, sg.rules); err != nil {
 			return nil, err
 		}
+		leaves[i] = code[start:len(code):len(code)]
 		n += len(leaves[i]) + 2 // and at most a jge and a ja above it
 	}
 	if arch.MaxNr != 0 {
@@ -169,15 +159,21 @@ type segment struct {
 	rules []Rule
 }
 
-// segments are the numbers from 0 up as the ranges of groups (each a number's rules, by
-// number) and the allowed gaps between them. Neighbouring numbers that one unconditional rule
-// each refuses with the same action are one range: the read-only profile refuses runs of them
-// (mount, umount2, swapon, swapoff, reboot, …), and each range costs the program two
-// instructions, which the kernel converts and compiles on every install.
-func segments(groups [][]Rule) []segment {
-	var segs []segment
+// segments are the numbers from 0 up as the ranges of sorted's rules (sorted by number, each
+// number's in their order) and the allowed gaps between them. Neighbouring numbers that one
+// unconditional rule each refuses with the same action are one range: the read-only profile
+// refuses runs of them (mount, umount2, swapon, swapoff, reboot, …), and each range costs the
+// program two instructions, which the kernel converts and compiles on every install.
+func segments(sorted []Rule) []segment {
+	segs := make([]segment, 0, 2*len(sorted)+1)
 	next := uint32(0) // the lowest number no segment holds yet
-	for _, g := range groups {
+	for i := 0; i < len(sorted); {
+		j := i + 1
+		for j < len(sorted) && sorted[j].Nr == sorted[i].Nr {
+			j++
+		}
+		g := sorted[i:j:j] // the number's rules
+		i = j
 		nr := uint32(g[0].Nr)
 		switch {
 		case nr > next:
@@ -236,9 +232,9 @@ func searchLen(leaves [][]Instruction) int {
 // reaches it only with a number of the segment, so it need not test the number again. Each
 // rule's jumps go forward within the rule, to the end of a condition that holds or to the next
 // rule, so they are counted here rather than resolved from labels (a launch assembles this).
-func leaf(rules []Rule) ([]Instruction, error) {
-	var prog []Instruction
-	var ends []int // where each instruction that jumps to the next rule is
+func leaf(prog []Instruction, rules []Rule) ([]Instruction, error) {
+	var buf [16]int
+	ends := buf[:0] // where each instruction that jumps to the next rule is
 	for _, r := range rules {
 		start := len(prog)
 		ends = ends[:0]
