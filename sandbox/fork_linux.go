@@ -81,7 +81,8 @@ func rawVfork(flags uintptr) (pid, errno uintptr)
 // returns. With shared, the child shares the launcher's memory, and forkChild returns once it
 // has exec'd the command or exited: a failure it reported is on report by then. Without, the
 // child is a copy, which may wait for the launcher (childPlan.startMapped). The caller holds
-// syscall.ForkLock and has locked its thread (the child's parent-death signal is the thread's).
+// syscall.ForkLock; its thread outlives the child (readOnlyExec: the child's parent-death signal
+// is the thread's).
 //
 //go:nosplit
 //go:norace

@@ -16,7 +16,7 @@ import (
 // exit, about a tenth of the launch. SIGINT, SIGTERM, SIGHUP, SIGQUIT and SIGKILL end the
 // launcher as they end any program, and the kernel then kills the init, and with it every
 // process of the namespace: the same end bounded's kill gives them. The bound is a ppoll on the
-// child's pidfd in this thread (the thread the child's parent-death signal belongs to).
+// child's pidfd, in this goroutine.
 // In a process group, or where the kernel has no pidfd (before Linux 5.3), bounded.
 func waitLaunched(pid int, isolated bool, b Bound) (int, error) {
 	viaBounded := func() (int, error) {
