@@ -419,9 +419,17 @@ func privateMounts(p *Profile) (map[entryKey]string, map[fileKey]string, error) 
 
 // layer mounts an overlay on each of p.Layered (SetLayers chose them): the directory itself
 // beneath, and an upper directory of the session's own, beneath p.Layers, that takes every
-// change.
+// change; or, while another command of the session holds them (claimLayers), one that ends
+// with this command.
 func layer(p *Profile) error {
+	if len(p.Layered) == 0 {
+		return nil
+	}
 	userxattr := os.Geteuid() != 0 || ownNamespaces()
+	held, err := claimLayers(p.Layers)
+	if err != nil {
+		return err
+	}
 	for _, real := range p.Layered {
 		upper, work := layerDirs(p.Layers, real)
 		for _, dir := range []string{upper, work} {
@@ -434,10 +442,49 @@ func layer(p *Profile) error {
 			opts += ",userxattr"
 		}
 		if err := syscall.Mount("overlay", real, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
+			if held {
+				return fmt.Errorf("failed to layer %s on a layer of this command's own (another command of this session holds the session's): %v", real, err)
+			}
 			return fmt.Errorf("failed to layer %s: %v", real, err)
 		}
 	}
 	return nil
+}
+
+// layersSource names the tmpfs that stands in for a session's layers its other command holds.
+const layersSource = "hookctl-layers"
+
+// claimLayers takes the session's layers, beneath layers, for this command, and says whether
+// another command of the session held them. Two overlays on one upper or work directory are
+// undefined behaviour (the kernel warns, and where overlay's index is on refuses the second:
+// EBUSY), and a session runs commands at once (a subagent's beside the main agent's). So the
+// init holds a lock on the directory for its life, which is its namespace's (the commands it
+// runs have ended when it exits); a command that finds it held mounts an empty tmpfs on the
+// directory, in its own mount namespace, and writes the caches through layers there, which
+// end with it: it sees the user's directories as they are, without what the session's other
+// commands put in their layer, and what it writes there is gone after it.
+func claimLayers(layers string) (held bool, err error) {
+	if err := os.MkdirAll(layers, 0o700); err != nil {
+		return false, fmt.Errorf("failed to make edit mode's layers: %v", err)
+	}
+	fd, err := syscall.Open(layers, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC|syscall.O_NOFOLLOW, 0)
+	if err != nil {
+		return false, fmt.Errorf("failed to open edit mode's layers: %v", err)
+	}
+	// Never closed: the lock is held until the init exits.
+	switch err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err {
+	case nil:
+		return false, nil
+	case syscall.EWOULDBLOCK:
+		syscall.Close(fd)
+	default:
+		syscall.Close(fd)
+		return false, fmt.Errorf("failed to lock edit mode's layers: %v", err)
+	}
+	if err := syscall.Mount(layersSource, layers, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "mode=0700"); err != nil {
+		return true, fmt.Errorf("another command of this session holds its layers, and failed to make this command's own: %v", err)
+	}
+	return true, nil
 }
 
 // hide mounts an empty, unreadable, read-only tmpfs on dir.
