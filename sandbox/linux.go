@@ -443,7 +443,7 @@ func layer(p *Profile) error {
 		}
 		if err := syscall.Mount("overlay", real, "overlay", syscall.MS_NOSUID|syscall.MS_NODEV, opts); err != nil {
 			if held {
-				return fmt.Errorf("failed to layer %s on a layer of this command's own (another command of this session holds the session's): %v", real, err)
+				return fmt.Errorf("failed to layer %s on a layer of this command's own (the session's is not this command's): %v", real, err)
 			}
 			return fmt.Errorf("failed to layer %s: %v", real, err)
 		}
@@ -471,18 +471,19 @@ func claimLayers(layers string) (held bool, err error) {
 	if err != nil {
 		return false, fmt.Errorf("failed to open edit mode's layers: %v", err)
 	}
-	// Never closed: the lock is held until the init exits.
-	switch err := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB); err {
-	case nil:
-		return false, nil
-	case syscall.EWOULDBLOCK:
-		syscall.Close(fd)
-	default:
-		syscall.Close(fd)
-		return false, fmt.Errorf("failed to lock edit mode's layers: %v", err)
+	lockErr := syscall.Flock(fd, syscall.LOCK_EX|syscall.LOCK_NB)
+	if lockErr == nil {
+		return false, nil // the descriptor stays open, and the lock held, until the init exits
+	}
+	syscall.Close(fd)
+	// Held (EWOULDBLOCK), or a filesystem that cannot say (ENOLCK on NFS without its lock
+	// service): layers of this command's own either way.
+	why := "another command of this session holds its layers"
+	if lockErr != syscall.EWOULDBLOCK {
+		why = "the session's layers could not be locked (" + lockErr.Error() + ")"
 	}
 	if err := syscall.Mount(layersSource, layers, "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "mode=0700"); err != nil {
-		return true, fmt.Errorf("another command of this session holds its layers, and failed to make this command's own: %v", err)
+		return true, fmt.Errorf("%s, and failed to make this command's own: %v", why, err)
 	}
 	return true, nil
 }
