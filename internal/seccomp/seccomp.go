@@ -227,11 +227,12 @@ func searchLen(leaves [][]Instruction) int {
 	return n
 }
 
-// leaf is the block that decides a segment's numbers: its rules, tried in order, the first
-// whose conditions hold returning its action, and the call allowed if none does. The search
-// reaches it only with a number of the segment, so it need not test the number again. Each
-// rule's jumps go forward within the rule, to the end of a condition that holds or to the next
-// rule, so they are counted here rather than resolved from labels (a launch assembles this).
+// leaf appends to prog the block that decides a segment's numbers: its rules, tried in order,
+// the first whose conditions hold returning its action, and the call allowed if none does. The
+// search reaches it only with a number of the segment, so it need not test the number again.
+// Each rule's jumps go forward within the rule, to the end of a condition that holds or to the
+// next rule, so they are counted here rather than resolved from labels (a launch assembles
+// this).
 func leaf(prog []Instruction, rules []Rule) ([]Instruction, error) {
 	var buf [16]int
 	ends := buf[:0] // where each instruction that jumps to the next rule is
