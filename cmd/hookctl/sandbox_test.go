@@ -241,20 +241,6 @@ func TestSandboxEnvironment(t *testing.T) {
 	}
 }
 
-func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'"'"'`) + "'" }
-
-// requireTool skips a test that needs a program this machine lacks, unless every test must run
-// (HOOKCTL_REQUIRE_ALL=1, as in CI), when it fails.
-func requireTool(t *testing.T, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		if os.Getenv("HOOKCTL_REQUIRE_ALL") == "1" {
-			t.Fatalf("%s is not installed (HOOKCTL_REQUIRE_ALL=1)", name)
-		}
-		t.Skipf("%s is not installed", name)
-	}
-}
-
 // TestPolicyOnlyMachine runs the shipped binary on a kernel without Landlock (see
 // withoutLandlock): the probe says so, admitted commands run as judged, and the user is told
 // in every place they look; with sandbox = "require" every command is refused instead.

@@ -9,7 +9,9 @@ import (
 
 // TestBuildsForMacOS: every package builds for macOS, where hookctl runs its commands under
 // Seatbelt. Nothing else here compiles for it, and a Linux-only field in a shared file (Stat_t's
-// Mtim, in internal/fsutil) once broke the macOS build unseen.
+// Mtim, in internal/fsutil) once broke the macOS build unseen. Vet compiles the tests too: a test
+// file without a build constraint that used a Linux-only helper or field kept `go test` from
+// starting on a Mac.
 func TestBuildsForMacOS(t *testing.T) {
 	if testing.Short() {
 		t.Skip("cross-compiles the module")
@@ -17,6 +19,7 @@ func TestBuildsForMacOS(t *testing.T) {
 	for _, arch := range []string{"arm64", "amd64"} {
 		crossGo(t, "darwin", arch, "build", "./...")
 	}
+	crossGo(t, "darwin", "arm64", "vet", "./...")
 }
 
 // TestBuildsForLinuxArm64: every package builds, and vets, for Linux on arm64, whose read-only
