@@ -15,6 +15,7 @@ import (
 	"unsafe"
 
 	"github.com/hookctl/hookctl/internal/landlock"
+	"github.com/hookctl/hookctl/internal/seccomp"
 )
 
 // An edit-mode command runs under a supervisor of its own, the sandbox's init:
@@ -23,8 +24,7 @@ import (
 //	└ hookctl sandbox --profile edit …        the launcher, outside: RunInit
 //	  └ hookctl sandbox … --init              pid 1 of new pid, mount (user, network)
 //	    │                                     namespaces: ServeInit
-//	    └ hookctl sandbox … --inner           the seccomp filter, then exec: ExecInner
-//	      └ bash --noprofile --norc -c '…'
+//	    └ bash --noprofile --norc -c '…'      forked by the init, the filter applied: startCommand
 //
 // The pid namespace holds every process the command starts, whatever it does (setsid, a double
 // fork, a main thread that exits): none can leave it, and when its init dies the kernel kills
@@ -40,7 +40,6 @@ import (
 const (
 	initControlFD = 3
 	initNetworkFD = 4 // the network handover, when the init has a network namespace
-	innerNotifyFD = 3 // the inner launcher's: where it sends the filter's listener
 	goByte        = 'g'
 )
 
@@ -173,8 +172,8 @@ func readStatus(ctl *os.File) (int, bool) {
 
 // ServeInit is the init's body: it checks it is what RunInit made (pid 1 of a pid namespace,
 // in a mount namespace of its own), sets up the profile's mounts and network, restricts
-// itself, waits for the launcher's go, starts the inner launcher and supervises what it runs
-// until nothing is left. It returns the init's exit status: 0, or exitSetup when it failed
+// itself, waits for the launcher's go, starts the command (startCommand) and supervises what
+// it runs until nothing is left. It returns the init's exit status: 0, or exitSetup when it failed
 // before the command ran (having said why on stderr).
 func ServeInit(c InitConfig) int {
 	fail := func(err error) int {
@@ -207,27 +206,12 @@ func ServeInit(c InitConfig) int {
 	if b := make([]byte, 1); !readByte(ctl, b) || b[0] != goByte {
 		return exitSetup // the launcher did not accept this init: nothing runs
 	}
-	pair, err := syscall.Socketpair(syscall.AF_UNIX, syscall.SOCK_SEQPACKET|syscall.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return fail(fmt.Errorf("failed to make the filter's handover: %v", err))
-	}
-	inner := os.NewFile(uintptr(pair[1]), "filter handover")
-	self, err := os.Executable()
+	main, listener, err := startCommand(p, c.Argv, env)
 	if err != nil {
 		return fail(err)
 	}
-	proc, err := os.StartProcess(self, c.Inner, &os.ProcAttr{Env: env, Files: []*os.File{os.Stdin, os.Stdout, os.Stderr, inner}})
-	inner.Close()
-	if err != nil {
-		return fail(fmt.Errorf("failed to start the command: %v", err))
-	}
-	main := proc.Pid
-	sup := &supervisor{allow: allow, forbid: forbid, frozen: frozen, domain: domain, report: os.Stderr}
-	if fd, err := receiveFD(pair[0]); err == nil {
-		sup.listener = fd
-		go sup.serve()
-	}
-	syscall.Close(pair[0])
+	sup := &supervisor{allow: allow, forbid: forbid, frozen: frozen, domain: domain, report: os.Stderr, listener: listener}
+	go sup.serve()
 
 	sigs := make(chan os.Signal, 8)
 	signal.Notify(sigs, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP, syscall.SIGQUIT)
@@ -325,7 +309,7 @@ func ownInit() error {
 // restrictInit makes the init undumpable, so that nothing it starts can read or write its
 // memory or take its descriptors through /proc or ptrace (that takes CAP_SYS_PTRACE, which none
 // of them has), and starts the thread the supervisor makes files on: it drops every capability
-// and applies p's Landlock ruleset, which is also the command's (ExecInner applies it), so that
+// and applies p's Landlock ruleset, which is also the command's (startCommand applies it), so that
 // what the supervisor makes for the command, the command could have made. The init's other
 // threads stay outside Landlock: a Go process's threads would each get a domain of their own
 // (Landlock ABI 7 cannot share one), and the command's, which only that thread could then trace
@@ -362,47 +346,54 @@ const editScope = landlock.ScopeAbstractUnixSocket | landlock.ScopeSignal
 
 const capDacOverride = 1
 
-// ExecInner is the inner launcher's body: in the init's namespaces, it applies p's Landlock
-// ruleset and the edit profile's filter (whose supervised calls go to the init), hands the
-// filter's listener to the init on descriptor 3, and execs argv with its own environment (the
-// init built it). It returns only on failure.
-func ExecInner(p *Profile, argv []string) error {
-	if len(argv) == 0 {
-		return errors.New("no command to run")
-	}
-	path, err := exec.LookPath(argv[0])
+// startCommand starts argv, with env, as the init's child: it drops every capability, applies
+// p's Landlock ruleset (the init's domain thread has the same) and the edit profile's filter,
+// whose supervised calls the init answers on the listener returned, and execs. The child is not
+// Go started again: it makes a list of system calls worked out here (forkChild), and shares the
+// init's descriptor table until its exec (CLONE_FILES), so that the filter's listener lands in
+// the init's table; every other descriptor of the table is close-on-exec by then.
+func startCommand(p *Profile, argv, env []string) (pid, listener int, err error) {
+	path, err := lookCommand(argv)
 	if err != nil {
-		return fmt.Errorf("cannot run %s: %v", argv[0], err)
-	}
-	runtime.LockOSThread()
-	if os.Getpid() == 1 || os.Getppid() != 1 {
-		return errors.New("the inner launcher runs only as the sandbox's init's child")
-	}
-	if err := closeOnExec(); err != nil {
-		return err
-	}
-	if _, err := dropCapabilities(); err != nil {
-		return err
+		return 0, 0, err
 	}
 	prog, err := assembleEdit()
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
-	if _, err := landlock.Restrict(landlock.Ruleset{Rules: editLandlockRules(p), Scope: editScope}); err != nil {
-		return err
+	if err := closeOnExec(); err != nil {
+		return 0, 0, err
 	}
-	listener, err := installListener(prog)
+	c := &childPlan{ruleset: -1, flags: syscall.CLONE_FILES}
+	defer c.close()
+	if err := capOps(c, false); err != nil {
+		return 0, 0, err
+	}
+	if c.ruleset, _, err = landlock.Prepare(landlock.Ruleset{Rules: editLandlockRules(p), Scope: editScope}); err != nil {
+		return 0, 0, err
+	}
+	fprog := &sockFprog{len: uint16(len(prog)), filter: &prog[0]}
+	fd := new(int32)
+	*fd = -1
+	c.keep = append(c.keep, fprog, prog, fd)
+	c.add(stageApply, "set no_new_privs", syscall.SYS_PRCTL, prSetNoNewPrivs, 1, 0, 0, 0)
+	c.add(stageApply, "apply the Landlock ruleset", landlock.SysRestrictSelf, uintptr(c.ruleset), 0)
+	nr, op, flags := seccomp.ListenerCall()
+	c.add(stageApply, "install the seccomp filter", nr, op, flags, uintptr(unsafe.Pointer(fprog))).save = true
+	// The listener's number, written where the init reads it before the exec.
+	c.add(stageApply, "run "+argv[0], syscall.SYS_EXECVE, c.str(path), c.strv(argv), c.strv(env)).patch = fd
+	pid, failed, err := c.start(false)
 	if err != nil {
-		return err
+		return 0, 0, err
 	}
-	err = syscall.Sendmsg(innerNotifyFD, []byte{'L'}, syscall.UnixRights(listener), nil, 0)
-	syscall.Close(listener)
-	syscall.Close(innerNotifyFD)
-	if err != nil {
-		return fmt.Errorf("failed to hand the filter to the sandbox's supervisor: %v", err)
+	if failed != nil {
+		wait4(pid)
+		if *fd >= 0 {
+			syscall.Close(int(*fd))
+		}
+		return 0, 0, failed.err
 	}
-	err = syscall.Exec(path, argv, os.Environ())
-	return fmt.Errorf("failed to run %s in the sandbox: %v", argv[0], err)
+	return pid, int(*fd), nil
 }
 
 // waitGone waits, up to d, for the process pidfd refers to to exit.

@@ -130,12 +130,11 @@ type InitLaunch struct {
 }
 
 // InitConfig is the sandbox's init: the profile it applies (to itself, and so to everything
-// it starts), the inner launcher it starts (hookctl's launcher with --inner, which installs
-// the filter and execs the command), the command's environment, and the unix sockets outside
-// the sandbox the command may connect to.
+// it starts), the command it starts under the filter (startCommand), the command's
+// environment, and the unix sockets outside the sandbox the command may connect to.
 type InitConfig struct {
 	Profile *Profile
-	Inner   []string
+	Argv    []string // the command
 	Env     []string
 	Sockets []string
 	// Bridge: the init is in a network namespace of its own, and hands the egress proxy's

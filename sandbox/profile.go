@@ -136,8 +136,8 @@ func ReadOnly(hidden []string, scratch string) *Profile {
 // SetLayers makes dirs, writable directories of p, Layered beneath layers: each that exists is
 // written through an overlay (by its real path), and one an overlay cannot take (its path holds
 // a comma or a colon, which the overlay's options cannot say, or it holds layers) is not
-// writable at all. A pure function of the paths, so that the sandbox's init (which mounts) and
-// its inner launcher (which grants) agree.
+// writable at all. A pure function of the paths, so that the launcher and the sandbox's init,
+// which each work the profile out, agree.
 func (p *Profile) SetLayers(layers string, dirs []string) {
 	p.Layers = filepath.Clean(layers)
 	for _, d := range cleanAbs(dirs) {

@@ -39,9 +39,6 @@ func RunInit(InitLaunch) (int, error) { return 0, errNotApplied(errNoNamespaces)
 // ServeInit: namespaces are Linux's.
 func ServeInit(InitConfig) int { return 126 }
 
-// ExecInner: namespaces are Linux's.
-func ExecInner(*Profile, []string) error { return errNoNamespaces }
-
 // EditDir: namespaces are Linux's.
 func EditDir(string, string) (string, error) { return "", errNoNamespaces }
 

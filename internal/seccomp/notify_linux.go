@@ -47,6 +47,19 @@ func InstallListener(prog []Instruction) (int, error) {
 	return int(fd), nil
 }
 
+// ListenerCall is the seccomp(2) call InstallListener makes, for a child that makes its system
+// calls from a list made beforehand (the sandbox's launches): its number, its operation and
+// the flags this kernel takes; the program is the third argument. The kernel checks the flags
+// before it reads the program: for none, EFAULT says it knows them, EINVAL that it lacks
+// WAIT_KILLABLE_RECV (before Linux 5.19).
+func ListenerCall() (nr, op, flags uintptr) {
+	flags = flagNewListener | flagWaitKillableRecv
+	if _, _, e := syscall.RawSyscall(sysSeccomp, setModeFilter, flags, 0); e == syscall.EINVAL {
+		flags = flagNewListener
+	}
+	return sysSeccomp, setModeFilter, flags
+}
+
 // Data is struct seccomp_data: the call as the filter saw it.
 type Data struct {
 	Nr   int32

@@ -22,13 +22,10 @@ import (
 
 // editExec runs args in the edit profile: as the launcher the hook's rewrite starts, it starts
 // the sandbox's init (sandbox.RunInit) in namespaces of its own and returns the command's
-// status; as the init (--init) it serves the sandbox (sandbox.ServeInit); as the inner
-// launcher (--inner) it installs the filter and execs the command.
+// status; as the init (--init) it serves the sandbox and starts the command
+// (sandbox.ServeInit).
 func editExec(e *Env, home string, opts *Options, args []string) (int, error) {
-	switch {
-	case opts.Inner:
-		return 0, sandbox.ExecInner(e.EditProfile(home, opts.Session, opts.Project, opts.Scratch, opts.ProbeConfine), args)
-	case opts.Init:
+	if opts.Init {
 		return e.editInit(home, opts, args), nil
 	}
 	// The probe tries the profile as the kernel allows it, whatever the user's config says: a
@@ -101,15 +98,7 @@ func (e *Env) editInit(home string, opts *Options, args []string) int {
 	if a := os.Getenv("SSH_AUTH_SOCK"); filepath.IsAbs(a) && !opts.ProbeConfine {
 		sockets = append(sockets, a)
 	}
-	inner := []string{"hookctl", "sandbox", "--profile", sandbox.EditName, "--inner", "--project", opts.Project}
-	if opts.Scratch != "" {
-		inner = append(inner, "--scratch", opts.Scratch)
-	}
-	if opts.ProbeConfine {
-		inner = append(inner, "--probe-confine")
-	}
-	inner = append(append(inner, "--"), args...)
-	return sandbox.ServeInit(sandbox.InitConfig{Profile: p, Inner: inner, Env: os.Environ(), Sockets: sockets, Bridge: opts.EgressFD != 0})
+	return sandbox.ServeInit(sandbox.InitConfig{Profile: p, Argv: args, Env: os.Environ(), Sockets: sockets, Bridge: opts.EgressFD != 0})
 }
 
 // nestedClients are the clients' settings directories below the project (sandbox.NestedClientDirs),

@@ -24,8 +24,6 @@ var hiddenFlags = []struct {
 	{"init", func(o *Options) any { return &o.Init }, "the edit sandbox's init: sandbox.ServeInit refuses to run but as pid 1 " +
 		"of its own pid namespace, outside the machine's mount namespace (and, unprivileged, in a user namespace of its own), " +
 		"then applies the profile to itself"},
-	{"inner", func(o *Options) any { return &o.Inner }, "the edit sandbox's inner launcher: sandbox.ExecInner runs only as " +
-		"the init's child, and applies the profile's Landlock rules and filter before it execs"},
 	{"in-user-namespace", func(o *Options) any { return &o.InUserNS }, "the publish launcher inside sandbox.RunIsolated's " +
 		"namespaces: it skips making them, and sandbox.BridgeNetwork refuses (nothing runs) unless the process is in a " +
 		"network namespace holding only loopback"},

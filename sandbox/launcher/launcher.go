@@ -1,7 +1,7 @@
 // Package launcher is the sandbox verb's processes: the launcher of each profile, which the
 // hook's rewrite of an admitted command starts (read-only, edit, edit-landlock, publish,
 // policy-only, and hookctl run's secure-read-only), and the roles those launchers start
-// themselves with hidden flags (the edit sandbox's init and inner launcher, the egress watcher,
+// themselves with hidden flags (the edit sandbox's init, the egress watcher,
 // ssh's proxy command, the probe's inside checks, the run's init). cmd/hookctl parses the
 // user's flags and calls Run; the roles are the table below, each with why it can weaken no
 // protection.
@@ -64,7 +64,7 @@ type Options struct {
 	Outside                 string
 	ProbeConfine            bool
 	InUserNS                bool
-	Init, Inner             bool // the edit sandbox's init and inner launcher (editExec)
+	Init                    bool // the edit sandbox's init (editExec)
 	EgressFD                int
 	EgressWatch             int // the watcher of StartWatcher: the pid of the command it serves
 	ProxyConnect            bool
