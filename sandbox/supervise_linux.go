@@ -93,10 +93,7 @@ func (s *supervisor) serve() {
 	for {
 		n, err := seccomp.Recv(s.listener)
 		if err != nil {
-			if errors.Is(err, syscall.ENOENT) {
-				continue // the caller went away before its call was read
-			}
-			return
+			return // no process uses the filter any more (seccomp.ErrNoCallers), or the listener failed
 		}
 		go s.serveOne(n)
 	}

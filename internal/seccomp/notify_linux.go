@@ -3,6 +3,7 @@
 package seccomp
 
 import (
+	"errors"
 	"fmt"
 	"runtime"
 	"syscall"
@@ -89,15 +90,41 @@ func Recv(listener int) (Notif, error) {
 	var n Notif
 	for {
 		_, _, e := syscall.Syscall(syscall.SYS_IOCTL, uintptr(listener), ioctlNotifRecv, uintptr(unsafe.Pointer(&n)))
-		switch e {
-		case 0:
+		switch {
+		case e == 0:
 			return n, nil
-		case syscall.EINTR:
+		case e == syscall.EINTR:
 			continue
+		case e == syscall.ENOENT && !hungUp(listener):
+			continue // the caller went away before its call was read
+		case e == syscall.ENOENT:
+			// No process uses the filter any more, and none can again (a filter is only
+			// inherited): the kernel answers every read at once with ENOENT, which a reader
+			// that went on would spin on until it exits.
+			return n, ErrNoCallers
 		}
 		return n, e
 	}
 }
+
+// ErrNoCallers is Recv's error once no process uses the filter.
+var ErrNoCallers = errors.New("seccomp: no process uses the filter any more")
+
+// hungUp says whether listener polls as hung up: its filter has no users left.
+func hungUp(listener int) bool {
+	fds := [1]struct {
+		fd             int32
+		events, revent int16
+	}{{fd: int32(listener), events: pollIn}}
+	var zero syscall.Timespec // poll, not wait
+	n, _, e := syscall.Syscall6(syscall.SYS_PPOLL, uintptr(unsafe.Pointer(&fds[0])), 1, uintptr(unsafe.Pointer(&zero)), 0, 0, 0)
+	return e == 0 && n == 1 && fds[0].revent&pollHup != 0
+}
+
+const (
+	pollIn  = 0x1
+	pollHup = 0x10
+)
 
 // Respond answers call id: the caller's system call returns val, or fails with errno when it
 // is not 0. An error means the caller is gone (or was interrupted): nothing to answer.
