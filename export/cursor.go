@@ -145,6 +145,12 @@ func (lc *laneCursor) plan(log string, snap *jsonl.Snapshot, files []int) (start
 			fc.First = recordID(log, r.Data)
 			return jsonl.ErrStop
 		})
+		if fc.First == "" {
+			// No whole record yet (a writer's file between its open and its first write): not
+			// yet part of the lane's history. Kept with no First, its first record would make it
+			// a file never seen, and a loss be reported that never was.
+			continue
+		}
 		for _, old := range lc.Files {
 			if old.same(fc) && old.End <= f.Size {
 				fc = old
@@ -185,9 +191,10 @@ func (lc *laneCursor) plan(log string, snap *jsonl.Snapshot, files []int) (start
 		}
 	}
 	// The lane's oldest file now is one never seen: whole files may have come and gone between.
+	// Files with no record yet are not counted; none counted after some were: all are gone.
 	unseen := false
 	if len(previous) > 0 && len(files) > 0 {
-		unseen = !slices.ContainsFunc(previous, counted[0].same)
+		unseen = len(counted) == 0 || !slices.ContainsFunc(previous, counted[0].same)
 	}
 	if gone > 0 || unseen {
 		lost = &drop{Log: log, Records: gone, AtLeast: unseen, Time: time.Now().UTC()}

@@ -177,7 +177,7 @@ func TestEveryRecordArrives(t *testing.T) {
 	}
 	recs := col.Wait(60*time.Second, func(r []otelcoltest.Record) bool {
 		got, _ := byDecision(r)
-		return len(got) >= len(want) && slices.ContainsFunc(r, func(r otelcoltest.Record) bool { return r.Attributes["hookctl.log"] == "audit" })
+		return len(got) >= len(want) && slices.ContainsFunc(r, func(r otelcoltest.Record) bool { return r.EventName == "hookctl.retrieval" })
 	})
 	got, copies := byDecision(recs)
 	host, _ := os.Hostname()
@@ -243,10 +243,14 @@ func TestEveryRecordArrives(t *testing.T) {
 	}) {
 		t.Errorf("hookctl readonly off was not recorded: %+v", want)
 	}
+	// The audit's record, by its event: a hookctl.export.dropped record names its log too.
 	var a otelcoltest.Record
 	for _, r := range recs {
-		if r.Attributes["hookctl.log"] == "audit" {
+		switch r.EventName {
+		case "hookctl.retrieval":
 			a = r
+		case "hookctl.export.dropped":
+			t.Errorf("nothing was lost, and a loss was reported: %v", r.Attributes)
 		}
 	}
 	for name, v := range map[string]any{"session.id": s, "url.full": "https://example.com/a", "server.address": "example.com", "http.response.status_code": int64(200),
@@ -908,4 +912,44 @@ func TestRunRecordsArrive(t *testing.T) {
 	}
 	links := checkChains(t, recs)
 	t.Logf("%d run records arrived, each once: %q; %d chain links checked", len(want), seen, links)
+}
+
+// TestEmptyFileIsNoLoss: a writer creates a log's file, then writes its first line; an
+// exporter that looked in between saw a file with no record. That file's first record written
+// later is not a file come and gone unseen, so no loss is reported to the organisation (a CI run
+// once sent a false hookctl.export.dropped this way). Control: a file with records, replaced
+// by another before the next look, is reported.
+func TestEmptyFileIsNoLoss(t *testing.T) {
+	home := t.TempDir()
+	lg := &jsonl.Log{Dir: filepath.Join(home, "log"), Name: "d.jsonl"}
+	if err := os.MkdirAll(lg.Dir, 0o700); err != nil {
+		t.Fatal(err)
+	}
+	e := &Exporter{sources: []source{{"decisions", lg}}}
+	c := &cursor{Logs: map[string][]*laneCursor{}}
+	look := func() []drop {
+		t.Helper()
+		_, lost, err := e.read(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return lost
+	}
+	// The writer's open, before its write.
+	if err := os.WriteFile(lg.LanePath(0), nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if lost := look(); len(lost) != 0 {
+		t.Fatalf("an empty file: lost %+v", lost)
+	}
+	lg.Append([]byte(`{"id":"r0","time":"2026-12-01T00:00:00Z","event":"tool","verdict":"allow"}`))
+	if lost := look(); len(lost) != 0 {
+		t.Errorf("the empty file's first record: lost %+v", lost)
+	}
+	// Control: the file, with its record, replaced unseen by another.
+	os.Remove(lg.LanePath(0))
+	lg.Append([]byte(`{"id":"r1","time":"2026-12-01T00:00:01Z","event":"tool","verdict":"allow"}`))
+	if lost := look(); len(lost) != 1 || lost[0].Records != 1 || !lost[0].AtLeast {
+		t.Errorf("control: a file replaced unseen: lost %+v", lost)
+	}
 }
