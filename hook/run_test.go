@@ -67,3 +67,56 @@ func TestStuckLogEndsTheRun(t *testing.T) {
 		t.Fatal("a stuck decision log held the run")
 	}
 }
+
+// TestStuckLogAfterTheDeadline: the deadline's own refusal is recorded under the same bound: a
+// decider that never answers and a log that never takes the record still end the run, refused,
+// RecordWait after the deadline.
+func TestStuckLogAfterTheDeadline(t *testing.T) {
+	out, errs := make(lines, 8), make(lines, 8)
+	release := make(chan struct{})
+	defer close(release)
+	exited := make(chan int, 1)
+	const deadline = 100 * time.Millisecond
+	r := &Runner{Stdin: strings.NewReader("{}"), Stdout: out, Stderr: errs, Adapter: fixedAdapter{}, Deadline: deadline,
+		Log:  func(*LogEntry) { <-release },
+		Exit: func(code int) { exited <- code }}
+	start := time.Now()
+	go r.Run(DeciderFunc(func(*Event, *Run) Decision { <-release; return Decision{} }))
+	select {
+	case code := <-exited:
+		if answer := <-out; code != ExitFailed || answer != "refused" {
+			t.Errorf("exit %d, answer %q", code, answer)
+		}
+		if d := time.Since(start); d < deadline+RecordWait {
+			t.Errorf("ended after %v, before the deadline and RecordWait", d)
+		}
+	case <-time.After(deadline + RecordWait + 5*time.Second):
+		t.Fatal("a stuck decision log held the run past its deadline")
+	}
+}
+
+// TestRecordWaitNearTheDeadline: an answer given close to the deadline still leaves its record
+// RecordWait to be written, not what was left of the deadline.
+func TestRecordWaitNearTheDeadline(t *testing.T) {
+	out, errs := make(lines, 8), make(lines, 8)
+	release := make(chan struct{})
+	defer close(release)
+	exited := make(chan int, 1)
+	const deadline, decide = 600 * time.Millisecond, 300 * time.Millisecond
+	r := &Runner{Stdin: strings.NewReader("{}"), Stdout: out, Stderr: errs, Adapter: fixedAdapter{}, Deadline: deadline,
+		Log:  func(*LogEntry) { <-release },
+		Exit: func(code int) { exited <- code }}
+	start := time.Now()
+	go r.Run(DeciderFunc(func(e *Event, run *Run) Decision { time.Sleep(decide); return allow(e, run) }))
+	select {
+	case code := <-exited:
+		if answer := <-out; code != ExitDecided || answer != "allow" {
+			t.Errorf("exit %d, answer %q", code, answer)
+		}
+		if d := time.Since(start); d < decide+RecordWait {
+			t.Errorf("ended after %v: the record had less than RecordWait", d)
+		}
+	case <-time.After(deadline + RecordWait + 5*time.Second):
+		t.Fatal("a stuck decision log held the run")
+	}
+}
