@@ -715,7 +715,7 @@ func readOnlyExec(p *Profile, argv, env []string) (*execArgs, error) {
 		return nil, err
 	}
 	abi, noLandlock := landlock.ABI()
-	filter, err := seccomp.Assemble(filterArch, append(readOnlyRules(), oldABIRules(abi)...))
+	filter, err := readOnlyFilter(abi)
 	if err != nil {
 		return nil, errNotApplied(err)
 	}

@@ -34,6 +34,7 @@ func main() {
 	minimal := flag.String("min", "bin/minlaunch", "the minimal launcher")
 	n := flag.Int("n", 200, "rounds")
 	parent := flag.String("dir", os.TempDir(), "make the temporary directories in `DIR`")
+	baseline := flag.String("baseline", "", "another build's hookctl-sandbox, interleaved with the same home, and the difference reported: finer than two runs' ratios")
 	flag.Parse()
 	root, err := os.MkdirTemp(*parent, "hookctl-launch-bench-")
 	if err == nil {
@@ -99,6 +100,12 @@ func main() {
 			serie{"minimal, isolated, uid 65534", append([]string{*minimal, "-isolate", nobodyWrite}, bash...), os.Environ(), nobody},
 			serie{"hookctl-sandbox, uid 65534", append(launch("bench"), bash...), env, nobody})
 	}
+	base := -1
+	if *baseline != "" {
+		base = len(series)
+		series = append(series, serie{"baseline hookctl-sandbox, home among 5",
+			append([]string{*baseline, "--build", digest(*baseline), "--session", "bench", "--"}, bash...), home(small), nil})
+	}
 	times := make([][]time.Duration, len(series))
 	for _, s := range series {
 		run(s.argv, s.env, s.as) // the scratch directories, the page cache
@@ -120,6 +127,10 @@ func main() {
 	fmt.Printf("ratio: hookctl-sandbox / isolated minimal         %.2fx\n", float64(med[3])/float64(med[2]))
 	fmt.Printf("ratio: hookctl sandbox / minimal Go launcher      %.2fx (the same profile started in hookctl's binary)\n", float64(med[5])/float64(med[1]))
 	fmt.Printf("ratio: home among 5,000 / home among 5            %.2fx (goal ≤ 1.2x)\n", float64(med[4])/float64(med[3]))
+	if base >= 0 {
+		fmt.Printf("hookctl-sandbox - baseline                        %+.3f ms (%.2fx against %.2fx)\n", stats.Ms(med[3]-med[base]),
+			float64(med[3])/float64(med[1]), float64(med[base])/float64(med[1]))
+	}
 	if nobody != nil {
 		fmt.Printf("ratio: as uid 65534, hookctl-sandbox / minimal    %.2fx (goal ≤ 1.2x)\n", float64(med[8])/float64(med[6]))
 		fmt.Printf("ratio: as uid 65534, isolated / minimal           %.2fx\n", float64(med[7])/float64(med[6]))
