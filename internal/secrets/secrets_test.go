@@ -309,3 +309,40 @@ func TestStoresDoc(t *testing.T) {
 		t.Errorf("%s is out of date with the table; run go test ./internal/secrets -run TestStoresDoc -update", path)
 	}
 }
+
+// TestStorePathsAreJoined: the stores' paths, cut from one buffer, are exactly what joining
+// each store's elements under the home gives, in the stores' order, for homes written every
+// way $HOME may be (a trailing slash, the root, relative, none).
+func TestStorePathsAreJoined(t *testing.T) {
+	joined := func(home string, files bool) []string {
+		var out []string
+		for _, s := range stores {
+			switch {
+			case files && s.dir:
+			case s.elems[0] == "/":
+				out = append(out, expand("/"+filepath.Join(s.elems[1:]...))...)
+			case home != "":
+				out = append(out, filepath.Join(append([]string{home}, s.elems...)...))
+			}
+		}
+		return out
+	}
+	for _, home := range []string{"/home/u", "/home/u/", "/home//u/./x/..", "/", "rel/home", ""} {
+		for _, files := range []bool{false, true} {
+			if got, want := storePaths(home, files), joined(home, files); !slices.Equal(got, want) {
+				t.Errorf("home %q, files %v:\n got %q\nwant %q", home, files, got, want)
+			}
+		}
+	}
+	for _, s := range stores {
+		names := s.elems
+		if names[0] == "/" {
+			names = names[1:]
+		}
+		for _, e := range names {
+			if e == "" || e == "." || e == ".." || strings.Contains(e, "/") {
+				t.Errorf("store %q: element %q is not one clean name", s.elems, e)
+			}
+		}
+	}
+}
