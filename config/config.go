@@ -19,6 +19,7 @@ import (
 	"github.com/BurntSushi/toml"
 
 	"github.com/hookctl/hookctl/agents/clientversion"
+	"github.com/hookctl/hookctl/config/home"
 	"github.com/hookctl/hookctl/hook"
 	"github.com/hookctl/hookctl/internal/fsutil"
 	"github.com/hookctl/hookctl/retriever/settings"
@@ -227,21 +228,9 @@ func (c *Config) SessionDefault() hook.Mode {
 	return hook.ModeReadOnly
 }
 
-// Home returns hookctl's directory for config and state: $HOOKCTL_HOME, else
+// Home returns hookctl's directory for config and state (home.Dir): $HOOKCTL_HOME, else
 // $XDG_CONFIG_HOME/hookctl, else ~/.config/hookctl.
-func Home() (string, error) {
-	if h := os.Getenv("HOOKCTL_HOME"); h != "" {
-		return h, nil
-	}
-	if x := os.Getenv("XDG_CONFIG_HOME"); x != "" && filepath.IsAbs(x) {
-		return filepath.Join(x, "hookctl"), nil
-	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", fmt.Errorf("failed to find the home directory: %w", err)
-	}
-	return filepath.Join(home, ".config", "hookctl"), nil
-}
+func Home() (string, error) { return home.Dir() }
 
 // LoadConfig reads the global file $home/config.toml, with the organisation's policy
 // (ManagedConfigPath) laid over it. A missing file means the defaults. Any other problem —

@@ -138,7 +138,7 @@ func (p *Policy) contain(c *hook.ToolCall, sc *lexer.Script, need sandboxNeed, i
 		}
 		// Where the kernel's sandbox cannot apply, hookctl's launcher still gives the command
 		// its environment allowlist and its time bound (docs/decisions/0012-environment.md).
-		d.Command = p.launch(leadingCdOf(sc), p.readOnlyLauncher(iso), append([]string{"--profile", PolicyOnlyProfile, "--session", c.Session}, p.timeoutFlag(c)...), printBody(sc, p.Config))
+		d.Command = p.launch(leadingCdOf(sc), p.readOnlyLauncher(iso), append([]string{"--profile", PolicyOnlyProfile, "--session", c.Session}, p.commandFlags(c)...), printBody(sc, p.Config))
 		d.Isolation += "; hookctl's launcher: environment allowlist, time bound"
 		if iso.PolicyOnly != "" {
 			d.Isolation += ", " + iso.PolicyOnly
@@ -147,7 +147,7 @@ func (p *Policy) contain(c *hook.ToolCall, sc *lexer.Script, need sandboxNeed, i
 	}
 	flags := append(append([]string{}, p.LaunchProfile...), "--session", c.Session)
 	if len(p.LaunchProfile) == 0 {
-		flags = append(flags, p.timeoutFlag(c)...)
+		flags = append(flags, p.commandFlags(c)...)
 	}
 	d.Command = p.launch(leadingCdOf(sc), p.readOnlyLauncher(iso), flags, printBody(sc, p.Config))
 	d.Isolation = "sandbox: " + iso.Describe
@@ -177,18 +177,23 @@ func printBody(sc *lexer.Script, cfg *config.Config) string {
 	return lexer.Print(&body, rewriteFor(cfg))
 }
 
-// timeoutFlag is the launcher's bound on an admitted read-only command: the config's
-// command_timeout, or the call's own timeout when the client sends a longer one (Claude Code's
+// commandFlags are the launcher's for an admitted read-only command: its bound, the config's
+// command_timeout or the call's own timeout when the client sends a longer one (Claude Code's
 // Bash, up to its 10 minutes), so that the client, not hookctl, cuts a run the model asked to
-// be long.
-func (p *Policy) timeoutFlag(c *hook.ToolCall) []string {
+// be long; and the variables the config adds to its environment (pass_env), as this call read
+// the config, since the launcher reads none.
+func (p *Policy) commandFlags(c *hook.ToolCall) []string {
 	d := p.Config.Timeout()
 	if ms := gjson.GetBytes(c.Input, "timeout"); ms.Type == gjson.Number {
 		if t := time.Duration(ms.Int()) * time.Millisecond; t > d {
 			d = min(t, config.MaxCommandTimeout)
 		}
 	}
-	return []string{"--timeout", d.String()}
+	flags := []string{"--timeout", d.String()}
+	for _, n := range p.Config.PassEnv {
+		flags = append(flags, "--pass-env", n)
+	}
+	return flags
 }
 
 // isolation is what can hold c's command: the probe's answer, unless the client takes no

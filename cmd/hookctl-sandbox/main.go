@@ -13,7 +13,7 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/hookctl/hookctl/config"
+	"github.com/hookctl/hookctl/config/home"
 	"github.com/hookctl/hookctl/internal/buildinfo"
 	"github.com/hookctl/hookctl/sandbox"
 	"github.com/hookctl/hookctl/sandbox/readonly"
@@ -33,6 +33,10 @@ func main() {
 	profile := fs.String("profile", sandbox.ReadOnlyName, "read-only or policy-only")
 	fs.StringVar(&o.Session, "session", "", "the session whose scratch directory is TMPDIR")
 	fs.DurationVar(&o.Timeout, "timeout", 0, "stop the command after `DURATION`")
+	fs.Func("pass-env", "pass the variable `NAME` too (the config's pass_env, as the hook read it)", func(n string) error {
+		o.PassEnv = append(o.PassEnv, n)
+		return nil
+	})
 	if err := fs.Parse(os.Args[1:]); err != nil {
 		os.Exit(2)
 	}
@@ -49,16 +53,16 @@ func main() {
 	case len(args) == 0:
 		fail("give the program after --")
 	}
-	home, err := config.Home()
+	hookctlHome, err := home.Dir()
 	if err != nil {
 		fail("%v", err)
 	}
 	var code int
 	switch *profile {
 	case sandbox.ReadOnlyName:
-		code, err = readonly.Launch(home, o, args)
+		code, err = readonly.Launch(hookctlHome, o, args)
 	case readonly.PolicyOnlyName:
-		code, err = readonly.LaunchPolicyOnly(home, o, args)
+		code, err = readonly.LaunchPolicyOnly(hookctlHome, o, args)
 	default:
 		fail("unknown profile %q: this launcher runs read-only and policy-only (hookctl sandbox runs the others)", *profile)
 	}

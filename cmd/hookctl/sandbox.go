@@ -77,6 +77,7 @@ sandbox has held on a machine, a failure refuses commands rather than running th
 	cmd.Flags().StringArrayVar(&opts.Read, "read", nil, "secure-read-only: a `DIR` it may read")
 	cmd.Flags().StringArrayVar(&opts.Write, "write", nil, "secure-read-only: a `DIR` it may write")
 	cmd.Flags().DurationVar(&opts.Timeout, "timeout", 0, "stop a read-only or policy-only command after `DURATION`")
+	cmd.Flags().StringArrayVar(&opts.PassEnv, "pass-env", nil, "read-only and policy-only: pass the variable `NAME` too (the config's pass_env when none is given)")
 	opts.AddFlags(cmd.Flags())
 	cmd.Flags().SetInterspersed(false)
 	return cmd

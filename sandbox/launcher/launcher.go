@@ -77,7 +77,10 @@ type Options struct {
 	ModelFD   int
 	ModelVars []string
 	// Timeout bounds a read-only or policy-only command (config.Config's command_timeout).
-	Timeout   time.Duration
+	Timeout time.Duration
+	// PassEnv are the variables a read-only or policy-only command gets besides the
+	// allowlist (config.Config's pass_env), as the hook's rewrite names them; nil: the config's.
+	PassEnv   []string
 	ModelPort int  // the inner launcher's: the port the run's init listens on for the broker
 	RunInit   bool // the launcher as the init of a hookctl run (secureInit)
 }
@@ -246,7 +249,7 @@ func secureExec(opts *Options, args []string) error {
 // execs args, or runs them as a bounded child (read-only); it returns only on failure, or with
 // the command's exit status where it runs a child.
 func readOnlyExec(e *Env, home string, opts *Options, args []string) (int, error) {
-	ro := readonly.Options{Session: opts.Session, Scratch: opts.Scratch, Timeout: opts.Timeout}
+	ro := readonly.Options{Session: opts.Session, Scratch: opts.Scratch, Timeout: opts.Timeout, PassEnv: passEnv(home, opts)}
 	if opts.Profile == sandbox.ReadOnlyName {
 		return readonly.Launch(home, ro, args)
 	}
@@ -295,5 +298,17 @@ func readOnlyExec(e *Env, home string, opts *Options, args []string) (int, error
 
 // policyOnlyExec runs a command where the sandbox cannot apply (readonly.LaunchPolicyOnly).
 func policyOnlyExec(_ *Env, home string, opts *Options, args []string) (int, error) {
-	return readonly.LaunchPolicyOnly(home, readonly.Options{Session: opts.Session, Scratch: opts.Scratch, Timeout: opts.Timeout}, args)
+	return readonly.LaunchPolicyOnly(home, readonly.Options{Session: opts.Session, Scratch: opts.Scratch, Timeout: opts.Timeout, PassEnv: passEnv(home, opts)}, args)
+}
+
+// passEnv is what the rewrite named (--pass-env), or, for a command started by hand, what the
+// config says: a config that does not load adds nothing.
+func passEnv(home string, opts *Options) []string {
+	if opts.PassEnv != nil {
+		return opts.PassEnv
+	}
+	if cfg, err := gate.LoadConfig(home); err == nil {
+		return cfg.PassEnv
+	}
+	return nil
 }

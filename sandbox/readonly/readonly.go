@@ -15,7 +15,6 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/hookctl/hookctl/config"
 	"github.com/hookctl/hookctl/internal/gitrepo"
 	"github.com/hookctl/hookctl/sandbox"
 )
@@ -42,11 +41,14 @@ func Beside(binary string) string {
 }
 
 // Options are the launch's: the session whose scratch directory the command may write (or the
-// probe's own directory, Scratch), and the bound on its run.
+// probe's own directory, Scratch), the bound on its run, and the variables the user's config
+// adds to the environment's allowlist (pass_env), as the hook that admitted the command read
+// it: the launcher reads no config, and links no TOML decoder to start up.
 type Options struct {
 	Session string
 	Scratch string
 	Timeout time.Duration
+	PassEnv []string
 }
 
 // Launch runs args in the read-only profile, as a child bounded by o.Timeout in namespaces of
@@ -68,7 +70,7 @@ func Launch(home string, o Options, args []string) (int, error) {
 	}
 	p := sandbox.ReadOnly(hidden, scratch.Path)
 	p.ScratchDir = scratch.Dir
-	p.PassEnv, p.Pins = Env(home)
+	p.PassEnv, p.Pins = o.PassEnv, Pins()
 	code, err := sandbox.RunReadOnly(p, args, os.Environ(), sandbox.Bound{Timeout: o.Timeout, Isolate: true})
 	noteFailure(code, err, args)
 	return code, err
@@ -86,7 +88,7 @@ func LaunchPolicyOnly(home string, o Options, args []string) (int, error) {
 	defer scratch.Close()
 	p := sandbox.ReadOnly(nil, scratch.Path)
 	p.Name = PolicyOnlyName
-	p.PassEnv, p.Pins = Env(home)
+	p.PassEnv, p.Pins = o.PassEnv, Pins()
 	code, err := sandbox.RunPolicyOnly(p, args, os.Environ(), sandbox.Bound{Timeout: o.Timeout, PidOnly: true})
 	noteFailure(code, err, args)
 	return code, err
@@ -110,19 +112,15 @@ func OpenScratch(home string, o Options) (*sandbox.Scratch, error) {
 	return s, err
 }
 
-// Env is what a read-only command's environment keeps besides the allowlist (the config's
-// pass_env), and the pins that turn the repository's own git filter drivers off
-// (gitrepo.FilterPins). The config is read for pass_env alone: the judges' checks of the rest are
-// the hook's, which admits nothing under a config they refuse.
-func Env(home string) (passEnv, pins []string) {
-	if cfg, err := config.LoadConfig(home); err == nil {
-		passEnv = cfg.PassEnv
+// Pins are the variables that turn the repository's own git filter drivers off
+// (gitrepo.FilterPins), for a read-only command's environment.
+func Pins() []string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return nil
 	}
-	if wd, err := os.Getwd(); err == nil {
-		userHome, _ := os.UserHomeDir()
-		pins = gitrepo.FilterPins(wd, userHome)
-	}
-	return passEnv, pins
+	userHome, _ := os.UserHomeDir()
+	return gitrepo.FilterPins(wd, userHome)
 }
 
 // failureNotes explain a failure the user would not otherwise connect with hookctl: the launcher
