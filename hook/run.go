@@ -98,48 +98,30 @@ type outcome struct {
 //
 // The work runs on the calling goroutine; the deadline is a timer that, if it fires first,
 // writes the refusal itself and calls Exit (os.Exit unless a test replaces it). Whichever
-// finishes first claims the one write. The same timer then bounds the record's write
-// (RecordWait): a second timer woke the runtime's poller again, 15 µs of every call.
+// finishes first claims the one write.
 func (r *Runner) Run(d Decider) int {
 	deadline := r.Deadline
 	if deadline == 0 {
 		deadline = Deadline
 	}
-	var (
-		mu       sync.Mutex
-		timer    *time.Timer
-		claimed  bool
-		current  = deadline
-		fires    = time.Now().Add(deadline)
-		payload  []byte // once read, for the deadline's record
-		code     = -1   // once claimed: the answer's exit code, while its record is written
-		recordBy time.Time
-	)
-	// record moves the timer to the record's bound, under mu: RecordWait from now, unless the
-	// deadline leaves that much anyway.
-	record := func(c int) {
-		claimed, code = true, c
-		recordBy = fires
-		if now := time.Now(); fires.Sub(now) < RecordWait {
-			recordBy = now.Add(RecordWait)
-			timer.Reset(RecordWait)
-		}
-	}
-	mu.Lock()
-	timer = time.AfterFunc(deadline, func() {
+	var mu sync.Mutex
+	claimed := false
+	current := deadline
+	var payload []byte // once read, for the deadline's record
+	claim := func() bool {
 		mu.Lock()
-		if code >= 0 {
-			// Writing the record: a firing before its bound is the deadline's, which the
-			// answer beat to the claim.
-			late, c := !time.Now().Before(recordBy), code
-			mu.Unlock()
-			if late {
-				fmt.Fprintln(r.Stderr, "hookctl: the decision log did not take this call's record within", RecordWait)
-				r.exit(c)
-			}
+		defer mu.Unlock()
+		if claimed {
+			return false
+		}
+		claimed = true
+		return true
+	}
+	timer := time.AfterFunc(deadline, func() {
+		if !claim() {
 			return
 		}
-		record(ExitFailed)
+		mu.Lock()
 		after, seen := current, payload
 		mu.Unlock()
 		reason := fmt.Sprintf("hookctl did not decide within %s; the call is refused", after)
@@ -148,24 +130,18 @@ func (r *Runner) Run(d Decider) int {
 		r.write(o)
 		r.exit(ExitFailed)
 	})
-	mu.Unlock()
 	run := &Run{extend: func(d time.Duration) {
 		mu.Lock()
-		current, fires = d, time.Now().Add(d)
-		timer.Reset(d)
+		current = d
 		mu.Unlock()
+		timer.Reset(d)
 	}}
 	o := r.decideSafely(d, run, func(b []byte) { mu.Lock(); payload = b; mu.Unlock() })
-	mu.Lock()
-	if claimed {
-		mu.Unlock()
+	timer.Stop()
+	if !claim() {
 		select {} // the deadline fired and is exiting the process
 	}
-	record(o.code())
-	mu.Unlock()
-	c := r.write(o)
-	timer.Stop()
-	return c
+	return r.write(o)
 }
 
 func (r *Runner) exit(code int) {
@@ -176,15 +152,12 @@ func (r *Runner) exit(code int) {
 	os.Exit(code)
 }
 
-func (o outcome) code() int {
-	if o.failed != "" {
-		return ExitFailed
-	}
-	return ExitDecided
-}
-
-// write gives the answer, then records it; the caller bounds the record's write.
+// write gives the answer, then records it.
 func (r *Runner) write(o outcome) int {
+	code := ExitDecided
+	if o.failed != "" {
+		code = ExitFailed
+	}
 	r.Stdout.Write(o.out)
 	if o.failed != "" {
 		fmt.Fprintln(r.Stderr, o.failed)
@@ -193,9 +166,16 @@ func (r *Runner) write(o outcome) int {
 		if o.record.Agent == "" {
 			o.record.Agent = r.Agent
 		}
+		// Recorded here, with a watchdog that ends the run if the log hangs: a goroutine of its
+		// own started a thread on every call to wait for it.
+		watchdog := time.AfterFunc(RecordWait, func() {
+			fmt.Fprintln(r.Stderr, "hookctl: the decision log did not take this call's record within", RecordWait)
+			r.exit(code)
+		})
 		r.Log(o.record)
+		watchdog.Stop()
 	}
-	return o.code()
+	return code
 }
 
 // refusal is the runner's record of a refusal it made before any decider decided: what the

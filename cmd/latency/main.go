@@ -13,6 +13,7 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -95,19 +96,26 @@ func main() {
 	}
 	var hook, floor, base, wrapped []time.Duration
 	startLoad := loadAverage()
+	order := rand.New(rand.NewPCG(1, 2))
 	for i := 0; i < *n; i++ {
 		in := inputs[i%len(inputs)]
 		if *unique {
 			in = useID.ReplaceAll(in, []byte(fmt.Sprintf(`"tool_use_id":"latency_%d"`, i)))
 		}
-		// Interleave so that machine noise hits both series alike.
-		floor = append(floor, runOnce(*floorBin, nil, env, in))
-		hook = append(hook, runOnce(*hookBin, []string{"hook"}, env, in))
-		if *baseBin != "" {
-			base = append(base, runOnce(*baseBin, []string{"hook"}, baseEnv, in))
-		}
-		if *wrapper {
-			wrapped = append(wrapped, runOnce(claude.WrapperShell, []string{"-c", claude.Wrapper, "hookctl", "hook"}, env, in))
+		// Interleave so that machine noise hits every series alike, each round in an order of
+		// its own: in a fixed one each series ran after the same one, whose traces in the caches
+		// favoured or taxed it.
+		for _, k := range order.Perm(4) {
+			switch {
+			case k == 0:
+				floor = append(floor, runOnce(*floorBin, nil, env, in))
+			case k == 1:
+				hook = append(hook, runOnce(*hookBin, []string{"hook"}, env, in))
+			case k == 2 && *baseBin != "":
+				base = append(base, runOnce(*baseBin, []string{"hook"}, baseEnv, in))
+			case k == 3 && *wrapper:
+				wrapped = append(wrapped, runOnce(claude.WrapperShell, []string{"-c", claude.Wrapper, "hookctl", "hook"}, env, in))
+			}
 		}
 	}
 	h50, h99 := percentiles(hook)
