@@ -191,7 +191,7 @@ func (p *Policy) commandFlags(c *hook.ToolCall) []string {
 	}
 	flags := []string{"--timeout", d.String()}
 	for _, n := range p.Config.PassEnv {
-		flags = append(flags, "--pass-env", n)
+		flags = append(flags, "--pass-env="+n) // one word: a name may start with "-"
 	}
 	return flags
 }

@@ -30,7 +30,7 @@ func TestPassEnvTravelsInTheRewrite(t *testing.T) {
 		named        bool
 	}{
 		{"", "p= o=", false}, // the control
-		{"pass_env = [\"HOOKCTL_TEST_CARRIED\"]\n", "p=carried-value o=", true},
+		{"pass_env = [\"HOOKCTL_TEST_CARRIED\", \"-HOOKCTL_TEST_ODD\"]\n", "p=carried-value o=", true},
 	} {
 		if err := os.WriteFile(filepath.Join(hh, "config.toml"), []byte(c.config), 0o600); err != nil {
 			t.Fatal(err)
@@ -43,7 +43,7 @@ func TestPassEnvTravelsInTheRewrite(t *testing.T) {
 			t.Fatalf("config %q: the hook gave no rewrite: %v\n%s", c.config, err, out)
 		}
 		rewrite := a.HookSpecificOutput.UpdatedInput.Command
-		if strings.Contains(rewrite, "--pass-env HOOKCTL_TEST_CARRIED") != c.named || !strings.Contains(rewrite, "hookctl-sandbox") {
+		if strings.Contains(rewrite, "--pass-env=HOOKCTL_TEST_CARRIED") != c.named || !strings.Contains(rewrite, "hookctl-sandbox") {
 			t.Errorf("config %q: the rewrite %s", c.config, rewrite)
 		}
 		run := exec.Command("bash", "-c", rewrite)
