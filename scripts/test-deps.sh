@@ -12,11 +12,12 @@ set -euo pipefail
 # tests; chromium for the dashboard's browser test; and the stand-ins of a developer's services
 # the sandbox's edges are attacked through (a D-Bus session bus, an ssh agent; curl speaks HTTP
 # to a container engine's socket); bubblewrap and setpriv make the environments the sandbox is
-# tried in (no capabilities, no user namespaces).
+# tried in (no capabilities, no user namespaces); qemu's user mode runs the seccomp tables'
+# test built for arm64.
 programs=(bash:bash zsh:zsh rg:ripgrep git:git cargo:cargo npm:npm tmux:tmux python3:python3 make:make
 	curl:curl nc:netcat-openbsd mawk:mawk gawk:gawk original-awk:original-awk busybox:busybox
 	strace:strace xxd:xxd flock:util-linux chromium:chromium dbus-daemon:dbus-daemon dbus-send:dbus-bin
-	ssh-agent:openssh-client bwrap:bubblewrap setpriv:util-linux)
+	ssh-agent:openssh-client bwrap:bubblewrap setpriv:util-linux qemu-aarch64-static:qemu-user-static)
 # file:package: an emoji font, so that the dashboard's screenshots show the mode badges.
 files=(/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf:fonts-noto-color-emoji)
 
