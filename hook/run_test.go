@@ -43,80 +43,57 @@ func TestRecordIsWrittenBeforeTheRunEnds(t *testing.T) {
 }
 
 // TestStuckLogEndsTheRun: a decision log that never takes the record (a disk that hangs) does
-// not hold the run past RecordWait: the answer is given, the run ends with the answer's code,
-// and says why on stderr.
+// not hold the run past RecordWait from its answer, whoever gave it: the decider (the answer's
+// code, and why on stderr), a decider that answers near the deadline (still RecordWait for the
+// record, not what was left of the deadline), or the deadline itself (refused).
 func TestStuckLogEndsTheRun(t *testing.T) {
-	out, errs := make(lines, 8), make(lines, 8)
-	release := make(chan struct{})
-	defer close(release)
-	exited := make(chan int, 1)
-	r := &Runner{Stdin: strings.NewReader("{}"), Stdout: out, Stderr: errs, Adapter: fixedAdapter{},
-		Log:  func(*LogEntry) { <-release },
-		Exit: func(code int) { exited <- code }}
-	start := time.Now()
-	go r.Run(allow)
-	select {
-	case code := <-exited:
-		if answer, why := <-out, <-errs; code != ExitDecided || answer != "allow" || !strings.Contains(why, "did not take this call's record") {
-			t.Errorf("exit %d, answer %q, stderr %q", code, answer, why)
+	never := make(chan struct{})
+	defer close(never)
+	for _, c := range []struct {
+		name       string
+		deadline   time.Duration
+		decider    Decider
+		answeredBy time.Duration // when the answer is given, at the latest
+		code       int
+		answer     string
+	}{
+		{"decided", 0, allow, 0, ExitDecided, "allow"},
+		{"decided near the deadline", 600 * time.Millisecond,
+			DeciderFunc(func(e *Event, run *Run) Decision { time.Sleep(300 * time.Millisecond); return allow(e, run) }), 300 * time.Millisecond, ExitDecided, "allow"},
+		{"the deadline", 100 * time.Millisecond, DeciderFunc(func(*Event, *Run) Decision { <-never; return Decision{} }), 100 * time.Millisecond, ExitFailed, "refused"},
+	} {
+		out, errs, exited := make(lines, 8), make(lines, 8), make(chan int, 1)
+		r := &Runner{Stdin: strings.NewReader("{}"), Stdout: out, Stderr: errs, Adapter: fixedAdapter{}, Deadline: c.deadline,
+			Log:  func(*LogEntry) { <-never },
+			Exit: func(code int) { exited <- code }}
+		start := time.Now()
+		go r.Run(c.decider)
+		select {
+		case code := <-exited:
+			if answer := <-out; code != c.code || answer != c.answer {
+				t.Errorf("%s: exit %d, answer %q", c.name, code, answer)
+			}
+			if why := strings.Join(drain(errs), ""); !strings.Contains(why, "did not take this call's record") {
+				t.Errorf("%s: stderr %q", c.name, why)
+			}
+			if d := time.Since(start); d < c.answeredBy+RecordWait {
+				t.Errorf("%s: ended after %v, before RecordWait had passed since the answer", c.name, d)
+			}
+		case <-time.After(c.answeredBy + RecordWait + 5*time.Second):
+			t.Fatalf("%s: a stuck decision log held the run", c.name)
 		}
-		if d := time.Since(start); d < RecordWait {
-			t.Errorf("ended after %v, before RecordWait", d)
-		}
-	case <-time.After(RecordWait + 5*time.Second):
-		t.Fatal("a stuck decision log held the run")
 	}
 }
 
-// TestStuckLogAfterTheDeadline: the deadline's own refusal is recorded under the same bound: a
-// decider that never answers and a log that never takes the record still end the run, refused,
-// RecordWait after the deadline.
-func TestStuckLogAfterTheDeadline(t *testing.T) {
-	out, errs := make(lines, 8), make(lines, 8)
-	release := make(chan struct{})
-	defer close(release)
-	exited := make(chan int, 1)
-	const deadline = 100 * time.Millisecond
-	r := &Runner{Stdin: strings.NewReader("{}"), Stdout: out, Stderr: errs, Adapter: fixedAdapter{}, Deadline: deadline,
-		Log:  func(*LogEntry) { <-release },
-		Exit: func(code int) { exited <- code }}
-	start := time.Now()
-	go r.Run(DeciderFunc(func(*Event, *Run) Decision { <-release; return Decision{} }))
-	select {
-	case code := <-exited:
-		if answer := <-out; code != ExitFailed || answer != "refused" {
-			t.Errorf("exit %d, answer %q", code, answer)
+// drain is what the lines hold now.
+func drain(l lines) []string {
+	var out []string
+	for {
+		select {
+		case s := <-l:
+			out = append(out, s)
+		default:
+			return out
 		}
-		if d := time.Since(start); d < deadline+RecordWait {
-			t.Errorf("ended after %v, before the deadline and RecordWait", d)
-		}
-	case <-time.After(deadline + RecordWait + 5*time.Second):
-		t.Fatal("a stuck decision log held the run past its deadline")
-	}
-}
-
-// TestRecordWaitNearTheDeadline: an answer given close to the deadline still leaves its record
-// RecordWait to be written, not what was left of the deadline.
-func TestRecordWaitNearTheDeadline(t *testing.T) {
-	out, errs := make(lines, 8), make(lines, 8)
-	release := make(chan struct{})
-	defer close(release)
-	exited := make(chan int, 1)
-	const deadline, decide = 600 * time.Millisecond, 300 * time.Millisecond
-	r := &Runner{Stdin: strings.NewReader("{}"), Stdout: out, Stderr: errs, Adapter: fixedAdapter{}, Deadline: deadline,
-		Log:  func(*LogEntry) { <-release },
-		Exit: func(code int) { exited <- code }}
-	start := time.Now()
-	go r.Run(DeciderFunc(func(e *Event, run *Run) Decision { time.Sleep(decide); return allow(e, run) }))
-	select {
-	case code := <-exited:
-		if answer := <-out; code != ExitDecided || answer != "allow" {
-			t.Errorf("exit %d, answer %q", code, answer)
-		}
-		if d := time.Since(start); d < decide+RecordWait {
-			t.Errorf("ended after %v: the record had less than RecordWait", d)
-		}
-	case <-time.After(deadline + RecordWait + 5*time.Second):
-		t.Fatal("a stuck decision log held the run")
 	}
 }
