@@ -1,3 +1,8 @@
+// A launch lasts as long as its command and runs nothing in parallel: GOMAXPROCS is not read
+// from the cgroup files at start, nor updated (-0.03 ms a launch, five interleaved pairs).
+//go:debug containermaxprocs=0
+//go:debug updatemaxprocs=0
+
 // Command hookctl-sandbox is the read-only launcher: the hook's rewrite of every shell command
 // it admits in read-only mode starts it, and it applies the read-only profile (or, where the
 // kernel's sandbox cannot apply, the policy-only one) and runs the command (package
