@@ -10,7 +10,7 @@
 // only what they need, because it starts before every admitted read. It is installed next to
 // hookctl, which uses it only when it comes from the same build (--build).
 //
-//	hookctl-sandbox --build DIGEST [--session ID] [--timeout D] [--profile policy-only] -- PROGRAM [ARG…]
+//	hookctl-sandbox --build DIGEST [--session ID] [--timeout D] [--pass-env=NAME…] [--profile policy-only] -- PROGRAM [ARG…]
 package main
 
 import (
