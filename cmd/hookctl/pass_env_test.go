@@ -18,11 +18,8 @@ import (
 func TestPassEnvTravelsInTheRewrite(t *testing.T) {
 	requireTool(t, "bash")
 	bin := hookctlBinary(t)
-	home := t.TempDir()
-	hh := filepath.Join(home, ".config", "hookctl")
+	home, hh, env := userHome(t, "HOOKCTL_TEST_CARRIED=carried-value", "HOOKCTL_TEST_OTHER=other-value")
 	os.MkdirAll(hh, 0o700)
-	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=",
-		"HOOKCTL_TEST_CARRIED=carried-value", "HOOKCTL_TEST_OTHER=other-value")
 	payload := `{"session_id":"5e55a0e1-0000-4000-8000-0000000000e1","hook_event_name":"PreToolUse","tool_name":"Bash","tool_use_id":"toolu_%s",` +
 		`"cwd":` + strconvQuote(home) + `,"tool_input":{"command":"echo \"p=$HOOKCTL_TEST_CARRIED o=$HOOKCTL_TEST_OTHER\""}}`
 	for i, c := range []struct {

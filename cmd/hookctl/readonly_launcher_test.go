@@ -22,12 +22,10 @@ import (
 func TestReadsStartInTheReadOnlyLauncher(t *testing.T) {
 	requireTool(t, "bash")
 	bin := hookctlBinary(t)
-	home := t.TempDir()
-	hh := filepath.Join(home, ".config", "hookctl")
+	_, hh, env := userHome(t)
 	os.MkdirAll(hh, 0o700)
 	secret := filepath.Join(hh, "config.toml")
 	os.WriteFile(secret, []byte("# hookctl's own\n"), 0o600)
-	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=")
 	rewrite := func(bin string) string {
 		t.Helper()
 		cmd := exec.Command(bin, "check", "--", "cat /etc/hostname")

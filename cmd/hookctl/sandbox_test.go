@@ -246,9 +246,7 @@ func TestSandboxEnvironment(t *testing.T) {
 // in every place they look; with sandbox = "require" every command is refused instead.
 func TestPolicyOnlyMachine(t *testing.T) {
 	bin := hookctlBinary(t)
-	home := t.TempDir()
-	hh := filepath.Join(home, ".config", "hookctl")
-	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=")
+	home, hh, env := userHome(t)
 	run := func(stdin string, args ...string) (string, int) {
 		t.Helper()
 		cmd := withoutLandlock(t, append([]string{bin}, args...)...)
@@ -297,9 +295,7 @@ func TestPolicyOnlyMachine(t *testing.T) {
 // a reason for the next one to run without it.
 func TestSandboxFailingAtExecRefuses(t *testing.T) {
 	bin := hookctlBinary(t)
-	home := t.TempDir()
-	hh := filepath.Join(home, ".config", "hookctl")
-	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=")
+	_, hh, env := userHome(t)
 	check := exec.Command(bin, "check", "--", "ls -la")
 	check.Env = env
 	out, _ := check.Output()
@@ -342,12 +338,10 @@ func TestSandboxFailingAtExecRefuses(t *testing.T) {
 func TestReadOnlyRunner(t *testing.T) {
 	requireTool(t, "make")
 	bin := hookctlBinary(t)
-	home := t.TempDir()
-	hh := filepath.Join(home, ".config", "hookctl")
+	// MAKEFLAGS and MAKELEVEL: make test runs this test, and an inner make would say where it is.
+	home, hh, env := userHome(t, "MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=")
 	os.MkdirAll(hh, 0o700)
 	os.WriteFile(filepath.Join(hh, "config.toml"), []byte(`read_only_runners = ["make test", "make check *"]`+"\n"), 0o600)
-	// MAKEFLAGS and MAKELEVEL: make test runs this test, and an inner make would say where it is.
-	env := append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME=", "MAKEFLAGS=", "MAKELEVEL=", "MFLAGS=")
 	project := t.TempDir()
 	os.WriteFile(filepath.Join(project, "Makefile"), []byte("test:\n\t@cat data\n\t@echo \"cache=$$GOCACHE\"\n\techo x > written\n"+
 		"check:\n\t@echo checked $(T)\n"), 0o644)

@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -19,4 +20,15 @@ func requireTool(t *testing.T, name string) {
 		}
 		t.Skipf("%s is not installed", name)
 	}
+}
+
+// userHome is a temporary user for the binary run as a child process: a home, hookctl's
+// directory beneath it (not made), and the environment that points both there, with extra
+// appended.
+func userHome(t *testing.T, extra ...string) (home, hh string, env []string) {
+	t.Helper()
+	home = t.TempDir()
+	hh = filepath.Join(home, ".config", "hookctl")
+	env = append(append(os.Environ(), "HOME="+home, "HOOKCTL_HOME="+hh, "XDG_CONFIG_HOME="), extra...)
+	return home, hh, env
 }
