@@ -302,9 +302,10 @@ func HomePaths(home string) []string {
 	return out
 }
 
-// storePaths are the stores' paths (files only: without the directories), those under home
-// only where home is not "". They are written into one buffer and cut from one string: the
-// read-only launch lists them on every command, and a filepath.Join each was 40 µs of it.
+// storePaths are the stores' paths (with files, those that are files only), the ones under
+// home only where home is not "". They are written into one buffer and cut from one string:
+// the read-only launch lists them on every command, where a filepath.Join each cost it
+// 0.09 ms (interleaved pairs).
 func storePaths(home string, files bool) []string {
 	if home != "" {
 		if home = filepath.Clean(home); home == "/" {
