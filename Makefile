@@ -123,7 +123,8 @@ fuzz:
 # launch beside a minimal Go launcher, with hookctl's home among 5 and among 5,000 entries.
 # The hook's payloads for `make bench`: timed as repeat calls (answered again, not recorded) and
 # as unique ones (each decided and recorded, as a client's calls are), the latter also from copies
-# written as make install writes them (docs/decisions/0004: the page cache then runs them faster).
+# written as make install writes them (docs/decisions/0004: the page cache then runs them faster),
+# beside hookctl built to answer before doing anything (bin/hookctl-idle, never installed).
 HOOK_BENCH = fixtures/claude/explore-bash-git-log.json fixtures/claude/explore-bash-sed-i.json \
 	fixtures/claude/explore-bash-ls.json fixtures/claude/explore-read.json \
 	fixtures/claude/explore-write-project-agent.json fixtures/claude/main-bash-ls.json
@@ -132,9 +133,10 @@ bench: build
 	$(GO) test ./policy -run '^$$' -bench 'Judge|DecideMedian' -benchtime 2s
 	$(GO) test ./lexer -run '^$$' -bench . -benchtime 1s
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/floor ./internal/latency/floor
+	CGO_ENABLED=0 $(GO) build -trimpath -tags hookctl_idle -o bin/hookctl-idle ./cmd/hookctl
 	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -wrapper -n 400 $(HOOK_BENCH)
 	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -unique -n 400 $(HOOK_BENCH)
-	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -unique -installed -n 400 $(HOOK_BENCH)
+	$(GO) run ./cmd/latency -hook $(BIN) -floor bin/floor -idle bin/hookctl-idle -unique -installed -n 400 $(HOOK_BENCH)
 	$(GO) test ./sandbox -run '^$$' -bench FilterSyscall -benchtime 300000x
 	$(GO) run ./internal/latency/sandboxed -hookctl $(BIN) -home bin -n 300 -heavy 21 -edit
 	CGO_ENABLED=0 $(GO) build -trimpath -o bin/minlaunch ./internal/latency/minlaunch

@@ -2,7 +2,9 @@
 // many times, interleaved with a floor program that only reads stdin and prints a fixed
 // decision, and reports the median and 99th percentile of each and their ratio. With -baseline
 // it runs a second hook binary (another build) in the same interleaving and reports the
-// difference, which is finer than comparing two runs' ratios to the floor. With -wrapper it also
+// difference, which is finer than comparing two runs' ratios to the floor; with -idle, that
+// second binary is hookctl built to answer before doing anything (make bench's bin/hookctl-idle),
+// and the ratio to it is what the hook's work adds to the start it cannot avoid. With -wrapper it also
 // runs the hook as a wrapped registration does, /bin/sh -c claude.Wrapper hookctl hook, through
 // the link in hookctl's home, and reports what the shell adds.
 //
@@ -30,12 +32,16 @@ func main() {
 	hookBin := flag.String("hook", "bin/hookctl", "hookctl binary")
 	floorBin := flag.String("floor", "bin/floor", "floor binary")
 	baseBin := flag.String("baseline", "", "another hookctl binary to interleave and compare")
+	idleBin := flag.String("idle", "", "hookctl built with -tags hookctl_idle, which answers like the floor before doing anything: interleaved as the baseline, and the hook's ratio to it reported")
 	n := flag.Int("n", 300, "runs of each binary")
 	wrapper := flag.Bool("wrapper", false, "also run the hook through the wrapper a shared registration uses")
 	unique := flag.Bool("unique", false, "give each run its own tool_use_id, so that every call is decided and recorded as a new one (not answered as a repeat)")
 	installed := flag.Bool("installed", false, "time copies of the hook (with the launcher beside it) and the floor, written as make install writes them, instead of the files the linker wrote")
 	config := flag.String("config", "", "a config.toml for the measured hook's home, not the baseline's: with -baseline the same binary, what a setting costs ([telemetry])")
 	flag.Parse()
+	if *idleBin != "" {
+		*baseBin = *idleBin
+	}
 	payloads := flag.Args()
 	if len(payloads) == 0 {
 		fmt.Fprintln(os.Stderr, "latency: give payload files")
@@ -132,7 +138,11 @@ func main() {
 	fmt.Printf("floor   p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", stats.Ms(f50), stats.Ms(stats.Pct(floor, 90)), stats.Ms(f99))
 	fmt.Printf("hookctl p50 %7.3f ms  p90 %7.3f ms  p99 %7.3f ms\n", stats.Ms(h50), stats.Ms(stats.Pct(hook, 90)), stats.Ms(h99))
 	fmt.Printf("ratio   p50 %.2fx  p99 %.2fx\n", float64(h50)/float64(f50), float64(h99)/float64(f99))
-	if *baseBin != "" {
+	if *idleBin != "" {
+		b50, b99 := percentiles(base)
+		fmt.Printf("idle    p50 %7.3f ms  p99 %7.3f ms  ratio p50 %.2fx (hookctl doing nothing: the runtime, every package's initialiser, the binary's pages)\n", stats.Ms(b50), stats.Ms(b99), float64(b50)/float64(f50))
+		fmt.Printf("hookctl / idle      p50 %.2fx  p99 %.2fx (what the hook's work adds)\n", float64(h50)/float64(b50), float64(h99)/float64(b99))
+	} else if *baseBin != "" {
 		b50, b99 := percentiles(base)
 		fmt.Printf("baseline p50 %7.3f ms  p99 %7.3f ms  ratio p50 %.2fx\n", stats.Ms(b50), stats.Ms(b99), float64(b50)/float64(f50))
 		fmt.Printf("hookctl - baseline  p50 %+.3f ms  p99 %+.3f ms\n", stats.Ms(h50-b50), stats.Ms(h99-b99))
