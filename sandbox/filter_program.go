@@ -25,3 +25,8 @@ func programIndex(abi int) int {
 	}
 	return 0
 }
+
+// ReadOnlyProgram is the read-only profile's seccomp program for a kernel of Landlock ABI abi,
+// as the launch installs it: for the launch bench's yardstick, which installs the same program
+// (internal/latency/launch).
+func ReadOnlyProgram(abi int) ([]seccomp.Instruction, error) { return readOnlyFilter(abi) }

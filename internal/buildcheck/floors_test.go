@@ -34,7 +34,9 @@ var floors = []struct {
 		"agents", "dashboard", "export",
 		"doctor", // hookctl doctor's checks: it reads Claude Code's settings through its adapter
 	}},
-	{"commands: wiring", []string{"cmd"}},
+	{"commands: wiring", []string{"cmd",
+		"internal/latency/launch", // the launch bench's command: its yardstick installs the sandbox's seccomp program
+	}},
 }
 
 const module = "github.com/hookctl/hookctl/"

@@ -52,8 +52,9 @@ func TestBenchToolsRun(t *testing.T) {
 		}
 		return string(out)
 	}
-	floor, minimal := filepath.Join(bin, "floor"), filepath.Join(bin, "minlaunch")
+	floor, minimal, idle := filepath.Join(bin, "floor"), filepath.Join(bin, "minlaunch"), filepath.Join(bin, "hookctl-idle")
 	goTool("build", "-trimpath", "-o", floor, "./internal/latency/floor")
+	goTool("build", "-trimpath", "-tags", "hookctl_idle", "-o", idle, "./cmd/hookctl")
 	goTool("build", "-trimpath", "-o", minimal, "./internal/latency/minlaunch")
 	payloads := []string{"fixtures/claude/explore-bash-git-log.json", "fixtures/claude/explore-write-project-agent.json"}
 	for _, c := range []struct {
@@ -62,12 +63,12 @@ func TestBenchToolsRun(t *testing.T) {
 	}{
 		{append([]string{"run", "./cmd/latency", "-hook", hookctl, "-floor", floor, "-wrapper", "-n", "4"}, payloads...),
 			[]string{"repeat calls", "wrapped p50", "goal (issue 28)"}},
-		{append([]string{"run", "./cmd/latency", "-hook", hookctl, "-floor", floor, "-unique", "-installed", "-n", "4"}, payloads...),
-			[]string{"copies of the binaries as make install writes them", "goal (issue 28)"}},
+		{append([]string{"run", "./cmd/latency", "-hook", hookctl, "-floor", floor, "-idle", idle, "-unique", "-installed", "-n", "4"}, payloads...),
+			[]string{"copies of the binaries as make install writes them", "goal (issue 28)", "hookctl / idle"}},
 		{[]string{"run", "./internal/latency/sandboxed", "-hookctl", hookctl, "-home", t.TempDir(), "-n", "3", "-heavy", "1", "-edit"},
 			[]string{"sandbox's added latency", "syscall-heavy reads", "edit profile's added latency", "git log --oneline -5"}},
 		{[]string{"run", "./internal/latency/launch", "-hookctl", hookctl, "-min", minimal, "-n", "3", "-dir", bin},
-			[]string{"hookctl-sandbox, home among 5,000", "ratio: hookctl-sandbox / minimal Go launcher"}},
+			[]string{"hookctl-sandbox, home among 5,000", "ratio: hookctl-sandbox / minimal Go launcher", "ratio: hookctl-sandbox / layers' minimal"}},
 	} {
 		out := goTool(c.args...)
 		for _, w := range c.want {

@@ -8,9 +8,11 @@
 // medians; the same launch with HOOKCTL_HOME inside a directory of 5 entries and inside one of
 // 5,000 (a shared server's /home), whose ratio says whether the launch depends on the size of the
 // directories around the paths it hides; `hookctl sandbox`, the same profile started in
-// hookctl's own binary; and, when it runs as root, the launcher and the minimal one again as uid
-// 65534, as most users run it: the launcher then makes a user namespace too, and so does the
-// isolated yardstick.
+// hookctl's own binary; the minimal launcher applying the kernel's layers of the read-only
+// profile (its seccomp program and, as root, a private mount namespace with a mask) with none of
+// hookctl's work, whose ratio to the launcher is what hookctl's own code adds; and, when it runs
+// as root, the launcher and the minimal ones again as uid 65534, as most users run it: the
+// launcher then makes a user namespace too, and so do the isolated yardsticks.
 //
 //	go run ./internal/latency/launch -hookctl bin/hookctl -min bin/minlaunch -n 200
 package main
@@ -22,6 +24,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"syscall"
 	"time"
@@ -56,6 +59,9 @@ func main() {
 	}
 	write := filepath.Join(root, "write")
 	os.Mkdir(write, 0o700)
+	hide := filepath.Join(root, "hide")
+	os.Mkdir(hide, 0o755)
+	filter := writeFilter(filepath.Join(root, "filter"))
 	// uid 65534's: a home among 5 entries and a directory to write, beneath a root it can reach.
 	var nobody *syscall.Credential
 	nobodyHome, nobodyWrite := filepath.Join(root, "nobody", "user0"), filepath.Join(root, "nobody", "write")
@@ -93,13 +99,15 @@ func main() {
 		{"hookctl-sandbox, home among 5", append(launch("bench"), bash...), home(small), nil},
 		{"hookctl-sandbox, home among 5,000", append(launch("bench"), bash...), home(big), nil},
 		{"hookctl sandbox, home among 5", append([]string{*hookctl, "sandbox", "--session", "bench", "--"}, bash...), home(small), nil},
+		{"minimal, the kernel's layers", append([]string{*minimal, "-layers", filter, hide, write}, bash...), os.Environ(), nil},
 	}
 	if nobody != nil {
 		env := append(os.Environ(), "HOOKCTL_HOME="+filepath.Join(nobodyHome, ".config", "hookctl"), "HOME="+nobodyHome)
 		series = append(series,
 			serie{"minimal Go launcher, uid 65534", append([]string{*minimal, nobodyWrite}, bash...), os.Environ(), nobody},
 			serie{"minimal, isolated, uid 65534", append([]string{*minimal, "-isolate", nobodyWrite}, bash...), os.Environ(), nobody},
-			serie{"hookctl-sandbox, uid 65534", append(launch("bench"), bash...), env, nobody})
+			serie{"hookctl-sandbox, uid 65534", append(launch("bench"), bash...), env, nobody},
+			serie{"minimal, layers, uid 65534", append([]string{*minimal, "-layers", filter, hide, nobodyWrite}, bash...), os.Environ(), nobody})
 	}
 	base := -1
 	if *baseline != "" {
@@ -126,18 +134,28 @@ func main() {
 		med[i] = stats.Pct(times[i], 50)
 		fmt.Printf("  %-36s p50 %7.3f  p90 %7.3f\n", s.name, stats.Ms(med[i]), stats.Ms(stats.Pct(times[i], 90)))
 	}
-	fmt.Printf("ratio: hookctl-sandbox / minimal Go launcher      %.2fx (goal ≤ 1.2x; what the hook's rewrite runs)\n", float64(med[3])/float64(med[1]))
-	fmt.Printf("ratio: isolated minimal / minimal Go launcher     %.2fx (what ending every process costs)\n", float64(med[2])/float64(med[1]))
-	fmt.Printf("ratio: hookctl-sandbox / isolated minimal         %.2fx\n", float64(med[3])/float64(med[2]))
-	fmt.Printf("ratio: hookctl sandbox / minimal Go launcher      %.2fx (the same profile started in hookctl's binary)\n", float64(med[5])/float64(med[1]))
-	fmt.Printf("ratio: home among 5,000 / home among 5            %.2fx (goal ≤ 1.2x)\n", float64(med[4])/float64(med[3]))
+	at := func(name string) time.Duration {
+		i := slices.IndexFunc(series, func(s serie) bool { return s.name == name })
+		return med[i]
+	}
+	ratio := func(a, b string) float64 { return float64(at(a)) / float64(at(b)) }
+	const sandboxed, plain, isolated, layers = "hookctl-sandbox, home among 5", "minimal Go launcher", "minimal Go launcher, isolated", "minimal, the kernel's layers"
+	fmt.Printf("ratio: hookctl-sandbox / minimal Go launcher      %.2fx (goal ≤ 1.2x; what the hook's rewrite runs)\n", ratio(sandboxed, plain))
+	fmt.Printf("ratio: isolated minimal / minimal Go launcher     %.2fx (what ending every process costs)\n", ratio(isolated, plain))
+	fmt.Printf("ratio: layers' minimal / minimal Go launcher      %.2fx (what the read-only profile's kernel work costs, at least)\n", ratio(layers, plain))
+	fmt.Printf("ratio: hookctl-sandbox / isolated minimal         %.2fx\n", ratio(sandboxed, isolated))
+	fmt.Printf("ratio: hookctl-sandbox / layers' minimal          %.2fx (what hookctl's own code adds, at most)\n", ratio(sandboxed, layers))
+	fmt.Printf("ratio: hookctl sandbox / minimal Go launcher      %.2fx (the same profile started in hookctl's binary)\n", ratio("hookctl sandbox, home among 5", plain))
+	fmt.Printf("ratio: home among 5,000 / home among 5            %.2fx (goal ≤ 1.2x)\n", ratio("hookctl-sandbox, home among 5,000", sandboxed))
 	if base >= 0 {
-		fmt.Printf("hookctl-sandbox - baseline                        %+.3f ms (%.2fx against %.2fx)\n", stats.Ms(med[3]-med[base]),
-			float64(med[3])/float64(med[1]), float64(med[base])/float64(med[1]))
+		fmt.Printf("hookctl-sandbox - baseline                        %+.3f ms (%.2fx against %.2fx)\n", stats.Ms(at(sandboxed)-med[base]),
+			ratio(sandboxed, plain), float64(med[base])/float64(at(plain)))
 	}
 	if nobody != nil {
-		fmt.Printf("ratio: as uid 65534, hookctl-sandbox / minimal    %.2fx (goal ≤ 1.2x)\n", float64(med[8])/float64(med[6]))
-		fmt.Printf("ratio: as uid 65534, isolated / minimal           %.2fx\n", float64(med[7])/float64(med[6]))
+		fmt.Printf("ratio: as uid 65534, hookctl-sandbox / minimal    %.2fx (goal ≤ 1.2x)\n", ratio("hookctl-sandbox, uid 65534", "minimal Go launcher, uid 65534"))
+		fmt.Printf("ratio: as uid 65534, isolated / minimal           %.2fx\n", ratio("minimal, isolated, uid 65534", "minimal Go launcher, uid 65534"))
+		fmt.Printf("ratio: as uid 65534, layers' / minimal            %.2fx\n", ratio("minimal, layers, uid 65534", "minimal Go launcher, uid 65534"))
+		fmt.Printf("ratio: as uid 65534, hookctl-sandbox / layers'    %.2fx (what hookctl's own code adds, at most)\n", ratio("hookctl-sandbox, uid 65534", "minimal, layers, uid 65534"))
 	}
 }
 
