@@ -173,11 +173,19 @@ func main() {
 		}
 		return "NOT met"
 	}
-	fmt.Printf("goal (issue 28): p50 at most %.1fx the floor's, p99 under %s: %s (all payloads: p50 %.2fx, p99 %.3f ms)\n",
+	fmt.Printf("issue 28 as filed: p50 at most %.1fx the floor's, p99 under %s: %s (all payloads: p50 %.2fx, p99 %.3f ms)\n",
 		goalRatio, goalP99, verdict(met && float64(h50)/float64(f50) <= goalRatio && h99 < goalP99), float64(h50)/float64(f50), stats.Ms(h99))
+	if *idleBin != "" {
+		// Restated (docs/decisions/0004): the floor links none of the dependencies the house
+		// requires, whose start alone is about 1.25x it; the work is what the hook can answer for.
+		b50, _ := percentiles(base)
+		fmt.Printf("goal (issue 28, restated): p50 at most %.1fx hookctl doing nothing, p99 under %s: %s (p50 %.2fx, p99 %.3f ms)\n",
+			goalRatio, goalP99, verdict(float64(h50)/float64(b50) <= goalRatio && h99 < goalP99), float64(h50)/float64(b50), stats.Ms(h99))
+	}
 }
 
-// The hook's goals: p50 at most goalRatio times the do-nothing hook's, p99 under goalP99.
+// The hook's goals: p50 at most goalRatio times the do-nothing hook's (as issue 28 was filed:
+// the floor program; restated: hookctl doing nothing), p99 under goalP99.
 const (
 	goalRatio = 1.3
 	goalP99   = 5 * time.Millisecond

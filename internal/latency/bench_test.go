@@ -62,13 +62,13 @@ func TestBenchToolsRun(t *testing.T) {
 		want []string
 	}{
 		{append([]string{"run", "./cmd/latency", "-hook", hookctl, "-floor", floor, "-wrapper", "-n", "4"}, payloads...),
-			[]string{"repeat calls", "wrapped p50", "goal (issue 28)"}},
+			[]string{"repeat calls", "wrapped p50", "issue 28 as filed"}},
 		{append([]string{"run", "./cmd/latency", "-hook", hookctl, "-floor", floor, "-idle", idle, "-unique", "-installed", "-n", "4"}, payloads...),
-			[]string{"copies of the binaries as make install writes them", "goal (issue 28)", "hookctl / idle"}},
+			[]string{"copies of the binaries as make install writes them", "issue 28 as filed", "hookctl / idle", "goal (issue 28, restated)"}},
 		{[]string{"run", "./internal/latency/sandboxed", "-hookctl", hookctl, "-home", t.TempDir(), "-n", "3", "-heavy", "1", "-edit"},
 			[]string{"sandbox's added latency", "syscall-heavy reads", "edit profile's added latency", "git log --oneline -5"}},
 		{[]string{"run", "./internal/latency/launch", "-hookctl", hookctl, "-min", minimal, "-n", "3", "-dir", bin},
-			[]string{"hookctl-sandbox, home among 5,000", "ratio: hookctl-sandbox / minimal Go launcher", "ratio: hookctl-sandbox / layers' minimal"}},
+			[]string{"hookctl-sandbox, home among 5,000", "ratio: hookctl-sandbox / minimal Go launcher", "ratio: hookctl-sandbox / layers' minimal", "goal (issue 28, restated)"}},
 	} {
 		out := goTool(c.args...)
 		for _, w := range c.want {

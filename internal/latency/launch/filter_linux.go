@@ -5,10 +5,13 @@ package main
 import (
 	"fmt"
 	"os"
+	"slices"
+	"strings"
 	"unsafe"
 
 	"github.com/hookctl/hookctl/internal/landlock"
 	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/sandbox/readonly"
 )
 
 // writeFilter writes the read-only profile's seccomp program for this kernel to path, as the
@@ -44,3 +47,27 @@ const (
 	bpfAndK      = 0x54 // BPF_ALU | BPF_AND | BPF_K
 	cloneNewMask = 0x7e020080
 )
+
+// readOnlyMasks are the paths outside hookctl's home that the read-only profile masks for a
+// user whose home is userHome (the system's secrets, other terminals, the credential stores
+// that exist), each that exists and is no link, as the minimal launcher's -layers takes them:
+// "d:" or "f:" and the path, comma-separated. hookctl's home itself is the yardstick's HIDE.
+func readOnlyMasks(hookctlHome, userHome string) string {
+	old := os.Getenv("HOME")
+	os.Setenv("HOME", userHome) // ReadOnlyHidden's stores are the user's, as the launcher sees them
+	hidden := append(sandbox.ReadOnlyHidden(hookctlHome), readonly.OtherTerminals)
+	os.Setenv("HOME", old)
+	var masks []string
+	for _, p := range hidden {
+		st, err := os.Lstat(p)
+		switch {
+		case slices.Contains(sandbox.HiddenDirs(hookctlHome), p):
+		case err != nil || st.Mode()&os.ModeSymlink != 0 || strings.Contains(p, ","):
+		case st.IsDir():
+			masks = append(masks, "d:"+p)
+		default:
+			masks = append(masks, "f:"+p)
+		}
+	}
+	return strings.Join(masks, ",")
+}

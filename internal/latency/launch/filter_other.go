@@ -9,3 +9,5 @@ func writeFilter(path string) string {
 	fail(errors.New("the launch bench runs on Linux only"))
 	return ""
 }
+
+func readOnlyMasks(hookctlHome, userHome string) string { return "" }

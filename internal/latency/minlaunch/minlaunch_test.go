@@ -16,8 +16,9 @@ import (
 
 // TestLayersApply: the yardstick's -layers does the kernel work it is timed for, or its ratio
 // flatters hookctl's launcher. Under it a connection out is refused by the read-only seccomp
-// program and, as root, a file in the masked directory is not there; the same commands under
-// the plain yardstick connect (refused by the closed port, not by a filter) and read it.
+// program, as root, the capability bounding set is empty, a file in the masked directory
+// is not there and a masked file reads empty; the same commands under the isolated yardstick
+// connect (refused by the closed port, not by a filter), keep the bounding set and read both.
 func TestLayersApply(t *testing.T) {
 	if _, err := landlock.ABI(); err != nil {
 		t.Skipf("no Landlock here (%v): the yardstick cannot run", err)
@@ -47,17 +48,25 @@ func TestLayersApply(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := os.WriteFile(filepath.Join(hide, "canary"), []byte("CANARY\n"), 0o644); err != nil {
-		t.Fatal(err)
+	masked := filepath.Join(dir, "masked")
+	for _, f := range []string{filepath.Join(hide, "canary"), masked} {
+		if err := os.WriteFile(f, []byte("CANARY "+filepath.Base(f)+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
-	script := `cat ` + filepath.Join(hide, "canary") + `; exec 3<>/dev/tcp/127.0.0.1/9 && echo connected`
+	script := `cat ` + filepath.Join(hide, "canary") + ` ` + masked + `; grep CapBnd /proc/self/status; exec 3<>/dev/tcp/127.0.0.1/9 && echo connected`
 	run := func(args ...string) string {
 		out, _ := exec.Command(bin, append(args, write, "bash", "--noprofile", "--norc", "-c", script)...).CombinedOutput()
 		return string(out)
 	}
-	plain, layered := run("-isolate"), run("-layers", filter, hide)
-	if !strings.Contains(plain, "CANARY") || !strings.Contains(plain, "Connection refused") {
-		t.Fatalf("control: the isolated yardstick should read the canary and reach the closed port:\n%s", plain)
+	plain, layered := run("-isolate"), run("-layers", filter, hide, "f:"+masked)
+	const noCaps = "CapBnd:\t0000000000000000"
+	if !strings.Contains(plain, "CANARY canary") || !strings.Contains(plain, "CANARY masked") || !strings.Contains(plain, "Connection refused") ||
+		os.Geteuid() == 0 && strings.Contains(plain, noCaps) {
+		t.Fatalf("control: the isolated yardstick should read both canaries, keep its bounding set and reach the closed port:\n%s", plain)
+	}
+	if os.Geteuid() == 0 && !strings.Contains(layered, noCaps) {
+		t.Errorf("under -layers the capability bounding set is not empty:\n%s", layered)
 	}
 	if !strings.Contains(layered, "Operation not permitted") || strings.Contains(layered, "Connection refused") || strings.Contains(layered, "connected") {
 		t.Errorf("under -layers a connection was not refused by the seccomp program:\n%s", layered)
