@@ -120,7 +120,8 @@ fuzz:
 # (and through the wrapper a project's registration runs it with, docs/decisions/0009), then
 # what the sandbox adds: one system call under the seccomp filter, whole commands run through
 # the launcher beside the same commands run plainly (docs/decisions/0005-sandbox.md), and the
-# launch beside a minimal Go launcher, with hookctl's home among 5 and among 5,000 entries.
+# launch beside a minimal Go launcher, alone and making the kernel do the read-only profile's
+# work, with hookctl's home among 5 and among 5,000 entries.
 # The hook's payloads for `make bench`: timed as repeat calls (answered again, not recorded) and
 # as unique ones (each decided and recorded, as a client's calls are), the latter also from copies
 # written as make install writes them (docs/decisions/0004: the page cache then runs them faster),
