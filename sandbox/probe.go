@@ -42,6 +42,12 @@ type Status struct {
 	// PolicyOnly, where the sandbox is not Available, names what the policy-only launch still
 	// holds (RunPolicyOnly), as the probe found it: "" for nothing.
 	PolicyOnly string `json:"policy_only,omitempty"`
+	// LauncherFile is the read-only launcher beside Binary (LauncherName) as the probe found it
+	// (fsutil.Identity, "" for none), and Launcher whether it was of this build then. The hook
+	// starts admitted commands in it only then; in `hookctl sandbox` otherwise, the same
+	// profiles in hookctl's own binary. A launcher changed since is a cache miss: another probe.
+	LauncherFile string `json:"launcher_file,omitempty"`
+	Launcher     bool   `json:"launcher,omitempty"`
 	// HeldSince and EditHeldSince: when a probe on this machine (Machine) first found each
 	// sandbox holding. A sandbox that held here and fails now is failing, not absent (Failing):
 	// only the kernel's facts (Machine: no Landlock, another kernel) say a machine has none,
@@ -78,11 +84,12 @@ const CacheName = "sandbox.json"
 // ProbeTimeout bounds a probe: two execs of hookctl.
 const ProbeTimeout = 3 * time.Second
 
-// Current returns the probe's result for this machine and build, probing (and caching the
-// result) if no cached one matches. A cache that cannot be written costs a probe per call,
-// nothing else. It runs in every hook call that admits a command, so it reads the cache with
-// gjson and its key with two system calls: decoding with encoding/json and reading the boot id
-// cost the hook 0.2 ms (docs/decisions/0005).
+// Current returns the probe's result for this machine, build and launcher, probing (and
+// caching the result) if no cached one matches. A cache that cannot be written costs a probe
+// per call, nothing else. It runs in every hook call that admits a command, so it reads the
+// cache with gjson and its key with three system calls (the kernel, Landlock, the launcher's
+// file): decoding with encoding/json and reading the boot id cost the hook 0.2 ms
+// (docs/decisions/0005).
 func Current(home, binary string) Status { return CurrentWaiting(home, binary, nil) }
 
 // CurrentWaiting is Current, calling waiting (if not nil) before it waits for another
@@ -133,7 +140,7 @@ func cached(home, binary string) (Status, bool) {
 		// One pass over the file's keys, taking the first of each as gjson.Get would: a Get for
 		// each of the thirteen scanned the file thirteen times.
 		keys := [...]string{"machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason",
-			"held_since", "edit_held_since", "policy_only", "edit_landlock", "edit_landlock_reason"}
+			"held_since", "edit_held_since", "policy_only", "edit_landlock", "edit_landlock_reason", "launcher_file", "launcher"}
 		var f [len(keys)]gjson.Result
 		gjson.ParseBytes(data).ForEach(func(k, v gjson.Result) bool {
 			if i := slices.Index(keys[:], k.Str); i >= 0 && !f[i].Exists() {
@@ -141,11 +148,11 @@ func cached(home, binary string) (Status, bool) {
 			}
 			return true
 		})
-		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary {
+		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary && f[13].Str == fsutil.Identity(launcherPath(binary)) {
 			return Status{Machine: f[0].Str, Build: f[1].Str, Binary: f[2].Str,
 				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str,
 				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9]), PolicyOnly: f[10].Str,
-				EditLandlock: f[11].Bool(), EditLandlockReason: f[12].Str}, true
+				EditLandlock: f[11].Bool(), EditLandlockReason: f[12].Str, LauncherFile: f[13].Str, Launcher: f[14].Bool()}, true
 		}
 	}
 	return Status{}, false
@@ -221,6 +228,7 @@ func machineKey() string {
 // as the profile says.
 func Probe(home, binary string) Status {
 	st := Status{Build: buildinfo.ID(), Binary: binary, Time: time.Now().UTC()}
+	st.LauncherFile, st.Launcher = launcherBeside(binary)
 	if !Supported {
 		st.Reason = "hookctl has no sandbox for this platform yet"
 		return st
@@ -280,6 +288,28 @@ func Probe(home, binary string) Status {
 		st.EditLandlock = st.EditLandlockReason == ""
 	}
 	return st
+}
+
+// LauncherName is the read-only launcher's executable (cmd/hookctl-sandbox, sandbox/readonly),
+// which the hook starts admitted commands in where it is installed beside hookctl.
+const LauncherName = "hookctl-sandbox"
+
+// launcherPath is where the read-only launcher of binary is installed: beside it.
+func launcherPath(binary string) string { return filepath.Join(filepath.Dir(binary), LauncherName) }
+
+// launcherBeside is the launcher beside binary as it is now: its file's identity ("" where
+// there is none) and whether it is of this build, as its version says. One of another build
+// (hookctl upgraded without it) would refuse every command: its rules are not the hook's.
+func launcherBeside(binary string) (string, bool) {
+	path := launcherPath(binary)
+	id := fsutil.Identity(path)
+	if id == "" {
+		return "", false
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), ProbeTimeout)
+	defer cancel()
+	out, err := exec.CommandContext(ctx, path, "version").Output()
+	return id, err == nil && string(out) == buildinfo.Describe(LauncherName) && fsutil.Identity(path) == id
 }
 
 // probeEdit tries the edit profile for real: a project it may write, holding a .claude it may

@@ -279,7 +279,7 @@ func trustedLookPath(home, cwd, name string) (string, error) {
 }
 
 // isolation is the sandbox probe's result for this machine, cached in hookctl's home per
-// kernel and build: reading it costs the hook one small file and two system calls.
+// kernel, build and launcher: reading it costs the hook one small file and three system calls.
 func isolation(env environment) policy.Isolation { return isolationWaiting(env, nil) }
 
 // isolationWaiting is isolation, calling waiting before it waits for another process's probe
@@ -289,8 +289,14 @@ func isolationWaiting(env environment, waiting func()) policy.Isolation {
 		why := "hookctl does not know its own path"
 		return policy.Isolation{Reason: why, EditReason: why}
 	}
-	iso := isolationOf(sandbox.CurrentWaiting(env.home, env.binary, waiting))
-	iso.Launcher, iso.Build = readonly.Beside(env.binary), buildinfo.Digest()
+	st := sandbox.CurrentWaiting(env.home, env.binary, waiting)
+	iso := isolationOf(st)
+	if st.Launcher {
+		// Only a launcher of this build: one of another (hookctl upgraded without it) would
+		// refuse every command, where hookctl sandbox runs the same profiles.
+		iso.Launcher = readonly.Beside(env.binary)
+	}
+	iso.Build = buildinfo.Digest()
 	return iso
 }
 

@@ -105,6 +105,36 @@ func TestReadsStartInTheReadOnlyLauncher(t *testing.T) {
 	if runs := rewrite(alone); !strings.HasPrefix(runs, alone+" sandbox --session ") {
 		t.Errorf("without %s beside it the rewrite is %s", readonly.Executable, runs)
 	}
+
+	// hookctl upgraded without its launcher: the launcher beside it is of another build, which
+	// would refuse every command (the control, with this build's digest); the rewrite is
+	// hookctl sandbox, and runs. A launcher of this build put in its place is used again.
+	dir := t.TempDir()
+	upgraded, beside := filepath.Join(dir, "hookctl"), filepath.Join(dir, readonly.Executable)
+	os.WriteFile(upgraded, b, 0o755)
+	build := exec.Command("go", "build", "-ldflags", "-X github.com/hookctl/hookctl/internal/buildinfo.stamp=another-build",
+		"-o", beside, "../hookctl-sandbox")
+	build.Env = append(os.Environ(), "CGO_ENABLED=0")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("build: %v\n%s", err, out)
+	}
+	digest := readOnlyLauncher(t, launcher)[2]
+	out, err = sh(shellQuote(beside) + " --build " + digest + " --session s -- bash -c 'echo ran > " + marker + "'")
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != exitSandboxFailed || !strings.Contains(out, "another build") {
+		t.Fatalf("control: the launcher of another build, given this build's rewrite: %v %q", err, out)
+	}
+	runs = rewrite(upgraded)
+	if !strings.HasPrefix(runs, upgraded+" sandbox --session ") {
+		t.Errorf("with a launcher of another build beside it the rewrite is %s", runs)
+	} else if out, err := sh(runs); err != nil || strings.TrimSpace(out) == "" {
+		t.Errorf("the rewrite beside a launcher of another build did not run: %v %q", err, out)
+	}
+	own, _ := os.ReadFile(launcher)
+	os.WriteFile(beside+".new", own, 0o755)
+	os.Rename(beside+".new", beside)
+	if runs := rewrite(upgraded); !strings.HasPrefix(runs, beside+" --build "+digest+" ") {
+		t.Errorf("with a launcher of this build put back the rewrite is %s", runs)
+	}
 }
 
 // readOnlyLauncher is the command line that starts the read-only launcher at path for the build

@@ -21,6 +21,17 @@ import (
 	"time"
 )
 
+// Identity names the file at path as it is now (its device, inode, size, and modification and
+// change times: a write to it, a file renamed over it, even one copied in with its old times,
+// changes it), following links; "" where it cannot be stat'ed.
+func Identity(path string) string {
+	var st syscall.Stat_t
+	if err := syscall.Stat(path, &st); err != nil {
+		return ""
+	}
+	return fmt.Sprintf("%d:%d:%d:%d:%d", uint64(st.Dev), uint64(st.Ino), st.Size, modTime(&st).UnixNano(), changeTime(&st).UnixNano())
+}
+
 // ErrNotRegular is wrapped when a file that should hold data is a FIFO, a device, a socket or a
 // directory: reading one could block for ever or read without end.
 var ErrNotRegular = errors.New("not a regular file")

@@ -112,3 +112,39 @@ func TestReadFileBounds(t *testing.T) {
 		t.Errorf("/proc/self/mountinfo: %d bytes (%d by os.ReadFile), %v", len(got), len(want), err)
 	}
 }
+
+// TestIdentity: a file's identity changes with a write that keeps its size and its times (as
+// cp -p would leave them), and with another file renamed over it; it stays while nothing
+// happens, and is "" for no file.
+func TestIdentity(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, []byte("one"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	first := Identity(path)
+	if first == "" || Identity(path) != first {
+		t.Fatalf("identity %q, then %q", first, Identity(path))
+	}
+	fi, _ := os.Stat(path)
+	time.Sleep(10 * time.Millisecond) // past the file system's clock granularity
+	if err := os.WriteFile(path, []byte("two"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	os.Chtimes(path, fi.ModTime(), fi.ModTime())
+	second := Identity(path)
+	if second == first {
+		t.Errorf("a write of the same size, with the old times put back, kept the identity %q", first)
+	}
+	other := path + ".new"
+	os.WriteFile(other, []byte("two"), 0o755)
+	os.Chtimes(other, fi.ModTime(), fi.ModTime())
+	if err := os.Rename(other, path); err != nil {
+		t.Fatal(err)
+	}
+	if Identity(path) == second {
+		t.Errorf("a file renamed over it kept the identity %q", second)
+	}
+	if id := Identity(path + ".missing"); id != "" {
+		t.Errorf("no file has the identity %q", id)
+	}
+}

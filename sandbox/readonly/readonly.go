@@ -24,7 +24,7 @@ import (
 const PolicyOnlyName = "policy-only"
 
 // Executable is the launcher's own executable, installed beside hookctl's.
-const Executable = "hookctl-sandbox"
+const Executable = sandbox.LauncherName
 
 // Beside is the launcher's executable beside hookctl's executable binary, or "" where none is
 // installed (a regular file, executable): hookctl sandbox runs the same profiles then.
