@@ -81,7 +81,8 @@ type Check struct {
 // or write, and edit mode protects).
 const CacheName = "sandbox.json"
 
-// ProbeTimeout bounds a probe: two execs of hookctl.
+// ProbeTimeout bounds a probe's checks: two execs of hookctl (and before them, half a second at
+// most for the launcher's version).
 const ProbeTimeout = 3 * time.Second
 
 // Current returns the probe's result for this machine, build and launcher, probing (and
@@ -138,7 +139,7 @@ func cached(home, binary string) (Status, bool) {
 	data, err := fsutil.ReadFile(filepath.Join(home, CacheName), 64<<10, true)
 	if err == nil {
 		// One pass over the file's keys, taking the first of each as gjson.Get would: a Get for
-		// each of the thirteen scanned the file thirteen times.
+		// each key scanned the file once per key.
 		keys := [...]string{"machine", "build", "binary", "available", "reason", "isolation", "edit", "edit_reason",
 			"held_since", "edit_held_since", "policy_only", "edit_landlock", "edit_landlock_reason", "launcher_file", "launcher"}
 		var f [len(keys)]gjson.Result
@@ -306,7 +307,9 @@ func launcherBeside(binary string) (string, bool) {
 	if id == "" {
 		return "", false
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), ProbeTimeout)
+	// Half a second at most, within what waiters allow a probe past its checks' own timeout
+	// (ProbeWait): the launcher prints two lines. One that takes longer is not started.
+	ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 	defer cancel()
 	out, err := exec.CommandContext(ctx, path, "version").Output()
 	return id, err == nil && string(out) == buildinfo.Describe(LauncherName) && fsutil.Identity(path) == id
