@@ -576,7 +576,7 @@ func (d *Doctor) checkLauncher(binary string) {
 	if binary == "" {
 		return
 	}
-	path := filepath.Join(filepath.Dir(binary), readonly.Executable)
+	path := sandbox.LauncherPath(binary)
 	d.checkBeside(path, readonly.Executable, "the read-only launcher", "admitted reads start in `hookctl sandbox` instead, about a millisecond slower each, until both come from one build",
 		fmt.Sprintf("the read-only launcher: %s is not beside hookctl in %s, so admitted reads start in `hookctl sandbox`, about a millisecond slower each (make install puts both there)",
 			readonly.Executable, filepath.Dir(path)))

@@ -149,7 +149,7 @@ func cached(home, binary string) (Status, bool) {
 			}
 			return true
 		})
-		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary && f[13].Str == fsutil.Identity(launcherPath(binary)) {
+		if f[0].Str == machineKey() && f[1].Str == buildinfo.ID() && f[2].Str == binary && f[13].Str == fsutil.Identity(LauncherPath(binary)) {
 			return Status{Machine: f[0].Str, Build: f[1].Str, Binary: f[2].Str,
 				Available: f[3].Bool(), Reason: f[4].Str, Isolation: f[5].Str, Edit: f[6].Bool(), EditReason: f[7].Str,
 				HeldSince: heldTime(f[8]), EditHeldSince: heldTime(f[9]), PolicyOnly: f[10].Str,
@@ -295,14 +295,14 @@ func Probe(home, binary string) Status {
 // which the hook starts admitted commands in where it is installed beside hookctl.
 const LauncherName = "hookctl-sandbox"
 
-// launcherPath is where the read-only launcher of binary is installed: beside it.
-func launcherPath(binary string) string { return filepath.Join(filepath.Dir(binary), LauncherName) }
+// LauncherPath is where the read-only launcher of the hookctl at binary is installed: beside it.
+func LauncherPath(binary string) string { return filepath.Join(filepath.Dir(binary), LauncherName) }
 
 // launcherBeside is the launcher beside binary as it is now: its file's identity ("" where
 // there is none) and whether it is of this build, as its version says. One of another build
 // (hookctl upgraded without it) would refuse every command: its rules are not the hook's.
 func launcherBeside(binary string) (string, bool) {
-	path := launcherPath(binary)
+	path := LauncherPath(binary)
 	id := fsutil.Identity(path)
 	if id == "" {
 		return "", false

@@ -26,7 +26,6 @@ import (
 	"github.com/hookctl/hookctl/internal/trustedpath"
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/sandbox"
-	"github.com/hookctl/hookctl/sandbox/readonly"
 	"github.com/hookctl/hookctl/scrub"
 	"github.com/hookctl/hookctl/session"
 )
@@ -292,9 +291,10 @@ func isolationWaiting(env environment, waiting func()) policy.Isolation {
 	st := sandbox.CurrentWaiting(env.home, env.binary, waiting)
 	iso := isolationOf(st)
 	if st.Launcher {
-		// Only a launcher of this build: one of another (hookctl upgraded without it) would
-		// refuse every command, where hookctl sandbox runs the same profiles.
-		iso.Launcher = readonly.Beside(env.binary)
+		// Only a launcher of this build, as the probe found it and the cache's key says it
+		// still is: one of another (hookctl upgraded without it) would refuse every command,
+		// where hookctl sandbox runs the same profiles.
+		iso.Launcher = sandbox.LauncherPath(env.binary)
 	}
 	iso.Build = buildinfo.Digest()
 	return iso

@@ -16,7 +16,6 @@ import (
 	"github.com/hookctl/hookctl/policy"
 	"github.com/hookctl/hookctl/retriever/front"
 	"github.com/hookctl/hookctl/sandbox"
-	"github.com/hookctl/hookctl/sandbox/readonly"
 	"github.com/hookctl/hookctl/session"
 )
 
@@ -150,7 +149,7 @@ func (e *Env) EditProfile(home, session, project, scratch string, confine bool) 
 	// and the exporter any hook call may start, and the read-only launcher every admitted read
 	// starts as (it applies the sandbox itself). PATH's directories are frozen below; these are
 	// wherever the user installed them, possibly in an edit_writable directory off PATH.
-	frozen = append(frozen, binary, front.WorkerPath(binary), launch.Path(binary), filepath.Join(filepath.Dir(binary), readonly.Executable))
+	frozen = append(frozen, binary, front.WorkerPath(binary), launch.Path(binary), sandbox.LauncherPath(binary))
 	if userHome != "" {
 		frozen = append(frozen, filepath.Join(userHome, ".claude"), filepath.Join(userHome, ".claude.json"))
 		for _, d := range e.ClientDirs.Home {

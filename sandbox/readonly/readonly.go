@@ -10,9 +10,7 @@ package readonly
 import (
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/hookctl/hookctl/internal/gitrepo"
@@ -25,20 +23,6 @@ const PolicyOnlyName = "policy-only"
 
 // Executable is the launcher's own executable, installed beside hookctl's.
 const Executable = sandbox.LauncherName
-
-// Beside is the launcher's executable beside hookctl's executable binary, or "" where none is
-// installed (a regular file, executable): hookctl sandbox runs the same profiles then.
-func Beside(binary string) string {
-	if binary == "" || !filepath.IsAbs(binary) {
-		return ""
-	}
-	path := filepath.Join(filepath.Dir(binary), Executable)
-	var st syscall.Stat_t
-	if syscall.Stat(path, &st) != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Mode&0o111 == 0 {
-		return ""
-	}
-	return path
-}
 
 // Options are the launch's: the session whose scratch directory the command may write (or the
 // probe's own directory, Scratch), the bound on its run, and the variables the user's config
