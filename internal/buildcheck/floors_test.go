@@ -35,7 +35,8 @@ var floors = []struct {
 		"doctor", // hookctl doctor's checks: it reads Claude Code's settings through its adapter
 	}},
 	{"commands: wiring", []string{"cmd",
-		"internal/latency/launch", // the launch bench's command: its yardstick installs the sandbox's seccomp program
+		"internal/latency/launch",    // the launch bench's command: its yardstick installs the sandbox's seccomp program
+		"internal/latency/yardstick", // what that yardstick takes from the sandbox, for the bench and its test
 	}},
 }
 

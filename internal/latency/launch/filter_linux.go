@@ -2,72 +2,18 @@
 
 package main
 
-import (
-	"fmt"
-	"os"
-	"slices"
-	"strings"
-	"unsafe"
+import "github.com/hookctl/hookctl/internal/latency/yardstick"
 
-	"github.com/hookctl/hookctl/internal/landlock"
-	"github.com/hookctl/hookctl/sandbox"
-	"github.com/hookctl/hookctl/sandbox/readonly"
-)
-
-// writeFilter writes the read-only profile's seccomp program for this kernel to path, as the
-// minimal launcher's -layers reads it, and returns path. The program refuses new namespaces,
-// which the yardstick still makes for the command after installing it (hookctl's launcher
-// installs it in the child, last): its mask of namespace flags is cleared, which keeps the
-// program's length and shape, what installing it costs.
+// writeFilter writes the program the layers' yardstick installs to path (yardstick.WriteFilter)
+// and returns path.
 func writeFilter(path string) string {
-	abi, _ := landlock.ABI()
-	prog, err := sandbox.ReadOnlyProgram(abi)
-	if err != nil {
-		fail(err)
-	}
-	cleared := 0
-	for i, ins := range prog {
-		if ins.Code == bpfAndK && ins.K == cloneNewMask {
-			prog[i].K, cleared = 0, cleared+1
-		}
-	}
-	if cleared != 1 {
-		fail(fmt.Errorf("the read-only seccomp program masks namespace flags %d times, want 1", cleared))
-	}
-	b := unsafe.Slice((*byte)(unsafe.Pointer(&prog[0])), len(prog)*int(unsafe.Sizeof(prog[0])))
-	if err := os.WriteFile(path, b, 0o644); err != nil {
+	if err := yardstick.WriteFilter(path); err != nil {
 		fail(err)
 	}
 	return path
 }
 
-// The read-only program's test of clone's flags: A &= CLONE_NEWNS|NEWCGROUP|NEWUTS|NEWIPC|
-// NEWUSER|NEWPID|NEWNET|NEWTIME, then refused unless A is zero (sandbox/filter_linux.go).
-const (
-	bpfAndK      = 0x54 // BPF_ALU | BPF_AND | BPF_K
-	cloneNewMask = 0x7e020080
-)
-
-// readOnlyMasks are the paths outside hookctl's home that the read-only profile masks for a
-// user whose home is userHome (the system's secrets, other terminals, the credential stores
-// that exist), each that exists and is no link, as the minimal launcher's -layers takes them:
-// "d:" or "f:" and the path, comma-separated. hookctl's home itself is the yardstick's HIDE.
+// readOnlyMasks are the paths the layers' yardstick masks (yardstick.Masks).
 func readOnlyMasks(hookctlHome, userHome string) string {
-	old := os.Getenv("HOME")
-	os.Setenv("HOME", userHome) // ReadOnlyHidden's stores are the user's, as the launcher sees them
-	hidden := append(sandbox.ReadOnlyHidden(hookctlHome), readonly.OtherTerminals)
-	os.Setenv("HOME", old)
-	var masks []string
-	for _, p := range hidden {
-		st, err := os.Lstat(p)
-		switch {
-		case slices.Contains(sandbox.HiddenDirs(hookctlHome), p):
-		case err != nil || st.Mode()&os.ModeSymlink != 0 || strings.Contains(p, ","):
-		case st.IsDir():
-			masks = append(masks, "d:"+p)
-		default:
-			masks = append(masks, "f:"+p)
-		}
-	}
-	return strings.Join(masks, ",")
+	return yardstick.Masks(hookctlHome, userHome)
 }

@@ -8,10 +8,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"unsafe"
 
 	"github.com/hookctl/hookctl/internal/landlock"
-	"github.com/hookctl/hookctl/sandbox"
+	"github.com/hookctl/hookctl/internal/latency/yardstick"
 )
 
 // TestLayersApply: the yardstick's -layers does the kernel work it is timed for, or its ratio
@@ -28,18 +27,8 @@ func TestLayersApply(t *testing.T) {
 	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
-	abi, _ := landlock.ABI()
-	prog, err := sandbox.ReadOnlyProgram(abi)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for i := range prog {
-		if prog[i].Code == 0x54 && prog[i].K == 0x7e020080 {
-			prog[i].K = 0 // as the launch bench clears it: the yardstick makes namespaces after
-		}
-	}
 	filter := filepath.Join(dir, "filter")
-	if err := os.WriteFile(filter, unsafe.Slice((*byte)(unsafe.Pointer(&prog[0])), len(prog)*8), 0o644); err != nil {
+	if err := yardstick.WriteFilter(filter); err != nil {
 		t.Fatal(err)
 	}
 	hide, write := filepath.Join(dir, "hide"), filepath.Join(dir, "write")
