@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/hookctl/hookctl/sandbox/readonly"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -415,8 +416,9 @@ func TestEditSandboxFreezesOtherClients(t *testing.T) {
 // TestEditSandboxFreezesWhatHookctlRuns: the executables hookctl starts outside every sandbox
 // stay as installed, even where edit mode may write their directory: the user's edit_writable
 // names it and it is not on PATH (so the freeze of PATH's directories does not reach it). The
-// exporter is the sharpest: every hook call may start it. Control: a file beside them is
-// written, and hookctl's own binary was frozen before this test.
+// exporter is the sharpest: every hook call may start it; and the read-only launcher, which
+// every admitted read starts and the probe runs for its version. Control: a file beside them
+// is written, and hookctl's own binary was frozen before this test.
 func TestEditSandboxFreezesWhatHookctlRuns(t *testing.T) {
 	w := newEditWorld(t, nil)
 	bin := machineDir(t, "hookctl-edit-bin-")
@@ -427,7 +429,7 @@ func TestEditSandboxFreezesWhatHookctlRuns(t *testing.T) {
 	w.bin = filepath.Join(bin, "hookctl")
 	os.WriteFile(w.bin, b, 0o755)
 	installed := "#!/bin/sh\n# as installed\n"
-	siblings := []string{"hookctl-network", "hookctl-export"}
+	siblings := []string{"hookctl-network", "hookctl-export", readonly.Executable}
 	for _, name := range siblings {
 		os.WriteFile(filepath.Join(bin, name), []byte(installed), 0o755)
 	}
